@@ -1,0 +1,29 @@
+import type { PaymentInstrument } from '../src/domain/instrument';
+import type { Paise } from '../src/domain/money';
+import type { PaymentResponseKey } from '../src/domain/response-codes';
+
+export interface BankPaymentRequest {
+  txnId: string;
+  merchantIdentifier: string;
+  amountPaise: Paise;
+  instrument: PaymentInstrument;
+}
+
+/** The bank's verdict on one payment. */
+export interface BankAnswer {
+  approved: boolean;
+  response: PaymentResponseKey;
+  bankRefNum: string | null;
+  authCode: string | null;
+}
+
+/** A bank answers at once, or accepts the request and answers later (through bankAnswerSignal). */
+export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awaiting' };
+
+/**
+ * What the gateway needs from an acquiring bank or UPI switch. Requests must be idempotent per
+ * txnId: an activity retry sends the same request again.
+ */
+export interface BankConnector {
+  requestPayment(request: BankPaymentRequest): Promise<BankReply>;
+}

@@ -1,0 +1,49 @@
+import { PaymentResponse } from '../src/domain/response-codes';
+import type { PaymentOutcome } from '../src/domain/transaction';
+import type { TransactionRepository } from '../src/store/transaction-repository';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
+
+export interface PaymentActivityDeps {
+  transactions: TransactionRepository;
+  bank: BankConnector;
+  now: () => Date;
+}
+
+/** The bank's answer, or the service's own verdict when the bank stayed silent (`null`). */
+export function outcomeOf(answer: BankAnswer | null): PaymentOutcome {
+  if (!answer) {
+    return {
+      status: 'Failure',
+      responseCode: PaymentResponse.bankNoAnswer.code,
+      responseDescription: PaymentResponse.bankNoAnswer.description,
+      bankRefNum: null,
+      authCode: null,
+      markedFailedByService: true,
+    };
+  }
+  const response = PaymentResponse[answer.response];
+  return {
+    status: answer.approved ? 'Success' : 'Failure',
+    responseCode: response.code,
+    responseDescription: response.description,
+    bankRefNum: answer.bankRefNum,
+    authCode: answer.authCode,
+    markedFailedByService: false,
+  };
+}
+
+export function createPaymentActivities({ transactions, bank, now }: PaymentActivityDeps) {
+  return {
+    async requestBankPayment(request: BankPaymentRequest): Promise<BankReply> {
+      return bank.requestPayment(request);
+    },
+
+    /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
+    async recordPaymentOutcome(input: { txnId: string; answer: BankAnswer | null }): Promise<{ status: string; applied: boolean }> {
+      const { applied, transaction } = await transactions.recordOutcome(input.txnId, outcomeOf(input.answer), now(), ['Pending']);
+      return { status: transaction.status, applied };
+    },
+  };
+}
+
+export type PaymentActivities = ReturnType<typeof createPaymentActivities>;

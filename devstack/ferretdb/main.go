@@ -1,0 +1,63 @@
+// Command ferretdb runs FerretDB with its SQLite handler as the offline MongoDB-protocol store
+// for development and tests. It exists because `go install` of the upstream command panics on a
+// missing version file; embedding the library avoids that.
+//
+// Usage: ferretdb -listen 127.0.0.1:27017 -data /path/to/dir
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
+	dataDir := flag.String("data", ".data/ferretdb", "directory for the SQLite files")
+	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	flag.Parse()
+
+	if err := run(*listen, *dataDir, *logLevel); err != nil {
+		fmt.Fprintln(os.Stderr, "ferretdb:", err)
+		os.Exit(1)
+	}
+}
+
+func run(listen, dataDir, logLevel string) error {
+	abs, err := filepath.Abs(dataDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return err
+	}
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: listen},
+		Logger:    logger,
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + abs + "/",
+	})
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	fmt.Fprintf(os.Stderr, "ferretdb: listening on %s, data in %s\n", listen, abs)
+	return f.Run(ctx)
+}

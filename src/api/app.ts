@@ -1,0 +1,33 @@
+import Koa from 'koa';
+import { ApiError } from '../domain/api-errors';
+import type { ApiDeps } from './deps';
+import { errorEnvelope } from './middleware/errors';
+import { observe } from './middleware/observe';
+import { healthRoutes } from './routes/health';
+import { opsRoutes } from './routes/ops';
+import { sandboxRoutes } from './routes/sandbox';
+import { statusRoutes } from './routes/status';
+
+/** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: false });
+  app.use(observe(deps.logger, deps.metrics));
+  app.use(errorEnvelope(deps.logger));
+
+  const routers = [healthRoutes(deps), statusRoutes(deps), opsRoutes(deps)];
+  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps));
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(
+      router.allowedMethods({
+        throw: true,
+        methodNotAllowed: () => new ApiError('methodNotAllowed'),
+        notImplemented: () => new ApiError('methodNotAllowed'),
+      }),
+    );
+  }
+  // Koa's default error handler would answer a stray error in plain text; errorEnvelope catches
+  // everything from the routes, so this only logs what escapes the chain (e.g. a socket error).
+  app.on('error', (err) => deps.logger.warn({ err }, 'koa error outside a request'));
+  return app;
+}

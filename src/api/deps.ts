@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import type { Registry } from 'prom-client';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import type { MerchantRepository } from '../store/merchant-repository';
+import type { Store } from '../store/mongo';
+import type { TransactionRepository } from '../store/transaction-repository';
+
+/** Everything the HTTP API needs, passed in so tests build the same app against their servers. */
+export interface ApiDeps {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  merchants: MerchantRepository;
+  transactions: TransactionRepository;
+  temporal: Client;
+  metrics: Registry;
+  now: () => Date;
+}

@@ -1,0 +1,78 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { ApiError } from '../../domain/api-errors';
+import { checksumMatches, qrChecksumPayload } from '../../domain/checksum';
+import { hashApiKey } from '../../domain/secrets';
+import type { Merchant, MerchantRepository } from '../../store/merchant-repository';
+
+/**
+ * The contract's four ways a merchant proves who it is. Each returns the merchant or throws the
+ * catalogue's 401; every comparison is constant-time.
+ */
+
+export async function requireMerchant(merchants: MerchantRepository, merchantIdentifier: string): Promise<Merchant> {
+  const merchant = await merchants.findById(merchantIdentifier);
+  if (!merchant) throw new ApiError('unknownMerchant');
+  return merchant;
+}
+
+/** Status API: header `checksum` = HMAC-SHA256(secretKey, raw request body). */
+export async function authenticateHeaderChecksum(
+  ctx: Context,
+  merchants: MerchantRepository,
+  merchantIdentifier: string,
+  rawBody: Buffer,
+): Promise<Merchant> {
+  const presented = ctx.get('checksum');
+  if (!presented) throw new ApiError('checksumMissing', 'send the checksum header');
+  const merchant = await requireMerchant(merchants, merchantIdentifier);
+  if (!checksumMatches(merchant.secretKey, rawBody, presented)) throw new ApiError('checksumMismatch');
+  return merchant;
+}
+
+/** Dynamic QR: body field `checksum` over merchantIdentifier + orderId + amount + productDescription. */
+export async function authenticateQrChecksum(
+  merchants: MerchantRepository,
+  fields: { merchantIdentifier: string; orderId: string; amount: number; productDescription: string; checksum?: string },
+): Promise<Merchant> {
+  if (!fields.checksum) throw new ApiError('checksumMissing', 'send the checksum field');
+  const merchant = await requireMerchant(merchants, fields.merchantIdentifier);
+  if (!checksumMatches(merchant.secretKey, qrChecksumPayload(fields), fields.checksum)) throw new ApiError('checksumMismatch');
+  return merchant;
+}
+
+/** Mandates: form field `checksum` over the exact `data` string as received. */
+export async function authenticateFormChecksum(
+  merchants: MerchantRepository,
+  merchantIdentifier: string,
+  data: string,
+  checksum: string | undefined,
+): Promise<Merchant> {
+  if (!checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
+  const merchant = await requireMerchant(merchants, merchantIdentifier);
+  if (!checksumMatches(merchant.secretKey, data, checksum)) throw new ApiError('checksumMismatch');
+  return merchant;
+}
+
+/** Ledger, bulk and payment links: header `X-API-Key`; sets ctx.state.merchant. */
+export function apiKeyAuth(merchants: MerchantRepository) {
+  return async (ctx: Context, next: Next) => {
+    const apiKey = ctx.get('x-api-key');
+    // The lookup is by hash: the key itself never meets a comparison that could leak timing.
+    const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey)) : null;
+    if (!merchant) throw new ApiError('apiKeyInvalid');
+    ctx.state.merchant = merchant;
+    await next();
+  };
+}
+
+/** Operator API: `Authorization: Bearer <OPS_TOKEN>`. */
+export function operatorAuth(opsToken: string) {
+  const expected = createHash('sha256').update(opsToken).digest();
+  return async (ctx: Context, next: Next) => {
+    const match = /^Bearer (.+)$/.exec(ctx.get('authorization'));
+    const presented = createHash('sha256').update(match?.[1] ?? '').digest();
+    if (!match || !timingSafeEqual(expected, presented)) throw new ApiError('operatorTokenInvalid');
+    await next();
+  };
+}

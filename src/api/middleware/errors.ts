@@ -1,0 +1,39 @@
+import type { Context, Next } from 'koa';
+import { MongoNetworkError, MongoServerSelectionError } from 'mongodb';
+import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
+import type { Logger } from '../../logger';
+import { errorBody, type EnvelopeKind } from '../envelope';
+
+/**
+ * Top of the chain: whatever is thrown becomes the catalogue's envelope and status. Only a fault
+ * the catalogue does not know is a 500, and it is logged with the request id.
+ */
+export function errorEnvelope(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('routeNotFound', `${ctx.method} ${ctx.path}`);
+    } catch (e) {
+      const kind = classify(e);
+      if (kind === 'internal' || kind === 'dependencyUnavailable') {
+        logger.error({ err: e, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+      }
+      const envelope: EnvelopeKind = ctx.state.envelope ?? 'success';
+      ctx.status = ApiErrors[kind].http;
+      ctx.body = errorBody(envelope, kind, e instanceof ApiError ? e.detail : undefined);
+    }
+  };
+}
+
+function classify(e: unknown): ApiErrorKind {
+  if (e instanceof ApiError) return e.kind;
+  if (e instanceof MongoServerSelectionError || e instanceof MongoNetworkError) return 'dependencyUnavailable';
+  if (isGrpcUnavailable(e)) return 'dependencyUnavailable';
+  return 'internal';
+}
+
+/** Temporal's client reports an unreachable server as a gRPC UNAVAILABLE (14) or DEADLINE_EXCEEDED (4). */
+function isGrpcUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown; cause?: { code?: unknown } } | null)?.cause?.code ?? (e as { code?: unknown } | null)?.code;
+  return (e as Error | null)?.name === 'ServiceError' && (code === 14 || code === 4);
+}

@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../deps';
+
+/** Liveness, readiness (store and Temporal reachable) and Prometheus metrics. */
+export function healthRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get('/health', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/ready', async (ctx) => {
+    const [store, temporal] = await Promise.all([
+      deps.store.db.command({ ping: 1 }).then(() => 'ok', () => 'unavailable'),
+      deps.temporal.workflowService.getSystemInfo({}).then(() => 'ok', () => 'unavailable'),
+    ]);
+    const ready = store === 'ok' && temporal === 'ok';
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = deps.metrics.contentType;
+    ctx.body = await deps.metrics.metrics();
+  });
+  return router;
+}

@@ -1,0 +1,56 @@
+import Router from '@koa/router';
+import { ApiError, BusinessResults } from '../../domain/api-errors';
+import { cardIdentifier } from '../../domain/card';
+import { sandboxInstrument } from '../../domain/sandbox-bank';
+import { TxnStatus } from '../../domain/txn-status';
+import { startPayment } from '../../usecases/start-payment';
+import type { ApiDeps } from '../deps';
+import { useEnvelope } from '../envelope';
+import { requireMerchant } from '../middleware/authenticate';
+import { readJson } from '../middleware/body';
+import { sandboxPaymentSchema } from '../schemas/sandbox';
+
+/**
+ * POST /sandbox/v1/payments: a tester plays the payer. The order is created and paid with a test
+ * instrument; the answer carries the txnId at once and the outcome arrives through the workflow.
+ */
+export function sandboxRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/sandbox/v1/payments', useEnvelope('success'), async (ctx) => {
+    const { body } = await readJson(ctx, sandboxPaymentSchema, deps.config.MAX_BODY_BYTES);
+    const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);
+    const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
+
+    const result = await startPayment(
+      {
+        transactions: deps.transactions,
+        temporal: deps.temporal,
+        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        bankTimeoutMs: deps.config.BANK_TIMEOUT_SECONDS * 1000,
+        now: deps.now,
+      },
+      {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: body.orderId,
+        amountPaise: body.amount,
+        productDescription: body.productDescription,
+        buyerName: body.buyerName ?? null,
+        buyerEmail: body.buyerEmail ?? null,
+        ipAddress: ctx.ip || null,
+        instrument: instrument.instrument,
+      },
+    );
+
+    const t = result.transaction;
+    const data = { merchantIdentifier: t.merchantIdentifier, orderId: t.orderId, txnId: t.txnId, txnStatus: String(TxnStatus[t.status]) };
+    if (result.kind === 'conflict') {
+      const c = BusinessResults.orderConflict;
+      ctx.body = { success: false, message: { code: String(c.code), text: c.text }, data };
+      return;
+    }
+    ctx.status = result.kind === 'started' ? 202 : 200;
+    ctx.body = { success: true, data };
+  });
+  return router;
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the gateway reads, parsed once at start-up. Each key carries one
+ * description; `describeConfig()` renders them for the README and for `--help` style output, and
+ * the deployment test checks that docker-compose sets nothing that is not listed here.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const hexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)');
+
+export const configSchema = z.object({
+  GATEWAY_ENV: z
+    .enum(['development', 'test', 'production'])
+    .default('development')
+    .describe('development, test or production; production requires MASTER_KEY and OPS_TOKEN'),
+  API_HOST: z.string().min(1).default('127.0.0.1').describe('address the HTTP API binds to'),
+  API_PORT: port.default(3000).describe('port of the HTTP API'),
+  PUBLIC_BASE_URL: z
+    .url()
+    .optional()
+    .describe('base URL merchants use to reach the API; defaults to http://localhost:<API_PORT>'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional()
+    .describe('MongoDB to use; when unset, npm start and npm test run the local FerretDB store'),
+  MONGODB_DB: z.string().min(1).default('gateway').describe('database name'),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Temporal frontend host:port; when unset, npm start runs the local dev server'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default').describe('Temporal namespace'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payments').describe('task queue of the payment worker'),
+  DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
+  DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
+  DEV_TEMPORAL_UI_PORT: port.default(8233).describe('npm start: port of Temporal UI'),
+  DATA_DIR: z.string().min(1).default('.data').describe('npm start: where local data persists'),
+  MASTER_KEY: hexKey
+    .optional()
+    .describe('AES-256 key that encrypts secret and private keys at rest; generated into DATA_DIR in development'),
+  OPS_TOKEN: z
+    .string()
+    .min(24, 'must be at least 24 characters')
+    .optional()
+    .describe('bearer token of the operator API (/ops/v1); generated into DATA_DIR in development'),
+  SANDBOX_ENABLED: bool.default(true).describe('serve /sandbox/v1 (payer and bank simulator); turn off in production'),
+  BANK_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(900)
+    .describe('how long a payment waits for the bank before the service marks it Failure'),
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = Readonly<
+  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL'> & {
+    MASTER_KEY: string;
+    OPS_TOKEN: string;
+    PUBLIC_BASE_URL: string;
+  }
+>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Names of all variables the gateway reads. */
+export const configKeys = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
+
+/**
+ * Parses the environment. Development and test may leave MASTER_KEY and OPS_TOKEN unset only when
+ * `generated` supplies them (the dev stack keeps them in DATA_DIR); production must set both.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  generated: { MASTER_KEY?: string; OPS_TOKEN?: string } = {},
+): Config {
+  const relevant = Object.fromEntries(configKeys.map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = configSchema.safeParse(relevant);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'env'}: ${i.message}`));
+  }
+  const c = parsed.data;
+  const problems: string[] = [];
+  const MASTER_KEY = c.MASTER_KEY ?? (c.GATEWAY_ENV === 'production' ? undefined : generated.MASTER_KEY);
+  const OPS_TOKEN = c.OPS_TOKEN ?? (c.GATEWAY_ENV === 'production' ? undefined : generated.OPS_TOKEN);
+  if (!MASTER_KEY) problems.push('MASTER_KEY: required (64 hexadecimal characters)');
+  if (!OPS_TOKEN) problems.push('OPS_TOKEN: required (at least 24 characters)');
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    ...c,
+    MASTER_KEY: MASTER_KEY!.toLowerCase(),
+    OPS_TOKEN: OPS_TOKEN!,
+    PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
+  });
+}
+
+/** One line per variable: name, default and description. */
+export function describeConfig(): string[] {
+  return configKeys.map((key) => {
+    const field = configSchema.shape[key];
+    const def = field.safeParse(undefined);
+    const shown = def.success && def.data !== undefined ? ` (default ${String(def.data)})` : '';
+    return `${key}${shown}: ${field.description ?? ''}`;
+  });
+}

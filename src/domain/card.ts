@@ -1,0 +1,38 @@
+import { createHmac } from 'node:crypto';
+
+export type CardBrand = 'VISA' | 'MASTERCARD' | 'RUPAY' | 'AMEX' | 'UNKNOWN';
+
+/** `401200XXXXXX1112`: first six and last four digits, the rest X (PCI DSS display rule). */
+export function maskCardNumber(pan: string): string {
+  return `${pan.slice(0, 6)}${'X'.repeat(Math.max(pan.length - 10, 0))}${pan.slice(-4)}`;
+}
+
+export function cardBrand(pan: string): CardBrand {
+  if (/^4/.test(pan)) return 'VISA';
+  if (/^(5[1-5]|2[2-7])/.test(pan)) return 'MASTERCARD';
+  if (/^(60|65|81|82|508)/.test(pan)) return 'RUPAY';
+  if (/^3[47]/.test(pan)) return 'AMEX';
+  return 'UNKNOWN';
+}
+
+/** Luhn check digit validation. */
+export function passesLuhn(pan: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < pan.length; i++) {
+    let d = pan.charCodeAt(pan.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * A stable, opaque card identifier (the contract's `cardId`): keyed hash of the number, so the same
+ * card gets the same id without the gateway keeping the number.
+ */
+export function cardIdentifier(pan: string, key: string): string {
+  return createHmac('sha256', key).update(`card:${pan}`).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,41 @@
+import type { CardBrand } from './card';
+
+/**
+ * How the payer paid, as the gateway keeps it. Card numbers never reach this type: only the masked
+ * number and an opaque card id do, so nothing downstream (store, Temporal history, logs) holds a PAN.
+ */
+export type PaymentInstrument =
+  | { kind: 'UPI'; vpa: string; bankName: string }
+  | {
+      kind: 'CARD';
+      cardToken: string;
+      cardId: string;
+      brand: CardBrand;
+      cardType: 'CREDIT' | 'DEBIT';
+      bankName: string;
+    }
+  | { kind: 'NETBANKING'; bankCode: string; bankName: string };
+
+/** `paymentInstrument.paymentMode` of the status API. */
+export function paymentModeText(i: PaymentInstrument): string {
+  switch (i.kind) {
+    case 'UPI':
+      return 'UPI';
+    case 'CARD':
+      return i.cardType === 'CREDIT' ? 'Credit Card' : 'Debit Card';
+    case 'NETBANKING':
+      return 'Net Banking';
+  }
+}
+
+/** Short human description for memos and logs (never a full card number). */
+export function describeInstrument(i: PaymentInstrument): string {
+  switch (i.kind) {
+    case 'UPI':
+      return `UPI ${i.vpa}`;
+    case 'CARD':
+      return `${i.brand} ${i.cardType} ${i.cardToken}`;
+    case 'NETBANKING':
+      return `Net Banking ${i.bankCode}`;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * India Standard Time is UTC+05:30 all year (no DST), so formatting is plain arithmetic on the
+ * instant: faster and more predictable than Intl on a hot path such as a 10,000-row ledger page.
+ */
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function istParts(instant: Date) {
+  const t = new Date(instant.getTime() + IST_OFFSET_MS);
+  return {
+    yyyy: pad(t.getUTCFullYear(), 4),
+    MM: pad(t.getUTCMonth() + 1),
+    dd: pad(t.getUTCDate()),
+    HH: pad(t.getUTCHours()),
+    mm: pad(t.getUTCMinutes()),
+    ss: pad(t.getUTCSeconds()),
+    SSS: pad(t.getUTCMilliseconds(), 3),
+  };
+}
+
+/** `yyyy-MM-dd HH:mm:ss` in IST: the status, ledger and bulk APIs' timestamp format. */
+export function formatIstDateTime(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}`;
+}
+
+/** `yyyy-MM-dd HH:mm:ss.SSS` in IST: the real-time webhook `txnDate`. */
+export function formatIstDateTimeMillis(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}.${p.SSS}`;
+}
+
+/** `MM/dd/yyyy HH:mm:ss` in IST: the real-time webhook `pgTransTime`. */
+export function formatIstUsDateTime(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.MM}/${p.dd}/${p.yyyy} ${p.HH}:${p.mm}:${p.ss}`;
+}
+
+/** `yyyy-MM-dd` in IST. */
+export function formatIstDate(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.yyyy}-${p.MM}-${p.dd}`;
+}

@@ -1,0 +1,28 @@
+/** Money is integer paise everywhere inside the gateway; rupees exist only on the wire. */
+export type Paise = number;
+
+/** Smallest amount the bank accepts (9 rupees); below it the bank declines with 1021. */
+export const MIN_BANK_AMOUNT_PAISE: Paise = 900;
+
+/** Largest single payment the gateway accepts (10 lakh rupees). */
+export const MAX_AMOUNT_PAISE: Paise = 100_000_000;
+
+export function isValidAmountPaise(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1 && value <= MAX_AMOUNT_PAISE;
+}
+
+/** Paise as the string the status API and mandates carry. */
+export function paiseToWire(paise: Paise): string {
+  return String(paise);
+}
+
+/** Paise as a rupee number with at most two decimals (ledger, bulk, payment links). */
+export function paiseToRupees(paise: Paise): number {
+  return Math.round(paise) / 100;
+}
+
+/** `₹12.34`, for memos and logs people read. */
+export function formatRupees(paise: Paise): string {
+  const rupees = Math.trunc(paise / 100);
+  return `₹${rupees}.${String(Math.abs(paise % 100)).padStart(2, '0')}`;
+}

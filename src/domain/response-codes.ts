@@ -1,0 +1,13 @@
+/**
+ * The transaction-level `responseCode`/`responseDescription` pairs the gateway reports (status API,
+ * ledger, webhooks). The contract shows only 1021; the rest are ours and documented in the README.
+ */
+export const PaymentResponse = {
+  success: { code: '100', description: 'The transaction was completed successfully.' },
+  pending: { code: '208', description: 'Transaction is in processing state.' },
+  belowMinimum: { code: '1021', description: 'Minimum transaction limit is 9 rupees.' },
+  declinedByBank: { code: '1022', description: 'Transaction declined by the bank.' },
+  bankNoAnswer: { code: '1023', description: 'No response from the bank; transaction marked failed by the service.' },
+} as const;
+
+export type PaymentResponseKey = keyof typeof PaymentResponse;

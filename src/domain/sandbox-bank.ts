@@ -1,0 +1,94 @@
+import { cardBrand, maskCardNumber } from './card';
+import type { PaymentInstrument } from './instrument';
+import { MIN_BANK_AMOUNT_PAISE, type Paise } from './money';
+import type { PaymentResponseKey } from './response-codes';
+
+/**
+ * The sandbox payer and bank of DECISIONS.md: the payer picks the outcome through the instrument.
+ * One table per instrument kind; everything about the sandbox is decided here.
+ */
+export type SandboxBehaviour = 'pay' | 'decline' | 'silent';
+
+export const SANDBOX_VPAS: Record<string, { behaviour: SandboxBehaviour; bankName: string }> = {
+  'success@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank' },
+  'failure@sandbox': { behaviour: 'decline', bankName: 'Sandbox UPI Bank' },
+  'noanswer@sandbox': { behaviour: 'silent', bankName: 'Sandbox UPI Bank' },
+};
+
+export const SANDBOX_CARDS: Record<string, { behaviour: SandboxBehaviour; cardType: 'CREDIT' | 'DEBIT'; bankName: string }> = {
+  '4012001037141112': { behaviour: 'pay', cardType: 'CREDIT', bankName: 'HDFC Bank' },
+  '4000000000000002': { behaviour: 'decline', cardType: 'DEBIT', bankName: 'ICICI Bank' },
+};
+
+export const SANDBOX_NETBANKING: Record<string, { behaviour: SandboxBehaviour; bankName: string }> = {
+  SBIN: { behaviour: 'pay', bankName: 'State Bank of India' },
+  FAIL: { behaviour: 'decline', bankName: 'Sandbox Declining Bank' },
+};
+
+// The bank sees only the masked card, so behaviours are also keyed by the masked number.
+const CARD_BEHAVIOUR_BY_TOKEN = new Map(
+  Object.entries(SANDBOX_CARDS).map(([pan, card]) => [maskCardNumber(pan), card.behaviour]),
+);
+
+export type SandboxInstrumentInput = { payerVpa?: string; cardNumber?: string; bankCode?: string };
+
+/**
+ * The instrument a sandbox payer presents, or why it is not one of the test instruments.
+ * `cardIdOf` turns a PAN into the opaque card id (keyed, so it lives outside the domain).
+ */
+export function sandboxInstrument(
+  input: SandboxInstrumentInput,
+  cardIdOf: (pan: string) => string,
+): { ok: true; instrument: PaymentInstrument } | { ok: false; problem: string } {
+  if (input.payerVpa !== undefined) {
+    const vpa = input.payerVpa.toLowerCase();
+    const known = SANDBOX_VPAS[vpa];
+    if (!known) return { ok: false, problem: `payerVpa must be one of ${Object.keys(SANDBOX_VPAS).join(', ')}` };
+    return { ok: true, instrument: { kind: 'UPI', vpa, bankName: known.bankName } };
+  }
+  if (input.cardNumber !== undefined) {
+    const known = SANDBOX_CARDS[input.cardNumber];
+    if (!known) return { ok: false, problem: `cardNumber must be a test card: ${Object.keys(SANDBOX_CARDS).join(', ')}` };
+    return {
+      ok: true,
+      instrument: {
+        kind: 'CARD',
+        cardToken: maskCardNumber(input.cardNumber),
+        cardId: cardIdOf(input.cardNumber),
+        brand: cardBrand(input.cardNumber),
+        cardType: known.cardType,
+        bankName: known.bankName,
+      },
+    };
+  }
+  if (input.bankCode !== undefined) {
+    const code = input.bankCode.toUpperCase();
+    const known = SANDBOX_NETBANKING[code];
+    if (!known) return { ok: false, problem: `bankCode must be one of ${Object.keys(SANDBOX_NETBANKING).join(', ')}` };
+    return { ok: true, instrument: { kind: 'NETBANKING', bankCode: code, bankName: known.bankName } };
+  }
+  return { ok: false, problem: 'exactly one of payerVpa, cardNumber or bankCode is required' };
+}
+
+export type SandboxBankDecision = { answered: false } | { answered: true; approved: boolean; response: PaymentResponseKey };
+
+/** What the sandbox bank does with a payment request. */
+export function sandboxBankDecision(instrument: PaymentInstrument, amountPaise: Paise): SandboxBankDecision {
+  if (amountPaise < MIN_BANK_AMOUNT_PAISE) return { answered: true, approved: false, response: 'belowMinimum' };
+  const behaviour = behaviourOf(instrument);
+  if (behaviour === 'silent') return { answered: false };
+  return behaviour === 'pay'
+    ? { answered: true, approved: true, response: 'success' }
+    : { answered: true, approved: false, response: 'declinedByBank' };
+}
+
+function behaviourOf(i: PaymentInstrument): SandboxBehaviour {
+  switch (i.kind) {
+    case 'UPI':
+      return SANDBOX_VPAS[i.vpa]?.behaviour ?? 'decline';
+    case 'CARD':
+      return CARD_BEHAVIOUR_BY_TOKEN.get(i.cardToken) ?? 'decline';
+    case 'NETBANKING':
+      return SANDBOX_NETBANKING[i.bankCode]?.behaviour ?? 'decline';
+  }
+}

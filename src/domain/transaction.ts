@@ -1,0 +1,52 @@
+import type { PaymentInstrument } from './instrument';
+import type { Paise } from './money';
+import type { TxnStatusName } from './txn-status';
+
+export type RefundStatus = 'SUCCESS' | 'PENDING' | 'FAILED';
+
+export interface RefundEntry {
+  merchantRefId: string;
+  amountPaise: Paise;
+  rrn: string | null;
+  status: RefundStatus;
+  createdAt: Date;
+}
+
+/**
+ * One order of one merchant: the queryable projection the status, ledger and bulk APIs read.
+ * Written only by the repository's idempotent calls; `version` grows with every change.
+ */
+export interface Transaction {
+  txnId: string;
+  merchantIdentifier: string;
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  buyerName: string | null;
+  buyerEmail: string | null;
+  ipAddress: string | null;
+  instrument: PaymentInstrument;
+  status: TxnStatusName;
+  responseCode: string;
+  responseDescription: string;
+  bankRefNum: string | null;
+  authCode: string | null;
+  /** Failure decided by the service because the bank never answered (reconciliation may revise it). */
+  markedFailedByService: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  successAt: Date | null;
+  refunds: RefundEntry[];
+  version: number;
+}
+
+/** What a payment's final outcome changes on its transaction. */
+export interface PaymentOutcome {
+  status: 'Success' | 'Failure';
+  responseCode: string;
+  responseDescription: string;
+  bankRefNum: string | null;
+  authCode: string | null;
+  markedFailedByService: boolean;
+}

@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { localSecrets } from '../devstack/local-secrets';
+
+/**
+ * The configuration of an entry point: from the environment, with the development master key and
+ * operator token from DATA_DIR outside production. Exits with the readable message when invalid.
+ */
+export function configOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    const production = env.GATEWAY_ENV === 'production';
+    const generated = production ? {} : localSecrets(path.resolve(env.DATA_DIR || '.data'));
+    return loadConfig(env, generated);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
+}
+
+/** Where the store is: MONGODB_URI, or the local FerretDB that `npm start` runs. */
+export const storeUri = (c: Config) => c.MONGODB_URI ?? `mongodb://127.0.0.1:${c.DEV_MONGODB_PORT}/`;
+
+/** Where Temporal is: TEMPORAL_ADDRESS, or the local dev server that `npm start` runs. */
+export const temporalAddress = (c: Config) => c.TEMPORAL_ADDRESS ?? `127.0.0.1:${c.DEV_TEMPORAL_PORT}`;

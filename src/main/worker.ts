@@ -1,0 +1,25 @@
+/** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
+import { createLogger } from '../logger';
+import { activityDeps, openRuntime } from '../runtime';
+import { createGatewayWorker } from '../temporal/worker';
+import { configOrExit, storeUri, temporalAddress } from './load-config';
+import { onShutdown } from './shutdown';
+
+if (require.main === module) {
+  void (async () => {
+    const config = configOrExit();
+    const logger = createLogger(config.LOG_LEVEL, 'worker');
+    const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
+    const { worker, connection } = await createGatewayWorker({
+      address: temporalAddress(config),
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      activityDeps: activityDeps(rt),
+    });
+    onShutdown(async () => worker.shutdown());
+    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+    await worker.run();
+    await connection.close();
+    await rt.close();
+  })();
+}

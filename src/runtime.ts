@@ -1,0 +1,55 @@
+import type { Client } from '@temporalio/client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
+import type { ApiDeps } from './api/deps';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { MerchantRepository } from './store/merchant-repository';
+import { connectStore, type Store } from './store/mongo';
+import { TransactionRepository } from './store/transaction-repository';
+import { connectTemporalClient } from './temporal/client';
+import type { ActivityDeps } from '../activities';
+
+/** The long-lived connections and repositories one process shares between API and worker. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  merchants: MerchantRepository;
+  transactions: TransactionRepository;
+  temporal: Client;
+  now: () => Date;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, logger: Logger, mongodbUri: string, temporalAddress: string): Promise<Runtime> {
+  const store = await connectStore(mongodbUri, config.MONGODB_DB);
+  const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE).catch(async (e) => {
+    await store.close();
+    throw e;
+  });
+  return {
+    config,
+    logger,
+    store,
+    merchants: new MerchantRepository(store.db, config.MASTER_KEY),
+    transactions: new TransactionRepository(store.db),
+    temporal,
+    now: () => new Date(),
+    async close() {
+      await temporal.connection.close();
+      await store.close();
+    },
+  };
+}
+
+export function apiDeps(rt: Runtime): ApiDeps {
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  return { ...rt, metrics };
+}
+
+export function activityDeps(rt: Runtime): ActivityDeps {
+  // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
+  return { transactions: rt.transactions, bank: new SandboxBankConnector(), now: rt.now };
+}

@@ -1,0 +1,94 @@
+import type { Collection, Db } from 'mongodb';
+import { decryptAtRest, encryptAtRest } from '../domain/secrets';
+
+interface MerchantDoc {
+  _id: string;
+  name: string;
+  webhookUrl: string | null;
+  secretKeyEncrypted: string;
+  apiKeyHash: string;
+  encryptionKeys: { keyId: string; publicKeyPem: string; privateKeyEncrypted: string; createdAt: Date }[];
+  autoRefund: boolean;
+  createdAt: Date;
+}
+
+/** A merchant as the API and workers use it: secrets decrypted in memory only. */
+export interface Merchant {
+  merchantIdentifier: string;
+  name: string;
+  webhookUrl: string | null;
+  secretKey: string;
+  autoRefund: boolean;
+  encryptionKeys: { keyId: string; publicKeyPem: string }[];
+  createdAt: Date;
+}
+
+export interface NewMerchant {
+  merchantIdentifier: string;
+  name: string;
+  webhookUrl: string | null;
+  secretKey: string;
+  apiKeyHash: string;
+  encryptionKey: { keyId: string; publicKeyPem: string; privateKeyPem: string };
+  createdAt: Date;
+}
+
+export class MerchantRepository {
+  private readonly merchants: Collection<MerchantDoc>;
+
+  constructor(
+    db: Db,
+    private readonly masterKey: string,
+  ) {
+    this.merchants = db.collection<MerchantDoc>('merchants');
+  }
+
+  async create(m: NewMerchant): Promise<void> {
+    await this.merchants.insertOne({
+      _id: m.merchantIdentifier,
+      name: m.name,
+      webhookUrl: m.webhookUrl,
+      secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey),
+      apiKeyHash: m.apiKeyHash,
+      encryptionKeys: [
+        {
+          keyId: m.encryptionKey.keyId,
+          publicKeyPem: m.encryptionKey.publicKeyPem,
+          privateKeyEncrypted: encryptAtRest(this.masterKey, m.encryptionKey.privateKeyPem),
+          createdAt: m.createdAt,
+        },
+      ],
+      autoRefund: false,
+      createdAt: m.createdAt,
+    });
+  }
+
+  async findById(merchantIdentifier: string): Promise<Merchant | null> {
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
+    return doc ? this.toMerchant(doc) : null;
+  }
+
+  async findByApiKeyHash(apiKeyHash: string): Promise<Merchant | null> {
+    const doc = await this.merchants.findOne({ apiKeyHash });
+    return doc ? this.toMerchant(doc) : null;
+  }
+
+  /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
+  async privateKeyPem(merchantIdentifier: string, keyId: string): Promise<string | null> {
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { encryptionKeys: 1 } });
+    const key = doc?.encryptionKeys.find((k) => k.keyId === keyId);
+    return key ? decryptAtRest(this.masterKey, key.privateKeyEncrypted) : null;
+  }
+
+  private toMerchant(doc: MerchantDoc): Merchant {
+    return {
+      merchantIdentifier: doc._id,
+      name: doc.name,
+      webhookUrl: doc.webhookUrl,
+      secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted),
+      autoRefund: doc.autoRefund,
+      encryptionKeys: doc.encryptionKeys.map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem })),
+      createdAt: doc.createdAt,
+    };
+  }
+}

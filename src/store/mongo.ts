@@ -1,0 +1,35 @@
+import { MongoClient, type Db } from 'mongodb';
+
+export interface Store {
+  client: MongoClient;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** Connects and makes sure every collection's indexes exist (idempotent). */
+export async function connectStore(uri: string, dbName: string): Promise<Store> {
+  const client = new MongoClient(uri, {
+    serverSelectionTimeoutMS: 5000,
+    appName: 'merchant-gateway',
+    // FerretDB and single-node test servers have no replica set; writes are single-document.
+    retryWrites: false,
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  await ensureIndexes(db);
+  return { client, db, close: () => client.close() };
+}
+
+export async function ensureIndexes(db: Db): Promise<void> {
+  await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
+  await db
+    .collection('transactions')
+    .createIndex({ merchantIdentifier: 1, orderId: 1 }, { unique: true, name: 'merchant_order_unique' });
+  // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
+  await db.collection('transactions').createIndex({ merchantIdentifier: 1, createdAt: 1, _id: 1 }, { name: 'merchant_created' });
+  await db.collection('transactions').createIndex({ status: 1, updatedAt: 1 }, { name: 'status_updated' });
+}
+
+export function isDuplicateKeyError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 11000;
+}

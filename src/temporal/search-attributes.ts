@@ -1,0 +1,24 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * Custom search attributes operators filter by in Temporal UI. They must be registered on the
+ * server first: temporal-config/search-attributes.yaml lists the same names for the dev server and
+ * the compose admin-tools job (a unit test keeps the two in step).
+ */
+export const MerchantIdKey = defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD);
+export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
+export const TxnStatusKey = defineSearchAttributeKey('TxnStatus', SearchAttributeType.KEYWORD);
+export const KindKey = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
+
+export const customSearchAttributes = [MerchantIdKey, OrderIdKey, TxnStatusKey, KindKey];
+
+/** `--search-attribute` / operator-service type names, as `temporal` CLI and YAML spell them. */
+export const searchAttributeTypeName: Record<string, string> = {
+  [SearchAttributeType.KEYWORD]: 'Keyword',
+  [SearchAttributeType.TEXT]: 'Text',
+  [SearchAttributeType.INT]: 'Int',
+  [SearchAttributeType.DOUBLE]: 'Double',
+  [SearchAttributeType.BOOL]: 'Bool',
+  [SearchAttributeType.DATETIME]: 'Datetime',
+  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+};

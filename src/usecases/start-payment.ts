@@ -1,0 +1,92 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { newTxnId } from '../domain/identifiers';
+import { describeInstrument, type PaymentInstrument } from '../domain/instrument';
+import { formatRupees, type Paise } from '../domain/money';
+import { PaymentResponse } from '../domain/response-codes';
+import type { Transaction } from '../domain/transaction';
+import type { TransactionRepository } from '../store/transaction-repository';
+import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../temporal/search-attributes';
+import { paymentWorkflowId } from '../temporal/workflow-ids';
+import type { paymentWorkflow } from '../../workflows/payment';
+
+export interface PaymentRequest {
+  merchantIdentifier: string;
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  buyerName: string | null;
+  buyerEmail: string | null;
+  ipAddress: string | null;
+  instrument: PaymentInstrument;
+}
+
+export interface StartPaymentDeps {
+  transactions: TransactionRepository;
+  temporal: Client;
+  taskQueue: string;
+  bankTimeoutMs: number;
+  now: () => Date;
+}
+
+export type StartPaymentResult =
+  | { kind: 'started'; transaction: Transaction }
+  | { kind: 'existing'; transaction: Transaction }
+  | { kind: 'conflict'; transaction: Transaction };
+
+/**
+ * Records the order as Pending, then makes sure its payment workflow exists. Both steps are
+ * idempotent, so a repeated request (or a retry after a crash between them) starts the missing
+ * workflow and never a second one.
+ */
+export async function startPayment(deps: StartPaymentDeps, request: PaymentRequest): Promise<StartPaymentResult> {
+  const now = deps.now();
+  const { transaction, created } = await deps.transactions.createPending(
+    { txnId: newTxnId(now), ...request, createdAt: now },
+    { responseCode: PaymentResponse.pending.code, responseDescription: PaymentResponse.pending.description },
+  );
+  if (!created && !sameOrder(transaction, request)) return { kind: 'conflict', transaction };
+
+  await ensurePaymentWorkflow(deps, transaction);
+  return { kind: created ? 'started' : 'existing', transaction };
+}
+
+async function ensurePaymentWorkflow(deps: StartPaymentDeps, t: Transaction): Promise<void> {
+  try {
+    await deps.temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
+      workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),
+      taskQueue: deps.taskQueue,
+      args: [
+        {
+          txnId: t.txnId,
+          merchantIdentifier: t.merchantIdentifier,
+          orderId: t.orderId,
+          amountPaise: t.amountPaise,
+          instrument: t.instrument,
+          bankTimeoutMs: deps.bankTimeoutMs,
+        },
+      ],
+      // Running: reuse it. Closed: refuse, the order already has its result.
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: MerchantIdKey, value: t.merchantIdentifier },
+        { key: OrderIdKey, value: t.orderId },
+        { key: TxnStatusKey, value: 'Pending' },
+        { key: KindKey, value: 'payment' },
+      ],
+      memo: { txnId: t.txnId, amount: formatRupees(t.amountPaise), instrument: describeInstrument(t.instrument) },
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** A repeated request is the same order when what the payer was asked to pay is the same. */
+function sameOrder(t: Transaction, r: PaymentRequest): boolean {
+  return (
+    t.amountPaise === r.amountPaise &&
+    t.productDescription === r.productDescription &&
+    describeInstrument(t.instrument) === describeInstrument(r.instrument)
+  );
+}

@@ -1,0 +1,1 @@
+export { paymentWorkflow } from './payment';
