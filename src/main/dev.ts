@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   onShutdown(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => console.error(e));
     for (const child of children.reverse()) await child.stop();
+    say('stopped');
   });
 
   installLocalServers({ ferretdb: !config.MONGODB_URI, log: (l) => say(l) });

@@ -23,8 +23,8 @@ export type NewTransaction = Omit<
 const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => ({ txnId: _id, ...rest });
 
 /**
- * The transactions collection. Every write is idempotent: creation is an upsert keyed by
- * (merchant, orderId) that never overwrites, and outcome updates only move a document forward
+ * The transactions collection. Every write is idempotent: creation is keyed by the unique
+ * (merchant, orderId) index and never overwrites, and outcome updates only move a document forward
  * along the allowed transitions, bumping `version`, so a retried or replayed activity is harmless.
  */
 export class TransactionRepository {
@@ -55,16 +55,12 @@ export class TransactionRepository {
       refunds: [],
       version: 1,
     };
+    // Insert, and on the unique (merchant, orderId) index's refusal read the order that exists.
+    // (Not an upsert with $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
     try {
-      const res = await this.txns.findOneAndUpdate(
-        { merchantIdentifier: t.merchantIdentifier, orderId: t.orderId },
-        { $setOnInsert: doc },
-        { upsert: true, returnDocument: 'after', includeResultMetadata: true },
-      );
-      if (!res.value) throw new Error('upsert returned no document');
-      return { transaction: toTransaction(res.value), created: res.value._id === txnId && !res.lastErrorObject?.updatedExisting };
+      await this.txns.insertOne(doc);
+      return { transaction: toTransaction(doc), created: true };
     } catch (e) {
-      // Two concurrent first requests for one order: the loser reads the winner's document.
       if (!isDuplicateKeyError(e)) throw e;
       const existing = await this.findByOrder(t.merchantIdentifier, t.orderId);
       if (!existing) throw e;

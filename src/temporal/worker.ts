@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 
 export interface WorkerOptions {
@@ -14,6 +14,7 @@ export const workflowsPath = require.resolve('../../workflows');
 
 /** A worker for every workflow and activity of the gateway. Call `run()`; `shutdown()` drains it. */
 export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installWorkerRuntime();
   const connection = await NativeConnection.connect({ address: o.address });
   const worker = await Worker.create({
     connection,
@@ -23,4 +24,17 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
   });
   return { worker, connection };
+}
+
+let runtimeInstalled = false;
+
+/**
+ * Once per process, before the first connection: entry points decide when to stop (they also close
+ * the API and the store), so the SDK must not act on SIGINT itself; its logs below WARN (webpack's
+ * bundle report, state changes) stay out of the console.
+ */
+function installWorkerRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
 }
