@@ -33,7 +33,7 @@ let runtimeInstalled = false;
  * the API and the store), so the SDK must not act on SIGINT itself; its logs below WARN (webpack's
  * bundle report, state changes) stay out of the console.
  */
-function installWorkerRuntime(): void {
+export function installWorkerRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });

@@ -51,7 +51,11 @@ export async function startPayment(deps: StartPaymentDeps, request: PaymentReque
   return { kind: created ? 'started' : 'existing', transaction };
 }
 
-async function ensurePaymentWorkflow(deps: StartPaymentDeps, t: Transaction): Promise<void> {
+/** Starts the order's payment workflow unless it exists: running or finished, it is never started twice. */
+export async function ensurePaymentWorkflow(
+  deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs'>,
+  t: Transaction,
+): Promise<void> {
   try {
     await deps.temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
       workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/api/app';
+import { loadConfig, type ConfigInput } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
+import { createGatewayWorker } from '../../src/temporal/worker';
+import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
+import { testStore, testTemporal, workflowBundle } from './servers';
+
+/** The real gateway for API tests: Koa over loopback HTTP, the store, Temporal and a worker. */
+export interface TestGateway {
+  baseUrl: string;
+  rt: Runtime;
+  /** A fresh merchant per test, so no test depends on another's data. */
+  newMerchant(name?: string): Promise<MerchantCredentials>;
+  stop(): Promise<void>;
+}
+
+const running: TestGateway[] = [];
+
+export async function startTestGateway(overrides: Partial<Record<keyof ConfigInput, string>> = {}): Promise<TestGateway> {
+  const [store, temporal, bundle] = await Promise.all([testStore(), testTemporal(), workflowBundle()]);
+  const config = loadConfig({
+    GATEWAY_ENV: 'test',
+    MONGODB_URI: store.uri,
+    MONGODB_DB: store.dbName,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    OPS_TOKEN: randomBytes(24).toString('base64url'),
+    BANK_TIMEOUT_SECONDS: '2',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), store.uri, temporal.address);
+  const { worker, connection } = await createGatewayWorker({
+    address: temporal.address,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    activityDeps: activityDeps(rt),
+    workflowBundle: bundle,
+  });
+  const workerRun = worker.run();
+  const server = createApp(apiDeps(rt)).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+
+  const gateway: TestGateway = {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    rt,
+    newMerchant: (name = 'Test Merchant') => provisionMerchant(rt.merchants, { name }, new Date()),
+    async stop() {
+      running.splice(running.indexOf(gateway), 1);
+      await new Promise((resolve) => server.close(resolve));
+      worker.shutdown();
+      await workerRun;
+      await connection.close();
+      await rt.close();
+    },
+  };
+  running.push(gateway);
+  return gateway;
+}
+
+let shared: Promise<TestGateway> | undefined;
+
+/** One gateway with default test configuration, shared by the API tests. */
+export const sharedGateway = () => (shared ??= startTestGateway());
+
+export async function stopGateways(): Promise<void> {
+  for (const g of [...running]) await g.stop();
+  shared = undefined;
+}

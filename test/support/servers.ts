@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { startFerretdb } from '../../src/devstack/ferretdb';
+import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/paths';
+import { freePort } from '../../src/devstack/process';
+import { customSearchAttributes } from '../../src/temporal/search-attributes';
+import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
+
+/**
+ * Real servers for the tests, started on first use and shared by the whole run: the store
+ * (MONGODB_URI, else FerretDB on a free port in a temporary folder), the Temporal dev server
+ * (TEMPORAL_ADDRESS, else the CLI from .devstack), and one workflow bundle. hooks.ts stops them.
+ */
+const stops: (() => Promise<void>)[] = [];
+const once = <T>(start: () => Promise<T>) => {
+  let p: Promise<T> | undefined;
+  return () => (p ??= start());
+};
+
+export const testStore = once(async (): Promise<{ uri: string; dbName: string }> => {
+  const dbName = `gateway_test_${process.pid}`;
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, dbName };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-'));
+  const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir });
+  stops.push(async () => {
+    await store.process.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { uri: store.uri, dbName };
+});
+
+export const testTemporal = once(async (): Promise<{ address: string }> => {
+  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
+  installWorkerRuntime();
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath },
+      ip: '127.0.0.1',
+      ui: false,
+      searchAttributes: customSearchAttributes,
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  stops.push(() => env.teardown());
+  return { address: env.address };
+});
+
+/** A time-skipping environment with the custom search attributes registered (one per test file). */
+export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  installWorkerRuntime();
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: temporalTestServerPath } },
+  });
+  return env;
+}
+
+export const workflowBundle = once(
+  (): Promise<WorkflowBundle> => bundleWorkflowCode({ workflowsPath, logger: quietLogger }),
+);
+
+export async function stopTestServers(): Promise<void> {
+  for (const stop of stops.splice(0).reverse()) await stop();
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };

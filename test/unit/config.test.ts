@@ -1,0 +1,46 @@
+import { strict as assert } from 'node:assert';
+import { ConfigError, describeConfig, loadConfig } from '../../src/config';
+
+const MASTER_KEY = 'a'.repeat(64);
+const OPS_TOKEN = 'o'.repeat(32);
+
+describe('configuration', () => {
+  it('applies defaults and freezes the result', () => {
+    const c = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.equal(c.API_PORT, 3000);
+    assert.equal(c.DEV_TEMPORAL_UI_PORT, 8233);
+    assert.equal(c.BANK_TIMEOUT_SECONDS, 900);
+    assert.equal(c.SANDBOX_ENABLED, true);
+    assert.equal(c.PUBLIC_BASE_URL, 'http://localhost:3000');
+    assert.ok(Object.isFrozen(c));
+  });
+
+  it('coerces numbers and booleans from strings', () => {
+    const c = loadConfig({ API_PORT: '8080', SANDBOX_ENABLED: 'false', BANK_TIMEOUT_SECONDS: '5' }, { MASTER_KEY, OPS_TOKEN });
+    assert.equal(c.API_PORT, 8080);
+    assert.equal(c.SANDBOX_ENABLED, false);
+    assert.equal(c.BANK_TIMEOUT_SECONDS, 5);
+  });
+
+  it('fails fast naming every bad variable', () => {
+    assert.throws(
+      () => loadConfig({ API_PORT: 'eighty', MONGODB_URI: 'postgres://x', SANDBOX_ENABLED: 'maybe' }, { MASTER_KEY, OPS_TOKEN }),
+      (e: unknown) => e instanceof ConfigError && /API_PORT/.test(e.message) && /MONGODB_URI/.test(e.message) && /SANDBOX_ENABLED/.test(e.message),
+    );
+  });
+
+  it('production requires its own MASTER_KEY and OPS_TOKEN (no generated ones)', () => {
+    assert.throws(
+      () => loadConfig({ GATEWAY_ENV: 'production' }, { MASTER_KEY, OPS_TOKEN }),
+      (e: unknown) => e instanceof ConfigError && /MASTER_KEY/.test(e.message) && /OPS_TOKEN/.test(e.message),
+    );
+    assert.equal(loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN }).GATEWAY_ENV, 'production');
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY: 'short', OPS_TOKEN }), /MASTER_KEY/);
+  });
+
+  it('describes every variable', () => {
+    const lines = describeConfig();
+    assert.ok(lines.some((l) => l.startsWith('API_PORT (default 3000): ')));
+    assert.ok(lines.every((l) => /: \S/.test(l)), 'each variable has a description');
+  });
+});
