@@ -1,0 +1,151 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { BankAnswer, BankPaymentRequest } from '../../activities/bank-connector';
+import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
+import { sandboxInstrument } from '../../src/domain/sandbox-bank';
+import type { PaymentInstrument } from '../../src/domain/instrument';
+import type { Transaction } from '../../src/domain/transaction';
+import { bankAnswerSignal, paymentStageQuery } from '../../src/temporal/payment-messages';
+import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
+import { ensurePaymentWorkflow } from '../../src/usecases/start-payment';
+import type { PaymentWorkflowResult } from '../../workflows/payment';
+import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/**
+ * The payment workflow on the time-skipping server. The bank is the real sandbox connector; the
+ * store activity is faked in memory because the point here is the workflow, and it counts calls.
+ */
+describe('payment workflow (time-skipping)', function () {
+  this.timeout(120_000);
+  let env: TestWorkflowEnvironment;
+  const taskQueue = 'payment-workflow-test';
+  const recorded = new Map<string, { answer: BankAnswer | null; calls: number }>();
+  let bankCalls = 0;
+
+  const activities = {
+    async requestBankPayment(request: BankPaymentRequest) {
+      bankCalls++;
+      return new SandboxBankConnector().requestPayment(request);
+    },
+    async recordPaymentOutcome({ txnId, answer }: { txnId: string; answer: BankAnswer | null }) {
+      const existing = recorded.get(txnId);
+      if (existing) {
+        existing.calls++;
+        return { status: statusOf(existing.answer), applied: false };
+      }
+      recorded.set(txnId, { answer, calls: 1 });
+      return { status: statusOf(answer), applied: true };
+    },
+  };
+  const statusOf = (a: BankAnswer | null) => (a?.approved ? 'Success' : 'Failure');
+
+  before(async () => {
+    env = await timeSkippingEnvironment();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+
+  async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+    });
+    return worker.runUntil(fn);
+  }
+
+  function transaction(instrumentInput: Parameters<typeof sandboxInstrument>[0], amountPaise = 10_000): Transaction {
+    const r = sandboxInstrument(instrumentInput, () => 'card-id');
+    if (!r.ok) throw new Error(r.problem);
+    const now = new Date();
+    const id = randomBytes(6).toString('hex');
+    return {
+      txnId: `TXN${id}`, merchantIdentifier: 'a'.repeat(32), orderId: `order-${id}`, amountPaise,
+      productDescription: 'Tea', buyerName: null, buyerEmail: null, ipAddress: null,
+      instrument: r.instrument as PaymentInstrument, status: 'Pending', responseCode: '208', responseDescription: 'pending',
+      bankRefNum: null, authCode: null, markedFailedByService: false, createdAt: now, updatedAt: now,
+      completedAt: null, successAt: null, refunds: [], version: 1,
+    };
+  }
+
+  async function pay(t: Transaction): Promise<PaymentWorkflowResult> {
+    await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t);
+    return env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).result();
+  }
+
+  it('records Success when the bank approves', async () => {
+    const t = transaction({ payerVpa: 'success@sandbox' });
+    const result = await withWorker(() => pay(t));
+    assert.deepEqual(result, { txnId: t.txnId, status: 'Success', markedFailedByService: false });
+    assert.equal(recorded.get(t.txnId)?.answer?.response, 'success');
+    assert.match(recorded.get(t.txnId)?.answer?.bankRefNum ?? '', /^\d{12}$/);
+  });
+
+  it('records Failure when the bank declines, and 1021 below 9 rupees', async () => {
+    const declined = transaction({ cardNumber: '4000000000000002' });
+    const small = transaction({ bankCode: 'SBIN' }, 500);
+    const [a, b] = await withWorker(async () => [await pay(declined), await pay(small)]);
+    assert.equal(a.status, 'Failure');
+    assert.equal(recorded.get(declined.txnId)?.answer?.response, 'declinedByBank');
+    assert.equal(b.status, 'Failure');
+    assert.equal(recorded.get(small.txnId)?.answer?.response, 'belowMinimum');
+  });
+
+  it('marks a payment Failure when the bank stays silent past the timeout', async () => {
+    const t = transaction({ payerVpa: 'noanswer@sandbox' });
+    const before = await env.currentTimeMs();
+    const result = await withWorker(() => pay(t));
+    const waited = (await env.currentTimeMs()) - before;
+    assert.deepEqual(result, { txnId: t.txnId, status: 'Failure', markedFailedByService: true });
+    assert.equal(recorded.get(t.txnId)?.answer, null);
+    assert.ok(waited >= FIFTEEN_MINUTES, `waited ${waited} ms of workflow time`);
+  });
+
+  it('takes a late bank answer that arrives before the timeout', async () => {
+    const t = transaction({ payerVpa: 'noanswer@sandbox' });
+    const result = await withWorker(async () => {
+      await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t);
+      const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+      await env.sleep('5 minutes');
+      assert.equal(await handle.query(paymentStageQuery), 'awaiting-bank');
+      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '654321' });
+      return handle.result();
+    });
+    assert.equal(result.status, 'Success');
+    assert.equal(result.markedFailedByService, false);
+    assert.equal(recorded.get(t.txnId)?.answer?.bankRefNum, '123456789012');
+  });
+
+  it('a repeated start for the same order runs no second workflow and keeps the first result', async () => {
+    const t = transaction({ payerVpa: 'success@sandbox' });
+    const callsBefore = bankCalls;
+    const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+    const { first, firstRunId } = await withWorker(async () => {
+      // Twice while running (a payer's double click), then again after it finished.
+      await Promise.all([
+        ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t),
+        ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t),
+      ]);
+      const result = await handle.result();
+      const firstRunId = (await handle.describe()).runId;
+      await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, { ...t, amountPaise: 1 });
+      return { first: result, firstRunId };
+    });
+    assert.equal((await handle.describe()).runId, firstRunId, 'no second run under the same workflow id');
+    assert.deepEqual(await handle.result(), first);
+    assert.equal(first.status, 'Success');
+    assert.equal(bankCalls - callsBefore, 1, 'the bank was asked once');
+    assert.equal(recorded.get(t.txnId)?.calls, 1, 'the outcome was recorded once');
+    await assert.rejects(
+      env.client.workflow.start('paymentWorkflow', { workflowId: handle.workflowId, taskQueue, args: [], workflowIdReusePolicy: 'REJECT_DUPLICATE' }),
+      WorkflowExecutionAlreadyStartedError,
+    );
+  });
+});
