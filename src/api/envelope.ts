@@ -3,15 +3,15 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
 
 /**
  * The contract has two envelopes: the status API's `{status, message: {code: number, text}}` and
- * everyone else's `{success, message: {code: string, text}}`. A router marks which one it speaks.
+ * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
+ * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
 export type EnvelopeKind = 'status' | 'success';
 
-export function useEnvelope(kind: EnvelopeKind) {
-  return async (ctx: Context, next: () => Promise<unknown>) => {
-    ctx.state.envelope = kind;
-    await next();
-  };
+const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
+
+export function envelopeFor(ctx: Context): EnvelopeKind {
+  return STATUS_ENVELOPE_PATHS.has(ctx.path.replace(/\/+$/, '')) ? 'status' : 'success';
 }
 
 export function failureBody(kind: EnvelopeKind, code: number, text: string): object {

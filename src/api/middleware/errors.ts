@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { MongoNetworkError, MongoServerSelectionError } from 'mongodb';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
-import { errorBody, type EnvelopeKind } from '../envelope';
+import { envelopeFor, errorBody } from '../envelope';
 
 /**
  * Top of the chain: whatever is thrown becomes the catalogue's envelope and status. Only a fault
@@ -18,7 +18,7 @@ export function errorEnvelope(logger: Logger) {
       if (kind === 'internal' || kind === 'dependencyUnavailable') {
         logger.error({ err: e, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
       }
-      const envelope: EnvelopeKind = ctx.state.envelope ?? 'success';
+      const envelope = envelopeFor(ctx);
       ctx.status = ApiErrors[kind].http;
       ctx.body = errorBody(envelope, kind, e instanceof ApiError ? e.detail : undefined);
     }

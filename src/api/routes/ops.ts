@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { provisionMerchant } from '../../usecases/provision-merchant';
 import type { ApiDeps } from '../deps';
-import { useEnvelope } from '../envelope';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { createMerchantSchema } from '../schemas/ops';
@@ -9,7 +8,7 @@ import { createMerchantSchema } from '../schemas/ops';
 /** Operator API behind the bearer token: merchant provisioning. */
 export function opsRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  router.use(useEnvelope('success'), operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
   router.post('/merchants', async (ctx) => {
     const { body } = await readJson(ctx, createMerchantSchema, deps.config.MAX_BODY_BYTES);
     const credentials = await provisionMerchant(deps.merchants, body, deps.now());

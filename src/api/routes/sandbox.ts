@@ -5,7 +5,6 @@ import { sandboxInstrument } from '../../domain/sandbox-bank';
 import { TxnStatus } from '../../domain/txn-status';
 import { startPayment } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
-import { useEnvelope } from '../envelope';
 import { requireMerchant } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { sandboxPaymentSchema } from '../schemas/sandbox';
@@ -16,7 +15,7 @@ import { sandboxPaymentSchema } from '../schemas/sandbox';
  */
 export function sandboxRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  router.post('/sandbox/v1/payments', useEnvelope('success'), async (ctx) => {
+  router.post('/sandbox/v1/payments', async (ctx) => {
     const { body } = await readJson(ctx, sandboxPaymentSchema, deps.config.MAX_BODY_BYTES);
     const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
     if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
 import { toStatusOrderRecord } from '../../domain/status-record';
 import type { ApiDeps } from '../deps';
-import { useEnvelope } from '../envelope';
 import { authenticateHeaderChecksum } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { DEFAULT_STATUS_VERSION, statusRequestSchema } from '../schemas/status';
@@ -10,7 +9,7 @@ import { DEFAULT_STATUS_VERSION, statusRequestSchema } from '../schemas/status';
 /** POST /api/payments/v1/status: one order's status and refunds, in the status envelope. */
 export function statusRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  router.post('/api/payments/v1/status', useEnvelope('status'), async (ctx) => {
+  router.post('/api/payments/v1/status', async (ctx) => {
     const { raw, body } = await readJson(ctx, statusRequestSchema, deps.config.MAX_BODY_BYTES);
     const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, body.merchantIdentifier, raw);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.

@@ -1,0 +1,568 @@
+/**
+ * The production-like deployment (docker-compose.yml + Dockerfile) cannot run here (no Docker
+ * engine), so this checks its description statically: services and their wiring, that api and
+ * worker set only variables of src/config.ts and that those values pass `loadConfig`, that the
+ * image's commands run files `npm run build` emits, and, by running the admin-tools job's command
+ * against a fake `temporal` CLI, that exactly the search attributes of
+ * temporal-config/search-attributes.yaml get registered.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { parse } from 'yaml';
+import { configSchema, loadConfig } from '../../src/config';
+
+const root = path.resolve(__dirname, '../..');
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose.yml
+
+interface Service {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string | string[];
+  entrypoint?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: (string | number | { target: number | string; published?: number | string })[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  volumes?: (string | { type?: string; source?: string; target: string })[];
+  healthcheck?: { test?: string | string[]; disable?: boolean };
+  working_dir?: string;
+  restart?: string;
+}
+
+interface Compose {
+  services: Record<string, Service>;
+}
+
+const MONGODB = 'mongodb';
+const POSTGRESQL = 'postgresql';
+const TEMPORAL = 'temporal';
+const TEMPORAL_UI = 'temporal-ui';
+const ADMIN_TOOLS = 'temporal-admin-tools';
+const API = 'api';
+const WORKER = 'worker';
+
+function loadCompose(): Compose {
+  // Compose resolves YAML merge keys (`<<: *anchor`); so does this parse.
+  const doc = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
+  assert.ok(doc && typeof doc.services === 'object', 'docker-compose.yml has no services');
+  return doc;
+}
+
+function service(c: Compose, name: string): Service {
+  const s = c.services[name];
+  assert.ok(s, `docker-compose.yml has no service "${name}"`);
+  return s;
+}
+
+/** The environment a service sets, raw (before interpolation); list or map syntax. */
+function environmentOf(s: Service): Record<string, string> {
+  const env = s.environment ?? {};
+  if (Array.isArray(env)) {
+    return Object.fromEntries(
+      env.map((entry) => {
+        const i = entry.indexOf('=');
+        return i < 0 ? [entry, ''] : [entry.slice(0, i), entry.slice(i + 1)];
+      }),
+    );
+  }
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+/** Plausible values for what the operator must supply, as `${VAR:?message}` demands. */
+const supplied: Record<string, string> = {
+  MASTER_KEY: randomBytes(32).toString('hex'),
+  OPS_TOKEN: randomBytes(24).toString('hex'),
+  POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
+};
+
+/**
+ * Compose interpolation: `$$` is a literal `$`; `${VAR:-default}` / `${VAR-default}` take the
+ * default (what runs when the operator leaves VAR unset); `${VAR:?msg}`, `${VAR?msg}`, `${VAR}` and
+ * `$VAR` take the plausible value above, and fail the test when there is none.
+ */
+function interpolate(value: string): string {
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, braced: string | undefined, op: string | undefined, arg: string | undefined, bare: string | undefined) => {
+      if (whole === '$$') return '$';
+      const name = (braced ?? bare)!;
+      if (op === ':-' || op === '-') return arg ?? '';
+      const v = supplied[name];
+      assert.ok(v !== undefined, `no plausible value for ${whole} in the test`);
+      return v;
+    },
+  );
+}
+
+const interpolatedEnv = (s: Service) =>
+  Object.fromEntries(Object.entries(environmentOf(s)).map(([k, v]) => [k, interpolate(v)]));
+
+function dependsOn(s: Service): Record<string, string> {
+  const d = s.depends_on ?? {};
+  if (Array.isArray(d)) return Object.fromEntries(d.map((name) => [name, 'service_started']));
+  return Object.fromEntries(Object.entries(d).map(([name, v]) => [name, v?.condition ?? 'service_started']));
+}
+
+/** Published ports as { published, target } pairs (short and long syntax). */
+function portsOf(s: Service): { published?: number; target: number }[] {
+  return (s.ports ?? []).map((p) => {
+    if (typeof p === 'object') {
+      return { target: Number(p.target), published: p.published === undefined ? undefined : Number(p.published) };
+    }
+    const parts = String(p).replace(/\/(tcp|udp)$/, '').split(':');
+    const target = Number(parts[parts.length - 1]);
+    const published = parts.length >= 2 ? Number(parts[parts.length - 2]) : undefined;
+    return { target, published };
+  });
+}
+
+function argv(v: string | string[] | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  return Array.isArray(v) ? v.map(String) : v.trim().split(/\s+/);
+}
+
+function buildOf(s: Service): { context: string; dockerfile: string } | undefined {
+  if (s.build === undefined) return undefined;
+  const b = typeof s.build === 'string' ? { context: s.build } : s.build;
+  const context = path.resolve(root, b.context ?? '.');
+  return { context, dockerfile: path.resolve(context, b.dockerfile ?? 'Dockerfile') };
+}
+
+/** Bind mounts of a service: host path (absolute) -> container path. */
+function bindMounts(s: Service): { host: string; container: string }[] {
+  return (s.volumes ?? []).flatMap((v) => {
+    if (typeof v === 'object') {
+      return v.type === 'bind' && v.source ? [{ host: path.resolve(root, v.source), container: v.target }] : [];
+    }
+    const [source, target] = v.split(':');
+    if (!target || !/^[./~]/.test(source)) return []; // a named volume
+    return [{ host: path.resolve(root, source), container: target }];
+  });
+}
+
+/** Where a path inside the container comes from on the host, or undefined if not bind-mounted. */
+function hostPath(s: Service, containerPath: string): string | undefined {
+  for (const m of bindMounts(s)) {
+    const rel = path.posix.relative(m.container, containerPath);
+    if (!rel.startsWith('..') && !path.posix.isAbsolute(rel)) return path.join(m.host, rel);
+  }
+  return undefined;
+}
+
+function healthcheckText(s: Service): string {
+  const t = s.healthcheck?.test;
+  return Array.isArray(t) ? t.join(' ') : (t ?? '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile
+
+interface Stage {
+  name?: string;
+  base: string;
+  instructions: { op: string; args: string }[];
+}
+
+/** A small Dockerfile reader: joins continuations, drops comments, splits into stages. */
+function parseDockerfile(text: string): Stage[] {
+  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  const globalArgs: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const line of lines.map((l) => l.trim())) {
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^(\w+)\s+(.*)$/.exec(line);
+    assert.ok(m, `unreadable Dockerfile line: ${line}`);
+    const op = m[1].toUpperCase();
+    const args = m[2].trim();
+    if (op === 'FROM') {
+      const f = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
+      assert.ok(f, `unreadable FROM: ${args}`);
+      const base = f[1].replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string, b: string) => globalArgs[a ?? b] ?? '');
+      stages.push({ base, name: f[2], instructions: [] });
+    } else if (stages.length === 0) {
+      if (op === 'ARG') {
+        const [k, ...v] = args.split('=');
+        globalArgs[k] = v.join('=');
+      }
+    } else {
+      stages[stages.length - 1].instructions.push({ op, args });
+    }
+  }
+  return stages;
+}
+
+const instructions = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
+
+function workdir(stage: Stage): string {
+  let dir = '/';
+  for (const w of instructions(stage, 'WORKDIR')) dir = path.posix.resolve(dir, w);
+  return dir;
+}
+
+/** Every file `npm run build` emits, relative to the project root, computed by TypeScript itself. */
+function buildOutputs(): Set<string> {
+  const host: ts.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  };
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.build.json'), {}, host);
+  assert.ok(parsed, 'tsconfig.build.json does not parse');
+  assert.notEqual(parsed.options.noEmit, true, 'tsconfig.build.json emits nothing');
+  return new Set(
+    parsed.fileNames.flatMap((f) => ts.getOutputFileNames(parsed, f, false)).map((f) => path.relative(root, f).split(path.sep).join('/')),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// running the admin-tools job's command with a fake `temporal` CLI
+
+interface Registration {
+  status: number | null;
+  stderr: string;
+  creates: { namespace?: string; name: string; type: string }[];
+  healthChecks: number;
+}
+
+const fakeTemporal = `#!/bin/sh
+echo "$*" >> "$FAKE_DIR/calls"
+case "$1 $2 $3" in
+  "operator cluster health")
+    n=$(cat "$FAKE_DIR/health" 2>/dev/null || echo 0); echo $((n + 1)) > "$FAKE_DIR/health"
+    if [ "$n" -ge "$FAKE_NOT_SERVING" ]; then echo SERVING; else echo "Error: failed checking cluster health" >&2; exit 1; fi ;;
+  "operator namespace describe") echo "NamespaceInfo.Name default" ;;
+  "operator search-attribute create") echo "Search attributes have been added" ;;
+  "operator search-attribute list") cat "$FAKE_DIR/calls" ;;
+  *) echo "fake temporal: unexpected $*" >&2; exit 2 ;;
+esac
+`;
+
+/**
+ * Runs argv (the job's entrypoint + command, container paths mapped to host paths) under sh, with
+ * the service's environment and a fake `temporal` (and instant `sleep`) first on PATH.
+ */
+function runRegistration(args: string[], env: Record<string, string>, notServingFor = 0): Registration {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-temporal-'));
+  try {
+    writeFileSync(path.join(dir, 'temporal'), fakeTemporal, { mode: 0o755 });
+    writeFileSync(path.join(dir, 'sleep'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const shells = ['sh', 'bash', '/bin/sh', '/bin/bash', '/usr/bin/env'];
+    const [cmd, ...rest] = shells.includes(args[0]) ? args : ['sh', ...args];
+    const r = spawnSync(cmd, rest, {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: {
+        PATH: `${dir}${path.delimiter}${process.env.PATH ?? ''}`,
+        ...env,
+        FAKE_DIR: dir,
+        FAKE_NOT_SERVING: String(notServingFor),
+        WAIT_ATTEMPTS: env.WAIT_ATTEMPTS ?? '5',
+      },
+    });
+    const calls = existsSync(path.join(dir, 'calls')) ? readFileSync(path.join(dir, 'calls'), 'utf8').split('\n') : [];
+    const creates = calls
+      .filter((c) => c.startsWith('operator search-attribute create'))
+      .flatMap((c) => {
+        const words = c.split(/\s+/).slice(3);
+        const flag = (f: string) => words.flatMap((w, i) => (w === f ? [words[i + 1]] : []));
+        const names = flag('--name');
+        const types = flag('--type');
+        assert.equal(names.length, types.length, `unpaired --name/--type in: temporal ${c}`);
+        const namespace = flag('--namespace')[0] ?? flag('-n')[0];
+        return names.map((name, i) => ({ namespace, name, type: types[i] }));
+      });
+    const healthChecks = calls.filter((c) => c.startsWith('operator cluster health')).length;
+    return { status: r.status, stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`, creates, healthChecks };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function searchAttributesIn(file: string): Record<string, string> {
+  const doc = parse(readFileSync(file, 'utf8')) as { searchAttributes?: Record<string, string> };
+  assert.ok(doc?.searchAttributes && Object.keys(doc.searchAttributes).length > 0, `no searchAttributes in ${file}`);
+  return doc.searchAttributes;
+}
+
+const asMap = (creates: Registration['creates']) =>
+  Object.fromEntries([...creates].sort((a, b) => a.name.localeCompare(b.name)).map((c) => [c.name, c.type]));
+const sorted = (m: Record<string, string>) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a.localeCompare(b)));
+
+/** The admin-tools job's argv with every bind-mounted container path replaced by its host path. */
+function adminJobArgv(c: Compose): string[] {
+  const job = service(c, ADMIN_TOOLS);
+  const args = [...(argv(job.entrypoint) ?? []), ...(argv(job.command) ?? [])];
+  assert.ok(args.length > 0, `${ADMIN_TOOLS} has neither entrypoint nor command (the image would just sleep)`);
+  return args.map((a) => (a.startsWith('/') ? (hostPath(job, a) ?? a) : a));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('deployment: docker-compose.yml and Dockerfile', () => {
+  const compose = loadCompose();
+  const dockerfile = path.join(root, 'Dockerfile');
+
+  describe('services', () => {
+    it('has the services api and worker need', () => {
+      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER]) service(compose, name);
+      assert.match(service(compose, MONGODB).image ?? '', /^mongo:7(\.|$)/, 'MongoDB 7');
+      assert.match(service(compose, POSTGRESQL).image ?? '', /^postgres:/);
+      assert.match(service(compose, TEMPORAL).image ?? '', /^temporalio\/auto-setup:/);
+      assert.match(service(compose, TEMPORAL_UI).image ?? '', /^temporalio\/ui:/);
+      assert.match(service(compose, ADMIN_TOOLS).image ?? '', /^temporalio\/admin-tools:/);
+    });
+
+    it('runs MongoDB as a replica set that a healthcheck initiates, and api/worker connect to it', () => {
+      const mongo = service(compose, MONGODB);
+      const cmd = argv(mongo.command) ?? [];
+      const i = cmd.indexOf('--replSet');
+      assert.ok(i >= 0 && cmd[i + 1], 'mongod runs with --replSet <name>');
+      const replSet = cmd[i + 1];
+      const health = healthcheckText(mongo);
+      assert.match(health, /rs\.initiate\(/, 'the healthcheck initiates the replica set');
+      assert.ok(health.includes(`'${replSet}'`) || health.includes(`"${replSet}"`), `rs.initiate names ${replSet}`);
+      assert.match(health, /isWritablePrimary|ismaster|isMaster/, 'healthy only once primary');
+      for (const name of [API, WORKER]) {
+        const uri = new URL(interpolatedEnv(service(compose, name)).MONGODB_URI ?? '');
+        assert.equal(uri.hostname, MONGODB, `${name}: MONGODB_URI host`);
+        assert.equal(uri.searchParams.get('replicaSet'), replSet, `${name}: MONGODB_URI replicaSet`);
+      }
+    });
+
+    it('runs Temporal on PostgreSQL with the mounted dynamic config', () => {
+      const temporal = service(compose, TEMPORAL);
+      const env = environmentOf(temporal);
+      assert.equal(env.DB, 'postgres12');
+      assert.equal(env.POSTGRES_SEEDS, POSTGRESQL);
+      assert.equal(dependsOn(temporal)[POSTGRESQL], 'service_healthy');
+      assert.ok(env.DYNAMIC_CONFIG_FILE_PATH, 'DYNAMIC_CONFIG_FILE_PATH is set');
+      const inContainer = path.posix.resolve('/etc/temporal', env.DYNAMIC_CONFIG_FILE_PATH);
+      assert.equal(
+        hostPath(temporal, inContainer),
+        path.join(root, 'temporal-config', 'dynamicconfig', 'development.yaml'),
+        `${inContainer} is temporal-config/dynamicconfig/development.yaml mounted into the server`,
+      );
+      assert.match(healthcheckText(temporal), /cluster health/, 'temporal has a healthcheck');
+    });
+
+    it('publishes Temporal UI on host port 8233', () => {
+      const ui = service(compose, TEMPORAL_UI);
+      assert.ok(
+        portsOf(ui).some((p) => p.published === 8233 && p.target === 8080),
+        `ports of ${TEMPORAL_UI}: ${JSON.stringify(ui.ports)}`,
+      );
+      assert.equal(interpolatedEnv(ui).TEMPORAL_ADDRESS, 'temporal:7233');
+    });
+
+    it('starts api and worker after MongoDB, Temporal and the search-attribute job', () => {
+      for (const name of [API, WORKER]) {
+        const deps = dependsOn(service(compose, name));
+        assert.equal(deps[MONGODB], 'service_healthy', `${name} waits for ${MONGODB}`);
+        assert.equal(deps[TEMPORAL], 'service_healthy', `${name} waits for ${TEMPORAL}`);
+        assert.equal(deps[ADMIN_TOOLS], 'service_completed_successfully', `${name} waits for ${ADMIN_TOOLS}`);
+        for (const [dep, condition] of Object.entries(deps)) {
+          service(compose, dep);
+          if (condition === 'service_healthy') assert.ok(healthcheckText(service(compose, dep)), `${dep} has a healthcheck`);
+        }
+        const env = interpolatedEnv(service(compose, name));
+        assert.equal(env.TEMPORAL_ADDRESS, `${TEMPORAL}:7233`, `${name}: TEMPORAL_ADDRESS`);
+      }
+      const job = service(compose, ADMIN_TOOLS);
+      assert.equal(dependsOn(job)[TEMPORAL], 'service_healthy');
+      assert.ok([undefined, 'no'].includes(job.restart), 'the admin-tools job runs once');
+    });
+  });
+
+  describe('api and worker environment', () => {
+    for (const name of [API, WORKER]) {
+      it(`${name} sets only variables of the configuration schema`, () => {
+        const keys = Object.keys(environmentOf(service(compose, name)));
+        assert.ok(keys.length > 0, `${name} sets no environment`);
+        const unknown = keys.filter((k) => !Object.hasOwn(configSchema.shape, k));
+        assert.deepEqual(unknown, [], `${name} sets variables src/config.ts does not read`);
+      });
+
+      it(`${name}'s values validate against the configuration schema`, () => {
+        const raw = environmentOf(service(compose, name));
+        for (const secret of ['MASTER_KEY', 'OPS_TOKEN']) {
+          assert.match(raw[secret] ?? '', new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`), `${name}: ${secret} must be a required \${${secret}:?...}`);
+        }
+        const env = interpolatedEnv(service(compose, name));
+        assert.equal(env.GATEWAY_ENV, 'production');
+        const config = loadConfig(env); // throws ConfigError with the reasons
+        assert.equal(config.GATEWAY_ENV, 'production');
+        assert.equal(config.MASTER_KEY, supplied.MASTER_KEY);
+        assert.equal(config.OPS_TOKEN, supplied.OPS_TOKEN);
+        for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS'] as const) assert.ok(env[k], `${name} sets ${k} (else it looks for the dev stack)`);
+      });
+    }
+
+    it('api and worker agree on store, Temporal and secrets', () => {
+      const api = environmentOf(service(compose, API));
+      const worker = environmentOf(service(compose, WORKER));
+      for (const k of ['GATEWAY_ENV', 'MONGODB_URI', 'MONGODB_DB', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'MASTER_KEY', 'OPS_TOKEN']) {
+        assert.equal(worker[k], api[k], `${k} differs between api and worker`);
+      }
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      assert.equal(environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE ?? 'default', ns, 'auto-setup creates the namespace the gateway uses');
+      assert.equal(environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default', ns, 'search attributes go to that namespace');
+    });
+
+    it('api listens on all interfaces and publishes the port in its API_PORT', () => {
+      const apiService = service(compose, API);
+      const config = loadConfig(interpolatedEnv(apiService));
+      assert.equal(config.API_HOST, '0.0.0.0', 'API_HOST=0.0.0.0, else the container is unreachable');
+      assert.ok(
+        portsOf(apiService).some((p) => p.target === config.API_PORT && p.published !== undefined),
+        `api publishes container port ${config.API_PORT}: ${JSON.stringify(apiService.ports)}`,
+      );
+      const health = healthcheckText(apiService);
+      if (health) assert.ok(health.includes(`:${config.API_PORT}/`), `api healthcheck probes port ${config.API_PORT}`);
+    });
+  });
+
+  describe('image', () => {
+    const stages = parseDockerfile(readFileSync(dockerfile, 'utf8'));
+    const runtime = stages[stages.length - 1];
+    const outputs = buildOutputs();
+
+    /** What `node <script>` runs, as a file of the build (relative to the project root). */
+    function builtFileOf(args: string[], workingDir: string): string {
+      assert.equal(args[0], 'node', `runs node: ${JSON.stringify(args)}`);
+      const inImage = path.posix.resolve(workingDir, args[args.length - 1]);
+      for (const copy of instructions(runtime, 'COPY')) {
+        const m = /^--from=(\S+)\s+(\S+)\s+(\S+)$/.exec(copy);
+        if (!m) continue;
+        const from = stages.find((s) => s.name === m[1]);
+        assert.ok(from, `COPY --from=${m[1]} names a stage of this Dockerfile`);
+        const src = path.posix.resolve(workdir(from), m[2]);
+        const dest = path.posix.resolve(workdir(runtime), m[3]);
+        const rel = path.posix.relative(dest, inImage);
+        if (rel.startsWith('..')) continue;
+        const inBuild = path.posix.join(src, rel);
+        const fromProject = path.posix.relative(workdir(from), inBuild);
+        assert.ok(!fromProject.startsWith('..'), `${inBuild} lies in the build stage's project folder`);
+        return fromProject;
+      }
+      assert.fail(`${inImage} is not copied from a build stage into the runtime image`);
+    }
+
+    it('is a multi-stage node:20-slim build: npm ci + npm run build, then production dependencies only, non-root', () => {
+      assert.ok(stages.length >= 2, 'multi-stage');
+      const build = stages.find((s) => instructions(s, 'RUN').some((r) => /\bnpm run build\b/.test(r)));
+      assert.ok(build && build !== runtime, 'a build stage runs npm run build');
+      const runs = instructions(build, 'RUN').join('\n');
+      assert.ok(/\bnpm ci\b/.test(runs) && runs.indexOf('npm ci') < runs.indexOf('npm run build'), 'build stage: npm ci, then npm run build');
+      const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+      assert.match(pkg.scripts.build, /tsconfig\.build\.json/);
+      const copied = instructions(build, 'COPY').join('\n');
+      const tsBuild = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+      for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', ...tsBuild.include]) {
+        assert.ok(new RegExp(`(^|\\s)(\\./)?${f.replace(/\./g, '\\.')}/?(\\s|$)`, 'm').test(copied) || /^\.\s/m.test(copied), `build stage copies ${f}`);
+      }
+      assert.match(runtime.base, /^node:20(\.\d+)*(\.\d+)?-slim$/, 'runtime on node:20-slim');
+      assert.ok(instructions(runtime, 'RUN').some((r) => /\bnpm ci\b.*--omit=dev/.test(r)), 'runtime: npm ci --omit=dev');
+      assert.ok(!instructions(runtime, 'RUN').some((r) => /\bnpm run build\b/.test(r)), 'runtime does not build');
+      const user = instructions(runtime, 'USER').pop();
+      assert.ok(user && !/^(root|0)(:|$)/.test(user), `runtime runs as a non-root user (USER ${user})`);
+    });
+
+    it('runs the api by default and the worker in the worker service, both files the build emits', () => {
+      const cmdLine = instructions(runtime, 'CMD').pop();
+      assert.ok(cmdLine && cmdLine.startsWith('['), 'CMD in exec form');
+      const cmd = JSON.parse(cmdLine) as string[];
+      assert.equal(instructions(runtime, 'ENTRYPOINT').length, 0, 'no ENTRYPOINT: the worker service overrides CMD');
+
+      const apiFile = builtFileOf(cmd, workdir(runtime));
+      assert.equal(apiFile, 'dist/src/main/api.js');
+      assert.ok(outputs.has(apiFile), `the build emits ${apiFile}`);
+
+      const apiCommand = argv(service(compose, API).command);
+      if (apiCommand) assert.equal(builtFileOf(apiCommand, service(compose, API).working_dir ?? workdir(runtime)), apiFile);
+
+      const workerService = service(compose, WORKER);
+      const workerCommand = argv(workerService.command);
+      assert.ok(workerCommand, 'the worker service overrides the command');
+      const workerFile = builtFileOf(workerCommand, workerService.working_dir ?? workdir(runtime));
+      assert.equal(workerFile, 'dist/src/main/worker.js');
+      assert.ok(outputs.has(workerFile), `the build emits ${workerFile}`);
+    });
+
+    it('ships the workflows the worker bundles at start', () => {
+      // src/temporal/worker.ts: require.resolve('../../workflows') from dist/src/temporal.
+      const workflows = path.posix.join(path.posix.resolve('/dist/src/temporal', '../../workflows'), 'index.js').slice(1);
+      assert.equal(workflows, 'dist/workflows/index.js');
+      assert.ok(outputs.has(workflows), `the build emits ${workflows}`);
+      assert.ok(outputs.has('dist/src/temporal/worker.js'));
+      assert.equal(builtFileOf(['node', 'dist/workflows/index.js'], workdir(runtime)), workflows, 'the runtime image has dist/workflows');
+    });
+
+    it('builds api and worker from the one Dockerfile', () => {
+      const api = buildOf(service(compose, API));
+      const worker = buildOf(service(compose, WORKER));
+      assert.ok(api && worker, 'api and worker are built');
+      assert.deepEqual(worker, api);
+      assert.equal(api.context, root);
+      assert.equal(api.dockerfile, dockerfile);
+      assert.ok(existsSync(path.join(root, '.dockerignore')));
+    });
+  });
+
+  describe('search attributes (admin-tools job)', () => {
+    const yamlFile = path.join(root, 'temporal-config', 'search-attributes.yaml');
+
+    it('registers exactly the search attributes of temporal-config/search-attributes.yaml', () => {
+      const expected = searchAttributesIn(yamlFile);
+      const job = service(compose, ADMIN_TOOLS);
+      const env = interpolatedEnv(job);
+      const r = runRegistration(adminJobArgv(compose), env);
+      assert.equal(r.status, 0, `the job fails: ${r.stderr}`);
+      assert.deepEqual(asMap(r.creates), sorted(expected));
+      assert.equal(r.creates.length, Object.keys(expected).length, 'each attribute registered once');
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      for (const c of r.creates) assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
+    });
+
+    it('reads the YAML, so a changed list is registered as it stands', () => {
+      const args = adminJobArgv(compose);
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-config-'));
+      try {
+        cpSync(path.join(root, 'temporal-config'), dir, { recursive: true });
+        const [first, ...others] = Object.keys(searchAttributesIn(yamlFile));
+        const changed = { ...Object.fromEntries(others.map((k) => [k, 'Keyword'])), PayerVpa: 'Text', Amount: 'Double' };
+        writeFileSync(
+          path.join(dir, 'search-attributes.yaml'),
+          `# changed copy\nsearchAttributes:\n${Object.entries(changed).map(([k, v]) => `  ${k}: ${v}`).join('\n')}\n`,
+        );
+        const moved = args.map((a) => (a.startsWith(path.join(root, 'temporal-config')) ? path.join(dir, path.relative(path.join(root, 'temporal-config'), a)) : a));
+        assert.notDeepEqual(moved, args, 'the job runs files from temporal-config/');
+        const r = runRegistration(moved, interpolatedEnv(service(compose, ADMIN_TOOLS)));
+        assert.equal(r.status, 0, r.stderr);
+        assert.deepEqual(asMap(r.creates), sorted(changed));
+        assert.ok(!r.creates.some((c) => c.name === first), `${first} was removed from the list`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('waits for the server, and fails instead of registering when it never serves', () => {
+      const args = adminJobArgv(compose);
+      const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const late = runRegistration(args, env, 3);
+      assert.equal(late.status, 0, late.stderr);
+      assert.ok(late.healthChecks >= 4, `polled until serving (${late.healthChecks} health checks)`);
+      assert.equal(late.creates.length, Object.keys(searchAttributesIn(yamlFile)).length);
+
+      const never = runRegistration(args, { ...env, WAIT_ATTEMPTS: '3' }, 1000);
+      assert.notEqual(never.status, 0, 'the job fails when Temporal never serves');
+      assert.deepEqual(never.creates, []);
+    });
+  });
+});
