@@ -32,6 +32,14 @@ export function outcomeOf(answer: BankAnswer | null): PaymentOutcome {
   };
 }
 
+export interface RecordOutcomeInput {
+  merchantIdentifier: string;
+  orderId: string;
+  txnId: string;
+  /** The bank's answer, or null when the bank stayed silent past the timeout. */
+  answer: BankAnswer | null;
+}
+
 export function createPaymentActivities({ transactions, bank, now }: PaymentActivityDeps) {
   return {
     async requestBankPayment(request: BankPaymentRequest): Promise<BankReply> {
@@ -39,8 +47,8 @@ export function createPaymentActivities({ transactions, bank, now }: PaymentActi
     },
 
     /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
-    async recordPaymentOutcome(input: { txnId: string; answer: BankAnswer | null }): Promise<{ status: string; applied: boolean }> {
-      const { applied, transaction } = await transactions.recordOutcome(input.txnId, outcomeOf(input.answer), now(), ['Pending']);
+    async recordPaymentOutcome(input: RecordOutcomeInput): Promise<{ status: string; applied: boolean }> {
+      const { applied, transaction } = await transactions.recordOutcome(input, outcomeOf(input.answer), now(), ['Pending']);
       return { status: transaction.status, applied };
     },
   };

@@ -55,6 +55,12 @@ export const configSchema = z.object({
     .positive()
     .default(900)
     .describe('how long a payment waits for the bank before the service marks it Failure'),
+  MERCHANT_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30)
+    .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
 });

@@ -32,7 +32,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     config,
     logger,
     store,
-    merchants: new MerchantRepository(store.db, config.MASTER_KEY),
+    merchants: new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000),
     transactions: new TransactionRepository(store.db),
     temporal,
     now: () => new Date(),

@@ -35,7 +35,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });
 
-  const { bankTimeoutMs, orderId: _orderId, ...request } = input;
+  const { bankTimeoutMs: _timeout, orderId: _orderId, ...request } = input;
   const reply = await requestBankPayment(request);
 
   let answer: BankAnswer | null;
@@ -43,13 +43,13 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     answer = reply.answer;
   } else {
     stage = 'awaiting-bank';
-    const answered = await condition(() => lateAnswer !== undefined, bankTimeoutMs);
+    const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
     answer = answered ? lateAnswer! : null;
-    if (!answered) log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs });
+    if (!answered) log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
 
   stage = 'recording';
-  const recorded = await recordPaymentOutcome({ txnId: input.txnId, answer });
+  const recorded = await recordPaymentOutcome({ merchantIdentifier: input.merchantIdentifier, orderId: input.orderId, txnId: input.txnId, answer });
   upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
   stage = 'done';
   return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };

@@ -33,12 +33,19 @@ export interface NewMerchant {
   createdAt: Date;
 }
 
+const CACHE_MAX_ENTRIES = 10_000;
+
 export class MerchantRepository {
   private readonly merchants: Collection<MerchantDoc>;
+  // Every authenticated request needs its merchant; a short-lived cache of decrypted merchants
+  // saves a store round trip and an AES decryption per request. A change (key rotation) reaches
+  // every replica within the TTL; unknown merchants are never cached.
+  private readonly cache = new Map<string, { merchant: Merchant; expiresAt: number }>();
 
   constructor(
     db: Db,
     private readonly masterKey: string,
+    private readonly cacheTtlMs = 0,
   ) {
     this.merchants = db.collection<MerchantDoc>('merchants');
   }
@@ -64,8 +71,17 @@ export class MerchantRepository {
   }
 
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
+    const cached = this.cache.get(merchantIdentifier);
+    if (cached && cached.expiresAt > Date.now()) return cached.merchant;
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
-    return doc ? this.toMerchant(doc) : null;
+    if (!doc) return null;
+    const merchant = this.toMerchant(doc);
+    if (this.cacheTtlMs > 0) {
+      this.cache.delete(merchantIdentifier);
+      if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(merchantIdentifier, { merchant, expiresAt: Date.now() + this.cacheTtlMs });
+    }
+    return merchant;
   }
 
   async findByApiKeyHash(apiKeyHash: string): Promise<Merchant | null> {

@@ -22,11 +22,10 @@ export async function connectStore(uri: string, dbName: string): Promise<Store> 
 
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
-  await db
-    .collection('transactions')
-    .createIndex({ merchantIdentifier: 1, orderId: 1 }, { unique: true, name: 'merchant_order_unique' });
+  // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.
+  await db.collection('transactions').createIndex({ txnId: 1 }, { unique: true, name: 'txnId_unique' });
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
-  await db.collection('transactions').createIndex({ merchantIdentifier: 1, createdAt: 1, _id: 1 }, { name: 'merchant_created' });
+  await db.collection('transactions').createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
   await db.collection('transactions').createIndex({ status: 1, updatedAt: 1 }, { name: 'status_updated' });
 }
 

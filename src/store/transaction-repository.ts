@@ -3,7 +3,18 @@ import type { PaymentOutcome, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
 
-type TransactionDoc = Omit<Transaction, 'txnId'> & { _id: string };
+/**
+ * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
+ * itself makes an order unique per merchant, and every order lookup is a primary-key lookup.
+ */
+type TransactionDoc = Transaction & { _id: string };
+
+export interface OrderRef {
+  merchantIdentifier: string;
+  orderId: string;
+}
+
+export const orderKey = (o: OrderRef) => `${o.merchantIdentifier}:${o.orderId}`;
 
 export type NewTransaction = Omit<
   Transaction,
@@ -20,12 +31,12 @@ export type NewTransaction = Omit<
   | 'version'
 >;
 
-const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => ({ txnId: _id, ...rest });
+const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => rest;
 
 /**
- * The transactions collection. Every write is idempotent: creation is keyed by the unique
- * (merchant, orderId) index and never overwrites, and outcome updates only move a document forward
- * along the allowed transitions, bumping `version`, so a retried or replayed activity is harmless.
+ * The transactions collection. Every write is idempotent: creation is keyed by the order and never
+ * overwrites, and outcome updates only move a document forward along the allowed transitions,
+ * bumping `version`, so a retried or replayed activity is harmless.
  */
 export class TransactionRepository {
   private readonly txns: Collection<TransactionDoc>;
@@ -39,10 +50,8 @@ export class TransactionRepository {
     t: NewTransaction,
     pending: { responseCode: string; responseDescription: string },
   ): Promise<{ transaction: Transaction; created: boolean }> {
-    const { txnId, ...fields } = t;
-    const doc: TransactionDoc = {
-      _id: txnId,
-      ...fields,
+    const transaction: Transaction = {
+      ...t,
       status: 'Pending',
       responseCode: pending.responseCode,
       responseDescription: pending.responseDescription,
@@ -55,43 +64,38 @@ export class TransactionRepository {
       refunds: [],
       version: 1,
     };
-    // Insert, and on the unique (merchant, orderId) index's refusal read the order that exists.
-    // (Not an upsert with $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
+    // Insert, and on the primary key's refusal read the order that exists. (Not an upsert with
+    // $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
     try {
-      await this.txns.insertOne(doc);
-      return { transaction: toTransaction(doc), created: true };
+      await this.txns.insertOne({ _id: orderKey(t), ...transaction });
+      return { transaction, created: true };
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
-      const existing = await this.findByOrder(t.merchantIdentifier, t.orderId);
+      const existing = await this.findByOrder(t);
       if (!existing) throw e;
       return { transaction: existing, created: false };
     }
   }
 
-  async findByOrder(merchantIdentifier: string, orderId: string): Promise<Transaction | null> {
-    const doc = await this.txns.findOne({ merchantIdentifier, orderId });
-    return doc ? toTransaction(doc) : null;
-  }
-
-  async findById(txnId: string): Promise<Transaction | null> {
-    const doc = await this.txns.findOne({ _id: txnId });
+  async findByOrder(order: OrderRef): Promise<Transaction | null> {
+    const doc = await this.txns.findOne({ _id: orderKey(order) });
     return doc ? toTransaction(doc) : null;
   }
 
   /**
-   * Applies a payment outcome if the transaction may still move to it. Returns the document as it
-   * stands afterwards and whether this call changed it (false on a replay or a refused transition).
-   * `from` narrows the states it may leave (a payment's first outcome leaves only Pending).
+   * Applies a payment outcome to the order's transaction `txnId` if it may still move to it.
+   * Returns the document as it stands afterwards and whether this call changed it (false on a
+   * replay or a refused transition). `from` narrows the states it may leave.
    */
   async recordOutcome(
-    txnId: string,
+    order: OrderRef & { txnId: string },
     outcome: PaymentOutcome,
     at: Date,
     from: readonly TxnStatusName[] = statesThatMayBecome(outcome.status),
   ): Promise<{ applied: boolean; transaction: Transaction }> {
     const allowed = from.filter((s) => statesThatMayBecome(outcome.status).includes(s));
     const updated = await this.txns.findOneAndUpdate(
-      { _id: txnId, status: { $in: allowed } },
+      { _id: orderKey(order), txnId: order.txnId, status: { $in: allowed } },
       {
         $set: {
           ...outcome,
@@ -104,8 +108,8 @@ export class TransactionRepository {
       { returnDocument: 'after' },
     );
     if (updated) return { applied: true, transaction: toTransaction(updated) };
-    const current = await this.findById(txnId);
-    if (!current) throw new Error(`transaction ${txnId} does not exist`);
+    const current = await this.findByOrder(order);
+    if (!current || current.txnId !== order.txnId) throw new Error(`transaction ${order.txnId} of ${orderKey(order)} does not exist`);
     return { applied: false, transaction: current };
   }
 }

@@ -21,5 +21,5 @@ export function paymentFinished(gw: TestGateway, merchantIdentifier: string, ord
 
 /** The stored transaction, straight from the store (for "nothing changed" checks). */
 export async function storedTransaction(gw: TestGateway, merchantIdentifier: string, orderId: string): Promise<Transaction | null> {
-  return gw.rt.transactions.findByOrder(merchantIdentifier, orderId);
+  return gw.rt.transactions.findByOrder({ merchantIdentifier, orderId });
 }

@@ -13,7 +13,7 @@ export function statusRoutes(deps: ApiDeps): Router {
     const { raw, body } = await readJson(ctx, statusRequestSchema, deps.config.MAX_BODY_BYTES);
     const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, body.merchantIdentifier, raw);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
-    const txn = await deps.transactions.findByOrder(merchant.merchantIdentifier, body.orderId);
+    const txn = await deps.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId });
     const result = txn ? BusinessResults.statusFound : BusinessResults.orderNotFound;
     ctx.body = {
       status: txn !== null,

@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { createHash, createPublicKey } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MerchantRepository } from '../../src/store/merchant-repository';
+import { connectStore, type Store } from '../../src/store/mongo';
+import { testStore } from '../support/servers';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+const MASTER_KEY = '5f1c2e9a7b3d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a';
+const OPS_TOKEN = 'cli-test-operator-token-0123456789';
+const HEX32 = /^[0-9a-f]{32}$/;
+/** tsx compiles on start-up; on a 2-core machine one run takes a few seconds. */
+const SPAWN_TIMEOUT_MS = 90_000;
+
+interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('Operator CLI: merchant create (child process)', function () {
+  this.timeout(4 * SPAWN_TIMEOUT_MS);
+  let store: Store;
+  let env: NodeJS.ProcessEnv;
+  let dataDir: string;
+  let merchants: MerchantRepository;
+
+  before(async () => {
+    const { uri, dbName } = await testStore();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-'));
+    env = { ...process.env, MONGODB_URI: uri, MONGODB_DB: dbName, MASTER_KEY, OPS_TOKEN, GATEWAY_ENV: 'test', DATA_DIR: dataDir };
+    store = await connectStore(uri, dbName);
+    merchants = new MerchantRepository(store.db, MASTER_KEY);
+  });
+
+  after(async () => {
+    await store?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Runs the CLI as an operator would (`npm run -s cli -- ...`), minus npm. */
+  function cli(args: string[]): Promise<CliRun> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
+        cwd: PROJECT_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`cli ${args.join(' ')} did not finish in ${SPAWN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      }, SPAWN_TIMEOUT_MS);
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+  }
+
+  const countMerchants = () => store.db.collection('merchants').countDocuments({});
+
+  it('prints the credentials as one JSON line and stores the merchant, secrets decryptable with MASTER_KEY', async () => {
+    const before = await countMerchants();
+    const run = await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'https://acme.example/hook']);
+    assert.equal(run.code, 0, `exit code\nstderr: ${run.stderr}`);
+
+    assert.ok(run.stdout.endsWith('\n'), 'the line is terminated');
+    const lines = run.stdout.split('\n');
+    assert.equal(lines.length, 2, `exactly one line on stdout, got: ${JSON.stringify(run.stdout)}`);
+    assert.equal(lines[1], '');
+    const printed = JSON.parse(lines[0]!);
+    assert.equal(typeof printed, 'object');
+    assert.ok(printed !== null && !Array.isArray(printed));
+    assert.deepEqual(Object.keys(printed).sort(), ['apiKey', 'encryptionKeyId', 'merchantIdentifier', 'publicKeyPem', 'secretKey']);
+    for (const value of Object.values(printed)) assert.equal(typeof value, 'string');
+    assert.match(printed.merchantIdentifier, HEX32);
+    assert.match(printed.secretKey, HEX32);
+    assert.equal(createPublicKey(printed.publicKeyPem).asymmetricKeyDetails?.modulusLength, 2048);
+
+    assert.equal(await countMerchants(), before + 1);
+    const stored = await merchants.findById(printed.merchantIdentifier);
+    assert.ok(stored, 'the printed merchant exists in the store');
+    assert.equal(stored.name, 'Acme');
+    assert.equal(stored.webhookUrl, 'https://acme.example/hook');
+    // Decrypts with the MASTER_KEY from the environment (not a key generated into DATA_DIR).
+    assert.equal(stored.secretKey, printed.secretKey);
+    assert.deepEqual(stored.encryptionKeys, [{ keyId: printed.encryptionKeyId, publicKeyPem: printed.publicKeyPem }]);
+    assert.ok(await merchants.privateKeyPem(printed.merchantIdentifier, printed.encryptionKeyId));
+    const apiKeyHash = createHash('sha256').update(printed.apiKey).digest('hex');
+    assert.equal((await merchants.findByApiKeyHash(apiKeyHash))?.merchantIdentifier, printed.merchantIdentifier);
+
+    const raw = JSON.stringify(await store.db.collection('merchants').findOne({ _id: printed.merchantIdentifier as never }));
+    assert.equal(raw.includes(printed.secretKey), false, 'secret key not stored in plaintext');
+    assert.equal(raw.includes(printed.apiKey), false, 'API key not stored in plaintext');
+  });
+
+  describe('usage errors: exit code 2, nothing on stdout, a message on stderr, no merchant', () => {
+    let countBefore: number;
+    beforeEach(async () => {
+      countBefore = await countMerchants();
+    });
+    afterEach(async () => {
+      assert.equal(await countMerchants(), countBefore, 'no merchant may be created');
+    });
+
+    const expectUsageError = (run: CliRun, stderrPattern: RegExp) => {
+      assert.equal(run.code, 2, `exit code\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+      assert.equal(run.stdout, '', 'nothing on stdout');
+      assert.match(run.stderr, stderrPattern);
+    };
+
+    it('no arguments', async () => {
+      expectUsageError(await cli([]), /usage: cli merchant create --name <name>/);
+    });
+
+    it('unknown command', async () => {
+      expectUsageError(await cli(['merchant', 'delete', '--name', 'Acme']), /usage:/);
+      expectUsageError(await cli(['shop', 'create', '--name', 'Acme']), /usage:/);
+    });
+
+    it('unknown option', async () => {
+      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--nmae', 'Acme']), /nmae[\s\S]*usage:/);
+    });
+
+    it('missing --name', async () => {
+      expectUsageError(await cli(['merchant', 'create', '--webhook-url', 'https://acme.example/hook']), /--name:/);
+      expectUsageError(await cli(['merchant', 'create', '--name', '   ']), /--name:/);
+    });
+
+    it('bad --webhook-url', async () => {
+      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'ftp://x']), /--webhook-url: .*http/);
+      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'not a url']), /--webhook-url:/);
+    });
+  });
+});
