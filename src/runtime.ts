@@ -51,5 +51,12 @@ export function apiDeps(rt: Runtime): ApiDeps {
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
-  return { transactions: rt.transactions, bank: new SandboxBankConnector(), now: rt.now };
+  return {
+    transactions: rt.transactions,
+    bank: new SandboxBankConnector(),
+    temporal: rt.temporal,
+    taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+    bankTimeoutMs: rt.config.BANK_TIMEOUT_SECONDS * 1000,
+    now: rt.now,
+  };
 }

@@ -1,1 +1,2 @@
 export { paymentWorkflow } from './payment';
+export { pendingPaymentsSweepWorkflow } from './pending-payments-sweep';

@@ -1,6 +1,7 @@
 /** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
+import { ensureSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
@@ -16,6 +17,7 @@ if (require.main === module) {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       activityDeps: activityDeps(rt),
     });
+    await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE);
     onShutdown(async () => worker.shutdown());
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
     await worker.run();

@@ -82,6 +82,12 @@ export class TransactionRepository {
     return doc ? toTransaction(doc) : null;
   }
 
+  /** Pending orders not touched since `before`, oldest first: candidates for the sweep. */
+  async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
+    const docs = await this.txns.find({ status: 'Pending', updatedAt: { $lt: before } }).sort({ updatedAt: 1 }).limit(limit).toArray();
+    return docs.map(toTransaction);
+  }
+
   /**
    * Applies a payment outcome to the order's transaction `txnId` if it may still move to it.
    * Returns the document as it stands afterwards and whether this call changed it (false on a

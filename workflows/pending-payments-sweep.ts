@@ -1,0 +1,15 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { SweepActivities } from '../activities/sweep-activities';
+
+const { ensureWorkflowsOfStalePayments } = proxyActivities<SweepActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
+/**
+ * Run by the `sweep:pending-payments` schedule: makes sure every order left Pending for a while has
+ * its payment workflow, so an API crash between the store write and the workflow start loses nothing.
+ */
+export async function pendingPaymentsSweepWorkflow(input: { olderThanMs: number; limit: number }): Promise<{ checked: number }> {
+  return ensureWorkflowsOfStalePayments(input);
+}
