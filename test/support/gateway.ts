@@ -33,7 +33,7 @@ export async function startTestGateway(overrides: Partial<Record<keyof ConfigInp
     LOG_LEVEL: 'silent',
     ...overrides,
   });
-  const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), store.uri, temporal.address);
+  const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, temporal.address);
   const { worker, connection } = await createGatewayWorker({
     address: temporal.address,
     namespace: config.TEMPORAL_NAMESPACE,

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { MongoNetworkError, MongoServerSelectionError } from 'mongodb';
+import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { envelopeFor, errorBody } from '../envelope';
@@ -27,7 +27,8 @@ export function errorEnvelope(logger: Logger) {
 
 function classify(e: unknown): ApiErrorKind {
   if (e instanceof ApiError) return e.kind;
-  if (e instanceof MongoServerSelectionError || e instanceof MongoNetworkError) return 'dependencyUnavailable';
+  const storeDown = [MongoServerSelectionError, MongoNetworkError, MongoNotConnectedError, MongoTopologyClosedError];
+  if (storeDown.some((type) => e instanceof type)) return 'dependencyUnavailable';
   if (isGrpcUnavailable(e)) return 'dependencyUnavailable';
   return 'internal';
 }
