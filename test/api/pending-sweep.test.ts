@@ -5,7 +5,7 @@ import { PaymentResponse } from '../../src/domain/response-codes';
 import { ensureSchedules, PENDING_SWEEP_INPUT, PENDING_SWEEP_SCHEDULE_ID } from '../../src/temporal/schedules';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { sharedGateway, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, storedTransaction } from '../support/payments';
 
 /** The crash window between the store write and the workflow start is healed by the sweep. */
@@ -14,10 +14,7 @@ describe('pending payments sweep', function () {
   let gw: TestGateway;
   let merchant: MerchantCredentials;
 
-  before(async () => {
-    gw = await sharedGateway();
-    merchant = await gw.newMerchant();
-  });
+  before(async () => ({ gw, merchant } = await gatewayWithNewMerchant()));
 
   // As if the API wrote the order and died before starting its workflow.
   async function orphanedOrder(ageMs: number) {

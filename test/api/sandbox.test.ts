@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 
@@ -10,10 +10,7 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
   let gw: TestGateway;
   let merchant: MerchantCredentials;
 
-  before(async () => {
-    gw = await sharedGateway();
-    merchant = await gw.newMerchant();
-  });
+  before(async () => ({ gw, merchant } = await gatewayWithNewMerchant()));
 
   it('answers at once with the txnId and Pending, then the workflow records the outcome', async () => {
     const orderId = newOrderId();

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { sharedGateway, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 
@@ -13,10 +13,7 @@ describe('Status API: POST /api/payments/v1/status', function () {
   let gw: TestGateway;
   let merchant: MerchantCredentials;
 
-  before(async () => {
-    gw = await sharedGateway();
-    merchant = await gw.newMerchant();
-  });
+  before(async () => ({ gw, merchant } = await gatewayWithNewMerchant()));
 
   async function payToCompletion(instrument: Record<string, unknown>, amount = 10_000) {
     const orderId = newOrderId();

@@ -71,3 +71,9 @@ export async function stopGateways(): Promise<void> {
   for (const g of [...running]) await g.stop();
   shared = undefined;
 }
+
+/** The shared gateway and a fresh merchant of the test's own. */
+export async function gatewayWithNewMerchant(name?: string): Promise<{ gw: TestGateway; merchant: MerchantCredentials }> {
+  const gw = await sharedGateway();
+  return { gw, merchant: await gw.newMerchant(name) };
+}
