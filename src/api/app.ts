@@ -4,6 +4,7 @@ import type { ApiDeps } from './deps';
 import { errorEnvelope } from './middleware/errors';
 import { observe } from './middleware/observe';
 import { healthRoutes } from './routes/health';
+import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { sandboxRoutes } from './routes/sandbox';
 import { statusRoutes } from './routes/status';
@@ -14,7 +15,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
 
-  const routers = [healthRoutes(deps), statusRoutes(deps), opsRoutes(deps)];
+  const routers = [healthRoutes(deps), openApiRoutes(deps), statusRoutes(deps), opsRoutes(deps)];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps));
   for (const router of routers) {
     app.use(router.routes());

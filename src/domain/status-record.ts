@@ -1,28 +1,39 @@
+import { z } from 'zod';
 import { formatIstDateTime } from './ist-time';
 import { paymentModeText } from './instrument';
 import { paiseToWire } from './money';
 import type { Transaction } from './transaction';
 import { TxnStatus } from './txn-status';
 
+const istDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).describe('yyyy-MM-dd HH:mm:ss, IST');
+
 /** One element of the status API's `data.orders`, exactly as the contract names its fields. */
-export interface StatusOrderRecord {
-  orderDetail: {
-    orderId: string;
-    txnId: string;
-    amount: string;
-    productDescription: string;
-    createDate: string;
-  };
-  paymentInstrument: {
-    paymentMode: string;
-    card: { cardToken: string; cardId: string } | null;
-  };
-  txnDate: string;
-  txnStatus: string;
-  responseCode: string;
-  responseDescription: string;
-  refundDetails: { merchantRefId: string; amount: string; rrn: string; refundStatus: string }[];
-}
+export const statusOrderRecordSchema = z.object({
+  orderDetail: z.object({
+    orderId: z.string(),
+    txnId: z.string().describe('gateway transaction id'),
+    amount: z.string().regex(/^\d+$/).describe('integer paise'),
+    productDescription: z.string(),
+    createDate: istDateTime,
+  }),
+  paymentInstrument: z.object({
+    paymentMode: z.string().describe('UPI, Credit Card, Debit Card or Net Banking'),
+    card: z.object({ cardToken: z.string().describe('masked card number'), cardId: z.string() }).nullable(),
+  }),
+  txnDate: istDateTime,
+  txnStatus: z.enum(['0', '1', '2', '3', '4', '5', '6', '7', '8']).describe('0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback'),
+  responseCode: z.string(),
+  responseDescription: z.string(),
+  refundDetails: z.array(
+    z.object({
+      merchantRefId: z.string(),
+      amount: z.string().regex(/^\d+$/).describe('integer paise'),
+      rrn: z.string(),
+      refundStatus: z.enum(['SUCCESS', 'PENDING', 'FAILED']),
+    }),
+  ),
+});
+export type StatusOrderRecord = z.infer<typeof statusOrderRecordSchema>;
 
 export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
   return {
@@ -38,7 +49,7 @@ export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
       card: t.instrument.kind === 'CARD' ? { cardToken: t.instrument.cardToken, cardId: t.instrument.cardId } : null,
     },
     txnDate: formatIstDateTime(t.completedAt ?? t.updatedAt),
-    txnStatus: String(TxnStatus[t.status]),
+    txnStatus: String(TxnStatus[t.status]) as StatusOrderRecord['txnStatus'],
     responseCode: t.responseCode,
     responseDescription: t.responseDescription,
     refundDetails: t.refunds.map((r) => ({

@@ -4,7 +4,7 @@ import { toStatusOrderRecord } from '../../domain/status-record';
 import type { ApiDeps } from '../deps';
 import { authenticateHeaderChecksum } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
-import { DEFAULT_STATUS_VERSION, statusRequestSchema } from '../schemas/status';
+import { DEFAULT_STATUS_VERSION, statusRequestSchema, type StatusResponse } from '../schemas/status';
 
 /** POST /api/payments/v1/status: one order's status and refunds, in the status envelope. */
 export function statusRoutes(deps: ApiDeps): Router {
@@ -15,7 +15,7 @@ export function statusRoutes(deps: ApiDeps): Router {
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const txn = await deps.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId });
     const result = txn ? BusinessResults.statusFound : BusinessResults.orderNotFound;
-    ctx.body = {
+    const response: StatusResponse = {
       status: txn !== null,
       message: { code: result.code, text: result.text },
       data: {
@@ -25,6 +25,7 @@ export function statusRoutes(deps: ApiDeps): Router {
         orders: txn ? [toStatusOrderRecord(txn)] : [],
       },
     };
+    ctx.body = response;
   });
   return router;
 }

@@ -17,3 +17,14 @@ export const sandboxPaymentSchema = z
     message: 'exactly one of payerVpa, cardNumber or bankCode is required',
   });
 export type SandboxPaymentRequest = z.infer<typeof sandboxPaymentSchema>;
+
+export const sandboxPaymentResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.object({ code: z.string(), text: z.string() }).optional().describe('present when success is false'),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    orderId: z.string(),
+    txnId: z.string(),
+    txnStatus: z.string().describe('txnStatus code at the time of the answer'),
+  }),
+});

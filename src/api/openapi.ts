@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { ApiErrors } from '../domain/api-errors';
+import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
+import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
+import { statusRequestSchema, statusResponseSchema } from './schemas/status';
+
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with, so the
+ * reference cannot drift from the code. Served at GET /openapi.json.
+ */
+const json = (schema: z.ZodType, io: 'input' | 'output') => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+const statusError = z.object({ status: z.literal(false), message: z.object({ code: z.number().int(), text: z.string() }) });
+const successError = z.object({ success: z.literal(false), message: z.object({ code: z.string(), text: z.string() }) });
+
+const errorTable = Object.values(ApiErrors)
+  .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
+  .join('\n');
+
+function operation(o: {
+  summary: string;
+  description: string;
+  security?: Record<string, string[]>[];
+  request: z.ZodType;
+  responses: Record<number, { description: string; schema: z.ZodType }>;
+  errors: number[];
+  errorEnvelope: z.ZodType;
+}) {
+  return {
+    summary: o.summary,
+    description: o.description,
+    ...(o.security ? { security: o.security } : {}),
+    requestBody: { required: true, content: { 'application/json': { schema: json(o.request, 'input') } } },
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(o.responses).map(([code, r]) => [code, { description: r.description, content: { 'application/json': { schema: json(r.schema, 'output') } } }]),
+      ),
+      ...Object.fromEntries(
+        o.errors.map((code) => [code, { description: 'see the error catalogue', content: { 'application/json': { schema: json(o.errorEnvelope, 'output') } } }]),
+      ),
+    },
+  };
+}
+
+export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
+  const paths: Record<string, object> = {
+    '/api/payments/v1/status': {
+      post: operation({
+        summary: 'Status of one order and its refunds',
+        description:
+          'Header `checksum`: HMAC-SHA256 (lowercase hex) of the exact request body with the secret key. An unknown order is a business result: HTTP 200, `status: false`, code 2020.',
+        security: [{ statusChecksum: [] }],
+        request: statusRequestSchema,
+        responses: { 200: { description: 'found (message code 100) or not found (2020)', schema: statusResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: statusError,
+      }),
+    },
+    '/ops/v1/merchants': {
+      post: operation({
+        summary: 'Provision a merchant (operator)',
+        description: 'Returns the credentials once; the API key and secret are not shown again.',
+        security: [{ operatorToken: [] }],
+        request: createMerchantSchema,
+        responses: { 201: { description: 'provisioned', schema: merchantCredentialsResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
+  };
+  if (sandboxEnabled) {
+    paths['/sandbox/v1/payments'] = {
+      post: operation({
+        summary: 'Create and pay an order as a sandbox payer',
+        description:
+          'Exactly one of `payerVpa` (success@sandbox, failure@sandbox, noanswer@sandbox), `cardNumber` (4012001037141112 pays, 4000000000000002 is declined) or `bankCode` (SBIN, FAIL). Amount in integer paise; below 900 the bank declines with 1021. 202 when the order is new, 200 for a repeat; the same orderId with other details is `success: false`, code 2030.',
+        request: sandboxPaymentSchema,
+        responses: {
+          202: { description: 'order created; the outcome follows from its payment workflow', schema: sandboxPaymentResponseSchema },
+          200: { description: 'the order already existed', schema: sandboxPaymentResponseSchema },
+        },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Merchant payment gateway',
+      version: '0.1.0',
+      description: `Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: {
+        statusChecksum: { type: 'apiKey', in: 'header', name: 'checksum', description: 'HMAC-SHA256 of the raw body with the secret key' },
+        operatorToken: { type: 'http', scheme: 'bearer' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import { merchantCredentialsResponseSchema } from '../../src/api/schemas/ops';
+import { sandboxPaymentResponseSchema } from '../../src/api/schemas/sandbox';
+import { statusResponseSchema } from '../../src/api/schemas/status';
+import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { checkStatus, request } from '../support/http';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
+
+describe('API reference: GET /openapi.json', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  let merchant: MerchantCredentials;
+  before(async () => ({ gw, merchant } = await gatewayWithNewMerchant()));
+
+  it('documents every endpoint with the request schemas the routes validate with', async () => {
+    const res = await request(`${gw.baseUrl}/openapi.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.openapi, '3.1.0');
+    assert.deepEqual(Object.keys(res.json.paths).sort(), ['/api/payments/v1/status', '/ops/v1/merchants', '/sandbox/v1/payments']);
+    const status = res.json.paths['/api/payments/v1/status'].post;
+    const requestSchema = status.requestBody.content['application/json'].schema;
+    assert.deepEqual(requestSchema.required.sort(), ['merchantIdentifier', 'orderId']);
+    assert.equal(requestSchema.properties.version.type, 'integer');
+    assert.ok(status.responses['401'], 'documents the authentication failure');
+    assert.match(res.json.info.description, /\| 401 \| 2011 \| Checksum does not match \|/);
+  });
+
+  it('the documented response schemas are what the endpoints answer', async () => {
+    const orderId = newOrderId();
+    const paid = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, cardNumber: '4012001037141112' });
+    sandboxPaymentResponseSchema.parse(paid.json);
+    await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+    const found = await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId });
+    assert.equal(statusResponseSchema.parse(found.json).data.orders.length, 1);
+    statusResponseSchema.parse((await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'none' })).json);
+    const created = await request(`${gw.baseUrl}/ops/v1/merchants`, { body: { name: 'Doc' }, headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } });
+    merchantCredentialsResponseSchema.parse(created.json);
+  });
+});
