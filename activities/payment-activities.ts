@@ -1,6 +1,7 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
-import type { TransactionRepository } from '../src/store/transaction-repository';
+import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
 
 export interface PaymentActivityDeps {
@@ -48,8 +49,14 @@ export function createPaymentActivities({ transactions, bank, now }: PaymentActi
 
     /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<{ status: string; applied: boolean }> {
-      const { applied, transaction } = await transactions.recordOutcome(input, outcomeOf(input.answer), now(), ['Pending']);
-      return { status: transaction.status, applied };
+      try {
+        const { applied, transaction } = await transactions.recordOutcome(input, outcomeOf(input.answer), now(), ['Pending']);
+        return { status: transaction.status, applied };
+      } catch (e) {
+        // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
+        if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
+        throw e;
+      }
     },
   };
 }

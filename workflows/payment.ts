@@ -35,8 +35,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });
 
-  const { bankTimeoutMs: _timeout, orderId: _orderId, ...request } = input;
-  const reply = await requestBankPayment(request);
+  const reply = await requestBankPayment({
+    txnId: input.txnId,
+    merchantIdentifier: input.merchantIdentifier,
+    amountPaise: input.amountPaise,
+    instrument: input.instrument,
+  });
 
   let answer: BankAnswer | null;
   if (reply.kind === 'answered') {

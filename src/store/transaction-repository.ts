@@ -31,6 +31,10 @@ export type NewTransaction = Omit<
   | 'version'
 >;
 
+export class TransactionNotFoundError extends Error {
+  override readonly name = 'TransactionNotFoundError';
+}
+
 const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => rest;
 
 /**
@@ -115,7 +119,7 @@ export class TransactionRepository {
     );
     if (updated) return { applied: true, transaction: toTransaction(updated) };
     const current = await this.findByOrder(order);
-    if (!current || current.txnId !== order.txnId) throw new Error(`transaction ${order.txnId} of ${orderKey(order)} does not exist`);
+    if (!current || current.txnId !== order.txnId) throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
     return { applied: false, transaction: current };
   }
 }
