@@ -11,7 +11,9 @@ export class SandboxBankConnector implements BankConnector {
   async requestPayment(request: BankPaymentRequest): Promise<BankReply> {
     const decision = sandboxBankDecision(request.instrument, request.amountPaise);
     if (!decision.answered) return { kind: 'awaiting' };
-    const digits = BigInt(`0x${createHash('sha256').update(request.txnId).digest('hex').slice(0, 15)}`).toString().padStart(18, '0');
+    const digits = BigInt(`0x${createHash('sha256').update(request.txnId).digest('hex').slice(0, 15)}`)
+      .toString()
+      .padStart(18, '0');
     return {
       kind: 'answered',
       answer: {

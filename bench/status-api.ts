@@ -18,7 +18,13 @@ import { stopTestServers } from '../test/support/servers';
 const TARGET = { requestsPerSecond: 400, p99Ms: 100, rssGrowthMiB: 64 };
 
 async function main() {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '8' }, orders: { type: 'string', default: '200' } } });
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '8' },
+      orders: { type: 'string', default: '200' },
+    },
+  });
   const gw = await startTestGateway();
   try {
     const merchant = await gw.newMerchant('Bench');

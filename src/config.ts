@@ -5,9 +5,7 @@ import { z } from 'zod';
  * description; `describeConfig()` renders them for the README and for `--help` style output, and
  * the deployment test checks that docker-compose sets nothing that is not listed here.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const port = z.coerce.number().int().min(0).max(65535);
 const hexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)');

@@ -49,11 +49,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     stage = 'awaiting-bank';
     const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
     answer = answered ? lateAnswer! : null;
-    if (!answered) log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
+    if (!answered)
+      log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
 
   stage = 'recording';
-  const recorded = await recordPaymentOutcome({ merchantIdentifier: input.merchantIdentifier, orderId: input.orderId, txnId: input.txnId, answer });
+  const recorded = await recordPaymentOutcome({
+    merchantIdentifier: input.merchantIdentifier,
+    orderId: input.orderId,
+    txnId: input.txnId,
+    answer,
+  });
   upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
   stage = 'done';
   return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };

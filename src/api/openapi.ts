@@ -36,10 +36,19 @@ function operation(o: {
     requestBody: { required: true, content: { 'application/json': { schema: json(o.request, 'input') } } },
     responses: {
       ...Object.fromEntries(
-        Object.entries(o.responses).map(([code, r]) => [code, { description: r.description, content: { 'application/json': { schema: json(r.schema, 'output') } } }]),
+        Object.entries(o.responses).map(([code, r]) => [
+          code,
+          { description: r.description, content: { 'application/json': { schema: json(r.schema, 'output') } } },
+        ]),
       ),
       ...Object.fromEntries(
-        o.errors.map((code) => [code, { description: 'see the error catalogue', content: { 'application/json': { schema: json(o.errorEnvelope, 'output') } } }]),
+        o.errors.map((code) => [
+          code,
+          {
+            description: 'see the error catalogue',
+            content: { 'application/json': { schema: json(o.errorEnvelope, 'output') } },
+          },
+        ]),
       ),
     },
   };
@@ -79,7 +88,10 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           'Exactly one of `payerVpa` (success@sandbox, failure@sandbox, noanswer@sandbox), `cardNumber` (4012001037141112 pays, 4000000000000002 is declined) or `bankCode` (SBIN, FAIL). Amount in integer paise; below 900 the bank declines with 1021. 202 when the order is new, 200 for a repeat; the same orderId with other details is `success: false`, code 2030.',
         request: sandboxPaymentSchema,
         responses: {
-          202: { description: 'order created; the outcome follows from its payment workflow', schema: sandboxPaymentResponseSchema },
+          202: {
+            description: 'order created; the outcome follows from its payment workflow',
+            schema: sandboxPaymentResponseSchema,
+          },
           200: { description: 'the order already existed', schema: sandboxPaymentResponseSchema },
         },
         errors: [400, 401, 413, 415, 503],
@@ -97,7 +109,12 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
     servers: [{ url: baseUrl }],
     components: {
       securitySchemes: {
-        statusChecksum: { type: 'apiKey', in: 'header', name: 'checksum', description: 'HMAC-SHA256 of the raw body with the secret key' },
+        statusChecksum: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'checksum',
+          description: 'HMAC-SHA256 of the raw body with the secret key',
+        },
         operatorToken: { type: 'http', scheme: 'bearer' },
       },
     },

@@ -8,7 +8,11 @@ import { provisionMerchant, type MerchantCredentials } from '../usecases/provisi
  * The demo merchant of `npm start`: provisioned on first run, its credentials kept in DATA_DIR
  * (development only; the store keeps only the API key's hash) so every start can print them.
  */
-export async function ensureDemoMerchant(merchants: MerchantRepository, dataDir: string, now: Date): Promise<{ credentials: MerchantCredentials; created: boolean }> {
+export async function ensureDemoMerchant(
+  merchants: MerchantRepository,
+  dataDir: string,
+  now: Date,
+): Promise<{ credentials: MerchantCredentials; created: boolean }> {
   const file = path.join(dataDir, 'demo-merchant.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as MerchantCredentials;

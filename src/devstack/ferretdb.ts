@@ -3,9 +3,18 @@ import { ferretdbPath } from './paths';
 import { startProcess, waitForPort, type ManagedProcess } from './process';
 
 /** Starts the FerretDB store (SQLite files in `dataDir`) and waits until it accepts connections. */
-export async function startFerretdb(o: { port: number; dataDir: string; logDir: string }): Promise<{ uri: string; process: ManagedProcess }> {
+export async function startFerretdb(o: {
+  port: number;
+  dataDir: string;
+  logDir: string;
+}): Promise<{ uri: string; process: ManagedProcess }> {
   const logFile = path.join(o.logDir, 'ferretdb.log');
-  const p = startProcess('FerretDB', ferretdbPath, ['-listen', `127.0.0.1:${o.port}`, '-data', o.dataDir, '-log-level', 'error'], logFile);
+  const p = startProcess(
+    'FerretDB',
+    ferretdbPath,
+    ['-listen', `127.0.0.1:${o.port}`, '-data', o.dataDir, '-log-level', 'error'],
+    logFile,
+  );
   await waitForPort(p, '127.0.0.1', o.port, 30_000, logFile);
   return { uri: `mongodb://127.0.0.1:${o.port}/`, process: p };
 }

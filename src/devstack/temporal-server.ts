@@ -19,7 +19,9 @@ export function devDynamicConfigArgs(): string[] {
     { value: unknown; constraints?: object }[]
   >;
   return Object.entries(doc).flatMap(([key, entries]) =>
-    entries.filter((e) => !e.constraints || Object.keys(e.constraints).length === 0).flatMap((e) => ['--dynamic-config-value', `${key}=${JSON.stringify(e.value)}`]),
+    entries
+      .filter((e) => !e.constraints || Object.keys(e.constraints).length === 0)
+      .flatMap((e) => ['--dynamic-config-value', `${key}=${JSON.stringify(e.value)}`]),
   );
 }
 

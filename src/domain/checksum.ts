@@ -28,6 +28,11 @@ export function qrChecksumPayload(f: {
 }
 
 /** QR image address: mid + width + height + data, data exactly as it appears in the address. */
-export function qrImageChecksumPayload(f: { mid: string; width: number | string; height: number | string; data: string }): string {
+export function qrImageChecksumPayload(f: {
+  mid: string;
+  width: number | string;
+  height: number | string;
+  data: string;
+}): string {
   return `${f.mid}${f.width}${f.height}${f.data}`;
 }

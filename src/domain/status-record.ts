@@ -5,7 +5,10 @@ import { paiseToWire } from './money';
 import type { Transaction } from './transaction';
 import { TxnStatus } from './txn-status';
 
-const istDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).describe('yyyy-MM-dd HH:mm:ss, IST');
+const istDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  .describe('yyyy-MM-dd HH:mm:ss, IST');
 
 /** One element of the status API's `data.orders`, exactly as the contract names its fields. */
 export const statusOrderRecordSchema = z.object({
@@ -21,7 +24,11 @@ export const statusOrderRecordSchema = z.object({
     card: z.object({ cardToken: z.string().describe('masked card number'), cardId: z.string() }).nullable(),
   }),
   txnDate: istDateTime,
-  txnStatus: z.enum(['0', '1', '2', '3', '4', '5', '6', '7', '8']).describe('0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback'),
+  txnStatus: z
+    .enum(['0', '1', '2', '3', '4', '5', '6', '7', '8'])
+    .describe(
+      '0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback',
+    ),
   responseCode: z.string(),
   responseDescription: z.string(),
   refundDetails: z.array(

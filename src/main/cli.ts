@@ -26,7 +26,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const input = createMerchantSchema.safeParse({ name: values.name, webhookUrl: values['webhook-url'] });
   if (!input.success) {
-    console.error(input.error.issues.map((i) => `--${i.path.join('.') === 'webhookUrl' ? 'webhook-url' : i.path.join('.')}: ${i.message}`).join('\n'));
+    console.error(
+      input.error.issues
+        .map((i) => `--${i.path.join('.') === 'webhookUrl' ? 'webhook-url' : i.path.join('.')}: ${i.message}`)
+        .join('\n'),
+    );
     console.error(USAGE);
     return 2;
   }

@@ -25,7 +25,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
   // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.
   await db.collection('transactions').createIndex({ txnId: 1 }, { unique: true, name: 'txnId_unique' });
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
-  await db.collection('transactions').createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
+  await db
+    .collection('transactions')
+    .createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
   await db.collection('transactions').createIndex({ status: 1, updatedAt: 1 }, { name: 'status_updated' });
 }
 

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { PaymentResponse } from '../domain/response-codes';
 import type { PaymentOutcome, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
@@ -50,15 +51,12 @@ export class TransactionRepository {
   }
 
   /** Creates the Pending transaction of an order, or returns the one that already exists. */
-  async createPending(
-    t: NewTransaction,
-    pending: { responseCode: string; responseDescription: string },
-  ): Promise<{ transaction: Transaction; created: boolean }> {
+  async createPending(t: NewTransaction): Promise<{ transaction: Transaction; created: boolean }> {
     const transaction: Transaction = {
       ...t,
       status: 'Pending',
-      responseCode: pending.responseCode,
-      responseDescription: pending.responseDescription,
+      responseCode: PaymentResponse.pending.code,
+      responseDescription: PaymentResponse.pending.description,
       bankRefNum: null,
       authCode: null,
       markedFailedByService: false,
@@ -88,7 +86,11 @@ export class TransactionRepository {
 
   /** Pending orders not touched since `before`, oldest first: candidates for the sweep. */
   async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
-    const docs = await this.txns.find({ status: 'Pending', updatedAt: { $lt: before } }).sort({ updatedAt: 1 }).limit(limit).toArray();
+    const docs = await this.txns
+      .find({ status: 'Pending', updatedAt: { $lt: before } })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .toArray();
     return docs.map(toTransaction);
   }
 
@@ -119,7 +121,8 @@ export class TransactionRepository {
     );
     if (updated) return { applied: true, transaction: toTransaction(updated) };
     const current = await this.findByOrder(order);
-    if (!current || current.txnId !== order.txnId) throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
+    if (!current || current.txnId !== order.txnId)
+      throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
     return { applied: false, transaction: current };
   }
 }

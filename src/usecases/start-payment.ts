@@ -3,7 +3,6 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import { newTxnId } from '../domain/identifiers';
 import { describeInstrument, type PaymentInstrument } from '../domain/instrument';
 import { formatRupees, type Paise } from '../domain/money';
-import { PaymentResponse } from '../domain/response-codes';
 import type { Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../temporal/search-attributes';
@@ -41,10 +40,7 @@ export type StartPaymentResult =
  */
 export async function startPayment(deps: StartPaymentDeps, request: PaymentRequest): Promise<StartPaymentResult> {
   const now = deps.now();
-  const { transaction, created } = await deps.transactions.createPending(
-    { txnId: newTxnId(now), ...request, createdAt: now },
-    { responseCode: PaymentResponse.pending.code, responseDescription: PaymentResponse.pending.description },
-  );
+  const { transaction, created } = await deps.transactions.createPending({ txnId: newTxnId(now), ...request, createdAt: now });
   if (!created && !sameOrder(transaction, request)) return { kind: 'conflict', transaction };
 
   await ensurePaymentWorkflow(deps, transaction);

@@ -124,7 +124,10 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
 
     it('extra fields (buyerEmail, width, height) are not part of the checksum', async () => {
       const o = order(alice);
-      expectAccepted(await post({ ...o, buyerEmail: 'a@b.example', width: 300, height: 300, checksum: qrChecksum(alice.secretKey, o) }), alice);
+      expectAccepted(
+        await post({ ...o, buyerEmail: 'a@b.example', width: 300, height: 300, checksum: qrChecksum(alice.secretKey, o) }),
+        alice,
+      );
     });
 
     it('a wrong checksum: 401 2011', async () => {
@@ -135,7 +138,10 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
       expectRefused(await post({ ...o, checksum: qrChecksum(alice.secretKey, { ...o, amount: 1 }) }), '2011');
       // Signed for another order or description.
       expectRefused(await post({ ...o, checksum: qrChecksum(alice.secretKey, { ...o, orderId: `${o.orderId}x` }) }), '2011');
-      expectRefused(await post({ ...o, checksum: qrChecksum(alice.secretKey, { ...o, productDescription: 'Filter coffee' }) }), '2011');
+      expectRefused(
+        await post({ ...o, checksum: qrChecksum(alice.secretKey, { ...o, productDescription: 'Filter coffee' }) }),
+        '2011',
+      );
       // The right HMAC of the fields joined with separators is a different payload.
       const separated = hmac(alice.secretKey, [o.merchantIdentifier, o.orderId, o.amount, o.productDescription].join('|'));
       expectRefused(await post({ ...o, checksum: separated }), '2011');
@@ -162,7 +168,11 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
     const mandateData = (m: { merchantIdentifier: string }) => ({
       merchantIdentifier: m.merchantIdentifier,
       encryptionKeyId: 'ek_0000000000000000',
-      orderDetail: { orderId: `mandate-${randomBytes(4).toString('hex')}`, amount: '10000', productDescription: 'Chai & snacks + more = ₹100' },
+      orderDetail: {
+        orderId: `mandate-${randomBytes(4).toString('hex')}`,
+        amount: '10000',
+        productDescription: 'Chai & snacks + more = ₹100',
+      },
       paymentInstrument: { paymentMode: 'upiCollectMandate', upiMandate: { action: 'create' } },
     });
     const post = (fields: Record<string, string>) =>
@@ -218,7 +228,7 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
   describe('API key: X-API-Key header, ctx.state.merchant', () => {
     const whoami = (headers: Record<string, string> = {}) => request(`${baseUrl}/whoami`, { headers });
 
-    it("the right key: the route sees that merchant", async () => {
+    it('the right key: the route sees that merchant', async () => {
       const res = await whoami({ 'x-api-key': alice.apiKey });
       expectAccepted(res, alice);
       assert.equal(res.json.data.name, 'Alice Traders');

@@ -83,7 +83,13 @@ describe('Operator CLI: merchant create (child process)', function () {
     const printed = JSON.parse(lines[0]!);
     assert.equal(typeof printed, 'object');
     assert.ok(printed !== null && !Array.isArray(printed));
-    assert.deepEqual(Object.keys(printed).sort(), ['apiKey', 'encryptionKeyId', 'merchantIdentifier', 'publicKeyPem', 'secretKey']);
+    assert.deepEqual(Object.keys(printed).sort(), [
+      'apiKey',
+      'encryptionKeyId',
+      'merchantIdentifier',
+      'publicKeyPem',
+      'secretKey',
+    ]);
     for (const value of Object.values(printed)) assert.equal(typeof value, 'string');
     assert.match(printed.merchantIdentifier, HEX32);
     assert.match(printed.secretKey, HEX32);

@@ -40,7 +40,11 @@ describe('npm start: the local stack', function () {
     child.stderr.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await waitFor(() => output.includes('ready. Ctrl-C stops every process.'), 150_000, () => output);
+      await waitFor(
+        () => output.includes('ready. Ctrl-C stops every process.'),
+        150_000,
+        () => output,
+      );
       assert.equal((await request(`http://127.0.0.1:${ports.ui}/`)).status, 200, 'Temporal UI is up');
 
       const curls = output.split('\n').filter((l) => l.trim().startsWith('curl '));
@@ -49,17 +53,22 @@ describe('npm start: the local stack', function () {
       const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
       assert.equal(paid.status, 202, paid.text);
       let order: any;
-      await waitFor(async () => {
-        order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
-        return order?.txnStatus === '0';
-      }, 30_000, () => JSON.stringify(order));
+      await waitFor(
+        async () => {
+          order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
+          return order?.txnStatus === '0';
+        },
+        30_000,
+        () => JSON.stringify(order),
+      );
       assert.equal(order.orderDetail.txnId, paid.json.data.txnId);
     } finally {
       process.kill(-child.pid!, 'SIGINT');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     }
-    for (const [name, port] of Object.entries(ports)) assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+    for (const [name, port] of Object.entries(ports))
+      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
   });
 });
 

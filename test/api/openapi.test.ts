@@ -17,7 +17,11 @@ describe('API reference: GET /openapi.json', function () {
     const res = await request(`${gw.baseUrl}/openapi.json`);
     assert.equal(res.status, 200);
     assert.equal(res.json.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(res.json.paths).sort(), ['/api/payments/v1/status', '/ops/v1/merchants', '/sandbox/v1/payments']);
+    assert.deepEqual(Object.keys(res.json.paths).sort(), [
+      '/api/payments/v1/status',
+      '/ops/v1/merchants',
+      '/sandbox/v1/payments',
+    ]);
     const status = res.json.paths['/api/payments/v1/status'].post;
     const requestSchema = status.requestBody.content['application/json'].schema;
     assert.deepEqual(requestSchema.required.sort(), ['merchantIdentifier', 'orderId']);
@@ -28,13 +32,23 @@ describe('API reference: GET /openapi.json', function () {
 
   it('the documented response schemas are what the endpoints answer', async () => {
     const orderId = newOrderId();
-    const paid = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, cardNumber: '4012001037141112' });
+    const paid = await sandboxPay(gw, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      cardNumber: '4012001037141112',
+    });
     sandboxPaymentResponseSchema.parse(paid.json);
     await paymentFinished(gw, merchant.merchantIdentifier, orderId);
     const found = await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId });
     assert.equal(statusResponseSchema.parse(found.json).data.orders.length, 1);
-    statusResponseSchema.parse((await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'none' })).json);
-    const created = await request(`${gw.baseUrl}/ops/v1/merchants`, { body: { name: 'Doc' }, headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } });
+    statusResponseSchema.parse(
+      (await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'none' }))
+        .json,
+    );
+    const created = await request(`${gw.baseUrl}/ops/v1/merchants`, {
+      body: { name: 'Doc' },
+      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+    });
     merchantCredentialsResponseSchema.parse(created.json);
   });
 });

@@ -92,11 +92,18 @@ describe('Operator API: POST /ops/v1/merchants', function () {
 
     const payerVpa = 'success@sandbox';
     // OAEP, as a merchant would send it: base64 ciphertext.
-    const oaep = publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING }, Buffer.from(payerVpa)).toString('base64');
-    const oaepPlain = privateDecrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING }, Buffer.from(oaep, 'base64'));
+    const oaep = publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING }, Buffer.from(payerVpa)).toString(
+      'base64',
+    );
+    const oaepPlain = privateDecrypt(
+      { key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING },
+      Buffer.from(oaep, 'base64'),
+    );
     assert.equal(oaepPlain.toString('utf8'), payerVpa);
     // PKCS#1 v1.5.
-    const pkcs1 = publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(payerVpa)).toString('base64');
+    const pkcs1 = publicEncrypt({ key: publicKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(payerVpa)).toString(
+      'base64',
+    );
     assert.equal(decryptPkcs1v15(privateKeyPem, Buffer.from(pkcs1, 'base64')).toString('utf8'), payerVpa);
   });
 
@@ -191,7 +198,11 @@ describe('Operator API: POST /ops/v1/merchants', function () {
     });
 
     it('wrong operator token: 401 2014', async () => {
-      expectError(await request(url, { body: valid, headers: { authorization: 'Bearer not-the-operator-token-0123456789' } }), 401, '2014');
+      expectError(
+        await request(url, { body: valid, headers: { authorization: 'Bearer not-the-operator-token-0123456789' } }),
+        401,
+        '2014',
+      );
       // The right token with something appended, or only a prefix of it, is just as wrong.
       const token = gw.rt.config.OPS_TOKEN;
       expectError(await request(url, { body: valid, headers: { authorization: `Bearer ${token}x` } }), 401, '2014');

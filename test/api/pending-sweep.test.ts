@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { newTxnId } from '../../src/domain/identifiers';
-import { PaymentResponse } from '../../src/domain/response-codes';
 import { ensureSchedules, PENDING_SWEEP_INPUT, PENDING_SWEEP_SCHEDULE_ID } from '../../src/temporal/schedules';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
@@ -20,25 +19,23 @@ describe('pending payments sweep', function () {
   async function orphanedOrder(ageMs: number) {
     const orderId = newOrderId('orphan');
     const createdAt = new Date(Date.now() - ageMs);
-    await gw.rt.transactions.createPending(
-      {
-        txnId: newTxnId(createdAt),
-        merchantIdentifier: merchant.merchantIdentifier,
-        orderId,
-        amountPaise: 5_000,
-        productDescription: 'Orphan',
-        buyerName: null,
-        buyerEmail: null,
-        ipAddress: null,
-        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank' },
-        createdAt,
-      },
-      { responseCode: PaymentResponse.pending.code, responseDescription: PaymentResponse.pending.description },
-    );
+    await gw.rt.transactions.createPending({
+      txnId: newTxnId(createdAt),
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      amountPaise: 5_000,
+      productDescription: 'Orphan',
+      buyerName: null,
+      buyerEmail: null,
+      ipAddress: null,
+      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank' },
+      createdAt,
+    });
     return orderId;
   }
 
-  const workflowOf = (orderId: string) => gw.rt.temporal.workflow.getHandle(paymentWorkflowId(merchant.merchantIdentifier, orderId));
+  const workflowOf = (orderId: string) =>
+    gw.rt.temporal.workflow.getHandle(paymentWorkflowId(merchant.merchantIdentifier, orderId));
 
   it('starts the missing workflow of a stale Pending order, and leaves fresh ones alone', async () => {
     const stale = await orphanedOrder(5 * 60_000);

@@ -42,7 +42,9 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
     const orderId = newOrderId();
     await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, bankCode: 'SBIN' });
     await paymentFinished(gw, merchant.merchantIdentifier, orderId);
-    const description = await gw.rt.temporal.workflow.getHandle(paymentWorkflowId(merchant.merchantIdentifier, orderId)).describe();
+    const description = await gw.rt.temporal.workflow
+      .getHandle(paymentWorkflowId(merchant.merchantIdentifier, orderId))
+      .describe();
     const attrs = Object.fromEntries(description.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value]));
     delete attrs.BuildIds; // the server's own
     assert.deepEqual(attrs, { MerchantId: merchant.merchantIdentifier, OrderId: orderId, TxnStatus: 'Success', Kind: 'payment' });
@@ -71,11 +73,19 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
     const orderId = newOrderId();
     const body = { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' };
     const results = await Promise.all(Array.from({ length: 6 }, () => sandboxPay(gw, body)));
-    assert.deepEqual(results.map((r) => r.json.success), Array(6).fill(true));
+    assert.deepEqual(
+      results.map((r) => r.json.success),
+      Array(6).fill(true),
+    );
     assert.equal(new Set(results.map((r) => r.json.data.txnId)).size, 1);
     assert.equal(results.filter((r) => r.status === 202).length, 1, 'exactly one request created the order');
     await paymentFinished(gw, merchant.merchantIdentifier, orderId);
-    assert.equal(await gw.rt.store.db.collection('transactions').countDocuments({ merchantIdentifier: merchant.merchantIdentifier, orderId }), 1);
+    assert.equal(
+      await gw.rt.store.db
+        .collection('transactions')
+        .countDocuments({ merchantIdentifier: merchant.merchantIdentifier, orderId }),
+      1,
+    );
   });
 
   it('refuses the same orderId with different details as a business result, keeping the original', async () => {
@@ -83,7 +93,12 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
     const first = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
     await paymentFinished(gw, merchant.merchantIdentifier, orderId);
     const storedBefore = await storedTransaction(gw, merchant.merchantIdentifier, orderId);
-    const res = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, amount: 20_000, payerVpa: 'success@sandbox' });
+    const res = await sandboxPay(gw, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      amount: 20_000,
+      payerVpa: 'success@sandbox',
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(res.json.message, { code: '2030', text: 'Order already exists with different details' });
     assert.equal(res.json.success, false);
@@ -107,18 +122,123 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
     const cases: [string, (m: string, orderId: string) => string | object, number, string][] = [
       ['malformed JSON', () => '{"orderId": ', 400, '2001'],
       ['no instrument', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x' }), 400, '2002'],
-      ['two instruments', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox', bankCode: 'SBIN' }), 400, '2002'],
-      ['an unknown VPA', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', payerVpa: 'me@okbank' }), 400, '2002'],
-      ['an unknown card', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', cardNumber: '4111111111111111' }), 400, '2002'],
-      ['amount in rupees with decimals', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 10.5, productDescription: 'x', payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['amount as a string', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: '1000', productDescription: 'x', payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['a zero amount', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 0, productDescription: 'x', payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['an amount over the limit', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 100_000_001, productDescription: 'x', payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['a missing description', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['a bad buyerEmail', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox', buyerEmail: 'nope' }), 400, '2002'],
-      ['an orderId with spaces', (m) => ({ merchantIdentifier: m, orderId: 'a b', amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox' }), 400, '2002'],
-      ['an unknown merchant', (_m, orderId) => ({ merchantIdentifier: 'f'.repeat(32), orderId, amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox' }), 401, '2012'],
-      ['an oversized body', (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox', pad: 'x'.repeat(70_000) }), 413, '2004'],
+      [
+        'two instruments',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: 1000,
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+          bankCode: 'SBIN',
+        }),
+        400,
+        '2002',
+      ],
+      [
+        'an unknown VPA',
+        (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, productDescription: 'x', payerVpa: 'me@okbank' }),
+        400,
+        '2002',
+      ],
+      [
+        'an unknown card',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: 1000,
+          productDescription: 'x',
+          cardNumber: '4111111111111111',
+        }),
+        400,
+        '2002',
+      ],
+      [
+        'amount in rupees with decimals',
+        (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 10.5, productDescription: 'x', payerVpa: 'success@sandbox' }),
+        400,
+        '2002',
+      ],
+      [
+        'amount as a string',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: '1000',
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+        }),
+        400,
+        '2002',
+      ],
+      [
+        'a zero amount',
+        (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 0, productDescription: 'x', payerVpa: 'success@sandbox' }),
+        400,
+        '2002',
+      ],
+      [
+        'an amount over the limit',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: 100_000_001,
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+        }),
+        400,
+        '2002',
+      ],
+      [
+        'a missing description',
+        (m, orderId) => ({ merchantIdentifier: m, orderId, amount: 1000, payerVpa: 'success@sandbox' }),
+        400,
+        '2002',
+      ],
+      [
+        'a bad buyerEmail',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: 1000,
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+          buyerEmail: 'nope',
+        }),
+        400,
+        '2002',
+      ],
+      [
+        'an orderId with spaces',
+        (m) => ({ merchantIdentifier: m, orderId: 'a b', amount: 1000, productDescription: 'x', payerVpa: 'success@sandbox' }),
+        400,
+        '2002',
+      ],
+      [
+        'an unknown merchant',
+        (_m, orderId) => ({
+          merchantIdentifier: 'f'.repeat(32),
+          orderId,
+          amount: 1000,
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+        }),
+        401,
+        '2012',
+      ],
+      [
+        'an oversized body',
+        (m, orderId) => ({
+          merchantIdentifier: m,
+          orderId,
+          amount: 1000,
+          productDescription: 'x',
+          payerVpa: 'success@sandbox',
+          pad: 'x'.repeat(70_000),
+        }),
+        413,
+        '2004',
+      ],
     ];
     for (const [name, body, status, code] of cases) {
       it(`${name}: ${status}`, async () => {
@@ -132,7 +252,10 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
     }
 
     it('form-encoded body: 415', async () => {
-      const res = await request(`${gw.baseUrl}/sandbox/v1/payments`, { body: 'orderId=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await request(`${gw.baseUrl}/sandbox/v1/payments`, {
+        body: 'orderId=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(res.status, 415);
       assert.equal(res.json.message.code, '2003');
     });
@@ -141,7 +264,11 @@ describe('Sandbox payer: POST /sandbox/v1/payments', function () {
   it('is absent when the configuration turns the sandbox off', async () => {
     const production = await startTestGateway({ SANDBOX_ENABLED: 'false' });
     try {
-      const res = await sandboxPay(production, { merchantIdentifier: merchant.merchantIdentifier, orderId: newOrderId(), payerVpa: 'success@sandbox' });
+      const res = await sandboxPay(production, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: newOrderId(),
+        payerVpa: 'success@sandbox',
+      });
       assert.equal(res.status, 404);
       assert.equal(res.json.message.code, '2040');
     } finally {

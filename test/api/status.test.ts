@@ -24,7 +24,12 @@ describe('Status API: POST /api/payments/v1/status', function () {
   }
 
   const statusOf = (orderId: string, extra: object = {}) =>
-    checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13, ...extra });
+    checkStatus(gw.baseUrl, merchant.secretKey, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      version: 13,
+      ...extra,
+    });
 
   it('reports a successful UPI payment in the contract envelope', async () => {
     const { orderId, txnId } = await payToCompletion({ payerVpa: 'success@sandbox' });
@@ -86,7 +91,10 @@ describe('Status API: POST /api/payments/v1/status', function () {
   it('declines a payment below 9 rupees with 1021', async () => {
     const { orderId } = await payToCompletion({ bankCode: 'SBIN' }, 899);
     const order = (await statusOf(orderId)).json.data.orders[0];
-    assert.deepEqual([order.txnStatus, order.responseCode, order.responseDescription], ['1', '1021', 'Minimum transaction limit is 9 rupees.']);
+    assert.deepEqual(
+      [order.txnStatus, order.responseCode, order.responseDescription],
+      ['1', '1021', 'Minimum transaction limit is 9 rupees.'],
+    );
   });
 
   it('shows Pending while the bank is silent, then Failure marked by the service after the timeout', async () => {
@@ -105,7 +113,10 @@ describe('Status API: POST /api/payments/v1/status', function () {
   it('echoes version as a string, 13 when not sent', async () => {
     const { orderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
     assert.equal((await statusOf(orderId, { version: 12 })).json.data.version, '12');
-    const withoutVersion = await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId });
+    const withoutVersion = await checkStatus(gw.baseUrl, merchant.secretKey, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+    });
     assert.equal(withoutVersion.json.data.version, '13');
   });
 
@@ -122,12 +133,20 @@ describe('Status API: POST /api/payments/v1/status', function () {
   it("never shows one merchant another merchant's order", async () => {
     const { orderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
     const other = await gw.newMerchant('Other');
-    const res = await checkStatus(gw.baseUrl, other.secretKey, { merchantIdentifier: other.merchantIdentifier, orderId, version: 13 });
+    const res = await checkStatus(gw.baseUrl, other.secretKey, {
+      merchantIdentifier: other.merchantIdentifier,
+      orderId,
+      version: 13,
+    });
     assert.equal(res.status, 200);
     assert.equal(res.json.status, false);
     assert.deepEqual(res.json.data.orders, []);
     // Naming the owner while signing with one's own key fails authentication.
-    const spoofed = await checkStatus(gw.baseUrl, other.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
+    const spoofed = await checkStatus(gw.baseUrl, other.secretKey, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      version: 13,
+    });
     assert.equal(spoofed.status, 401);
   });
 
@@ -157,20 +176,28 @@ describe('Status API: POST /api/payments/v1/status', function () {
     });
 
     it('a body that is not an object: 400', async () => {
-      for (const body of ['[]', 'null', '"x"', '42']) expectError(await checkStatus(gw.baseUrl, merchant.secretKey, body), 400, 2002);
+      for (const body of ['[]', 'null', '"x"', '42'])
+        expectError(await checkStatus(gw.baseUrl, merchant.secretKey, body), 400, 2002);
     });
 
     it('wrong types: 400 naming the field', async () => {
       const res = await statusOf(orderId, { version: '13' });
       expectError(res, 400, 2002);
       assert.match(res.json.message.text, /version/);
-      const numericOrder = await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 12345 });
+      const numericOrder = await checkStatus(gw.baseUrl, merchant.secretKey, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: 12345,
+      });
       expectError(numericOrder, 400, 2002);
       assert.match(numericOrder.json.message.text, /orderId/);
     });
 
     it('missing or out-of-range fields: 400', async () => {
-      expectError(await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier }), 400, 2002);
+      expectError(
+        await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: merchant.merchantIdentifier }),
+        400,
+        2002,
+      );
       expectError(await checkStatus(gw.baseUrl, merchant.secretKey, { orderId }), 400, 2002);
       expectError(await statusOf('x'.repeat(65)), 400, 2002);
       expectError(await statusOf(orderId, { version: -1 }), 400, 2002);

@@ -100,8 +100,7 @@ function interpolate(value: string): string {
   );
 }
 
-const interpolatedEnv = (s: Service) =>
-  Object.fromEntries(Object.entries(environmentOf(s)).map(([k, v]) => [k, interpolate(v)]));
+const interpolatedEnv = (s: Service) => Object.fromEntries(Object.entries(environmentOf(s)).map(([k, v]) => [k, interpolate(v)]));
 
 function dependsOn(s: Service): Record<string, string> {
   const d = s.depends_on ?? {};
@@ -115,7 +114,9 @@ function portsOf(s: Service): { published?: number; target: number }[] {
     if (typeof p === 'object') {
       return { target: Number(p.target), published: p.published === undefined ? undefined : Number(p.published) };
     }
-    const parts = String(p).replace(/\/(tcp|udp)$/, '').split(':');
+    const parts = String(p)
+      .replace(/\/(tcp|udp)$/, '')
+      .split(':');
     const target = Number(parts[parts.length - 1]);
     const published = parts.length >= 2 ? Number(parts[parts.length - 2]) : undefined;
     return { target, published };
@@ -217,7 +218,9 @@ function buildOutputs(): Set<string> {
   assert.ok(parsed, 'tsconfig.build.json does not parse');
   assert.notEqual(parsed.options.noEmit, true, 'tsconfig.build.json emits nothing');
   return new Set(
-    parsed.fileNames.flatMap((f) => ts.getOutputFileNames(parsed, f, false)).map((f) => path.relative(root, f).split(path.sep).join('/')),
+    parsed.fileNames
+      .flatMap((f) => ts.getOutputFileNames(parsed, f, false))
+      .map((f) => path.relative(root, f).split(path.sep).join('/')),
   );
 }
 
@@ -392,7 +395,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       it(`${name}'s values validate against the configuration schema`, () => {
         const raw = environmentOf(service(compose, name));
         for (const secret of ['MASTER_KEY', 'OPS_TOKEN']) {
-          assert.match(raw[secret] ?? '', new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`), `${name}: ${secret} must be a required \${${secret}:?...}`);
+          assert.match(
+            raw[secret] ?? '',
+            new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`),
+            `${name}: ${secret} must be a required \${${secret}:?...}`,
+          );
         }
         const env = interpolatedEnv(service(compose, name));
         assert.equal(env.GATEWAY_ENV, 'production');
@@ -400,19 +407,37 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.equal(config.GATEWAY_ENV, 'production');
         assert.equal(config.MASTER_KEY, supplied.MASTER_KEY);
         assert.equal(config.OPS_TOKEN, supplied.OPS_TOKEN);
-        for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS'] as const) assert.ok(env[k], `${name} sets ${k} (else it looks for the dev stack)`);
+        for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS'] as const)
+          assert.ok(env[k], `${name} sets ${k} (else it looks for the dev stack)`);
       });
     }
 
     it('api and worker agree on store, Temporal and secrets', () => {
       const api = environmentOf(service(compose, API));
       const worker = environmentOf(service(compose, WORKER));
-      for (const k of ['GATEWAY_ENV', 'MONGODB_URI', 'MONGODB_DB', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE', 'MASTER_KEY', 'OPS_TOKEN']) {
+      for (const k of [
+        'GATEWAY_ENV',
+        'MONGODB_URI',
+        'MONGODB_DB',
+        'TEMPORAL_ADDRESS',
+        'TEMPORAL_NAMESPACE',
+        'TEMPORAL_TASK_QUEUE',
+        'MASTER_KEY',
+        'OPS_TOKEN',
+      ]) {
         assert.equal(worker[k], api[k], `${k} differs between api and worker`);
       }
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
-      assert.equal(environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE ?? 'default', ns, 'auto-setup creates the namespace the gateway uses');
-      assert.equal(environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default', ns, 'search attributes go to that namespace');
+      assert.equal(
+        environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE ?? 'default',
+        ns,
+        'auto-setup creates the namespace the gateway uses',
+      );
+      assert.equal(
+        environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default',
+        ns,
+        'search attributes go to that namespace',
+      );
     });
 
     it('api listens on all interfaces and publishes the port in its API_PORT', () => {
@@ -459,16 +484,25 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const build = stages.find((s) => instructions(s, 'RUN').some((r) => /\bnpm run build\b/.test(r)));
       assert.ok(build && build !== runtime, 'a build stage runs npm run build');
       const runs = instructions(build, 'RUN').join('\n');
-      assert.ok(/\bnpm ci\b/.test(runs) && runs.indexOf('npm ci') < runs.indexOf('npm run build'), 'build stage: npm ci, then npm run build');
+      assert.ok(
+        /\bnpm ci\b/.test(runs) && runs.indexOf('npm ci') < runs.indexOf('npm run build'),
+        'build stage: npm ci, then npm run build',
+      );
       const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
       assert.match(pkg.scripts.build, /tsconfig\.build\.json/);
       const copied = instructions(build, 'COPY').join('\n');
       const tsBuild = JSON.parse(readFileSync(path.join(root, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
       for (const f of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', ...tsBuild.include]) {
-        assert.ok(new RegExp(`(^|\\s)(\\./)?${f.replace(/\./g, '\\.')}/?(\\s|$)`, 'm').test(copied) || /^\.\s/m.test(copied), `build stage copies ${f}`);
+        assert.ok(
+          new RegExp(`(^|\\s)(\\./)?${f.replace(/\./g, '\\.')}/?(\\s|$)`, 'm').test(copied) || /^\.\s/m.test(copied),
+          `build stage copies ${f}`,
+        );
       }
       assert.match(runtime.base, /^node:20(\.\d+)*(\.\d+)?-slim$/, 'runtime on node:20-slim');
-      assert.ok(instructions(runtime, 'RUN').some((r) => /\bnpm ci\b.*--omit=dev/.test(r)), 'runtime: npm ci --omit=dev');
+      assert.ok(
+        instructions(runtime, 'RUN').some((r) => /\bnpm ci\b.*--omit=dev/.test(r)),
+        'runtime: npm ci --omit=dev',
+      );
       assert.ok(!instructions(runtime, 'RUN').some((r) => /\bnpm run build\b/.test(r)), 'runtime does not build');
       const user = instructions(runtime, 'USER').pop();
       assert.ok(user && !/^(root|0)(:|$)/.test(user), `runtime runs as a non-root user (USER ${user})`);
@@ -501,7 +535,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(workflows, 'dist/workflows/index.js');
       assert.ok(outputs.has(workflows), `the build emits ${workflows}`);
       assert.ok(outputs.has('dist/src/temporal/worker.js'));
-      assert.equal(builtFileOf(['node', 'dist/workflows/index.js'], workdir(runtime)), workflows, 'the runtime image has dist/workflows');
+      assert.equal(
+        builtFileOf(['node', 'dist/workflows/index.js'], workdir(runtime)),
+        workflows,
+        'the runtime image has dist/workflows',
+      );
     });
 
     it('builds api and worker from the one Dockerfile', () => {
@@ -527,7 +565,8 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.deepEqual(asMap(r.creates), sorted(expected));
       assert.equal(r.creates.length, Object.keys(expected).length, 'each attribute registered once');
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
-      for (const c of r.creates) assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
+      for (const c of r.creates)
+        assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
     });
 
     it('reads the YAML, so a changed list is registered as it stands', () => {
@@ -539,9 +578,15 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         const changed = { ...Object.fromEntries(others.map((k) => [k, 'Keyword'])), PayerVpa: 'Text', Amount: 'Double' };
         writeFileSync(
           path.join(dir, 'search-attributes.yaml'),
-          `# changed copy\nsearchAttributes:\n${Object.entries(changed).map(([k, v]) => `  ${k}: ${v}`).join('\n')}\n`,
+          `# changed copy\nsearchAttributes:\n${Object.entries(changed)
+            .map(([k, v]) => `  ${k}: ${v}`)
+            .join('\n')}\n`,
         );
-        const moved = args.map((a) => (a.startsWith(path.join(root, 'temporal-config')) ? path.join(dir, path.relative(path.join(root, 'temporal-config'), a)) : a));
+        const moved = args.map((a) =>
+          a.startsWith(path.join(root, 'temporal-config'))
+            ? path.join(dir, path.relative(path.join(root, 'temporal-config'), a))
+            : a,
+        );
         assert.notDeepEqual(moved, args, 'the job runs files from temporal-config/');
         const r = runRegistration(moved, interpolatedEnv(service(compose, ADMIN_TOOLS)));
         assert.equal(r.status, 0, r.stderr);

@@ -32,5 +32,8 @@ export async function request(
 /** Status API call as a merchant makes it: the checksum header over the exact body sent. */
 export function checkStatus(baseUrl: string, secretKey: string, body: object | string, headers: Record<string, string> = {}) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  return request(`${baseUrl}/api/payments/v1/status`, { body: raw, headers: { checksum: hmacSha256Hex(secretKey, raw), ...headers } });
+  return request(`${baseUrl}/api/payments/v1/status`, {
+    body: raw,
+    headers: { checksum: hmacSha256Hex(secretKey, raw), ...headers },
+  });
 }

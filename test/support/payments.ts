@@ -20,6 +20,10 @@ export function paymentFinished(gw: TestGateway, merchantIdentifier: string, ord
 }
 
 /** The stored transaction, straight from the store (for "nothing changed" checks). */
-export async function storedTransaction(gw: TestGateway, merchantIdentifier: string, orderId: string): Promise<Transaction | null> {
+export async function storedTransaction(
+  gw: TestGateway,
+  merchantIdentifier: string,
+  orderId: string,
+): Promise<Transaction | null> {
   return gw.rt.transactions.findByOrder({ merchantIdentifier, orderId });
 }

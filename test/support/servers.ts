@@ -63,9 +63,7 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   return env;
 }
 
-export const workflowBundle = once(
-  (): Promise<WorkflowBundle> => bundleWorkflowCode({ workflowsPath, logger: quietLogger }),
-);
+export const workflowBundle = once((): Promise<WorkflowBundle> => bundleWorkflowCode({ workflowsPath, logger: quietLogger }));
 
 export async function stopTestServers(): Promise<void> {
   for (const stop of stops.splice(0).reverse()) await stop();

@@ -24,7 +24,12 @@ describe('checksums (HMAC-SHA256, lowercase hex)', () => {
   });
 
   it('dynamic QR: merchantIdentifier + orderId + amount + productDescription, no separators', () => {
-    const payload = qrChecksumPayload({ merchantIdentifier: MID, orderId: 'ORD-1001', amount: 10000, productDescription: 'Order for Tea' });
+    const payload = qrChecksumPayload({
+      merchantIdentifier: MID,
+      orderId: 'ORD-1001',
+      amount: 10000,
+      productDescription: 'Order for Tea',
+    });
     assert.equal(payload, `${MID}ORD-100110000Order for Tea`);
     assert.equal(hmacSha256Hex(SECRET, payload), 'd6c5116b426fabd338eede3739cd0fdf59218e35fbfefaa4da9e9c7be4477ee5');
   });

@@ -25,7 +25,11 @@ describe('configuration', () => {
   it('fails fast naming every bad variable', () => {
     assert.throws(
       () => loadConfig({ API_PORT: 'eighty', MONGODB_URI: 'postgres://x', SANDBOX_ENABLED: 'maybe' }, { MASTER_KEY, OPS_TOKEN }),
-      (e: unknown) => e instanceof ConfigError && /API_PORT/.test(e.message) && /MONGODB_URI/.test(e.message) && /SANDBOX_ENABLED/.test(e.message),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        /API_PORT/.test(e.message) &&
+        /MONGODB_URI/.test(e.message) &&
+        /SANDBOX_ENABLED/.test(e.message),
     );
   });
 
@@ -41,6 +45,9 @@ describe('configuration', () => {
   it('describes every variable', () => {
     const lines = describeConfig();
     assert.ok(lines.some((l) => l.startsWith('API_PORT (default 3000): ')));
-    assert.ok(lines.every((l) => /: \S/.test(l)), 'each variable has a description');
+    assert.ok(
+      lines.every((l) => /: \S/.test(l)),
+      'each variable has a description',
+    );
   });
 });

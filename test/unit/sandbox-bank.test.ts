@@ -11,22 +11,52 @@ const instrument = (input: Parameters<typeof sandboxInstrument>[0]): PaymentInst
 
 describe('sandbox payer and bank', () => {
   it('UPI: success@sandbox pays, failure@sandbox declines, noanswer@sandbox never answers', () => {
-    assert.deepEqual(sandboxBankDecision(instrument({ payerVpa: 'success@sandbox' }), 10_000), { answered: true, approved: true, response: 'success' });
-    assert.deepEqual(sandboxBankDecision(instrument({ payerVpa: 'failure@sandbox' }), 10_000), { answered: true, approved: false, response: 'declinedByBank' });
+    assert.deepEqual(sandboxBankDecision(instrument({ payerVpa: 'success@sandbox' }), 10_000), {
+      answered: true,
+      approved: true,
+      response: 'success',
+    });
+    assert.deepEqual(sandboxBankDecision(instrument({ payerVpa: 'failure@sandbox' }), 10_000), {
+      answered: true,
+      approved: false,
+      response: 'declinedByBank',
+    });
     assert.deepEqual(sandboxBankDecision(instrument({ payerVpa: 'noanswer@sandbox' }), 10_000), { answered: false });
   });
 
   it('cards: the success card pays, the decline card is declined; only the masked number is kept', () => {
     const good = instrument({ cardNumber: '4012001037141112' });
-    assert.deepEqual(good, { kind: 'CARD', cardToken: '401200XXXXXX1112', cardId: 'id-of-1112', brand: 'VISA', cardType: 'CREDIT', bankName: 'HDFC Bank' });
+    assert.deepEqual(good, {
+      kind: 'CARD',
+      cardToken: '401200XXXXXX1112',
+      cardId: 'id-of-1112',
+      brand: 'VISA',
+      cardType: 'CREDIT',
+      bankName: 'HDFC Bank',
+    });
     assert.equal(JSON.stringify(good).includes('4012001037141112'), false);
-    assert.equal(sandboxBankDecision(good, 10_000).answered && (sandboxBankDecision(good, 10_000) as { approved: boolean }).approved, true);
-    assert.deepEqual(sandboxBankDecision(instrument({ cardNumber: '4000000000000002' }), 10_000), { answered: true, approved: false, response: 'declinedByBank' });
+    assert.equal(
+      sandboxBankDecision(good, 10_000).answered && (sandboxBankDecision(good, 10_000) as { approved: boolean }).approved,
+      true,
+    );
+    assert.deepEqual(sandboxBankDecision(instrument({ cardNumber: '4000000000000002' }), 10_000), {
+      answered: true,
+      approved: false,
+      response: 'declinedByBank',
+    });
   });
 
   it('net banking: SBIN pays, FAIL declines (codes are case-insensitive)', () => {
-    assert.deepEqual(sandboxBankDecision(instrument({ bankCode: 'sbin' }), 10_000), { answered: true, approved: true, response: 'success' });
-    assert.deepEqual(sandboxBankDecision(instrument({ bankCode: 'FAIL' }), 10_000), { answered: true, approved: false, response: 'declinedByBank' });
+    assert.deepEqual(sandboxBankDecision(instrument({ bankCode: 'sbin' }), 10_000), {
+      answered: true,
+      approved: true,
+      response: 'success',
+    });
+    assert.deepEqual(sandboxBankDecision(instrument({ bankCode: 'FAIL' }), 10_000), {
+      answered: true,
+      approved: false,
+      response: 'declinedByBank',
+    });
   });
 
   it('declines anything below 9 rupees with 1021, whatever the instrument', () => {

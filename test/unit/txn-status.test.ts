@@ -4,17 +4,31 @@ import { canTransition, statesThatMayBecome, TxnStatus, type TxnStatusName } fro
 describe('transaction status codes and transitions', () => {
   it('keeps the contract codes', () => {
     assert.deepEqual(TxnStatus, {
-      Success: 0, Failure: 1, Pending: 2, Refund: 3, PartialRefund: 4,
-      ChargebackReverted: 5, Chargeback: 6, PartialChargebackReverted: 7, PartialChargeback: 8,
+      Success: 0,
+      Failure: 1,
+      Pending: 2,
+      Refund: 3,
+      PartialRefund: 4,
+      ChargebackReverted: 5,
+      Chargeback: 6,
+      PartialChargebackReverted: 7,
+      PartialChargeback: 8,
     });
   });
 
   it('allows exactly the transitions of DECISIONS.md', () => {
     const allowed: [TxnStatusName, TxnStatusName][] = [
-      ['Pending', 'Success'], ['Pending', 'Failure'], ['Failure', 'Success'],
-      ['Success', 'PartialRefund'], ['Success', 'Refund'], ['PartialRefund', 'PartialRefund'], ['PartialRefund', 'Refund'],
-      ['Success', 'PartialChargeback'], ['Success', 'Chargeback'],
-      ['PartialChargeback', 'PartialChargebackReverted'], ['Chargeback', 'ChargebackReverted'],
+      ['Pending', 'Success'],
+      ['Pending', 'Failure'],
+      ['Failure', 'Success'],
+      ['Success', 'PartialRefund'],
+      ['Success', 'Refund'],
+      ['PartialRefund', 'PartialRefund'],
+      ['PartialRefund', 'Refund'],
+      ['Success', 'PartialChargeback'],
+      ['Success', 'Chargeback'],
+      ['PartialChargeback', 'PartialChargebackReverted'],
+      ['Chargeback', 'ChargebackReverted'],
     ];
     const names = Object.keys(TxnStatus) as TxnStatusName[];
     for (const from of names) {

@@ -67,11 +67,27 @@ describe('payment workflow (time-skipping)', function () {
     const now = new Date();
     const id = randomBytes(6).toString('hex');
     return {
-      txnId: `TXN${id}`, merchantIdentifier: 'a'.repeat(32), orderId: `order-${id}`, amountPaise,
-      productDescription: 'Tea', buyerName: null, buyerEmail: null, ipAddress: null,
-      instrument: r.instrument as PaymentInstrument, status: 'Pending', responseCode: '208', responseDescription: 'pending',
-      bankRefNum: null, authCode: null, markedFailedByService: false, createdAt: now, updatedAt: now,
-      completedAt: null, successAt: null, refunds: [], version: 1,
+      txnId: `TXN${id}`,
+      merchantIdentifier: 'a'.repeat(32),
+      orderId: `order-${id}`,
+      amountPaise,
+      productDescription: 'Tea',
+      buyerName: null,
+      buyerEmail: null,
+      ipAddress: null,
+      instrument: r.instrument as PaymentInstrument,
+      status: 'Pending',
+      responseCode: '208',
+      responseDescription: 'pending',
+      bankRefNum: null,
+      authCode: null,
+      markedFailedByService: false,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      successAt: null,
+      refunds: [],
+      version: 1,
     };
   }
 
@@ -115,7 +131,12 @@ describe('payment workflow (time-skipping)', function () {
       const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
       await env.sleep('5 minutes');
       assert.equal(await handle.query(paymentStageQuery), 'awaiting-bank');
-      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '654321' });
+      await handle.signal(bankAnswerSignal, {
+        approved: true,
+        response: 'success',
+        bankRefNum: '123456789012',
+        authCode: '654321',
+      });
       return handle.result();
     });
     assert.equal(result.status, 'Success');
@@ -144,7 +165,12 @@ describe('payment workflow (time-skipping)', function () {
     assert.equal(bankCalls - callsBefore, 1, 'the bank was asked once');
     assert.equal(recorded.get(t.txnId)?.calls, 1, 'the outcome was recorded once');
     await assert.rejects(
-      env.client.workflow.start('paymentWorkflow', { workflowId: handle.workflowId, taskQueue, args: [], workflowIdReusePolicy: 'REJECT_DUPLICATE' }),
+      env.client.workflow.start('paymentWorkflow', {
+        workflowId: handle.workflowId,
+        taskQueue,
+        args: [],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
       WorkflowExecutionAlreadyStartedError,
     );
   });

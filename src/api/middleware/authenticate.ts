@@ -71,7 +71,9 @@ export function operatorAuth(opsToken: string) {
   const expected = createHash('sha256').update(opsToken).digest();
   return async (ctx: Context, next: Next) => {
     const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
-    const presented = createHash('sha256').update(match?.[1] ?? '').digest();
+    const presented = createHash('sha256')
+      .update(match?.[1] ?? '')
+      .digest();
     if (!match || !timingSafeEqual(expected, presented)) throw new ApiError('operatorTokenInvalid');
     await next();
   };

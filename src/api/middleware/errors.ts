@@ -35,6 +35,7 @@ function classify(e: unknown): ApiErrorKind {
 
 /** Temporal's client reports an unreachable server as a gRPC UNAVAILABLE (14) or DEADLINE_EXCEEDED (4). */
 function isGrpcUnavailable(e: unknown): boolean {
-  const code = (e as { code?: unknown; cause?: { code?: unknown } } | null)?.cause?.code ?? (e as { code?: unknown } | null)?.code;
+  const code =
+    (e as { code?: unknown; cause?: { code?: unknown } } | null)?.cause?.code ?? (e as { code?: unknown } | null)?.code;
   return (e as Error | null)?.name === 'ServiceError' && (code === 14 || code === 4);
 }

@@ -31,7 +31,11 @@ export function observe(logger: Logger, registry: Registry) {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) };
+      const labels = {
+        method: ctx.method,
+        route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched',
+        status: String(ctx.status),
+      };
       duration.observe(labels, seconds);
       requests.inc(labels);
       logger.info({ requestId: ctx.state.requestId, ...labels, path: ctx.path, ms: Math.round(seconds * 1000) }, 'request');

@@ -9,8 +9,14 @@ export function healthRoutes(deps: ApiDeps): Router {
   });
   router.get('/ready', async (ctx) => {
     const [store, temporal] = await Promise.all([
-      deps.store.db.command({ ping: 1 }).then(() => 'ok', () => 'unavailable'),
-      deps.temporal.workflowService.getSystemInfo({}).then(() => 'ok', () => 'unavailable'),
+      deps.store.db.command({ ping: 1 }).then(
+        () => 'ok',
+        () => 'unavailable',
+      ),
+      deps.temporal.workflowService.getSystemInfo({}).then(
+        () => 'ok',
+        () => 'unavailable',
+      ),
     ]);
     const ready = store === 'ok' && temporal === 'ok';
     ctx.status = ready ? 200 : 503;

@@ -42,7 +42,12 @@ export function sandboxRoutes(deps: ApiDeps): Router {
     );
 
     const t = result.transaction;
-    const data = { merchantIdentifier: t.merchantIdentifier, orderId: t.orderId, txnId: t.txnId, txnStatus: String(TxnStatus[t.status]) };
+    const data = {
+      merchantIdentifier: t.merchantIdentifier,
+      orderId: t.orderId,
+      txnId: t.txnId,
+      txnStatus: String(TxnStatus[t.status]),
+    };
     if (result.kind === 'conflict') {
       const c = BusinessResults.orderConflict;
       ctx.body = { success: false, message: { code: String(c.code), text: c.text }, data };

@@ -10,8 +10,14 @@ export const sandboxPaymentSchema = z
     buyerName: z.string().trim().min(1).max(100).optional(),
     buyerEmail: z.email().max(254).optional(),
     payerVpa: z.string().min(3).max(100).optional(),
-    cardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits').optional(),
-    bankCode: z.string().regex(/^[A-Za-z]{4}$/, 'must be a 4-letter bank code').optional(),
+    cardNumber: z
+      .string()
+      .regex(/^\d{12,19}$/, 'must be 12-19 digits')
+      .optional(),
+    bankCode: z
+      .string()
+      .regex(/^[A-Za-z]{4}$/, 'must be a 4-letter bank code')
+      .optional(),
   })
   .refine((b) => [b.payerVpa, b.cardNumber, b.bankCode].filter((v) => v !== undefined).length === 1, {
     message: 'exactly one of payerVpa, cardNumber or bankCode is required',
