@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ferretdbPath } from './paths';
-import { startProcess, waitForPort, type ManagedProcess } from './process';
+import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
 /** Starts the FerretDB store (SQLite files in `dataDir`) and waits until it accepts connections. */
 export async function startFerretdb(o: {
@@ -8,6 +8,7 @@ export async function startFerretdb(o: {
   dataDir: string;
   logDir: string;
 }): Promise<{ uri: string; process: ManagedProcess }> {
+  await assertPortFree('127.0.0.1', o.port, 'set DEV_MONGODB_PORT to a free port, or MONGODB_URI to use that MongoDB');
   const logFile = path.join(o.logDir, 'ferretdb.log');
   const p = startProcess(
     'FerretDB',

@@ -61,6 +61,11 @@ export async function waitForPort(
   throw new Error(`${p.name} did not open ${host}:${port} within ${timeoutMs / 1000}s; see ${logFile}`);
 }
 
+/** Fails with `hint` when something already listens on host:port (it would be mistaken for our server). */
+export async function assertPortFree(host: string, port: number, hint: string): Promise<void> {
+  if (await canConnect(host, port)) throw new Error(`port ${port} on ${host} is already in use; ${hint}`);
+}
+
 export function canConnect(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { temporalCliPath, temporalConfigDir } from './paths';
-import { startProcess, waitForPort, type ManagedProcess } from './process';
+import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
 /** `Name=Type` pairs from temporal-config/search-attributes.yaml (shared with docker-compose). */
 export function configuredSearchAttributes(): { name: string; type: string }[] {
@@ -35,6 +35,9 @@ export async function startTemporalDevServer(o: {
   dbFile?: string;
   logDir: string;
 }): Promise<{ address: string; uiUrl: string; process: ManagedProcess }> {
+  const hint = 'set DEV_TEMPORAL_PORT and DEV_TEMPORAL_UI_PORT to free ports, or TEMPORAL_ADDRESS to use that server';
+  await assertPortFree('127.0.0.1', o.port, hint);
+  await assertPortFree('127.0.0.1', o.uiPort, hint);
   const logFile = path.join(o.logDir, 'temporal.log');
   const args = [
     'server',

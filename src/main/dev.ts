@@ -78,7 +78,10 @@ async function main(): Promise<void> {
   say('ready. Ctrl-C stops every process.');
 }
 
-main().catch((e) => {
-  console.error(e instanceof SetupError ? `[setup] ${e.message}` : e);
+main().catch((e: Error) => {
+  // Expected failures (a missing tool, a busy port, a server that would not start) read best as
+  // one line; the stack is there for LOG_LEVEL=debug.
+  console.error(`${e instanceof SetupError ? '[setup]' : '[dev]'} ${e.message}`);
+  if (process.env.LOG_LEVEL === 'debug') console.error(e.stack);
   process.exit(1);
 });
