@@ -2,8 +2,7 @@ import { z } from 'zod';
 
 /**
  * Every environment variable the gateway reads, parsed once at start-up. Each key carries one
- * description; `describeConfig()` renders them for the README and for `--help` style output, and
- * the deployment test checks that docker-compose sets nothing that is not listed here.
+ * description (the README's table mirrors them), and the deployment test checks that docker-compose sets nothing that is not listed here.
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -107,15 +106,5 @@ export function loadConfig(
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN!,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
-  });
-}
-
-/** One line per variable: name, default and description. */
-export function describeConfig(): string[] {
-  return configKeys.map((key) => {
-    const field = configSchema.shape[key];
-    const def = field.safeParse(undefined);
-    const shown = def.success && def.data !== undefined ? ` (default ${String(def.data)})` : '';
-    return `${key}${shown}: ${field.description ?? ''}`;
   });
 }

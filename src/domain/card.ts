@@ -15,20 +15,6 @@ export function cardBrand(pan: string): CardBrand {
   return 'UNKNOWN';
 }
 
-/** Luhn check digit validation. */
-export function passesLuhn(pan: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < pan.length; i++) {
-    let d = pan.charCodeAt(pan.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /**
  * A stable, opaque card identifier (the contract's `cardId`): keyed hash of the number, so the same
  * card gets the same id without the gateway keeping the number.

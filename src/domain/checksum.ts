@@ -26,13 +26,3 @@ export function qrChecksumPayload(f: {
 }): string {
   return `${f.merchantIdentifier}${f.orderId}${f.amount}${f.productDescription}`;
 }
-
-/** QR image address: mid + width + height + data, data exactly as it appears in the address. */
-export function qrImageChecksumPayload(f: {
-  mid: string;
-  width: number | string;
-  height: number | string;
-  data: string;
-}): string {
-  return `${f.mid}${f.width}${f.height}${f.data}`;
-}

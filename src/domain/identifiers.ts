@@ -10,4 +10,3 @@ export function newTxnId(now: Date): string {
 
 /** Merchant order ids: what the status API, workflow ids and search attributes accept. */
 export const ORDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,63}$/;
-export const MERCHANT_ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -15,7 +15,6 @@ function istParts(instant: Date) {
     HH: pad(t.getUTCHours()),
     mm: pad(t.getUTCMinutes()),
     ss: pad(t.getUTCSeconds()),
-    SSS: pad(t.getUTCMilliseconds(), 3),
   };
 }
 
@@ -23,22 +22,4 @@ function istParts(instant: Date) {
 export function formatIstDateTime(instant: Date): string {
   const p = istParts(instant);
   return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}`;
-}
-
-/** `yyyy-MM-dd HH:mm:ss.SSS` in IST: the real-time webhook `txnDate`. */
-export function formatIstDateTimeMillis(instant: Date): string {
-  const p = istParts(instant);
-  return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}.${p.SSS}`;
-}
-
-/** `MM/dd/yyyy HH:mm:ss` in IST: the real-time webhook `pgTransTime`. */
-export function formatIstUsDateTime(instant: Date): string {
-  const p = istParts(instant);
-  return `${p.MM}/${p.dd}/${p.yyyy} ${p.HH}:${p.mm}:${p.ss}`;
-}
-
-/** `yyyy-MM-dd` in IST. */
-export function formatIstDate(instant: Date): string {
-  const p = istParts(instant);
-  return `${p.yyyy}-${p.MM}-${p.dd}`;
 }

@@ -16,11 +16,6 @@ export function paiseToWire(paise: Paise): string {
   return String(paise);
 }
 
-/** Paise as a rupee number with at most two decimals (ledger, bulk, payment links). */
-export function paiseToRupees(paise: Paise): number {
-  return Math.round(paise) / 100;
-}
-
 /** `₹12.34`, for memos and logs people read. */
 export function formatRupees(paise: Paise): string {
   const rupees = Math.trunc(paise / 100);

@@ -12,7 +12,6 @@ export const TxnStatus = {
 } as const;
 
 export type TxnStatusName = keyof typeof TxnStatus;
-export type TxnStatusCode = (typeof TxnStatus)[TxnStatusName];
 
 const ALLOWED: Record<TxnStatusName, readonly TxnStatusName[]> = {
   Pending: ['Success', 'Failure'],
@@ -34,8 +33,4 @@ export function canTransition(from: TxnStatusName, to: TxnStatusName): boolean {
 /** States from which `from` may have been reached: used to guard projection updates. */
 export function statesThatMayBecome(to: TxnStatusName): TxnStatusName[] {
   return (Object.keys(ALLOWED) as TxnStatusName[]).filter((from) => ALLOWED[from].includes(to));
-}
-
-export function isFinal(status: TxnStatusName): boolean {
-  return status !== 'Pending';
 }

@@ -11,14 +11,3 @@ export const TxnStatusKey = defineSearchAttributeKey('TxnStatus', SearchAttribut
 export const KindKey = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
 
 export const customSearchAttributes = [MerchantIdKey, OrderIdKey, TxnStatusKey, KindKey];
-
-/** `--search-attribute` / operator-service type names, as `temporal` CLI and YAML spell them. */
-export const searchAttributeTypeName: Record<string, string> = {
-  [SearchAttributeType.KEYWORD]: 'Keyword',
-  [SearchAttributeType.TEXT]: 'Text',
-  [SearchAttributeType.INT]: 'Int',
-  [SearchAttributeType.DOUBLE]: 'Double',
-  [SearchAttributeType.BOOL]: 'Bool',
-  [SearchAttributeType.DATETIME]: 'Datetime',
-  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
-};

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cardBrand, cardIdentifier, maskCardNumber, passesLuhn } from '../../src/domain/card';
+import { cardBrand, cardIdentifier, maskCardNumber } from '../../src/domain/card';
 
 describe('card data', () => {
   it('masks all but the first six and last four digits', () => {
@@ -7,12 +7,10 @@ describe('card data', () => {
     assert.equal(maskCardNumber('378282246310005'), '378282XXXXX0005');
   });
 
-  it('recognises networks and the Luhn check', () => {
+  it('recognises networks', () => {
     assert.equal(cardBrand('4012001037141112'), 'VISA');
     assert.equal(cardBrand('5555555555554444'), 'MASTERCARD');
     assert.equal(cardBrand('6521000000000000'), 'RUPAY');
-    assert.equal(passesLuhn('4012001037141112'), true);
-    assert.equal(passesLuhn('4012001037141113'), false);
   });
 
   it('derives a stable card id that depends on the key and hides the number', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { checksumMatches, hmacSha256Hex, qrChecksumPayload, qrImageChecksumPayload } from '../../src/domain/checksum';
+import { checksumMatches, hmacSha256Hex, qrChecksumPayload } from '../../src/domain/checksum';
 
 // Expected values computed independently with `printf %s '<payload>' | openssl dgst -sha256 -hmac <key>`.
 const SECRET = '0678056d96914a8583fb518caf42828a';
@@ -32,12 +32,6 @@ describe('checksums (HMAC-SHA256, lowercase hex)', () => {
     });
     assert.equal(payload, `${MID}ORD-100110000Order for Tea`);
     assert.equal(hmacSha256Hex(SECRET, payload), 'd6c5116b426fabd338eede3739cd0fdf59218e35fbfefaa4da9e9c7be4477ee5');
-  });
-
-  it('QR image address: mid + width + height + data as percent-encoded in the address', () => {
-    const data = 'upi%3A%2F%2Fpay%3Fpa%3Dmerchant%40bank%26am%3D10.00';
-    const payload = qrImageChecksumPayload({ mid: MID, width: 200, height: 200, data });
-    assert.equal(hmacSha256Hex(SECRET, payload), 'c5a02d62b5bd6a7f311845d094bfe67e2697dbca2f854e75cb8e36463a1b4b35');
   });
 
   describe('checksumMatches', () => {
