@@ -8,6 +8,7 @@ import { MerchantRepository } from './store/merchant-repository';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient } from './temporal/client';
+import { startPaymentDeps } from './usecases/start-payment';
 import type { ActivityDeps } from '../activities';
 
 /** The long-lived connections and repositories one process shares between API and worker. */
@@ -51,12 +52,5 @@ export function apiDeps(rt: Runtime): ApiDeps {
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
-  return {
-    transactions: rt.transactions,
-    bank: new SandboxBankConnector(),
-    temporal: rt.temporal,
-    taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
-    bankTimeoutMs: rt.config.BANK_TIMEOUT_SECONDS * 1000,
-    now: rt.now,
-  };
+  return { ...startPaymentDeps(rt), bank: new SandboxBankConnector() };
 }

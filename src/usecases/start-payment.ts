@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { describeInstrument, type PaymentInstrument } from '../domain/instrument';
 import { formatRupees, type Paise } from '../domain/money';
@@ -26,6 +27,22 @@ export interface StartPaymentDeps {
   taskQueue: string;
   bankTimeoutMs: number;
   now: () => Date;
+}
+
+/** The deps from a process's configuration and connections (API route and sweep activity alike). */
+export function startPaymentDeps(d: {
+  config: Config;
+  transactions: TransactionRepository;
+  temporal: Client;
+  now: () => Date;
+}): StartPaymentDeps {
+  return {
+    transactions: d.transactions,
+    temporal: d.temporal,
+    taskQueue: d.config.TEMPORAL_TASK_QUEUE,
+    bankTimeoutMs: d.config.BANK_TIMEOUT_SECONDS * 1000,
+    now: d.now,
+  };
 }
 
 export type StartPaymentResult =

@@ -3,8 +3,9 @@ import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { cardIdentifier } from '../../domain/card';
 import { sandboxInstrument } from '../../domain/sandbox-bank';
 import { TxnStatus } from '../../domain/txn-status';
-import { startPayment } from '../../usecases/start-payment';
+import { startPayment, startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
+import { failureBody } from '../envelope';
 import { requireMerchant } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { sandboxPaymentSchema } from '../schemas/sandbox';
@@ -21,25 +22,16 @@ export function sandboxRoutes(deps: ApiDeps): Router {
     if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);
     const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
 
-    const result = await startPayment(
-      {
-        transactions: deps.transactions,
-        temporal: deps.temporal,
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-        bankTimeoutMs: deps.config.BANK_TIMEOUT_SECONDS * 1000,
-        now: deps.now,
-      },
-      {
-        merchantIdentifier: merchant.merchantIdentifier,
-        orderId: body.orderId,
-        amountPaise: body.amount,
-        productDescription: body.productDescription,
-        buyerName: body.buyerName ?? null,
-        buyerEmail: body.buyerEmail ?? null,
-        ipAddress: ctx.ip || null,
-        instrument: instrument.instrument,
-      },
-    );
+    const result = await startPayment(startPaymentDeps(deps), {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: body.orderId,
+      amountPaise: body.amount,
+      productDescription: body.productDescription,
+      buyerName: body.buyerName ?? null,
+      buyerEmail: body.buyerEmail ?? null,
+      ipAddress: ctx.ip || null,
+      instrument: instrument.instrument,
+    });
 
     const t = result.transaction;
     const data = {
@@ -50,7 +42,7 @@ export function sandboxRoutes(deps: ApiDeps): Router {
     };
     if (result.kind === 'conflict') {
       const c = BusinessResults.orderConflict;
-      ctx.body = { success: false, message: { code: String(c.code), text: c.text }, data };
+      ctx.body = { ...failureBody('success', c.code, c.text), data };
       return;
     }
     ctx.status = result.kind === 'started' ? 202 : 200;
