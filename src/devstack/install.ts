@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { devstackDir, ferretdbModuleDir, ferretdbPath, temporalCliPath, temporalTestServerPath, venvDir } from './paths';
 
@@ -48,7 +48,7 @@ function installTemporal(log: Log): void {
 
 function installFerretdb(log: Log): void {
   const stamp = `${ferretdbPath}.stamp`;
-  const sourceHash = hashFiles(['go.mod', 'go.sum', 'main.go'].map((f) => path.join(ferretdbModuleDir, f)));
+  const sourceHash = hashFiles(['go.mod', 'go.sum', 'main.go', FERRETDB_PATCH].map((f) => path.join(ferretdbModuleDir, f)));
   if (readStamp(stamp) === sourceHash && existsSync(ferretdbPath)) {
     log(`ferretdb: already built at ${rel(ferretdbPath)}`);
     return;
@@ -59,11 +59,72 @@ function installFerretdb(log: Log): void {
       'go was not found on PATH. The local MongoDB-protocol store is FerretDB, built from devstack/ferretdb with Go 1.24 or newer (https://go.dev/dl/, or Debian: apt-get install golang), or set MONGODB_URI to use an existing MongoDB.',
     );
   }
-  log('ferretdb: building FerretDB 1.24.2 with the SQLite handler (first build takes a few minutes)');
+  log(
+    `ferretdb: building FerretDB ${FERRETDB_MODULE.split('@')[1] ?? ''} with the SQLite handler and ${FERRETDB_PATCH} (first build takes a few minutes)`,
+  );
+  const modfile = preparePatchedFerretdb(go);
   mkdirSync(path.dirname(ferretdbPath), { recursive: true });
-  run(go, ['build', '-trimpath', '-o', ferretdbPath, '.'], 'building FerretDB with go build', ferretdbModuleDir);
+  run(
+    go,
+    ['build', `-modfile=${modfile}`, '-trimpath', '-o', ferretdbPath, '.'],
+    'building FerretDB with go build',
+    ferretdbModuleDir,
+  );
   writeFileSync(stamp, sourceHash);
   log(`ferretdb: built ${rel(ferretdbPath)}`);
+}
+
+const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB@v1.24.2';
+/** Makes the SQLite backend answer `_id` lookups from its index (see the README, "The local servers"). */
+const FERRETDB_PATCH = 'sqlite-id-pushdown.patch';
+
+/**
+ * Copies the downloaded FerretDB module (go.sum-verified by `go mod download`), applies our patch to
+ * the copy and returns a build modfile that replaces the module with it. The committed go.mod stays
+ * untouched, so the original module is always checked against go.sum before it is patched.
+ */
+function preparePatchedFerretdb(go: string): string {
+  const download = spawnSync(go, ['mod', 'download', '-json', FERRETDB_MODULE.split('@')[0]!], {
+    cwd: ferretdbModuleDir,
+    encoding: 'utf8',
+  });
+  if (download.status !== 0) {
+    throw new SetupError(
+      `downloading ${FERRETDB_MODULE} failed (go mod download exited with ${download.status}):\n${download.stderr}`,
+    );
+  }
+  const sourceDir = (JSON.parse(download.stdout) as { Dir: string }).Dir;
+  const patchedDir = path.join(devstackDir, 'ferretdb-patched');
+  rmSync(patchedDir, { recursive: true, force: true });
+  cpSync(sourceDir, patchedDir, { recursive: true });
+  chmodWritable(patchedDir);
+  // The ceiling keeps git from treating the project's own repository as the patch's target.
+  const apply = spawnSync('git', ['apply', '-p1', path.join(ferretdbModuleDir, FERRETDB_PATCH)], {
+    cwd: patchedDir,
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: devstackDir },
+    encoding: 'utf8',
+  });
+  if (apply.status !== 0) throw new SetupError(`applying ${FERRETDB_PATCH} failed: ${apply.stderr || apply.error?.message}`);
+
+  const modfile = path.join(devstackDir, 'ferretdb-build.mod');
+  cpSync(path.join(ferretdbModuleDir, 'go.mod'), modfile);
+  cpSync(path.join(ferretdbModuleDir, 'go.sum'), modfile.replace(/\.mod$/, '.sum'));
+  run(
+    go,
+    ['mod', 'edit', `-modfile=${modfile}`, `-replace=${FERRETDB_MODULE.split('@')[0]}=${patchedDir}`],
+    'preparing the build modfile',
+    ferretdbModuleDir,
+  );
+  return modfile;
+}
+
+/** The module cache is read-only; the copy must be writable to be patched and later deleted. */
+function chmodWritable(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    chmodSync(full, entry.isDirectory() ? 0o755 : 0o644);
+  }
+  chmodSync(dir, 0o755);
 }
 
 function findCommand(candidates: string[], versionFlag: string, pattern: RegExp): string | undefined {
