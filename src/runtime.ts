@@ -29,11 +29,13 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     await store.close();
     throw e;
   });
+  const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
+  await merchants.backfillApiKeys();
   return {
     config,
     logger,
     store,
-    merchants: new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000),
+    merchants,
     transactions: new TransactionRepository(store.db),
     temporal,
     now: () => new Date(),

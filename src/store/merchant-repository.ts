@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { decryptAtRest, encryptAtRest } from '../domain/secrets';
+import { isDuplicateKeyError } from './mongo';
 
 interface MerchantDoc {
   _id: string;
@@ -33,10 +34,20 @@ export interface NewMerchant {
   createdAt: Date;
 }
 
+/**
+ * API keys by their SHA-256 hash as `_id`, so authenticating a key is a primary-key lookup (the
+ * embedded store uses no other index). The merchant document keeps the hash too.
+ */
+interface ApiKeyDoc {
+  _id: string;
+  merchantIdentifier: string;
+}
+
 const CACHE_MAX_ENTRIES = 10_000;
 
 export class MerchantRepository {
   private readonly merchants: Collection<MerchantDoc>;
+  private readonly apiKeys: Collection<ApiKeyDoc>;
   // Every authenticated request needs its merchant; a short-lived cache of decrypted merchants
   // saves a store round trip and an AES decryption per request. A change (key rotation) reaches
   // every replica within the TTL; unknown merchants are never cached.
@@ -48,6 +59,7 @@ export class MerchantRepository {
     private readonly cacheTtlMs = 0,
   ) {
     this.merchants = db.collection<MerchantDoc>('merchants');
+    this.apiKeys = db.collection<ApiKeyDoc>('api_keys');
   }
 
   async create(m: NewMerchant): Promise<void> {
@@ -68,6 +80,25 @@ export class MerchantRepository {
       autoRefund: false,
       createdAt: m.createdAt,
     });
+    // Written second: a crash in between leaves a merchant whose key was never handed out.
+    await this.apiKeys.insertOne({ _id: m.apiKeyHash, merchantIdentifier: m.merchantIdentifier });
+  }
+
+  /** Gives every merchant stored before api_keys existed its key entry (idempotent, at start-up). */
+  async backfillApiKeys(): Promise<void> {
+    const merchants = await this.merchants.find({}, { projection: { apiKeyHash: 1 } }).toArray();
+    const known = new Set((await this.apiKeys.find({}, { projection: { _id: 1 } }).toArray()).map((k) => k._id));
+    const missing = merchants.filter((m) => !known.has(m.apiKeyHash));
+    if (missing.length === 0) return;
+    // Another process starting at the same time may insert some of them first.
+    await this.apiKeys
+      .insertMany(
+        missing.map((m) => ({ _id: m.apiKeyHash, merchantIdentifier: m._id })),
+        { ordered: false },
+      )
+      .catch((e: unknown) => {
+        if (!isDuplicateKeyError(e)) throw e;
+      });
   }
 
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
@@ -85,8 +116,8 @@ export class MerchantRepository {
   }
 
   async findByApiKeyHash(apiKeyHash: string): Promise<Merchant | null> {
-    const doc = await this.merchants.findOne({ apiKeyHash });
-    return doc ? this.toMerchant(doc) : null;
+    const key = await this.apiKeys.findOne({ _id: apiKeyHash });
+    return key ? this.findById(key.merchantIdentifier) : null;
   }
 
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
