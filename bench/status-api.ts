@@ -1,76 +1,102 @@
 /**
- * Status API throughput and latency against the real stack (FerretDB or MONGODB_URI, Temporal dev
- * server, worker, Koa on loopback): seeds paid orders, then replays signed status requests across
- * them with autocannon. Run: npm run bench:status [-- --seconds 15 --connections 8]
- *
- * Targets (2-core development machine, FerretDB/SQLite store, 8 connections): >= 400 requests/s,
- * p99 <= 100 ms, no errors, RSS growth <= 64 MiB over the run. The load generator shares the cores,
- * and the store dominates: FerretDB 1.24's SQLite handler scans even for _id lookups and takes
- * about two thirds of the CPU, which is why orders are keyed by _id and merchants cached.
+ * The status API beside its ceilings on the same stack and concurrency: a bare Koa JSON endpoint
+ * (the HTTP layer alone) and a raw driver `findOne` by `_id` loop (the store alone).
  */
-import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import getRawBody from 'raw-body';
 import { hmacSha256Hex } from '../src/domain/checksum';
-import { startTestGateway } from '../test/support/gateway';
-import { newOrderId, paymentFinished, sandboxPay } from '../test/support/payments';
-import { stopTestServers } from '../test/support/servers';
+import { orderKey } from '../src/store/transaction-repository';
+import type { TestGateway } from '../test/support/gateway';
+import { httpLoad, loopLoad, round, type LoadResult } from './support/load';
+import { ratioRow, type BenchRow } from './support/report';
+import { seedPaidOrders } from './support/seed';
 
-const TARGET = { requestsPerSecond: 400, p99Ms: 100, rssGrowthMiB: 64 };
+export interface StatusBench {
+  rows: BenchRow[];
+  details: Record<string, LoadResult & { rssGrowthMiB?: number }>;
+}
 
-async function main() {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '10' },
-      connections: { type: 'string', default: '8' },
-      orders: { type: 'string', default: '200' },
-    },
+export async function benchStatusApi(
+  gw: TestGateway,
+  o: { connections: number; seconds: number },
+  orders = 200,
+): Promise<StatusBench> {
+  const merchant = await gw.newMerchant('Bench status');
+  const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, orders);
+  const signed = orderIds.map((orderId) => {
+    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
+    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
   });
-  const gw = await startTestGateway();
-  try {
-    const merchant = await gw.newMerchant('Bench');
-    const orderIds = Array.from({ length: Number(values.orders) }, () => newOrderId('bench'));
-    for (const orderId of orderIds) {
-      await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
-    }
-    await Promise.all(orderIds.map((o) => paymentFinished(gw, merchant.merchantIdentifier, o)));
-    const requests = orderIds.map((orderId) => {
-      const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
-      return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
-    });
 
+  const coll = gw.rt.store.db.collection<{ _id: string }>('transactions');
+  const bare = await bareKoaJsonServer();
+  const bareWithFind = await bareKoaJsonServer(async (body) => {
+    const { merchantIdentifier, orderId } = JSON.parse(body) as { merchantIdentifier: string; orderId: string };
+    return coll.findOne({ _id: orderKey({ merchantIdentifier, orderId }) });
+  });
+  const keys = orderIds.map((orderId) => orderKey({ merchantIdentifier: merchant.merchantIdentifier, orderId }));
+  try {
+    const koa = await httpLoad({ url: bare.url, requests: signed, ...o });
+    const koaFind = await httpLoad({ url: bareWithFind.url, requests: signed, ...o });
+    const findOne = await loopLoad((i) => coll.findOne({ _id: keys[i % keys.length]! }), {
+      concurrency: o.connections,
+      seconds: o.seconds,
+    });
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
-    let next = 0;
-    const result = await autocannon({
-      url: `${gw.baseUrl}/api/payments/v1/status`,
-      method: 'POST',
-      connections: Number(values.connections),
-      duration: Number(values.seconds),
-      requests: [{ setupRequest: (req) => ({ ...req, ...requests[next++ % requests.length] }) }],
-    });
-    const rssGrowthMiB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-
-    const rows = {
-      'requests/s (mean)': result.requests.average,
-      'latency p50 ms': result.latency.p50,
-      'latency p99 ms': result.latency.p99,
-      'non-2xx': result.non2xx,
-      errors: result.errors,
-      'RSS growth MiB': Number(rssGrowthMiB.toFixed(1)),
+    const status = await httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
+    const rssGrowthMiB = round((process.memoryUsage().rss - rssBefore) / 2 ** 20, 1);
+    const ceiling = Math.min(koa.perSecond, findOne.perSecond);
+    return {
+      rows: [
+        ratioRow(
+          'status API requests/s',
+          {
+            label: `${round(status.perSecond)}/s, p99 ${status.p99Ms} ms, ${status.failures} failed`,
+            value: status.failures ? 0 : status.perSecond,
+          },
+          {
+            label: `min(bare Koa ${round(koa.perSecond)}/s, findOne ${round(findOne.perSecond)}/s)`,
+            value: ceiling,
+          },
+          { atLeast: 0.8 },
+        ),
+        ratioRow(
+          'status API vs the least a lookup can do',
+          { label: `${round(status.perSecond)}/s`, value: status.failures ? 0 : status.perSecond },
+          { label: `bare Koa + findOne ${round(koaFind.perSecond)}/s`, value: koaFind.perSecond },
+          { atLeast: 0.8 },
+        ),
+      ],
+      details: {
+        'status API': { ...status, rssGrowthMiB },
+        'bare Koa JSON': koa,
+        'driver findOne by _id': findOne,
+        'bare Koa + findOne by _id': koaFind,
+      },
     };
-    console.table(rows);
-    const ok =
-      result.requests.average >= TARGET.requestsPerSecond &&
-      result.latency.p99 <= TARGET.p99Ms &&
-      result.non2xx === 0 &&
-      result.errors === 0 &&
-      rssGrowthMiB <= TARGET.rssGrowthMiB;
-    console.log(`${ok ? 'MET' : 'MISSED'}: targets ${JSON.stringify(TARGET)}`);
-    process.exitCode = ok ? 0 : 1;
   } finally {
-    await gw.stop();
-    await stopTestServers();
+    await bare.close();
+    await bareWithFind.close();
   }
 }
 
-void main();
+/**
+ * The HTTP layer alone: reads the body and answers a record-sized JSON. With `lookup`, also the
+ * store read a status request needs, and nothing else (no routing, auth, validation or metrics).
+ */
+async function bareKoaJsonServer(lookup?: (body: string) => Promise<unknown>): Promise<{ url: string; close(): Promise<void> }> {
+  const app = new Koa();
+  const record = { status: true, message: { code: 100, text: 'Transaction completed successfully' }, data: { orders: [] } };
+  app.use(async (ctx) => {
+    const body = await getRawBody(ctx.req, { limit: 65536, encoding: 'utf8' });
+    ctx.body = lookup ? { ...record, data: { orders: [await lookup(body)] } } : record;
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -10,6 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -22,7 +24,12 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dataDir := flag.String("data", ".data/ferretdb", "directory for the SQLite files")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	pprofAddr := flag.String("pprof", "", "serve Go's pprof profiles on this address (e.g. 127.0.0.1:6060); off when empty")
 	flag.Parse()
+
+	if *pprofAddr != "" {
+		go func() { fmt.Fprintln(os.Stderr, "ferretdb: pprof:", http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 
 	if err := run(*listen, *dataDir, *logLevel); err != nil {
 		fmt.Fprintln(os.Stderr, "ferretdb:", err)

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: every hot path beside its ceiling, measured in one run on this machine, against
+ * the real stack (FerretDB and the Temporal dev server, or MONGODB_URI / TEMPORAL_ADDRESS). Prints
+ * a table and MET/MISSED per target; exits non-zero on a miss. Ratios, never absolute timings:
+ * these machines are shared and noisy, and a ratio against a ceiling from the same run is not.
+ *
+ *   npm run bench [-- --seconds 10 --connections 8 --large 100000]
+ *   npm run bench -- --only status      (status | payments | scaling)
+ */
+import { parseArgs } from 'node:util';
+import { startTestGateway } from '../test/support/gateway';
+import { stopTestServers } from '../test/support/servers';
+import { benchPaymentCreation } from './payment-creation';
+import { benchStatusApi } from './status-api';
+import { benchStatusScaling } from './status-scaling';
+import type { LoadResult } from './support/load';
+import { report, type BenchRow } from './support/report';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '8' },
+      small: { type: 'string', default: '1000' },
+      large: { type: 'string', default: '100000' },
+      only: { type: 'string', multiple: true },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  const wanted = (name: string) => !values.only || values.only.includes(name);
+
+  const gw = await startTestGateway({ MERCHANT_CACHE_SECONDS: '30' });
+  const rows: BenchRow[] = [];
+  const details: Record<string, LoadResult> = {};
+  try {
+    // Scaling first: it grows the store, and the other paths are then measured on a full one.
+    if (wanted('scaling')) {
+      const r = await benchStatusScaling(gw, { seconds, small: Number(values.small), large: Number(values.large) });
+      rows.push(...r.rows);
+      Object.assign(details, r.details);
+    }
+    if (wanted('status')) {
+      const r = await benchStatusApi(gw, { connections, seconds });
+      rows.push(...r.rows);
+      Object.assign(details, r.details);
+    }
+    if (wanted('payments')) {
+      const r = await benchPaymentCreation(gw, { connections, seconds });
+      rows.push(...r.rows);
+      Object.assign(details, r.details);
+    }
+  } finally {
+    await gw.stop();
+    await stopTestServers();
+  }
+  console.log(`\n${connections} connections, ${seconds} s per measurement\n`);
+  console.table(details);
+  return report(rows) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: Error) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,42 @@
+/**
+ * Whether a status lookup costs more as the store grows: mean latency of sequential status
+ * requests with 1,000 and then 100,000 stored transactions of other merchants.
+ */
+import { hmacSha256Hex } from '../src/domain/checksum';
+import type { TestGateway } from '../test/support/gateway';
+import { httpLoad, type LoadResult } from './support/load';
+import { ratioRow, type BenchRow } from './support/report';
+import { seedOtherMerchantsTo, seedPaidOrders } from './support/seed';
+
+export async function benchStatusScaling(
+  gw: TestGateway,
+  o: { seconds: number; small: number; large: number },
+): Promise<{ rows: BenchRow[]; details: Record<string, LoadResult> }> {
+  const merchant = await gw.newMerchant('Bench scaling');
+  const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, 50);
+  const signed = orderIds.map((orderId) => {
+    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
+    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
+  });
+  const measure = () =>
+    httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, connections: 1, seconds: o.seconds });
+
+  await seedOtherMerchantsTo(gw.rt.store.db, o.small);
+  const small = await measure();
+  const started = Date.now();
+  await seedOtherMerchantsTo(gw.rt.store.db, o.large);
+  console.log(`seeded ${o.large} stored transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const large = await measure();
+  const label = (count: number, r: LoadResult) => `${count}: mean ${r.meanMs.toFixed(2)} ms (p99 ${r.p99Ms} ms)`;
+  return {
+    rows: [
+      ratioRow(
+        `status latency, ${o.large} / ${o.small} stored`,
+        { label: label(o.large, large), value: large.failures ? Infinity : large.meanMs },
+        { label: label(o.small, small), value: small.meanMs },
+        { atMost: 1.5 },
+      ),
+    ],
+    details: { [`status, ${o.small} stored`]: small, [`status, ${o.large} stored`]: large },
+  };
+}

@@ -1,0 +1,35 @@
+/** One hot path beside its ceiling from the same run, and whether the target ratio is met. */
+export interface BenchRow {
+  path: string;
+  measured: string;
+  ceiling: string;
+  ratio: number;
+  target: string;
+  met: boolean;
+}
+
+export function ratioRow(
+  path: string,
+  measured: { label: string; value: number },
+  ceiling: { label: string; value: number },
+  target: { atLeast?: number; atMost?: number },
+): BenchRow {
+  const ratio = Number((measured.value / ceiling.value).toFixed(3));
+  const met =
+    (target.atLeast === undefined || ratio >= target.atLeast) && (target.atMost === undefined || ratio <= target.atMost);
+  return {
+    path,
+    measured: measured.label,
+    ceiling: ceiling.label,
+    ratio,
+    target: target.atLeast !== undefined ? `>= ${target.atLeast}` : `<= ${target.atMost}`,
+    met,
+  };
+}
+
+/** Prints the table and a MET/MISSED line per row; returns whether every target was met. */
+export function report(rows: BenchRow[]): boolean {
+  console.table(rows.map(({ met, ...r }) => ({ ...r, result: met ? 'MET' : 'MISSED' })));
+  for (const r of rows) console.log(`${r.met ? 'MET' : 'MISSED'}: ${r.path} ratio ${r.ratio} (target ${r.target})`);
+  return rows.every((r) => r.met);
+}
