@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { newTxnId } from '../../src/domain/identifiers';
-import { orderKey, type TransactionRepository } from '../../src/store/transaction-repository';
-import type { Transaction } from '../../src/domain/transaction';
+import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
+import { orderKey, type NewTransaction, type TransactionRepository } from '../../src/store/transaction-repository';
 
-/** A paid UPI order as the payment workflow leaves it. */
-function paidTransaction(merchantIdentifier: string, orderId: string, at: Date): Transaction {
+/** A new UPI order, as the API writes it before its workflow runs. */
+function newOrder(merchantIdentifier: string, orderId: string, at: Date): NewTransaction {
   return {
     txnId: newTxnId(at),
     merchantIdentifier,
@@ -16,50 +16,26 @@ function paidTransaction(merchantIdentifier: string, orderId: string, at: Date):
     buyerEmail: null,
     ipAddress: '127.0.0.1',
     instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
-    status: 'Success',
-    responseCode: '100',
-    responseDescription: 'The transaction was completed successfully.',
-    bankRefNum: '123456789012',
-    authCode: '123456',
-    markedFailedByService: false,
     createdAt: at,
-    updatedAt: at,
-    completedAt: at,
-    successAt: at,
-    refunds: [],
-    version: 2,
   };
 }
+
+const PAID: PaymentOutcome = {
+  status: 'Success',
+  responseCode: '100',
+  responseDescription: 'The transaction was completed successfully.',
+  bankRefNum: '123456789012',
+  authCode: '123456',
+  markedFailedByService: false,
+};
 
 /** Paid orders of one merchant through the repository (the path the workflows write). */
 export async function seedPaidOrders(transactions: TransactionRepository, merchantIdentifier: string, count: number) {
   const orderIds: string[] = [];
   for (let i = 0; i < count; i++) {
     const orderId = `bench-${randomBytes(5).toString('hex')}`;
-    const { transaction } = await transactions.createPending({
-      txnId: newTxnId(new Date()),
-      merchantIdentifier,
-      orderId,
-      amountPaise: 10_000,
-      productDescription: 'Masala chai',
-      buyerName: null,
-      buyerEmail: null,
-      ipAddress: '127.0.0.1',
-      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
-      createdAt: new Date(),
-    });
-    await transactions.recordOutcome(
-      { merchantIdentifier, orderId, txnId: transaction.txnId },
-      {
-        status: 'Success',
-        responseCode: '100',
-        responseDescription: 'The transaction was completed successfully.',
-        bankRefNum: '123456789012',
-        authCode: '123456',
-        markedFailedByService: false,
-      },
-      new Date(),
-    );
+    const { transaction } = await transactions.createPending(newOrder(merchantIdentifier, orderId, new Date()));
+    await transactions.recordOutcome({ merchantIdentifier, orderId, txnId: transaction.txnId }, PAID, new Date());
     orderIds.push(orderId);
   }
   return orderIds;
@@ -74,7 +50,15 @@ export async function seedOtherMerchantsTo(db: Db, total: number): Promise<void>
     const n = Math.min(1000, total - count);
     const merchant = randomBytes(16).toString('hex');
     const docs = Array.from({ length: n }, (_, i) => {
-      const t = paidTransaction(merchant, `other-${count + i}`, at);
+      const t: Transaction = {
+        ...newOrder(merchant, `other-${count + i}`, at),
+        ...PAID,
+        updatedAt: at,
+        completedAt: at,
+        successAt: at,
+        refunds: [],
+        version: 2,
+      };
       return { _id: orderKey(t), ...t };
     });
     await coll.insertMany(docs, { ordered: false });
