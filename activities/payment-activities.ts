@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { PaymentInstrument } from '../src/domain/instrument';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';
@@ -11,7 +12,18 @@ export interface PaymentActivityDeps {
 }
 
 /** The bank's answer, or the service's own verdict when the bank stayed silent (`null`). */
-export function outcomeOf(answer: BankAnswer | null): PaymentOutcome {
+export function outcomeOf(answer: BankAnswer | null, expired = false): PaymentOutcome {
+  if (expired) {
+    return {
+      status: 'Failure',
+      responseCode: PaymentResponse.qrExpired.code,
+      responseDescription: PaymentResponse.qrExpired.description,
+      bankRefNum: null,
+      authCode: null,
+      // The service decided, not a bank: a reconciliation file may still show it paid.
+      markedFailedByService: true,
+    };
+  }
   if (!answer) {
     return {
       status: 'Failure',
@@ -39,6 +51,10 @@ export interface RecordOutcomeInput {
   txnId: string;
   /** The bank's answer, or null when the bank stayed silent past the timeout. */
   answer: BankAnswer | null;
+  /** A dynamic QR that nobody paid in time. */
+  expired?: boolean;
+  /** A dynamic QR's payer, recorded with the outcome. */
+  instrument?: PaymentInstrument;
 }
 
 export function createPaymentActivities({ transactions, bank, now }: PaymentActivityDeps) {
@@ -50,7 +66,11 @@ export function createPaymentActivities({ transactions, bank, now }: PaymentActi
     /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<{ status: string; applied: boolean }> {
       try {
-        const { applied, transaction } = await transactions.recordOutcome(input, outcomeOf(input.answer), now(), ['Pending']);
+        const outcome = {
+          ...outcomeOf(input.answer, input.expired),
+          ...(input.instrument ? { instrument: input.instrument } : {}),
+        };
+        const { applied, transaction } = await transactions.recordOutcome(input, outcome, now(), ['Pending']);
         return { status: transaction.status, applied };
       } catch (e) {
         // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.

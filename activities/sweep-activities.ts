@@ -7,6 +7,7 @@ export interface SweepActivityDeps {
   temporal: Client;
   taskQueue: string;
   bankTimeoutMs: number;
+  qrExpiryMs: number;
   now: () => Date;
 }
 

@@ -53,6 +53,22 @@ export const configSchema = z.object({
     .positive()
     .default(900)
     .describe('how long a payment waits for the bank before the service marks it Failure'),
+  QR_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(900)
+    .describe('how long a dynamic QR waits for its payer before the order becomes Failure'),
+  UPI_PAYEE_VPA: z
+    .string()
+    .regex(/^[\w.-]+@[\w.-]+$/, 'must be a VPA such as gateway@bank')
+    .default('merchantgateway@sandbox')
+    .describe('the gateway VPA dynamic QR intents pay to (pa)'),
+  UPI_MERCHANT_CATEGORY_CODE: z
+    .string()
+    .regex(/^\d{4}$/, 'must be a 4-digit merchant category code')
+    .default('5399')
+    .describe('merchant category code of dynamic QR intents (mc)'),
   MERCHANT_CACHE_SECONDS: z.coerce
     .number()
     .int()

@@ -1,13 +1,16 @@
 import { condition, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BankAnswer, BankPaymentRequest } from '../activities/bank-connector';
-import type { PaymentActivities } from '../activities/payment-activities';
-import { bankAnswerSignal, paymentStageQuery, type PaymentStage } from '../src/temporal/payment-messages';
+import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
+import type { PaymentInstrument } from '../src/domain/instrument';
+import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate, type PaymentStage } from '../src/temporal/payment-messages';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 
 export interface PaymentWorkflowInput extends BankPaymentRequest {
   orderId: string;
   /** How long to wait for a bank that accepted the request but has not answered. */
   bankTimeoutMs: number;
+  /** Dynamic QR: how long the order waits for its payer (who brings the instrument) before it fails. */
+  awaitPayerMs?: number;
 }
 
 export interface PaymentWorkflowResult {
@@ -28,18 +31,60 @@ const { requestBankPayment, recordPaymentOutcome } = proxyActivities<PaymentActi
  * late answer up to the configured timeout, then record Success or Failure exactly once.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentWorkflowResult> {
-  let stage: PaymentStage = 'requesting-bank';
+  let stage: PaymentStage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
   let lateAnswer: BankAnswer | undefined;
+  let payer: PaymentInstrument | undefined;
   setHandler(paymentStageQuery, () => stage);
   setHandler(bankAnswerSignal, (answer) => {
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });
+  setHandler(
+    qrPayerUpdate,
+    (instrument) => {
+      payer = instrument;
+      return 'accepted' as const;
+    },
+    {
+      validator: (_payer: PaymentInstrument) => {
+        if (stage !== 'awaiting-payer' || payer !== undefined || lateAnswer !== undefined) {
+          throw new Error('the QR is not waiting for a payer');
+        }
+      },
+    },
+  );
+
+  const record = async (answer: BankAnswer | null, outcome: Pick<RecordOutcomeInput, 'expired' | 'instrument'> = {}) => {
+    stage = 'recording';
+    const recorded = await recordPaymentOutcome({
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      txnId: input.txnId,
+      answer,
+      ...outcome,
+    });
+    upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
+    stage = 'done';
+    return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };
+  };
+
+  let instrument = input.instrument;
+  if (input.awaitPayerMs !== undefined) {
+    const arrived = await condition(() => payer !== undefined || lateAnswer !== undefined, input.awaitPayerMs);
+    if (!arrived) {
+      log.info('nobody paid the QR before it expired', { txnId: input.txnId, awaitPayerMs: input.awaitPayerMs });
+      return record(null, { expired: true });
+    }
+    // Reconciliation may report the bank's answer for a QR paid outside our sight.
+    if (payer === undefined) return record(lateAnswer!);
+    instrument = payer;
+    stage = 'requesting-bank';
+  }
 
   const reply = await requestBankPayment({
     txnId: input.txnId,
     merchantIdentifier: input.merchantIdentifier,
     amountPaise: input.amountPaise,
-    instrument: input.instrument,
+    instrument,
   });
 
   let answer: BankAnswer | null;
@@ -52,15 +97,5 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     if (!answered)
       log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
-
-  stage = 'recording';
-  const recorded = await recordPaymentOutcome({
-    merchantIdentifier: input.merchantIdentifier,
-    orderId: input.orderId,
-    txnId: input.txnId,
-    answer,
-  });
-  upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
-  stage = 'done';
-  return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };
+  return record(answer, payer ? { instrument: payer } : {});
 }

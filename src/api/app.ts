@@ -6,7 +6,9 @@ import { observe } from './middleware/observe';
 import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
+import { qrRoutes } from './routes/qr';
 import { sandboxRoutes } from './routes/sandbox';
+import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { statusRoutes } from './routes/status';
 
 /** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
@@ -15,8 +17,8 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
 
-  const routers = [healthRoutes(deps), openApiRoutes(deps), statusRoutes(deps), opsRoutes(deps)];
-  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps));
+  const routers = [healthRoutes(deps), openApiRoutes(deps), statusRoutes(deps), qrRoutes(deps), opsRoutes(deps)];
+  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {
     app.use(router.routes());
     app.use(

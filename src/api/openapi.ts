@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
+import { qrPaths } from './docs/qr';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
 import { statusRequestSchema, statusResponseSchema } from './schemas/status';
@@ -14,31 +15,43 @@ const json = (schema: z.ZodType, io: 'input' | 'output') => {
 };
 
 const statusError = z.object({ status: z.literal(false), message: z.object({ code: z.number().int(), text: z.string() }) });
-const successError = z.object({ success: z.literal(false), message: z.object({ code: z.string(), text: z.string() }) });
+export const successError = z.object({ success: z.literal(false), message: z.object({ code: z.string(), text: z.string() }) });
 
 const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
   .join('\n');
 
-function operation(o: {
+export function operation(o: {
   summary: string;
   description: string;
   security?: Record<string, string[]>[];
+  /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
-  responses: Record<number, { description: string; schema: z.ZodType }>;
+  in?: 'body' | 'query';
+  responses: Record<number, { description: string; schema: z.ZodType; mediaType?: string }>;
   errors: number[];
   errorEnvelope: z.ZodType;
 }) {
+  const request = json(o.request, 'input') as { properties?: Record<string, object>; required?: string[] };
   return {
     summary: o.summary,
     description: o.description,
     ...(o.security ? { security: o.security } : {}),
-    requestBody: { required: true, content: { 'application/json': { schema: json(o.request, 'input') } } },
+    ...(o.in === 'query'
+      ? {
+          parameters: Object.entries(request.properties ?? {}).map(([name, schema]) => ({
+            name,
+            in: 'query',
+            required: request.required?.includes(name) ?? false,
+            schema,
+          })),
+        }
+      : { requestBody: { required: true, content: { 'application/json': { schema: request } } } }),
     responses: {
       ...Object.fromEntries(
         Object.entries(o.responses).map(([code, r]) => [
           code,
-          { description: r.description, content: { 'application/json': { schema: json(r.schema, 'output') } } },
+          { description: r.description, content: { [r.mediaType ?? 'application/json']: { schema: json(r.schema, 'output') } } },
         ]),
       ),
       ...Object.fromEntries(
@@ -56,6 +69,7 @@ function operation(o: {
 
 export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
   const paths: Record<string, object> = {
+    ...qrPaths(sandboxEnabled),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',
@@ -116,6 +130,19 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           description: 'HMAC-SHA256 of the raw body with the secret key',
         },
         operatorToken: { type: 'http', scheme: 'bearer' },
+        qrChecksum: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-body-field-checksum',
+          description:
+            'Not a header: the body field `checksum` = HMAC-SHA256 (hex) of merchantIdentifier + orderId + amount + productDescription, no separators, with the secret key',
+        },
+        qrImageSignature: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'checksum',
+          description: 'HMAC-SHA256 (hex) of mid + width + height + data (data exactly as in the address), with the secret key',
+        },
       },
     },
     paths,

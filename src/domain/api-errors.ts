@@ -37,4 +37,8 @@ export const BusinessResults = {
   statusFound: { code: 100, text: 'Transaction completed successfully' },
   orderNotFound: { code: 2020, text: 'No transaction found for this order' },
   orderConflict: { code: 2030, text: 'Order already exists with different details' },
+  qrCreated: { code: 208, text: 'Transaction is in processing state' },
+  qrOrderRepeated: { code: 128, text: 'Order id already processed' },
+  notQrOrder: { code: 2031, text: 'This order is not a dynamic QR order' },
+  qrNotOpen: { code: 2032, text: 'The QR is no longer open for payment (paid, expired or closed)' },
 } as const;

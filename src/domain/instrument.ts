@@ -5,7 +5,9 @@ import type { CardBrand } from './card';
  * number and an opaque card id do, so nothing downstream (store, Temporal history, logs) holds a PAN.
  */
 export type PaymentInstrument =
-  | { kind: 'UPI'; vpa: string; bankName: string }
+  | { kind: 'UPI'; vpa: string; bankName: string; viaQr?: true }
+  /** A dynamic QR nobody has paid yet: who the payer will be is not known. */
+  | { kind: 'UPI_QR' }
   | {
       kind: 'CARD';
       cardToken: string;
@@ -20,6 +22,7 @@ export type PaymentInstrument =
 export function paymentModeText(i: PaymentInstrument): string {
   switch (i.kind) {
     case 'UPI':
+    case 'UPI_QR':
       return 'UPI';
     case 'CARD':
       return i.cardType === 'CREDIT' ? 'Credit Card' : 'Debit Card';
@@ -32,7 +35,9 @@ export function paymentModeText(i: PaymentInstrument): string {
 export function describeInstrument(i: PaymentInstrument): string {
   switch (i.kind) {
     case 'UPI':
-      return `UPI ${i.vpa}`;
+      return `UPI ${i.viaQr ? 'QR ' : ''}${i.vpa}`;
+    case 'UPI_QR':
+      return 'UPI QR, awaiting the payer';
     case 'CARD':
       return `${i.brand} ${i.cardType} ${i.cardToken}`;
     case 'NETBANKING':

@@ -86,6 +86,8 @@ function behaviourOf(i: PaymentInstrument): SandboxBehaviour {
   switch (i.kind) {
     case 'UPI':
       return SANDBOX_VPAS[i.vpa]?.behaviour ?? 'decline';
+    case 'UPI_QR':
+      return 'silent'; // nobody has paid: there is nothing for the bank to answer
     case 'CARD':
       return CARD_BEHAVIOUR_BY_TOKEN.get(i.cardToken) ?? 'decline';
     case 'NETBANKING':

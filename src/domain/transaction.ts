@@ -38,6 +38,8 @@ export interface Transaction {
   completedAt: Date | null;
   successAt: Date | null;
   refunds: RefundEntry[];
+  /** Dynamic QR orders: the response `data` of the first request, as sent, repeated byte for byte. */
+  qrData?: string;
   version: number;
 }
 
@@ -49,4 +51,6 @@ export interface PaymentOutcome {
   bankRefNum: string | null;
   authCode: string | null;
   markedFailedByService: boolean;
+  /** A QR order learns its payer's instrument when it is paid. */
+  instrument?: PaymentInstrument;
 }

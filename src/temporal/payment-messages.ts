@@ -1,8 +1,15 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BankAnswer } from '../../activities/bank-connector';
+import type { PaymentInstrument } from '../domain/instrument';
 
 /** A bank that answers later (a callback or a reconciliation line) delivers its answer here. */
 export const bankAnswerSignal = defineSignal<[BankAnswer]>('bankAnswer');
 
-export type PaymentStage = 'requesting-bank' | 'awaiting-bank' | 'recording' | 'done';
+/**
+ * A payer paying an open dynamic QR. Accepted at most once, and only while the QR waits for its
+ * payer: the validator refuses every other call, so two payers can never both pay.
+ */
+export const qrPayerUpdate = defineUpdate<'accepted', [PaymentInstrument]>('qrPayer');
+
+export type PaymentStage = 'awaiting-payer' | 'requesting-bank' | 'awaiting-bank' | 'recording' | 'done';
 export const paymentStageQuery = defineQuery<PaymentStage>('stage');

@@ -26,6 +26,8 @@ export interface StartPaymentDeps {
   temporal: Client;
   taskQueue: string;
   bankTimeoutMs: number;
+  /** How long a dynamic QR waits for its payer. */
+  qrExpiryMs: number;
   now: () => Date;
 }
 
@@ -41,6 +43,7 @@ export function startPaymentDeps(d: {
     temporal: d.temporal,
     taskQueue: d.config.TEMPORAL_TASK_QUEUE,
     bankTimeoutMs: d.config.BANK_TIMEOUT_SECONDS * 1000,
+    qrExpiryMs: d.config.QR_EXPIRY_SECONDS * 1000,
     now: d.now,
   };
 }
@@ -66,9 +69,12 @@ export async function startPayment(deps: StartPaymentDeps, request: PaymentReque
 
 /** Starts the order's payment workflow unless it exists: running or finished, it is never started twice. */
 export async function ensurePaymentWorkflow(
-  deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs'>,
+  deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs' | 'qrExpiryMs' | 'now'>,
   t: Transaction,
 ): Promise<void> {
+  // A QR's payer window runs from the order's creation, also when the workflow starts late (the sweep).
+  const awaitPayerMs =
+    t.instrument.kind === 'UPI_QR' ? Math.max(1, t.createdAt.getTime() + deps.qrExpiryMs - deps.now().getTime()) : undefined;
   try {
     await deps.temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
       workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),
@@ -81,6 +87,7 @@ export async function ensurePaymentWorkflow(
           amountPaise: t.amountPaise,
           instrument: t.instrument,
           bankTimeoutMs: deps.bankTimeoutMs,
+          ...(awaitPayerMs !== undefined ? { awaitPayerMs } : {}),
         },
       ],
       // Running: reuse it. Closed: refuse, the order already has its result.
@@ -90,7 +97,7 @@ export async function ensurePaymentWorkflow(
         { key: MerchantIdKey, value: t.merchantIdentifier },
         { key: OrderIdKey, value: t.orderId },
         { key: TxnStatusKey, value: 'Pending' },
-        { key: KindKey, value: 'payment' },
+        { key: KindKey, value: t.instrument.kind === 'UPI_QR' ? 'qr-payment' : 'payment' },
       ],
       memo: { txnId: t.txnId, amount: formatRupees(t.amountPaise), instrument: describeInstrument(t.instrument) },
     });

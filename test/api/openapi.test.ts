@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { merchantCredentialsResponseSchema } from '../../src/api/schemas/ops';
+import { createQrResponseSchema } from '../../src/api/schemas/qr';
+import { createQr } from '../support/qr';
 import { sandboxPaymentResponseSchema } from '../../src/api/schemas/sandbox';
 import { statusResponseSchema } from '../../src/api/schemas/status';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
@@ -19,9 +21,21 @@ describe('API reference: GET /openapi.json', function () {
     assert.equal(res.json.openapi, '3.1.0');
     assert.deepEqual(Object.keys(res.json.paths).sort(), [
       '/api/payments/v1/status',
+      '/api/payments/v1/upi/qr',
+      '/api/payments/v1/upi/qr/image',
       '/ops/v1/merchants',
       '/sandbox/v1/payments',
+      '/sandbox/v1/qr/pay',
     ]);
+    const image = res.json.paths['/api/payments/v1/upi/qr/image'].get;
+    assert.deepEqual(image.parameters.map((p: { name: string }) => p.name).sort(), [
+      'checksum',
+      'data',
+      'height',
+      'mid',
+      'width',
+    ]);
+    assert.ok(image.responses['200'].content['image/png']);
     const status = res.json.paths['/api/payments/v1/status'].post;
     const requestSchema = status.requestBody.content['application/json'].schema;
     assert.deepEqual(requestSchema.required.sort(), ['merchantIdentifier', 'orderId']);
@@ -50,5 +64,8 @@ describe('API reference: GET /openapi.json', function () {
       headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
     });
     merchantCredentialsResponseSchema.parse(created.json);
+    const qrOrderId = newOrderId('qr');
+    createQrResponseSchema.parse((await createQr(gw, merchant, { orderId: qrOrderId })).json);
+    createQrResponseSchema.parse((await createQr(gw, merchant, { orderId: qrOrderId })).json);
   });
 });

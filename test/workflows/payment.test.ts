@@ -8,7 +8,7 @@ import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
 import { sandboxInstrument } from '../../src/domain/sandbox-bank';
 import type { PaymentInstrument } from '../../src/domain/instrument';
 import type { Transaction } from '../../src/domain/transaction';
-import { bankAnswerSignal, paymentStageQuery } from '../../src/temporal/payment-messages';
+import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate } from '../../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { ensurePaymentWorkflow } from '../../src/usecases/start-payment';
 import type { PaymentWorkflowResult } from '../../workflows/payment';
@@ -91,8 +91,16 @@ describe('payment workflow (time-skipping)', function () {
     };
   }
 
+  const deps = () => ({
+    temporal: env.client,
+    taskQueue,
+    bankTimeoutMs: FIFTEEN_MINUTES,
+    qrExpiryMs: FIFTEEN_MINUTES,
+    now: () => new Date(),
+  });
+
   async function pay(t: Transaction): Promise<PaymentWorkflowResult> {
-    await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t);
+    await ensurePaymentWorkflow(deps(), t);
     return env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).result();
   }
 
@@ -127,7 +135,7 @@ describe('payment workflow (time-skipping)', function () {
   it('takes a late bank answer that arrives before the timeout', async () => {
     const t = transaction({ payerVpa: 'noanswer@sandbox' });
     const result = await withWorker(async () => {
-      await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t);
+      await ensurePaymentWorkflow(deps(), t);
       const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
       await env.sleep('5 minutes');
       assert.equal(await handle.query(paymentStageQuery), 'awaiting-bank');
@@ -150,13 +158,10 @@ describe('payment workflow (time-skipping)', function () {
     const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
     const { first, firstRunId } = await withWorker(async () => {
       // Twice while running (a payer's double click), then again after it finished.
-      await Promise.all([
-        ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t),
-        ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, t),
-      ]);
+      await Promise.all([ensurePaymentWorkflow(deps(), t), ensurePaymentWorkflow(deps(), t)]);
       const result = await handle.result();
       const firstRunId = (await handle.describe()).runId;
-      await ensurePaymentWorkflow({ temporal: env.client, taskQueue, bankTimeoutMs: FIFTEEN_MINUTES }, { ...t, amountPaise: 1 });
+      await ensurePaymentWorkflow(deps(), { ...t, amountPaise: 1 });
       return { first: result, firstRunId };
     });
     assert.equal((await handle.describe()).runId, firstRunId, 'no second run under the same workflow id');
@@ -173,5 +178,39 @@ describe('payment workflow (time-skipping)', function () {
       }),
       WorkflowExecutionAlreadyStartedError,
     );
+  });
+
+  describe('dynamic QR', () => {
+    const qrOrder = (): Transaction => ({ ...transaction({ payerVpa: 'success@sandbox' }), instrument: { kind: 'UPI_QR' } });
+    const qrDeps = async () => ({ ...deps(), now: () => new Date(0) });
+
+    it('waits for the payer until the QR expires, then records the expiry without asking the bank', async () => {
+      const t = { ...qrOrder(), createdAt: new Date(0) };
+      const callsBefore = bankCalls;
+      const before = await env.currentTimeMs();
+      const result = await withWorker(async () => {
+        await ensurePaymentWorkflow(await qrDeps(), t);
+        return env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).result();
+      });
+      assert.deepEqual(result, { txnId: t.txnId, status: 'Failure', markedFailedByService: true });
+      assert.ok((await env.currentTimeMs()) - before >= FIFTEEN_MINUTES, 'the QR stayed open for its whole window');
+      assert.equal(bankCalls, callsBefore, 'nobody paid, so the bank was never asked');
+    });
+
+    it('takes one payer before expiry and refuses a second', async () => {
+      const t = { ...qrOrder(), createdAt: new Date(0) };
+      const result = await withWorker(async () => {
+        await ensurePaymentWorkflow(await qrDeps(), t);
+        const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+        await env.sleep('10 minutes');
+        assert.equal(await handle.query(paymentStageQuery), 'awaiting-payer');
+        const payer = { kind: 'UPI' as const, vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank', viaQr: true as const };
+        assert.equal(await handle.executeUpdate(qrPayerUpdate, { args: [payer] }), 'accepted');
+        await assert.rejects(handle.executeUpdate(qrPayerUpdate, { args: [{ ...payer, vpa: 'failure@sandbox' }] }));
+        return handle.result();
+      });
+      assert.equal(result.status, 'Success');
+      assert.equal(recorded.get(t.txnId)?.answer?.response, 'success');
+    });
   });
 });

@@ -33,7 +33,7 @@ export async function authenticateHeaderChecksum(
 /** Dynamic QR: body field `checksum` over merchantIdentifier + orderId + amount + productDescription. */
 export async function authenticateQrChecksum(
   merchants: MerchantRepository,
-  fields: { merchantIdentifier: string; orderId: string; amount: number; productDescription: string; checksum?: string },
+  fields: { merchantIdentifier: string; orderId: string; amount: number | string; productDescription: string; checksum?: string },
 ): Promise<Merchant> {
   if (!fields.checksum) throw new ApiError('checksumMissing', 'send the checksum field');
   const merchant = await requireMerchant(merchants, fields.merchantIdentifier);

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { operation, successError } from '../openapi';
+import {
+  createQrResponseSchema,
+  createQrSchema,
+  qrImageQuerySchema,
+  sandboxQrPayResponseSchema,
+  sandboxQrPaySchema,
+} from '../schemas/qr';
+
+/** The dynamic QR operations of the API reference. */
+export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
+  const paths: Record<string, object> = {
+    '/api/payments/v1/upi/qr': {
+      post: operation({
+        summary: 'Create a dynamic UPI QR for an order',
+        description:
+          'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 1024. Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
+        security: [{ qrChecksum: [] }],
+        request: createQrSchema,
+        responses: { 200: { description: 'created (208) or repeated order id (128)', schema: createQrResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
+    '/api/payments/v1/upi/qr/image': {
+      get: operation({
+        summary: 'The QR image of a signed address (qrDetails.imgUrl)',
+        description:
+          'Query values are taken as they stand in the address; `checksum` covers mid + width + height + data with `data` still percent-encoded. A tampered, unsigned or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.',
+        security: [{ qrImageSignature: [] }],
+        in: 'query',
+        request: qrImageQuerySchema,
+        responses: { 200: { description: 'the QR as PNG', schema: z.string().describe('PNG bytes'), mediaType: 'image/png' } },
+        errors: [400, 401, 503],
+        errorEnvelope: successError,
+      }),
+    },
+  };
+  if (sandboxEnabled) {
+    paths['/sandbox/v1/qr/pay'] = {
+      post: operation({
+        summary: 'Pay an open dynamic QR as a sandbox payer',
+        description:
+          '202 when the payer is accepted; the outcome follows from the order workflow (success@sandbox pays, failure@sandbox is declined, noanswer@sandbox gets no bank answer). Refused with HTTP 200 and `success: false`: 2020 unknown order, 2031 not a QR order, 2032 not open (paid, expired or already being paid).',
+        request: sandboxQrPaySchema,
+        responses: {
+          202: { description: 'payer accepted', schema: sandboxQrPayResponseSchema },
+          200: { description: 'refused (2020, 2031, 2032)', schema: sandboxQrPayResponseSchema },
+        },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    };
+  }
+  return paths;
+}

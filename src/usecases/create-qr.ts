@@ -1,0 +1,78 @@
+import type { Config } from '../config';
+import { newTxnId } from '../domain/identifiers';
+import type { Paise } from '../domain/money';
+import { qrImageAddress } from '../domain/qr-image-address';
+import { renderQrPng } from '../domain/qr-png';
+import { upiIntentUrl } from '../domain/upi-intent';
+import type { Merchant } from '../store/merchant-repository';
+import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
+
+export interface CreateQrRequest {
+  merchant: Merchant;
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  buyerEmail: string | null;
+  width: number;
+  height: number;
+  ipAddress: string | null;
+}
+
+export interface CreateQrDeps extends StartPaymentDeps {
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
+}
+
+/**
+ * `data` is the response's QR payment record as JSON text: stored with the order in the same insert
+ * that creates it, so every repeat (and every loser of a race for a new order id) answers the
+ * first request's bytes exactly.
+ */
+export type CreateQrResult = { kind: 'created'; data: string } | { kind: 'repeat'; data: string };
+
+/**
+ * Creates a dynamic QR order: a Pending UPI transaction whose payment workflow waits for the payer
+ * until the QR expires. The order id is the arbiter: whoever inserts it first owns it; everyone
+ * else gets code 128 and the first request's data, whatever they sent.
+ */
+export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<CreateQrResult> {
+  const now = deps.now();
+  const txnId = newTxnId(now);
+  const url = upiIntentUrl({
+    payeeVpa: deps.config.UPI_PAYEE_VPA,
+    payeeName: r.merchant.name,
+    amountPaise: r.amountPaise,
+    txnId,
+    note: r.productDescription,
+    merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
+  });
+  const imgUrl = qrImageAddress(deps.config.PUBLIC_BASE_URL, r.merchant.secretKey, {
+    mid: r.merchant.merchantIdentifier,
+    width: r.width,
+    height: r.height,
+    url,
+  });
+  const imgData = (await renderQrPng(url, r.width, r.height)).toString('base64');
+  const data = JSON.stringify({ orderId: r.orderId, serviceOrderId: txnId, qrDetails: { url, imgUrl, imgData } });
+
+  const { transaction, created } = await deps.transactions.createPending({
+    txnId,
+    merchantIdentifier: r.merchant.merchantIdentifier,
+    orderId: r.orderId,
+    amountPaise: r.amountPaise,
+    productDescription: r.productDescription,
+    buyerName: null,
+    buyerEmail: r.buyerEmail,
+    ipAddress: r.ipAddress,
+    instrument: { kind: 'UPI_QR' },
+    qrData: data,
+    createdAt: now,
+  });
+  // A repeat also heals a crash between the insert and the workflow start.
+  if (transaction.qrData !== undefined && transaction.status === 'Pending') await ensurePaymentWorkflow(deps, transaction);
+  if (created) return { kind: 'created', data };
+  // The order id belongs to another kind of payment: there is no QR to repeat, only its ids.
+  return {
+    kind: 'repeat',
+    data: transaction.qrData ?? JSON.stringify({ orderId: transaction.orderId, serviceOrderId: transaction.txnId }),
+  };
+}

@@ -1,0 +1,38 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { PaymentInstrument } from '../domain/instrument';
+import type { Transaction } from '../domain/transaction';
+import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
+import { qrPayerUpdate } from '../temporal/payment-messages';
+import { paymentWorkflowId } from '../temporal/workflow-ids';
+
+export type PayQrResult =
+  | { kind: 'accepted'; transaction: Transaction }
+  | { kind: 'unknownOrder' }
+  | { kind: 'notQr'; transaction: Transaction }
+  | { kind: 'notOpen'; transaction: Transaction };
+
+/**
+ * The sandbox payer scans an order's QR and pays. The order's workflow accepts one payer, only
+ * while the QR is open (its update validator decides), so a closed, expired or already-paid QR is
+ * refused and two payers at once never both pay.
+ */
+export async function payQr(
+  deps: { transactions: TransactionRepository; temporal: Client },
+  order: OrderRef,
+  payer: PaymentInstrument,
+): Promise<PayQrResult> {
+  const transaction = await deps.transactions.findByOrder(order);
+  if (!transaction) return { kind: 'unknownOrder' };
+  if (transaction.qrData === undefined) return { kind: 'notQr', transaction };
+  if (transaction.status !== 'Pending' || transaction.instrument.kind !== 'UPI_QR') return { kind: 'notOpen', transaction };
+  try {
+    await deps.temporal.workflow
+      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
+      .executeUpdate(qrPayerUpdate, { args: [payer] });
+    return { kind: 'accepted', transaction };
+  } catch (e) {
+    // Refused by the validator, or the workflow already finished (expired).
+    if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return { kind: 'notOpen', transaction };
+    throw e;
+  }
+}
