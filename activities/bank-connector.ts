@@ -26,4 +26,16 @@ export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awai
  */
 export interface BankConnector {
   requestPayment(request: BankPaymentRequest): Promise<BankReply>;
+  /** Refunds part or all of a settled payment. Idempotent per refundId. */
+  requestRefund(request: BankRefundRequest): Promise<BankRefundAnswer>;
 }
+
+export interface BankRefundRequest {
+  refundId: string;
+  txnId: string;
+  bankRefNum: string | null;
+  amountPaise: Paise;
+  reason: string;
+}
+
+export type BankRefundAnswer = { approved: true; rrn: string } | { approved: false };

@@ -1,11 +1,12 @@
 import { createPaymentActivities, type PaymentActivityDeps } from './payment-activities';
+import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
 import { createSweepActivities, type SweepActivityDeps } from './sweep-activities';
 
-export type ActivityDeps = PaymentActivityDeps & SweepActivityDeps;
+export type ActivityDeps = PaymentActivityDeps & SweepActivityDeps & RefundActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createPaymentActivities(deps), ...createSweepActivities(deps) };
+  return { ...createPaymentActivities(deps), ...createSweepActivities(deps), ...createRefundActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

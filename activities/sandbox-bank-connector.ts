@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sandboxBankDecision } from '../src/domain/sandbox-bank';
-import type { BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
+import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
+import type { BankConnector, BankPaymentRequest, BankRefundAnswer, BankRefundRequest, BankReply } from './bank-connector';
 
 /**
  * The sandbox bank: decides from the test instrument (DECISIONS.md) and answers at once, or never
@@ -8,12 +9,19 @@ import type { BankConnector, BankPaymentRequest, BankReply } from './bank-connec
  * same answer.
  */
 export class SandboxBankConnector implements BankConnector {
+  /** `refundDelayMs`: how long the sandbox bank takes to settle a refund (a few seconds by default). */
+  constructor(private readonly refundDelayMs = 0) {}
+
+  async requestRefund(request: BankRefundRequest): Promise<BankRefundAnswer> {
+    await new Promise((resolve) => setTimeout(resolve, this.refundDelayMs));
+    if (request.reason.trim().toLowerCase() === SANDBOX_FAIL_REASON) return { approved: false };
+    return { approved: true, rrn: referenceDigits(request.refundId).slice(0, 12) };
+  }
+
   async requestPayment(request: BankPaymentRequest): Promise<BankReply> {
     const decision = sandboxBankDecision(request.instrument, request.amountPaise);
     if (!decision.answered) return { kind: 'awaiting' };
-    const digits = BigInt(`0x${createHash('sha256').update(request.txnId).digest('hex').slice(0, 15)}`)
-      .toString()
-      .padStart(18, '0');
+    const digits = referenceDigits(request.txnId);
     return {
       kind: 'answered',
       answer: {
@@ -24,4 +32,11 @@ export class SandboxBankConnector implements BankConnector {
       },
     };
   }
+}
+
+/** 18 digits derived from an id, so a retried request gets the same reference numbers. */
+function referenceDigits(id: string): string {
+  return BigInt(`0x${createHash('sha256').update(id).digest('hex').slice(0, 15)}`)
+    .toString()
+    .padStart(18, '0');
 }

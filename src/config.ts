@@ -69,6 +69,12 @@ export const configSchema = z.object({
     .regex(/^\d{4}$/, 'must be a 4-digit merchant category code')
     .default('5399')
     .describe('merchant category code of dynamic QR intents (mc)'),
+  SANDBOX_REFUND_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(60)
+    .default(3)
+    .describe('how long the sandbox bank takes to settle a refund'),
   MERCHANT_CACHE_SECONDS: z.coerce
     .number()
     .int()

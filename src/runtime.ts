@@ -54,5 +54,5 @@ export function apiDeps(rt: Runtime): ApiDeps {
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
-  return { ...startPaymentDeps(rt), bank: new SandboxBankConnector() };
+  return { ...startPaymentDeps(rt), bank: new SandboxBankConnector(rt.config.SANDBOX_REFUND_SECONDS * 1000) };
 }

@@ -1,2 +1,3 @@
 export { paymentWorkflow } from './payment';
 export { pendingPaymentsSweepWorkflow } from './pending-payments-sweep';
+export { refundWorkflow } from './refund';

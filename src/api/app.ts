@@ -7,6 +7,7 @@ import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { qrRoutes } from './routes/qr';
+import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { statusRoutes } from './routes/status';
@@ -17,7 +18,14 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
 
-  const routers = [healthRoutes(deps), openApiRoutes(deps), statusRoutes(deps), qrRoutes(deps), opsRoutes(deps)];
+  const routers = [
+    healthRoutes(deps),
+    openApiRoutes(deps),
+    statusRoutes(deps),
+    qrRoutes(deps),
+    refundRoutes(deps),
+    opsRoutes(deps),
+  ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {
     app.use(router.routes());

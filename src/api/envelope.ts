@@ -6,18 +6,29 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
  * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
-export type EnvelopeKind = 'status' | 'success';
+export type EnvelopeKind = 'status' | 'success' | 'refund';
 
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
 export function envelopeFor(ctx: Context): EnvelopeKind {
-  return STATUS_ENVELOPE_PATHS.has(ctx.path.replace(/\/+$/, '')) ? 'status' : 'success';
+  const path = ctx.path.replace(/\/+$/, '');
+  if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
+  return path === '/updateTxn' ? 'refund' : 'success';
 }
 
 export function failureBody(kind: EnvelopeKind, code: number, text: string): object {
-  return kind === 'status'
-    ? { status: false, message: { code, text } }
-    : { success: false, message: { code: String(code), text } };
+  if (kind === 'status') return { status: false, message: { code, text } };
+  // Zaakpay's Update/Refund answer, with nothing known of the request it could not read.
+  if (kind === 'refund') {
+    return {
+      merchantIdentifier: null,
+      orderDetail: null,
+      responseCode: String(code),
+      responseDescription: text,
+      merchantRefId: null,
+    };
+  }
+  return { success: false, message: { code: String(code), text } };
 }
 
 export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): object {

@@ -75,8 +75,8 @@ function installFerretdb(log: Log): void {
 }
 
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB@v1.24.2';
-/** Makes the SQLite backend answer `_id` lookups from its index (see the README, "The local servers"). */
-const FERRETDB_PATCH = 'sqlite-id-pushdown.patch';
+/** _id lookups from the index, and atomic conditional writes (see the README, "The local servers"). */
+const FERRETDB_PATCH = 'gateway.patch';
 
 /**
  * Copies the downloaded FerretDB module (go.sum-verified by `go mod download`), applies our patch to

@@ -5,6 +5,7 @@
  */
 export const ApiErrors = {
   malformedJson: { http: 400, code: 2001, text: 'Request body is not valid JSON' },
+  malformedBody: { http: 400, code: 2005, text: 'Request body is malformed' },
   validationFailed: { http: 400, code: 2002, text: 'Validation failed' },
   unsupportedMediaType: { http: 415, code: 2003, text: 'Unsupported content type' },
   bodyTooLarge: { http: 413, code: 2004, text: 'Request body too large' },

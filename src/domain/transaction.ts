@@ -10,6 +10,17 @@ export interface RefundEntry {
   rrn: string | null;
   status: RefundStatus;
   createdAt: Date;
+  /** Zaakpay's updateDesired: "14" full, "22" partial (absent on entries written before refunds existed). */
+  updateDesired?: '14' | '22';
+  updateReason?: string;
+  completedAt?: Date | null;
+}
+
+/** A chargeback the bank raised on a successful transaction, and its revert. */
+export interface Chargeback {
+  amountPaise: Paise;
+  raisedAt: Date;
+  revertedAt: Date | null;
 }
 
 /**
@@ -38,6 +49,9 @@ export interface Transaction {
   completedAt: Date | null;
   successAt: Date | null;
   refunds: RefundEntry[];
+  /** Sum of the refunds not FAILED: what may still be refunded is amountPaise minus this. */
+  refundReservedPaise?: Paise;
+  chargeback?: Chargeback;
   /** Dynamic QR orders: the response `data` of the first request, as sent, repeated byte for byte. */
   qrData?: string;
   version: number;

@@ -18,8 +18,9 @@ const ALLOWED: Record<TxnStatusName, readonly TxnStatusName[]> = {
   // Failure -> Success only through bank reconciliation (a "delayed success").
   Failure: ['Success'],
   Success: ['PartialRefund', 'Refund', 'PartialChargeback', 'Chargeback'],
-  PartialRefund: ['PartialRefund', 'Refund'],
-  Refund: [],
+  // A refund that the bank fails gives its amount back: the status follows what remains refunded.
+  PartialRefund: ['PartialRefund', 'Refund', 'Success'],
+  Refund: ['PartialRefund', 'Success'],
   PartialChargeback: ['PartialChargebackReverted'],
   Chargeback: ['ChargebackReverted'],
   PartialChargebackReverted: [],

@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { PaymentResponse } from '../domain/response-codes';
-import type { PaymentOutcome, Transaction } from '../domain/transaction';
+import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
 
@@ -124,5 +124,22 @@ export class TransactionRepository {
     if (!current || current.txnId !== order.txnId)
       throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
     return { applied: false, transaction: current };
+  }
+
+  /**
+   * Compare-and-set on the whole document: applies `change` to the order as it was read at
+   * `version`, only if nobody changed it since. Returns null when someone did (the caller re-reads).
+   */
+  async updateIfUnchanged(
+    order: OrderRef,
+    version: number,
+    change: { set: Partial<Omit<Transaction, 'version'>>; pushRefund?: RefundEntry },
+  ): Promise<Transaction | null> {
+    const updated = await this.txns.findOneAndUpdate(
+      { _id: orderKey(order), version },
+      { $set: change.set, $inc: { version: 1 }, ...(change.pushRefund ? { $push: { refunds: change.pushRefund } } : {}) },
+      { returnDocument: 'after' },
+    );
+    return updated ? toTransaction(updated) : null;
   }
 }

@@ -30,6 +30,7 @@ export async function startTestGateway(overrides: Partial<Record<keyof ConfigInp
     MASTER_KEY: randomBytes(32).toString('hex'),
     OPS_TOKEN: randomBytes(24).toString('base64url'),
     BANK_TIMEOUT_SECONDS: '2',
+    SANDBOX_REFUND_SECONDS: '0.2',
     LOG_LEVEL: 'silent',
     ...overrides,
   });

@@ -4,9 +4,9 @@ import { MongoClient, type Collection, type Document } from 'mongodb';
 import { testStore } from '../support/servers';
 
 /**
- * The store answers `_id` lookups from its index, also when the filter holds more than `_id`
- * (FerretDB is built with devstack/ferretdb/sqlite-id-pushdown.patch), and the extra conditions
- * still decide the result exactly as without the pushdown.
+ * What devstack/ferretdb/gateway.patch gives the embedded store: `_id` lookups answered from the
+ * index, also when the filter holds more than `_id`, with the extra conditions still deciding the
+ * result; and conditional updates that are atomic under concurrency.
  */
 interface Doc {
   _id: string;
@@ -88,6 +88,32 @@ describe('store: lookups by _id use the index', function () {
     assert.equal((await coll.updateOne({ _id: 'm:22', n: { $gte: 22 } }, { $inc: { n: 1 } })).modifiedCount, 1);
     assert.equal((await coll.findOne({ _id: 'm:22' }))?.n, 23);
     assert.equal((await coll.findOne({ _id: 'm:20' }))?.n, 20, 'a neighbour is untouched');
+  });
+
+  it('applies exactly one of many concurrent conditional updates of one document', async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 4 }, () => new MongoClient(client.options.hosts.map((h) => `mongodb://${h}`)[0]!).connect()),
+    );
+    try {
+      const colls = clients.map((c) => c.db(coll.dbName).collection<Doc>(coll.collectionName));
+      const won = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          colls[i % colls.length]!.findOneAndUpdate({ _id: 'm:40', n: 40 }, { $inc: { n: 1 }, $set: { status: `winner-${i}` } }),
+        ),
+      );
+      assert.equal(won.filter((d) => d !== null).length, 1);
+      assert.equal((await coll.findOne({ _id: 'm:40' }))?.n, 41);
+      const modified = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => colls[i % colls.length]!.updateOne({ _id: 'm:41', n: 41 }, { $inc: { n: 1 } })),
+      );
+      assert.equal(
+        modified.reduce((sum, r) => sum + r.modifiedCount, 0),
+        1,
+      );
+      assert.equal((await coll.findOne({ _id: 'm:41' }))?.n, 42);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
   });
 
   it('deletes by _id only when the extra conditions hold', async () => {

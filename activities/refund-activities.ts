@@ -1,0 +1,73 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { statusForReserved } from '../src/domain/refund';
+import type { RefundStatus, Transaction } from '../src/domain/transaction';
+import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
+import type { BankConnector, BankRefundAnswer, BankRefundRequest } from './bank-connector';
+
+export interface RefundActivityDeps {
+  transactions: TransactionRepository;
+  bank: BankConnector;
+  now: () => Date;
+}
+
+export interface RecordRefundInput extends OrderRef {
+  merchantRefId: string;
+  answer: BankRefundAnswer;
+}
+
+/** The change one refund made to its transaction: what a webhook will later report. */
+export interface RefundRecorded {
+  applied: boolean;
+  refundStatus: RefundStatus;
+  txnStatus: string;
+}
+
+export function createRefundActivities({ transactions, bank, now }: RefundActivityDeps) {
+  return {
+    async requestBankRefund(request: BankRefundRequest): Promise<BankRefundAnswer> {
+      return bank.requestRefund(request);
+    },
+
+    /**
+     * Settles the refund entry as the bank answered. A FAILED refund gives its amount back to what
+     * may be refunded. Read-modify-write under the document's version, so concurrent settlements
+     * and new refunds never overwrite each other; a replay finds the entry settled and changes nothing.
+     */
+    async recordRefundOutcome(input: RecordRefundInput): Promise<RefundRecorded> {
+      for (;;) {
+        const t = await transactions.findByOrder(input);
+        const entry = t?.refunds.find((r) => r.merchantRefId === input.merchantRefId);
+        if (!t || !entry) {
+          throw ApplicationFailure.nonRetryable(
+            `refund ${input.merchantRefId} of order ${input.orderId} does not exist`,
+            'RefundNotFound',
+          );
+        }
+        if (entry.status !== 'PENDING') return { applied: false, refundStatus: entry.status, txnStatus: t.status };
+        const updated = await transactions.updateIfUnchanged(input, t.version, settle(t, input, now()));
+        if (updated) {
+          return { applied: true, refundStatus: input.answer.approved ? 'SUCCESS' : 'FAILED', txnStatus: updated.status };
+        }
+      }
+    },
+  };
+}
+
+function settle(t: Transaction, input: RecordRefundInput, at: Date) {
+  const refunds = t.refunds.map((r) =>
+    r.merchantRefId !== input.merchantRefId
+      ? r
+      : {
+          ...r,
+          status: input.answer.approved ? ('SUCCESS' as const) : ('FAILED' as const),
+          rrn: input.answer.approved ? input.answer.rrn : null,
+          completedAt: at,
+        },
+  );
+  if (input.answer.approved) return { set: { refunds, updatedAt: at } };
+  const entry = t.refunds.find((r) => r.merchantRefId === input.merchantRefId)!;
+  const reserved = (t.refundReservedPaise ?? 0) - entry.amountPaise;
+  return { set: { refunds, refundReservedPaise: reserved, status: statusForReserved(t.amountPaise, reserved), updatedAt: at } };
+}
+
+export type RefundActivities = ReturnType<typeof createRefundActivities>;

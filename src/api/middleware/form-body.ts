@@ -1,0 +1,34 @@
+import { ApiError } from '../../domain/api-errors';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * An `application/x-www-form-urlencoded` body as fields, strictly: the bytes and every decoded
+ * value must be valid UTF-8, and a field given twice is refused rather than silently chosen.
+ */
+export function parseFormBody(raw: Buffer): Record<string, string> {
+  let text: string;
+  try {
+    text = strictUtf8.decode(raw);
+  } catch {
+    throw new ApiError('malformedBody', 'the body is not valid UTF-8');
+  }
+  const fields: Record<string, string> = {};
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    const name = decodeFormComponent(at < 0 ? pair : pair.slice(0, at));
+    if (Object.hasOwn(fields, name)) throw new ApiError('malformedBody', 'a form field is given more than once');
+    fields[name] = decodeFormComponent(at < 0 ? '' : pair.slice(at + 1));
+  }
+  return fields;
+}
+
+function decodeFormComponent(s: string): string {
+  try {
+    // decodeURIComponent refuses escapes that do not form valid UTF-8.
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    throw new ApiError('malformedBody', 'a form field is not valid percent-encoded UTF-8');
+  }
+}

@@ -1,0 +1,73 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError } from '../../domain/api-errors';
+import { checksumMatches } from '../../domain/checksum';
+import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
+import { startRefund, startRefundDeps } from '../../usecases/start-refund';
+import type { ApiDeps } from '../deps';
+import { requireMerchant } from '../middleware/authenticate';
+import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { parseFormBody } from '../middleware/form-body';
+import { updateTxnCallerSchema, updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
+
+/** POST /updateTxn: Zaakpay's Update/Refund API, form fields `data` and `checksum`. */
+export function refundRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/updateTxn', async (ctx) => {
+    const form = validate(
+      updateTxnFormSchema,
+      parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
+    );
+    const data = parseJsonBody(Buffer.from(form.data, 'utf8'));
+    const { merchantIdentifier } = validate(updateTxnCallerSchema, data);
+    const orderId = readOrderId(data);
+    const answer = (status: number, key: RefundResponseKey, merchantRefId: string | null = null) => {
+      respond(ctx, status, { merchantIdentifier, orderId, key, merchantRefId });
+    };
+
+    if (!form.checksum) return answer(401, 'checksumBlank');
+    const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
+    if (!checksumMatches(merchant.secretKey, form.data, form.checksum)) return answer(401, 'checksumMismatch');
+
+    const body = validate(updateTxnDataSchema, data);
+    const problem = refundRequestProblem(body.updateDesired, body.updateReason);
+    if (problem) return answer(200, problem, body.merchantRefId ?? null);
+    const updateDesired = body.updateDesired as UpdateDesired;
+    if (updateDesired === '22' && body.orderDetail.amount === undefined) {
+      throw new ApiError('validationFailed', 'orderDetail.amount is required for a partial refund (22)');
+    }
+
+    const result = await startRefund(startRefundDeps(deps), {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: body.orderDetail.orderId,
+      updateDesired,
+      amountPaise: body.orderDetail.amount === undefined ? undefined : Number(body.orderDetail.amount),
+      merchantRefId: body.merchantRefId,
+      updateReason: body.updateReason as string,
+    });
+    answer(200, result.response, result.merchantRefId);
+  });
+  return router;
+}
+
+function respond(
+  ctx: Context,
+  status: number,
+  r: { merchantIdentifier: string; orderId: string | null; key: RefundResponseKey; merchantRefId: string | null },
+) {
+  const code = RefundResponse[r.key];
+  ctx.status = status;
+  ctx.body = {
+    merchantIdentifier: r.merchantIdentifier,
+    orderDetail: r.orderId === null ? null : { orderId: r.orderId },
+    responseCode: code.code,
+    responseDescription: code.description,
+    merchantRefId: r.merchantRefId,
+  };
+}
+
+/** The order id as sent, for echoing in answers given before the body is validated. */
+function readOrderId(data: unknown): string | null {
+  const orderId = (data as { orderDetail?: { orderId?: unknown } }).orderDetail?.orderId;
+  return typeof orderId === 'string' && orderId.length <= 64 ? orderId : null;
+}

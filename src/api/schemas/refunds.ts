@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { MAX_AMOUNT_PAISE } from '../../domain/money';
+import { merchantIdentifierField, orderIdField } from './common';
+
+/** The form fields of POST /updateTxn (Zaakpay's Update/Refund API). */
+export const updateTxnFormSchema = z.object({
+  data: z.string().min(1).describe('the refund request as a JSON string; the checksum covers these exact characters'),
+  checksum: z.string().optional().describe('HMAC-SHA256 (hex) of the exact `data` string with the secret key'),
+});
+
+/** Only what finding the merchant takes; the rest is validated after the checksum has matched. */
+export const updateTxnCallerSchema = z.object({ merchantIdentifier: merchantIdentifierField });
+
+/** `data`, after authentication. updateDesired and updateReason are checked by Zaakpay's own codes (184-187). */
+export const updateTxnDataSchema = z.object({
+  merchantIdentifier: merchantIdentifierField,
+  orderDetail: z.object({
+    orderId: orderIdField,
+    amount: z
+      .string()
+      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
+      .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`)
+      .optional()
+      .describe('paise; required for a partial refund (22), optional for a full one (14)'),
+    productDescription: z.string().max(255).optional(),
+  }),
+  mode: z.literal('0').optional(),
+  updateDesired: z.unknown().optional().describe('"14" full refund or "22" partial refund (7 and 8 are not offered: 185)'),
+  updateReason: z.unknown().optional().describe('5 to 30 letters, digits and spaces; "sandbox fail" makes the sandbox bank fail it'),
+  merchantRefId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits and . _ -')
+    .optional()
+    .describe("the merchant's id of this refund, unique per order; the idempotency key"),
+});
+
+export const updateTxnResponseSchema = z.object({
+  merchantIdentifier: z.string().nullable(),
+  orderDetail: z.object({ orderId: z.string() }).nullable(),
+  responseCode: z.string(),
+  responseDescription: z.string(),
+  merchantRefId: z.string().nullable(),
+});
