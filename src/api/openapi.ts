@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { qrPaths } from './docs/qr';
+import { refundPaths } from './docs/refunds';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
 import { statusRequestSchema, statusResponseSchema } from './schemas/status';
@@ -27,7 +28,7 @@ export function operation(o: {
   security?: Record<string, string[]>[];
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
-  in?: 'body' | 'query';
+  in?: 'body' | 'form' | 'query';
   responses: Record<number, { description: string; schema: z.ZodType; mediaType?: string }>;
   errors: number[];
   errorEnvelope: z.ZodType;
@@ -46,7 +47,12 @@ export function operation(o: {
             schema,
           })),
         }
-      : { requestBody: { required: true, content: { 'application/json': { schema: request } } } }),
+      : {
+          requestBody: {
+            required: true,
+            content: { [o.in === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: request } },
+          },
+        }),
     responses: {
       ...Object.fromEntries(
         Object.entries(o.responses).map(([code, r]) => [
@@ -70,6 +76,7 @@ export function operation(o: {
 export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
+    ...refundPaths(),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',
@@ -136,6 +143,13 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           name: 'x-body-field-checksum',
           description:
             'Not a header: the body field `checksum` = HMAC-SHA256 (hex) of merchantIdentifier + orderId + amount + productDescription, no separators, with the secret key',
+        },
+        formChecksum: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-form-field-checksum',
+          description:
+            'Not a header: the form field `checksum` = HMAC-SHA256 (hex) of the exact `data` form field, with the secret key',
         },
         qrImageSignature: {
           type: 'apiKey',

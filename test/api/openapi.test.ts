@@ -26,6 +26,7 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/merchants',
       '/sandbox/v1/payments',
       '/sandbox/v1/qr/pay',
+      '/updateTxn',
     ]);
     const image = res.json.paths['/api/payments/v1/upi/qr/image'].get;
     assert.deepEqual(image.parameters.map((p: { name: string }) => p.name).sort(), [

@@ -26,7 +26,10 @@ export const updateTxnDataSchema = z.object({
   }),
   mode: z.literal('0').optional(),
   updateDesired: z.unknown().optional().describe('"14" full refund or "22" partial refund (7 and 8 are not offered: 185)'),
-  updateReason: z.unknown().optional().describe('5 to 30 letters, digits and spaces; "sandbox fail" makes the sandbox bank fail it'),
+  updateReason: z
+    .unknown()
+    .optional()
+    .describe('5 to 30 letters, digits and spaces; "sandbox fail" makes the sandbox bank fail it'),
   merchantRefId: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits and . _ -')
