@@ -52,7 +52,11 @@ export function decideRefund(t: Transaction, updateDesired: UpdateDesired, amoun
   return { ok: true, amountPaise: amount, statusAfter: statusForReserved(t.amountPaise, (t.refundReservedPaise ?? 0) + amount) };
 }
 
-/** txnStatus after refunds: 3 when nothing remains, 4 while something does, Success when none stands. */
+/**
+ * txnStatus after refunds: 3 when nothing remains, 4 while something does, Success when none stands.
+ * A refund the bank fails undoes its own step back (4 -> 0, 3 -> 4 or 0): that is the refund not
+ * having happened, not a transition of its own, so txn-status.ts keeps DECISIONS.md's table as it is.
+ */
 export function statusForReserved(amountPaise: Paise, reservedPaise: Paise): TxnStatusName {
   if (reservedPaise <= 0) return 'Success';
   return reservedPaise >= amountPaise ? 'Refund' : 'PartialRefund';

@@ -61,17 +61,21 @@ describe('refund workflow (time-skipping)', function () {
       workflowBundle: await workflowBundle(),
       activities,
     });
-    return worker.runUntil(
-      Promise.all(
+    return worker.runUntil(async () => {
+      // All start before any is awaited, so they run side by side.
+      const handles = await Promise.all(
         inputs.map((i) =>
-          env.client.workflow.execute('refundWorkflow', {
+          env.client.workflow.start('refundWorkflow', {
             workflowId: `refund:${i.orderId}:${i.merchantRefId}`,
             taskQueue,
             args: [i],
           }),
         ),
-      ),
-    );
+      );
+      const results = [];
+      for (const h of handles) results.push(await h.result());
+      return results;
+    });
   }
 
   it('records SUCCESS with the bank reference when the bank refunds', async () => {
