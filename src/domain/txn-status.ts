@@ -18,9 +18,8 @@ const ALLOWED: Record<TxnStatusName, readonly TxnStatusName[]> = {
   // Failure -> Success only through bank reconciliation (a "delayed success").
   Failure: ['Success'],
   Success: ['PartialRefund', 'Refund', 'PartialChargeback', 'Chargeback'],
-  // A refund that the bank fails gives its amount back: the status follows what remains refunded.
-  PartialRefund: ['PartialRefund', 'Refund', 'Success'],
-  Refund: ['PartialRefund', 'Success'],
+  PartialRefund: ['PartialRefund', 'Refund'],
+  Refund: [],
   PartialChargeback: ['PartialChargebackReverted'],
   Chargeback: ['ChargebackReverted'],
   PartialChargebackReverted: [],
