@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { qrPaths } from './docs/qr';
+import { opsPaths } from './docs/ops';
 import { refundPaths } from './docs/refunds';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
@@ -77,6 +78,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
+    ...opsPaths(),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',

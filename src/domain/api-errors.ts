@@ -16,6 +16,7 @@ export const ApiErrors = {
   operatorTokenInvalid: { http: 401, code: 2014, text: 'Operator token is missing or invalid' },
   rateLimited: { http: 429, code: 2029, text: 'Too many requests' },
   routeNotFound: { http: 404, code: 2040, text: 'No such endpoint' },
+  merchantNotFound: { http: 404, code: 2042, text: 'No such merchant' },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   internal: { http: 500, code: 2099, text: 'Internal error' },

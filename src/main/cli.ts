@@ -1,37 +1,87 @@
 /**
- * Operator CLI. `npm run -s cli -- merchant create --name <name> [--webhook-url <url>]` prints the
- * new merchant's credentials as one JSON object on stdout and nothing else (diagnostics go to stderr).
+ * Operator CLI, one command per operation. Each prints one JSON object on stdout and nothing else
+ * (diagnostics go to stderr); a usage error exits 2.
+ *
+ *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>]
+ *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]
  */
 import { parseArgs } from 'node:util';
-import { createMerchantSchema } from '../api/schemas/ops';
+import type { z } from 'zod';
+import { createMerchantSchema, merchantSettingsSchema } from '../api/schemas/ops';
 import { MerchantRepository } from '../store/merchant-repository';
-import { connectStore } from '../store/mongo';
+import { connectStore, type Store } from '../store/mongo';
 import { provisionMerchant } from '../usecases/provision-merchant';
+import { updateMerchant } from '../usecases/update-merchant';
 import { configOrExit, storeUri } from './load-config';
 
-const USAGE = 'usage: cli merchant create --name <name> [--webhook-url <url>]';
+const USAGE = [
+  'usage: cli merchant create --name <name> [--webhook-url <url>]',
+  '       cli merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]',
+].join('\n');
+
+class UsageError extends Error {}
+
+const FLAG_OF: Record<string, string> = { webhookUrl: 'webhook-url', webhookFormat: 'webhook-format', autoRefund: 'auto-refund' };
+
+/** Validates with the API's own schema, naming the CLI flags in the message. */
+function validated<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new UsageError(
+    parsed.error.issues
+      .map((i) => (i.path.length ? `--${FLAG_OF[String(i.path[0])] ?? i.path.join('.')}: ${i.message}` : i.message))
+      .join('\n'),
+  );
+}
+
+function options<T extends Record<string, { type: 'string' }>>(args: string[], spec: T) {
+  try {
+    return parseArgs({ args, options: spec, allowPositionals: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+const commands: Record<string, (args: string[]) => Promise<(store: Store, masterKey: string) => Promise<unknown>>> = {
+  async 'merchant create'(args) {
+    const { values, positionals } = options(args, { name: { type: 'string' }, 'webhook-url': { type: 'string' } });
+    if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const input = validated(createMerchantSchema, { name: values.name, webhookUrl: values['webhook-url'] });
+    return (store, masterKey) => provisionMerchant(new MerchantRepository(store.db, masterKey), input, new Date());
+  },
+  async 'merchant update'(args) {
+    const { values, positionals } = options(args, {
+      'webhook-url': { type: 'string' },
+      'webhook-format': { type: 'string' },
+      'auto-refund': { type: 'string' },
+    });
+    if (positionals.length !== 1) throw new UsageError('give the merchantIdentifier to update');
+    const autoRefund = values['auto-refund'];
+    if (autoRefund !== undefined && autoRefund !== 'true' && autoRefund !== 'false')
+      throw new UsageError('--auto-refund: true or false');
+    const settings = validated(merchantSettingsSchema, {
+      ...(values['webhook-url'] !== undefined ? { webhookUrl: values['webhook-url'] === '' ? null : values['webhook-url'] } : {}),
+      ...(values['webhook-format'] !== undefined ? { webhookFormat: values['webhook-format'] } : {}),
+      ...(autoRefund !== undefined ? { autoRefund: autoRefund === 'true' } : {}),
+    });
+    return async (store, masterKey) => {
+      const updated = await updateMerchant(new MerchantRepository(store.db, masterKey), positionals[0]!, settings);
+      if (!updated) throw new Error(`no merchant ${positionals[0]}`);
+      return updated;
+    };
+  },
+};
 
 async function main(argv: string[]): Promise<number> {
   const [resource, action, ...rest] = argv;
-  if (resource !== 'merchant' || action !== 'create') {
-    console.error(USAGE);
-    return 2;
-  }
-  let values: { name?: string; 'webhook-url'?: string };
+  const command = commands[`${resource} ${action}`];
+  let run: Awaited<ReturnType<NonNullable<typeof command>>>;
   try {
-    ({ values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'webhook-url': { type: 'string' } } }));
+    if (!command) throw new UsageError('unknown command');
+    run = await command(rest);
   } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const input = createMerchantSchema.safeParse({ name: values.name, webhookUrl: values['webhook-url'] });
-  if (!input.success) {
-    console.error(
-      input.error.issues
-        .map((i) => `--${i.path.join('.') === 'webhookUrl' ? 'webhook-url' : i.path.join('.')}: ${i.message}`)
-        .join('\n'),
-    );
-    console.error(USAGE);
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`${e.message}\n${USAGE}`);
     return 2;
   }
 
@@ -41,8 +91,7 @@ async function main(argv: string[]): Promise<number> {
     throw new Error(`cannot reach the store at ${uri} (${e.message}); start the local stack with npm start or set MONGODB_URI`);
   });
   try {
-    const credentials = await provisionMerchant(new MerchantRepository(store.db, config.MASTER_KEY), input.data, new Date());
-    process.stdout.write(`${JSON.stringify(credentials)}\n`);
+    process.stdout.write(`${JSON.stringify(await run(store, config.MASTER_KEY))}\n`);
     return 0;
   } finally {
     await store.close();

@@ -10,7 +10,18 @@ interface MerchantDoc {
   apiKeyHash: string;
   encryptionKeys: { keyId: string; publicKeyPem: string; privateKeyEncrypted: string; createdAt: Date }[];
   autoRefund: boolean;
+  /** Absent on merchants stored before it existed: form. */
+  webhookFormat?: WebhookFormat;
   createdAt: Date;
+}
+
+export type WebhookFormat = 'form' | 'json';
+
+/** What an operator may change on a merchant. */
+export interface MerchantSettings {
+  webhookUrl?: string | null;
+  webhookFormat?: WebhookFormat;
+  autoRefund?: boolean;
 }
 
 /** A merchant as the API and workers use it: secrets decrypted in memory only. */
@@ -20,6 +31,7 @@ export interface Merchant {
   webhookUrl: string | null;
   secretKey: string;
   autoRefund: boolean;
+  webhookFormat: WebhookFormat;
   encryptionKeys: { keyId: string; publicKeyPem: string }[];
   createdAt: Date;
 }
@@ -120,6 +132,20 @@ export class MerchantRepository {
     return key ? this.findById(key.merchantIdentifier) : null;
   }
 
+  /**
+   * Applies an operator's settings; null when there is no such merchant. This process's cache
+   * forgets the merchant at once; other replicas see the change within MERCHANT_CACHE_SECONDS.
+   */
+  async updateSettings(merchantIdentifier: string, settings: MerchantSettings): Promise<Merchant | null> {
+    this.cache.delete(merchantIdentifier);
+    const doc = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier },
+      { $set: settings },
+      { returnDocument: 'after' },
+    );
+    return doc ? this.toMerchant(doc) : null;
+  }
+
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
   async privateKeyPem(merchantIdentifier: string, keyId: string): Promise<string | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { encryptionKeys: 1 } });
@@ -134,6 +160,7 @@ export class MerchantRepository {
       webhookUrl: doc.webhookUrl,
       secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted),
       autoRefund: doc.autoRefund,
+      webhookFormat: doc.webhookFormat ?? 'form',
       encryptionKeys: doc.encryptionKeys.map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem })),
       createdAt: doc.createdAt,
     };

@@ -112,6 +112,34 @@ describe('Operator CLI: merchant create (child process)', function () {
     assert.equal(raw.includes(printed.apiKey), false, 'API key not stored in plaintext');
   });
 
+  it('merchant update changes settings and prints them; usage errors change nothing', async () => {
+    const created = JSON.parse((await cli(['merchant', 'create', '--name', 'Upd'])).stdout);
+    const run = await cli([
+      'merchant',
+      'update',
+      created.merchantIdentifier,
+      '--auto-refund',
+      'true',
+      '--webhook-format',
+      'json',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), {
+      merchantIdentifier: created.merchantIdentifier,
+      name: 'Upd',
+      webhookUrl: null,
+      webhookFormat: 'json',
+      autoRefund: true,
+    });
+    assert.equal((await merchants.findById(created.merchantIdentifier))?.autoRefund, true);
+    for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], []]) {
+      const bad = await cli(['merchant', 'update', created.merchantIdentifier, ...args]);
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.equal(bad.stdout, '');
+    }
+    assert.equal((await merchants.findById(created.merchantIdentifier))?.webhookFormat, 'json');
+  });
+
   describe('usage errors: exit code 2, nothing on stdout, a message on stderr, no merchant', () => {
     let countBefore: number;
     beforeEach(async () => {

@@ -3,9 +3,11 @@ import { provisionMerchant } from '../../usecases/provision-merchant';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
-import { createMerchantSchema } from '../schemas/ops';
+import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
+import { ApiError } from '../../domain/api-errors';
+import { updateMerchant } from '../../usecases/update-merchant';
 
-/** Operator API behind the bearer token: merchant provisioning. */
+/** Operator API behind the bearer token: merchant provisioning and settings. */
 export function opsRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   router.use(operatorAuth(deps.config.OPS_TOKEN));
@@ -15,6 +17,13 @@ export function opsRoutes(deps: ApiDeps): Router {
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
     ctx.status = 201;
     ctx.body = { success: true, data: credentials };
+  });
+  router.patch('/merchants/:merchantIdentifier', async (ctx) => {
+    const { body } = await readJson(ctx, merchantSettingsSchema, deps.config.MAX_BODY_BYTES);
+    const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier!, body);
+    if (!updated) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
+    ctx.body = { success: true, data: updated };
   });
   return router;
 }

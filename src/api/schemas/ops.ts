@@ -17,3 +17,22 @@ export const merchantCredentialsResponseSchema = z.object({
     publicKeyPem: z.string().describe('RSA 2048 public key (SPKI PEM) for encrypting payerVpa'),
   }),
 });
+
+export const merchantSettingsSchema = z
+  .strictObject({
+    webhookUrl: webhookUrlField.nullable().optional().describe('null removes it'),
+    webhookFormat: z.enum(['form', 'json']).optional().describe('body of webhook calls: form (default) or JSON'),
+    autoRefund: z.boolean().optional().describe('refund a reconciled delayed success at once'),
+  })
+  .refine((s) => Object.keys(s).length > 0, { message: 'send at least one of webhookUrl, webhookFormat, autoRefund' });
+
+export const merchantSettingsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    name: z.string(),
+    webhookUrl: z.string().nullable(),
+    webhookFormat: z.enum(['form', 'json']),
+    autoRefund: z.boolean(),
+  }),
+});

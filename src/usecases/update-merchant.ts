@@ -1,0 +1,18 @@
+import type { Merchant, MerchantRepository, MerchantSettings } from '../store/merchant-repository';
+
+/** The merchant's settings as the operator API and CLI show them (never its secrets). */
+export function merchantSettingsView(m: Merchant) {
+  return {
+    merchantIdentifier: m.merchantIdentifier,
+    name: m.name,
+    webhookUrl: m.webhookUrl,
+    webhookFormat: m.webhookFormat,
+    autoRefund: m.autoRefund,
+  };
+}
+
+/** Changes a merchant's webhook address, webhook body format or auto-refund; null when unknown. */
+export async function updateMerchant(merchants: MerchantRepository, merchantIdentifier: string, settings: MerchantSettings) {
+  const merchant = await merchants.updateSettings(merchantIdentifier, settings);
+  return merchant ? merchantSettingsView(merchant) : null;
+}
