@@ -3,6 +3,7 @@ import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import { errorEnvelope } from './middleware/errors';
 import { observe } from './middleware/observe';
+import { chargebackRoutes } from './routes/chargebacks';
 import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
@@ -25,6 +26,7 @@ export function createApp(deps: ApiDeps): Koa {
     qrRoutes(deps),
     refundRoutes(deps),
     opsRoutes(deps),
+    chargebackRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {

@@ -43,4 +43,10 @@ export const BusinessResults = {
   qrOrderRepeated: { code: 128, text: 'Order id already processed' },
   notQrOrder: { code: 2031, text: 'This order is not a dynamic QR order' },
   qrNotOpen: { code: 2032, text: 'The QR is no longer open for payment (paid, expired or closed)' },
+  chargebackNotAllowed: {
+    code: 2033,
+    text: 'Not allowed in the transaction state: raise needs Success, revert needs Chargeback or Partial Chargeback',
+  },
+  chargebackAmountExceeds: { code: 2034, text: 'The chargeback amount exceeds the transaction amount' },
+  chargebackAmountDiffers: { code: 2035, text: 'A revert must carry the amount of the chargeback it reverts' },
 } as const;

@@ -23,6 +23,7 @@ describe('API reference: GET /openapi.json', function () {
       '/api/payments/v1/status',
       '/api/payments/v1/upi/qr',
       '/api/payments/v1/upi/qr/image',
+      '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
       '/sandbox/v1/payments',

@@ -1,4 +1,5 @@
 import { operation, successError } from '../openapi';
+import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 
 const merchantIdentifierParam = {
@@ -11,6 +12,18 @@ const merchantIdentifierParam = {
 /** Operator operations beyond provisioning. */
 export function opsPaths(): Record<string, object> {
   return {
+    '/ops/v1/chargebacks': {
+      post: operation({
+        summary: 'Raise or revert a chargeback on an order (operator)',
+        description:
+          'raise: a Success order becomes Chargeback (6) for its whole amount or Partial Chargeback (8) for less. revert: Chargeback becomes Chargeback Reverted (5), Partial Chargeback becomes Partial Chargeback Reverted (7); the amount must be the one raised. Refused with HTTP 200 and `success: false`, changing nothing: 2020 unknown order, 2033 not allowed in the order state (refunded orders included), 2034 amount above the order amount, 2035 revert amount differs.',
+        security: [{ operatorToken: [] }],
+        request: chargebackSchema,
+        responses: { 200: { description: 'recorded, or refused with a code', schema: chargebackResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
     '/ops/v1/merchants/{merchantIdentifier}': {
       patch: {
         ...operation({

@@ -1,0 +1,34 @@
+import type { Paise } from './money';
+import type { Chargeback, Transaction } from './transaction';
+import type { TxnStatusName } from './txn-status';
+
+export type ChargebackAction = 'raise' | 'revert';
+
+export type ChargebackDecision =
+  | { ok: true; status: TxnStatusName; chargeback: Chargeback }
+  | { ok: false; refusal: 'notAllowed' | 'amountExceeds' | 'amountDiffers' };
+
+/**
+ * The chargeback transitions of DECISIONS.md: a Success charged back in full becomes Chargeback
+ * (6), in part Partial Chargeback (8); a revert of the same amount makes them Chargeback Reverted
+ * (5) and Partial Chargeback Reverted (7). Nothing else.
+ */
+export function decideChargeback(t: Transaction, action: ChargebackAction, amountPaise: Paise, at: Date): ChargebackDecision {
+  if (action === 'raise') {
+    if (t.status !== 'Success') return { ok: false, refusal: 'notAllowed' };
+    if (amountPaise > t.amountPaise) return { ok: false, refusal: 'amountExceeds' };
+    return {
+      ok: true,
+      status: amountPaise === t.amountPaise ? 'Chargeback' : 'PartialChargeback',
+      chargeback: { amountPaise, raisedAt: at, revertedAt: null },
+    };
+  }
+  if ((t.status !== 'Chargeback' && t.status !== 'PartialChargeback') || !t.chargeback)
+    return { ok: false, refusal: 'notAllowed' };
+  if (amountPaise !== t.chargeback.amountPaise) return { ok: false, refusal: 'amountDiffers' };
+  return {
+    ok: true,
+    status: t.status === 'Chargeback' ? 'ChargebackReverted' : 'PartialChargebackReverted',
+    chargeback: { ...t.chargeback, revertedAt: at },
+  };
+}
