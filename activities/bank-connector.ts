@@ -15,6 +15,8 @@ export interface BankAnswer {
   response: PaymentResponseKey;
   bankRefNum: string | null;
   authCode: string | null;
+  /** The answer came after the fact, from a reconciliation file: a success is a delayed success. */
+  delayed?: boolean;
 }
 
 /** A bank answers at once, or accepts the request and answers later (through bankAnswerSignal). */

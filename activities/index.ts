@@ -1,12 +1,18 @@
 import { createPaymentActivities, type PaymentActivityDeps } from './payment-activities';
+import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
 import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
 import { createSweepActivities, type SweepActivityDeps } from './sweep-activities';
 
-export type ActivityDeps = PaymentActivityDeps & SweepActivityDeps & RefundActivityDeps;
+export type ActivityDeps = PaymentActivityDeps & SweepActivityDeps & RefundActivityDeps & ReconciliationActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createPaymentActivities(deps), ...createSweepActivities(deps), ...createRefundActivities(deps) };
+  return {
+    ...createPaymentActivities(deps),
+    ...createSweepActivities(deps),
+    ...createRefundActivities(deps),
+    ...createReconciliationActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

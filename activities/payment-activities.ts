@@ -42,6 +42,7 @@ export function outcomeOf(answer: BankAnswer | null, expired = false): PaymentOu
     bankRefNum: answer.bankRefNum,
     authCode: answer.authCode,
     markedFailedByService: false,
+    ...(answer.delayed && answer.approved ? { delayedSuccess: true } : {}),
   };
 }
 

@@ -82,6 +82,12 @@ export const configSchema = z.object({
     .default(30)
     .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
+  RECONCILIATION_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('largest reconciliation file accepted (413 above)'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
 });
 

@@ -5,6 +5,7 @@ import type { ApiDeps } from './api/deps';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { MerchantRepository } from './store/merchant-repository';
+import { ReconciliationRepository } from './store/reconciliation-repository';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient } from './temporal/client';
@@ -54,5 +55,10 @@ export function apiDeps(rt: Runtime): ApiDeps {
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
-  return { ...startPaymentDeps(rt), bank: new SandboxBankConnector(rt.config.SANDBOX_REFUND_SECONDS * 1000) };
+  return {
+    ...startPaymentDeps(rt),
+    merchants: rt.merchants,
+    reconciliations: new ReconciliationRepository(rt.store.db),
+    bank: new SandboxBankConnector(rt.config.SANDBOX_REFUND_SECONDS * 1000),
+  };
 }

@@ -1,3 +1,4 @@
 export { paymentWorkflow } from './payment';
 export { pendingPaymentsSweepWorkflow } from './pending-payments-sweep';
 export { refundWorkflow } from './refund';
+export { reconciliationWorkflow } from './reconciliation';

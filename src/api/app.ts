@@ -8,6 +8,7 @@ import { healthRoutes } from './routes/health';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { qrRoutes } from './routes/qr';
+import { reconciliationRoutes } from './routes/reconciliations';
 import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
@@ -27,6 +28,7 @@ export function createApp(deps: ApiDeps): Koa {
     refundRoutes(deps),
     opsRoutes(deps),
     chargebackRoutes(deps),
+    reconciliationRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {

@@ -44,6 +44,8 @@ export interface Transaction {
   authCode: string | null;
   /** Failure decided by the service because the bank never answered (reconciliation may revise it). */
   markedFailedByService: boolean;
+  /** A success that came from bank reconciliation, not the real-time flow (ledger includeDelayedSuccessTxn). */
+  delayedSuccess?: boolean;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
@@ -65,6 +67,7 @@ export interface PaymentOutcome {
   bankRefNum: string | null;
   authCode: string | null;
   markedFailedByService: boolean;
+  delayedSuccess?: boolean;
   /** A QR order learns its payer's instrument when it is paid. */
   instrument?: PaymentInstrument;
 }

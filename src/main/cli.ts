@@ -4,7 +4,9 @@
  *
  *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>]
  *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]
+ *   npm run -s cli -- reconcile <file.csv>      (waits for the file to be applied, prints the report)
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createMerchantSchema, merchantSettingsSchema } from '../api/schemas/ops';
@@ -12,11 +14,17 @@ import { MerchantRepository } from '../store/merchant-repository';
 import { connectStore, type Store } from '../store/mongo';
 import { provisionMerchant } from '../usecases/provision-merchant';
 import { updateMerchant } from '../usecases/update-merchant';
-import { configOrExit, storeUri } from './load-config';
+import { configOrExit, storeUri, temporalAddress } from './load-config';
+import type { Config } from '../config';
+import { ReconciliationFileError } from '../domain/reconciliation';
+import { ReconciliationRepository } from '../store/reconciliation-repository';
+import { connectTemporalClient } from '../temporal/client';
+import { startReconciliation } from '../usecases/reconcile';
 
 const USAGE = [
   'usage: cli merchant create --name <name> [--webhook-url <url>]',
   '       cli merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]',
+  '       cli reconcile <file.csv>',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -42,12 +50,17 @@ function options<T extends Record<string, { type: 'string' }>>(args: string[], s
   }
 }
 
-const commands: Record<string, (args: string[]) => Promise<(store: Store, masterKey: string) => Promise<unknown>>> = {
+interface Connected {
+  store: Store;
+  config: Config;
+}
+
+const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Promise<unknown>>> = {
   async 'merchant create'(args) {
     const { values, positionals } = options(args, { name: { type: 'string' }, 'webhook-url': { type: 'string' } });
     if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const input = validated(createMerchantSchema, { name: values.name, webhookUrl: values['webhook-url'] });
-    return (store, masterKey) => provisionMerchant(new MerchantRepository(store.db, masterKey), input, new Date());
+    return ({ store, config }) => provisionMerchant(new MerchantRepository(store.db, config.MASTER_KEY), input, new Date());
   },
   async 'merchant update'(args) {
     const { values, positionals } = options(args, {
@@ -64,17 +77,45 @@ const commands: Record<string, (args: string[]) => Promise<(store: Store, master
       ...(values['webhook-format'] !== undefined ? { webhookFormat: values['webhook-format'] } : {}),
       ...(autoRefund !== undefined ? { autoRefund: autoRefund === 'true' } : {}),
     });
-    return async (store, masterKey) => {
-      const updated = await updateMerchant(new MerchantRepository(store.db, masterKey), positionals[0]!, settings);
+    return async ({ store, config }) => {
+      const updated = await updateMerchant(new MerchantRepository(store.db, config.MASTER_KEY), positionals[0]!, settings);
       if (!updated) throw new Error(`no merchant ${positionals[0]}`);
       return updated;
+    };
+  },
+  async reconcile(args) {
+    const { positionals } = options(args, {});
+    if (positionals.length !== 1) throw new UsageError('give the reconciliation file');
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(positionals[0]!));
+    } catch (e) {
+      throw new UsageError(`cannot read ${positionals[0]}: ${(e as Error).message}`);
+    }
+    return async ({ store, config }) => {
+      const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE);
+      try {
+        const reconciliations = new ReconciliationRepository(store.db);
+        const id = await startReconciliation(
+          { reconciliations, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, now: () => new Date() },
+          text,
+        ).catch((e: unknown) => {
+          throw e instanceof ReconciliationFileError ? new Error(`${positionals[0]}: ${e.message}`) : e;
+        });
+        console.error(`reconciliation ${id} started; waiting for it to finish`);
+        await temporal.workflow.getHandle(`reconciliation:${id}`).result();
+        return reconciliations.report(id);
+      } finally {
+        await temporal.connection.close();
+      }
     };
   },
 };
 
 async function main(argv: string[]): Promise<number> {
   const [resource, action, ...rest] = argv;
-  const command = commands[`${resource} ${action}`];
+  const command = resource === 'reconcile' ? commands.reconcile : commands[`${resource} ${action}`];
+  if (resource === 'reconcile' && action !== undefined) rest.unshift(action);
   let run: Awaited<ReturnType<NonNullable<typeof command>>>;
   try {
     if (!command) throw new UsageError('unknown command');
@@ -91,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
     throw new Error(`cannot reach the store at ${uri} (${e.message}); start the local stack with npm start or set MONGODB_URI`);
   });
   try {
-    process.stdout.write(`${JSON.stringify(await run(store, config.MASTER_KEY))}\n`);
+    process.stdout.write(`${JSON.stringify(await run({ store, config }))}\n`);
     return 0;
   } finally {
     await store.close();

@@ -84,6 +84,15 @@ export class TransactionRepository {
     return doc ? toTransaction(doc) : null;
   }
 
+  /**
+   * Transactions by gateway txnId, one query per batch. (txnId is not `_id`: the embedded store
+   * scans the collection for it; on MongoDB the txnId_unique index serves it.)
+   */
+  async findByTxnIds(txnIds: string[]): Promise<Transaction[]> {
+    if (txnIds.length === 0) return [];
+    return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(toTransaction);
+  }
+
   /** Pending orders not touched since `before`, oldest first: candidates for the sweep. */
   async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
     const docs = await this.txns

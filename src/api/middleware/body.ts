@@ -3,7 +3,7 @@ import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import { ApiError } from '../../domain/api-errors';
 
-type MediaType = 'application/json' | 'application/x-www-form-urlencoded';
+type MediaType = 'application/json' | 'application/x-www-form-urlencoded' | 'text/csv';
 
 /**
  * The request body as the exact bytes received: checksums are computed over these, never over

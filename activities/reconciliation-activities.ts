@@ -1,0 +1,127 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { judgeRow, type ReconciliationRow } from '../src/domain/reconciliation';
+import { PaymentResponse } from '../src/domain/response-codes';
+import type { Transaction } from '../src/domain/transaction';
+import type { MerchantRepository } from '../src/store/merchant-repository';
+import type { BatchResult, ReconciliationReport, ReconciliationRepository } from '../src/store/reconciliation-repository';
+import type { TransactionRepository } from '../src/store/transaction-repository';
+import { bankAnswerSignal } from '../src/temporal/payment-messages';
+import { paymentWorkflowId } from '../src/temporal/workflow-ids';
+import { startRefund } from '../src/usecases/start-refund';
+
+export interface ReconciliationActivityDeps {
+  transactions: TransactionRepository;
+  merchants: MerchantRepository;
+  reconciliations: ReconciliationRepository;
+  temporal: Client;
+  taskQueue: string;
+  now: () => Date;
+}
+
+/** The reason auto-refunds carry (Zaakpay's updateReason rules: 5-30 letters, digits, spaces). */
+export const AUTO_REFUND_REASON = 'auto refund delayed success';
+export const autoRefundRefId = (txnId: string) => `auto-${txnId}`;
+
+export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
+  /** Applies one line to its transaction; returns what happened to it. */
+  async function applyRow(row: ReconciliationRow, t: Transaction | undefined, result: BatchResult): Promise<void> {
+    const verdict = judgeRow(row, t);
+    if (verdict.kind === 'rejected') return void result.rejected.push({ line: row.line, reason: verdict.reason });
+    if (verdict.kind === 'unchanged') return void result.unchanged++;
+    const txn = t!;
+    if (verdict.kind === 'answerWaitingPayment') {
+      try {
+        await deps.temporal.workflow.getHandle(paymentWorkflowId(txn.merchantIdentifier, txn.orderId)).signal(bankAnswerSignal, {
+          approved: verdict.approved,
+          response: verdict.approved ? 'success' : 'declinedByBank',
+          bankRefNum: row.bankRefNum,
+          authCode: null,
+          delayed: true,
+        });
+      } catch (e) {
+        if (!(e instanceof WorkflowNotFoundError)) throw e;
+        // Pending in the store but no running workflow: the pending sweep restarts it; the line can be sent again.
+        return void result.rejected.push({
+          line: row.line,
+          reason: 'the payment has no running workflow yet; send the line again later',
+        });
+      }
+      result.applied++;
+      result.changed.push({
+        merchantIdentifier: txn.merchantIdentifier,
+        orderId: txn.orderId,
+        txnId: txn.txnId,
+        autoRefundRefId: null,
+      });
+      return;
+    }
+    const { applied } = await deps.transactions.recordOutcome(
+      txn,
+      {
+        status: 'Success',
+        responseCode: PaymentResponse.success.code,
+        responseDescription: PaymentResponse.success.description,
+        bankRefNum: row.bankRefNum,
+        authCode: null,
+        markedFailedByService: false,
+        delayedSuccess: true,
+      },
+      deps.now(),
+      ['Failure'],
+    );
+    if (!applied) return void result.unchanged++;
+    result.applied++;
+    const merchant = await deps.merchants.findById(txn.merchantIdentifier);
+    let refundRefId: string | null = null;
+    if (merchant?.autoRefund) {
+      refundRefId = autoRefundRefId(txn.txnId);
+      await startRefund(deps, {
+        merchantIdentifier: txn.merchantIdentifier,
+        orderId: txn.orderId,
+        updateDesired: '14',
+        merchantRefId: refundRefId,
+        updateReason: AUTO_REFUND_REASON,
+      });
+    }
+    result.changed.push({
+      merchantIdentifier: txn.merchantIdentifier,
+      orderId: txn.orderId,
+      txnId: txn.txnId,
+      autoRefundRefId: refundRefId,
+    });
+  }
+
+  return {
+    /**
+     * Applies one stored batch of a file: one store query finds its transactions; each changing line
+     * is a conditional write (or a signal to the payment still waiting for its bank). A batch applies
+     * once: its result is saved, and a retry after that returns it.
+     */
+    async applyReconciliationBatch(input: {
+      reconciliationId: string;
+      batch: number;
+    }): Promise<{ applied: number; changed: number }> {
+      const batch = await deps.reconciliations.batch(input.reconciliationId, input.batch);
+      if (!batch) throw new Error(`batch ${input.batch} of reconciliation ${input.reconciliationId} does not exist`);
+      if (batch.result) return { applied: batch.result.applied, changed: batch.result.changed.length };
+      const found = await deps.transactions.findByTxnIds([...new Set(batch.rows.map((r) => r.txnId))]);
+      const byTxnId = new Map(found.map((t) => [t.txnId, t]));
+      const result: BatchResult = { applied: 0, unchanged: 0, rejected: [], changed: [] };
+      // Every write is idempotent (a conditional update, a signal the workflow takes once, a refund
+      // keyed by the txnId): a retry of a half-applied batch reaches the same state, and a line it
+      // applied before the crash then counts as unchanged.
+      for (const row of batch.rows) await applyRow(row, byTxnId.get(row.txnId), result);
+      await deps.reconciliations.saveBatchResult(input.reconciliationId, input.batch, result);
+      return { applied: result.applied, changed: result.changed.length };
+    },
+
+    async finishReconciliation(input: {
+      reconciliationId: string;
+    }): Promise<Omit<ReconciliationReport, 'rejected'> & { rejected: number }> {
+      const report = await deps.reconciliations.finish(input.reconciliationId, deps.now());
+      return { ...report, rejected: report.rejected.length };
+    },
+  };
+}
+
+export type ReconciliationActivities = ReturnType<typeof createReconciliationActivities>;

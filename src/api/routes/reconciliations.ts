@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { ReconciliationFileError } from '../../domain/reconciliation';
+import { ReconciliationRepository } from '../../store/reconciliation-repository';
+import { startReconciliation } from '../../usecases/reconcile';
+import type { ApiDeps } from '../deps';
+import { operatorAuth } from '../middleware/authenticate';
+import { readRawBody } from '../middleware/body';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bank reconciliation files (operator): upload one, then read its report. */
+export function reconciliationRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/ops/v1' });
+  const reconciliations = new ReconciliationRepository(deps.store.db);
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
+
+  router.post('/reconciliations', async (ctx) => {
+    const raw = await readRawBody(ctx, 'text/csv', deps.config.RECONCILIATION_MAX_BYTES);
+    let text: string;
+    try {
+      text = strictUtf8.decode(raw);
+    } catch {
+      throw new ApiError('malformedBody', 'the file is not valid UTF-8');
+    }
+    try {
+      const reconciliationId = await startReconciliation(
+        { reconciliations, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, now: deps.now },
+        text,
+      );
+      deps.logger.info({ reconciliationId }, 'reconciliation started');
+      ctx.status = 202;
+      ctx.body = { success: true, data: { reconciliationId } };
+    } catch (e) {
+      if (e instanceof ReconciliationFileError) throw new ApiError('validationFailed', e.message);
+      throw e;
+    }
+  });
+
+  router.get('/reconciliations/:id', async (ctx) => {
+    const report = await reconciliations.report(ctx.params.id!);
+    if (!report) throw new ApiError('reconciliationNotFound');
+    ctx.body = { success: true, data: report };
+  });
+  return router;
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { parseReconciliationFile } from '../domain/reconciliation';
+import type { ReconciliationRepository } from '../store/reconciliation-repository';
+import { KindKey } from '../temporal/search-attributes';
+import type { reconciliationWorkflow } from '../../workflows/reconciliation';
+
+export const RECONCILIATION_BATCH_SIZE = 500;
+
+/**
+ * Accepts a bank reconciliation file: parses it (a bad header throws ReconciliationFileError),
+ * stores its rows in batches and starts the workflow that applies them. Returns the id to read the
+ * report by. Applying a file twice changes nothing the second time: its lines report as unchanged.
+ */
+export async function startReconciliation(
+  deps: { reconciliations: ReconciliationRepository; temporal: Client; taskQueue: string; now: () => Date },
+  fileText: string,
+): Promise<string> {
+  const parsed = parseReconciliationFile(fileText);
+  const reconciliationId = `rcn-${randomBytes(8).toString('hex')}`;
+  const batches = await deps.reconciliations.create(reconciliationId, parsed, RECONCILIATION_BATCH_SIZE, deps.now());
+  await deps.temporal.workflow.start<typeof reconciliationWorkflow>('reconciliationWorkflow', {
+    workflowId: `reconciliation:${reconciliationId}`,
+    taskQueue: deps.taskQueue,
+    args: [{ reconciliationId, batches }],
+    typedSearchAttributes: [{ key: KindKey, value: 'reconciliation' }],
+    memo: { lines: parsed.lines, unparsable: parsed.rejected.length, batches },
+  });
+  return reconciliationId;
+}
