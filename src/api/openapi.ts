@@ -23,13 +23,15 @@ const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
   .join('\n');
 
+const REQUEST_MEDIA_TYPE = { body: 'application/json', form: 'application/x-www-form-urlencoded', csv: 'text/csv', query: '' };
+
 export function operation(o: {
   summary: string;
   description: string;
   security?: Record<string, string[]>[];
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
-  in?: 'body' | 'form' | 'query';
+  in?: 'body' | 'form' | 'csv' | 'query';
   responses: Record<number, { description: string; schema: z.ZodType; mediaType?: string }>;
   errors: number[];
   errorEnvelope: z.ZodType;
@@ -51,7 +53,7 @@ export function operation(o: {
       : {
           requestBody: {
             required: true,
-            content: { [o.in === 'form' ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: request } },
+            content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request } },
           },
         }),
     responses: {

@@ -1,12 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { createHash, createPublicKey } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
-import { testStore } from '../support/servers';
+import { sharedGateway } from '../support/gateway';
+import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
+import { testStore, testTemporal } from '../support/servers';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const MASTER_KEY = '5f1c2e9a7b3d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a';
@@ -43,11 +45,11 @@ describe('Operator CLI: merchant create (child process)', function () {
   });
 
   /** Runs the CLI as an operator would (`npm run -s cli -- ...`), minus npm. */
-  function cli(args: string[]): Promise<CliRun> {
+  function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
         cwd: PROJECT_ROOT,
-        env,
+        env: { ...env, ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -138,6 +140,30 @@ describe('Operator CLI: merchant create (child process)', function () {
       assert.equal(bad.stdout, '');
     }
     assert.equal((await merchants.findById(created.merchantIdentifier))?.webhookFormat, 'json');
+  });
+
+  it('reconcile applies a file through the running gateway and prints the report', async () => {
+    const gw = await sharedGateway();
+    const m = await gw.newMerchant();
+    const orderId = newOrderId('cli');
+    const paid = await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
+    await paymentFinished(gw, m.merchantIdentifier, orderId);
+    const file = path.join(dataDir, 'bank.csv');
+    writeFileSync(file, `txnId,bankRefNum,status,amount\n${paid.json.data.txnId},CLI0001,SUCCESS,10000\nNOPE1,X,SUCCESS,1\n`);
+    const run = await cli(['reconcile', file], {
+      MONGODB_DB: gw.rt.config.MONGODB_DB,
+      TEMPORAL_ADDRESS: (await testTemporal()).address,
+      TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.deepEqual(
+      [report.state, report.rows, report.applied, report.unchanged, report.rejected],
+      ['done', 2, 1, 0, [{ line: 3, reason: 'unknown txnId' }]],
+    );
+    assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.status, 'Success');
+    const bad = await cli(['reconcile', path.join(dataDir, 'missing.csv')]);
+    assert.equal(bad.code, 2);
   });
 
   describe('usage errors: exit code 2, nothing on stdout, a message on stderr, no merchant', () => {

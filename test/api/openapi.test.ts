@@ -26,6 +26,8 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
+      '/ops/v1/reconciliations',
+      '/ops/v1/reconciliations/{reconciliationId}',
       '/sandbox/v1/payments',
       '/sandbox/v1/qr/pay',
       '/updateTxn',

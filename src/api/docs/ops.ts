@@ -1,6 +1,8 @@
 import { operation, successError } from '../openapi';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
+import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';
+import { z } from 'zod';
 
 const merchantIdentifierParam = {
   name: 'merchantIdentifier',
@@ -23,6 +25,34 @@ export function opsPaths(): Record<string, object> {
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
       }),
+    },
+    '/ops/v1/reconciliations': {
+      post: operation({
+        summary: 'Apply a bank reconciliation file (operator)',
+        description:
+          'Only a Pending transaction, or a Failure marked by the service, becomes Success (a delayed success; with auto-refund on, a full refund starts at once). A line that disagrees with a final bank answer, names an unknown txnId or another amount, or cannot be read is rejected with its reason; the others still apply; the same file twice changes nothing the second time. Up to RECONCILIATION_MAX_BYTES. A header other than txnId,bankRefNum,status,amount refuses the file (400).',
+        security: [{ operatorToken: [] }],
+        in: 'csv',
+        request: reconciliationFileSchema,
+        responses: { 202: { description: 'accepted; read the report by its id', schema: reconciliationStartedSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
+    '/ops/v1/reconciliations/{reconciliationId}': {
+      get: {
+        ...operation({
+          summary: 'The report of a reconciliation file (operator)',
+          description: 'state running until every batch is applied, then done with the counts. Unknown id: 404, code 2043.',
+          security: [{ operatorToken: [] }],
+          in: 'query',
+          request: z.object({}),
+          responses: { 200: { description: 'the report', schema: reconciliationReportSchema } },
+          errors: [401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'reconciliationId', in: 'path', required: true, schema: { type: 'string' } }],
+      },
     },
     '/ops/v1/merchants/{merchantIdentifier}': {
       patch: {
