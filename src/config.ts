@@ -53,6 +53,18 @@ export const configSchema = z.object({
     .positive()
     .default(900)
     .describe('how long a payment waits for the bank before the service marks it Failure'),
+  PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300)
+    .describe('how often the sweep:pending-payments schedule looks for orders left Pending without a workflow'),
+  PENDING_SWEEP_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .describe('how long an order must have been Pending before the sweep ensures its payment workflow'),
   MERCHANT_CACHE_SECONDS: z.coerce
     .number()
     .int()
