@@ -10,6 +10,8 @@
  * stored order is final, and verifies the guarantees in chaos-checks.ts. Exits 1 on any violation.
  *
  * Run: npm run chaos [-- --payments 300 --concurrency 16 --per-second 100 --kill-after-ms 1500]
+ * (every option and its default in parseArgs below; --sweep-interval-seconds 300 shows a run the
+ * sweep does not rescue in time failing)
  */
 import { parseArgs } from 'node:util';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -34,6 +36,9 @@ async function main(): Promise<boolean> {
       'kill-after-ms': { type: 'string', default: '1500' },
       resend: { type: 'string', default: '40' },
       'converge-seconds': { type: 'string', default: '120' },
+      'bank-timeout-seconds': { type: 'string', default: '5' },
+      'sweep-interval-seconds': { type: 'string', default: '5' },
+      'sweep-age-seconds': { type: 'string', default: '5' },
     },
   });
   const o = {
@@ -46,7 +51,14 @@ async function main(): Promise<boolean> {
     convergeMs: Number(values['converge-seconds']) * 1000,
   };
   const begun = Date.now();
-  const stack = await startChaosStack({ bankTimeoutSeconds: 5, sweepIntervalSeconds: 5, sweepAgeSeconds: 5 }, say);
+  const stack = await startChaosStack(
+    {
+      bankTimeoutSeconds: Number(values['bank-timeout-seconds']),
+      sweepIntervalSeconds: Number(values['sweep-interval-seconds']),
+      sweepAgeSeconds: Number(values['sweep-age-seconds']),
+    },
+    say,
+  );
   let ok = false;
   let store: MongoClient | undefined;
   let temporal: Client | undefined;
@@ -65,7 +77,7 @@ async function main(): Promise<boolean> {
     await temporal?.connection.close();
     await store?.close();
   };
-  onInterrupt(cleanUp);
+  onInterrupt(cleanUp, stack.dir);
   try {
     let gateway = await startGateway(stack, 1);
     say(
@@ -99,7 +111,8 @@ async function main(): Promise<boolean> {
 
     // A merchant resends what got no answer (or 429/503); the answers it gets then count as well.
     const unanswered = payments.filter((p) => !isAnswered2xx(answers.get(p.orderId)));
-    const sample = unanswered.filter((_, i) => i % Math.max(1, Math.ceil(unanswered.length / o.resend)) === 0).slice(0, o.resend);
+    const sampleSize = Math.min(o.resend, unanswered.length);
+    const sample = Array.from({ length: sampleSize }, (_, i) => unanswered[Math.floor((i * unanswered.length) / sampleSize)]!);
     const resent = await resendAll(stack.apiUrl, sample);
     const finalAnswers = new Map(answers);
     for (const [orderId, a] of resent) if (isAnswered2xx(a)) finalAnswers.set(orderId, a);
@@ -203,10 +216,10 @@ function describeAnswers(answers: Answer[]): string {
   return [...counts].map(([k, n]) => `${n} × ${k}`).join(', ');
 }
 
-function onInterrupt(cleanUp: () => Promise<void>) {
+function onInterrupt(cleanUp: () => Promise<void>, dir: string) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      say(`${signal}: stopping every process`);
+      say(`${signal}: stopping every process (logs kept in ${dir}/logs)`);
       cleanUp().finally(() => process.exit(130));
     });
   }
