@@ -91,6 +91,7 @@ describe('pending payments sweep', function () {
         [300_000],
       );
       assert.deepEqual(schedule.action.args, [{ olderThanMs: 60_000, limit: 500 }]);
+      assert.equal(schedule.info.lastUpdatedAt, undefined, 'a schedule that matches the configuration is left alone');
     } finally {
       await sweepSchedule().delete();
     }
@@ -114,6 +115,7 @@ describe('pending payments sweep', function () {
       );
       assert.deepEqual(changed.action.args, [{ olderThanMs: 7_000, limit: 500 }]);
       assert.equal(changed.action.taskQueue, 'another-queue');
+      assert.ok(changed.info.lastUpdatedAt);
       // What the update keeps: the workflow, the overlap policy and the Kind search attribute.
       assert.equal(changed.action.workflowType, 'pendingPaymentsSweepWorkflow');
       assert.equal(changed.policies.overlap, 'SKIP');
