@@ -13,6 +13,7 @@ import { isAnswered2xx, type Answer, type ChaosPayment } from './chaos-payments'
 
 interface PaymentRun {
   workflowId: string;
+  runId: string;
   status: string;
   txnStatus: string | undefined;
   memoAmount: unknown;
@@ -23,6 +24,19 @@ export interface Observation {
   stored: Map<string, Transaction>;
   /** Every payment workflow execution (each run) of the run's merchants, by orderId. */
   runs: Map<string, PaymentRun[]>;
+}
+
+/**
+ * The run id Temporal itself (not its eventually consistent list) holds as the latest of each
+ * stored order's workflow: a second run the list had not caught up with would show here.
+ */
+export async function latestRuns(temporal: Client, stored: Iterable<Transaction>): Promise<Map<string, string>> {
+  const latest = new Map<string, string>();
+  for (const t of stored) {
+    const d = await temporal.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).describe();
+    latest.set(t.orderId, d.runId);
+  }
+  return latest;
 }
 
 export async function observe(db: Db, temporal: Client, merchantIdentifiers: string[]): Promise<Observation> {
@@ -40,6 +54,7 @@ export async function observe(db: Db, temporal: Client, merchantIdentifiers: str
       const list = runs.get(orderId) ?? [];
       list.push({
         workflowId: w.workflowId,
+        runId: w.runId,
         status: w.status.name,
         txnStatus: w.typedSearchAttributes.get(TxnStatusKey),
         memoAmount: w.memo?.amount,
@@ -71,7 +86,12 @@ export interface Verdict {
  * with the instrument's expected outcome, through exactly one completed workflow, with the amount
  * sent; nothing is stored that was not sent.
  */
-export function verify(payments: ChaosPayment[], answers: Map<string, Answer>, o: Observation): Verdict {
+export function verify(
+  payments: ChaosPayment[],
+  answers: Map<string, Answer>,
+  o: Observation,
+  latest: Map<string, string>,
+): Verdict {
   const sent = new Map(payments.map((p) => [p.orderId, p]));
   const problems: string[] = [];
   const report = (what: string, orderIds: string[]) => {
@@ -99,14 +119,16 @@ export function verify(payments: ChaosPayment[], answers: Map<string, Answer>, o
     .map((p) => p.orderId);
   const amountChanged = existing
     .filter((p) => {
-      const memo = o.runs.get(p.orderId)?.[0]?.memoAmount;
+      const runs = o.runs.get(p.orderId) ?? [];
       return (
-        o.stored.get(p.orderId)!.amountPaise !== p.amountPaise || (memo !== undefined && memo !== formatRupees(p.amountPaise))
+        o.stored.get(p.orderId)!.amountPaise !== p.amountPaise || runs.some((r) => r.memoAmount !== formatRupees(p.amountPaise))
       );
     })
     .map((p) => p.orderId);
   const withoutWorkflow = existing.filter((p) => (o.runs.get(p.orderId) ?? []).length === 0).map((p) => p.orderId);
-  const duplicates = [...o.runs].filter(([, runs]) => runs.length > 1).map(([id]) => id);
+  const duplicates = [...o.runs]
+    .filter(([id, runs]) => runs.length > 1 || (latest.has(id) && latest.get(id) !== runs[0]!.runId))
+    .map(([id]) => id);
   const workflowNotCompleted = existing
     .filter((p) => (o.runs.get(p.orderId) ?? []).some((r) => r.status !== 'COMPLETED'))
     .map((p) => p.orderId);

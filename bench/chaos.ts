@@ -19,7 +19,7 @@ import { MongoClient } from 'mongodb';
 import { connectTemporalClient } from '../src/temporal/client';
 import { PENDING_SWEEP_SCHEDULE_ID } from '../src/temporal/schedules';
 import { paymentWorkflowId } from '../src/temporal/workflow-ids';
-import { converged, observe, verify, type Observation } from './chaos-checks';
+import { converged, latestRuns, observe, verify, type Observation } from './chaos-checks';
 import { burst, isAnswered2xx, paymentMix, resend, type Answer, type ChaosPayment } from './chaos-payments';
 import { killGateway, removeChaosDir, startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
 
@@ -100,6 +100,7 @@ async function main(): Promise<boolean> {
     const answeredBeforeKill = [...answers.values()].filter((a) => isAnswered2xx(a)).length;
     const sentBeforeKill = answers.size;
     const orphans = orphansAt(db, temporal, merchants); // orders stored whose workflow never started
+    orphans.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     gateway = await startGateway(stack, 2);
     const restartedAt = Date.now();
     say(
@@ -125,7 +126,8 @@ async function main(): Promise<boolean> {
     }
     const convergeMs = Date.now() - restartedAt;
     const isConverged = converged(observation);
-    const verdict = verify(payments, finalAnswers, observation);
+    const latest = isConverged ? await latestRuns(temporal, observation.stored.values()) : new Map<string, string>();
+    const verdict = verify(payments, finalAnswers, observation, latest);
 
     const problems = [...verdict.problems];
     if (!isConverged) problems.unshift(`did not converge within ${seconds(o.convergeMs)} of the restart`);
