@@ -163,3 +163,28 @@ export function verify(
     problems,
   };
 }
+
+/**
+ * For a run that did not converge: what Temporal says about an order's workflow (status, pending
+ * workflow task and activities, the last history events), so the log tells where it stopped.
+ */
+export async function explainWorkflow(temporal: Client, t: Transaction): Promise<string> {
+  const handle = temporal.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+  try {
+    const d = await handle.describe();
+    const task = d.raw.pendingWorkflowTask;
+    const activities = (d.raw.pendingActivities ?? []).map(
+      (a) => `${a.activityType?.name} state ${a.state} attempt ${a.attempt}${a.lastFailure ? ` (${a.lastFailure.message})` : ''}`,
+    );
+    const history = await handle.fetchHistory();
+    const events = (history.events ?? []).map((e) => String(e.eventType).replace('EVENT_TYPE_', '')).slice(-12);
+    return [
+      `${t.orderId} (${JSON.stringify(t.instrument)}, stored ${t.status}): workflow ${d.status.name}`,
+      `  pending workflow task: ${task ? `state ${task.state} attempt ${task.attempt}` : 'none'}`,
+      `  pending activities: ${activities.join('; ') || 'none'}`,
+      `  last events: ${events.join(', ')}`,
+    ].join('\n');
+  } catch (e) {
+    return `${t.orderId}: ${(e as Error).message}`;
+  }
+}

@@ -19,7 +19,7 @@ import { MongoClient } from 'mongodb';
 import { connectTemporalClient } from '../src/temporal/client';
 import { PENDING_SWEEP_SCHEDULE_ID } from '../src/temporal/schedules';
 import { paymentWorkflowId } from '../src/temporal/workflow-ids';
-import { converged, latestRuns, observe, verify, type Observation } from './chaos-checks';
+import { converged, explainWorkflow, latestRuns, observe, verify, type Observation } from './chaos-checks';
 import { burst, isAnswered2xx, paymentMix, resend, type Answer, type ChaosPayment } from './chaos-payments';
 import { killGateway, removeChaosDir, startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
 
@@ -158,6 +158,10 @@ async function main(): Promise<boolean> {
     });
     say(`answers of the burst: ${describeAnswers([...answers.values()])}`);
     for (const p of problems) say(`LOSS: ${p}`);
+    if (!isConverged) {
+      const stuck = [...observation.stored.values()].filter((t) => t.status === 'Pending').slice(0, 5);
+      for (const t of stuck) say(`not final: ${await explainWorkflow(temporal, t)}`);
+    }
     ok = problems.length === 0;
     say(ok ? 'PASS: nothing lost, nothing paid twice, no amount changed' : 'FAIL');
     return ok;
