@@ -75,6 +75,18 @@ export const configSchema = z.object({
     .max(60)
     .default(3)
     .describe('how long the sandbox bank takes to settle a refund'),
+  PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300)
+    .describe('how often the sweep:pending-payments schedule looks for orders left Pending without a workflow'),
+  PENDING_SWEEP_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .describe('how long an order must have been Pending before the sweep ensures its payment workflow'),
   MERCHANT_CACHE_SECONDS: z.coerce
     .number()
     .int()

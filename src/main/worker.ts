@@ -1,7 +1,7 @@
 /** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
-import { ensureSchedules } from '../temporal/schedules';
+import { ensureSchedules, pendingSweepSettings } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
@@ -17,7 +17,7 @@ if (require.main === module) {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       activityDeps: activityDeps(rt),
     });
-    await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE);
+    await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(config));
     onShutdown(async () => worker.shutdown());
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
     await worker.run();

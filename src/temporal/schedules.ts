@@ -1,29 +1,73 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
+import type { Config } from '../config';
 import { KindKey } from './search-attributes';
 import type { pendingPaymentsSweepWorkflow } from '../../workflows/pending-payments-sweep';
 
 export const PENDING_SWEEP_SCHEDULE_ID = 'sweep:pending-payments';
 
-/** The sweep's input: orders Pending for over a minute, up to 500 per run. */
-export const PENDING_SWEEP_INPUT = { olderThanMs: 60_000, limit: 500 };
+/** How often the sweep runs and how old a Pending order must be before it is swept. */
+export interface PendingSweepSettings {
+  intervalSeconds: number;
+  ageSeconds: number;
+}
 
-/** Creates the worker's schedules if they do not exist yet (every worker replica may call this). */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
+/** The sweep's settings from configuration (PENDING_SWEEP_INTERVAL_SECONDS, PENDING_SWEEP_AGE_SECONDS). */
+export const pendingSweepSettings = (c: Pick<Config, 'PENDING_SWEEP_INTERVAL_SECONDS' | 'PENDING_SWEEP_AGE_SECONDS'>) => ({
+  intervalSeconds: c.PENDING_SWEEP_INTERVAL_SECONDS,
+  ageSeconds: c.PENDING_SWEEP_AGE_SECONDS,
+});
+
+/** The configuration's defaults: every 5 minutes, orders Pending for over a minute. */
+export const DEFAULT_PENDING_SWEEP: PendingSweepSettings = { intervalSeconds: 300, ageSeconds: 60 };
+
+/** The sweep workflow's input: orders Pending for over `ageSeconds`, up to 500 per run. */
+export const pendingSweepInput = (ageSeconds: number) => ({ olderThanMs: ageSeconds * 1000, limit: 500 });
+
+/**
+ * Creates the worker's schedules, or brings an existing one in line with the configuration (every
+ * worker replica may call this; a changed interval, age or task queue takes effect on restart).
+ */
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+  sweep: PendingSweepSettings = DEFAULT_PENDING_SWEEP,
+): Promise<void> {
+  const spec = { intervals: [{ every: sweep.intervalSeconds * 1000 }] };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: 'pendingPaymentsSweepWorkflow',
+    taskQueue,
+    args: [pendingSweepInput(sweep.ageSeconds)] as [ReturnType<typeof pendingSweepInput>],
+    typedSearchAttributes: [{ key: KindKey, value: 'sweep' }],
+  };
   try {
     await client.schedule.create<typeof pendingPaymentsSweepWorkflow>({
       scheduleId: PENDING_SWEEP_SCHEDULE_ID,
-      spec: { intervals: [{ every: '5 minutes' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'pendingPaymentsSweepWorkflow',
-        taskQueue,
-        args: [PENDING_SWEEP_INPUT],
-        typedSearchAttributes: [{ key: KindKey, value: 'sweep' }],
-      },
+      spec,
+      action,
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
       memo: { purpose: 'start the payment workflow of any order left Pending without one' },
     });
   } catch (e) {
     if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+    const handle = client.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
+    if (isUpToDate(await handle.describe(), spec.intervals[0]!.every, action)) return;
+    await handle.update<typeof pendingPaymentsSweepWorkflow>((previous) => ({ ...previous, spec, action }));
   }
+}
+
+function isUpToDate(
+  d: ScheduleDescription,
+  everyMs: number,
+  action: { workflowType: string; taskQueue: string; args: unknown[] },
+): boolean {
+  const intervals = d.spec.intervals ?? [];
+  return (
+    intervals.length === 1 &&
+    intervals[0]!.every === everyMs &&
+    (d.spec.calendars ?? []).length === 0 &&
+    d.action.workflowType === action.workflowType &&
+    d.action.taskQueue === action.taskQueue &&
+    JSON.stringify(d.action.args) === JSON.stringify(action.args)
+  );
 }

@@ -1,7 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { loadConfig } from '../../src/config';
 import { newTxnId } from '../../src/domain/identifiers';
-import { ensureSchedules, PENDING_SWEEP_INPUT, PENDING_SWEEP_SCHEDULE_ID } from '../../src/temporal/schedules';
+import {
+  DEFAULT_PENDING_SWEEP,
+  ensureSchedules,
+  PENDING_SWEEP_SCHEDULE_ID,
+  pendingSweepInput,
+  pendingSweepSettings,
+} from '../../src/temporal/schedules';
+import { KindKey } from '../../src/temporal/search-attributes';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
@@ -45,7 +54,7 @@ describe('pending payments sweep', function () {
     const swept = await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
       taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
       workflowId: `sweep-test-${stale}`,
-      args: [PENDING_SWEEP_INPUT],
+      args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
     });
     assert.ok(swept.checked >= 1);
 
@@ -54,13 +63,89 @@ describe('pending payments sweep', function () {
     await assert.rejects(workflowOf(fresh).describe(), WorkflowNotFoundError);
   });
 
-  it('is scheduled every 5 minutes by the worker, idempotently', async () => {
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE);
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE);
-    const schedule = await gw.rt.temporal.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID).describe();
-    assert.equal(schedule.action.type, 'startWorkflow');
-    assert.equal(schedule.action.type === 'startWorkflow' && schedule.action.workflowType, 'pendingPaymentsSweepWorkflow');
-    assert.equal(schedule.spec.intervals?.[0]?.every, 300_000);
-    await gw.rt.temporal.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID).delete();
+  // The workflow does not exist until the schedule's next run starts it; result() needs it to exist.
+  async function resultOnceStarted(orderId: string) {
+    for (;;) {
+      try {
+        return await workflowOf(orderId).result();
+      } catch (e) {
+        if (!(e instanceof WorkflowNotFoundError)) throw e;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  const sweepSchedule = () => gw.rt.temporal.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
+
+  it('is scheduled every 5 minutes for orders Pending over a minute by default, idempotently', async () => {
+    assert.deepEqual(pendingSweepSettings(gw.rt.config), DEFAULT_PENDING_SWEEP);
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
+    try {
+      const schedule = await sweepSchedule().describe();
+      assert.equal(schedule.action.type, 'startWorkflow');
+      assert.equal(schedule.action.workflowType, 'pendingPaymentsSweepWorkflow');
+      assert.equal(schedule.action.taskQueue, gw.rt.config.TEMPORAL_TASK_QUEUE);
+      assert.deepEqual(
+        schedule.spec.intervals?.map((i) => i.every),
+        [300_000],
+      );
+      assert.deepEqual(schedule.action.args, [{ olderThanMs: 60_000, limit: 500 }]);
+      assert.equal(schedule.info.lastUpdatedAt, undefined, 'a schedule that matches the configuration is left alone');
+    } finally {
+      await sweepSchedule().delete();
+    }
+  });
+
+  it('takes a changed interval, age and task queue from the configuration into the existing schedule', async () => {
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, DEFAULT_PENDING_SWEEP);
+    try {
+      const quick = loadConfig({
+        MASTER_KEY: gw.rt.config.MASTER_KEY,
+        OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+        PENDING_SWEEP_INTERVAL_SECONDS: '5',
+        PENDING_SWEEP_AGE_SECONDS: '7',
+      });
+      await ensureSchedules(gw.rt.temporal, 'another-queue', pendingSweepSettings(quick));
+
+      const changed = await sweepSchedule().describe();
+      assert.deepEqual(
+        changed.spec.intervals?.map((i) => i.every),
+        [5_000],
+      );
+      assert.deepEqual(changed.action.args, [{ olderThanMs: 7_000, limit: 500 }]);
+      assert.equal(changed.action.taskQueue, 'another-queue');
+      assert.ok(changed.info.lastUpdatedAt);
+      // What the update keeps: the workflow, the overlap policy and the Kind search attribute.
+      assert.equal(changed.action.workflowType, 'pendingPaymentsSweepWorkflow');
+      assert.equal(changed.policies.overlap, 'SKIP');
+      const attributes = changed.action.typedSearchAttributes;
+      assert.ok(attributes instanceof TypedSearchAttributes);
+      assert.equal(attributes.get(KindKey), 'sweep');
+
+      // Back to the defaults with the gateway's own queue: the sweep runs where a worker polls.
+      await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, DEFAULT_PENDING_SWEEP);
+      const restored = await sweepSchedule().describe();
+      assert.deepEqual(
+        restored.spec.intervals?.map((i) => i.every),
+        [300_000],
+      );
+      assert.deepEqual(restored.action.args, [{ olderThanMs: 60_000, limit: 500 }]);
+      assert.equal(restored.action.taskQueue, gw.rt.config.TEMPORAL_TASK_QUEUE);
+    } finally {
+      await sweepSchedule().delete();
+    }
+  });
+
+  it('sweeps on the configured interval: an orphan older than the configured age gets its workflow', async () => {
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, { intervalSeconds: 1, ageSeconds: 1 });
+    try {
+      const orphan = await orphanedOrder(2_000);
+      // No one starts it but the schedule; result() waits for the workflow to exist and finish.
+      assert.equal((await resultOnceStarted(orphan)).status, 'Success');
+      assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orphan))?.status, 'Success');
+    } finally {
+      await sweepSchedule().delete();
+    }
   });
 });
