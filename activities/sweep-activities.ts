@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { TransactionRepository } from '../src/store/transaction-repository';
 import { ensurePaymentWorkflow } from '../src/usecases/start-payment';
+import { ensureRefundWorkflow } from '../src/usecases/start-refund';
 
 export interface SweepActivityDeps {
   transactions: TransactionRepository;
@@ -12,15 +13,23 @@ export interface SweepActivityDeps {
 }
 
 /**
- * Heals the crash window between writing a Pending order and starting its workflow: every order
- * still Pending after `olderThanMs` gets its payment workflow ensured (a no-op when it exists).
+ * Heals the crash windows between a store write and its workflow start: every order still Pending
+ * after `olderThanMs` gets its payment workflow ensured, and every refund still PENDING its refund
+ * workflow (both a no-op when the workflow exists).
  */
 export function createSweepActivities(deps: SweepActivityDeps) {
   return {
     async ensureWorkflowsOfStalePayments(input: { olderThanMs: number; limit: number }): Promise<{ checked: number }> {
       const stale = await deps.transactions.findPendingSince(new Date(deps.now().getTime() - input.olderThanMs), input.limit);
       for (const t of stale) await ensurePaymentWorkflow(deps, t);
-      return { checked: stale.length };
+      const refunding = await deps.transactions.findWithPendingRefundsSince(
+        new Date(deps.now().getTime() - input.olderThanMs),
+        input.limit,
+      );
+      for (const t of refunding) {
+        for (const refund of t.refunds.filter((r) => r.status === 'PENDING')) await ensureRefundWorkflow(deps, t, refund);
+      }
+      return { checked: stale.length + refunding.length };
     },
   };
 }

@@ -29,6 +29,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     .collection('transactions')
     .createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
   await db.collection('transactions').createIndex({ status: 1, updatedAt: 1 }, { name: 'status_updated' });
+  await db
+    .collection('transactions')
+    .createIndex({ 'refunds.status': 1, updatedAt: 1 }, { name: 'refund_status_updated', sparse: true });
 }
 
 export function isDuplicateKeyError(e: unknown): boolean {

@@ -103,6 +103,16 @@ export class TransactionRepository {
     return docs.map(toTransaction);
   }
 
+  /** Orders with a refund still PENDING and untouched since `before`: candidates for the sweep. */
+  async findWithPendingRefundsSince(before: Date, limit: number): Promise<Transaction[]> {
+    const docs = await this.txns
+      .find({ 'refunds.status': 'PENDING', updatedAt: { $lt: before } })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toTransaction);
+  }
+
   /**
    * Applies a payment outcome to the order's transaction `txnId` if it may still move to it.
    * Returns the document as it stands afterwards and whether this call changed it (false on a

@@ -88,7 +88,12 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
   }
 }
 
-async function ensureRefundWorkflow(deps: Pick<StartRefundDeps, 'temporal' | 'taskQueue'>, t: Transaction, e: RefundEntry) {
+/** Starts the refund's workflow unless it exists (the sweep heals a crash before the start). */
+export async function ensureRefundWorkflow(
+  deps: Pick<StartRefundDeps, 'temporal' | 'taskQueue'>,
+  t: Transaction,
+  e: RefundEntry,
+) {
   try {
     await deps.temporal.workflow.start<typeof refundWorkflow>('refundWorkflow', {
       workflowId: refundWorkflowId(t.merchantIdentifier, t.orderId, e.merchantRefId),

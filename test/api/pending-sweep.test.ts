@@ -14,7 +14,8 @@ import { KindKey } from '../../src/temporal/search-attributes';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
-import { newOrderId, paymentFinished, storedTransaction } from '../support/payments';
+import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
+import { refundFinished } from '../support/refunds';
 
 /** The crash window between the store write and the workflow start is healed by the sweep. */
 describe('pending payments sweep', function () {
@@ -45,6 +46,41 @@ describe('pending payments sweep', function () {
 
   const workflowOf = (orderId: string) =>
     gw.rt.temporal.workflow.getHandle(paymentWorkflowId(merchant.merchantIdentifier, orderId));
+
+  it('starts the missing workflow of a refund that was reserved but never started', async () => {
+    const orderId = newOrderId('refund');
+    await sandboxPay(gw, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      amount: 5_000,
+      payerVpa: 'success@sandbox',
+    });
+    await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+    const paid = (await storedTransaction(gw, merchant.merchantIdentifier, orderId))!;
+    assert.equal(paid.status, 'Success');
+    // As if the API reserved the refund and died before starting its workflow.
+    const old = new Date(Date.now() - 5 * 60_000);
+    await gw.rt.transactions.updateIfUnchanged(paid, paid.version, {
+      set: { refundReservedPaise: 5_000, status: 'Refund', updatedAt: old },
+      pushRefund: {
+        merchantRefId: 'crash',
+        amountPaise: 5_000,
+        rrn: null,
+        status: 'PENDING',
+        createdAt: old,
+        updateDesired: '14',
+        updateReason: 'customer request',
+      },
+    });
+    await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
+      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `sweep-refund-test-${orderId}`,
+      args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
+    });
+    const refund = await refundFinished(gw, merchant.merchantIdentifier, orderId, 'crash');
+    assert.equal(refund.refundStatus, 'SUCCESS');
+    assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds[0]?.status, 'SUCCESS');
+  });
 
   it('starts the missing workflow of a stale Pending order, and leaves fresh ones alone', async () => {
     const stale = await orphanedOrder(5 * 60_000);
