@@ -94,6 +94,12 @@ export const configSchema = z.object({
     .default(30)
     .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(300)
+    .default(30)
+    .describe('a request (headers and body) not received within this many seconds gets 408'),
   RECONCILIATION_MAX_BYTES: z.coerce
     .number()
     .int()

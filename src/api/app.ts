@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import { errorEnvelope } from './middleware/errors';
 import { observe } from './middleware/observe';
@@ -33,13 +32,8 @@ export function createApp(deps: ApiDeps): Koa {
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {
     app.use(router.routes());
-    app.use(
-      router.allowedMethods({
-        throw: true,
-        methodNotAllowed: () => new ApiError('methodNotAllowed'),
-        notImplemented: () => new ApiError('methodNotAllowed'),
-      }),
-    );
+    // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.
+    app.use(router.allowedMethods());
   }
   // Koa's default error handler would answer a stray error in plain text; errorEnvelope catches
   // everything from the routes, so this only logs what escapes the chain (e.g. a socket error).

@@ -11,7 +11,11 @@ export type EnvelopeKind = 'status' | 'success' | 'refund';
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
 export function envelopeFor(ctx: Context): EnvelopeKind {
-  const path = ctx.path.replace(/\/+$/, '');
+  return envelopeForPath(ctx.path);
+}
+
+export function envelopeForPath(rawPath: string): EnvelopeKind {
+  const path = rawPath.replace(/\/+$/, '');
   if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
   return path === '/updateTxn' ? 'refund' : 'success';
 }

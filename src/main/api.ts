@@ -1,16 +1,16 @@
 /** The HTTP API process (production entry point; `npm start` runs it in-process with the rest). */
 import type { Server } from 'node:http';
 import { createApp } from '../api/app';
+import { createServer } from '../api/server';
 import { createLogger } from '../logger';
 import { apiDeps, openRuntime, type Runtime } from '../runtime';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 
 export async function serveApi(rt: Runtime): Promise<Server> {
-  const app = createApp(apiDeps(rt));
-  const server = app.listen(rt.config.API_PORT, rt.config.API_HOST);
+  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: rt.config.REQUEST_TIMEOUT_SECONDS * 1000 });
+  server.listen(rt.config.API_PORT, rt.config.API_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  server.requestTimeout = 30_000;
   return server;
 }
 

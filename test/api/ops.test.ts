@@ -65,9 +65,13 @@ describe('Operator API: POST /ops/v1/merchants', function () {
     }
   });
 
-  it('stores name and webhook URL as given (name trimmed), with the public key under its key id', async () => {
+  it('stores name and webhook URL exactly as given, with the public key under its key id', async () => {
+    for (const name of ['  Acme Stores  ', '\n' + 'a'.repeat(100), '\t']) {
+      const refused = await request(url, { body: { name }, headers: auth });
+      assert.equal(refused.status, 400, 'surrounding whitespace is refused, never silently trimmed');
+    }
     const { merchantIdentifier, encryptionKeyId, publicKeyPem } = (
-      await provision({ name: '  Acme Stores  ', webhookUrl: 'https://acme.example/hook' })
+      await provision({ name: 'Acme Stores', webhookUrl: 'https://acme.example/hook' })
     ).json.data;
     const stored = await gw.rt.merchants.findById(merchantIdentifier);
     assert.ok(stored);

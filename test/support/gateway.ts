@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/api/app';
+import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
@@ -43,7 +44,10 @@ export async function startTestGateway(overrides: Partial<Record<keyof ConfigInp
     workflowBundle: bundle,
   });
   const workerRun = worker.run();
-  const server = createApp(apiDeps(rt)).listen(0, '127.0.0.1');
+  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 }).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise((resolve) => server.once('listening', resolve));
 
   const gateway: TestGateway = {

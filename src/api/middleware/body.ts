@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import { ApiError } from '../../domain/api-errors';
+import { duplicateJsonKey } from './json-duplicates';
 
 type MediaType = 'application/json' | 'application/x-www-form-urlencoded' | 'text/csv';
 
@@ -22,12 +23,30 @@ export async function readRawBody(ctx: Context, type: MediaType, maxBytes: numbe
   }
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as JSON, strictly: valid UTF-8 (never silently replaced), no key twice in one object.
+ * Error texts say where, never echo the bytes received.
+ */
 export function parseJsonBody(raw: Buffer): unknown {
+  let text: string;
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw new ApiError('malformedJson', (e as Error).message);
+    text = strictUtf8.decode(raw);
+  } catch {
+    throw new ApiError('malformedJson', 'the body is not valid UTF-8');
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const position = /position (\d+)/.exec((e as Error).message)?.[1];
+    throw new ApiError('malformedJson', position ? `syntax error at position ${position}` : 'syntax error');
+  }
+  const duplicate = duplicateJsonKey(text);
+  if (duplicate !== null)
+    throw new ApiError('malformedJson', `a key is given twice in one object (${JSON.stringify(duplicate.slice(0, 40))})`);
+  return value;
 }
 
 /** Validates with a zod schema; the error names every offending field. */

@@ -12,7 +12,9 @@ export function errorEnvelope(logger: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError('routeNotFound', `${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined && ctx.status === 404) throw new ApiError('routeNotFound', `${ctx.method} ${ctx.path}`);
+      // The router answered a known path with another method: 405, its Allow header kept.
+      if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) throw new ApiError('methodNotAllowed');
     } catch (e) {
       const kind = classify(e);
       if (kind === 'internal' || kind === 'dependencyUnavailable') {

@@ -3,15 +3,19 @@ import { BusinessResults } from '../../domain/api-errors';
 import { toStatusOrderRecord } from '../../domain/status-record';
 import type { ApiDeps } from '../deps';
 import { authenticateHeaderChecksum } from '../middleware/authenticate';
-import { readJson } from '../middleware/body';
-import { DEFAULT_STATUS_VERSION, statusRequestSchema, type StatusResponse } from '../schemas/status';
+import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { DEFAULT_STATUS_VERSION, statusCallerSchema, statusRequestSchema, type StatusResponse } from '../schemas/status';
 
 /** POST /api/payments/v1/status: one order's status and refunds, in the status envelope. */
 export function statusRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/api/payments/v1/status', async (ctx) => {
-    const { raw, body } = await readJson(ctx, statusRequestSchema, deps.config.MAX_BODY_BYTES);
-    const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, body.merchantIdentifier, raw);
+    const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
+    const parsed = parseJsonBody(raw);
+    // Authenticated before the rest is validated: a caller without the key learns nothing of the rules.
+    const { merchantIdentifier } = validate(statusCallerSchema, parsed);
+    const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw);
+    const body = validate(statusRequestSchema, parsed);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const txn = await deps.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId });
     const result = txn ? BusinessResults.statusFound : BusinessResults.orderNotFound;

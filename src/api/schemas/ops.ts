@@ -3,7 +3,11 @@ import { z } from 'zod';
 export const webhookUrlField = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
 export const createMerchantSchema = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^\S(?:[\s\S]*\S)?$/, 'must not start or end with whitespace'),
   webhookUrl: webhookUrlField.optional(),
 });
 

@@ -4,6 +4,9 @@ import { merchantIdentifierField, orderIdField } from './common';
 
 export const DEFAULT_STATUS_VERSION = 13;
 
+/** Only what finding the merchant takes, read before the checksum is checked. */
+export const statusCallerSchema = z.object({ merchantIdentifier: merchantIdentifierField });
+
 export const statusRequestSchema = z.object({
   merchantIdentifier: merchantIdentifierField,
   orderId: orderIdField,
