@@ -5,12 +5,13 @@
  * these machines are shared and noisy, and a ratio against a ceiling from the same run is not.
  *
  *   npm run bench [-- --seconds 10 --connections 8 --large 100000]
- *   npm run bench -- --only status      (status | payments | scaling)
+ *   npm run bench -- --only status      (status | limits | payments | scaling)
  */
 import { parseArgs } from 'node:util';
 import { startTestGateway } from '../test/support/gateway';
 import { stopTestServers } from '../test/support/servers';
 import { benchPaymentCreation } from './payment-creation';
+import { benchRateLimitCost } from './rate-limit';
 import { benchStatusApi } from './status-api';
 import { benchStatusScaling } from './status-scaling';
 import type { LoadResult } from './support/load';
@@ -30,7 +31,8 @@ async function main(): Promise<number> {
   const connections = Number(values.connections);
   const wanted = (name: string) => !values.only || values.only.includes(name);
 
-  const gw = await startTestGateway({ MERCHANT_CACHE_SECONDS: '30' });
+  // Limits off for the ceilings; the limits row starts a second gateway with them on.
+  const gw = await startTestGateway({ MERCHANT_CACHE_SECONDS: '30', RATE_LIMIT_PER_SECOND: '0' });
   const rows: BenchRow[] = [];
   const details: Record<string, LoadResult> = {};
   try {
@@ -44,6 +46,20 @@ async function main(): Promise<number> {
       const r = await benchStatusApi(gw, { connections, seconds });
       rows.push(...r.rows);
       Object.assign(details, r.details);
+    }
+    if (wanted('limits')) {
+      const limited = await startTestGateway({
+        MERCHANT_CACHE_SECONDS: '30',
+        RATE_LIMIT_PER_SECOND: '1000000',
+        MASTER_KEY: gw.rt.config.MASTER_KEY, // it reads the merchants the first one provisions
+      });
+      try {
+        const r = await benchRateLimitCost(gw, limited, { connections, seconds });
+        rows.push(...r.rows);
+        Object.assign(details, r.details);
+      } finally {
+        await limited.stop();
+      }
     }
     if (wanted('payments')) {
       const r = await benchPaymentCreation(gw, { connections, seconds });

@@ -94,6 +94,12 @@ export const configSchema = z.object({
     .default(30)
     .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
+  RATE_LIMIT_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(50)
+    .describe('requests per second per merchant and API family (429 past it); 0 turns limits off'),
   REQUEST_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()

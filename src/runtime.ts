@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import type { ApiDeps } from './api/deps';
+import { storeRateLimit } from './api/middleware/rate-limit';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { MerchantRepository } from './store/merchant-repository';
@@ -50,7 +51,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
 export function apiDeps(rt: Runtime): ApiDeps {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  return { ...rt, metrics };
+  return { ...rt, metrics, rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND) };
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {

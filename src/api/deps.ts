@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
+import type { RateLimit } from './middleware/rate-limit';
 import type { Logger } from '../logger';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { Store } from '../store/mongo';
@@ -16,4 +17,5 @@ export interface ApiDeps {
   temporal: Client;
   metrics: Registry;
   now: () => Date;
+  rateLimit: RateLimit;
 }

@@ -29,9 +29,23 @@ export async function ensureIndexes(db: Db): Promise<void> {
     .collection('transactions')
     .createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
   await db.collection('transactions').createIndex({ status: 1, updatedAt: 1 }, { name: 'status_updated' });
+  await ensureRateLimitIndexes(db);
   await db
     .collection('transactions')
     .createIndex({ 'refunds.status': 1, updatedAt: 1 }, { name: 'refund_status_updated', sparse: true });
+}
+
+/**
+ * rate-limiter-flexible's counters: one document per merchant and API family, found by `key`.
+ * MongoDB also drops expired ones by TTL; FerretDB has no TTL indexes, and the limiter overwrites
+ * an expired counter itself, so there they stay one per merchant and family.
+ */
+async function ensureRateLimitIndexes(db: Db): Promise<void> {
+  const limits = db.collection('rate_limits');
+  await limits.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+  await limits.createIndex({ expire: -1 }, { expireAfterSeconds: 0, name: 'expire_ttl' }).catch((e: { code?: number }) => {
+    if (e.code !== 238) throw e; // NotImplemented: the embedded store
+  });
 }
 
 export function isDuplicateKeyError(e: unknown): boolean {

@@ -29,6 +29,7 @@ export function qrRoutes(deps: ApiDeps): Router {
       productDescription: asSigned(fields.productDescription),
       checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
     });
+    await deps.rateLimit.consume(ctx, 'qr', merchant.merchantIdentifier);
     const body = validate(createQrSchema, parsed);
 
     const result = await createQr(
@@ -71,6 +72,7 @@ export function qrRoutes(deps: ApiDeps): Router {
     ) {
       throw new ApiError('checksumMismatch');
     }
+    await deps.rateLimit.consume(ctx, 'qr-image', merchant.merchantIdentifier);
     let url: string;
     try {
       url = decodeURIComponent(q.data);

@@ -29,6 +29,7 @@ export function refundRoutes(deps: ApiDeps): Router {
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
     if (!checksumMatches(merchant.secretKey, form.data, form.checksum)) return answer(401, 'checksumMismatch');
 
+    await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
     const body = validate(updateTxnDataSchema, data);
     const problem = refundRequestProblem(body.updateDesired, body.updateReason);
     if (problem) return answer(200, problem, body.merchantRefId ?? null);

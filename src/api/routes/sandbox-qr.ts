@@ -14,6 +14,7 @@ export function sandboxQrRoutes(deps: ApiDeps): Router {
   router.post('/sandbox/v1/qr/pay', async (ctx) => {
     const { body } = await readJson(ctx, sandboxQrPaySchema, deps.config.MAX_BODY_BYTES);
     const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
+    await deps.rateLimit.consume(ctx, 'sandbox', merchant.merchantIdentifier);
     const vpa = body.payerVpa;
     const result = await payQr(
       deps,

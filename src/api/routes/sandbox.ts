@@ -21,6 +21,7 @@ export function sandboxRoutes(deps: ApiDeps): Router {
     const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
     if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);
     const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
+    await deps.rateLimit.consume(ctx, 'sandbox', merchant.merchantIdentifier);
 
     const result = await startPayment(startPaymentDeps(deps), {
       merchantIdentifier: merchant.merchantIdentifier,

@@ -1,0 +1,66 @@
+import { strict as assert } from 'node:assert';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { checkStatus } from '../support/http';
+import { newOrderId, sandboxPay } from '../support/payments';
+
+describe('Rate limits: per merchant and API family', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ RATE_LIMIT_PER_SECOND: '5' });
+  });
+  after(async () => gw?.stop());
+
+  it('answers 429 with Retry-After in the family envelope past the limit, for that merchant and family only', async () => {
+    const [busy, quiet] = [await gw.newMerchant('Busy'), await gw.newMerchant('Quiet')];
+    const body = (m: typeof busy) => ({ merchantIdentifier: m.merchantIdentifier, orderId: 'none', version: 13 });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => checkStatus(gw.baseUrl, busy.secretKey, body(busy))));
+    const limited = answers.filter((a) => a.status === 429);
+    assert.ok(answers.filter((a) => a.status === 200).length <= 5 + 5, 'at most the limit per second got through');
+    assert.ok(limited.length >= 5, `expected refusals, got ${answers.map((a) => a.status).join(',')}`);
+    assert.deepEqual(limited[0]!.json, {
+      status: false,
+      message: { code: 2029, text: 'Too many requests: at most 5 requests per second for this API' },
+    });
+    assert.match(limited[0]!.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+
+    assert.equal((await checkStatus(gw.baseUrl, quiet.secretKey, body(quiet))).status, 200, 'another merchant is not limited');
+    const pay = await sandboxPay(gw, {
+      merchantIdentifier: busy.merchantIdentifier,
+      orderId: newOrderId(),
+      payerVpa: 'success@sandbox',
+    });
+    assert.equal(pay.status, 202, 'another family of the same merchant is not limited');
+
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal((await checkStatus(gw.baseUrl, busy.secretKey, body(busy))).status, 200, 'the next second is allowed again');
+  });
+
+  it('shares the count between API replicas through the store, within one sharing period', async () => {
+    const replica = await startTestGateway({
+      RATE_LIMIT_PER_SECOND: '5',
+      MASTER_KEY: gw.rt.config.MASTER_KEY,
+      TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,
+    });
+    try {
+      const m = await gw.newMerchant('Shared');
+      const body = { merchantIdentifier: m.merchantIdentifier, orderId: 'none', version: 13 };
+      // Align to the start of a second, so both replicas count within the same one.
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+      const first = await Promise.all(Array.from({ length: 5 }, () => checkStatus(gw.baseUrl, m.secretKey, body)));
+      assert.deepEqual(
+        first.map((r) => r.status),
+        [200, 200, 200, 200, 200],
+      );
+      const sharingPeriods = () => new Promise((resolve) => setTimeout(resolve, 250));
+      await sharingPeriods();
+      assert.equal((await checkStatus(gw.baseUrl, m.secretKey, body)).status, 429, 'the second is used up');
+      // The other replica learns it when it next adds its own count: it overshoots by one period at most.
+      assert.equal((await checkStatus(replica.baseUrl, m.secretKey, body)).status, 200);
+      await sharingPeriods();
+      assert.equal((await checkStatus(replica.baseUrl, m.secretKey, body)).status, 429, 'the other replica refuses too');
+    } finally {
+      await replica.stop();
+    }
+  });
+});
