@@ -2,11 +2,10 @@
  * What rate limiting costs on the hot path: the status API with limits on (a limit so high that it
  * counts every request in the store but refuses none) beside the same API with limits off.
  */
-import { hmacSha256Hex } from '../src/domain/checksum';
 import type { TestGateway } from '../test/support/gateway';
 import { httpLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
-import { seedPaidOrders } from './support/seed';
+import { seedPaidOrders, signedStatusRequests } from './support/seed';
 
 export async function benchRateLimitCost(
   off: TestGateway,
@@ -15,10 +14,7 @@ export async function benchRateLimitCost(
 ): Promise<{ rows: BenchRow[]; details: Record<string, LoadResult> }> {
   const merchant = await off.newMerchant('Bench limits');
   const orderIds = await seedPaidOrders(off.rt.transactions, merchant.merchantIdentifier, 100);
-  const signed = orderIds.map((orderId) => {
-    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
-    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
-  });
+  const signed = signedStatusRequests(merchant, orderIds);
   const withoutLimits = await httpLoad({ url: `${off.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
   const withLimits = await httpLoad({ url: `${on.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
   return {

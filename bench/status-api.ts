@@ -5,12 +5,11 @@
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
-import { hmacSha256Hex } from '../src/domain/checksum';
 import { orderKey } from '../src/store/transaction-repository';
 import type { TestGateway } from '../test/support/gateway';
 import { httpLoad, loopLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
-import { seedPaidOrders } from './support/seed';
+import { seedPaidOrders, signedStatusRequests } from './support/seed';
 
 export interface StatusBench {
   rows: BenchRow[];
@@ -24,10 +23,7 @@ export async function benchStatusApi(
 ): Promise<StatusBench> {
   const merchant = await gw.newMerchant('Bench status');
   const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, orders);
-  const signed = orderIds.map((orderId) => {
-    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
-    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
-  });
+  const signed = signedStatusRequests(merchant, orderIds);
 
   const coll = gw.rt.store.db.collection<{ _id: string }>('transactions');
   const bare = await bareKoaJsonServer();

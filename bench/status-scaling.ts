@@ -2,11 +2,10 @@
  * Whether a status lookup costs more as the store grows: mean latency of sequential status
  * requests with 1,000 and then 100,000 stored transactions of other merchants.
  */
-import { hmacSha256Hex } from '../src/domain/checksum';
 import type { TestGateway } from '../test/support/gateway';
 import { httpLoad, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
-import { seedOtherMerchantsTo, seedPaidOrders } from './support/seed';
+import { seedOtherMerchantsTo, seedPaidOrders, signedStatusRequests } from './support/seed';
 
 export async function benchStatusScaling(
   gw: TestGateway,
@@ -14,10 +13,7 @@ export async function benchStatusScaling(
 ): Promise<{ rows: BenchRow[]; details: Record<string, LoadResult> }> {
   const merchant = await gw.newMerchant('Bench scaling');
   const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, 50);
-  const signed = orderIds.map((orderId) => {
-    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
-    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
-  });
+  const signed = signedStatusRequests(merchant, orderIds);
   const measure = () =>
     httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, connections: 1, seconds: o.seconds });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
+import { hmacSha256Hex } from '../../src/domain/checksum';
 import { newTxnId } from '../../src/domain/identifiers';
 import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
 import { orderKey, type NewTransaction, type TransactionRepository } from '../../src/store/transaction-repository';
@@ -64,4 +65,12 @@ export async function seedOtherMerchantsTo(db: Db, total: number): Promise<void>
     await coll.insertMany(docs, { ordered: false });
     count += n;
   }
+}
+
+/** Status requests for the orders, each signed as its merchant signs it (checksum header over the body). */
+export function signedStatusRequests(merchant: { merchantIdentifier: string; secretKey: string }, orderIds: string[]) {
+  return orderIds.map((orderId) => {
+    const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId, version: 13 });
+    return { body, headers: { 'content-type': 'application/json', checksum: hmacSha256Hex(merchant.secretKey, body) } };
+  });
 }
