@@ -53,10 +53,24 @@ export function parseJsonBody(raw: Buffer): unknown {
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
-    throw new ApiError('validationFailed', detail);
+    throw new ApiError('validationFailed', describeIssues(parsed.error.issues));
   }
   return parsed.data;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** Each problem with its field; for a body of several accepted shapes, the problems of the nearest one. */
+function describeIssues(issues: readonly Issue[]): string {
+  return issues
+    .map((i) => {
+      if (i.code === 'invalid_union' && i.errors.length > 0) {
+        const nearest = [...i.errors].sort((a, b) => a.length - b.length)[0]!;
+        return `${describeIssues(nearest)} (or another of the accepted shapes)`;
+      }
+      return i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message;
+    })
+    .join('; ');
 }
 
 export async function readJson<S extends z.ZodType>(

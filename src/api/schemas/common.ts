@@ -10,4 +10,4 @@ export const amountPaiseField = z
   .number()
   .int('must be an integer number of paise')
   .refine(isValidAmountPaise, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
-export const descriptionField = z.string().trim().min(1).max(255);
+export const descriptionField = z.string().trim().min(1).max(255).describe('surrounding whitespace is removed');

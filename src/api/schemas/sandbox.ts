@@ -1,27 +1,27 @@
 import { z } from 'zod';
+import { MIN_BANK_AMOUNT_PAISE } from '../../domain/money';
+import { SANDBOX_CARDS, SANDBOX_NETBANKING, SANDBOX_VPAS } from '../../domain/sandbox-bank';
 import { amountPaiseField, descriptionField, merchantIdentifierField, orderIdField } from './common';
 
-export const sandboxPaymentSchema = z
-  .object({
-    merchantIdentifier: merchantIdentifierField,
-    orderId: orderIdField,
-    amount: amountPaiseField,
-    productDescription: descriptionField,
-    buyerName: z.string().trim().min(1).max(100).optional(),
-    buyerEmail: z.email().max(254).optional(),
-    payerVpa: z.string().min(3).max(100).optional(),
-    cardNumber: z
-      .string()
-      .regex(/^\d{12,19}$/, 'must be 12-19 digits')
-      .optional(),
-    bankCode: z
-      .string()
-      .regex(/^[A-Za-z]{4}$/, 'must be a 4-letter bank code')
-      .optional(),
-  })
-  .refine((b) => [b.payerVpa, b.cardNumber, b.bankCode].filter((v) => v !== undefined).length === 1, {
-    message: 'exactly one of payerVpa, cardNumber or bankCode is required',
-  });
+const order = {
+  merchantIdentifier: merchantIdentifierField,
+  orderId: orderIdField,
+  amount: amountPaiseField.describe(`integer paise; below ${MIN_BANK_AMOUNT_PAISE} the sandbox bank declines with 1021`),
+  productDescription: descriptionField,
+  buyerName: z.string().trim().min(1).max(100).optional().describe('surrounding whitespace is removed'),
+  buyerEmail: z.email().max(254).optional(),
+};
+const names = (table: Record<string, unknown>) => Object.keys(table) as [string, ...string[]];
+
+/** Exactly one test instrument: the payer's choice decides the outcome (DECISIONS.md, Sandbox). */
+export const sandboxPaymentSchema = z.union([
+  z.strictObject({ ...order, payerVpa: z.enum(names(SANDBOX_VPAS)).describe('success, decline or no bank answer') }),
+  z.strictObject({
+    ...order,
+    cardNumber: z.enum(names(SANDBOX_CARDS)).describe('4012001037141112 pays, 4000000000000002 is declined'),
+  }),
+  z.strictObject({ ...order, bankCode: z.enum(names(SANDBOX_NETBANKING)).describe('SBIN pays, FAIL is declined') }),
+]);
 export type SandboxPaymentRequest = z.infer<typeof sandboxPaymentSchema>;
 
 export const sandboxPaymentResponseSchema = z.object({
