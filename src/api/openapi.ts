@@ -23,12 +23,20 @@ const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
   .join('\n');
 
+/** What any request may get before its route runs: Node's own limits, and the rate limit. */
+const EVERY_OPERATION_ERRORS = [408, 429, 431];
+
 const REQUEST_MEDIA_TYPE = { body: 'application/json', form: 'application/x-www-form-urlencoded', csv: 'text/csv', query: '' };
 
 export function operation(o: {
   summary: string;
   description: string;
   security?: Record<string, string[]>[];
+  /**
+   * Signatures OpenAPI cannot express as a security scheme (a checksum inside the body): named in
+   * the `x-gateway-auth` extension, `qrChecksum` or `formChecksum`, and explained in the description.
+   */
+  bodySignature?: 'qrChecksum' | 'formChecksum';
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
   in?: 'body' | 'form' | 'csv' | 'query';
@@ -41,6 +49,7 @@ export function operation(o: {
     summary: o.summary,
     description: o.description,
     ...(o.security ? { security: o.security } : {}),
+    ...(o.bodySignature ? { 'x-gateway-auth': o.bodySignature } : {}),
     ...(o.in === 'query'
       ? {
           parameters: Object.entries(request.properties ?? {}).map(([name, schema]) => ({
@@ -64,7 +73,7 @@ export function operation(o: {
         ]),
       ),
       ...Object.fromEntries(
-        o.errors.map((code) => [
+        [...new Set([...o.errors, ...EVERY_OPERATION_ERRORS])].sort().map((code) => [
           code,
           {
             description: 'see the error catalogue',
@@ -141,20 +150,6 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           description: 'HMAC-SHA256 of the raw body with the secret key',
         },
         operatorToken: { type: 'http', scheme: 'bearer' },
-        qrChecksum: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'x-body-field-checksum',
-          description:
-            'Not a header: the body field `checksum` = HMAC-SHA256 (hex) of merchantIdentifier + orderId + amount + productDescription, no separators, with the secret key',
-        },
-        formChecksum: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'x-form-field-checksum',
-          description:
-            'Not a header: the form field `checksum` = HMAC-SHA256 (hex) of the exact `data` form field, with the secret key',
-        },
         qrImageSignature: {
           type: 'apiKey',
           in: 'query',

@@ -15,10 +15,30 @@ export class SetupError extends Error {}
 
 type Log = (line: string) => void;
 
-export function installLocalServers(options: { temporal: boolean; ferretdb: boolean; log: Log }): void {
+export function installLocalServers(options: { temporal: boolean; ferretdb: boolean; fuzzer?: boolean; log: Log }): void {
   mkdirSync(devstackDir, { recursive: true });
-  if (options.temporal) installTemporal(options.log);
+  if (options.temporal || options.fuzzer) installTemporal(options.log);
+  if (options.fuzzer) installFuzzer(options.log);
   if (options.ferretdb) installFerretdb(options.log);
+}
+
+/** schemathesis, the API fuzzer `npm run fuzz` drives, into the same virtual environment. */
+export const SCHEMATHESIS = 'schemathesis==4.32.5';
+
+function installFuzzer(log: Log): void {
+  const stamp = path.join(venvDir, '.fuzzer-installed');
+  if (readStamp(stamp) === SCHEMATHESIS && existsSync(path.join(venvDir, 'bin', 'schemathesis'))) {
+    log(`fuzzer: ${SCHEMATHESIS} already installed in ${rel(venvDir)}`);
+    return;
+  }
+  log(`fuzzer: pip install ${SCHEMATHESIS}`);
+  run(
+    path.join(venvDir, 'bin', 'pip'),
+    ['install', '--disable-pip-version-check', '--quiet', SCHEMATHESIS],
+    'installing schemathesis from PyPI',
+  );
+  writeFileSync(stamp, SCHEMATHESIS);
+  log('fuzzer: installed');
 }
 
 function installTemporal(log: Log): void {

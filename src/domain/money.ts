@@ -7,10 +7,6 @@ export const MIN_BANK_AMOUNT_PAISE: Paise = 900;
 /** Largest single payment the gateway accepts (10 lakh rupees). */
 export const MAX_AMOUNT_PAISE: Paise = 100_000_000;
 
-export function isValidAmountPaise(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= 1 && value <= MAX_AMOUNT_PAISE;
-}
-
 /** Paise as the string the status API and mandates carry. */
 export function paiseToWire(paise: Paise): string {
   return String(paise);

@@ -29,6 +29,8 @@ export function parseReconciliationFile(text: string): { rows: ReconciliationRow
   try {
     records = parse(text, {
       bom: true,
+      // No field of the format holds a comma or a quote: a quote is just a character of a bad line.
+      quote: false,
       trim: true,
       skip_empty_lines: true,
       relax_column_count: true,

@@ -147,16 +147,17 @@ describe('Refunds: POST /updateTxn', function () {
     assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds, []);
   });
 
-  it('malformed requests are 400 in the same shape, never a 500', async () => {
+  it('malformed requests are 400 (401 before authentication) in the same shape, never a 500', async () => {
     const orderId = await paidOrder();
     const post = (body: string, type = 'application/x-www-form-urlencoded') =>
       request(`${gw.baseUrl}/updateTxn`, { body, headers: { 'content-type': type } });
     const bad: [() => Promise<{ status: number; json: any }>, number, string][] = [
       [() => post('checksum=abc'), 400, '2002'],
-      [() => post('data=%7Bnot-json&checksum=abc'), 400, '2001'],
+      [() => post('data=%7Bnot-json&checksum=abc'), 401, '180'], // names no merchant: nothing can match
       [() => post('data=1&data=2&checksum=abc'), 400, '2005'],
       [() => post('data=%FF%FE&checksum=abc'), 400, '2005'],
-      [() => post(`data=${encodeURIComponent('{"orderDetail":{}}')}&checksum=abc`), 400, '2002'],
+      [() => post(`data=${encodeURIComponent('{"orderDetail":{}}')}&checksum=abc`), 401, '180'],
+      [() => post('data=%7Bnot-json'), 401, '189'],
       [() => post('{}', 'application/json'), 415, '2003'],
       [
         () => updateTxn(gw, merchant, { orderDetail: { orderId }, updateDesired: '22', updateReason: 'test reason' }),

@@ -10,7 +10,7 @@ export function refundPaths(): Record<string, object> {
         description: `Form fields \`data\` (JSON text) and \`checksum\`. \`data\`: ${JSON.stringify(
           Object.keys(updateTxnDataSchema.shape),
         )}; orderDetail.orderId, orderDetail.amount (paise as a string: required for 22, ignored by 14, which refunds what remains). Codes (HTTP 200): 230 full refund initiated, 245 partial refund initiated, 184 updateDesired blank, 185 not 14 or 22, 186 updateReason blank, 187 not 5-30 letters, digits and spaces, 190 order unknown, not successful, or charged back, 201 more than remains or nothing remains, 21 merchantRefId reused with another request. HTTP 401: 189 checksum blank, 180 checksum does not match, 2012 unknown merchant. HTTP 400 (same shape, fields null): 2001 data is not JSON, 2002 a field is invalid, 2005 the form is malformed (not UTF-8, a field twice). A refund is PENDING until the bank answers (status API refundDetails); txnStatus is 4 while something remains and 3 when nothing does; a refund the bank fails gives its amount back.`,
-        security: [{ formChecksum: [] }],
+        bodySignature: 'formChecksum',
         in: 'form',
         request: updateTxnFormSchema,
         responses: { 200: { description: 'a Zaakpay response code', schema: updateTxnResponseSchema } },

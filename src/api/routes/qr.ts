@@ -53,7 +53,8 @@ export function qrRoutes(deps: ApiDeps): Router {
 
   router.get('/api/payments/v1/upi/qr/image', async (ctx) => {
     const raw = rawQuery(ctx.querystring);
-    const q = validate(qrImageQuerySchema, raw);
+    // Validated as decoded; the signature covers `data` as it stands in the address.
+    const q = validate(qrImageQuerySchema, Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decodeQueryValue(v)])));
     const width = Number(q.width);
     const height = Number(q.height);
     if ([width, height].some((n) => n < QR_SIZE.min || n > QR_SIZE.max)) {
@@ -66,19 +67,14 @@ export function qrRoutes(deps: ApiDeps): Router {
         mid: q.mid,
         width: q.width,
         height: q.height,
-        rawData: q.data,
+        rawData: raw.data!,
         checksum: q.checksum,
       })
     ) {
       throw new ApiError('checksumMismatch');
     }
     await deps.rateLimit.consume(ctx, 'qr-image', merchant.merchantIdentifier);
-    let url: string;
-    try {
-      url = decodeURIComponent(q.data);
-    } catch {
-      throw new ApiError('validationFailed', 'data is not a percent-encoded string');
-    }
+    const url = q.data;
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=900');
     ctx.body = await renderQrPng(url, width, height);
@@ -89,6 +85,14 @@ export function qrRoutes(deps: ApiDeps): Router {
 /** The signed fields as the merchant concatenated them (a wrong type then simply fails the checksum). */
 function asSigned(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+function decodeQueryValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ApiError('validationFailed', 'a query parameter is not percent-encoded UTF-8');
+  }
 }
 
 /** Query parameters undecoded; a repeated parameter is refused rather than silently chosen. */

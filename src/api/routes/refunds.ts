@@ -6,9 +6,9 @@ import { RefundResponse, refundRequestProblem, type RefundResponseKey, type Upda
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
 import { requireMerchant } from '../middleware/authenticate';
-import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { readRawBody, validate } from '../middleware/body';
 import { parseFormBody } from '../middleware/form-body';
-import { updateTxnCallerSchema, updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
+import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
 
 /** POST /updateTxn: Zaakpay's Update/Refund API, form fields `data` and `checksum`. */
 export function refundRoutes(deps: ApiDeps): Router {
@@ -18,18 +18,21 @@ export function refundRoutes(deps: ApiDeps): Router {
       updateTxnFormSchema,
       parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
     );
-    const data = parseJsonBody(Buffer.from(form.data, 'utf8'));
-    const { merchantIdentifier } = validate(updateTxnCallerSchema, data);
+    const data = jsonObjectOrNull(form.data);
+    const merchantIdentifier = typeof data?.merchantIdentifier === 'string' ? data.merchantIdentifier : null;
     const orderId = readOrderId(data);
     const answer = (status: number, key: RefundResponseKey, merchantRefId: string | null = null) => {
       respond(ctx, status, { merchantIdentifier, orderId, key, merchantRefId });
     };
 
+    // Authentication first: until the checksum matches, nothing of `data` is validated.
     if (!form.checksum) return answer(401, 'checksumBlank');
+    // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
+    if (!merchantIdentifier || merchantIdentifier.length > 64) return answer(401, 'checksumMismatch');
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
     if (!checksumMatches(merchant.secretKey, form.data, form.checksum)) return answer(401, 'checksumMismatch');
-
     await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
+
     const body = validate(updateTxnDataSchema, data);
     const problem = refundRequestProblem(body.updateDesired, body.updateReason);
     if (problem) return answer(200, problem, body.merchantRefId ?? null);
@@ -54,7 +57,7 @@ export function refundRoutes(deps: ApiDeps): Router {
 function respond(
   ctx: Context,
   status: number,
-  r: { merchantIdentifier: string; orderId: string | null; key: RefundResponseKey; merchantRefId: string | null },
+  r: { merchantIdentifier: string | null; orderId: string | null; key: RefundResponseKey; merchantRefId: string | null },
 ) {
   const code = RefundResponse[r.key];
   ctx.status = status;
@@ -67,8 +70,18 @@ function respond(
   };
 }
 
+/** `data` as a JSON object, or null when it is not one. */
+function jsonObjectOrNull(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The order id as sent, for echoing in answers given before the body is validated. */
 function readOrderId(data: unknown): string | null {
-  const orderId = (data as { orderDetail?: { orderId?: unknown } }).orderDetail?.orderId;
+  const orderId = (data as { orderDetail?: { orderId?: unknown } } | null)?.orderDetail?.orderId;
   return typeof orderId === 'string' && orderId.length <= 64 ? orderId : null;
 }

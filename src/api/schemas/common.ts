@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
-import { isValidAmountPaise, MAX_AMOUNT_PAISE } from '../../domain/money';
+import { MAX_AMOUNT_PAISE } from '../../domain/money';
 
 export const merchantIdentifierField = z.string().min(1).max(64);
 export const orderIdField = z
@@ -9,5 +9,12 @@ export const orderIdField = z
 export const amountPaiseField = z
   .number()
   .int('must be an integer number of paise')
-  .refine(isValidAmountPaise, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
+  .min(1, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`)
+  .max(MAX_AMOUNT_PAISE, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
 export const descriptionField = z.string().trim().min(1).max(255).describe('surrounding whitespace is removed');
+
+/** An e-mail address as the gateway checks it: a pattern, so the API reference states it exactly. */
+export const emailField = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, 'must be an e-mail address');

@@ -28,7 +28,8 @@ export const merchantSettingsSchema = z
     webhookFormat: z.enum(['form', 'json']).optional().describe('body of webhook calls: form (default) or JSON'),
     autoRefund: z.boolean().optional().describe('refund a reconciled delayed success at once'),
   })
-  .refine((s) => Object.keys(s).length > 0, { message: 'send at least one of webhookUrl, webhookFormat, autoRefund' });
+  .refine((s) => Object.keys(s).length > 0, { message: 'send at least one of webhookUrl, webhookFormat, autoRefund' })
+  .meta({ minProperties: 1 });
 
 export const merchantSettingsResponseSchema = z.object({
   success: z.literal(true),

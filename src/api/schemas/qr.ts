@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { QR_SIZE } from '../../domain/qr-png';
 import { SANDBOX_VPAS } from '../../domain/sandbox-bank';
-import { amountPaiseField, descriptionField, merchantIdentifierField, orderIdField } from './common';
+import { amountPaiseField, descriptionField, emailField, merchantIdentifierField, orderIdField } from './common';
 
 const qrSide = z
   .number()
@@ -16,7 +16,7 @@ export const createQrSchema = z.object({
   orderId: orderIdField,
   amount: amountPaiseField.describe('integer paise'),
   productDescription: descriptionField,
-  buyerEmail: z.email().max(254).optional(),
+  buyerEmail: emailField.optional(),
   width: qrSide,
   height: qrSide,
   checksum: z
@@ -46,8 +46,8 @@ export const createQrResponseSchema = z.object({
 
 export const qrImageQuerySchema = z.object({
   mid: merchantIdentifierField,
-  width: z.string().regex(/^\d{3,4}$/),
-  height: z.string().regex(/^\d{3,4}$/),
+  width: z.string().regex(/^(1000|[1-9]\d{2})$/, 'must be 100 to 1000'),
+  height: z.string().regex(/^(1000|[1-9]\d{2})$/, 'must be 100 to 1000'),
   data: z.string().min(1).max(4096).describe('the percent-encoded UPI intent'),
   checksum: z.string().regex(/^[0-9a-fA-F]{64}$/),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 export const reconciliationFileSchema = z
   .string()
+  .regex(/^\uFEFF?txnId,bankRefNum,status,amount(\r?\n[\s\S]*)?$/)
   .describe(
     'text/csv: the header txnId,bankRefNum,status,amount, then one line per transaction (status SUCCESS or FAILED, amount in paise)',
   );

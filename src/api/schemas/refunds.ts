@@ -3,13 +3,10 @@ import { MAX_AMOUNT_PAISE } from '../../domain/money';
 import { merchantIdentifierField, orderIdField } from './common';
 
 /** The form fields of POST /updateTxn (Zaakpay's Update/Refund API). */
-export const updateTxnFormSchema = z.object({
+export const updateTxnFormSchema = z.strictObject({
   data: z.string().min(1).describe('the refund request as a JSON string; the checksum covers these exact characters'),
   checksum: z.string().optional().describe('HMAC-SHA256 (hex) of the exact `data` string with the secret key'),
 });
-
-/** Only what finding the merchant takes; the rest is validated after the checksum has matched. */
-export const updateTxnCallerSchema = z.object({ merchantIdentifier: merchantIdentifierField });
 
 /** `data`, after authentication. updateDesired and updateReason are checked by Zaakpay's own codes (184-187). */
 export const updateTxnDataSchema = z.object({

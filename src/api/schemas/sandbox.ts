@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MIN_BANK_AMOUNT_PAISE } from '../../domain/money';
 import { SANDBOX_CARDS, SANDBOX_NETBANKING, SANDBOX_VPAS } from '../../domain/sandbox-bank';
-import { amountPaiseField, descriptionField, merchantIdentifierField, orderIdField } from './common';
+import { amountPaiseField, descriptionField, emailField, merchantIdentifierField, orderIdField } from './common';
 
 const order = {
   merchantIdentifier: merchantIdentifierField,
@@ -9,7 +9,7 @@ const order = {
   amount: amountPaiseField.describe(`integer paise; below ${MIN_BANK_AMOUNT_PAISE} the sandbox bank declines with 1021`),
   productDescription: descriptionField,
   buyerName: z.string().trim().min(1).max(100).optional().describe('surrounding whitespace is removed'),
-  buyerEmail: z.email().max(254).optional(),
+  buyerEmail: emailField.optional(),
 };
 const names = (table: Record<string, unknown>) => Object.keys(table) as [string, ...string[]];
 

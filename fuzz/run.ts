@@ -1,0 +1,78 @@
+/**
+ * `npm run fuzz`: schemathesis against /openapi.json of a gateway this script starts (the test
+ * stack), twice: requests signed for every auth scheme (fuzz/hooks.py), then unsigned. Fails on a
+ * 5xx, a response outside the document, a schema-valid request refused for a reason the document
+ * does not state, or a schema-invalid request accepted.
+ *
+ *   npm run fuzz [-- --max-examples 30]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { venvDir } from '../src/devstack/paths';
+import { startTestGateway } from '../test/support/gateway';
+import { stopTestServers } from '../test/support/servers';
+
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'positive_data_acceptance',
+  'negative_data_rejection',
+];
+
+function schemathesis(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(venvDir, 'bin', 'schemathesis'), args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { 'max-examples': { type: 'string', default: '25' } } });
+  // No rate limits: the fuzzer is one merchant sending as fast as it can.
+  const gw = await startTestGateway({ RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent' });
+  try {
+    const merchant = await gw.newMerchant('Fuzz');
+    const env = {
+      SCHEMATHESIS_HOOKS: 'hooks',
+      PYTHONPATH: path.join(__dirname),
+      FUZZ_MERCHANT_ID: merchant.merchantIdentifier,
+      FUZZ_SECRET_KEY: merchant.secretKey,
+      FUZZ_API_KEY: merchant.apiKey,
+      FUZZ_OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+    };
+    const args = [
+      '--config-file',
+      path.join(__dirname, 'schemathesis.toml'),
+      'run',
+      `${gw.baseUrl}/openapi.json`,
+      '--checks',
+      CHECKS.join(','),
+      '--max-examples',
+      values['max-examples']!,
+      '--seed',
+      '1',
+      '--no-color',
+    ];
+    let failed = 0;
+    for (const sign of ['1', '0']) {
+      console.log(`\n== fuzz: requests ${sign === '1' ? 'signed for every auth scheme' : 'unsigned'}`);
+      if ((await schemathesis(args, { ...env, FUZZ_SIGN: sign })) !== 0) failed++;
+    }
+    return failed === 0 ? 0 : 1;
+  } finally {
+    await gw.stop();
+    await stopTestServers();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: Error) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
