@@ -11,7 +11,7 @@ import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer } from '../devstack/temporal-server';
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime, type Runtime } from '../runtime';
-import { ensureSchedules } from '../temporal/schedules';
+import { ensureSchedules, pendingSweepSettings } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { closeServer, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: activityDeps(rt),
   });
-  await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE);
+  await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(config));
   const running = worker.run();
   cleanups.push(async () => {
     worker.shutdown();
