@@ -169,6 +169,8 @@ describe('QR image: GET /api/payments/v1/upi/qr/image', function () {
       tamper('data', 'upi%3A%2F%2Fpay%3Fpa%3Dthief%2540upi'),
       tamper('checksum', 'b'.repeat(64)),
       tamper('mid', other.merchantIdentifier),
+      address.search.slice(1).replace(/&checksum=[^&]*/, ''),
+      '',
     ]) {
       const res = await get(search);
       assert.equal(res.status, 401, search);
@@ -179,12 +181,10 @@ describe('QR image: GET /api/payments/v1/upi/qr/image', function () {
 
   it('refuses a malformed address with 400', async () => {
     for (const search of [
-      address.search.slice(1).replace(/&checksum=[^&]*/, ''),
       tamper('width', 'abc'),
       tamper('height', '5000'),
       tamper('width', '99'),
       `${address.search.slice(1)}&width=300`,
-      '',
     ]) {
       const res = await get(search);
       assert.equal(res.status, 400, search);

@@ -53,6 +53,7 @@ export function qrRoutes(deps: ApiDeps): Router {
 
   router.get('/api/payments/v1/upi/qr/image', async (ctx) => {
     const raw = rawQuery(ctx.querystring);
+    if (!raw.checksum) throw new ApiError('checksumMissing', 'the address is not signed');
     // Validated as decoded; the signature covers `data` as it stands in the address.
     const q = validate(qrImageQuerySchema, Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decodeQueryValue(v)])));
     const width = Number(q.width);
