@@ -2,8 +2,13 @@ import { createPaymentActivities, type PaymentActivityDeps } from './payment-act
 import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
 import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
 import { createSweepActivities, type SweepActivityDeps } from './sweep-activities';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities';
 
-export type ActivityDeps = PaymentActivityDeps & SweepActivityDeps & RefundActivityDeps & ReconciliationActivityDeps;
+export type ActivityDeps = PaymentActivityDeps &
+  SweepActivityDeps &
+  RefundActivityDeps &
+  ReconciliationActivityDeps &
+  WebhookActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
@@ -12,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSweepActivities(deps),
     ...createRefundActivities(deps),
     ...createReconciliationActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

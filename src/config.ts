@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -100,6 +101,27 @@ export const configSchema = z.object({
     .min(0)
     .default(50)
     .describe('requests per second per merchant and API family (429 past it); 0 turns limits off'),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?(\s*,\s*\d+(ms|s|m|h)?)*\s*$/, 'a comma-separated list of waits such as 0,5s,5m,2h')
+    .default('0,5s,5m,30m,2h,5h,10h,10h')
+    .describe('waits before each webhook attempt (the first is usually 0); after the last attempt the delivery fails'),
+  WEBHOOK_ALLOW_LOOPBACK: bool
+    .optional()
+    .describe('deliver webhooks to loopback addresses (default: yes outside production, for local receivers)'),
+  WEBHOOK_ALLOWED_PRIVATE_RANGES: z
+    .string()
+    .default('')
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+          .every((r) => ipaddr.isValidCIDR(r)),
+      'must be comma-separated CIDR ranges such as 10.20.0.0/16',
+    )
+    .describe('comma-separated CIDR ranges of private addresses webhooks may reach (metadata addresses never)'),
   REQUEST_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()

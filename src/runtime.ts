@@ -7,6 +7,8 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { MerchantRepository } from './store/merchant-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
+import { WebhookRepository } from './store/webhook-repository';
+import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient } from './temporal/client';
@@ -60,6 +62,14 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
     reconciliations: new ReconciliationRepository(rt.store.db),
+    webhooks: new WebhookRepository(rt.store.db),
+    webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
+    webhookAddressPolicy: {
+      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? rt.config.GATEWAY_ENV !== 'production',
+      allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    },
     bank: new SandboxBankConnector(rt.config.SANDBOX_REFUND_SECONDS * 1000),
   };
 }

@@ -2,3 +2,4 @@ export { paymentWorkflow } from './payment';
 export { pendingPaymentsSweepWorkflow } from './pending-payments-sweep';
 export { refundWorkflow } from './refund';
 export { reconciliationWorkflow } from './reconciliation';
+export { webhookDeliveryWorkflow } from './webhook';

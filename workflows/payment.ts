@@ -1,9 +1,18 @@
-import { condition, log, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  log,
+  ParentClosePolicy,
+  patched,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { BankAnswer, BankPaymentRequest } from '../activities/bank-connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate, type PaymentStage } from '../src/temporal/payment-messages';
-import { TxnStatusKey } from '../src/temporal/search-attributes';
+import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../src/temporal/search-attributes';
 
 export interface PaymentWorkflowInput extends BankPaymentRequest {
   orderId: string;
@@ -11,6 +20,8 @@ export interface PaymentWorkflowInput extends BankPaymentRequest {
   bankTimeoutMs: number;
   /** Dynamic QR: how long the order waits for its payer (who brings the instrument) before it fails. */
   awaitPayerMs?: number;
+  /** false only where the point is not the webhook (workflow tests); absent means send it. */
+  realtimeWebhook?: boolean;
 }
 
 export interface PaymentWorkflowResult {
@@ -63,6 +74,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       ...outcome,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
+    // The workflow that changed the transaction tells the merchant (once: only the call that applied it).
+    if (recorded.applied && input.realtimeWebhook !== false && patched('realtime-webhooks')) await startRealtimeWebhook(input);
     stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };
   };
@@ -98,4 +111,22 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
   return record(answer, payer ? { instrument: payer } : {});
+}
+
+/** The real-time webhook of this outcome, as its own workflow that outlives this one. */
+async function startRealtimeWebhook(input: PaymentWorkflowInput): Promise<void> {
+  const deliveryId = `rt:${input.merchantIdentifier}:${input.orderId}`;
+  await startChild('webhookDeliveryWorkflow', {
+    workflowId: `webhook:${deliveryId}`,
+    args: [{ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: input.orderId }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: [
+      { key: MerchantIdKey, value: input.merchantIdentifier },
+      { key: OrderIdKey, value: input.orderId },
+      { key: KindKey, value: 'webhook' },
+    ],
+  }).catch((e: unknown) => {
+    // Already started by an earlier run of this code path: the delivery exists, nothing to add.
+    if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
+  });
 }

@@ -15,6 +15,7 @@ function istParts(instant: Date) {
     HH: pad(t.getUTCHours()),
     mm: pad(t.getUTCMinutes()),
     ss: pad(t.getUTCSeconds()),
+    SSS: pad(t.getUTCMilliseconds(), 3),
   };
 }
 
@@ -22,4 +23,15 @@ function istParts(instant: Date) {
 export function formatIstDateTime(instant: Date): string {
   const p = istParts(instant);
   return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}`;
+}
+
+/** `MM/dd/yyyy HH:mm:ss` in IST: the real-time webhook's pgTransTime. */
+export function formatIstUsDateTime(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.MM}/${p.dd}/${p.yyyy} ${p.HH}:${p.mm}:${p.ss}`;
+}
+
+/** `yyyy-MM-dd HH:mm:ss.SSS` in IST: the real-time webhook's txnDate. */
+export function formatIstDateTimeMillis(instant: Date): string {
+  return `${formatIstDateTime(instant)}.${istParts(instant).SSS}`;
 }

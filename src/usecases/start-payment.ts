@@ -69,7 +69,7 @@ export async function startPayment(deps: StartPaymentDeps, request: PaymentReque
 
 /** Starts the order's payment workflow unless it exists: running or finished, it is never started twice. */
 export async function ensurePaymentWorkflow(
-  deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs' | 'qrExpiryMs' | 'now'>,
+  deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs' | 'qrExpiryMs' | 'now'> & { realtimeWebhook?: boolean },
   t: Transaction,
 ): Promise<void> {
   // A QR's payer window runs from the order's creation, also when the workflow starts late (the sweep).
@@ -88,6 +88,7 @@ export async function ensurePaymentWorkflow(
           instrument: t.instrument,
           bankTimeoutMs: deps.bankTimeoutMs,
           ...(awaitPayerMs !== undefined ? { awaitPayerMs } : {}),
+          ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
         },
       ],
       // Running: reuse it. Closed: refuse, the order already has its result.

@@ -1,0 +1,158 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
+import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/domain/webhook';
+import type { MerchantRepository } from '../src/store/merchant-repository';
+import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
+import type { WebhookRepository } from '../src/store/webhook-repository';
+
+export interface WebhookActivityDeps {
+  transactions: TransactionRepository;
+  merchants: MerchantRepository;
+  webhooks: WebhookRepository;
+  webhookAddressPolicy: AddressPolicy;
+  /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
+  webhookScheduleMs: number[];
+  now: () => Date;
+}
+
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+const RESPONSE_KEPT_BYTES = 512;
+
+export type PreparedWebhook =
+  { send: true; url: string; contentType: string; body: string; scheduleMs: number[] } | { send: false; reason: string };
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  /** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
+  const checkedLookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      const refused = list.map((a) => refusedAddress(a.address, deps.webhookAddressPolicy)).find((r) => r !== null);
+      if (refused || list.length === 0) {
+        return callback(
+          Object.assign(new Error(`webhook address refused: ${hostname} is ${refused ?? 'unresolvable'}`), {
+            code: 'EREFUSEDADDR',
+          }),
+          '',
+          0,
+        );
+      }
+      if (options.all) return callback(null, list as never, 0);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+
+  return {
+    /**
+     * Builds the real-time webhook of an order's final outcome once and stores it under its
+     * delivery id: every attempt (and a replay of this activity) sends the stored bytes.
+     */
+    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string }): Promise<PreparedWebhook> {
+      const [t, merchant] = await Promise.all([
+        deps.transactions.findByOrder(input),
+        deps.merchants.findById(input.merchantIdentifier),
+      ]);
+      if (!t || !merchant) return { send: false, reason: 'order or merchant not found' };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, {
+        merchantIdentifier: t.merchantIdentifier,
+        txns: [realtimeEntry(t)],
+        refunds: [],
+      });
+      const url = new URL(merchant.webhookUrl);
+      url.search = '';
+      url.searchParams.set('realtime', 'true');
+      const stored = await deps.webhooks.createOrGet({
+        _id: input.deliveryId,
+        merchantIdentifier: t.merchantIdentifier,
+        realtime: true,
+        url: url.toString(),
+        contentType: payload.contentType,
+        body: payload.body,
+        createdAt: deps.now(),
+      });
+      return {
+        send: true,
+        url: stored.url,
+        contentType: stored.contentType,
+        body: stored.body,
+        scheduleMs: deps.webhookScheduleMs,
+      };
+    },
+
+    /** One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS. */
+    async attemptWebhook(input: {
+      deliveryId: string;
+      attempt: number;
+      url: string;
+      contentType: string;
+      body: string;
+    }): Promise<{ acknowledged: boolean }> {
+      const started = Date.now();
+      const at = deps.now();
+      // An address literal never goes through lookup: check it here.
+      const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
+      const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
+      const result = literalRefused
+        ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
+        : await post(input, checkedLookup).catch((e: Error) => ({ status: null, text: null, error: e.message }));
+      const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
+      await deps.webhooks.recordAttempt(input.deliveryId, {
+        attempt: input.attempt,
+        at,
+        httpStatus: result.status,
+        response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
+        error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
+        durationMs: Date.now() - started,
+      });
+      return { acknowledged };
+    },
+
+    async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
+      await deps.webhooks.finish(input.deliveryId, input.state);
+    },
+  };
+}
+
+/** POST without following redirects, over a connection to a checked address, within 15 s. */
+function post(
+  input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
+  lookup: LookupFunction,
+): Promise<{ status: number; text: string }> {
+  const url = new URL(input.url);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: 'POST',
+        lookup,
+        timeout: WEBHOOK_TIMEOUT_MS,
+        headers: {
+          'content-type': input.contentType,
+          'content-length': Buffer.byteLength(input.body),
+          'x-webhook-id': input.deliveryId,
+          'x-webhook-attempt': String(input.attempt),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if (size < 64 * 1024) chunks.push(c);
+          size += c.length;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
+    req.on('error', reject);
+    req.end(input.body);
+  });
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,80 @@
+import { hmacSha256Hex } from './checksum';
+import { paymentModeText } from './instrument';
+import { formatIstDateTimeMillis, formatIstUsDateTime } from './ist-time';
+import { paiseToWire } from './money';
+import type { Transaction } from './transaction';
+
+const NA = 'NA';
+const orNA = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? NA : v);
+
+/**
+ * The contract's real-time webhook entry (`txns` element) for a transaction that became successful
+ * or declined: every field a string, `NA` where there is no data, authCode and bankRefNum only on
+ * successful entries, amounts in paise, times in IST.
+ */
+export function realtimeEntry(t: Transaction): Record<string, string> {
+  const card = t.instrument.kind === 'CARD' ? t.instrument : null;
+  const bank = 'bankName' in t.instrument ? t.instrument.bankName : null;
+  const at = t.completedAt ?? t.updatedAt;
+  const entry: Record<string, string> = {
+    amount: paiseToWire(t.amountPaise),
+    pgTransId: t.txnId,
+    orderId: t.orderId,
+    paymentMode: paymentModeText(t.instrument),
+    cardScheme: orNA(card?.brand),
+    productDescription: orNA(t.productDescription),
+    product1Description: NA,
+    product2Description: NA,
+    product3Description: NA,
+    product4Description: NA,
+    cardToken: orNA(card?.cardToken),
+    responseCode: t.responseCode,
+    bank: orNA(bank),
+    bankid: t.instrument.kind === 'NETBANKING' ? t.instrument.bankCode : NA,
+    doRedirect: 'false',
+    responseDescription: t.responseDescription,
+    cardId: orNA(card?.cardId),
+    cardhashid: orNA(card?.cardId),
+    paymentMethod:
+      t.instrument.kind === 'UPI' || t.instrument.kind === 'UPI_QR' ? 'UPI' : t.instrument.kind === 'CARD' ? 'CARD' : 'NB',
+    pgTransTime: formatIstUsDateTime(at),
+    txnDate: formatIstDateTimeMillis(at),
+  };
+  if (t.status !== 'Failure') {
+    entry.authCode = orNA(t.authCode);
+    entry.bankRefNum = orNA(t.bankRefNum);
+  }
+  return entry;
+}
+
+export type WebhookFormat = 'form' | 'json';
+
+export interface WebhookPayload {
+  /** The exact `txnData` text the checksum covers. */
+  txnData: string;
+  checksum: string;
+  contentType: string;
+  /** The request body, built once and sent byte for byte on every attempt. */
+  body: string;
+}
+
+/** `txnData` and its HMAC-SHA256, in the merchant's body form (DECISIONS.md, Webhooks). */
+export function webhookPayload(
+  secretKey: string,
+  format: WebhookFormat,
+  txnData: { merchantIdentifier: string; txns: object[]; refunds: object[] },
+): WebhookPayload {
+  const text = JSON.stringify(txnData);
+  const checksum = hmacSha256Hex(secretKey, text);
+  return format === 'json'
+    ? { txnData: text, checksum, contentType: 'application/json', body: JSON.stringify({ txnData: text, checksum }) }
+    : {
+        txnData: text,
+        checksum,
+        contentType: 'application/x-www-form-urlencoded',
+        body: new URLSearchParams({ txnData: text, checksum }).toString(),
+      };
+}
+
+/** Success: a 2xx whose body, trimmed, is SUCCESS. */
+export const isWebhookAcknowledged = (status: number, body: string) => status >= 200 && status < 300 && body.trim() === 'SUCCESS';

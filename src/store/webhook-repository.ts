@@ -1,0 +1,62 @@
+import type { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from './mongo';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: Date;
+  httpStatus: number | null;
+  /** The first 512 bytes of the answer. */
+  response: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  _id: string;
+  merchantIdentifier: string;
+  realtime: boolean;
+  url: string;
+  contentType: string;
+  /** The exact body, sent byte for byte on every attempt. */
+  body: string;
+  state: DeliveryState;
+  attempts: WebhookAttempt[];
+  createdAt: Date;
+}
+
+/** Webhook deliveries keyed by delivery id, with every attempt. */
+export class WebhookRepository {
+  private readonly deliveries: Collection<WebhookDelivery>;
+
+  constructor(db: Db) {
+    this.deliveries = db.collection<WebhookDelivery>('webhook_deliveries');
+  }
+
+  /** Stores a new delivery, or returns the one stored under its id (whose bytes then stand). */
+  async createOrGet(d: Omit<WebhookDelivery, 'state' | 'attempts'>): Promise<WebhookDelivery> {
+    const delivery: WebhookDelivery = { ...d, state: 'pending', attempts: [] };
+    try {
+      await this.deliveries.insertOne(delivery);
+      return delivery;
+    } catch (e) {
+      if (!isDuplicateKeyError(e)) throw e;
+      const existing = await this.deliveries.findOne({ _id: d._id });
+      if (!existing) throw e;
+      return existing;
+    }
+  }
+
+  async recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void> {
+    await this.deliveries.updateOne({ _id: deliveryId }, { $push: { attempts: attempt } });
+  }
+
+  async finish(deliveryId: string, state: Exclude<DeliveryState, 'pending'>): Promise<void> {
+    await this.deliveries.updateOne({ _id: deliveryId, state: 'pending' }, { $set: { state } });
+  }
+
+  async find(deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.deliveries.findOne({ _id: deliveryId });
+  }
+}

@@ -1,0 +1,167 @@
+import { strict as assert } from 'node:assert';
+import { hmacSha256Hex } from '../../src/domain/checksum';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { startReceiver } from '../support/receiver';
+
+describe('Real-time webhooks (real receivers on loopback)', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms' });
+  });
+  after(async () => gw?.stop());
+
+  async function merchantWith(url: string, webhookFormat: 'form' | 'json' = 'form') {
+    const m = await gw.newMerchant('Hooks');
+    await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: url, webhookFormat });
+    return m;
+  }
+  async function pay(m: { merchantIdentifier: string }, instrument: Record<string, string>) {
+    const orderId = newOrderId('wh');
+    await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, ...instrument });
+    await paymentFinished(gw, m.merchantIdentifier, orderId);
+    const delivery = await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+    return { orderId, delivery };
+  }
+
+  it('sends a success and a decline with every field, signed over the exact txnData', async () => {
+    const receiver = await startReceiver();
+    try {
+      const m = await merchantWith(receiver.url);
+      const paid = await pay(m, { cardNumber: '4012001037141112' });
+      const declined = await pay(m, { payerVpa: 'failure@sandbox' });
+      assert.deepEqual(
+        [paid.delivery, declined.delivery],
+        [
+          { state: 'delivered', attempts: 1 },
+          { state: 'delivered', attempts: 1 },
+        ],
+      );
+      assert.equal(receiver.calls.length, 2);
+      for (const call of receiver.calls) {
+        assert.equal(call.url, '/hooks/payments?realtime=true');
+        assert.equal(call.headers['content-type'], 'application/x-www-form-urlencoded');
+        assert.equal(call.headers['x-webhook-attempt'], '1');
+        const form = new URLSearchParams(call.body);
+        assert.equal(form.get('checksum'), hmacSha256Hex(m.secretKey, form.get('txnData')!));
+      }
+      const [ok, no] = receiver.calls.map((c) => JSON.parse(new URLSearchParams(c.body).get('txnData')!));
+      assert.equal(ok.merchantIdentifier, m.merchantIdentifier);
+      assert.deepEqual(ok.refunds, []);
+      const entry = ok.txns[0];
+      assert.equal(entry.orderId, paid.orderId);
+      assert.equal(entry.amount, '10000');
+      assert.equal(entry.responseCode, '100');
+      assert.equal(entry.paymentMode, 'Credit Card');
+      assert.equal(entry.cardScheme, 'VISA');
+      assert.equal(entry.product1Description, 'NA');
+      assert.match(entry.pgTransTime, /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+      assert.match(entry.txnDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+      assert.match(entry.bankRefNum, /^\d{12}$/);
+      assert.match(entry.authCode, /^\d{6}$/);
+      assert.ok(Object.values(entry).every((v) => typeof v === 'string'));
+      const declinedEntry = no.txns[0];
+      assert.equal(declinedEntry.responseCode, '1022');
+      assert.equal('authCode' in declinedEntry || 'bankRefNum' in declinedEntry, false, 'absent on a declined entry');
+      assert.equal(declinedEntry.cardScheme, 'NA');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends a JSON body when the merchant chose it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const m = await merchantWith(receiver.url, 'json');
+      await pay(m, { payerVpa: 'success@sandbox' });
+      const body = JSON.parse(receiver.calls[0]!.body);
+      assert.equal(receiver.calls[0]!.headers['content-type'], 'application/json');
+      assert.equal(body.checksum, hmacSha256Hex(m.secretKey, body.txnData));
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('retries on the schedule with identical bytes and the same X-Webhook-Id until SUCCESS, logging each attempt', async () => {
+    const answers = [
+      { status: 500, body: 'oops' },
+      { status: 200, body: 'OK' },
+      { status: 200, body: ' SUCCESS\n' },
+    ];
+    const receiver = await startReceiver((n) => answers[n - 1]!);
+    try {
+      const m = await merchantWith(receiver.url);
+      const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 3 });
+      assert.equal(new Set(receiver.calls.map((c) => c.body)).size, 1, 'the same bytes every time');
+      assert.deepEqual(
+        receiver.calls.map((c) => [c.headers['x-webhook-id'], c.headers['x-webhook-attempt']]),
+        [1, 2, 3].map((n) => [`rt:${m.merchantIdentifier}:${orderId}`, String(n)]),
+      );
+      const stored = await gw.rt.store.db
+        .collection('webhook_deliveries')
+        .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
+      assert.equal(stored?.state, 'delivered');
+      assert.deepEqual(
+        stored?.attempts.map((a: { httpStatus: number; response: string }) => [a.httpStatus, a.response]),
+        [
+          [500, 'oops'],
+          [200, 'OK'],
+          [200, ' SUCCESS\n'],
+        ],
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('fails the delivery after the last attempt when the receiver is down', async () => {
+    const receiver = await startReceiver();
+    await receiver.close();
+    const m = await merchantWith(receiver.url);
+    const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+    assert.deepEqual(delivery, { state: 'failed', attempts: 3 });
+    const stored = await gw.rt.store.db
+      .collection('webhook_deliveries')
+      .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
+    assert.equal(stored?.state, 'failed');
+    assert.ok(
+      stored?.attempts.every((a: { error: string | null; httpStatus: number | null }) => a.httpStatus === null && a.error),
+    );
+  });
+
+  it('refuses a private address at call time without connecting', async () => {
+    const m = await merchantWith('http://10.255.255.1:9/hooks');
+    const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+    assert.equal(delivery.state, 'failed');
+    const stored = await gw.rt.store.db
+      .collection('webhook_deliveries')
+      .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
+    assert.match(stored?.attempts[0].error, /webhook address refused: 10\.255\.255\.1 is a private address/);
+  });
+
+  it('refuses a host name that resolves to a refused address, when loopback is not allowed', async () => {
+    const strict = await startTestGateway({ WEBHOOK_ALLOW_LOOPBACK: 'false', WEBHOOK_RETRY_SCHEDULE: '0' });
+    const receiver = await startReceiver();
+    try {
+      const m = await strict.newMerchant('Strict');
+      await strict.rt.merchants.updateSettings(m.merchantIdentifier, {
+        webhookUrl: receiver.url.replace('127.0.0.1', 'localhost'),
+      });
+      const orderId = newOrderId('wh');
+      await sandboxPay(strict, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+      await paymentFinished(strict, m.merchantIdentifier, orderId);
+      const delivery = await strict.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+      assert.equal(delivery.state, 'failed');
+      assert.equal(receiver.calls.length, 0, 'nothing reached the loopback receiver');
+      const stored = await strict.rt.store.db
+        .collection('webhook_deliveries')
+        .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
+      assert.match(stored?.attempts[0].error, /webhook address refused: localhost is a loopback address/);
+    } finally {
+      await receiver.close();
+      await strict.stop();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedCall {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A merchant's webhook receiver on loopback: records every call and answers with what `answer`
+ * says for the n-th call (default: 200 SUCCESS).
+ */
+export async function startReceiver(
+  answer: (n: number) => { status: number; body: string } = () => ({ status: 200, body: 'SUCCESS' }),
+) {
+  const calls: ReceivedCall[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      calls.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const a = answer(calls.length);
+      res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/payments`,
+    calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,36 @@
+import { strict as assert } from 'node:assert';
+import { refusedAddress } from '../../src/domain/network-address';
+
+describe('webhook address rules', () => {
+  const strict = { allowLoopback: false, allowedRanges: [] };
+  it('refuses loopback, private, link-local, CGNAT, metadata and mapped forms', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fc00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '169.254.169.254',
+      'fd00:ec2::254',
+    ]) {
+      assert.notEqual(refusedAddress(a, strict), null, a);
+    }
+  });
+  it('allows public addresses, and loopback or listed ranges only when configured; metadata never', () => {
+    assert.equal(refusedAddress('203.0.113.7'.replace('203.0.113', '8.8.8'), strict), null);
+    assert.equal(refusedAddress('2606:4700:4700::1111', strict), null);
+    assert.equal(refusedAddress('127.0.0.1', { allowLoopback: true, allowedRanges: [] }), null);
+    assert.equal(refusedAddress('10.1.2.3', { allowLoopback: false, allowedRanges: ['10.0.0.0/8'] }), null);
+    assert.equal(
+      refusedAddress('169.254.169.254', { allowLoopback: true, allowedRanges: ['169.254.0.0/16'] }),
+      'a cloud metadata address',
+    );
+  });
+});
