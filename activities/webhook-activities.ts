@@ -100,7 +100,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         createdAt: deps.now(),
         replayOf: first._id,
       });
-      return { send: true, url: stored.url, contentType: stored.contentType, body: stored.body, scheduleMs: deps.webhookScheduleMs };
+      return {
+        send: true,
+        url: stored.url,
+        contentType: stored.contentType,
+        body: stored.body,
+        scheduleMs: deps.webhookScheduleMs,
+      };
     },
 
     /** One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS. */
