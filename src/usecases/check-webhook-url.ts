@@ -15,7 +15,8 @@ export function webhookAddressPolicy(config: Config): AddressPolicy {
 
 /**
  * Why a webhook URL may not be set, or null when it may: http(s) only, and every address its host
- * resolves to must pass the policy (checked again at call time, since DNS can change).
+ * resolves to must pass the policy (checked again at call time, since DNS can change; a name that
+ * does not resolve yet passes here and is judged when called).
  */
 export async function refusedWebhookUrl(text: string, policy: AddressPolicy): Promise<string | null> {
   let url: URL;
@@ -30,8 +31,9 @@ export async function refusedWebhookUrl(text: string, policy: AddressPolicy): Pr
     const refused = refusedAddress(host, policy);
     return refused ? `${host} is ${refused}` : null;
   }
-  const addresses = await dns.lookup(host, { all: true }).catch(() => null);
-  if (!addresses || addresses.length === 0) return `${host} does not resolve`;
+  // A name that does not resolve yet is accepted: the merchant may publish it later, and every
+  // call checks what it resolves to then.
+  const addresses = await dns.lookup(host, { all: true }).catch(() => []);
   for (const a of addresses) {
     const refused = refusedAddress(a.address, policy);
     if (refused) return `${host} resolves to ${a.address}, ${refused}`;
