@@ -83,6 +83,32 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       };
     },
 
+    /**
+     * A replay: the stored bytes of `replayOf` under a new delivery id, linked to the first. The URL
+     * stays the one first called; the address is checked again on every attempt.
+     */
+    async prepareReplayWebhook(input: { deliveryId: string; replayOf: string }): Promise<PreparedWebhook> {
+      const first = await deps.webhooks.find(input.replayOf);
+      if (!first) return { send: false, reason: `no delivery ${input.replayOf}` };
+      const stored = await deps.webhooks.createOrGet({
+        _id: input.deliveryId,
+        merchantIdentifier: first.merchantIdentifier,
+        realtime: first.realtime,
+        url: first.url,
+        contentType: first.contentType,
+        body: first.body,
+        createdAt: deps.now(),
+        replayOf: first._id,
+      });
+      return {
+        send: true,
+        url: stored.url,
+        contentType: stored.contentType,
+        body: stored.body,
+        scheduleMs: deps.webhookScheduleMs,
+      };
+    },
+
     /** One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS. */
     async attemptWebhook(input: {
       deliveryId: string;

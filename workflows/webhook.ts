@@ -6,9 +6,11 @@ export interface WebhookDeliveryInput {
   deliveryId: string;
   merchantIdentifier: string;
   orderId: string;
+  /** A replay sends the stored bytes of this earlier delivery again. */
+  replayOf?: string;
 }
 
-const { prepareRealtimeWebhook, finishWebhook } = proxyActivities<WebhookActivities>({
+const { prepareRealtimeWebhook, prepareReplayWebhook, finishWebhook } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -23,7 +25,10 @@ const { attemptWebhook } = proxyActivities<WebhookActivities>({
  * schedule until the merchant answers SUCCESS; after the last attempt the delivery is failed.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<{ state: string; attempts: number }> {
-  const prepared = await prepareRealtimeWebhook(input);
+  const prepared =
+    input.replayOf !== undefined
+      ? await prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
+      : await prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   for (let i = 0; i < scheduleMs.length; i++) {

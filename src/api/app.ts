@@ -12,6 +12,7 @@ import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { statusRoutes } from './routes/status';
+import { webhookRoutes } from './routes/webhooks';
 
 /** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
 export function createApp(deps: ApiDeps): Koa {
@@ -28,6 +29,7 @@ export function createApp(deps: ApiDeps): Koa {
     opsRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
+    webhookRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
   for (const router of routers) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
+import { webhookPaths } from './docs/webhooks';
 import { refundPaths } from './docs/refunds';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
@@ -90,6 +91,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
     ...opsPaths(),
+    ...webhookPaths(),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',

@@ -21,6 +21,7 @@ export const ApiErrors = {
   routeNotFound: { http: 404, code: 2040, text: 'No such endpoint' },
   merchantNotFound: { http: 404, code: 2042, text: 'No such merchant' },
   reconciliationNotFound: { http: 404, code: 2043, text: 'No such reconciliation' },
+  webhookDeliveryNotFound: { http: 404, code: 2044, text: 'No such webhook delivery' },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   internal: { http: 500, code: 2099, text: 'Internal error' },

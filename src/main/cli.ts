@@ -5,6 +5,7 @@
  *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>]
  *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]
  *   npm run -s cli -- reconcile <file.csv>      (waits for the file to be applied, prints the report)
+ *   npm run -s cli -- webhooks list|replay ...  (see cli-webhooks.ts)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,11 +21,13 @@ import { ReconciliationFileError } from '../domain/reconciliation';
 import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { connectTemporalClient } from '../temporal/client';
 import { startReconciliation } from '../usecases/reconcile';
+import { WEBHOOK_USAGE, webhookCommands } from './cli-webhooks';
 
 const USAGE = [
   'usage: cli merchant create --name <name> [--webhook-url <url>]',
   '       cli merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]',
   '       cli reconcile <file.csv>',
+  ...WEBHOOK_USAGE,
 ].join('\n');
 
 class UsageError extends Error {}
@@ -56,6 +59,7 @@ interface Connected {
 }
 
 const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Promise<unknown>>> = {
+  ...webhookCommands((message) => new UsageError(message)),
   async 'merchant create'(args) {
     const { values, positionals } = options(args, { name: { type: 'string' }, 'webhook-url': { type: 'string' } });
     if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);

@@ -24,6 +24,14 @@ export interface WebhookDelivery {
   state: DeliveryState;
   attempts: WebhookAttempt[];
   createdAt: Date;
+  /** Set on a replay: the delivery whose bytes it sends again. */
+  replayOf?: string;
+}
+
+export interface DeliveryFilter {
+  merchantIdentifier?: string;
+  state?: DeliveryState;
+  createdSince?: Date;
 }
 
 /** Webhook deliveries keyed by delivery id, with every attempt. */
@@ -58,5 +66,17 @@ export class WebhookRepository {
 
   async find(deliveryId: string): Promise<WebhookDelivery | null> {
     return this.deliveries.findOne({ _id: deliveryId });
+  }
+
+  /**
+   * Deliveries matching the filter, newest first. An operator listing: it scans the collection,
+   * which the store cannot index beyond _id (ARCHITECTURE.md); `limit` bounds the answer.
+   */
+  async list(filter: DeliveryFilter, limit: number): Promise<WebhookDelivery[]> {
+    const query: Record<string, unknown> = {};
+    if (filter.merchantIdentifier !== undefined) query.merchantIdentifier = filter.merchantIdentifier;
+    if (filter.state !== undefined) query.state = filter.state;
+    if (filter.createdSince !== undefined) query.createdAt = { $gte: filter.createdSince };
+    return this.deliveries.find(query).sort({ createdAt: -1 }).limit(limit).toArray();
   }
 }

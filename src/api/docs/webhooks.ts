@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { operation, successError } from '../openapi';
+import {
+  listWebhooksQuerySchema,
+  listWebhooksResponseSchema,
+  replayFailedResponseSchema,
+  replayFailedSchema,
+  replayResponseSchema,
+} from '../schemas/webhooks';
+
+/** Operator operations on webhook deliveries. */
+export function webhookPaths(): Record<string, object> {
+  return {
+    '/ops/v1/webhooks': {
+      get: operation({
+        summary: 'Webhook deliveries with their attempts, newest first (operator)',
+        description:
+          'Filter by merchant and state (pending, delivered, failed). Each attempt: time, HTTP status, the first 512 bytes of the answer, error, duration.',
+        security: [{ operatorToken: [] }],
+        in: 'query',
+        request: listWebhooksQuerySchema,
+        responses: { 200: { description: 'the deliveries', schema: listWebhooksResponseSchema } },
+        errors: [400, 401, 503],
+        errorEnvelope: successError,
+      }),
+    },
+    '/ops/v1/webhooks/replay': {
+      post: operation({
+        summary: 'Replay every failed delivery created since a time (operator)',
+        description:
+          'Each failed delivery created at or after `since` (optionally of one merchant; at most 1000 per call) is sent again as a new delivery of the same bytes, linked to the first by replayOf.',
+        security: [{ operatorToken: [] }],
+        request: replayFailedSchema,
+        responses: { 202: { description: 'the replays started', schema: replayFailedResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
+    '/ops/v1/webhooks/{deliveryId}/replay': {
+      post: {
+        ...operation({
+          summary: 'Send one delivery again (operator)',
+          description:
+            'A new delivery (its own id, attempts and schedule) of the same stored bytes, linked to the first by replayOf. Unknown id: 404, code 2044.',
+          security: [{ operatorToken: [] }],
+          in: 'query',
+          request: z.object({}),
+          responses: { 202: { description: 'the replay started', schema: replayResponseSchema } },
+          errors: [401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+  };
+}

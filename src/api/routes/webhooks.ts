@@ -1,0 +1,54 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import type { WebhookDelivery } from '../../store/webhook-repository';
+import { WebhookRepository } from '../../store/webhook-repository';
+import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
+import type { ApiDeps } from '../deps';
+import { operatorAuth } from '../middleware/authenticate';
+import { readJson, validate } from '../middleware/body';
+import { listWebhooksQuerySchema, replayFailedSchema } from '../schemas/webhooks';
+
+/** A delivery as operators read it: no body bytes, every attempt. */
+const view = (d: WebhookDelivery) => ({
+  deliveryId: d._id,
+  merchantIdentifier: d.merchantIdentifier,
+  realtime: d.realtime,
+  url: d.url,
+  state: d.state,
+  createdAt: d.createdAt.toISOString(),
+  ...(d.replayOf ? { replayOf: d.replayOf } : {}),
+  attempts: d.attempts.map((a) => ({ ...a, at: a.at.toISOString() })),
+});
+
+/** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
+export function webhookRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/ops/v1' });
+  const webhooks = new WebhookRepository(deps.store.db);
+  const replayDeps = { webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
+
+  router.get('/webhooks', async (ctx) => {
+    const query = validate(listWebhooksQuerySchema, { ...ctx.query });
+    const { limit, ...filter } = query;
+    const found = await webhooks.list(filter, limit);
+    ctx.body = { success: true, data: found.map(view) };
+  });
+
+  router.post('/webhooks/replay', async (ctx) => {
+    const { body } = await readJson(ctx, replayFailedSchema, deps.config.MAX_BODY_BYTES);
+    const replayed = await replayFailedSince(replayDeps, new Date(body.since), body.merchantIdentifier);
+    deps.logger.info({ since: body.since, count: replayed.length }, 'failed webhooks replayed');
+    ctx.status = 202;
+    ctx.body = { success: true, data: { replayed } };
+  });
+
+  router.post('/webhooks/:deliveryId/replay', async (ctx) => {
+    const deliveryId = ctx.params.deliveryId!;
+    const replayId = await replayDelivery(replayDeps, deliveryId);
+    if (!replayId) throw new ApiError('webhookDeliveryNotFound');
+    deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
+    ctx.status = 202;
+    ctx.body = { success: true, data: { deliveryId, replayId } };
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const deliveryStateSchema = z.enum(['pending', 'delivered', 'failed']);
+
+/** Query of GET /ops/v1/webhooks. */
+export const listWebhooksQuerySchema = z.strictObject({
+  merchantIdentifier: z.string().min(1).max(64).optional(),
+  state: deliveryStateSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many deliveries, newest first'),
+});
+
+/** Body of POST /ops/v1/webhooks/replay: replays every failed delivery created since `since`. */
+export const replayFailedSchema = z.strictObject({
+  since: z.iso.datetime({ offset: true }).describe('ISO 8601 instant; failed deliveries created at or after it are replayed'),
+  merchantIdentifier: z.string().min(1).max(64).optional(),
+});
+
+const attemptSchema = z.object({
+  attempt: z.number().int(),
+  at: z.string().describe('ISO 8601 instant (UTC)'),
+  httpStatus: z.number().int().nullable(),
+  response: z.string().nullable().describe('first 512 bytes of the answer'),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+
+export const deliverySchema = z.object({
+  deliveryId: z.string(),
+  merchantIdentifier: z.string(),
+  realtime: z.boolean(),
+  url: z.string(),
+  state: deliveryStateSchema,
+  createdAt: z.string(),
+  replayOf: z.string().optional(),
+  attempts: z.array(attemptSchema),
+});
+
+export const listWebhooksResponseSchema = z.object({ success: z.literal(true), data: z.array(deliverySchema) });
+export const replayResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ deliveryId: z.string(), replayId: z.string() }),
+});
+export const replayFailedResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ replayed: z.array(z.object({ deliveryId: z.string(), replayId: z.string() })) }),
+});

@@ -1,0 +1,94 @@
+/**
+ * CLI commands on webhook deliveries (dispatched from cli.ts):
+ *
+ *   npm run -s cli -- webhooks list [--merchant <merchantIdentifier>] [--state pending|delivered|failed] [--limit <n>]
+ *   npm run -s cli -- webhooks replay <deliveryId>        (a new delivery of the same bytes, linked to the first)
+ *   npm run -s cli -- webhooks replay --since <ISO time> [--merchant <merchantIdentifier>]   (every failed one since)
+ */
+import { parseArgs } from 'node:util';
+import { listWebhooksQuerySchema, replayFailedSchema } from '../api/schemas/webhooks';
+import type { Config } from '../config';
+import type { Store } from '../store/mongo';
+import { WebhookRepository } from '../store/webhook-repository';
+import { connectTemporalClient } from '../temporal/client';
+import { replayDelivery, replayFailedSince, type ReplayDeps } from '../usecases/replay-webhook';
+import { temporalAddress } from './load-config';
+
+export const WEBHOOK_USAGE = [
+  '       cli webhooks list [--merchant <merchantIdentifier>] [--state pending|delivered|failed] [--limit <n>]',
+  '       cli webhooks replay <deliveryId> | --since <ISO time> [--merchant <merchantIdentifier>]',
+];
+
+type Run = (c: { store: Store; config: Config }) => Promise<unknown>;
+
+/** The webhook commands; `usage` makes the error cli.ts reports as a usage error (exit 2). */
+export function webhookCommands(usage: (message: string) => Error): Record<string, (args: string[]) => Promise<Run>> {
+  const options = (args: string[]) => {
+    try {
+      return parseArgs({
+        args,
+        options: {
+          merchant: { type: 'string' },
+          state: { type: 'string' },
+          limit: { type: 'string' },
+          since: { type: 'string' },
+        },
+        allowPositionals: true,
+      });
+    } catch (e) {
+      throw usage((e as Error).message);
+    }
+  };
+  const checked = <T>(
+    r: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } },
+  ) => {
+    if (r.success) return r.data;
+    throw usage(r.error.issues.map((i) => `--${String(i.path[0] ?? '')}: ${i.message}`).join('\n'));
+  };
+
+  return {
+    async 'webhooks list'(args) {
+      const { values, positionals } = options(args);
+      if (positionals.length || values.since !== undefined) throw usage('webhooks list takes --merchant, --state and --limit');
+      const query = checked(
+        listWebhooksQuerySchema.safeParse({
+          ...(values.merchant !== undefined ? { merchantIdentifier: values.merchant } : {}),
+          ...(values.state !== undefined ? { state: values.state } : {}),
+          ...(values.limit !== undefined ? { limit: values.limit } : {}),
+        }),
+      );
+      const { limit, ...filter } = query;
+      return async ({ store }) => {
+        const found = await new WebhookRepository(store.db).list(filter, limit);
+        return found.map(({ body: _body, contentType: _type, ...d }) => d);
+      };
+    },
+    async 'webhooks replay'(args) {
+      const { values, positionals } = options(args);
+      if (values.state !== undefined || values.limit !== undefined) throw usage('webhooks replay takes a deliveryId or --since');
+      if ((positionals.length === 1) === (values.since !== undefined))
+        throw usage('give either one deliveryId or --since <ISO time>');
+      const all =
+        values.since !== undefined
+          ? checked(
+              replayFailedSchema.safeParse({
+                since: values.since,
+                ...(values.merchant !== undefined ? { merchantIdentifier: values.merchant } : {}),
+              }),
+            )
+          : null;
+      return async ({ store, config }) => {
+        const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE);
+        try {
+          const deps: ReplayDeps = { webhooks: new WebhookRepository(store.db), temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
+          if (all) return { replayed: await replayFailedSince(deps, new Date(all.since), all.merchantIdentifier) };
+          const replayId = await replayDelivery(deps, positionals[0]!);
+          if (!replayId) throw new Error(`no webhook delivery ${positionals[0]}`);
+          return { deliveryId: positionals[0], replayId };
+        } finally {
+          await temporal.connection.close();
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { strict as assert } from 'node:assert';
+import { WebhookRepository } from '../../src/store/webhook-repository';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { startReceiver } from '../support/receiver';
+
+describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all failed since', function () {
+  this.timeout(90_000);
+  let gw: TestGateway;
+  let ops: Record<string, string>;
+  before(async () => {
+    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
+    ops = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+  });
+  after(async () => gw?.stop());
+
+  /** A merchant whose receiver answers 500 until `up` is set, and one failed real-time delivery of it. */
+  async function failedDelivery() {
+    const state = { up: false };
+    const receiver = await startReceiver(() => (state.up ? { status: 200, body: 'SUCCESS' } : { status: 500, body: 'down' }));
+    const m = await gw.newMerchant('Hooks ops');
+    await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+    const orderId = newOrderId('whop');
+    await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+    await paymentFinished(gw, m.merchantIdentifier, orderId);
+    const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
+    assert.deepEqual(await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result(), { state: 'failed', attempts: 2 });
+    return { receiver, state, m, deliveryId };
+  }
+  const list = (query: string) => request(`${gw.baseUrl}/ops/v1/webhooks?${query}`, { headers: ops });
+
+  it('lists a failed delivery with its attempts, and a replay delivers the same bytes as a new linked delivery', async () => {
+    const { receiver, state, m, deliveryId } = await failedDelivery();
+    try {
+      const failed = await list(`merchantIdentifier=${m.merchantIdentifier}&state=failed`);
+      assert.equal(failed.status, 200);
+      assert.equal(failed.json.data.length, 1);
+      const d = failed.json.data[0];
+      assert.equal(d.deliveryId, deliveryId);
+      assert.equal(d.state, 'failed');
+      assert.deepEqual(
+        d.attempts.map((a: { attempt: number; httpStatus: number; response: string }) => [a.attempt, a.httpStatus, a.response]),
+        [
+          [1, 500, 'down'],
+          [2, 500, 'down'],
+        ],
+      );
+      assert.equal((await list(`merchantIdentifier=${m.merchantIdentifier}&state=delivered`)).json.data.length, 0);
+
+      state.up = true;
+      const replay = await request(`${gw.baseUrl}/ops/v1/webhooks/${encodeURIComponent(deliveryId)}/replay`, {
+        method: 'POST',
+        headers: ops,
+      });
+      assert.equal(replay.status, 202);
+      const { replayId } = replay.json.data;
+      assert.notEqual(replayId, deliveryId);
+      assert.deepEqual(await gw.rt.temporal.workflow.getHandle(`webhook:${replayId}`).result(), {
+        state: 'delivered',
+        attempts: 1,
+      });
+
+      assert.equal(receiver.calls.length, 3);
+      assert.equal(receiver.calls[2]!.body, receiver.calls[0]!.body, 'the same bytes');
+      assert.equal(receiver.calls[2]!.headers['x-webhook-id'], replayId);
+      const delivered = await list(`merchantIdentifier=${m.merchantIdentifier}&state=delivered`);
+      assert.deepEqual(
+        delivered.json.data.map((x: { deliveryId: string; replayOf: string }) => [x.deliveryId, x.replayOf]),
+        [[replayId, deliveryId]],
+      );
+      // The first delivery stays failed: the replay is its own record.
+      assert.equal((await new WebhookRepository(gw.rt.store.db).find(deliveryId))?.state, 'failed');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('replays every failed delivery since a time', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const a = await failedDelivery();
+    try {
+      a.state.up = true;
+      const res = await request(`${gw.baseUrl}/ops/v1/webhooks/replay`, {
+        method: 'POST',
+        headers: ops,
+        body: { since, merchantIdentifier: a.m.merchantIdentifier },
+      });
+      assert.equal(res.status, 202);
+      assert.equal(res.json.data.replayed.length, 1);
+      assert.equal(res.json.data.replayed[0].deliveryId, a.deliveryId);
+      const { replayId } = res.json.data.replayed[0];
+      assert.equal((await gw.rt.temporal.workflow.getHandle(`webhook:${replayId}`).result()).state, 'delivered');
+      // A time after the failure replays nothing.
+      const later = await request(`${gw.baseUrl}/ops/v1/webhooks/replay`, {
+        method: 'POST',
+        headers: ops,
+        body: { since: new Date(Date.now() + 60_000).toISOString(), merchantIdentifier: a.m.merchantIdentifier },
+      });
+      assert.deepEqual(later.json.data.replayed, []);
+    } finally {
+      await a.receiver.close();
+    }
+  });
+
+  it('refuses bad input with the right envelope and status, changing nothing', async () => {
+    assert.equal((await request(`${gw.baseUrl}/ops/v1/webhooks`)).status, 401);
+    assert.equal((await request(`${gw.baseUrl}/ops/v1/webhooks`, { headers: { authorization: 'Bearer nope' } })).status, 401);
+    for (const q of ['state=lost', 'limit=0', 'limit=abc', 'surprise=1', 'state=failed&state=pending']) {
+      const res = await list(q);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.json.success, false, q);
+    }
+    const missing = await request(`${gw.baseUrl}/ops/v1/webhooks/${encodeURIComponent('rt:none:none')}/replay`, {
+      method: 'POST',
+      headers: ops,
+    });
+    assert.equal(missing.status, 404);
+    for (const body of [{}, { since: 'yesterday' }, { since: 5 }, { since: new Date().toISOString(), extra: true }, '{']) {
+      const res = await request(`${gw.baseUrl}/ops/v1/webhooks/replay`, { method: 'POST', headers: ops, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.json.success, false);
+    }
+  });
+});
