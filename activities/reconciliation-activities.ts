@@ -8,6 +8,7 @@ import type { TransactionRepository } from '../src/store/transaction-repository'
 import { bankAnswerSignal } from '../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../src/temporal/workflow-ids';
 import { startRefund } from '../src/usecases/start-refund';
+import { reportLateUpdate } from '../src/usecases/report-late-update';
 
 export interface ReconciliationActivityDeps {
   transactions: TransactionRepository;
@@ -15,6 +16,8 @@ export interface ReconciliationActivityDeps {
   reconciliations: ReconciliationRepository;
   temporal: Client;
   taskQueue: string;
+  /** Late updates are gathered this long for the non-real-time webhook (WEBHOOK_BATCH_WINDOW). */
+  webhookBatchWindowMs: number;
   now: () => Date;
 }
 
@@ -83,6 +86,16 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         updateReason: AUTO_REFUND_REASON,
       });
     }
+    // The non-real-time webhook: the delayed success in txns, its auto-refund in refunds.
+    const at = deps.now().toISOString();
+    await reportLateUpdate(deps, txn.merchantIdentifier, { kind: 'txn', orderId: txn.orderId, amountPaise: txn.amountPaise, at });
+    if (refundRefId)
+      await reportLateUpdate(deps, txn.merchantIdentifier, {
+        kind: 'refund',
+        orderId: txn.orderId,
+        amountPaise: txn.amountPaise,
+        at,
+      });
     result.changed.push({
       merchantIdentifier: txn.merchantIdentifier,
       orderId: txn.orderId,

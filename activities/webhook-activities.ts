@@ -4,6 +4,7 @@ import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
 import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/domain/webhook';
+import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookRepository } from '../src/store/webhook-repository';
@@ -15,6 +16,8 @@ export interface WebhookActivityDeps {
   webhookAddressPolicy: AddressPolicy;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
   webhookScheduleMs: number[];
+  /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
+  webhookBatchWindowMs: number;
   now: () => Date;
 }
 
@@ -69,6 +72,44 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         _id: input.deliveryId,
         merchantIdentifier: t.merchantIdentifier,
         realtime: true,
+        url: url.toString(),
+        contentType: payload.contentType,
+        body: payload.body,
+        createdAt: deps.now(),
+      });
+      return {
+        send: true,
+        url: stored.url,
+        contentType: stored.contentType,
+        body: stored.body,
+        scheduleMs: deps.webhookScheduleMs,
+      };
+    },
+
+    /**
+     * Builds a non-real-time call once (short entries: reconciliation successes in txns,
+     * auto-refunds in refunds) and stores it under its delivery id.
+     */
+    async prepareLateWebhook(input: {
+      deliveryId: string;
+      merchantIdentifier: string;
+      late: LateUpdate[];
+    }): Promise<PreparedWebhook> {
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (!merchant) return { send: false, reason: 'merchant not found' };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, {
+        merchantIdentifier: input.merchantIdentifier,
+        txns: input.late.filter((u) => u.kind === 'txn').map(lateEntry),
+        refunds: input.late.filter((u) => u.kind === 'refund').map(lateEntry),
+      });
+      const url = new URL(merchant.webhookUrl);
+      url.search = '';
+      url.searchParams.set('realtime', 'false');
+      const stored = await deps.webhooks.createOrGet({
+        _id: input.deliveryId,
+        merchantIdentifier: input.merchantIdentifier,
+        realtime: false,
         url: url.toString(),
         contentType: payload.contentType,
         body: payload.body,

@@ -106,6 +106,11 @@ export const configSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h)?(\s*,\s*\d+(ms|s|m|h)?)*\s*$/, 'a comma-separated list of waits such as 0,5s,5m,2h')
     .default('0,5s,5m,30m,2h,5h,10h,10h')
     .describe('waits before each webhook attempt (the first is usually 0); after the last attempt the delivery fails'),
+  WEBHOOK_BATCH_WINDOW: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')
+    .default('5s')
+    .describe('how long late updates of one merchant are gathered before they are cut into non-real-time webhook calls'),
   WEBHOOK_ALLOW_LOOPBACK: bool
     .optional()
     .describe('deliver webhooks to loopback addresses (default: yes outside production, for local receivers)'),

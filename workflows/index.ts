@@ -3,3 +3,4 @@ export { pendingPaymentsSweepWorkflow } from './pending-payments-sweep';
 export { refundWorkflow } from './refund';
 export { reconciliationWorkflow } from './reconciliation';
 export { webhookDeliveryWorkflow } from './webhook';
+export { webhookBatchWorkflow } from './webhook-batch';

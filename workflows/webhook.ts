@@ -1,5 +1,6 @@
 import { proxyActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
+import type { LateUpdate } from '../src/domain/webhook-late';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 
 export interface WebhookDeliveryInput {
@@ -8,9 +9,11 @@ export interface WebhookDeliveryInput {
   orderId: string;
   /** A replay sends the stored bytes of this earlier delivery again. */
   replayOf?: string;
+  /** A non-real-time call: the late updates it carries. */
+  late?: LateUpdate[];
 }
 
-const { prepareRealtimeWebhook, prepareReplayWebhook, finishWebhook } = proxyActivities<WebhookActivities>({
+const { prepareRealtimeWebhook, prepareReplayWebhook, prepareLateWebhook, finishWebhook } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -28,7 +31,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const prepared =
     input.replayOf !== undefined
       ? await prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
-      : await prepareRealtimeWebhook(input);
+      : input.late !== undefined
+        ? await prepareLateWebhook({
+            deliveryId: input.deliveryId,
+            merchantIdentifier: input.merchantIdentifier,
+            late: input.late,
+          })
+        : await prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   for (let i = 0; i < scheduleMs.length; i++) {

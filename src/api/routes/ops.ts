@@ -6,13 +6,21 @@ import { readJson } from '../middleware/body';
 import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
 import { ApiError } from '../../domain/api-errors';
 import { updateMerchant } from '../../usecases/update-merchant';
+import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
 
 /** Operator API behind the bearer token: merchant provisioning and settings. */
 export function opsRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   router.use(operatorAuth(deps.config.OPS_TOKEN));
+  const policy = webhookAddressPolicy(deps.config);
+  /** Webhook addresses are checked when set (and again when called). */
+  const checkWebhookUrl = async (url: string | null | undefined) => {
+    const refused = url ? await refusedWebhookUrl(url, policy) : null;
+    if (refused) throw new ApiError('validationFailed', `webhookUrl: refused, ${refused}`);
+  };
   router.post('/merchants', async (ctx) => {
     const { body } = await readJson(ctx, createMerchantSchema, deps.config.MAX_BODY_BYTES);
+    await checkWebhookUrl(body.webhookUrl);
     const credentials = await provisionMerchant(deps.merchants, body, deps.now());
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
     ctx.status = 201;
@@ -20,6 +28,7 @@ export function opsRoutes(deps: ApiDeps): Router {
   });
   router.patch('/merchants/:merchantIdentifier', async (ctx) => {
     const { body } = await readJson(ctx, merchantSettingsSchema, deps.config.MAX_BODY_BYTES);
+    await checkWebhookUrl(body.webhookUrl);
     const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier!, body);
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');

@@ -1,0 +1,28 @@
+import type { Client } from '@temporalio/client';
+import type { LateUpdate } from '../domain/webhook-late';
+import { KindKey, MerchantIdKey } from '../temporal/search-attributes';
+import { lateUpdateSignal, type webhookBatchWorkflow } from '../../workflows/webhook-batch';
+
+export interface LateUpdateDeps {
+  temporal: Client;
+  taskQueue: string;
+  webhookBatchWindowMs: number;
+}
+
+/**
+ * Reports an update after the fact (a reconciliation success, an auto-refund) for the merchant's
+ * non-real-time webhook: it joins the merchant's batching workflow, started if it is not running.
+ */
+export async function reportLateUpdate(deps: LateUpdateDeps, merchantIdentifier: string, update: LateUpdate): Promise<void> {
+  await deps.temporal.workflow.signalWithStart<typeof webhookBatchWorkflow, [LateUpdate]>('webhookBatchWorkflow', {
+    workflowId: `webhook-batch:${merchantIdentifier}`,
+    taskQueue: deps.taskQueue,
+    args: [{ merchantIdentifier, windowMs: deps.webhookBatchWindowMs }],
+    signal: lateUpdateSignal,
+    signalArgs: [update],
+    typedSearchAttributes: [
+      { key: MerchantIdKey, value: merchantIdentifier },
+      { key: KindKey, value: 'webhook-batch' },
+    ],
+  });
+}

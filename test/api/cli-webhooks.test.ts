@@ -1,0 +1,104 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { startReceiver } from '../support/receiver';
+import { testStore, testTemporal } from '../support/servers';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+/** tsx compiles on start-up; on a 2-core machine one run takes a few seconds. */
+const SPAWN_TIMEOUT_MS = 90_000;
+
+describe('Operator CLI: webhooks list and replay (child process)', function () {
+  this.timeout(6 * SPAWN_TIMEOUT_MS);
+  let gw: TestGateway;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
+    env = {
+      ...process.env,
+      MONGODB_URI: (await testStore()).uri,
+      MONGODB_DB: gw.rt.config.MONGODB_DB,
+      MASTER_KEY: gw.rt.config.MASTER_KEY,
+      OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+      GATEWAY_ENV: 'test',
+      TEMPORAL_ADDRESS: (await testTemporal()).address,
+      TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,
+    };
+  });
+  after(async () => gw?.stop());
+
+  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
+        cwd: PROJECT_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`cli ${args.join(' ')} did not finish\nstderr: ${stderr}`));
+      }, SPAWN_TIMEOUT_MS);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  it('lists a failed delivery with its attempts and replays it, one and all failed since', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const state = { up: false };
+    const receiver = await startReceiver(() => (state.up ? { status: 200, body: 'SUCCESS' } : { status: 503, body: 'busy' }));
+    try {
+      const m = await gw.newMerchant('Hooks cli');
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      const orderId = newOrderId('whcli');
+      await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+      await paymentFinished(gw, m.merchantIdentifier, orderId);
+      const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
+      await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();
+
+      const listed = await cli(['webhooks', 'list', '--merchant', m.merchantIdentifier, '--state', 'failed']);
+      assert.equal(listed.code, 0, listed.stderr);
+      const [d] = JSON.parse(listed.stdout);
+      assert.equal(d._id, deliveryId);
+      assert.deepEqual(
+        d.attempts.map((a: { httpStatus: number }) => a.httpStatus),
+        [503, 503],
+      );
+
+      state.up = true;
+      const one = await cli(['webhooks', 'replay', deliveryId]);
+      assert.equal(one.code, 0, one.stderr);
+      const { replayId } = JSON.parse(one.stdout);
+      assert.equal((await gw.rt.temporal.workflow.getHandle(`webhook:${replayId}`).result()).state, 'delivered');
+      assert.equal(receiver.calls.at(-1)!.body, receiver.calls[0]!.body);
+
+      const all = await cli(['webhooks', 'replay', '--since', since, '--merchant', m.merchantIdentifier]);
+      assert.equal(all.code, 0, all.stderr);
+      assert.deepEqual(
+        JSON.parse(all.stdout).replayed.map((r: { deliveryId: string }) => r.deliveryId),
+        [deliveryId],
+      );
+
+      for (const bad of [
+        ['webhooks', 'list', '--state', 'lost'],
+        ['webhooks', 'replay'],
+        ['webhooks', 'replay', deliveryId, '--since', since],
+        ['webhooks', 'replay', '--since', 'yesterday'],
+      ]) {
+        const run = await cli(bad);
+        assert.equal(run.code, 2, bad.join(' '));
+        assert.equal(run.stdout, '');
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
