@@ -7,7 +7,7 @@ import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/dom
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
-import type { WebhookRepository } from '../src/store/webhook-repository';
+import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
 
 export interface WebhookActivityDeps {
   transactions: TransactionRepository;
@@ -48,6 +48,26 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     });
   };
 
+  /** Stores a call under its delivery id (the first stored bytes win) and hands the workflow what to send. */
+  async function store(call: Omit<WebhookDelivery, 'state' | 'attempts' | 'createdAt'>): Promise<PreparedWebhook> {
+    const stored = await deps.webhooks.createOrGet({ ...call, createdAt: deps.now() });
+    return {
+      send: true,
+      url: stored.url,
+      contentType: stored.contentType,
+      body: stored.body,
+      scheduleMs: deps.webhookScheduleMs,
+    };
+  }
+
+  /** The merchant's webhook address with only `?realtime=` as its query. */
+  function callUrl(webhookUrl: string, realtime: boolean): string {
+    const url = new URL(webhookUrl);
+    url.search = '';
+    url.searchParams.set('realtime', String(realtime));
+    return url.toString();
+  }
+
   return {
     /**
      * Builds the real-time webhook of an order's final outcome once and stores it under its
@@ -65,25 +85,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         txns: [realtimeEntry(t)],
         refunds: [],
       });
-      const url = new URL(merchant.webhookUrl);
-      url.search = '';
-      url.searchParams.set('realtime', 'true');
-      const stored = await deps.webhooks.createOrGet({
+      return store({
         _id: input.deliveryId,
         merchantIdentifier: t.merchantIdentifier,
         realtime: true,
-        url: url.toString(),
+        url: callUrl(merchant.webhookUrl, true),
         contentType: payload.contentType,
         body: payload.body,
-        createdAt: deps.now(),
       });
-      return {
-        send: true,
-        url: stored.url,
-        contentType: stored.contentType,
-        body: stored.body,
-        scheduleMs: deps.webhookScheduleMs,
-      };
     },
 
     /**
@@ -103,25 +112,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         txns: input.late.filter((u) => u.kind === 'txn').map(lateEntry),
         refunds: input.late.filter((u) => u.kind === 'refund').map(lateEntry),
       });
-      const url = new URL(merchant.webhookUrl);
-      url.search = '';
-      url.searchParams.set('realtime', 'false');
-      const stored = await deps.webhooks.createOrGet({
+      return store({
         _id: input.deliveryId,
         merchantIdentifier: input.merchantIdentifier,
         realtime: false,
-        url: url.toString(),
+        url: callUrl(merchant.webhookUrl, false),
         contentType: payload.contentType,
         body: payload.body,
-        createdAt: deps.now(),
       });
-      return {
-        send: true,
-        url: stored.url,
-        contentType: stored.contentType,
-        body: stored.body,
-        scheduleMs: deps.webhookScheduleMs,
-      };
     },
 
     /**
@@ -131,23 +129,15 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     async prepareReplayWebhook(input: { deliveryId: string; replayOf: string }): Promise<PreparedWebhook> {
       const first = await deps.webhooks.find(input.replayOf);
       if (!first) return { send: false, reason: `no delivery ${input.replayOf}` };
-      const stored = await deps.webhooks.createOrGet({
+      return store({
         _id: input.deliveryId,
         merchantIdentifier: first.merchantIdentifier,
         realtime: first.realtime,
         url: first.url,
         contentType: first.contentType,
         body: first.body,
-        createdAt: deps.now(),
         replayOf: first._id,
       });
-      return {
-        send: true,
-        url: stored.url,
-        contentType: stored.contentType,
-        body: stored.body,
-        scheduleMs: deps.webhookScheduleMs,
-      };
     },
 
     /** One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS. */

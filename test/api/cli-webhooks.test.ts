@@ -1,14 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { testStore, testTemporal } from '../support/servers';
-
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-/** tsx compiles on start-up; on a 2-core machine one run takes a few seconds. */
-const SPAWN_TIMEOUT_MS = 90_000;
 
 describe('Operator CLI: webhooks list and replay (child process)', function () {
   this.timeout(6 * SPAWN_TIMEOUT_MS);
@@ -29,27 +24,7 @@ describe('Operator CLI: webhooks list and replay (child process)', function () {
   });
   after(async () => gw?.stop());
 
-  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
-        cwd: PROJECT_ROOT,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`cli ${args.join(' ')} did not finish\nstderr: ${stderr}`));
-      }, SPAWN_TIMEOUT_MS);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
-  }
+  const cli = (args: string[]) => runCli(args, env);
 
   it('lists a failed delivery with its attempts and replays it, one and all failed since', async () => {
     const since = new Date(Date.now() - 1000).toISOString();

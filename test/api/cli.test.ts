@@ -1,28 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { createHash, createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
+import { runCli, SPAWN_TIMEOUT_MS, type CliRun } from '../support/cli';
 import { sharedGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { testStore, testTemporal } from '../support/servers';
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const MASTER_KEY = '5f1c2e9a7b3d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a';
 const OPS_TOKEN = 'cli-test-operator-token-0123456789';
 const HEX32 = /^[0-9a-f]{32}$/;
-/** tsx compiles on start-up; on a 2-core machine one run takes a few seconds. */
-const SPAWN_TIMEOUT_MS = 90_000;
-
-interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('Operator CLI: merchant create (child process)', function () {
   this.timeout(4 * SPAWN_TIMEOUT_MS);
@@ -44,32 +34,7 @@ describe('Operator CLI: merchant create (child process)', function () {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Runs the CLI as an operator would (`npm run -s cli -- ...`), minus npm. */
-  function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
-        cwd: PROJECT_ROOT,
-        env: { ...env, ...extraEnv },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`cli ${args.join(' ')} did not finish in ${SPAWN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }, SPAWN_TIMEOUT_MS);
-      child.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr });
-      });
-    });
-  }
+  const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extraEnv });
 
   const countMerchants = () => store.db.collection('merchants').countDocuments({});
 
