@@ -118,6 +118,35 @@ describe('Reconciliation: POST /ops/v1/reconciliations', function () {
     for (const o of real) assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, o.orderId))?.status, 'Success');
   });
 
+  it('GET /ops/v1/reconciliations/:id reports a file from upload to done, and only to the operator', async () => {
+    const started = await uploadReconciliation(gw, csvFile(['NOSUCHTXN1,R1,SUCCESS,100', 'bad line']));
+    const id = started.json.data.reconciliationId as string;
+    assert.match(id, /^rcn-[0-9a-f]{16}$/);
+    const read = (token = gw.rt.config.OPS_TOKEN) =>
+      request(`${gw.baseUrl}/ops/v1/reconciliations/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    const early = await read();
+    assert.equal(early.status, 200);
+    assert.ok(['running', 'done'].includes(early.json.data.state));
+    assert.equal(early.json.data.rows, 2);
+    await gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
+    assert.deepEqual((await read()).json, {
+      success: true,
+      data: {
+        reconciliationId: id,
+        state: 'done',
+        rows: 2,
+        applied: 0,
+        unchanged: 0,
+        rejected: [
+          { line: 2, reason: 'unknown txnId' },
+          { line: 3, reason: 'expected 4 columns, found 1' },
+        ],
+      },
+    });
+    const denied = await read('not-the-operator-token-at-all');
+    assert.deepEqual([denied.status, denied.json.message.code], [401, '2014']);
+  });
+
   it('refuses a bad upload with the right status and envelope', async () => {
     const cases: [Parameters<typeof uploadReconciliation>, number, string][] = [
       [[gw, 'a,b,c,d\n1,2,3,4'], 400, '2002'],
