@@ -4,6 +4,7 @@ import type { Paise } from '../domain/money';
 import { qrImageAddress } from '../domain/qr-image-address';
 import { renderQrPng } from '../domain/qr-png';
 import { upiIntentUrl } from '../domain/upi-intent';
+import type { Transaction } from '../domain/transaction';
 import type { Merchant } from '../store/merchant-repository';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
@@ -35,6 +36,10 @@ export type CreateQrResult = { kind: 'created'; data: string } | { kind: 'repeat
  * else gets code 128 and the first request's data, whatever they sent.
  */
 export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<CreateQrResult> {
+  // A merchant's retry is the common repeat: answer it from the store without rendering a PNG.
+  const known = await deps.transactions.findByOrder({ merchantIdentifier: r.merchant.merchantIdentifier, orderId: r.orderId });
+  if (known) return repeatOf(deps, known);
+
   const now = deps.now();
   const txnId = newTxnId(now);
   const url = upiIntentUrl({
@@ -67,12 +72,14 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
     qrData: data,
     createdAt: now,
   });
+  if (!created) return repeatOf(deps, transaction);
+  await ensurePaymentWorkflow(deps, transaction);
+  return { kind: 'created', data };
+}
+
+/** The answer to a repeated order id: the first request's data, or only the ids of another kind of payment. */
+async function repeatOf(deps: CreateQrDeps, t: Transaction): Promise<CreateQrResult> {
   // A repeat also heals a crash between the insert and the workflow start.
-  if (transaction.qrData !== undefined && transaction.status === 'Pending') await ensurePaymentWorkflow(deps, transaction);
-  if (created) return { kind: 'created', data };
-  // The order id belongs to another kind of payment: there is no QR to repeat, only its ids.
-  return {
-    kind: 'repeat',
-    data: transaction.qrData ?? JSON.stringify({ orderId: transaction.orderId, serviceOrderId: transaction.txnId }),
-  };
+  if (t.qrData !== undefined && t.status === 'Pending') await ensurePaymentWorkflow(deps, t);
+  return { kind: 'repeat', data: t.qrData ?? JSON.stringify({ orderId: t.orderId, serviceOrderId: t.txnId }) };
 }
