@@ -188,6 +188,12 @@ describe('Refunds: POST /updateTxn', function () {
       assert.equal(res.json.responseCode, code);
       assert.ok('responseDescription' in res.json);
     }
+    const twice = await updateTxn(
+      gw,
+      merchant,
+      `{"merchantIdentifier":"${merchant.merchantIdentifier}","orderDetail":{"orderId":"${orderId}","amount":"100","amount":"9000"},"updateDesired":"22","updateReason":"test reason"}`,
+    );
+    assert.deepEqual([twice.status, twice.json.responseCode], [400, '2001'], 'a key given twice in data is refused');
     const unknown = await updateTxn(gw, merchant, {
       merchantIdentifier: 'f'.repeat(32),
       orderDetail: { orderId },

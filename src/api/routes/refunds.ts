@@ -6,7 +6,7 @@ import { RefundResponse, refundRequestProblem, type RefundResponseKey, type Upda
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
 import { requireMerchant } from '../middleware/authenticate';
-import { readRawBody, validate } from '../middleware/body';
+import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { parseFormBody } from '../middleware/form-body';
 import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
 
@@ -33,7 +33,8 @@ export function refundRoutes(deps: ApiDeps): Router {
     if (!checksumMatches(merchant.secretKey, form.data, form.checksum)) return answer(401, 'checksumMismatch');
     await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
 
-    const body = validate(updateTxnDataSchema, data);
+    // Authenticated: now read `data` as strictly as every JSON body (a key given twice is refused).
+    const body = validate(updateTxnDataSchema, parseJsonBody(Buffer.from(form.data, 'utf8')));
     const problem = refundRequestProblem(body.updateDesired, body.updateReason);
     if (problem) return answer(200, problem, body.merchantRefId ?? null);
     const updateDesired = body.updateDesired as UpdateDesired;
