@@ -63,6 +63,18 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   return env;
 }
 
+/** A time-skipping environment for the enclosing describe block: started before its tests, torn down after. */
+export function timeSkippingPerSuite(): () => TestWorkflowEnvironment {
+  let env: TestWorkflowEnvironment | undefined;
+  before(async () => {
+    env = await timeSkippingEnvironment();
+  });
+  after(async () => {
+    await env?.teardown();
+  });
+  return () => env!;
+}
+
 export const workflowBundle = once((): Promise<WorkflowBundle> => bundleWorkflowCode({ workflowsPath, logger: quietLogger }));
 
 export async function stopTestServers(): Promise<void> {

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
+import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 
 /**
  * The reconciliation workflow with its store activities faked (the point is the workflow): it
@@ -9,13 +8,7 @@ import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
  */
 describe('reconciliation workflow (time-skipping)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  before(async () => {
-    env = await timeSkippingEnvironment();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
+  const env = timeSkippingPerSuite();
 
   it('applies each batch once, in order, then finishes; a failing batch is retried, not skipped', async () => {
     const applied: number[] = [];
@@ -42,13 +35,13 @@ describe('reconciliation workflow (time-skipping)', function () {
       },
     };
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: env().nativeConnection,
       taskQueue: 'recon-test',
       workflowBundle: await workflowBundle(),
       activities,
     });
     const result = await worker.runUntil(
-      env.client.workflow.execute('reconciliationWorkflow', {
+      env().client.workflow.execute('reconciliationWorkflow', {
         workflowId: 'reconciliation:rcn-test',
         taskQueue: 'recon-test',
         args: [{ reconciliationId: 'rcn-test', batches: 5 }],

@@ -1,12 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { BankRefundRequest } from '../../activities/bank-connector';
 import type { RecordRefundInput } from '../../activities/refund-activities';
 import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
 import type { RefundWorkflowInput } from '../../workflows/refund';
-import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
+import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 
 /**
  * The refund workflow on the time-skipping server with the real sandbox bank; the store activity
@@ -14,7 +13,7 @@ import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
  */
 describe('refund workflow (time-skipping)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
+  const env = timeSkippingPerSuite();
   const taskQueue = 'refund-workflow-test';
   const settled = new Map<string, { status: string; rrn: string | null; calls: number }>();
   const bankCalls: BankRefundRequest[] = [];
@@ -37,13 +36,6 @@ describe('refund workflow (time-skipping)', function () {
     },
   };
 
-  before(async () => {
-    env = await timeSkippingEnvironment();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
-
   const input = (merchantRefId: string, reason = 'customer request'): RefundWorkflowInput => ({
     merchantIdentifier: 'b'.repeat(32),
     orderId: `order-${randomBytes(4).toString('hex')}`,
@@ -56,7 +48,7 @@ describe('refund workflow (time-skipping)', function () {
 
   async function run(inputs: RefundWorkflowInput[]) {
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: env().nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),
       activities,
@@ -65,7 +57,7 @@ describe('refund workflow (time-skipping)', function () {
       // All start before any is awaited, so they run side by side.
       const handles = await Promise.all(
         inputs.map((i) =>
-          env.client.workflow.start('refundWorkflow', {
+          env().client.workflow.start('refundWorkflow', {
             workflowId: `refund:${i.orderId}:${i.merchantRefId}`,
             taskQueue,
             args: [i],

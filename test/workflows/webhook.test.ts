@@ -1,21 +1,14 @@
 import { strict as assert } from 'node:assert';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { parseDurationList } from '../../src/domain/durations';
-import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
+import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 
 const SCHEDULE = parseDurationList('0,5s,5m,30m,2h,5h,10h,10h');
 
 /** The delivery workflow's durable retry schedule, with the HTTP attempt faked (the point is the timers). */
 describe('webhook delivery workflow (time-skipping)', function () {
   this.timeout(120_000);
-  let env: TestWorkflowEnvironment;
-  before(async () => {
-    env = await timeSkippingEnvironment();
-  });
-  after(async () => {
-    await env?.teardown();
-  });
+  const env = timeSkippingPerSuite();
 
   async function deliver(acknowledgeAt: number | null) {
     const attemptTimes: number[] = [];
@@ -31,7 +24,7 @@ describe('webhook delivery workflow (time-skipping)', function () {
         };
       },
       async attemptWebhook(input: { attempt: number }) {
-        attemptTimes.push(await env.currentTimeMs());
+        attemptTimes.push(await env().currentTimeMs());
         return { acknowledged: input.attempt === acknowledgeAt };
       },
       async finishWebhook(input: { state: string }) {
@@ -39,13 +32,13 @@ describe('webhook delivery workflow (time-skipping)', function () {
       },
     };
     const worker = await Worker.create({
-      connection: env.nativeConnection,
+      connection: env().nativeConnection,
       taskQueue: 'webhook-test',
       workflowBundle: await workflowBundle(),
       activities,
     });
     const result = await worker.runUntil(
-      env.client.workflow.execute('webhookDeliveryWorkflow', {
+      env().client.workflow.execute('webhookDeliveryWorkflow', {
         workflowId: `webhook:test-${acknowledgeAt}`,
         taskQueue: 'webhook-test',
         args: [{ deliveryId: `test-${acknowledgeAt}`, merchantIdentifier: 'm', orderId: 'o' }],
