@@ -16,12 +16,13 @@ export interface WebhookActivityDeps {
   webhookAddressPolicy: AddressPolicy;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
   webhookScheduleMs: number[];
+  /** How long an attempt waits for an answer (WEBHOOK_ATTEMPT_TIMEOUT_SECONDS, at most 15 s). */
+  webhookAttemptTimeoutMs: number;
   /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
   webhookBatchWindowMs: number;
   now: () => Date;
 }
 
-export const WEBHOOK_TIMEOUT_MS = 15_000;
 const RESPONSE_KEPT_BYTES = 512;
 
 export type PreparedWebhook =
@@ -140,7 +141,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       });
     },
 
-    /** One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS. */
+    /**
+     * One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS.
+     * The attempt is logged, and an acknowledged one ends the delivery, in one store write.
+     */
     async attemptWebhook(input: {
       deliveryId: string;
       attempt: number;
@@ -155,9 +159,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
       const result = literalRefused
         ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
-        : await post(input, checkedLookup).catch((e: Error) => ({ status: null, text: null, error: e.message }));
+        : await post(input, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({ status: null, text: null, error: e.message }));
       const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
-      await deps.webhooks.recordAttempt(input.deliveryId, {
+      await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
         attempt: input.attempt,
         at,
         httpStatus: result.status,
@@ -174,10 +178,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
   };
 }
 
-/** POST without following redirects, over a connection to a checked address, within 15 s. */
+/** POST without following redirects, over a connection to a checked address, within the timeout. */
 function post(
   input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
   lookup: LookupFunction,
+  timeoutMs: number,
 ): Promise<{ status: number; text: string }> {
   const url = new URL(input.url);
   const client = url.protocol === 'https:' ? https : http;
@@ -187,7 +192,7 @@ function post(
       {
         method: 'POST',
         lookup,
-        timeout: WEBHOOK_TIMEOUT_MS,
+        timeout: timeoutMs,
         headers: {
           'content-type': input.contentType,
           'content-length': Buffer.byteLength(input.body),
@@ -206,7 +211,7 @@ function post(
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
     req.on('error', reject);
     req.end(input.body);
   });

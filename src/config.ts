@@ -111,6 +111,12 @@ export const configSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')
     .default('5s')
     .describe('how long late updates of one merchant are gathered before they are cut into non-real-time webhook calls'),
+  WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(15)
+    .default(15)
+    .describe('how long one webhook attempt waits for the merchant to answer before it counts as failed'),
   WEBHOOK_ALLOW_LOOPBACK: bool
     .optional()
     .describe('deliver webhooks to loopback addresses (default: yes outside production, for local receivers)'),

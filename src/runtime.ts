@@ -65,6 +65,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     webhooks: new WebhookRepository(rt.store.db),
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
     webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
+    webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
     webhookAddressPolicy: {
       allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? rt.config.GATEWAY_ENV !== 'production',
       allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')

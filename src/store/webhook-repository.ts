@@ -56,8 +56,12 @@ export class WebhookRepository {
     }
   }
 
-  async recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void> {
-    await this.deliveries.updateOne({ _id: deliveryId }, { $push: { attempts: attempt } });
+  /** Logs an attempt; an acknowledged one also marks the delivery delivered. */
+  async recordAttempt(deliveryId: string, acknowledged: boolean, attempt: WebhookAttempt): Promise<void> {
+    const update = acknowledged
+      ? { $push: { attempts: attempt }, $set: { state: 'delivered' as const } }
+      : { $push: { attempts: attempt } };
+    await this.deliveries.updateOne({ _id: deliveryId }, update);
   }
 
   async finish(deliveryId: string, state: Exclude<DeliveryState, 'pending'>): Promise<void> {

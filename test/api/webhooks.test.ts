@@ -2,13 +2,13 @@ import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
-import { startReceiver } from '../support/receiver';
+import { startReceiver, type ReceiverAnswer } from '../support/receiver';
 
 describe('Real-time webhooks (real receivers on loopback)', function () {
   this.timeout(60_000);
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms' });
+    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms', WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: '1' });
   });
   after(async () => gw?.stop());
 
@@ -83,9 +83,10 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     }
   });
 
-  it('retries on the schedule with identical bytes and the same X-Webhook-Id until SUCCESS, logging each attempt', async () => {
-    const answers = [
+  it('retries after a 500, a hang past the timeout and a 200 without SUCCESS, with identical bytes and the same X-Webhook-Id, logging each attempt', async () => {
+    const answers: ReceiverAnswer[] = [
       { status: 500, body: 'oops' },
+      'hang',
       { status: 200, body: 'OK' },
       { status: 200, body: ' SUCCESS\n' },
     ];
@@ -93,22 +94,27 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     try {
       const m = await merchantWith(receiver.url);
       const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
-      assert.deepEqual(delivery, { state: 'delivered', attempts: 3 });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 4 });
       assert.equal(new Set(receiver.calls.map((c) => c.body)).size, 1, 'the same bytes every time');
       assert.deepEqual(
         receiver.calls.map((c) => [c.headers['x-webhook-id'], c.headers['x-webhook-attempt']]),
-        [1, 2, 3].map((n) => [`rt:${m.merchantIdentifier}:${orderId}`, String(n)]),
+        [1, 2, 3, 4].map((n) => [`rt:${m.merchantIdentifier}:${orderId}`, String(n)]),
       );
       const stored = await gw.rt.store.db
         .collection('webhook_deliveries')
         .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
       assert.equal(stored?.state, 'delivered');
       assert.deepEqual(
-        stored?.attempts.map((a: { httpStatus: number; response: string }) => [a.httpStatus, a.response]),
+        stored?.attempts.map((a: { httpStatus: number; response: string; error: string | null }) => [
+          a.httpStatus,
+          a.response,
+          a.error,
+        ]),
         [
-          [500, 'oops'],
-          [200, 'OK'],
-          [200, ' SUCCESS\n'],
+          [500, 'oops', 'not acknowledged with SUCCESS'],
+          [null, null, 'no answer within 1 s'],
+          [200, 'OK', 'not acknowledged with SUCCESS'],
+          [200, ' SUCCESS\n', null],
         ],
       );
     } finally {
@@ -121,7 +127,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     await receiver.close();
     const m = await merchantWith(receiver.url);
     const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
-    assert.deepEqual(delivery, { state: 'failed', attempts: 3 });
+    assert.deepEqual(delivery, { state: 'failed', attempts: 4 });
     const stored = await gw.rt.store.db
       .collection('webhook_deliveries')
       .findOne({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });

@@ -7,13 +7,14 @@ export interface ReceivedCall {
   body: string;
 }
 
+/** What the receiver does with the n-th call: answer it, or hold it open without a word. */
+export type ReceiverAnswer = { status: number; body: string } | 'hang';
+
 /**
  * A merchant's webhook receiver on loopback: records every call and answers with what `answer`
- * says for the n-th call (default: 200 SUCCESS).
+ * says for the n-th call (default: 200 SUCCESS). `received` resolves once n calls have arrived.
  */
-export async function startReceiver(
-  answer: (n: number) => { status: number; body: string } = () => ({ status: 200, body: 'SUCCESS' }),
-) {
+export async function startReceiver(answer: (n: number) => ReceiverAnswer = () => ({ status: 200, body: 'SUCCESS' })) {
   const calls: ReceivedCall[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -21,14 +22,22 @@ export async function startReceiver(
     req.on('end', () => {
       calls.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const a = answer(calls.length);
-      res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body);
+      waiters.filter((w) => w.n <= calls.length).forEach((w) => w.resolve());
+      if (a !== 'hang') res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body);
     });
   });
+  const waiters: { n: number; resolve: () => void }[] = [];
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/payments`,
     calls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    received: (n: number) =>
+      calls.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
