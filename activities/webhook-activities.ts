@@ -159,7 +159,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
       const result = literalRefused
         ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
-        : await post(input, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({ status: null, text: null, error: e.message }));
+        : await post(input, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
+            status: null,
+            text: null,
+            error: e.message,
+          }));
       const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
       await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
         attempt: input.attempt,
