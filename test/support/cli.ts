@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 /** tsx compiles on start-up; on a 2-core machine one run takes a few seconds. */
 export const SPAWN_TIMEOUT_MS = 90_000;
 

@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { activityDeps } from '../../src/runtime';
+import { WebhookRepository } from '../../src/store/webhook-repository';
+import { createGatewayWorker } from '../../src/temporal/worker';
+import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { startReceiver } from '../support/receiver';
+import { workflowBundle } from '../support/servers';
+
+/** `src/main/worker.ts` as its own process on `taskQueue`, resolved once it polls. */
+function startWorkerProcess(gw: TestGateway, taskQueue: string): Promise<ChildProcess> {
+  const c = gw.rt.config;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/worker.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      GATEWAY_ENV: 'test',
+      MONGODB_URI: c.MONGODB_URI,
+      MONGODB_DB: c.MONGODB_DB,
+      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      MASTER_KEY: c.MASTER_KEY,
+      OPS_TOKEN: c.OPS_TOKEN,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('worker running')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+}
+
+describe('Webhook delivery survives a worker killed during an attempt', function () {
+  this.timeout(180_000);
+  let gw: TestGateway;
+  let child: ChildProcess | undefined;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(async () => {
+    child?.kill('SIGKILL');
+    await gw?.stop();
+  });
+
+  it('a second worker repeats the attempt with the same bytes and delivers', async () => {
+    // The receiver holds the first call open (the worker dies meanwhile) and acknowledges the next.
+    const receiver = await startReceiver((n) => (n === 1 ? 'hang' : { status: 200, body: 'SUCCESS' }));
+    const taskQueue = `crash-${randomBytes(4).toString('hex')}`;
+    try {
+      const m = await gw.newMerchant('Crash hooks');
+      const orderId = newOrderId('crash');
+      await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+      await paymentFinished(gw, m.merchantIdentifier, orderId);
+      // Its own real-time delivery ends unsent (no URL yet) before the receiver is configured.
+      await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+
+      child = await startWorkerProcess(gw, taskQueue);
+      const deliveryId = `crash:${m.merchantIdentifier}:${orderId}`;
+      const handle = await gw.rt.temporal.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: `webhook:${deliveryId}`,
+        taskQueue,
+        args: [{ deliveryId, merchantIdentifier: m.merchantIdentifier, orderId }],
+      });
+      await receiver.received(1);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+
+      const second = await createGatewayWorker({
+        address: gw.rt.config.TEMPORAL_ADDRESS!,
+        namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+        taskQueue,
+        activityDeps: activityDeps(gw.rt),
+        workflowBundle: await workflowBundle(),
+      });
+      const result = await second.worker.runUntil(handle.result());
+      await second.connection.close();
+
+      assert.deepEqual(result, { state: 'delivered', attempts: 1 });
+      assert.equal(receiver.calls.length, 2, 'the attempt in flight when the worker died, then its repetition');
+      assert.equal(receiver.calls[0]!.body, receiver.calls[1]!.body, 'the same stored bytes');
+      assert.deepEqual(
+        receiver.calls.map((c) => c.headers['x-webhook-id']),
+        [deliveryId, deliveryId],
+      );
+      assert.equal(JSON.parse(new URLSearchParams(receiver.calls[1]!.body).get('txnData')!).txns[0].orderId, orderId);
+      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      assert.equal(stored?.state, 'delivered');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
