@@ -30,7 +30,11 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
   async function applyRow(row: ReconciliationRow, t: Transaction | undefined, result: BatchResult): Promise<void> {
     const verdict = judgeRow(row, t);
     if (verdict.kind === 'rejected') return void result.rejected.push({ line: row.line, reason: verdict.reason });
-    if (verdict.kind === 'unchanged') return void result.unchanged++;
+    if (verdict.kind === 'unchanged') {
+      // Changed by an earlier try of this batch that stopped before its follow-ups were started.
+      if (t?.lateFollowUpsPending) await startFollowUps(t);
+      return void result.unchanged++;
+    }
     const txn = t!;
     if (verdict.kind === 'answerWaitingPayment') {
       try {
@@ -58,7 +62,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       });
       return;
     }
-    const { applied } = await deps.transactions.recordOutcome(
+    const { applied, transaction } = await deps.transactions.recordOutcome(
       txn,
       {
         status: 'Success',
@@ -68,12 +72,32 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         authCode: null,
         markedFailedByService: false,
         delayedSuccess: true,
+        lateFollowUpsPending: true,
       },
       deps.now(),
       ['Failure'],
     );
-    if (!applied) return void result.unchanged++;
+    if (!applied) {
+      if (transaction.lateFollowUpsPending) await startFollowUps(transaction);
+      return void result.unchanged++;
+    }
     result.applied++;
+    const refundRefId = await startFollowUps(transaction);
+    result.changed.push({
+      merchantIdentifier: txn.merchantIdentifier,
+      orderId: txn.orderId,
+      txnId: txn.txnId,
+      autoRefundRefId: refundRefId,
+    });
+  }
+
+  /**
+   * What a delayed success sets off: the auto-refund when the merchant has it on (its workflow reports
+   * it to the non-real-time webhook once it succeeds) and the delayed success itself for that
+   * webhook. Both are idempotent (the refund is keyed by the txnId, the update by its success time),
+   * so a retry after a crash starts each at most once; the pending mark is cleared last.
+   */
+  async function startFollowUps(txn: Transaction): Promise<string | null> {
     const merchant = await deps.merchants.findById(txn.merchantIdentifier);
     let refundRefId: string | null = null;
     if (merchant?.autoRefund) {
@@ -84,24 +108,13 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         updateDesired: '14',
         merchantRefId: refundRefId,
         updateReason: AUTO_REFUND_REASON,
+        auto: true,
       });
     }
-    // The non-real-time webhook: the delayed success in txns, its auto-refund in refunds.
-    const at = deps.now().toISOString();
+    const at = (txn.successAt ?? deps.now()).toISOString();
     await reportLateUpdate(deps, txn.merchantIdentifier, { kind: 'txn', orderId: txn.orderId, amountPaise: txn.amountPaise, at });
-    if (refundRefId)
-      await reportLateUpdate(deps, txn.merchantIdentifier, {
-        kind: 'refund',
-        orderId: txn.orderId,
-        amountPaise: txn.amountPaise,
-        at,
-      });
-    result.changed.push({
-      merchantIdentifier: txn.merchantIdentifier,
-      orderId: txn.orderId,
-      txnId: txn.txnId,
-      autoRefundRefId: refundRefId,
-    });
+    await deps.transactions.clearLateFollowUps(txn);
+    return refundRefId;
   }
 
   return {

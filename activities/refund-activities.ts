@@ -2,9 +2,10 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { statusForReserved } from '../src/domain/refund';
 import type { RefundStatus, Transaction } from '../src/domain/transaction';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
+import { reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
 import type { BankConnector, BankRefundAnswer, BankRefundRequest } from './bank-connector';
 
-export interface RefundActivityDeps {
+export interface RefundActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
   bank: BankConnector;
   now: () => Date;
@@ -20,9 +21,12 @@ export interface RefundRecorded {
   applied: boolean;
   refundStatus: RefundStatus;
   txnStatus: string;
+  /** ISO instant the refund was settled (null for an entry settled before this was recorded). */
+  completedAt: string | null;
 }
 
-export function createRefundActivities({ transactions, bank, now }: RefundActivityDeps) {
+export function createRefundActivities(deps: RefundActivityDeps) {
+  const { transactions, bank, now } = deps;
   return {
     async requestBankRefund(request: BankRefundRequest): Promise<BankRefundAnswer> {
       return bank.requestRefund(request);
@@ -43,12 +47,27 @@ export function createRefundActivities({ transactions, bank, now }: RefundActivi
             'RefundNotFound',
           );
         }
-        if (entry.status !== 'PENDING') return { applied: false, refundStatus: entry.status, txnStatus: t.status };
-        const updated = await transactions.updateIfUnchanged(input, t.version, settle(t, input, now()));
+        if (entry.status !== 'PENDING') {
+          const completedAt = entry.completedAt?.toISOString() ?? null;
+          return { applied: false, refundStatus: entry.status, txnStatus: t.status, completedAt };
+        }
+        const at = now();
+        const updated = await transactions.updateIfUnchanged(input, t.version, settle(t, input, at));
         if (updated) {
-          return { applied: true, refundStatus: input.answer.approved ? 'SUCCESS' : 'FAILED', txnStatus: updated.status };
+          const refundStatus = input.answer.approved ? ('SUCCESS' as const) : ('FAILED' as const);
+          return { applied: true, refundStatus, txnStatus: updated.status, completedAt: at.toISOString() };
         }
       }
+    },
+
+    /** An auto-refund that succeeded joins the merchant's non-real-time webhook (`refunds`). */
+    async reportRefundLate(input: OrderRef & { amountPaise: number; completedAt: string | null }): Promise<void> {
+      await reportLateUpdate(deps, input.merchantIdentifier, {
+        kind: 'refund',
+        orderId: input.orderId,
+        amountPaise: input.amountPaise,
+        at: input.completedAt ?? now().toISOString(),
+      });
     },
   };
 }

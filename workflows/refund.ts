@@ -10,9 +10,11 @@ export interface RefundWorkflowInput {
   merchantRefId: string;
   amountPaise: number;
   reason: string;
+  /** An auto-refund: once it succeeds, it joins the merchant's non-real-time webhook. */
+  reportLate?: boolean;
 }
 
-const { requestBankRefund, recordRefundOutcome } = proxyActivities<RefundActivities>({
+const { requestBankRefund, recordRefundOutcome, reportRefundLate } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '30 seconds',
   // The bank and the store may be down for a while; a refund is never abandoned half way.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -36,6 +38,14 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<Refund
     merchantRefId: input.merchantRefId,
     answer,
   });
+  if (input.reportLate && recorded.refundStatus === 'SUCCESS') {
+    await reportRefundLate({
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      amountPaise: input.amountPaise,
+      completedAt: recorded.completedAt,
+    });
+  }
   upsertSearchAttributes([{ key: TxnStatusKey, value: `refund ${recorded.refundStatus}` }]);
   return recorded;
 }

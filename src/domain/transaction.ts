@@ -14,6 +14,8 @@ export interface RefundEntry {
   updateDesired?: '14' | '22';
   updateReason?: string;
   completedAt?: Date | null;
+  /** An auto-refund of a delayed success: its completion is reported to the non-real-time webhook. */
+  auto?: boolean;
 }
 
 /** A chargeback the bank raised on a successful transaction, and its revert. */
@@ -46,6 +48,11 @@ export interface Transaction {
   markedFailedByService: boolean;
   /** A success that came from bank reconciliation, not the real-time flow (ledger includeDelayedSuccessTxn). */
   delayedSuccess?: boolean;
+  /**
+   * Set with a reconciliation's change, in the same write, and cleared once its follow-ups (the
+   * auto-refund, the non-real-time webhook) are started: a retried batch finds it and starts them.
+   */
+  lateFollowUpsPending?: boolean;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
@@ -68,6 +75,7 @@ export interface PaymentOutcome {
   authCode: string | null;
   markedFailedByService: boolean;
   delayedSuccess?: boolean;
+  lateFollowUpsPending?: boolean;
   /** A QR order learns its payer's instrument when it is paid. */
   instrument?: PaymentInstrument;
 }

@@ -145,6 +145,11 @@ export class TransactionRepository {
     return { applied: false, transaction: current };
   }
 
+  /** Clears the reconciliation's pending follow-ups once they are all started. */
+  async clearLateFollowUps(order: OrderRef): Promise<void> {
+    await this.txns.updateOne({ _id: orderKey(order), lateFollowUpsPending: true }, { $unset: { lateFollowUpsPending: '' } });
+  }
+
   /**
    * Compare-and-set on the whole document: applies `change` to the order as it was read at
    * `version`, only if nobody changed it since. Returns null when someone did (the caller re-reads).

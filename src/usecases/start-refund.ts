@@ -19,6 +19,8 @@ export interface RefundRequest {
   /** The merchant's id of this refund; generated when absent (then a repeat is a new refund). */
   merchantRefId?: string;
   updateReason: string;
+  /** An auto-refund of a delayed success (reported to the non-real-time webhook when it succeeds). */
+  auto?: boolean;
 }
 
 export interface StartRefundDeps {
@@ -73,6 +75,7 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
       updateDesired: r.updateDesired,
       updateReason: r.updateReason,
       completedAt: null,
+      ...(r.auto ? { auto: true } : {}),
     };
     const reserved = await deps.transactions.updateIfUnchanged(r, t.version, {
       set: {
@@ -107,6 +110,7 @@ export async function ensureRefundWorkflow(
           merchantRefId: e.merchantRefId,
           amountPaise: e.amountPaise,
           reason: e.updateReason ?? '',
+          reportLate: e.auto === true,
         },
       ],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { formatIstDateTimeMillis } from '../../src/domain/ist-time';
 import { reportLateUpdate } from '../../src/usecases/report-late-update';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { startReceiver, type ReceivedCall } from '../support/receiver';
 import { csvFile, reconcile } from '../support/reconciliations';
 
@@ -65,36 +66,98 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
     }
   });
 
-  it('a reconciliation success reaches the merchant in txns and its auto-refund in refunds', async () => {
+  /** A merchant with a receiver and auto-refund on, and a payment the service marked Failure. */
+  async function failedByService(receiverUrl: string, amount: number) {
+    const m = await gw.newMerchant('Late recon');
+    await gw.rt.merchants.updateSettings(m.merchantIdentifier, {
+      webhookUrl: receiverUrl,
+      webhookFormat: 'form',
+      autoRefund: true,
+    });
+    const orderId = newOrderId('late');
+    const res = await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox', amount });
+    await paymentFinished(gw, m.merchantIdentifier, orderId);
+    return { m, orderId, txnId: res.json.data.txnId as string };
+  }
+
+  /** Every txns and refunds entry the receiver got in non-real-time calls, once both kinds arrived. */
+  async function lateEntries(calls: ReceivedCall[]) {
+    const entries = () => {
+      const bodies = lateCalls(calls).map((c) => JSON.parse(c.txnData));
+      return { txns: bodies.flatMap((b) => b.txns), refunds: bodies.flatMap((b) => b.refunds) };
+    };
+    await until(() => entries().txns.length >= 1 && entries().refunds.length >= 1, 'the delayed success and its auto-refund');
+    return entries();
+  }
+
+  it('a reconciliation success reaches the merchant in txns, and its auto-refund in refunds once it succeeded', async () => {
     const receiver = await startReceiver();
     try {
-      const m = await gw.newMerchant('Late recon');
-      await gw.rt.merchants.updateSettings(m.merchantIdentifier, {
-        webhookUrl: receiver.url,
-        webhookFormat: 'form',
-        autoRefund: true,
-      });
-      const orderId = newOrderId('late');
-      const res = await sandboxPay(gw, {
-        merchantIdentifier: m.merchantIdentifier,
-        orderId,
-        payerVpa: 'noanswer@sandbox',
-        amount: 12_345,
-      });
-      await paymentFinished(gw, m.merchantIdentifier, orderId);
-      await reconcile(gw, csvFile([`${res.json.data.txnId},LATE0001,SUCCESS,12345`]));
-      await until(() => lateCalls(receiver.calls).length >= 1, 'a non-real-time call');
-      const calls = lateCalls(receiver.calls);
-      const body = JSON.parse(calls[0]!.txnData);
+      const { m, orderId, txnId } = await failedByService(receiver.url, 12_345);
+      await reconcile(gw, csvFile([`${txnId},LATE0001,SUCCESS,12345`]));
+      const { txns, refunds } = await lateEntries(receiver.calls);
       assert.deepEqual(
-        body.txns.map((t: { orderid: string; amount: number }) => [t.orderid, t.amount]),
+        txns.map((t: { orderid: string; amount: number }) => [t.orderid, t.amount]),
         [[orderId, 12_345]],
       );
       assert.deepEqual(
-        body.refunds.map((t: { orderid: string; amount: number }) => [t.orderid, t.amount]),
+        refunds.map((t: { orderid: string; amount: number }) => [t.orderid, t.amount]),
         [[orderId, 12_345]],
       );
-      assert.match(body.txns[0].txnDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d$/);
+      assert.match(txns[0].txnDate, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d$/);
+      // Reported when it succeeded: the entry's date is the refund's settlement, not its start.
+      const stored = await storedTransaction(gw, m.merchantIdentifier, orderId);
+      const refund = stored!.refunds[0]!;
+      assert.equal(refund.status, 'SUCCESS');
+      assert.equal(refunds[0].txnDate, formatIstDateTimeMillis(refund.completedAt!).slice(0, -2));
+      assert.equal(stored!.lateFollowUpsPending, undefined, 'follow-ups started, mark cleared');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a batch retried after it stopped between the change and its follow-ups still starts them, once', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { m, orderId, txnId } = await failedByService(receiver.url, 23_456);
+      // The first try of the batch: the delayed success and its pending mark written, then a crash.
+      const stored = await storedTransaction(gw, m.merchantIdentifier, orderId);
+      const { applied } = await gw.rt.transactions.recordOutcome(
+        stored!,
+        {
+          status: 'Success',
+          responseCode: '100',
+          responseDescription: 'Transaction Successful',
+          bankRefNum: 'LATE0002',
+          authCode: null,
+          markedFailedByService: false,
+          delayedSuccess: true,
+          lateFollowUpsPending: true,
+        },
+        new Date(),
+        ['Failure'],
+      );
+      assert.ok(applied);
+      // The retry finds the line already applied, and starts what the crash left unstarted.
+      const report = await reconcile(gw, csvFile([`${txnId},LATE0002,SUCCESS,23456`]));
+      assert.deepEqual([report.applied, report.unchanged], [0, 1]);
+      const { txns, refunds } = await lateEntries(receiver.calls);
+      assert.deepEqual(
+        [...txns, ...refunds].map((t: { orderid: string }) => t.orderid),
+        [orderId, orderId],
+      );
+      const after = await storedTransaction(gw, m.merchantIdentifier, orderId);
+      assert.deepEqual(
+        after!.refunds.map((r) => [r.merchantRefId, r.status, r.amountPaise]),
+        [[`auto-${txnId}`, 'SUCCESS', 23_456]],
+      );
+      assert.equal(after!.lateFollowUpsPending, undefined);
+      // Once started, a third try of the same line changes nothing and reports nothing new.
+      const callsBefore = lateCalls(receiver.calls).length;
+      await reconcile(gw, csvFile([`${txnId},LATE0002,SUCCESS,23456`]));
+      await new Promise((r) => setTimeout(r, 1500)); // past the 1 s batch window
+      assert.equal(lateCalls(receiver.calls).length, callsBefore, 'nothing new reported');
+      assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))!.refunds.length, 1);
     } finally {
       await receiver.close();
     }
