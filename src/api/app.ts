@@ -4,6 +4,7 @@ import { errorEnvelope } from './middleware/errors';
 import { observe } from './middleware/observe';
 import { chargebackRoutes } from './routes/chargebacks';
 import { healthRoutes } from './routes/health';
+import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { qrRoutes } from './routes/qr';
@@ -24,6 +25,7 @@ export function createApp(deps: ApiDeps): Koa {
     healthRoutes(deps),
     openApiRoutes(deps),
     statusRoutes(deps),
+    ledgerRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
     opsRoutes(deps),

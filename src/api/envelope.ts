@@ -10,6 +10,25 @@ export type EnvelopeKind = 'status' | 'success' | 'refund';
 
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
+/**
+ * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
+ * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
+ */
+const FAMILY_ERRORS: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>> = {
+  '/api/v1/ledger': { internal: 'ledgerGenericFailure', dependencyUnavailable: 'ledgerGenericFailure' },
+  '/api/v1/fetchtxn': {
+    validationFailed: 'bulkValidationFailed',
+    malformedJson: 'bulkValidationFailed',
+    malformedBody: 'bulkValidationFailed',
+  },
+};
+
+/** The error the endpoint at `path` reports for `kind`, and whether the detail stays out of its text. */
+export function familyError(rawPath: string, kind: ApiErrorKind): { kind: ApiErrorKind; fixedText: boolean } {
+  const mapped = FAMILY_ERRORS[rawPath.replace(/\/+$/, '')]?.[kind];
+  return mapped ? { kind: mapped, fixedText: mapped === 'bulkValidationFailed' } : { kind, fixedText: false };
+}
+
 export function envelopeFor(ctx: Context): EnvelopeKind {
   return envelopeForPath(ctx.path);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
+import { ledgerPaths } from './docs/ledger';
 import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
 import { webhookPaths } from './docs/webhooks';
@@ -90,6 +91,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
+    ...ledgerPaths(),
     ...opsPaths(),
     ...webhookPaths(),
     '/api/payments/v1/status': {
@@ -152,6 +154,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           description: 'HMAC-SHA256 of the raw body with the secret key',
         },
         operatorToken: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "the merchant's API key (ledger, bulk)" },
         qrImageSignature: {
           type: 'apiKey',
           in: 'query',

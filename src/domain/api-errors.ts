@@ -24,6 +24,10 @@ export const ApiErrors = {
   webhookDeliveryNotFound: { http: 404, code: 2044, text: 'No such webhook delivery' },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
+  // The ledger's and bulk API's own codes (the contract's Errors table).
+  ledgerPageSizeExceeded: { http: 400, code: 1030, text: 'Page size exceeds the limit of 10000' },
+  ledgerGenericFailure: { http: 503, code: 1036, text: 'Generic failure, please try again' },
+  bulkValidationFailed: { http: 400, code: 100, text: 'Validation Failed' },
   internal: { http: 500, code: 2099, text: 'Internal error' },
 } as const;
 

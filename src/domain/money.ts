@@ -12,6 +12,15 @@ export function paiseToWire(paise: Paise): string {
   return String(paise);
 }
 
+/**
+ * Paise as the rupee number the ledger, bulk and payment link APIs carry. Exact: an integer divided
+ * by 100 is the double nearest the true value, and JSON prints the shortest text that reads back as
+ * that double, which is the amount with at most two decimals (12345 -> 123.45, 1010 -> 10.1).
+ */
+export function paiseToRupees(paise: Paise): number {
+  return paise / 100;
+}
+
 /** `₹12.34`, for memos and logs people read. */
 export function formatRupees(paise: Paise): string {
   const rupees = Math.trunc(paise / 100);

@@ -35,6 +35,11 @@ export interface Transaction {
   orderId: string;
   amountPaise: Paise;
   productDescription: string;
+  /** The four further product descriptions, as received (bulk API, webhooks); absent when not sent. */
+  product1Description?: string;
+  product2Description?: string;
+  product3Description?: string;
+  product4Description?: string;
   buyerName: string | null;
   buyerEmail: string | null;
   ipAddress: string | null;
@@ -78,4 +83,18 @@ export interface PaymentOutcome {
   lateFollowUpsPending?: boolean;
   /** A QR order learns its payer's instrument when it is paid. */
   instrument?: PaymentInstrument;
+}
+
+/** The further product descriptions a payment may carry besides productDescription. */
+export const EXTRA_PRODUCT_DESCRIPTIONS = [
+  'product1Description',
+  'product2Description',
+  'product3Description',
+  'product4Description',
+] as const;
+type ExtraProductDescriptions = Partial<Record<(typeof EXTRA_PRODUCT_DESCRIPTIONS)[number], string>>;
+
+/** Only the extra product descriptions that were sent (absent ones are not stored as null). */
+export function extraProductDescriptions(from: ExtraProductDescriptions): ExtraProductDescriptions {
+  return Object.fromEntries(EXTRA_PRODUCT_DESCRIPTIONS.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
 }

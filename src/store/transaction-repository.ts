@@ -1,7 +1,7 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter, FindCursor, Sort } from 'mongodb';
 import { PaymentResponse } from '../domain/response-codes';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
-import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
+import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
 
 /**
@@ -143,6 +143,55 @@ export class TransactionRepository {
     if (!current || current.txnId !== order.txnId)
       throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
     return { applied: false, transaction: current };
+  }
+
+  /**
+   * A ledger page: the merchant's transactions initiated in [from, until), oldest first then by
+   * txnId (index merchant_created), `limit` of them after `skip`. A cursor, so a page streams.
+   */
+  ledgerPage(q: {
+    merchantIdentifier: string;
+    from: Date;
+    until: Date;
+    statuses: TxnStatusName[];
+    includeDelayedSuccess: boolean;
+    skip: number;
+    limit: number;
+  }): FindCursor<Transaction> {
+    const filter: Filter<TransactionDoc> = {
+      merchantIdentifier: q.merchantIdentifier,
+      createdAt: { $gte: q.from, $lt: q.until },
+    };
+    if (q.statuses.length < Object.keys(TxnStatus).length) filter.status = { $in: q.statuses };
+    if (!q.includeDelayedSuccess) filter.delayedSuccess = { $ne: true };
+    return this.page(filter, { createdAt: 1, txnId: 1 }, q.skip, q.limit);
+  }
+
+  /** A bulk page: the merchant's transactions that succeeded in [from, until), by success time then txnId. */
+  bulkPage(q: {
+    merchantIdentifier: string;
+    from: Date;
+    until: Date;
+    statuses: TxnStatusName[];
+    skip: number;
+    limit: number;
+  }): FindCursor<Transaction> {
+    const filter: Filter<TransactionDoc> = {
+      merchantIdentifier: q.merchantIdentifier,
+      successAt: { $gte: q.from, $lt: q.until },
+      status: { $in: q.statuses },
+    };
+    return this.page(filter, { successAt: 1, txnId: 1 }, q.skip, q.limit);
+  }
+
+  private page(filter: Filter<TransactionDoc>, sort: Sort, skip: number, limit: number): FindCursor<Transaction> {
+    return this.txns
+      .find(filter, { projection: { _id: 0 } })
+      .sort(sort)
+      .skip(skip)
+      .limit(limit)
+      .batchSize(Math.min(limit, 1000))
+      .map((doc) => doc as Transaction);
   }
 
   /** Clears the reconciliation's pending follow-ups once they are all started. */

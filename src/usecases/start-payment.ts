@@ -15,6 +15,10 @@ export interface PaymentRequest {
   orderId: string;
   amountPaise: Paise;
   productDescription: string;
+  product1Description?: string;
+  product2Description?: string;
+  product3Description?: string;
+  product4Description?: string;
   buyerName: string | null;
   buyerEmail: string | null;
   ipAddress: string | null;

@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { merchantCredentialsResponseSchema } from '../../src/api/schemas/ops';
+import { bulkResponseSchema, ledgerResponseSchema } from '../../src/api/schemas/ledger';
 import { createQrResponseSchema } from '../../src/api/schemas/qr';
+import { formatIstDateTime } from '../../src/domain/ist-time';
+import { fetchTxn, ledger } from '../support/ledger';
 import { createQr } from '../support/qr';
 import { sandboxPaymentResponseSchema } from '../../src/api/schemas/sandbox';
 import { statusResponseSchema } from '../../src/api/schemas/status';
@@ -23,6 +26,8 @@ describe('API reference: GET /openapi.json', function () {
       '/api/payments/v1/status',
       '/api/payments/v1/upi/qr',
       '/api/payments/v1/upi/qr/image',
+      '/api/v1/fetchtxn',
+      '/api/v1/ledger',
       '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
@@ -75,5 +80,10 @@ describe('API reference: GET /openapi.json', function () {
     const qrOrderId = newOrderId('qr');
     createQrResponseSchema.parse((await createQr(gw, merchant, { orderId: qrOrderId })).json);
     createQrResponseSchema.parse((await createQr(gw, merchant, { orderId: qrOrderId })).json);
+    const today = formatIstDateTime(new Date()).slice(0, 10);
+    const page = await ledger(gw, merchant.apiKey, { startDateTime: today, endDateTime: today, status: 'ALL' });
+    assert.ok(ledgerResponseSchema.parse(page.json).data.transactions.length >= 1);
+    bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: today, status: 'success' })).json);
+    bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: '2020-01-01', status: 'success' })).json);
   });
 });

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
-import { envelopeFor, errorBody } from '../envelope';
+import { envelopeFor, errorBody, familyError } from '../envelope';
 
 /**
  * Top of the chain: whatever is thrown becomes the catalogue's envelope and status. Only a fault
@@ -16,13 +16,16 @@ export function errorEnvelope(logger: Logger) {
       // The router answered a known path with another method: 405, its Allow header kept.
       if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) throw new ApiError('methodNotAllowed');
     } catch (e) {
-      const kind = classify(e);
-      if (kind === 'internal' || kind === 'dependencyUnavailable') {
+      const classified = classify(e);
+      if (classified === 'internal' || classified === 'dependencyUnavailable') {
         logger.error({ err: e, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
       }
-      const envelope = envelopeFor(ctx);
+      const { kind, fixedText } = familyError(ctx.path, classified);
+      const detail = e instanceof ApiError ? e.detail : undefined;
+      // A contract that fixes the text gets the detail in a header instead, for the developer.
+      if (fixedText && detail) ctx.set('X-Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 512));
       ctx.status = ApiErrors[kind].http;
-      ctx.body = errorBody(envelope, kind, e instanceof ApiError ? e.detail : undefined);
+      ctx.body = errorBody(envelopeFor(ctx), kind, fixedText ? undefined : detail);
     }
   };
 }

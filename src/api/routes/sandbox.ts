@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { cardIdentifier } from '../../domain/card';
 import { sandboxInstrument } from '../../domain/sandbox-bank';
+import { extraProductDescriptions } from '../../domain/transaction';
 import { TxnStatus } from '../../domain/txn-status';
 import { startPayment, startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
@@ -28,6 +29,7 @@ export function sandboxRoutes(deps: ApiDeps): Router {
       orderId: body.orderId,
       amountPaise: body.amount,
       productDescription: body.productDescription,
+      ...extraProductDescriptions(body),
       buyerName: body.buyerName ?? null,
       buyerEmail: body.buyerEmail ?? null,
       ipAddress: ctx.ip || null,

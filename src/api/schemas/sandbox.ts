@@ -8,6 +8,10 @@ const order = {
   orderId: orderIdField,
   amount: amountPaiseField.describe(`integer paise; below ${MIN_BANK_AMOUNT_PAISE} the sandbox bank declines with 1021`),
   productDescription: descriptionField,
+  product1Description: descriptionField.optional(),
+  product2Description: descriptionField.optional(),
+  product3Description: descriptionField.optional(),
+  product4Description: descriptionField.optional(),
   buyerName: z.string().trim().min(1).max(100).optional().describe('surrounding whitespace is removed'),
   buyerEmail: emailField.optional(),
 };

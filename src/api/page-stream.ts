@@ -1,0 +1,69 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+
+/** Chunks of about this size go to the socket: fewer writes than one per record. */
+const CHUNK_CHARS = 64 * 1024;
+
+export interface PageShape<T> {
+  /** How many records the page holds; the cursor is asked for one more to learn if a next page exists. */
+  pageSize: number;
+  /** The body when the page has no record. */
+  empty: () => string;
+  /** The text before the first record, e.g. `{"success":true,"data":{"transactions":[`. */
+  open: string;
+  /** The text after the last record, knowing whether a further record exists. */
+  close: (hasNextPage: boolean) => string;
+  serialize: (record: T) => string;
+}
+
+/**
+ * Answers with a JSON page streamed from a store cursor: records are serialised as they arrive and
+ * written in chunks, so a 10,000-record page is never held in memory whole (neither as documents nor
+ * as text). The first record is read before the status line is sent, so a store that is down still
+ * gets its proper error answer; a failure after that aborts the response (a client never takes a
+ * truncated page for a whole one).
+ */
+export async function respondWithPage<T>(
+  ctx: Context,
+  cursor: AsyncIterable<T> & { close(): Promise<void> },
+  shape: PageShape<T>,
+) {
+  const iterator = cursor[Symbol.asyncIterator]();
+  let first: IteratorResult<T>;
+  try {
+    first = await iterator.next();
+  } catch (e) {
+    await cursor.close().catch(() => undefined);
+    throw e;
+  }
+  ctx.type = 'application/json; charset=utf-8';
+  if (first.done) {
+    ctx.body = shape.empty();
+    return;
+  }
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      let chunk = shape.open + shape.serialize(first.value);
+      let count = 1;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        if (count === shape.pageSize) {
+          chunk += shape.close(true);
+          yield chunk;
+          return;
+        }
+        chunk += ',' + shape.serialize(next.value);
+        count++;
+        if (chunk.length >= CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      yield chunk + shape.close(false);
+    } finally {
+      await cursor.close().catch(() => undefined);
+    }
+  }
+  ctx.body = Readable.from(chunks(), { objectMode: false });
+}

@@ -1,0 +1,90 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { toBulkRecord, toLedgerRecord } from '../../domain/ledger-record';
+import { txnStatusesFor } from '../../domain/ledger-state';
+import { istDay, istPeriod } from '../../domain/report-range';
+import type { ApiDeps } from '../deps';
+import { apiKeyAuth } from '../middleware/authenticate';
+import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { respondWithPage } from '../page-stream';
+import {
+  BULK_DEFAULT_PAGE_SIZE,
+  bulkRequestSchema,
+  LEDGER_DEFAULT_PAGE_SIZE,
+  LEDGER_MAX_PAGE_SIZE,
+  ledgerRequestSchema,
+  NO_BULK_TRANSACTION,
+} from '../schemas/ledger';
+import { checksumMatches } from '../../domain/checksum';
+import type { Merchant } from '../../store/merchant-repository';
+
+/**
+ * POST /api/v1/ledger and POST /api/v1/fetchtxn (`X-API-Key`): a merchant's transactions, page by
+ * page, streamed from the store as they are read. Only the key's merchant is ever queried.
+ */
+export function ledgerRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  const auth = apiKeyAuth(deps.merchants);
+
+  router.post('/api/v1/ledger', auth, async (ctx) => {
+    const merchant = ctx.state.merchant as Merchant;
+    await deps.rateLimit.consume(ctx, 'ledger', merchant.merchantIdentifier);
+    const parsed = parseJsonBody(await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES));
+    const size = (parsed as { pageSize?: unknown } | null)?.pageSize;
+    if (Number.isInteger(size) && (size as number) > LEDGER_MAX_PAGE_SIZE) throw new ApiError('ledgerPageSizeExceeded');
+    const body = validate(ledgerRequestSchema, parsed);
+    const start = istPeriod(body.startDateTime);
+    const end = istPeriod(body.endDateTime);
+    if (!start) throw new ApiError('validationFailed', 'startDateTime: no such date');
+    if (!end) throw new ApiError('validationFailed', 'endDateTime: no such date');
+    if (start.from >= end.until) throw new ApiError('validationFailed', 'startDateTime is after endDateTime');
+
+    const pageSize = body.pageSize ?? LEDGER_DEFAULT_PAGE_SIZE;
+    const cursor = deps.transactions.ledgerPage({
+      merchantIdentifier: merchant.merchantIdentifier,
+      from: start.from,
+      until: end.until,
+      statuses: txnStatusesFor(body.status),
+      includeDelayedSuccess: body.includeDelayedSuccessTxn ?? false,
+      skip: ((body.pageNumber ?? 1) - 1) * pageSize,
+      limit: pageSize + 1,
+    });
+    await respondWithPage(ctx, cursor, {
+      pageSize,
+      empty: () => '{"success":true,"data":{"transactions":[],"isNextPageAvailable":false}}',
+      open: '{"success":true,"data":{"transactions":[',
+      close: (next) => `],"isNextPageAvailable":${next}}}`,
+      serialize: (t) => JSON.stringify(toLedgerRecord(t)),
+    });
+  });
+
+  router.post('/api/v1/fetchtxn', auth, async (ctx) => {
+    const merchant = ctx.state.merchant as Merchant;
+    await deps.rateLimit.consume(ctx, 'bulk', merchant.merchantIdentifier);
+    const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
+    // The checksum header is optional; when sent it must sign the exact body (DECISIONS.md).
+    const presented = ctx.get('checksum');
+    if (presented && !checksumMatches(merchant.secretKey, raw, presented)) throw new ApiError('checksumMismatch');
+    const body = validate(bulkRequestSchema, parseJsonBody(raw));
+    const day = istDay(body.txnDate);
+    if (!day) throw new ApiError('validationFailed', 'txnDate: no such date');
+
+    const pageSize = body.pageSize ?? BULK_DEFAULT_PAGE_SIZE;
+    const cursor = deps.transactions.bulkPage({
+      merchantIdentifier: merchant.merchantIdentifier,
+      from: day.from,
+      until: day.until,
+      statuses: txnStatusesFor('SUCCESS'),
+      skip: ((body.pageNumber ?? 1) - 1) * pageSize,
+      limit: pageSize,
+    });
+    await respondWithPage(ctx, cursor, {
+      pageSize,
+      empty: () => JSON.stringify({ success: true, data: NO_BULK_TRANSACTION }),
+      open: '{"success":true,"data":[',
+      close: () => ']}',
+      serialize: (t) => JSON.stringify(toBulkRecord(t, merchant.secretKey)),
+    });
+  });
+  return router;
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { hmacSha256Hex } from './checksum';
+import { formatIstDateTime } from './ist-time';
+import { paymentModeText, type PaymentInstrument } from './instrument';
+import { ledgerStateOf } from './ledger-state';
+import { paiseToRupees } from './money';
+import type { Transaction } from './transaction';
+
+const istDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  .describe('yyyy-MM-dd HH:mm:ss, IST');
+const rupees = z.number().describe('rupees, at most 2 decimals');
+
+const refundDetailSchema = z
+  .array(
+    z.object({
+      refundReferenceNumber: z.string().describe("the refund's merchantRefId"),
+      createdAt: istDateTime,
+      amount: rupees,
+    }),
+  )
+  .nullable()
+  .describe('refunds started on the transaction and not failed; null when there are none');
+
+/** One element of the ledger's `data.transactions`, in the contract's field order. */
+export const ledgerRecordSchema = z.object({
+  txnInitiatedDate: istDateTime,
+  txnLastUpdatedDate: istDateTime,
+  txnSuccessDate: istDateTime.nullable().describe('null unless the payment succeeded'),
+  status: z.enum(['SUCCESS', 'FAILED', 'PENDING']),
+  state: z.number().int(),
+  stateDescription: z.string(),
+  responseCode: z.number().int().nullable(),
+  responseDescription: z.string().nullable(),
+  orderId: z.string(),
+  txnId: z.string(),
+  amountInRupees: rupees,
+  brand: z.string().nullable().describe('card network; null unless a card'),
+  cardType: z.enum(['CREDIT', 'DEBIT']).nullable(),
+  buyerName: z.string().describe('NA when not given'),
+  buyerEmail: z.string().describe('NA when not given'),
+  bankName: z.string().describe('NA when not known'),
+  cardNumber: z.string().nullable().describe('masked; null unless a card'),
+  paymentSource: z.enum(['Card', 'Net Banking', 'UPI']),
+  refundDetail: refundDetailSchema,
+});
+export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
+
+/** One element of the bulk API's `data`, in the contract's field order. */
+export const bulkRecordSchema = z.object({
+  txnInitiatedDate: istDateTime,
+  txnSuccessDate: istDateTime,
+  orderid: z.string(),
+  txnid: z.string(),
+  amount: rupees,
+  paymentSource: z.enum(['Credit Card', 'Debit Card', 'Net Banking', 'UPI']),
+  brand: z.string().nullable(),
+  cardType: z.enum(['CREDIT', 'DEBIT']).nullable(),
+  buyerName: z.string().nullable(),
+  buyerEmail: z.string().nullable(),
+  status: z.literal('Success'),
+  approvalCode: z.string().nullable().describe("the bank's approval (auth) code; null when it gave none"),
+  productDescription: z.string(),
+  productDescription1: z.string().nullable(),
+  productDescription2: z.string().nullable(),
+  productDescription3: z.string().nullable(),
+  productDescription4: z.string().nullable(),
+  checksum: z.string().describe("HMAC-SHA256 (secret key) of this record's JSON without its checksum field, keys in this order"),
+  bankName: z.string().nullable(),
+  cardNumber: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  refundDetail: refundDetailSchema,
+});
+export type BulkRecord = z.infer<typeof bulkRecordSchema>;
+
+const card = (i: PaymentInstrument) => (i.kind === 'CARD' ? i : null);
+const bankName = (i: PaymentInstrument) => ('bankName' in i ? i.bankName : null);
+const responseCodeNumber = (code: string) => (/^\d+$/.test(code) ? Number(code) : null);
+
+function refundDetail(t: Transaction): LedgerRecord['refundDetail'] {
+  const started = t.refunds.filter((r) => r.status !== 'FAILED');
+  if (started.length === 0) return null;
+  return started.map((r) => ({
+    refundReferenceNumber: r.merchantRefId,
+    createdAt: formatIstDateTime(r.createdAt),
+    amount: paiseToRupees(r.amountPaise),
+  }));
+}
+
+export function toLedgerRecord(t: Transaction): LedgerRecord {
+  const c = card(t.instrument);
+  const state = ledgerStateOf(t);
+  return {
+    txnInitiatedDate: formatIstDateTime(t.createdAt),
+    txnLastUpdatedDate: formatIstDateTime(t.updatedAt),
+    txnSuccessDate: t.successAt ? formatIstDateTime(t.successAt) : null,
+    status: state.status,
+    state: state.state,
+    stateDescription: state.stateDescription,
+    responseCode: responseCodeNumber(t.responseCode),
+    responseDescription: t.responseDescription || null,
+    orderId: t.orderId,
+    txnId: t.txnId,
+    amountInRupees: paiseToRupees(t.amountPaise),
+    brand: c?.brand ?? null,
+    cardType: c?.cardType ?? null,
+    buyerName: t.buyerName ?? 'NA',
+    buyerEmail: t.buyerEmail ?? 'NA',
+    bankName: bankName(t.instrument) ?? 'NA',
+    cardNumber: c?.cardToken ?? null,
+    paymentSource: c ? 'Card' : t.instrument.kind === 'NETBANKING' ? 'Net Banking' : 'UPI',
+    refundDetail: refundDetail(t),
+  };
+}
+
+/**
+ * A bulk record, signed: the checksum is the HMAC of the record's JSON without `checksum`, the other
+ * keys in the order they are returned (DECISIONS.md). Only successful transactions are bulk records.
+ */
+export function toBulkRecord(t: Transaction, secretKey: string): BulkRecord {
+  const c = card(t.instrument);
+  const unsigned = {
+    txnInitiatedDate: formatIstDateTime(t.createdAt),
+    txnSuccessDate: formatIstDateTime(t.successAt ?? t.completedAt ?? t.updatedAt),
+    orderid: t.orderId,
+    txnid: t.txnId,
+    amount: paiseToRupees(t.amountPaise),
+    paymentSource: paymentModeText(t.instrument) as BulkRecord['paymentSource'],
+    brand: c?.brand ?? null,
+    cardType: c?.cardType ?? null,
+    buyerName: t.buyerName,
+    buyerEmail: t.buyerEmail,
+    status: 'Success' as const,
+    approvalCode: t.authCode,
+    productDescription: t.productDescription,
+    productDescription1: t.product1Description ?? null,
+    productDescription2: t.product2Description ?? null,
+    productDescription3: t.product3Description ?? null,
+    productDescription4: t.product4Description ?? null,
+  };
+  const rest = {
+    bankName: bankName(t.instrument),
+    cardNumber: c?.cardToken ?? null,
+    ipAddress: t.ipAddress,
+    refundDetail: refundDetail(t),
+  };
+  const checksum = hmacSha256Hex(secretKey, JSON.stringify({ ...unsigned, ...rest }));
+  return { ...unsigned, checksum, ...rest };
+}
