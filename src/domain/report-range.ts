@@ -12,8 +12,11 @@ export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}))?$
 /** The instant an IST wall-clock date and time begins, or null when no such date or time exists. */
 function istInstant(y: number, mo: number, d: number, h: number, mi: number): Date | null {
   if (h > 23 || mi > 59) return null;
-  const utc = Date.UTC(y, mo - 1, d, h, mi);
-  const check = new Date(utc);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const check = new Date(0);
+  check.setUTCFullYear(y, mo - 1, d);
+  check.setUTCHours(h, mi);
+  const utc = check.getTime();
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
   return new Date(utc - IST_OFFSET_MS);
 }

@@ -76,6 +76,7 @@ describe('ledger and bulk records', () => {
       assert.equal(istPeriod(bad), null, bad);
     }
     assert.equal(istDay('2026-01-10 12:00'), null);
+    assert.deepEqual(istDay('0001-01-01')?.from, new Date('0000-12-31T18:30:00Z'), 'years below 100 are those years');
   });
 
   it('a ledger record: IST dates, integer responseCode, card fields, refunds not failed', () => {
