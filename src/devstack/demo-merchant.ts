@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hmacSha256Hex } from '../domain/checksum';
+import { formatIstDateTime } from '../domain/ist-time';
 import type { MerchantRepository } from '../store/merchant-repository';
 import { provisionMerchant, type MerchantCredentials } from '../usecases/provision-merchant';
 
@@ -23,8 +24,8 @@ export async function ensureDemoMerchant(
   return { credentials, created: true };
 }
 
-/** Copy-paste curl commands that pay a sandbox order and read its status. */
-export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string): string {
+/** Copy-paste curl commands that pay a sandbox order, read its status and the day's ledger. */
+export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string, now: Date): string {
   const orderId = 'demo-order-1';
   const payment = JSON.stringify({
     merchantIdentifier: c.merchantIdentifier,
@@ -34,6 +35,8 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
     payerVpa: 'success@sandbox',
   });
   const status = JSON.stringify({ merchantIdentifier: c.merchantIdentifier, orderId, version: 13 });
+  const today = formatIstDateTime(now).slice(0, 10);
+  const ledger = JSON.stringify({ startDateTime: today, endDateTime: today, status: 'ALL' });
   return [
     'Demo merchant:',
     `  merchantIdentifier ${c.merchantIdentifier}`,
@@ -47,6 +50,9 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
     '',
     'Read its status (the checksum header is HMAC-SHA256 of this exact body with the secret key):',
     `  curl -s -X POST ${baseUrl}/api/payments/v1/status -H 'Content-Type: application/json' -H 'checksum: ${hmacSha256Hex(c.secretKey, status)}' -d '${status}'`,
+    '',
+    "Today's ledger (IST), with the API key:",
+    `  curl -s -X POST ${baseUrl}/api/v1/ledger -H 'Content-Type: application/json' -H 'X-API-Key: ${c.apiKey}' -d '${ledger}'`,
     '',
     'Provision another merchant:',
     `  curl -s -X POST ${baseUrl}/ops/v1/merchants -H 'Authorization: Bearer ${opsToken}' -H 'Content-Type: application/json' -d '{"name":"Acme"}'`,

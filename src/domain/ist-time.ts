@@ -19,6 +19,19 @@ function istParts(instant: Date) {
   };
 }
 
+/**
+ * The instant an IST wall-clock date and time names, or null when no such date or time exists
+ * (2026-02-30, 24:00). setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+ */
+export function istWallClockToInstant(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): Date | null {
+  if (h > 23 || mi > 59 || s > 59) return null;
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo - 1, d);
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== mo - 1 || t.getUTCDate() !== d) return null;
+  t.setUTCHours(h, mi, s);
+  return new Date(t.getTime() - IST_OFFSET_MS);
+}
+
 /** `yyyy-MM-dd HH:mm:ss` in IST: the status, ledger and bulk APIs' timestamp format. */
 export function formatIstDateTime(instant: Date): string {
   const p = istParts(instant);

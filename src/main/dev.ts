@@ -74,7 +74,7 @@ async function main(): Promise<void> {
 
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
-  console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN)}\n`);
+  console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
 }
 

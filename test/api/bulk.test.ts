@@ -124,6 +124,19 @@ describe('Bulk transactions: POST /api/v1/fetchtxn', function () {
     assert.equal(pages[3]!.json.data, 'No transaction found');
   });
 
+  it('defaults to page 1 of 10 records', async () => {
+    const dayStart = new Date(Date.UTC(2026, 7, 14, 18, 30)); // 2026-08-15 00:00 IST
+    const seeded = [];
+    for (let i = 0; i < 11; i++) {
+      seeded.push(await seedOrder(gw, merchant.merchantIdentifier, { createdAt: new Date(dayStart.getTime() + i * 60_000) }));
+    }
+    const res = await fetchTxn(gw, merchant.apiKey, { txnDate: '2026-08-15', status: 'success' });
+    assert.deepEqual(
+      ids(res),
+      seeded.slice(0, 10).map((t) => t.orderId),
+    );
+  });
+
   it('says so in text when no transaction is found', async () => {
     const res = await fetchTxn(gw, merchant.apiKey, { txnDate: '2026-06-01', status: 'success' });
     assert.equal(res.status, 200);

@@ -62,6 +62,12 @@ describe('npm start: the local stack', function () {
         () => JSON.stringify(order),
       );
       assert.equal(order.orderDetail.txnId, paid.json.data.txnId);
+      const ledger = parseCurl(curls.find((c) => c.includes('/api/v1/ledger'))!);
+      const page = await request(ledger.url, { body: ledger.body, headers: ledger.headers });
+      assert.ok(
+        page.json.data.transactions.some((t: { txnId: string }) => t.txnId === paid.json.data.txnId),
+        page.text,
+      );
     } finally {
       process.kill(-child.pid!, 'SIGINT');
       await exited;

@@ -196,6 +196,16 @@ describe('Ledger: POST /api/v1/ledger', function () {
     assert.deepEqual([single.transactions.length, single.isNextPageAvailable], [4, false]);
   });
 
+  it('defaults to pages of 1000', async () => {
+    const createdAt = Date.UTC(2026, 4, 1, 5, 0);
+    for (let i = 0; i < 1001; i++) await seedOrder(gw, merchant.merchantIdentifier, { createdAt: new Date(createdAt + i) });
+    const q = { startDateTime: '2026-05-01', endDateTime: '2026-05-01', status: 'ALL' };
+    const first = (await ledger(gw, merchant.apiKey, q)).json.data;
+    assert.deepEqual([first.transactions.length, first.isNextPageAvailable], [1000, true]);
+    const second = (await ledger(gw, merchant.apiKey, { ...q, pageNumber: 2 })).json.data;
+    assert.deepEqual([second.transactions.length, second.isNextPageAvailable], [1, false]);
+  });
+
   it("answers only for the key's merchant, whatever it sends", async () => {
     const seeded = await seedOrder(gw, merchant.merchantIdentifier, { createdAt: new Date(Date.UTC(2026, 3, 1, 5, 0)) });
     const other = await gw.newMerchant('Other');
