@@ -6,6 +6,7 @@ import { storeRateLimit } from './api/middleware/rate-limit';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { MerchantRepository } from './store/merchant-repository';
+import { PaymentLinkRepository } from './store/payment-link-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
 import { WebhookRepository } from './store/webhook-repository';
 import { parseDurationList } from './domain/durations';
@@ -53,7 +54,12 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
 export function apiDeps(rt: Runtime): ApiDeps {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
-  return { ...rt, metrics, rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND) };
+  return {
+    ...rt,
+    paymentLinks: new PaymentLinkRepository(rt.store.db),
+    metrics,
+    rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
+  };
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {

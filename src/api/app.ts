@@ -7,6 +7,8 @@ import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
+import { paymentLinkPageRoutes } from './routes/payment-link-page';
+import { paymentLinkRoutes } from './routes/payment-links';
 import { qrRoutes } from './routes/qr';
 import { reconciliationRoutes } from './routes/reconciliations';
 import { refundRoutes } from './routes/refunds';
@@ -26,6 +28,8 @@ export function createApp(deps: ApiDeps): Koa {
     openApiRoutes(deps),
     statusRoutes(deps),
     ledgerRoutes(deps),
+    paymentLinkRoutes(deps),
+    paymentLinkPageRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
     opsRoutes(deps),

@@ -5,6 +5,7 @@ import type { RateLimit } from './middleware/rate-limit';
 import type { Logger } from '../logger';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { Store } from '../store/mongo';
+import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
 
 /** Everything the HTTP API needs, passed in so tests build the same app against their servers. */
@@ -14,6 +15,7 @@ export interface ApiDeps {
   store: Store;
   merchants: MerchantRepository;
   transactions: TransactionRepository;
+  paymentLinks: PaymentLinkRepository;
   temporal: Client;
   metrics: Registry;
   now: () => Date;

@@ -6,7 +6,7 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
  * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
-export type EnvelopeKind = 'status' | 'success' | 'refund';
+export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink';
 
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
@@ -36,6 +36,7 @@ export function envelopeFor(ctx: Context): EnvelopeKind {
 export function envelopeForPath(rawPath: string): EnvelopeKind {
   const path = rawPath.replace(/\/+$/, '');
   if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
+  if (path.startsWith('/pl/api/')) return 'paylink';
   return path === '/updateTxn' ? 'refund' : 'success';
 }
 
@@ -51,8 +52,12 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string): obj
       merchantRefId: null,
     };
   }
+  // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
+  if (kind === 'paylink') return { success: false, statusCode: httpStatusOf(code), errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
 }
+
+const httpStatusOf = (code: number) => Object.values(ApiErrors).find((e) => e.code === code)?.http ?? 400;
 
 export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): object {
   const e = ApiErrors[error];

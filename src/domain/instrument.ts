@@ -8,6 +8,8 @@ export type PaymentInstrument =
   | { kind: 'UPI'; vpa: string; bankName: string; viaQr?: true }
   /** A dynamic QR nobody has paid yet: who the payer will be is not known. */
   | { kind: 'UPI_QR' }
+  /** A payment link nobody has paid yet: the payer chooses the instrument on the link's page. */
+  | { kind: 'PAYMENT_LINK' }
   | {
       kind: 'CARD';
       cardToken: string;
@@ -28,7 +30,14 @@ export function paymentModeText(i: PaymentInstrument): string {
       return i.cardType === 'CREDIT' ? 'Credit Card' : 'Debit Card';
     case 'NETBANKING':
       return 'Net Banking';
+    case 'PAYMENT_LINK':
+      return 'NA';
   }
+}
+
+/** An order that waits for its payer to bring the instrument (dynamic QR, payment link). */
+export function awaitsPayer(i: PaymentInstrument): boolean {
+  return i.kind === 'UPI_QR' || i.kind === 'PAYMENT_LINK';
 }
 
 /** Short human description for memos and logs (never a full card number). */
@@ -42,5 +51,7 @@ export function describeInstrument(i: PaymentInstrument): string {
       return `${i.brand} ${i.cardType} ${i.cardToken}`;
     case 'NETBANKING':
       return `Net Banking ${i.bankCode}`;
+    case 'PAYMENT_LINK':
+      return 'payment link, awaiting the payer';
   }
 }

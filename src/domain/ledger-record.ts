@@ -42,7 +42,7 @@ export const ledgerRecordSchema = z.object({
   buyerEmail: z.string().describe('NA when not given'),
   bankName: z.string().describe('NA when not known'),
   cardNumber: z.string().nullable().describe('masked; null unless a card'),
-  paymentSource: z.enum(['Card', 'Net Banking', 'UPI']),
+  paymentSource: z.enum(['Card', 'Net Banking', 'UPI', 'NA']).describe('NA for a payment link nobody paid'),
   refundDetail: refundDetailSchema,
 });
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
@@ -109,7 +109,7 @@ export function toLedgerRecord(t: Transaction): LedgerRecord {
     buyerEmail: t.buyerEmail ?? 'NA',
     bankName: bankName(t.instrument) ?? 'NA',
     cardNumber: c?.cardToken ?? null,
-    paymentSource: c ? 'Card' : t.instrument.kind === 'NETBANKING' ? 'Net Banking' : 'UPI',
+    paymentSource: c ? 'Card' : (paymentModeText(t.instrument) as 'Net Banking' | 'UPI' | 'NA'),
     refundDetail: refundDetail(t),
   };
 }

@@ -21,6 +21,17 @@ export function paiseToRupees(paise: Paise): number {
   return paise / 100;
 }
 
+/**
+ * A rupee amount as sent (a JSON number) in paise, or null when it is not a finite amount with at
+ * most two decimals (12.345 is refused, 12.3 is 1230 paise).
+ */
+export function rupeesToPaise(rupees: number): Paise | null {
+  if (!Number.isFinite(rupees)) return null;
+  const paise = Math.round(rupees * 100);
+  // rupees * 100 carries binary rounding (1.1 * 100 = 110.00000000000001): compare with a tolerance.
+  return Math.abs(paise - rupees * 100) < 1e-6 ? paise : null;
+}
+
 /** `₹12.34`, for memos and logs people read. */
 export function formatRupees(paise: Paise): string {
   const rupees = Math.trunc(paise / 100);

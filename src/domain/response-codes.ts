@@ -8,7 +8,7 @@ export const PaymentResponse = {
   belowMinimum: { code: '1021', description: 'Minimum transaction limit is 9 rupees.' },
   declinedByBank: { code: '1022', description: 'Transaction declined by the bank.' },
   bankNoAnswer: { code: '1023', description: 'No response from the bank; transaction marked failed by the service.' },
-  qrExpired: { code: '1024', description: 'The QR code expired before the payer paid.' },
+  qrExpired: { code: '1024', description: 'The QR code or payment link expired before the payer paid.' },
 } as const;
 
 export type PaymentResponseKey = keyof typeof PaymentResponse;

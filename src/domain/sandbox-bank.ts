@@ -87,6 +87,7 @@ function behaviourOf(i: PaymentInstrument): SandboxBehaviour {
     case 'UPI':
       return SANDBOX_VPAS[i.vpa]?.behaviour ?? 'decline';
     case 'UPI_QR':
+    case 'PAYMENT_LINK':
       return 'silent'; // nobody has paid: there is nothing for the bank to answer
     case 'CARD':
       return CARD_BEHAVIOUR_BY_TOKEN.get(i.cardToken) ?? 'decline';

@@ -5,6 +5,13 @@ import { paiseToWire } from './money';
 import type { Transaction } from './transaction';
 
 const NA = 'NA';
+const PAYMENT_METHOD: Record<Transaction['instrument']['kind'], string> = {
+  UPI: 'UPI',
+  UPI_QR: 'UPI',
+  CARD: 'CARD',
+  NETBANKING: 'NB',
+  PAYMENT_LINK: NA,
+};
 const orNA = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? NA : v);
 
 /**
@@ -35,8 +42,7 @@ export function realtimeEntry(t: Transaction): Record<string, string> {
     responseDescription: t.responseDescription,
     cardId: orNA(card?.cardId),
     cardhashid: orNA(card?.cardId),
-    paymentMethod:
-      t.instrument.kind === 'UPI' || t.instrument.kind === 'UPI_QR' ? 'UPI' : t.instrument.kind === 'CARD' ? 'CARD' : 'NB',
+    paymentMethod: PAYMENT_METHOD[t.instrument.kind],
     pgTransTime: formatIstUsDateTime(at),
     txnDate: formatIstDateTimeMillis(at),
   };

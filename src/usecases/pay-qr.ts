@@ -25,14 +25,22 @@ export async function payQr(
   if (!transaction) return { kind: 'unknownOrder' };
   if (transaction.qrData === undefined) return { kind: 'notQr', transaction };
   if (transaction.status !== 'Pending' || transaction.instrument.kind !== 'UPI_QR') return { kind: 'notOpen', transaction };
+  return { kind: (await offerPayer(deps.temporal, order, payer)) ? 'accepted' : 'notOpen', transaction };
+}
+
+/**
+ * Offers the payer to the order's waiting payment workflow (dynamic QR, payment link). True when
+ * it took this payer; false when it was not waiting for one (paid, claimed, expired or finished).
+ */
+export async function offerPayer(temporal: Client, order: OrderRef, payer: PaymentInstrument): Promise<boolean> {
   try {
-    await deps.temporal.workflow
+    await temporal.workflow
       .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
       .executeUpdate(qrPayerUpdate, { args: [payer] });
-    return { kind: 'accepted', transaction };
+    return true;
   } catch (e) {
     // Refused by the validator, or the workflow already finished (expired).
-    if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return { kind: 'notOpen', transaction };
+    if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return false;
     throw e;
   }
 }

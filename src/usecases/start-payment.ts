@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
-import { describeInstrument, type PaymentInstrument } from '../domain/instrument';
+import { awaitsPayer, describeInstrument, type PaymentInstrument } from '../domain/instrument';
 import { formatRupees, type Paise } from '../domain/money';
 import type { Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
@@ -77,8 +77,8 @@ export async function ensurePaymentWorkflow(
   t: Transaction,
 ): Promise<void> {
   // A QR's payer window runs from the order's creation, also when the workflow starts late (the sweep).
-  const awaitPayerMs =
-    t.instrument.kind === 'UPI_QR' ? Math.max(1, t.createdAt.getTime() + deps.qrExpiryMs - deps.now().getTime()) : undefined;
+  const deadline = t.payerDeadline?.getTime() ?? t.createdAt.getTime() + deps.qrExpiryMs;
+  const awaitPayerMs = awaitsPayer(t.instrument) ? Math.max(1, deadline - deps.now().getTime()) : undefined;
   try {
     await deps.temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
       workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),
@@ -102,7 +102,7 @@ export async function ensurePaymentWorkflow(
         { key: MerchantIdKey, value: t.merchantIdentifier },
         { key: OrderIdKey, value: t.orderId },
         { key: TxnStatusKey, value: 'Pending' },
-        { key: KindKey, value: t.instrument.kind === 'UPI_QR' ? 'qr-payment' : 'payment' },
+        { key: KindKey, value: PAYMENT_KIND[t.instrument.kind] ?? 'payment' },
       ],
       memo: { txnId: t.txnId, amount: formatRupees(t.amountPaise), instrument: describeInstrument(t.instrument) },
     });
@@ -110,6 +110,9 @@ export async function ensurePaymentWorkflow(
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
 }
+
+/** Temporal UI's Kind of a payment workflow, by how the order is paid. */
+const PAYMENT_KIND: Partial<Record<PaymentInstrument['kind'], string>> = { UPI_QR: 'qr-payment', PAYMENT_LINK: 'payment-link' };
 
 /** A repeated request is the same order when what the payer was asked to pay is the same. */
 function sameOrder(t: Transaction, r: PaymentRequest): boolean {

@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import { createPaymentLinks } from '../../usecases/create-payment-links';
+import { startPaymentDeps } from '../../usecases/start-payment';
+import type { Merchant } from '../../store/merchant-repository';
+import type { ApiDeps } from '../deps';
+import { apiKeyAuth } from '../middleware/authenticate';
+import { readJson } from '../middleware/body';
+import { paymentLinkBatchSchema } from '../schemas/payment-links';
+
+/** POST /pl/api/v1/create (`X-API-Key`): a batch of payment links, each entry answered on its own. */
+export function paymentLinkRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/pl/api/v1/create', apiKeyAuth(deps.merchants), async (ctx) => {
+    const merchant = ctx.state.merchant as Merchant;
+    await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
+    const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.MAX_BODY_BYTES);
+    const data = await createPaymentLinks(
+      { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
+      merchant,
+      body.batchId,
+      body.details,
+      ctx.ip || null,
+    );
+    const failed = data.filter((d) => d.link === null).length;
+    ctx.body = {
+      success: failed === 0,
+      statusCode: failed === 0 ? 200 : failed < data.length ? 207 : 400,
+      errorMessage: failed === 0 ? null : `${failed} of ${data.length} links could not be created; see errorDescription`,
+      data,
+    };
+  });
+  return router;
+}

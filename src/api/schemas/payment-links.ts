@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import {
+  LINK_EXPIRE_BY_PATTERN,
+  MAX_LINK_LIFETIME_DAYS,
+  MAX_LINKS_PER_BATCH,
+  QR_IMG_DEFAULT,
+  QR_IMG_MAX,
+  QR_IMG_MIN,
+} from '../../domain/payment-link';
+import { descriptionField, emailField, orderIdField } from './common';
+
+const qrSide = z.number().int().min(QR_IMG_MIN).max(QR_IMG_MAX);
+
+/** One link of a batch, validated on its own: a bad entry fails alone, with the field named. */
+export const paymentLinkEntrySchema = z.object({
+  orderId: orderIdField,
+  invoiceNumber: z.string().trim().min(1).max(64).optional(),
+  amount: z
+    .number()
+    .min(9)
+    .max(1_000_000)
+    .describe('rupees, at most 2 decimals, at least 9 and at most 10 lakh')
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'must have at most 2 decimals'),
+  internalNotes: z.string().max(500).optional().describe("the merchant's own note; never shown to the payer"),
+  linkExpireBy: z
+    .string()
+    .regex(LINK_EXPIRE_BY_PATTERN, 'must be dd/MM/yyyy HH:mm:ss')
+    .describe(`IST, dd/MM/yyyy HH:mm:ss, in the future and within ${MAX_LINK_LIFETIME_DAYS} days`),
+  productDescription: descriptionField,
+  customerEmail: emailField.optional(),
+  customerMobile: z
+    .union([z.string().regex(/^[6-9]\d{9}$/), z.number().int().min(6_000_000_000).max(9_999_999_999)])
+    .optional()
+    .describe('10 digits starting 6-9 (an Indian mobile number), as a number or a string'),
+  showQrImg: z.boolean().optional().describe('answer a base64 PNG QR of the link too'),
+  qrImgSize: z
+    .object({ height: qrSide, width: qrSide })
+    .optional()
+    .describe(`pixels, ${QR_IMG_MIN}-${QR_IMG_MAX} each; default ${QR_IMG_DEFAULT} x ${QR_IMG_DEFAULT}`),
+});
+export type PaymentLinkEntry = z.infer<typeof paymentLinkEntrySchema>;
+
+/** The batch: entries are read as they come and each validated on its own. */
+export const paymentLinkBatchSchema = z.object({
+  batchId: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,63}$/, 'must be 1-64 characters: letters, digits and . _ - /')
+    .describe('unique per merchant'),
+  details: z.array(z.unknown()).min(1).max(MAX_LINKS_PER_BATCH),
+});
+
+/** The same batch as the API reference shows it, with the entry's fields. */
+export const paymentLinkBatchDocSchema = paymentLinkBatchSchema.extend({
+  details: z.array(paymentLinkEntrySchema).min(1).max(MAX_LINKS_PER_BATCH),
+});
+
+export const paymentLinkResultSchema = z.object({
+  orderId: z.unknown(),
+  invoiceNumber: z.unknown().optional(),
+  amount: z.unknown(),
+  internalNotes: z.unknown().optional(),
+  linkExpireBy: z.unknown().describe('yyyy-MM-dd HH:mm:ss (IST) when the entry is valid, else as sent'),
+  productDescription: z.unknown(),
+  customerEmail: z.unknown().optional(),
+  customerMobile: z.unknown().optional().describe('a string when the entry is valid'),
+  showQrImg: z.unknown().optional(),
+  qrImgSize: z.unknown().optional(),
+  link: z.string().nullable(),
+  qrCode: z.string().optional().describe('base64 PNG of the link, when showQrImg'),
+  errorDescription: z.string().optional().describe('present on failure: what is wrong, naming the field'),
+});
+
+export const paymentLinkResponseSchema = z.object({
+  success: z.boolean().describe('true when every entry got a link'),
+  statusCode: z.number().int().describe('200 all, 207 some, 400 none'),
+  errorMessage: z.string().nullable(),
+  data: z.array(paymentLinkResultSchema),
+});

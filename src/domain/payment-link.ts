@@ -1,0 +1,38 @@
+import { istWallClockToInstant } from './ist-time';
+
+/** How far ahead a link may expire: a payment request older than this is a new request. */
+export const MAX_LINK_LIFETIME_DAYS = 180;
+/** Entries in one create call. */
+export const MAX_LINKS_PER_BATCH = 500;
+export const QR_IMG_MIN = 100;
+export const QR_IMG_MAX = 1000;
+export const QR_IMG_DEFAULT = 200;
+
+/** `linkExpireBy` as the request carries it: `dd/MM/yyyy HH:mm:ss`, IST. */
+export const LINK_EXPIRE_BY_PATTERN = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/** The instant `dd/MM/yyyy HH:mm:ss` (IST) names, or null when it names none. */
+export function parseLinkExpireBy(text: string): Date | null {
+  const m = LINK_EXPIRE_BY_PATTERN.exec(text);
+  if (!m) return null;
+  const [d, mo, y, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  return istWallClockToInstant(y, mo, d, h, mi, s);
+}
+
+/** Why a link may not expire at `expireBy` when created at `now`, or null when it may. */
+export function linkExpiryProblem(expireBy: Date, now: Date): string | null {
+  if (expireBy.getTime() <= now.getTime()) return 'linkExpireBy: must be in the future';
+  if (expireBy.getTime() - now.getTime() > MAX_LINK_LIFETIME_DAYS * 86_400_000)
+    return `linkExpireBy: must be within ${MAX_LINK_LIFETIME_DAYS} days`;
+  return null;
+}
+
+/** `1m 05s`, `2 h 10 min`, `3 days 4 h`: the time a payer has left, for the page. */
+export function formatTimeLeft(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days ${hours % 24} h`;
+}
