@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { ledgerPaths } from './docs/ledger';
+import { paymentLinkPaths } from './docs/payment-links';
 import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
 import { webhookPaths } from './docs/webhooks';
@@ -92,6 +93,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
     ...ledgerPaths(),
+    ...paymentLinkPaths(),
     ...opsPaths(),
     ...webhookPaths(),
     '/api/payments/v1/status': {
@@ -154,7 +156,12 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
           description: 'HMAC-SHA256 of the raw body with the secret key',
         },
         operatorToken: { type: 'http', scheme: 'bearer' },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: "the merchant's API key (ledger, bulk)" },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: "the merchant's API key (ledger, bulk, payment links)",
+        },
         qrImageSignature: {
           type: 'apiKey',
           in: 'query',

@@ -4,6 +4,8 @@ import { bulkResponseSchema, ledgerResponseSchema } from '../../src/api/schemas/
 import { createQrResponseSchema } from '../../src/api/schemas/qr';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import { fetchTxn, ledger } from '../support/ledger';
+import { createLinks, linkEntry, newBatchId } from '../support/payment-links';
+import { paymentLinkResponseSchema } from '../../src/api/schemas/payment-links';
 import { createQr } from '../support/qr';
 import { sandboxPaymentResponseSchema } from '../../src/api/schemas/sandbox';
 import { statusResponseSchema } from '../../src/api/schemas/status';
@@ -36,6 +38,7 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/webhooks',
       '/ops/v1/webhooks/replay',
       '/ops/v1/webhooks/{deliveryId}/replay',
+      '/pl/api/v1/create',
       '/sandbox/v1/payments',
       '/sandbox/v1/qr/pay',
       '/updateTxn',
@@ -85,5 +88,10 @@ describe('API reference: GET /openapi.json', function () {
     assert.ok(ledgerResponseSchema.parse(page.json).data.transactions.length >= 1);
     bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: today, status: 'success' })).json);
     bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: '2020-01-01', status: 'success' })).json);
+    const links = await createLinks(gw, merchant.apiKey, {
+      batchId: newBatchId(),
+      details: [linkEntry(), linkEntry({ amount: 1 })],
+    });
+    assert.equal(paymentLinkResponseSchema.parse(links.json).statusCode, 207);
   });
 });

@@ -54,21 +54,19 @@ export const paymentLinkBatchDocSchema = paymentLinkBatchSchema.extend({
   details: z.array(paymentLinkEntrySchema).min(1).max(MAX_LINKS_PER_BATCH),
 });
 
-export const paymentLinkResultSchema = z.object({
-  orderId: z.unknown(),
-  invoiceNumber: z.unknown().optional(),
-  amount: z.unknown(),
-  internalNotes: z.unknown().optional(),
-  linkExpireBy: z.unknown().describe('yyyy-MM-dd HH:mm:ss (IST) when the entry is valid, else as sent'),
-  productDescription: z.unknown(),
-  customerEmail: z.unknown().optional(),
-  customerMobile: z.unknown().optional().describe('a string when the entry is valid'),
-  showQrImg: z.unknown().optional(),
-  qrImgSize: z.unknown().optional(),
-  link: z.string().nullable(),
-  qrCode: z.string().optional().describe('base64 PNG of the link, when showQrImg'),
-  errorDescription: z.string().optional().describe('present on failure: what is wrong, naming the field'),
-});
+/** One entry's answer: what was sent, echoed (valid entries as the contract formats them), and the outcome. */
+export const paymentLinkResultSchema = z
+  .object({
+    orderId: z.unknown().optional(),
+    amount: z.unknown().optional().describe('a number (rupees)'),
+    linkExpireBy: z.unknown().optional().describe('yyyy-MM-dd HH:mm:ss (IST) when the entry is valid, else as sent'),
+    customerMobile: z.unknown().optional().describe('a string when the entry is valid'),
+    link: z.string().nullable(),
+    qrCode: z.string().optional().describe('base64 PNG of the link, when showQrImg'),
+    errorDescription: z.string().optional().describe('present on failure: what is wrong, naming the field'),
+  })
+  .catchall(z.unknown())
+  .describe('the entry as sent (every field echoed), with link and qrCode, or link null and errorDescription');
 
 export const paymentLinkResponseSchema = z.object({
   success: z.boolean().describe('true when every entry got a link'),

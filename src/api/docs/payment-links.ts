@@ -1,0 +1,28 @@
+import { MAX_LINKS_PER_BATCH } from '../../domain/payment-link';
+import { operation } from '../openapi';
+import { paymentLinkBatchDocSchema, paymentLinkResponseSchema } from '../schemas/payment-links';
+import { z } from 'zod';
+
+const paymentLinkError = z.object({
+  success: z.literal(false),
+  statusCode: z.number().int(),
+  errorMessage: z.string(),
+  data: z.array(z.unknown()).max(0),
+});
+
+/** The payment link operation of the API reference (the hosted page itself is HTML, not API). */
+export function paymentLinkPaths(): Record<string, object> {
+  return {
+    '/pl/api/v1/create': {
+      post: operation({
+        summary: 'Create a batch of payment links',
+        description: `Header \`X-API-Key\`. Up to ${MAX_LINKS_PER_BATCH} entries; each is validated on its own and answered in \`data\` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with \`link\` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, \`qrCode\` (base64 PNG of the link); or with \`link: null\` and \`errorDescription\` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before, or an orderId of any earlier order, fails the entry. HTTP 200 for any batch that parsed; \`statusCode\` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 1024; paid at most once.`,
+        security: [{ apiKey: [] }],
+        request: paymentLinkBatchDocSchema,
+        responses: { 200: { description: 'the batch, answered entry by entry', schema: paymentLinkResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: paymentLinkError,
+      }),
+    },
+  };
+}
