@@ -95,6 +95,12 @@ export const configSchema = z.object({
     .default(30)
     .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
+  PAYMENT_LINK_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1_048_576)
+    .describe('largest payment link batch accepted (a batch holds up to 500 links; 413 above)'),
   RATE_LIMIT_PER_SECOND: z.coerce
     .number()
     .int()

@@ -52,20 +52,7 @@ export class TransactionRepository {
 
   /** Creates the Pending transaction of an order, or returns the one that already exists. */
   async createPending(t: NewTransaction): Promise<{ transaction: Transaction; created: boolean }> {
-    const transaction: Transaction = {
-      ...t,
-      status: 'Pending',
-      responseCode: PaymentResponse.pending.code,
-      responseDescription: PaymentResponse.pending.description,
-      bankRefNum: null,
-      authCode: null,
-      markedFailedByService: false,
-      updatedAt: t.createdAt,
-      completedAt: null,
-      successAt: null,
-      refunds: [],
-      version: 1,
-    };
+    const transaction = pending(t);
     // Insert, and on the primary key's refusal read the order that exists. (Not an upsert with
     // $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
     try {
@@ -76,6 +63,27 @@ export class TransactionRepository {
       const existing = await this.findByOrder(t);
       if (!existing) throw e;
       return { transaction: existing, created: false };
+    }
+  }
+
+  /**
+   * Creates many Pending orders in one unordered insert (a payment link batch); returns, per order
+   * in the same order, whether it was created or its orderId was taken already.
+   */
+  async createPendingMany(ts: NewTransaction[]): Promise<boolean[]> {
+    if (ts.length === 0) return [];
+    try {
+      await this.txns.insertMany(
+        ts.map((t) => ({ _id: orderKey(t), ...pending(t) })),
+        { ordered: false },
+      );
+      return ts.map(() => true);
+    } catch (e) {
+      const errors = (e as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
+      const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
+      if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+      const taken = new Set(list.map((w) => w.index));
+      return ts.map((_, i) => !taken.has(i));
     }
   }
 
@@ -215,4 +223,22 @@ export class TransactionRepository {
     );
     return updated ? toTransaction(updated) : null;
   }
+}
+
+/** A new order as first stored: Pending, nothing answered yet. */
+function pending(t: NewTransaction): Transaction {
+  return {
+    ...t,
+    status: 'Pending',
+    responseCode: PaymentResponse.pending.code,
+    responseDescription: PaymentResponse.pending.description,
+    bankRefNum: null,
+    authCode: null,
+    markedFailedByService: false,
+    updatedAt: t.createdAt,
+    completedAt: null,
+    successAt: null,
+    refunds: [],
+    version: 1,
+  };
 }

@@ -5,10 +5,10 @@ import { formatIstDateTime } from '../domain/ist-time';
 import { rupeesToPaise } from '../domain/money';
 import { linkExpiryProblem, parseLinkExpireBy, QR_IMG_DEFAULT } from '../domain/payment-link';
 import { renderQrPng } from '../domain/qr-png';
-import type { Transaction } from '../domain/transaction';
 import type { Logger } from '../logger';
 import type { Merchant } from '../store/merchant-repository';
 import type { PaymentLink, PaymentLinkRepository } from '../store/payment-link-repository';
+import type { NewTransaction } from '../store/transaction-repository';
 import { paymentLinkEntrySchema, type PaymentLinkEntry } from '../api/schemas/payment-links';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
@@ -21,16 +21,24 @@ export interface CreatePaymentLinksDeps extends StartPaymentDeps {
 /** One entry's answer: what was sent, echoed, with its link or what is wrong with it. */
 export type PaymentLinkResult = Record<string, unknown> & { link: string | null; qrCode?: string; errorDescription?: string };
 
-/** Entries prepared at once (each is two store writes, and maybe a PNG). */
+/** Workflow starts in flight at once. */
 const CONCURRENCY = 16;
+const ORDER_TAKEN = 'orderId: already used for another order';
+
+interface Checked {
+  raw: unknown;
+  entry: PaymentLinkEntry;
+  amountPaise: number;
+  expireBy: Date;
+}
 
 /**
  * Creates a batch of payment links. Each valid entry becomes its order (a Pending transaction whose
- * payer brings the instrument on the link's page; the orderId insert is what makes it unique among
- * every order of the merchant) and a link document keyed by an unguessable token. Each order's
- * payment workflow (open until linkExpireBy, then expired) is started after the answer, so a batch
- * of 500 is answered at once; an order whose start is lost to a crash is started by the pending
- * sweep, and paying a link starts it first if it must.
+ * payer brings the instrument on the link's page; inserting the orderId is what makes it unique
+ * among every order of the merchant) and a link document keyed by an unguessable token: one
+ * unordered insert for all the orders, one for all the links. Each order's payment workflow (open
+ * until linkExpireBy, then expired) is started after the answer, so a batch of 500 is answered at
+ * once; a start lost to a crash is made by the pending sweep, and paying a link starts it first.
  */
 export async function createPaymentLinks(
   deps: CreatePaymentLinksDeps,
@@ -43,81 +51,78 @@ export async function createPaymentLinks(
   if (!(await deps.paymentLinks.claimBatch(merchant.merchantIdentifier, batchId, now))) {
     return entries.map((e) => failed(e, 'batchId: already used for another batch'));
   }
-  const results: PaymentLinkResult[] = new Array(entries.length);
-  const created: { link: PaymentLink; transaction: Transaction }[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, entries.length) }, async () => {
-      while (next < entries.length) {
-        const i = next++;
-        const outcome = await createOne(deps, merchant, batchId, entries[i], ipAddress, now);
-        results[i] = outcome.result;
-        if (outcome.created) created.push(outcome.created);
-      }
-    }),
-  );
-  await deps.paymentLinks.insert(created.map((c) => c.link));
+  // Each entry is checked on its own; an orderId given twice in the batch goes to its first entry.
+  const seen = new Set<string>();
+  const checked = entries.map((raw) => {
+    const c = check(raw, now);
+    if ('problem' in c) return c;
+    if (seen.has(c.entry.orderId)) return { raw, problem: ORDER_TAKEN };
+    seen.add(c.entry.orderId);
+    return c;
+  });
+  const valid = checked.filter((c): c is Checked => !('problem' in c));
+  const orders = valid.map((c) => newOrder(merchant, c, ipAddress, now));
+  const created = await deps.transactions.createPendingMany(orders);
+
+  const links: PaymentLink[] = [];
+  const answers = new Map<Checked, PaymentLinkResult>();
+  for (const [i, c] of valid.entries()) {
+    if (!created[i]) {
+      answers.set(c, failed(c.raw, ORDER_TAKEN));
+      continue;
+    }
+    const token = randomBytes(18).toString('base64url');
+    const link = `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
+    const size = c.entry.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT };
+    const qrCode = c.entry.showQrImg ? (await renderQrPng(link, size.width, size.height)).toString('base64') : undefined;
+    answers.set(c, { ...echo(c.entry, c.expireBy), link, ...(qrCode ? { qrCode } : {}) });
+    links.push({
+      _id: token,
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: c.entry.orderId,
+      batchId,
+      invoiceNumber: c.entry.invoiceNumber ?? null,
+      internalNotes: c.entry.internalNotes ?? null,
+      customerMobile: c.entry.customerMobile === undefined ? null : String(c.entry.customerMobile),
+      createdAt: now,
+    });
+  }
+  await deps.paymentLinks.insert(links);
   void startWorkflows(
     deps,
-    created.map((c) => c.transaction),
+    orders.filter((_, i) => created[i]),
   );
-  return results;
+  return checked.map((c) => ('problem' in c ? failed(c.raw, c.problem) : answers.get(c)!));
 }
 
-async function createOne(
-  deps: CreatePaymentLinksDeps,
-  merchant: Merchant,
-  batchId: string,
-  raw: unknown,
-  ipAddress: string | null,
-  now: Date,
-): Promise<{ result: PaymentLinkResult; created?: { link: PaymentLink; transaction: Transaction } }> {
+/** An entry validated on its own: what it asks for, or its first problem, naming the field. */
+function check(raw: unknown, now: Date): Checked | { raw: unknown; problem: string } {
   const parsed = paymentLinkEntrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { result: failed(raw, `${issue.path.join('.') || 'entry'}: ${issue.message}`) };
+    return { raw, problem: `${issue.path.join('.') || 'entry'}: ${issue.message}` };
   }
-  const e = parsed.data;
-  const amountPaise = rupeesToPaise(e.amount)!;
-  const expireBy = parseLinkExpireBy(e.linkExpireBy);
-  if (!expireBy) return { result: failed(raw, 'linkExpireBy: no such date or time') };
+  const expireBy = parseLinkExpireBy(parsed.data.linkExpireBy);
+  if (!expireBy) return { raw, problem: 'linkExpireBy: no such date or time' };
   const expiryProblem = linkExpiryProblem(expireBy, now);
-  if (expiryProblem) return { result: failed(raw, expiryProblem) };
+  if (expiryProblem) return { raw, problem: expiryProblem };
+  return { raw, entry: parsed.data, amountPaise: rupeesToPaise(parsed.data.amount)!, expireBy };
+}
 
-  const { transaction, created } = await deps.transactions.createPending({
+/** The link's order: Pending, its payer bringing the instrument on the link's page until linkExpireBy. */
+function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now: Date): NewTransaction {
+  return {
     txnId: newTxnId(now),
     merchantIdentifier: merchant.merchantIdentifier,
-    orderId: e.orderId,
-    amountPaise,
-    productDescription: e.productDescription,
+    orderId: c.entry.orderId,
+    amountPaise: c.amountPaise,
+    productDescription: c.entry.productDescription,
     buyerName: null,
-    buyerEmail: e.customerEmail ?? null,
+    buyerEmail: c.entry.customerEmail ?? null,
     ipAddress,
     instrument: { kind: 'PAYMENT_LINK' },
-    payerDeadline: expireBy,
+    payerDeadline: c.expireBy,
     createdAt: now,
-  });
-  if (!created) return { result: failed(raw, 'orderId: already used for another order') };
-
-  const token = randomBytes(18).toString('base64url');
-  const link = `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
-  const size = e.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT };
-  const qrCode = e.showQrImg ? (await renderQrPng(link, size.width, size.height)).toString('base64') : undefined;
-  return {
-    result: { ...echo(e, expireBy), link, ...(qrCode ? { qrCode } : {}) },
-    created: {
-      link: {
-        _id: token,
-        merchantIdentifier: merchant.merchantIdentifier,
-        orderId: e.orderId,
-        batchId,
-        invoiceNumber: e.invoiceNumber ?? null,
-        internalNotes: e.internalNotes ?? null,
-        customerMobile: e.customerMobile === undefined ? null : String(e.customerMobile),
-        createdAt: now,
-      },
-      transaction,
-    },
   };
 }
 
@@ -136,12 +141,12 @@ function failed(raw: unknown, errorDescription: string): PaymentLinkResult {
   return { ...sent, link: null, errorDescription };
 }
 
-async function startWorkflows(deps: CreatePaymentLinksDeps, transactions: Transaction[]): Promise<void> {
+async function startWorkflows(deps: CreatePaymentLinksDeps, pending: NewTransaction[]): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, transactions.length) }, async () => {
-      while (next < transactions.length) {
-        const t = transactions[next++]!;
+    Array.from({ length: Math.min(CONCURRENCY, pending.length) }, async () => {
+      while (next < pending.length) {
+        const t = pending[next++]!;
         await ensurePaymentWorkflow(deps, t).catch((err: unknown) =>
           // The pending sweep starts it later; paying the link starts it at once.
           deps.logger.warn({ err, orderId: t.orderId }, 'payment link workflow not started yet'),

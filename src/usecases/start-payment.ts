@@ -74,7 +74,7 @@ export async function startPayment(deps: StartPaymentDeps, request: PaymentReque
 /** Starts the order's payment workflow unless it exists: running or finished, it is never started twice. */
 export async function ensurePaymentWorkflow(
   deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs' | 'qrExpiryMs' | 'now'> & { realtimeWebhook?: boolean },
-  t: Transaction,
+  t: Pick<Transaction, 'txnId' | 'merchantIdentifier' | 'orderId' | 'amountPaise' | 'instrument' | 'createdAt' | 'payerDeadline'>,
 ): Promise<void> {
   // A QR's payer window runs from the order's creation, also when the workflow starts late (the sweep).
   const deadline = t.payerDeadline?.getTime() ?? t.createdAt.getTime() + deps.qrExpiryMs;

@@ -13,7 +13,7 @@ export function paymentLinkRoutes(deps: ApiDeps): Router {
   router.post('/pl/api/v1/create', apiKeyAuth(deps.merchants), async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
-    const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.MAX_BODY_BYTES);
+    const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.PAYMENT_LINK_MAX_BODY_BYTES);
     const data = await createPaymentLinks(
       { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
       merchant,
