@@ -114,6 +114,12 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     );
   });
 
+  it('answers a batch of 500 in one call, every link distinct', async () => {
+    const res = await create(Array.from({ length: 500 }, () => linkEntry()));
+    assert.equal(res.json.statusCode, 200, res.text.slice(0, 300));
+    assert.equal(new Set(res.json.data.map((d: { link: string }) => d.link)).size, 500);
+  });
+
   describe('bad requests: the envelope with statusCode, never a 500', () => {
     const cases: [string, object | string, number][] = [
       ['malformed JSON', '{"batchId":', 400],

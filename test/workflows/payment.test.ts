@@ -215,4 +215,45 @@ describe('payment workflow (time-skipping)', function () {
       assert.equal(recorded.get(t.txnId)?.answer?.response, 'success');
     });
   });
+
+  describe('payment link', () => {
+    const WEEK = 7 * 24 * 3_600_000;
+    const linkOrder = (): Transaction => ({
+      ...transaction({ payerVpa: 'success@sandbox' }),
+      instrument: { kind: 'PAYMENT_LINK' },
+      createdAt: new Date(0),
+      payerDeadline: new Date(WEEK),
+    });
+    const linkDeps = async () => ({ ...deps(), now: () => new Date(0) });
+
+    it('stays open for a week until linkExpireBy (a durable timer), then expires without asking the bank', async () => {
+      const t = linkOrder();
+      const callsBefore = bankCalls;
+      const before = await env.currentTimeMs();
+      const result = await withWorker(async () => {
+        await ensurePaymentWorkflow(await linkDeps(), t);
+        const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+        await env.sleep('6 days');
+        assert.equal(await handle.query(paymentStageQuery), 'awaiting-payer', 'still open after six days');
+        return handle.result();
+      });
+      assert.deepEqual(result, { txnId: t.txnId, status: 'Failure', markedFailedByService: true });
+      assert.ok((await env.currentTimeMs()) - before >= WEEK, 'open for the whole week');
+      assert.equal(bankCalls, callsBefore);
+    });
+
+    it('takes the payer who comes on the sixth day, whatever the instrument', async () => {
+      const t = linkOrder();
+      const result = await withWorker(async () => {
+        await ensurePaymentWorkflow(await linkDeps(), t);
+        const handle = env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId));
+        await env.sleep('6 days');
+        const card = sandboxInstrument({ cardNumber: '4012001037141112' }, () => 'card-id');
+        assert.ok(card.ok);
+        assert.equal(await handle.executeUpdate(qrPayerUpdate, { args: [card.instrument] }), 'accepted');
+        return handle.result();
+      });
+      assert.equal(result.status, 'Success');
+    });
+  });
 });
