@@ -7,6 +7,8 @@ import { startPaymentDeps } from '../../src/usecases/start-payment';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
+import { ledger } from '../support/ledger';
+import { startReceiver } from '../support/receiver';
 import { newOrderId, sandboxPay, storedTransaction } from '../support/payments';
 import { createLinks, linkEntry, linkExpireBy, linkPath, newBatchId, openLink, payForm } from '../support/payment-links';
 
@@ -24,6 +26,10 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
   let merchant: MerchantCredentials;
   beforeEach(async () => {
     ({ gw, merchant } = await gatewayWithNewMerchant('Meera Textiles'));
+  });
+  const receivers: { close(): Promise<void> }[] = [];
+  after(async () => {
+    for (const r of receivers) await r.close();
   });
   const create = (details: unknown[], batchId = newBatchId()) => createLinks(gw, merchant.apiKey, { batchId, details });
   const statusOf = async (orderId: string) =>
@@ -161,7 +167,10 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     assert.equal((await openLink(gw, '/pl/nope')).status, 404);
   });
 
-  it('paying on the page: 303 back to it, then the paid page, and Success in the status API', async () => {
+  it('paying on the page: 303 back to it, then the paid page; Success in the status API, the ledger and a webhook', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    await gw.rt.merchants.updateSettings(merchant.merchantIdentifier, { webhookUrl: receiver.url });
     const entry = linkEntry();
     const path = linkPath((await create([entry])).json.data[0].link);
     const page = await openLink(gw, path);
@@ -171,6 +180,12 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     await until(async () => (await openLink(gw, path)).html.includes('Payment successful'), 'the paid page');
     const order = await statusOf(entry.orderId as string);
     assert.deepEqual([order.txnStatus, order.paymentInstrument.paymentMode], ['0', 'UPI']);
+    await until(async () => receiver.calls.length > 0, 'the real-time webhook');
+    const txnData = JSON.parse(new URLSearchParams(receiver.calls[0]!.body).get('txnData')!);
+    assert.deepEqual([txnData.txns[0].orderId, txnData.txns[0].responseCode], [entry.orderId, '100']);
+    const today = new Date(Date.now() + 5.5 * 3_600_000).toISOString().slice(0, 10);
+    const ledgerPage = await ledger(gw, merchant.apiKey, { startDateTime: today, endDateTime: today, status: 'SUCCESS' });
+    assert.ok(ledgerPage.json.data.transactions.some((t: { orderId: string }) => t.orderId === entry.orderId));
     // Paid once: the form again changes nothing.
     const again = await openLink(gw, path);
     assert.equal(again.status, 200);
