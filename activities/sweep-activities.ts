@@ -22,6 +22,7 @@ export function createSweepActivities(deps: SweepActivityDeps) {
     async ensureWorkflowsOfStalePayments(input: { olderThanMs: number; limit: number }): Promise<{ checked: number }> {
       const stale = await deps.transactions.findPendingSince(new Date(deps.now().getTime() - input.olderThanMs), input.limit);
       for (const t of stale) await ensurePaymentWorkflow(deps, t);
+      await deps.transactions.markSwept(stale, deps.now());
       const refunding = await deps.transactions.findWithPendingRefundsSince(
         new Date(deps.now().getTime() - input.olderThanMs),
         input.limit,

@@ -19,7 +19,7 @@ import type { Transaction } from '../src/domain/transaction';
 import { orderKey } from '../src/store/transaction-repository';
 import { startChaosStack, startGateway } from './chaos-stack';
 import { round } from './support/load';
-import { ratioRow, report, type BenchRow } from './support/report';
+import { ratioRow, report, runBench, type BenchRow } from './support/report';
 
 const PER_MERCHANT = Number(process.env.LEDGER_BENCH_MERCHANT_TXNS ?? 100_000);
 const DAYS = 10;
@@ -212,10 +212,4 @@ async function main(): Promise<boolean> {
   }
 }
 
-main().then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

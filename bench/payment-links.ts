@@ -9,7 +9,7 @@ import { startTestGateway, stopGateways } from '../test/support/gateway';
 import { stopTestServers } from '../test/support/servers';
 import { createLinks, linkEntry, newBatchId } from '../test/support/payment-links';
 import { round } from './support/load';
-import { ratioRow, report } from './support/report';
+import { ratioRow, report, runBench } from './support/report';
 
 const ENTRIES = 500;
 
@@ -69,10 +69,4 @@ async function main(): Promise<boolean> {
   }
 }
 
-main().then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

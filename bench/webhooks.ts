@@ -14,8 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { startTestGateway, stopGateways } from '../test/support/gateway';
 import { stopTestServers } from '../test/support/servers';
-import { round } from './support/load';
-import { ratioRow, report } from './support/report';
+import { round, runConcurrently } from './support/load';
+import { ratioRow, report, runBench } from './support/report';
 
 const COUNT = Number(process.env.WEBHOOK_BENCH_COUNT ?? 10_000);
 const CONCURRENCY = 64;
@@ -49,56 +49,60 @@ async function main(): Promise<boolean> {
     failNext = false;
     const body = `txnData=${encodeURIComponent(JSON.stringify({ merchantIdentifier: m.merchantIdentifier, txns: [{ amount: 1000, orderid: 'x', txnDate: '2026-01-01 00:00:00.0' }], refunds: [] }))}&checksum=${'0'.repeat(64)}`;
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    let next = 0;
     const loopStart = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < COUNT) {
-          const i = next++;
-          await new Promise<void>((resolve, reject) => {
-            const r = http.request(
-              url,
-              {
-                method: 'POST',
-                agent,
-                headers: {
-                  'content-type': 'application/x-www-form-urlencoded',
-                  'x-webhook-id': `loop-${i}`,
-                  'x-webhook-attempt': '1',
-                },
+    await runConcurrently(
+      COUNT,
+      CONCURRENCY,
+      (i) =>
+        new Promise<void>((resolve, reject) => {
+          const r = http.request(
+            url,
+            {
+              method: 'POST',
+              agent,
+              headers: {
+                'content-type': 'application/x-www-form-urlencoded',
+                'x-webhook-id': `loop-${i}`,
+                'x-webhook-attempt': '1',
               },
-              (res) => res.resume().on('end', resolve),
-            );
-            r.on('error', reject);
-            r.end(body);
-          });
-        }
-      }),
+            },
+            (res) => res.resume().on('end', resolve),
+          );
+          r.on('error', reject);
+          r.end(body);
+        }),
     );
     const loopPerSecond = COUNT / ((performance.now() - loopStart) / 1000);
     agent.destroy();
 
+    // What Temporal here can do at all for one workflow per delivery: bare starts (no worker runs
+    // them) of the same workflow type on a queue nobody polls, CONCURRENCY at a time.
+    const startsCount = Math.min(COUNT, 2000);
+    const startsBegan = performance.now();
+    await runConcurrently(startsCount, CONCURRENCY, (i) =>
+      gw.rt.temporal.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: `bench-start-${run}-${i}`,
+        taskQueue: `bench-unpolled-${run}`,
+        args: [{ deliveryId: `x${i}`, merchantIdentifier: m.merchantIdentifier, orderId: '' }],
+      }),
+    );
+    const startsPerSecond = startsCount / ((performance.now() - startsBegan) / 1000);
+
     failNext = true;
     const ids = Array.from({ length: COUNT }, (_, i) => `bench:${run}:${i}`);
     const started = performance.now();
-    let k = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (k < COUNT) {
-          const i = k++;
-          await gw.rt.temporal.workflow.start('webhookDeliveryWorkflow', {
-            workflowId: `webhook:${ids[i]}`,
-            taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
-            args: [
-              {
-                deliveryId: ids[i],
-                merchantIdentifier: m.merchantIdentifier,
-                orderId: '',
-                late: [{ kind: 'txn', orderId: `b-${run}-${i}`, amountPaise: 1000, at: new Date().toISOString() }],
-              },
-            ],
-          });
-        }
+    await runConcurrently(COUNT, CONCURRENCY, (i) =>
+      gw.rt.temporal.workflow.start('webhookDeliveryWorkflow', {
+        workflowId: `webhook:${ids[i]}`,
+        taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+        args: [
+          {
+            deliveryId: ids[i],
+            merchantIdentifier: m.merchantIdentifier,
+            orderId: '',
+            late: [{ kind: 'txn', orderId: `b-${run}-${i}`, amountPaise: 1000, at: new Date().toISOString() }],
+          },
+        ],
       }),
     );
     const deadline = Date.now() + 30 * 60_000;
@@ -125,6 +129,12 @@ async function main(): Promise<boolean> {
           { label: `${round(loopPerSecond)}/s plain loop of the same POSTs`, value: loopPerSecond },
           { atLeast: 0.5 },
         ),
+        ratioRow(
+          'the same beside bare workflow starts (informative: the most one workflow per delivery allows here)',
+          { label: `${round(perSecond)}/s delivered`, value: perSecond },
+          { label: `${round(startsPerSecond)}/s workflow starts alone, unpolled queue`, value: startsPerSecond },
+          { atLeast: 0 },
+        ),
       ]) && delivered === COUNT
     );
   } finally {
@@ -134,10 +144,4 @@ async function main(): Promise<boolean> {
   }
 }
 
-main().then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -81,3 +81,13 @@ export async function loopLoad(
 }
 
 export const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
+/** Calls `op(0) .. op(count - 1)`, `concurrency` at a time. */
+export async function runConcurrently(count: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await op(next++);
+    }),
+  );
+}

@@ -33,3 +33,14 @@ export function report(rows: BenchRow[]): boolean {
   for (const r of rows) console.log(`${r.met ? 'MET' : 'MISSED'}: ${r.path} ratio ${r.ratio} (target ${r.target})`);
   return rows.every((r) => r.met);
 }
+
+/** Runs a benchmark's main: exit 0 when every target was met, 1 on a miss or an error. */
+export function runBench(main: () => Promise<boolean>): void {
+  main().then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -68,6 +68,8 @@ export interface Transaction {
   chargeback?: Chargeback;
   /** Dynamic QR orders: the response `data` of the first request, as sent, repeated byte for byte. */
   qrData?: string;
+  /** When the pending sweep last ensured this Pending order's workflow. */
+  sweptAt?: Date;
   /** Orders that wait for their payer: when the wait ends (a payment link's linkExpireBy). */
   payerDeadline?: Date;
   version: number;

@@ -101,14 +101,24 @@ export class TransactionRepository {
     return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(toTransaction);
   }
 
-  /** Pending orders not touched since `before`, oldest first: candidates for the sweep. */
+  /**
+   * Pending orders not touched since `before`: candidates for the sweep. Never swept first, then
+   * the longest unswept: orders that rightly wait for days (payment links, QRs) are revisited in
+   * turn and can never crowd a new orphan out of a run's `limit`.
+   */
   async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
     const docs = await this.txns
       .find({ status: 'Pending', updatedAt: { $lt: before } })
-      .sort({ updatedAt: 1 })
+      .sort({ sweptAt: 1, updatedAt: 1 })
       .limit(limit)
       .toArray();
     return docs.map(toTransaction);
+  }
+
+  /** Notes that the sweep ensured these orders' workflows (see findPendingSince). */
+  async markSwept(orders: OrderRef[], at: Date): Promise<void> {
+    if (orders.length === 0) return;
+    await this.txns.updateMany({ _id: { $in: orders.map(orderKey) }, status: 'Pending' }, { $set: { sweptAt: at } });
   }
 
   /** Orders with a refund still PENDING and untouched since `before`: candidates for the sweep. */

@@ -99,6 +99,23 @@ describe('pending payments sweep', function () {
     await assert.rejects(workflowOf(fresh).describe(), WorkflowNotFoundError);
   });
 
+  it('orders that rightly wait for days never crowd a new orphan out of a run', async () => {
+    // More old Pending orders than one run takes, all swept once already (as links waiting for payers are).
+    const waiting = [];
+    for (let i = 0; i < 4; i++) waiting.push(await orphanedOrder(10 * 60_000));
+    const sweep = (limit: number, id: string) =>
+      gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
+        taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+        workflowId: `sweep-starve-${id}`,
+        args: [{ olderThanMs: 60_000, limit }],
+      });
+    // Sweep everything Pending that exists so far (other tests' orders too), so all are swept once.
+    await sweep(100_000, waiting[0]!);
+    const orphan = await orphanedOrder(2 * 60_000); // younger than every waiting order
+    await sweep(1, orphan);
+    assert.equal((await paymentFinished(gw, merchant.merchantIdentifier, orphan)).status, 'Success');
+  });
+
   // The workflow does not exist until the schedule's next run starts it; result() needs it to exist.
   async function resultOnceStarted(orderId: string) {
     for (;;) {
