@@ -27,6 +27,32 @@ export function linkExpiryProblem(expireBy: Date, now: Date): string | null {
   return null;
 }
 
+/** What a create request asks of one link, once its entry is valid. */
+export interface LinkRequest {
+  orderId: string;
+  productDescription: string;
+  invoiceNumber?: string;
+  internalNotes?: string;
+  customerEmail?: string;
+  customerMobile?: string | number;
+  showQrImg?: boolean;
+  qrImgSize?: { width: number; height: number };
+}
+
+/** A valid entry: as sent (`raw`), as read (`entry`), its amount in paise and its expiry. */
+export interface CheckedLinkEntry<E extends LinkRequest = LinkRequest> {
+  raw: unknown;
+  entry: E;
+  amountPaise: number;
+  expireBy: Date;
+}
+
+/** An entry refused on its own, with the reason naming the field. */
+export interface RefusedLinkEntry {
+  raw: unknown;
+  problem: string;
+}
+
 /** `1m 05s`, `2 h 10 min`, `3 days 4 h`: the time a payer has left, for the page. */
 export function formatTimeLeft(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));

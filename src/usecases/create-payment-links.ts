@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { formatIstDateTime } from '../domain/ist-time';
-import { rupeesToPaise } from '../domain/money';
-import { linkExpiryProblem, parseLinkExpireBy, QR_IMG_DEFAULT } from '../domain/payment-link';
+import { QR_IMG_DEFAULT, type CheckedLinkEntry, type LinkRequest, type RefusedLinkEntry } from '../domain/payment-link';
 import { renderQrPng } from '../domain/qr-png';
 import type { Logger } from '../logger';
 import type { Merchant } from '../store/merchant-repository';
 import type { PaymentLink, PaymentLinkRepository } from '../store/payment-link-repository';
 import type { NewTransaction } from '../store/transaction-repository';
-import { paymentLinkEntrySchema, type PaymentLinkEntry } from '../api/schemas/payment-links';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CreatePaymentLinksDeps extends StartPaymentDeps {
@@ -25,15 +23,10 @@ export type PaymentLinkResult = Record<string, unknown> & { link: string | null;
 const CONCURRENCY = 16;
 const ORDER_TAKEN = 'orderId: already used for another order';
 
-interface Checked {
-  raw: unknown;
-  entry: PaymentLinkEntry;
-  amountPaise: number;
-  expireBy: Date;
-}
+type Checked = CheckedLinkEntry;
 
 /**
- * Creates a batch of payment links. Each valid entry becomes its order (a Pending transaction whose
+ * Creates a batch of payment links from entries the API checked one by one. Each valid entry becomes its order (a Pending transaction whose
  * payer brings the instrument on the link's page; inserting the orderId is what makes it unique
  * among every order of the merchant) and a link document keyed by an unguessable token: one
  * unordered insert for all the orders, one for all the links. Each order's payment workflow (open
@@ -44,19 +37,18 @@ export async function createPaymentLinks(
   deps: CreatePaymentLinksDeps,
   merchant: Merchant,
   batchId: string,
-  entries: unknown[],
+  entries: (Checked | RefusedLinkEntry)[],
   ipAddress: string | null,
 ): Promise<PaymentLinkResult[]> {
   const now = deps.now();
   if (!(await deps.paymentLinks.claimBatch(merchant.merchantIdentifier, batchId, now))) {
-    return entries.map((e) => failed(e, 'batchId: already used for another batch'));
+    return entries.map((e) => failed(e.raw, 'batchId: already used for another batch'));
   }
   // Each entry is checked on its own; an orderId given twice in the batch goes to its first entry.
   const seen = new Set<string>();
-  const checked = entries.map((raw) => {
-    const c = check(raw, now);
+  const checked = entries.map((c) => {
     if ('problem' in c) return c;
-    if (seen.has(c.entry.orderId)) return { raw, problem: ORDER_TAKEN };
+    if (seen.has(c.entry.orderId)) return { raw: c.raw, problem: ORDER_TAKEN };
     seen.add(c.entry.orderId);
     return c;
   });
@@ -95,20 +87,6 @@ export async function createPaymentLinks(
   return checked.map((c) => ('problem' in c ? failed(c.raw, c.problem) : answers.get(c)!));
 }
 
-/** An entry validated on its own: what it asks for, or its first problem, naming the field. */
-function check(raw: unknown, now: Date): Checked | { raw: unknown; problem: string } {
-  const parsed = paymentLinkEntrySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { raw, problem: `${issue.path.join('.') || 'entry'}: ${issue.message}` };
-  }
-  const expireBy = parseLinkExpireBy(parsed.data.linkExpireBy);
-  if (!expireBy) return { raw, problem: 'linkExpireBy: no such date or time' };
-  const expiryProblem = linkExpiryProblem(expireBy, now);
-  if (expiryProblem) return { raw, problem: expiryProblem };
-  return { raw, entry: parsed.data, amountPaise: rupeesToPaise(parsed.data.amount)!, expireBy };
-}
-
 /** The link's order: Pending, its payer bringing the instrument on the link's page until linkExpireBy. */
 function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now: Date): NewTransaction {
   return {
@@ -127,7 +105,7 @@ function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now:
 }
 
 /** A valid entry as the contract echoes it: amount a number, mobile a string, expiry `yyyy-MM-dd HH:mm:ss`. */
-function echo(e: PaymentLinkEntry, expireBy: Date): Record<string, unknown> {
+function echo(e: LinkRequest, expireBy: Date): Record<string, unknown> {
   return {
     ...e,
     ...(e.customerMobile !== undefined ? { customerMobile: String(e.customerMobile) } : {}),

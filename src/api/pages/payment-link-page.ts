@@ -47,9 +47,9 @@ ${body}
 </html>`;
 }
 
-function summary(v: LinkView): string {
+function summary(v: LinkView, heading = `Pay ${v.merchantName}`): string {
   return `<section class="card" aria-labelledby="what">
-  <h1 id="what">Pay ${esc(v.merchantName)}</h1>
+  <h1 id="what">${esc(heading)}</h1>
   <p class="amount" id="amount">${esc(v.amountText)}</p>
   <p>${esc(v.productDescription)}</p>
   ${v.invoiceNumber ? `<p class="muted">Invoice <span id="invoice">${esc(v.invoiceNumber)}</span></p>` : ''}
@@ -113,7 +113,7 @@ export function resultPage(
   ];
   return layout(
     heading,
-    `${summary(v)}
+    `${summary(v, `Payment to ${v.merchantName}`)}
 <section class="card" role="status">
   <p class="result ${v.outcome === 'paid' ? 'ok' : 'bad'}" id="result">${esc(heading)}</p>
   <p>${esc(v.detail)}</p>

@@ -5,7 +5,7 @@ import type { Merchant } from '../../store/merchant-repository';
 import type { ApiDeps } from '../deps';
 import { apiKeyAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
-import { paymentLinkBatchSchema } from '../schemas/payment-links';
+import { checkPaymentLinkEntry, paymentLinkBatchSchema } from '../schemas/payment-links';
 
 /** POST /pl/api/v1/create (`X-API-Key`): a batch of payment links, each entry answered on its own. */
 export function paymentLinkRoutes(deps: ApiDeps): Router {
@@ -14,11 +14,12 @@ export function paymentLinkRoutes(deps: ApiDeps): Router {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
     const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.PAYMENT_LINK_MAX_BODY_BYTES);
+    const now = deps.now();
     const data = await createPaymentLinks(
       { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
       merchant,
       body.batchId,
-      body.details,
+      body.details.map((raw) => checkPaymentLinkEntry(raw, now)),
       ctx.ip || null,
     );
     const failed = data.filter((d) => d.link === null).length;

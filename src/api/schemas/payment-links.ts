@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import { rupeesToPaise } from '../../domain/money';
 import {
+  linkExpiryProblem,
+  parseLinkExpireBy,
+  type CheckedLinkEntry,
+  type RefusedLinkEntry,
   LINK_EXPIRE_BY_PATTERN,
   MAX_LINK_LIFETIME_DAYS,
   MAX_LINKS_PER_BATCH,
@@ -39,6 +44,20 @@ export const paymentLinkEntrySchema = z.object({
     .describe(`pixels, ${QR_IMG_MIN}-${QR_IMG_MAX} each; default ${QR_IMG_DEFAULT} x ${QR_IMG_DEFAULT}`),
 });
 export type PaymentLinkEntry = z.infer<typeof paymentLinkEntrySchema>;
+
+/** An entry validated on its own: what it asks for, or its first problem, naming the field. */
+export function checkPaymentLinkEntry(raw: unknown, now: Date): CheckedLinkEntry<PaymentLinkEntry> | RefusedLinkEntry {
+  const parsed = paymentLinkEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { raw, problem: `${issue.path.join('.') || 'entry'}: ${issue.message}` };
+  }
+  const expireBy = parseLinkExpireBy(parsed.data.linkExpireBy);
+  if (!expireBy) return { raw, problem: 'linkExpireBy: no such date or time' };
+  const expiryProblem = linkExpiryProblem(expireBy, now);
+  if (expiryProblem) return { raw, problem: expiryProblem };
+  return { raw, entry: parsed.data, amountPaise: rupeesToPaise(parsed.data.amount)!, expireBy };
+}
 
 /** The batch: entries are read as they come and each validated on its own. */
 export const paymentLinkBatchSchema = z.object({
