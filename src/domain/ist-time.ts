@@ -48,3 +48,14 @@ export function formatIstUsDateTime(instant: Date): string {
 export function formatIstDateTimeMillis(instant: Date): string {
   return `${formatIstDateTime(instant)}.${istParts(instant).SSS}`;
 }
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The IST calendar day of `instant` at midnight, as mandate create responses render
+ * mandateConfig dates (`MMM d, yyyy h:mm:ss a`): `Nov 23, 2026 12:00:00 AM`.
+ */
+export function formatIstMandateDate(instant: Date): string {
+  const p = istParts(instant);
+  return `${MONTHS[Number(p.MM) - 1]} ${Number(p.dd)}, ${p.yyyy} 12:00:00 AM`;
+}

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { formatIstDateTime } from '../../src/domain/ist-time';
+import { formatIstDateTime, formatIstMandateDate } from '../../src/domain/ist-time';
 
 describe('IST formatting', () => {
   const instant = new Date('2026-03-31T18:45:07.089Z'); // 1 April 2026, 00:15:07 in India
@@ -23,5 +23,12 @@ describe('IST formatting', () => {
       const d = new Date(t);
       assert.equal(formatIstDateTime(d), intl.format(d).replace(', ', ' '));
     }
+  });
+});
+
+describe('mandate dates', () => {
+  it('renders the IST day at midnight as MMM d, yyyy h:mm:ss a', () => {
+    assert.equal(formatIstMandateDate(new Date('2026-11-22T18:30:00Z')), 'Nov 23, 2026 12:00:00 AM');
+    assert.equal(formatIstMandateDate(new Date('2026-01-04T18:29:59Z')), 'Jan 4, 2026 12:00:00 AM');
   });
 });
