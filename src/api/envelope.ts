@@ -40,7 +40,8 @@ export function envelopeForPath(rawPath: string): EnvelopeKind {
   return path === '/updateTxn' ? 'refund' : 'success';
 }
 
-export function failureBody(kind: EnvelopeKind, code: number, text: string): object {
+/** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
+export function failureBody(kind: EnvelopeKind, code: number, text: string, http = 200): object {
   if (kind === 'status') return { status: false, message: { code, text } };
   // Zaakpay's Update/Refund answer, with nothing known of the request it could not read.
   if (kind === 'refund') {
@@ -53,13 +54,11 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string): obj
     };
   }
   // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
-  if (kind === 'paylink') return { success: false, statusCode: httpStatusOf(code), errorMessage: `${code}: ${text}`, data: [] };
+  if (kind === 'paylink') return { success: false, statusCode: http, errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
 }
 
-const httpStatusOf = (code: number) => Object.values(ApiErrors).find((e) => e.code === code)?.http ?? 400;
-
 export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): object {
   const e = ApiErrors[error];
-  return failureBody(kind, e.code, detail ? `${e.text}: ${detail}` : e.text);
+  return failureBody(kind, e.code, detail ? `${e.text}: ${detail}` : e.text, e.http);
 }

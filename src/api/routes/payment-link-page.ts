@@ -151,9 +151,8 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
 
 /** The form came from our page: the Strict cookie it was served with is echoed, and no other origin posted it. */
 function sameSiteForm(ctx: Context, echoed: string | undefined): boolean {
-  const origin = ctx.get('origin');
-  if (origin && origin !== 'null' && origin !== `${ctx.protocol}://${ctx.host}`) return false;
-  if (origin === 'null') return false;
+  const origin = ctx.get('origin'); // 'null' (an opaque origin) never matches
+  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
   const cookie = ctx.cookies.get(CSRF_COOKIE);
   if (!cookie || !echoed || cookie.length !== echoed.length) return false;
   return timingSafeEqual(Buffer.from(cookie), Buffer.from(echoed));
