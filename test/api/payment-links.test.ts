@@ -20,7 +20,7 @@ async function until(what: () => Promise<boolean>, label: string) {
   assert.fail(`timed out: ${label}`);
 }
 
-describe('Payment links: POST /pl/api/v1/create and the hosted page', function () {
+describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:token/pay', function () {
   this.timeout(60_000);
   let gw: TestGateway;
   let merchant: MerchantCredentials;
@@ -150,7 +150,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     });
   });
 
-  it('serves the page: merchant, product, invoice, amount, QR and time left, everything escaped; unknown links are 404', async () => {
+  it('GET /pl/:token serves the page: merchant, product, invoice, amount, QR and time left, everything escaped; unknown links are 404', async () => {
     const entry = linkEntry({ productDescription: '<script>alert("x")</script> & silk', invoiceNumber: '<b>INV</b>' });
     const link = (await create([entry])).json.data[0].link;
     const page = await openLink(gw, linkPath(link));
@@ -167,7 +167,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     assert.equal((await openLink(gw, '/pl/nope')).status, 404);
   });
 
-  it('paying on the page: 303 back to it, then the paid page; Success in the status API, the ledger and a webhook', async () => {
+  it('POST /pl/:token/pay: 303 back to the page, then the paid page; Success in the status API, the ledger and a webhook', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     await gw.rt.merchants.updateSettings(merchant.merchantIdentifier, { webhookUrl: receiver.url });
@@ -192,7 +192,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     assert.equal(again.csrf, '', 'no pay form on a paid link');
   });
 
-  it('a declined card shows the decline; a bad instrument shows the error on the page, paying nothing', async () => {
+  it('POST /pl/:token/pay with a declined card shows the decline; a bad instrument shows the error on the page, paying nothing', async () => {
     const entry = linkEntry();
     const path = linkPath((await create([entry])).json.data[0].link);
     const page = await openLink(gw, path);
@@ -205,7 +205,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     assert.equal((await statusOf(entry.orderId as string)).txnStatus, '1');
   });
 
-  it('refuses cross-site form posts: no cookie, another cookie, another origin', async () => {
+  it('POST /pl/:token/pay refuses cross-site form posts: no cookie, another cookie, another or an opaque origin', async () => {
     const entry = linkEntry();
     const path = linkPath((await create([entry])).json.data[0].link);
     const page = await openLink(gw, path);
@@ -218,6 +218,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
         { csrf: page.csrf, payerVpa: 'success@sandbox' },
         { cookie: page.cookie, origin: 'https://evil.example' },
       ),
+      payForm(gw, path, { csrf: page.csrf, payerVpa: 'success@sandbox' }, { cookie: page.cookie, origin: 'null' }),
     ];
     for (const res of await Promise.all(attempts)) assert.equal(res.status, 403);
     assert.equal((await statusOf(entry.orderId as string)).txnStatus, '2');
@@ -240,7 +241,7 @@ describe('Payment links: POST /pl/api/v1/create and the hosted page', function (
     assert.equal((await statusOf(entry.orderId as string)).txnStatus, won);
   });
 
-  it('expires at linkExpireBy: the page says so with 410 and the order fails with 1024', async () => {
+  it('expires at linkExpireBy: GET /pl/:token says so with 410 and the order fails with 1024', async () => {
     const entry = linkEntry({ linkExpireBy: linkExpireBy(2_500) });
     const path = linkPath((await create([entry])).json.data[0].link);
     await until(async () => (await statusOf(entry.orderId as string)).txnStatus === '1', 'the expiry');

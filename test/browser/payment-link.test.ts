@@ -11,7 +11,7 @@ import { createLinks, linkEntry, linkExpireBy, newBatchId } from '../support/pay
  * (the page must not need it). The links' addresses use PUBLIC_BASE_URL, which the test gateway
  * does not listen on, so the browser opens the same path on the gateway's address.
  */
-describe('Payment link page in a browser (headless Chromium)', function () {
+describe('Payment link page GET /pl/:token and its form POST /pl/:token/pay in a browser (headless Chromium)', function () {
   this.timeout(90_000);
   let browser: Browser | undefined;
   let gw: TestGateway;
