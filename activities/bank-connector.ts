@@ -30,6 +30,15 @@ export interface BankConnector {
   requestPayment(request: BankPaymentRequest): Promise<BankReply>;
   /** Refunds part or all of a settled payment. Idempotent per refundId. */
   requestRefund(request: BankRefundRequest): Promise<BankRefundAnswer>;
+  /** Asks the payer (through their UPI app) to approve a mandate; resolves with the payer's choice. */
+  requestMandateApproval(request: { txnId: string; payerVpa: string }): Promise<{ approved: boolean }>;
+  /** Sends the payer the pre-debit notification of a mandate debit; the payer's bank may refuse it. */
+  notifyMandateDebit(request: {
+    txnId: string;
+    payerVpa: string;
+    amountPaise: Paise;
+    executeAt: Date;
+  }): Promise<{ accepted: boolean }>;
 }
 
 export interface BankRefundRequest {

@@ -1,3 +1,4 @@
+import { createMandateActivities, type MandateActivityDeps } from './mandate-activities';
 import { createPaymentActivities, type PaymentActivityDeps } from './payment-activities';
 import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
 import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
@@ -8,7 +9,8 @@ export type ActivityDeps = PaymentActivityDeps &
   SweepActivityDeps &
   RefundActivityDeps &
   ReconciliationActivityDeps &
-  WebhookActivityDeps;
+  WebhookActivityDeps &
+  MandateActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
@@ -18,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRefundActivities(deps),
     ...createReconciliationActivities(deps),
     ...createWebhookActivities(deps),
+    ...createMandateActivities(deps),
   };
 }
 

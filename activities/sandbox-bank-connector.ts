@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sandboxBankDecision } from '../src/domain/sandbox-bank';
+import { sandboxBankDecision, sandboxMandatePayer } from '../src/domain/sandbox-bank';
 import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
 import type { BankConnector, BankPaymentRequest, BankRefundAnswer, BankRefundRequest, BankReply } from './bank-connector';
 
@@ -16,6 +16,14 @@ export class SandboxBankConnector implements BankConnector {
     await new Promise((resolve) => setTimeout(resolve, this.refundDelayMs));
     if (request.reason.trim().toLowerCase() === SANDBOX_FAIL_REASON) return { approved: false };
     return { approved: true, rrn: referenceDigits(request.refundId).slice(0, 12) };
+  }
+
+  async requestMandateApproval(request: { payerVpa: string }): Promise<{ approved: boolean }> {
+    return { approved: sandboxMandatePayer(request.payerVpa).approves };
+  }
+
+  async notifyMandateDebit(request: { payerVpa: string }): Promise<{ accepted: boolean }> {
+    return { accepted: sandboxMandatePayer(request.payerVpa).acceptsNotify };
   }
 
   async requestPayment(request: BankPaymentRequest): Promise<BankReply> {

@@ -5,6 +5,7 @@ import type { ApiDeps } from './api/deps';
 import { storeRateLimit } from './api/middleware/rate-limit';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { MandateRepository } from './store/mandate-repository';
 import { MerchantRepository } from './store/merchant-repository';
 import { PaymentLinkRepository } from './store/payment-link-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
@@ -23,6 +24,7 @@ export interface Runtime {
   store: Store;
   merchants: MerchantRepository;
   transactions: TransactionRepository;
+  mandates: MandateRepository;
   temporal: Client;
   now: () => Date;
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     store,
     merchants,
     transactions: new TransactionRepository(store.db),
+    mandates: new MandateRepository(store.db),
     temporal,
     now: () => new Date(),
     async close() {
@@ -67,6 +70,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
   return {
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
+    mandates: rt.mandates,
     reconciliations: new ReconciliationRepository(rt.store.db),
     webhooks: new WebhookRepository(rt.store.db),
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),

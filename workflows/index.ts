@@ -4,3 +4,5 @@ export { refundWorkflow } from './refund';
 export { reconciliationWorkflow } from './reconciliation';
 export { webhookDeliveryWorkflow } from './webhook';
 export { webhookBatchWorkflow } from './webhook-batch';
+export { mandateWorkflow } from './mandate';
+export { mandateDebitWorkflow } from './mandate-debit';

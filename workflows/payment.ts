@@ -1,18 +1,10 @@
-import {
-  condition,
-  log,
-  ParentClosePolicy,
-  patched,
-  proxyActivities,
-  setHandler,
-  startChild,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BankAnswer, BankPaymentRequest } from '../activities/bank-connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate, type PaymentStage } from '../src/temporal/payment-messages';
-import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../src/temporal/search-attributes';
+import { TxnStatusKey } from '../src/temporal/search-attributes';
+import { startRealtimeWebhook } from './realtime-webhook';
 
 export interface PaymentWorkflowInput extends BankPaymentRequest {
   orderId: string;
@@ -111,22 +103,4 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
   return record(answer, payer ? { instrument: payer } : {});
-}
-
-/** The real-time webhook of this outcome, as its own workflow that outlives this one. */
-async function startRealtimeWebhook(input: PaymentWorkflowInput): Promise<void> {
-  const deliveryId = `rt:${input.merchantIdentifier}:${input.orderId}`;
-  await startChild('webhookDeliveryWorkflow', {
-    workflowId: `webhook:${deliveryId}`,
-    args: [{ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: input.orderId }],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-    typedSearchAttributes: [
-      { key: MerchantIdKey, value: input.merchantIdentifier },
-      { key: OrderIdKey, value: input.orderId },
-      { key: KindKey, value: 'webhook' },
-    ],
-  }).catch((e: unknown) => {
-    // Already started by an earlier run of this code path: the delivery exists, nothing to add.
-    if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
-  });
 }

@@ -18,13 +18,16 @@ export type PaymentInstrument =
       cardType: 'CREDIT' | 'DEBIT';
       bankName: string;
     }
-  | { kind: 'NETBANKING'; bankCode: string; bankName: string };
+  | { kind: 'NETBANKING'; bankCode: string; bankName: string }
+  /** A debit under a UPI AutoPay mandate: the payer approved it once, at the mandate's creation. */
+  | { kind: 'UPI_MANDATE'; vpa: string; bankName: string; mandateOrderId: string };
 
 /** `paymentInstrument.paymentMode` of the status API. */
 export function paymentModeText(i: PaymentInstrument): string {
   switch (i.kind) {
     case 'UPI':
     case 'UPI_QR':
+    case 'UPI_MANDATE':
       return 'UPI';
     case 'CARD':
       return i.cardType === 'CREDIT' ? 'Credit Card' : 'Debit Card';
@@ -53,5 +56,7 @@ export function describeInstrument(i: PaymentInstrument): string {
       return `Net Banking ${i.bankCode}`;
     case 'PAYMENT_LINK':
       return 'payment link, awaiting the payer';
+    case 'UPI_MANDATE':
+      return `UPI AutoPay ${i.vpa} under mandate ${i.mandateOrderId}`;
   }
 }

@@ -15,6 +15,21 @@ export const SANDBOX_VPAS: Record<string, { behaviour: SandboxBehaviour; bankNam
   'noanswer@sandbox': { behaviour: 'silent', bankName: 'Sandbox UPI Bank' },
 };
 
+/**
+ * Mandate payers (DECISIONS.md, Sandbox payer for mandates): whether the payer approves the
+ * mandate, whether the payer's bank accepts a pre-debit notification (`notifyfail@sandbox` makes
+ * every notify answer 1110), and how its debits end. Any other VPA declines the mandate.
+ */
+export const SANDBOX_MANDATE_PAYERS: Record<string, { approves: boolean; acceptsNotify: boolean; debits: 'pay' | 'decline' }> = {
+  'success@sandbox': { approves: true, acceptsNotify: true, debits: 'pay' },
+  'failure@sandbox': { approves: false, acceptsNotify: true, debits: 'decline' },
+  'debitfail@sandbox': { approves: true, acceptsNotify: true, debits: 'decline' },
+  'notifyfail@sandbox': { approves: true, acceptsNotify: false, debits: 'pay' },
+};
+const UNKNOWN_MANDATE_PAYER = { approves: false, acceptsNotify: false, debits: 'decline' } as const;
+export const sandboxMandatePayer = (vpa: string) => SANDBOX_MANDATE_PAYERS[vpa.toLowerCase()] ?? UNKNOWN_MANDATE_PAYER;
+export const SANDBOX_MANDATE_BANK = 'Sandbox UPI Bank';
+
 export const SANDBOX_CARDS: Record<string, { behaviour: SandboxBehaviour; cardType: 'CREDIT' | 'DEBIT'; bankName: string }> = {
   '4012001037141112': { behaviour: 'pay', cardType: 'CREDIT', bankName: 'HDFC Bank' },
   '4000000000000002': { behaviour: 'decline', cardType: 'DEBIT', bankName: 'ICICI Bank' },
@@ -93,5 +108,7 @@ function behaviourOf(i: PaymentInstrument): SandboxBehaviour {
       return CARD_BEHAVIOUR_BY_TOKEN.get(i.cardToken) ?? 'decline';
     case 'NETBANKING':
       return SANDBOX_NETBANKING[i.bankCode]?.behaviour ?? 'decline';
+    case 'UPI_MANDATE':
+      return sandboxMandatePayer(i.vpa).debits;
   }
 }

@@ -72,6 +72,8 @@ export interface Transaction {
   sweptAt?: Date;
   /** Orders that wait for their payer: when the wait ends (a payment link's linkExpireBy). */
   payerDeadline?: Date;
+  /** Mandate debits: when the debit is scheduled to run (the notify's executionDate). */
+  executeAt?: Date;
   version: number;
 }
 

@@ -9,5 +9,7 @@ export const MerchantIdKey = defineSearchAttributeKey('MerchantId', SearchAttrib
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
 export const TxnStatusKey = defineSearchAttributeKey('TxnStatus', SearchAttributeType.KEYWORD);
 export const KindKey = defineSearchAttributeKey('Kind', SearchAttributeType.KEYWORD);
+/** A UPI AutoPay mandate's lifecycle state (CREATED, ACTIVE, DECLINED, INACTIVE, REVOKED, EXPIRED). */
+export const MandateStateKey = defineSearchAttributeKey('MandateState', SearchAttributeType.KEYWORD);
 
-export const customSearchAttributes = [MerchantIdKey, OrderIdKey, TxnStatusKey, KindKey];
+export const customSearchAttributes = [MerchantIdKey, OrderIdKey, TxnStatusKey, KindKey, MandateStateKey];

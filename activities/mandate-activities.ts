@@ -1,0 +1,95 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { MandateResponse, type MandateState } from '../src/domain/mandate';
+import { SANDBOX_MANDATE_BANK } from '../src/domain/sandbox-bank';
+import type { PaymentOutcome } from '../src/domain/transaction';
+import type { MandateRepository } from '../src/store/mandate-repository';
+import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';
+import type { BankAnswer, BankConnector } from './bank-connector';
+
+export interface MandateActivityDeps {
+  mandates: MandateRepository;
+  transactions: TransactionRepository;
+  bank: BankConnector;
+  now: () => Date;
+}
+
+export interface NewMandateDebit {
+  merchantIdentifier: string;
+  mandateOrderId: string;
+  orderId: string;
+  txnId: string;
+  amountPaise: number;
+  productDescription: string;
+  payerVpa: string;
+  executeAtMs: number;
+}
+
+/** How a mandate debit ended: the contract's 1111/1112, or the gateway's lapsed and cancelled codes. */
+export type MandateDebitResult = 'executed' | 'executionFailed' | 'executionLapsed' | 'executionCancelled';
+
+export function createMandateActivities({ mandates, transactions, bank, now }: MandateActivityDeps) {
+  return {
+    async requestMandateApproval(input: { txnId: string; payerVpa: string }): Promise<{ approved: boolean }> {
+      return bank.requestMandateApproval(input);
+    },
+
+    async notifyMandateDebit(input: { txnId: string; payerVpa: string; amountPaise: number; executeAtMs: number }) {
+      return bank.notifyMandateDebit({ ...input, executeAt: new Date(input.executeAtMs) });
+    },
+
+    /** Moves the mandate's projection forward; a replay finds it moved and changes nothing. */
+    async recordMandateState(input: { merchantIdentifier: string; orderId: string; state: MandateState; from: MandateState[] }) {
+      await mandates.setState(input, input.state, input.from, now());
+    },
+
+    /**
+     * The debit's Pending transaction (status API, ledger, webhooks see it like any order). False
+     * when another order holds its orderId already.
+     */
+    async createMandateDebit(d: NewMandateDebit): Promise<{ created: boolean; ours: boolean }> {
+      const at = now();
+      const { transaction, created } = await transactions.createPending({
+        txnId: d.txnId,
+        merchantIdentifier: d.merchantIdentifier,
+        orderId: d.orderId,
+        amountPaise: d.amountPaise,
+        productDescription: d.productDescription,
+        buyerName: null,
+        buyerEmail: null,
+        ipAddress: null,
+        instrument: { kind: 'UPI_MANDATE', vpa: d.payerVpa, bankName: SANDBOX_MANDATE_BANK, mandateOrderId: d.mandateOrderId },
+        executeAt: new Date(d.executeAtMs),
+        createdAt: at,
+      });
+      return { created, ours: transaction.txnId === d.txnId };
+    },
+
+    /** Records the debit's end on its transaction, once; replays return the stored status. */
+    async recordMandateDebitOutcome(input: {
+      merchantIdentifier: string;
+      orderId: string;
+      txnId: string;
+      result: MandateDebitResult;
+      answer: BankAnswer | null;
+    }): Promise<{ status: string; applied: boolean }> {
+      const code = MandateResponse[input.result];
+      const outcome: PaymentOutcome = {
+        status: input.result === 'executed' ? 'Success' : 'Failure',
+        responseCode: code.code,
+        responseDescription: code.description,
+        bankRefNum: input.answer?.bankRefNum ?? null,
+        authCode: input.answer?.authCode ?? null,
+        markedFailedByService: false,
+      };
+      try {
+        const { applied, transaction } = await transactions.recordOutcome(input, outcome, now(), ['Pending']);
+        return { status: transaction.status, applied };
+      } catch (e) {
+        if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
+        throw e;
+      }
+    },
+  };
+}
+
+export type MandateActivities = ReturnType<typeof createMandateActivities>;

@@ -1,0 +1,150 @@
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { BankAnswer } from '../activities/bank-connector';
+import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
+import type { PaymentActivities } from '../activities/payment-activities';
+import { CONFIRMATION_WINDOW_MS } from '../src/domain/mandate';
+import { firstOffPeakInstant } from '../src/domain/peak-windows';
+import { SANDBOX_MANDATE_BANK } from '../src/domain/sandbox-bank';
+import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
+import { TxnStatusKey } from '../src/temporal/search-attributes';
+import { startRealtimeWebhook } from './realtime-webhook';
+
+export interface MandateDebitInput {
+  merchantIdentifier: string;
+  mandateOrderId: string;
+  /** The debit's own order and transaction (the notify's orderDetail.orderId; the first debit's `<orderId>-first`). */
+  orderId: string;
+  txnId: string;
+  amountPaise: number;
+  payerVpa: string;
+  /** When the debit runs, ms since the epoch. */
+  executeAtMs: number;
+  /** false: the merchant confirms (action execute) from executeAt until 24 hours after it, or it lapses. */
+  autoExecute: boolean;
+  /** Retries after a failed attempt (the contract's executions: 3; the first debit: 0). */
+  maxRetries: number;
+  retryIntervalMs: number;
+  /** The first debit runs at once on the payer's approval, a customer-initiated debit: no peak rule. */
+  customerInitiated?: boolean;
+  /** false only where the point is not the webhook (workflow tests); absent means send it. */
+  realtimeWebhook?: boolean;
+}
+
+export interface MandateDebitOutcome {
+  result: MandateDebitResult;
+  status: string;
+  attempts: number;
+}
+
+const { requestBankPayment } = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+const { recordMandateDebitOutcome } = proxyActivities<MandateActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * One debit under a mandate (workflow id `mandate-debit:<merchant>:<orderId>`): a durable timer until
+ * executionDate, the merchant's confirmation when autoExecute is false, then one attempt and at most
+ * `maxRetries` retries, each outside the peak windows (a retry or a late timer that lands in one
+ * waits for it to end). The result is recorded on the debit's transaction exactly once and sent as
+ * a real-time webhook. Cancelled (the mandate was revoked or expired) before it debits, it records
+ * the cancellation instead.
+ */
+export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<MandateDebitOutcome> {
+  let stage: MandateDebitStage = 'scheduled';
+  let confirmed = false;
+  let attempts = 0;
+  setHandler(mandateDebitStageQuery, () => stage);
+  setHandler(
+    confirmDebitUpdate,
+    () => {
+      confirmed = true;
+      return 'confirmed' as const;
+    },
+    {
+      validator: () => {
+        if (stage !== 'awaiting-confirmation' || confirmed) throw new Error('this debit is not awaiting confirmation');
+      },
+    },
+  );
+
+  const finish = async (result: MandateDebitResult, answer: BankAnswer | null): Promise<MandateDebitOutcome> => {
+    stage = 'recording';
+    const recorded = await recordMandateDebitOutcome({
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      txnId: input.txnId,
+      result,
+      answer,
+    });
+    upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
+    if (recorded.applied && input.realtimeWebhook !== false) await startRealtimeWebhook(input);
+    stage = 'done';
+    return { result, status: recorded.status, attempts };
+  };
+
+  let answer: BankAnswer | null = null;
+  try {
+    await sleepUntil(input.executeAtMs);
+    if (!input.autoExecute) {
+      stage = 'awaiting-confirmation';
+      if (!(await condition(() => confirmed, CONFIRMATION_WINDOW_MS))) {
+        log.info('the merchant never confirmed the debit; it lapses', { orderId: input.orderId });
+        return await CancellationScope.nonCancellable(() => finish('executionLapsed', null));
+      }
+    }
+    for (;;) {
+      if (!input.customerInitiated) await sleepUntil(firstOffPeakInstant(new Date()).getTime());
+      stage = 'debiting';
+      answer = await debitOnce(input, attempts);
+      attempts++;
+      if (answer?.approved || attempts > input.maxRetries) break;
+      stage = 'scheduled';
+      await sleep(input.retryIntervalMs);
+    }
+  } catch (e) {
+    if (!isCancellation(e)) throw e;
+    // Revoked or expired before the debit ran (a debit under way is never cut off: see debitOnce).
+    log.info('mandate ended before the debit ran; cancelling it', { orderId: input.orderId });
+    return CancellationScope.nonCancellable(() => finish('executionCancelled', null));
+  }
+  return CancellationScope.nonCancellable(() => finish(answer?.approved ? 'executed' : 'executionFailed', answer));
+}
+
+/** One attempt at the bank, not cancellable once sent: a debit the bank took must be recorded. */
+async function debitOnce(input: MandateDebitInput, attempt: number): Promise<BankAnswer | null> {
+  const reply = await CancellationScope.nonCancellable(() =>
+    requestBankPayment({
+      // Each attempt is its own bank request: a retry must not be taken for a repeat of a declined one.
+      txnId: attempt === 0 ? input.txnId : `${input.txnId}R${attempt}`,
+      merchantIdentifier: input.merchantIdentifier,
+      amountPaise: input.amountPaise,
+      instrument: {
+        kind: 'UPI_MANDATE',
+        vpa: input.payerVpa,
+        bankName: SANDBOX_MANDATE_BANK,
+        mandateOrderId: input.mandateOrderId,
+      },
+    }),
+  );
+  // A bank that does not answer at once has failed this attempt; the next one asks again.
+  return reply.kind === 'answered' ? reply.answer : null;
+}
+
+/** A durable timer to an instant of workflow time (none when it has passed). */
+async function sleepUntil(atMs: number): Promise<void> {
+  const wait = atMs - Date.now();
+  if (wait > 0) await sleep(wait);
+}

@@ -1,0 +1,224 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  executeChild,
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  sleep,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { MandateActivities } from '../activities/mandate-activities';
+import { MAX_EXECUTION_RETRIES, type MandateFrequency, type MandateState } from '../src/domain/mandate';
+import {
+  mandateStateQuery,
+  notifyDebitUpdate,
+  revokeMandateUpdate,
+  type NotifyDebitRequest,
+  type NotifyDebitResult,
+} from '../src/temporal/mandate-messages';
+import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attributes';
+import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
+import type { MandateDebitInput, mandateDebitWorkflow } from './mandate-debit';
+
+export interface MandateWorkflowInput {
+  merchantIdentifier: string;
+  orderId: string;
+  txnId: string;
+  payerVpa: string;
+  frequency: MandateFrequency;
+  /** IST midnight after endDate, ms since the epoch: the mandate expires then. */
+  validUntilMs: number;
+  productDescription: string;
+  firstDebit: { orderId: string; txnId: string; amountPaise: number } | null;
+  /** How long the sandbox payer takes to answer the approval request. */
+  payerAnswerDelayMs: number;
+  /** Between a failed debit attempt and its retry. */
+  debitRetryIntervalMs: number;
+  /** false only where the point is not the webhook (workflow tests); absent means send it. */
+  realtimeWebhook?: boolean;
+}
+
+export interface MandateWorkflowResult {
+  state: MandateState;
+  debits: string[];
+}
+
+const activities = proxyActivities<MandateActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/**
+ * One UPI AutoPay mandate (workflow id `mandate:<merchant>:<orderId>`) from creation to its end:
+ * CREATED until the payer answers, then ACTIVE or DECLINED. An approved mandate with firstDebit
+ * debits at once and becomes INACTIVE (1117) if that fails. An ACTIVE mandate schedules the debits
+ * merchants notify (each its own workflow) until the payer revokes it or its endDate passes; then
+ * it cancels every debit still scheduled.
+ */
+export async function mandateWorkflow(input: MandateWorkflowInput): Promise<MandateWorkflowResult> {
+  let state: MandateState = 'CREATED';
+  const debits: string[] = [];
+  let revokeRequested = false;
+  setHandler(mandateStateQuery, () => state);
+
+  const moveTo = async (next: MandateState) => {
+    const from = state;
+    state = next;
+    upsertSearchAttributes([{ key: MandateStateKey, value: next }]);
+    await activities.recordMandateState({
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      state: next,
+      from: [from],
+    });
+  };
+
+  setHandler(
+    revokeMandateUpdate,
+    async () => {
+      revokeRequested = true;
+      // Answers with the state the mandate ends in (INACTIVE when a first debit failed meanwhile).
+      await condition(() => state !== 'ACTIVE');
+      return state;
+    },
+    { validator: () => requireActive(state) },
+  );
+
+  setHandler(notifyDebitUpdate, (request) => scheduleDebit(request), {
+    validator: (_request: NotifyDebitRequest) => {
+      requireActive(state);
+      if (input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
+    },
+  });
+
+  async function scheduleDebit(request: NotifyDebitRequest): Promise<NotifyDebitResult> {
+    const notice = await activities.notifyMandateDebit({
+      txnId: request.txnId,
+      payerVpa: input.payerVpa,
+      amountPaise: request.amountPaise,
+      executeAtMs: request.executeAtMs,
+    });
+    if (!notice.accepted) return { kind: 'refused', reason: 'notifyFailed' };
+    // The mandate may have ended while the payer's bank was asked.
+    if (state !== 'ACTIVE') return { kind: 'refused', reason: state === 'INACTIVE' ? 'inactive' : 'parentNotActive' };
+    const created = await activities.createMandateDebit({
+      merchantIdentifier: input.merchantIdentifier,
+      mandateOrderId: input.orderId,
+      orderId: request.orderId,
+      txnId: request.txnId,
+      amountPaise: request.amountPaise,
+      productDescription: request.productDescription,
+      payerVpa: input.payerVpa,
+      executeAtMs: request.executeAtMs,
+    });
+    if (!created.ours) return { kind: 'refused', reason: 'orderIdUsed' };
+    await startDebit({
+      orderId: request.orderId,
+      txnId: request.txnId,
+      amountPaise: request.amountPaise,
+      executeAtMs: request.executeAtMs,
+      autoExecute: request.autoExecute,
+      maxRetries: MAX_EXECUTION_RETRIES,
+    });
+    return { kind: 'notified' };
+  }
+
+  async function startDebit(
+    d: Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>,
+  ) {
+    const workflowId = mandateDebitWorkflowId(input.merchantIdentifier, d.orderId);
+    debits.push(workflowId);
+    await startChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+      workflowId,
+      args: [debitInput(d)],
+      // A debit outlives nothing but its mandate, which cancels it explicitly when it ends.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: debitSearchAttributes(d.orderId),
+    }).catch((e: unknown) => {
+      if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
+    });
+  }
+
+  const debitInput = (
+    d: Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>,
+  ): MandateDebitInput => ({
+    ...d,
+    merchantIdentifier: input.merchantIdentifier,
+    mandateOrderId: input.orderId,
+    payerVpa: input.payerVpa,
+    retryIntervalMs: input.debitRetryIntervalMs,
+    ...(input.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+  });
+  const debitSearchAttributes = (orderId: string) => [
+    { key: MerchantIdKey, value: input.merchantIdentifier },
+    { key: OrderIdKey, value: orderId },
+    { key: KindKey, value: 'mandate-debit' },
+  ];
+
+  // The payer answers in their UPI app (the sandbox payer: within a second or two).
+  await sleep(input.payerAnswerDelayMs);
+  const { approved } = await activities.requestMandateApproval({ txnId: input.txnId, payerVpa: input.payerVpa });
+  if (!approved) {
+    await moveTo('DECLINED');
+    return { state, debits };
+  }
+  await moveTo('ACTIVE');
+
+  if (input.firstDebit) {
+    const first = input.firstDebit;
+    const created = await activities.createMandateDebit({
+      merchantIdentifier: input.merchantIdentifier,
+      mandateOrderId: input.orderId,
+      orderId: first.orderId,
+      txnId: first.txnId,
+      amountPaise: first.amountPaise,
+      productDescription: input.productDescription,
+      payerVpa: input.payerVpa,
+      executeAtMs: Date.now(),
+    });
+    const outcome = created.ours
+      ? await executeChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+          workflowId: mandateDebitWorkflowId(input.merchantIdentifier, first.orderId),
+          args: [
+            { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },
+          ],
+          typedSearchAttributes: debitSearchAttributes(first.orderId),
+        })
+      : null;
+    if (outcome?.result !== 'executed') {
+      log.warn('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
+      await moveTo('INACTIVE');
+      await cancelDebits(debits);
+      await allHandlersFinished();
+      return { state, debits };
+    }
+  }
+
+  const revoked = await condition(() => revokeRequested || state !== 'ACTIVE', Math.max(1, input.validUntilMs - Date.now()));
+  await moveTo(revoked ? 'REVOKED' : 'EXPIRED');
+  await cancelDebits(debits);
+  await allHandlersFinished();
+  return { state, debits };
+}
+
+function requireActive(state: MandateState): void {
+  if (state === 'INACTIVE') throw ApplicationFailure.create({ type: 'inactive', message: 'the mandate is inactive' });
+  if (state !== 'ACTIVE') throw ApplicationFailure.create({ type: 'parentNotActive', message: `the mandate is ${state}` });
+}
+
+/** Asks every scheduled debit to stop; those already finished ignore it. */
+async function cancelDebits(ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await getExternalWorkflowHandle(id)
+      .cancel()
+      .catch((e: unknown) =>
+        log.info('debit already ended; nothing to cancel', { id, error: String(e), mandate: workflowInfo().workflowId }),
+      );
+  }
+}
