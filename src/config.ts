@@ -76,6 +76,18 @@ export const configSchema = z.object({
     .max(60)
     .default(3)
     .describe('how long the sandbox bank takes to settle a refund'),
+  SANDBOX_MANDATE_PAYER_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(60)
+    .default(1.5)
+    .describe('how long the sandbox payer takes to approve or decline a new mandate'),
+  MANDATE_DEBIT_RETRY_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(1440)
+    .default(60)
+    .describe('wait between a failed mandate debit attempt and its retry (one attempt plus at most 3 retries)'),
   PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
     .number()
     .int()

@@ -5,6 +5,7 @@ import { observe } from './middleware/observe';
 import { chargebackRoutes } from './routes/chargebacks';
 import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
+import { mandateRoutes } from './routes/mandates';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
@@ -13,6 +14,7 @@ import { qrRoutes } from './routes/qr';
 import { reconciliationRoutes } from './routes/reconciliations';
 import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
+import { sandboxMandateRoutes } from './routes/sandbox-mandates';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { statusRoutes } from './routes/status';
 import { webhookRoutes } from './routes/webhooks';
@@ -32,12 +34,13 @@ export function createApp(deps: ApiDeps): Koa {
     paymentLinkPageRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
+    mandateRoutes(deps),
     opsRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
     webhookRoutes(deps),
   ];
-  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps));
+  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps));
   for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.

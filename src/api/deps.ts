@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { RateLimit } from './middleware/rate-limit';
 import type { Logger } from '../logger';
+import type { MandateRepository } from '../store/mandate-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { Store } from '../store/mongo';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
@@ -15,6 +16,7 @@ export interface ApiDeps {
   store: Store;
   merchants: MerchantRepository;
   transactions: TransactionRepository;
+  mandates: MandateRepository;
   paymentLinks: PaymentLinkRepository;
   temporal: Client;
   metrics: Registry;

@@ -6,7 +6,7 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
  * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
-export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink';
+export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate';
 
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
@@ -37,6 +37,7 @@ export function envelopeForPath(rawPath: string): EnvelopeKind {
   const path = rawPath.replace(/\/+$/, '');
   if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
   if (path.startsWith('/pl/api/')) return 'paylink';
+  if (path === '/transactU') return 'mandate';
   return path === '/updateTxn' ? 'refund' : 'success';
 }
 
@@ -51,6 +52,18 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
       responseCode: String(code),
       responseDescription: text,
       merchantRefId: null,
+    };
+  }
+  // The mandate response shape, with nothing known of the request it could not read.
+  if (kind === 'mandate') {
+    return {
+      orderDetail: null,
+      responseCode: String(code),
+      responseDescription: text,
+      doRedirect: 'false',
+      paymentInstrument: null,
+      bankPostData: null,
+      paymentMode: 'UPI_MANDATE',
     };
   }
   // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.

@@ -12,6 +12,9 @@ export const ApiErrors = {
   headersTooLarge: { http: 431, code: 2006, text: 'Request headers too large' },
   requestTimeout: { http: 408, code: 2007, text: 'The request was not received in time' },
   badRequest: { http: 400, code: 2008, text: 'Malformed HTTP request' },
+  unsupportedVersion: { http: 400, code: 2009, text: 'Unsupported or missing API version: send v=12 or v=13' },
+  unknownEncryptionKey: { http: 400, code: 2015, text: 'Unknown encryptionKeyId for this merchant' },
+  payerVpaUndecryptable: { http: 400, code: 2016, text: 'payerVpa could not be decrypted with the key of encryptionKeyId' },
   checksumMissing: { http: 401, code: 2010, text: 'Checksum is missing' },
   checksumMismatch: { http: 401, code: 2011, text: 'Checksum does not match' },
   unknownMerchant: { http: 401, code: 2012, text: 'Unknown merchant' },
@@ -58,4 +61,6 @@ export const BusinessResults = {
   },
   chargebackAmountExceeds: { code: 2034, text: 'The chargeback amount exceeds the transaction amount' },
   chargebackAmountDiffers: { code: 2035, text: 'A revert must carry the amount of the chargeback it reverts' },
+  mandateNotFound: { code: 2036, text: 'No mandate with this orderId' },
+  mandateNotActive: { code: 2037, text: 'The mandate is not active' },
 } as const;

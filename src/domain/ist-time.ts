@@ -59,3 +59,20 @@ export function formatIstMandateDate(instant: Date): string {
   const p = istParts(instant);
   return `${MONTHS[Number(p.MM) - 1]} ${Number(p.dd)}, ${p.yyyy} 12:00:00 AM`;
 }
+
+/** IST midnight starting the IST day of `instant`. */
+export function istStartOfDay(instant: Date): Date {
+  const p = istParts(instant);
+  return istWallClockToInstant(Number(p.yyyy), Number(p.MM), Number(p.dd))!;
+}
+
+/**
+ * `yyyy-MM-dd` (zero padding optional) or `yyyy-MM-dd HH:mm:ss` in IST as an instant, or null when
+ * it names no real date or time.
+ */
+export function parseIstDateTime(text: string): Date | null {
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
+  return istWallClockToInstant(y!, mo!, d!, h, mi, s);
+}

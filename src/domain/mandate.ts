@@ -52,6 +52,25 @@ export interface Mandate {
   updatedAt: Date;
 }
 
+/** A create request's mandateConfig, as the API accepted it (dates `yyyy-MM-dd`, amounts paise). */
+export interface MandateConfigInput {
+  firstDebit: boolean;
+  firstDebitAmount?: number;
+  frequency: MandateFrequency;
+  startDate: string;
+  endDate: string;
+}
+
+/** What a create request asks for, once authenticated, validated and its payerVpa decrypted. */
+export interface MandateRequest {
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  mode: MandateMode;
+  payerVpa: string;
+  config: MandateConfigInput;
+}
+
 /** The first debit's own orderId: the status API reads the mandate itself by the create orderId. */
 export const firstDebitOrderId = (mandateOrderId: string) => `${mandateOrderId}-first`;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatIstDateTime } from './ist-time';
 import { paymentModeText } from './instrument';
+import { mandateStatusView, type Mandate } from './mandate';
 import { paiseToWire } from './money';
 import type { Transaction } from './transaction';
 import { TxnStatus } from './txn-status';
@@ -20,7 +21,9 @@ export const statusOrderRecordSchema = z.object({
     createDate: istDateTime,
   }),
   paymentInstrument: z.object({
-    paymentMode: z.string().describe('UPI, Credit Card, Debit Card or Net Banking'),
+    paymentMode: z
+      .string()
+      .describe('UPI, Credit Card, Debit Card or Net Banking; UPI_MANDATE for a mandate read by its create orderId'),
     card: z.object({ cardToken: z.string().describe('masked card number'), cardId: z.string() }).nullable(),
   }),
   txnDate: istDateTime,
@@ -65,5 +68,28 @@ export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
       rrn: r.rrn ?? 'NA',
       refundStatus: r.status,
     })),
+  };
+}
+
+/**
+ * A mandate read through the status API by its create orderId (DECISIONS.md): txnStatus 2 while
+ * the payer has not answered, 0 while ACTIVE, 1 once it can debit no more; the code tells which.
+ */
+export function toStatusMandateRecord(m: Mandate): StatusOrderRecord {
+  const view = mandateStatusView(m.state);
+  return {
+    orderDetail: {
+      orderId: m.orderId,
+      txnId: m.txnId,
+      amount: paiseToWire(m.maxAmountPaise),
+      productDescription: m.productDescription,
+      createDate: formatIstDateTime(m.createdAt),
+    },
+    paymentInstrument: { paymentMode: 'UPI_MANDATE', card: null },
+    txnDate: formatIstDateTime(m.updatedAt),
+    txnStatus: view.txnStatus,
+    responseCode: view.code,
+    responseDescription: view.description,
+    refundDetails: [],
   };
 }

@@ -32,3 +32,16 @@ function decodeFormComponent(s: string): string {
     throw new ApiError('malformedBody', 'a form field is not valid percent-encoded UTF-8');
   }
 }
+
+/**
+ * A form's `data` field as a JSON object, or null when it is not one: read leniently, only to find
+ * who signed it before the checksum is checked (the strict parse comes after authentication).
+ */
+export function jsonObjectOrNull(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -7,7 +7,7 @@ import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
 import { requireMerchant } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
-import { parseFormBody } from '../middleware/form-body';
+import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
 import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
 
 /** POST /updateTxn: Zaakpay's Update/Refund API, form fields `data` and `checksum`. */
@@ -69,16 +69,6 @@ function respond(
     responseDescription: code.description,
     merchantRefId: r.merchantRefId,
   };
-}
-
-/** `data` as a JSON object, or null when it is not one. */
-function jsonObjectOrNull(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The order id as sent, for echoing in answers given before the body is validated. */

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
-import { toStatusOrderRecord } from '../../domain/status-record';
+import { toStatusMandateRecord, toStatusOrderRecord } from '../../domain/status-record';
 import type { ApiDeps } from '../deps';
 import { authenticateHeaderChecksum } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
@@ -18,16 +18,20 @@ export function statusRoutes(deps: ApiDeps): Router {
     await deps.rateLimit.consume(ctx, 'status', merchant.merchantIdentifier);
     const body = validate(statusRequestSchema, parsed);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
-    const txn = await deps.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId });
-    const result = txn ? BusinessResults.statusFound : BusinessResults.orderNotFound;
+    const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
+    const txn = await deps.transactions.findByOrder(order);
+    // An orderId that is no transaction may name a mandate (read by its create orderId).
+    const mandate = txn ? null : await deps.mandates.findByOrder(order);
+    const record = txn ? toStatusOrderRecord(txn) : mandate ? toStatusMandateRecord(mandate) : null;
+    const result = record ? BusinessResults.statusFound : BusinessResults.orderNotFound;
     const response: StatusResponse = {
-      status: txn !== null,
+      status: record !== null,
       message: { code: result.code, text: result.text },
       data: {
-        success: txn !== null,
+        success: record !== null,
         merchantIdentifier: merchant.merchantIdentifier,
         version: String(body.version ?? DEFAULT_STATUS_VERSION),
-        orders: txn ? [toStatusOrderRecord(txn)] : [],
+        orders: record ? [record] : [],
       },
     };
     ctx.body = response;

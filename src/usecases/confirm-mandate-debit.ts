@@ -1,0 +1,37 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { paiseToWire } from '../domain/money';
+import { formatIstDateTime } from '../domain/ist-time';
+import type { Merchant } from '../store/merchant-repository';
+import { confirmDebitUpdate } from '../temporal/mandate-messages';
+import { mandateDebitWorkflowId } from '../temporal/workflow-ids';
+import type { MandateAnswer, MandateDeps } from './create-mandate';
+
+/**
+ * `action: execute`: the merchant confirms a notified debit whose autoExecute was false. Accepted
+ * only while the debit waits for it (executionDate to 24 hours after); the debit then runs at once,
+ * outside the peak windows.
+ */
+export async function confirmMandateDebit(
+  deps: MandateDeps,
+  merchant: Merchant,
+  r: { orderId: string; mandateParentOrderId: string },
+): Promise<MandateAnswer> {
+  const merchantIdentifier = merchant.merchantIdentifier;
+  const parent = await deps.mandates.findByOrder({ merchantIdentifier, orderId: r.mandateParentOrderId });
+  if (!parent) return { key: 'parentNotFound', bankPostData: null };
+  const debit = await deps.transactions.findByOrder({ merchantIdentifier, orderId: r.orderId });
+  const nothing: MandateAnswer = { key: 'nothingToExecute', bankPostData: null };
+  if (!debit || debit.instrument.kind !== 'UPI_MANDATE' || debit.instrument.mandateOrderId !== parent.orderId) return nothing;
+  try {
+    await deps.temporal.workflow
+      .getHandle(mandateDebitWorkflowId(merchantIdentifier, r.orderId))
+      .executeUpdate(confirmDebitUpdate);
+  } catch (e) {
+    if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return nothing;
+    throw e;
+  }
+  return {
+    key: 'executeConfirmed',
+    bankPostData: { amount: paiseToWire(debit.amountPaise), initDateTime: formatIstDateTime(deps.now()) },
+  };
+}

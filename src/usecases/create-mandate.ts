@@ -1,0 +1,151 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Config } from '../config';
+import { ApiError } from '../domain/api-errors';
+import { newTxnId } from '../domain/identifiers';
+import { istStartOfDay, parseIstDateTime } from '../domain/ist-time';
+import { firstDebitOrderId, type Mandate, type MandateRequest, type MandateResponseKey } from '../domain/mandate';
+import { mandateIntentUrls } from '../domain/mandate-intent';
+import { formatRupees } from '../domain/money';
+import { renderQrPng } from '../domain/qr-png';
+import type { MandateRepository } from '../store/mandate-repository';
+import type { Merchant } from '../store/merchant-repository';
+import type { TransactionRepository } from '../store/transaction-repository';
+import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
+import { mandateWorkflowId } from '../temporal/workflow-ids';
+import type { mandateWorkflow } from '../../workflows/mandate';
+
+export interface MandateDeps {
+  config: Config;
+  mandates: MandateRepository;
+  transactions: TransactionRepository;
+  temporal: Client;
+  now: () => Date;
+}
+
+export interface MandateAnswer {
+  key: MandateResponseKey;
+  bankPostData: Record<string, string> | null;
+}
+
+const DAY_MS = 86_400_000;
+const QR_SIDE = 300;
+
+/**
+ * Registers a mandate: checks its dates against today (IST), stores it CREATED and starts its
+ * workflow, which asks the payer. A repeat of the same request answers as the first did; another
+ * request with a used orderId is refused (1102).
+ */
+export async function createMandate(deps: MandateDeps, merchant: Merchant, request: MandateRequest): Promise<MandateAnswer> {
+  const { config } = request;
+  const now = deps.now();
+  const validFrom = parseIstDateTime(config.startDate);
+  const lastDay = parseIstDateTime(config.endDate);
+  if (!validFrom)
+    throw new ApiError('validationFailed', 'paymentInstrument.upiMandate.mandateConfig.startDate: not a calendar date');
+  if (!lastDay) throw new ApiError('validationFailed', 'paymentInstrument.upiMandate.mandateConfig.endDate: not a calendar date');
+  if (validFrom < istStartOfDay(now)) {
+    throw new ApiError('validationFailed', 'paymentInstrument.upiMandate.mandateConfig.startDate: must be today or later (IST)');
+  }
+  if (lastDay <= validFrom) {
+    throw new ApiError('validationFailed', 'paymentInstrument.upiMandate.mandateConfig.endDate: must be after startDate');
+  }
+
+  const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: request.orderId };
+  if (await deps.transactions.findByOrder(order)) return { key: 'orderIdUsed', bankPostData: null };
+  const wanted: Mandate = {
+    ...order,
+    txnId: newTxnId(now),
+    mode: request.mode,
+    state: 'CREATED',
+    payerVpa: request.payerVpa,
+    maxAmountPaise: request.amountPaise,
+    productDescription: request.productDescription,
+    frequency: config.frequency,
+    validFrom,
+    validUntil: new Date(lastDay.getTime() + DAY_MS),
+    firstDebit: config.firstDebit,
+    firstDebitAmountPaise: config.firstDebit ? config.firstDebitAmount! : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const { mandate, created } = await deps.mandates.insert(wanted);
+  if (!created && !sameMandate(mandate, wanted)) return { key: 'orderIdUsed', bankPostData: null };
+  await ensureMandateWorkflow(deps, mandate);
+  return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
+}
+
+/** A repeated create is the same mandate when it asks the same payer for the same permission. */
+function sameMandate(a: Mandate, b: Mandate): boolean {
+  return (
+    a.payerVpa === b.payerVpa &&
+    a.mode === b.mode &&
+    a.maxAmountPaise === b.maxAmountPaise &&
+    a.frequency === b.frequency &&
+    a.validFrom.getTime() === b.validFrom.getTime() &&
+    a.validUntil.getTime() === b.validUntil.getTime() &&
+    a.firstDebitAmountPaise === b.firstDebitAmountPaise
+  );
+}
+
+/** Starts the mandate's workflow unless it exists (running or ended): never twice. */
+export async function ensureMandateWorkflow(deps: Pick<MandateDeps, 'config' | 'temporal'>, m: Mandate): Promise<void> {
+  try {
+    await deps.temporal.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {
+      workflowId: mandateWorkflowId(m.merchantIdentifier, m.orderId),
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      args: [
+        {
+          merchantIdentifier: m.merchantIdentifier,
+          orderId: m.orderId,
+          txnId: m.txnId,
+          payerVpa: m.payerVpa,
+          frequency: m.frequency,
+          validUntilMs: m.validUntil.getTime(),
+          productDescription: m.productDescription,
+          firstDebit: m.firstDebit
+            ? { orderId: firstDebitOrderId(m.orderId), txnId: `${m.txnId}F`, amountPaise: m.firstDebitAmountPaise! }
+            : null,
+          payerAnswerDelayMs: deps.config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
+          debitRetryIntervalMs: deps.config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+        },
+      ],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: MerchantIdKey, value: m.merchantIdentifier },
+        { key: OrderIdKey, value: m.orderId },
+        { key: KindKey, value: 'mandate' },
+        { key: MandateStateKey, value: 'CREATED' },
+      ],
+      memo: { txnId: m.txnId, maxAmount: formatRupees(m.maxAmountPaise), frequency: m.frequency, mode: m.mode },
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** `ddMMyyyy` of an IST date as sent (`yyyy-MM-dd`). */
+const npciDate = (isoDate: string) => isoDate.split('-').reverse().join('');
+
+/** The create answer's bankPostData by mode: collect txnid; intent the app links; QR the intent's image. */
+async function bankPostData(
+  config: Config,
+  merchant: Merchant,
+  m: Mandate,
+  mandateConfig: MandateRequest['config'],
+): Promise<Record<string, string>> {
+  if (m.mode === 'upiCollectMandate') return { txnid: m.txnId };
+  const urls = mandateIntentUrls({
+    payeeVpa: config.UPI_PAYEE_VPA,
+    payeeName: merchant.name,
+    maxAmountPaise: m.maxAmountPaise,
+    txnId: m.txnId,
+    note: m.productDescription,
+    frequency: m.frequency,
+    validityStart: npciDate(mandateConfig.startDate),
+    validityEnd: npciDate(mandateConfig.endDate),
+  });
+  if (m.mode === 'upiIntentMandate') return { ...urls, txnid: m.txnId };
+  return { link: (await renderQrPng(urls.androidIntentUrl, QR_SIDE, QR_SIDE)).toString('base64'), txnid: m.txnId };
+}

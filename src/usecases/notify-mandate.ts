@@ -1,0 +1,84 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApiError } from '../domain/api-errors';
+import { newTxnId } from '../domain/identifiers';
+import { formatIstDateTime, parseIstDateTime } from '../domain/ist-time';
+import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate';
+import { paiseToWire, type Paise } from '../domain/money';
+import { notifyTimingProblem } from '../domain/peak-windows';
+import type { Merchant } from '../store/merchant-repository';
+import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
+import { mandateWorkflowId } from '../temporal/workflow-ids';
+import type { MandateAnswer, MandateDeps } from './create-mandate';
+
+export interface NotifyRequest {
+  /** The debit's own orderId. */
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  mandateParentOrderId: string;
+  executionDate: string;
+  autoExecute: boolean;
+}
+
+/**
+ * Schedules a debit under an ACTIVE Adhoc mandate: every rule the API can check is checked here
+ * against the injectable clock; the mandate workflow then asks the payer's bank (1110 when it
+ * refuses) and starts the debit's workflow. A repeat of a scheduled notify answers 1109 again.
+ */
+export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: NotifyRequest): Promise<MandateAnswer> {
+  const now = deps.now();
+  const executeAt = parseIstDateTime(r.executionDate);
+  if (!executeAt) throw new ApiError('validationFailed', 'paymentInstrument.upiMandate.executionDate: not a real date and time');
+  const merchantIdentifier = merchant.merchantIdentifier;
+  const refused = (key: MandateResponseKey): MandateAnswer => ({ key, bankPostData: null });
+  const scheduled: MandateAnswer = {
+    key: 'notified',
+    bankPostData: { amount: paiseToWire(r.amountPaise), initDateTime: formatIstDateTime(executeAt) },
+  };
+
+  const parent = await deps.mandates.findByOrder({ merchantIdentifier, orderId: r.mandateParentOrderId });
+  if (!parent) return refused('parentNotFound');
+  const parentProblem = notifyParentProblem(parent);
+  if (parentProblem) return refused(parentProblem);
+  const timing = notifyTimingProblem(now, executeAt);
+  if (timing) return refused(timing === 'leadTimeTooShort' ? 'leadTimeTooShort' : 'peakTime');
+  if (executeAt < parent.validFrom || executeAt >= parent.validUntil) return refused('outsideValidity');
+  if (r.amountPaise > parent.maxAmountPaise) return refused('amountAboveLimit');
+
+  const existing = await deps.transactions.findByOrder({ merchantIdentifier, orderId: r.orderId });
+  if (existing) {
+    const same =
+      existing.instrument.kind === 'UPI_MANDATE' &&
+      existing.instrument.mandateOrderId === parent.orderId &&
+      existing.amountPaise === r.amountPaise &&
+      existing.executeAt?.getTime() === executeAt.getTime();
+    return same ? scheduled : refused('orderIdUsed');
+  }
+  if (await deps.mandates.findByOrder({ merchantIdentifier, orderId: r.orderId })) return refused('orderIdUsed');
+
+  const request: NotifyDebitRequest = {
+    orderId: r.orderId,
+    txnId: newTxnId(now),
+    amountPaise: r.amountPaise,
+    productDescription: r.productDescription,
+    executeAtMs: executeAt.getTime(),
+    autoExecute: r.autoExecute,
+  };
+  try {
+    const result = await deps.temporal.workflow
+      .getHandle(mandateWorkflowId(merchantIdentifier, parent.orderId))
+      // The update id is the debit's orderId: a retried call gets the first call's result.
+      .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` });
+    return result.kind === 'notified' ? scheduled : refused(result.reason);
+  } catch (e) {
+    // The workflow refused (the mandate ended between our read and the update) or has ended.
+    if (e instanceof WorkflowUpdateFailedError) return refused(refusalOf(e));
+    if (e instanceof WorkflowNotFoundError) return refused('parentNotActive');
+    throw e;
+  }
+}
+
+function refusalOf(e: WorkflowUpdateFailedError): MandateResponseKey {
+  const type = (e.cause as { type?: string } | undefined)?.type;
+  return type === 'inactive' ? 'inactive' : 'parentNotActive';
+}
