@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { MandateResponse, type MandateState } from '../src/domain/mandate';
-import { SANDBOX_MANDATE_BANK } from '../src/domain/sandbox-bank';
+import { MandateResponse, SANDBOX_MANDATE_BANK, type MandateState } from '../src/domain/mandate';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import type { MandateRepository } from '../src/store/mandate-repository';
 import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';

@@ -21,7 +21,8 @@ export function createSweepActivities(deps: SweepActivityDeps) {
   return {
     async ensureWorkflowsOfStalePayments(input: { olderThanMs: number; limit: number }): Promise<{ checked: number }> {
       const stale = await deps.transactions.findPendingSince(new Date(deps.now().getTime() - input.olderThanMs), input.limit);
-      for (const t of stale) await ensurePaymentWorkflow(deps, t);
+      // A mandate debit waits for its executionDate in its own workflow, started with the transaction.
+      for (const t of stale) if (t.instrument.kind !== 'UPI_MANDATE') await ensurePaymentWorkflow(deps, t);
       await deps.transactions.markSwept(stale, deps.now());
       const refunding = await deps.transactions.findWithPendingRefundsSince(
         new Date(deps.now().getTime() - input.olderThanMs),

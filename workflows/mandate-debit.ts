@@ -11,9 +11,8 @@ import {
 import type { BankAnswer } from '../activities/bank-connector';
 import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
 import type { PaymentActivities } from '../activities/payment-activities';
-import { CONFIRMATION_WINDOW_MS } from '../src/domain/mandate';
+import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
 import { firstOffPeakInstant } from '../src/domain/peak-windows';
-import { SANDBOX_MANDATE_BANK } from '../src/domain/sandbox-bank';
 import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { startRealtimeWebhook } from './realtime-webhook';

@@ -71,6 +71,9 @@ export interface MandateRequest {
   config: MandateConfigInput;
 }
 
+/** The payer's bank as mandate debits record it (the sandbox's one UPI bank). */
+export const SANDBOX_MANDATE_BANK = 'Sandbox UPI Bank';
+
 /** The first debit's own orderId: the status API reads the mandate itself by the create orderId. */
 export const firstDebitOrderId = (mandateOrderId: string) => `${mandateOrderId}-first`;
 

@@ -28,7 +28,6 @@ export const SANDBOX_MANDATE_PAYERS: Record<string, { approves: boolean; accepts
 };
 const UNKNOWN_MANDATE_PAYER = { approves: false, acceptsNotify: false, debits: 'decline' } as const;
 export const sandboxMandatePayer = (vpa: string) => SANDBOX_MANDATE_PAYERS[vpa.toLowerCase()] ?? UNKNOWN_MANDATE_PAYER;
-export const SANDBOX_MANDATE_BANK = 'Sandbox UPI Bank';
 
 export const SANDBOX_CARDS: Record<string, { behaviour: SandboxBehaviour; cardType: 'CREDIT' | 'DEBIT'; bankName: string }> = {
   '4012001037141112': { behaviour: 'pay', cardType: 'CREDIT', bankName: 'HDFC Bank' },

@@ -20,7 +20,10 @@ export interface TestGateway {
 
 const running: TestGateway[] = [];
 
-export async function startTestGateway(overrides: Partial<Record<keyof ConfigInput, string>> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  overrides: Partial<Record<keyof ConfigInput, string>> = {},
+  options: { now?: () => Date } = {},
+): Promise<TestGateway> {
   const [store, temporal, bundle] = await Promise.all([testStore(), testTemporal(), workflowBundle()]);
   const config = loadConfig({
     GATEWAY_ENV: 'test',
@@ -36,6 +39,8 @@ export async function startTestGateway(overrides: Partial<Record<keyof ConfigInp
     ...overrides,
   });
   const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, temporal.address);
+  // The one injectable clock: API and activities alike read it (mandate tests choose the time of day).
+  if (options.now) rt.now = options.now;
   const { worker, connection } = await createGatewayWorker({
     address: temporal.address,
     namespace: config.TEMPORAL_NAMESPACE,
