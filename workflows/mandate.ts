@@ -192,7 +192,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
         })
       : null;
     if (outcome?.result !== 'executed') {
-      log.warn('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
+      log.info('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
       await moveTo('INACTIVE');
       await cancelDebits(debits);
       await allHandlersFinished();

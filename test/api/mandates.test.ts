@@ -47,15 +47,22 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
   }
   const mandateState = (orderId: string) =>
     gw.rt.mandates.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId }).then((m) => m?.state);
+  /** A new mandate once the sandbox payer has answered. */
   async function activeMandate(o: Partial<Parameters<typeof createData>[1]> = {}): Promise<string> {
     const orderId = newId('mandate');
     const res = await transactU(gw.baseUrl, merchant, createData(merchant, { orderId, today: clock, ...o }));
     assert.equal(res.json.responseCode, '1101', res.text);
-    await until(
-      () => mandateState(orderId),
-      (s) => s !== 'CREATED',
-      'the sandbox payer',
-    );
+    // With a first debit, ACTIVE is not settled until the debit has succeeded (or made it INACTIVE).
+    const settled = async () => {
+      const state = await mandateState(orderId);
+      if (!o.firstDebit || state !== 'ACTIVE') return state;
+      const first = await gw.rt.transactions.findByOrder({
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: `${orderId}-first`,
+      });
+      return first?.status === 'Success' ? state : 'CREATED';
+    };
+    await until(settled, (s) => s !== 'CREATED', 'the sandbox payer and any first debit');
     return orderId;
   }
 
@@ -139,6 +146,13 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       });
     }
 
+    it('firstDebit: the first debit runs at once on approval as its own order <orderId>-first (1111)', async () => {
+      const orderId = await activeMandate({ firstDebit: true, firstDebitAmount: 12_345 });
+      assert.equal(await mandateState(orderId), 'ACTIVE');
+      const first = await status(`${orderId}-first`);
+      assert.deepEqual([first.txnStatus, first.responseCode, first.orderDetail.amount], ['0', '1111', '12345']);
+    });
+
     it('failure@sandbox declines: the status API says Failure with the decline', async () => {
       const orderId = await activeMandate({ payer: 'failure@sandbox' });
       assert.equal(await mandateState(orderId), 'DECLINED');
@@ -164,5 +178,299 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       const other = await transactU(gw.baseUrl, merchant, { ...data, orderDetail: { ...data.orderDetail, amount: '26000' } });
       assert.equal(other.json.responseCode, '1102');
     });
+
+    const execution = (days: number, time: string) => `${istDate(clock, days)} ${time}`;
+    const refusals: [string, string, () => Promise<{ parent: string; executionDate: string; amount?: string }>][] = [
+      ['no such parent', '1113', async () => ({ parent: 'no-such-mandate', executionDate: execution(2, '08:00:00') })],
+      [
+        'a parent that is not Adhoc',
+        '1115',
+        async () => ({ parent: await activeMandate({ frequency: 'Monthly' }), executionDate: execution(2, '08:00:00') }),
+      ],
+      [
+        'a parent the payer declined',
+        '1114',
+        async () => ({ parent: await activeMandate({ payer: 'failure@sandbox' }), executionDate: execution(2, '08:00:00') }),
+      ],
+      [
+        'a parent whose first debit failed',
+        '1117',
+        async () => ({
+          parent: await activeMandate({ payer: 'debitfail@sandbox', firstDebit: true, firstDebitAmount: 10_000 }),
+          executionDate: execution(2, '08:00:00'),
+        }),
+      ],
+      [
+        'an executionDate 23 h 59 m ahead',
+        '1116',
+        async () => ({ parent: await activeMandate(), executionDate: execution(1, '07:59:00') }),
+      ],
+      [
+        'an executionDate in a peak window',
+        '1118',
+        async () => ({ parent: await activeMandate(), executionDate: execution(2, '17:00:00') }),
+      ],
+      [
+        'an executionDate after endDate',
+        '1119',
+        async () => ({ parent: await activeMandate({ endInDays: 2 }), executionDate: execution(3, '08:00:00') }),
+      ],
+      [
+        'an amount above the mandate',
+        '1120',
+        async () => ({ parent: await activeMandate(), executionDate: execution(2, '08:00:00'), amount: '500001' }),
+      ],
+      [
+        'a payer whose bank refuses the notification (notifyfail@sandbox)',
+        '1110',
+        async () => ({ parent: await activeMandate({ payer: 'notifyfail@sandbox' }), executionDate: execution(2, '08:00:00') }),
+      ],
+    ];
+    for (const [what, code, setUp] of refusals) {
+      it(`refuses ${what} with ${code} (HTTP 200) and schedules nothing`, async () => {
+        const o = await setUp();
+        const orderId = newId('debit');
+        const res = await transactU(gw.baseUrl, merchant, notifyData(merchant, { orderId, ...o }));
+        assert.equal(res.status, 200);
+        assert.deepEqual(Object.keys(res.json), MANDATE_SHAPE);
+        assert.equal(res.json.responseCode, code, res.text);
+        assert.equal(res.json.bankPostData, null);
+        assert.equal(await gw.rt.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId }), null);
+      });
+    }
+
+    it('refuses with 1118 a notify that arrives inside a peak window (10:00:00), and takes one at 13:00:00', async () => {
+      const parent = await activeMandate();
+      clock = istAt(morning, 0, '10:00:00');
+      const inPeak = await transactU(
+        gw.baseUrl,
+        merchant,
+        notifyData(merchant, { orderId: newId('debit'), parent, executionDate: execution(2, '08:00:00') }),
+      );
+      assert.equal(inPeak.json.responseCode, '1118');
+      clock = istAt(morning, 0, '13:00:00');
+      const after = await transactU(
+        gw.baseUrl,
+        merchant,
+        notifyData(merchant, { orderId: newId('debit'), parent, executionDate: execution(2, '08:00:00') }),
+      );
+      assert.equal(after.json.responseCode, '1109');
+    });
+
+    it('action execute before the executionDate has nothing to confirm: 1121', async () => {
+      const parent = await activeMandate();
+      const orderId = newId('debit');
+      const notify = await transactU(
+        gw.baseUrl,
+        merchant,
+        notifyData(merchant, { orderId, parent, executionDate: execution(2, '08:00:00'), autoExecute: false }),
+      );
+      assert.equal(notify.json.responseCode, '1109');
+      const data = notifyData(merchant, { orderId, parent, executionDate: execution(2, '08:00:00') });
+      data.paymentInstrument.upiMandate = {
+        action: 'execute',
+        payerVpa: data.paymentInstrument.upiMandate.payerVpa,
+        mandateParentOrderId: parent,
+      };
+      const res = await transactU(gw.baseUrl, merchant, data);
+      assert.equal(res.json.responseCode, '1121', res.text);
+      assert.equal((await status(orderId)).txnStatus, '2');
+    });
+  });
+
+  describe('revoke (the sandbox payer)', () => {
+    it('ends an ACTIVE mandate, cancels its scheduled debit (1124), and later notifies are refused', async () => {
+      const parent = await activeMandate();
+      const orderId = newId('debit');
+      const executionDate = `${istDate(clock, 2)} 08:00:00`;
+      assert.equal(
+        (await transactU(gw.baseUrl, merchant, notifyData(merchant, { orderId, parent, executionDate }))).json.responseCode,
+        '1109',
+      );
+      const revoke = () =>
+        request(`${gw.baseUrl}/sandbox/v1/mandates/revoke`, {
+          body: { merchantIdentifier: merchant.merchantIdentifier, orderId: parent },
+        });
+      const res = await revoke();
+      assert.deepEqual(res.json, {
+        success: true,
+        data: { merchantIdentifier: merchant.merchantIdentifier, orderId: parent, state: 'REVOKED' },
+      });
+      const m = await status(parent);
+      assert.deepEqual([m.txnStatus, m.responseCode], ['1', '1126']);
+      const debit = await until(
+        () => status(orderId),
+        (d) => d.txnStatus !== '2',
+        'the debit to be cancelled',
+      );
+      assert.deepEqual([debit.txnStatus, debit.responseCode], ['1', '1124']);
+      const later = await transactU(
+        gw.baseUrl,
+        merchant,
+        notifyData(merchant, { orderId: newId('debit'), parent, executionDate }),
+      );
+      assert.equal(later.json.responseCode, '1114');
+      const again = await revoke();
+      assert.equal(again.json.success, false);
+      assert.equal(again.json.message.code, '2037');
+      const unknown = await request(`${gw.baseUrl}/sandbox/v1/mandates/revoke`, {
+        body: { merchantIdentifier: merchant.merchantIdentifier, orderId: 'nope' },
+      });
+      assert.equal(unknown.json.message.code, '2036');
+    });
+  });
+
+  describe('bad requests: the mandate response shape, the right HTTP status, nothing stored', () => {
+    const stored = (orderId: string) => gw.rt.mandates.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId });
+    async function refused(res: Awaited<ReturnType<typeof transactU>>, http: number, code: string, orderId?: string) {
+      assert.equal(res.status, http, res.text);
+      assert.deepEqual(Object.keys(res.json), MANDATE_SHAPE);
+      assert.equal(res.json.responseCode, code, res.text);
+      assert.ok(res.json.responseDescription.length > 5);
+      if (orderId) assert.equal(await stored(orderId), null);
+    }
+    const fresh = () => {
+      const orderId = newId('mandate');
+      return { orderId, data: createData(merchant, { orderId, today: clock }) };
+    };
+
+    it('a missing or unsupported version v: 400, 2009', async () => {
+      const { orderId, data } = fresh();
+      await refused(await transactU(gw.baseUrl, merchant, data, { v: null }), 400, '2009', orderId);
+      await refused(await transactU(gw.baseUrl, merchant, data, { v: '11' }), 400, '2009', orderId);
+    });
+
+    it('a malformed form: a field twice, bad percent-encoding, an unknown field, no data: 400', async () => {
+      const { orderId, data } = fresh();
+      const text = encodeURIComponent(JSON.stringify(data));
+      await refused(
+        await transactU(gw.baseUrl, merchant, data, { body: `data=${text}&data=${text}&checksum=x` }),
+        400,
+        '2005',
+        orderId,
+      );
+      await refused(await transactU(gw.baseUrl, merchant, data, { body: 'data=%ZZ&checksum=x' }), 400, '2005', orderId);
+      await refused(
+        await transactU(gw.baseUrl, merchant, data, { body: `data=${text}&checksum=x&extra=1` }),
+        400,
+        '2002',
+        orderId,
+      );
+      await refused(await transactU(gw.baseUrl, merchant, data, { body: 'checksum=x' }), 400, '2002', orderId);
+    });
+
+    it('data that is not a JSON object: 400, 2001', async () => {
+      await refused(await transactU(gw.baseUrl, merchant, '{"merchantIdentifier":'), 400, '2001');
+      await refused(await transactU(gw.baseUrl, merchant, '[1,2]'), 400, '2001');
+    });
+
+    it('a missing or wrong checksum, an unknown merchant: 401', async () => {
+      const { orderId, data } = fresh();
+      await refused(await transactU(gw.baseUrl, merchant, data, { checksum: null }), 401, '2010', orderId);
+      await refused(await transactU(gw.baseUrl, merchant, data, { checksum: 'ab'.repeat(32) }), 401, '2011', orderId);
+      await refused(await transactU(gw.baseUrl, merchant, { ...data, merchantIdentifier: 'f'.repeat(32) }), 401, '2012', orderId);
+      await refused(await transactU(gw.baseUrl, merchant, { ...data, merchantIdentifier: 7 }), 401, '2012', orderId);
+    });
+
+    it("an unknown encryptionKeyId, or another merchant's: 400, 2015", async () => {
+      const other = await gw.newMerchant('Other');
+      const { orderId, data } = fresh();
+      await refused(await transactU(gw.baseUrl, merchant, { ...data, encryptionKeyId: 'nope' }), 400, '2015', orderId);
+      await refused(
+        await transactU(gw.baseUrl, merchant, { ...data, encryptionKeyId: other.encryptionKeyId }),
+        400,
+        '2015',
+        orderId,
+      );
+    });
+
+    it('a payerVpa that does not decrypt: one and the same 400, 2016, whatever went wrong', async () => {
+      const other = await gw.newMerchant('Other');
+      const bodies: string[] = [];
+      for (const payerVpa of [
+        Buffer.from('not a ciphertext').toString('base64'),
+        encryptVpa(other.publicKeyPem, 'success@sandbox', 'pkcs1'),
+        encryptVpa(other.publicKeyPem, 'success@sandbox', 'oaep-sha256'),
+        encryptVpa(merchant.publicKeyPem, 'not a vpa', 'pkcs1'),
+      ]) {
+        const { orderId, data } = fresh();
+        data.paymentInstrument.upiMandate.payerVpa = payerVpa;
+        const res = await transactU(gw.baseUrl, merchant, data);
+        await refused(res, 400, '2016', orderId);
+        bodies.push(res.text);
+      }
+      assert.equal(new Set(bodies).size, 1);
+    });
+
+    const yesterday = () => istDate(clock, -1);
+    const invalid: [string, (d: Record<string, any>) => void][] = [
+      ['amount not a number', (d) => (d.orderDetail.amount = 'abc')],
+      ['amount zero', (d) => (d.orderDetail.amount = '0')],
+      ['amount as a JSON number', (d) => (d.orderDetail.amount = 500000)],
+      ['an orderId with a space', (d) => (d.orderDetail.orderId = 'two words')],
+      ['no productDescription', (d) => delete d.orderDetail.productDescription],
+      ['a bad email', (d) => (d.orderDetail.email = 'nobody')],
+      ['a bad phone', (d) => (d.orderDetail.phone = '12345')],
+      ['purpose as a Boolean', (d) => (d.orderDetail.purpose = true)],
+      ['txnDate not a date', (d) => (d.orderDetail.txnDate = 'yesterday')],
+      ['currency USD', (d) => (d.orderDetail.currency = 'USD')],
+      ['an unknown billingAddress key', (d) => (d.billingAddress.firstName = 'Asha')],
+      ['merchantIpAddress not an address', (d) => (d.merchantIpAddress = 'localhost')],
+      ['returnUrl not http(s)', (d) => (d.returnUrl = 'ftp://merchant.example/')],
+      ['an unknown top-level field', (d) => (d.extra = 1)],
+      ['paymentMode upiMandate', (d) => (d.paymentInstrument.paymentMode = 'upiMandate')],
+      ['action cancel', (d) => (d.paymentInstrument.upiMandate.action = 'cancel')],
+      ['payerVpa not base64', (d) => (d.paymentInstrument.upiMandate.payerVpa = 'success@sandbox')],
+      ['no mandateConfig on create', (d) => delete d.paymentInstrument.upiMandate.mandateConfig],
+      ['frequency Hourly', (d) => (d.paymentInstrument.upiMandate.mandateConfig.frequency = 'Hourly')],
+      ['firstDebit without firstDebitAmount', (d) => (d.paymentInstrument.upiMandate.mandateConfig.firstDebit = true)],
+      [
+        'firstDebitAmount above the amount',
+        (d) => Object.assign(d.paymentInstrument.upiMandate.mandateConfig, { firstDebit: true, firstDebitAmount: 500001 }),
+      ],
+      ['startDate not a calendar date', (d) => (d.paymentInstrument.upiMandate.mandateConfig.startDate = '2026-02-30')],
+      ['startDate in the past', (d) => (d.paymentInstrument.upiMandate.mandateConfig.startDate = yesterday())],
+      [
+        'endDate not after startDate',
+        (d) => (d.paymentInstrument.upiMandate.mandateConfig.endDate = d.paymentInstrument.upiMandate.mandateConfig.startDate),
+      ],
+      ['endDate in the past', (d) => (d.paymentInstrument.upiMandate.mandateConfig.endDate = yesterday())],
+      [
+        'a notify without mandateParentOrderId',
+        (d) =>
+          (d.paymentInstrument.upiMandate = {
+            action: 'notify',
+            payerVpa: d.paymentInstrument.upiMandate.payerVpa,
+            executionDate: '2030-01-01 08:00:00',
+          }),
+      ],
+      [
+        'a notify with a malformed executionDate',
+        (d) =>
+          (d.paymentInstrument.upiMandate = {
+            action: 'notify',
+            payerVpa: d.paymentInstrument.upiMandate.payerVpa,
+            mandateParentOrderId: 'p',
+            executionDate: '2030-01-01T08:00:00',
+          }),
+      ],
+      [
+        'a notify whose executionDate does not exist',
+        (d) =>
+          (d.paymentInstrument.upiMandate = {
+            action: 'notify',
+            payerVpa: d.paymentInstrument.upiMandate.payerVpa,
+            mandateParentOrderId: 'p',
+            executionDate: '2030-02-30 08:00:00',
+          }),
+      ],
+    ];
+    for (const [what, spoil] of invalid) {
+      it(`${what}: 400, 2002`, async () => {
+        const { orderId, data } = fresh();
+        spoil(data);
+        await refused(await transactU(gw.baseUrl, merchant, data), 400, '2002', orderId);
+      });
+    }
   });
 });

@@ -28,9 +28,13 @@ export function mandateRoutes(deps: ApiDeps): Router {
       parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
     );
     if (!form.checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
-    // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
-    const named = jsonObjectOrNull(form.data)?.merchantIdentifier;
-    if (typeof named !== 'string' || named.length === 0 || named.length > 64) throw new ApiError('checksumMismatch');
+    const unread = jsonObjectOrNull(form.data);
+    if (!unread) throw new ApiError('malformedJson', 'the data field is not a JSON object');
+    // `data` that names no merchant cannot be signed by one.
+    const named = unread.merchantIdentifier;
+    if (typeof named !== 'string' || named.length === 0 || named.length > 64) {
+      throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
+    }
     const merchant = await authenticateFormChecksum(deps.merchants, named, form.data, form.checksum);
     await deps.rateLimit.consume(ctx, 'mandates', merchant.merchantIdentifier);
 
