@@ -21,6 +21,8 @@ export interface MandateDeps {
   transactions: TransactionRepository;
   temporal: Client;
   now: () => Date;
+  /** false only where the point is not the webhook (workflow tests); absent means send them. */
+  realtimeWebhook?: boolean;
 }
 
 export interface MandateAnswer {
@@ -89,7 +91,10 @@ function sameMandate(a: Mandate, b: Mandate): boolean {
 }
 
 /** Starts the mandate's workflow unless it exists (running or ended): never twice. */
-export async function ensureMandateWorkflow(deps: Pick<MandateDeps, 'config' | 'temporal'>, m: Mandate): Promise<void> {
+export async function ensureMandateWorkflow(
+  deps: Pick<MandateDeps, 'config' | 'temporal' | 'realtimeWebhook'>,
+  m: Mandate,
+): Promise<void> {
   try {
     await deps.temporal.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {
       workflowId: mandateWorkflowId(m.merchantIdentifier, m.orderId),
@@ -108,6 +113,7 @@ export async function ensureMandateWorkflow(deps: Pick<MandateDeps, 'config' | '
             : null,
           payerAnswerDelayMs: deps.config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
           debitRetryIntervalMs: deps.config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+          ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
         },
       ],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
