@@ -6,6 +6,7 @@ import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
 import { webhookPaths } from './docs/webhooks';
 import { refundPaths } from './docs/refunds';
+import { mandatePaths } from './docs/mandates';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
 import { statusRequestSchema, statusResponseSchema } from './schemas/status';
@@ -31,6 +32,8 @@ const EVERY_OPERATION_ERRORS = [408, 429, 431];
 
 const REQUEST_MEDIA_TYPE = { body: 'application/json', form: 'application/x-www-form-urlencoded', csv: 'text/csv', query: '' };
 
+type QueryShape = { properties?: Record<string, object>; required?: string[] };
+
 export function operation(o: {
   summary: string;
   description: string;
@@ -43,26 +46,29 @@ export function operation(o: {
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
   in?: 'body' | 'form' | 'csv' | 'query';
+  /** Query parameters of an operation that also has a body (each a string property). */
+  query?: z.ZodType;
   responses: Record<number, { description: string; schema: z.ZodType; mediaType?: string }>;
   errors: number[];
   errorEnvelope: z.ZodType;
 }) {
-  const request = json(o.request, 'input') as { properties?: Record<string, object>; required?: string[] };
+  const request = json(o.request, 'input') as QueryShape;
+  const queryParameters = (q: QueryShape) =>
+    Object.entries(q.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: q.required?.includes(name) ?? false,
+      schema,
+    }));
   return {
     summary: o.summary,
     description: o.description,
     ...(o.security ? { security: o.security } : {}),
     ...(o.bodySignature ? { 'x-gateway-auth': o.bodySignature } : {}),
     ...(o.in === 'query'
-      ? {
-          parameters: Object.entries(request.properties ?? {}).map(([name, schema]) => ({
-            name,
-            in: 'query',
-            required: request.required?.includes(name) ?? false,
-            schema,
-          })),
-        }
+      ? { parameters: queryParameters(request) }
       : {
+          ...(o.query ? { parameters: queryParameters(json(o.query, 'input') as QueryShape) } : {}),
           requestBody: {
             required: true,
             content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request } },
@@ -92,6 +98,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
+    ...mandatePaths(sandboxEnabled),
     ...ledgerPaths(),
     ...paymentLinkPaths(),
     ...opsPaths(),

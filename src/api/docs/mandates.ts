@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { MandateResponse } from '../../domain/mandate';
+import { SANDBOX_MANDATE_PAYERS } from '../../domain/sandbox-bank';
+import { operation } from '../openapi';
+import { mandateDataSchema, mandateFormSchema, mandateResponseSchema, SUPPORTED_MANDATE_VERSIONS } from '../schemas/mandates';
+import { sandboxMandateRevokeResponseSchema, sandboxMandateRevokeSchema } from '../schemas/sandbox-mandates';
+
+const codes = Object.values(MandateResponse)
+  .map((c) => `${c.code} ${c.description}`)
+  .join('; ');
+
+/** The mandate operations of the API reference (create, notify, execute), and the sandbox payer's revoke. */
+export function mandatePaths(sandboxEnabled: boolean): Record<string, object> {
+  const paths: Record<string, object> = {
+    '/transactU': {
+      post: operation({
+        summary: 'UPI AutoPay mandates: create, notify a debit, confirm a debit (action execute)',
+        description: `Form fields \`data\` (JSON text) and \`checksum\` = HMAC-SHA256 of the exact \`data\` string with the secret key; query \`v\` 12 or 13. \`data\` fields: ${JSON.stringify(
+          Object.keys(mandateDataSchema.shape),
+        )} (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding). \`payerVpa\` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of \`encryptionKeyId\`, base64. Answers (HTTP 200, the mandate response shape): ${codes}. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.`,
+        bodySignature: 'formChecksum',
+        in: 'form',
+        query: z.object({ v: z.enum(SUPPORTED_MANDATE_VERSIONS).describe('API version: 12 or 13') }),
+        request: mandateFormSchema,
+        responses: { 200: { description: 'a mandate response code', schema: mandateResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: mandateResponseSchema,
+      }),
+    },
+  };
+  if (sandboxEnabled) {
+    paths['/sandbox/v1/mandates/revoke'] = {
+      post: operation({
+        summary: 'Revoke an active mandate as its sandbox payer',
+        description: `The payer revokes the mandate (named by its create orderId): it becomes REVOKED and every debit still scheduled under it is cancelled (1124). Sandbox payers: ${Object.keys(
+          SANDBOX_MANDATE_PAYERS,
+        ).join(
+          ', ',
+        )} (approves; declines; approves but every debit fails; approves but every notify is refused with 1110). Refused with HTTP 200 and success false: 2036 no such mandate, 2037 not ACTIVE.`,
+        request: sandboxMandateRevokeSchema,
+        responses: { 200: { description: 'revoked, or refused (2036, 2037)', schema: sandboxMandateRevokeResponseSchema } },
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: sandboxMandateRevokeResponseSchema,
+      }),
+    };
+  }
+  return paths;
+}
