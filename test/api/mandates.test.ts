@@ -5,6 +5,7 @@ import jsQR from 'jsqr';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
+import { startReceiver } from '../support/receiver';
 import { createData, encryptVpa, istAt, istDate, notifyData, transactU, type VpaPadding } from '../support/mandates';
 
 const MANDATE_SHAPE = [
@@ -146,11 +147,24 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       });
     }
 
-    it('firstDebit: the first debit runs at once on approval as its own order <orderId>-first (1111)', async () => {
-      const orderId = await activeMandate({ firstDebit: true, firstDebitAmount: 12_345 });
-      assert.equal(await mandateState(orderId), 'ACTIVE');
-      const first = await status(`${orderId}-first`);
-      assert.deepEqual([first.txnStatus, first.responseCode, first.orderDetail.amount], ['0', '1111', '12345']);
+    it('firstDebit: the first debit runs at once on approval as its own order <orderId>-first (1111), and is a webhook', async () => {
+      const receiver = await startReceiver();
+      try {
+        await gw.rt.merchants.updateSettings(merchant.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'json' });
+        const orderId = await activeMandate({ firstDebit: true, firstDebitAmount: 12_345 });
+        assert.equal(await mandateState(orderId), 'ACTIVE');
+        const first = await status(`${orderId}-first`);
+        assert.deepEqual([first.txnStatus, first.responseCode, first.orderDetail.amount], ['0', '1111', '12345']);
+        await receiver.received(1);
+        const [txn] = JSON.parse(JSON.parse(receiver.calls[0]!.body).txnData).txns;
+        assert.deepEqual(
+          [txn.orderId, txn.responseCode, txn.amount, txn.paymentMode],
+          [`${orderId}-first`, '1111', '12345', 'UPI'],
+        );
+      } finally {
+        await gw.rt.merchants.updateSettings(merchant.merchantIdentifier, { webhookUrl: null, webhookFormat: 'form' });
+        await receiver.close();
+      }
     });
 
     it('failure@sandbox declines: the status API says Failure with the decline', async () => {
