@@ -1,0 +1,165 @@
+/**
+ * `npm run bench:mandates`: MANDATE_BENCH_COUNT (default 10,000) ACTIVE Adhoc mandates, each
+ * notified for one debit 1 to 7 days ahead at a random time outside the peak windows, run on the
+ * time-skipping server: the real mandate and mandate-debit workflows, with the activities kept in
+ * memory (the point is the timers, not the store) and the real sandbox bank behind a counter.
+ * Checks that every debit reached the bank exactly once, at its executionDate, never inside a peak
+ * window, and prints executions per second of simulated time and of wall time.
+ */
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import type { BankPaymentRequest } from '../activities/bank-connector';
+import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
+import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
+import { formatIstDateTime } from '../src/domain/ist-time';
+import type { MandateState } from '../src/domain/mandate';
+import { firstOffPeakInstant, isInPeakWindow } from '../src/domain/peak-windows';
+import { notifyDebitUpdate } from '../src/temporal/mandate-messages';
+import { mandateWorkflowId } from '../src/temporal/workflow-ids';
+import { timeSkippingEnvironment, workflowBundle, stopTestServers } from '../test/support/servers';
+import type { mandateWorkflow } from '../workflows/mandate';
+import { round, runConcurrently } from './support/load';
+import { runBench } from './support/report';
+
+const COUNT = Number(process.env.MANDATE_BENCH_COUNT ?? 10_000);
+const CONCURRENCY = 32;
+const DAY = 86_400_000;
+const MERCHANT = 'b'.repeat(32);
+
+async function main(): Promise<boolean> {
+  const env = await timeSkippingEnvironment();
+  const states = new Map<string, MandateState>();
+  const bankCalls = new Map<string, number[]>();
+  const outcomes = new Map<string, MandateDebitResult>();
+  const executeAt = new Map<string, number>();
+  const bank = new SandboxBankConnector();
+
+  const activities: MandateActivities & {
+    requestBankPayment(r: BankPaymentRequest): ReturnType<SandboxBankConnector['requestPayment']>;
+  } = {
+    requestMandateApproval: (r) => bank.requestMandateApproval(r),
+    notifyMandateDebit: (r) => bank.notifyMandateDebit(r),
+    async recordMandateState(r) {
+      states.set(r.orderId, r.state);
+    },
+    async createMandateDebit() {
+      return { created: true, ours: true };
+    },
+    async recordMandateDebitOutcome(r) {
+      const first = !outcomes.has(r.orderId);
+      if (first) outcomes.set(r.orderId, r.result);
+      return { status: r.result === 'executed' ? 'Success' : 'Failure', applied: first };
+    },
+    async requestBankPayment(r) {
+      // The server's time of this attempt (the debit's moment in simulated time).
+      const at = Context.current().info.currentAttemptScheduledTimestampMs;
+      bankCalls.set(r.txnId, [...(bankCalls.get(r.txnId) ?? []), at]);
+      return bank.requestPayment(r);
+    },
+  };
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: 'mandate-bench',
+    workflowBundle: await workflowBundle(),
+    activities,
+    maxConcurrentWorkflowTaskExecutions: 64,
+    maxConcurrentActivityTaskExecutions: 200,
+  });
+
+  try {
+    return await worker.runUntil(async () => {
+      const wallStart = performance.now();
+      const t0 = await env.currentTimeMs();
+      await runConcurrently(COUNT, CONCURRENCY, (i) =>
+        env.client.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {
+          workflowId: mandateWorkflowId(MERCHANT, `m${i}`),
+          taskQueue: 'mandate-bench',
+          args: [
+            {
+              merchantIdentifier: MERCHANT,
+              orderId: `m${i}`,
+              txnId: `M${i}`,
+              payerVpa: 'success@sandbox',
+              frequency: 'Adhoc',
+              validUntilMs: t0 + 30 * DAY,
+              productDescription: 'bench',
+              firstDebit: null,
+              payerAnswerDelayMs: 1_000,
+              debitRetryIntervalMs: 3_600_000,
+              realtimeWebhook: false,
+            },
+          ],
+        }),
+      );
+      await env.sleep(2_000); // the payers answer after a second
+      while ([...states.values()].filter((s) => s === 'ACTIVE').length < COUNT) await new Promise((r) => setTimeout(r, 200));
+      const setUpSeconds = (performance.now() - wallStart) / 1000;
+      console.log(`${COUNT} mandates ACTIVE after ${round(setUpSeconds)} s of wall time`);
+
+      const now = await env.currentTimeMs();
+      const notifyStart = performance.now();
+      await runConcurrently(COUNT, CONCURRENCY, async (i) => {
+        // 1 to 7 days ahead at a random second, moved out of a peak window, on a whole second.
+        const wanted = now + DAY + Math.floor(Math.random() * 6 * DAY);
+        const at = Math.ceil(firstOffPeakInstant(new Date(wanted)).getTime() / 1000) * 1000;
+        executeAt.set(`D${i}`, at);
+        const result = await env.client.workflow
+          .getHandle(mandateWorkflowId(MERCHANT, `m${i}`))
+          .executeUpdate(notifyDebitUpdate, {
+            args: [
+              {
+                orderId: `d${i}`,
+                txnId: `D${i}`,
+                amountPaise: 10_000,
+                productDescription: 'bench',
+                executeAtMs: at,
+                autoExecute: true,
+              },
+            ],
+          });
+        if (result.kind !== 'notified') throw new Error(`notify ${i} refused: ${JSON.stringify(result)}`);
+      });
+      const notifySeconds = (performance.now() - notifyStart) / 1000;
+      console.log(`${COUNT} debits notified in ${round(notifySeconds)} s (${round(COUNT / notifySeconds)}/s)`);
+
+      const runStart = performance.now();
+      const simulatedStart = await env.currentTimeMs();
+      const last = Math.max(...executeAt.values());
+      await env.sleep(last - simulatedStart + 60_000);
+      while (outcomes.size < COUNT) await new Promise((r) => setTimeout(r, 200));
+      const wallSeconds = (performance.now() - runStart) / 1000;
+      const simulatedSeconds = (last - simulatedStart) / 1000;
+
+      const calls = [...executeAt.keys()].map((txnId) => bankCalls.get(txnId) ?? []);
+      const exactlyOnce = calls.filter((c) => c.length === 1).length;
+      const inPeak = [...bankCalls.values()].flat().filter((at) => isInPeakWindow(new Date(at))).length;
+      const late = [...executeAt.entries()].filter(
+        ([txnId, at]) => Math.abs((bankCalls.get(txnId)?.[0] ?? 0) - at) >= 1_000,
+      ).length;
+      const executed = [...outcomes.values()].filter((r) => r === 'executed').length;
+      const figures: [string, string | number][] = [
+        ['debits notified', COUNT],
+        ['executed (1111)', executed],
+        ['reached the bank exactly once', exactlyOnce],
+        ['bank calls inside a peak window', inPeak],
+        ['not at executionDate (within 1 s)', late],
+        [
+          'simulated span',
+          `${round(simulatedSeconds / 86_400)} days, ${formatIstDateTime(new Date(simulatedStart))} to ${formatIstDateTime(new Date(last))} IST`,
+        ],
+        ['wall time of the run', `${round(wallSeconds)} s`],
+        ['executions per second of simulated time', round(COUNT / simulatedSeconds, 4)],
+        ['executions per second of wall time', round(COUNT / wallSeconds)],
+      ];
+      console.table(figures.map(([figure, value]) => ({ figure, value })));
+      const ok = executed === COUNT && exactlyOnce === COUNT && inPeak === 0 && late === 0;
+      console.log(ok ? 'MET: every debit executed exactly once, at its executionDate, outside the peak windows' : 'MISSED');
+      return ok;
+    });
+  } finally {
+    await env.teardown();
+    await stopTestServers();
+  }
+}
+
+runBench(main);
