@@ -1,3 +1,4 @@
+import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hmacSha256Hex } from '../domain/checksum';
@@ -37,6 +38,7 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
   const status = JSON.stringify({ merchantIdentifier: c.merchantIdentifier, orderId, version: 13 });
   const today = formatIstDateTime(now).slice(0, 10);
   const ledger = JSON.stringify({ startDateTime: today, endDateTime: today, status: 'ALL' });
+  const mandate = demoMandateData(c, today);
   return [
     'Demo merchant:',
     `  merchantIdentifier ${c.merchantIdentifier}`,
@@ -54,7 +56,33 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
     "Today's ledger (IST), with the API key:",
     `  curl -s -X POST ${baseUrl}/api/v1/ledger -H 'Content-Type: application/json' -H 'X-API-Key: ${c.apiKey}' -d '${ledger}'`,
     '',
+    'Register a UPI AutoPay mandate (payerVpa is RSA-OAEP-encrypted with the public key; the sandbox payer approves it in a second):',
+    `  curl -s -X POST '${baseUrl}/transactU?v=13' --data-urlencode 'data=${mandate}' --data-urlencode 'checksum=${hmacSha256Hex(c.secretKey, mandate)}'`,
+    '',
     'Provision another merchant:',
     `  curl -s -X POST ${baseUrl}/ops/v1/merchants -H 'Authorization: Bearer ${opsToken}' -H 'Content-Type: application/json' -d '{"name":"Acme"}'`,
   ].join('\n');
+}
+
+/** A create request for a demo mandate of today (IST): Adhoc, up to 5,000 rupees a debit, for a year. */
+function demoMandateData(c: MerchantCredentials, today: string): string {
+  const payerVpa = publicEncrypt(
+    { key: c.publicKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from('success@sandbox'),
+  ).toString('base64');
+  const nextYear = `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`;
+  return JSON.stringify({
+    merchantIdentifier: c.merchantIdentifier,
+    encryptionKeyId: c.encryptionKeyId,
+    mode: '0',
+    orderDetail: { orderId: `demo-mandate-${today}`, amount: '500000', currency: 'INR', productDescription: 'Demo mandate' },
+    paymentInstrument: {
+      paymentMode: 'upiCollectMandate',
+      upiMandate: {
+        action: 'create',
+        payerVpa,
+        mandateConfig: { firstDebit: false, frequency: 'Adhoc', startDate: today, endDate: nextYear },
+      },
+    },
+  });
 }

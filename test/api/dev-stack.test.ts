@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,10 @@ describe('npm start: the local stack', function () {
         page.json.data.transactions.some((t: { txnId: string }) => t.txnId === paid.json.data.txnId),
         page.text,
       );
+      // The mandate command runs as printed, in a shell: its --data-urlencode fields are the form.
+      const mandateCurl = curls.find((c) => c.includes('/transactU'))!;
+      const mandate = JSON.parse(execFileSync('bash', ['-c', mandateCurl], { encoding: 'utf8' }));
+      assert.equal(mandate.responseCode, '1101', JSON.stringify(mandate));
     } finally {
       process.kill(-child.pid!, 'SIGINT');
       await exited;
