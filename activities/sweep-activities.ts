@@ -1,5 +1,7 @@
 import type { Client } from '@temporalio/client';
+import type { MandateRepository } from '../src/store/mandate-repository';
 import type { TransactionRepository } from '../src/store/transaction-repository';
+import { ensureMandateWorkflow, type MandateWorkflowDeps } from '../src/usecases/create-mandate';
 import { ensurePaymentWorkflow } from '../src/usecases/start-payment';
 import { ensureRefundWorkflow } from '../src/usecases/start-refund';
 
@@ -10,12 +12,15 @@ export interface SweepActivityDeps {
   bankTimeoutMs: number;
   qrExpiryMs: number;
   now: () => Date;
+  mandates: MandateRepository;
+  /** How mandate workflows are started (from the configuration). */
+  mandateWorkflow: Omit<MandateWorkflowDeps, 'temporal' | 'taskQueue'>;
 }
 
 /**
  * Heals the crash windows between a store write and its workflow start: every order still Pending
- * after `olderThanMs` gets its payment workflow ensured, and every refund still PENDING its refund
- * workflow (both a no-op when the workflow exists).
+ * after `olderThanMs` gets its payment workflow ensured, every refund still PENDING its refund
+ * workflow, and every mandate still CREATED its mandate workflow (each a no-op when it exists).
  */
 export function createSweepActivities(deps: SweepActivityDeps) {
   return {
@@ -31,7 +36,10 @@ export function createSweepActivities(deps: SweepActivityDeps) {
       for (const t of refunding) {
         for (const refund of t.refunds.filter((r) => r.status === 'PENDING')) await ensureRefundWorkflow(deps, t, refund);
       }
-      return { checked: stale.length + refunding.length };
+      const unstarted = await deps.mandates.findCreatedBefore(new Date(deps.now().getTime() - input.olderThanMs), input.limit);
+      for (const m of unstarted)
+        await ensureMandateWorkflow({ ...deps.mandateWorkflow, temporal: deps.temporal, taskQueue: deps.taskQueue }, m);
+      return { checked: stale.length + refunding.length + unstarted.length };
     },
   };
 }

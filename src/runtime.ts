@@ -14,6 +14,7 @@ import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient } from './temporal/client';
+import { mandateWorkflowDeps } from './usecases/create-mandate';
 import { startPaymentDeps } from './usecases/start-payment';
 import type { ActivityDeps } from '../activities';
 
@@ -71,6 +72,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
     mandates: rt.mandates,
+    mandateWorkflow: mandateWorkflowDeps(rt.config, rt.temporal),
     reconciliations: new ReconciliationRepository(rt.store.db),
     webhooks: new WebhookRepository(rt.store.db),
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),

@@ -35,6 +35,16 @@ export class MandateRepository {
     return doc ? toMandate(doc) : null;
   }
 
+  /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */
+  async findCreatedBefore(before: Date, limit: number): Promise<Mandate[]> {
+    const docs = await this.mandates
+      .find({ state: 'CREATED', createdAt: { $lt: before } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toMandate);
+  }
+
   /** Moves the mandate to `state` if it is in one of `from`; true when this call changed it. */
   async setState(order: OrderRef, state: MandateState, from: readonly MandateState[], at: Date): Promise<boolean> {
     const r = await this.mandates.updateOne(

@@ -32,6 +32,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     .collection('transactions')
     .createIndex({ merchantIdentifier: 1, successAt: 1, txnId: 1 }, { name: 'merchant_success' });
   await db.collection('transactions').createIndex({ status: 1, sweptAt: 1, updatedAt: 1 }, { name: 'status_swept_updated' });
+  await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
   await ensureRateLimitIndexes(db);
   await db
     .collection('transactions')

@@ -73,7 +73,10 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
   };
   const { mandate, created } = await deps.mandates.insert(wanted);
   if (!created && !sameMandate(mandate, wanted)) return { key: 'orderIdUsed', bankPostData: null };
-  await ensureMandateWorkflow(deps, mandate);
+  await ensureMandateWorkflow(
+    { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
+    mandate,
+  );
   return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
 }
 
@@ -90,15 +93,28 @@ function sameMandate(a: Mandate, b: Mandate): boolean {
   );
 }
 
+/** What starting a mandate's workflow needs: the API and the sweep build it from the configuration. */
+export interface MandateWorkflowDeps {
+  temporal: Client;
+  taskQueue: string;
+  payerAnswerDelayMs: number;
+  debitRetryIntervalMs: number;
+  realtimeWebhook?: boolean;
+}
+
+export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
+  temporal,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
+  debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+});
+
 /** Starts the mandate's workflow unless it exists (running or ended): never twice. */
-export async function ensureMandateWorkflow(
-  deps: Pick<MandateDeps, 'config' | 'temporal' | 'realtimeWebhook'>,
-  m: Mandate,
-): Promise<void> {
+export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandate): Promise<void> {
   try {
     await deps.temporal.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {
       workflowId: mandateWorkflowId(m.merchantIdentifier, m.orderId),
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: deps.taskQueue,
       args: [
         {
           merchantIdentifier: m.merchantIdentifier,
@@ -111,8 +127,8 @@ export async function ensureMandateWorkflow(
           firstDebit: m.firstDebit
             ? { orderId: firstDebitOrderId(m.orderId), txnId: `${m.txnId}F`, amountPaise: m.firstDebitAmountPaise! }
             : null,
-          payerAnswerDelayMs: deps.config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
-          debitRetryIntervalMs: deps.config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+          payerAnswerDelayMs: deps.payerAnswerDelayMs,
+          debitRetryIntervalMs: deps.debitRetryIntervalMs,
           ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
         },
       ],

@@ -11,7 +11,7 @@ import {
   pendingSweepSettings,
 } from '../../src/temporal/schedules';
 import { KindKey } from '../../src/temporal/search-attributes';
-import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
+import { mandateWorkflowId, paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
@@ -97,6 +97,39 @@ describe('pending payments sweep', function () {
     assert.equal((await paymentFinished(gw, merchant.merchantIdentifier, stale)).status, 'Success');
     assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, stale))?.status, 'Success');
     await assert.rejects(workflowOf(fresh).describe(), WorkflowNotFoundError);
+  });
+
+  it('starts the missing workflow of a mandate stored but never started; the payer then answers', async () => {
+    const orderId = newOrderId('mandate');
+    const createdAt = new Date(Date.now() - 5 * 60_000);
+    const order = { merchantIdentifier: merchant.merchantIdentifier, orderId };
+    // As if the API stored the mandate and died before starting its workflow.
+    await gw.rt.mandates.insert({
+      ...order,
+      txnId: newTxnId(createdAt),
+      mode: 'upiCollectMandate',
+      state: 'CREATED',
+      payerVpa: 'success@sandbox',
+      maxAmountPaise: 100_000,
+      productDescription: 'Orphan mandate',
+      frequency: 'Adhoc',
+      validFrom: createdAt,
+      validUntil: new Date(Date.now() + 86_400_000),
+      firstDebit: false,
+      firstDebitAmountPaise: null,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
+      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `sweep-mandate-test-${orderId}`,
+      args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
+    });
+    const handle = gw.rt.temporal.workflow.getHandle(mandateWorkflowId(merchant.merchantIdentifier, orderId));
+    assert.equal((await handle.describe()).status.name, 'RUNNING');
+    for (let i = 0; i < 100 && (await gw.rt.mandates.findByOrder(order))?.state === 'CREATED'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await gw.rt.mandates.findByOrder(order))?.state, 'ACTIVE');
   });
 
   it('orders that rightly wait for days never crowd a new orphan out of a run', async () => {
