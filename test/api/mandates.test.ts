@@ -68,16 +68,21 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
   }
 
   describe('create', () => {
-    for (const [mode, padded, v] of [
-      ['upiCollectMandate', true, '13'],
-      ['upiIntentMandate', false, '13'],
-      ['upiQrMandate', true, '12'],
+    // Each mode with a txnDate with and without zero padding, under both RSA paddings and both versions.
+    for (const [mode, padded, v, padding] of [
+      ['upiCollectMandate', true, '13', 'pkcs1'],
+      ['upiCollectMandate', false, '12', 'oaep-sha256'],
+      ['upiIntentMandate', false, '13', 'pkcs1'],
+      ['upiIntentMandate', true, '12', 'oaep-sha1'],
+      ['upiQrMandate', true, '12', 'pkcs1'],
+      ['upiQrMandate', false, '13', 'oaep-sha256'],
     ] as const) {
-      it(`${mode}, txnDate ${padded ? 'zero-padded' : 'without zero padding'}, v=${v}: 1101 with the echo and the mode's bankPostData`, async () => {
+      it(`${mode}, txnDate ${padded ? 'zero-padded' : 'without zero padding'}, v=${v}, payerVpa ${padding}: 1101 with the echo and the mode's bankPostData`, async () => {
         const orderId = newId('mandate');
-        const data = createData(merchant, { orderId, today: clock, mode });
+        const data = createData(merchant, { orderId, today: clock, mode, padding });
         data.orderDetail.txnDate = padded ? '2026-01-05' : '2026-1-5';
-        if (mode === 'upiIntentMandate') {
+        // The contract's other samples: no debitorcredit, purpose as a number.
+        if (!padded) {
           delete data.debitorcredit;
           data.orderDetail.purpose = 14;
         }

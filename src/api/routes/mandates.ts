@@ -4,6 +4,7 @@ import { decryptPayerVpa } from '../../domain/payer-vpa';
 import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
 import { createMandate, type MandateAnswer } from '../../usecases/create-mandate';
 import { notifyMandate } from '../../usecases/notify-mandate';
+import type { Merchant } from '../../store/merchant-repository';
 import type { ApiDeps } from '../deps';
 import { mandateResponse } from '../mandate-response';
 import { authenticateFormChecksum } from '../middleware/authenticate';
@@ -52,12 +53,8 @@ export function mandateRoutes(deps: ApiDeps): Router {
   return router;
 }
 
-function answer(
-  deps: ApiDeps,
-  data: MandateData,
-  payerVpa: string,
-  merchant: Parameters<typeof createMandate>[1],
-): Promise<MandateAnswer> {
+/** The action's use case, given the request in the use case's terms. */
+function answer(deps: ApiDeps, data: MandateData, payerVpa: string, merchant: Merchant): Promise<MandateAnswer> {
   const u = data.paymentInstrument.upiMandate;
   const order = data.orderDetail;
   switch (u.action) {
