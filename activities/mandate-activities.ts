@@ -1,8 +1,8 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { MandateResponse, SANDBOX_MANDATE_BANK, type MandateState } from '../src/domain/mandate';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import type { MandateRepository } from '../src/store/mandate-repository';
-import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';
+import type { TransactionRepository } from '../src/store/transaction-repository';
+import { recordPendingOutcome } from './payment-activities';
 import type { BankAnswer, BankConnector } from './bank-connector';
 
 export interface MandateActivityDeps {
@@ -80,13 +80,7 @@ export function createMandateActivities({ mandates, transactions, bank, now }: M
         authCode: input.answer?.authCode ?? null,
         markedFailedByService: false,
       };
-      try {
-        const { applied, transaction } = await transactions.recordOutcome(input, outcome, now(), ['Pending']);
-        return { status: transaction.status, applied };
-      } catch (e) {
-        if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
-        throw e;
-      }
+      return recordPendingOutcome(transactions, input, outcome, now());
     },
   };
 }

@@ -66,20 +66,33 @@ export function createPaymentActivities({ transactions, bank, now }: PaymentActi
 
     /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<{ status: string; applied: boolean }> {
-      try {
-        const outcome = {
-          ...outcomeOf(input.answer, input.expired),
-          ...(input.instrument ? { instrument: input.instrument } : {}),
-        };
-        const { applied, transaction } = await transactions.recordOutcome(input, outcome, now(), ['Pending']);
-        return { status: transaction.status, applied };
-      } catch (e) {
-        // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
-        if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
-        throw e;
-      }
+      const outcome = {
+        ...outcomeOf(input.answer, input.expired),
+        ...(input.instrument ? { instrument: input.instrument } : {}),
+      };
+      return recordPendingOutcome(transactions, input, outcome, now());
     },
   };
+}
+
+/**
+ * Records the first outcome of a Pending order (payment or mandate debit); a replay returns the
+ * stored status with `applied: false`.
+ */
+export async function recordPendingOutcome(
+  transactions: TransactionRepository,
+  order: { merchantIdentifier: string; orderId: string; txnId: string },
+  outcome: PaymentOutcome,
+  at: Date,
+): Promise<{ status: string; applied: boolean }> {
+  try {
+    const { applied, transaction } = await transactions.recordOutcome(order, outcome, at, ['Pending']);
+    return { status: transaction.status, applied };
+  } catch (e) {
+    // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
+    if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
+    throw e;
+  }
 }
 
 export type PaymentActivities = ReturnType<typeof createPaymentActivities>;

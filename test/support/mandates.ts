@@ -32,6 +32,16 @@ export function istAt(from: Date, days: number, time: string): Date {
   return istWallClockToInstant(y!, mo!, d!, h, mi, s)!;
 }
 
+/** The fields every mandate request carries besides orderDetail and paymentInstrument. */
+const requestHeader = (m: MerchantCredentials) => ({
+  merchantIdentifier: m.merchantIdentifier,
+  encryptionKeyId: m.encryptionKeyId,
+  merchantIpAddress: '127.0.0.1',
+  showMobile: 'true',
+  mode: '0',
+  returnUrl: 'https://merchant.example/return',
+});
+
 /** A create request's `data` as the contract's samples carry it; override any part. */
 export function createData(
   m: MerchantCredentials,
@@ -49,12 +59,7 @@ export function createData(
   },
 ): Record<string, any> {
   return {
-    merchantIdentifier: m.merchantIdentifier,
-    encryptionKeyId: m.encryptionKeyId,
-    merchantIpAddress: '127.0.0.1',
-    showMobile: 'true',
-    mode: '0',
-    returnUrl: 'https://merchant.example/return',
+    ...requestHeader(m),
     orderDetail: {
       orderId: o.orderId,
       amount: o.amount ?? '500000',
@@ -100,12 +105,7 @@ export function notifyData(
   o: { orderId: string; parent: string; executionDate: string; amount?: string; autoExecute?: boolean; payer?: string },
 ): Record<string, any> {
   return {
-    merchantIdentifier: m.merchantIdentifier,
-    encryptionKeyId: m.encryptionKeyId,
-    merchantIpAddress: '127.0.0.1',
-    showMobile: 'true',
-    mode: '0',
-    returnUrl: 'https://merchant.example/return',
+    ...requestHeader(m),
     orderDetail: {
       orderId: o.orderId,
       amount: o.amount ?? '25000',
