@@ -42,12 +42,12 @@ export function createMandateActivities({ mandates, transactions, bank, now }: M
     },
 
     /**
-     * The debit's Pending transaction (status API, ledger, webhooks see it like any order). False
-     * when another order holds its orderId already.
+     * The debit's Pending transaction (status API, ledger, webhooks see it like any order); `ours`
+     * is false when another order holds its orderId already.
      */
-    async createMandateDebit(d: NewMandateDebit): Promise<{ created: boolean; ours: boolean }> {
+    async createMandateDebit(d: NewMandateDebit): Promise<{ ours: boolean }> {
       const at = now();
-      const { transaction, created } = await transactions.createPending({
+      const { transaction } = await transactions.createPending({
         txnId: d.txnId,
         merchantIdentifier: d.merchantIdentifier,
         orderId: d.orderId,
@@ -60,7 +60,7 @@ export function createMandateActivities({ mandates, transactions, bank, now }: M
         executeAt: new Date(d.executeAtMs),
         createdAt: at,
       });
-      return { created, ours: transaction.txnId === d.txnId };
+      return { ours: transaction.txnId === d.txnId };
     },
 
     /** Records the debit's end on its transaction, once; replays return the stored status. */

@@ -43,7 +43,7 @@ async function main(): Promise<boolean> {
       states.set(r.orderId, r.state);
     },
     async createMandateDebit() {
-      return { created: true, ours: true };
+      return { ours: true };
     },
     async recordMandateDebitOutcome(r) {
       const first = !outcomes.has(r.orderId);

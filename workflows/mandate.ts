@@ -200,7 +200,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     }
   }
 
-  const revoked = await condition(() => revokeRequested || state !== 'ACTIVE', Math.max(1, input.validUntilMs - Date.now()));
+  const revoked = await condition(() => revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
   await moveTo(revoked ? 'REVOKED' : 'EXPIRED');
   await cancelDebits(debits);
   await allHandlersFinished();

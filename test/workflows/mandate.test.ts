@@ -17,6 +17,7 @@ import { connectStore, type Store } from '../../src/store/mongo';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { revokeMandateUpdate, confirmDebitUpdate, mandateDebitStageQuery } from '../../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId, mandateWorkflowId } from '../../src/temporal/workflow-ids';
+import { confirmMandateDebit } from '../../src/usecases/confirm-mandate-debit';
 import { createMandate, type MandateDeps } from '../../src/usecases/create-mandate';
 import { notifyMandate } from '../../src/usecases/notify-mandate';
 import { provisionMerchant } from '../../src/usecases/provision-merchant';
@@ -291,12 +292,17 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
       const { orderId: parent } = await mandate();
       const confirmed = await notify(parent, `${istDate(clock, 1)} 08:00:00`, { autoExecute: false });
       const lapsing = await notify(parent, `${istDate(clock, 1)} 08:00:00`, { autoExecute: false });
+      // action execute, through the API's use case: refused before executionDate, confirmed after.
+      const execute = () => confirmMandateDebit(deps, merchant, { orderId: confirmed.orderId, mandateParentOrderId: parent });
+      assert.equal((await execute()).key, 'nothingToExecute');
       await assert.rejects(debitHandle(confirmed.orderId).executeUpdate(confirmDebitUpdate), (e: Error) =>
         /not awaiting confirmation/.test(String((e.cause as Error | undefined)?.message)),
       );
       await skipTo(istAt(clock, 1, '08:30:00'));
       assert.equal(await debitHandle(confirmed.orderId).query(mandateDebitStageQuery), 'awaiting-confirmation');
-      assert.equal(await debitHandle(confirmed.orderId).executeUpdate(confirmDebitUpdate), 'confirmed');
+      const answer = await execute();
+      assert.equal(answer.key, 'executeConfirmed');
+      assert.deepEqual(answer.bankPostData?.amount, '25000');
       assert.deepEqual(await debitResult(confirmed.orderId), { result: 'executed', status: 'Success', attempts: 1 });
       assert.deepEqual(await debitResult(lapsing.orderId), { result: 'executionLapsed', status: 'Failure', attempts: 0 });
       assert.equal((await txnOf(lapsing.orderId))?.responseCode, '1123');
