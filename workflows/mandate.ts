@@ -63,6 +63,8 @@ const activities = proxyActivities<MandateActivities>({
  */
 export async function mandateWorkflow(input: MandateWorkflowInput): Promise<MandateWorkflowResult> {
   let state: MandateState = 'CREATED';
+  /** The state the store holds: what the status API answers (it follows `state` by one activity). */
+  let recorded: MandateState = 'CREATED';
   const debits: string[] = [];
   let revokeRequested = false;
   setHandler(mandateStateQuery, () => state);
@@ -77,15 +79,17 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       state: next,
       from: [from],
     });
+    recorded = next;
   };
 
   setHandler(
     revokeMandateUpdate,
     async () => {
       revokeRequested = true;
-      // Answers with the state the mandate ends in (INACTIVE when a first debit failed meanwhile).
-      await condition(() => state !== 'ACTIVE');
-      return state;
+      // Answers once the store holds the end (so the status API agrees), with the state the mandate
+      // ends in (INACTIVE when a first debit failed meanwhile).
+      await condition(() => recorded !== 'ACTIVE' && recorded !== 'CREATED');
+      return recorded;
     },
     { validator: () => requireActive(state) },
   );
