@@ -27,7 +27,11 @@ export const configSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional()
     .describe('MongoDB to use; when unset, npm start and npm test run the local FerretDB store'),
-  MONGODB_DB: z.string().min(1).default('gateway').describe('database name'),
+  MONGODB_DB: z
+    .string()
+    .min(1)
+    .default('gateway')
+    .describe('database name (with TIME_SKIPPING, the gateway uses <name>_time_skipping instead)'),
   TEMPORAL_ADDRESS: z
     .string()
     .min(1)
@@ -163,6 +167,17 @@ export const configSchema = z.object({
     .positive()
     .default(5 * 1024 * 1024)
     .describe('largest reconciliation file accepted (413 above)'),
+  TIME_SKIPPING: bool
+    .default(false)
+    .describe(
+      'run against the Temporal time-skipping test server: time moves only through POST /sandbox/v1/time/skip (npm start -- --time-skipping); never in production',
+    ),
+  TIME_SKIP_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(600)
+    .default(60)
+    .describe('how long a time skip waits for the workflows it woke to finish before it answers 503'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info').describe('log level'),
 });
 
@@ -204,9 +219,12 @@ export function loadConfig(
   const OPS_TOKEN = c.OPS_TOKEN ?? (c.GATEWAY_ENV === 'production' ? undefined : generated.OPS_TOKEN);
   if (!MASTER_KEY) problems.push('MASTER_KEY: required (64 hexadecimal characters)');
   if (!OPS_TOKEN) problems.push('OPS_TOKEN: required (at least 24 characters)');
+  if (c.TIME_SKIPPING && c.GATEWAY_ENV === 'production') problems.push('TIME_SKIPPING: not allowed in production');
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...c,
+    // A time-skipping run's data belongs to that run's test server, so it never mixes with the real clock's.
+    MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN!,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),

@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import type { ApiDeps } from './api/deps';
@@ -13,7 +13,10 @@ import { WebhookRepository } from './store/webhook-repository';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
-import { connectTemporalClient } from './temporal/client';
+import { connectTemporalClient, testServiceOf } from './temporal/client';
+import { registerSearchAttributes } from './temporal/search-attributes';
+import { TestServerClock } from './temporal/test-server-clock';
+import { TimeTravel } from './temporal/time-travel';
 import { mandateWorkflowDeps } from './usecases/create-mandate';
 import { startPaymentDeps } from './usecases/start-payment';
 import type { ActivityDeps } from '../activities';
@@ -28,15 +31,26 @@ export interface Runtime {
   mandates: MandateRepository;
   temporal: Client;
   now: () => Date;
+  /** Time-skipping mode only: the test server's clock (which `now` reads) and the skips testers ask for. */
+  timeTravel?: TimeTravel;
   close(): Promise<void>;
 }
 
 export async function openRuntime(config: Config, logger: Logger, mongodbUri: string, temporalAddress: string): Promise<Runtime> {
   const store = await connectStore(mongodbUri, config.MONGODB_DB);
-  const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE).catch(async (e) => {
+  const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
+    timeSkipping: config.TIME_SKIPPING,
+  }).catch(async (e) => {
     await store.close();
     throw e;
   });
+  const timeTravel = config.TIME_SKIPPING
+    ? await openTimeTravel(config, temporal, temporalAddress).catch(async (e) => {
+        await temporal.connection.close();
+        await store.close();
+        throw e;
+      })
+    : undefined;
   const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
   await merchants.backfillApiKeys();
   return {
@@ -47,12 +61,24 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     transactions: new TransactionRepository(store.db),
     mandates: new MandateRepository(store.db),
     temporal,
-    now: () => new Date(),
+    now: timeTravel ? () => timeTravel.clock.now() : () => new Date(),
+    timeTravel,
     async close() {
       await temporal.connection.close();
       await store.close();
     },
   };
+}
+
+/** Time-skipping mode: the test server's clock, and the search attributes the test server starts without. */
+async function openTimeTravel(config: Config, temporal: Client, address: string): Promise<TimeTravel> {
+  const clock = await TestServerClock.start(testServiceOf(temporal)).catch((e: Error) => {
+    throw new Error(`TIME_SKIPPING needs the Temporal time-skipping test server at ${address}: ${e.message}`);
+  });
+  await registerSearchAttributes(temporal.connection as Connection, config.TEMPORAL_NAMESPACE).catch((e: unknown) => {
+    if (!(isGrpcServiceError(e) && e.code === 6)) throw e; // ALREADY_EXISTS: registered by another process of this run
+  });
+  return new TimeTravel(temporal, clock, config.TIME_SKIP_TIMEOUT_SECONDS * 1000);
 }
 
 export function apiDeps(rt: Runtime): ApiDeps {

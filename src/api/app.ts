@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type { ApiDeps } from './deps';
 import { errorEnvelope } from './middleware/errors';
+import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
 import { chargebackRoutes } from './routes/chargebacks';
 import { healthRoutes } from './routes/health';
@@ -16,6 +17,7 @@ import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
 import { sandboxMandateRoutes } from './routes/sandbox-mandates';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
+import { sandboxTimeRoutes } from './routes/sandbox-time';
 import { statusRoutes } from './routes/status';
 import { webhookRoutes } from './routes/webhooks';
 
@@ -24,6 +26,7 @@ export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
+  if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));
 
   const routers = [
     healthRoutes(deps),
@@ -41,6 +44,7 @@ export function createApp(deps: ApiDeps): Koa {
     webhookRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps));
+  if (deps.timeTravel) routers.push(sandboxTimeRoutes(deps, deps.timeTravel));
   for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
+import type { TimeTravel } from '../temporal/time-travel';
 import type { RateLimit } from './middleware/rate-limit';
 import type { Logger } from '../logger';
 import type { MandateRepository } from '../store/mandate-repository';
@@ -22,4 +23,6 @@ export interface ApiDeps {
   metrics: Registry;
   now: () => Date;
   rateLimit: RateLimit;
+  /** Time-skipping mode only: `now` is the test server's clock, and testers skip time through it. */
+  timeTravel?: TimeTravel;
 }

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { hmacSha256Hex } from '../domain/checksum';
 import { formatIstDateTime } from '../domain/ist-time';
 import type { MerchantRepository } from '../store/merchant-repository';
-import { provisionMerchant, type MerchantCredentials } from '../usecases/provision-merchant';
+import { newMerchantKeys, storeMerchant, type MerchantCredentials, type MerchantKeys } from '../usecases/provision-merchant';
 
 /**
- * The demo merchant of `npm start`: provisioned on first run, its credentials kept in DATA_DIR
- * (development only; the store keeps only the API key's hash) so every start can print them.
+ * The demo merchant of `npm start`: provisioned on first run, its keys kept in DATA_DIR
+ * (development only; the store keeps only the API key's hash), so every start prints the same
+ * credentials and a store database that lacks it (a time-skipping run's fresh one) gets it again.
  */
 export async function ensureDemoMerchant(
   merchants: MerchantRepository,
@@ -16,14 +17,22 @@ export async function ensureDemoMerchant(
   now: Date,
 ): Promise<{ credentials: MerchantCredentials; created: boolean }> {
   const file = path.join(dataDir, 'demo-merchant.json');
-  if (existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as MerchantCredentials;
-    if (await merchants.findById(saved.merchantIdentifier)) return { credentials: saved, created: false };
-  }
-  const credentials = await provisionMerchant(merchants, { name: 'Demo Merchant' }, now);
-  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  return { credentials, created: true };
+  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<MerchantKeys> & MerchantCredentials) : null;
+  if (saved && (await merchants.findById(saved.merchantIdentifier))) return { credentials: credentialsOf(saved), created: false };
+  // Files written before the private key was kept there cannot be stored again: a new merchant then.
+  const keys = saved?.privateKeyPem ? (saved as MerchantKeys) : await newMerchantKeys();
+  await storeMerchant(merchants, { name: 'Demo Merchant' }, keys, now);
+  writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  return { credentials: credentialsOf(keys), created: true };
 }
+
+const credentialsOf = ({ merchantIdentifier, secretKey, apiKey, encryptionKeyId, publicKeyPem }: MerchantCredentials) => ({
+  merchantIdentifier,
+  secretKey,
+  apiKey,
+  encryptionKeyId,
+  publicKeyPem,
+});
 
 /** Copy-paste curl commands that pay a sandbox order, read its status and the day's ledger. */
 export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string, now: Date): string {
@@ -85,4 +94,15 @@ function demoMandateData(c: MerchantCredentials, today: string): string {
       },
     },
   });
+}
+
+/** Time-skipping mode: read the gateway's time and move it on (to 08:00 IST tomorrow, outside the peak windows). */
+export function timeTravelInstructions(baseUrl: string, now: Date): string {
+  const tomorrow = formatIstDateTime(new Date(now.getTime() + 24 * 3600_000)).slice(0, 10);
+  return [
+    'Time skipping: the clock runs at wall-clock pace and jumps only when you skip it.',
+    `  curl -s ${baseUrl}/sandbox/v1/time`,
+    `  curl -s -X POST ${baseUrl}/sandbox/v1/time/skip -H 'Content-Type: application/json' -d '{"seconds":900}'`,
+    `  curl -s -X POST ${baseUrl}/sandbox/v1/time/skip -H 'Content-Type: application/json' -d '{"until":"${tomorrow} 08:00:00"}'`,
+  ].join('\n');
 }

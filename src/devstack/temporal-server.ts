@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { temporalCliPath, temporalConfigDir } from './paths';
+import { temporalCliPath, temporalConfigDir, temporalTestServerPath } from './paths';
 import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
 /** `Name=Type` pairs from temporal-config/search-attributes.yaml (shared with docker-compose). */
@@ -60,4 +60,24 @@ export async function startTemporalDevServer(o: {
   await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
   await waitForPort(p, '127.0.0.1', o.uiPort, 60_000, logFile);
   return { address: `127.0.0.1:${o.port}`, uiUrl: `http://localhost:${o.uiPort}`, process: p };
+}
+
+/**
+ * Starts Temporal's time-skipping test server (in memory, no UI). It starts with time skipping
+ * locked: its clock runs at wall-clock pace until a skip (TimeTravel) moves it on. The caller
+ * registers the search attributes once connected (registerSearchAttributes).
+ */
+export async function startTemporalTestServer(o: {
+  port: number;
+  logDir: string;
+}): Promise<{ address: string; process: ManagedProcess }> {
+  await assertPortFree(
+    '127.0.0.1',
+    o.port,
+    'set DEV_TEMPORAL_PORT to a free port, or TEMPORAL_ADDRESS to use a running test server',
+  );
+  const logFile = path.join(o.logDir, 'temporal-test-server.log');
+  const p = startProcess('Temporal test server', temporalTestServerPath, [String(o.port)], logFile);
+  await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
+  return { address: `127.0.0.1:${o.port}`, process: p };
 }

@@ -2,16 +2,20 @@
  * `npm start`: the whole local stack in one command. Installs the local servers if needed, starts
  * FerretDB (unless MONGODB_URI) and the Temporal dev server with UI (unless TEMPORAL_ADDRESS), runs
  * the worker and the API in this process, and prints the demo merchant. Ctrl-C stops everything.
+ *
+ * `npm start -- --time-skipping` (or TIME_SKIPPING=true): the Temporal time-skipping test server
+ * instead of the dev server, a fresh store database for the run, and POST /sandbox/v1/time/skip.
  */
 import path from 'node:path';
-import { ensureDemoMerchant, demoInstructions } from '../devstack/demo-merchant';
+import { ensureDemoMerchant, demoInstructions, timeTravelInstructions } from '../devstack/demo-merchant';
 import { startFerretdb } from '../devstack/ferretdb';
 import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
-import { startTemporalDevServer } from '../devstack/temporal-server';
+import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime, type Runtime } from '../runtime';
-import { ensureSchedules, pendingSweepSettings } from '../temporal/schedules';
+import { dropDatabase } from '../store/mongo';
+import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { closeServer, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
@@ -20,7 +24,8 @@ import { onShutdown } from './shutdown';
 const say = (line: string) => console.log(`[dev] ${line}`);
 
 async function main(): Promise<void> {
-  const config = configOrExit();
+  const timeSkippingFlag = process.argv.includes('--time-skipping');
+  const config = configOrExit(timeSkippingFlag ? { ...process.env, TIME_SKIPPING: 'true' } : process.env);
   const dataDir = path.resolve(config.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   const children: ManagedProcess[] = [];
@@ -38,7 +43,11 @@ async function main(): Promise<void> {
     children.push(store.process);
     say(`store: FerretDB at ${store.uri} (data in ${path.relative(process.cwd(), dataDir)}/ferretdb)`);
   }
-  if (!config.TEMPORAL_ADDRESS) {
+  if (!config.TEMPORAL_ADDRESS && config.TIME_SKIPPING) {
+    const temporal = await startTemporalTestServer({ port: config.DEV_TEMPORAL_PORT, logDir });
+    children.push(temporal.process);
+    say(`temporal: time-skipping test server at ${temporal.address} (in memory, no Temporal UI)`);
+  } else if (!config.TEMPORAL_ADDRESS) {
     const temporal = await startTemporalDevServer({
       port: config.DEV_TEMPORAL_PORT,
       uiPort: config.DEV_TEMPORAL_UI_PORT,
@@ -47,6 +56,11 @@ async function main(): Promise<void> {
     });
     children.push(temporal.process);
     say(`temporal: dev server at ${temporal.address}, Temporal UI at ${temporal.uiUrl}`);
+  }
+
+  if (config.TIME_SKIPPING) {
+    await dropDatabase(storeUri(config), config.MONGODB_DB);
+    say(`store: database ${config.MONGODB_DB}, fresh for this time-skipping run`);
   }
 
   const logger = createLogger(config.LOG_LEVEL);
@@ -58,8 +72,9 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: activityDeps(rt),
+    testServerClock: rt.timeTravel?.clock,
   });
-  await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(config));
+  await ensureWorkerSchedules(rt, say);
   const running = worker.run();
   cleanups.push(async () => {
     worker.shutdown();
@@ -75,6 +90,7 @@ async function main(): Promise<void> {
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
   console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now())}\n`);
+  if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
 }
 

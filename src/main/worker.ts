@@ -1,7 +1,7 @@
 /** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
-import { ensureSchedules, pendingSweepSettings } from '../temporal/schedules';
+import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
@@ -16,8 +16,9 @@ if (require.main === module) {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       activityDeps: activityDeps(rt),
+      testServerClock: rt.timeTravel?.clock,
     });
-    await ensureSchedules(rt.temporal, config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(config));
+    await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());
     logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
     await worker.run();

@@ -20,6 +20,16 @@ export async function connectStore(uri: string, dbName: string): Promise<Store> 
   return { client, db, close: () => client.close() };
 }
 
+/** Drops a whole database: a time-skipping run starts on a fresh one of its own. */
+export async function dropDatabase(uri: string, dbName: string): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, appName: 'merchant-gateway' });
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
   // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.

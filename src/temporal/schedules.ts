@@ -71,3 +71,18 @@ function isUpToDate(
     JSON.stringify(d.action.args) === JSON.stringify(action.args)
   );
 }
+
+/**
+ * The worker's schedules from configuration. The time-skipping test server has no schedules: there
+ * the sweep does not run (a time-skipping run is a tester's, not one that must heal after crashes).
+ */
+export async function ensureWorkerSchedules(
+  rt: { config: Config; temporal: Client },
+  say: (line: string) => void,
+): Promise<void> {
+  if (rt.config.TIME_SKIPPING) {
+    say(`no ${PENDING_SWEEP_SCHEDULE_ID} schedule: the time-skipping test server has no schedules`);
+    return;
+  }
+  await ensureSchedules(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(rt.config));
+}

@@ -1,5 +1,13 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type ActivityExecuteInput,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
+import type { TestServerClock } from './test-server-clock';
 
 export interface WorkerOptions {
   address: string;
@@ -8,6 +16,8 @@ export interface WorkerOptions {
   activityDeps: ActivityDeps;
   /** A prebuilt bundle (tests bundle once and share it); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkflowBundleOption;
+  /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
+  testServerClock?: TestServerClock;
 }
 
 export const workflowsPath = require.resolve('../../workflows');
@@ -21,9 +31,26 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     activities: createActivities(o.activityDeps),
+    ...(o.testServerClock ? timeSkippingOptions(o.testServerClock) : {}),
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
   });
   return { worker, connection };
+}
+
+/**
+ * On the test server an activity may run right after a skip moved time on, so it re-reads the
+ * server's time first (its `now()` then agrees with the workflow that scheduled it). Workflows are
+ * not cached: a task left on a cached workflow's sticky queue when a worker stops would hold the
+ * test server's time still until the sticky timeout, which itself waits on that time.
+ */
+function timeSkippingOptions(clock: TestServerClock) {
+  const syncFirst = {
+    execute: async (input: ActivityExecuteInput, next: (i: ActivityExecuteInput) => Promise<unknown>) => {
+      await clock.sync();
+      return next(input);
+    },
+  };
+  return { maxCachedWorkflows: 0, interceptors: { activity: [() => ({ inbound: syncFirst })] } };
 }
 
 let runtimeInstalled = false;

@@ -15,31 +15,51 @@ export interface MerchantCredentials {
   publicKeyPem: string;
 }
 
+/** New credentials with the private half of the encryption key, which only the store keeps. */
+export interface MerchantKeys extends MerchantCredentials {
+  privateKeyPem: string;
+}
+
 export async function provisionMerchant(
   merchants: MerchantRepository,
   input: { name: string; webhookUrl?: string | null },
   now: Date,
 ): Promise<MerchantCredentials> {
+  const { privateKeyPem: _, ...credentials } = await storeMerchant(merchants, input, await newMerchantKeys(), now);
+  return credentials;
+}
+
+export async function newMerchantKeys(): Promise<MerchantKeys> {
   const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
-  const credentials: MerchantCredentials = {
+  return {
     merchantIdentifier: randomHex32(),
     secretKey: randomHex32(),
     apiKey: newApiKey(),
     encryptionKeyId: newEncryptionKeyId(),
     publicKeyPem: publicKey,
+    privateKeyPem: privateKey,
   };
+}
+
+/** Stores a merchant with the given keys (the demo merchant is stored again with its saved keys). */
+export async function storeMerchant(
+  merchants: MerchantRepository,
+  input: { name: string; webhookUrl?: string | null },
+  keys: MerchantKeys,
+  now: Date,
+): Promise<MerchantKeys> {
   await merchants.create({
-    merchantIdentifier: credentials.merchantIdentifier,
+    merchantIdentifier: keys.merchantIdentifier,
     name: input.name,
     webhookUrl: input.webhookUrl ?? null,
-    secretKey: credentials.secretKey,
-    apiKeyHash: hashApiKey(credentials.apiKey),
-    encryptionKey: { keyId: credentials.encryptionKeyId, publicKeyPem: publicKey, privateKeyPem: privateKey },
+    secretKey: keys.secretKey,
+    apiKeyHash: hashApiKey(keys.apiKey),
+    encryptionKey: { keyId: keys.encryptionKeyId, publicKeyPem: keys.publicKeyPem, privateKeyPem: keys.privateKeyPem },
     createdAt: now,
   });
-  return credentials;
+  return keys;
 }

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { startFerretdb } from '../../src/devstack/ferretdb';
 import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/paths';
 import { freePort } from '../../src/devstack/process';
-import { customSearchAttributes } from '../../src/temporal/search-attributes';
+import { customSearchAttributes, registerSearchAttributes } from '../../src/temporal/search-attributes';
 import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
 
 /**
@@ -55,11 +54,7 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: temporalTestServerPath } },
   });
-  const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(customSearchAttributes.map((k) => [k.name, keyword])),
-  });
+  await registerSearchAttributes(env.connection, env.namespace ?? 'default');
   return env;
 }
 
