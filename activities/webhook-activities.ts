@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -8,6 +9,8 @@ import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
+import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
+import type { WebhookDeliveryInput } from '../workflows/webhook';
 
 export interface WebhookActivityDeps {
   transactions: TransactionRepository;
@@ -21,6 +24,9 @@ export interface WebhookActivityDeps {
   /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
   webhookBatchWindowMs: number;
   now: () => Date;
+  /** Delivery workflows are started through the client (startWebhookDelivery). */
+  temporal: Client;
+  taskQueue: string;
 }
 
 const RESPONSE_KEPT_BYTES = 512;
@@ -70,6 +76,15 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
   }
 
   return {
+    /**
+     * Starts a delivery's own workflow, which outlives the caller. An activity rather than an
+     * abandoned child: the time-skipping test server holds its clock still forever when a child
+     * closes after its parent (it waits for the parent to acknowledge), so no child may outlive one.
+     */
+    async startWebhookDelivery(input: WebhookDeliveryInput): Promise<void> {
+      await startWebhookDeliveryWorkflow(deps, input);
+    },
+
     /**
      * Builds the real-time webhook of an order's final outcome once and stores it under its
      * delivery id: every attempt (and a replay of this activity) sends the stored bytes.

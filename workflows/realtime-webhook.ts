@@ -1,5 +1,12 @@
-import { ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhook-activities';
 import { KindKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attributes';
+import type { WebhookDeliveryInput } from './webhook';
+
+const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
 
 /**
  * The real-time webhook of an order's outcome, as its own workflow that outlives the caller. Its id
@@ -7,13 +14,23 @@ import { KindKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attri
  */
 export async function startRealtimeWebhook(order: { merchantIdentifier: string; orderId: string }): Promise<void> {
   const deliveryId = `rt:${order.merchantIdentifier}:${order.orderId}`;
+  await startDeliveryWorkflow({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId });
+}
+
+/** Starts a delivery workflow through an activity (see startWebhookDelivery for why not a child). */
+export async function startDeliveryWorkflow(input: WebhookDeliveryInput): Promise<void> {
+  if (patched('webhook-delivery-started-by-activity')) {
+    await startWebhookDelivery(input);
+    return;
+  }
+  // Histories recorded before the patch started the delivery as an abandoned child; they replay so.
   await startChild('webhookDeliveryWorkflow', {
-    workflowId: `webhook:${deliveryId}`,
-    args: [{ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId }],
+    workflowId: `webhook:${input.deliveryId}`,
+    args: [input],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     typedSearchAttributes: [
-      { key: MerchantIdKey, value: order.merchantIdentifier },
-      { key: OrderIdKey, value: order.orderId },
+      { key: MerchantIdKey, value: input.merchantIdentifier },
+      ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
       { key: KindKey, value: 'webhook' },
     ],
   }).catch((e: unknown) => {

@@ -1,6 +1,6 @@
-import { condition, continueAsNew, defineSignal, ParentClosePolicy, setHandler, sleep, startChild } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, setHandler, sleep } from '@temporalio/workflow';
 import { cutIntoCalls, lateDeliveryId, type LateUpdate } from '../src/domain/webhook-late';
-import { KindKey, MerchantIdKey } from '../src/temporal/search-attributes';
+import { startDeliveryWorkflow } from './realtime-webhook';
 
 export const lateUpdateSignal = defineSignal<[LateUpdate]>('lateUpdate');
 
@@ -29,18 +29,7 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<vo
     await sleep(input.windowMs);
     for (const call of cutIntoCalls(pending.splice(0))) {
       const deliveryId = lateDeliveryId(input.merchantIdentifier, call);
-      await startChild('webhookDeliveryWorkflow', {
-        workflowId: `webhook:${deliveryId}`,
-        args: [{ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: MerchantIdKey, value: input.merchantIdentifier },
-          { key: KindKey, value: 'webhook' },
-        ],
-      }).catch((e: unknown) => {
-        // The same updates were delivered already: nothing to add.
-        if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
-      });
+      await startDeliveryWorkflow({ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call });
     }
   }
   await continueAsNew<typeof webhookBatchWorkflow>({ ...input, carried: pending.splice(0) });

@@ -39,9 +39,9 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
 
 /**
  * On the test server an activity may run right after a skip moved time on, so it re-reads the
- * server's time first (its `now()` then agrees with the workflow that scheduled it). Workflows are
- * not cached: a task left on a cached workflow's sticky queue when a worker stops would hold the
- * test server's time still until the sticky timeout, which itself waits on that time.
+ * server's time first (its `now()` then agrees with the workflow that scheduled it). Workflows stay
+ * cached as usual: without a cache every activation ends in an eviction, and a webhook attempt (a
+ * local activity) finishing after its workflow was evicted is lost until the task times out.
  */
 function timeSkippingOptions(clock: TestServerClock) {
   const syncFirst = {
@@ -50,7 +50,7 @@ function timeSkippingOptions(clock: TestServerClock) {
       return next(input);
     },
   };
-  return { maxCachedWorkflows: 0, interceptors: { activity: [() => ({ inbound: syncFirst })] } };
+  return { interceptors: { activity: [() => ({ inbound: syncFirst })] } };
 }
 
 let runtimeInstalled = false;

@@ -22,9 +22,13 @@ const running: TestGateway[] = [];
 
 export async function startTestGateway(
   overrides: Partial<Record<keyof ConfigInput, string>> = {},
-  options: { now?: () => Date } = {},
+  options: { now?: () => Date; temporalAddress?: string } = {},
 ): Promise<TestGateway> {
-  const [store, temporal, bundle] = await Promise.all([testStore(), testTemporal(), workflowBundle()]);
+  const [store, temporal, bundle] = await Promise.all([
+    testStore(),
+    options.temporalAddress ? { address: options.temporalAddress } : testTemporal(),
+    workflowBundle(),
+  ]);
   const config = loadConfig({
     GATEWAY_ENV: 'test',
     MONGODB_URI: store.uri,
@@ -47,6 +51,7 @@ export async function startTestGateway(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: activityDeps(rt),
     workflowBundle: bundle,
+    testServerClock: rt.timeTravel?.clock,
   });
   const workerRun = worker.run();
   const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 }).listen(
@@ -58,7 +63,7 @@ export async function startTestGateway(
   const gateway: TestGateway = {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     rt,
-    newMerchant: (name = 'Test Merchant') => provisionMerchant(rt.merchants, { name }, new Date()),
+    newMerchant: (name = 'Test Merchant') => provisionMerchant(rt.merchants, { name }, rt.now()),
     async stop() {
       running.splice(running.indexOf(gateway), 1);
       await new Promise((resolve) => server.close(resolve));
