@@ -1,3 +1,4 @@
+import { sandboxTimePaths } from './docs/sandbox-time';
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { ledgerPaths } from './docs/ledger';
@@ -94,7 +95,7 @@ export function operation(o: {
   };
 }
 
-export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
+export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, timeSkipping = false) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
@@ -103,6 +104,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean) {
     ...paymentLinkPaths(),
     ...opsPaths(),
     ...webhookPaths(),
+    ...(timeSkipping ? sandboxTimePaths() : {}),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',

@@ -80,7 +80,88 @@ describe('npm start: the local stack', function () {
     for (const [name, port] of Object.entries(ports))
       assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
   });
+
+  it('--time-skipping: the test server, a fresh store database per run, the same demo merchant, working skip commands', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-ts-'));
+    const ports = { api: await freePort(), store: await freePort(), temporal: await freePort(), ui: await freePort() };
+    try {
+      const first = await startDevStack(dataDir, ports, ['--time-skipping']);
+      let secondOutput = '';
+      try {
+        assert.match(first.output, /time-skipping test server/);
+        assert.equal(await canConnect('127.0.0.1', ports.ui), false, 'no Temporal UI on the test server');
+        const pay = parseCurl(first.curls.find((c) => c.includes('/sandbox/v1/payments'))!);
+        const status = parseCurl(first.curls.find((c) => c.includes('/api/payments/v1/status'))!);
+        const silent = pay.body.replace('success@sandbox', 'noanswer@sandbox');
+        assert.equal((await request(pay.url, { body: silent, headers: pay.headers })).status, 202);
+        const [skipCurl] = first.curls.filter((c) => c.includes('/sandbox/v1/time/skip') && c.includes('"seconds":900'));
+        const skip = parseCurl(skipCurl!);
+        const skipped = await request(skip.url, { body: skip.body, headers: skip.headers });
+        assert.equal(skipped.status, 200, skipped.text);
+        const order = (await request(status.url, { body: status.body, headers: status.headers })).json.data.orders[0];
+        assert.equal(order.txnStatus, '1', 'the silent bank timed out in the skipped 15 minutes');
+        assert.equal(order.responseCode, '1023');
+      } finally {
+        await first.stop();
+      }
+      const second = await startDevStack(dataDir, ports, ['--time-skipping']);
+      try {
+        secondOutput = second.output;
+        const status = parseCurl(second.curls.find((c) => c.includes('/api/payments/v1/status'))!);
+        const again = await request(status.url, { body: status.body, headers: status.headers });
+        assert.equal(again.json.message.code, 2020, 'a new run starts on an empty store database');
+      } finally {
+        await second.stop();
+      }
+      const id = (o: string) => /merchantIdentifier (\w+)/.exec(o)![1];
+      assert.equal(id(secondOutput), id(first.output), 'the same demo merchant in every run');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    for (const [name, port] of Object.entries(ports))
+      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+  });
 });
+
+/** `npm start [args]` on the given ports and DATA_DIR, up to its "ready" line; `stop` is Ctrl-C. */
+async function startDevStack(dataDir: string, ports: Record<'api' | 'store' | 'temporal' | 'ui', number>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/dev.ts', ...args], {
+    cwd: projectRoot,
+    detached: true, // its own process group, as a terminal's foreground job
+    env: {
+      ...process.env,
+      MONGODB_URI: '',
+      TEMPORAL_ADDRESS: '',
+      GATEWAY_ENV: 'development',
+      DATA_DIR: dataDir,
+      API_PORT: String(ports.api),
+      DEV_MONGODB_PORT: String(ports.store),
+      DEV_TEMPORAL_PORT: String(ports.temporal),
+      DEV_TEMPORAL_UI_PORT: String(ports.ui),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    process.kill(-child.pid!, 'SIGINT');
+    await exited;
+  };
+  try {
+    await waitFor(
+      () => output.includes('ready. Ctrl-C stops every process.'),
+      150_000,
+      () => output,
+    );
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { output, curls: output.split('\n').filter((l) => l.trim().startsWith('curl ')), stop };
+}
 
 function parseCurl(line: string): { url: string; body: string; headers: Record<string, string> } {
   const url = /(http:\/\/\S+)/.exec(line)![1]!;

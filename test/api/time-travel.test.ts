@@ -3,7 +3,7 @@ import { tsToMs } from '@temporalio/common/lib/time';
 import { formatIstDateTime, parseIstDateTime } from '../../src/domain/ist-time';
 import { testServiceOf } from '../../src/temporal/client';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { sharedGateway, type TestGateway } from '../support/gateway';
+import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
 import { createData, istAt, notifyData, transactU } from '../support/mandates';
 import { newOrderId, sandboxPay } from '../support/payments';
@@ -223,6 +223,20 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     const withQuery = await request(`${gw.baseUrl}/sandbox/v1/time?at=now`);
     assert.equal(withQuery.status, 400);
     assert.ok((await now()).getTime() - current.getTime() < 60_000, 'no refused skip moved the time');
+  });
+
+  it('documents the two endpoints in this mode only', async () => {
+    const paths = Object.keys((await request(`${gw.baseUrl}/openapi.json`)).json.paths);
+    assert.ok(paths.includes('/sandbox/v1/time') && paths.includes('/sandbox/v1/time/skip'), paths.join(' '));
+    const plain = await sharedGateway();
+    assert.ok(!Object.keys((await request(`${plain.baseUrl}/openapi.json`)).json.paths).includes('/sandbox/v1/time'));
+  });
+
+  it('refuses to start in this mode against a server that is not the test server', async () => {
+    await assert.rejects(
+      startTestGateway({ TIME_SKIPPING: 'true', MONGODB_DB: 'gateway_ts_refused' }),
+      /TIME_SKIPPING needs the Temporal time-skipping test server/,
+    );
   });
 
   it('does not exist without time skipping: 404 in the usual envelope', async () => {

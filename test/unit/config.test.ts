@@ -42,6 +42,15 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY: 'short', OPS_TOKEN }), /MASTER_KEY/);
   });
 
+  it('time skipping: off by default, its own store database when on, refused in production', () => {
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).TIME_SKIPPING, false);
+    const c = loadConfig({ TIME_SKIPPING: 'true', MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN });
+    assert.equal(c.TIME_SKIPPING, true);
+    assert.equal(c.MONGODB_DB, 'shop_time_skipping');
+    assert.equal(loadConfig({ MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN }).MONGODB_DB, 'shop');
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', MASTER_KEY, OPS_TOKEN }), /TIME_SKIPPING/);
+  });
+
   it('describes every variable', () => {
     const undescribed = configKeys.filter((k) => !configSchema.shape[k].description);
     assert.deepEqual(undescribed, []);
