@@ -32,15 +32,22 @@ export class TimeTravel {
     private readonly timeoutMs: number,
   ) {}
 
-  skipTo(target: Date): Promise<SkipResult> {
-    const run = this.queue.then(() => this.skipNow(target));
+  /** Skips by `byMs` counted from the moment the skip starts (after earlier work settled), or to `to`. */
+  skip(request: { byMs: number } | { to: Date }): Promise<SkipResult> {
+    const run = this.queue.then(() => this.skipNow(request));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async skipNow(target: Date): Promise<SkipResult> {
+  private async skipNow(request: { byMs: number } | { to: Date }): Promise<SkipResult> {
     const deadline = Date.now() + this.timeoutMs;
+    // Work already under way settles first, at the current time: a payment started just before
+    // the skip has set its bank timer by then, so "pay, then skip 15 minutes" times it out.
+    const busyBefore = await this.untilIdle(deadline);
+    if (busyBefore.length > 0)
+      return { kind: 'stillBusy', from: await this.syncedNow(), now: this.clock.now(), busyWorkflowIds: busyBefore };
     const from = await this.clock.sync();
+    const target = 'to' in request ? request.to : new Date(from.getTime() + request.byMs);
     if (target.getTime() <= from.getTime()) return { kind: 'notAhead', now: this.clock.now() };
     // Measured from the server's own reading: the sleep starts a moment later, so it ends at or just after the target.
     const duration = msToTs(target.getTime() - from.getTime());

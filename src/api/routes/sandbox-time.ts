@@ -24,9 +24,9 @@ export function sandboxTimeRoutes(deps: ApiDeps, timeTravel: TimeTravel): Router
 
   router.post('/sandbox/v1/time/skip', async (ctx) => {
     const { body } = await readJson(ctx, timeSkipSchema, deps.config.MAX_BODY_BYTES);
-    const from = timeTravel.clock.now();
-    const target = 'seconds' in body ? new Date(from.getTime() + body.seconds * 1000) : untilInstant(body.until, from);
-    const result = await timeTravel.skipTo(target);
+    const result = await timeTravel.skip(
+      'seconds' in body ? { byMs: body.seconds * 1000 } : { to: untilInstant(body.until, timeTravel.clock.now()) },
+    );
     if (result.kind === 'notAhead') {
       throw new ApiError('validationFailed', `the target is not after the current time ${formatIstDateTime(result.now)}`);
     }
