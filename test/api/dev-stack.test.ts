@@ -99,7 +99,11 @@ describe('npm start: the local stack', function () {
         const skipped = await request(skip.url, { body: skip.body, headers: skip.headers });
         assert.equal(skipped.status, 200, skipped.text);
         const order = (await request(status.url, { body: status.body, headers: status.headers })).json.data.orders[0];
-        assert.equal(order.txnStatus, '1', `the silent bank timed out in the skipped 15 minutes: ${skipped.text} ${JSON.stringify(order)}`);
+        assert.equal(
+          order.txnStatus,
+          '1',
+          `the silent bank timed out in the skipped 15 minutes: ${skipped.text} ${JSON.stringify(order)}`,
+        );
         assert.equal(order.responseCode, '1023');
       } finally {
         await first.stop();
