@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { venvDir } from '../src/devstack/paths';
 import { startTestGateway } from '../test/support/gateway';
 import { stopTestServers } from '../test/support/servers';
+import { startTimeSkippingGateway } from '../test/support/time-skipping';
 
 const CHECKS = [
   'not_a_server_error',
@@ -44,11 +45,12 @@ async function main(): Promise<number> {
       FUZZ_API_KEY: merchant.apiKey,
       FUZZ_OPS_TOKEN: gw.rt.config.OPS_TOKEN,
     };
-    const args = [
+    const args = (url: string, only: string[] = []) => [
       '--config-file',
       path.join(__dirname, 'schemathesis.toml'),
       'run',
-      `${gw.baseUrl}/openapi.json`,
+      `${url}/openapi.json`,
+      ...only,
       '--checks',
       CHECKS.join(','),
       '--max-examples',
@@ -60,12 +62,24 @@ async function main(): Promise<number> {
     let failed = 0;
     for (const sign of ['1', '0']) {
       console.log(`\n== fuzz: requests ${sign === '1' ? 'signed for every auth scheme' : 'unsigned'}`);
-      if ((await schemathesis(args, { ...env, FUZZ_SIGN: sign })) !== 0) failed++;
+      if ((await schemathesis(args(gw.baseUrl), { ...env, FUZZ_SIGN: sign })) !== 0) failed++;
     }
+    if ((await fuzzTimeSkipping(args, env)) !== 0) failed++;
     return failed === 0 ? 0 : 1;
   } finally {
     await gw.stop();
     await stopTestServers();
+  }
+}
+
+/** The time endpoints exist only in time-skipping mode: a gateway of that mode, its own test server. */
+async function fuzzTimeSkipping(args: (url: string, only: string[]) => string[], env: NodeJS.ProcessEnv): Promise<number> {
+  console.log('\n== fuzz: the time-skipping endpoints, on a gateway in that mode');
+  const gw = await startTimeSkippingGateway({ RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent' });
+  try {
+    return await schemathesis(args(gw.baseUrl, ['--include-path-regex', '^/sandbox/v1/time']), { ...env, FUZZ_SIGN: '0' });
+  } finally {
+    await gw.stop();
   }
 }
 

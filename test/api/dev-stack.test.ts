@@ -18,36 +18,14 @@ describe('npm start: the local stack', function () {
   it('comes up, prints working curl commands, and stops every process on Ctrl-C', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-'));
     const ports = { api: await freePort(), store: await freePort(), temporal: await freePort(), ui: await freePort() };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/dev.ts'], {
-      cwd: projectRoot,
-      detached: true, // its own process group, as a terminal's foreground job
-      env: {
-        ...process.env,
-        MONGODB_URI: '',
-        TEMPORAL_ADDRESS: '',
-        GATEWAY_ENV: 'development',
-        DATA_DIR: dataDir,
-        API_PORT: String(ports.api),
-        DEV_MONGODB_PORT: String(ports.store),
-        DEV_TEMPORAL_PORT: String(ports.temporal),
-        DEV_TEMPORAL_UI_PORT: String(ports.ui),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const stack = await startDevStack(dataDir, ports).catch((e) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw e;
     });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      await waitFor(
-        () => output.includes('ready. Ctrl-C stops every process.'),
-        150_000,
-        () => output,
-      );
       assert.equal((await request(`http://127.0.0.1:${ports.ui}/`)).status, 200, 'Temporal UI is up');
 
-      const curls = output.split('\n').filter((l) => l.trim().startsWith('curl '));
+      const curls = stack.curls;
       const pay = parseCurl(curls.find((c) => c.includes('/sandbox/v1/payments'))!);
       const status = parseCurl(curls.find((c) => c.includes('/api/payments/v1/status'))!);
       const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
@@ -73,8 +51,7 @@ describe('npm start: the local stack', function () {
       const mandate = JSON.parse(execFileSync('bash', ['-c', mandateCurl], { encoding: 'utf8' }));
       assert.equal(mandate.responseCode, '1101', JSON.stringify(mandate));
     } finally {
-      process.kill(-child.pid!, 'SIGINT');
-      await exited;
+      await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
     for (const [name, port] of Object.entries(ports))
