@@ -10,8 +10,11 @@ type Execution = temporal.api.common.v1.IWorkflowExecution;
 export type SkipResult =
   | { kind: 'skipped'; from: Date; to: Date }
   | { kind: 'notAhead'; now: Date }
-  /** Time reached the target (or is on its way there) but workflows were still busy at the deadline. */
-  | { kind: 'stillBusy'; from: Date; now: Date; busyWorkflowIds: string[] };
+  /**
+   * Workflows were still busy at the deadline: before the skip (`moving` false: time was not moved),
+   * or after it began (time goes on to the target as they finish).
+   */
+  | { kind: 'stillBusy'; moving: boolean; now: Date; busyWorkflowIds: string[] };
 
 /** Two clean looks this far apart: a timer that fell due with the skip is dispatched by the server a moment after the skip's own wake-up. */
 const SETTLE_MS = 100;
@@ -45,7 +48,7 @@ export class TimeTravel {
     // the skip has set its bank timer by then, so "pay, then skip 15 minutes" times it out.
     const busyBefore = await this.untilIdle(deadline);
     if (busyBefore.length > 0)
-      return { kind: 'stillBusy', from: await this.syncedNow(), now: this.clock.now(), busyWorkflowIds: busyBefore };
+      return { kind: 'stillBusy', moving: false, now: await this.syncedNow(), busyWorkflowIds: busyBefore };
     const from = await this.clock.sync();
     const target = 'to' in request ? request.to : new Date(from.getTime() + request.byMs);
     if (target.getTime() <= from.getTime()) return { kind: 'notAhead', now: this.clock.now() };
@@ -56,10 +59,10 @@ export class TimeTravel {
     } catch (e) {
       if (!isDeadlineExceeded(e)) throw e;
       // The server keeps its wake-up: time goes on to the target as the busy workflows finish.
-      return { kind: 'stillBusy', from, now: await this.syncedNow(), busyWorkflowIds: await this.busyWorkflowIds() };
+      return { kind: 'stillBusy', moving: true, now: await this.syncedNow(), busyWorkflowIds: await this.busyWorkflowIds() };
     }
     const busy = await this.untilIdle(deadline);
-    if (busy.length > 0) return { kind: 'stillBusy', from, now: await this.syncedNow(), busyWorkflowIds: busy };
+    if (busy.length > 0) return { kind: 'stillBusy', moving: true, now: await this.syncedNow(), busyWorkflowIds: busy };
     return { kind: 'skipped', from, to: await this.syncedNow() };
   }
 

@@ -1,13 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { formatIstDateTime, parseIstDateTime } from '../../src/domain/ist-time';
+import { activityDeps } from '../../src/runtime';
 import { testServiceOf } from '../../src/temporal/client';
+import { pendingSweepInput } from '../../src/temporal/schedules';
+import { createGatewayWorker } from '../../src/temporal/worker';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
 import { createData, istAt, notifyData, transactU } from '../support/mandates';
 import { newOrderId, sandboxPay } from '../support/payments';
 import { startReceiver, type ReceiverAnswer } from '../support/receiver';
+import { workflowBundle } from '../support/servers';
 import { gatewayTime, skipTime, startTimeSkippingGateway } from '../support/time-skipping';
 
 const DAY_S = 24 * 3600;
@@ -27,7 +31,8 @@ describe('Time travel: the gateway on the time-skipping test server', function (
 
   before(async () => {
     receiver = await startReceiver((n) => receiverAnswer(receiver.calls[n - 1]!));
-    gw = await startTimeSkippingGateway();
+    // Skips here finish in about a second; the 503 test waits this long for a workflow that cannot.
+    gw = await startTimeSkippingGateway({ TIME_SKIP_TIMEOUT_SECONDS: '8' });
     merchant = await gw.newMerchant('Time Traveller');
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`, {
       method: 'PATCH',
@@ -133,6 +138,26 @@ describe('Time travel: the gateway on the time-skipping test server', function (
 
     await skipTime(gw, { seconds: DAY_S });
     assert.equal(callsFor(debit).length, 1, 'executed once: nothing more a day later');
+
+    // A debit still scheduled when the payer revokes the mandate is cancelled (1124), and the clock
+    // still moves afterwards: the mandate waits for its debits, so none closes after its parent.
+    const later = newOrderId('debit');
+    const laterDate = formatIstDateTime(istAt(await now(), 2, '07:30:00'));
+    const notifiedLater = await transactU(
+      gw.baseUrl,
+      merchant,
+      notifyData(merchant, { orderId: later, parent, executionDate: laterDate }),
+    );
+    assert.equal(notifiedLater.json.responseCode, '1109', notifiedLater.text);
+    const revoked = await request(`${gw.baseUrl}/sandbox/v1/mandates/revoke`, {
+      body: { merchantIdentifier: merchant.merchantIdentifier, orderId: parent },
+    });
+    assert.equal(revoked.json.data?.state, 'REVOKED', revoked.text);
+    const afterRevoke = await skipTime(gw, { seconds: 3 * DAY_S });
+    assert.equal(afterRevoke.status, 200, afterRevoke.text);
+    const cancelled = await orderOf(later);
+    assert.equal(cancelled.responseCode, '1124', JSON.stringify(cancelled));
+    assert.equal(callsFor(later).length, 1, "the cancelled debit's webhook");
   });
 
   it('a payment whose bank never answers is marked Failure 1023 when 15 minutes are skipped', async () => {
@@ -237,6 +262,38 @@ describe('Time travel: the gateway on the time-skipping test server', function (
       startTestGateway({ TIME_SKIPPING: 'true', MONGODB_DB: 'gateway_ts_refused' }),
       /TIME_SKIPPING needs the Temporal time-skipping test server/,
     );
+  });
+
+  it('answers 503 (2051) naming the busy workflow when one cannot finish, and skips again once it is gone', async () => {
+    const stuck = `stuck-${newOrderId()}`;
+    const queue = `nobody-polls-${stuck}`;
+    // A workflow task on a queue no worker polls holds the test server's clock still.
+    const handle = await gw.rt.temporal.workflow.start('pendingPaymentsSweepWorkflow', {
+      workflowId: stuck,
+      taskQueue: queue,
+      args: [pendingSweepInput(3600)],
+    });
+    const before = await now();
+    const refused = await skipTime(gw, { seconds: 3600 });
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.json.message.code, '2051');
+    assert.match(refused.json.message.text, new RegExp(`${stuck}.*nothing was skipped`));
+    assert.ok((await now()).getTime() - before.getTime() < 60_000, 'time did not move');
+
+    // A worker for that queue lets it finish (terminating it instead would leave the test server's
+    // clock held by the task it never handed out).
+    const { worker, connection } = await createGatewayWorker({
+      address: gw.rt.config.TEMPORAL_ADDRESS!,
+      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      taskQueue: queue,
+      activityDeps: activityDeps(gw.rt),
+      workflowBundle: await workflowBundle(),
+      testServerClock: gw.rt.timeTravel!.clock,
+    });
+    await worker.runUntil(handle.result());
+    await connection.close();
+    const skipped = await skipTime(gw, { seconds: 3600 });
+    assert.equal(skipped.status, 200, skipped.text);
   });
 
   it('does not exist without time skipping: 404 in the usual envelope', async () => {

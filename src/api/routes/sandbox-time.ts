@@ -31,9 +31,12 @@ export function sandboxTimeRoutes(deps: ApiDeps, timeTravel: TimeTravel): Router
       throw new ApiError('validationFailed', `the target is not after the current time ${formatIstDateTime(result.now)}`);
     }
     if (result.kind === 'stillBusy') {
+      const ids = result.busyWorkflowIds;
       throw new ApiError(
         'timeSkipUnfinished',
-        `the time is ${formatIstDateTime(result.now)} IST and ${result.busyWorkflowIds.length} workflow(s) still have work outstanding after ${deps.config.TIME_SKIP_TIMEOUT_SECONDS} s (${result.busyWorkflowIds.slice(0, 10).join(', ')}); is a worker polling task queue ${deps.config.TEMPORAL_TASK_QUEUE}? Time goes on to the target as they finish`,
+        `${ids.length} workflow(s) still had work outstanding after ${deps.config.TIME_SKIP_TIMEOUT_SECONDS} s (${ids.slice(0, 10).join(', ')}); ` +
+          `is a worker polling task queue ${deps.config.TEMPORAL_TASK_QUEUE}? The time is ${formatIstDateTime(result.now)} IST; ` +
+          (result.moving ? 'it goes on to the target as they finish' : 'nothing was skipped'),
       );
     }
     ctx.body = { success: true, data: { from: instant(result.from), to: instant(result.to) } };
