@@ -8,7 +8,9 @@ import { createGatewayWorker } from '../../src/temporal/worker';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
+import { ledger } from '../support/ledger';
 import { createData, istAt, notifyData, transactU } from '../support/mandates';
+import { createLinks, linkEntry, linkExpireBy, linkPath, newBatchId, openLink } from '../support/payment-links';
 import { newOrderId, sandboxPay } from '../support/payments';
 import { startReceiver, type ReceiverAnswer } from '../support/receiver';
 import { workflowBundle } from '../support/servers';
@@ -212,6 +214,35 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.equal(delivered.state, 'delivered');
     assert.equal(delivered.attempts.length, 8);
     assert.equal(callsFor(orderId).length, 8);
+  });
+
+  it('a payment link that expires next week is open until then and expired (410, 1024) once a week is skipped', async () => {
+    const entry = linkEntry({ linkExpireBy: linkExpireBy(7 * DAY_S * 1000, (await now()).getTime()) });
+    const created = await createLinks(gw, merchant.apiKey, { batchId: newBatchId(), details: [entry] });
+    const path = linkPath(created.json.data[0].link);
+    await skipTime(gw, { seconds: 6 * DAY_S });
+    assert.equal((await openLink(gw, path)).status, 200, 'still open after six days');
+    await skipTime(gw, { seconds: DAY_S });
+    const page = await openLink(gw, path);
+    assert.equal(page.status, 410);
+    assert.match(page.html, /This payment link has expired/);
+    assert.equal((await orderOf(entry.orderId as string)).responseCode, '1024');
+  });
+
+  it("the ledger's days are the gateway's: an order created after a skip is in the ledger of the skipped-to IST day", async () => {
+    await skipTime(gw, { seconds: 3 * DAY_S });
+    const orderId = newOrderId('ledger');
+    assert.equal(
+      (await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' })).status,
+      202,
+    );
+    const day = formatIstDateTime(await now()).slice(0, 10);
+    const page = await ledger(gw, merchant.apiKey, { startDateTime: day, endDateTime: day, status: 'ALL' });
+    assert.equal(page.status, 200, page.text);
+    assert.ok(
+      page.json.data.transactions.some((t: { orderId: string }) => t.orderId === orderId),
+      `${orderId} in the ledger of ${day}: ${page.text.slice(0, 300)}`,
+    );
   });
 
   it('refuses a skip backwards, by a bad amount or in a bad shape with 400, and the time stays', async () => {
