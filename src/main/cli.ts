@@ -19,7 +19,8 @@ import { configOrExit, storeUri, temporalAddress } from './load-config';
 import type { Config } from '../config';
 import { ReconciliationFileError } from '../domain/reconciliation';
 import { ReconciliationRepository } from '../store/reconciliation-repository';
-import { connectTemporalClient } from '../temporal/client';
+import { connectTemporalClient, testServiceOf } from '../temporal/client';
+import { TestServerClock } from '../temporal/test-server-clock';
 import { startReconciliation } from '../usecases/reconcile';
 import { WEBHOOK_USAGE, webhookCommands } from './cli-webhooks';
 
@@ -97,11 +98,15 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
       throw new UsageError(`cannot read ${positionals[0]}: ${(e as Error).message}`);
     }
     return async ({ store, config }) => {
-      const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE);
+      const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE, {
+        timeSkipping: config.TIME_SKIPPING,
+      });
       try {
+        // In time-skipping mode the reconciliation is stamped with the test server's time, as the API would.
+        const clock = config.TIME_SKIPPING ? await TestServerClock.start(testServiceOf(temporal)) : null;
         const reconciliations = new ReconciliationRepository(store.db);
         const id = await startReconciliation(
-          { reconciliations, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, now: () => new Date() },
+          { reconciliations, temporal, taskQueue: config.TEMPORAL_TASK_QUEUE, now: clock ? () => clock.now() : () => new Date() },
           text,
         ).catch((e: unknown) => {
           throw e instanceof ReconciliationFileError ? new Error(`${positionals[0]}: ${e.message}`) : e;
