@@ -14,7 +14,7 @@ import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
-import { registerSearchAttributes } from './temporal/search-attributes';
+import { registerSearchAttributes } from './temporal/register-search-attributes';
 import { TestServerClock } from './temporal/test-server-clock';
 import { TimeTravel } from './temporal/time-travel';
 import { mandateWorkflowDeps } from './usecases/create-mandate';

@@ -6,7 +6,8 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { startFerretdb } from '../../src/devstack/ferretdb';
 import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/paths';
 import { freePort } from '../../src/devstack/process';
-import { customSearchAttributes, registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { registerSearchAttributes } from '../../src/temporal/register-search-attributes';
+import { customSearchAttributes } from '../../src/temporal/search-attributes';
 import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
 
 /**
