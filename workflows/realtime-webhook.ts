@@ -1,6 +1,6 @@
 import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
-import { KindKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attributes';
+import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import type { WebhookDeliveryInput } from './webhook';
 
 const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
@@ -28,11 +28,7 @@ export async function startDeliveryWorkflow(input: WebhookDeliveryInput): Promis
     workflowId: `webhook:${input.deliveryId}`,
     args: [input],
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    typedSearchAttributes: [
-      { key: MerchantIdKey, value: input.merchantIdentifier },
-      ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
-      { key: KindKey, value: 'webhook' },
-    ],
+    typedSearchAttributes: webhookDeliverySearchAttributes(input),
   }).catch((e: unknown) => {
     // Already started by an earlier run of this code path: the delivery exists, nothing to add.
     if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;

@@ -13,3 +13,10 @@ export const KindKey = defineSearchAttributeKey('Kind', SearchAttributeType.KEYW
 export const MandateStateKey = defineSearchAttributeKey('MandateState', SearchAttributeType.KEYWORD);
 
 export const customSearchAttributes = [MerchantIdKey, OrderIdKey, TxnStatusKey, KindKey, MandateStateKey];
+
+/** A webhook delivery's: Kind `webhook`, its merchant and, when it is about one order, the orderId. */
+export const webhookDeliverySearchAttributes = (d: { merchantIdentifier: string; orderId: string }) => [
+  { key: MerchantIdKey, value: d.merchantIdentifier },
+  ...(d.orderId ? [{ key: OrderIdKey, value: d.orderId }] : []),
+  { key: KindKey, value: 'webhook' },
+];

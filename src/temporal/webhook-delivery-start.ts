@@ -1,11 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook';
-import { KindKey, MerchantIdKey, OrderIdKey } from './search-attributes';
+import { webhookDeliverySearchAttributes } from './search-attributes';
 
 /**
  * Starts a delivery workflow (`webhook:<deliveryId>`) unless it exists: a repeated start is the
- * same delivery, never a second one. Kind `webhook`, with the merchant and, when the delivery is
- * about one order, its orderId as search attributes.
+ * same delivery, never a second one. A replay carries `replayOf` in its memo too.
  */
 export async function startWebhookDeliveryWorkflow(
   deps: { temporal: Client; taskQueue: string },
@@ -16,11 +15,8 @@ export async function startWebhookDeliveryWorkflow(
       workflowId: `webhook:${input.deliveryId}`,
       taskQueue: deps.taskQueue,
       args: [input],
-      typedSearchAttributes: [
-        { key: MerchantIdKey, value: input.merchantIdentifier },
-        ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
-        { key: KindKey, value: 'webhook' },
-      ],
+      typedSearchAttributes: webhookDeliverySearchAttributes(input),
+      ...(input.replayOf ? { memo: { replayOf: input.replayOf } } : {}),
     });
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { WebhookRepository } from '../store/webhook-repository';
-import { KindKey, MerchantIdKey } from '../temporal/search-attributes';
-import type { webhookDeliveryWorkflow } from '../../workflows/webhook';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
 
 export interface ReplayDeps {
   webhooks: WebhookRepository;
@@ -22,15 +21,11 @@ export async function replayDelivery(deps: ReplayDeps, deliveryId: string): Prom
   const first = await deps.webhooks.find(deliveryId);
   if (!first) return null;
   const replayId = `${first._id}:replay-${randomBytes(6).toString('hex')}`;
-  await deps.temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-    workflowId: `webhook:${replayId}`,
-    taskQueue: deps.taskQueue,
-    args: [{ deliveryId: replayId, merchantIdentifier: first.merchantIdentifier, orderId: '', replayOf: first._id }],
-    typedSearchAttributes: [
-      { key: MerchantIdKey, value: first.merchantIdentifier },
-      { key: KindKey, value: 'webhook' },
-    ],
-    memo: { replayOf: first._id },
+  await startWebhookDeliveryWorkflow(deps, {
+    deliveryId: replayId,
+    merchantIdentifier: first.merchantIdentifier,
+    orderId: '',
+    replayOf: first._id,
   });
   return replayId;
 }
