@@ -84,7 +84,7 @@ export class TimeTravel {
   }
 
   /** Open workflows with a workflow task or an activity outstanding (the test server has no visibility queries, so each is described). */
-  async busyWorkflowIds(): Promise<string[]> {
+  private async busyWorkflowIds(): Promise<string[]> {
     const service = this.client.workflowService;
     const namespace = this.client.options.namespace;
     const { executions } = await service.listOpenWorkflowExecutions({ namespace, maximumPageSize: 10_000 });
