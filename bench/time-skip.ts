@@ -7,8 +7,7 @@
  *   webhook delivered exactly once by the time the skip answers.
  * Targets (mine; the issue sets none): the quiet skip within 2 s, the busy one within 60 s.
  */
-import { tsToMs } from '@temporalio/common/lib/time';
-import { msToTs } from '@temporalio/common/lib/time';
+import { msToTs, tsToMs } from '@temporalio/common/lib/time';
 import { testServiceOf } from '../src/temporal/client';
 import { request } from '../test/support/http';
 import { newOrderId, sandboxPay } from '../test/support/payments';

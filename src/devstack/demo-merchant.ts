@@ -4,7 +4,13 @@ import path from 'node:path';
 import { hmacSha256Hex } from '../domain/checksum';
 import { formatIstDateTime } from '../domain/ist-time';
 import type { MerchantRepository } from '../store/merchant-repository';
-import { newMerchantKeys, storeMerchant, type MerchantCredentials, type MerchantKeys } from '../usecases/provision-merchant';
+import {
+  credentialsOf,
+  newMerchantKeys,
+  storeMerchant,
+  type MerchantCredentials,
+  type MerchantKeys,
+} from '../usecases/provision-merchant';
 
 /**
  * The demo merchant of `npm start`: provisioned on first run, its keys kept in DATA_DIR
@@ -25,14 +31,6 @@ export async function ensureDemoMerchant(
   writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return { credentials: credentialsOf(keys), created: true };
 }
-
-const credentialsOf = ({ merchantIdentifier, secretKey, apiKey, encryptionKeyId, publicKeyPem }: MerchantCredentials) => ({
-  merchantIdentifier,
-  secretKey,
-  apiKey,
-  encryptionKeyId,
-  publicKeyPem,
-});
 
 /** Copy-paste curl commands that pay a sandbox order, read its status and the day's ledger. */
 export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string, now: Date): string {

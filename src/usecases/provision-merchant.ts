@@ -25,9 +25,17 @@ export async function provisionMerchant(
   input: { name: string; webhookUrl?: string | null },
   now: Date,
 ): Promise<MerchantCredentials> {
-  const { privateKeyPem: _, ...credentials } = await storeMerchant(merchants, input, await newMerchantKeys(), now);
-  return credentials;
+  return credentialsOf(await storeMerchant(merchants, input, await newMerchantKeys(), now));
 }
+
+/** What the merchant is shown of its keys: everything but the private key. */
+export const credentialsOf = ({ merchantIdentifier, secretKey, apiKey, encryptionKeyId, publicKeyPem }: MerchantCredentials) => ({
+  merchantIdentifier,
+  secretKey,
+  apiKey,
+  encryptionKeyId,
+  publicKeyPem,
+});
 
 export async function newMerchantKeys(): Promise<MerchantKeys> {
   const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
