@@ -12,16 +12,21 @@ const istDateTime = z
   .describe('yyyy-MM-dd HH:mm:ss, IST');
 const rupees = z.number().describe('rupees, at most 2 decimals');
 
-const refundDetailSchema = z
-  .array(
-    z.object({
-      refundReferenceNumber: z.string().describe("the refund's merchantRefId"),
-      createdAt: istDateTime,
-      amount: rupees,
-    }),
-  )
+const refundEntries = z.array(
+  z.object({
+    refundReferenceNumber: z.string().describe("the refund's merchantRefId"),
+    createdAt: istDateTime,
+    amount: rupees,
+  }),
+);
+/** The ledger's refundDetail: the contract types it "array or null". */
+const ledgerRefundDetailSchema = refundEntries
   .nullable()
   .describe('refunds started on the transaction and not failed; null when there are none');
+/** The bulk record's refundDetail: the contract types it an array (DECISIONS.md, Status API records). */
+const bulkRefundDetailSchema = refundEntries.describe(
+  'refunds started on the transaction and not failed; [] when there are none',
+);
 
 /** One element of the ledger's `data.transactions`, in the contract's field order. */
 export const ledgerRecordSchema = z.object({
@@ -43,7 +48,7 @@ export const ledgerRecordSchema = z.object({
   bankName: z.string().describe('NA when not known'),
   cardNumber: z.string().nullable().describe('masked; null unless a card'),
   paymentSource: z.enum(['Card', 'Net Banking', 'UPI', 'NA']).describe('NA for a payment link nobody paid'),
-  refundDetail: refundDetailSchema,
+  refundDetail: ledgerRefundDetailSchema,
 });
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;
 
@@ -70,7 +75,7 @@ export const bulkRecordSchema = z.object({
   bankName: z.string().nullable(),
   cardNumber: z.string().nullable(),
   ipAddress: z.string().nullable(),
-  refundDetail: refundDetailSchema,
+  refundDetail: bulkRefundDetailSchema,
 });
 export type BulkRecord = z.infer<typeof bulkRecordSchema>;
 
@@ -78,15 +83,18 @@ const card = (i: PaymentInstrument) => (i.kind === 'CARD' ? i : null);
 const bankName = (i: PaymentInstrument) => ('bankName' in i ? i.bankName : null);
 const responseCodeNumber = (code: string) => (/^\d+$/.test(code) ? Number(code) : null);
 
-function refundDetail(t: Transaction): LedgerRecord['refundDetail'] {
-  const started = t.refunds.filter((r) => r.status !== 'FAILED');
-  if (started.length === 0) return null;
-  return started.map((r) => ({
-    refundReferenceNumber: r.merchantRefId,
-    createdAt: formatIstDateTime(r.createdAt),
-    amount: paiseToRupees(r.amountPaise),
-  }));
+/** The refunds started on the transaction and not failed, as both records list them. */
+function refundDetail(t: Transaction): BulkRecord['refundDetail'] {
+  return t.refunds
+    .filter((r) => r.status !== 'FAILED')
+    .map((r) => ({
+      refundReferenceNumber: r.merchantRefId,
+      createdAt: formatIstDateTime(r.createdAt),
+      amount: paiseToRupees(r.amountPaise),
+    }));
 }
+
+const nullWhenEmpty = <T>(list: T[]): T[] | null => (list.length === 0 ? null : list);
 
 export function toLedgerRecord(t: Transaction): LedgerRecord {
   const c = card(t.instrument);
@@ -110,7 +118,7 @@ export function toLedgerRecord(t: Transaction): LedgerRecord {
     bankName: bankName(t.instrument) ?? 'NA',
     cardNumber: c?.cardToken ?? null,
     paymentSource: c ? 'Card' : (paymentModeText(t.instrument) as 'Net Banking' | 'UPI' | 'NA'),
-    refundDetail: refundDetail(t),
+    refundDetail: nullWhenEmpty(refundDetail(t)),
   };
 }
 

@@ -24,7 +24,9 @@ export const statusOrderRecordSchema = z.object({
     paymentMode: z
       .string()
       .describe('UPI, Credit Card, Debit Card or Net Banking; UPI_MANDATE for a mandate read by its create orderId'),
-    card: z.object({ cardToken: z.string().describe('masked card number'), cardId: z.string() }).nullable(),
+    card: z
+      .object({ cardToken: z.string().describe('masked card number; NA unless a card'), cardId: z.string() })
+      .describe('always an object: both NA for UPI, net banking and mandates'),
   }),
   txnDate: istDateTime,
   txnStatus: z
@@ -45,6 +47,9 @@ export const statusOrderRecordSchema = z.object({
 });
 export type StatusOrderRecord = z.infer<typeof statusOrderRecordSchema>;
 
+/** The card of a payment that had none (DECISIONS.md, Status API records): the webhook's NA for text without data. */
+const NO_CARD = { cardToken: 'NA', cardId: 'NA' } as const;
+
 export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
   return {
     orderDetail: {
@@ -56,7 +61,7 @@ export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
     },
     paymentInstrument: {
       paymentMode: paymentModeText(t.instrument),
-      card: t.instrument.kind === 'CARD' ? { cardToken: t.instrument.cardToken, cardId: t.instrument.cardId } : null,
+      card: t.instrument.kind === 'CARD' ? { cardToken: t.instrument.cardToken, cardId: t.instrument.cardId } : { ...NO_CARD },
     },
     txnDate: formatIstDateTime(t.completedAt ?? t.updatedAt),
     txnStatus: String(TxnStatus[t.status]) as StatusOrderRecord['txnStatus'],
@@ -85,7 +90,7 @@ export function toStatusMandateRecord(m: Mandate): StatusOrderRecord {
       productDescription: m.productDescription,
       createDate: formatIstDateTime(m.createdAt),
     },
-    paymentInstrument: { paymentMode: 'UPI_MANDATE', card: null },
+    paymentInstrument: { paymentMode: 'UPI_MANDATE', card: { ...NO_CARD } },
     txnDate: formatIstDateTime(m.updatedAt),
     txnStatus: view.txnStatus,
     responseCode: view.code,

@@ -100,6 +100,23 @@ describe('Bulk transactions: POST /api/v1/fetchtxn', function () {
     assert.ok(!verifies({ ...record, amount: 500.51 }, merchant.secretKey), 'and would not for a changed record');
   });
 
+  it('gives refundDetail as an empty array, never null, when nothing was refunded (a failed refund included)', async () => {
+    const orderId = newOrderId('bulk');
+    await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+    await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+    await refund(gw, merchant, { orderId, updateDesired: '14', merchantRefId: 'bulk-f1', updateReason: 'sandbox fail' });
+    await refundFinished(gw, merchant.merchantIdentifier, orderId, 'bulk-f1');
+    const t = await storedTransaction(gw, merchant.merchantIdentifier, orderId);
+    assert.equal(t!.refunds[0]!.status, 'FAILED');
+    const res = await fetchTxn(gw, merchant.apiKey, {
+      txnDate: formatIstDateTime(t!.successAt!).slice(0, 10),
+      status: 'success',
+    });
+    const [record] = res.json.data;
+    assert.deepEqual([record.orderid, record.refundDetail], [orderId, []]);
+    assert.ok(verifies(record, merchant.secretKey), 'the record checksum covers the empty array');
+  });
+
   it('lists only successes of that IST day, by success time then txnId, in pages', async () => {
     const m = merchant.merchantIdentifier;
     const dayStart = new Date(Date.UTC(2026, 4, 9, 18, 30)); // 2026-05-10 00:00 IST

@@ -52,7 +52,7 @@ describe('Status API: POST /api/payments/v1/status', function () {
               productDescription: 'Masala chai',
               createDate: formatIstDateTime(stored!.createdAt),
             },
-            paymentInstrument: { paymentMode: 'UPI', card: null },
+            paymentInstrument: { paymentMode: 'UPI', card: { cardToken: 'NA', cardId: 'NA' } },
             txnDate: formatIstDateTime(stored!.completedAt!),
             txnStatus: '0',
             responseCode: '100',
@@ -74,6 +74,23 @@ describe('Status API: POST /api/payments/v1/status', function () {
     assert.match(order.paymentInstrument.card.cardId, /^[0-9a-f]{32}$/);
     const raw = await gw.rt.store.db.collection('transactions').findOne({ orderId });
     assert.equal(JSON.stringify(raw).includes('4012001037141112'), false);
+  });
+
+  it('always gives paymentInstrument.card as an object (NA without a card), so card.cardToken can be read', async () => {
+    for (const [instrument, paymentMode] of [
+      [{ payerVpa: 'success@sandbox' }, 'UPI'],
+      [{ bankCode: 'SBIN' }, 'Net Banking'],
+      [{ payerVpa: 'failure@sandbox' }, 'UPI'],
+    ] as const) {
+      const { orderId } = await payToCompletion(instrument);
+      const order = (await statusOf(orderId)).json.data.orders[0];
+      assert.deepEqual(order.paymentInstrument, { paymentMode, card: { cardToken: 'NA', cardId: 'NA' } });
+    }
+    // Pending too: nothing is known of the instrument's card yet.
+    const pending = newOrderId();
+    await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId: pending, payerVpa: 'noanswer@sandbox' });
+    const order = (await statusOf(pending)).json.data.orders[0];
+    assert.deepEqual([order.txnStatus, order.paymentInstrument.card], ['2', { cardToken: 'NA', cardId: 'NA' }]);
   });
 
   it('reports declines with their response codes', async () => {

@@ -104,4 +104,12 @@ describe('ledger and bulk records', () => {
     assert.equal(r.checksum, createHmac('sha256', 'secret-key').update(json).digest('hex'));
     assert.deepEqual(Object.keys(r).indexOf('checksum'), Object.keys(r).indexOf('productDescription4') + 1);
   });
+
+  it('nothing refunded (or only failed refunds): the bulk record has refundDetail [], the ledger record null', () => {
+    for (const refunds of [[], card.refunds.map((x) => ({ ...x, status: 'FAILED' as const }))]) {
+      const t = { ...card, refunds };
+      assert.deepEqual(toBulkRecord(t, 'secret-key').refundDetail, []);
+      assert.equal(toLedgerRecord(t).refundDetail, null);
+    }
+  });
 });

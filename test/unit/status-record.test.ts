@@ -67,7 +67,7 @@ describe('status API order record', () => {
     ]);
   });
 
-  it('a Pending order has no completion yet: txnDate is its last update, and no card for net banking', () => {
+  it('a Pending order has no completion yet: txnDate is its last update, and a card of NA for net banking', () => {
     const r = toStatusOrderRecord({
       ...base,
       status: 'Pending',
@@ -76,6 +76,6 @@ describe('status API order record', () => {
     });
     assert.equal(r.txnStatus, '2');
     assert.equal(r.txnDate, '2026-11-22 01:35:00');
-    assert.deepEqual(r.paymentInstrument, { paymentMode: 'Net Banking', card: null });
+    assert.deepEqual(r.paymentInstrument, { paymentMode: 'Net Banking', card: { cardToken: 'NA', cardId: 'NA' } });
   });
 });

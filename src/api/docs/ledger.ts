@@ -24,7 +24,7 @@ export function ledgerPaths(): Record<string, object> {
       post: operation({
         summary: 'A page of the transactions that succeeded on one IST day',
         description:
-          'Header `X-API-Key`; an optional header `checksum`, when sent, must be the HMAC-SHA256 (hex) of the exact body with the secret key (401, code 2011, otherwise). Transactions that succeeded on txnDate (IST), by success time then txnId, with the refunds started on them (not failed) in `refundDetail`. Each record carries `checksum`: the HMAC-SHA256 of its JSON without the checksum field, keys in the order returned. No transaction on that page: `data` is the text "No transaction found". Any invalid request: 400 `{success: false, message: {code: "100", text: "Validation Failed"}}`, the reason in the X-Error-Detail header.',
+          'Header `X-API-Key`; an optional header `checksum`, when sent, must be the HMAC-SHA256 (hex) of the exact body with the secret key (401, code 2011, otherwise). Transactions that succeeded on txnDate (IST), by success time then txnId, with the refunds started on them (not failed) in `refundDetail`, `[]` when there are none. Each record carries `checksum`: the HMAC-SHA256 of its JSON without the checksum field, keys in the order returned. No transaction on that page: `data` is the text "No transaction found". Any invalid request: 400 `{success: false, message: {code: "100", text: "Validation Failed"}}`, the reason in the X-Error-Detail header.',
         security: [{ apiKey: [] }],
         request: bulkRequestSchema,
         responses: { 200: { description: 'records, or the no-transaction text', schema: bulkResponseSchema } },
