@@ -18,8 +18,24 @@ import { statusRequestSchema, statusResponseSchema } from './schemas/status';
  */
 const json = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
+  return io === 'input' ? statingUnknownFields(rest) : rest;
 };
+
+/**
+ * Requests say what happens to fields a schema does not know (DECISIONS.md, Unknown fields): a
+ * `z.strictObject` (APIs of our own) refuses them, `additionalProperties: false`; a `z.object`
+ * (the contract's and Zaakpay-shaped APIs) ignores them, stripped before use and never echoed,
+ * which zod's input schema leaves unsaid: `additionalProperties: true`, at every level.
+ */
+function statingUnknownFields<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(statingUnknownFields) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, statingUnknownFields(v)]));
+  if (out.type === 'object' && out.properties !== undefined && out.additionalProperties === undefined) {
+    out.additionalProperties = true;
+  }
+  return out as T;
+}
 
 const statusError = z.object({ status: z.literal(false), message: z.object({ code: z.number().int(), text: z.string() }) });
 export const successError = z.object({ success: z.literal(false), message: z.object({ code: z.string(), text: z.string() }) });
@@ -153,7 +169,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     info: {
       title: 'Merchant payment gateway',
       version: '0.1.0',
-      description: `Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
+      description: `Fields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
     components: {

@@ -169,10 +169,10 @@ describe('Operator API: POST /ops/v1/merchants', function () {
     assert.equal(res.status, 201, res.text);
   });
 
-  /** `{"name":"Padded","padding":"xxx..."}` of exactly `bytes` bytes (unknown fields are ignored). */
+  /** `{"name":"Padded"    ...}` of exactly `bytes` bytes: padded with JSON whitespace (unknown fields are refused here). */
   function padTo(bytes: number): string {
-    const empty = JSON.stringify({ name: 'Padded', padding: '' });
-    return JSON.stringify({ name: 'Padded', padding: 'x'.repeat(bytes - Buffer.byteLength(empty)) });
+    const body = JSON.stringify({ name: 'Padded' });
+    return `${body.slice(0, -1)}${' '.repeat(bytes - Buffer.byteLength(body))}}`;
   }
 
   describe('bad input: right status and success envelope, never a 500, no merchant created', () => {

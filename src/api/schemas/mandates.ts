@@ -3,8 +3,11 @@ import { MANDATE_FREQUENCIES, MANDATE_MODES } from '../../domain/mandate';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
 import { emailField, merchantIdentifierField, orderIdField } from './common';
 
-/** The form fields of POST /transactU (mandate create, notify and execute). */
-export const mandateFormSchema = z.strictObject({
+/**
+ * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
+ * `data`, a Zaakpay-shaped API: fields it does not know are ignored (DECISIONS.md, Unknown fields).
+ */
+export const mandateFormSchema = z.object({
   data: z.string().min(1).describe('the mandate request as a JSON string; the checksum covers these exact characters'),
   checksum: z.string().optional().describe('HMAC-SHA256 (hex) of the exact `data` string with the secret key'),
 });
@@ -20,7 +23,7 @@ const text = (max: number) => z.string().max(max);
 const looseDate = z.string().regex(/^\d{4}-\d{1,2}-\d{1,2}$/, 'must be a date, yyyy-MM-dd');
 const strictDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, yyyy-MM-dd');
 
-const billingAddress = z.strictObject({
+const billingAddress = z.object({
   'first name': text(100).optional(),
   'last name': text(100).optional(),
   address: text(255).optional(),
@@ -30,7 +33,7 @@ const billingAddress = z.strictObject({
   pincode: text(10).optional(),
   'Phone Number': text(20).optional(),
 });
-const shippingAddress = z.strictObject({
+const shippingAddress = z.object({
   address: text(255).optional(),
   city: text(100).optional(),
   state: text(100).optional(),
@@ -38,7 +41,7 @@ const shippingAddress = z.strictObject({
   pincode: text(10).optional(),
 });
 
-export const mandateConfigSchema = z.strictObject({
+export const mandateConfigSchema = z.object({
   firstDebit: z.boolean().describe('debit firstDebitAmount as soon as the payer approves'),
   firstDebitAmount: z
     .number()
@@ -52,7 +55,7 @@ export const mandateConfigSchema = z.strictObject({
   endDate: strictDate.describe('yyyy-MM-dd (IST), after startDate; the mandate expires when this day ends'),
 });
 
-const upiMandate = z.strictObject({
+const upiMandate = z.object({
   action: z.enum(['create', 'notify', 'execute']).describe('execute confirms a notified debit whose autoExecute was false'),
   payerVpa: z
     .string()
@@ -72,7 +75,7 @@ const upiMandate = z.strictObject({
 
 /** `data` of POST /transactU, after authentication. */
 export const mandateDataSchema = z
-  .strictObject({
+  .object({
     merchantIdentifier: merchantIdentifierField,
     encryptionKeyId: z.string().min(1).max(64).describe('the merchant key payerVpa is encrypted with'),
     merchantIpAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
@@ -82,7 +85,7 @@ export const mandateDataSchema = z
       .url({ protocol: /^https?$/ })
       .max(2048)
       .optional(),
-    orderDetail: z.strictObject({
+    orderDetail: z.object({
       orderId: orderIdField,
       amount: paiseString.describe('paise: create, the most one debit may take; notify, this debit'),
       currency: z.literal('INR').optional(),
@@ -97,7 +100,7 @@ export const mandateDataSchema = z
     }),
     billingAddress: billingAddress.optional(),
     shippingAddress: shippingAddress.optional(),
-    paymentInstrument: z.strictObject({
+    paymentInstrument: z.object({
       paymentMode: z.enum(MANDATE_MODES),
       upiMandate,
     }),

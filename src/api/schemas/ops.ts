@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const webhookUrlField = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
-export const createMerchantSchema = z.object({
+export const createMerchantSchema = z.strictObject({
   name: z
     .string()
     .min(1)

@@ -45,8 +45,17 @@ export const paymentLinkEntrySchema = z.object({
 });
 export type PaymentLinkEntry = z.infer<typeof paymentLinkEntrySchema>;
 
+const ENTRY_FIELDS = Object.keys(paymentLinkEntrySchema.shape);
+
+/** The entry's fields the API knows, as sent (for the echo): fields it does not know are ignored, never echoed. */
+function knownFields(sent: unknown): unknown {
+  if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return sent;
+  return Object.fromEntries(Object.entries(sent).filter(([k]) => ENTRY_FIELDS.includes(k)));
+}
+
 /** An entry validated on its own: what it asks for, or its first problem, naming the field. */
-export function checkPaymentLinkEntry(raw: unknown, now: Date): CheckedLinkEntry<PaymentLinkEntry> | RefusedLinkEntry {
+export function checkPaymentLinkEntry(sent: unknown, now: Date): CheckedLinkEntry<PaymentLinkEntry> | RefusedLinkEntry {
+  const raw = knownFields(sent);
   const parsed = paymentLinkEntrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -76,7 +85,7 @@ export const paymentLinkBatchDocSchema = paymentLinkBatchSchema.extend({
 /** One entry's answer: what was sent, echoed (valid entries as the contract formats them), and the outcome. */
 export const paymentLinkResultSchema = z
   .object({
-    orderId: z.unknown().optional(),
+    ...Object.fromEntries(ENTRY_FIELDS.map((k) => [k, z.unknown().optional()])),
     amount: z.unknown().optional().describe('a number (rupees)'),
     linkExpireBy: z.unknown().optional().describe('yyyy-MM-dd HH:mm:ss (IST) when the entry is valid, else as sent'),
     customerMobile: z.unknown().optional().describe('a string when the entry is valid'),
@@ -84,8 +93,9 @@ export const paymentLinkResultSchema = z
     qrCode: z.string().optional().describe('base64 PNG of the link, when showQrImg'),
     errorDescription: z.string().optional().describe('present on failure: what is wrong, naming the field'),
   })
-  .catchall(z.unknown())
-  .describe('the entry as sent (every field echoed), with link and qrCode, or link null and errorDescription');
+  .describe(
+    "the entry's fields as sent (fields the API does not know are not echoed), with link and qrCode, or link null and errorDescription",
+  );
 
 export const paymentLinkResponseSchema = z.object({
   success: z.boolean().describe('true when every entry got a link'),

@@ -52,7 +52,7 @@ export const qrImageQuerySchema = z.object({
   checksum: z.string().regex(/^[0-9a-fA-F]{64}$/),
 });
 
-export const sandboxQrPaySchema = z.object({
+export const sandboxQrPaySchema = z.strictObject({
   merchantIdentifier: merchantIdentifierField,
   orderId: orderIdField,
   payerVpa: z.enum(Object.keys(SANDBOX_VPAS) as [string, ...string[]]),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
 import { merchantIdentifierField, orderIdField } from './common';
 
-/** The form fields of POST /updateTxn (Zaakpay's Update/Refund API). */
-export const updateTxnFormSchema = z.strictObject({
+/** The form fields of POST /updateTxn (Zaakpay's Update/Refund API); fields it does not know are ignored. */
+export const updateTxnFormSchema = z.object({
   data: z.string().min(1).describe('the refund request as a JSON string; the checksum covers these exact characters'),
   checksum: z.string().optional().describe('HMAC-SHA256 (hex) of the exact `data` string with the secret key'),
 });
