@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { paiseToWire } from '../domain/money';
 import { formatIstDateTime } from '../domain/ist-time';
+import { isInPeakWindow } from '../domain/peak-windows';
 import type { Merchant } from '../store/merchant-repository';
 import { confirmDebitUpdate } from '../temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../temporal/workflow-ids';
@@ -8,8 +9,9 @@ import type { MandateAnswer, MandateDeps } from './create-mandate';
 
 /**
  * `action: execute`: the merchant confirms a notified debit whose autoExecute was false. Accepted
- * only while the debit waits for it (executionDate to 24 hours after); the debit then runs at once,
- * outside the peak windows.
+ * only while the debit waits for it (executionDate to 24 hours after) and outside the peak windows
+ * (the contract's rule 1: 1118, by the injectable clock; the merchant confirms again after the
+ * window); the debit then runs at once.
  */
 export async function confirmMandateDebit(
   deps: MandateDeps,
@@ -22,6 +24,8 @@ export async function confirmMandateDebit(
   const debit = await deps.transactions.findByOrder({ merchantIdentifier, orderId: r.orderId });
   const nothing: MandateAnswer = { key: 'nothingToExecute', bankPostData: null };
   if (!debit || debit.instrument.kind !== 'UPI_MANDATE' || debit.instrument.mandateOrderId !== parent.orderId) return nothing;
+  const now = deps.now();
+  if (isInPeakWindow(now)) return { key: 'peakTime', bankPostData: null };
   try {
     await deps.temporal.workflow
       .getHandle(mandateDebitWorkflowId(merchantIdentifier, r.orderId))
@@ -32,6 +36,6 @@ export async function confirmMandateDebit(
   }
   return {
     key: 'executeConfirmed',
-    bankPostData: { amount: paiseToWire(debit.amountPaise), initDateTime: formatIstDateTime(deps.now()) },
+    bankPostData: { amount: paiseToWire(debit.amountPaise), initDateTime: formatIstDateTime(now) },
   };
 }

@@ -7,7 +7,9 @@ import { formatIstDateTime, parseIstDateTime } from '../../src/domain/ist-time';
 import { activityDeps } from '../../src/runtime';
 import { testServiceOf } from '../../src/temporal/client';
 import { pendingSweepInput } from '../../src/temporal/schedules';
+import { mandateDebitStageQuery } from '../../src/temporal/mandate-messages';
 import { createGatewayWorker } from '../../src/temporal/worker';
+import { mandateDebitWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
 import { runCli } from '../support/cli';
@@ -164,6 +166,44 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     const cancelled = await orderOf(later);
     assert.equal(cancelled.responseCode, '1124', JSON.stringify(cancelled));
     assert.equal(callsFor(later).length, 1, "the cancelled debit's webhook");
+  });
+
+  it('a confirmation (action execute) inside a peak window is refused with 1118 and the debit still waits; after it, it runs', async () => {
+    await skipTime(gw, { until: formatIstDateTime(istAt(await now(), 1, '07:00:00')) });
+    const today = await now();
+    const parent = newOrderId('mandate');
+    const created = await transactU(gw.baseUrl, merchant, createData(merchant, { orderId: parent, today }));
+    assert.equal(created.json.responseCode, '1101', created.text);
+    await waitFor(async () => (await orderOf(parent))?.txnStatus === '0', 'the sandbox payer approves the mandate');
+
+    const debit = newOrderId('debit');
+    const executionDate = formatIstDateTime(istAt(today, 2, '08:00:00'));
+    const notify = notifyData(merchant, { orderId: debit, parent, executionDate, autoExecute: false });
+    assert.equal((await transactU(gw.baseUrl, merchant, notify)).json.responseCode, '1109');
+    const execute = structuredClone(notify);
+    execute.paymentInstrument.upiMandate = {
+      action: 'execute',
+      payerVpa: notify.paymentInstrument.upiMandate.payerVpa,
+      mandateParentOrderId: parent,
+    };
+    const stage = () =>
+      gw.rt.temporal.workflow.getHandle(mandateDebitWorkflowId(merchant.merchantIdentifier, debit)).query(mandateDebitStageQuery);
+
+    // Past executionDate, inside the 10:00-13:00 window (time from the gateway's clock): 1118.
+    await skipTime(gw, { until: formatIstDateTime(istAt(today, 2, '10:30:00')) });
+    assert.equal(await stage(), 'awaiting-confirmation');
+    const inPeak = await transactU(gw.baseUrl, merchant, execute);
+    assert.equal(inPeak.json.responseCode, '1118', inPeak.text);
+    assert.equal(inPeak.json.bankPostData, null);
+    assert.equal(await stage(), 'awaiting-confirmation', 'not taken: it does not silently wait for the window to end');
+    assert.equal((await orderOf(debit)).txnStatus, '2');
+
+    // The window's end is outside it: the same confirmation is taken and the debit runs at once.
+    await skipTime(gw, { until: formatIstDateTime(istAt(today, 2, '13:00:00')) });
+    const confirmed = await transactU(gw.baseUrl, merchant, execute);
+    assert.equal(confirmed.json.responseCode, '1122', confirmed.text);
+    await waitFor(async () => (await orderOf(debit))?.txnStatus === '0', 'the confirmed debit runs');
+    assert.equal((await orderOf(debit)).responseCode, '1111');
   });
 
   it('a payment whose bank never answers is marked Failure 1023 when 15 minutes are skipped', async () => {
