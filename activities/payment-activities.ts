@@ -2,13 +2,21 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
-import { TransactionNotFoundError, type TransactionRepository } from '../src/store/transaction-repository';
+import { TransactionNotFoundError, type OrderRef, type TransactionRepository } from '../src/store/transaction-repository';
+import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
 
-export interface PaymentActivityDeps {
+export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
   bank: BankConnector;
   now: () => Date;
+}
+
+/** What recording an outcome reports to the workflow; `realtime: false` when no real-time webhook is due. */
+export interface OutcomeRecorded {
+  status: string;
+  applied: boolean;
+  realtime?: false;
 }
 
 /** The bank's answer, or the service's own verdict when the bank stayed silent (`null`). */
@@ -58,19 +66,28 @@ export interface RecordOutcomeInput {
   instrument?: PaymentInstrument;
 }
 
-export function createPaymentActivities({ transactions, bank, now }: PaymentActivityDeps) {
+export function createPaymentActivities(deps: PaymentActivityDeps) {
+  const { transactions, bank, now } = deps;
   return {
     async requestBankPayment(request: BankPaymentRequest): Promise<BankReply> {
       return bank.requestPayment(request);
     },
 
-    /** Records the first outcome of a Pending payment; replays return the stored result unchanged. */
-    async recordPaymentOutcome(input: RecordOutcomeInput): Promise<{ status: string; applied: boolean }> {
+    /**
+     * Records the first outcome of a Pending payment; replays return the stored result unchanged.
+     * A success a reconciliation file reported (the bank's answer marked `delayed`) is a delayed
+     * success (DECISIONS.md, Transactions and states): reported here to the non-real-time webhook,
+     * also by a retry after the write (at least once), and never sent in real time.
+     */
+    async recordPaymentOutcome(input: RecordOutcomeInput): Promise<OutcomeRecorded> {
       const outcome = {
         ...outcomeOf(input.answer, input.expired),
         ...(input.instrument ? { instrument: input.instrument } : {}),
       };
-      return recordPendingOutcome(transactions, input, outcome, now());
+      const { applied, transaction } = await recordPending(transactions, input, outcome, now());
+      if (!(outcome.delayedSuccess && transaction.delayedSuccess)) return { status: transaction.status, applied };
+      await reportLateUpdate(deps, transaction.merchantIdentifier, delayedSuccessUpdate(transaction, now()));
+      return { status: transaction.status, applied, realtime: false };
     },
   };
 }
@@ -81,13 +98,22 @@ export function createPaymentActivities({ transactions, bank, now }: PaymentActi
  */
 export async function recordPendingOutcome(
   transactions: TransactionRepository,
-  order: { merchantIdentifier: string; orderId: string; txnId: string },
+  order: OrderRef & { txnId: string },
   outcome: PaymentOutcome,
   at: Date,
 ): Promise<{ status: string; applied: boolean }> {
+  const { applied, transaction } = await recordPending(transactions, order, outcome, at);
+  return { status: transaction.status, applied };
+}
+
+async function recordPending(
+  transactions: TransactionRepository,
+  order: OrderRef & { txnId: string },
+  outcome: PaymentOutcome,
+  at: Date,
+) {
   try {
-    const { applied, transaction } = await transactions.recordOutcome(order, outcome, at, ['Pending']);
-    return { status: transaction.status, applied };
+    return await transactions.recordOutcome(order, outcome, at, ['Pending']);
   } catch (e) {
     // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
     if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);

@@ -8,7 +8,7 @@ import type { TransactionRepository } from '../src/store/transaction-repository'
 import { bankAnswerSignal } from '../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../src/temporal/workflow-ids';
 import { startRefund } from '../src/usecases/start-refund';
-import { reportLateUpdate } from '../src/usecases/report-late-update';
+import { delayedSuccessUpdate, reportLateUpdate } from '../src/usecases/report-late-update';
 
 export interface ReconciliationActivityDeps {
   transactions: TransactionRepository;
@@ -111,8 +111,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         auto: true,
       });
     }
-    const at = (txn.successAt ?? deps.now()).toISOString();
-    await reportLateUpdate(deps, txn.merchantIdentifier, { kind: 'txn', orderId: txn.orderId, amountPaise: txn.amountPaise, at });
+    await reportLateUpdate(deps, txn.merchantIdentifier, delayedSuccessUpdate(txn, deps.now()));
     await deps.transactions.clearLateFollowUps(txn);
     return refundRefId;
   }

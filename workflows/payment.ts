@@ -66,8 +66,10 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       ...outcome,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
-    // The workflow that changed the transaction tells the merchant (once: only the call that applied it).
-    if (recorded.applied && input.realtimeWebhook !== false && patched('realtime-webhooks')) await startRealtimeWebhook(input);
+    // The workflow that changed the transaction tells the merchant (once: only the call that applied it),
+    // in real time unless the activity reported a reconciliation's delayed success to the non-real-time one.
+    if (recorded.applied && recorded.realtime !== false && input.realtimeWebhook !== false && patched('realtime-webhooks'))
+      await startRealtimeWebhook(input);
     stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };
   };

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Transaction } from '../domain/transaction';
 import type { LateUpdate } from '../domain/webhook-late';
 import { KindKey, MerchantIdKey } from '../temporal/search-attributes';
 import { lateUpdateSignal, type webhookBatchWorkflow } from '../../workflows/webhook-batch';
@@ -25,4 +26,9 @@ export async function reportLateUpdate(deps: LateUpdateDeps, merchantIdentifier:
       { key: KindKey, value: 'webhook-batch' },
     ],
   });
+}
+
+/** A delayed success (from reconciliation) as the non-real-time webhook carries it: at its success time. */
+export function delayedSuccessUpdate(t: Pick<Transaction, 'orderId' | 'amountPaise' | 'successAt'>, now: Date): LateUpdate {
+  return { kind: 'txn', orderId: t.orderId, amountPaise: t.amountPaise, at: (t.successAt ?? now).toISOString() };
 }

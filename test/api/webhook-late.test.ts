@@ -116,6 +116,50 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
     }
   });
 
+  it('a Pending payment a reconciliation file completes is one non-real-time call and never a real-time one', async () => {
+    // A bank that stays silent for 10 minutes: the payment is still Pending when the file arrives.
+    const slow = await startTestGateway({
+      WEBHOOK_RETRY_SCHEDULE: '0,200ms',
+      WEBHOOK_BATCH_WINDOW: '1s',
+      BANK_TIMEOUT_SECONDS: '600',
+    });
+    const receiver = await startReceiver();
+    try {
+      const m = await slow.newMerchant('Late pending');
+      await slow.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      const orderId = newOrderId('late');
+      const paid = await sandboxPay(slow, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
+      assert.equal((await storedTransaction(slow, m.merchantIdentifier, orderId))?.status, 'Pending');
+      const report = await reconcile(slow, csvFile([`${paid.json.data.txnId},LATE0003,SUCCESS,10000`]));
+      assert.equal(report.applied, 1);
+      assert.equal((await paymentFinished(slow, m.merchantIdentifier, orderId)).status, 'Success');
+      const stored = await storedTransaction(slow, m.merchantIdentifier, orderId);
+      assert.equal(stored?.delayedSuccess, true);
+
+      await until(() => lateCalls(receiver.calls).length >= 1, 'the non-real-time call');
+      await new Promise((r) => setTimeout(r, 2500)); // past the batch window and a real-time delivery's first attempt
+      const late = lateCalls(receiver.calls).map((c) => JSON.parse(c.txnData));
+      assert.deepEqual(
+        late.map((b) => b.txns.map((t: { orderid: string; amount: number }) => [t.orderid, t.amount])),
+        [[[orderId, 10_000]]],
+        'one non-real-time call',
+      );
+      assert.equal(late[0].txns[0].txnDate, formatIstDateTimeMillis(stored!.successAt!).slice(0, -2));
+      assert.deepEqual(
+        receiver.calls.filter((c) => !c.url.endsWith('?realtime=false')).map((c) => c.url),
+        [],
+        'no real-time call',
+      );
+      const realtime = await slow.rt.store.db
+        .collection('webhook_deliveries')
+        .countDocuments({ _id: `rt:${m.merchantIdentifier}:${orderId}` as never });
+      assert.equal(realtime, 0, 'no real-time delivery was created');
+    } finally {
+      await receiver.close();
+      await slow.stop();
+    }
+  });
+
   it('a batch retried after it stopped between the change and its follow-ups still starts them, once', async () => {
     const receiver = await startReceiver();
     try {

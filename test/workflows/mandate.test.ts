@@ -84,7 +84,15 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
 
   async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
     const bank = new NotingBank();
-    const activityDeps = { mandates: deps.mandates, transactions: deps.transactions, bank, now: () => new Date() };
+    const activityDeps = {
+      mandates: deps.mandates,
+      transactions: deps.transactions,
+      bank,
+      now: () => new Date(),
+      temporal: env.client,
+      taskQueue,
+      webhookBatchWindowMs: 1000,
+    };
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
