@@ -60,7 +60,7 @@ export function createMandateActivities({ mandates, transactions, bank, now }: M
         executeAt: new Date(d.executeAtMs),
         createdAt: at,
       });
-      return { ours: transaction.txnId === d.txnId };
+      return { ours: transaction?.txnId === d.txnId };
     },
 
     /** Records the debit's end on its transaction, once; replays return the stored status. */

@@ -53,13 +53,15 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     : undefined;
   const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
   await merchants.backfillApiKeys();
+  const mandates = new MandateRepository(store.db);
+  await mandates.backfillOrderIdClaims();
   return {
     config,
     logger,
     store,
     merchants,
     transactions: new TransactionRepository(store.db),
-    mandates: new MandateRepository(store.db),
+    mandates,
     temporal,
     now: timeTravel ? () => timeTravel.clock.now() : () => new Date(),
     timeTravel,

@@ -20,7 +20,7 @@ import { startRealtimeWebhook } from './realtime-webhook';
 export interface MandateDebitInput {
   merchantIdentifier: string;
   mandateOrderId: string;
-  /** The debit's own order and transaction (the notify's orderDetail.orderId; the first debit's `<orderId>-first`). */
+  /** The debit's own order and transaction (the notify's orderDetail.orderId; the first debit's, held for it at create). */
   orderId: string;
   txnId: string;
   amountPaise: number;

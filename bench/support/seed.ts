@@ -36,6 +36,7 @@ export async function seedPaidOrders(transactions: TransactionRepository, mercha
   for (let i = 0; i < count; i++) {
     const orderId = `bench-${randomBytes(5).toString('hex')}`;
     const { transaction } = await transactions.createPending(newOrder(merchantIdentifier, orderId, new Date()));
+    if (!transaction) throw new Error(`order ${orderId} is held by another kind of order`);
     await transactions.recordOutcome({ merchantIdentifier, orderId, txnId: transaction.txnId }, PAID, new Date());
     orderIds.push(orderId);
   }

@@ -150,7 +150,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
       post: operation({
         summary: 'Create and pay an order as a sandbox payer',
         description:
-          'Exactly one of `payerVpa` (success@sandbox, failure@sandbox, noanswer@sandbox), `cardNumber` (4012001037141112 pays, 4000000000000002 is declined) or `bankCode` (SBIN, FAIL). Amount in integer paise; below 900 the bank declines with 1021. 202 when the order is new, 200 for a repeat; the same orderId with other details is `success: false`, code 2030.',
+          'Exactly one of `payerVpa` (success@sandbox, failure@sandbox, noanswer@sandbox), `cardNumber` (4012001037141112 pays, 4000000000000002 is declined) or `bankCode` (SBIN, FAIL). Amount in integer paise; below 900 the bank declines with 1021. 202 when the order is new, 200 for a repeat; the same orderId with other details, or an orderId another kind of order holds (one namespace per merchant: QR orders, payment links, mandates and their debits), is `success: false`, code 2030.',
         request: sandboxPaymentSchema,
         responses: {
           202: {

@@ -48,6 +48,11 @@ export interface Mandate {
   validUntil: Date;
   firstDebit: boolean;
   firstDebitAmountPaise: Paise | null;
+  /**
+   * The first debit's own orderId, held for it from creation; null without a first debit (absent on
+   * mandates stored before it was kept, whose orderIds are claimed at start-up).
+   */
+  firstDebitOrderId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -73,9 +78,6 @@ export interface MandateRequest {
 
 /** The payer's bank as mandate debits record it (the sandbox's one UPI bank). */
 export const SANDBOX_MANDATE_BANK = 'Sandbox UPI Bank';
-
-/** The first debit's own orderId: the status API reads the mandate itself by the create orderId. */
-export const firstDebitOrderId = (mandateOrderId: string) => `${mandateOrderId}-first`;
 
 /**
  * The mandate API's response codes. 1101, 1109-1112, 1117 and 1118 are the contract's; the others

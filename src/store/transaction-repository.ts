@@ -3,19 +3,15 @@ import { PaymentResponse } from '../domain/response-codes';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
+import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
+
+export { orderKey, type OrderRef } from './order-id-repository';
 
 /**
  * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
  * itself makes an order unique per merchant, and every order lookup is a primary-key lookup.
  */
 type TransactionDoc = Transaction & { _id: string };
-
-export interface OrderRef {
-  merchantIdentifier: string;
-  orderId: string;
-}
-
-export const orderKey = (o: OrderRef) => `${o.merchantIdentifier}:${o.orderId}`;
 
 export type NewTransaction = Omit<
   Transaction,
@@ -39,19 +35,41 @@ export class TransactionNotFoundError extends Error {
 const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => rest;
 
 /**
+ * What creating an order found: it created it, or the order holding its orderId is a transaction
+ * (returned), or the orderId is held outside this collection (a mandate, or reserved for a mandate's
+ * first debit: `heldBy`).
+ */
+export type CreatePendingResult =
+  | { created: boolean; transaction: Transaction; heldBy?: undefined }
+  | { created: false; transaction: null; heldBy: OrderIdClaim };
+
+/**
  * The transactions collection. Every write is idempotent: creation is keyed by the order and never
  * overwrites, and outcome updates only move a document forward along the allowed transitions,
- * bumping `version`, so a retried or replayed activity is harmless.
+ * bumping `version`, so a retried or replayed activity is harmless. Creation claims the orderId in
+ * the merchant's one namespace first (OrderIdRepository), so no mandate can hold it too.
  */
 export class TransactionRepository {
   private readonly txns: Collection<TransactionDoc>;
+  private readonly orderIds: OrderIdRepository;
 
   constructor(db: Db) {
     this.txns = db.collection<TransactionDoc>('transactions');
+    this.orderIds = new OrderIdRepository(db);
   }
 
-  /** Creates the Pending transaction of an order, or returns the one that already exists. */
-  async createPending(t: NewTransaction): Promise<{ transaction: Transaction; created: boolean }> {
+  /**
+   * Holds an orderId for the transaction `txnId` before it exists (a mandate's first debit, created
+   * once the payer approves): only createPending of that txnId may use it. False when it is taken.
+   */
+  async reserveOrderId(order: OrderRef, txnId: string): Promise<boolean> {
+    return (await this.orderIds.claim(order, { holder: 'order', txnId, reserved: true })).mayUse;
+  }
+
+  /** Creates the Pending transaction of an order, or returns the one that already holds its orderId. */
+  async createPending(t: NewTransaction): Promise<CreatePendingResult> {
+    const { mayUse, claim } = await this.orderIds.claim(t, { holder: 'order', txnId: t.txnId });
+    if (!mayUse) return { created: false, transaction: null, heldBy: claim };
     const transaction = pending(t);
     // Insert, and on the primary key's refusal read the order that exists. (Not an upsert with
     // $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
@@ -71,20 +89,20 @@ export class TransactionRepository {
    * in the same order, whether it was created or its orderId was taken already.
    */
   async createPendingMany(ts: NewTransaction[]): Promise<boolean[]> {
-    if (ts.length === 0) return [];
+    const claimed = await this.orderIds.claimOrders(ts);
+    const free = ts.filter((_, i) => claimed[i]);
+    if (free.length === 0) return ts.map(() => false);
+    let taken = new Set<number>();
     try {
       await this.txns.insertMany(
-        ts.map((t) => ({ _id: orderKey(t), ...pending(t) })),
+        free.map((t) => ({ _id: orderKey(t), ...pending(t) })),
         { ordered: false },
       );
-      return ts.map(() => true);
     } catch (e) {
-      const errors = (e as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
-      const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
-      if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
-      const taken = new Set(list.map((w) => w.index));
-      return ts.map((_, i) => !taken.has(i));
+      taken = new Set(duplicateIndexes(e));
     }
+    const created = new Set(free.filter((_, i) => !taken.has(i)));
+    return ts.map((t) => created.has(t));
   }
 
   async findByOrder(order: OrderRef): Promise<Transaction | null> {

@@ -4,13 +4,14 @@ import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { newTxnId } from '../domain/identifiers';
 import { istStartOfDay, parseIstDateTime } from '../domain/ist-time';
-import { firstDebitOrderId, type Mandate, type MandateRequest, type MandateResponseKey } from '../domain/mandate';
+import { type Mandate, type MandateRequest, type MandateResponseKey } from '../domain/mandate';
+import { firstDebitOrderIds, firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
 import { mandateIntentUrls } from '../domain/mandate-intent';
 import { formatRupees } from '../domain/money';
 import { renderQrPng } from '../domain/qr-png';
 import type { MandateRepository } from '../store/mandate-repository';
 import type { Merchant } from '../store/merchant-repository';
-import type { TransactionRepository } from '../store/transaction-repository';
+import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { mandateWorkflow } from '../../workflows/mandate';
@@ -54,10 +55,15 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
   }
 
   const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: request.orderId };
-  if (await deps.transactions.findByOrder(order)) return { key: 'orderIdUsed', bankPostData: null };
+  const used: MandateAnswer = { key: 'orderIdUsed', bankPostData: null };
+  // Orders stored before orderIds were claimed are found by their own key.
+  if (await deps.transactions.findByOrder(order)) return used;
+  // One namespace per merchant: claimed first, atomically, against every other kind of order.
+  const txnId = await deps.mandates.claimOrderId(order, newTxnId(now));
+  if (!txnId) return used;
   const wanted: Mandate = {
     ...order,
-    txnId: newTxnId(now),
+    txnId,
     mode: request.mode,
     state: 'CREATED',
     payerVpa: request.payerVpa,
@@ -68,16 +74,37 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
     validUntil: new Date(lastDay.getTime() + DAY_MS),
     firstDebit: config.firstDebit,
     firstDebitAmountPaise: config.firstDebit ? config.firstDebitAmount! : null,
+    firstDebitOrderId: null,
     createdAt: now,
     updatedAt: now,
   };
-  const { mandate, created } = await deps.mandates.insert(wanted);
-  if (!created && !sameMandate(mandate, wanted)) return { key: 'orderIdUsed', bankPostData: null };
+  // A repeat finds its mandate; a new one first holds its first debit's orderId too.
+  let mandate = await deps.mandates.findByOrder(order);
+  if (!mandate) {
+    if (config.firstDebit) {
+      const firstDebitOrderId = await reserveFirstDebitOrderId(deps, order, txnId);
+      if (!firstDebitOrderId) return used;
+      wanted.firstDebitOrderId = firstDebitOrderId;
+    }
+    mandate = (await deps.mandates.insert(wanted)).mandate;
+  }
+  if (!sameMandate(mandate, wanted)) return used;
   await ensureMandateWorkflow(
     { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
     mandate,
   );
   return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
+}
+
+/**
+ * Holds the first debit's orderId for it (a transaction made once the payer approves): the first of
+ * its candidates free in the merchant's namespace (domain/mandate-first-debit.ts). Null when none is.
+ */
+async function reserveFirstDebitOrderId(deps: MandateDeps, order: OrderRef, txnId: string): Promise<string | null> {
+  for (const orderId of firstDebitOrderIds(order.orderId, txnId)) {
+    if (await deps.transactions.reserveOrderId({ ...order, orderId }, firstDebitTxnId(txnId))) return orderId;
+  }
+  return null;
 }
 
 /** A repeated create is the same mandate when it asks the same payer for the same permission. */
@@ -125,7 +152,7 @@ export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandat
           validUntilMs: m.validUntil.getTime(),
           productDescription: m.productDescription,
           firstDebit: m.firstDebit
-            ? { orderId: firstDebitOrderId(m.orderId), txnId: `${m.txnId}F`, amountPaise: m.firstDebitAmountPaise! }
+            ? { orderId: firstDebitOrderIdOf(m), txnId: firstDebitTxnId(m.txnId), amountPaise: m.firstDebitAmountPaise! }
             : null,
           payerAnswerDelayMs: deps.payerAnswerDelayMs,
           debitRetryIntervalMs: deps.debitRetryIntervalMs,

@@ -59,7 +59,7 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
   const imgData = (await renderQrPng(url, r.width, r.height)).toString('base64');
   const data = JSON.stringify({ orderId: r.orderId, serviceOrderId: txnId, qrDetails: { url, imgUrl, imgData } });
 
-  const { transaction, created } = await deps.transactions.createPending({
+  const { transaction, created, heldBy } = await deps.transactions.createPending({
     txnId,
     merchantIdentifier: r.merchant.merchantIdentifier,
     orderId: r.orderId,
@@ -72,6 +72,8 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
     qrData: data,
     createdAt: now,
   });
+  // Held by a mandate (or its first debit to come): another kind of order, as for a transaction below.
+  if (!transaction) return { kind: 'repeat', data: JSON.stringify({ orderId: r.orderId, serviceOrderId: heldBy.txnId }) };
   if (!created) return repeatOf(deps, transaction);
   await ensurePaymentWorkflow(deps, transaction);
   return { kind: 'created', data };

@@ -55,7 +55,9 @@ export function startPaymentDeps(d: {
 export type StartPaymentResult =
   | { kind: 'started'; transaction: Transaction }
   | { kind: 'existing'; transaction: Transaction }
-  | { kind: 'conflict'; transaction: Transaction };
+  | { kind: 'conflict'; transaction: Transaction }
+  /** The orderId is held by an order of another collection (a mandate, a mandate's first debit to come). */
+  | { kind: 'taken'; txnId: string };
 
 /**
  * Records the order as Pending, then makes sure its payment workflow exists. Both steps are
@@ -64,7 +66,12 @@ export type StartPaymentResult =
  */
 export async function startPayment(deps: StartPaymentDeps, request: PaymentRequest): Promise<StartPaymentResult> {
   const now = deps.now();
-  const { transaction, created } = await deps.transactions.createPending({ txnId: newTxnId(now), ...request, createdAt: now });
+  const { transaction, created, heldBy } = await deps.transactions.createPending({
+    txnId: newTxnId(now),
+    ...request,
+    createdAt: now,
+  });
+  if (!transaction) return { kind: 'taken', txnId: heldBy.txnId };
   if (!created && !sameOrder(transaction, request)) return { kind: 'conflict', transaction };
 
   await ensurePaymentWorkflow(deps, transaction);

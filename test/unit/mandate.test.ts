@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { formatIstDateTime, istStartOfDay, parseIstDateTime } from '../../src/domain/ist-time';
 import { MandateResponse, mandateStatusView, notifyParentProblem, type MandateState } from '../../src/domain/mandate';
 import { IOS_UPI_APPS, mandateIntentUrls } from '../../src/domain/mandate-intent';
+import { firstDebitOrderIdOf, firstDebitOrderIds } from '../../src/domain/mandate-first-debit';
+import { ORDER_ID_PATTERN } from '../../src/domain/identifiers';
 import { sandboxMandatePayer } from '../../src/domain/sandbox-bank';
 
 describe('mandate rules', () => {
@@ -45,6 +47,20 @@ describe('mandate rules', () => {
     assert.equal(sandboxMandatePayer('debitfail@sandbox').debits, 'decline');
     assert.equal(sandboxMandatePayer('notifyfail@sandbox').acceptsNotify, false);
     assert.equal(sandboxMandatePayer('someone@okbank').approves, false);
+  });
+
+  it("a first debit's orderIds: <orderId>-first while it fits the status API's orderId rules, then <txnid>-first", () => {
+    const txnId = 'MWU2U8G025EED000AE3D';
+    assert.deepEqual(firstDebitOrderIds('m-1', txnId), ['m-1-first', `${txnId}-first`]);
+    const longest = 'a'.repeat(58);
+    assert.deepEqual(firstDebitOrderIds(longest, txnId), [`${longest}-first`, `${txnId}-first`]);
+    assert.deepEqual(firstDebitOrderIds(`${longest}b`, txnId), [`${txnId}-first`]);
+    for (const id of [...firstDebitOrderIds(longest, txnId), ...firstDebitOrderIds('a'.repeat(64), txnId)]) {
+      assert.match(id, ORDER_ID_PATTERN);
+    }
+    // Mandates stored before the first debit's orderId was kept had <orderId>-first.
+    assert.equal(firstDebitOrderIdOf({ orderId: 'old' }), 'old-first');
+    assert.equal(firstDebitOrderIdOf({ orderId: 'new', firstDebitOrderId: `${txnId}-first` }), `${txnId}-first`);
   });
 });
 

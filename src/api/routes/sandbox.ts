@@ -4,6 +4,7 @@ import { cardIdentifier } from '../../domain/card';
 import { sandboxInstrument } from '../../domain/sandbox-bank';
 import { extraProductDescriptions } from '../../domain/transaction';
 import { TxnStatus } from '../../domain/txn-status';
+import { readOrder } from '../../usecases/read-order';
 import { startPayment, startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import { failureBody } from '../envelope';
@@ -36,13 +37,17 @@ export function sandboxRoutes(deps: ApiDeps): Router {
       instrument: instrument.instrument,
     });
 
+    const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
+    if (result.kind === 'taken') {
+      // A mandate, or a mandate's first debit still to come (Pending until it is made).
+      const held = await readOrder(deps, order);
+      const c = BusinessResults.orderConflict;
+      const data = { ...order, txnId: held?.orderDetail.txnId ?? result.txnId, txnStatus: held?.txnStatus ?? '2' };
+      ctx.body = { ...failureBody('success', c.code, c.text), data };
+      return;
+    }
     const t = result.transaction;
-    const data = {
-      merchantIdentifier: t.merchantIdentifier,
-      orderId: t.orderId,
-      txnId: t.txnId,
-      txnStatus: String(TxnStatus[t.status]),
-    };
+    const data = { ...order, txnId: t.txnId, txnStatus: String(TxnStatus[t.status]) };
     if (result.kind === 'conflict') {
       const c = BusinessResults.orderConflict;
       ctx.body = { ...failureBody('success', c.code, c.text), data };

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
-import { toStatusMandateRecord, toStatusOrderRecord } from '../../domain/status-record';
+import { readOrder } from '../../usecases/read-order';
 import type { ApiDeps } from '../deps';
 import { authenticateHeaderChecksum } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
@@ -19,10 +19,7 @@ export function statusRoutes(deps: ApiDeps): Router {
     const body = validate(statusRequestSchema, parsed);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
-    const txn = await deps.transactions.findByOrder(order);
-    // An orderId that is no transaction may name a mandate (read by its create orderId).
-    const mandate = txn ? null : await deps.mandates.findByOrder(order);
-    const record = txn ? toStatusOrderRecord(txn) : mandate ? toStatusMandateRecord(mandate) : null;
+    const record = await readOrder(deps, order);
     const result = record ? BusinessResults.statusFound : BusinessResults.orderNotFound;
     const response: StatusResponse = {
       status: record !== null,
