@@ -81,6 +81,10 @@ describe('Unknown fields: ignored by contract APIs, refused by our own', functio
       assert.equal(res.json.message.code, '208');
       hasNoExtras(res.json.data);
       hasNoExtras((await storedTransaction(gw, merchant.merchantIdentifier, orderId))!);
+      // The image address with a query parameter it does not know: still the image.
+      const address = new URL(res.json.data.qrDetails.imgUrl);
+      const image = await fetch(`${gw.baseUrl}${address.pathname}${address.search}&extra1=x`);
+      assert.deepEqual([image.status, image.headers.get('content-type')], [200, 'image/png']);
     });
 
     it('ledger and bulk: extras at the top level are ignored', async () => {
