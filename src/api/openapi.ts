@@ -18,21 +18,22 @@ import { statusRequestSchema, statusResponseSchema } from './schemas/status';
  */
 const json = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return io === 'input' ? statingUnknownFields(rest) : rest;
+  return rest;
 };
 
 /**
  * Requests say what happens to fields a schema does not know (DECISIONS.md, Unknown fields): a
  * `z.strictObject` (APIs of our own) refuses them, `additionalProperties: false`; a `z.object`
  * (the contract's and Zaakpay-shaped APIs) ignores them, stripped before use and never echoed,
- * which zod's input schema leaves unsaid: `additionalProperties: true`, at every level.
+ * which zod's input schema leaves unsaid: `additionalProperties: true` at every level, and for a
+ * form, whose fields are text given once each, a string.
  */
-function statingUnknownFields<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(statingUnknownFields) as T;
+function statingUnknownFields<T>(node: T, unknown: true | { type: 'string' }): T {
+  if (Array.isArray(node)) return node.map((n) => statingUnknownFields(n, unknown)) as T;
   if (typeof node !== 'object' || node === null) return node;
-  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, statingUnknownFields(v)]));
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, statingUnknownFields(v, unknown)]));
   if (out.type === 'object' && out.properties !== undefined && out.additionalProperties === undefined) {
-    out.additionalProperties = true;
+    out.additionalProperties = unknown;
   }
   return out as T;
 }
@@ -69,7 +70,7 @@ export function operation(o: {
   errors: number[];
   errorEnvelope: z.ZodType;
 }) {
-  const request = json(o.request, 'input') as QueryShape;
+  const request = statingUnknownFields(json(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
   const queryParameters = (q: QueryShape) =>
     Object.entries(q.properties ?? {}).map(([name, schema]) => ({
       name,

@@ -80,7 +80,11 @@ export class OrderIdRepository {
     const held = new Map(
       (await this.claims.find({ _id: { $in: taken.map((i) => docs[i]!._id) } }).toArray()).map((d) => [d._id, d]),
     );
-    const refused = new Set(taken.filter((i) => !mayUse(held.get(docs[i]!._id) ?? { holder: 'mandate', txnId: '' }, docs[i]!)));
+    const usable = (doc: ClaimDoc) => {
+      const claim = held.get(doc._id);
+      return claim !== undefined && mayUse(claim, doc);
+    };
+    const refused = new Set(taken.filter((i) => !usable(docs[i]!)));
     return orders.map((_, i) => !refused.has(i));
   }
 }
