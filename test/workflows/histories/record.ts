@@ -1,0 +1,312 @@
+/**
+ * Records the workflow histories that test/workflows/replay.test.ts replays: run it on the code
+ * whose histories must keep replaying (`node --import tsx test/workflows/histories/record.ts`), and
+ * commit the JSON files it writes next to itself. Store and webhook activities are fakes (a history
+ * holds only their results); the bank is the sandbox. The file names say what each run did.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { temporal } from '@temporalio/proto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { BankPaymentRequest } from '../../../activities/bank-connector';
+import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector';
+import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
+import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
+import type { MandateDebitInput } from '../../../workflows/mandate-debit';
+import type { MandateWorkflowInput } from '../../../workflows/mandate';
+import type { PaymentWorkflowInput } from '../../../workflows/payment';
+import { temporalCliPath } from '../../../src/devstack/paths';
+import { customSearchAttributes } from '../../../src/temporal/search-attributes';
+import { timeSkippingEnvironment, workflowBundle } from '../../support/servers';
+
+const MERCHANT = 'f'.repeat(32);
+const taskQueue = 'record-histories';
+const bank = new SandboxBankConnector();
+
+/** Activities held until the recording lets them go (key -> release). */
+const held = new Map<string, { reached: () => void; release: Promise<void>; go: () => void; arrived: Promise<void> }>();
+function hold(key: string) {
+  let reached!: () => void;
+  let go!: () => void;
+  const arrived = new Promise<void>((r) => (reached = r));
+  const release = new Promise<void>((r) => (go = r));
+  const h = { reached, release, go, arrived };
+  held.set(key, h);
+  return h;
+}
+async function passGate(key: string) {
+  const h = held.get(key);
+  if (!h) return;
+  h.reached();
+  await h.release;
+}
+
+/** recordPaymentOutcome and recordMandateDebitOutcome answer `applied` as this says per txnId. */
+const lostCompletion = new Set<string>();
+
+const activities = {
+  async requestBankPayment(r: BankPaymentRequest) {
+    await passGate(`bank:${r.txnId}`);
+    return bank.requestPayment(r);
+  },
+  async recordPaymentOutcome(i: { txnId: string; answer: { approved: boolean } | null }) {
+    return { status: i.answer?.approved ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
+  },
+  async startWebhookDelivery() {},
+  async requestMandateApproval(i: { txnId: string; payerVpa: string }) {
+    return bank.requestMandateApproval(i);
+  },
+  async notifyMandateDebit(i: { txnId: string; payerVpa: string }) {
+    return bank.notifyMandateDebit(i);
+  },
+  async recordMandateState(i: { orderId: string; state: string }) {
+    await passGate(`state:${i.orderId}:${i.state}`);
+  },
+  async createMandateDebit(d: { orderId: string }) {
+    await passGate(`create:${d.orderId}`);
+    return { ours: true };
+  },
+  async recordMandateDebitOutcome(i: { txnId: string; result: string }) {
+    return { status: i.result === 'executed' ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
+  },
+};
+
+/** Runs the scenarios of one server kind on `env` and writes their histories. */
+async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 'dev') {
+  // Activities and workflows on workers of their own, so workflow tasks can be held back while
+  // activities complete (two completions then arrive in one workflow task).
+  const activityWorker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities });
+  const activitiesRun = activityWorker.run();
+  const bundle = await workflowBundle();
+  const workflowWorker = async () => {
+    // No sticky queue: a stopped worker's sticky tasks would wait out a timeout (which the locked test server never reaches).
+    const w = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, maxCachedWorkflows: 0 });
+    const run = w.run();
+    return async () => {
+      w.shutdown();
+      await run;
+    };
+  };
+  let stopWorkflows = await workflowWorker();
+  const id = () => randomBytes(4).toString('hex');
+  const save = async (name: string, workflowId: string) => {
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const History = temporal.api.history.v1.History;
+    const json = History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String });
+    writeFileSync(path.join(__dirname, `${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
+    console.log(`recorded ${name} (${history.events?.length} events)`);
+  };
+
+  const payment = async (name: string, lost: boolean) => {
+    const txnId = `TXN${id()}`;
+    if (lost) lostCompletion.add(txnId);
+    const input: PaymentWorkflowInput = {
+      txnId,
+      merchantIdentifier: MERCHANT,
+      orderId: `order-${id()}`,
+      amountPaise: 10_000,
+      instrument: { kind: 'UPI', vpa: 'success@sandbox' } as PaymentWorkflowInput['instrument'],
+      bankTimeoutMs: 900_000,
+    };
+    const workflowId = `payment:${MERCHANT}:${input.orderId}`;
+    await env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue, args: [input] });
+    await save(name, workflowId);
+  };
+
+  const debit = async (name: string, lost: boolean) => {
+    const txnId = `TXN${id()}`;
+    if (lost) lostCompletion.add(txnId);
+    const input: MandateDebitInput = {
+      merchantIdentifier: MERCHANT,
+      mandateOrderId: `mandate-${id()}`,
+      orderId: `debit-${id()}`,
+      txnId,
+      amountPaise: 25_000,
+      payerVpa: 'success@sandbox',
+      executeAtMs: Date.now(),
+      autoExecute: true,
+      maxRetries: 0,
+      retryIntervalMs: 3_600_000,
+      customerInitiated: true,
+    };
+    const workflowId = mandateDebitWorkflowId(MERCHANT, input.orderId);
+    await env.client.workflow.execute('mandateDebitWorkflow', { workflowId, taskQueue, args: [input] });
+    await save(name, workflowId);
+  };
+
+  // Server time: waiting for results skips it far ahead of the wall clock.
+  let serverNow = 0;
+  const mandateInput = (payerVpa: string, firstDebit: boolean): MandateWorkflowInput => {
+    const orderId = `mandate-${id()}`;
+    const txnId = `TXN${id()}`;
+    return {
+      merchantIdentifier: MERCHANT,
+      orderId,
+      txnId,
+      payerVpa,
+      frequency: 'Adhoc',
+      validUntilMs: serverNow + 365 * 86_400_000,
+      productDescription: 'Milk',
+      firstDebit: firstDebit ? { orderId: `${orderId}-first`, txnId: `${txnId}F`, amountPaise: 10_000 } : null,
+      payerAnswerDelayMs: 1_000,
+      debitRetryIntervalMs: 3_600_000,
+    };
+  };
+  const notifyRequest = () => ({
+    orderId: `debit-${id()}`,
+    txnId: `TXN${id()}`,
+    amountPaise: 25_000,
+    productDescription: 'Milk, June',
+    executeAtMs: serverNow + 2 * 86_400_000,
+    autoExecute: true,
+  });
+  const waitFor = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 400; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('timed out');
+  };
+  const started = (workflowId: string) => () =>
+    env.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
+
+  /** A first debit that fails while a notify is under way; `notifyFirst`: its debit starts before the end. */
+  const firstDebitFailsDuringNotify = async (name: string, notifyFirst: boolean) => {
+    serverNow = await env.currentTimeMs();
+    const input = mandateInput('debitfail@sandbox', true);
+    const bankGate = hold(`bank:${input.firstDebit!.txnId}`);
+    const handle = await env.client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:${MERCHANT}:${input.orderId}`,
+      taskQueue,
+      args: [input],
+    });
+    await bankGate.arrived;
+    const request = notifyRequest();
+    const createGate = hold(`create:${request.orderId}`);
+    const update = handle.startUpdate(notifyDebitUpdate, {
+      args: [request],
+      updateId: `notify:${request.orderId}`,
+      waitForStage: 'ACCEPTED',
+    });
+    await createGate.arrived;
+    if (notifyFirst) {
+      createGate.go();
+      await waitFor(started(mandateDebitWorkflowId(MERCHANT, request.orderId)));
+      bankGate.go();
+    } else {
+      bankGate.go();
+      // The end has recorded INACTIVE and asked its (no) running debits to stop before the debit is stored.
+      await waitFor(async () => (await handle.query<string>('mandateState')) === 'INACTIVE');
+      await new Promise((r) => setTimeout(r, 500));
+      createGate.go();
+    }
+    await (await update).result().catch((e: unknown) => console.log('update', String(e), (e as Error).cause));
+    await handle.result();
+    await save(name, handle.workflowId);
+  };
+
+  const revokedWithDebit = async (name: string, firstDebit: boolean) => {
+    serverNow = await env.currentTimeMs();
+    const input = mandateInput('success@sandbox', firstDebit);
+    const handle = await env.client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:${MERCHANT}:${input.orderId}`,
+      taskQueue,
+      args: [input],
+    });
+    await waitFor(async () => (await handle.query<string>('mandateState')) === 'ACTIVE');
+    if (firstDebit) {
+      const first = mandateDebitWorkflowId(MERCHANT, input.firstDebit!.orderId);
+      await waitFor(started(first));
+      await env.client.workflow.getHandle(first).result();
+    }
+    const request = notifyRequest();
+    await handle.executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${request.orderId}` });
+    await handle.executeUpdate(revokeMandateUpdate);
+    await handle.result();
+    await save(name, handle.workflowId);
+  };
+
+  /**
+   * The race of issue 18: the notify's debit is stored and INACTIVE is recorded while no workflow
+   * task runs, so both completions reach the mandate in one task (start and cancel of one child).
+   */
+  const firstDebitFailsInTheSameTaskAsNotify = async (name: string) => {
+    serverNow = await env.currentTimeMs();
+    const input = mandateInput('debitfail@sandbox', true);
+    const bankGate = hold(`bank:${input.firstDebit!.txnId}`);
+    const stateGate = hold(`state:${input.orderId}:INACTIVE`);
+    const handle = await env.client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:${MERCHANT}:${input.orderId}`,
+      taskQueue,
+      args: [input],
+    });
+    await bankGate.arrived;
+    const request = notifyRequest();
+    const createGate = hold(`create:${request.orderId}`);
+    await handle.startUpdate(notifyDebitUpdate, {
+      args: [request],
+      updateId: `notify:${request.orderId}`,
+      waitForStage: 'ACCEPTED',
+    });
+    await createGate.arrived;
+    bankGate.go();
+    await stateGate.arrived;
+    await stopWorkflows();
+    createGate.go();
+    stateGate.go();
+    await waitFor(async () => ((await handle.describe()).raw.pendingActivities ?? []).length === 0);
+    stopWorkflows = await workflowWorker();
+    const settled = async () => {
+      const events = (await handle.fetchHistory()).events ?? [];
+      return events.some((e) => e.workflowTaskFailedEventAttributes || e.workflowExecutionCompletedEventAttributes);
+    };
+    await waitFor(settled).catch(() => console.log(`${name}: neither failed nor completed`));
+    await save(name, handle.workflowId);
+  };
+
+  if (server === 'dev') {
+    // Only a real server refuses the start and the cancel of one child in one task (the test server takes both).
+    await firstDebitFailsInTheSameTaskAsNotify('mandate-first-debit-fails-in-the-same-task-as-notify');
+  } else {
+    await payment('payment-applied', false);
+    await payment('payment-completion-lost', true);
+    await debit('mandate-debit-applied', false);
+    await debit('mandate-debit-completion-lost', true);
+    await firstDebitFailsDuringNotify('mandate-first-debit-fails-after-notify-started-debit', true);
+    await firstDebitFailsDuringNotify('mandate-first-debit-fails-before-notify-stored-debit', false);
+    await revokedWithDebit('mandate-revoked-with-debit', false);
+    await revokedWithDebit('mandate-first-debit-then-revoked-with-debit', true);
+  }
+  await stopWorkflows();
+  activityWorker.shutdown();
+  await activitiesRun;
+}
+
+async function main() {
+  const timeSkipping = await timeSkippingEnvironment();
+  await recordOn(timeSkipping, 'time-skipping');
+  await timeSkipping.teardown();
+  const dev = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath },
+      ip: '127.0.0.1',
+      ui: false,
+      searchAttributes: customSearchAttributes,
+    },
+  });
+  await recordOn(dev, 'dev');
+  await dev.teardown();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
