@@ -15,7 +15,7 @@ import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mand
 import { firstOffPeakInstant } from '../src/domain/peak-windows';
 import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
-import { startRealtimeWebhook } from './realtime-webhook';
+import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 export interface MandateDebitInput {
   merchantIdentifier: string;
@@ -89,7 +89,7 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
       answer,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
-    if (recorded.applied && input.realtimeWebhook !== false) await startRealtimeWebhook(input);
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded)) await startRealtimeWebhook(input);
     stage = 'done';
     return { result, status: recorded.status, attempts };
   };

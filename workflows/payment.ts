@@ -4,7 +4,7 @@ import type { PaymentActivities, RecordOutcomeInput } from '../activities/paymen
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate, type PaymentStage } from '../src/temporal/payment-messages';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
-import { startRealtimeWebhook } from './realtime-webhook';
+import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 export interface PaymentWorkflowInput extends BankPaymentRequest {
   orderId: string;
@@ -66,9 +66,9 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       ...outcome,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
-    // The workflow that changed the transaction tells the merchant (once: only the call that applied it),
-    // in real time unless the activity reported a reconciliation's delayed success to the non-real-time one.
-    if (recorded.applied && recorded.realtime !== false && input.realtimeWebhook !== false && patched('realtime-webhooks'))
+    // The workflow that changed the transaction tells the merchant, in real time unless the activity
+    // reported a reconciliation's delayed success to the non-real-time webhook.
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded) && patched('realtime-webhooks'))
       await startRealtimeWebhook(input);
     stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };

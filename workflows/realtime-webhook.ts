@@ -9,6 +9,19 @@ const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
 });
 
 /**
+ * Whether the outcome just recorded is sent as a real-time webhook: whenever the stored outcome of
+ * the order's transaction is final, not only when this call applied it. The store write may have
+ * committed on an attempt whose completion was lost (a worker crash, a timeout); the retry then
+ * finds it applied already, and the merchant must still hear of it. Ensuring the delivery twice is
+ * harmless: its id is the order's. Histories recorded before (only `applied` sent it) keep theirs.
+ * Never for an outcome the activity reported to the non-real-time webhook (`realtime: false`).
+ */
+export function realtimeWebhookDue(recorded: { status: string; applied: boolean; realtime?: false }): boolean {
+  if (recorded.realtime === false) return false;
+  return recorded.applied || (recorded.status !== 'Pending' && patched('realtime-webhook-when-stored-final'));
+}
+
+/**
  * The real-time webhook of an order's outcome, as its own workflow that outlives the caller. Its id
  * is the order's, so a replayed or repeated call finds it started and adds nothing.
  */

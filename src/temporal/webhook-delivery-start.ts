@@ -1,10 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook';
 import { webhookDeliverySearchAttributes } from './search-attributes';
 
 /**
- * Starts a delivery workflow (`webhook:<deliveryId>`) unless it exists: a repeated start is the
- * same delivery, never a second one. A replay carries `replayOf` in its memo too.
+ * Starts a delivery workflow (`webhook:<deliveryId>`) unless it exists, running or closed: a
+ * repeated start (a retried activity whose first start succeeded, a workflow ensuring its webhook
+ * again) is the same delivery, never a second call. A replay carries `replayOf` in its memo too.
  */
 export async function startWebhookDeliveryWorkflow(
   deps: { temporal: Client; taskQueue: string },
@@ -15,6 +17,7 @@ export async function startWebhookDeliveryWorkflow(
       workflowId: `webhook:${input.deliveryId}`,
       taskQueue: deps.taskQueue,
       args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: webhookDeliverySearchAttributes(input),
       ...(input.replayOf ? { memo: { replayOf: input.replayOf } } : {}),
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { ActivityDeps } from '../../activities';
 import { createApp } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
@@ -22,7 +23,12 @@ const running: TestGateway[] = [];
 
 export async function startTestGateway(
   overrides: Partial<Record<keyof ConfigInput, string>> = {},
-  options: { now?: () => Date; temporalAddress?: string } = {},
+  options: {
+    now?: () => Date;
+    temporalAddress?: string;
+    /** Changes what the worker's activities are built from (a test that injects a fault). */
+    activityDeps?: (deps: ActivityDeps) => ActivityDeps;
+  } = {},
 ): Promise<TestGateway> {
   const [store, temporal, bundle] = await Promise.all([
     testStore(),
@@ -49,7 +55,7 @@ export async function startTestGateway(
     address: temporal.address,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    activityDeps: activityDeps(rt),
+    activityDeps: options.activityDeps ? options.activityDeps(activityDeps(rt)) : activityDeps(rt),
     workflowBundle: bundle,
     testServerClock: rt.timeTravel?.clock,
   });
