@@ -89,10 +89,13 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
     mandate = (await deps.mandates.insert(wanted)).mandate;
   }
   if (!sameMandate(mandate, wanted)) return used;
-  await ensureMandateWorkflow(
-    { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
-    mandate,
-  );
+  // Only a mandate still awaiting its payer may lack its workflow; an ended one must not run again.
+  if (mandate.state === 'CREATED') {
+    await ensureMandateWorkflow(
+      { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
+      mandate,
+    );
+  }
   return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
 }
 
@@ -136,7 +139,10 @@ export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWo
   debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
 });
 
-/** Starts the mandate's workflow unless it exists (running or ended): never twice. */
+/**
+ * Starts the mandate's workflow unless it exists (running or ended): never twice while Temporal
+ * remembers it. Call it only for a mandate the store holds CREATED.
+ */
 export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandate): Promise<void> {
   try {
     await deps.temporal.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {

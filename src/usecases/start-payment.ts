@@ -62,7 +62,8 @@ export type StartPaymentResult =
 /**
  * Records the order as Pending, then makes sure its payment workflow exists. Both steps are
  * idempotent, so a repeated request (or a retry after a crash between them) starts the missing
- * workflow and never a second one.
+ * workflow and never a second one. An order whose stored outcome is final needs no workflow: its
+ * workflow id is free again once the namespace's retention has passed, so only the store decides.
  */
 export async function startPayment(deps: StartPaymentDeps, request: PaymentRequest): Promise<StartPaymentResult> {
   const now = deps.now();
@@ -74,11 +75,14 @@ export async function startPayment(deps: StartPaymentDeps, request: PaymentReque
   if (!transaction) return { kind: 'taken', txnId: heldBy.txnId };
   if (!created && !sameOrder(transaction, request)) return { kind: 'conflict', transaction };
 
-  await ensurePaymentWorkflow(deps, transaction);
+  if (transaction.status === 'Pending') await ensurePaymentWorkflow(deps, transaction);
   return { kind: created ? 'started' : 'existing', transaction };
 }
 
-/** Starts the order's payment workflow unless it exists: running or finished, it is never started twice. */
+/**
+ * Starts the order's payment workflow unless it exists: running or finished, it is never started
+ * twice while Temporal remembers it. Call it only for an order the store holds Pending.
+ */
 export async function ensurePaymentWorkflow(
   deps: Pick<StartPaymentDeps, 'temporal' | 'taskQueue' | 'bankTimeoutMs' | 'qrExpiryMs' | 'now'> & { realtimeWebhook?: boolean },
   t: Pick<Transaction, 'txnId' | 'merchantIdentifier' | 'orderId' | 'amountPaise' | 'instrument' | 'createdAt' | 'payerDeadline'>,

@@ -59,7 +59,8 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
     const existing = t.refunds.find((e) => e.merchantRefId === merchantRefId);
     if (existing) {
       if (!sameRefundRequest(existing, r.updateDesired, r.amountPaise)) return { response: 'refIdReused', merchantRefId };
-      await ensureRefundWorkflow(deps, t, existing);
+      // A settled refund needs no workflow (and once retention has passed, Temporal would start one).
+      if (existing.status === 'PENDING') await ensureRefundWorkflow(deps, t, existing);
       return { response: refundInitiated(r.updateDesired), merchantRefId };
     }
 
@@ -91,7 +92,10 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
   }
 }
 
-/** Starts the refund's workflow unless it exists (the sweep heals a crash before the start). */
+/**
+ * Starts the refund's workflow unless it exists (the sweep heals a crash before the start). Call it
+ * only for a refund the store holds PENDING: Temporal forgets a closed workflow after retention.
+ */
 export async function ensureRefundWorkflow(
   deps: Pick<StartRefundDeps, 'temporal' | 'taskQueue'>,
   t: Transaction,

@@ -33,6 +33,18 @@ export const testStore = once(async (): Promise<{ uri: string; dbName: string }>
   return { uri: store.uri, dbName };
 });
 
+/**
+ * The dev server's settings for tests: a workflow's first failed task already sets
+ * TemporalReportedProblems (the server waits for several by default), which the check after the run
+ * reads (hooks.ts); and a deleted workflow is gone at once (tests that play retention delete them),
+ * not after the half minute the server otherwise takes to make sure it was closed first.
+ */
+const testServerDynamicConfig = [
+  'system.numConsecutiveWorkflowTaskProblemsToTriggerSearchAttribute=1',
+  'history.transferProcessorEnsureCloseBeforeDelete=false',
+  'history.visibilityProcessorEnsureCloseBeforeDelete=false',
+];
+
 export const testTemporal = once(async (): Promise<{ address: string }> => {
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
   installWorkerRuntime();
@@ -43,6 +55,7 @@ export const testTemporal = once(async (): Promise<{ address: string }> => {
       ui: false,
       searchAttributes: customSearchAttributes,
       log: { format: 'pretty', level: 'error' },
+      extraArgs: testServerDynamicConfig.flatMap((v) => ['--dynamic-config-value', v]),
     },
   });
   stops.push(() => env.teardown());
