@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { formatIstDateTime } from '../domain/ist-time';
@@ -6,7 +6,7 @@ import { QR_IMG_DEFAULT, type CheckedLinkEntry, type LinkRequest, type RefusedLi
 import { renderQrPng } from '../domain/qr-png';
 import type { Logger } from '../logger';
 import type { Merchant } from '../store/merchant-repository';
-import type { PaymentLink, PaymentLinkRepository } from '../store/payment-link-repository';
+import type { PaymentLink, PaymentLinkRepository, PlannedLinkEntry } from '../store/payment-link-repository';
 import type { NewTransaction } from '../store/transaction-repository';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
@@ -32,6 +32,11 @@ type Checked = CheckedLinkEntry;
  * unordered insert for all the orders, one for all the links. Each order's payment workflow (open
  * until linkExpireBy, then expired) is started after the answer, so a batch of 500 is answered at
  * once; a start lost to a crash is made by the pending sweep, and paying a link starts it first.
+ *
+ * The batch id is claimed together with the plan of every entry (its order with its txnId, its
+ * token), before anything else is written. Every later step is idempotent and follows the plan, so
+ * the same request again (after a failed insert, a lost answer, a crash) completes what is missing
+ * and answers exactly as a clean run; the same batch id with another request refuses every entry.
  */
 export async function createPaymentLinks(
   deps: CreatePaymentLinksDeps,
@@ -41,35 +46,61 @@ export async function createPaymentLinks(
   ipAddress: string | null,
 ): Promise<PaymentLinkResult[]> {
   const now = deps.now();
-  if (!(await deps.paymentLinks.claimBatch(merchant.merchantIdentifier, batchId, now))) {
+  const requestHash = createHash('sha256')
+    .update(JSON.stringify(entries.map((e) => e.raw)))
+    .digest('hex');
+  const batch = await deps.paymentLinks.claimBatch(
+    merchant.merchantIdentifier,
+    batchId,
+    { requestHash, entries: plan(merchant, batchId, entries, ipAddress, now) },
+    now,
+  );
+  if (batch?.requestHash !== requestHash) {
     return entries.map((e) => failed(e.raw, 'batchId: already used for another batch'));
   }
+  const planned = batch.entries;
+
+  const valid = planned.flatMap((p) => ('order' in p ? [p] : []));
+  const created = await deps.transactions.createPendingMany(valid.map((p) => p.order));
+  // An order that exists already is this batch's when it carries the planned txnId (an earlier try
+  // created it); otherwise its orderId was taken by another order.
+  const stored = await Promise.all(valid.map((p, i) => (created[i] ? null : deps.transactions.findByOrder(p.order))));
+  const ours = valid.filter((p, i) => created[i] || stored[i]?.txnId === p.order.txnId);
+  await deps.paymentLinks.insert(ours.map((p) => p.link));
+
+  const answers = new Map<PlannedLinkEntry, PaymentLinkResult>();
+  for (const p of ours) {
+    const link = linkUrl(deps, p.link._id);
+    const qrCode = p.qrImgSize ? (await renderQrPng(link, p.qrImgSize.width, p.qrImgSize.height)).toString('base64') : undefined;
+    answers.set(p, { ...p.echo, link, ...(qrCode ? { qrCode } : {}) });
+  }
+  // Only orders still open need their workflow (a retry may find some paid or expired already).
+  const open = valid.filter((p, i) => answers.has(p) && (created[i] || stored[i]?.status === 'Pending'));
+  void startWorkflows(
+    deps,
+    open.map((p) => p.order),
+  );
+  return planned.map((p, i) =>
+    'problem' in p ? failed(entries[i]!.raw, p.problem) : (answers.get(p) ?? failed(entries[i]!.raw, ORDER_TAKEN)),
+  );
+}
+
+/** What each entry becomes: refused with its problem, or its order and link (with a new token). */
+function plan(
+  merchant: Merchant,
+  batchId: string,
+  entries: (Checked | RefusedLinkEntry)[],
+  ipAddress: string | null,
+  now: Date,
+): PlannedLinkEntry[] {
   // Each entry is checked on its own; an orderId given twice in the batch goes to its first entry.
   const seen = new Set<string>();
-  const checked = entries.map((c) => {
-    if ('problem' in c) return c;
-    if (seen.has(c.entry.orderId)) return { raw: c.raw, problem: ORDER_TAKEN };
+  return entries.map((c) => {
+    if ('problem' in c) return { problem: c.problem };
+    if (seen.has(c.entry.orderId)) return { problem: ORDER_TAKEN };
     seen.add(c.entry.orderId);
-    return c;
-  });
-  const valid = checked.filter((c): c is Checked => !('problem' in c));
-  const orders = valid.map((c) => newOrder(merchant, c, ipAddress, now));
-  const created = await deps.transactions.createPendingMany(orders);
-
-  const links: PaymentLink[] = [];
-  const answers = new Map<Checked, PaymentLinkResult>();
-  for (const [i, c] of valid.entries()) {
-    if (!created[i]) {
-      answers.set(c, failed(c.raw, ORDER_TAKEN));
-      continue;
-    }
-    const token = randomBytes(18).toString('base64url');
-    const link = `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
-    const size = c.entry.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT };
-    const qrCode = c.entry.showQrImg ? (await renderQrPng(link, size.width, size.height)).toString('base64') : undefined;
-    answers.set(c, { ...echo(c.entry, c.expireBy), link, ...(qrCode ? { qrCode } : {}) });
-    links.push({
-      _id: token,
+    const link: PaymentLink = {
+      _id: randomBytes(18).toString('base64url'),
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: c.entry.orderId,
       batchId,
@@ -77,15 +108,13 @@ export async function createPaymentLinks(
       internalNotes: c.entry.internalNotes ?? null,
       customerMobile: c.entry.customerMobile === undefined ? null : String(c.entry.customerMobile),
       createdAt: now,
-    });
-  }
-  await deps.paymentLinks.insert(links);
-  void startWorkflows(
-    deps,
-    orders.filter((_, i) => created[i]),
-  );
-  return checked.map((c) => ('problem' in c ? failed(c.raw, c.problem) : answers.get(c)!));
+    };
+    const qrImgSize = c.entry.showQrImg ? (c.entry.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT }) : null;
+    return { order: newOrder(merchant, c, ipAddress, now), link, echo: echo(c.entry, c.expireBy), qrImgSize };
+  });
 }
+
+const linkUrl = (deps: CreatePaymentLinksDeps, token: string) => `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
 
 /** The link's order: Pending, its payer bringing the instrument on the link's page until linkExpireBy. */
 function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now: Date): NewTransaction {
