@@ -6,6 +6,7 @@ import {
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -25,6 +26,7 @@ import {
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attributes';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
 import type { MandateDebitInput, mandateDebitWorkflow } from './mandate-debit';
+import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 export interface MandateWorkflowInput {
   merchantIdentifier: string;
@@ -66,9 +68,10 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
   /** The state the store holds: what the status API answers (it follows `state` by one activity). */
   let recorded: MandateState = 'CREATED';
   const debits: string[] = [];
-  // The endings of the debits this run started, and which have ended.
+  // The endings of the debits this run started, which have ended, and how many starts are in flight.
   const debitsRunning: Promise<unknown>[] = [];
   const ended = new Set<string>();
+  let startsInFlight = 0;
   let revokeRequested = false;
   setHandler(mandateStateQuery, () => state);
 
@@ -125,6 +128,13 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       executeAtMs: request.executeAtMs,
     });
     if (!created.ours) return { kind: 'refused', reason: 'orderIdUsed' };
+    // The mandate ended while the debit was stored: the debit is notified, and cancelled by that end
+    // as a scheduled one would be, without a workflow (its start and the end's cancel could fall in
+    // one workflow task, which Temporal refuses: the task would fail forever).
+    if (state !== 'ACTIVE' && patched('mandate-debit-not-started-once-ended')) {
+      await cancelUnstartedDebit(request);
+      return { kind: 'notified' };
+    }
     await startDebit({
       orderId: request.orderId,
       txnId: request.txnId,
@@ -136,20 +146,30 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     return { kind: 'notified' };
   }
 
+  /** Records a stored debit that never ran as cancelled (1124), and tells the merchant. */
+  async function cancelUnstartedDebit(d: Pick<NotifyDebitRequest, 'orderId' | 'txnId'>) {
+    const debit = { merchantIdentifier: input.merchantIdentifier, orderId: d.orderId, txnId: d.txnId };
+    const recorded = await activities.recordMandateDebitOutcome({ ...debit, result: 'executionCancelled', answer: null });
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded)) await startRealtimeWebhook(debit);
+  }
+
   async function startDebit(
     d: Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>,
   ) {
     const workflowId = mandateDebitWorkflowId(input.merchantIdentifier, d.orderId);
     debits.push(workflowId);
+    startsInFlight++;
     const handle = await startChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
       workflowId,
       args: [debitInput(d)],
       // The mandate cancels its debits explicitly when it ends, and waits for them to end.
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: debitSearchAttributes(d.orderId),
-    }).catch((e: unknown) => {
-      if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
-    });
+    })
+      .catch((e: unknown) => {
+        if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
+      })
+      .finally(() => startsInFlight--);
     const end = () => void ended.add(workflowId);
     if (handle) debitsRunning.push(handle.result().then(end, end));
   }
@@ -206,21 +226,29 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     if (outcome?.result !== 'executed') {
       log.info('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
       await moveTo('INACTIVE');
-      await cancelDebits(stillRunning());
-      await Promise.all(debitsRunning);
-      await allHandlersFinished();
+      await endDebits();
       return { state, debits };
     }
   }
 
   const revoked = await condition(() => revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
   await moveTo(revoked ? 'REVOKED' : 'EXPIRED');
-  await cancelDebits(stillRunning());
-  // A debit that closes after its mandate would report to a closed parent; the time-skipping test
-  // server then holds its clock still for good. Cancelled debits end in moments.
-  await Promise.all(debitsRunning);
-  await allHandlersFinished();
+  await endDebits();
   return { state, debits };
+
+  /** Once the mandate has ended: cancels the debits still scheduled and waits for them and for every notify under way. */
+  async function endDebits(): Promise<void> {
+    // A debit is asked to stop only once its start is acknowledged: Temporal refuses a start and a
+    // cancel of one child in one workflow task, and the task then fails forever.
+    if (patched('mandate-cancels-started-debits')) await condition(() => startsInFlight === 0);
+    await cancelDebits(stillRunning());
+    // A debit that closes after its mandate would report to a closed parent; the time-skipping test
+    // server then holds its clock still for good. Cancelled debits end in moments.
+    await Promise.all(debitsRunning);
+    // A notify under way stores its debit and records it cancelled before the mandate closes.
+    // (Before this patch the mandate awaited the flag itself, which waits for nothing.)
+    if (patched('mandate-waits-for-its-notifies')) await condition(allHandlersFinished);
+  }
 }
 
 function requireActive(state: MandateState): void {
