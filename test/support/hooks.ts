@@ -1,11 +1,19 @@
 import { stopGateways } from './gateway';
-import { stopTestServers } from './servers';
+import { assertNoReportedProblems } from './problems';
+import { stopTestServers, testTemporalStarted } from './servers';
 
-/** Root hooks: after the whole run, stop every gateway and server the tests started. */
+/**
+ * Root hooks: after the whole run (the API suites included), no workflow the run started on the
+ * dev server may be left failing its tasks; then stop every gateway and server the tests started.
+ */
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    await stopGateways();
-    await stopTestServers();
+    try {
+      if (testTemporalStarted) await assertNoReportedProblems(testTemporalStarted.address, testTemporalStarted.since);
+    } finally {
+      await stopGateways();
+      await stopTestServers();
+    }
   },
 };

@@ -45,7 +45,17 @@ const testServerDynamicConfig = [
   'history.visibilityProcessorEnsureCloseBeforeDelete=false',
 ];
 
+/** The dev server this run uses, once a test has asked for it (the problems check reads it). */
+export let testTemporalStarted: { address: string; since: Date } | undefined;
+
 export const testTemporal = once(async (): Promise<{ address: string }> => {
+  const since = new Date();
+  const started = await startTestTemporal();
+  testTemporalStarted = { ...started, since };
+  return started;
+});
+
+async function startTestTemporal(): Promise<{ address: string }> {
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
   installWorkerRuntime();
   const env = await TestWorkflowEnvironment.createLocal({
@@ -60,7 +70,7 @@ export const testTemporal = once(async (): Promise<{ address: string }> => {
   });
   stops.push(() => env.teardown());
   return { address: env.address };
-});
+}
 
 /** A time-skipping environment with the custom search attributes registered (one per test file). */
 export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
