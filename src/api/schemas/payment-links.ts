@@ -73,7 +73,7 @@ export const paymentLinkBatchSchema = z.object({
   batchId: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/]{0,63}$/, 'must be 1-64 characters: letters, digits and . _ - /')
-    .describe('unique per merchant'),
+    .describe('unique per merchant; the same request again answers the same links'),
   details: z.array(z.unknown()).min(1).max(MAX_LINKS_PER_BATCH),
 });
 
