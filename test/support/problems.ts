@@ -1,11 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 
-/** The problems Temporal UI lists as task failures (its query, verbatim). */
-const PROBLEMS = ['category=WorkflowTaskFailed', 'category=WorkflowTaskTimedOut'];
+/**
+ * Failed tasks only. Temporal UI also lists timed-out ones, but in tests those are a gateway
+ * stopped with a task in hand (nothing polls its task queue again), not a defect of the code.
+ */
+const PROBLEMS = ['category=WorkflowTaskFailed'];
 
 /**
- * Running workflows whose tasks keep failing or timing out: Temporal sets the system search
- * attribute TemporalReportedProblems on them (the test dev server after the first such task, see
+ * Running workflows whose tasks keep failing: Temporal sets the system search attribute
+ * TemporalReportedProblems on them (the test dev server after the first failed task, see
  * servers.ts; a server of default settings after several). Each is named with its problems.
  */
 export async function reportedProblems(client: Client, filter?: string): Promise<string[]> {
