@@ -65,10 +65,3 @@ async function ensureRateLimitIndexes(db: Db): Promise<void> {
 export function isDuplicateKeyError(e: unknown): boolean {
   return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 11000;
 }
-
-/** An unordered insertMany refused only because some documents exist already (each one's key taken). */
-export function onlyDuplicateKeyErrors(e: unknown): boolean {
-  const errors = (e as { writeErrors?: { code: number }[] | { code: number } }).writeErrors;
-  const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
-  return list.length > 0 && list.every((w) => w.code === 11000);
-}

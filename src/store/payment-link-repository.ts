@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
-import { isDuplicateKeyError, onlyDuplicateKeyErrors } from './mongo';
+import { isDuplicateKeyError } from './mongo';
+import { duplicateIndexes } from './order-id-repository';
 import type { NewTransaction } from './transaction-repository';
 
 /** A payment link: found by its unguessable token (`_id`), the capability a payer holds. */
@@ -91,11 +92,7 @@ export class PaymentLinkRepository {
   /** Inserts links; a link already stored (an earlier try of the same batch) stays as it is. */
   async insert(links: PaymentLink[]): Promise<void> {
     if (links.length === 0) return;
-    try {
-      await this.links.insertMany(links, { ordered: false });
-    } catch (e) {
-      if (!onlyDuplicateKeyErrors(e)) throw e;
-    }
+    await this.links.insertMany(links, { ordered: false }).catch((e: unknown) => void duplicateIndexes(e));
   }
 
   async findByToken(token: string): Promise<PaymentLink | null> {

@@ -102,10 +102,8 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
         return super.requestPayment(r);
       }
     }
-    const real = {
-      ...createMandateActivities({ ...deps, bank: new HeldBank() }),
-      ...createPaymentActivities({ ...deps, bank: new HeldBank() }),
-    };
+    const activityDeps = { ...deps, bank: new HeldBank(), taskQueue, webhookBatchWindowMs: 1000 };
+    const real = { ...createMandateActivities(activityDeps), ...createPaymentActivities(activityDeps) };
     const activities = {
       ...real,
       async createMandateDebit(d: Parameters<typeof real.createMandateDebit>[0]) {
