@@ -51,7 +51,32 @@ export const configSchema = z.object({
     .min(24, 'must be at least 24 characters')
     .optional()
     .describe('bearer token of the operator API (/ops/v1); generated into DATA_DIR in development'),
-  SANDBOX_ENABLED: bool.default(true).describe('serve /sandbox/v1 (payer and bank simulator); turn off in production'),
+  SANDBOX_ENABLED: bool
+    .optional()
+    .describe('serve /sandbox/v1 (the sandbox payer); default: on outside production, and production refuses it'),
+  BANK_CONNECTOR: z
+    .enum(['sandbox', 'http'])
+    .default('sandbox')
+    .describe(
+      'the bank: sandbox (in process: development, tests, time travel; refused in production) or http (an acquirer speaking the /v1 bank protocol at BANK_BASE_URL)',
+    ),
+  BANK_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      'BANK_CONNECTOR=http: base URL of the acquirer (https in production), e.g. the bank simulator http://127.0.0.1:4100',
+    ),
+  BANK_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('BANK_CONNECTOR=http: the secret shared with the acquirer that signs both directions (X-Bank-Signature)'),
+  BANK_CALL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(60)
+    .default(10)
+    .describe('BANK_CONNECTOR=http: one call to the bank is abandoned (and retried by Temporal) after this long'),
   BANK_TIMEOUT_SECONDS: z.coerce
     .number()
     .int()
@@ -183,7 +208,8 @@ export const configSchema = z.object({
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<
-  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL'> & {
+  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED'> & {
+    SANDBOX_ENABLED: boolean;
     MASTER_KEY: string;
     OPS_TOKEN: string;
     PUBLIC_BASE_URL: string;
@@ -220,13 +246,32 @@ export function loadConfig(
   if (!MASTER_KEY) problems.push('MASTER_KEY: required (64 hexadecimal characters)');
   if (!OPS_TOKEN) problems.push('OPS_TOKEN: required (at least 24 characters)');
   if (c.TIME_SKIPPING && c.GATEWAY_ENV === 'production') problems.push('TIME_SKIPPING: not allowed in production');
+  problems.push(...bankProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...c,
     // A time-skipping run's data belongs to that run's test server, so it never mixes with the real clock's.
     MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
+    SANDBOX_ENABLED: c.SANDBOX_ENABLED ?? c.GATEWAY_ENV !== 'production',
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN!,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
   });
+}
+
+/** The bank connector's settings: http needs its address and secret; production never runs the sandbox bank. */
+function bankProblems(c: z.infer<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  if (c.SANDBOX_ENABLED && c.GATEWAY_ENV === 'production') problems.push('SANDBOX_ENABLED: not allowed in production');
+  if (c.BANK_CONNECTOR === 'sandbox' && c.GATEWAY_ENV === 'production') {
+    problems.push('BANK_CONNECTOR: the sandbox bank is not allowed in production; set BANK_CONNECTOR=http');
+  }
+  if (c.BANK_CONNECTOR === 'http') {
+    if (!c.BANK_BASE_URL) problems.push('BANK_BASE_URL: required with BANK_CONNECTOR=http');
+    if (!c.BANK_SECRET) problems.push('BANK_SECRET: required with BANK_CONNECTOR=http (at least 32 characters)');
+    if (c.BANK_BASE_URL && c.GATEWAY_ENV === 'production' && !c.BANK_BASE_URL.startsWith('https://')) {
+      problems.push('BANK_BASE_URL: must be https in production');
+    }
+  }
+  return problems;
 }

@@ -79,6 +79,8 @@ const supplied: Record<string, string> = {
   MASTER_KEY: randomBytes(32).toString('hex'),
   OPS_TOKEN: randomBytes(24).toString('hex'),
   POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
+  BANK_BASE_URL: 'https://acquirer.example',
+  BANK_SECRET: randomBytes(32).toString('hex'),
 };
 
 /**

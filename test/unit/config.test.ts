@@ -3,6 +3,7 @@ import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/con
 
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
+const HTTP_BANK = { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'https://acquirer.example', BANK_SECRET: 'b'.repeat(32) };
 
 describe('configuration', () => {
   it('applies defaults and freezes the result', () => {
@@ -38,8 +39,46 @@ describe('configuration', () => {
       () => loadConfig({ GATEWAY_ENV: 'production' }, { MASTER_KEY, OPS_TOKEN }),
       (e: unknown) => e instanceof ConfigError && /MASTER_KEY/.test(e.message) && /OPS_TOKEN/.test(e.message),
     );
-    assert.equal(loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN }).GATEWAY_ENV, 'production');
-    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY: 'short', OPS_TOKEN }), /MASTER_KEY/);
+    assert.equal(loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN, ...HTTP_BANK }).GATEWAY_ENV, 'production');
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY: 'short', OPS_TOKEN, ...HTTP_BANK }), /MASTER_KEY/);
+  });
+
+  it('the bank: the sandbox by default, http with its address and secret; production refuses the sandbox', () => {
+    const dev = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.equal(dev.BANK_CONNECTOR, 'sandbox');
+    assert.equal(dev.BANK_CALL_TIMEOUT_SECONDS, 10);
+    const http = loadConfig(
+      { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'http://127.0.0.1:4100', BANK_SECRET: 's'.repeat(32) },
+      { MASTER_KEY, OPS_TOKEN },
+    );
+    assert.equal(http.BANK_CONNECTOR, 'http');
+    assert.equal(http.BANK_BASE_URL, 'http://127.0.0.1:4100');
+    assert.throws(
+      () => loadConfig({ BANK_CONNECTOR: 'http' }, { MASTER_KEY, OPS_TOKEN }),
+      (e: unknown) => e instanceof ConfigError && /BANK_BASE_URL/.test(e.message) && /BANK_SECRET/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        loadConfig(
+          { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'ftp://bank', BANK_SECRET: 's'.repeat(32) },
+          { MASTER_KEY, OPS_TOKEN },
+        ),
+      /BANK_BASE_URL/,
+    );
+    assert.throws(() => loadConfig({ ...HTTP_BANK, BANK_SECRET: 'short' }, { MASTER_KEY, OPS_TOKEN }), /BANK_SECRET/);
+    assert.throws(() => loadConfig({ BANK_CONNECTOR: 'carrier-pigeon' }, { MASTER_KEY, OPS_TOKEN }), /BANK_CONNECTOR/);
+
+    const production = { GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN };
+    assert.throws(() => loadConfig(production), /BANK_CONNECTOR: the sandbox bank is not allowed in production/);
+    assert.throws(
+      () => loadConfig({ ...production, ...HTTP_BANK, BANK_BASE_URL: 'http://bank.example' }),
+      /must be https in production/,
+    );
+    assert.throws(
+      () => loadConfig({ ...production, ...HTTP_BANK, SANDBOX_ENABLED: 'true' }),
+      /SANDBOX_ENABLED: not allowed in production/,
+    );
+    assert.equal(loadConfig({ ...production, ...HTTP_BANK }).SANDBOX_ENABLED, false, 'no sandbox payer in production');
   });
 
   it('time skipping: off by default, its own store database when on, refused in production', () => {
@@ -48,7 +87,10 @@ describe('configuration', () => {
     assert.equal(c.TIME_SKIPPING, true);
     assert.equal(c.MONGODB_DB, 'shop_time_skipping');
     assert.equal(loadConfig({ MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN }).MONGODB_DB, 'shop');
-    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', MASTER_KEY, OPS_TOKEN }), /TIME_SKIPPING/);
+    assert.throws(
+      () => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', MASTER_KEY, OPS_TOKEN, ...HTTP_BANK }),
+      /TIME_SKIPPING/,
+    );
   });
 
   it('describes every variable', () => {
