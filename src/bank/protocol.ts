@@ -76,6 +76,12 @@ export type BankRedirect = z.infer<typeof bankRedirectSchema>;
 export const paymentRequestSchema = z.strictObject({
   txnId: bankIdField.describe('the idempotency key: a repeat gets the first answer'),
   merchantIdentifier: z.string().min(1).max(64),
+  orderId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("the merchant's order id: the bank echoes it in the payment's callback (the gateway finds the order by it)"),
   amountPaise,
   instrument: bankInstrumentSchema,
   callbackUrl: url.describe('where the bank posts the final answer when it is not in this response'),
@@ -189,6 +195,7 @@ export const bankCallbackSchema = z.discriminatedUnion('type', [
     eventId,
     txnId: bankIdField,
     merchantIdentifier: z.string().min(1).max(64),
+    orderId: z.string().min(1).max(64).optional().describe("the request's orderId, echoed"),
     amountPaise,
     status: final,
     responseCode,

@@ -20,3 +20,9 @@ function readOrCreate(file: string, create: () => string): string {
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return value;
 }
+
+/** Development only: the secret the gateway and the local bank simulator share, kept in DATA_DIR. */
+export function localBankSecret(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return readOrCreate(path.join(dataDir, 'bank.secret'), () => randomBytes(32).toString('hex'));
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bank-simulator`: the bank simulator as its own process, on loopback. It speaks the
+ * acquirer protocol v1 that the gateway's http connector speaks (BANK_CONNECTOR=http), so the
+ * gateway is tested end to end against a bank across a real network boundary.
+ *
+ *   npm run bank-simulator [-- --port 4100 --host 127.0.0.1 --payer-delay-ms 200 --refund-delay-ms 0]
+ *
+ * The shared secret is BANK_SECRET, or (development) DATA_DIR/bank.secret, created on first use and
+ * read by `npm start -- --bank=simulator` too. Never in production: it refuses GATEWAY_ENV=production.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBankSimulator } from '../bank/simulator/server';
+import { localBankSecret } from '../devstack/local-secrets';
+import { onShutdown } from './shutdown';
+
+async function main(): Promise<void> {
+  if (process.env.GATEWAY_ENV === 'production') {
+    console.error('[bank-simulator] refused: the bank simulator never runs in production (GATEWAY_ENV=production)');
+    process.exit(1);
+  }
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.BANK_SIMULATOR_PORT ?? '4100' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'public-url': { type: 'string' },
+      'payer-delay-ms': { type: 'string', default: '200' },
+      'refund-delay-ms': { type: 'string', default: '0' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  const secret = process.env.BANK_SECRET || localBankSecret(path.resolve(process.env.DATA_DIR || '.data'));
+  if (secret.length < 32) {
+    console.error('[bank-simulator] BANK_SECRET must be at least 32 characters');
+    process.exit(1);
+  }
+  const simulator = await startBankSimulator(
+    {
+      secret,
+      ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+      payerDelayMs: Number(values['payer-delay-ms']),
+      refundDelayMs: Number(values['refund-delay-ms']),
+      log: values.quiet ? () => undefined : (line) => console.log(`[bank-simulator] ${line}`),
+    },
+    { host: values.host, port: Number(values.port) },
+  );
+  console.log(
+    `[bank-simulator] listening on ${simulator.url} (protocol: ${simulator.url}/openapi.json, books: ${simulator.url}/admin/books)`,
+  );
+  onShutdown(() => simulator.close());
+}
+
+main().catch((e: Error) => {
+  console.error(`[bank-simulator] ${e.message}`);
+  process.exit(1);
+});
