@@ -5,8 +5,22 @@ import type { PaymentResponseKey } from '../src/domain/response-codes';
 export interface BankPaymentRequest {
   txnId: string;
   merchantIdentifier: string;
+  /** The order (absent in activities scheduled before it was sent): the bank echoes it in its callback. */
+  orderId?: string;
   amountPaise: Paise;
   instrument: PaymentInstrument;
+  /**
+   * The payer is at a browser on a page of ours (a payment link page): a bank that redirects the
+   * payer (card, net banking) sends the browser back to the gateway afterwards.
+   */
+  payerAtBrowser?: boolean;
+}
+
+/** Where the payer's browser must go to authenticate with the bank (card, net banking over http). */
+export interface BankRedirect {
+  url: string;
+  method: 'GET' | 'POST';
+  fields: Record<string, string>;
 }
 
 /** The bank's verdict on one payment. */
@@ -19,8 +33,17 @@ export interface BankAnswer {
   delayed?: boolean;
 }
 
-/** A bank answers at once, or accepts the request and answers later (through bankAnswerSignal). */
-export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awaiting' };
+/**
+ * A bank answers at once, or accepts the request and answers later (through bankAnswerSignal);
+ * `redirect` when the payer must first go to the bank's page.
+ */
+export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awaiting'; redirect?: BankRedirect };
+
+/** The mandate a request is about, as the bank knows it (absent only in activities scheduled before it was sent). */
+export interface MandateRef {
+  merchantIdentifier?: string;
+  mandateOrderId?: string;
+}
 
 /**
  * What the gateway needs from an acquiring bank or UPI switch. Requests must be idempotent per
@@ -28,17 +51,24 @@ export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awai
  */
 export interface BankConnector {
   requestPayment(request: BankPaymentRequest): Promise<BankReply>;
+  /**
+   * The status inquiry of a payment the bank has not answered: its final answer if it has one now,
+   * else null (still pending, or unknown to the bank).
+   */
+  inquirePayment(request: { txnId: string }): Promise<BankAnswer | null>;
   /** Refunds part or all of a settled payment. Idempotent per refundId. */
   requestRefund(request: BankRefundRequest): Promise<BankRefundAnswer>;
   /** Asks the payer (through their UPI app) to approve a mandate; resolves with the payer's choice. */
-  requestMandateApproval(request: { txnId: string; payerVpa: string }): Promise<{ approved: boolean }>;
+  requestMandateApproval(request: { txnId: string; payerVpa: string } & MandateRef): Promise<{ approved: boolean }>;
   /** Sends the payer the pre-debit notification of a mandate debit; the payer's bank may refuse it. */
-  notifyMandateDebit(request: {
-    txnId: string;
-    payerVpa: string;
-    amountPaise: Paise;
-    executeAt: Date;
-  }): Promise<{ accepted: boolean }>;
+  notifyMandateDebit(
+    request: {
+      txnId: string;
+      payerVpa: string;
+      amountPaise: Paise;
+      executeAt: Date;
+    } & MandateRef,
+  ): Promise<{ accepted: boolean }>;
 }
 
 export interface BankRefundRequest {

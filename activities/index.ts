@@ -1,3 +1,4 @@
+import { createBankActivities, type BankActivityDeps } from './bank-activities';
 import { createMandateActivities, type MandateActivityDeps } from './mandate-activities';
 import { createPaymentActivities, type PaymentActivityDeps } from './payment-activities';
 import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
@@ -10,7 +11,8 @@ export type ActivityDeps = PaymentActivityDeps &
   RefundActivityDeps &
   ReconciliationActivityDeps &
   WebhookActivityDeps &
-  MandateActivityDeps;
+  MandateActivityDeps &
+  BankActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
@@ -21,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReconciliationActivities(deps),
     ...createWebhookActivities(deps),
     ...createMandateActivities(deps),
+    ...createBankActivities(deps),
   };
 }
 

@@ -3,7 +3,7 @@ import type { PaymentOutcome } from '../src/domain/transaction';
 import type { MandateRepository } from '../src/store/mandate-repository';
 import type { TransactionRepository } from '../src/store/transaction-repository';
 import { recordPendingOutcome } from './payment-activities';
-import type { BankAnswer, BankConnector } from './bank-connector';
+import type { BankAnswer, BankConnector, MandateRef } from './bank-connector';
 
 export interface MandateActivityDeps {
   mandates: MandateRepository;
@@ -28,11 +28,11 @@ export type MandateDebitResult = 'executed' | 'executionFailed' | 'executionLaps
 
 export function createMandateActivities({ mandates, transactions, bank, now }: MandateActivityDeps) {
   return {
-    async requestMandateApproval(input: { txnId: string; payerVpa: string }): Promise<{ approved: boolean }> {
+    async requestMandateApproval(input: { txnId: string; payerVpa: string } & MandateRef): Promise<{ approved: boolean }> {
       return bank.requestMandateApproval(input);
     },
 
-    async notifyMandateDebit(input: { txnId: string; payerVpa: string; amountPaise: number; executeAtMs: number }) {
+    async notifyMandateDebit(input: { txnId: string; payerVpa: string; amountPaise: number; executeAtMs: number } & MandateRef) {
       return bank.notifyMandateDebit({ ...input, executeAt: new Date(input.executeAtMs) });
     },
 

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { sandboxBankDecision, sandboxMandatePayer } from '../src/domain/sandbox-bank';
 import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
-import type { BankConnector, BankPaymentRequest, BankRefundAnswer, BankRefundRequest, BankReply } from './bank-connector';
+import type {
+  BankAnswer,
+  BankConnector,
+  BankPaymentRequest,
+  BankRefundAnswer,
+  BankRefundRequest,
+  BankReply,
+} from './bank-connector';
 
 /**
  * The sandbox bank: decides from the test instrument (DECISIONS.md) and answers at once, or never
@@ -24,6 +31,11 @@ export class SandboxBankConnector implements BankConnector {
 
   async notifyMandateDebit(request: { payerVpa: string }): Promise<{ accepted: boolean }> {
     return { accepted: sandboxMandatePayer(request.payerVpa).acceptsNotify };
+  }
+
+  /** The sandbox answers at once or never: a payment still waiting has no answer to find. */
+  async inquirePayment(): Promise<BankAnswer | null> {
+    return null;
   }
 
   async requestPayment(request: BankPaymentRequest): Promise<BankReply> {

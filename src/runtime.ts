@@ -1,6 +1,8 @@
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { BankConnector } from '../activities/bank-connector';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
+import { HttpBankConnector } from './bank/http-connector';
 import type { ApiDeps } from './api/deps';
 import { storeRateLimit } from './api/middleware/rate-limit';
 import type { Config } from './config';
@@ -94,8 +96,20 @@ export function apiDeps(rt: Runtime): ApiDeps {
   };
 }
 
+/** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */
+export function bankConnector(config: Config): BankConnector {
+  if (config.BANK_CONNECTOR === 'http') {
+    return new HttpBankConnector({
+      baseUrl: config.BANK_BASE_URL!,
+      secret: config.BANK_SECRET!,
+      gatewayBaseUrl: config.PUBLIC_BASE_URL,
+      callTimeoutMs: config.BANK_CALL_TIMEOUT_SECONDS * 1000,
+    });
+  }
+  return new SandboxBankConnector(config.SANDBOX_REFUND_SECONDS * 1000);
+}
+
 export function activityDeps(rt: Runtime): ActivityDeps {
-  // The sandbox bank is the only bank connector so far; a real one is chosen here by configuration.
   return {
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
@@ -112,6 +126,6 @@ export function activityDeps(rt: Runtime): ActivityDeps {
         .map((r) => r.trim())
         .filter(Boolean),
     },
-    bank: new SandboxBankConnector(rt.config.SANDBOX_REFUND_SECONDS * 1000),
+    bank: bankConnector(rt.config),
   };
 }

@@ -73,6 +73,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
   const ended = new Set<string>();
   let startsInFlight = 0;
   let revokeRequested = false;
+  const bankMandate = { merchantIdentifier: input.merchantIdentifier, mandateOrderId: input.orderId };
   setHandler(mandateStateQuery, () => state);
 
   const moveTo = async (next: MandateState) => {
@@ -111,6 +112,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     const notice = await activities.notifyMandateDebit({
       txnId: request.txnId,
       payerVpa: input.payerVpa,
+      ...bankMandate, // the mandate as the bank knows it (issue 21)
       amountPaise: request.amountPaise,
       executeAtMs: request.executeAtMs,
     });
@@ -195,7 +197,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
 
   // The payer answers in their UPI app (the sandbox payer: within a second or two).
   await sleep(input.payerAnswerDelayMs);
-  const { approved } = await activities.requestMandateApproval({ txnId: input.txnId, payerVpa: input.payerVpa });
+  const { approved } = await activities.requestMandateApproval({ txnId: input.txnId, payerVpa: input.payerVpa, ...bankMandate });
   if (!approved) {
     await moveTo('DECLINED');
     return { state, debits };

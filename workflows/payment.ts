@@ -1,8 +1,15 @@
 import { condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { BankAnswer, BankPaymentRequest } from '../activities/bank-connector';
+import type { BankActivities } from '../activities/bank-activities';
+import type { BankAnswer, BankPaymentRequest, BankRedirect } from '../activities/bank-connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
-import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate, type PaymentStage } from '../src/temporal/payment-messages';
+import {
+  bankAnswerSignal,
+  bankRedirectQuery,
+  paymentStageQuery,
+  qrPayerUpdate,
+  type PaymentStage,
+} from '../src/temporal/payment-messages';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
@@ -29,6 +36,12 @@ const { requestBankPayment, recordPaymentOutcome } = proxyActivities<PaymentActi
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+// The status inquiry (issue 21): asked once; a bank unreachable for all its attempts counts as no answer.
+const { inquireBankPayment } = proxyActivities<BankActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+});
+
 /**
  * One payment of one order (workflow id `payment:<merchant>:<orderId>`): ask the bank, wait for a
  * late answer up to the configured timeout, then record Success or Failure exactly once.
@@ -37,7 +50,9 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let stage: PaymentStage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
   let lateAnswer: BankAnswer | undefined;
   let payer: PaymentInstrument | undefined;
+  let redirect: BankRedirect | null = null;
   setHandler(paymentStageQuery, () => stage);
+  setHandler(bankRedirectQuery, () => redirect);
   setHandler(bankAnswerSignal, (answer) => {
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });
@@ -90,8 +105,10 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const reply = await requestBankPayment({
     txnId: input.txnId,
     merchantIdentifier: input.merchantIdentifier,
+    orderId: input.orderId,
     amountPaise: input.amountPaise,
     instrument,
+    ...(input.instrument.kind === 'PAYMENT_LINK' ? { payerAtBrowser: true } : {}),
   });
 
   let answer: BankAnswer | null;
@@ -99,10 +116,23 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     answer = reply.answer;
   } else {
     stage = 'awaiting-bank';
+    redirect = reply.redirect ?? null;
     const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
     answer = answered ? lateAnswer! : null;
-    if (!answered)
+    // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
+    if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
+    if (!answer)
       log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   }
   return record(answer, payer ? { instrument: payer } : {});
+}
+
+/** The status inquiry: the bank's final answer, or null when it has none (or cannot be reached). */
+async function inquireOnce(txnId: string): Promise<BankAnswer | null> {
+  try {
+    return await inquireBankPayment({ txnId });
+  } catch (e) {
+    log.warn('status inquiry failed; treating the bank as silent', { txnId, error: String(e) });
+    return null;
+  }
 }

@@ -3,6 +3,7 @@ import type { ApiDeps } from './deps';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
+import { bankRoutes } from './routes/bank';
 import { chargebackRoutes } from './routes/chargebacks';
 import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
@@ -42,6 +43,7 @@ export function createApp(deps: ApiDeps): Koa {
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
     webhookRoutes(deps),
+    bankRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps));
   if (deps.timeTravel) routers.push(sandboxTimeRoutes(deps, deps.timeTravel));

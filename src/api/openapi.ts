@@ -1,4 +1,6 @@
 import { sandboxTimePaths } from './docs/sandbox-time';
+import { callbackOperation } from '../bank/openapi';
+import { GATEWAY_CALLBACK_PATH } from '../bank/protocol';
 import { z } from 'zod';
 import { ApiErrors } from '../domain/api-errors';
 import { ledgerPaths } from './docs/ledger';
@@ -112,7 +114,7 @@ export function operation(o: {
   };
 }
 
-export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, timeSkipping = false) {
+export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, timeSkipping = false, bankCallbacks = false) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
@@ -122,6 +124,8 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     ...opsPaths(),
     ...webhookPaths(),
     ...(timeSkipping ? sandboxTimePaths() : {}),
+    // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
+    ...(bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
     '/api/payments/v1/status': {
       post: operation({
         summary: 'Status of one order and its refunds',
@@ -170,7 +174,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     info: {
       title: 'Merchant payment gateway',
       version: '0.1.0',
-      description: `Fields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
+      description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
     components: {

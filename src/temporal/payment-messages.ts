@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { BankAnswer } from '../../activities/bank-connector';
+import type { BankAnswer, BankRedirect } from '../../activities/bank-connector';
 import type { PaymentInstrument } from '../domain/instrument';
 
 /** A bank that answers later (a callback or a reconciliation line) delivers its answer here. */
@@ -13,3 +13,6 @@ export const qrPayerUpdate = defineUpdate<'accepted', [PaymentInstrument]>('qrPa
 
 export type PaymentStage = 'awaiting-payer' | 'requesting-bank' | 'awaiting-bank' | 'recording' | 'done';
 export const paymentStageQuery = defineQuery<PaymentStage>('stage');
+
+/** Where the payer's browser must go to authenticate at the bank (card, net banking over http); null otherwise. */
+export const bankRedirectQuery = defineQuery<BankRedirect | null>('bankRedirect');

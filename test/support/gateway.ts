@@ -8,12 +8,16 @@ import { createLogger } from '../../src/logger';
 import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
 import { createGatewayWorker } from '../../src/temporal/worker';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { testStore, testTemporal, workflowBundle } from './servers';
+import type { BankSimulator } from '../../src/bank/simulator/server';
+import { freePort } from '../../src/devstack/process';
+import { testBankMode, testBankSimulator, testStore, testTemporal, workflowBundle } from './servers';
 
 /** The real gateway for API tests: Koa over loopback HTTP, the store, Temporal and a worker. */
 export interface TestGateway {
   baseUrl: string;
   rt: Runtime;
+  /** The bank simulator this gateway pays through (BANK_CONNECTOR=http), if any. */
+  bank?: BankSimulator;
   /** A fresh merchant per test, so no test depends on another's data. */
   newMerchant(name?: string): Promise<MerchantCredentials>;
   stop(): Promise<void>;
@@ -28,6 +32,8 @@ export async function startTestGateway(
     temporalAddress?: string;
     /** Changes what the worker's activities are built from (a test that injects a fault). */
     activityDeps?: (deps: ActivityDeps) => ActivityDeps;
+    /** The bank: the in-process sandbox, or the bank simulator through the http connector (default: GATEWAY_TEST_BANK). */
+    bank?: 'sandbox' | 'simulator';
   } = {},
 ): Promise<TestGateway> {
   const [store, temporal, bundle] = await Promise.all([
@@ -35,6 +41,18 @@ export async function startTestGateway(
     options.temporalAddress ? { address: options.temporalAddress } : testTemporal(),
     workflowBundle(),
   ]);
+  // Against the simulator the bank calls back, so the gateway's address is known before it listens.
+  const useSimulator = overrides.BANK_CONNECTOR === undefined && (options.bank ?? testBankMode()) === 'simulator';
+  const bank = useSimulator ? await testBankSimulator() : undefined;
+  const port = bank ? await freePort() : 0;
+  const bankSettings = bank
+    ? {
+        BANK_CONNECTOR: 'http',
+        BANK_BASE_URL: bank.url,
+        BANK_SECRET: bank.secret,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      }
+    : {};
   const config = loadConfig({
     GATEWAY_ENV: 'test',
     MONGODB_URI: store.uri,
@@ -46,6 +64,7 @@ export async function startTestGateway(
     BANK_TIMEOUT_SECONDS: '2',
     SANDBOX_REFUND_SECONDS: '0.2',
     LOG_LEVEL: 'silent',
+    ...bankSettings,
     ...overrides,
   });
   const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, temporal.address);
@@ -61,7 +80,7 @@ export async function startTestGateway(
   });
   const workerRun = worker.run();
   const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 }).listen(
-    0,
+    port,
     '127.0.0.1',
   );
   await new Promise((resolve) => server.once('listening', resolve));
@@ -69,6 +88,7 @@ export async function startTestGateway(
   const gateway: TestGateway = {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     rt,
+    ...(bank ? { bank } : {}),
     newMerchant: (name = 'Test Merchant') => provisionMerchant(rt.merchants, { name }, rt.now()),
     async stop() {
       running.splice(running.indexOf(gateway), 1);

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { startBankSimulator, type BankSimulator } from '../../src/bank/simulator/server';
 import { startFerretdb } from '../../src/devstack/ferretdb';
 import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/paths';
 import { freePort } from '../../src/devstack/process';
@@ -93,6 +95,22 @@ export function timeSkippingPerSuite(): () => TestWorkflowEnvironment {
   });
   return () => env!;
 }
+
+/**
+ * The bank simulator on loopback, shared by the run: the gateways of tests that run against a bank
+ * across the network (GATEWAY_TEST_BANK=simulator, or startTestGateway's `bank: 'simulator'`).
+ * Tests read money from its books; each test uses its own merchant, so books never mix.
+ */
+export const testBankSimulator = once(async (): Promise<BankSimulator & { secret: string }> => {
+  const secret = randomBytes(32).toString('hex');
+  const simulator = await startBankSimulator({ secret, payerDelayMs: 100, callbackRetryMs: [0, 200, 500, 1000, 2000] });
+  stops.push(() => simulator.close());
+  return Object.assign(simulator, { secret });
+});
+
+/** Whether this run's API suites talk to the bank simulator through the http connector. */
+export const testBankMode = (): 'sandbox' | 'simulator' =>
+  process.env.GATEWAY_TEST_BANK === 'simulator' ? 'simulator' : 'sandbox';
 
 export const workflowBundle = once((): Promise<WorkflowBundle> => bundleWorkflowCode({ workflowsPath, logger: quietLogger }));
 

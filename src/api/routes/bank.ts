@@ -1,0 +1,87 @@
+import Router from '@koa/router';
+import escapeHtml from 'escape-html';
+import type { Context } from 'koa';
+import { buildBankOpenApiDocument } from '../../bank/openapi';
+import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
+import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../../bank/signing';
+import { ApiError } from '../../domain/api-errors';
+import { paiseToRupees } from '../../domain/money';
+import { ReconciliationRepository } from '../../store/reconciliation-repository';
+import { handleBankCallback } from '../../usecases/bank-callback';
+import type { ApiDeps } from '../deps';
+import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+
+/**
+ * The gateway's side of the bank boundary:
+ * - GET /bank/openapi.json: the acquirer protocol (always served: it is documentation);
+ * - POST /bank/v1/callbacks: a bank's signed final answers (BANK_CONNECTOR=http only);
+ * - GET /bank/v1/return/:txnId: where a bank's page sends the payer's browser back (http only).
+ */
+export function bankRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  const protocolDocument = buildBankOpenApiDocument(deps.config.BANK_BASE_URL ?? 'https://acquirer.example');
+  router.get('/bank/openapi.json', (ctx) => {
+    ctx.body = protocolDocument;
+  });
+  if (deps.config.BANK_CONNECTOR !== 'http') return router;
+  const secret = deps.config.BANK_SECRET!;
+  const callbackDeps = {
+    ...deps,
+    reconciliations: new ReconciliationRepository(deps.store.db),
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+  };
+
+  router.post(GATEWAY_CALLBACK_PATH, async (ctx) => {
+    const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
+    // Transport time, not business time: the wall clock, also when the gateway runs on a skipped clock.
+    const check = verifyBankSignature(
+      secret,
+      { timestamp: ctx.get(BANK_TIMESTAMP_HEADER) || undefined, signature: ctx.get(BANK_SIGNATURE_HEADER) || undefined },
+      raw,
+      new Date(),
+    );
+    if (!check.ok) {
+      deps.logger.warn({ problem: check.problem, ip: ctx.ip }, 'bank callback refused: signature');
+      throw new ApiError('bankSignatureInvalid', check.problem);
+    }
+    const callback = validate(bankCallbackSchema, parseJsonBody(raw));
+    const result = await handleBankCallback(callbackDeps, callback);
+    deps.logger.info({ eventId: callback.eventId, type: callback.type, result }, 'bank callback');
+    ctx.body = { success: true, data: { result } };
+  });
+
+  router.get('/bank/v1/return/:txnId', async (ctx) => {
+    const txnId = String(ctx.params.txnId);
+    const [t] = /^[0-9A-Z]{8,40}$/.test(txnId) ? await deps.transactions.findByTxnIds([txnId]) : [];
+    if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');
+    const merchant = await deps.merchants.findById(t.merchantIdentifier);
+    const amount = `₹${paiseToRupees(t.amountPaise).toFixed(2)}`;
+    const to = merchant ? ` to ${merchant.name}` : '';
+    if (t.status === 'Pending') {
+      ctx.set('Refresh', '2');
+      return page(
+        ctx,
+        200,
+        'Payment in progress',
+        `Your payment of ${amount}${to} is being confirmed by the bank. This page refreshes by itself.`,
+      );
+    }
+    if (t.status === 'Failure') return page(ctx, 200, 'Payment declined', `${t.responseDescription} Reference ${t.txnId}.`);
+    return page(
+      ctx,
+      200,
+      'Payment received',
+      `Your payment of ${amount}${to} was received. Reference ${t.txnId}. You may close this page.`,
+    );
+  });
+  return router;
+}
+
+function page(ctx: Context, status: number, title: string, detail: string) {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></body></html>`;
+}
