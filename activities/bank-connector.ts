@@ -1,3 +1,4 @@
+import type { CardSeenByBank } from '../src/bank/card-at-bank';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import type { Paise } from '../src/domain/money';
 import type { PaymentResponseKey } from '../src/domain/response-codes';
@@ -31,6 +32,8 @@ export interface BankAnswer {
   authCode: string | null;
   /** The answer came after the fact, from a reconciliation file: a success is a delayed success. */
   delayed?: boolean;
+  /** The masked card the payer typed on the bank's page (a card payment redirected to the bank). */
+  card?: CardSeenByBank;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { withCardSeen } from '../src/bank/card-at-bank';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
@@ -82,7 +83,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<OutcomeRecorded> {
       const outcome = {
         ...outcomeOf(input.answer, input.expired),
-        ...(input.instrument ? { instrument: input.instrument } : {}),
+        ...(input.instrument ? { instrument: withCardSeen(input.instrument, input.answer?.card) } : {}),
       };
       const { applied, transaction } = await recordPending(transactions, input, outcome, now());
       if (!(outcome.delayedSuccess && transaction.delayedSuccess)) return { status: transaction.status, applied };

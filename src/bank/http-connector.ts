@@ -10,6 +10,7 @@ import type {
   MandateRef,
 } from '../../activities/bank-connector';
 import type { PaymentInstrument } from '../domain/instrument';
+import type { CardSeenByBank } from './card-at-bank';
 import type { Paise } from '../domain/money';
 import type { PaymentResponseKey } from '../domain/response-codes';
 import {
@@ -238,13 +239,14 @@ export class HttpBankConnector implements BankConnector {
 
 function toAnswer(
   approved: boolean,
-  a: { responseCode: BankResponseCode; bankRefNum: string | null; authCode: string | null },
+  a: { responseCode: BankResponseCode; bankRefNum: string | null; authCode: string | null; card?: CardSeenByBank },
 ): BankAnswer {
   return {
     approved,
     response: approved ? 'success' : (DECLINE_RESPONSE[a.responseCode] ?? 'declinedByBank'),
     bankRefNum: approved ? a.bankRefNum : null,
     authCode: approved ? a.authCode : null,
+    ...(a.card ? { card: a.card } : {}),
   };
 }
 

@@ -94,6 +94,7 @@ async function paymentCallback(
       response: approved ? 'success' : cb.responseCode === '13' ? 'belowMinimum' : 'declinedByBank',
       bankRefNum: approved ? cb.bankRefNum : null,
       authCode: approved ? cb.authCode : null,
+      ...(cb.card ? { card: cb.card } : {}),
     };
     try {
       await deps.temporal.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).signal(bankAnswerSignal, answer);

@@ -7,6 +7,7 @@ import type { MerchantCredentials } from '../../src/usecases/provision-merchant'
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
+import { createLinks, linkEntry, linkPath, newBatchId, openLink, payByCard } from '../support/payment-links';
 import { refund, refundFinished } from '../support/refunds';
 
 /**
@@ -158,6 +159,31 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
     assert.ok(b.payments.every((p) => p.request.instrument.type === 'CARD' || p.request.instrument.type === 'NETBANKING'));
     assert.equal(JSON.stringify(b.payments).includes('4012001037141112'), false, 'no card number went to the bank');
     assert.equal(b.totals.paidPaise, 20_000);
+  });
+
+  it('a payment link paid by card: the payer types the card on the bank page, never on ours, and comes back', async () => {
+    const entry = linkEntry({ amount: 250 });
+    const created = await createLinks(gw, merchant.apiKey, { batchId: newBatchId(), details: [entry] });
+    const path = linkPath(created.json.data[0].link);
+    const page = await openLink(gw, path);
+    assert.doesNotMatch(page.html, /name="cardNumber"/, 'no card number field on a page of ours');
+    const back = await payByCard(gw, path, page, '4012001037141112');
+    await paymentFinished(gw, m, entry.orderId as string);
+    const returned = await request(back.headers.get('location')!);
+    assert.equal(returned.status, 200);
+    assert.match(returned.text, /Payment received/);
+    const t = await storedTransaction(gw, m, entry.orderId as string);
+    assert.equal(t?.status, 'Success');
+    assert.deepEqual(t?.instrument, {
+      kind: 'CARD',
+      cardToken: '401200XXXXXX1112',
+      cardId: 'NA',
+      brand: 'VISA',
+      cardType: 'CREDIT',
+      bankName: 'HDFC Bank',
+    });
+    assert.equal(books().totals.paidPaise, 25_000);
+    assert.equal(books().payments[0]!.request.returnUrl, back.headers.get('location'));
   });
 
   it('a duplicate callback changes nothing', async () => {

@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import type { TestGateway } from './gateway';
 import { request } from './http';
@@ -50,4 +51,28 @@ export function payForm(gw: TestGateway, path: string, fields: Record<string, st
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gw.baseUrl, ...headers },
     body: new URLSearchParams(fields).toString(),
   });
+}
+
+/**
+ * Pays a link's page by card as a browser would. With the in-process sandbox the card is typed on
+ * the link's page; against a bank over http (the simulator) the page sends the payer to the bank's
+ * page, where the card is typed, and the bank sends the payer back to the gateway.
+ */
+export async function payByCard(gw: TestGateway, path: string, page: { csrf: string; cookie: string }, cardNumber: string) {
+  if (!gw.bank) return payForm(gw, path, { csrf: page.csrf, cardNumber }, { cookie: page.cookie });
+  const toBank = await payForm(gw, path, { csrf: page.csrf, cardAtBank: '1' }, { cookie: page.cookie });
+  const bankPage = toBank.headers.get('location') ?? '';
+  if (toBank.status !== 303 || !bankPage.startsWith(gw.bank.url)) {
+    throw new Error(`expected a redirect to the bank's page, got ${toBank.status} ${bankPage}`);
+  }
+  assert.match(await (await fetch(bankPage)).text(), /name="cardNumber"/);
+  const back = await fetch(bankPage, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ cardNumber, action: 'pay' }).toString(),
+  });
+  assert.equal(back.status, 303);
+  assert.ok(back.headers.get('location')?.startsWith(`${gw.rt.config.PUBLIC_BASE_URL}/bank/v1/return/`));
+  return back;
 }

@@ -101,12 +101,18 @@ export function timeSkippingPerSuite(): () => TestWorkflowEnvironment {
  * across the network (GATEWAY_TEST_BANK=simulator, or startTestGateway's `bank: 'simulator'`).
  * Tests read money from its books; each test uses its own merchant, so books never mix.
  */
-export const testBankSimulator = once(async (): Promise<BankSimulator & { secret: string }> => {
+let bankStarted: Promise<BankSimulator & { secret: string }> | undefined;
+export const bankSimulatorIfStarted = () => bankStarted;
+export const testBankSimulator = () => (bankStarted ??= startTestBankSimulator());
+const startTestBankSimulator = async (): Promise<BankSimulator & { secret: string }> => {
   const secret = randomBytes(32).toString('hex');
   const simulator = await startBankSimulator({ secret, payerDelayMs: 100, callbackRetryMs: [0, 200, 500, 1000, 2000] });
-  stops.push(() => simulator.close());
+  stops.push(async () => {
+    bankStarted = undefined;
+    await simulator.close();
+  });
   return Object.assign(simulator, { secret });
-});
+};
 
 /** Whether this run's API suites talk to the bank simulator through the http connector. */
 export const testBankMode = (): 'sandbox' | 'simulator' =>

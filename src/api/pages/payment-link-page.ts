@@ -58,7 +58,16 @@ function summary(v: LinkView, heading = `Pay ${v.merchantName}`): string {
 
 /** The open link: the UPI QR, the time left and a form per instrument of the sandbox payer. */
 export function openPage(
-  v: LinkView & { qrDataUri: string; timeLeft: string; expiresAt: string; payPath: string; csrf: string; error?: string },
+  v: LinkView & {
+    qrDataUri: string;
+    timeLeft: string;
+    expiresAt: string;
+    payPath: string;
+    csrf: string;
+    error?: string;
+    /** BANK_CONNECTOR=http: the card is typed on the bank's page, never on this one. */
+    cardAtBank?: boolean;
+  },
 ): string {
   const hidden = `<input type="hidden" name="csrf" value="${esc(v.csrf)}">`;
   const option = (value: string) => `<option value="${esc(value)}">${esc(value)}</option>`;
@@ -78,11 +87,18 @@ ${v.error ? `<p class="error" role="alert" id="error">${esc(v.error)}</p>` : ''}
     <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_VPAS)[0]!)}" required>
     <button type="submit">Pay ${esc(v.amountText)} by UPI</button>
   </form>
-  <form method="post" action="${esc(v.payPath)}">${hidden}
+  ${
+    v.cardAtBank
+      ? `<form method="post" action="${esc(v.payPath)}">${hidden}<input type="hidden" name="cardAtBank" value="1">
+    <p class="muted">Card: you enter your card on your bank's secure page.</p>
+    <button type="submit">Pay ${esc(v.amountText)} by card</button>
+  </form>`
+      : `<form method="post" action="${esc(v.payPath)}">${hidden}
     <label for="cardNumber">Card number</label>
     <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_CARDS)[0]!)}" required>
     <button type="submit">Pay ${esc(v.amountText)} by card</button>
-  </form>
+  </form>`
+  }
   <form method="post" action="${esc(v.payPath)}">${hidden}
     <label for="bankCode">Net banking</label>
     <select id="bankCode" name="bankCode">${Object.keys(SANDBOX_NETBANKING).map(option).join('')}</select>
@@ -93,15 +109,19 @@ ${v.error ? `<p class="error" role="alert" id="error">${esc(v.error)}</p>` : ''}
 }
 
 /** The payment is with the bank: the page refreshes itself, and says how to check by hand. */
-export function processingPage(v: LinkView & { selfPath: string }): string {
+export function processingPage(v: LinkView & { selfPath: string; bankUrl?: string }): string {
+  const atBank = v.bankUrl
+    ? `<p>Your bank is waiting for you to confirm: <a id="bank-link" href="${esc(v.bankUrl)}">continue at your bank</a>.</p>`
+    : '';
   return layout(
     'Payment in progress',
     `${summary(v)}
 <section class="card" role="status">
   <p class="result">Payment in progress…</p>
+  ${atBank}
   <p>This page refreshes by itself. <a href="${esc(v.selfPath)}">Check again</a></p>
 </section>`,
-    2,
+    v.bankUrl ? undefined : 2,
   );
 }
 
@@ -124,4 +144,16 @@ export function resultPage(
 
 export function messagePage(title: string, text: string): string {
   return layout(title, `<section class="card" role="status"><h1>${esc(title)}</h1><p>${esc(text)}</p></section>`);
+}
+
+/** A bank that wants its page reached by POST: a form the payer sends on (no script: one button). */
+export function bankFormPage(r: { url: string; fields: Record<string, string> }): string {
+  const fields = Object.entries(r.fields)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+  return layout(
+    'Continue at your bank',
+    `<section class="card" role="status"><h1>Continue at your bank</h1><p>Your bank asks you to confirm this payment on its own page.</p>
+<form method="post" action="${esc(r.url)}">${fields}<button type="submit" id="to-bank">Continue to your bank</button></form></section>`,
+  );
 }

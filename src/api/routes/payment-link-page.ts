@@ -12,14 +12,16 @@ import { sandboxInstrument } from '../../domain/sandbox-bank';
 import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
 import type { PaymentLink } from '../../store/payment-link-repository';
-import { paymentStageQuery } from '../../temporal/payment-messages';
+import type { BankRedirect } from '../../../activities/bank-connector';
+import { cardAtBank as cardAtBankInstrument } from '../../bank/card-at-bank';
+import { bankRedirectQuery, paymentStageQuery } from '../../temporal/payment-messages';
 import { paymentWorkflowId } from '../../temporal/workflow-ids';
 import { payLink } from '../../usecases/pay-link';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import { readRawBody } from '../middleware/body';
 import { parseFormBody } from '../middleware/form-body';
-import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
+import { bankFormPage, messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 
 const TOKEN = /^[A-Za-z0-9_-]{24}$/;
 const CSRF_COOKIE = 'pl_csrf';
@@ -33,6 +35,9 @@ const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'IN
  */
 export function paymentLinkPageRoutes(deps: ApiDeps): Router {
   const router = new Router();
+  // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
+  const cardAtBank = deps.config.BANK_CONNECTOR === 'http';
+  const bankOrigin = cardAtBank && deps.config.BANK_BASE_URL ? new URL(deps.config.BANK_BASE_URL).origin : null;
 
   async function load(ctx: Context): Promise<{ link: PaymentLink; t: Transaction; view: LinkView } | null> {
     const token = String(ctx.params.token);
@@ -68,7 +73,15 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     }
     const deadline = t.payerDeadline ?? deps.now();
     if (deadline.getTime() <= deps.now().getTime()) return expired(ctx, view);
-    if ((await stageOf(link)) !== 'awaiting-payer') return html(ctx, 200, processingPage({ ...view, selfPath }));
+    if ((await stageOf(link)) !== 'awaiting-payer') {
+      const redirect = cardAtBank ? await bankRedirectOf(link) : null;
+      return html(
+        ctx,
+        200,
+        processingPage({ ...view, selfPath, ...(redirect ? { bankUrl: redirectUrl(redirect) } : {}) }),
+        bankOrigin,
+      );
+    }
 
     const csrf = randomBytes(18).toString('base64url');
     ctx.cookies.set(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: selfPath, overwrite: true });
@@ -91,9 +104,35 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
         expiresAt: formatIstDateTime(deadline),
         payPath: `${selfPath}/pay`,
         csrf,
+        cardAtBank,
         ...(error ? { error } : {}),
       }),
+      bankOrigin,
     );
+  }
+
+  /** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */
+  async function bankRedirectOf(link: PaymentLink): Promise<BankRedirect | null> {
+    try {
+      return await deps.temporal.workflow
+        .getHandle(paymentWorkflowId(link.merchantIdentifier, link.orderId))
+        .query(bankRedirectQuery);
+    } catch (e) {
+      if ((e as Error).name === 'WorkflowNotFoundError' || (e as Error).name === 'QueryNotRegisteredError') return null;
+      throw e;
+    }
+  }
+
+  /** Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking the payer). */
+  async function awaitBankRedirect(link: PaymentLink): Promise<BankRedirect | null> {
+    for (let waited = 0; waited < 5_000; waited += 100) {
+      const redirect = await bankRedirectOf(link);
+      if (redirect) return redirect;
+      const t = await deps.transactions.findByOrder(link);
+      if (!t || t.status !== 'Pending') return null;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return null;
   }
 
   /** Where the link's workflow is; a workflow not started yet is waiting for its payer all the same. */
@@ -131,6 +170,9 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     if (!sameSiteForm(ctx, form.csrf)) {
       return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
     }
+    if (cardAtBank && form.cardNumber !== undefined) {
+      return show(ctx, link, t, view, "That payment method was not accepted: card numbers are entered on your bank's page.");
+    }
     const choice =
       form.payerVpa !== undefined
         ? { payerVpa: form.payerVpa.trim() }
@@ -139,12 +181,21 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
           : form.bankCode !== undefined
             ? { bankCode: form.bankCode }
             : {};
-    const instrument = sandboxInstrument(choice, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    const instrument =
+      cardAtBank && form.cardAtBank !== undefined
+        ? ({ ok: true, instrument: cardAtBankInstrument() } as const)
+        : sandboxInstrument(choice, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
     if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
-    await payLink(startPaymentDeps(deps), link, instrument.instrument);
-    // Paid, already paid by someone else, or expired meanwhile: the page says which.
+    const paid = await payLink(startPaymentDeps(deps), link, instrument.instrument);
+    const redirect =
+      paid === 'accepted' && cardAtBank && ['CARD', 'NETBANKING'].includes(instrument.instrument.kind)
+        ? await awaitBankRedirect(link)
+        : null;
+    if (redirect?.method === 'POST') return html(ctx, 200, bankFormPage(redirect), bankOrigin);
     ctx.status = 303;
-    ctx.redirect(`/pl/${link._id}`);
+    // To the bank's page (it sends the payer back to the gateway), or back here: paid, already paid
+    // by someone else, or expired meanwhile, the page says which.
+    ctx.redirect(redirect ? redirectUrl(redirect) : `/pl/${link._id}`);
   });
   return router;
 }
@@ -158,14 +209,22 @@ function sameSiteForm(ctx: Context, echoed: string | undefined): boolean {
   return timingSafeEqual(Buffer.from(cookie), Buffer.from(echoed));
 }
 
-function html(ctx: Context, status: number, page: string) {
+/** The bank's page as one address: a GET redirect's fields go in its query (the protocol's banks use GET pages). */
+function redirectUrl(r: BankRedirect): string {
+  const url = new URL(r.url);
+  for (const [k, v] of Object.entries(r.fields)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/** `bankOrigin`: the pay form may lead on to the bank's page (browsers apply form-action to the redirect too). */
+function html(ctx: Context, status: number, page: string, bankOrigin: string | null = null) {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set(
     'Content-Security-Policy',
-    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    `default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'${bankOrigin ? ` ${bankOrigin}` : ''}; frame-ancestors 'none'`,
   );
   ctx.body = page;
 }
