@@ -42,6 +42,9 @@ export const configSchema = z.object({
   DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
   DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
   DEV_TEMPORAL_UI_PORT: port.default(8233).describe('npm start: port of Temporal UI'),
+  DEV_BANK_SIMULATOR_PORT: port
+    .default(4100)
+    .describe('npm start -- --bank=simulator: port of the local bank simulator (BANK_BASE_URL points there)'),
   DATA_DIR: z.string().min(1).default('.data').describe('npm start: where local data persists'),
   MASTER_KEY: hexKey
     .optional()

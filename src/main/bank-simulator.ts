@@ -3,7 +3,7 @@
  * acquirer protocol v1 that the gateway's http connector speaks (BANK_CONNECTOR=http), so the
  * gateway is tested end to end against a bank across a real network boundary.
  *
- *   npm run bank-simulator [-- --port 4100 --host 127.0.0.1 --payer-delay-ms 200 --refund-delay-ms 0]
+ *   npm run bank-simulator [-- --port 4100 --host 127.0.0.1 --payer-delay-ms 200 --refund-delay-ms 0 --data-dir .data]
  *
  * The shared secret is BANK_SECRET, or (development) DATA_DIR/bank.secret, created on first use and
  * read by `npm start -- --bank=simulator` too. Never in production: it refuses GATEWAY_ENV=production.
@@ -26,10 +26,11 @@ async function main(): Promise<void> {
       'public-url': { type: 'string' },
       'payer-delay-ms': { type: 'string', default: '200' },
       'refund-delay-ms': { type: 'string', default: '0' },
+      'data-dir': { type: 'string', default: process.env.DATA_DIR || '.data' },
       quiet: { type: 'boolean', default: false },
     },
   });
-  const secret = process.env.BANK_SECRET || localBankSecret(path.resolve(process.env.DATA_DIR || '.data'));
+  const secret = process.env.BANK_SECRET || localBankSecret(path.resolve(values['data-dir']));
   if (secret.length < 32) {
     console.error('[bank-simulator] BANK_SECRET must be at least 32 characters');
     process.exit(1);

@@ -5,10 +5,15 @@
  *
  * `npm start -- --time-skipping` (or TIME_SKIPPING=true): the Temporal time-skipping test server
  * instead of the dev server, a fresh store database for the run, and POST /sandbox/v1/time/skip.
+ *
+ * `npm start -- --bank=simulator`: the bank simulator as its own process, and the gateway paying
+ * through the http connector (BANK_CONNECTOR=http) instead of the in-process sandbox bank.
  */
 import path from 'node:path';
 import { ensureDemoMerchant, demoInstructions, timeTravelInstructions } from '../devstack/demo-merchant';
+import { startBankSimulatorProcess } from '../devstack/bank-simulator';
 import { startFerretdb } from '../devstack/ferretdb';
+import { localBankSecret } from '../devstack/local-secrets';
 import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
@@ -25,7 +30,20 @@ const say = (line: string) => console.log(`[dev] ${line}`);
 
 async function main(): Promise<void> {
   const timeSkippingFlag = process.argv.includes('--time-skipping');
-  const config = configOrExit(timeSkippingFlag ? { ...process.env, TIME_SKIPPING: 'true' } : process.env);
+  const env = timeSkippingFlag ? { ...process.env, TIME_SKIPPING: 'true' } : process.env;
+  const bank = bankFlag(process.argv);
+  let config = configOrExit(env);
+  if (bank === 'simulator') {
+    if (config.GATEWAY_ENV === 'production')
+      throw new Error('--bank=simulator is for development: the simulator never runs in production');
+    // The http connector against the local simulator, which shares DATA_DIR/bank.secret with the gateway.
+    config = configOrExit({
+      ...env,
+      BANK_CONNECTOR: 'http',
+      BANK_BASE_URL: `http://127.0.0.1:${config.DEV_BANK_SIMULATOR_PORT}`,
+      BANK_SECRET: localBankSecret(path.resolve(config.DATA_DIR)),
+    });
+  }
   const dataDir = path.resolve(config.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   const children: ManagedProcess[] = [];
@@ -56,6 +74,22 @@ async function main(): Promise<void> {
     });
     children.push(temporal.process);
     say(`temporal: dev server at ${temporal.address}, Temporal UI at ${temporal.uiUrl}`);
+  }
+
+  if (bank === 'simulator') {
+    const simulator = await startBankSimulatorProcess({
+      port: config.DEV_BANK_SIMULATOR_PORT,
+      dataDir: path.resolve(config.DATA_DIR),
+      logDir,
+    });
+    children.push(simulator.process);
+    say(
+      `bank: the bank simulator at ${simulator.url} through the http connector (books: ${simulator.url}/admin/books, protocol: ${simulator.url}/openapi.json)`,
+    );
+  } else {
+    say(
+      `bank: ${config.BANK_CONNECTOR === 'http' ? `an acquirer over http at ${config.BANK_BASE_URL}` : 'the in-process sandbox'}`,
+    );
   }
 
   if (config.TIME_SKIPPING) {
@@ -92,6 +126,15 @@ async function main(): Promise<void> {
   console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now())}\n`);
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
+}
+
+/** `--bank=simulator` (or `--bank simulator`): the stack pays through the local bank simulator; `--bank=sandbox` is the default. */
+function bankFlag(argv: string[]): 'sandbox' | 'simulator' | undefined {
+  const i = argv.findIndex((a) => a === '--bank' || a.startsWith('--bank='));
+  if (i < 0) return undefined;
+  const value = argv[i]!.startsWith('--bank=') ? argv[i]!.slice('--bank='.length) : argv[i + 1];
+  if (value === 'simulator' || value === 'sandbox') return value;
+  throw new Error(`--bank must be simulator or sandbox, not ${JSON.stringify(value ?? '')}`);
 }
 
 main().catch((e: Error) => {

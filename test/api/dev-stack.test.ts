@@ -102,10 +102,57 @@ describe('npm start: the local stack', function () {
     for (const [name, port] of Object.entries(ports))
       assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
   });
+
+  it('--bank=simulator: the bank simulator as its own process, the payment crossing the http connector into its books', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-bank-'));
+    const ports = {
+      api: await freePort(),
+      store: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      bank: await freePort(),
+    };
+    try {
+      const stack = await startDevStack(dataDir, ports, ['--bank=simulator']);
+      try {
+        assert.match(stack.output, new RegExp(`bank: the bank simulator at http://127.0.0.1:${ports.bank}`));
+        const pay = parseCurl(stack.curls.find((c) => c.includes('/sandbox/v1/payments'))!);
+        const status = parseCurl(stack.curls.find((c) => c.includes('/api/payments/v1/status'))!);
+        const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
+        assert.equal(paid.status, 202, paid.text);
+        let order: any;
+        await waitFor(
+          async () => {
+            order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
+            return order?.txnStatus === '0';
+          },
+          30_000,
+          () => JSON.stringify(order),
+        );
+        const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`);
+        assert.deepEqual(
+          books.json.payments.map((p: { request: { txnId: string } }) => p.request.txnId),
+          [paid.json.data.txnId],
+          'the bank holds the payment',
+        );
+        assert.equal(books.json.totals.paidPaise, Number(JSON.parse(pay.body).amount));
+      } finally {
+        await stack.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    for (const [name, port] of Object.entries(ports))
+      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+  });
 });
 
 /** `npm start [args]` on the given ports and DATA_DIR, up to its "ready" line; `stop` is Ctrl-C. */
-async function startDevStack(dataDir: string, ports: Record<'api' | 'store' | 'temporal' | 'ui', number>, args: string[] = []) {
+async function startDevStack(
+  dataDir: string,
+  ports: Record<'api' | 'store' | 'temporal' | 'ui', number> & { bank?: number },
+  args: string[] = [],
+) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/dev.ts', ...args], {
     cwd: projectRoot,
     detached: true, // its own process group, as a terminal's foreground job
@@ -119,6 +166,7 @@ async function startDevStack(dataDir: string, ports: Record<'api' | 'store' | 't
       DEV_MONGODB_PORT: String(ports.store),
       DEV_TEMPORAL_PORT: String(ports.temporal),
       DEV_TEMPORAL_UI_PORT: String(ports.ui),
+      ...(ports.bank ? { DEV_BANK_SIMULATOR_PORT: String(ports.bank) } : {}),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
