@@ -5,11 +5,12 @@
  * these machines are shared and noisy, and a ratio against a ceiling from the same run is not.
  *
  *   npm run bench [-- --seconds 10 --connections 8 --large 100000]
- *   npm run bench -- --only status      (status | limits | payments | scaling)
+ *   npm run bench -- --only status      (status | limits | payments | scaling | bank)
  */
 import { parseArgs } from 'node:util';
 import { startTestGateway } from '../test/support/gateway';
 import { stopTestServers } from '../test/support/servers';
+import { benchBankConnector } from './bank-connector';
 import { benchPaymentCreation } from './payment-creation';
 import { benchRateLimitCost } from './rate-limit';
 import { benchStatusApi } from './status-api';
@@ -65,6 +66,20 @@ async function main(): Promise<number> {
       const r = await benchPaymentCreation(gw, { connections, seconds });
       rows.push(...r.rows);
       Object.assign(details, r.details);
+    }
+    if (wanted('bank')) {
+      // The same payments through the http connector and the bank simulator on loopback.
+      const overHttp = await startTestGateway(
+        { MERCHANT_CACHE_SECONDS: '30', RATE_LIMIT_PER_SECOND: '0', MASTER_KEY: gw.rt.config.MASTER_KEY },
+        { bank: 'simulator' },
+      );
+      try {
+        const r = await benchBankConnector(gw, overHttp, { connections, seconds });
+        rows.push(...r.rows);
+        Object.assign(details, r.details);
+      } finally {
+        await overHttp.stop();
+      }
     }
   } finally {
     await gw.stop();
