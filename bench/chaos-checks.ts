@@ -188,3 +188,64 @@ export async function explainWorkflow(temporal: Client, t: Transaction): Promise
     return `${t.orderId}: ${(e as Error).message}`;
   }
 }
+
+/** One payment as the bank simulator's books hold it (GET /admin/books). */
+export interface BankBookPayment {
+  request: { txnId: string; merchantIdentifier: string; amountPaise: number };
+  answer: { status: string; bankRefNum: string | null };
+  requests: number;
+}
+
+/**
+ * Bank-fault mode: the gateway's books and the bank's agree to the paisa. Every order the gateway
+ * holds as Success the bank approved, for the same amount and reference; every order the bank
+ * approved the gateway holds as Success; declines agree; the money totals are equal.
+ */
+export function verifyBankBooks(
+  stored: Map<string, Transaction>,
+  bank: { payments: BankBookPayment[] },
+): { counts: Record<string, number>; problems: string[] } {
+  const atBank = new Map(bank.payments.map((p) => [p.request.txnId, p]));
+  const byTxn = new Map([...stored.values()].map((t) => [t.txnId, t]));
+  const problems: string[] = [];
+  const report = (what: string, ids: string[]) => {
+    if (ids.length > 0) problems.push(`${what}: ${ids.length} (e.g. ${ids.slice(0, 3).join(', ')})`);
+  };
+  const gatewayPaid = [...stored.values()].filter((t) => t.status === 'Success');
+  report(
+    'Success at the gateway, not approved by the bank',
+    gatewayPaid.filter((t) => atBank.get(t.txnId)?.answer.status !== 'APPROVED').map((t) => t.orderId),
+  );
+  report(
+    'amount or reference differs from the bank',
+    gatewayPaid
+      .filter((t) => {
+        const b = atBank.get(t.txnId);
+        return b && (b.request.amountPaise !== t.amountPaise || b.answer.bankRefNum !== t.bankRefNum);
+      })
+      .map((t) => t.orderId),
+  );
+  const bankApproved = bank.payments.filter((p) => p.answer.status === 'APPROVED');
+  report(
+    'approved by the bank, not Success at the gateway',
+    bankApproved.filter((p) => byTxn.get(p.request.txnId)?.status !== 'Success').map((p) => p.request.txnId),
+  );
+  report(
+    'declined by the bank, not Failure at the gateway',
+    bank.payments
+      .filter((p) => p.answer.status === 'DECLINED' && byTxn.get(p.request.txnId)?.status !== 'Failure')
+      .map((p) => p.request.txnId),
+  );
+  const gatewayPaise = gatewayPaid.reduce((n, t) => n + t.amountPaise, 0);
+  const bankPaise = bankApproved.reduce((n, p) => n + p.request.amountPaise, 0);
+  if (gatewayPaise !== bankPaise) problems.push(`paid: gateway ${gatewayPaise} paise, bank ${bankPaise} paise`);
+  return {
+    counts: {
+      'bank: payments': bank.payments.length,
+      'bank: approved': bankApproved.length,
+      'bank: requests repeated (retries)': bank.payments.reduce((n, p) => n + p.requests - 1, 0),
+      'paise paid (gateway = bank)': gatewayPaise === bankPaise ? gatewayPaise : -1,
+    },
+    problems,
+  };
+}

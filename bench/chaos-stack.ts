@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startBankSimulatorProcess } from '../src/devstack/bank-simulator';
 import { startFerretdb } from '../src/devstack/ferretdb';
+import { localBankSecret } from '../src/devstack/local-secrets';
 import { projectRoot } from '../src/devstack/paths';
 import { canConnect, freePort, type ManagedProcess } from '../src/devstack/process';
 import { startTemporalDevServer } from '../src/devstack/temporal-server';
@@ -23,6 +25,8 @@ export interface ChaosStack {
   gatewayEnv: Record<string, string>;
   apiUrl: string;
   opsToken: string;
+  /** Bank-fault mode: the simulator's address (its /admin API). */
+  bankUrl?: string;
   /** Stops whatever is still running (the gateway first, then our servers); safe to call twice. */
   stop(): Promise<void>;
 }
@@ -31,6 +35,8 @@ export interface GatewaySettings {
   bankTimeoutSeconds: number;
   sweepIntervalSeconds: number;
   sweepAgeSeconds: number;
+  /** Bank-fault mode: the bank simulator as its own process (it outlives the gateway's kills), the http connector. */
+  bankSimulator?: boolean;
 }
 
 const servers: ManagedProcess[] = [];
@@ -88,6 +94,20 @@ export async function startChaosStack(settings: GatewaySettings, log: (line: str
       PENDING_SWEEP_AGE_SECONDS: String(settings.sweepAgeSeconds),
       LOG_LEVEL: 'info',
     };
+    let bankUrl: string | undefined;
+    if (settings.bankSimulator) {
+      const dataDir = path.join(dir, 'data');
+      const bank = await startBankSimulatorProcess({ port: await freePort(), dataDir, logDir });
+      servers.push(bank.process);
+      bankUrl = bank.url;
+      Object.assign(gatewayEnv, {
+        BANK_CONNECTOR: 'http',
+        BANK_BASE_URL: bank.url,
+        BANK_SECRET: localBankSecret(dataDir),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+      });
+      log(`bank: the bank simulator at ${bank.url}, through the http connector`);
+    }
     return Object.assign(stack, {
       mongodbUri,
       mongodbDb,
@@ -96,6 +116,7 @@ export async function startChaosStack(settings: GatewaySettings, log: (line: str
       gatewayEnv,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       opsToken,
+      ...(bankUrl ? { bankUrl } : {}),
       stop,
     }) as ChaosStack;
   } catch (e) {

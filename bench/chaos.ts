@@ -10,6 +10,11 @@
  * stored order is final, and verifies the guarantees in chaos-checks.ts. Exits 1 on any violation.
  *
  * Run: npm run chaos [-- --payments 300 --concurrency 16 --per-second 100 --kill-after-ms 1500]
+ *
+ * Bank-fault mode, `npm run chaos -- --bank-faults [--drop-share 0.2]`: the same against the bank
+ * simulator (its own process, never killed) through the http connector, with the simulator dropping
+ * a share of connections after it committed; besides the above, the gateway's books and the
+ * simulator's must agree to the paisa (verifyBankBooks).
  * (every option and its default in parseArgs below; --sweep-interval-seconds 300 shows a run the
  * sweep does not rescue in time failing)
  */
@@ -19,7 +24,16 @@ import { MongoClient } from 'mongodb';
 import { connectTemporalClient } from '../src/temporal/client';
 import { PENDING_SWEEP_SCHEDULE_ID } from '../src/temporal/schedules';
 import { paymentWorkflowId } from '../src/temporal/workflow-ids';
-import { converged, explainWorkflow, latestRuns, observe, verify, type Observation } from './chaos-checks';
+import {
+  converged,
+  explainWorkflow,
+  latestRuns,
+  observe,
+  verify,
+  verifyBankBooks,
+  type BankBookPayment,
+  type Observation,
+} from './chaos-checks';
 import { burst, isAnswered2xx, paymentMix, resend, type Answer, type ChaosPayment } from './chaos-payments';
 import { killGateway, removeChaosDir, startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
 
@@ -39,6 +53,10 @@ async function main(): Promise<boolean> {
       'bank-timeout-seconds': { type: 'string', default: '5' },
       'sweep-interval-seconds': { type: 'string', default: '5' },
       'sweep-age-seconds': { type: 'string', default: '5' },
+      // Bank-fault mode: the http connector against the bank simulator, which drops this share of
+      // connections after committing (payments, status inquiries and refunds alike).
+      'bank-faults': { type: 'boolean', default: false },
+      'drop-share': { type: 'string', default: '0.2' },
     },
   });
   const o = {
@@ -56,6 +74,7 @@ async function main(): Promise<boolean> {
       bankTimeoutSeconds: Number(values['bank-timeout-seconds']),
       sweepIntervalSeconds: Number(values['sweep-interval-seconds']),
       sweepAgeSeconds: Number(values['sweep-age-seconds']),
+      bankSimulator: values['bank-faults'],
     },
     say,
   );
@@ -88,6 +107,20 @@ async function main(): Promise<boolean> {
     const db = store.db(stack.mongodbDb);
 
     const merchants = await provisionMerchants(stack, o.merchants);
+    if (stack.bankUrl) {
+      const share = Number(values['drop-share']);
+      const rule = await fetch(`${stack.bankUrl}/admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          match: { operation: ['payment', 'paymentInquiry', 'refund'] },
+          fault: { kind: 'drop', afterCommit: true },
+          share,
+        }),
+      });
+      if (rule.status !== 201) throw new Error(`the simulator refused the fault rule: ${rule.status} ${await rule.text()}`);
+      say(`bank faults: the simulator drops ${share * 100}% of connections after committing`);
+    }
     const payments = paymentMix(o.payments, merchants);
     say(`${payments.length} payments for ${merchants.length} merchants, ${o.concurrency} in flight, up to ${o.perSecond}/s`);
 
@@ -130,6 +163,16 @@ async function main(): Promise<boolean> {
     const verdict = verify(payments, finalAnswers, observation, latest);
 
     const problems = [...verdict.problems];
+    let bankCounts: Record<string, number> = {};
+    if (stack.bankUrl && isConverged) {
+      const books = (await (await fetch(`${stack.bankUrl}/admin/books`)).json()) as { payments: BankBookPayment[] };
+      const mine = new Set(merchants);
+      const bank = verifyBankBooks(observation.stored, {
+        payments: books.payments.filter((p) => mine.has(p.request.merchantIdentifier)),
+      });
+      problems.push(...bank.problems);
+      bankCounts = bank.counts;
+    }
     if (!isConverged) problems.unshift(`did not converge within ${seconds(o.convergeMs)} of the restart`);
     const resentUnanswered = [...resent].filter(([, a]) => !isAnswered2xx(a)).map(([id]) => id);
     if (resentUnanswered.length > 0) problems.push(`resent but not answered 2xx: ${resentUnanswered.length}`);
@@ -152,6 +195,7 @@ async function main(): Promise<boolean> {
       resent: resent.size,
       'resent, answered 2xx': resent.size - resentUnanswered.length,
       ...verdict.counts,
+      ...bankCounts,
       'burst s': Number((burstMs / 1000).toFixed(1)),
       'converged s after restart': Number((convergeMs / 1000).toFixed(1)),
       'total s': Number(((Date.now() - begun) / 1000).toFixed(1)),
@@ -163,7 +207,11 @@ async function main(): Promise<boolean> {
       for (const t of stuck) say(`not final: ${await explainWorkflow(temporal, t)}`);
     }
     ok = problems.length === 0;
-    say(ok ? 'PASS: nothing lost, nothing paid twice, no amount changed' : 'FAIL');
+    say(
+      ok
+        ? `PASS: nothing lost, nothing paid twice, no amount changed${stack.bankUrl ? ", the gateway's and the bank's books agree to the paisa" : ''}`
+        : 'FAIL',
+    );
     return ok;
   } finally {
     await cleanUp();
