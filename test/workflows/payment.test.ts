@@ -26,11 +26,19 @@ describe('payment workflow (time-skipping)', function () {
   const taskQueue = 'payment-workflow-test';
   const recorded = new Map<string, { answer: BankAnswer | null; calls: number }>();
   let bankCalls = 0;
+  /** What the status inquiry finds, by txnId (nothing: the bank has no final answer either). */
+  const inquiries = new Map<string, { answer: BankAnswer | null; calls: number }>();
 
   const activities = {
     async requestBankPayment(request: BankPaymentRequest) {
       bankCalls++;
       return new SandboxBankConnector().requestPayment(request);
+    },
+    async inquireBankPayment({ txnId }: { txnId: string }) {
+      const entry = inquiries.get(txnId) ?? { answer: null, calls: 0 };
+      entry.calls++;
+      inquiries.set(txnId, entry);
+      return entry.answer;
     },
     async recordPaymentOutcome({ txnId, answer }: { txnId: string; answer: BankAnswer | null }) {
       const existing = recorded.get(txnId);
@@ -132,6 +140,17 @@ describe('payment workflow (time-skipping)', function () {
     assert.deepEqual(result, { txnId: t.txnId, status: 'Failure', markedFailedByService: true });
     assert.equal(recorded.get(t.txnId)?.answer, null);
     assert.ok(waited >= FIFTEEN_MINUTES, `waited ${waited} ms of workflow time`);
+    assert.equal(inquiries.get(t.txnId)?.calls, 1, 'asked the bank once before giving up');
+  });
+
+  it('a silent bank whose status inquiry has the final answer: that answer, not 1023', async () => {
+    const t = transaction({ payerVpa: 'noanswer@sandbox' });
+    const answer: BankAnswer = { approved: true, response: 'success', bankRefNum: '210987654321', authCode: '123123' };
+    inquiries.set(t.txnId, { answer, calls: 0 });
+    const result = await withWorker(() => pay(t));
+    assert.deepEqual(result, { txnId: t.txnId, status: 'Success', markedFailedByService: false });
+    assert.deepEqual(recorded.get(t.txnId)?.answer, answer);
+    assert.equal(inquiries.get(t.txnId)?.calls, 1);
   });
 
   it('takes a late bank answer that arrives before the timeout', async () => {
@@ -152,6 +171,7 @@ describe('payment workflow (time-skipping)', function () {
     assert.equal(result.status, 'Success');
     assert.equal(result.markedFailedByService, false);
     assert.equal(recorded.get(t.txnId)?.answer?.bankRefNum, '123456789012');
+    assert.equal(inquiries.get(t.txnId), undefined, 'no inquiry: the bank answered in time');
   });
 
   it('a repeated start for the same order runs no second workflow and keeps the first result', async () => {
