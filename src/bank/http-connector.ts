@@ -86,7 +86,11 @@ export class HttpBankConnector implements BankConnector {
       amountPaise: request.amountPaise,
       instrument,
       callbackUrl: this.callbackUrl,
-      ...(request.payerAtBrowser ? { returnUrl: `${this.o.gatewayBaseUrl}${gatewayReturnPath(request.txnId)}` } : {}),
+      ...(request.payerAtBrowser && request.orderId
+        ? {
+            returnUrl: `${this.o.gatewayBaseUrl}${gatewayReturnPath(request.merchantIdentifier, request.orderId, request.txnId)}`,
+          }
+        : {}),
     });
     this.requireEcho(answer.txnId, request.txnId, answer.amountPaise, request.amountPaise);
     if (answer.status === 'REDIRECT') {

@@ -254,7 +254,9 @@ export const BankPaths = {
 
 /** The gateway's side: where banks post callbacks, and where their pages send payers back. */
 export const GATEWAY_CALLBACK_PATH = '/bank/v1/callbacks';
-export const gatewayReturnPath = (txnId: string) => `/bank/v1/return/${encodeURIComponent(txnId)}`;
+/** Where a bank's page sends the payer back: the order by its key, the txnId as the payer's proof. */
+export const gatewayReturnPath = (merchantIdentifier: string, orderId: string, txnId: string) =>
+  `/bank/v1/return/${encodeURIComponent(merchantIdentifier)}/${encodeURIComponent(orderId)}/${encodeURIComponent(txnId)}`;
 
 /** The mandate's id at the bank: the gateway's mandate, named by its merchant and the create request's orderId. */
 export const bankMandateId = (merchantIdentifier: string, orderId: string) => `${merchantIdentifier}:${orderId}`;

@@ -169,9 +169,12 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
     assert.doesNotMatch(page.html, /name="cardNumber"/, 'no card number field on a page of ours');
     const back = await payByCard(gw, path, page, '4012001037141112');
     await paymentFinished(gw, m, entry.orderId as string);
-    const returned = await request(back.headers.get('location')!);
+    const returnUrl = back.headers.get('location')!;
+    const returned = await request(returnUrl);
     assert.equal(returned.status, 200);
     assert.match(returned.text, /Payment received/);
+    const guessed = await request(returnUrl.replace(/\/[^/]+$/, '/ZZZZZZZZZZZZZZZZ'));
+    assert.equal(guessed.status, 404, 'another txnId shows nothing');
     const t = await storedTransaction(gw, m, entry.orderId as string);
     assert.equal(t?.status, 'Success');
     assert.deepEqual(t?.instrument, {

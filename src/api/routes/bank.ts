@@ -5,6 +5,7 @@ import { buildBankOpenApiDocument } from '../../bank/openapi';
 import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../../bank/signing';
 import { ApiError } from '../../domain/api-errors';
+import { ORDER_ID_PATTERN } from '../../domain/identifiers';
 import { paiseToRupees } from '../../domain/money';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
 import { handleBankCallback } from '../../usecases/bank-callback';
@@ -15,7 +16,8 @@ import { parseJsonBody, readRawBody, validate } from '../middleware/body';
  * The gateway's side of the bank boundary:
  * - GET /bank/openapi.json: the acquirer protocol (always served: it is documentation);
  * - POST /bank/v1/callbacks: a bank's signed final answers (BANK_CONNECTOR=http only);
- * - GET /bank/v1/return/:txnId: where a bank's page sends the payer's browser back (http only).
+ * - GET /bank/v1/return/:merchantIdentifier/:orderId/:txnId: where a bank's page sends the payer's
+ *   browser back (http only); the order is read by its key, and shown only when the txnId is its own.
  */
 export function bankRoutes(deps: ApiDeps): Router {
   const router = new Router();
@@ -50,9 +52,12 @@ export function bankRoutes(deps: ApiDeps): Router {
     ctx.body = { success: true, data: { result } };
   });
 
-  router.get('/bank/v1/return/:txnId', async (ctx) => {
-    const txnId = String(ctx.params.txnId);
-    const [t] = /^[0-9A-Z]{8,40}$/.test(txnId) ? await deps.transactions.findByTxnIds([txnId]) : [];
+  router.get('/bank/v1/return/:merchantIdentifier/:orderId/:txnId', async (ctx) => {
+    const { merchantIdentifier, orderId, txnId } = ctx.params as Record<string, string>;
+    const found = ORDER_ID_PATTERN.test(orderId!)
+      ? await deps.transactions.findByOrder({ merchantIdentifier: merchantIdentifier!, orderId: orderId! })
+      : null;
+    const t = found && found.txnId === txnId ? found : null;
     if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');
     const merchant = await deps.merchants.findById(t.merchantIdentifier);
     const amount = `₹${paiseToRupees(t.amountPaise).toFixed(2)}`;
