@@ -3,6 +3,8 @@
  * whose histories must keep replaying (`node --import tsx test/workflows/histories/record.ts`), and
  * commit the JSON files it writes next to itself. Store and webhook activities are fakes (a history
  * holds only their results); the bank is the sandbox. The file names say what each run did.
+ * `payment-silent-bank-before-status-inquiry.json` is older than this script: a payment whose bank
+ * stayed silent, recorded on main at e6a5560, before the status inquiry (patched) existed.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
