@@ -2,7 +2,8 @@
  * The network boundary's cost: sandbox payments created over HTTP and carried to their final
  * outcome (the workflow's result), through the http connector against the bank simulator on
  * loopback, beside the same through the in-process sandbox bank, at the same concurrency, in the
- * same run. Measurements alternate (sandbox, http, sandbox, http) so a noisy neighbour hits both.
+ * same run. Measurements alternate (sandbox then http, http then sandbox, ...) so a noisy neighbour
+ * or a warming cache hits both alike.
  */
 import { randomBytes } from 'node:crypto';
 import type { TestGateway } from '../test/support/gateway';
@@ -45,11 +46,13 @@ export async function benchBankConnector(
   // A short warm-up of each (workflow bundle caches, connections), not counted.
   await loopLoad(payAndFinish(sandbox, 'warm'), { concurrency: o.connections, seconds: 1 });
   await loopLoad(payAndFinish(http, 'warm'), { concurrency: o.connections, seconds: 1 });
-  for (let r = 0; r < (o.rounds ?? 2); r++) {
-    for (const [name, gw] of [
+  for (let r = 0; r < (o.rounds ?? 4); r++) {
+    // Alternating which goes first, so neither always runs on the warmer (or busier) machine.
+    const order = [
       ['sandbox', sandbox],
       ['http', http],
-    ] as const) {
+    ] as const;
+    for (const [name, gw] of r % 2 === 0 ? order : [...order].reverse()) {
       const result = await loopLoad(payAndFinish(gw, `${name}${r}`), { concurrency: o.connections, seconds: o.seconds });
       details[`${name === 'http' ? 'http connector + simulator' : 'in-process sandbox'}, round ${r + 1}`] = result;
       rates[name].push(result.perSecond);
