@@ -2,17 +2,21 @@ import path from 'node:path';
 import { ferretdbPath } from './paths';
 import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
-/** Starts the FerretDB store (SQLite files in `dataDir`) and waits until it accepts connections. */
+/**
+ * Starts the FerretDB store (SQLite files in `dataDir`) and waits until it accepts connections.
+ * `binary` defaults to our patched build (the differential test also starts an unpatched one).
+ */
 export async function startFerretdb(o: {
   port: number;
   dataDir: string;
   logDir: string;
+  binary?: string;
 }): Promise<{ uri: string; process: ManagedProcess }> {
   await assertPortFree('127.0.0.1', o.port, 'set DEV_MONGODB_PORT to a free port, or MONGODB_URI to use that MongoDB');
   const logFile = path.join(o.logDir, 'ferretdb.log');
   const p = startProcess(
     'FerretDB',
-    ferretdbPath,
+    o.binary ?? ferretdbPath,
     ['-listen', `127.0.0.1:${o.port}`, '-data', o.dataDir, '-log-level', 'error'],
     logFile,
   );

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Collection, type Db } from 'mongodb';
 
 export interface Store {
   client: MongoClient;
@@ -30,23 +30,31 @@ export async function dropDatabase(uri: string, dbName: string): Promise<void> {
   }
 }
 
+/**
+ * The transactions collection's indexes: what each read of transaction-repository.ts needs on
+ * MongoDB, and what the embedded store's patch answers those reads from (README, "What the
+ * embedded store does fast").
+ */
+export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: string; unique?: true; sparse?: true }[] = [
+  // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.
+  { key: { txnId: 1 }, name: 'txnId_unique', unique: true },
+  // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
+  { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
+  { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
+  // The pending sweeps.
+  { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
+  { key: { 'refunds.status': 1, updatedAt: 1 }, name: 'refund_status_updated', sparse: true },
+];
+
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
-  // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.
-  await db.collection('transactions').createIndex({ txnId: 1 }, { unique: true, name: 'txnId_unique' });
-  // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
-  await db
-    .collection('transactions')
-    .createIndex({ merchantIdentifier: 1, createdAt: 1, txnId: 1 }, { name: 'merchant_created' });
-  await db
-    .collection('transactions')
-    .createIndex({ merchantIdentifier: 1, successAt: 1, txnId: 1 }, { name: 'merchant_success' });
-  await db.collection('transactions').createIndex({ status: 1, sweptAt: 1, updatedAt: 1 }, { name: 'status_swept_updated' });
+  await ensureTransactionIndexes(db.collection('transactions'));
   await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
   await ensureRateLimitIndexes(db);
-  await db
-    .collection('transactions')
-    .createIndex({ 'refunds.status': 1, updatedAt: 1 }, { name: 'refund_status_updated', sparse: true });
+}
+
+export async function ensureTransactionIndexes(coll: Collection): Promise<void> {
+  for (const { key, ...options } of TRANSACTION_INDEXES) await coll.createIndex(key, options);
 }
 
 /**

@@ -110,10 +110,7 @@ export class TransactionRepository {
     return doc ? toTransaction(doc) : null;
   }
 
-  /**
-   * Transactions by gateway txnId, one query per batch. (txnId is not `_id`: the embedded store
-   * scans the collection for it; on MongoDB the txnId_unique index serves it.)
-   */
+  /** Transactions by gateway txnId, one query per batch (index txnId_unique, on either store). */
   async findByTxnIds(txnIds: string[]): Promise<Transaction[]> {
     if (txnIds.length === 0) return [];
     return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(toTransaction);

@@ -11,6 +11,7 @@ import { freePort } from '../../src/devstack/process';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { customSearchAttributes } from '../../src/temporal/search-attributes';
 import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
+import { unpatchedFerretdbBinary } from './unpatched-ferretdb';
 
 /**
  * Real servers for the tests, started on first use and shared by the whole run: the store
@@ -33,6 +34,23 @@ export const testStore = once(async (): Promise<{ uri: string; dbName: string }>
     rmSync(dir, { recursive: true, force: true });
   });
   return { uri: store.uri, dbName };
+});
+
+/**
+ * FerretDB as released (no gateway.patch), for the differential test; undefined when the tests use
+ * MONGODB_URI or go is missing.
+ */
+export const testUnpatchedStore = once(async (): Promise<{ uri: string; dbName: string } | undefined> => {
+  if (process.env.MONGODB_URI) return undefined;
+  const binary = unpatchedFerretdbBinary((line) => console.log(`      [unpatched store] ${line}`));
+  if (!binary) return undefined;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-unpatched-'));
+  const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir, binary });
+  stops.push(async () => {
+    await store.process.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { uri: store.uri, dbName: `gateway_test_${process.pid}` };
 });
 
 /**

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { BSON, MongoClient, type Db, type Document } from 'mongodb';
+import type { Transaction } from '../../src/domain/transaction';
+import { ensureIndexes } from '../../src/store/mongo';
+import { TransactionRepository } from '../../src/store/transaction-repository';
+import { testStore } from '../support/servers';
+
+/**
+ * The store's plans for the reads transaction-repository.ts makes, captured from the driver as the
+ * repository sends them and explained as they are: an index search of the index the gateway
+ * creates for each, with no table scan, and for ledger and bulk pages rows read in the index's
+ * order (no sort of the matches before skip and limit). The refund sweep still scans on the
+ * embedded store (README, "What the embedded store does fast"); that is checked too, so the
+ * README's table stays true.
+ */
+const MERCHANT = 'explain-merchant';
+const DAY = Date.UTC(2026, 0, 1) - 5.5 * 3_600_000;
+
+describe('store: the range reads the gateway makes are index searches', function () {
+  let client: MongoClient;
+  let db: Db;
+  let repo: TransactionRepository;
+  const sent: Document[] = [];
+
+  before(async function () {
+    const store = await testStore();
+    client = await new MongoClient(store.uri, { monitorCommands: true }).connect();
+    db = client.db(`${store.dbName}_plans_${randomBytes(3).toString('hex')}`);
+    client.on('commandStarted', (e) => {
+      if (e.databaseName === db.databaseName && (e.commandName === 'find' || e.commandName === 'update')) sent.push(e.command);
+    });
+    await ensureIndexes(db);
+    await db.collection('transactions').insertMany(Array.from({ length: 200 }, (_, i) => doc(i)));
+    repo = new TransactionRepository(db);
+  });
+
+  after(async () => {
+    await db?.dropDatabase().catch(() => undefined);
+    await client?.close();
+  });
+
+  /** The commands `run` sends (after clearing what came before). */
+  async function capture(run: () => Promise<unknown>): Promise<Document[]> {
+    sent.length = 0;
+    await run();
+    return [...sent];
+  }
+
+  it('reads a ledger page from merchant_created, in its order', async () => {
+    const [find] = await capture(() =>
+      repo
+        .ledgerPage({
+          merchantIdentifier: MERCHANT,
+          from: new Date(DAY),
+          until: new Date(DAY + 86_400_000),
+          statuses: ['Success', 'Pending'],
+          includeDelayedSuccess: false,
+          skip: 20,
+          limit: 11,
+        })
+        .toArray(),
+    );
+    assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
+  });
+
+  it('reads a bulk page from merchant_success, in its order', async () => {
+    const [find] = await capture(() =>
+      repo
+        .bulkPage({
+          merchantIdentifier: MERCHANT,
+          from: new Date(DAY),
+          until: new Date(DAY + 86_400_000),
+          statuses: ['Success', 'PartialRefund'],
+          skip: 5,
+          limit: 500,
+        })
+        .toArray(),
+    );
+    assertIndexSearch(await explainFind(db, find!), 'merchant_success', { ordered: true });
+  });
+
+  it('reads the pending orders of the sweep from status_swept_updated', async () => {
+    const [find] = await capture(() => repo.findPendingSince(new Date(DAY + 86_400_000), 100));
+    // Only Pending orders are read; their order (sweptAt may be missing) is sorted in memory.
+    assertIndexSearch(await explainFind(db, find!), 'status_swept_updated', { ordered: false });
+  });
+
+  it('reads a reconciliation batch by txnId from txnId_unique', async () => {
+    const [find] = await capture(() => repo.findByTxnIds(['T1', 'T2', 'T3']));
+    assertIndexSearch(await explainFind(db, find!), 'txnId_unique', { ordered: false });
+  });
+
+  it('finds the orders the sweep marks by _id', async () => {
+    const [update] = await capture(() =>
+      repo.markSwept(
+        [
+          { merchantIdentifier: MERCHANT, orderId: 'o-1' },
+          { merchantIdentifier: MERCHANT, orderId: 'o-2' },
+        ],
+        new Date(DAY),
+      ),
+    );
+    const filter = (update!.updates as { q: Document }[])[0]!.q;
+    assertIndexSearch(await explainFind(db, { find: 'transactions', filter }), '_id_', { ordered: false });
+  });
+
+  it('still scans for refunds pending in an array (the embedded store has no multikey index)', async function () {
+    const [find] = await capture(() => repo.findWithPendingRefundsSince(new Date(DAY + 86_400_000), 100));
+    const plan = sqlitePlan(await explainFind(db, find!));
+    if (!plan) this.skip(); // MongoDB: the refund_status_updated index serves it
+    assert.ok(
+      plan.some((row) => /detail=SCAN /.test(row)),
+      `the README says this scans; got ${JSON.stringify(plan)}`,
+    );
+  });
+});
+
+/** One stored transaction of the merchant, i-th of the day. */
+function doc(i: number): Document {
+  const createdAt = new Date(DAY + i * 60_000);
+  const success = i % 3 !== 0;
+  const t: Partial<Transaction> = {
+    txnId: `T${i}`,
+    merchantIdentifier: MERCHANT,
+    orderId: `o-${i}`,
+    status: success ? 'Success' : 'Pending',
+    createdAt,
+    updatedAt: createdAt,
+    successAt: success ? new Date(createdAt.getTime() + 2000) : null,
+    refunds: [],
+  };
+  return { _id: `${MERCHANT}:o-${i}`, ...t };
+}
+
+/** Explains a find command as sent (FerretDB's explain takes skip and limit only as 64-bit). */
+function explainFind(db: Db, find: Document): Promise<Document> {
+  const { find: coll, filter, sort, skip, limit } = find;
+  return db.command({
+    explain: {
+      find: coll,
+      filter,
+      ...(sort ? { sort } : {}),
+      ...(typeof skip === 'number' ? { skip: BSON.Long.fromNumber(skip) } : {}),
+      ...(typeof limit === 'number' ? { limit: BSON.Long.fromNumber(limit) } : {}),
+    },
+    verbosity: 'queryPlanner',
+  });
+}
+
+/** SQLite's plan rows as FerretDB reports them; undefined on MongoDB. */
+function sqlitePlan(explain: Document): string[] | undefined {
+  return (explain.queryPlanner as { Plan?: string[] } | undefined)?.Plan;
+}
+
+/**
+ * FerretDB: SQLite searches the index (`SEARCH ... USING INDEX <table>_<name>`), scans nothing and,
+ * when ordered, sorts nothing (no temporary B-tree) and says the sort was pushed down.
+ * MongoDB: the winning plan uses the index, no collection scan, and no SORT stage when ordered.
+ */
+function assertIndexSearch(explain: Document, index: string, o: { ordered: boolean }): void {
+  const plan = sqlitePlan(explain);
+  if (plan) {
+    const shown = JSON.stringify(plan);
+    assert.ok(
+      plan.some((row) => new RegExp(`detail=SEARCH \\S+ USING INDEX \\S+_${index} `).test(row)),
+      `expected a search of ${index}, got ${shown}`,
+    );
+    assert.ok(!plan.some((row) => /detail=SCAN /.test(row)), `expected no table scan, got ${shown}`);
+    assert.equal(explain.filterPushdown, true);
+    if (o.ordered) {
+      assert.ok(!plan.some((row) => /TEMP B-TREE/.test(row)), `expected rows in index order, got ${shown}`);
+      assert.equal(explain.sortPushdown, true, 'the sort is pushed down');
+    }
+    return;
+  }
+  const winning = JSON.stringify(explain.queryPlanner?.winningPlan ?? explain);
+  assert.match(winning, new RegExp(`"indexName":"${index}"`), `expected ${index}, got ${winning}`);
+  assert.doesNotMatch(winning, /COLLSCAN/);
+  if (o.ordered) assert.doesNotMatch(winning, /"stage":"SORT"/);
+}
