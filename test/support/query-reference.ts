@@ -2,9 +2,10 @@ import { ObjectId } from 'mongodb';
 
 /**
  * MongoDB's semantics for the query shapes the gateway sends (equality and $in of strings, date
- * ranges, $ne, sort, skip, limit), in plain JavaScript over the documents as written: the
- * reference the differential test holds the patched store to. Only the value types the test
- * writes are handled: strings, numbers, booleans, null, Dates, ObjectIds and flat arrays of them.
+ * ranges, $ne, sort, skip, limit, and equality through a dotted path), in plain JavaScript over the
+ * documents as written: the reference the differential test holds the patched store to. Only the
+ * value types the test writes are handled: strings, numbers, booleans, null, Dates, ObjectIds, flat
+ * arrays of them, and (under refunds) documents and arrays of documents.
  */
 export type Doc = Record<string, unknown> & { _id: string };
 
@@ -31,12 +32,28 @@ export function mongoFilter(filter: Record<string, Condition>): Record<string, u
 
 /** The documents the query returns, in MongoDB's order. */
 export function runQuery(docs: Doc[], q: Query): Doc[] {
-  let out = docs.filter((d) => Object.entries(q.filter).every(([field, c]) => matches(d[field], c)));
+  let out = docs.filter((d) => Object.entries(q.filter).every(([field, c]) => pathValues(d, field).some((v) => matches(v, c))));
   const keys = Object.keys(q.sort ?? {});
   if (keys.length > 0) out = [...out].sort((a, b) => compareBy(keys, a, b));
   out = out.slice(q.skip ?? 0);
   return q.limit ? out.slice(0, q.limit) : out;
 }
+
+/**
+ * The values a field name reaches: the field's own value (undefined when missing), or for a dotted
+ * path (refunds.status) each value reached through documents and arrays of documents.
+ */
+function pathValues(doc: Doc, field: string): unknown[] {
+  const [head, ...rest] = field.split('.');
+  let values: unknown[] = [doc[head!]];
+  for (const key of rest) {
+    values = values.flatMap((v) => (Array.isArray(v) ? v.filter(isDocument).map((e) => e[key]) : isDocument(v) ? [v[key]] : []));
+  }
+  return values.length > 0 ? values : [undefined];
+}
+
+const isDocument = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
 /** A field matches when its value does, or (an array) when elements do: each operator by some element. */
 function matches(v: unknown, c: Condition): boolean {

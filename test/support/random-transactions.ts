@@ -121,11 +121,44 @@ export function randomDocs(r: Rng, count: number, arrays: readonly ArrayField[])
       const ms = pick(r, DATE_POOL);
       doc.sweptAt = { null: null, date: new Date(ms), number: ms, string: String(ms) }[swept];
     }
+    const refunds = randomRefunds(r);
+    if (refunds !== undefined) doc.refunds = refunds;
     if (arrayField === 'delayedSuccess') doc.delayedSuccess = pick(r, [[true], [false, true], [false], []]);
     else if (chance(r, 0.3)) doc.delayedSuccess = chance(r, 0.5);
     docs.push(doc);
   }
   return docs;
+}
+
+const REFUND_STATES = ['SUCCESS', 'PENDING', 'FAILED'] as const;
+
+/**
+ * refunds as the gateway writes them (an array of documents with a status), and what a path
+ * `refunds.status` must see through or not: a document instead of an array, a status array,
+ * strings in the array, a lower-case value, other keys that contain "status", a status deeper down.
+ */
+function randomRefunds(r: Rng): unknown {
+  const refund = () => ({ merchantRefId: `r${Math.floor(r() * 1e6)}`, status: pick(r, REFUND_STATES) });
+  switch (pick(r, ['missing', 'empty', 'empty', 'gateway', 'gateway', 'gateway', 'odd'] as const)) {
+    case 'missing':
+      return undefined;
+    case 'empty':
+      return [];
+    case 'gateway':
+      return Array.from({ length: 1 + Math.floor(r() * 3) }, refund);
+    default:
+      return pick(r, [
+        { status: 'PENDING' },
+        [{ status: ['FAILED', 'PENDING'] }],
+        ['PENDING'],
+        [{ status: 'pending' }],
+        [{ Status: 'PENDING' }],
+        [{ status_note: 'PENDING' }],
+        [{ detail: { status: 'PENDING' } }],
+        [{ status: 5 }, refund()],
+        'PENDING',
+      ]);
+  }
 }
 
 /**
@@ -144,10 +177,10 @@ const subset = <T>(r: Rng, xs: readonly T[]) => xs.filter(() => chance(r, 0.5));
 const skip = (r: Rng) => pick(r, [0, 0, 0, 1, 2, 5, 17, 40, 75, 120, 400]);
 const limit = (r: Rng) => pick(r, [0, 1, 2, 7, 25, 100]);
 
-/** A ledger, bulk, sweep or txnId query as transaction-repository.ts writes them. */
+/** A ledger, bulk, sweep (of payments or of refunds) or txnId query as transaction-repository.ts writes them. */
 export function randomQuery(r: Rng, docs: Doc[]): { shape: string; query: Query } {
   const merchant = () => pick(r, [...MERCHANTS, 'm1', 'nobody']);
-  const shape = pick(r, ['ledger', 'ledger', 'ledger', 'bulk', 'bulk', 'bulk', 'sweep', 'txnIds']);
+  const shape = pick(r, ['ledger', 'ledger', 'ledger', 'bulk', 'bulk', 'bulk', 'sweep', 'refundSweep', 'txnIds']);
   switch (shape) {
     case 'ledger': {
       const filter: Record<string, Condition> = { merchantIdentifier: { eq: merchant() }, createdAt: range(r) };
@@ -171,6 +204,13 @@ export function randomQuery(r: Rng, docs: Doc[]): { shape: string; query: Query 
         updatedAt: { lt: new Date(UPDATED_DATES + Math.floor(r() * docs.length * 12)) },
       };
       return { shape, query: { filter, sort: { sweptAt: 1, updatedAt: 1 }, limit: limit(r) } };
+    }
+    case 'refundSweep': {
+      const filter: Record<string, Condition> = {
+        'refunds.status': chance(r, 0.7) ? { eq: 'PENDING' } : { in: ['PENDING', 'FAILED'] },
+        updatedAt: { lt: new Date(UPDATED_DATES + Math.floor(r() * docs.length * 12)) },
+      };
+      return { shape, query: { filter, sort: { updatedAt: 1 }, limit: limit(r) } };
     }
     default: {
       const known = docs.map((d) => d.txnId).filter((t): t is string => typeof t === 'string');
