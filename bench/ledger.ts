@@ -1,33 +1,54 @@
 /**
- * `npm run bench:ledger`: ledger and bulk pages against the real store, the API in its own process.
+ * `npm run bench:ledger`: ledger and bulk pages against the real store, the API in its own process,
+ * at two store sizes side by side.
  *
- * Stores LEDGER_BENCH_MERCHANT_TXNS (default 100,000) transactions of one merchant and as many of
- * other merchants, over ten IST days, then in one run:
- * - a 10,000-record ledger page through the API beside the raw driver reading the same documents
- *   (same filter, sort, skip and limit) and JSON.stringify-ing them (target ratio >= 0.7);
- * - a walk of 10 such pages, reading the API process's resident memory after each (it must not grow
- *   with the page count: the page streams from the cursor);
- * - a 500-record bulk page, API beside raw driver, same target;
- * - each figure per 10,000 stored documents, since the embedded store scans the collection for any
- *   filter other than _id (README, "What the embedded store does fast").
+ * One store database holds LEDGER_BENCH_MERCHANT_TXNS (default 100,000) transactions of one
+ * merchant and as many of another (200,000 stored); a second holds the first tenth of each (20,000
+ * stored), the same documents. Each has its own API process. The merchant's first tenth are its
+ * oldest, all on its first day, so the measured ledger page (page 1 of the ten days) and bulk page
+ * (page 2 of the first day) hold the same records in both (checked). Every figure is the fastest of
+ * ROUNDS, the two sizes measured in turn within each round, so that the load of a shared machine
+ * weighs on both alike. Reported:
+ * - each page at 200,000 stored beside 20,000 (target <= 1.5: the cost does not grow with the
+ *   store, since the store answers them from an index; README, "What the embedded store does fast");
+ * - each page through the API beside the raw driver reading the same documents with the same
+ *   filter, sort, skip and limit and JSON.stringify-ing them (target >= 0.7);
+ * - the ledger page beside the raw driver finding the same 10,000 documents by _id (the cost of
+ *   reading them at all);
+ * - a walk of 10 ledger pages at 200,000 stored, reading the API process's resident memory after
+ *   each (page 10 / page 1 <= 1.1: a page streams from the cursor);
+ * - the other reads the gateway makes (a reconciliation batch by txnId, the two sweeps) at both sizes.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MongoClient, type Collection, type Document, type Filter, type Sort } from 'mongodb';
+import { freePort } from '../src/devstack/process';
 import { newTxnId } from '../src/domain/identifiers';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import type { Transaction } from '../src/domain/transaction';
-import { orderKey } from '../src/store/transaction-repository';
-import { startChaosStack, startGateway } from './chaos-stack';
+import { orderKey, TransactionRepository } from '../src/store/transaction-repository';
+import { startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
 import { round } from './support/load';
 import { ratioRow, report, runBench, type BenchRow } from './support/report';
 
 const PER_MERCHANT = Number(process.env.LEDGER_BENCH_MERCHANT_TXNS ?? 100_000);
+const SMALL_PER_MERCHANT = Math.round(PER_MERCHANT / 10);
 const DAYS = 10;
 const FIRST_DAY = Date.UTC(2026, 0, 1) - 5.5 * 3_600_000; // 2026-01-01 00:00 IST
 const DAY_MS = 86_400_000;
 const PAGE = 10_000;
 const BULK_PAGE = 500;
-const TIMES = 2;
+const ROUNDS = 4;
+const OTHER_MERCHANT = 'f'.repeat(32);
+const SUCCESS_STATES = [
+  'Success',
+  'PartialRefund',
+  'Refund',
+  'PartialChargeback',
+  'Chargeback',
+  'PartialChargebackReverted',
+  'ChargebackReverted',
+];
 
 const say = (line: string) => console.log(`[bench:ledger] ${line}`);
 
@@ -37,7 +58,7 @@ const INSTRUMENTS: PaymentInstrument[] = [
   { kind: 'NETBANKING', bankCode: 'SBIN', bankName: 'State Bank of India' },
 ];
 
-/** One stored transaction, i-th of its merchant: mostly successes, some with a refund. */
+/** One stored transaction, i-th of its merchant (oldest first): mostly successes, some with a refund. */
 function transaction(merchantIdentifier: string, i: number): Transaction & { _id: string } {
   const createdAt = new Date(FIRST_DAY + Math.floor((i / PER_MERCHANT) * DAYS * DAY_MS));
   const status = i % 10 === 0 ? 'Failure' : i % 10 === 1 ? 'Pending' : i % 10 === 2 ? 'PartialRefund' : 'Success';
@@ -72,28 +93,131 @@ function transaction(merchantIdentifier: string, i: number): Transaction & { _id
   return { _id: orderKey(t), ...t };
 }
 
-async function seed(coll: Collection<Document>, merchantIdentifier: string, count: number) {
-  for (let i = 0; i < count; i += 2000) {
-    const docs = Array.from({ length: Math.min(2000, count - i) }, (_, k) => transaction(merchantIdentifier, i + k));
-    await coll.insertMany(docs as unknown as Document[], { ordered: false });
+/** Stores the merchant's transactions in the large store, and the first tenth in the small one too. */
+async function seed(large: Collection<Document>, small: Collection<Document>, merchantIdentifier: string) {
+  for (let i = 0; i < PER_MERCHANT; i += 2000) {
+    const docs = Array.from({ length: Math.min(2000, PER_MERCHANT - i) }, (_, k) => transaction(merchantIdentifier, i + k));
+    await large.insertMany(docs as unknown as Document[], { ordered: false });
+    const early = docs.filter((_, k) => i + k < SMALL_PER_MERCHANT);
+    if (early.length > 0) await small.insertMany(early as unknown as Document[], { ordered: false });
   }
 }
 
-/** Milliseconds of the faster of TIMES runs (the least disturbed by the rest of the machine). */
-async function fastest(run: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < TIMES; i++) {
-    const started = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const sha = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+/** A filter on string _ids (the driver types _id as an ObjectId). */
+const idIn = (ids: string[]) => ({ _id: { $in: ids } }) as unknown as Filter<Document>;
+const ms = (v: number) => `${round(v, 0)} ms`;
+
+type Merchant = { merchantIdentifier: string; apiKey: string };
+
+/** One store size: its database, its API, and the requests measured against both. */
+function storeSize(client: MongoClient, db: string, apiUrl: string, merchant: Merchant) {
+  const coll = client.db(db).collection('transactions');
+  const repo = new TransactionRepository(client.db(db));
+  const api = async (path: string, body: object) => {
+    const res = await fetch(`${apiUrl}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
+    return text;
+  };
+  const raw = async (filter: Filter<Document>, sort: Sort, skip: number, limit: number) =>
+    JSON.stringify(await coll.find(filter).sort(sort).skip(skip).limit(limit).toArray());
+  const M = merchant.merchantIdentifier;
+
+  // Ledger: the ten days, every status, as the route queries them. Bulk: the first day, page 2.
+  const ledgerBody = (pageNumber: number) => ({
+    startDateTime: '2026-01-01',
+    endDateTime: '2026-01-10',
+    status: 'ALL',
+    pageSize: PAGE,
+    pageNumber,
+  });
+  const ledgerFilter = {
+    merchantIdentifier: M,
+    createdAt: { $gte: new Date(FIRST_DAY), $lt: new Date(FIRST_DAY + DAYS * DAY_MS) },
+    delayedSuccess: { $ne: true },
+  };
+  const bulkBody = { txnDate: '2026-01-01', status: 'success', pageSize: BULK_PAGE, pageNumber: 2 };
+  const bulkFilter = {
+    merchantIdentifier: M,
+    successAt: { $gte: new Date(FIRST_DAY), $lt: new Date(FIRST_DAY + DAY_MS) },
+    status: { $in: SUCCESS_STATES },
+  };
+  // The first page's documents, the merchant's oldest PAGE.
+  const pageIds = Array.from({ length: PAGE }, (_, i) => orderKey({ merchantIdentifier: M, orderId: `bench-${i}` }));
+  const sweepBefore = new Date(FIRST_DAY + DAYS * DAY_MS);
+
+  return {
+    db,
+    coll,
+    ledgerBody,
+    api,
+    /** Fingerprints of the measured pages' records (isNextPageAvailable differs between sizes). */
+    async pages(): Promise<{ ledger: string; bulk: string }> {
+      const ledger = (JSON.parse(await api('/api/v1/ledger', ledgerBody(1))) as { data: { transactions: unknown[] } }).data
+        .transactions;
+      if (ledger.length !== PAGE) throw new Error(`a ledger page held ${ledger.length}`);
+      const bulk = (JSON.parse(await api('/api/v1/fetchtxn', bulkBody)) as { data: unknown[] }).data;
+      if (bulk.length !== BULK_PAGE) throw new Error(`a bulk page held ${bulk.length}`);
+      return { ledger: sha(ledger), bulk: sha(bulk) };
+    },
+    pageRuns: {
+      ledgerApi: () => api('/api/v1/ledger', ledgerBody(1)),
+      ledgerRaw: () => raw(ledgerFilter, { createdAt: 1, txnId: 1 }, 0, PAGE + 1),
+      // In batches of 500, as a reconciliation reads: FerretDB checks $in against each document in
+      // a loop, so one $in of 10,000 would cost more than reading the documents.
+      ledgerById: async () => {
+        for (let i = 0; i < PAGE; i += 500) JSON.stringify(await coll.find(idIn(pageIds.slice(i, i + 500))).toArray());
+      },
+      bulkApi: () => api('/api/v1/fetchtxn', bulkBody),
+      bulkRaw: () => raw(bulkFilter, { successAt: 1, txnId: 1 }, BULK_PAGE, BULK_PAGE),
+    },
+    otherRuns: {
+      txnIds: async () => {
+        const some = await coll.find(idIn(pageIds.filter((_, i) => i % 20 === 0))).toArray();
+        return timed(() => repo.findByTxnIds(some.map((d) => (d as unknown as Transaction).txnId)));
+      },
+      pendingSweep: () => timed(() => repo.findPendingSince(sweepBefore, 100)),
+      refundSweep: () => timed(() => repo.findWithPendingRefundsSince(sweepBefore, 100)),
+    },
+  };
+}
+
+type Size = ReturnType<typeof storeSize>;
+type PageRun = keyof Size['pageRuns'];
+type OtherRun = keyof Size['otherRuns'];
+
+/** A second API process on the same servers, reading database `db`. */
+async function secondApi(stack: ChaosStack, db: string) {
+  const port = await freePort();
+  const small: ChaosStack = {
+    ...stack,
+    gatewayEnv: {
+      ...stack.gatewayEnv,
+      API_PORT: String(port),
+      MONGODB_DB: db,
+      TEMPORAL_TASK_QUEUE: `${stack.gatewayEnv.TEMPORAL_TASK_QUEUE}-small`,
+    },
+    apiUrl: `http://127.0.0.1:${port}`,
+  };
+  await startGateway(small, 2);
+  return small.apiUrl;
+}
 
 async function main(): Promise<boolean> {
-  const stack = await startChaosStack({ bankTimeoutSeconds: 5, sweepIntervalSeconds: 300, sweepAgeSeconds: 60 }, say);
+  // The gateway's own sweep once a day, not during the measurements.
+  const stack = await startChaosStack({ bankTimeoutSeconds: 5, sweepIntervalSeconds: 86_400, sweepAgeSeconds: 60 }, say);
   const client = new MongoClient(stack.mongodbUri);
   try {
     const gateway = await startGateway(stack, 1);
@@ -102,108 +226,104 @@ async function main(): Promise<boolean> {
       headers: { authorization: `Bearer ${stack.opsToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Ledger bench' }),
     });
-    const merchant = ((await created.json()) as { data: { merchantIdentifier: string; apiKey: string; secretKey: string } }).data;
-    const coll = client.db(stack.mongodbDb).collection('transactions');
+    const merchant = ((await created.json()) as { data: Merchant }).data;
+
+    // The small store's database: the same merchant and key, its own API process.
+    const smallDb = `${stack.mongodbDb}_small`;
+    for (const name of ['merchants', 'api_keys']) {
+      const docs = await client.db(stack.mongodbDb).collection(name).find().toArray();
+      await client.db(smallDb).collection(name).insertMany(docs);
+    }
+    const smallApi = await secondApi(stack, smallDb);
+    const large = storeSize(client, stack.mongodbDb, stack.apiUrl, merchant);
+    const small = storeSize(client, smallDb, smallApi, merchant);
+
     const seeding = performance.now();
-    await seed(coll, merchant.merchantIdentifier, PER_MERCHANT);
-    await seed(coll, 'f'.repeat(32), PER_MERCHANT);
-    const stored = await coll.countDocuments({});
-    say(`stored ${stored} transactions in ${round((performance.now() - seeding) / 1000, 1)} s`);
-    const per10k = (ms: number) => `${round(ms / (stored / 10_000), 1)} ms per 10,000 stored`;
+    await seed(large.coll, small.coll, merchant.merchantIdentifier);
+    await seed(large.coll, small.coll, OTHER_MERCHANT);
+    const stored = { large: await large.coll.countDocuments({}), small: await small.coll.countDocuments({}) };
+    say(`stored ${stored.large} and ${stored.small} transactions in ${round((performance.now() - seeding) / 1000, 1)} s`);
+    const [largePages, smallPages] = [await large.pages(), await small.pages()];
+    if (largePages.ledger !== smallPages.ledger || largePages.bulk !== smallPages.bulk) {
+      throw new Error('the measured pages differ between the two store sizes; the comparison would mean nothing');
+    }
 
-    const api = async (path: string, body: object) => {
-      const res = await fetch(`${stack.apiUrl}${path}`, {
-        method: 'POST',
-        headers: { 'x-api-key': merchant.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${text.slice(0, 200)}`);
-      return text;
-    };
-    const raw = async (filter: Filter<Document>, sort: Sort, skip: number, limit: number) =>
-      JSON.stringify(await coll.find(filter).sort(sort).skip(skip).limit(limit).toArray());
+    // Rounds: each request at both sizes in turn (which goes first alternates); keep the fastest.
+    const best = { large: {} as Record<PageRun, number>, small: {} as Record<PageRun, number> };
+    const runs = Object.keys(large.pageRuns) as PageRun[];
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const run of runs) {
+        const order = r % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
+        for (const size of order) {
+          const t = await timed((size === 'large' ? large : small).pageRuns[run]);
+          best[size][run] = Math.min(best[size][run] ?? Infinity, t);
+        }
+      }
+      say(
+        `round ${r + 1}: ${runs.map((k) => `${k} ${ms(best.small[k])} / ${ms(best.large[k])}`).join(', ')} (fastest so far, small / large)`,
+      );
+    }
+    const other = { large: {} as Record<OtherRun, number>, small: {} as Record<OtherRun, number> };
+    for (const run of Object.keys(large.otherRuns) as OtherRun[]) {
+      other.small[run] = await small.otherRuns[run]();
+      other.large[run] = await large.otherRuns[run]();
+      say(`${run}: ${ms(other.small[run])} (${stored.small} stored), ${ms(other.large[run])} (${stored.large} stored)`);
+    }
 
-    // Ledger: the ten days, every status, as the route queries them.
-    const ledgerFilter = {
-      merchantIdentifier: merchant.merchantIdentifier,
-      createdAt: { $gte: new Date(FIRST_DAY), $lt: new Date(FIRST_DAY + DAYS * DAY_MS) },
-      delayedSuccess: { $ne: true },
-    };
-    const ledgerBody = (pageNumber: number) => ({
-      startDateTime: '2026-01-01',
-      endDateTime: '2026-01-10',
-      status: 'ALL',
-      pageSize: PAGE,
-      pageNumber,
-    });
-    const first = JSON.parse(await api('/api/v1/ledger', ledgerBody(1))) as { data: { transactions: unknown[] } };
-    if (first.data.transactions.length !== PAGE) throw new Error(`a ledger page held ${first.data.transactions.length}`);
-    const ledgerApiMs = await fastest(() => api('/api/v1/ledger', ledgerBody(1)));
-    const ledgerRawMs = await fastest(() => raw(ledgerFilter, { createdAt: 1, txnId: 1 }, 0, PAGE + 1));
-
-    const ledgerRow = ratioRow(
-      `ledger page of ${PAGE} (${stored} stored)`,
-      {
-        label: `${round(PAGE / (ledgerApiMs / 1000), 0)} records/s (${round(ledgerApiMs, 0)} ms; ${per10k(ledgerApiMs)})`,
-        value: 1 / ledgerApiMs,
-      },
-      {
-        label: `${round(PAGE / (ledgerRawMs / 1000), 0)} records/s raw driver + JSON.stringify (${round(ledgerRawMs, 0)} ms; ${per10k(ledgerRawMs)})`,
-        value: 1 / ledgerRawMs,
-      },
-      { atLeast: 0.7 },
-    );
-    say(`${ledgerRow.path}: ratio ${ledgerRow.ratio} (${ledgerRow.measured} vs ${ledgerRow.ceiling})`);
-
-    // Walk 10 pages: resident memory of the API process after each.
+    // Walk 10 pages at the large size: resident memory of its API process after each.
     const pid = gateway.api.pid!;
     const rss: number[] = [];
     const walkStarted = performance.now();
     for (let page = 1; page <= 10; page++) {
-      await api('/api/v1/ledger', ledgerBody(page));
+      const took = await timed(() => large.api('/api/v1/ledger', large.ledgerBody(page)));
       rss.push(rssMb(pid));
-      say(
-        `page ${page}: API resident memory ${round(rss.at(-1)!, 0)} MB, ${round((performance.now() - walkStarted) / 1000, 0)} s into the walk`,
-      );
+      say(`page ${page}: ${ms(took)}, API resident memory ${round(rss.at(-1)!, 0)} MB`);
     }
     const walkMs = performance.now() - walkStarted;
-    say(`API resident memory after pages 1..10 (MB): ${rss.map((r) => round(r, 0)).join(', ')}`);
 
-    // Bulk: one day, 500 per page.
-    const bulkFilter = {
-      merchantIdentifier: merchant.merchantIdentifier,
-      successAt: { $gte: new Date(FIRST_DAY + 4 * DAY_MS), $lt: new Date(FIRST_DAY + 5 * DAY_MS) },
-      status: {
-        $in: [
-          'Success',
-          'PartialRefund',
-          'Refund',
-          'PartialChargeback',
-          'Chargeback',
-          'PartialChargebackReverted',
-          'ChargebackReverted',
-        ],
-      },
-    };
-    const bulkBody = { txnDate: '2026-01-05', status: 'success', pageSize: BULK_PAGE, pageNumber: 2 };
-    const bulkApiMs = await fastest(() => api('/api/v1/fetchtxn', bulkBody));
-    const bulkRawMs = await fastest(() => raw(bulkFilter, { successAt: 1, txnId: 1 }, BULK_PAGE, BULK_PAGE));
-
+    const L = best.large;
+    const S = best.small;
+    const sizes = `${stored.large} / ${stored.small} stored`;
+    const bySize = (path: string, l: number, s: number, target: { atMost?: number }) =>
+      ratioRow(
+        `${path}, ${sizes}`,
+        { label: `${ms(l)} (${stored.large} stored)`, value: l },
+        { label: `${ms(s)} (${stored.small} stored)`, value: s },
+        target,
+      );
     const rows: BenchRow[] = [
-      ledgerRow,
+      bySize(`ledger page of ${PAGE}`, L.ledgerApi, S.ledgerApi, { atMost: 1.5 }),
+      bySize(`bulk page of ${BULK_PAGE}`, L.bulkApi, S.bulkApi, { atMost: 1.5 }),
+      ratioRow(
+        `ledger page of ${PAGE} through the API vs raw driver (${stored.large} stored)`,
+        { label: `${round(PAGE / (L.ledgerApi / 1000), 0)} records/s (${ms(L.ledgerApi)})`, value: 1 / L.ledgerApi },
+        {
+          label: `${round(PAGE / (L.ledgerRaw / 1000), 0)} records/s raw driver + JSON.stringify (${ms(L.ledgerRaw)})`,
+          value: 1 / L.ledgerRaw,
+        },
+        { atLeast: 0.7 },
+      ),
+      ratioRow(
+        `bulk page of ${BULK_PAGE} through the API vs raw driver (${stored.large} stored)`,
+        { label: ms(L.bulkApi), value: 1 / L.bulkApi },
+        { label: `${ms(L.bulkRaw)} raw driver + JSON.stringify`, value: 1 / L.bulkRaw },
+        { atLeast: 0.7 },
+      ),
+      ratioRow(
+        `ledger page of ${PAGE} through the API vs its documents found by _id (${stored.large} stored)`,
+        { label: ms(L.ledgerApi), value: 1 / L.ledgerApi },
+        { label: `${ms(L.ledgerById)} raw driver, 20 finds of {_id: {$in: 500 ids}} + JSON.stringify`, value: 1 / L.ledgerById },
+        {},
+      ),
       ratioRow(
         'API resident memory, page 10 / page 1',
         { label: `${round(rss[9]!, 0)} MB after page 10 (walk ${round(walkMs / 1000, 1)} s)`, value: rss[9]! },
         { label: `${round(rss[0]!, 0)} MB after page 1`, value: rss[0]! },
         { atMost: 1.1 },
       ),
-      ratioRow(
-        `bulk page of ${BULK_PAGE} (${stored} stored)`,
-        { label: `${round(bulkApiMs, 0)} ms (${per10k(bulkApiMs)})`, value: 1 / bulkApiMs },
-        { label: `${round(bulkRawMs, 0)} ms raw driver + JSON.stringify (${per10k(bulkRawMs)})`, value: 1 / bulkRawMs },
-        { atLeast: 0.7 },
-      ),
+      bySize('reconciliation batch of 500 txnIds', other.large.txnIds, other.small.txnIds, {}),
+      bySize('pending-payment sweep (limit 100)', other.large.pendingSweep, other.small.pendingSweep, {}),
+      bySize('pending-refund sweep (limit 100)', other.large.refundSweep, other.small.refundSweep, {}),
     ];
     return report(rows);
   } finally {

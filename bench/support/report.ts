@@ -22,7 +22,9 @@ export function ratioRow(
     measured: measured.label,
     ceiling: ceiling.label,
     ratio,
-    target: target.atLeast !== undefined ? `>= ${target.atLeast}` : `<= ${target.atMost}`,
+    // Neither bound: a figure reported for scale, never a miss.
+    target:
+      target.atLeast !== undefined ? `>= ${target.atLeast}` : target.atMost !== undefined ? `<= ${target.atMost}` : 'reported',
     met,
   };
 }
