@@ -32,7 +32,20 @@ export interface WebhookActivityDeps {
 const RESPONSE_KEPT_BYTES = 512;
 
 export type PreparedWebhook =
-  { send: true; url: string; contentType: string; body: string; scheduleMs: number[] } | { send: false; reason: string };
+  | {
+      send: true;
+      url: string;
+      contentType: string;
+      body: string;
+      scheduleMs: number[];
+      /** What the store already holds of this delivery (a repeated first-attempt activity reads it). */
+      stored?: { state: WebhookDelivery['state']; attempts: number };
+    }
+  | { send: false; reason: string };
+
+/** What the first attempt inside the transaction's workflow came to. */
+export type FirstAttemptOutcome =
+  { state: 'delivered'; attempts: number } | { state: 'handed over'; attempts: number } | { state: 'not sent'; reason: string };
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   /** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
@@ -64,6 +77,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       contentType: stored.contentType,
       body: stored.body,
       scheduleMs: deps.webhookScheduleMs,
+      stored: { state: stored.state, attempts: stored.attempts.length },
     };
   }
 
@@ -75,7 +89,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     return url.toString();
   }
 
-  return {
+  const activities = {
     /**
      * Starts a delivery's own workflow, which outlives the caller. An activity rather than an
      * abandoned child: the time-skipping test server holds its clock still forever when a child
@@ -193,6 +207,49 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
       await deps.webhooks.finish(input.deliveryId, input.state);
+    },
+  };
+
+  return {
+    ...activities,
+
+    /**
+     * The first attempt of a delivery, run by the workflow that changed the transaction right after
+     * the outcome is stored: the call is built and stored once, attempted once, and only when that
+     * attempt fails is the delivery handed to its own workflow (`webhook:<deliveryId>`), which goes
+     * on from attempt 2 on the schedule. A delivery answered SUCCESS at once costs no workflow.
+     *
+     * Repeated (the activity retried after a worker died or a completion was lost), it never sends
+     * what the store already settled: a delivery stored as delivered is reported delivered; one with
+     * a failed attempt logged is handed over without a new first attempt. A worker that died between
+     * the POST and the store write sends attempt 1 again, with the same bytes and `X-Webhook-Id`.
+     */
+    async deliverWebhookFirstAttempt(input: WebhookDeliveryInput): Promise<FirstAttemptOutcome> {
+      const prepared =
+        input.replayOf !== undefined
+          ? await activities.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
+          : input.late !== undefined
+            ? await activities.prepareLateWebhook({
+                deliveryId: input.deliveryId,
+                merchantIdentifier: input.merchantIdentifier,
+                late: input.late,
+              })
+            : await activities.prepareRealtimeWebhook(input);
+      if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
+      const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
+      if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };
+      if (stored.attempts === 0 && stored.state === 'pending') {
+        const { acknowledged } = await activities.attemptWebhook({
+          deliveryId: input.deliveryId,
+          attempt: 1,
+          url: prepared.url,
+          contentType: prepared.contentType,
+          body: prepared.body,
+        });
+        if (acknowledged) return { state: 'delivered', attempts: 1 };
+      }
+      await startWebhookDeliveryWorkflow(deps, { ...input, fromAttempt: 2 });
+      return { state: 'handed over', attempts: 1 };
     },
   };
 }

@@ -9,6 +9,17 @@ const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
 });
 
 /**
+ * The first attempt: one HTTP call (at most 15 s, WEBHOOK_ATTEMPT_TIMEOUT_SECONDS) plus two store
+ * writes and, when it fails, a workflow start. Retried until it completes, so a worker dying during
+ * it, or Temporal or the store being away, never loses the delivery; a retry never re-sends what the
+ * store shows settled (deliverWebhookFirstAttempt).
+ */
+const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
  * Whether the outcome just recorded is sent as a real-time webhook: whenever the stored outcome of
  * the order's transaction is final, not only when this call applied it. The store write may have
  * committed on an attempt whose completion was lost (a worker crash, a timeout); the retry then
@@ -27,7 +38,20 @@ export function realtimeWebhookDue(recorded: { status: string; applied: boolean;
  */
 export async function startRealtimeWebhook(order: { merchantIdentifier: string; orderId: string }): Promise<void> {
   const deliveryId = `rt:${order.merchantIdentifier}:${order.orderId}`;
-  await startDeliveryWorkflow({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId });
+  await deliverWebhook({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId });
+}
+
+/**
+ * A delivery made durable by the workflow that changed the transaction: its first attempt runs here,
+ * as an activity; only a failed one starts the delivery workflow that goes on with the schedule.
+ * Histories recorded before the patch started the delivery workflow at once; they replay so.
+ */
+export async function deliverWebhook(input: WebhookDeliveryInput): Promise<void> {
+  if (patched('webhook-first-attempt-inline')) {
+    await deliverWebhookFirstAttempt(input);
+    return;
+  }
+  await startDeliveryWorkflow(input);
 }
 
 /** Starts a delivery workflow through an activity (see startWebhookDelivery for why not a child). */

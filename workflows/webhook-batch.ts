@@ -1,6 +1,6 @@
 import { condition, continueAsNew, defineSignal, setHandler, sleep } from '@temporalio/workflow';
 import { cutIntoCalls, lateDeliveryId, type LateUpdate } from '../src/domain/webhook-late';
-import { startDeliveryWorkflow } from './realtime-webhook';
+import { deliverWebhook } from './realtime-webhook';
 
 export const lateUpdateSignal = defineSignal<[LateUpdate]>('lateUpdate');
 
@@ -29,7 +29,7 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<vo
     await sleep(input.windowMs);
     for (const call of cutIntoCalls(pending.splice(0))) {
       const deliveryId = lateDeliveryId(input.merchantIdentifier, call);
-      await startDeliveryWorkflow({ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call });
+      await deliverWebhook({ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call });
     }
   }
   await continueAsNew<typeof webhookBatchWorkflow>({ ...input, carried: pending.splice(0) });

@@ -18,6 +18,11 @@ export interface WebhookDeliveryInput {
   replayOf?: string;
   /** A non-real-time call: the late updates it carries. */
   late?: LateUpdate[];
+  /**
+   * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
+   * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
+   */
+  fromAttempt?: number;
 }
 
 const storeOptions: LocalActivityOptions = {
@@ -61,7 +66,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
-  for (let i = 0; i < scheduleMs.length; i++) {
+  for (let i = (input.fromAttempt ?? 1) - 1; i < scheduleMs.length; i++) {
     if (scheduleMs[i]! > 0) await sleep(scheduleMs[i]!);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.
     const outcome = await attempt

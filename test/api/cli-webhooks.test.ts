@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
+import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver } from '../support/receiver';
@@ -37,7 +38,7 @@ describe('Operator CLI: webhooks list and replay (child process)', function () {
       await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
       await paymentFinished(gw, m.merchantIdentifier, orderId);
       const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
-      await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();
+      await deliveryResult(gw, deliveryId);
 
       const listed = await cli(['webhooks', 'list', '--merchant', m.merchantIdentifier, '--state', 'failed']);
       assert.equal(listed.code, 0, listed.stderr);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { WebhookRepository } from '../../src/store/webhook-repository';
+import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
@@ -25,7 +26,7 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
     await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
     await paymentFinished(gw, m.merchantIdentifier, orderId);
     const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
-    assert.deepEqual(await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result(), { state: 'failed', attempts: 2 });
+    assert.deepEqual(await deliveryResult(gw, deliveryId), { state: 'failed', attempts: 2 });
     return { receiver, state, m, deliveryId };
   }
   const list = (query: string) => request(`${gw.baseUrl}/ops/v1/webhooks?${query}`, { headers: ops });

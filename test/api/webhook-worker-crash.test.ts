@@ -5,6 +5,7 @@ import { activityDeps } from '../../src/runtime';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { createGatewayWorker } from '../../src/temporal/worker';
 import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
+import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver } from '../support/receiver';
@@ -66,7 +67,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
       await paymentFinished(gw, m.merchantIdentifier, orderId);
       // Its own real-time delivery ends unsent (no URL yet) before the receiver is configured.
-      await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+      assert.equal((await deliveryResult(gw, `rt:${m.merchantIdentifier}:${orderId}`)).state, 'not sent');
       await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
 
       child = await startWorkerProcess(gw, taskQueue);

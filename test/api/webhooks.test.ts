@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver, type ReceiverAnswer } from '../support/receiver';
@@ -21,7 +22,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     const orderId = newOrderId('wh');
     await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, ...instrument });
     await paymentFinished(gw, m.merchantIdentifier, orderId);
-    const delivery = await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+    const delivery = await deliveryResult(gw, `rt:${m.merchantIdentifier}:${orderId}`);
     return { orderId, delivery };
   }
 
@@ -158,7 +159,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       const orderId = newOrderId('wh');
       await sandboxPay(strict, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
       await paymentFinished(strict, m.merchantIdentifier, orderId);
-      const delivery = await strict.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).result();
+      const delivery = await deliveryResult(strict, `rt:${m.merchantIdentifier}:${orderId}`);
       assert.equal(delivery.state, 'failed');
       assert.equal(receiver.calls.length, 0, 'nothing reached the loopback receiver');
       const stored = await strict.rt.store.db
