@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { activityDeps } from '../../src/runtime';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { WebhookRepository } from '../../src/store/webhook-repository';
+import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';
+import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { createGatewayWorker } from '../../src/temporal/worker';
 import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { deliveryResult } from '../support/deliveries';
@@ -101,6 +104,70 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       assert.equal(JSON.parse(new URLSearchParams(receiver.calls[1]!.body).get('txnData')!).txns[0].orderId, orderId);
       const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('a worker killed during the first attempt inside the payment workflow: delivered exactly once per X-Webhook-Id, no delivery workflow', async () => {
+    // The receiver holds the first call open (the worker dies meanwhile) and acknowledges the next;
+    // like a real merchant it processes a webhook id once, however often the call arrives.
+    const receiver = await startReceiver((n) => (n === 1 ? 'hang' : { status: 200, body: 'SUCCESS' }));
+    const processed = new Map<string, number>();
+    const taskQueue = `crash-${randomBytes(4).toString('hex')}`;
+    try {
+      const m = await gw.newMerchant('Crash inline');
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      child = await startWorkerProcess(gw, taskQueue);
+      const orderId = newOrderId('crashin');
+      // The payment workflow runs on the worker about to die (the gateway's own polls another queue).
+      const deps = { ...startPaymentDeps({ ...gw.rt, now: () => new Date() }), taskQueue };
+      const started = await startPayment(deps, {
+        merchantIdentifier: m.merchantIdentifier,
+        orderId,
+        amountPaise: 10_000 as never,
+        productDescription: 'crash',
+        buyerName: null,
+        buyerEmail: null,
+        ipAddress: null,
+        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
+      });
+      assert.equal(started.kind, 'started');
+      await receiver.received(1);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+
+      const second = await createGatewayWorker({
+        address: gw.rt.config.TEMPORAL_ADDRESS!,
+        namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+        taskQueue,
+        activityDeps: activityDeps(gw.rt),
+        workflowBundle: await workflowBundle(),
+      });
+      const payment = gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId));
+      const result = await second.worker.runUntil(payment.result());
+      await second.connection.close();
+      assert.equal(result.status, 'Success');
+
+      const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
+      for (const c of receiver.calls) {
+        const id = String(c.headers['x-webhook-id']);
+        processed.set(id, (processed.get(id) ?? 0) + 1);
+      }
+      // Exactly once, from the receiver's side: one webhook id, acknowledged once, same bytes each call.
+      assert.deepEqual([...processed.keys()], [deliveryId]);
+      assert.equal(receiver.calls.length, 2, 'the attempt in flight when the worker died, then its repetition');
+      assert.equal(receiver.calls[0]!.body, receiver.calls[1]!.body, 'the same stored bytes');
+      assert.deepEqual(
+        receiver.calls.map((c) => c.headers['x-webhook-attempt']),
+        ['1', '1'],
+      );
+      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      assert.equal(stored?.state, 'delivered');
+      assert.equal(stored?.attempts.length, 1, 'the killed attempt never reached the store');
+      await assert.rejects(gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).describe(), WorkflowNotFoundError);
+      // Nothing more arrives afterwards.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(receiver.calls.length, 2);
     } finally {
       await receiver.close();
     }
