@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
+import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
 import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
@@ -180,15 +181,26 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       url: string;
       contentType: string;
       body: string;
+      /** Whose signing secrets sign the attempt; absent (deliveries started before): read from the store. */
+      merchantIdentifier?: string;
     }): Promise<{ acknowledged: boolean }> {
       const started = Date.now();
       const at = deps.now();
+      const merchantIdentifier = input.merchantIdentifier ?? (await deps.webhooks.find(input.deliveryId))?.merchantIdentifier;
+      // Signed at each attempt: its own timestamp, with the secrets in use now (a rotation reaches retries).
+      const secrets = merchantIdentifier ? await deps.merchants.webhookSigningSecrets(merchantIdentifier, at) : null;
+      const signed = standardWebhookHeaders(
+        (secrets ?? []).map((s) => s.secret),
+        input.deliveryId,
+        at,
+        input.body,
+      );
       // An address literal never goes through lookup: check it here.
       const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
       const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
       const result = literalRefused
         ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
-        : await post(input, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
+        : await post(input, signed, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
             status: null,
             text: null,
             error: e.message,
@@ -240,6 +252,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };
       if (stored.attempts === 0 && stored.state === 'pending') {
         const { acknowledged } = await activities.attemptWebhook({
+          merchantIdentifier: input.merchantIdentifier,
           deliveryId: input.deliveryId,
           attempt: 1,
           url: prepared.url,
@@ -257,6 +270,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 /** POST without following redirects, over a connection to a checked address, within the timeout. */
 function post(
   input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
+  signed: Record<string, string>,
   lookup: LookupFunction,
   timeoutMs: number,
 ): Promise<{ status: number; text: string }> {
@@ -274,6 +288,7 @@ function post(
           'content-length': Buffer.byteLength(input.body),
           'x-webhook-id': input.deliveryId,
           'x-webhook-attempt': String(input.attempt),
+          ...signed,
         },
       },
       (res) => {

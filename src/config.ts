@@ -161,6 +161,11 @@ export const configSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')
     .default('5s')
     .describe('how long late updates of one merchant are gathered before they are cut into non-real-time webhook calls'),
+  WEBHOOK_SECRET_ROTATION_OVERLAP: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 24h')
+    .default('24h')
+    .describe('after a webhook signing secret is rotated, how long the old one still signs calls beside the new one'),
   WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()

@@ -70,7 +70,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     if (scheduleMs[i]! > 0) await sleep(scheduleMs[i]!);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.
     const outcome = await attempt
-      .attemptWebhook({ deliveryId: input.deliveryId, attempt: i + 1, url, contentType, body })
+      .attemptWebhook({
+        deliveryId: input.deliveryId,
+        merchantIdentifier: input.merchantIdentifier,
+        attempt: i + 1,
+        url,
+        contentType,
+        body,
+      })
       .catch(() => null);
     if (outcome?.acknowledged) {
       if (legacy) await store.finishWebhook({ deliveryId: input.deliveryId, state: 'delivered' });

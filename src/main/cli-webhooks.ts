@@ -4,11 +4,15 @@
  *   npm run -s cli -- webhooks list [--merchant <merchantIdentifier>] [--state pending|delivered|failed] [--limit <n>]
  *   npm run -s cli -- webhooks replay <deliveryId>        (a new delivery of the same bytes, linked to the first)
  *   npm run -s cli -- webhooks replay --since <ISO time> [--merchant <merchantIdentifier>]   (every failed one since)
+ *   npm run -s cli -- webhooks secret <merchantIdentifier>   (the Standard Webhooks signing secrets in use)
+ *   npm run -s cli -- webhooks rotate-secret <merchantIdentifier> [--overlap <wait, e.g. 24h>]
  */
 import { parseArgs } from 'node:util';
 import { listWebhooksQuerySchema, replayFailedSchema } from '../api/schemas/webhooks';
 import type { Config } from '../config';
 import type { Store } from '../store/mongo';
+import { parseDurationList } from '../domain/durations';
+import { MerchantRepository, type WebhookSigningSecret } from '../store/merchant-repository';
 import { WebhookRepository } from '../store/webhook-repository';
 import { connectTemporalClient } from '../temporal/client';
 import { replayDelivery, replayFailedSince, type ReplayDeps } from '../usecases/replay-webhook';
@@ -17,6 +21,8 @@ import { temporalAddress } from './load-config';
 export const WEBHOOK_USAGE = [
   '       cli webhooks list [--merchant <merchantIdentifier>] [--state pending|delivered|failed] [--limit <n>]',
   '       cli webhooks replay <deliveryId> | --since <ISO time> [--merchant <merchantIdentifier>]',
+  '       cli webhooks secret <merchantIdentifier>',
+  '       cli webhooks rotate-secret <merchantIdentifier> [--overlap <wait such as 24h>]',
 ];
 
 type Run = (c: { store: Store; config: Config }) => Promise<unknown>;
@@ -32,6 +38,7 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
           state: { type: 'string' },
           limit: { type: 'string' },
           since: { type: 'string' },
+          overlap: { type: 'string' },
         },
         allowPositionals: true,
       });
@@ -90,5 +97,33 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
         }
       };
     },
+    async 'webhooks secret'(args) {
+      const { values, positionals } = options(args);
+      if (positionals.length !== 1 || Object.keys(values).length) throw usage('webhooks secret takes one merchantIdentifier');
+      return async ({ store, config }) => {
+        const merchants = new MerchantRepository(store.db, config.MASTER_KEY);
+        return signingSecrets(positionals[0]!, await merchants.webhookSigningSecrets(positionals[0]!, new Date()));
+      };
+    },
+    async 'webhooks rotate-secret'(args) {
+      const { values, positionals } = options(args);
+      const { overlap, ...rest } = values;
+      if (positionals.length !== 1 || Object.keys(rest).length)
+        throw usage('webhooks rotate-secret takes one merchantIdentifier and --overlap');
+      if (overlap !== undefined && !/^\s*\d+(ms|s|m|h)?\s*$/.test(overlap)) throw usage('--overlap: a wait such as 24h');
+      return async ({ store, config }) => {
+        const overlapMs = parseDurationList(overlap ?? config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!;
+        const merchants = new MerchantRepository(store.db, config.MASTER_KEY);
+        return signingSecrets(
+          positionals[0]!,
+          await merchants.rotateWebhookSigningSecret(positionals[0]!, overlapMs, new Date()),
+        );
+      };
+    },
   };
+}
+
+function signingSecrets(merchantIdentifier: string, secrets: WebhookSigningSecret[] | null) {
+  if (!secrets) throw new Error(`no merchant ${merchantIdentifier}`);
+  return { merchantIdentifier, secrets };
 }

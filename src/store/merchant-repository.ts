@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { decryptAtRest, encryptAtRest } from '../domain/secrets';
+import { newWebhookSigningSecret } from '../domain/standard-webhooks';
 import { isDuplicateKeyError } from './mongo';
 
 interface MerchantDoc {
@@ -12,7 +13,27 @@ interface MerchantDoc {
   autoRefund: boolean;
   /** Absent on merchants stored before it existed: form. */
   webhookFormat?: WebhookFormat;
+  /**
+   * Standard Webhooks signing secrets, newest first, encrypted at rest. One, or during a rotation's
+   * overlap the new one and the one it replaces (until its `retiresAt`). Absent on merchants stored
+   * before it existed: made on first use.
+   */
+  webhookSigningSecrets?: StoredSigningSecret[];
   createdAt: Date;
+}
+
+interface StoredSigningSecret {
+  secretEncrypted: string;
+  createdAt: Date;
+  /** Set when a newer secret replaced it: it is still sent until then. */
+  retiresAt: Date | null;
+}
+
+/** A webhook signing secret as operators see it. */
+export interface WebhookSigningSecret {
+  secret: string;
+  createdAt: Date;
+  retiresAt: Date | null;
 }
 
 export type WebhookFormat = 'form' | 'json';
@@ -144,6 +165,55 @@ export class MerchantRepository {
       { returnDocument: 'after' },
     );
     return doc ? this.toMerchant(doc) : null;
+  }
+
+  /**
+   * The merchant's webhook signing secrets still in use at `at`, newest first (two during a
+   * rotation's overlap); a merchant without one gets one now. Null for an unknown merchant.
+   */
+  async webhookSigningSecrets(merchantIdentifier: string, at: Date): Promise<WebhookSigningSecret[] | null> {
+    const read = () => this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
+    let doc = await read();
+    if (!doc) return null;
+    if (!doc.webhookSigningSecrets?.length) {
+      // Two callers racing here: the condition lets one write win, both then read it.
+      await this.merchants.updateOne(
+        { _id: merchantIdentifier, webhookSigningSecrets: { $exists: false } },
+        { $set: { webhookSigningSecrets: [this.sealSecret(newWebhookSigningSecret(), at)] } },
+      );
+      doc = await read();
+      if (!doc) return null;
+    }
+    return (doc.webhookSigningSecrets ?? [])
+      .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > at.getTime())
+      .map((s) => ({ secret: decryptAtRest(this.masterKey, s.secretEncrypted), createdAt: s.createdAt, retiresAt: s.retiresAt }));
+  }
+
+  /**
+   * A new signing secret; the ones in use stay in use for `overlapMs` more (both signatures are
+   * sent meanwhile), those already retired are dropped. Returns the secrets now in use.
+   */
+  async rotateWebhookSigningSecret(
+    merchantIdentifier: string,
+    overlapMs: number,
+    now: Date,
+  ): Promise<WebhookSigningSecret[] | null> {
+    const current = await this.webhookSigningSecrets(merchantIdentifier, now);
+    if (!current) return null;
+    const retiresAt = new Date(now.getTime() + overlapMs);
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
+    const kept = (doc?.webhookSigningSecrets ?? [])
+      .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > now.getTime())
+      .map((s) => ({ ...s, retiresAt: s.retiresAt && s.retiresAt < retiresAt ? s.retiresAt : retiresAt }));
+    await this.merchants.updateOne(
+      { _id: merchantIdentifier },
+      { $set: { webhookSigningSecrets: [this.sealSecret(newWebhookSigningSecret(), now), ...kept] } },
+    );
+    return this.webhookSigningSecrets(merchantIdentifier, now);
+  }
+
+  private sealSecret(secret: string, createdAt: Date): StoredSigningSecret {
+    return { secretEncrypted: encryptAtRest(this.masterKey, secret), createdAt, retiresAt: null };
   }
 
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */

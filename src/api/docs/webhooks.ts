@@ -6,6 +6,8 @@ import {
   replayFailedResponseSchema,
   replayFailedSchema,
   replayResponseSchema,
+  rotateSigningSecretSchema,
+  signingSecretsResponseSchema,
 } from '../schemas/webhooks';
 
 /** Operator operations on webhook deliveries. */
@@ -50,6 +52,37 @@ export function webhookPaths(): Record<string, object> {
           errorEnvelope: successError,
         }),
         parameters: [{ name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret': {
+      get: {
+        ...operation({
+          summary: "A merchant's webhook signing secrets in use (operator)",
+          description:
+            'The Standard Webhooks secrets (whsec_...) that sign webhook-signature, newest first; during a rotation overlap the replaced one too, with its retiresAt. A merchant without one gets one. Unknown merchant: 404, code 2042.',
+          security: [{ operatorToken: [] }],
+          in: 'query',
+          request: z.object({}),
+          responses: { 200: { description: 'the secrets in use', schema: signingSecretsResponseSchema } },
+          errors: [401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate': {
+      post: {
+        ...operation({
+          summary: "Rotate a merchant's webhook signing secret (operator)",
+          description:
+            'A new secret signs every attempt from now on; the secrets in use keep signing beside it for the overlap (default WEBHOOK_SECRET_ROTATION_OVERLAP, 24h), so calls carry two signatures meanwhile. Unknown merchant: 404, code 2042.',
+          security: [{ operatorToken: [] }],
+          request: rotateSigningSecretSchema,
+          responses: { 200: { description: 'the secrets now in use', schema: signingSecretsResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
       },
     },
   };

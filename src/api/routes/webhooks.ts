@@ -6,7 +6,9 @@ import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
-import { listWebhooksQuerySchema, replayFailedSchema } from '../schemas/webhooks';
+import { parseDurationList } from '../../domain/durations';
+import type { WebhookSigningSecret } from '../../store/merchant-repository';
+import { listWebhooksQuerySchema, replayFailedSchema, rotateSigningSecretSchema } from '../schemas/webhooks';
 
 /** A delivery as operators read it: no body bytes, every attempt. */
 const view = (d: WebhookDelivery) => ({
@@ -49,6 +51,35 @@ export function webhookRoutes(deps: ApiDeps): Router {
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
     ctx.status = 202;
     ctx.body = { success: true, data: { deliveryId, replayId } };
+  });
+
+  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
+    merchantIdentifier,
+    secrets: secrets.map((x) => ({
+      secret: x.secret,
+      createdAt: x.createdAt.toISOString(),
+      retiresAt: x.retiresAt?.toISOString() ?? null,
+    })),
+  });
+
+  router.get('/merchants/:merchantIdentifier/webhook-signing-secret', async (ctx) => {
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
+    if (!secrets) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
+  });
+
+  router.post('/merchants/:merchantIdentifier/webhook-signing-secret/rotate', async (ctx) => {
+    const { body } = await readJson(ctx, rotateSigningSecretSchema, deps.config.MAX_BODY_BYTES);
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const overlapMs =
+      body.overlapSeconds !== undefined
+        ? body.overlapSeconds * 1000
+        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!;
+    const secrets = await deps.merchants.rotateWebhookSigningSecret(merchantIdentifier, overlapMs, deps.now());
+    if (!secrets) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
+    ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
   return router;
 }

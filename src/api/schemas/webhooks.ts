@@ -44,3 +44,30 @@ export const replayFailedResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({ replayed: z.array(z.object({ deliveryId: z.string(), replayId: z.string() })) }),
 });
+
+/** Body of POST /ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate. */
+export const rotateSigningSecretSchema = z.strictObject({
+  overlapSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .optional()
+    .describe('how long the replaced secret still signs calls beside the new one (default WEBHOOK_SECRET_ROTATION_OVERLAP)'),
+});
+
+export const signingSecretsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    secrets: z
+      .array(
+        z.object({
+          secret: z.string().describe('whsec_ + base64 of 32 random bytes (Standard Webhooks)'),
+          createdAt: z.string(),
+          retiresAt: z.string().nullable().describe('set on a replaced secret: it signs calls beside the new one until then'),
+        }),
+      )
+      .describe('newest first; two during a rotation overlap, both signatures sent'),
+  }),
+});
