@@ -33,6 +33,8 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
+      '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret',
+      '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate',
       '/ops/v1/reconciliations',
       '/ops/v1/reconciliations/{reconciliationId}',
       '/ops/v1/webhooks',
