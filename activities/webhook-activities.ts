@@ -10,6 +10,7 @@ import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
+import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
 import type { WebhookDeliveryInput } from '../workflows/webhook';
 
@@ -17,6 +18,9 @@ export interface WebhookActivityDeps {
   transactions: TransactionRepository;
   merchants: MerchantRepository;
   webhooks: WebhookRepository;
+  /** Endpoint health per merchant: disabled after WEBHOOK_ENDPOINT_DISABLE_AFTER of failures or on 410. */
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDisableAfterMs: number;
   webhookAddressPolicy: AddressPolicy;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
   webhookScheduleMs: number[];
@@ -46,7 +50,19 @@ export type PreparedWebhook =
 
 /** What the first attempt inside the transaction's workflow came to. */
 export type FirstAttemptOutcome =
-  { state: 'delivered'; attempts: number } | { state: 'handed over'; attempts: number } | { state: 'not sent'; reason: string };
+  | { state: 'delivered'; attempts: number }
+  | { state: 'handed over'; attempts: number }
+  | { state: 'failed'; reason: string }
+  | { state: 'not sent'; reason: string };
+
+/** What one attempt came to, as the delivery workflow reads it. */
+export interface AttemptOutcome {
+  acknowledged: boolean;
+  /** The endpoint is disabled (now or before): the delivery is failed, nothing more is sent. */
+  endpointDisabled?: true;
+  /** A 429 or 503 with Retry-After: how long the receiver asked to wait (ms). */
+  retryAfterMs?: number;
+}
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   /** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
@@ -183,10 +199,15 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       body: string;
       /** Whose signing secrets sign the attempt; absent (deliveries started before): read from the store. */
       merchantIdentifier?: string;
-    }): Promise<{ acknowledged: boolean }> {
+    }): Promise<AttemptOutcome> {
       const started = Date.now();
       const at = deps.now();
       const merchantIdentifier = input.merchantIdentifier ?? (await deps.webhooks.find(input.deliveryId))?.merchantIdentifier;
+      // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
+      if (merchantIdentifier && (await deps.webhookEndpoints.isDisabled(merchantIdentifier))) {
+        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
+        return { acknowledged: false, endpointDisabled: true };
+      }
       // Signed at each attempt: its own timestamp, with the secrets in use now (a rotation reaches retries).
       const secrets = merchantIdentifier ? await deps.merchants.webhookSigningSecrets(merchantIdentifier, at) : null;
       const signed = standardWebhookHeaders(
@@ -214,7 +235,21 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
         durationMs: Date.now() - started,
       });
-      return { acknowledged };
+      if (!merchantIdentifier) return { acknowledged };
+      const { disabled } = await deps.webhookEndpoints.recordAttempt(
+        { merchantIdentifier, acknowledged, at, httpStatus: result.status, durationMs: Date.now() - started },
+        deps.webhookDisableAfterMs,
+      );
+      if (disabled) {
+        // This attempt disabled the endpoint: its delivery stops here, failed, kept for a replay.
+        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
+        return { acknowledged: false, endpointDisabled: true };
+      }
+      const retryAfterMs =
+        !acknowledged && (result.status === 429 || result.status === 503) && 'retryAfter' in result
+          ? parseRetryAfter(result.retryAfter, at)
+          : null;
+      return retryAfterMs === null ? { acknowledged } : { acknowledged, retryAfterMs };
     },
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
@@ -250,8 +285,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };
+      if (stored.state === 'failed') return { state: 'failed', reason: 'stored as failed already' };
+      let retryAfterMs: number | undefined;
       if (stored.attempts === 0 && stored.state === 'pending') {
-        const { acknowledged } = await activities.attemptWebhook({
+        const first = await activities.attemptWebhook({
           merchantIdentifier: input.merchantIdentifier,
           deliveryId: input.deliveryId,
           attempt: 1,
@@ -259,9 +296,15 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
           contentType: prepared.contentType,
           body: prepared.body,
         });
-        if (acknowledged) return { state: 'delivered', attempts: 1 };
+        if (first.acknowledged) return { state: 'delivered', attempts: 1 };
+        if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
+        retryAfterMs = first.retryAfterMs;
       }
-      await startWebhookDeliveryWorkflow(deps, { ...input, fromAttempt: 2 });
+      await startWebhookDeliveryWorkflow(deps, {
+        ...input,
+        fromAttempt: 2,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
       return { state: 'handed over', attempts: 1 };
     },
   };
@@ -273,7 +316,7 @@ function post(
   signed: Record<string, string>,
   lookup: LookupFunction,
   timeoutMs: number,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
   const url = new URL(input.url);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -298,7 +341,13 @@ function post(
           if (size < 64 * 1024) chunks.push(c);
           size += c.length;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            retryAfter: res.headers['retry-after'],
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -306,6 +355,15 @@ function post(
     req.on('error', reject);
     req.end(input.body);
   });
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110), in ms from `at`; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, at: Date): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Math.min(Number(text), 366 * 86_400) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - at.getTime());
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -172,6 +172,13 @@ export const configSchema = z.object({
     .max(15)
     .default(15)
     .describe('how long one webhook attempt waits for the merchant to answer before it counts as failed'),
+  WEBHOOK_ENDPOINT_DISABLE_AFTER: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 120h')
+    .default('120h')
+    .describe(
+      "a merchant's webhook endpoint is disabled when every delivery to it has failed for this long (and at once on 410 Gone)",
+    ),
   WEBHOOK_ALLOW_LOOPBACK: bool
     .optional()
     .describe('deliver webhooks to loopback addresses (default: yes outside production, for local receivers)'),

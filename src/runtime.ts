@@ -4,6 +4,7 @@ import type { BankConnector } from '../activities/bank-connector';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import { HttpBankConnector } from './bank/http-connector';
 import type { ApiDeps } from './api/deps';
+import { registerWebhookMetrics } from './api/webhook-metrics';
 import { storeRateLimit } from './api/middleware/rate-limit';
 import type { Config } from './config';
 import type { Logger } from './logger';
@@ -12,6 +13,7 @@ import { MerchantRepository } from './store/merchant-repository';
 import { PaymentLinkRepository } from './store/payment-link-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
 import { WebhookRepository } from './store/webhook-repository';
+import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { TransactionRepository } from './store/transaction-repository';
@@ -88,6 +90,7 @@ async function openTimeTravel(config: Config, temporal: Client, address: string)
 export function apiDeps(rt: Runtime): ApiDeps {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
   return {
     ...rt,
     paymentLinks: new PaymentLinkRepository(rt.store.db),
@@ -117,6 +120,8 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     mandateWorkflow: mandateWorkflowDeps(rt.config, rt.temporal),
     reconciliations: new ReconciliationRepository(rt.store.db),
     webhooks: new WebhookRepository(rt.store.db),
+    webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
+    webhookDisableAfterMs: parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0]!,
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
     webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,

@@ -23,6 +23,11 @@ export interface WebhookDeliveryInput {
    * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
    */
   fromAttempt?: number;
+  /**
+   * Handed over after a first attempt answered 429 or 503 with Retry-After: the wait the receiver
+   * asked for, which replaces the schedule's wait before attempt 2 when shorter.
+   */
+  retryAfterMs?: number;
 }
 
 const storeOptions: LocalActivityOptions = {
@@ -66,8 +71,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
+  // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503
+  // with Retry-After is waited for, capped by the schedule's next wait. Histories before replay without.
+  const health = patched('webhook-endpoint-health');
+  let retryAfterMs = health ? input.retryAfterMs : undefined;
   for (let i = (input.fromAttempt ?? 1) - 1; i < scheduleMs.length; i++) {
-    if (scheduleMs[i]! > 0) await sleep(scheduleMs[i]!);
+    const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]!) : scheduleMs[i]!;
+    if (wait > 0) await sleep(wait);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.
     const outcome = await attempt
       .attemptWebhook({
@@ -84,6 +94,11 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook delivered' }]);
       return { state: 'delivered', attempts: i + 1 };
     }
+    if (health && outcome?.endpointDisabled) {
+      upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook failed' }]);
+      return { state: 'failed', attempts: i + 1 };
+    }
+    retryAfterMs = health ? outcome?.retryAfterMs : undefined;
   }
   await store.finishWebhook({ deliveryId: input.deliveryId, state: 'failed' });
   upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook failed' }]);

@@ -6,6 +6,8 @@
  *   npm run -s cli -- webhooks replay --since <ISO time> [--merchant <merchantIdentifier>]   (every failed one since)
  *   npm run -s cli -- webhooks secret <merchantIdentifier>   (the Standard Webhooks signing secrets in use)
  *   npm run -s cli -- webhooks rotate-secret <merchantIdentifier> [--overlap <wait, e.g. 24h>]
+ *   npm run -s cli -- webhooks endpoint <merchantIdentifier>   (the endpoint's health: enabled or disabled, since when)
+ *   npm run -s cli -- webhooks enable <merchantIdentifier>     (a disabled endpoint is called again)
  */
 import { parseArgs } from 'node:util';
 import { listWebhooksQuerySchema, replayFailedSchema } from '../api/schemas/webhooks';
@@ -14,6 +16,7 @@ import type { Store } from '../store/mongo';
 import { parseDurationList } from '../domain/durations';
 import { MerchantRepository, type WebhookSigningSecret } from '../store/merchant-repository';
 import { WebhookRepository } from '../store/webhook-repository';
+import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import { connectTemporalClient } from '../temporal/client';
 import { replayDelivery, replayFailedSince, type ReplayDeps } from '../usecases/replay-webhook';
 import { temporalAddress } from './load-config';
@@ -23,6 +26,8 @@ export const WEBHOOK_USAGE = [
   '       cli webhooks replay <deliveryId> | --since <ISO time> [--merchant <merchantIdentifier>]',
   '       cli webhooks secret <merchantIdentifier>',
   '       cli webhooks rotate-secret <merchantIdentifier> [--overlap <wait such as 24h>]',
+  '       cli webhooks endpoint <merchantIdentifier>',
+  '       cli webhooks enable <merchantIdentifier>',
 ];
 
 type Run = (c: { store: Store; config: Config }) => Promise<unknown>;
@@ -120,7 +125,32 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
         );
       };
     },
+    async 'webhooks endpoint'(args) {
+      const merchantIdentifier = oneMerchant(args, 'webhooks endpoint');
+      return async ({ store, config }) => {
+        await knownMerchant(store, config, merchantIdentifier);
+        return new WebhookEndpointRepository(store.db).health(merchantIdentifier);
+      };
+    },
+    async 'webhooks enable'(args) {
+      const merchantIdentifier = oneMerchant(args, 'webhooks enable');
+      return async ({ store, config }) => {
+        await knownMerchant(store, config, merchantIdentifier);
+        return new WebhookEndpointRepository(store.db).enable(merchantIdentifier, new Date());
+      };
+    },
   };
+
+  function oneMerchant(args: string[], command: string): string {
+    const { values, positionals } = options(args);
+    if (positionals.length !== 1 || Object.keys(values).length) throw usage(`${command} takes one merchantIdentifier`);
+    return positionals[0]!;
+  }
+}
+
+async function knownMerchant(store: Store, config: Config, merchantIdentifier: string): Promise<void> {
+  if (!(await new MerchantRepository(store.db, config.MASTER_KEY).findById(merchantIdentifier)))
+    throw new Error(`no merchant ${merchantIdentifier}`);
 }
 
 function signingSecrets(merchantIdentifier: string, secrets: WebhookSigningSecret[] | null) {

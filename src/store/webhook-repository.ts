@@ -26,6 +26,8 @@ export interface WebhookDelivery {
   createdAt: Date;
   /** Set on a replay: the delivery whose bytes it sends again. */
   replayOf?: string;
+  /** Why a failed delivery stopped before its schedule ended (`endpoint disabled`). */
+  failureReason?: string;
 }
 
 export interface DeliveryFilter {
@@ -64,8 +66,11 @@ export class WebhookRepository {
     await this.deliveries.updateOne({ _id: deliveryId }, update);
   }
 
-  async finish(deliveryId: string, state: Exclude<DeliveryState, 'pending'>): Promise<void> {
-    await this.deliveries.updateOne({ _id: deliveryId, state: 'pending' }, { $set: { state } });
+  async finish(deliveryId: string, state: Exclude<DeliveryState, 'pending'>, failureReason?: string): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: deliveryId, state: 'pending' },
+      { $set: failureReason === undefined ? { state } : { state, failureReason } },
+    );
   }
 
   async find(deliveryId: string): Promise<WebhookDelivery | null> {

@@ -33,6 +33,8 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
+      '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint',
+      '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate',
       '/ops/v1/reconciliations',

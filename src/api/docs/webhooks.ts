@@ -7,6 +7,8 @@ import {
   replayFailedSchema,
   replayResponseSchema,
   rotateSigningSecretSchema,
+  enableEndpointSchema,
+  endpointHealthResponseSchema,
   signingSecretsResponseSchema,
 } from '../schemas/webhooks';
 
@@ -79,6 +81,37 @@ export function webhookPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           request: rotateSigningSecretSchema,
           responses: { 200: { description: 'the secrets now in use', schema: signingSecretsResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': {
+      get: {
+        ...operation({
+          summary: "A merchant's webhook endpoint health (operator)",
+          description:
+            'Enabled or disabled (on 410 Gone, or when every attempt failed for WEBHOOK_ENDPOINT_DISABLE_AFTER, default 120h), since when it fails, attempts and successes. Unknown merchant: 404, code 2042.',
+          security: [{ operatorToken: [] }],
+          in: 'query',
+          request: enableEndpointSchema,
+          responses: { 200: { description: 'the endpoint health', schema: endpointHealthResponseSchema } },
+          errors: [400, 401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable': {
+      post: {
+        ...operation({
+          summary: "Enable a merchant's disabled webhook endpoint again (operator)",
+          description:
+            'Calls are sent again from now on and its failures are forgotten; deliveries failed while it was disabled are replayed with POST /ops/v1/webhooks/replay or /ops/v1/webhooks/{deliveryId}/replay. No body, or {}. Unknown merchant: 404, code 2042.',
+          security: [{ operatorToken: [] }],
+          request: enableEndpointSchema,
+          responses: { 200: { description: 'the endpoint health, enabled', schema: endpointHealthResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),

@@ -8,7 +8,13 @@ import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
 import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../store/merchant-repository';
-import { listWebhooksQuerySchema, replayFailedSchema, rotateSigningSecretSchema } from '../schemas/webhooks';
+import {
+  enableEndpointSchema,
+  listWebhooksQuerySchema,
+  replayFailedSchema,
+  rotateSigningSecretSchema,
+} from '../schemas/webhooks';
+import { WebhookEndpointRepository, type WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
 
 /** A delivery as operators read it: no body bytes, every attempt. */
 const view = (d: WebhookDelivery) => ({
@@ -19,6 +25,7 @@ const view = (d: WebhookDelivery) => ({
   state: d.state,
   createdAt: d.createdAt.toISOString(),
   ...(d.replayOf ? { replayOf: d.replayOf } : {}),
+  ...(d.failureReason ? { failureReason: d.failureReason } : {}),
   attempts: d.attempts.map((a) => ({ ...a, at: a.at.toISOString() })),
 });
 
@@ -26,6 +33,7 @@ const view = (d: WebhookDelivery) => ({
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   const webhooks = new WebhookRepository(deps.store.db);
+  const endpoints = new WebhookEndpointRepository(deps.store.db);
   const replayDeps = { webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps.config.OPS_TOKEN));
 
@@ -81,5 +89,31 @@ export function webhookRoutes(deps: ApiDeps): Router {
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
+  router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
+    validate(enableEndpointSchema, { ...ctx.query });
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: healthJson(await endpoints.health(merchantIdentifier)) };
+  });
+
+  router.post('/merchants/:merchantIdentifier/webhook-endpoint/enable', async (ctx) => {
+    validate(enableEndpointSchema, { ...ctx.query });
+    // No body, or an empty JSON object: anything else is refused.
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, enableEndpointSchema, deps.config.MAX_BODY_BYTES);
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+    const health = await endpoints.enable(merchantIdentifier, deps.now());
+    deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
+    ctx.body = { success: true, data: healthJson(health) };
+  });
   return router;
 }
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const healthJson = (h: WebhookEndpointHealth) => ({
+  ...h,
+  disabledAt: iso(h.disabledAt),
+  failingSince: iso(h.failingSince),
+  lastSuccessAt: iso(h.lastSuccessAt),
+  lastFailureAt: iso(h.lastFailureAt),
+});

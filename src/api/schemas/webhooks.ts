@@ -32,6 +32,7 @@ export const deliverySchema = z.object({
   state: deliveryStateSchema,
   createdAt: z.string(),
   replayOf: z.string().optional(),
+  failureReason: z.string().optional().describe('why a failed delivery stopped early: endpoint disabled'),
   attempts: z.array(attemptSchema),
 });
 
@@ -71,3 +72,19 @@ export const signingSecretsResponseSchema = z.object({
       .describe('newest first; two during a rotation overlap, both signatures sent'),
   }),
 });
+
+/** Body of POST /ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable: none, or an empty object. */
+export const enableEndpointSchema = z.strictObject({});
+
+export const endpointHealthSchema = z.object({
+  merchantIdentifier: z.string(),
+  state: z.enum(['enabled', 'disabled']).describe('disabled: calls due are not sent, their deliveries fail (replayable)'),
+  disabledAt: z.string().nullable(),
+  disabledReason: z.string().nullable().describe('answered 410 Gone, or every attempt failed for WEBHOOK_ENDPOINT_DISABLE_AFTER'),
+  failingSince: z.string().nullable().describe('the first failed attempt since the last acknowledged one'),
+  lastSuccessAt: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+  attempts: z.number().int(),
+  successes: z.number().int(),
+});
+export const endpointHealthResponseSchema = z.object({ success: z.literal(true), data: endpointHealthSchema });
