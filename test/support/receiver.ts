@@ -3,12 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 export interface ReceivedCall {
   url: string;
+  /** When the call arrived (Date.now()). */
+  receivedAt: number;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
 
 /** What the receiver does with the n-th call: answer it, or hold it open without a word. */
-export type ReceiverAnswer = { status: number; body: string } | 'hang';
+export type ReceiverAnswer = { status: number; body: string; headers?: Record<string, string> } | 'hang';
 
 /**
  * A merchant's webhook receiver on loopback: records every call and answers with what `answer`
@@ -20,10 +22,15 @@ export async function startReceiver(answer: (n: number) => ReceiverAnswer = () =
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      calls.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      calls.push({
+        url: req.url ?? '',
+        receivedAt: Date.now(),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const a = answer(calls.length);
       waiters.filter((w) => w.n <= calls.length).forEach((w) => w.resolve());
-      if (a !== 'hang') res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.body);
+      if (a !== 'hang') res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers }).end(a.body);
     });
   });
   const waiters: { n: number; resolve: () => void }[] = [];
