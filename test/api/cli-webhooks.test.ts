@@ -77,4 +77,32 @@ describe('Operator CLI: webhooks list and replay (child process)', function () {
       await receiver.close();
     }
   });
+
+  it('shows a webhook endpoint disabled by a 410 and enables it again', async () => {
+    const receiver = await startReceiver(() => ({ status: 410, body: 'gone' }));
+    try {
+      const m = await gw.newMerchant('Hooks cli gone');
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      const orderId = newOrderId('whgone');
+      await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+      await paymentFinished(gw, m.merchantIdentifier, orderId);
+
+      const shown = await cli(['webhooks', 'endpoint', m.merchantIdentifier]);
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.equal(JSON.parse(shown.stdout).state, 'disabled');
+      const enabled = await cli(['webhooks', 'enable', m.merchantIdentifier]);
+      assert.equal(enabled.code, 0, enabled.stderr);
+      assert.equal(JSON.parse(enabled.stdout).state, 'enabled');
+      for (const bad of [
+        ['webhooks', 'enable'],
+        ['webhooks', 'endpoint', m.merchantIdentifier, '--limit', '2'],
+      ]) {
+        const run = await cli(bad);
+        assert.equal(run.code, 2, bad.join(' '));
+      }
+      assert.notEqual((await cli(['webhooks', 'enable', 'nobody'])).code, 0);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
