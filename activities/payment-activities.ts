@@ -20,8 +20,22 @@ export interface OutcomeRecorded {
   realtime?: false;
 }
 
-/** The bank's answer, or the service's own verdict when the bank stayed silent (`null`). */
-export function outcomeOf(answer: BankAnswer | null, expired = false): PaymentOutcome {
+/**
+ * The bank's answer, or the service's own verdict when the bank stayed silent (`null`), or how an
+ * order that waited for its payer ended without one: expired, or cancelled by the payer.
+ */
+export function outcomeOf(answer: BankAnswer | null, expired = false, cancelled = false): PaymentOutcome {
+  if (cancelled) {
+    return {
+      status: 'Failure',
+      responseCode: PaymentResponse.cancelledByPayer.code,
+      responseDescription: PaymentResponse.cancelledByPayer.description,
+      bankRefNum: null,
+      authCode: null,
+      // The payer decided: no bank saw it, so no reconciliation file can show it paid.
+      markedFailedByService: false,
+    };
+  }
   if (expired) {
     return {
       status: 'Failure',
@@ -63,6 +77,8 @@ export interface RecordOutcomeInput {
   answer: BankAnswer | null;
   /** A dynamic QR that nobody paid in time. */
   expired?: boolean;
+  /** A hosted checkout whose payer cancelled it. */
+  cancelled?: boolean;
   /** A dynamic QR's payer, recorded with the outcome. */
   instrument?: PaymentInstrument;
 }
@@ -82,7 +98,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
      */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<OutcomeRecorded> {
       const outcome = {
-        ...outcomeOf(input.answer, input.expired),
+        ...outcomeOf(input.answer, input.expired, input.cancelled),
         ...(input.instrument ? { instrument: withCardSeen(input.instrument, input.answer?.card) } : {}),
       };
       const { applied, transaction } = await recordPending(transactions, input, outcome, now());

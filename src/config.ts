@@ -92,6 +92,12 @@ export const configSchema = z.object({
     .positive()
     .default(900)
     .describe('how long a dynamic QR waits for its payer before the order becomes Failure'),
+  CHECKOUT_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1800)
+    .describe('how long a hosted checkout waits for its payer before the order becomes Failure (1024)'),
   UPI_PAYEE_VPA: z
     .string()
     .regex(/^[\w.-]+@[\w.-]+$/, 'must be a VPA such as gateway@bank')

@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { MandateRepository } from './store/mandate-repository';
 import { MerchantRepository } from './store/merchant-repository';
+import { CheckoutRepository } from './store/checkout-repository';
 import { PaymentLinkRepository } from './store/payment-link-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
 import { WebhookRepository } from './store/webhook-repository';
@@ -94,6 +95,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
   return {
     ...rt,
     paymentLinks: new PaymentLinkRepository(rt.store.db),
+    checkouts: new CheckoutRepository(rt.store.db),
     metrics,
     rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
   };

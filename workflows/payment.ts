@@ -6,6 +6,7 @@ import type { PaymentInstrument } from '../src/domain/instrument';
 import {
   bankAnswerSignal,
   bankRedirectQuery,
+  payerCancelUpdate,
   paymentStageQuery,
   qrPayerUpdate,
   type PaymentStage,
@@ -51,6 +52,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let lateAnswer: BankAnswer | undefined;
   let payer: PaymentInstrument | undefined;
   let redirect: BankRedirect | null = null;
+  let cancelled = false;
   setHandler(paymentStageQuery, () => stage);
   setHandler(bankRedirectQuery, () => redirect);
   setHandler(bankAnswerSignal, (answer) => {
@@ -64,14 +66,30 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     },
     {
       validator: (_payer: PaymentInstrument) => {
-        if (stage !== 'awaiting-payer' || payer !== undefined || lateAnswer !== undefined) {
-          throw new Error('the QR is not waiting for a payer');
-        }
+        if (!waitingForPayer()) throw new Error('the QR is not waiting for a payer');
       },
     },
   );
+  setHandler(
+    payerCancelUpdate,
+    () => {
+      cancelled = true;
+      return 'cancelled' as const;
+    },
+    {
+      validator: () => {
+        if (!waitingForPayer()) throw new Error('the order is not waiting for a payer');
+      },
+    },
+  );
+  function waitingForPayer(): boolean {
+    return stage === 'awaiting-payer' && payer === undefined && lateAnswer === undefined && !cancelled;
+  }
 
-  const record = async (answer: BankAnswer | null, outcome: Pick<RecordOutcomeInput, 'expired' | 'instrument'> = {}) => {
+  const record = async (
+    answer: BankAnswer | null,
+    outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'instrument'> = {},
+  ) => {
     stage = 'recording';
     const recorded = await recordPaymentOutcome({
       merchantIdentifier: input.merchantIdentifier,
@@ -86,16 +104,18 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded) && patched('realtime-webhooks'))
       await startRealtimeWebhook(input);
     stage = 'done';
-    return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null };
+    return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null && !outcome.cancelled };
   };
 
   let instrument = input.instrument;
   if (input.awaitPayerMs !== undefined) {
-    const arrived = await condition(() => payer !== undefined || lateAnswer !== undefined, input.awaitPayerMs);
+    const arrived = await condition(() => payer !== undefined || lateAnswer !== undefined || cancelled, input.awaitPayerMs);
     if (!arrived) {
       log.info('nobody paid the QR before it expired', { txnId: input.txnId, awaitPayerMs: input.awaitPayerMs });
       return record(null, { expired: true });
     }
+    // The payer walked away from a hosted checkout (nothing reached a bank).
+    if (cancelled) return record(null, { cancelled: true });
     // Reconciliation may report the bank's answer for a QR paid outside our sight.
     if (payer === undefined) return record(lateAnswer!);
     instrument = payer;
@@ -108,7 +128,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     orderId: input.orderId,
     amountPaise: input.amountPaise,
     instrument,
-    ...(input.instrument.kind === 'PAYMENT_LINK' ? { payerAtBrowser: true } : {}),
+    // A page's payer (a link's, a checkout's) can be sent to the bank's own page.
+    ...(input.instrument.kind === 'PAYMENT_LINK' || input.instrument.kind === 'CHECKOUT' ? { payerAtBrowser: true } : {}),
   });
 
   let answer: BankAnswer | null;

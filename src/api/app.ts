@@ -5,9 +5,11 @@ import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
 import { bankRoutes } from './routes/bank';
 import { chargebackRoutes } from './routes/chargebacks';
+import { checkTxnRoutes } from './routes/check-txn';
+import { checkoutEntryRoutes } from './routes/checkout-entries';
+import { checkoutPageRoutes } from './routes/checkout-page';
 import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
-import { mandateRoutes } from './routes/mandates';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
@@ -20,6 +22,7 @@ import { sandboxMandateRoutes } from './routes/sandbox-mandates';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { sandboxTimeRoutes } from './routes/sandbox-time';
 import { statusRoutes } from './routes/status';
+import { transactURoutes } from './routes/transact-u';
 import { webhookRoutes } from './routes/webhooks';
 
 /** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
@@ -38,7 +41,10 @@ export function createApp(deps: ApiDeps): Koa {
     paymentLinkPageRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
-    mandateRoutes(deps),
+    transactURoutes(deps),
+    checkoutEntryRoutes(deps),
+    checkoutPageRoutes(deps),
+    checkTxnRoutes(deps),
     opsRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),

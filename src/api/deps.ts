@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { MandateRepository } from '../store/mandate-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { Store } from '../store/mongo';
+import type { CheckoutRepository } from '../store/checkout-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
 
@@ -19,6 +20,7 @@ export interface ApiDeps {
   transactions: TransactionRepository;
   mandates: MandateRepository;
   paymentLinks: PaymentLinkRepository;
+  checkouts: CheckoutRepository;
   temporal: Client;
   metrics: Registry;
   now: () => Date;

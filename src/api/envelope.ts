@@ -6,7 +6,10 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
  * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
-export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate';
+export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn';
+
+/** Zaakpay's checkout entries (and `/transactU?v=8`): their JSON answer's shape. */
+const CHECKOUT_PATHS = new Set(['/api/paymentTransact/V8', '/api/paymentTransact/V7', '/transact']);
 
 const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
 
@@ -30,6 +33,7 @@ export function familyError(rawPath: string, kind: ApiErrorKind): { kind: ApiErr
 }
 
 export function envelopeFor(ctx: Context): EnvelopeKind {
+  if (ctx.path.replace(/\/+$/, '') === '/transactU' && ctx.query.v === '8') return 'checkout';
   return envelopeForPath(ctx.path);
 }
 
@@ -38,6 +42,8 @@ export function envelopeForPath(rawPath: string): EnvelopeKind {
   if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
   if (path.startsWith('/pl/api/')) return 'paylink';
   if (path === '/transactU') return 'mandate';
+  if (CHECKOUT_PATHS.has(path)) return 'checkout';
+  if (path === '/checkTxn') return 'checkTxn';
   return path === '/updateTxn' ? 'refund' : 'success';
 }
 
@@ -66,6 +72,8 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
       paymentMode: 'UPI_MANDATE',
     };
   }
+  if (kind === 'checkout') return checkoutFailure(String(code), text);
+  if (kind === 'checkTxn') return checkTxnFailure(String(code), text);
   // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
   if (kind === 'paylink') return { success: false, statusCode: http, errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
@@ -74,4 +82,22 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
 export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): object {
   const e = ApiErrors[error];
   return failureBody(kind, e.code, detail ? `${e.text}: ${detail}` : e.text, e.http);
+}
+
+/** The checkout's JSON answer for a refusal: the 208 answer's shape, the orderDetail echoed once authenticated. */
+export function checkoutFailure(code: string, text: string, echo: Record<string, unknown> | null = null) {
+  return {
+    responseCode: code,
+    responseDescription: text,
+    doRedirect: 'false',
+    orderDetail: echo,
+    paymentInstrument: null,
+    paymentMode: null,
+    bankPostData: null,
+  };
+}
+
+/** Zaakpay's check status answer (`/checkTxn?v=5`) without an order. */
+export function checkTxnFailure(code: string, text: string, merchantIdentifier: string | null = null) {
+  return { success: false, merchantIdentifier, version: '5', orders: [], responseCode: code, responseDescription: text };
 }

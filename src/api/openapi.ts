@@ -140,12 +140,13 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     },
     '/ops/v1/merchants': {
       post: operation({
-        summary: 'Provision a merchant (operator)',
-        description: 'Returns the credentials once; the API key and secret are not shown again.',
+        summary: 'Provision a merchant, or import one with its own merchantIdentifier and secretKey (operator)',
+        description:
+          'Returns the credentials once; the API key and secret are not shown again. A merchant moving from another Zaakpay-compatible gateway sends the merchantIdentifier (6-64 letters and digits) and secretKey (16-128 printable ASCII characters) it already uses, so its code changes only the host; without them both are generated (32 lowercase hex). A taken merchantIdentifier: 409, code 2047, nothing stored.',
         security: [{ operatorToken: [] }],
         request: createMerchantSchema,
         responses: { 201: { description: 'provisioned', schema: merchantCredentialsResponseSchema } },
-        errors: [400, 401, 413, 415, 503],
+        errors: [400, 401, 409, 413, 415, 503],
         errorEnvelope: successError,
       }),
     },

@@ -265,6 +265,7 @@ export function bankInstrument(i: PaymentInstrument): BankInstrument | null {
       return { type: 'NETBANKING', bankCode: i.bankCode };
     case 'UPI_QR':
     case 'PAYMENT_LINK':
+    case 'CHECKOUT':
     case 'UPI_MANDATE':
       return null;
   }

@@ -10,6 +10,8 @@ export type PaymentInstrument =
   | { kind: 'UPI_QR' }
   /** A payment link nobody has paid yet: the payer chooses the instrument on the link's page. */
   | { kind: 'PAYMENT_LINK' }
+  /** A hosted checkout nobody has paid yet: the payer chooses the instrument on the checkout page. */
+  | { kind: 'CHECKOUT' }
   | {
       kind: 'CARD';
       cardToken: string;
@@ -34,13 +36,14 @@ export function paymentModeText(i: PaymentInstrument): string {
     case 'NETBANKING':
       return 'Net Banking';
     case 'PAYMENT_LINK':
+    case 'CHECKOUT':
       return 'NA';
   }
 }
 
-/** An order that waits for its payer to bring the instrument (dynamic QR, payment link). */
+/** An order that waits for its payer to bring the instrument (dynamic QR, payment link, hosted checkout). */
 export function awaitsPayer(i: PaymentInstrument): boolean {
-  return i.kind === 'UPI_QR' || i.kind === 'PAYMENT_LINK';
+  return i.kind === 'UPI_QR' || i.kind === 'PAYMENT_LINK' || i.kind === 'CHECKOUT';
 }
 
 /** Short human description for memos and logs (never a full card number). */
@@ -56,6 +59,8 @@ export function describeInstrument(i: PaymentInstrument): string {
       return `Net Banking ${i.bankCode}`;
     case 'PAYMENT_LINK':
       return 'payment link, awaiting the payer';
+    case 'CHECKOUT':
+      return 'hosted checkout, awaiting the payer';
     case 'UPI_MANDATE':
       return `UPI AutoPay ${i.vpa} under mandate ${i.mandateOrderId}`;
   }

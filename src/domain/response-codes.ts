@@ -9,6 +9,8 @@ export const PaymentResponse = {
   declinedByBank: { code: '1022', description: 'Transaction declined by the bank.' },
   bankNoAnswer: { code: '1023', description: 'No response from the bank; transaction marked failed by the service.' },
   qrExpired: { code: '1024', description: 'The QR code or payment link expired before the payer paid.' },
+  /** Zaakpay's code for a checkout the payer cancelled on the hosted page. */
+  cancelledByPayer: { code: '102', description: 'Transaction cancelled by the payer.' },
 } as const;
 
 export type PaymentResponseKey = keyof typeof PaymentResponse;

@@ -102,6 +102,7 @@ function behaviourOf(i: PaymentInstrument): SandboxBehaviour {
       return SANDBOX_VPAS[i.vpa]?.behaviour ?? 'decline';
     case 'UPI_QR':
     case 'PAYMENT_LINK':
+    case 'CHECKOUT':
       return 'silent'; // nobody has paid: there is nothing for the bank to answer
     case 'CARD':
       return CARD_BEHAVIOUR_BY_TOKEN.get(i.cardToken) ?? 'decline';

@@ -29,3 +29,20 @@ export function upiIntentUrl(p: {
 export function rupeesWithTwoDecimals(paise: Paise): string {
   return `${Math.trunc(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 }
+
+/** The UPI apps whose iOS links a checkout's UPI intent answer carries (`<app>IntentIosUrl`), and their schemes. */
+export const IOS_PAY_APPS = [
+  { field: 'gpayIntentIosUrl', scheme: 'gpay://upi/pay' },
+  { field: 'phonepeIntentIosUrl', scheme: 'phonepe://pay' },
+  { field: 'paytmIntentIosUrl', scheme: 'paytmmp://pay' },
+  { field: 'mbkIntentIosUrl', scheme: 'mobikwik://upi/pay' },
+] as const;
+
+/** The Android intent (`upi://pay?...`) and the same query under each iOS app's own scheme. */
+export function paymentIntentUrls(
+  intent: string,
+): { androidIntentUrl: string } & Record<(typeof IOS_PAY_APPS)[number]['field'], string> {
+  const query = intent.slice(intent.indexOf('?'));
+  const ios = Object.fromEntries(IOS_PAY_APPS.map((a) => [a.field, `${a.scheme}${query}`]));
+  return { androidIntentUrl: intent, ...(ios as Record<(typeof IOS_PAY_APPS)[number]['field'], string>) };
+}

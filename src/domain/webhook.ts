@@ -11,6 +11,7 @@ const PAYMENT_METHOD: Record<Transaction['instrument']['kind'], string> = {
   CARD: 'CARD',
   NETBANKING: 'NB',
   PAYMENT_LINK: NA,
+  CHECKOUT: NA,
   UPI_MANDATE: 'UPI',
 };
 const orNA = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? NA : v);

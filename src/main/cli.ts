@@ -2,8 +2,9 @@
  * Operator CLI, one command per operation. Each prints one JSON object on stdout and nothing else
  * (diagnostics go to stderr); a usage error exits 2.
  *
- *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>]
- *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]
+ *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>] [--merchant-identifier <id> --secret-key <key>]
+ *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json]
+ *                                     [--auto-refund true|false] [--default-return-url <url|"">]
  *   npm run -s cli -- reconcile <file.csv>      (waits for the file to be applied, prints the report)
  *   npm run -s cli -- webhooks list|replay ...  (see cli-webhooks.ts)
  */
@@ -25,15 +26,23 @@ import { startReconciliation } from '../usecases/reconcile';
 import { WEBHOOK_USAGE, webhookCommands } from './cli-webhooks';
 
 const USAGE = [
-  'usage: cli merchant create --name <name> [--webhook-url <url>]',
+  'usage: cli merchant create --name <name> [--webhook-url <url>] [--merchant-identifier <id>] [--secret-key <key>]',
   '       cli merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]',
+  '                                            [--default-return-url <url|"">]',
   '       cli reconcile <file.csv>',
   ...WEBHOOK_USAGE,
 ].join('\n');
 
 class UsageError extends Error {}
 
-const FLAG_OF: Record<string, string> = { webhookUrl: 'webhook-url', webhookFormat: 'webhook-format', autoRefund: 'auto-refund' };
+const FLAG_OF: Record<string, string> = {
+  webhookUrl: 'webhook-url',
+  webhookFormat: 'webhook-format',
+  autoRefund: 'auto-refund',
+  defaultReturnUrl: 'default-return-url',
+  merchantIdentifier: 'merchant-identifier',
+  secretKey: 'secret-key',
+};
 
 /** Validates with the API's own schema, naming the CLI flags in the message. */
 function validated<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
@@ -62,9 +71,20 @@ interface Connected {
 const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Promise<unknown>>> = {
   ...webhookCommands((message) => new UsageError(message)),
   async 'merchant create'(args) {
-    const { values, positionals } = options(args, { name: { type: 'string' }, 'webhook-url': { type: 'string' } });
+    const { values, positionals } = options(args, {
+      name: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'merchant-identifier': { type: 'string' },
+      'secret-key': { type: 'string' },
+    });
     if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const input = validated(createMerchantSchema, { name: values.name, webhookUrl: values['webhook-url'] });
+    const input = validated(createMerchantSchema, {
+      name: values.name,
+      webhookUrl: values['webhook-url'],
+      merchantIdentifier: values['merchant-identifier'],
+      secretKey: values['secret-key'],
+    });
+    // A taken identifier fails with its message (exit 1), nothing stored.
     return ({ store, config }) => provisionMerchant(new MerchantRepository(store.db, config.MASTER_KEY), input, new Date());
   },
   async 'merchant update'(args) {
@@ -72,6 +92,7 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
       'webhook-url': { type: 'string' },
       'webhook-format': { type: 'string' },
       'auto-refund': { type: 'string' },
+      'default-return-url': { type: 'string' },
     });
     if (positionals.length !== 1) throw new UsageError('give the merchantIdentifier to update');
     const autoRefund = values['auto-refund'];
@@ -81,6 +102,9 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
       ...(values['webhook-url'] !== undefined ? { webhookUrl: values['webhook-url'] === '' ? null : values['webhook-url'] } : {}),
       ...(values['webhook-format'] !== undefined ? { webhookFormat: values['webhook-format'] } : {}),
       ...(autoRefund !== undefined ? { autoRefund: autoRefund === 'true' } : {}),
+      ...(values['default-return-url'] !== undefined
+        ? { defaultReturnUrl: values['default-return-url'] === '' ? null : values['default-return-url'] }
+        : {}),
     });
     return async ({ store, config }) => {
       const updated = await updateMerchant(new MerchantRepository(store.db, config.MASTER_KEY), positionals[0]!, settings);

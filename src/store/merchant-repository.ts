@@ -19,6 +19,8 @@ interface MerchantDoc {
    * before it existed: made on first use.
    */
   webhookSigningSecrets?: StoredSigningSecret[];
+  /** Where a hosted checkout sends the payer back when its request names no returnUrl (absent: none). */
+  defaultReturnUrl?: string | null;
   createdAt: Date;
 }
 
@@ -43,6 +45,7 @@ export interface MerchantSettings {
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   autoRefund?: boolean;
+  defaultReturnUrl?: string | null;
 }
 
 /** A merchant as the API and workers use it: secrets decrypted in memory only. */
@@ -53,6 +56,7 @@ export interface Merchant {
   secretKey: string;
   autoRefund: boolean;
   webhookFormat: WebhookFormat;
+  defaultReturnUrl: string | null;
   encryptionKeys: { keyId: string; publicKeyPem: string }[];
   createdAt: Date;
 }
@@ -95,26 +99,37 @@ export class MerchantRepository {
     this.apiKeys = db.collection<ApiKeyDoc>('api_keys');
   }
 
-  async create(m: NewMerchant): Promise<void> {
-    await this.merchants.insertOne({
-      _id: m.merchantIdentifier,
-      name: m.name,
-      webhookUrl: m.webhookUrl,
-      secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey),
-      apiKeyHash: m.apiKeyHash,
-      encryptionKeys: [
-        {
-          keyId: m.encryptionKey.keyId,
-          publicKeyPem: m.encryptionKey.publicKeyPem,
-          privateKeyEncrypted: encryptAtRest(this.masterKey, m.encryptionKey.privateKeyPem),
-          createdAt: m.createdAt,
+  /** Stores a new merchant; false (nothing stored) when its identifier is taken. */
+  async create(m: NewMerchant): Promise<boolean> {
+    const inserted = await this.merchants
+      .insertOne({
+        _id: m.merchantIdentifier,
+        name: m.name,
+        webhookUrl: m.webhookUrl,
+        secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey),
+        apiKeyHash: m.apiKeyHash,
+        encryptionKeys: [
+          {
+            keyId: m.encryptionKey.keyId,
+            publicKeyPem: m.encryptionKey.publicKeyPem,
+            privateKeyEncrypted: encryptAtRest(this.masterKey, m.encryptionKey.privateKeyPem),
+            createdAt: m.createdAt,
+          },
+        ],
+        autoRefund: false,
+        createdAt: m.createdAt,
+      })
+      .then(
+        () => true,
+        (e: unknown) => {
+          if (isDuplicateKeyError(e)) return false;
+          throw e;
         },
-      ],
-      autoRefund: false,
-      createdAt: m.createdAt,
-    });
+      );
+    if (!inserted) return false;
     // Written second: a crash in between leaves a merchant whose key was never handed out.
     await this.apiKeys.insertOne({ _id: m.apiKeyHash, merchantIdentifier: m.merchantIdentifier });
+    return true;
   }
 
   /** Gives every merchant stored before api_keys existed its key entry (idempotent, at start-up). */
@@ -231,6 +246,7 @@ export class MerchantRepository {
       secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted),
       autoRefund: doc.autoRefund,
       webhookFormat: doc.webhookFormat ?? 'form',
+      defaultReturnUrl: doc.defaultReturnUrl ?? null,
       encryptionKeys: doc.encryptionKeys.map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem })),
       createdAt: doc.createdAt,
     };

@@ -11,6 +11,12 @@ export const bankAnswerSignal = defineSignal<[BankAnswer]>('bankAnswer');
  */
 export const qrPayerUpdate = defineUpdate<'accepted', [PaymentInstrument]>('qrPayer');
 
+/**
+ * The payer cancels a hosted checkout: accepted only while the order waits for its payer (the same
+ * moment the payer update is), so a payment and a cancel never both happen. Records Failure 102.
+ */
+export const payerCancelUpdate = defineUpdate<'cancelled', []>('payerCancel');
+
 export type PaymentStage = 'awaiting-payer' | 'requesting-bank' | 'awaiting-bank' | 'recording' | 'done';
 export const paymentStageQuery = defineQuery<PaymentStage>('stage');
 

@@ -12,19 +12,22 @@ export type PayQrResult =
   | { kind: 'notOpen'; transaction: Transaction };
 
 /**
- * The sandbox payer scans an order's QR and pays. The order's workflow accepts one payer, only
- * while the QR is open (its update validator decides), so a closed, expired or already-paid QR is
+ * The sandbox payer scans an order's QR and pays: a dynamic QR's, or a hosted checkout's (its UPI
+ * intent or QR answer, or the QR on its page). The order's workflow accepts one payer, only while
+ * the order is open (its update validator decides), so a closed, expired or already-paid QR is
  * refused and two payers at once never both pay.
  */
 export async function payQr(
   deps: { transactions: TransactionRepository; temporal: Client },
   order: OrderRef,
   payer: PaymentInstrument,
+  o: { checkout: boolean } = { checkout: false },
 ): Promise<PayQrResult> {
   const transaction = await deps.transactions.findByOrder(order);
   if (!transaction) return { kind: 'unknownOrder' };
-  if (transaction.qrData === undefined) return { kind: 'notQr', transaction };
-  if (transaction.status !== 'Pending' || transaction.instrument.kind !== 'UPI_QR') return { kind: 'notOpen', transaction };
+  if (transaction.qrData === undefined && !o.checkout) return { kind: 'notQr', transaction };
+  const open = transaction.status === 'Pending' && ['UPI_QR', 'CHECKOUT'].includes(transaction.instrument.kind);
+  if (!open) return { kind: 'notOpen', transaction };
   return { kind: (await offerPayer(deps.temporal, order, payer)) ? 'accepted' : 'notOpen', transaction };
 }
 

@@ -20,12 +20,27 @@ export interface MerchantKeys extends MerchantCredentials {
   privateKeyPem: string;
 }
 
+/**
+ * Provisions a merchant with new keys, or imports one moving from another Zaakpay-compatible
+ * gateway with the merchantIdentifier and secretKey it has (DECISIONS.md, Importing a merchant):
+ * its code then changes only the host. A taken identifier is refused and nothing is stored.
+ */
 export async function provisionMerchant(
   merchants: MerchantRepository,
-  input: { name: string; webhookUrl?: string | null },
+  input: { name: string; webhookUrl?: string | null; merchantIdentifier?: string; secretKey?: string },
   now: Date,
 ): Promise<MerchantCredentials> {
-  return credentialsOf(await storeMerchant(merchants, input, await newMerchantKeys(), now));
+  const keys = await newMerchantKeys();
+  const chosen = {
+    ...keys,
+    ...(input.merchantIdentifier ? { merchantIdentifier: input.merchantIdentifier } : {}),
+    ...(input.secretKey ? { secretKey: input.secretKey } : {}),
+  };
+  return credentialsOf(await storeMerchant(merchants, input, chosen, now));
+}
+
+export class MerchantIdentifierTakenError extends Error {
+  override readonly name = 'MerchantIdentifierTakenError';
 }
 
 /** What the merchant is shown of its keys: everything but the private key. */
@@ -60,7 +75,7 @@ export async function storeMerchant(
   keys: MerchantKeys,
   now: Date,
 ): Promise<MerchantKeys> {
-  await merchants.create({
+  const created = await merchants.create({
     merchantIdentifier: keys.merchantIdentifier,
     name: input.name,
     webhookUrl: input.webhookUrl ?? null,
@@ -69,5 +84,6 @@ export async function storeMerchant(
     encryptionKey: { keyId: keys.encryptionKeyId, publicKeyPem: keys.publicKeyPem, privateKeyPem: keys.privateKeyPem },
     createdAt: now,
   });
+  if (!created) throw new MerchantIdentifierTakenError(`merchantIdentifier ${keys.merchantIdentifier} is taken`);
   return keys;
 }

@@ -123,7 +123,11 @@ export async function ensurePaymentWorkflow(
 }
 
 /** Temporal UI's Kind of a payment workflow, by how the order is paid. */
-const PAYMENT_KIND: Partial<Record<PaymentInstrument['kind'], string>> = { UPI_QR: 'qr-payment', PAYMENT_LINK: 'payment-link' };
+const PAYMENT_KIND: Partial<Record<PaymentInstrument['kind'], string>> = {
+  UPI_QR: 'qr-payment',
+  PAYMENT_LINK: 'payment-link',
+  CHECKOUT: 'checkout',
+};
 
 /** A repeated request is the same order when what the payer was asked to pay is the same. */
 function sameOrder(t: Transaction, r: PaymentRequest): boolean {

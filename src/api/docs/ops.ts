@@ -8,7 +8,7 @@ const merchantIdentifierParam = {
   name: 'merchantIdentifier',
   in: 'path',
   required: true,
-  schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+  schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
 };
 
 /** Operator operations beyond provisioning. */
@@ -57,9 +57,9 @@ export function opsPaths(): Record<string, object> {
     '/ops/v1/merchants/{merchantIdentifier}': {
       patch: {
         ...operation({
-          summary: "Change a merchant's webhook address, webhook body format or auto-refund (operator)",
+          summary: "Change a merchant's webhook address, webhook body format, auto-refund or default return URL (operator)",
           description:
-            'Only the fields sent change; `webhookUrl: null` removes the address. Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.',
+            'Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: merchantSettingsSchema,
           responses: { 200: { description: 'the settings as they now stand', schema: merchantSettingsResponseSchema } },

@@ -7,21 +7,28 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * value must be valid UTF-8, and a field given twice is refused rather than silently chosen.
  */
 export function parseFormBody(raw: Buffer): Record<string, string> {
+  return Object.fromEntries(parseFormPairs(raw));
+}
+
+/** The same, as name-value pairs in the order they were sent (a checksum may cover them in that order). */
+export function parseFormPairs(raw: Buffer): [string, string][] {
   let text: string;
   try {
     text = strictUtf8.decode(raw);
   } catch {
     throw new ApiError('malformedBody', 'the body is not valid UTF-8');
   }
-  const fields: Record<string, string> = {};
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const at = pair.indexOf('=');
     const name = decodeFormComponent(at < 0 ? pair : pair.slice(0, at));
-    if (Object.hasOwn(fields, name)) throw new ApiError('malformedBody', 'a form field is given more than once');
-    fields[name] = decodeFormComponent(at < 0 ? '' : pair.slice(at + 1));
+    if (seen.has(name)) throw new ApiError('malformedBody', 'a form field is given more than once');
+    seen.add(name);
+    pairs.push([name, decodeFormComponent(at < 0 ? '' : pair.slice(at + 1))]);
   }
-  return fields;
+  return pairs;
 }
 
 function decodeFormComponent(s: string): string {

@@ -7,7 +7,18 @@ export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
 /** The API families DECISIONS.md limits separately, per merchant. */
 export type ApiFamily =
-  'status' | 'qr' | 'qr-image' | 'refunds' | 'sandbox' | 'ledger' | 'bulk' | 'paylinks' | 'paylink-page' | 'mandates';
+  | 'status'
+  | 'qr'
+  | 'qr-image'
+  | 'refunds'
+  | 'sandbox'
+  | 'ledger'
+  | 'bulk'
+  | 'paylinks'
+  | 'paylink-page'
+  | 'mandates'
+  | 'checkout'
+  | 'checkTxn';
 
 export interface RateLimit {
   /** Counts one request of the merchant in the family; throws 429 (with Retry-After) past the limit. */

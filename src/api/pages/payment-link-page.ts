@@ -1,60 +1,18 @@
-import escapeHtml from 'escape-html';
-import { SANDBOX_CARDS, SANDBOX_NETBANKING, SANDBOX_VPAS } from '../../domain/sandbox-bank';
+import {
+  bankFormPage,
+  errorNote,
+  layout,
+  messagePage,
+  payerForms,
+  processingPage,
+  qrSection,
+  resultSection,
+  summary,
+  type OrderView,
+} from './layout';
 
-/**
- * The hosted payment page, server-rendered: plain HTML and CSS, readable on a phone, labelled
- * fields in reading order, text contrast above 7:1. Everything the merchant or payer sent is
- * escaped (`esc`); nothing runs in the browser, so it works with JavaScript off.
- */
-const esc = (v: string | number) => escapeHtml(String(v));
-
-export interface LinkView {
-  merchantName: string;
-  productDescription: string;
-  invoiceNumber: string | null;
-  amountText: string;
-}
-
-function layout(title: string, body: string, refreshSeconds?: number): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-${refreshSeconds ? `<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
-<title>${esc(title)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #111; line-height: 1.5; }
-  main { max-width: 30rem; margin: 0 auto; padding: 1rem; }
-  .card { background: #fff; border-radius: .75rem; padding: 1.25rem; margin-bottom: 1rem; box-shadow: 0 1px 3px #0002; }
-  h1 { font-size: 1.25rem; margin: 0 0 .5rem; }
-  .amount { font-size: 2rem; font-weight: 700; margin: .25rem 0; }
-  .muted { color: #333; }
-  .qr { display: block; margin: .5rem auto; width: 220px; height: 220px; }
-  label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-  input, select { width: 100%; box-sizing: border-box; font-size: 1rem; padding: .6rem; border: 1px solid #555; border-radius: .4rem; }
-  button { width: 100%; margin-top: .75rem; font-size: 1rem; padding: .7rem; border: 0; border-radius: .4rem; background: #0b4ea2; color: #fff; font-weight: 600; cursor: pointer; }
-  button:focus, input:focus, select:focus, a:focus { outline: 3px solid #f5a300; outline-offset: 2px; }
-  .error { background: #fde8e8; color: #8a0000; border-radius: .4rem; padding: .6rem; }
-  .result { font-size: 1.5rem; font-weight: 700; }
-  .ok { color: #0a6b2b; } .bad { color: #8a0000; }
-  a { color: #0b4ea2; }
-</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
-}
-
-function summary(v: LinkView, heading = `Pay ${v.merchantName}`): string {
-  return `<section class="card" aria-labelledby="what">
-  <h1 id="what">${esc(heading)}</h1>
-  <p class="amount" id="amount">${esc(v.amountText)}</p>
-  <p>${esc(v.productDescription)}</p>
-  ${v.invoiceNumber ? `<p class="muted">Invoice <span id="invoice">${esc(v.invoiceNumber)}</span></p>` : ''}
-</section>`;
-}
+/** The hosted page of a payment link, in the hosted pages' one layout (layout.ts). */
+export type LinkView = OrderView & { invoiceNumber: string | null };
 
 /** The open link: the UPI QR, the time left and a form per instrument of the sandbox payer. */
 export function openPage(
@@ -69,61 +27,16 @@ export function openPage(
     cardAtBank?: boolean;
   },
 ): string {
-  const hidden = `<input type="hidden" name="csrf" value="${esc(v.csrf)}">`;
-  const option = (value: string) => `<option value="${esc(value)}">${esc(value)}</option>`;
   return layout(
     `Pay ${v.merchantName}`,
     `${summary(v)}
-${v.error ? `<p class="error" role="alert" id="error">${esc(v.error)}</p>` : ''}
-<section class="card" aria-labelledby="scan">
-  <h2 id="scan">Scan with any UPI app</h2>
-  <img class="qr" src="${v.qrDataUri}" alt="UPI QR code for ${esc(v.amountText)} to ${esc(v.merchantName)}">
-  <p class="muted">Time left: <strong id="time-left">${esc(v.timeLeft)}</strong> (until ${esc(v.expiresAt)} IST)</p>
-</section>
-<section class="card" aria-labelledby="pay">
-  <h2 id="pay">Or pay here (sandbox)</h2>
-  <form method="post" action="${esc(v.payPath)}">${hidden}
-    <label for="payerVpa">UPI ID</label>
-    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_VPAS)[0]!)}" required>
-    <button type="submit">Pay ${esc(v.amountText)} by UPI</button>
-  </form>
-  ${
-    v.cardAtBank
-      ? `<form method="post" action="${esc(v.payPath)}">${hidden}<input type="hidden" name="cardAtBank" value="1">
-    <p class="muted">Card: you enter your card on your bank's secure page.</p>
-    <button type="submit">Pay ${esc(v.amountText)} by card</button>
-  </form>`
-      : `<form method="post" action="${esc(v.payPath)}">${hidden}
-    <label for="cardNumber">Card number</label>
-    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_CARDS)[0]!)}" required>
-    <button type="submit">Pay ${esc(v.amountText)} by card</button>
-  </form>`
-  }
-  <form method="post" action="${esc(v.payPath)}">${hidden}
-    <label for="bankCode">Net banking</label>
-    <select id="bankCode" name="bankCode">${Object.keys(SANDBOX_NETBANKING).map(option).join('')}</select>
-    <button type="submit">Pay ${esc(v.amountText)} by net banking</button>
-  </form>
-</section>`,
+${errorNote(v.error)}
+${qrSection(v)}
+${payerForms({ ...v, upiId: {}, card: { atBank: v.cardAtBank ?? false }, netbanking: {} })}`,
   );
 }
 
-/** The payment is with the bank: the page refreshes itself, and says how to check by hand. */
-export function processingPage(v: LinkView & { selfPath: string; bankUrl?: string }): string {
-  const atBank = v.bankUrl
-    ? `<p>Your bank is waiting for you to confirm: <a id="bank-link" href="${esc(v.bankUrl)}">continue at your bank</a>.</p>`
-    : '';
-  return layout(
-    'Payment in progress',
-    `${summary(v)}
-<section class="card" role="status">
-  <p class="result">Payment in progress…</p>
-  ${atBank}
-  <p>This page refreshes by itself. <a href="${esc(v.selfPath)}">Check again</a></p>
-</section>`,
-    v.bankUrl ? undefined : 2,
-  );
-}
+export { bankFormPage, messagePage, processingPage };
 
 export function resultPage(
   v: LinkView & { outcome: 'paid' | 'declined' | 'expired'; detail: string; reference?: string },
@@ -131,29 +44,5 @@ export function resultPage(
   const heading = { paid: 'Payment successful', declined: 'Payment declined', expired: 'This payment link has expired' }[
     v.outcome
   ];
-  return layout(
-    heading,
-    `${summary(v, `Payment to ${v.merchantName}`)}
-<section class="card" role="status">
-  <p class="result ${v.outcome === 'paid' ? 'ok' : 'bad'}" id="result">${esc(heading)}</p>
-  <p>${esc(v.detail)}</p>
-  ${v.reference ? `<p class="muted">Reference <span id="reference">${esc(v.reference)}</span></p>` : ''}
-</section>`,
-  );
-}
-
-export function messagePage(title: string, text: string): string {
-  return layout(title, `<section class="card" role="status"><h1>${esc(title)}</h1><p>${esc(text)}</p></section>`);
-}
-
-/** A bank that wants its page reached by POST: a form the payer sends on (no script: one button). */
-export function bankFormPage(r: { url: string; fields: Record<string, string> }): string {
-  const fields = Object.entries(r.fields)
-    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
-    .join('');
-  return layout(
-    'Continue at your bank',
-    `<section class="card" role="status"><h1>Continue at your bank</h1><p>Your bank asks you to confirm this payment on its own page.</p>
-<form method="post" action="${esc(r.url)}">${fields}<button type="submit" id="to-bank">Continue to your bank</button></form></section>`,
-  );
+  return layout(heading, `${summary(v, `Payment to ${v.merchantName}`)}\n${resultSection({ ...v, heading })}`);
 }

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { decryptPayerVpa } from '../../domain/payer-vpa';
 import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
@@ -10,20 +10,15 @@ import { mandateResponse } from '../mandate-response';
 import { authenticateFormChecksum } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
-import { mandateDataSchema, mandateFormSchema, SUPPORTED_MANDATE_VERSIONS, type MandateData } from '../schemas/mandates';
+import { mandateDataSchema, mandateFormSchema, type MandateData } from '../schemas/mandates';
 
 /**
- * POST /transactU?v=12|13: mandate create, notify and execute. Form fields `data` (JSON text) and
- * `checksum`; nothing of `data` is read strictly, nor payerVpa decrypted, before the checksum has
- * authenticated the merchant.
+ * POST /transactU?v=12|13 (routed here by transact-u.ts): mandate create, notify and execute. Form
+ * fields `data` (JSON text) and `checksum`; nothing of `data` is read strictly, nor payerVpa
+ * decrypted, before the checksum has authenticated the merchant.
  */
-export function mandateRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post('/transactU', async (ctx) => {
-    const version = ctx.query.v;
-    if (typeof version !== 'string' || !(SUPPORTED_MANDATE_VERSIONS as readonly string[]).includes(version)) {
-      throw new ApiError('unsupportedVersion', `v is ${JSON.stringify(version ?? null)}`);
-    }
+export function mandateRequest(deps: ApiDeps) {
+  return async (ctx: Context) => {
     const form = validate(
       mandateFormSchema,
       parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
@@ -49,8 +44,7 @@ export function mandateRoutes(deps: ApiDeps): Router {
       throw new ApiError('payerVpaUndecryptable'); // one answer, whatever went wrong
     }
     ctx.body = mandateResponse(data, await answer(deps, data, payerVpa, merchant));
-  });
-  return router;
+  };
 }
 
 /** The action's use case, given the request in the use case's terms. */

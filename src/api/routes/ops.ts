@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { provisionMerchant } from '../../usecases/provision-merchant';
+import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
@@ -21,7 +21,9 @@ export function opsRoutes(deps: ApiDeps): Router {
   router.post('/merchants', async (ctx) => {
     const { body } = await readJson(ctx, createMerchantSchema, deps.config.MAX_BODY_BYTES);
     await checkWebhookUrl(body.webhookUrl);
-    const credentials = await provisionMerchant(deps.merchants, body, deps.now());
+    const credentials = await provisionMerchant(deps.merchants, body, deps.now()).catch((e: unknown) => {
+      throw e instanceof MerchantIdentifierTakenError ? new ApiError('merchantIdentifierTaken') : e;
+    });
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
     ctx.status = 201;
     ctx.body = { success: true, data: credentials };

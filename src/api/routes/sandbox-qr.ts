@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
+import { checkoutToken } from '../../domain/checkout';
 import { SANDBOX_VPAS } from '../../domain/sandbox-bank';
 import { payQr } from '../../usecases/pay-qr';
 import type { ApiDeps } from '../deps';
@@ -8,7 +9,7 @@ import { requireMerchant } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { sandboxQrPaySchema } from '../schemas/qr';
 
-/** POST /sandbox/v1/qr/pay: a tester scans an open dynamic QR and pays it with a test VPA. */
+/** POST /sandbox/v1/qr/pay: a tester scans an open dynamic QR (or a hosted checkout's) and pays it with a test VPA. */
 export function sandboxQrRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/sandbox/v1/qr/pay', async (ctx) => {
@@ -16,10 +17,17 @@ export function sandboxQrRoutes(deps: ApiDeps): Router {
     const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
     await deps.rateLimit.consume(ctx, 'sandbox', merchant.merchantIdentifier);
     const vpa = body.payerVpa;
+    const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
+    const checkout = await deps.checkouts.findByToken(
+      checkoutToken(deps.config.MASTER_KEY, order.merchantIdentifier, order.orderId),
+    );
     const result = await payQr(
       deps,
-      { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId },
+      order,
       { kind: 'UPI', vpa, bankName: SANDBOX_VPAS[vpa]!.bankName, viaQr: true },
+      {
+        checkout: checkout !== null,
+      },
     );
     if (result.kind === 'unknownOrder') {
       ctx.body = failureBody('success', BusinessResults.orderNotFound.code, BusinessResults.orderNotFound.text);

@@ -18,3 +18,12 @@ export const emailField = z
   .string()
   .max(254)
   .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, 'must be an e-mail address');
+
+/** Paise as the Zaakpay-shaped forms carry them: a whole number, as a string. */
+export const paiseStringField = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
+  .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`);
+
+/** An address the payer's browser is sent to: http or https only. */
+export const returnUrlField = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);

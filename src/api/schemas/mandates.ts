@@ -1,29 +1,28 @@
 import { z } from 'zod';
 import { MANDATE_FREQUENCIES, MANDATE_MODES } from '../../domain/mandate';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { emailField, merchantIdentifierField, orderIdField } from './common';
+import { emailField, merchantIdentifierField, orderIdField, paiseStringField } from './common';
 
 /**
  * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
  * `data`, a Zaakpay-shaped API: fields it does not know are ignored (DECISIONS.md, Unknown fields).
  */
 export const mandateFormSchema = z.object({
-  data: z.string().min(1).describe('the mandate request as a JSON string; the checksum covers these exact characters'),
+  data: z
+    .string()
+    .min(1)
+    .describe('the request (a mandate, or with v=8 a checkout) as a JSON string; the checksum covers these exact characters'),
   checksum: z.string().optional().describe('HMAC-SHA256 (hex) of the exact `data` string with the secret key'),
 });
 
 export const SUPPORTED_MANDATE_VERSIONS = ['12', '13'] as const;
 
-const paiseString = z
-  .string()
-  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
-  .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`);
 const text = (max: number) => z.string().max(max);
 /** `yyyy-MM-dd`; the contract's samples also send months and days without zero padding (2026-1-5). */
 const looseDate = z.string().regex(/^\d{4}-\d{1,2}-\d{1,2}$/, 'must be a date, yyyy-MM-dd');
 const strictDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, yyyy-MM-dd');
 
-const billingAddress = z.object({
+export const billingAddress = z.object({
   'first name': text(100).optional(),
   'last name': text(100).optional(),
   address: text(255).optional(),
@@ -33,7 +32,7 @@ const billingAddress = z.object({
   pincode: text(10).optional(),
   'Phone Number': text(20).optional(),
 });
-const shippingAddress = z.object({
+export const shippingAddress = z.object({
   address: text(255).optional(),
   city: text(100).optional(),
   state: text(100).optional(),
@@ -87,7 +86,7 @@ export const mandateDataSchema = z
       .optional(),
     orderDetail: z.object({
       orderId: orderIdField,
-      amount: paiseString.describe('paise: create, the most one debit may take; notify, this debit'),
+      amount: paiseStringField.describe('paise: create, the most one debit may take; notify, this debit'),
       currency: z.literal('INR').optional(),
       purpose: z.union([z.string().max(50), z.number().int().min(0).max(99)]).optional(),
       productDescription: z.string().trim().min(1).max(255),

@@ -1,0 +1,158 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Context } from 'koa';
+import type { BankRedirect } from '../../activities/bank-connector';
+import { cardAtBank } from '../bank/card-at-bank';
+import type { Config } from '../config';
+import { ApiError } from '../domain/api-errors';
+import type { PaymentInstrument } from '../domain/instrument';
+import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
+import type { OrderRef } from '../store/transaction-repository';
+import { bankRedirectQuery } from '../temporal/payment-messages';
+import { paymentWorkflowId } from '../temporal/workflow-ids';
+import type { ApiDeps } from './deps';
+import { readRawBody } from './middleware/body';
+import { parseFormBody } from './middleware/form-body';
+import { bankFormPage } from './pages/layout';
+
+/**
+ * What the hosted pages' routes (payment links, checkout) share: how a page is sent, and how their
+ * forms are protected and read.
+ */
+
+export interface PagePolicy {
+  /** Where the page's forms may post besides the gateway itself (the merchant's return, a bank). */
+  formAction?: string[];
+  /** A script the page carries (the checkout's self-submitting return) is allowed by this nonce only. */
+  scriptNonce?: string;
+}
+
+/** A page, never cached or framed; its Content-Security-Policy allows no script but a nonce's. */
+export function sendPage(ctx: Context, status: number, page: string, policy: PagePolicy = {}): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Frame-Options', 'DENY');
+  const formAction = ["'self'", ...(policy.formAction ?? [])].join(' ');
+  const script = policy.scriptNonce ? `; script-src 'nonce-${policy.scriptNonce}'` : '';
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'${script}`,
+  );
+  ctx.body = page;
+}
+
+/** A fresh CSRF token for a page's forms, also set as a SameSite=Strict cookie scoped to the page. */
+export function issueFormToken(ctx: Context, cookie: string, path: string): string {
+  const token = randomBytes(18).toString('base64url');
+  ctx.cookies.set(cookie, token, { httpOnly: true, sameSite: 'strict', path, overwrite: true });
+  return token;
+}
+
+/** The form came from our page: the Strict cookie it was served with is echoed, and no other origin posted it. */
+export function sameSiteForm(ctx: Context, cookie: string, echoed: string | undefined): boolean {
+  const origin = ctx.get('origin'); // 'null' (an opaque origin) never matches
+  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+  const sent = ctx.cookies.get(cookie);
+  if (!sent || !echoed || sent.length !== echoed.length) return false;
+  return timingSafeEqual(Buffer.from(sent), Buffer.from(echoed));
+}
+
+/** A page's posted form; null when it cannot be read (the page then says so). */
+export async function readPageForm(ctx: Context, maxBytes: number): Promise<Record<string, string> | null> {
+  try {
+    return parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', maxBytes));
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return null;
+  }
+}
+
+/** Which instrument a page's pay form carries (one form per instrument). */
+export function payerChoice(form: Record<string, string>): SandboxInstrumentInput {
+  if (form.payerVpa !== undefined) return { payerVpa: form.payerVpa.trim() };
+  if (form.cardNumber !== undefined) return { cardNumber: form.cardNumber.replace(/\s+/g, '') };
+  if (form.bankCode !== undefined) return { bankCode: form.bankCode };
+  return {};
+}
+
+/**
+ * How the hosted pages take a payer's card: typed on our page from the sandbox's test cards, or
+ * (BANK_CONNECTOR=http) on the bank's own page, the payer sent there and back; never both.
+ */
+export interface PagePayment {
+  cardAtBank: boolean;
+  /** The bank's origin, where a pay form may lead on to (browsers apply form-action to redirects). */
+  bankOrigin: string | null;
+}
+
+export function pagePayment(config: Pick<Config, 'BANK_CONNECTOR' | 'BANK_BASE_URL'>): PagePayment {
+  const cardAtBank = config.BANK_CONNECTOR === 'http';
+  return { cardAtBank, bankOrigin: cardAtBank && config.BANK_BASE_URL ? new URL(config.BANK_BASE_URL).origin : null };
+}
+
+/** The payer's instrument from a page's pay form, or why it is not accepted. */
+export function pagePayerInstrument(
+  form: Record<string, string>,
+  pp: PagePayment,
+  cardIdOf: (pan: string) => string,
+): { ok: true; instrument: PaymentInstrument } | { ok: false; problem: string } {
+  if (pp.cardAtBank && form.cardNumber !== undefined)
+    return { ok: false, problem: "card numbers are entered on your bank's page" };
+  if (pp.cardAtBank && form.cardAtBank !== undefined) return { ok: true, instrument: cardAtBank() };
+  return sandboxInstrument(payerChoice(form), cardIdOf);
+}
+
+/** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */
+export async function bankRedirectOf(temporal: Client, order: OrderRef): Promise<BankRedirect | null> {
+  try {
+    return await temporal.workflow.getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId)).query(bankRedirectQuery);
+  } catch (e) {
+    if ((e as Error).name === 'WorkflowNotFoundError' || (e as Error).name === 'QueryNotRegisteredError') return null;
+    throw e;
+  }
+}
+
+/** Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking the payer). */
+async function awaitBankRedirect(
+  deps: Pick<ApiDeps, 'temporal' | 'transactions'>,
+  order: OrderRef,
+): Promise<BankRedirect | null> {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    const redirect = await bankRedirectOf(deps.temporal, order);
+    if (redirect) return redirect;
+    const t = await deps.transactions.findByOrder(order);
+    if (!t || t.status !== 'Pending') return null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+/** The bank's page as one address: a GET redirect's fields go in its query (the protocol's banks use GET pages). */
+export function redirectUrl(r: BankRedirect): string {
+  const url = new URL(r.url);
+  for (const [k, v] of Object.entries(r.fields)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/**
+ * Where the payer's browser goes once a page's pay form was taken: to the bank's page (card and net
+ * banking over http; a bank wanting a POST gets a form page the payer sends on), or back to the page.
+ */
+export async function afterPayment(
+  ctx: Context,
+  deps: Pick<ApiDeps, 'temporal' | 'transactions'>,
+  pp: PagePayment,
+  o: { order: OrderRef; accepted: boolean; instrument: PaymentInstrument; pagePath: string },
+): Promise<void> {
+  const redirect =
+    o.accepted && pp.cardAtBank && ['CARD', 'NETBANKING'].includes(o.instrument.kind)
+      ? await awaitBankRedirect(deps, o.order)
+      : null;
+  if (redirect?.method === 'POST')
+    return sendPage(ctx, 200, bankFormPage(redirect), { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
+  ctx.status = 303;
+  // To the bank's page (it sends the payer back to the gateway), or back to the page: paid, already
+  // paid by someone else, or closed meanwhile, the page says which.
+  ctx.redirect(redirect ? redirectUrl(redirect) : o.pagePath);
+}

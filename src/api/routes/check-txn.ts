@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import { CheckTxnCodes, toCheckTxnRecord, type CheckTxnCode } from '../../domain/check-txn';
+import { checksumMatches } from '../../domain/checksum';
+import { parseLooseObject } from '../../domain/loose-json';
+import { findOrder } from '../../usecases/read-order';
+import type { ApiDeps } from '../deps';
+import { checkTxnFailure } from '../envelope';
+import { readRawBody } from '../middleware/body';
+import { parseFormBody } from '../middleware/form-body';
+import { checkTxnDataSchema, type CheckTxnResponse } from '../schemas/check-txn';
+
+/**
+ * `POST /checkTxn?v=5`, Zaakpay's legacy status API (DECISIONS.md, Legacy status): form fields
+ * `data` and `checksum` (HMAC-SHA256 of the raw `data` string). `data` is read leniently (JSON, or
+ * the unquoted form of some PHP kits) only to find the merchant; after the checksum over the raw
+ * text matched it is validated. Answers the order as the status API's record with the card and the
+ * further product descriptions, its code mirrored at the top level; an unknown order is 190.
+ */
+export function checkTxnRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/checkTxn', async (ctx) => {
+    const refuse = (code: CheckTxnCode, merchantIdentifier: string | null = null) => {
+      const c = CheckTxnCodes[code];
+      ctx.status = c.http;
+      ctx.body = checkTxnFailure(c.code, c.description, merchantIdentifier);
+    };
+    const form = parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
+    const unread = form.data ? parseLooseObject(form.data) : null;
+    const named = unread?.merchantIdentifier;
+    if (typeof named !== 'string' || named === '') return refuse('merchantIdentifierMissing');
+    const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
+    if (!merchant) return refuse('merchantIdentifierInvalid');
+    if (!form.checksum) return refuse('checksumBlank', merchant.merchantIdentifier);
+    if (!checksumMatches(merchant.secretKey, form.data!, form.checksum))
+      return refuse('checksumMismatch', merchant.merchantIdentifier);
+    await deps.rateLimit.consume(ctx, 'checkTxn', merchant.merchantIdentifier);
+
+    const parsed = checkTxnDataSchema.safeParse(unread);
+    if (!parsed.success) {
+      const orderId = (unread!.orderDetail as { orderId?: unknown } | undefined)?.orderId;
+      return refuse(orderId === undefined || orderId === '' ? 'orderIdMissing' : 'requestInvalid', merchant.merchantIdentifier);
+    }
+    // Looked up under the authenticated merchant: another merchant's order is simply not found.
+    const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: parsed.data.orderDetail.orderId };
+    const found = await findOrder(deps, order);
+    if (!found) return refuse('orderNotFound', merchant.merchantIdentifier);
+    const { record, transaction } = found;
+    const answer: CheckTxnResponse = {
+      success: true,
+      merchantIdentifier: merchant.merchantIdentifier,
+      version: '5',
+      orders: [toCheckTxnRecord(record, transaction, parsed.data.refundDetail?.merchantRefId)],
+      responseCode: record.responseCode,
+      responseDescription: record.responseDescription,
+      txnId: record.orderDetail.txnId,
+    };
+    ctx.body = answer;
+  });
+  return router;
+}

@@ -1,0 +1,200 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError, ApiErrors } from '../../domain/api-errors';
+import {
+  answersInJson,
+  CHECKOUT_PROCESSING,
+  CheckoutRefusal,
+  CheckoutRefusals,
+  type CheckoutRequest,
+} from '../../domain/checkout';
+import { checksumMatchesAny, expressChecksumTexts, legacyChecksumTexts, type FormPairs } from '../../domain/checkout-checksum';
+import type { CheckoutEntry } from '../../domain/checkout-return';
+import { checksumMatches } from '../../domain/checksum';
+import type { Merchant } from '../../store/merchant-repository';
+import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
+import { startPaymentDeps } from '../../usecases/start-payment';
+import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';
+import type { ApiDeps } from '../deps';
+import { checkoutFailure } from '../envelope';
+import { sendPage } from '../hosted-page';
+import { readRawBody } from '../middleware/body';
+import { jsonObjectOrNull, parseFormPairs } from '../middleware/form-body';
+import { checkoutRefusedPage } from '../pages/checkout-page';
+import type { CheckoutData, CheckoutResponseBody } from '../schemas/checkout';
+
+/**
+ * Zaakpay's checkout entries (DECISIONS.md, Checkout), so merchants' code (and Zaakpay's public
+ * kits) take payments by changing only the host:
+ *  - `POST /transactU?v=8`: `data` (JSON text) + `checksum` over it (routed here by transact-u.ts);
+ *  - `POST|GET /api/paymentTransact/V8` and `/V7`: flat fields, or the same `data` + `checksum`;
+ *  - `POST /transact` (also `?v=2`, `?v=3`): flat fields, the legacy quoted checksum.
+ * Each authenticates the merchant by its scheme before anything is validated or stored, creates
+ * the order through startCheckout, and sends the payer's browser to the hosted page (303) or, for a
+ * server's UPI intent or QR request, answers 208 in JSON. A refusal stores nothing: a browser
+ * (Accept text/html) gets a page saying why, anyone else the JSON answer with the code.
+ */
+export function checkoutEntryRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  for (const version of ['V8', 'V7'] as const) {
+    const handler = (ctx: Context) => answer(ctx, () => expressEntry(deps, ctx, version));
+    router.post(`/api/paymentTransact/${version}`, handler);
+    // Some apps send the fields as a query string.
+    router.get(`/api/paymentTransact/${version}`, handler);
+  }
+  router.post('/transact', (ctx) => {
+    const entry: CheckoutEntry = ctx.query.v === '2' ? 'transactV2' : ctx.query.v === '3' ? 'transactV3' : 'transact';
+    return answer(ctx, async () => {
+      const pairs = await readPairs(deps, ctx);
+      const fields = Object.fromEntries(pairs);
+      const merchant = await signer(deps, fields.merchantIdentifier);
+      requireChecksum(fields.checksum);
+      if (!checksumMatchesAny(merchant.secretKey, legacyChecksumTexts(pairs), fields.checksum!)) {
+        throw new CheckoutRefusal('checksumMismatch');
+      }
+      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+    });
+  });
+  return router;
+}
+
+/** `POST /transactU?v=8`: the custom checkout. */
+export function transactUCheckout(deps: ApiDeps) {
+  return (ctx: Context) =>
+    answer(ctx, async () => {
+      const fields = Object.fromEntries(await readPairs(deps, ctx));
+      return dataEntry(deps, ctx, 'transactU', fields);
+    });
+}
+
+/** The express checkout: flat fields, or the custom checkout's `data` + `checksum`. */
+async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Promise<Answer> {
+  const pairs = await readPairs(deps, ctx);
+  const fields = Object.fromEntries(pairs);
+  if (fields.data !== undefined && fields.orderId === undefined) return dataEntry(deps, ctx, entry, fields);
+  const merchant = await signer(deps, fields.merchantIdentifier);
+  requireChecksum(fields.checksum);
+  if (!checksumMatchesAny(merchant.secretKey, expressChecksumTexts(pairs), fields.checksum!)) {
+    throw new CheckoutRefusal('checksumMismatch');
+  }
+  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+}
+
+/** `data` (JSON text) and `checksum` = HMAC-SHA256 of those exact characters. */
+async function dataEntry(deps: ApiDeps, ctx: Context, entry: CheckoutEntry, fields: Record<string, string>): Promise<Answer> {
+  if (!fields.data) throw new CheckoutRefusal('fieldMissing', 'data');
+  const unread = jsonObjectOrNull(fields.data);
+  if (!unread) throw new CheckoutRefusal('fieldInvalid', 'data: not a JSON object');
+  const named = unread.merchantIdentifier;
+  const merchant = await signer(deps, typeof named === 'string' ? named : undefined);
+  requireChecksum(fields.checksum);
+  if (!checksumMatches(merchant.secretKey, fields.data, fields.checksum!)) throw new CheckoutRefusal('checksumMismatch');
+  const echo = isRecord(unread.orderDetail) ? unread.orderDetail : null;
+  try {
+    const { request, data } = checkoutRequestFromData(unread);
+    return await begin(deps, ctx, entry, merchant, request, data);
+  } catch (e) {
+    // Authenticated: a refusal echoes the orderDetail the merchant sent.
+    if (e instanceof CheckoutRefusal) e.echo = echo;
+    throw e;
+  }
+}
+
+type Answer = { kind: 'page'; token: string } | { kind: 'json'; body: CheckoutResponseBody };
+
+/** Creates the order (or finds the same request's) and says how to answer. */
+async function begin(
+  deps: ApiDeps,
+  ctx: Context,
+  entry: CheckoutEntry,
+  merchant: Merchant,
+  request: CheckoutRequest,
+  data?: CheckoutData,
+): Promise<Answer> {
+  await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
+  const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
+  if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
+  const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ctx.ip || null);
+  if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('fieldInvalid', 'orderId: already used for another order');
+  if (data && answersInJson(request.paymentMode) && !wantsPage(ctx)) {
+    const intent = checkoutIntent(deps.config, merchant, started.transaction);
+    return {
+      kind: 'json',
+      body: {
+        responseCode: CHECKOUT_PROCESSING.code,
+        responseDescription: CHECKOUT_PROCESSING.description,
+        doRedirect: 'false',
+        orderDetail: data.orderDetail,
+        paymentInstrument: data.paymentInstrument ?? null,
+        paymentMode: data.paymentInstrument?.paymentMode ?? null,
+        bankPostData: await checkoutBankPostData(intent, started.transaction, request.paymentMode === 'UPIQR'),
+      },
+    };
+  }
+  return { kind: 'page', token: started.checkout._id };
+}
+
+export const checkoutDeps = (deps: ApiDeps): CheckoutDeps => ({
+  ...startPaymentDeps(deps),
+  checkouts: deps.checkouts,
+  config: deps.config,
+});
+
+/** The merchant the request names, before its checksum is checked (101 when there is none). */
+async function signer(deps: ApiDeps, merchantIdentifier: string | undefined): Promise<Merchant> {
+  if (!merchantIdentifier) throw new CheckoutRefusal('fieldMissing', 'merchantIdentifier');
+  const merchant = merchantIdentifier.length <= 64 ? await deps.merchants.findById(merchantIdentifier) : null;
+  if (!merchant) throw new CheckoutRefusal('merchantNotFound');
+  return merchant;
+}
+
+function requireChecksum(checksum: string | undefined) {
+  if (!checksum) throw new CheckoutRefusal('fieldMissing', 'checksum');
+}
+
+/** The form (or, for a GET, the query string) as posted, in order. */
+async function readPairs(deps: ApiDeps, ctx: Context): Promise<FormPairs> {
+  const raw =
+    ctx.method === 'GET'
+      ? Buffer.from(ctx.querystring, 'utf8')
+      : await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES);
+  return parseFormPairs(raw);
+}
+
+/** A browser asked (its Accept names HTML): it gets pages, never JSON. */
+const wantsPage = (ctx: Context) => /text\/html/i.test(ctx.get('accept'));
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Runs an entry and answers: the page (303), the JSON 208, or the refusal as a page or JSON. */
+async function answer(ctx: Context, run: () => Promise<Answer>): Promise<void> {
+  let result: Answer;
+  try {
+    result = await run();
+  } catch (e) {
+    const refusal = asRefusal(e);
+    if (!refusal) throw e;
+    ctx.status = refusal.http;
+    if (wantsPage(ctx)) return sendPage(ctx, refusal.http, checkoutRefusedPage(refusal.code, refusal.text));
+    ctx.body = checkoutFailure(refusal.code, refusal.text, refusal.echo);
+    return;
+  }
+  if (result.kind === 'json') {
+    ctx.body = result.body;
+    return;
+  }
+  ctx.status = 303;
+  ctx.redirect(`/checkout/${result.token}`);
+}
+
+/** A checkout refusal, or a request the body reader refused (kept with its HTTP status: 413, 415). */
+function asRefusal(e: unknown): { http: number; code: string; text: string; echo: Record<string, unknown> | null } | null {
+  if (e instanceof CheckoutRefusal) {
+    return { http: e.http, code: e.code, text: e.message, echo: e.echo };
+  }
+  if (e instanceof ApiError && ['malformedBody', 'unsupportedMediaType', 'bodyTooLarge', 'validationFailed'].includes(e.kind)) {
+    const invalid = CheckoutRefusals.fieldInvalid;
+    return { http: ApiErrors[e.kind].http, code: invalid.code, text: `${invalid.description}: ${e.message}`, echo: null };
+  }
+  return null;
+}

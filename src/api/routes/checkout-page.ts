@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { cardIdentifier } from '../../domain/card';
+import { CHECKOUT_TOKEN_PATTERN, checkoutChoices } from '../../domain/checkout';
+import { checkoutReturnFields } from '../../domain/checkout-return';
+import { formatIstDateTime } from '../../domain/ist-time';
+import { paiseToRupees } from '../../domain/money';
+import { formatTimeLeft } from '../../domain/payment-link';
+import { renderQrPng } from '../../domain/qr-png';
+import { PaymentResponse } from '../../domain/response-codes';
+import { sandboxInstrument } from '../../domain/sandbox-bank';
+import type { Transaction } from '../../domain/transaction';
+import type { Checkout } from '../../store/checkout-repository';
+import type { Merchant } from '../../store/merchant-repository';
+import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecases/pay-waiting-order';
+import { checkoutIntent } from '../../usecases/start-checkout';
+import { startPaymentDeps } from '../../usecases/start-payment';
+import type { ApiDeps } from '../deps';
+import { issueFormToken, payerChoice, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
+import { checkoutOpenPage, checkoutResultPage } from '../pages/checkout-page';
+import { messagePage, processingPage, type OrderView, type Outcome } from '../pages/layout';
+
+const CSRF_COOKIE = 'co_csrf';
+const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
+interface Loaded {
+  checkout: Checkout;
+  t: Transaction;
+  merchant: Merchant;
+  view: OrderView;
+}
+
+/**
+ * The hosted checkout page (DECISIONS.md, Checkout): GET /checkout/:token shows the order open
+ * (its payer's choices), in progress, or final with the signed return to the merchant's returnUrl;
+ * POST /checkout/:token/pay takes the payer's instrument and POST /checkout/:token/cancel the
+ * payer's cancel, each answered with a redirect back to the page. Payments and cancels go through
+ * the order's payment workflow (one payer, or one cancel, ever). The forms are protected like the
+ * payment link's: a SameSite=Strict cookie they echo, and the Origin header.
+ */
+export function checkoutPageRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  const pathOf = (c: Checkout) => `/checkout/${c._id}`;
+
+  async function load(ctx: Context): Promise<Loaded | null> {
+    const token = String(ctx.params.token);
+    const checkout = CHECKOUT_TOKEN_PATTERN.test(token) ? await deps.checkouts.findByToken(token) : null;
+    const [t, merchant] = checkout
+      ? await Promise.all([deps.transactions.findByOrder(checkout), deps.merchants.findById(checkout.merchantIdentifier)])
+      : [null, null];
+    if (!checkout || !t || !merchant) {
+      sendPage(ctx, 404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
+      return null;
+    }
+    return {
+      checkout,
+      t,
+      merchant,
+      view: {
+        merchantName: merchant.name,
+        productDescription: t.productDescription,
+        amountText: rupees.format(paiseToRupees(t.amountPaise)),
+      },
+    };
+  }
+
+  async function show(ctx: Context, { checkout, t, merchant, view }: Loaded, error?: string): Promise<void> {
+    if (t.status !== 'Pending') return showResult(ctx, checkout, t, merchant, view);
+    const now = deps.now();
+    const deadline = t.payerDeadline ?? now;
+    // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
+    if (deadline.getTime() <= now.getTime() || (await paymentStage(deps, checkout)) !== 'awaiting-payer') {
+      return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout) }));
+    }
+    const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
+    const intent = checkoutIntent(deps.config, merchant, t);
+    const qr = (await renderQrPng(intent, 220, 220)).toString('base64');
+    const left = deadline.getTime() - now.getTime();
+    const upiCollect = checkout.paymentMode === 'UPI' && checkout.bankid ? { upiId: checkout.bankid } : {};
+    const bank = checkout.paymentMode === 'NETBANKING' && checkout.bankid ? { bankCode: checkout.bankid.toUpperCase() } : {};
+    sendPage(
+      ctx,
+      error ? 400 : 200,
+      checkoutOpenPage({
+        ...view,
+        choices: checkoutChoices(checkout.paymentMode),
+        qrDataUri: `data:image/png;base64,${qr}`,
+        appLink: intent,
+        timeLeft: formatTimeLeft(left),
+        expiresAt: formatIstDateTime(deadline),
+        secondsLeft: Math.ceil(left / 1000),
+        payPath: `${pathOf(checkout)}/pay`,
+        cancelPath: `${pathOf(checkout)}/cancel`,
+        csrf,
+        sandbox: deps.config.SANDBOX_ENABLED,
+        ...upiCollect,
+        ...bank,
+        ...(error ? { error } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The final result and the signed return. The first time it is shown, a script submits the
+   * return at once (the button does without script); every later showing leaves that to the
+   * payer, so a reload or the back button never posts the result twice.
+   */
+  async function showResult(ctx: Context, checkout: Checkout, t: Transaction, merchant: Merchant, view: OrderView) {
+    const first = await deps.checkouts.markReturnOffered(checkout._id, deps.now());
+    const nonce = first ? randomBytes(16).toString('base64') : undefined;
+    sendPage(
+      ctx,
+      200,
+      checkoutResultPage({
+        ...view,
+        ...outcomeOf(t),
+        reference: t.txnId,
+        returnUrl: checkout.returnUrl,
+        returnFields: checkoutReturnFields(checkout.entry, t, merchant.secretKey),
+        ...(nonce ? { autoSubmitNonce: nonce } : {}),
+      }),
+      // The return may go to any http(s) address (and the merchant's handler may redirect on).
+      { formAction: ['http:', 'https:'], ...(nonce ? { scriptNonce: nonce } : {}) },
+    );
+  }
+
+  /** A page's form, from our page: otherwise the page (or a refusal) is answered and null returned. */
+  async function pageForm(ctx: Context, loaded: Loaded): Promise<Record<string, string> | null> {
+    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
+    if (!form) {
+      await show(ctx, loaded, 'The form could not be read. Please try again.');
+      return null;
+    }
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf)) {
+      sendPage(ctx, 403, messagePage('Form expired', 'Go back to the merchant and start the payment again.'));
+      return null;
+    }
+    return form;
+  }
+
+  router.get('/checkout/:token', async (ctx) => {
+    const loaded = await load(ctx);
+    if (loaded) await show(ctx, loaded);
+  });
+
+  router.post('/checkout/:token/pay', async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded) return;
+    const form = await pageForm(ctx, loaded);
+    if (!form) return;
+    if (!deps.config.SANDBOX_ENABLED) return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
+    const instrument = sandboxInstrument(payerChoice(form), (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
+    // Paid, already paid, cancelled or expired meanwhile: the page says which.
+    await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
+    ctx.status = 303;
+    ctx.redirect(pathOf(loaded.checkout));
+  });
+
+  router.post('/checkout/:token/cancel', async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded || !(await pageForm(ctx, loaded))) return;
+    await cancelWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT');
+    ctx.status = 303;
+    ctx.redirect(pathOf(loaded.checkout));
+  });
+  return router;
+}
+
+/** What the payer is told of a final order. */
+function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
+  if (t.status !== 'Failure') return { outcome: 'paid', detail: 'Thank you. You are being returned to the merchant.' };
+  if (t.responseCode === PaymentResponse.cancelledByPayer.code)
+    return { outcome: 'cancelled', detail: 'You cancelled the payment; nothing was charged.' };
+  if (t.responseCode === PaymentResponse.qrExpired.code)
+    return { outcome: 'expired', detail: 'Nothing was charged. Start the payment again at the merchant.' };
+  return { outcome: 'declined', detail: t.responseDescription };
+}

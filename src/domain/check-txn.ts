@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { statusOrderRecordSchema, type StatusOrderRecord } from './status-record';
+import type { Transaction } from './transaction';
+import { realtimeEntry } from './webhook';
+
+/**
+ * Zaakpay's legacy status API, `POST /checkTxn?v=5` (DECISIONS.md, Legacy status): the status API's
+ * order record with the further product descriptions and the card's details, and Zaakpay's codes.
+ */
+
+/** Zaakpay's check status codes the gateway answers with (HTTP status as DECISIONS.md assigns them). */
+export const CheckTxnCodes = {
+  found: { code: '100', description: 'The transaction was completed successfully.', http: 200 },
+  merchantIdentifierMissing: { code: '110', description: 'MerchantIdentifier field missing or blank', http: 400 },
+  merchantIdentifierInvalid: { code: '111', description: 'MerchantIdentifier not valid', http: 401 },
+  orderIdMissing: { code: '129', description: 'OrderId field missing or blank', http: 400 },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
+  checksumBlank: { code: '189', description: 'Checksum was blank.', http: 401 },
+  orderNotFound: { code: '190', description: 'OrderId either not processed or Rejected.', http: 200 },
+  requestInvalid: { code: '191', description: 'Merchant Identifier or Order Id was not valid', http: 400 },
+} as const;
+export type CheckTxnCode = keyof typeof CheckTxnCodes;
+
+const orderDetail = statusOrderRecordSchema.shape.orderDetail;
+export const checkTxnOrderRecordSchema = statusOrderRecordSchema.extend({
+  orderDetail: orderDetail.extend({
+    product1Description: z.string().describe('NA when not sent'),
+    product2Description: z.string(),
+    product3Description: z.string(),
+    product4Description: z.string(),
+  }),
+  paymentInstrument: z.object({
+    paymentMode: z.string(),
+    card: z
+      .object({
+        cardToken: z.string(),
+        cardId: z.string(),
+        cardScheme: z.string(),
+        first4: z.string(),
+        last4: z.string(),
+        bank: z.string(),
+        cardHashId: z.string(),
+        paymentMethod: z.string(),
+      })
+      .describe('NA in every field unless a card paid'),
+  }),
+});
+export type CheckTxnOrderRecord = z.infer<typeof checkTxnOrderRecordSchema>;
+
+/**
+ * The status API's record of an order with what `/checkTxn` adds: the transaction's further
+ * product descriptions and card (a mandate, which has neither, carries NA). With a merchantRefId,
+ * only that refund is listed.
+ */
+export function toCheckTxnRecord(record: StatusOrderRecord, t: Transaction | null, merchantRefId?: string): CheckTxnOrderRecord {
+  const e: Record<string, string | undefined> = t ? realtimeEntry(t) : {};
+  const na = (v: string | undefined) => v ?? 'NA';
+  const token = t?.instrument.kind === 'CARD' ? t.instrument.cardToken : null;
+  return {
+    ...record,
+    orderDetail: {
+      ...record.orderDetail,
+      product1Description: na(e.product1Description),
+      product2Description: na(e.product2Description),
+      product3Description: na(e.product3Description),
+      product4Description: na(e.product4Description),
+    },
+    paymentInstrument: {
+      paymentMode: record.paymentInstrument.paymentMode,
+      card: {
+        ...record.paymentInstrument.card,
+        cardScheme: na(e.cardScheme),
+        first4: token ? token.slice(0, 4) : 'NA',
+        last4: token ? token.slice(-4) : 'NA',
+        bank: na(e.bank),
+        cardHashId: na(e.cardhashid),
+        paymentMethod: na(e.paymentMethod),
+      },
+    },
+    refundDetails:
+      merchantRefId === undefined ? record.refundDetails : record.refundDetails.filter((r) => r.merchantRefId === merchantRefId),
+  };
+}

@@ -1,0 +1,76 @@
+import { hmacSha256Hex } from './checksum';
+import { phpSanitized } from './checkout-checksum';
+import type { Transaction } from './transaction';
+import { realtimeEntry } from './webhook';
+
+/**
+ * Where a hosted checkout came from decides what its return to the merchant carries
+ * (DECISIONS.md, Checkout: the return): `/transactU?v=8` and `/api/paymentTransact/V8` the V8
+ * fields, `/V7` its shorter list, the legacy `/transact` (plain, `v=2`, `v=3`) four quoted fields.
+ */
+export const CHECKOUT_ENTRIES = ['transactU', 'V8', 'V7', 'transact', 'transactV2', 'transactV3'] as const;
+export type CheckoutEntry = (typeof CHECKOUT_ENTRIES)[number];
+
+/** The V8 return's fields, in the order they are posted and signed. */
+export const V8_RETURN_FIELDS = [
+  'amount',
+  'bank',
+  'bankid',
+  'cardId',
+  'cardScheme',
+  'cardToken',
+  'cardhashid',
+  'doRedirect',
+  'orderId',
+  'paymentMethod',
+  'paymentMode',
+  'responseCode',
+  'responseDescription',
+  'productDescription',
+  'product1Description',
+  'product2Description',
+  'product3Description',
+  'product4Description',
+  'pgTransId',
+  'pgTransTime',
+] as const;
+
+/** V7 posts exactly these. */
+export const V7_RETURN_FIELDS = [
+  'amount',
+  'bank',
+  'cardId',
+  'cardScheme',
+  'cardToken',
+  'cardhashid',
+  'doRedirect',
+  'orderId',
+  'paymentMethod',
+  'paymentMode',
+  'responseCode',
+  'responseDescription',
+] as const;
+
+/**
+ * The signed fields posted back to the merchant's returnUrl once the checkout's order is final, in
+ * order, `checksum` last. V8 and V7: the real-time webhook's values (NA where there is no data),
+ * signed as `key=value&` of each field in order. Legacy: amount (paise, `v=2` only), orderId,
+ * responseCode, responseDescription, each free of the characters Zaakpay's PHP kits strip (so a kit
+ * signing the sanitized value agrees), signed as the quoted values in that order.
+ */
+export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secretKey: string): [string, string][] {
+  const entryValues = realtimeEntry(t);
+  if (entry === 'transact' || entry === 'transactV2' || entry === 'transactV3') {
+    const fields: [string, string][] = [
+      ...(entry === 'transactV2' ? [['amount', entryValues.amount!] as [string, string]] : []),
+      ['orderId', entryValues.orderId!],
+      ['responseCode', entryValues.responseCode!],
+      ['responseDescription', entryValues.responseDescription!],
+    ];
+    const clean = fields.map(([k, v]) => [k, phpSanitized(k, v)] as [string, string]);
+    return [...clean, ['checksum', hmacSha256Hex(secretKey, clean.map(([, v]) => `'${v}'`).join(''))]];
+  }
+  const names = entry === 'V7' ? V7_RETURN_FIELDS : V8_RETURN_FIELDS;
+  const fields = names.map((k) => [k, entryValues[k] ?? 'NA'] as [string, string]);
+  return [...fields, ['checksum', hmacSha256Hex(secretKey, fields.map(([k, v]) => `${k}=${v}&`).join(''))]];
+}

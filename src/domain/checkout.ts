@@ -1,0 +1,117 @@
+import { createHmac } from 'node:crypto';
+import type { Paise } from './money';
+
+/**
+ * Zaakpay's hosted checkout (DECISIONS.md, Checkout): what every entry's request comes down to, the
+ * payer's choices it may narrow the page to, and the codes its refusals carry.
+ */
+
+/** How the merchant asks the payer to pay (`paymentMode`, matched without regard to case). */
+export const CHECKOUT_PAYMENT_MODES = ['UPIAPP', 'UPI', 'UPIQR', 'CARD', 'NETBANKING', 'WALLET'] as const;
+export type CheckoutPaymentMode = (typeof CHECKOUT_PAYMENT_MODES)[number];
+
+/** The express form's `debitorcredit` words for a payment mode (any other value leaves every choice open). */
+const MODE_ALIASES: Record<string, CheckoutPaymentMode> = {
+  CREDIT: 'CARD',
+  DEBIT: 'CARD',
+  CC: 'CARD',
+  DC: 'CARD',
+  NB: 'NETBANKING',
+};
+
+/** `upiqr`, `Card`, `netbanking`... as the mode they name; null for none or one we do not know. */
+export function checkoutPaymentMode(sent: string | undefined | null): CheckoutPaymentMode | null {
+  const upper = (sent ?? '').trim().toUpperCase();
+  if ((CHECKOUT_PAYMENT_MODES as readonly string[]).includes(upper)) return upper as CheckoutPaymentMode;
+  return MODE_ALIASES[upper] ?? null;
+}
+
+/** The sections of the hosted page a payment mode offers; every one when the merchant chose none. */
+export type CheckoutChoice = 'upiId' | 'upiApp' | 'card' | 'netbanking';
+export function checkoutChoices(mode: CheckoutPaymentMode | null): CheckoutChoice[] {
+  switch (mode) {
+    case 'UPIAPP':
+    case 'UPIQR':
+      return ['upiApp'];
+    case 'UPI':
+      return ['upiId'];
+    case 'CARD':
+      return ['card'];
+    case 'NETBANKING':
+      return ['netbanking'];
+    default:
+      // No wallet is offered: a wallet checkout gets every other choice, as one without a mode.
+      return ['upiId', 'upiApp', 'card', 'netbanking'];
+  }
+}
+
+/** A server's request for a UPI intent or QR is answered in JSON (code 208), not with the page. */
+export const answersInJson = (mode: CheckoutPaymentMode | null) => mode === 'UPIAPP' || mode === 'UPIQR';
+
+/** Every entry's request in the gateway's terms, after authentication and validation. */
+export interface CheckoutRequest {
+  merchantIdentifier: string;
+  orderId: string;
+  amountPaise: Paise;
+  /** '' when the merchant sent none (Zaakpay's kits leave it optional). */
+  productDescription: string;
+  product1Description?: string;
+  product2Description?: string;
+  product3Description?: string;
+  product4Description?: string;
+  buyerName: string | null;
+  buyerEmail: string | null;
+  /** The request's returnUrl; the merchant's default return URL stands in when it is absent. */
+  returnUrl: string | null;
+  paymentMode: CheckoutPaymentMode | null;
+  /** A bank code for net banking, or the payer's VPA for UPI collect. */
+  bankid: string | null;
+}
+
+/**
+ * The checkout's refusals, Zaakpay's codes (HTTP status as DECISIONS.md assigns them). The text
+ * names the field for 108 and 109.
+ */
+export const CheckoutRefusals = {
+  merchantNotFound: { code: '101', description: 'Merchant not found. Please check your merchantIdentifier field.', http: 401 },
+  fieldMissing: { code: '108', description: 'Mandatory field missing or blank', http: 400 },
+  fieldInvalid: { code: '109', description: 'Validation failed', http: 400 },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated.', http: 401 },
+  merchantDataIncomplete: {
+    code: '182',
+    description: 'Merchant Data not complete in our database: send returnUrl or set a default return URL.',
+    http: 400,
+  },
+} as const;
+export type CheckoutRefusalKind = keyof typeof CheckoutRefusals;
+
+/** A checkout request refused before anything was stored. */
+export class CheckoutRefusal extends Error {
+  /** The request's orderDetail, echoed by a JSON refusal once the request is authenticated. */
+  echo: Record<string, unknown> | null = null;
+  constructor(
+    readonly kind: CheckoutRefusalKind,
+    readonly detail?: string,
+  ) {
+    super(detail ? `${CheckoutRefusals[kind].description}: ${detail}` : CheckoutRefusals[kind].description);
+    this.name = 'CheckoutRefusal';
+  }
+  get code(): string {
+    return CheckoutRefusals[this.kind].code;
+  }
+  get http(): number {
+    return CheckoutRefusals[this.kind].http;
+  }
+}
+
+/** The code of a checkout answered in JSON while its payer pays in a UPI app (Zaakpay's 208). */
+export const CHECKOUT_PROCESSING = { code: '208', description: 'Transaction is in processing state.' } as const;
+
+/**
+ * The hosted page's address token of an order: unguessable without the master key, and the same
+ * for every request of that order, so a repeated request lands on the same page.
+ */
+export function checkoutToken(masterKey: string, merchantIdentifier: string, orderId: string): string {
+  return createHmac('sha256', masterKey).update(`checkout:${merchantIdentifier}:${orderId}`).digest('base64url').slice(0, 32);
+}
+export const CHECKOUT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;

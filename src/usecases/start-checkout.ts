@@ -1,0 +1,100 @@
+import type { Config } from '../config';
+import { checkoutToken, type CheckoutRequest } from '../domain/checkout';
+import type { CheckoutEntry } from '../domain/checkout-return';
+import { newTxnId } from '../domain/identifiers';
+import { renderQrPng } from '../domain/qr-png';
+import { extraProductDescriptions, type Transaction } from '../domain/transaction';
+import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
+import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
+import type { Merchant } from '../store/merchant-repository';
+import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
+
+export interface CheckoutDeps extends StartPaymentDeps {
+  checkouts: CheckoutRepository;
+  config: Pick<Config, 'MASTER_KEY' | 'CHECKOUT_EXPIRY_SECONDS' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
+}
+
+export type StartCheckoutResult = { kind: 'open'; checkout: Checkout; transaction: Transaction } | { kind: 'orderIdUsed' };
+
+/**
+ * A hosted checkout's order: a Pending transaction whose payer brings the instrument on the
+ * checkout page (or in a UPI app) until CHECKOUT_EXPIRY_SECONDS have passed, paid through the same
+ * payment workflow and update as QR orders and payment links. The orderId is claimed in the
+ * merchant's one namespace first, so a used one is refused and the order holding it untouched.
+ * The same request again, while the order waits for its payer, answers the same checkout (a
+ * browser posting the merchant's form twice); the checkout document is written after the order and
+ * found again by its token, so a retry after a crash in between completes it.
+ */
+export async function startCheckout(
+  deps: CheckoutDeps,
+  merchant: Merchant,
+  entry: CheckoutEntry,
+  r: CheckoutRequest & { returnUrl: string },
+  ipAddress: string | null,
+): Promise<StartCheckoutResult> {
+  const now = deps.now();
+  const { transaction, created } = await deps.transactions.createPending({
+    txnId: newTxnId(now),
+    merchantIdentifier: merchant.merchantIdentifier,
+    orderId: r.orderId,
+    amountPaise: r.amountPaise,
+    productDescription: r.productDescription,
+    ...extraProductDescriptions(r),
+    buyerName: r.buyerName,
+    buyerEmail: r.buyerEmail,
+    ipAddress,
+    instrument: { kind: 'CHECKOUT' },
+    payerDeadline: new Date(now.getTime() + deps.config.CHECKOUT_EXPIRY_SECONDS * 1000),
+    createdAt: now,
+  });
+  if (!transaction) return { kind: 'orderIdUsed' };
+  const repeat = !created;
+  if (repeat && !waitingCheckoutOf(transaction, r)) return { kind: 'orderIdUsed' };
+  const checkout = await deps.checkouts.insertOrFind({
+    _id: checkoutToken(deps.config.MASTER_KEY, merchant.merchantIdentifier, r.orderId),
+    merchantIdentifier: merchant.merchantIdentifier,
+    orderId: r.orderId,
+    entry,
+    returnUrl: r.returnUrl,
+    paymentMode: r.paymentMode,
+    bankid: r.bankid,
+    createdAt: now,
+  });
+  if (repeat && (checkout.entry !== entry || checkout.returnUrl !== r.returnUrl)) return { kind: 'orderIdUsed' };
+  await ensurePaymentWorkflow(deps, transaction);
+  return { kind: 'open', checkout, transaction };
+}
+
+/** The stored order is this request's checkout, still waiting for its payer. */
+function waitingCheckoutOf(t: Transaction, r: CheckoutRequest): boolean {
+  return (
+    t.instrument.kind === 'CHECKOUT' &&
+    t.status === 'Pending' &&
+    t.amountPaise === r.amountPaise &&
+    t.productDescription === r.productDescription
+  );
+}
+
+/** The UPI intent (`upi://pay`) a payer's app pays the order with. */
+export function checkoutIntent(
+  config: Pick<Config, 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>,
+  merchant: Pick<Merchant, 'name'>,
+  t: Transaction,
+): string {
+  return upiIntentUrl({
+    payeeVpa: config.UPI_PAYEE_VPA,
+    payeeName: merchant.name,
+    amountPaise: t.amountPaise,
+    txnId: t.txnId,
+    note: t.productDescription || `Order ${t.orderId}`,
+    merchantCategoryCode: config.UPI_MERCHANT_CATEGORY_CODE,
+  });
+}
+
+const QR_SIDE = 300;
+
+/** `bankPostData` of the JSON answer (208): the app links of a UPI intent, or the QR of a upiqr checkout. */
+export async function checkoutBankPostData(intent: string, t: Transaction, qr: boolean): Promise<Record<string, string>> {
+  if (qr) return { link: (await renderQrPng(intent, QR_SIDE, QR_SIDE)).toString('base64'), txnid: t.txnId };
+  return { ...paymentIntentUrls(intent), txnid: t.txnId };
+}
