@@ -10,6 +10,7 @@ import { opsPaths } from './docs/ops';
 import { webhookPaths } from './docs/webhooks';
 import { refundPaths } from './docs/refunds';
 import { mandatePaths } from './docs/mandates';
+import { checkoutPaths } from './docs/checkout';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
 import { statusRequestSchema, statusResponseSchema } from './schemas/status';
@@ -60,17 +61,24 @@ export function operation(o: {
   security?: Record<string, string[]>[];
   /**
    * Signatures OpenAPI cannot express as a security scheme (a checksum inside the body): named in
-   * the `x-gateway-auth` extension, `qrChecksum` or `formChecksum`, and explained in the description.
+   * the `x-gateway-auth` extension, and explained in the description: `qrChecksum`, `formChecksum`
+   * (over a form's `data` field), `expressChecksum` and `legacyChecksum` (the checkout's flat forms).
    */
-  bodySignature?: 'qrChecksum' | 'formChecksum';
+  bodySignature?: 'qrChecksum' | 'formChecksum' | 'expressChecksum' | 'legacyChecksum';
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
   in?: 'body' | 'form' | 'csv' | 'query';
   /** Query parameters of an operation that also has a body (each a string property). */
   query?: z.ZodType;
-  responses: Record<number, { description: string; schema: z.ZodType; mediaType?: string }>;
+  /**
+   * Each response's body: `schema` (JSON unless `mediaType` says otherwise) and/or `html` (a hosted
+   * page); neither is a redirect, its `Location` header stated.
+   */
+  responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string; html?: true }>;
   errors: number[];
   errorEnvelope: z.ZodType;
+  /** Errors a browser (Accept text/html) gets as a page instead of JSON. */
+  errorPages?: boolean;
 }) {
   const request = statingUnknownFields(json(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
   const queryParameters = (q: QueryShape) =>
@@ -98,7 +106,15 @@ export function operation(o: {
       ...Object.fromEntries(
         Object.entries(o.responses).map(([code, r]) => [
           code,
-          { description: r.description, content: { [r.mediaType ?? 'application/json']: { schema: json(r.schema, 'output') } } },
+          r.schema || r.html
+            ? {
+                description: r.description,
+                content: {
+                  ...(r.schema ? { [r.mediaType ?? 'application/json']: { schema: json(r.schema, 'output') } } : {}),
+                  ...(r.html ? HTML_CONTENT : {}),
+                },
+              }
+            : { description: r.description, headers: { Location: { schema: { type: 'string' } } } },
         ]),
       ),
       ...Object.fromEntries(
@@ -106,7 +122,10 @@ export function operation(o: {
           code,
           {
             description: 'see the error catalogue',
-            content: { 'application/json': { schema: json(o.errorEnvelope, 'output') } },
+            content: {
+              'application/json': { schema: json(o.errorEnvelope, 'output') },
+              ...(o.errorPages && PAGE_ERRORS.includes(code) ? HTML_CONTENT : {}),
+            },
           },
         ]),
       ),
@@ -114,11 +133,17 @@ export function operation(o: {
   };
 }
 
+/** A hosted page (HTML) as a response body. */
+const HTML_CONTENT = { 'text/html': { schema: { type: 'string', description: 'a hosted page (HTML)' } } };
+/** The errors a checkout entry shows a browser as a page (the rest come from before the route runs). */
+const PAGE_ERRORS = [400, 401, 413, 415];
+
 export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, timeSkipping = false, bankCallbacks = false) {
   const paths: Record<string, object> = {
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
     ...mandatePaths(sandboxEnabled),
+    ...checkoutPaths(),
     ...ledgerPaths(),
     ...paymentLinkPaths(),
     ...opsPaths(),
@@ -175,7 +200,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     info: {
       title: 'Merchant payment gateway',
       version: '0.1.0',
-      description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
+      description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn, the checkout entries, /checkTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
     components: {

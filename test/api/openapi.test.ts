@@ -25,11 +25,17 @@ describe('API reference: GET /openapi.json', function () {
     assert.equal(res.status, 200);
     assert.equal(res.json.openapi, '3.1.0');
     assert.deepEqual(Object.keys(res.json.paths).sort(), [
+      '/api/paymentTransact/V7',
+      '/api/paymentTransact/V8',
       '/api/payments/v1/status',
       '/api/payments/v1/upi/qr',
       '/api/payments/v1/upi/qr/image',
       '/api/v1/fetchtxn',
       '/api/v1/ledger',
+      '/checkTxn',
+      '/checkout/{token}',
+      '/checkout/{token}/cancel',
+      '/checkout/{token}/pay',
       '/ops/v1/chargebacks',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
@@ -46,6 +52,7 @@ describe('API reference: GET /openapi.json', function () {
       '/sandbox/v1/mandates/revoke',
       '/sandbox/v1/payments',
       '/sandbox/v1/qr/pay',
+      '/transact',
       '/transactU',
       '/updateTxn',
     ]);

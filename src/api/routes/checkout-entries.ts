@@ -43,8 +43,10 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
     router.get(`/api/paymentTransact/${version}`, handler);
   }
   router.post('/transact', (ctx) => {
-    const entry: CheckoutEntry = ctx.query.v === '2' ? 'transactV2' : ctx.query.v === '3' ? 'transactV3' : 'transact';
+    const v = ctx.query.v;
+    const entry: CheckoutEntry = v === '2' ? 'transactV2' : v === '3' ? 'transactV3' : 'transact';
     return answer(ctx, async () => {
+      if (v !== undefined && entry === 'transact') throw new CheckoutRefusal('fieldInvalid', 'v: must be 2 or 3, or absent');
       const pairs = await readPairs(deps, ctx);
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);

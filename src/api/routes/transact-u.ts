@@ -1,12 +1,9 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import type { ApiDeps } from '../deps';
-import { SUPPORTED_MANDATE_VERSIONS } from '../schemas/mandates';
+import { TRANSACT_U_VERSIONS } from '../schemas/mandates';
 import { transactUCheckout } from './checkout-entries';
 import { mandateRequest } from './mandates';
-
-/** The versions `POST /transactU` serves: 8 the custom checkout, 12 and 13 UPI AutoPay mandates. */
-export const TRANSACT_U_VERSIONS = ['8', ...SUPPORTED_MANDATE_VERSIONS] as const;
 
 /** `POST /transactU?v=...`: Zaakpay serves its checkout and its mandates at one address, by version. */
 export function transactURoutes(deps: ApiDeps): Router {

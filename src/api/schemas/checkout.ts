@@ -106,3 +106,12 @@ export type CheckoutResponseBody = z.infer<typeof checkoutResponseSchema>;
 
 /** The legacy form's version (`/transact?v=2` returns the amount too). */
 export const legacyQuerySchema = z.object({ v: z.enum(['2', '3']).optional().describe('2: the return carries amount') });
+
+/** The hosted page's pay form (one instrument per form) and cancel form, as the page posts them. */
+export const checkoutPayFormSchema = z.object({
+  csrf: z.string().describe('the token the page was served with (also its SameSite=Strict cookie)'),
+  payerVpa: z.string().max(255).optional().describe('UPI: success@sandbox, failure@sandbox or noanswer@sandbox'),
+  cardNumber: z.string().max(32).optional().describe('4012001037141112 pays, 4000000000000002 is declined'),
+  bankCode: z.string().max(16).optional().describe('SBIN pays, FAIL is declined'),
+});
+export const checkoutCancelFormSchema = z.object({ csrf: z.string() });

@@ -16,6 +16,8 @@ export const mandateFormSchema = z.object({
 });
 
 export const SUPPORTED_MANDATE_VERSIONS = ['12', '13'] as const;
+/** The versions `POST /transactU` serves: 8 the custom checkout, 12 and 13 UPI AutoPay mandates. */
+export const TRANSACT_U_VERSIONS = ['8', ...SUPPORTED_MANDATE_VERSIONS] as const;
 
 const text = (max: number) => z.string().max(max);
 /** `yyyy-MM-dd`; the contract's samples also send months and days without zero padding (2026-1-5). */
