@@ -97,14 +97,53 @@ describe('Operator CLI: merchant create (child process)', function () {
       webhookUrl: null,
       webhookFormat: 'json',
       autoRefund: true,
+      defaultReturnUrl: null,
     });
     assert.equal((await merchants.findById(created.merchantIdentifier))?.autoRefund, true);
-    for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], []]) {
+    const withReturn = await cli([
+      'merchant',
+      'update',
+      created.merchantIdentifier,
+      '--default-return-url',
+      'https://upd.example/r',
+    ]);
+    assert.equal(JSON.parse(withReturn.stdout).defaultReturnUrl, 'https://upd.example/r', withReturn.stderr);
+    const cleared = await cli(['merchant', 'update', created.merchantIdentifier, '--default-return-url', '']);
+    assert.equal(JSON.parse(cleared.stdout).defaultReturnUrl, null, cleared.stderr);
+    for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], ['--default-return-url', 'ftp://x'], []]) {
       const bad = await cli(['merchant', 'update', created.merchantIdentifier, ...args]);
       assert.equal(bad.code, 2, bad.stderr);
       assert.equal(bad.stdout, '');
     }
     assert.equal((await merchants.findById(created.merchantIdentifier))?.webhookFormat, 'json');
+  });
+
+  it('merchant create imports a merchant with its own identifier and secret key; a taken identifier fails, storing nothing', async () => {
+    const merchantIdentifier = `imported${Date.now()}`;
+    const run = await cli([
+      'merchant',
+      'create',
+      '--name',
+      'Moved',
+      '--merchant-identifier',
+      merchantIdentifier,
+      '--secret-key',
+      'my-old-secret-key-0123',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const printed = JSON.parse(run.stdout);
+    assert.deepEqual([printed.merchantIdentifier, printed.secretKey], [merchantIdentifier, 'my-old-secret-key-0123']);
+    assert.equal((await merchants.findById(merchantIdentifier))?.secretKey, 'my-old-secret-key-0123');
+    const before = await countMerchants();
+    const taken = await cli(['merchant', 'create', '--name', 'Again', '--merchant-identifier', merchantIdentifier]);
+    assert.equal(taken.code, 1);
+    assert.equal(taken.stdout, '');
+    assert.match(taken.stderr, /taken/);
+    assert.equal(await countMerchants(), before);
+    assert.equal((await merchants.findById(merchantIdentifier))?.name, 'Moved');
+    const bad = await cli(['merchant', 'create', '--name', 'Short', '--merchant-identifier', 'ab-1', '--secret-key', 'short']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--merchant-identifier: .*6 to 64[\s\S]*--secret-key: .*16 to 128/);
   });
 
   it('reconcile applies a file through the running gateway and prints the report', async () => {

@@ -1,0 +1,186 @@
+import { strict as assert } from 'node:assert';
+import { formatIstDateTime } from '../../src/domain/ist-time';
+import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
+import { checkTxnResponseSchema } from '../../src/api/schemas/check-txn';
+import { checkoutResponseSchema } from '../../src/api/schemas/checkout';
+import {
+  awaitResultPage,
+  formBody,
+  hmac,
+  openPage,
+  postForm,
+  postTransactU,
+  returnFormOf,
+  returnVerifies,
+  submitPageForm,
+  v8Data,
+} from '../support/checkout';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
+import { checkStatus, request } from '../support/http';
+import { fetchTxn, ledger } from '../support/ledger';
+import { newOrderId, paymentFinished } from '../support/payments';
+import { startReceiver } from '../support/receiver';
+import { refund, refundFinished } from '../support/refunds';
+
+/**
+ * Checkout orders behave like every other order (status API, ledger, bulk, refunds, webhooks), a
+ * checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS and returns its failure, and
+ * Zaakpay's legacy status API `/checkTxn?v=5` reads them (JSON or the PHP kits' unquoted data).
+ */
+describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /checkTxn?v=5', function () {
+  this.timeout(90_000);
+  let gw: TestGateway;
+  let merchant: MerchantCredentials;
+  beforeEach(async () => {
+    ({ gw, merchant } = await gatewayWithNewMerchant('Chai Point'));
+  });
+
+  /** A checkout paid on its page with a test card; resolves once its workflow is done. */
+  async function paidCheckout(orderId: string, cardNumber = '4012001037141112') {
+    const posted = await postTransactU(
+      gw,
+      merchant.secretKey,
+      v8Data(merchant, orderId, { orderDetail: { product2Description: 'Cup', firstName: 'Asha', lastName: 'Rao' } }),
+      { browser: true },
+    );
+    const page = await openPage(gw, posted.location!);
+    await submitPageForm(gw, `${posted.location}/pay`, page, [['cardNumber', cardNumber]]);
+    await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+    return posted.location!;
+  }
+
+  function checkTxn(data: string, checksum: string | null = hmac(merchant.secretKey, data)) {
+    return postForm(`${gw.baseUrl}/checkTxn?v=5`, [
+      ['data', data],
+      ...(checksum === null ? [] : [['checksum', checksum] as [string, string]]),
+    ]);
+  }
+
+  it('a paid checkout is in the status API, the ledger and bulk, and reaches the webhook', async () => {
+    const receiver = await startReceiver();
+    try {
+      await gw.rt.merchants.updateSettings(merchant.merchantIdentifier, { webhookUrl: receiver.url });
+      const orderId = newOrderId('co');
+      await paidCheckout(orderId);
+      const status = await checkStatus(gw.baseUrl, merchant.secretKey, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId,
+      });
+      const order = status.json.data.orders[0];
+      assert.equal(order.txnStatus, '0');
+      assert.equal(order.paymentInstrument.paymentMode, 'Credit Card');
+      assert.equal(order.orderDetail.amount, '25050');
+
+      const today = formatIstDateTime(new Date()).slice(0, 10);
+      const rows = (await ledger(gw, merchant.apiKey, { startDateTime: today, endDateTime: today, status: 'SUCCESS' })).json.data
+        .transactions;
+      const row = rows.find((r: { orderId: string }) => r.orderId === orderId);
+      assert.equal(row.paymentSource, 'Card');
+      assert.equal(row.buyerName, 'Asha Rao');
+      assert.equal(row.amountInRupees, 250.5);
+      const bulk = (await fetchTxn(gw, merchant.apiKey, { txnDate: today, status: 'success' })).json.data;
+      assert.equal(bulk.find((r: { orderid: string }) => r.orderid === orderId).productDescription2, 'Cup');
+
+      await receiver.received(1);
+      const txnData = JSON.parse(new URLSearchParams(receiver.calls[0]!.body).get('txnData')!);
+      assert.equal(txnData.txns[0].orderId, orderId);
+      assert.equal(txnData.txns[0].responseCode, '100');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('/checkTxn?v=5: JSON or unquoted data; the order with its card, its refunds; the code mirrored at the top', async () => {
+    const orderId = newOrderId('co');
+    await paidCheckout(orderId);
+    const refunded = await refund(gw, merchant, { orderId, updateDesired: '22', amount: '5000', merchantRefId: 'r-1' });
+    assert.equal(refunded.json.responseCode, '245', refunded.text);
+    await refundFinished(gw, merchant.merchantIdentifier, orderId, 'r-1');
+
+    const json = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, mode: '0', orderDetail: { orderId } });
+    const found = await checkTxn(json);
+    assert.equal(found.status, 200, found.text);
+    const answer = checkTxnResponseSchema.parse(found.json);
+    assert.equal(answer.success, true);
+    assert.equal(answer.version, '5');
+    const o = answer.orders[0]!;
+    assert.equal(o.txnStatus, '4');
+    assert.equal(o.orderDetail.product2Description, 'Cup');
+    assert.equal(o.orderDetail.product1Description, 'NA');
+    assert.deepEqual(
+      {
+        first4: o.paymentInstrument.card.first4,
+        last4: o.paymentInstrument.card.last4,
+        scheme: o.paymentInstrument.card.cardScheme,
+      },
+      { first4: '4012', last4: '1112', scheme: 'VISA' },
+    );
+    assert.equal(o.refundDetails[0]!.merchantRefId, 'r-1');
+    assert.equal(answer.responseCode, o.responseCode);
+    assert.equal(answer.txnId, o.orderDetail.txnId);
+
+    // As Zaakpay's PHP kit 1.1 builds it: no quotes at all.
+    const unquoted = `{merchantIdentifier:${merchant.merchantIdentifier},mode:0,orderDetail:{orderId:${orderId}},refundDetail:{merchantRefId:none}}`;
+    const loose = await checkTxn(unquoted);
+    assert.equal(loose.json.success, true, loose.text);
+    assert.deepEqual(loose.json.orders[0].refundDetails, [], 'only the refund asked for');
+  });
+
+  it('/checkTxn refusals: 190 unknown order, 180 wrong checksum, 189 none, 111 unknown merchant, 110 and 129 missing', async () => {
+    const data = (o: object) => JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, mode: '0', ...o });
+    const unknown = await checkTxn(data({ orderDetail: { orderId: 'nobody' } }));
+    assert.deepEqual([unknown.status, unknown.json.success, unknown.json.responseCode], [200, false, '190']);
+    checkTxnResponseSchema.parse(unknown.json);
+    const wrong = await checkTxn(data({ orderDetail: { orderId: 'x' } }), hmac('other', 'x'));
+    assert.deepEqual([wrong.status, wrong.json.responseCode], [401, '180']);
+    const blank = await checkTxn(data({ orderDetail: { orderId: 'x' } }), null);
+    assert.deepEqual([blank.status, blank.json.responseCode], [401, '189']);
+    const stranger = await checkTxn(JSON.stringify({ merchantIdentifier: 'nosuchmerchant', orderDetail: { orderId: 'x' } }));
+    assert.deepEqual([stranger.status, stranger.json.responseCode], [401, '111']);
+    const noMerchant = await checkTxn('{"orderDetail":{"orderId":"x"}}');
+    assert.deepEqual([noMerchant.status, noMerchant.json.responseCode], [400, '110']);
+    const noOrder = await checkTxn(data({ orderDetail: {} }));
+    assert.deepEqual([noOrder.status, noOrder.json.responseCode], [400, '129']);
+    const garbage = await request(`${gw.baseUrl}/checkTxn?v=5`, {
+      body: formBody([['data', '{{{']]),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.deepEqual([garbage.status, garbage.json.responseCode], [400, '110']);
+  });
+
+  it('a checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS: 1024, returned signed; the open page reloads itself then', async () => {
+    const short = await startTestGateway({ CHECKOUT_EXPIRY_SECONDS: '2' });
+    try {
+      const m = await short.newMerchant('Slow Payer');
+      const orderId = newOrderId('exp');
+      const posted = await postTransactU(short, m.secretKey, v8Data(m, orderId), { browser: true });
+      const open = await openPage(short, posted.location!);
+      assert.match(open.html, /<meta http-equiv="refresh" content="[1-3]">/);
+      const ended = await paymentFinished(short, m.merchantIdentifier, orderId);
+      assert.equal(ended.status, 'Failure');
+      const back = returnFormOf(await awaitResultPage(short, posted.location!));
+      assert.ok(returnVerifies(m.secretKey, 'V8', back.fields));
+      assert.equal(new Map(back.fields).get('responseCode'), '1024');
+      assert.ok(back.autoSubmits);
+      // Too late to pay or cancel: the page keeps the result.
+      const again = await openPage(short, posted.location!);
+      const cancelled = await submitPageForm(short, `${posted.location}/cancel`, { cookie: open.cookie, csrf: open.csrf });
+      assert.equal(cancelled.status, 303);
+      assert.equal(new Map(returnFormOf(again.html).fields).get('responseCode'), '1024');
+      const status = await checkStatus(short.baseUrl, m.secretKey, { merchantIdentifier: m.merchantIdentifier, orderId });
+      assert.equal(status.json.data.orders[0].responseCode, '1024');
+    } finally {
+      await short.stop();
+    }
+  });
+
+  it('the JSON answers match the documented schema', async () => {
+    const answer = await postTransactU(
+      gw,
+      merchant.secretKey,
+      v8Data(merchant, newOrderId('doc'), { paymentInstrument: { paymentMode: 'UPIAPP' } }),
+    );
+    checkoutResponseSchema.parse(answer.json);
+    checkoutResponseSchema.parse((await postTransactU(gw, merchant.secretKey, '{}')).json);
+  });
+});
