@@ -18,6 +18,7 @@ import { qrRoutes } from './routes/qr';
 import { reconciliationRoutes } from './routes/reconciliations';
 import { refundRoutes } from './routes/refunds';
 import { sandboxRoutes } from './routes/sandbox';
+import { sandboxCheckoutReturnRoutes } from './routes/sandbox-checkout-return';
 import { sandboxMandateRoutes } from './routes/sandbox-mandates';
 import { sandboxQrRoutes } from './routes/sandbox-qr';
 import { sandboxTimeRoutes } from './routes/sandbox-time';
@@ -51,7 +52,9 @@ export function createApp(deps: ApiDeps): Koa {
     webhookRoutes(deps),
     bankRoutes(deps),
   ];
-  if (deps.config.SANDBOX_ENABLED) routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps));
+  if (deps.config.SANDBOX_ENABLED) {
+    routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));
+  }
   if (deps.timeTravel) routers.push(sandboxTimeRoutes(deps, deps.timeTravel));
   for (const router of routers) {
     app.use(router.routes());

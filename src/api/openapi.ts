@@ -143,7 +143,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     ...qrPaths(sandboxEnabled),
     ...refundPaths(),
     ...mandatePaths(sandboxEnabled),
-    ...checkoutPaths(),
+    ...checkoutPaths(sandboxEnabled),
     ...ledgerPaths(),
     ...paymentLinkPaths(),
     ...opsPaths(),

@@ -66,9 +66,28 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
     'Register a UPI AutoPay mandate (payerVpa is RSA-OAEP-encrypted with the public key; the sandbox payer approves it in a second):',
     `  curl -s -X POST '${baseUrl}/transactU?v=13' --data-urlencode 'data=${mandate}' --data-urlencode 'checksum=${hmacSha256Hex(c.secretKey, mandate)}'`,
     '',
+    "Take a payment through Zaakpay's hosted checkout, as merchants' kits do: post a signed /transactU?v=8 form (a new orderId each time), open the address it prints in a browser, pay with a test instrument; the result comes back signed to the sandbox's return page:",
+    `  ${demoCheckoutCommand(baseUrl, c)}`,
+    '',
     'Provision another merchant:',
     `  curl -s -X POST ${baseUrl}/ops/v1/merchants -H 'Authorization: Bearer ${opsToken}' -H 'Content-Type: application/json' -d '{"name":"Acme"}'`,
   ].join('\n');
+}
+
+/**
+ * One shell line: builds the custom checkout's `data` (returning to the sandbox's return page),
+ * signs it with openssl as the merchant's code would, posts it as a browser would (Accept HTML) and
+ * prints where the gateway sends the browser: the hosted checkout page.
+ */
+export function demoCheckoutCommand(baseUrl: string, c: MerchantCredentials): string {
+  const returnUrl = `${baseUrl}/sandbox/v1/checkout/return?merchantIdentifier=${c.merchantIdentifier}`;
+  const data = `{\\"merchantIdentifier\\":\\"${c.merchantIdentifier}\\",\\"returnUrl\\":\\"${returnUrl}\\",\\"orderDetail\\":{\\"orderId\\":\\"demo-checkout-$(date +%s)\\",\\"amount\\":\\"25000\\",\\"currency\\":\\"INR\\",\\"productDescription\\":\\"Demo checkout\\"}}`;
+  return [
+    `data="${data}";`,
+    `curl -s -o /dev/null -w '%{redirect_url}\\n' '${baseUrl}/transactU?v=8' -H 'Accept: text/html'`,
+    `--data-urlencode "data=$data"`,
+    `--data-urlencode "checksum=$(printf %s "$data" | openssl dgst -sha256 -hmac '${c.secretKey}' | cut -d' ' -f2)"`,
+  ].join(' ');
 }
 
 /** A create request for a demo mandate of today (IST): Adhoc, up to 5,000 rupees a debit, for a year. */

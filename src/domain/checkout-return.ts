@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from './checksum';
+import { checksumMatches, hmacSha256Hex } from './checksum';
 import { phpSanitized } from './checkout-checksum';
 import type { Transaction } from './transaction';
 import { realtimeEntry } from './webhook';
@@ -73,4 +73,27 @@ export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secre
   const names = entry === 'V7' ? V7_RETURN_FIELDS : V8_RETURN_FIELDS;
   const fields = names.map((k) => [k, entryValues[k] ?? 'NA'] as [string, string]);
   return [...fields, ['checksum', hmacSha256Hex(secretKey, fields.map(([k, v]) => `${k}=${v}&`).join(''))]];
+}
+
+/**
+ * Which return a posted one is, when its checksum verifies with the merchant's key: the V8 or V7
+ * fields signed `key=value&` in their order, or the legacy quoted values; null when none verifies.
+ */
+export function verifiedReturnKind(
+  secretKey: string,
+  pairs: readonly (readonly [string, string])[],
+): 'V8' | 'V7' | 'legacy' | null {
+  const value = new Map(pairs);
+  const presented = value.get('checksum') ?? '';
+  const signed = (names: readonly string[]) => names.map((k) => `${k}=${value.get(k) ?? ''}&`).join('');
+  const legacy = pairs
+    .filter(([k]) => k !== 'checksum')
+    .map(([, v]) => `'${v}'`)
+    .join('');
+  const candidates = [
+    ['V8', signed(V8_RETURN_FIELDS)],
+    ['V7', signed(V7_RETURN_FIELDS)],
+    ['legacy', legacy],
+  ] as const;
+  return candidates.find(([, text]) => checksumMatches(secretKey, text, presented))?.[0] ?? null;
 }

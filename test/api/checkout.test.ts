@@ -250,4 +250,19 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
       assert.equal(back.action, 'http://localhost/zp/response.php?x=1');
     });
   });
+
+  it("the sandbox's return page shows a return and whether it verifies; refuses unknown fields and merchants", async () => {
+    const orderId = newOrderId('sbx');
+    const returnUrl = `${gw.baseUrl}/sandbox/v1/checkout/return?merchantIdentifier=${merchant.merchantIdentifier}`;
+    const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId, { returnUrl }), { browser: true });
+    const back = await payOnPage(posted.location!, [['bankCode', 'SBIN']]);
+    const shown = await postForm(back.action, back.fields, { browser: true });
+    assert.equal(shown.status, 200);
+    assert.match(shown.text, /id="verified">checksum verified \(V8 return\)</);
+    const tampered = back.fields.map(([k, v]) => [k, k === 'amount' ? '1' : v] as [string, string]);
+    assert.match((await postForm(back.action, tampered, { browser: true })).text, /checksum does NOT verify/);
+    assert.equal((await postForm(back.action, [...back.fields, ['extra', 'x']])).status, 400);
+    const stranger = back.action.replace(merchant.merchantIdentifier, 'nosuchmerchant');
+    assert.equal((await postForm(stranger, back.fields)).status, 404);
+  });
 });

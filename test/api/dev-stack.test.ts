@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../src/devstack/process';
 import { projectRoot } from '../../src/devstack/paths';
+import { awaitResultPage, openPage, postForm, returnFormOf, submitPageForm } from '../support/checkout';
+import type { TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
 /**
@@ -50,6 +52,24 @@ describe('npm start: the local stack', function () {
       const mandateCurl = curls.find((c) => c.includes('/transactU'))!;
       const mandate = JSON.parse(execFileSync('bash', ['-c', mandateCurl], { encoding: 'utf8' }));
       assert.equal(mandate.responseCode, '1101', JSON.stringify(mandate));
+
+      // The checkout line, as printed, in a shell: it prints the hosted page's address; paid there,
+      // the signed result is posted to the sandbox's return page, which verifies it.
+      const checkoutLine = stack.output
+        .split('\n')
+        .find((l) => l.trim().startsWith('data='))!
+        .trim();
+      const address = execFileSync('bash', ['-c', checkoutLine], { encoding: 'utf8' }).trim();
+      assert.match(address, /^http:\/\/localhost:\d+\/checkout\/[A-Za-z0-9_-]{32}$/, address);
+      const { origin, pathname } = new URL(address);
+      const site = { baseUrl: origin } as TestGateway;
+      const open = await openPage(site, pathname);
+      assert.equal(open.status, 200);
+      assert.match(open.html, /Demo checkout/);
+      assert.equal((await submitPageForm(site, `${pathname}/pay`, open, [['payerVpa', 'success@sandbox']])).status, 303);
+      const back = returnFormOf(await awaitResultPage(site, pathname));
+      const returned = await postForm(back.action, back.fields, { browser: true });
+      assert.match(returned.text, /checksum verified \(V8 return\)/);
     } finally {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -49,6 +49,7 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/webhooks/replay',
       '/ops/v1/webhooks/{deliveryId}/replay',
       '/pl/api/v1/create',
+      '/sandbox/v1/checkout/return',
       '/sandbox/v1/mandates/revoke',
       '/sandbox/v1/payments',
       '/sandbox/v1/qr/pay',

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation } from '../openapi';
+import { operation, successError } from '../openapi';
+import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
 import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
 import {
   checkoutCancelFormSchema,
@@ -48,8 +49,8 @@ function expressPath(version: 'V8' | 'V7') {
   };
 }
 
-/** Zaakpay's checkout entries, the hosted page's forms, and its legacy status API. */
-export function checkoutPaths(): Record<string, object> {
+/** Zaakpay's checkout entries, the hosted page's forms, its legacy status API, and the sandbox's return page. */
+export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
   const token = { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' } };
   const pageForm = (summary: string, description: string, request: z.ZodType) => ({
     post: {
@@ -70,7 +71,23 @@ export function checkoutPaths(): Record<string, object> {
       parameters: [token],
     },
   });
+  const sandbox = {
+    '/sandbox/v1/checkout/return': {
+      post: operation({
+        summary: "A merchant's returnUrl for trying the hosted checkout without a merchant site (sandbox)",
+        description:
+          'Shows, as a page, the fields a checkout returned (in order) and whether the checksum verifies with the key of the merchant named in the query, as V8, V7 or legacy return. Unknown fields are refused (400, 2002); an unknown merchant is 404 (2042).',
+        in: 'form',
+        query: sandboxReturnQuerySchema,
+        request: sandboxReturnFormSchema,
+        responses: { 200: { description: 'the page', html: true } },
+        errors: [400, 404, 413, 415, 503],
+        errorEnvelope: successError,
+      }),
+    },
+  };
   return {
+    ...(sandboxEnabled ? sandbox : {}),
     '/api/paymentTransact/V8': expressPath('V8'),
     '/api/paymentTransact/V7': expressPath('V7'),
     '/transact': {

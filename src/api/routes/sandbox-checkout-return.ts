@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { verifiedReturnKind } from '../../domain/checkout-return';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { readRawBody, validate } from '../middleware/body';
+import { parseFormPairs } from '../middleware/form-body';
+import { esc, layout, messagePage } from '../pages/layout';
+import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
+
+/**
+ * `POST /sandbox/v1/checkout/return?merchantIdentifier=...`: a merchant's returnUrl for trying the
+ * hosted checkout without a merchant site (`npm start` prints a checkout that returns here). Shows
+ * what the return posted, in order, and whether its checksum verifies with the merchant's key, as
+ * the merchant's own code would check it. Sandbox only.
+ */
+export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.post('/sandbox/v1/checkout/return', async (ctx) => {
+    const { merchantIdentifier } = validate(sandboxReturnQuerySchema, ctx.query);
+    const pairs = parseFormPairs(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
+    validate(sandboxReturnFormSchema, Object.fromEntries(pairs));
+    const merchant = await deps.merchants.findById(merchantIdentifier);
+    if (!merchant) throw new ApiError('merchantNotFound');
+    const kind = verifiedReturnKind(merchant.secretKey, pairs);
+    const rows = pairs.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="f-${esc(k)}">${esc(v)}</td></tr>`).join('');
+    sendPage(
+      ctx,
+      200,
+      kind === null && pairs.length === 0
+        ? messagePage('Nothing returned', 'The return carried no fields.')
+        : layout(
+            'Returned to the merchant',
+            `<section class="card" role="status"><h1>Returned to ${esc(merchant.name)}</h1>
+  <p class="result ${kind ? 'ok' : 'bad'}" id="verified">${kind ? `checksum verified (${kind} return)` : 'checksum does NOT verify'}</p>
+  <table>${rows}</table></section>`,
+          ),
+    );
+  });
+  return router;
+}
