@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
 import { expressChecksum, expressPairs, hmac, legacyChecksum, v8Data, withChecksum, type Pairs } from '../support/checkout';
-import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
 import { startMerchantSite } from '../support/merchant-site';
 import { newOrderId } from '../support/payments';
@@ -211,4 +211,96 @@ describe('Hosted checkout in a browser (headless Chromium): cart -> checkout pag
       await legacy.close();
     }
   });
+});
+
+/**
+ * Against a bank over http (BANK_CONNECTOR=http, the bank simulator), the hosted checkout hands the
+ * payer to the bank's own page as the link page does: no card field on our page, the card typed at
+ * the bank, net banking approved there; the bank sends the payer back to the gateway, whose checkout
+ * page returns the signed result to the merchant.
+ */
+describe('Hosted checkout against a bank over http (bank simulator, headless Chromium)', function () {
+  this.timeout(120_000);
+  let browser: Browser | undefined;
+  let gw: TestGateway;
+
+  before(async function () {
+    const executable = chromiumPath();
+    if (!executable) {
+      console.warn(`    ${SKIP_MESSAGE}`);
+      this.skip();
+    }
+    browser = await launchChromium(executable!);
+    gw = await startTestGateway({ BANK_TIMEOUT_SECONDS: '30' }, { bank: 'simulator' });
+  });
+  after(async () => {
+    await browser?.close();
+    await gw?.stop();
+  });
+
+  for (const javaScript of [false, true]) {
+    it(`card at the bank's page, then net banking there; each result returned signed (JavaScript ${javaScript ? 'on' : 'off'})`, async () => {
+      const merchant = await gw.newMerchant('Chai Point');
+      const site = await startMerchantSite(merchant.secretKey);
+      const context = await browser!.newContext({ javaScriptEnabled: javaScript, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(`${r.method()} ${r.url()} ${r.postData() ?? ''}`));
+      const checkout = async (orderId: string) => {
+        const data = JSON.stringify(v8Data(merchant, orderId, { returnUrl: site.returnUrl }));
+        await page.goto(
+          site.shop(orderId, `${gw.baseUrl}/transactU?v=8`, [
+            ['data', data],
+            ['checksum', hmac(merchant.secretKey, data)],
+          ]),
+        );
+        await page.locator('#pay-now').click();
+        await page.waitForURL(/\/checkout\/[A-Za-z0-9_-]{32}$/);
+      };
+      const back = async () => {
+        if (!javaScript) {
+          await page.locator('#result').waitFor({ timeout: 30_000 });
+          await page.locator('#return-button').click();
+        }
+        await page.waitForURL(site.returnUrl, { timeout: 30_000 });
+        assert.equal(await page.locator('#verified').innerText(), 'checksum verified');
+      };
+      try {
+        const byCard = newOrderId('bankcard');
+        await checkout(byCard);
+        assert.equal(await page.locator('input[name="cardNumber"]').count(), 0, 'no card field on the checkout page');
+        await page.getByRole('button', { name: /by card/ }).click();
+        await page.waitForURL((u) => u.href.startsWith(gw.bank!.url));
+        await page.getByLabel('Card number').fill('4012 0010 3714 1112');
+        await page.getByRole('button', { name: 'Pay', exact: true }).click();
+        await back();
+        await page.screenshot({
+          path: screenshotPath(`checkout-bank-card-${javaScript ? 'js-on' : 'js-off'}.png`),
+          fullPage: true,
+        });
+        const card = new Map(site.posts.find((p) => new Map(p.fields).get('orderId') === byCard)!.fields);
+        assert.equal(card.get('responseCode'), '100');
+        assert.equal(card.get('cardToken'), '401200XXXXXX1112');
+
+        const byBank = newOrderId('banknb');
+        await checkout(byBank);
+        await page.getByLabel('Net banking').selectOption('FAIL');
+        await page.getByRole('button', { name: /by net banking/ }).click();
+        await page.waitForURL((u) => u.href.startsWith(gw.bank!.url));
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await back();
+        const nb = new Map(site.posts.find((p) => new Map(p.fields).get('orderId') === byBank)!.fields);
+        assert.notEqual(nb.get('responseCode'), '100');
+        assert.equal(site.posts.length, 2, 'each result posted back once');
+        assert.ok(site.posts.every((p) => p.verified));
+        assert.ok(
+          requests.filter((r) => r.includes(gw.baseUrl)).every((r) => !/4012\D*0010/.test(r)),
+          'no request to the gateway carried the card number',
+        );
+      } finally {
+        await context.close();
+        await site.close();
+      }
+    });
+  }
 });

@@ -16,6 +16,8 @@ export interface OpenCheckoutView extends OrderView {
   csrf: string;
   /** The sandbox's test instruments (UPI ID, card, net banking) are offered only while it is on. */
   sandbox: boolean;
+  /** BANK_CONNECTOR=http: the card is typed on the bank's page, never on this one. */
+  cardAtBank: boolean;
   upiId?: string;
   bankCode?: string;
   error?: string;
@@ -24,16 +26,14 @@ export interface OpenCheckoutView extends OrderView {
 /** The payer's choices the merchant left open, and a cancel that returns to the merchant (102). */
 export function checkoutOpenPage(v: OpenCheckoutView): string {
   const offers = (c: CheckoutChoice) => v.choices.includes(c);
-  const forms = v.sandbox
-    ? payerForms({
-        amountText: v.amountText,
-        payPath: v.payPath,
-        csrf: v.csrf,
-        ...(offers('upiId') ? { upiId: { ...(v.upiId ? { value: v.upiId } : {}) } } : {}),
-        ...(offers('card') ? { card: {} } : {}),
-        ...(offers('netbanking') ? { netbanking: { ...(v.bankCode ? { selected: v.bankCode } : {}) } } : {}),
-      })
-    : '';
+  const forms = payerForms({
+    amountText: v.amountText,
+    payPath: v.payPath,
+    csrf: v.csrf,
+    ...(v.sandbox && offers('upiId') ? { upiId: { ...(v.upiId ? { value: v.upiId } : {}) } } : {}),
+    ...(offers('card') && (v.sandbox || v.cardAtBank) ? { card: { atBank: v.cardAtBank } } : {}),
+    ...(v.sandbox && offers('netbanking') ? { netbanking: { ...(v.bankCode ? { selected: v.bankCode } : {}) } } : {}),
+  });
   const qr = offers('upiApp') || !v.sandbox ? qrSection(v) : '';
   return layout(
     `Pay ${v.merchantName}`,

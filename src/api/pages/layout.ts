@@ -129,9 +129,10 @@ export function payerForms(v: PayerForms): string {
 
 /**
  * The payment is with the bank: the page refreshes itself, and says how to check by hand; or the
- * bank waits for the payer on its own page (card and net banking over http), linked from here.
+ * bank waits for the payer on its own page (card and net banking over http), linked from here (the
+ * page then refreshes only when asked to: `refreshSeconds`).
  */
-export function processingPage(v: OrderView & { selfPath: string; bankUrl?: string }): string {
+export function processingPage(v: OrderView & { selfPath: string; bankUrl?: string; refreshSeconds?: number }): string {
   const atBank = v.bankUrl
     ? `<p>Your bank is waiting for you to confirm: <a id="bank-link" href="${esc(v.bankUrl)}">continue at your bank</a>.</p>`
     : '';
@@ -143,7 +144,7 @@ export function processingPage(v: OrderView & { selfPath: string; bankUrl?: stri
   ${atBank}
   <p>This page refreshes by itself. <a href="${esc(v.selfPath)}">Check again</a></p>
 </section>`,
-    v.bankUrl ? {} : { refreshSeconds: 2 },
+    v.refreshSeconds !== undefined ? { refreshSeconds: v.refreshSeconds } : v.bankUrl ? {} : { refreshSeconds: 2 },
   );
 }
 

@@ -5,6 +5,7 @@ import { buildBankOpenApiDocument } from '../../bank/openapi';
 import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../../bank/signing';
 import { ApiError } from '../../domain/api-errors';
+import { checkoutToken } from '../../domain/checkout';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
 import { paiseToRupees } from '../../domain/money';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
@@ -17,7 +18,8 @@ import { parseJsonBody, readRawBody, validate } from '../middleware/body';
  * - GET /bank/openapi.json: the acquirer protocol (always served: it is documentation);
  * - POST /bank/v1/callbacks: a bank's signed final answers (BANK_CONNECTOR=http only);
  * - GET /bank/v1/return/:merchantIdentifier/:orderId/:txnId: where a bank's page sends the payer's
- *   browser back (http only); the order is read by its key, and shown only when the txnId is its own.
+ *   browser back (http only); the order is read by its key, and shown only when the txnId is its own
+ *   (a hosted checkout's payer is sent on to its page, which returns the result to the merchant).
  */
 export function bankRoutes(deps: ApiDeps): Router {
   const router = new Router();
@@ -59,6 +61,12 @@ export function bankRoutes(deps: ApiDeps): Router {
       : null;
     const t = found && found.txnId === txnId ? found : null;
     if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');
+    // A hosted checkout's payer goes back to its page, which returns the result to the merchant.
+    const checkout = await deps.checkouts.findByToken(checkoutToken(deps.config.MASTER_KEY, t.merchantIdentifier, t.orderId));
+    if (checkout) {
+      ctx.status = 303;
+      return ctx.redirect(`/checkout/${checkout._id}`);
+    }
     const merchant = await deps.merchants.findById(t.merchantIdentifier);
     const amount = `₹${paiseToRupees(t.amountPaise).toFixed(2)}`;
     const to = merchant ? ` to ${merchant.name}` : '';

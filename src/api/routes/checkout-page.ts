@@ -9,7 +9,6 @@ import { paiseToRupees } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
 import { renderQrPng } from '../../domain/qr-png';
 import { PaymentResponse } from '../../domain/response-codes';
-import { sandboxInstrument } from '../../domain/sandbox-bank';
 import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../store/checkout-repository';
 import type { Merchant } from '../../store/merchant-repository';
@@ -17,7 +16,17 @@ import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecase
 import { checkoutIntent } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
-import { issueFormToken, payerChoice, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
+import {
+  afterPayment,
+  bankRedirectOf,
+  issueFormToken,
+  pagePayerInstrument,
+  pagePayment,
+  readPageForm,
+  redirectUrl,
+  sameSiteForm,
+  sendPage,
+} from '../hosted-page';
 import { checkoutOpenPage, checkoutResultPage } from '../pages/checkout-page';
 import { messagePage, processingPage, type OrderView, type Outcome } from '../pages/layout';
 
@@ -42,6 +51,9 @@ interface Loaded {
 export function checkoutPageRoutes(deps: ApiDeps): Router {
   const router = new Router();
   const pathOf = (c: Checkout) => `/checkout/${c._id}`;
+  // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
+  const pp = pagePayment(deps.config);
+  const bankPolicy = { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] };
 
   async function load(ctx: Context): Promise<Loaded | null> {
     const token = String(ctx.params.token);
@@ -71,7 +83,10 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     const deadline = t.payerDeadline ?? now;
     // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
     if (deadline.getTime() <= now.getTime() || (await paymentStage(deps, checkout)) !== 'awaiting-payer') {
-      return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout) }));
+      const redirect = pp.cardAtBank ? await bankRedirectOf(deps.temporal, checkout) : null;
+      // The payer may be back from the bank (its return leads here): the page keeps looking.
+      const bankUrl = redirect ? { bankUrl: redirectUrl(redirect), refreshSeconds: 5 } : {};
+      return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout), ...bankUrl }), bankPolicy);
     }
     const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
     const intent = checkoutIntent(deps.config, merchant, t);
@@ -94,10 +109,12 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
         cancelPath: `${pathOf(checkout)}/cancel`,
         csrf,
         sandbox: deps.config.SANDBOX_ENABLED,
+        cardAtBank: pp.cardAtBank,
         ...upiCollect,
         ...bank,
         ...(error ? { error } : {}),
       }),
+      bankPolicy,
     );
   }
 
@@ -149,13 +166,19 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     if (!loaded) return;
     const form = await pageForm(ctx, loaded);
     if (!form) return;
-    if (!deps.config.SANDBOX_ENABLED) return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
-    const instrument = sandboxInstrument(payerChoice(form), (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
+    if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
+      return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
+    }
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
     if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
-    // Paid, already paid, cancelled or expired meanwhile: the page says which.
-    await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
-    ctx.status = 303;
-    ctx.redirect(pathOf(loaded.checkout));
+    const paid = await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
+    await afterPayment(ctx, deps, pp, {
+      order: loaded.checkout,
+      accepted: paid === 'accepted',
+      instrument: instrument.instrument,
+      pagePath: pathOf(loaded.checkout),
+    });
   });
 
   router.post('/checkout/:token/cancel', async (ctx) => {
