@@ -203,6 +203,33 @@ export async function submitPageForm(gw: TestGateway, path: string, page: { cook
   });
 }
 
+/**
+ * Pays a checkout on its page as a browser would. With the in-process sandbox every instrument is
+ * taken on the page; against a bank over http (the simulator) a card is typed, and net banking
+ * approved, on the bank's page, which sends the payer back to the gateway.
+ */
+export async function payOnCheckoutPage(gw: TestGateway, location: string, fields: Pairs): Promise<void> {
+  const page = await openPage(gw, location);
+  if (page.status !== 200) throw new Error(`checkout page ${page.status}: ${page.html}`);
+  const m = new Map(fields);
+  const atBank = gw.bank && (m.has('cardNumber') || m.has('bankCode'));
+  const posted = await submitPageForm(
+    gw,
+    `${location}/pay`,
+    page,
+    atBank && m.has('cardNumber') ? [['cardAtBank', '1']] : fields,
+  );
+  if (posted.status !== 303) throw new Error(`pay form ${posted.status}: ${posted.text}`);
+  if (!atBank) return;
+  const bankPage = posted.location ?? '';
+  if (!bankPage.startsWith(gw.bank!.url)) throw new Error(`expected the bank's page, got ${bankPage}`);
+  const back = await postForm(bankPage, [
+    ...(m.has('cardNumber') ? [['cardNumber', m.get('cardNumber')!] as [string, string]] : []),
+    ['action', 'pay'],
+  ]);
+  if (back.status !== 303) throw new Error(`bank page ${back.status}: ${back.text}`);
+}
+
 /** Looks at the page until it shows the final result (the order's workflow decides). */
 export async function awaitResultPage(gw: TestGateway, path: string): Promise<string> {
   for (let i = 0; i < 300; i++) {
