@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Paise } from './money';
+import type { Transaction } from './transaction';
 
 /**
  * Zaakpay's hosted checkout (DECISIONS.md, Checkout): what every entry's request comes down to, the
@@ -48,19 +48,24 @@ export function checkoutChoices(mode: CheckoutPaymentMode | null): CheckoutChoic
 /** A server's request for a UPI intent or QR is answered in JSON (code 208), not with the page. */
 export const answersInJson = (mode: CheckoutPaymentMode | null) => mode === 'UPIAPP' || mode === 'UPIQR';
 
-/** Every entry's request in the gateway's terms, after authentication and validation. */
-export interface CheckoutRequest {
-  merchantIdentifier: string;
-  orderId: string;
-  amountPaise: Paise;
-  /** '' when the merchant sent none (Zaakpay's kits leave it optional). */
-  productDescription: string;
-  product1Description?: string;
-  product2Description?: string;
-  product3Description?: string;
-  product4Description?: string;
-  buyerName: string | null;
-  buyerEmail: string | null;
+/**
+ * Every entry's request in the gateway's terms, after authentication and validation. Its order
+ * fields are the stored transaction's; `productDescription` is '' when the merchant sent none
+ * (Zaakpay's kits leave it optional).
+ */
+export interface CheckoutRequest extends Pick<
+  Transaction,
+  | 'merchantIdentifier'
+  | 'orderId'
+  | 'amountPaise'
+  | 'productDescription'
+  | 'product1Description'
+  | 'product2Description'
+  | 'product3Description'
+  | 'product4Description'
+  | 'buyerName'
+  | 'buyerEmail'
+> {
   /** The request's returnUrl; the merchant's default return URL stands in when it is absent. */
   returnUrl: string | null;
   paymentMode: CheckoutPaymentMode | null;

@@ -3,27 +3,29 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { awaitsPayer, describeInstrument, type PaymentInstrument } from '../domain/instrument';
-import { formatRupees, type Paise } from '../domain/money';
+import { formatRupees } from '../domain/money';
 import type { Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../temporal/search-attributes';
 import { paymentWorkflowId } from '../temporal/workflow-ids';
 import type { paymentWorkflow } from '../../workflows/payment';
 
-export interface PaymentRequest {
-  merchantIdentifier: string;
-  orderId: string;
-  amountPaise: Paise;
-  productDescription: string;
-  product1Description?: string;
-  product2Description?: string;
-  product3Description?: string;
-  product4Description?: string;
-  buyerName: string | null;
-  buyerEmail: string | null;
-  ipAddress: string | null;
-  instrument: PaymentInstrument;
-}
+/** What starts a payment: the order fields of the transaction it stores. */
+export type PaymentRequest = Pick<
+  Transaction,
+  | 'merchantIdentifier'
+  | 'orderId'
+  | 'amountPaise'
+  | 'productDescription'
+  | 'product1Description'
+  | 'product2Description'
+  | 'product3Description'
+  | 'product4Description'
+  | 'buyerName'
+  | 'buyerEmail'
+  | 'ipAddress'
+  | 'instrument'
+>;
 
 export interface StartPaymentDeps {
   transactions: TransactionRepository;
