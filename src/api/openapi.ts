@@ -79,6 +79,8 @@ export function operation(o: {
   errorEnvelope: z.ZodType;
   /** Errors a browser (Accept text/html) gets as a page instead of JSON. */
   errorPages?: boolean;
+  /** The route also takes a request without a body. */
+  bodyOptional?: boolean;
 }) {
   const request = statingUnknownFields(json(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
   const queryParameters = (q: QueryShape) =>
@@ -98,7 +100,7 @@ export function operation(o: {
       : {
           ...(o.query ? { parameters: queryParameters(json(o.query, 'input') as QueryShape) } : {}),
           requestBody: {
-            required: true,
+            required: !o.bodyOptional,
             content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request } },
           },
         }),

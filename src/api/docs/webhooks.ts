@@ -111,6 +111,7 @@ export function webhookPaths(): Record<string, object> {
             'Calls are sent again from now on and its failures are forgotten; deliveries failed while it was disabled are replayed with POST /ops/v1/webhooks/replay or /ops/v1/webhooks/{deliveryId}/replay. No body, or {}. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: enableEndpointSchema,
+          bodyOptional: true,
           responses: { 200: { description: 'the endpoint health, enabled', schema: endpointHealthResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
