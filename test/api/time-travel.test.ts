@@ -20,6 +20,7 @@ import { createLinks, linkEntry, linkExpireBy, linkPath, newBatchId, openLink } 
 import { newOrderId, sandboxPay } from '../support/payments';
 import { startReceiver, type ReceiverAnswer } from '../support/receiver';
 import { workflowBundle } from '../support/servers';
+import { awaitResultPage, openPage, postTransactU, returnFormOf, returnVerifies, v8Data } from '../support/checkout';
 import { gatewayTime, skipTime, startTimeSkippingGateway } from '../support/time-skipping';
 
 const DAY_S = 24 * 3600;
@@ -271,6 +272,21 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.equal(page.status, 410);
     assert.match(page.html, /This payment link has expired/);
     assert.equal((await orderOf(entry.orderId as string)).responseCode, '1024');
+  });
+
+  it('a hosted checkout nobody pays is open for CHECKOUT_EXPIRY_SECONDS, then expired (1024) and returned signed', async () => {
+    const orderId = newOrderId('checkout');
+    const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
+    assert.equal(posted.status, 303, posted.text);
+    await skipTime(gw, { seconds: 29 * 60 });
+    assert.match((await openPage(gw, posted.location!)).html, /Or pay here/, 'still open after 29 minutes');
+    await skipTime(gw, { seconds: 60 });
+    const order = await orderOf(orderId);
+    assert.deepEqual([order.txnStatus, order.responseCode], ['1', '1024']);
+    const back = returnFormOf(await awaitResultPage(gw, posted.location!));
+    assert.equal(new Map(back.fields).get('responseCode'), '1024');
+    assert.ok(returnVerifies(merchant.secretKey, 'V8', back.fields));
+    assert.equal(callsFor(orderId).length, 1, 'its webhook arrived before the skip answered');
   });
 
   it("the ledger's days are the gateway's: an order created after a skip is in the ledger of the skipped-to IST day", async () => {
