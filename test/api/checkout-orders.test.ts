@@ -20,10 +20,12 @@ import { checkStatus, request } from '../support/http';
 import { fetchTxn, ledger } from '../support/ledger';
 import { newOrderId, paymentFinished } from '../support/payments';
 import { startReceiver } from '../support/receiver';
+import { reconcile } from '../support/reconciliations';
 import { refund, refundFinished } from '../support/refunds';
 
 /**
- * Checkout orders behave like every other order (status API, ledger, bulk, refunds, webhooks), a
+ * Checkout orders behave like every other order (status API, ledger, bulk, refunds, webhooks,
+ * reconciliation), a
  * checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS and returns its failure, and
  * Zaakpay's legacy status API `/checkTxn?v=5` reads them (JSON or the PHP kits' unquoted data).
  */
@@ -169,9 +171,27 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
       assert.equal(new Map(returnFormOf(again.html).fields).get('responseCode'), '1024');
       const status = await checkStatus(short.baseUrl, m.secretKey, { merchantIdentifier: m.merchantIdentifier, orderId });
       assert.equal(status.json.data.orders[0].responseCode, '1024');
+
+      // As for an expired QR: the bank's file may show it paid after all (a delayed success).
+      const txnId = (await short.rt.transactions.findByOrder({ merchantIdentifier: m.merchantIdentifier, orderId }))!.txnId;
+      const report = await reconcile(short, `txnId,bankRefNum,status,amount\n${txnId},RRN1,SUCCESS,25050\n`);
+      assert.equal(report.applied, 1, JSON.stringify(report));
+      const reconciled = await short.rt.transactions.findByOrder({ merchantIdentifier: m.merchantIdentifier, orderId });
+      assert.deepEqual([reconciled!.status, reconciled!.delayedSuccess], ['Success', true]);
     } finally {
       await short.stop();
     }
+  });
+
+  it('a checkout its payer cancelled never reached a bank: a reconciliation file cannot make it paid', async () => {
+    const orderId = newOrderId('cnl');
+    const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
+    await submitPageForm(gw, `${posted.location}/cancel`, await openPage(gw, posted.location!));
+    await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+    const txn = () => gw.rt.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId });
+    const report = await reconcile(gw, `txnId,bankRefNum,status,amount\n${(await txn())!.txnId},RRN2,SUCCESS,25050\n`);
+    assert.deepEqual([report.applied, report.rejected.length], [0, 1], JSON.stringify(report));
+    assert.deepEqual([(await txn())!.status, (await txn())!.responseCode], ['Failure', '102']);
   });
 
   it('the JSON answers match the documented schema', async () => {
