@@ -194,6 +194,24 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
     assert.deepEqual([(await txn())!.status, (await txn())!.responseCode], ['Failure', '102']);
   });
 
+  it('offers test instruments only while the sandbox is on: without it, the UPI QR and a cancel', async () => {
+    const live = await startTestGateway({ SANDBOX_ENABLED: 'false' });
+    try {
+      const m = await live.newMerchant('No Sandbox');
+      const posted = await postTransactU(live, m.secretKey, v8Data(m, newOrderId('live')), { browser: true });
+      const page = await openPage(live, posted.location!);
+      assert.equal(page.status, 200);
+      assert.doesNotMatch(page.html, /Or pay here|name="payerVpa"|name="cardNumber"|name="bankCode"/);
+      assert.match(page.html, /Scan with any UPI app/);
+      assert.match(page.html, /id="cancel"/);
+      const refused = await submitPageForm(live, `${posted.location}/pay`, page, [['payerVpa', 'success@sandbox']]);
+      assert.equal(refused.status, 400);
+      assert.match(refused.text, /Pay by scanning the UPI QR/);
+    } finally {
+      await live.stop();
+    }
+  });
+
   it('the JSON answers match the documented schema', async () => {
     const answer = await postTransactU(
       gw,
