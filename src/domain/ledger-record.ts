@@ -47,7 +47,7 @@ export const ledgerRecordSchema = z.object({
   buyerEmail: z.string().describe('NA when not given'),
   bankName: z.string().describe('NA when not known'),
   cardNumber: z.string().nullable().describe('masked; null unless a card'),
-  paymentSource: z.enum(['Card', 'Net Banking', 'UPI', 'NA']).describe('NA for a payment link nobody paid'),
+  paymentSource: z.enum(['Card', 'Net Banking', 'UPI', 'NA']).describe('NA for a payment link or checkout nobody paid'),
   refundDetail: ledgerRefundDetailSchema,
 });
 export type LedgerRecord = z.infer<typeof ledgerRecordSchema>;

@@ -5,8 +5,10 @@ import {
   expressPairs,
   hmac,
   legacyChecksum,
+  openPage,
   postForm,
   postTransactU,
+  submitPageForm,
   v8Data,
   withChecksum,
   type Pairs,
@@ -213,5 +215,31 @@ describe('Checkout entries refuse bad input, storing nothing', function () {
     assert.equal(v9.status, 400);
     assert.equal(v9.json.responseCode, '2009');
     await nothingStored(orderId);
+  });
+
+  it("the page's forms refuse what did not come from the page, and a bad instrument, changing nothing", async () => {
+    const orderId = newOrderId('page');
+    const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
+    const page = await openPage(gw, posted.location!);
+    const before = await storedTransaction(gw, merchant.merchantIdentifier, orderId);
+    const noCookie = await submitPageForm(gw, `${posted.location}/pay`, { cookie: '', csrf: page.csrf }, [
+      ['payerVpa', 'success@sandbox'],
+    ]);
+    assert.equal(noCookie.status, 403);
+    const otherOrigin = await postForm(`${gw.baseUrl}${posted.location}/cancel`, [['csrf', page.csrf]], {
+      browser: true,
+      headers: { cookie: page.cookie, origin: 'https://evil.example' },
+    });
+    assert.equal(otherOrigin.status, 403);
+    const badVpa = await submitPageForm(gw, `${posted.location}/pay`, page, [['payerVpa', 'someone@okbank']]);
+    assert.equal(badVpa.status, 400);
+    assert.match(badVpa.text, /id="error">That payment method was not accepted: payerVpa must be one of/);
+    const nothing = await submitPageForm(gw, `${posted.location}/pay`, page, []);
+    assert.equal(nothing.status, 400);
+    const unknown = await openPage(gw, `/checkout/${'A'.repeat(32)}`);
+    assert.equal(unknown.status, 404);
+    assert.equal((await openPage(gw, '/checkout/not-a-token')).status, 404);
+    assert.equal((await submitPageForm(gw, `/checkout/${'B'.repeat(32)}/cancel`, page)).status, 404);
+    assert.deepEqual(await storedTransaction(gw, merchant.merchantIdentifier, orderId), before);
   });
 });
