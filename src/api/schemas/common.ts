@@ -22,8 +22,8 @@ export const emailField = z
 /** Paise as the Zaakpay-shaped forms carry them: a whole number, as a string. */
 export const paiseStringField = z
   .string()
-  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
-  .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`);
+  // 1 to MAX_AMOUNT_PAISE (10 lakh rupees) as a pattern, so the API reference states the bound too.
+  .regex(/^(?:[1-9]\d{0,7}|100000000)$/, `must be a whole number of paise from 1 to ${MAX_AMOUNT_PAISE}, as a string`);
 
 /** An address the payer's browser is sent to: http or https only. */
 export const returnUrlField = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
