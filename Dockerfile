@@ -20,6 +20,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# An image runs for money unless told otherwise: production's start-up checks (no sandbox, the http
+# bank, an https PUBLIC_BASE_URL, strong secrets) and no loopback webhooks. Staging sets GATEWAY_ENV=staging.
+ENV GATEWAY_ENV=production
 # The node image's unprivileged user; the application files stay owned by root (read-only to it).
 USER node
 EXPOSE 3000

@@ -13,15 +13,19 @@ const hexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal cha
 
 export const configSchema = z.object({
   GATEWAY_ENV: z
-    .enum(['development', 'test', 'production'])
+    .enum(['development', 'test', 'staging', 'production'])
     .default('development')
-    .describe('development, test or production; production requires MASTER_KEY and OPS_TOKEN'),
+    .describe(
+      'development, test, staging or production; staging and production require strong MASTER_KEY and OPS_TOKEN and an https PUBLIC_BASE_URL, and production never runs the sandbox',
+    ),
   API_HOST: z.string().min(1).default('127.0.0.1').describe('address the HTTP API binds to'),
   API_PORT: port.default(3000).describe('port of the HTTP API'),
   PUBLIC_BASE_URL: z
     .url()
     .optional()
-    .describe('base URL merchants use to reach the API; defaults to http://localhost:<API_PORT>'),
+    .describe(
+      'base URL merchants and payers use to reach the API; defaults to http://localhost:<API_PORT> (staging and production: required, https)',
+    ),
   MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
@@ -48,12 +52,16 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data').describe('npm start: where local data persists'),
   MASTER_KEY: hexKey
     .optional()
-    .describe('AES-256 key that encrypts secret and private keys at rest; generated into DATA_DIR in development'),
+    .describe(
+      'AES-256 key that encrypts secret and private keys at rest; generated into DATA_DIR in development (staging and production: random, not repeated characters)',
+    ),
   OPS_TOKEN: z
     .string()
     .min(24, 'must be at least 24 characters')
     .optional()
-    .describe('bearer token of the operator API (/ops/v1); generated into DATA_DIR in development'),
+    .describe(
+      'bearer token of the operator API (/ops/v1); generated into DATA_DIR in development (staging and production: at least 32 random characters)',
+    ),
   SANDBOX_ENABLED: bool
     .optional()
     .describe('serve /sandbox/v1 (the sandbox payer); default: on outside production, and production refuses it'),
@@ -262,11 +270,13 @@ export function loadConfig(
   }
   const c = parsed.data;
   const problems: string[] = [];
-  const MASTER_KEY = c.MASTER_KEY ?? (c.GATEWAY_ENV === 'production' ? undefined : generated.MASTER_KEY);
-  const OPS_TOKEN = c.OPS_TOKEN ?? (c.GATEWAY_ENV === 'production' ? undefined : generated.OPS_TOKEN);
+  const strict = productionLike(c.GATEWAY_ENV);
+  const MASTER_KEY = c.MASTER_KEY ?? (strict ? undefined : generated.MASTER_KEY);
+  const OPS_TOKEN = c.OPS_TOKEN ?? (strict ? undefined : generated.OPS_TOKEN);
   if (!MASTER_KEY) problems.push('MASTER_KEY: required (64 hexadecimal characters)');
-  if (!OPS_TOKEN) problems.push('OPS_TOKEN: required (at least 24 characters)');
-  if (c.TIME_SKIPPING && c.GATEWAY_ENV === 'production') problems.push('TIME_SKIPPING: not allowed in production');
+  if (!OPS_TOKEN) problems.push(`OPS_TOKEN: required (at least ${strict ? 32 : 24} characters)`);
+  if (c.TIME_SKIPPING && strict) problems.push(`TIME_SKIPPING: not allowed in ${c.GATEWAY_ENV}`);
+  if (strict) problems.push(...strictProblems(c));
   problems.push(...bankProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -278,6 +288,42 @@ export function loadConfig(
     OPS_TOKEN: OPS_TOKEN!,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
   });
+}
+
+/** Staging and production: real secrets and addresses (staging differs only in running the sandbox). */
+export const productionLike = (env: string | undefined) => env === 'production' || env === 'staging';
+
+/**
+ * A secret an operator typed or copied from an example rather than generated: too short, a few
+ * characters repeated, or one short pattern over and over. A generated value (openssl rand -hex 32)
+ * never is one.
+ */
+export function weakSecret(value: string, minLength: number): string | null {
+  if (value.length < minLength) return `at least ${minLength} characters`;
+  if (new Set(value.toLowerCase()).size < 8) return 'too few distinct characters (generate it, e.g. openssl rand -hex 32)';
+  for (let period = 1; period <= 16 && period < value.length; period++) {
+    if (
+      value ===
+      value
+        .slice(0, period)
+        .repeat(Math.ceil(value.length / period))
+        .slice(0, value.length)
+    ) {
+      return 'a short pattern repeated (generate it, e.g. openssl rand -hex 32)';
+    }
+  }
+  return null;
+}
+
+function strictProblems(c: z.infer<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  if (!c.PUBLIC_BASE_URL) problems.push(`PUBLIC_BASE_URL: required in ${c.GATEWAY_ENV} (the https address payers reach)`);
+  else if (!c.PUBLIC_BASE_URL.startsWith('https://')) problems.push(`PUBLIC_BASE_URL: must be https in ${c.GATEWAY_ENV}`);
+  const masterKey = c.MASTER_KEY && weakSecret(c.MASTER_KEY, 64);
+  if (masterKey) problems.push(`MASTER_KEY: too weak for ${c.GATEWAY_ENV}: ${masterKey}`);
+  const opsToken = c.OPS_TOKEN && weakSecret(c.OPS_TOKEN, 32);
+  if (opsToken) problems.push(`OPS_TOKEN: too weak for ${c.GATEWAY_ENV}: ${opsToken}`);
+  return problems;
 }
 
 /** The bank connector's settings: http needs its address and secret; production never runs the sandbox bank. */

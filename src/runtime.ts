@@ -6,7 +6,7 @@ import { HttpBankConnector } from './bank/http-connector';
 import type { ApiDeps } from './api/deps';
 import { registerWebhookMetrics } from './api/webhook-metrics';
 import { storeRateLimit } from './api/middleware/rate-limit';
-import type { Config } from './config';
+import { productionLike, type Config } from './config';
 import type { Logger } from './logger';
 import { MandateRepository } from './store/mandate-repository';
 import { MerchantRepository } from './store/merchant-repository';
@@ -128,7 +128,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
     webhookAddressPolicy: {
-      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? rt.config.GATEWAY_ENV !== 'production',
+      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(rt.config.GATEWAY_ENV),
       allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
         .map((r) => r.trim())
         .filter(Boolean),

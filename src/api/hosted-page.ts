@@ -6,6 +6,7 @@ import { cardAtBank } from '../bank/card-at-bank';
 import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import type { PaymentInstrument } from '../domain/instrument';
+import { liveInstrument } from '../domain/live-instrument';
 import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
 import type { OrderRef } from '../store/transaction-repository';
 import { bankRedirectQuery } from '../temporal/payment-messages';
@@ -84,11 +85,17 @@ export interface PagePayment {
   cardAtBank: boolean;
   /** The bank's origin, where a pay form may lead on to (browsers apply form-action to redirects). */
   bankOrigin: string | null;
+  /** Test instruments exist only where the sandbox runs (never in production). */
+  sandbox: boolean;
 }
 
-export function pagePayment(config: Pick<Config, 'BANK_CONNECTOR' | 'BANK_BASE_URL'>): PagePayment {
+export function pagePayment(config: Pick<Config, 'BANK_CONNECTOR' | 'BANK_BASE_URL' | 'SANDBOX_ENABLED'>): PagePayment {
   const cardAtBank = config.BANK_CONNECTOR === 'http';
-  return { cardAtBank, bankOrigin: cardAtBank && config.BANK_BASE_URL ? new URL(config.BANK_BASE_URL).origin : null };
+  return {
+    cardAtBank,
+    bankOrigin: cardAtBank && config.BANK_BASE_URL ? new URL(config.BANK_BASE_URL).origin : null,
+    sandbox: config.SANDBOX_ENABLED,
+  };
 }
 
 /** The payer's instrument from a page's pay form, or why it is not accepted. */
@@ -100,7 +107,8 @@ export function pagePayerInstrument(
   if (pp.cardAtBank && form.cardNumber !== undefined)
     return { ok: false, problem: "card numbers are entered on your bank's page" };
   if (pp.cardAtBank && form.cardAtBank !== undefined) return { ok: true, instrument: cardAtBank() };
-  return sandboxInstrument(payerChoice(form), cardIdOf);
+  // Without the sandbox: a real UPI ID (its collect request goes to the bank); test instruments refused.
+  return pp.sandbox ? sandboxInstrument(payerChoice(form), cardIdOf) : liveInstrument(payerChoice(form));
 }
 
 /** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, productionLike, type Config } from '../config';
 import { localSecrets } from '../devstack/local-secrets';
 
 /**
@@ -8,7 +8,7 @@ import { localSecrets } from '../devstack/local-secrets';
  */
 export function configOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {
-    const production = env.GATEWAY_ENV === 'production';
+    const production = productionLike(env.GATEWAY_ENV);
     const generated = production ? {} : localSecrets(path.resolve(env.DATA_DIR || '.data'));
     return loadConfig(env, generated);
   } catch (e) {

@@ -1,12 +1,12 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import type { Config } from '../config';
+import { productionLike, type Config } from '../config';
 import { refusedAddress, type AddressPolicy } from '../domain/network-address';
 
 /** The address policy configuration gives (the worker builds the same one for call-time checks). */
 export function webhookAddressPolicy(config: Config): AddressPolicy {
   return {
-    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK ?? config.GATEWAY_ENV !== 'production',
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(config.GATEWAY_ENV),
     allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
       .map((r) => r.trim())
       .filter(Boolean),

@@ -80,6 +80,7 @@ const supplied: Record<string, string> = {
   OPS_TOKEN: randomBytes(24).toString('hex'),
   POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
   BANK_BASE_URL: 'https://acquirer.example',
+  PUBLIC_BASE_URL: 'https://pay.example.in',
   BANK_SECRET: randomBytes(32).toString('hex'),
 };
 
@@ -396,7 +397,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
       it(`${name}'s values validate against the configuration schema`, () => {
         const raw = environmentOf(service(compose, name));
-        for (const secret of ['MASTER_KEY', 'OPS_TOKEN']) {
+        for (const secret of ['MASTER_KEY', 'OPS_TOKEN', 'PUBLIC_BASE_URL']) {
           assert.match(
             raw[secret] ?? '',
             new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`),
@@ -459,6 +460,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     const stages = parseDockerfile(readFileSync(dockerfile, 'utf8'));
     const runtime = stages[stages.length - 1];
     const outputs = buildOutputs();
+
+    it('runs as production unless told otherwise (ENV GATEWAY_ENV=production)', () => {
+      const env = instructions(runtime, 'ENV').map((e) => e.replace(/\s+/g, '='));
+      assert.ok(env.includes('GATEWAY_ENV=production'), `ENV of the runtime stage: ${JSON.stringify(env)}`);
+    });
 
     /** What `node <script>` runs, as a file of the build (relative to the project root). */
     function builtFileOf(args: string[], workingDir: string): string {

@@ -4,6 +4,12 @@ import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/con
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
 const HTTP_BANK = { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'https://acquirer.example', BANK_SECRET: 'b'.repeat(32) };
+/** What production needs beyond the bank: generated secrets and an https address. */
+const STRONG = {
+  MASTER_KEY: '3f9c1a7be24d60c85e17f3a9d02b6c4e81f75a3d9c60b2e47a18d5f3c9e06b71',
+  OPS_TOKEN: 'Zq7vK2mX9pL4tR8wN1cY6bH3jF5dG0sA',
+  PUBLIC_BASE_URL: 'https://pay.example.in',
+};
 
 describe('configuration', () => {
   it('applies defaults and freezes the result', () => {
@@ -39,8 +45,8 @@ describe('configuration', () => {
       () => loadConfig({ GATEWAY_ENV: 'production' }, { MASTER_KEY, OPS_TOKEN }),
       (e: unknown) => e instanceof ConfigError && /MASTER_KEY/.test(e.message) && /OPS_TOKEN/.test(e.message),
     );
-    assert.equal(loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN, ...HTTP_BANK }).GATEWAY_ENV, 'production');
-    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY: 'short', OPS_TOKEN, ...HTTP_BANK }), /MASTER_KEY/);
+    assert.equal(loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK }).GATEWAY_ENV, 'production');
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', ...STRONG, MASTER_KEY: 'short', ...HTTP_BANK }), /MASTER_KEY/);
   });
 
   it('the bank: the sandbox by default, http with its address and secret; production refuses the sandbox', () => {
@@ -68,7 +74,7 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...HTTP_BANK, BANK_SECRET: 'short' }, { MASTER_KEY, OPS_TOKEN }), /BANK_SECRET/);
     assert.throws(() => loadConfig({ BANK_CONNECTOR: 'carrier-pigeon' }, { MASTER_KEY, OPS_TOKEN }), /BANK_CONNECTOR/);
 
-    const production = { GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN };
+    const production = { GATEWAY_ENV: 'production', ...STRONG };
     assert.throws(() => loadConfig(production), /BANK_CONNECTOR: the sandbox bank is not allowed in production/);
     assert.throws(
       () => loadConfig({ ...production, ...HTTP_BANK, BANK_BASE_URL: 'http://bank.example' }),
@@ -88,9 +94,58 @@ describe('configuration', () => {
     assert.equal(c.MONGODB_DB, 'shop_time_skipping');
     assert.equal(loadConfig({ MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN }).MONGODB_DB, 'shop');
     assert.throws(
-      () => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', MASTER_KEY, OPS_TOKEN, ...HTTP_BANK }),
+      () => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', ...STRONG, ...HTTP_BANK }),
       /TIME_SKIPPING/,
     );
+  });
+
+  it('production refuses to start, naming the setting: weak secrets, no https PUBLIC_BASE_URL, the sandbox, no http bank', () => {
+    const production = { GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK };
+    assert.equal(loadConfig(production).PUBLIC_BASE_URL, 'https://pay.example.in');
+    const refusals: [Record<string, string | undefined>, RegExp][] = [
+      [{ MASTER_KEY }, /MASTER_KEY: too weak for production/],
+      [{ MASTER_KEY: '0123456789abcdef'.repeat(4) }, /MASTER_KEY: too weak for production: a short pattern repeated/],
+      [{ MASTER_KEY: 'ab'.repeat(32) }, /MASTER_KEY: too weak/],
+      [{ OPS_TOKEN }, /OPS_TOKEN: too weak for production/],
+      [{ OPS_TOKEN: 'x'.repeat(24) }, /OPS_TOKEN: too weak for production: at least 32 characters/],
+      [{ OPS_TOKEN: 'Zq7vK2mX9pL4tR8wN1cY6bH3' }, /OPS_TOKEN: too weak for production: at least 32 characters/],
+      [{ OPS_TOKEN: 'abcabcabcabcabcabcabcabcabcabcabcabc' }, /OPS_TOKEN: too weak/],
+      [{ PUBLIC_BASE_URL: undefined }, /PUBLIC_BASE_URL: required in production/],
+      [{ PUBLIC_BASE_URL: 'http://pay.example.in' }, /PUBLIC_BASE_URL: must be https in production/],
+      [{ SANDBOX_ENABLED: 'true' }, /SANDBOX_ENABLED: not allowed in production/],
+      [{ BANK_CONNECTOR: 'sandbox' }, /BANK_CONNECTOR: the sandbox bank is not allowed in production/],
+    ];
+    for (const [change, message] of refusals) {
+      assert.throws(() => loadConfig({ ...production, ...change }), message, JSON.stringify(change));
+    }
+    // Everything at once: every setting named in one message.
+    assert.throws(
+      () => loadConfig({ GATEWAY_ENV: 'production', MASTER_KEY, OPS_TOKEN, PUBLIC_BASE_URL: 'http://x.example' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        ['MASTER_KEY', 'OPS_TOKEN', 'PUBLIC_BASE_URL', 'BANK_CONNECTOR'].every((k) => e.message.includes(`${k}:`)),
+    );
+  });
+
+  it("staging: the sandbox (and its bank) with production's other rules", () => {
+    const staging = loadConfig({ GATEWAY_ENV: 'staging', ...STRONG });
+    assert.equal(staging.SANDBOX_ENABLED, true);
+    assert.equal(staging.BANK_CONNECTOR, 'sandbox');
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, OPS_TOKEN }), /OPS_TOKEN: too weak for staging/);
+    assert.throws(
+      () => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, PUBLIC_BASE_URL: undefined }),
+      /PUBLIC_BASE_URL: required/,
+    );
+    assert.throws(
+      () =>
+        loadConfig(
+          { GATEWAY_ENV: 'staging', PUBLIC_BASE_URL: STRONG.PUBLIC_BASE_URL },
+          { MASTER_KEY: STRONG.MASTER_KEY, OPS_TOKEN: STRONG.OPS_TOKEN },
+        ),
+      /MASTER_KEY: required/,
+      'no generated secrets in staging',
+    );
+    assert.throws(() => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, TIME_SKIPPING: 'true' }), /TIME_SKIPPING/);
   });
 
   it('describes every variable', () => {

@@ -86,6 +86,8 @@ export interface PayerForms {
   /** `atBank` (BANK_CONNECTOR=http): the card is typed on the bank's page, never on this one. */
   card?: { atBank?: boolean };
   netbanking?: { selected?: string };
+  /** Off (production): no test VPA as the placeholder, and the heading does not say sandbox. */
+  sandbox?: boolean;
 }
 
 /** A form per instrument of the sandbox payer; each posts to `payPath` with the page's CSRF token. */
@@ -97,7 +99,7 @@ export function payerForms(v: PayerForms): string {
     v.upiId &&
       `<form method="post" action="${esc(v.payPath)}">${hidden}
     <label for="payerVpa">UPI ID</label>
-    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_VPAS)[0]!)}"${v.upiId.value ? ` value="${esc(v.upiId.value)}"` : ''} required>
+    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${esc(v.sandbox === false ? 'name@bank' : Object.keys(SANDBOX_VPAS)[0]!)}"${v.upiId.value ? ` value="${esc(v.upiId.value)}"` : ''} required>
     <button type="submit">Pay ${esc(v.amountText)} by UPI</button>
   </form>`,
     v.card?.atBank &&
@@ -122,7 +124,7 @@ export function payerForms(v: PayerForms): string {
   return forms.length === 0
     ? ''
     : `<section class="card" aria-labelledby="pay">
-  <h2 id="pay">Or pay here (sandbox)</h2>
+  <h2 id="pay">${v.sandbox === false ? 'Or pay here' : 'Or pay here (sandbox)'}</h2>
   ${forms.join('\n  ')}
 </section>`;
 }

@@ -25,14 +25,23 @@ export function openPage(
     error?: string;
     /** BANK_CONNECTOR=http: the card is typed on the bank's page, never on this one. */
     cardAtBank?: boolean;
+    /** The sandbox runs: the test instruments are offered. Elsewhere a real UPI ID, and a card at the bank. */
+    sandbox?: boolean;
   },
 ): string {
+  const sandbox = v.sandbox ?? true;
   return layout(
     `Pay ${v.merchantName}`,
     `${summary(v)}
 ${errorNote(v.error)}
 ${qrSection(v)}
-${payerForms({ ...v, upiId: {}, card: { atBank: v.cardAtBank ?? false }, netbanking: {} })}`,
+${payerForms({
+  ...v,
+  upiId: {},
+  ...(sandbox || v.cardAtBank ? { card: { atBank: v.cardAtBank ?? false } } : {}),
+  ...(sandbox ? { netbanking: {} } : {}),
+  sandbox,
+})}`,
   );
 }
 

@@ -103,6 +103,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
         payPath: `${selfPath}/pay`,
         csrf,
         cardAtBank: pp.cardAtBank,
+        sandbox: pp.sandbox,
         ...(error ? { error } : {}),
       }),
     );
