@@ -26,6 +26,11 @@ export const configSchema = z.object({
     .describe(
       'base URL merchants and payers use to reach the API; defaults to http://localhost:<API_PORT> (staging and production: required, https)',
     ),
+  TRUST_PROXY: bool
+    .default(false)
+    .describe(
+      'the API sits behind one TLS-terminating proxy: take the scheme, host and client address from its X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For (the last hop only)',
+    ),
   MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')

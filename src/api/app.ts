@@ -28,7 +28,9 @@ import { webhookRoutes } from './routes/webhooks';
 
 /** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
 export function createApp(deps: ApiDeps): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind a TLS proxy, ctx.protocol, ctx.host and ctx.ip come from its X-Forwarded-* headers; only
+  // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
   if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));

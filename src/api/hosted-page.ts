@@ -46,14 +46,19 @@ export function sendPage(ctx: Context, status: number, page: string, policy: Pag
 /** A fresh CSRF token for a page's forms, also set as a SameSite=Strict cookie scoped to the page. */
 export function issueFormToken(ctx: Context, cookie: string, path: string): string {
   const token = randomBytes(18).toString('base64url');
-  ctx.cookies.set(cookie, token, { httpOnly: true, sameSite: 'strict', path, overwrite: true });
+  // Secure over https (behind a TLS proxy, with TRUST_PROXY, as the proxy says).
+  ctx.cookies.set(cookie, token, { httpOnly: true, sameSite: 'strict', path, overwrite: true, secure: ctx.secure });
   return token;
 }
 
-/** The form came from our page: the Strict cookie it was served with is echoed, and no other origin posted it. */
-export function sameSiteForm(ctx: Context, cookie: string, echoed: string | undefined): boolean {
+/**
+ * The form came from our page: the Strict cookie it was served with is echoed, and no other origin
+ * posted it. Our origin is PUBLIC_BASE_URL's (behind a TLS proxy, the proxy's https origin), or the
+ * one the request was addressed to (with TRUST_PROXY, as the proxy forwards it).
+ */
+export function sameSiteForm(ctx: Context, cookie: string, echoed: string | undefined, publicBaseUrl: string): boolean {
   const origin = ctx.get('origin'); // 'null' (an opaque origin) never matches
-  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
+  if (origin && origin !== new URL(publicBaseUrl).origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
   const sent = ctx.cookies.get(cookie);
   if (!sent || !echoed || sent.length !== echoed.length) return false;
   return timingSafeEqual(Buffer.from(sent), Buffer.from(echoed));

@@ -149,7 +149,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
       await show(ctx, loaded, 'The form could not be read. Please try again.');
       return null;
     }
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf)) {
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
       sendPage(ctx, 403, messagePage('Form expired', 'Go back to the merchant and start the payment again.'));
       return null;
     }

@@ -124,7 +124,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     const { link, t, view } = found;
     const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
     if (!form) return show(ctx, link, t, view, 'The form could not be read. Please try again.');
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf)) {
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
       return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
     }
     const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
