@@ -221,7 +221,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
       const result = literalRefused
         ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
-        : await post(input, signed, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
+        : await postWebhook(input, signed, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
             status: null,
             text: null,
             error: e.message,
@@ -310,8 +310,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
   };
 }
 
-/** POST without following redirects, over a connection to a checked address, within the timeout. */
-function post(
+/**
+ * POST without following redirects, over a connection to a checked address. `timeoutMs` is a hard
+ * deadline on the whole attempt (connect, headers and body), not an idle timeout: a receiver that
+ * trickles a byte now and then is cut off at it all the same.
+ */
+export function postWebhook(
   input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
   signed: Record<string, string>,
   lookup: LookupFunction,
@@ -320,6 +324,17 @@ function post(
   const url = new URL(input.url);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      finish();
+    };
+    const deadline = setTimeout(() => {
+      settle(() => reject(new Error(`no complete answer within ${timeoutMs / 1000} s`)));
+      req.destroy();
+    }, timeoutMs);
     const req = client.request(
       url,
       {
@@ -342,17 +357,19 @@ function post(
           size += c.length;
         });
         res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-            retryAfter: res.headers['retry-after'],
-          }),
+          settle(() =>
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString('utf8'),
+              retryAfter: res.headers['retry-after'],
+            }),
+          ),
         );
-        res.on('error', reject);
+        res.on('error', (e) => settle(() => reject(e)));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-    req.on('error', reject);
+    req.on('error', (e) => settle(() => reject(e)));
     req.end(input.body);
   });
 }

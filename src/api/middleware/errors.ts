@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
+import { loggedPath } from './observe';
 import { envelopeFor, errorBody, familyError } from '../envelope';
 
 /**
@@ -18,7 +19,7 @@ export function errorEnvelope(logger: Logger) {
     } catch (e) {
       const classified = classify(e);
       if (classified === 'internal' || classified === 'dependencyUnavailable') {
-        logger.error({ err: e, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+        logger.error({ err: e, requestId: ctx.state.requestId, path: loggedPath(ctx.path) }, 'request failed');
       }
       const { kind, fixedText } = familyError(ctx.path, classified);
       const detail = e instanceof ApiError ? e.detail : undefined;

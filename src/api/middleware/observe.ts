@@ -38,7 +38,15 @@ export function observe(logger: Logger, registry: Registry) {
       };
       duration.observe(labels, seconds);
       requests.inc(labels);
-      logger.info({ requestId: ctx.state.requestId, ...labels, path: ctx.path, ms: Math.round(seconds * 1000) }, 'request');
+      logger.info(
+        { requestId: ctx.state.requestId, ...labels, path: loggedPath(ctx.path), ms: Math.round(seconds * 1000) },
+        'request',
+      );
     }
   };
+}
+
+/** A payment link's token is its only key (whoever holds it can pay it): logs show the path without it. */
+export function loggedPath(path: string): string {
+  return path.replace(/^\/pl\/(?!api\/)[^/]+/, '/pl/[token]');
 }
