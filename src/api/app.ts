@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { ApiDeps } from './deps';
+import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
@@ -33,6 +34,12 @@ export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
+  app.use(
+    authFailureLimit(deps.store.client, deps.config.MONGODB_DB, {
+      perAddress: deps.config.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
+      perMerchant: deps.config.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE,
+    }),
+  );
   if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));
 
   const routers = [

@@ -53,6 +53,8 @@ export class ApiError extends Error {
   constructor(
     readonly kind: ApiErrorKind,
     readonly detail?: string,
+    /** A failed authentication: the merchant the caller claimed to be (counted against the claim). */
+    readonly claimedMerchant?: string,
   ) {
     super(detail ? `${ApiErrors[kind].text}: ${detail}` : ApiErrors[kind].text);
     this.name = 'ApiError';

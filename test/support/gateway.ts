@@ -64,6 +64,12 @@ export async function startTestGateway(
     BANK_TIMEOUT_SECONDS: '2',
     SANDBOX_REFUND_SECONDS: '0.2',
     LOG_LEVEL: 'silent',
+    // The suites share one loopback address and fail authentications on purpose: the abuse limits
+    // are tested on their own gateway (test/api/abuse-limits.test.ts).
+    AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: '0',
+    AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: '0',
+    PAGE_REQUESTS_PER_TOKEN_PER_MINUTE: '0',
+    PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE: '0',
     ...bankSettings,
     ...overrides,
   });

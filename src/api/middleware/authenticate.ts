@@ -26,7 +26,9 @@ export async function authenticateHeaderChecksum(
   const presented = ctx.get('checksum');
   if (!presented) throw new ApiError('checksumMissing', 'send the checksum header');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, rawBody, presented)) throw new ApiError('checksumMismatch');
+  if (!checksumMatches(merchant.secretKey, rawBody, presented)) {
+    throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
+  }
   return merchant;
 }
 
@@ -37,7 +39,9 @@ export async function authenticateQrChecksum(
 ): Promise<Merchant> {
   if (!fields.checksum) throw new ApiError('checksumMissing', 'send the checksum field');
   const merchant = await requireMerchant(merchants, fields.merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, qrChecksumPayload(fields), fields.checksum)) throw new ApiError('checksumMismatch');
+  if (!checksumMatches(merchant.secretKey, qrChecksumPayload(fields), fields.checksum)) {
+    throw new ApiError('checksumMismatch', undefined, fields.merchantIdentifier);
+  }
   return merchant;
 }
 
@@ -50,7 +54,7 @@ export async function authenticateFormChecksum(
 ): Promise<Merchant> {
   if (!checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, data, checksum)) throw new ApiError('checksumMismatch');
+  if (!checksumMatches(merchant.secretKey, data, checksum)) throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
   return merchant;
 }
 

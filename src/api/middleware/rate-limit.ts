@@ -28,23 +28,36 @@ export interface RateLimit {
 /** How often a replica adds its counts to the shared ones in the store. */
 const SHARE_EVERY_MS = 100;
 
+/** A count per key over a window, shared by every API replica; what storeRateLimit and the abuse limits are built on. */
+export interface SharedLimiter {
+  /** How long the key is still refused, in ms (0: it is not). */
+  refusedFor(key: string): Promise<number>;
+  /** Counts one against the key: 0 while within the limit, else how long (ms) it is refused. */
+  count(key: string): Promise<number>;
+}
+
 /**
- * Per merchant and API family, at most `perSecond` requests a second across every API replica
- * (rate-limiter-flexible). Counting each request in the store would cost a store write per request
- * on one hot document; instead each replica limits locally (in memory, never more than the limit
- * itself) and adds its counts to the shared counter in the store every 100 ms. When the shared
- * count passes the limit, every replica refuses that key until the second is over. So replicas
- * together may overshoot by what arrives within one sharing period, never more. 0 turns it off.
+ * At most `points` per key and `durationSeconds` across every API replica (rate-limiter-flexible).
+ * Counting each request in the store would cost a store write per request on one hot document;
+ * instead each replica limits locally (in memory, never more than the limit itself) and adds its
+ * counts to the shared counter in the store every 100 ms. When the shared count passes the limit,
+ * every replica refuses that key until the window is over. So replicas together may overshoot by
+ * what arrives within one sharing period, never more.
  */
-export function storeRateLimit(client: MongoClient, dbName: string, perSecond: number): RateLimit {
-  if (perSecond === 0) return { consume: async () => undefined };
-  const local = new RateLimiterMemory({ points: perSecond, duration: 1 });
+export function sharedLimiter(
+  client: MongoClient,
+  dbName: string,
+  options: { points: number; durationSeconds: number; keyPrefix: string },
+): SharedLimiter {
+  const { points, durationSeconds: duration, keyPrefix } = options;
+  const local = new RateLimiterMemory({ points, duration, keyPrefix });
   const shared = new RateLimiterMongo({
     storeClient: client,
     dbName,
     tableName: RATE_LIMITS_COLLECTION,
-    points: perSecond,
-    duration: 1,
+    points,
+    duration,
+    keyPrefix,
     // ensureIndexes creates them, tolerating a store without TTL indexes.
     disableIndexesCreation: true,
   });
@@ -58,7 +71,7 @@ export function storeRateLimit(client: MongoClient, dbName: string, perSecond: n
       counts.map(([key, n]) =>
         shared.consume(key, n).then(
           (res) => {
-            // The whole second's allowance is used up across replicas: refuse it everywhere.
+            // The whole window's allowance is used up across replicas: refuse it everywhere.
             if (res.remainingPoints === 0) blockedUntil.set(key, Date.now() + res.msBeforeNext);
           },
           (e: unknown) => {
@@ -68,26 +81,47 @@ export function storeRateLimit(client: MongoClient, dbName: string, perSecond: n
         ),
       ),
     );
+    const now = Date.now();
+    for (const [key, until] of blockedUntil) if (until <= now) blockedUntil.delete(key);
   };
   setInterval(() => void share(), SHARE_EVERY_MS).unref();
 
-  const refuse = (ctx: Context, msBeforeNext: number) => {
-    ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
-    return new ApiError('rateLimited', `at most ${perSecond} requests per second for this API`);
-  };
-
   return {
-    async consume(ctx, family, merchantIdentifier) {
-      const key = `${family}:${merchantIdentifier}`;
+    async refusedFor(key) {
       const blocked = (blockedUntil.get(key) ?? 0) - Date.now();
-      if (blocked > 0) throw refuse(ctx, blocked);
+      if (blocked > 0) return blocked;
+      const res = await local.get(key);
+      return res && res.consumedPoints >= points ? Math.max(1, res.msBeforeNext) : 0;
+    },
+    async count(key) {
+      const blocked = (blockedUntil.get(key) ?? 0) - Date.now();
+      if (blocked > 0) return blocked;
       try {
         await local.consume(key);
       } catch (e) {
-        if (e instanceof RateLimiterRes) throw refuse(ctx, e.msBeforeNext);
+        if (e instanceof RateLimiterRes) return Math.max(1, e.msBeforeNext);
         throw e;
       }
       unshared.set(key, (unshared.get(key) ?? 0) + 1);
+      return 0;
+    },
+  };
+}
+
+/** Answers 429 with Retry-After (whole seconds, at least 1). */
+export function tooMany(ctx: Context, msBeforeNext: number, detail: string): ApiError {
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+  return new ApiError('rateLimited', detail);
+}
+
+/** Per merchant and API family, at most `perSecond` requests a second across every API replica; 0 turns it off. */
+export function storeRateLimit(client: MongoClient, dbName: string, perSecond: number): RateLimit {
+  if (perSecond === 0) return { consume: async () => undefined };
+  const limiter = sharedLimiter(client, dbName, { points: perSecond, durationSeconds: 1, keyPrefix: 'rlflx' });
+  return {
+    async consume(ctx, family, merchantIdentifier) {
+      const refused = await limiter.count(`${family}:${merchantIdentifier}`);
+      if (refused > 0) throw tooMany(ctx, refused, `at most ${perSecond} requests per second for this API`);
     },
   };
 }

@@ -16,6 +16,7 @@ import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecase
 import { checkoutIntent } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
+import { hostedPageLimit } from '../middleware/abuse-limits';
 import {
   afterPayment,
   bankRedirectOf,
@@ -156,12 +157,17 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     return form;
   }
 
-  router.get('/checkout/:token', async (ctx) => {
+  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
+    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
+    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  });
+
+  router.get('/checkout/:token', pageLimit, async (ctx) => {
     const loaded = await load(ctx);
     if (loaded) await show(ctx, loaded);
   });
 
-  router.post('/checkout/:token/pay', async (ctx) => {
+  router.post('/checkout/:token/pay', pageLimit, async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded) return;
     const form = await pageForm(ctx, loaded);
@@ -181,7 +187,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     });
   });
 
-  router.post('/checkout/:token/cancel', async (ctx) => {
+  router.post('/checkout/:token/cancel', pageLimit, async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded || !(await pageForm(ctx, loaded))) return;
     await cancelWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT');

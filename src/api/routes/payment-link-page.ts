@@ -24,6 +24,7 @@ import {
   sameSiteForm,
   sendPage,
 } from '../hosted-page';
+import { hostedPageLimit } from '../middleware/abuse-limits';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 
 const TOKEN = /^[A-Za-z0-9_-]{24}$/;
@@ -113,12 +114,17 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     html(ctx, 410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
   }
 
-  router.get('/pl/:token', async (ctx) => {
+  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
+    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
+    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  });
+
+  router.get('/pl/:token', pageLimit, async (ctx) => {
     const found = await load(ctx);
     if (found) await show(ctx, found.link, found.t, found.view);
   });
 
-  router.post('/pl/:token/pay', async (ctx) => {
+  router.post('/pl/:token/pay', pageLimit, async (ctx) => {
     const found = await load(ctx);
     if (!found) return;
     const { link, t, view } = found;

@@ -1,0 +1,55 @@
+import type { Context, Next } from 'koa';
+import type { MongoClient } from 'mongodb';
+import { ApiError, ApiErrors } from '../../domain/api-errors';
+import { sharedLimiter, tooMany, type SharedLimiter } from './rate-limit';
+
+const MINUTE = 60;
+
+function limiter(client: MongoClient, dbName: string, points: number, keyPrefix: string): SharedLimiter | null {
+  return points === 0 ? null : sharedLimiter(client, dbName, { points, durationSeconds: MINUTE, keyPrefix });
+}
+
+/**
+ * Failed authentications (every 401 of the catalogue) count against the client address and, when
+ * the caller named one, the merchant it claimed to be. An address past its limit gets 429 on
+ * every request until the minute is over, before any work; a claimed merchant past its limit turns
+ * further failures into 429, while the merchant's correctly signed calls go on (anyone can claim
+ * an identifier, so a claim never locks the merchant out).
+ */
+export function authFailureLimit(client: MongoClient, dbName: string, limits: { perAddress: number; perMerchant: number }) {
+  const byAddress = limiter(client, dbName, limits.perAddress, 'auth-fail-ip');
+  const byMerchant = limiter(client, dbName, limits.perMerchant, 'auth-fail-merchant');
+  return async (ctx: Context, next: Next) => {
+    const address = ctx.ip || 'unknown';
+    const refused = byAddress ? await byAddress.refusedFor(address) : 0;
+    if (refused > 0) throw tooMany(ctx, refused, 'too many failed authentications from this address');
+    try {
+      await next();
+    } catch (e) {
+      if (!(e instanceof ApiError) || ApiErrors[e.kind].http !== 401) throw e;
+      const [addressRefused, merchantRefused] = await Promise.all([
+        byAddress ? byAddress.count(address) : 0,
+        byMerchant && e.claimedMerchant ? byMerchant.count(e.claimedMerchant) : 0,
+      ]);
+      if (addressRefused > 0) throw tooMany(ctx, addressRefused, 'too many failed authentications from this address');
+      if (merchantRefused > 0) throw tooMany(ctx, merchantRefused, 'too many failed authentications for this merchant');
+      throw e;
+    }
+  };
+}
+
+/** The hosted pages (/pl/:token and its form): per token and per client address, 429 past either. */
+export function hostedPageLimit(client: MongoClient, dbName: string, limits: { perToken: number; perAddress: number }) {
+  const byToken = limiter(client, dbName, limits.perToken, 'page-token');
+  const byAddress = limiter(client, dbName, limits.perAddress, 'page-ip');
+  return async (ctx: Context, next: Next) => {
+    const token = String(ctx.params.token ?? '');
+    const [tokenRefused, addressRefused] = await Promise.all([
+      byToken ? byToken.count(token) : 0,
+      byAddress ? byAddress.count(ctx.ip || 'unknown') : 0,
+    ]);
+    const refused = Math.max(tokenRefused, addressRefused);
+    if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
+    await next();
+  };
+}

@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { checkStatus } from '../support/http';
+import { createLinks, linkEntry, linkPath, newBatchId } from '../support/payment-links';
+
+/**
+ * Failed authentications per client address and per claimed merchant, and the hosted pages per
+ * token and per address: 429 with Retry-After past each. Client addresses come through
+ * X-Forwarded-For (TRUST_PROXY), so one test machine plays many clients.
+ */
+describe('Abuse limits: failed authentications and hosted pages (429 with Retry-After)', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  let merchant: MerchantCredentials;
+  before(async () => {
+    gw = await startTestGateway(
+      {
+        TRUST_PROXY: 'true',
+        AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: '5',
+        AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: '3',
+        PAGE_REQUESTS_PER_TOKEN_PER_MINUTE: '4',
+        PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE: '6',
+      },
+      { bank: 'sandbox' },
+    );
+    merchant = await gw.newMerchant('Limited Shop');
+  });
+  after(async () => gw.stop());
+
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const ledgerCall = (apiKey: string, address: string) =>
+    fetch(`${gw.baseUrl}/api/v1/ledger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...from(address) },
+      body: JSON.stringify({ startDateTime: '2026-01-01', endDateTime: '2026-01-01' }),
+    });
+  const assertRetryAfter = (res: { status: number; headers: Headers }) => {
+    assert.equal(res.status, 429);
+    const wait = Number(res.headers.get('retry-after'));
+    assert.ok(wait >= 1 && wait <= 60, `Retry-After ${res.headers.get('retry-after')}`);
+  };
+
+  it('per address: past 5 failures every request from it is 429, even a good one; other addresses go on', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await ledgerCall('mgw_wrong', '198.51.100.1')).status, 401, `failure ${i + 1}`);
+    assertRetryAfter(await ledgerCall('mgw_wrong', '198.51.100.1'));
+    assertRetryAfter(await ledgerCall(merchant.apiKey, '198.51.100.1'));
+    const status = await checkStatus(
+      gw.baseUrl,
+      merchant.secretKey,
+      { merchantIdentifier: merchant.merchantIdentifier, orderId: 'o1' },
+      from('198.51.100.1'),
+    );
+    assertRetryAfter(status);
+    assert.notEqual((await ledgerCall(merchant.apiKey, '198.51.100.2')).status, 429);
+  });
+
+  it('per claimed merchant: past 3 failed checksums from anywhere, failures are 429; its signed calls still work', async () => {
+    const body = { merchantIdentifier: merchant.merchantIdentifier, orderId: 'o2' };
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await checkStatus(gw.baseUrl, 'wrong-secret', body, from(`203.0.113.${i + 1}`))).status, 401);
+    }
+    assertRetryAfter(await checkStatus(gw.baseUrl, 'wrong-secret', body, from('203.0.113.50')));
+    const good = await checkStatus(gw.baseUrl, merchant.secretKey, body, from('203.0.113.51'));
+    assert.equal(good.status, 200, 'the merchant is not locked out by someone claiming it');
+    // Another merchant's failures are its own.
+    const other = await gw.newMerchant('Other Shop');
+    const otherBody = { merchantIdentifier: other.merchantIdentifier, orderId: 'o3' };
+    assert.equal((await checkStatus(gw.baseUrl, 'wrong-secret', otherBody, from('203.0.113.60'))).status, 401);
+  });
+
+  it('hosted pages: per token past 4 requests a minute, per address past 6; bad tokens count too; never a 500', async () => {
+    const res = await createLinks(gw, merchant.apiKey, { batchId: newBatchId(), details: [linkEntry(), linkEntry()] });
+    const [a, b] = (res.json.data as { link: string }[]).map((d) => linkPath(d.link));
+    const open = (path: string, address: string) => fetch(`${gw.baseUrl}${path}`, { headers: from(address) });
+    for (let i = 0; i < 4; i++) assert.equal((await open(a!, `192.0.2.${i + 1}`)).status, 200);
+    assertRetryAfter(await open(a!, '192.0.2.9'));
+    const pay = await fetch(`${gw.baseUrl}${a}/pay`, { method: 'POST', headers: from('192.0.2.10') });
+    assertRetryAfter(pay);
+    assert.equal((await open(b!, '192.0.2.11')).status, 200, 'another link is not limited');
+
+    const address = '192.0.2.77';
+    for (let i = 0; i < 6; i++) {
+      const status = (await open(`/pl/${'A'.repeat(23)}${i}`, address)).status;
+      assert.equal(status, 404);
+    }
+    assertRetryAfter(await open(b!, address));
+  });
+});
