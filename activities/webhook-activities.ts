@@ -332,7 +332,7 @@ export function postWebhook(
       finish();
     };
     const deadline = setTimeout(() => {
-      settle(() => reject(new Error(`no complete answer within ${timeoutMs / 1000} s`)));
+      settle(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)));
       req.destroy();
     }, timeoutMs);
     const req = client.request(
