@@ -58,6 +58,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     : undefined;
   const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
   await merchants.backfillApiKeys();
+  await merchants.migrateSecretsAtRest();
   const mandates = new MandateRepository(store.db);
   await mandates.backfillOrderIdClaims();
   return {

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { decryptAtRest, encryptAtRest } from '../domain/secrets';
+import { decryptAtRest, encryptAtRest, isLegacyAtRest, type SecretContext } from '../domain/secrets';
 import { newWebhookSigningSecret } from '../domain/standard-webhooks';
 import { isDuplicateKeyError } from './mongo';
 
@@ -106,13 +106,17 @@ export class MerchantRepository {
         _id: m.merchantIdentifier,
         name: m.name,
         webhookUrl: m.webhookUrl,
-        secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey),
+        secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey, secretKeyField(m.merchantIdentifier)),
         apiKeyHash: m.apiKeyHash,
         encryptionKeys: [
           {
             keyId: m.encryptionKey.keyId,
             publicKeyPem: m.encryptionKey.publicKeyPem,
-            privateKeyEncrypted: encryptAtRest(this.masterKey, m.encryptionKey.privateKeyPem),
+            privateKeyEncrypted: encryptAtRest(
+              this.masterKey,
+              m.encryptionKey.privateKeyPem,
+              privateKeyField(m.merchantIdentifier, m.encryptionKey.keyId),
+            ),
             createdAt: m.createdAt,
           },
         ],
@@ -147,6 +151,57 @@ export class MerchantRepository {
       .catch((e: unknown) => {
         if (!isDuplicateKeyError(e)) throw e;
       });
+  }
+
+  /**
+   * Rewrites secrets stored in the first format (v1: the master key itself, no associated data)
+   * as v2 (the derived key, bound to merchant and field). Idempotent, at start-up; each merchant is
+   * replaced only if it still holds what was read, so two processes migrating at once agree.
+   * Returns how many merchants it rewrote.
+   */
+  async migrateSecretsAtRest(): Promise<number> {
+    const legacy = await this.merchants
+      .find({
+        $or: [
+          { secretKeyEncrypted: /^v1\./ },
+          { 'encryptionKeys.privateKeyEncrypted': /^v1\./ },
+          { 'webhookSigningSecrets.secretEncrypted': /^v1\./ },
+        ],
+      })
+      .toArray();
+    let rewritten = 0;
+    for (const doc of legacy) {
+      const again = (stored: string, context: SecretContext) =>
+        isLegacyAtRest(stored) ? encryptAtRest(this.masterKey, decryptAtRest(this.masterKey, stored, context), context) : stored;
+      const result = await this.merchants.updateOne(
+        {
+          _id: doc._id,
+          secretKeyEncrypted: doc.secretKeyEncrypted,
+          encryptionKeys: doc.encryptionKeys,
+          webhookSigningSecrets: doc.webhookSigningSecrets ?? { $exists: false },
+        },
+        {
+          $set: {
+            secretKeyEncrypted: again(doc.secretKeyEncrypted, secretKeyField(doc._id)),
+            encryptionKeys: doc.encryptionKeys.map((k) => ({
+              ...k,
+              privateKeyEncrypted: again(k.privateKeyEncrypted, privateKeyField(doc._id, k.keyId)),
+            })),
+            ...(doc.webhookSigningSecrets
+              ? {
+                  webhookSigningSecrets: doc.webhookSigningSecrets.map((w) => ({
+                    ...w,
+                    secretEncrypted: again(w.secretEncrypted, signingSecretField(doc._id)),
+                  })),
+                }
+              : {}),
+          },
+        },
+      );
+      rewritten += result.modifiedCount;
+    }
+    if (rewritten > 0) this.cache.clear();
+    return rewritten;
   }
 
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
@@ -194,14 +249,18 @@ export class MerchantRepository {
       // Two callers racing here: the condition lets one write win, both then read it.
       await this.merchants.updateOne(
         { _id: merchantIdentifier, webhookSigningSecrets: { $exists: false } },
-        { $set: { webhookSigningSecrets: [this.sealSecret(newWebhookSigningSecret(), at)] } },
+        { $set: { webhookSigningSecrets: [this.sealSecret(merchantIdentifier, newWebhookSigningSecret(), at)] } },
       );
       doc = await read();
       if (!doc) return null;
     }
     return (doc.webhookSigningSecrets ?? [])
       .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > at.getTime())
-      .map((s) => ({ secret: decryptAtRest(this.masterKey, s.secretEncrypted), createdAt: s.createdAt, retiresAt: s.retiresAt }));
+      .map((s) => ({
+        secret: decryptAtRest(this.masterKey, s.secretEncrypted, signingSecretField(merchantIdentifier)),
+        createdAt: s.createdAt,
+        retiresAt: s.retiresAt,
+      }));
   }
 
   /**
@@ -222,20 +281,24 @@ export class MerchantRepository {
       .map((s) => ({ ...s, retiresAt: s.retiresAt && s.retiresAt < retiresAt ? s.retiresAt : retiresAt }));
     await this.merchants.updateOne(
       { _id: merchantIdentifier },
-      { $set: { webhookSigningSecrets: [this.sealSecret(newWebhookSigningSecret(), now), ...kept] } },
+      { $set: { webhookSigningSecrets: [this.sealSecret(merchantIdentifier, newWebhookSigningSecret(), now), ...kept] } },
     );
     return this.webhookSigningSecrets(merchantIdentifier, now);
   }
 
-  private sealSecret(secret: string, createdAt: Date): StoredSigningSecret {
-    return { secretEncrypted: encryptAtRest(this.masterKey, secret), createdAt, retiresAt: null };
+  private sealSecret(merchantIdentifier: string, secret: string, createdAt: Date): StoredSigningSecret {
+    return {
+      secretEncrypted: encryptAtRest(this.masterKey, secret, signingSecretField(merchantIdentifier)),
+      createdAt,
+      retiresAt: null,
+    };
   }
 
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
   async privateKeyPem(merchantIdentifier: string, keyId: string): Promise<string | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { encryptionKeys: 1 } });
     const key = doc?.encryptionKeys.find((k) => k.keyId === keyId);
-    return key ? decryptAtRest(this.masterKey, key.privateKeyEncrypted) : null;
+    return key ? decryptAtRest(this.masterKey, key.privateKeyEncrypted, privateKeyField(merchantIdentifier, keyId)) : null;
   }
 
   private toMerchant(doc: MerchantDoc): Merchant {
@@ -243,7 +306,7 @@ export class MerchantRepository {
       merchantIdentifier: doc._id,
       name: doc.name,
       webhookUrl: doc.webhookUrl,
-      secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted),
+      secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted, secretKeyField(doc._id)),
       autoRefund: doc.autoRefund,
       webhookFormat: doc.webhookFormat ?? 'form',
       defaultReturnUrl: doc.defaultReturnUrl ?? null,
@@ -252,3 +315,10 @@ export class MerchantRepository {
     };
   }
 }
+
+const secretKeyField = (merchantIdentifier: string): SecretContext => ({ merchantIdentifier, field: 'secretKey' });
+const privateKeyField = (merchantIdentifier: string, keyId: string): SecretContext => ({
+  merchantIdentifier,
+  field: `encryptionKeys.${keyId}.privateKey`,
+});
+const signingSecretField = (merchantIdentifier: string): SecretContext => ({ merchantIdentifier, field: 'webhookSigningSecret' });
