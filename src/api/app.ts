@@ -9,6 +9,7 @@ import { chargebackRoutes } from './routes/chargebacks';
 import { checkTxnRoutes } from './routes/check-txn';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
+import { codecRoutes } from './routes/codec';
 import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
@@ -56,6 +57,7 @@ export function createApp(deps: ApiDeps): Koa {
     checkoutPageRoutes(deps),
     checkTxnRoutes(deps),
     opsRoutes(deps),
+    codecRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
     webhookRoutes(deps),
