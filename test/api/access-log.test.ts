@@ -26,12 +26,13 @@ describe('Access log: payment link tokens redacted', () => {
       await fetch(`${base}/pl/${token}/pay`, { method: 'POST', redirect: 'manual' });
       await fetch(`${base}/pl/api/v1/create`, { method: 'POST' });
       await fetch(`${base}/pl/${token}?x=1`);
+      await fetch(`${base}/checkout/${token}`);
     } finally {
       server.close();
     }
     assert.deepEqual(
       lines.map((l) => l.path),
-      ['/pl/[token]', '/pl/[token]/pay', '/pl/api/v1/create', '/pl/[token]'],
+      ['/pl/[token]', '/pl/[token]/pay', '/pl/api/v1/create', '/pl/[token]', '/checkout/[token]'],
     );
     assert.ok(!JSON.stringify(lines).includes(token), 'the token is nowhere in the log');
   });

@@ -46,7 +46,7 @@ export function observe(logger: Logger, registry: Registry) {
   };
 }
 
-/** A payment link's token is its only key (whoever holds it can pay it): logs show the path without it. */
+/** A payment link's (or hosted checkout's) token is its only key (whoever holds it can pay it): logs show the path without it. */
 export function loggedPath(path: string): string {
-  return path.replace(/^\/pl\/(?!api\/)[^/]+/, '/pl/[token]');
+  return path.replace(/^\/pl\/(?!api\/)[^/]+/, '/pl/[token]').replace(/^\/checkout\/[^/]+/, '/checkout/[token]');
 }
