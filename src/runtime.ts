@@ -45,7 +45,6 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   const store = await connectStore(mongodbUri, config.MONGODB_DB);
   const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
     timeSkipping: config.TIME_SKIPPING,
-    masterKey: config.MASTER_KEY,
   }).catch(async (e) => {
     await store.close();
     throw e;

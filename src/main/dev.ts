@@ -106,7 +106,6 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: activityDeps(rt),
-    masterKey: config.MASTER_KEY,
     testServerClock: rt.timeTravel?.clock,
   });
   await ensureWorkerSchedules(rt, say);

@@ -16,7 +16,6 @@ if (require.main === module) {
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       activityDeps: activityDeps(rt),
-      masterKey: config.MASTER_KEY,
       testServerClock: rt.timeTravel?.clock,
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));

@@ -1,6 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection';
-import { gatewayDataConverter } from './payload-codec';
 
 /**
  * A client of the Temporal frontend. With `timeSkipping`, the connection also speaks the test
@@ -9,14 +8,13 @@ import { gatewayDataConverter } from './payload-codec';
 export async function connectTemporalClient(
   address: string,
   namespace: string,
-  o: { timeSkipping?: boolean; masterKey: string },
+  o: { timeSkipping?: boolean } = {},
 ): Promise<Client> {
   const connection = await Connection.connect({
     address,
     ...(o.timeSkipping ? { [InternalConnectionOptionsSymbol]: { supportsTestService: true } } : {}),
   });
-  // Payer data never reaches the server in clear: every payload goes through the codec.
-  return new Client({ connection, namespace, dataConverter: gatewayDataConverter(o.masterKey) });
+  return new Client({ connection, namespace });
 }
 
 /** The test server's TestService of a client opened with `timeSkipping` (undefined otherwise). */

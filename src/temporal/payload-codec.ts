@@ -73,8 +73,3 @@ function decodePayload(bytes: Buffer): Payload {
     data: Buffer.from(o.data, 'base64'),
   };
 }
-
-/** The data converter of every gateway client and worker: the default converter, then the codec. */
-export const gatewayDataConverter = (masterKeyHex: string) => ({
-  payloadCodecs: [new AesGcmPayloadCodec([codecKeyOf(masterKeyHex)])],
-});

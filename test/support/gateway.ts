@@ -82,7 +82,6 @@ export async function startTestGateway(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: options.activityDeps ? options.activityDeps(activityDeps(rt)) : activityDeps(rt),
     workflowBundle: bundle,
-    masterKey: config.MASTER_KEY,
     testServerClock: rt.timeTravel?.clock,
   });
   const workerRun = worker.run();
