@@ -103,7 +103,9 @@ async function main(): Promise<boolean> {
       `api and worker running as processes ${gateway.api.pid} and ${gateway.worker.pid} (${seconds(Date.now() - begun)} after start)`,
     );
     store = await new MongoClient(stack.mongodbUri, { retryWrites: false }).connect();
-    temporal = await connectTemporalClient(stack.temporalAddress, stack.temporalNamespace);
+    temporal = await connectTemporalClient(stack.temporalAddress, stack.temporalNamespace, {
+      masterKey: stack.gatewayEnv.MASTER_KEY!,
+    });
     const db = store.db(stack.mongodbDb);
 
     const merchants = await provisionMerchants(stack, o.merchants);

@@ -60,6 +60,25 @@ export const configSchema = z.object({
     .describe(
       'AES-256 key that encrypts secret and private keys at rest; generated into DATA_DIR in development (staging and production: random, not repeated characters)',
     ),
+  PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: z
+    .string()
+    .regex(/^\s*[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*\s*$/, 'a comma-separated list of 64-hexadecimal-character keys')
+    .optional()
+    .transform((v) => (v ? v.split(',').map((k) => k.trim().toLowerCase()) : []))
+    .describe(
+      'earlier MASTER_KEYs whose payload-codec keys still decode Temporal payloads (workflows started before a key rotation); new payloads are always sealed under MASTER_KEY',
+    ),
+  CODEC_CORS_ORIGINS: z
+    .string()
+    .regex(
+      /^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/,
+      'a comma-separated list of origins such as http://127.0.0.1:8233',
+    )
+    .optional()
+    .transform((v) => (v ? v.split(',').map((o) => o.trim()) : []))
+    .describe(
+      "origins (Temporal UI's) whose browsers may call /ops/v1/codec cross-origin: the CORS preflight is answered for them only",
+    ),
   OPS_TOKEN: z
     .string()
     .min(24, 'must be at least 24 characters')

@@ -45,6 +45,8 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   const store = await connectStore(mongodbUri, config.MONGODB_DB);
   const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
     timeSkipping: config.TIME_SKIPPING,
+    masterKey: config.MASTER_KEY,
+    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
   }).catch(async (e) => {
     await store.close();
     throw e;

@@ -90,7 +90,10 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
             )
           : null;
       return async ({ store, config }) => {
-        const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE);
+        const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE, {
+          masterKey: config.MASTER_KEY,
+          previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+        });
         try {
           const deps: ReplayDeps = { webhooks: new WebhookRepository(store.db), temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
           if (all) return { replayed: await replayFailedSince(deps, new Date(all.since), all.merchantIdentifier) };

@@ -124,6 +124,8 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
     return async ({ store, config }) => {
       const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE, {
         timeSkipping: config.TIME_SKIPPING,
+        masterKey: config.MASTER_KEY,
+        previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
       });
       try {
         // In time-skipping mode the reconciliation is stamped with the test server's time, as the API would.

@@ -106,6 +106,8 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: activityDeps(rt),
+    masterKey: config.MASTER_KEY,
+    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
     testServerClock: rt.timeTravel?.clock,
   });
   await ensureWorkerSchedules(rt, say);

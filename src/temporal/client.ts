@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection';
+import { gatewayDataConverter } from './payload-codec';
 
 /**
  * A client of the Temporal frontend. With `timeSkipping`, the connection also speaks the test
@@ -8,13 +9,14 @@ import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connecti
 export async function connectTemporalClient(
   address: string,
   namespace: string,
-  o: { timeSkipping?: boolean } = {},
+  o: { timeSkipping?: boolean; masterKey: string; previousMasterKeys?: readonly string[] },
 ): Promise<Client> {
   const connection = await Connection.connect({
     address,
     ...(o.timeSkipping ? { [InternalConnectionOptionsSymbol]: { supportsTestService: true } } : {}),
   });
-  return new Client({ connection, namespace });
+  // Payer data never reaches the server in clear: every payload goes through the codec.
+  return new Client({ connection, namespace, dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys) });
 }
 
 /** The test server's TestService of a client opened with `timeSkipping` (undefined otherwise). */

@@ -73,3 +73,14 @@ function decodePayload(bytes: Buffer): Payload {
     data: Buffer.from(o.data, 'base64'),
   };
 }
+
+/** The codec keys of a deployment: MASTER_KEY's seals and decodes, earlier ones only decode. */
+export const codecKeysOf = (masterKeyHex: string, previousMasterKeys: readonly string[] = []): [CodecKey, ...CodecKey[]] => [
+  codecKeyOf(masterKeyHex),
+  ...previousMasterKeys.map(codecKeyOf),
+];
+
+/** The data converter of every gateway client and worker: the default converter, then the codec. */
+export const gatewayDataConverter = (masterKeyHex: string, previousMasterKeys: readonly string[] = []) => ({
+  payloadCodecs: [new AesGcmPayloadCodec(codecKeysOf(masterKeyHex, previousMasterKeys))],
+});

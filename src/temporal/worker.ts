@@ -7,6 +7,7 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { gatewayDataConverter } from './payload-codec';
 import type { TestServerClock } from './test-server-clock';
 
 export interface WorkerOptions {
@@ -14,6 +15,10 @@ export interface WorkerOptions {
   namespace: string;
   taskQueue: string;
   activityDeps: ActivityDeps;
+  /** The codec key's source (MASTER_KEY): the worker reads and writes payloads as the clients do. */
+  masterKey: string;
+  /** Earlier MASTER_KEYs: payloads they sealed still decode (PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS). */
+  previousMasterKeys?: readonly string[];
   /** A prebuilt bundle (tests bundle once and share it); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkflowBundleOption;
   /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
@@ -31,6 +36,7 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     activities: createActivities(o.activityDeps),
+    dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys),
     ...(o.testServerClock ? timeSkippingOptions(o.testServerClock) : {}),
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
   });

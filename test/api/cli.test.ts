@@ -154,7 +154,9 @@ describe('Operator CLI: merchant create (child process)', function () {
     await paymentFinished(gw, m.merchantIdentifier, orderId);
     const file = path.join(dataDir, 'bank.csv');
     writeFileSync(file, `txnId,bankRefNum,status,amount\n${paid.json.data.txnId},CLI0001,SUCCESS,10000\nNOPE1,X,SUCCESS,1\n`);
+    // The gateway's own key: the CLI's Temporal client reads and writes payloads through its codec.
     const run = await cli(['reconcile', file], {
+      MASTER_KEY: gw.rt.config.MASTER_KEY,
       MONGODB_DB: gw.rt.config.MONGODB_DB,
       TEMPORAL_ADDRESS: (await testTemporal()).address,
       TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,

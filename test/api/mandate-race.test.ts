@@ -154,6 +154,9 @@ describe('Mandates: notifies racing a failing first debit, over the API', functi
   });
 
   it("no workflow of this gateway's merchant reports problems", async () => {
-    assert.deepEqual(await reportedProblems(gw.rt.temporal, `MerchantId = '${merchant.merchantIdentifier}'`), []);
+    assert.deepEqual(
+      await reportedProblems(gw.rt.temporal, `MerchantId = '${merchant.merchantIdentifier}'`, gw.rt.config.TEMPORAL_NAMESPACE),
+      [],
+    );
   });
 });

@@ -413,6 +413,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     const { worker, connection } = await createGatewayWorker({
       address: gw.rt.config.TEMPORAL_ADDRESS!,
       namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      masterKey: gw.rt.config.MASTER_KEY,
       taskQueue: queue,
       activityDeps: activityDeps(gw.rt),
       workflowBundle: await workflowBundle(),

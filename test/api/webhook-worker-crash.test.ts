@@ -87,6 +87,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       const second = await createGatewayWorker({
         address: gw.rt.config.TEMPORAL_ADDRESS!,
         namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+        masterKey: gw.rt.config.MASTER_KEY,
         taskQueue,
         activityDeps: activityDeps(gw.rt),
         workflowBundle: await workflowBundle(),
@@ -139,6 +140,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       const second = await createGatewayWorker({
         address: gw.rt.config.TEMPORAL_ADDRESS!,
         namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+        masterKey: gw.rt.config.MASTER_KEY,
         taskQueue,
         activityDeps: activityDeps(gw.rt),
         workflowBundle: await workflowBundle(),

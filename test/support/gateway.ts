@@ -82,6 +82,8 @@ export async function startTestGateway(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activityDeps: options.activityDeps ? options.activityDeps(activityDeps(rt)) : activityDeps(rt),
     workflowBundle: bundle,
+    masterKey: config.MASTER_KEY,
+    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
     testServerClock: rt.timeTravel?.clock,
   });
   const workerRun = worker.run();

@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type WorkflowService } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 
 /**
  * Failed tasks only. Temporal UI also lists timed-out ones, but in tests those are a gateway
@@ -10,18 +11,32 @@ const PROBLEMS = ['category=WorkflowTaskFailed'];
  * Running workflows whose tasks keep failing: Temporal sets the system search attribute
  * TemporalReportedProblems on them (the test dev server after the first failed task, see
  * servers.ts; a server of default settings after several). Each is named with its problems.
+ *
+ * Reads the raw list (ids, type and search attributes only): memos and other payloads are
+ * encrypted by the payload codec, under a different key for each test gateway, and are never
+ * decoded here. Search attributes are never encoded (Temporal indexes them), so they always read.
  */
-export async function reportedProblems(client: Client, filter?: string): Promise<string[]> {
+export async function reportedProblems(
+  service: { workflowService: WorkflowService },
+  filter?: string,
+  namespace = 'default',
+): Promise<string[]> {
   const query = [
     `ExecutionStatus = 'Running'`,
     `TemporalReportedProblems IN (${PROBLEMS.map((p) => `'${p}'`).join(', ')})`,
     ...(filter ? [filter] : []),
   ].join(' AND ');
   const found: string[] = [];
-  for await (const w of client.workflow.list({ query })) {
-    const problems = (w.searchAttributes?.TemporalReportedProblems ?? []) as unknown[];
-    found.push(`${w.workflowId} (${w.type}): ${problems.join(', ')}`);
-  }
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await service.workflowService.listWorkflowExecutions({ namespace, query, nextPageToken });
+    for (const w of page.executions ?? []) {
+      const raw = w.searchAttributes?.indexedFields?.TemporalReportedProblems;
+      const problems = raw ? (defaultPayloadConverter.fromPayload(raw) as unknown[]) : [];
+      found.push(`${w.execution?.workflowId} (${w.type?.name}): ${problems.join(', ')}`);
+    }
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
   return found;
 }
 
@@ -32,7 +47,7 @@ export async function reportedProblems(client: Client, filter?: string): Promise
 export async function assertNoReportedProblems(address: string, since: Date): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
-    const found = await reportedProblems(new Client({ connection }), `StartTime >= '${since.toISOString()}'`);
+    const found = await reportedProblems(connection, `StartTime >= '${since.toISOString()}'`);
     if (found.length > 0) {
       throw new Error(
         `${found.length} workflow(s) of this run report problems (failing workflow tasks):\n  ${found.join('\n  ')}`,
