@@ -37,6 +37,8 @@ describe('API reference: GET /openapi.json', function () {
       '/checkout/{token}/cancel',
       '/checkout/{token}/pay',
       '/ops/v1/chargebacks',
+      '/ops/v1/codec/decode',
+      '/ops/v1/codec/encode',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint',

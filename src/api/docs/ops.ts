@@ -1,4 +1,5 @@
 import { operation, successError } from '../openapi';
+import { codecPayloadsSchema } from '../schemas/codec';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';
@@ -13,7 +14,23 @@ const merchantIdentifierParam = {
 
 /** Operator operations beyond provisioning. */
 export function opsPaths(): Record<string, object> {
+  const codec = (direction: 'encode' | 'decode') => ({
+    post: operation({
+      summary: `Temporal codec server: ${direction} payloads (operator)`,
+      description:
+        direction === 'decode'
+          ? "Temporal's codec-server protocol, for Temporal UI (TEMPORAL_CODEC_ENDPOINT=<base>/ops/v1/codec) and `temporal --codec-endpoint <base>/ops/v1/codec --codec-auth 'Bearer <OPS_TOKEN>'`. Each payload whose metadata encoding is binary/encrypted is decrypted (AES-256-GCM) with the key its encryption-key-id names: MASTER_KEY's payload-codec key or one of PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS'; other payloads come back unchanged. Browsers on CODEC_CORS_ORIGINS get their CORS preflight (OPTIONS, answered 204 before the token is checked) and Access-Control-Allow-Origin; X-Namespace is accepted and ignored (one key for all namespaces). Bad JSON, a field not base64, an unknown key id or a tampered payload: 400 (2001, 2002), nothing decoded."
+          : "Temporal's codec-server protocol: each payload is encrypted (AES-256-GCM) under MASTER_KEY's payload-codec key, metadata encoding binary/encrypted and encryption-key-id; what Temporal UI and the CLI send when an operator starts or signals a workflow with input. Same CORS and errors as decode.",
+      security: [{ operatorToken: [] }],
+      request: codecPayloadsSchema,
+      responses: { 200: { description: `the payloads ${direction}d, in order`, schema: codecPayloadsSchema } },
+      errors: [400, 401, 413, 415],
+      errorEnvelope: successError,
+    }),
+  });
   return {
+    '/ops/v1/codec/encode': codec('encode'),
+    '/ops/v1/codec/decode': codec('decode'),
     '/ops/v1/chargebacks': {
       post: operation({
         summary: 'Raise or revert a chargeback on an order (operator)',
