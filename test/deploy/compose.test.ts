@@ -33,10 +33,13 @@ interface Service {
   healthcheck?: { test?: string | string[]; disable?: boolean };
   working_dir?: string;
   restart?: string;
+  networks?: string[] | Record<string, { aliases?: string[] } | null>;
+  network_mode?: string;
 }
 
 interface Compose {
   services: Record<string, Service>;
+  networks?: Record<string, { internal?: boolean } | null>;
 }
 
 const MONGODB = 'mongodb';
@@ -46,6 +49,10 @@ const TEMPORAL_UI = 'temporal-ui';
 const ADMIN_TOOLS = 'temporal-admin-tools';
 const API = 'api';
 const WORKER = 'worker';
+const CADDY = 'caddy';
+const BANK_SIMULATOR = 'bank-simulator';
+/** Variables of Node itself that api and worker may set beside src/config.ts's. */
+const NODE_VARIABLES = ['NODE_EXTRA_CA_CERTS'];
 
 function loadCompose(): Compose {
   // Compose resolves YAML merge keys (`<<: *anchor`); so does this parse.
@@ -79,9 +86,11 @@ const supplied: Record<string, string> = {
   MASTER_KEY: randomBytes(32).toString('hex'),
   OPS_TOKEN: randomBytes(24).toString('hex'),
   POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
-  BANK_BASE_URL: 'https://acquirer.example',
-  PUBLIC_BASE_URL: 'https://pay.example.in',
+  PUBLIC_HOST: 'pay.example.in',
   BANK_SECRET: randomBytes(32).toString('hex'),
+  MONGODB_ROOT_PASSWORD: randomBytes(24).toString('hex'),
+  MONGODB_GATEWAY_PASSWORD: randomBytes(24).toString('hex'),
+  MONGODB_REPLICA_SET_KEY: randomBytes(48).toString('hex'),
 };
 
 /**
@@ -111,19 +120,32 @@ function dependsOn(s: Service): Record<string, string> {
   return Object.fromEntries(Object.entries(d).map(([name, v]) => [name, v?.condition ?? 'service_started']));
 }
 
-/** Published ports as { published, target } pairs (short and long syntax). */
-function portsOf(s: Service): { published?: number; target: number }[] {
+/** Published ports as { hostIp, published, target } (short and long syntax; no hostIp: every interface). */
+function portsOf(s: Service): { hostIp?: string; published?: number; target: number }[] {
   return (s.ports ?? []).map((p) => {
     if (typeof p === 'object') {
-      return { target: Number(p.target), published: p.published === undefined ? undefined : Number(p.published) };
+      const o = p as { target: number | string; published?: number | string; host_ip?: string };
+      return {
+        target: Number(o.target),
+        published: o.published === undefined ? undefined : Number(o.published),
+        ...(o.host_ip ? { hostIp: o.host_ip } : {}),
+      };
     }
     const parts = String(p)
       .replace(/\/(tcp|udp)$/, '')
       .split(':');
     const target = Number(parts[parts.length - 1]);
     const published = parts.length >= 2 ? Number(parts[parts.length - 2]) : undefined;
-    return { target, published };
+    return { target, published, ...(parts.length >= 3 ? { hostIp: parts[0] } : {}) };
   });
+}
+
+/** The networks a service joins (compose's `default` when it names none) and its aliases there. */
+function networksOf(s: Service): Record<string, string[]> {
+  if (s.network_mode) return {};
+  const n = s.networks ?? ['default'];
+  if (Array.isArray(n)) return Object.fromEntries(n.map((name) => [name, []]));
+  return Object.fromEntries(Object.entries(n).map(([name, v]) => [name, (v?.aliases ?? []).map(interpolate)]));
 }
 
 function argv(v: string | string[] | undefined): string[] | undefined {
@@ -317,7 +339,8 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
   describe('services', () => {
     it('has the services api and worker need', () => {
-      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER]) service(compose, name);
+      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER, CADDY, BANK_SIMULATOR])
+        service(compose, name);
       assert.match(service(compose, MONGODB).image ?? '', /^mongo:7(\.|$)/, 'MongoDB 7');
       assert.match(service(compose, POSTGRESQL).image ?? '', /^postgres:/);
       assert.match(service(compose, TEMPORAL).image ?? '', /^temporalio\/auto-setup:/);
@@ -358,13 +381,12 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.match(healthcheckText(temporal), /cluster health/, 'temporal has a healthcheck');
     });
 
-    it('publishes Temporal UI on host port 8233', () => {
+    it("publishes Temporal UI on the host's loopback only, port 8233, read-only", () => {
       const ui = service(compose, TEMPORAL_UI);
-      assert.ok(
-        portsOf(ui).some((p) => p.published === 8233 && p.target === 8080),
-        `ports of ${TEMPORAL_UI}: ${JSON.stringify(ui.ports)}`,
-      );
-      assert.equal(interpolatedEnv(ui).TEMPORAL_ADDRESS, 'temporal:7233');
+      assert.deepEqual(portsOf(ui), [{ hostIp: '127.0.0.1', published: 8233, target: 8080 }], JSON.stringify(ui.ports));
+      const env = interpolatedEnv(ui);
+      assert.equal(env.TEMPORAL_ADDRESS, 'temporal:7233');
+      assert.equal(env.TEMPORAL_DISABLE_WRITE_ACTIONS, 'true', 'no signal, terminate or reset from the UI');
     });
 
     it('starts api and worker after MongoDB, Temporal and the search-attribute job', () => {
@@ -391,19 +413,20 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       it(`${name} sets only variables of the configuration schema`, () => {
         const keys = Object.keys(environmentOf(service(compose, name)));
         assert.ok(keys.length > 0, `${name} sets no environment`);
-        const unknown = keys.filter((k) => !Object.hasOwn(configSchema.shape, k));
+        const unknown = keys.filter((k) => !Object.hasOwn(configSchema.shape, k) && !NODE_VARIABLES.includes(k));
         assert.deepEqual(unknown, [], `${name} sets variables src/config.ts does not read`);
       });
 
       it(`${name}'s values validate against the configuration schema`, () => {
         const raw = environmentOf(service(compose, name));
-        for (const secret of ['MASTER_KEY', 'OPS_TOKEN', 'PUBLIC_BASE_URL']) {
+        for (const secret of ['MASTER_KEY', 'OPS_TOKEN', 'BANK_SECRET']) {
           assert.match(
             raw[secret] ?? '',
             new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`),
             `${name}: ${secret} must be a required \${${secret}:?...}`,
           );
         }
+        assert.match(raw.PUBLIC_BASE_URL ?? '', /^https:\/\/\$\{PUBLIC_HOST:\?[^}]+\}$/, `${name}: PUBLIC_BASE_URL`);
         const env = interpolatedEnv(service(compose, name));
         assert.equal(env.GATEWAY_ENV, 'production');
         const config = loadConfig(env); // throws ConfigError with the reasons
@@ -443,16 +466,157 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       );
     });
 
-    it('api listens on all interfaces and publishes the port in its API_PORT', () => {
+    it('api listens on all interfaces, publishes nothing (Caddy does) and its healthcheck probes API_PORT', () => {
       const apiService = service(compose, API);
       const config = loadConfig(interpolatedEnv(apiService));
       assert.equal(config.API_HOST, '0.0.0.0', 'API_HOST=0.0.0.0, else the container is unreachable');
-      assert.ok(
-        portsOf(apiService).some((p) => p.target === config.API_PORT && p.published !== undefined),
-        `api publishes container port ${config.API_PORT}: ${JSON.stringify(apiService.ports)}`,
-      );
+      assert.deepEqual(portsOf(apiService), [], 'api is reached through the TLS proxy only');
       const health = healthcheckText(apiService);
       if (health) assert.ok(health.includes(`:${config.API_PORT}/`), `api healthcheck probes port ${config.API_PORT}`);
+    });
+  });
+
+  describe('locked down (issue 22): TLS proxy, the bank simulator, stores and Temporal unexposed, no secret in the file', () => {
+    const caddyfile = readFileSync(path.join(root, 'deploy', 'caddy', 'Caddyfile'), 'utf8');
+    /** The Caddyfile's site blocks: address -> body (top-level braces only). */
+    const sites = (() => {
+      const out: Record<string, string> = {};
+      const re = /^(\S[^{\n]*?)\s*\{\n([\s\S]*?)^\}/gm;
+      for (const m of caddyfile.replace(/^\s*#.*$/gm, '').matchAll(re)) out[m[1]!.trim()] = m[2]!;
+      return out;
+    })();
+    const caddy = service(compose, CADDY);
+    const caddyEnv = environmentOf(caddy);
+    const apiRaw = environmentOf(service(compose, API));
+    const apiConfig = loadConfig(interpolatedEnv(service(compose, API)));
+
+    it('runs every gateway process as production with the http bank connector and the sandbox off', () => {
+      for (const name of [API, WORKER]) {
+        const config = loadConfig(interpolatedEnv(service(compose, name)));
+        assert.equal(config.GATEWAY_ENV, 'production', name);
+        assert.equal(config.BANK_CONNECTOR, 'http', name);
+        assert.equal(config.SANDBOX_ENABLED, false, name);
+        assert.ok(config.BANK_BASE_URL?.startsWith('https://'), `${name}: the acquirer over TLS`);
+      }
+      assert.equal(environmentOf(service(compose, API)).SANDBOX_ENABLED, undefined, 'nothing can turn the sandbox back on');
+    });
+
+    it('puts Caddy in front of the API: TLS for PUBLIC_HOST, proxied to api:API_PORT, TRUST_PROXY on the API', () => {
+      assert.match(caddy.image ?? '', /^caddy:2/);
+      assert.ok(
+        portsOf(caddy).some((p) => p.published === 443 && p.target === 443 && !p.hostIp),
+        'Caddy publishes 443',
+      );
+      const site = sites['{$PUBLIC_HOST}'];
+      assert.ok(site, `a site for {$PUBLIC_HOST}: ${Object.keys(sites).join(', ')}`);
+      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /tls internal/, "a certificate from Caddy's local CA (self-signed root)");
+      assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.PUBLIC_BASE_URL).host, 'the site is PUBLIC_BASE_URL');
+      assert.equal(Number(caddyEnv.API_PORT), apiConfig.API_PORT);
+      assert.equal(apiConfig.TRUST_PROXY, true);
+      assert.ok(caddy.volumes?.some((v) => String(v).startsWith('./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile')));
+    });
+
+    it('pays through the bank simulator standing in for the acquirer, over TLS, with the shared secret', () => {
+      const bank = service(compose, BANK_SIMULATOR);
+      const bankUrl = new URL(apiConfig.BANK_BASE_URL!);
+      assert.ok(networksOf(caddy).default?.includes(bankUrl.hostname), `${bankUrl.hostname} resolves to Caddy`);
+      assert.match(sites[bankUrl.hostname] ?? '', /reverse_proxy bank-simulator:4100/);
+      const args = argv(bank.command) ?? [];
+      assert.equal(args[args.indexOf('--port') + 1], '4100');
+      assert.equal(args[args.indexOf('--host') + 1], '0.0.0.0');
+      const bankEnv = environmentOf(bank);
+      assert.equal(bankEnv.BANK_SECRET, apiRaw.BANK_SECRET, 'one secret signs both directions');
+      assert.notEqual(bankEnv.GATEWAY_ENV, 'production', 'the simulator refuses production (it is not the gateway)');
+      // Its callbacks go to PUBLIC_BASE_URL, which inside the stack is Caddy too; every Node
+      // process trusts Caddy's local CA.
+      assert.ok(networksOf(caddy).default?.includes(new URL(apiConfig.PUBLIC_BASE_URL).hostname));
+      for (const name of [API, WORKER, BANK_SIMULATOR]) {
+        const s = service(compose, name);
+        assert.equal(environmentOf(s).NODE_EXTRA_CA_CERTS, '/caddy-ca/root.crt', name);
+        assert.ok(s.volumes?.includes('caddy-ca:/caddy-ca:ro'), `${name} mounts caddy-ca`);
+        assert.equal(dependsOn(s)['caddy-ca'], 'service_completed_successfully', `${name} waits for the CA`);
+      }
+      assert.match(argv(service(compose, 'caddy-ca').command)?.join(' ') ?? '', /root\.crt \/caddy-ca\/root\.crt/);
+    });
+
+    it('runs MongoDB with authentication: root and gateway users from env, a replica-set key file, credentials in MONGODB_URI', () => {
+      const mongo = service(compose, MONGODB);
+      const cmd = argv(mongo.command) ?? [];
+      assert.ok(cmd.includes('--keyFile'), 'a replica set with authentication needs --keyFile');
+      const env = environmentOf(mongo);
+      assert.match(env.MONGO_INITDB_ROOT_PASSWORD ?? '', /^\$\{MONGODB_ROOT_PASSWORD:\?[^}]+\}$/);
+      assert.match(env.MONGODB_REPLICA_SET_KEY ?? '', /^\$\{MONGODB_REPLICA_SET_KEY:\?[^}]+\}$/);
+      assert.match(
+        argv(mongo.entrypoint)?.join(' ') ?? '',
+        /MONGODB_REPLICA_SET_KEY[\s\S]*chmod 400[\s\S]*docker-entrypoint\.sh/,
+      );
+      assert.match(healthcheckText(mongo), /-u root -p "\$\$MONGO_INITDB_ROOT_PASSWORD" --authenticationDatabase admin/);
+      const init = hostPath(mongo, '/docker-entrypoint-initdb.d/create-gateway-user.js');
+      assert.ok(init && existsSync(init), 'the init script that creates the gateway user is mounted');
+      const script = readFileSync(init, 'utf8');
+      for (const name of [API, WORKER]) {
+        const uri = new URL(interpolatedEnv(service(compose, name)).MONGODB_URI ?? '');
+        assert.equal(uri.username, 'gateway', `${name}: MONGODB_URI user`);
+        assert.equal(uri.password, supplied.MONGODB_GATEWAY_PASSWORD, `${name}: MONGODB_URI password from env`);
+        assert.equal(uri.searchParams.get('authSource'), 'admin');
+        assert.match(script, new RegExp(`user: '${uri.username}'`));
+      }
+      assert.match(script, /pwd: process\.env\.MONGODB_GATEWAY_PASSWORD/);
+      assert.match(script, new RegExp(`role: 'readWrite', db: '${apiConfig.MONGODB_DB}'`), 'read and write on its database only');
+      assert.equal(env.MONGODB_GATEWAY_PASSWORD, environmentOf(service(compose, API)).MONGODB_URI?.match(/:(\$\{[^}]+\})@/)?.[1]);
+    });
+
+    it('publishes neither MongoDB, PostgreSQL nor Temporal, and keeps them on an internal network', () => {
+      assert.equal(compose.networks?.data?.internal, true, 'the data network is internal');
+      for (const name of [MONGODB, POSTGRESQL, TEMPORAL]) {
+        assert.deepEqual(portsOf(service(compose, name)), [], `${name} publishes no port`);
+        assert.deepEqual(Object.keys(networksOf(service(compose, name))), ['data'], `${name} joins the data network only`);
+      }
+      for (const name of [CADDY, BANK_SIMULATOR]) {
+        assert.ok(!('data' in networksOf(service(compose, name))), `${name} cannot reach the stores or Temporal`);
+      }
+      for (const name of [API, WORKER, ADMIN_TOOLS, TEMPORAL_UI]) {
+        assert.ok('data' in networksOf(service(compose, name)), `${name} reaches Temporal`);
+      }
+    });
+
+    it("configures Temporal UI's codec endpoint: a loopback Caddy site adding the operator token, CORS for the UI's origin", () => {
+      const env = interpolatedEnv(service(compose, TEMPORAL_UI));
+      const endpoint = new URL(env.TEMPORAL_CODEC_ENDPOINT ?? '');
+      assert.equal(endpoint.pathname, '/ops/v1/codec');
+      assert.equal(endpoint.hostname, '127.0.0.1');
+      assert.deepEqual(
+        portsOf(caddy).filter((p) => p.published === Number(endpoint.port)),
+        [{ hostIp: '127.0.0.1', published: Number(endpoint.port), target: Number(endpoint.port) }],
+        'the codec site is published on loopback only',
+      );
+      const site = sites[`http://:${endpoint.port}`];
+      assert.ok(site, 'a Caddy site on that port');
+      assert.match(site, /handle \/ops\/v1\/codec\/\*/, 'forwards the codec endpoint only');
+      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /header_up Authorization "Bearer \{\$OPS_TOKEN\}"/);
+      assert.equal(caddyEnv.OPS_TOKEN, apiRaw.OPS_TOKEN);
+      assert.equal(env.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'false');
+      assert.equal(env.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'false');
+      const uiOrigin = `http://127.0.0.1:${portsOf(service(compose, TEMPORAL_UI))[0]?.published}`;
+      assert.ok(apiConfig.CODEC_CORS_ORIGINS.includes(uiOrigin), `CODEC_CORS_ORIGINS has ${uiOrigin}`);
+    });
+
+    it('hard-codes no secret: every password, key, secret and token comes from the environment', () => {
+      const secretName = /PASSWORD|PWD|SECRET|TOKEN|_KEY$|^MASTER_KEY|MONGODB_URI/;
+      const checked: string[] = [];
+      for (const [name, s] of Object.entries(compose.services)) {
+        for (const [k, v] of Object.entries(environmentOf(s))) {
+          if (!secretName.test(k) || k === 'TEMPORAL_CODEC_PASS_ACCESS_TOKEN') continue; // a flag, not a token
+          checked.push(`${name}.${k}`);
+          const literal = v.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*(:\?[^}]+|:-)\}/g, '');
+          assert.ok(literal === '' || k === 'MONGODB_URI', `${name}: ${k} is not (only) a required \${VAR:?...}: ${v}`);
+          if (k === 'MONGODB_URI') assert.doesNotMatch(literal, /\/\/[^@/]*:[^@/]+@/, `${name}: ${k} has a literal password`);
+        }
+      }
+      assert.ok(checked.length >= 12, checked.join(', '));
+      assert.doesNotMatch(caddyfile, /Bearer [A-Za-z0-9]/, 'the Caddyfile carries the token only as {$OPS_TOKEN}');
     });
   });
 
@@ -535,6 +699,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const workerFile = builtFileOf(workerCommand, workerService.working_dir ?? workdir(runtime));
       assert.equal(workerFile, 'dist/src/main/worker.js');
       assert.ok(outputs.has(workerFile), `the build emits ${workerFile}`);
+
+      const bank = service(compose, BANK_SIMULATOR);
+      const bankFile = builtFileOf((argv(bank.command) ?? []).slice(0, 2), bank.working_dir ?? workdir(runtime));
+      assert.equal(bankFile, 'dist/src/main/bank-simulator.js');
+      assert.ok(outputs.has(bankFile), `the build emits ${bankFile}`);
     });
 
     it('ships the workflows the worker bundles at start', () => {
