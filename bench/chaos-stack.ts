@@ -133,30 +133,51 @@ export interface GatewayProcesses {
 
 /** Starts both processes and resolves once the API accepts connections and the worker polls. */
 export async function startGateway(stack: ChaosStack, generation: number): Promise<GatewayProcesses> {
-  const logDir = path.join(stack.dir, 'logs');
-  const worker = spawnGatewayProcess(stack, 'worker', path.join(logDir, `worker-${generation}.log`));
-  const api = spawnGatewayProcess(stack, 'api', path.join(logDir, `api-${generation}.log`));
-  const port = Number(stack.gatewayEnv.API_PORT);
-  await Promise.all([
-    waitFor(api, 'API', () => canConnect('127.0.0.1', port)),
-    waitFor(worker, 'worker', async () => outputOf(worker).includes('"worker running"')),
+  const [worker, api] = await Promise.all([
+    startGatewayProcess(stack, 'worker', `worker-${generation}`),
+    startGatewayProcess(stack, 'api', `api-${generation}`),
   ]);
   return { api, worker };
 }
 
+/**
+ * One API or worker process (logged to logs/<name>.log), resolved once it serves: an API accepts
+ * connections on its API_PORT (the stack's, or `apiPort` for a replica), a worker polls.
+ */
+export async function startGatewayProcess(
+  stack: ChaosStack,
+  entry: 'api' | 'worker',
+  name: string,
+  apiPort = Number(stack.gatewayEnv.API_PORT),
+): Promise<ChildProcess> {
+  const child = spawnGatewayProcess(stack, entry, path.join(stack.dir, 'logs', `${name}.log`), { API_PORT: String(apiPort) });
+  await (entry === 'api'
+    ? waitFor(child, name, () => canConnect('127.0.0.1', apiPort))
+    : waitFor(child, name, async () => outputOf(child).includes('"worker running"')));
+  return child;
+}
+
 /** kill -9 of both at once: no shutdown hook runs, in-flight requests and activities are cut off. */
 export async function killGateway(g: GatewayProcesses): Promise<void> {
-  await Promise.all([stopChild(g.api, 'SIGKILL'), stopChild(g.worker, 'SIGKILL')]);
+  await Promise.all([killProcess(g.api), killProcess(g.worker)]);
 }
+
+/** kill -9 of one gateway process. */
+export const killProcess = (child: ChildProcess) => stopChild(child, 'SIGKILL');
 
 const outputs = new WeakMap<ChildProcess, string[]>();
 const outputOf = (child: ChildProcess) => (outputs.get(child) ?? []).join('');
 
-function spawnGatewayProcess(stack: ChaosStack, entry: 'api' | 'worker', logFile: string): ChildProcess {
+function spawnGatewayProcess(
+  stack: ChaosStack,
+  entry: 'api' | 'worker',
+  logFile: string,
+  env: Record<string, string> = {},
+): ChildProcess {
   // node itself, not npm: the pid killed is the gateway's own process.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main', `${entry}.ts`)], {
     cwd: projectRoot,
-    env: { ...process.env, ...stack.gatewayEnv },
+    env: { ...process.env, ...stack.gatewayEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   gatewayChildren.add(child);

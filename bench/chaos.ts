@@ -15,6 +15,10 @@
  * simulator (its own process, never killed) through the http connector, with the simulator dropping
  * a share of connections after it committed; besides the above, the gateway's books and the
  * simulator's must agree to the paisa (verifyBankBooks).
+ * Replicas mode, `npm run chaos -- --replicas [--kill-interval-ms 1500]`: two API and two worker
+ * processes behind one address (bench/support/round-robin-proxy.ts), each killed and restarted in
+ * turn during the burst (chaos-replicas.ts); the merchants' webhooks go to a receiver here, which
+ * must have seen every final order announced once (chaos-webhooks.ts), besides the above.
  * (every option and its default in parseArgs below; --sweep-interval-seconds 300 shows a run the
  * sweep does not rescue in time failing)
  */
@@ -35,7 +39,16 @@ import {
   type Observation,
 } from './chaos-checks';
 import { burst, isAnswered2xx, paymentMix, resend, type Answer, type ChaosPayment } from './chaos-payments';
-import { killGateway, removeChaosDir, startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
+import { startReplicas, type Replicas } from './chaos-replicas';
+import {
+  killGateway,
+  removeChaosDir,
+  startChaosStack,
+  startGateway,
+  type ChaosStack,
+  type GatewayProcesses,
+} from './chaos-stack';
+import { startWebhookReceiver, verifyWebhooks, webhooksArrived, type WebhookReceiver } from './chaos-webhooks';
 
 const say = (line: string) => console.log(`[chaos] ${line}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -57,6 +70,9 @@ async function main(): Promise<boolean> {
       // connections after committing (payments, status inquiries and refunds alike).
       'bank-faults': { type: 'boolean', default: false },
       'drop-share': { type: 'string', default: '0.2' },
+      // Replicas mode: two APIs and two workers behind one address, killed and restarted in turn.
+      replicas: { type: 'boolean', default: false },
+      'kill-interval-ms': { type: 'string', default: '1500' },
     },
   });
   const o = {
@@ -81,7 +97,11 @@ async function main(): Promise<boolean> {
   let ok = false;
   let store: MongoClient | undefined;
   let temporal: Client | undefined;
+  let replicas: Replicas | undefined;
+  let receiver: WebhookReceiver | undefined;
   const cleanUp = async () => {
+    await replicas?.close();
+    await receiver?.close();
     await stack.stop();
     if (process.env.TEMPORAL_ADDRESS)
       await temporal?.schedule
@@ -98,17 +118,29 @@ async function main(): Promise<boolean> {
   };
   onInterrupt(cleanUp, stack.dir);
   try {
-    let gateway = await startGateway(stack, 1);
-    say(
-      `api and worker running as processes ${gateway.api.pid} and ${gateway.worker.pid} (${seconds(Date.now() - begun)} after start)`,
-    );
+    let gateway: GatewayProcesses | undefined;
+    if (values.replicas) {
+      replicas = await startReplicas(stack, 2);
+      say(`replicas behind ${replicas.url}: ${replicas.describe()} (${seconds(Date.now() - begun)} after start)`);
+    } else {
+      gateway = await startGateway(stack, 1);
+      say(
+        `api and worker running as processes ${gateway.api.pid} and ${gateway.worker.pid} (${seconds(Date.now() - begun)} after start)`,
+      );
+    }
+    const apiUrl = replicas?.url ?? stack.apiUrl;
     store = await new MongoClient(stack.mongodbUri, { retryWrites: false }).connect();
     temporal = await connectTemporalClient(stack.temporalAddress, stack.temporalNamespace, {
       masterKey: stack.gatewayEnv.MASTER_KEY!,
     });
     const db = store.db(stack.mongodbDb);
 
-    const merchants = await provisionMerchants(stack, o.merchants);
+    const merchants = await provisionMerchants(stack, apiUrl, o.merchants);
+    if (replicas) {
+      receiver = await startWebhookReceiver();
+      for (const m of merchants) await setWebhook(stack, apiUrl, m, receiver.url);
+      say(`webhooks of every merchant go to ${receiver.url} (json)`);
+    }
     if (stack.bankUrl) {
       const share = Number(values['drop-share']);
       const rule = await fetch(`${stack.bankUrl}/admin/faults`, {
@@ -128,20 +160,32 @@ async function main(): Promise<boolean> {
 
     // The burst runs on while the gateway dies and comes back; requests in between get no answer.
     const burstStarted = Date.now();
-    const { answers, done } = burst(stack.apiUrl, payments, o);
+    const { answers, done } = burst(apiUrl, payments, o);
     await sleep(o.killAfterMs);
-    await killGateway(gateway);
-    const killedAt = Date.now() - burstStarted;
-    const answeredBeforeKill = [...answers.values()].filter((a) => isAnswered2xx(a)).length;
-    const sentBeforeKill = answers.size;
-    const orphans = orphansAt(db, temporal, merchants); // orders stored whose workflow never started
-    orphans.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-    gateway = await startGateway(stack, 2);
-    const restartedAt = Date.now();
-    say(
-      `killed api and worker (SIGKILL) ${seconds(killedAt)} into the burst; both back ${seconds(restartedAt - burstStarted - killedAt)} later`,
-    );
-    say(`at the kill: ${answeredBeforeKill} answered 2xx, ${sentBeforeKill} requests finished`);
+    let restartedAt: number;
+    let orphans: Promise<string[]>;
+    if (replicas) {
+      const sentBeforeKills = answers.size;
+      const kills = await replicas.killInTurn(Number(values['kill-interval-ms']), say);
+      restartedAt = Date.now();
+      orphans = orphansAt(db, temporal, merchants);
+      say(`${kills} kills between request ${sentBeforeKills} and ${answers.size} of the burst`);
+    } else {
+      await killGateway(gateway!);
+      const killedAt = Date.now() - burstStarted;
+      const answeredBeforeKill = [...answers.values()].filter((a) => isAnswered2xx(a)).length;
+      const sentBeforeKill = answers.size;
+      orphans = orphansAt(db, temporal, merchants); // orders stored whose workflow never started
+      orphans.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      gateway = await startGateway(stack, 2);
+      restartedAt = Date.now();
+      say(
+        `killed api and worker (SIGKILL) ${seconds(killedAt)} into the burst; both back ${seconds(restartedAt - burstStarted - killedAt)} later`,
+      );
+      say(`at the kill: ${answeredBeforeKill} answered 2xx, ${sentBeforeKill} requests finished`);
+    }
+    orphans.catch(() => undefined);
+    const answeredBeforeRestart = [...answers.values()].filter((a) => isAnswered2xx(a)).length;
     await done;
     const burstMs = Date.now() - burstStarted;
 
@@ -149,14 +193,15 @@ async function main(): Promise<boolean> {
     const unanswered = payments.filter((p) => !isAnswered2xx(answers.get(p.orderId)));
     const sampleSize = Math.min(o.resend, unanswered.length);
     const sample = Array.from({ length: sampleSize }, (_, i) => unanswered[Math.floor((i * unanswered.length) / sampleSize)]!);
-    const resent = await resendAll(stack.apiUrl, sample);
+    const resent = await resendAll(apiUrl, sample);
     const finalAnswers = new Map(answers);
     for (const [orderId, a] of resent) if (isAnswered2xx(a)) finalAnswers.set(orderId, a);
 
     let observation: Observation;
     for (;;) {
       observation = await observe(db, temporal, merchants);
-      if (converged(observation) || Date.now() - restartedAt > o.convergeMs) break;
+      const settled = converged(observation) && (!receiver || webhooksArrived(observation.stored, receiver));
+      if (settled || Date.now() - restartedAt > o.convergeMs) break;
       await sleep(1000);
     }
     const convergeMs = Date.now() - restartedAt;
@@ -175,6 +220,12 @@ async function main(): Promise<boolean> {
       problems.push(...bank.problems);
       bankCounts = bank.counts;
     }
+    let webhookCounts: Record<string, number> = {};
+    if (receiver && isConverged) {
+      const hooks = verifyWebhooks(observation.stored, receiver);
+      problems.push(...hooks.problems);
+      webhookCounts = hooks.counts;
+    }
     if (!isConverged) problems.unshift(`did not converge within ${seconds(o.convergeMs)} of the restart`);
     const resentUnanswered = [...resent].filter(([, a]) => !isAnswered2xx(a)).map(([id]) => id);
     if (resentUnanswered.length > 0) problems.push(`resent but not answered 2xx: ${resentUnanswered.length}`);
@@ -182,7 +233,7 @@ async function main(): Promise<boolean> {
       (a) => a.status !== 'none' && !isAnswered2xx(a) && a.status !== 429 && a.status !== 503,
     );
     if (unexpected.length > 0) problems.push(`unexpected answers: ${describeAnswers(unexpected)}`);
-    if (answeredBeforeKill === payments.length) problems.push('the kill came after the burst: every request was answered');
+    if (answeredBeforeRestart === payments.length) problems.push('the kill came after the burst: every request was answered');
 
     const orphanIds = await orphans;
     console.table({
@@ -198,11 +249,13 @@ async function main(): Promise<boolean> {
       'resent, answered 2xx': resent.size - resentUnanswered.length,
       ...verdict.counts,
       ...bankCounts,
+      ...webhookCounts,
       'burst s': Number((burstMs / 1000).toFixed(1)),
       'converged s after restart': Number((convergeMs / 1000).toFixed(1)),
       'total s': Number(((Date.now() - begun) / 1000).toFixed(1)),
     });
     say(`answers of the burst: ${describeAnswers([...answers.values()])}`);
+    if (replicas) say(`proxy connections: ${replicas.connections()}`);
     for (const p of problems) say(`LOSS: ${p}`);
     if (!isConverged) {
       const stuck = [...observation.stored.values()].filter((t) => t.status === 'Pending').slice(0, 5);
@@ -211,7 +264,7 @@ async function main(): Promise<boolean> {
     ok = problems.length === 0;
     say(
       ok
-        ? `PASS: nothing lost, nothing paid twice, no amount changed${stack.bankUrl ? ", the gateway's and the bank's books agree to the paisa" : ''}`
+        ? `PASS: nothing lost, nothing paid twice, no amount changed${stack.bankUrl ? ", the gateway's and the bank's books agree to the paisa" : ''}${receiver ? ', every final order announced by one webhook' : ''}`
         : 'FAIL',
     );
     return ok;
@@ -223,10 +276,10 @@ async function main(): Promise<boolean> {
 }
 
 /** Merchants provisioned through the operator API, as an operator would. */
-async function provisionMerchants(stack: ChaosStack, count: number): Promise<string[]> {
+async function provisionMerchants(stack: ChaosStack, apiUrl: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${stack.apiUrl}/ops/v1/merchants`, {
+    const res = await fetch(`${apiUrl}/ops/v1/merchants`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.opsToken}` },
       body: JSON.stringify({ name: `Chaos Merchant ${i + 1}` }),
@@ -236,6 +289,16 @@ async function provisionMerchants(stack: ChaosStack, count: number): Promise<str
     ids.push(json.data.merchantIdentifier);
   }
   return ids;
+}
+
+/** A merchant's webhook address and format, through the operator API. */
+async function setWebhook(stack: ChaosStack, apiUrl: string, merchantIdentifier: string, webhookUrl: string): Promise<void> {
+  const res = await fetch(`${apiUrl}/ops/v1/merchants/${merchantIdentifier}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.opsToken}` },
+    body: JSON.stringify({ webhookUrl, webhookFormat: 'json' }),
+  });
+  if (res.status !== 200) throw new Error(`setting the webhook answered ${res.status}: ${await res.text()}`);
 }
 
 /** Stored orders whose payment workflow does not exist (yet): the sweep's or the resend's work. */
