@@ -148,6 +148,30 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, TIME_SKIPPING: 'true' }), /TIME_SKIPPING/);
   });
 
+  it('codec settings: earlier MASTER_KEYs and the CORS origins of Temporal UI, as lists; bad ones named', () => {
+    const other = 'b'.repeat(64);
+    const c = loadConfig(
+      {
+        PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: ` ${other.toUpperCase()} , ${MASTER_KEY}`,
+        CODEC_CORS_ORIGINS: 'http://127.0.0.1:8233, https://ui.example',
+      },
+      { MASTER_KEY, OPS_TOKEN },
+    );
+    assert.deepEqual(c.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS, [other, MASTER_KEY]);
+    assert.deepEqual(c.CODEC_CORS_ORIGINS, ['http://127.0.0.1:8233', 'https://ui.example']);
+    const none = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.deepEqual([none.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS, none.CODEC_CORS_ORIGINS], [[], []]);
+    assert.throws(
+      () =>
+        loadConfig(
+          { PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: `${other},short`, CODEC_CORS_ORIGINS: 'http://ui.example/path' },
+          { MASTER_KEY, OPS_TOKEN },
+        ),
+      (e: unknown) =>
+        e instanceof ConfigError && /PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS/.test(e.message) && /CODEC_CORS_ORIGINS/.test(e.message),
+    );
+  });
+
   it('describes every variable', () => {
     const undescribed = configKeys.filter((k) => !configSchema.shape[k].description);
     assert.deepEqual(undescribed, []);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, codecKeyOf } from '../../src/temporal/payload-codec';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, codecKeyOf, gatewayDataConverter } from '../../src/temporal/payload-codec';
 
 describe('Temporal payload codec (AES-256-GCM, key id in the metadata)', () => {
   const master = randomBytes(32).toString('hex');
@@ -34,5 +34,15 @@ describe('Temporal payload codec (AES-256-GCM, key id in the metadata)', () => {
   it('passes through payloads never encrypted (histories recorded before)', async () => {
     const plain = defaultPayloadConverter.toPayload({ a: 1 });
     assert.deepEqual(await new AesGcmPayloadCodec([codecKeyOf(master)]).decode([plain]), [plain]);
+  });
+
+  it("the clients' and workers' converter: MASTER_KEY seals, PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS only decode", async () => {
+    const previous = randomBytes(32).toString('hex');
+    const [before] = await gatewayDataConverter(previous).payloadCodecs[0]!.encode([defaultPayloadConverter.toPayload(input)]);
+    const [codec] = gatewayDataConverter(master, [previous]).payloadCodecs;
+    assert.deepEqual(defaultPayloadConverter.fromPayload((await codec!.decode([before!]))[0]!), input);
+    const [after] = await codec!.encode([defaultPayloadConverter.toPayload(input)]);
+    assert.equal(Buffer.from(after!.metadata!['encryption-key-id']!).toString(), codecKeyOf(master).id);
+    await assert.rejects(() => gatewayDataConverter(master).payloadCodecs[0]!.decode([before!]), /unknown key/);
   });
 });
