@@ -11,6 +11,8 @@ import { webhookPaths } from './docs/webhooks';
 import { refundPaths } from './docs/refunds';
 import { mandatePaths } from './docs/mandates';
 import { checkoutPaths } from './docs/checkout';
+import { webhookCallbacks, webhookComponentSchemas } from './docs/webhook-callbacks';
+import { formDataComponentSchemas } from './docs/form-data-schemas';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from './schemas/ops';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from './schemas/sandbox';
 import { statusRequestSchema, statusResponseSchema } from './schemas/status';
@@ -19,7 +21,7 @@ import { statusRequestSchema, statusResponseSchema } from './schemas/status';
  * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with, so the
  * reference cannot drift from the code. Served at GET /openapi.json.
  */
-const json = (schema: z.ZodType, io: 'input' | 'output') => {
+export const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 };
@@ -82,7 +84,7 @@ export function operation(o: {
   /** The route also takes a request without a body. */
   bodyOptional?: boolean;
 }) {
-  const request = statingUnknownFields(json(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
+  const request = statingUnknownFields(jsonSchema(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
   const queryParameters = (q: QueryShape) =>
     Object.entries(q.properties ?? {}).map(([name, schema]) => ({
       name,
@@ -98,7 +100,7 @@ export function operation(o: {
     ...(o.in === 'query'
       ? { parameters: queryParameters(request) }
       : {
-          ...(o.query ? { parameters: queryParameters(json(o.query, 'input') as QueryShape) } : {}),
+          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input') as QueryShape) } : {}),
           requestBody: {
             required: !o.bodyOptional,
             content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request } },
@@ -112,7 +114,7 @@ export function operation(o: {
             ? {
                 description: r.description,
                 content: {
-                  ...(r.schema ? { [r.mediaType ?? 'application/json']: { schema: json(r.schema, 'output') } } : {}),
+                  ...(r.schema ? { [r.mediaType ?? 'application/json']: { schema: jsonSchema(r.schema, 'output') } } : {}),
                   ...(r.html ? HTML_CONTENT : {}),
                 },
               }
@@ -125,7 +127,7 @@ export function operation(o: {
           {
             description: 'see the error catalogue',
             content: {
-              'application/json': { schema: json(o.errorEnvelope, 'output') },
+              'application/json': { schema: jsonSchema(o.errorEnvelope, 'output') },
               ...(o.errorPages && PAGE_ERRORS.includes(code) ? HTML_CONTENT : {}),
             },
           },
@@ -205,7 +207,9 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
       description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn, the checkout entries, /checkTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
+    webhooks: webhookCallbacks(),
     components: {
+      schemas: { ...webhookComponentSchemas(), ...formDataComponentSchemas() },
       securitySchemes: {
         statusChecksum: {
           type: 'apiKey',

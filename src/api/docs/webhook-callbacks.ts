@@ -1,0 +1,36 @@
+import { jsonSchema } from '../openapi';
+import { lateTxnSchema, realtimeTxnSchema, txnDataSchema, webhookBodySchema } from '../schemas/webhook-payload';
+
+/** The parsed `txnData` and its entries, as named component schemas (the SDK's types take these names). */
+export function webhookComponentSchemas(): Record<string, object> {
+  return {
+    TxnData: jsonSchema(txnDataSchema, 'output'),
+    RealtimeTxn: jsonSchema(realtimeTxnSchema, 'output'),
+    LateTxn: jsonSchema(lateTxnSchema, 'output'),
+  };
+}
+
+/** OpenAPI 3.1 `webhooks`: what the gateway posts to the merchant's webhook URL. */
+export function webhookCallbacks(): Record<string, object> {
+  const body = { schema: jsonSchema(webhookBodySchema, 'output') };
+  return {
+    transaction: {
+      post: {
+        summary: 'A transaction result, posted to the merchant webhook URL with ?realtime=true|false',
+        description:
+          'Form-encoded by default, JSON when the merchant chose it. `txnData` is the JSON text of a TxnData object and `checksum` the HMAC-SHA256 of that exact text with the secret key. Headers: `X-Webhook-Id` and `X-Webhook-Attempt`, and the Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (v1, HMAC-SHA256 of `<id>.<timestamp>.<raw body>` with the webhook signing secret). Answer 2xx with the body SUCCESS; anything else is retried.',
+        parameters: [{ name: 'realtime', in: 'query', required: true, schema: { type: 'string', enum: ['true', 'false'] } }],
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': body, 'application/json': body },
+        },
+        responses: {
+          200: {
+            description: 'acknowledged: the body, trimmed, is SUCCESS',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+}
