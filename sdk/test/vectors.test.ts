@@ -67,7 +67,7 @@ describe('SDK: checksum vectors and signing helpers (no servers)', () => {
       merchantIdentifier: MID,
       orderId: 'ORD-7',
       amount: '25000',
-      currency: 'INR',
+      currency: 'INR' as const,
       buyerEmail: 'asha@example.com',
       productDescription: 'Tea, 1 kg',
       returnUrl: 'https://shop.example/return?cart=7#x',
