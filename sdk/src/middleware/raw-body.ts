@@ -66,5 +66,5 @@ export async function webhookRawBody(req: IncomingMessage, holders: unknown[], p
  * `app.use(express.json({ verify: captureRawBody }))`. Optional: the middleware works without it.
  */
 export function captureRawBody(req: IncomingMessage, _res: unknown, buf: Buffer): void {
-  (req as IncomingMessage & { rawBody?: Buffer }).rawBody = buf;
+  (req as unknown as { rawBody?: Buffer }).rawBody = buf;
 }
