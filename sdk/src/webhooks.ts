@@ -69,6 +69,8 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: Headers, op
   if (!checksumMatches(options.secretKey, txnData, checksum))
     throw new SignatureVerificationError('the checksum does not match txnData');
   const secrets = options.signingSecret === undefined ? [] : [options.signingSecret].flat();
+  // A configuration mistake, not a bad call: fail loudly rather than refuse every webhook.
+  if (secrets.some((s) => !s)) throw new TypeError('signingSecret is empty: pass the whsec_... secret, or leave it out');
   if (secrets.length) verifyStandardSignature(raw, headers, secrets, options);
   let parsed: TxnData;
   try {

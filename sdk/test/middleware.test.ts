@@ -82,7 +82,12 @@ describe('SDK webhook middleware under Express and Koa, body parsers mounted bef
         try {
           options.signingSecret = await webhooksTo(gw, merchant.merchantIdentifier, site.url, format);
           const orderId = newOrderId('hook');
-          await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, amount: 90_000, payerVpa: 'success@sandbox' });
+          await sandboxPay(gw, {
+            merchantIdentifier: merchant.merchantIdentifier,
+            orderId,
+            amount: 90_000,
+            payerVpa: 'success@sandbox',
+          });
           await paymentFinished(gw, merchant.merchantIdentifier, orderId);
           const delivery = await deliveryResult(gw, `rt:${merchant.merchantIdentifier}:${orderId}`);
           assert.equal(delivery.state, 'delivered', 'the gateway got SUCCESS');
@@ -97,13 +102,21 @@ describe('SDK webhook middleware under Express and Koa, body parsers mounted bef
 
           // The same call with the amount changed: refused with 400, the handler never runs.
           const call = signFakeWebhook(
-            { merchantIdentifier: merchant.merchantIdentifier, txns: [fakeRealtimeTxn({ orderId, amount: '90000' })], refunds: [] },
+            {
+              merchantIdentifier: merchant.merchantIdentifier,
+              txns: [fakeRealtimeTxn({ orderId, amount: '90000' })],
+              refunds: [],
+            },
             { secretKey: merchant.secretKey, signingSecret: options.signingSecret, format },
           );
           const honest = await fetch(site.url, { method: 'POST', headers: call.headers, body: call.body });
           assert.equal(honest.status, 200);
           assert.equal(await honest.text(), 'SUCCESS');
-          const tampered = await fetch(site.url, { method: 'POST', headers: call.headers, body: call.body.replace('90000', '10000') });
+          const tampered = await fetch(site.url, {
+            method: 'POST',
+            headers: call.headers,
+            body: call.body.replace('90000', '10000'),
+          });
           assert.equal(tampered.status, 400);
           assert.match(await tampered.text(), /refused/);
           assert.equal(received.length, 2, 'only the honest calls reached the handler');
