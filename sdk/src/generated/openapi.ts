@@ -5115,6 +5115,348 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ops/v1/codec/encode': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Temporal codec server: encode payloads (operator)
+     * @description Temporal's codec-server protocol: each payload is encrypted (AES-256-GCM) under MASTER_KEY's payload-codec key, metadata encoding binary/encrypted and encryption-key-id; what Temporal UI and the CLI send when an operator starts or signals a workflow with input. Same CORS and errors as decode.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            payloads: {
+              /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
+              metadata?: {
+                [key: string]: string;
+              };
+              data?: string;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description the payloads encoded, in order */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              payloads: {
+                /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
+                metadata?: {
+                  [key: string]: string;
+                };
+                data?: string;
+              }[];
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/codec/decode': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Temporal codec server: decode payloads (operator)
+     * @description Temporal's codec-server protocol, for Temporal UI (TEMPORAL_CODEC_ENDPOINT=<base>/ops/v1/codec) and `temporal --codec-endpoint <base>/ops/v1/codec --codec-auth 'Bearer <OPS_TOKEN>'`. Each payload whose metadata encoding is binary/encrypted is decrypted (AES-256-GCM) with the key its encryption-key-id names: MASTER_KEY's payload-codec key or one of PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS'; other payloads come back unchanged. Browsers on CODEC_CORS_ORIGINS get their CORS preflight (OPTIONS, answered 204 before the token is checked) and Access-Control-Allow-Origin; X-Namespace is accepted and ignored (one key for all namespaces). Bad JSON, a field not base64, an unknown key id or a tampered payload: 400 (2001, 2002), nothing decoded.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            payloads: {
+              /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
+              metadata?: {
+                [key: string]: string;
+              };
+              data?: string;
+            }[];
+          };
+        };
+      };
+      responses: {
+        /** @description the payloads decoded, in order */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              payloads: {
+                /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
+                metadata?: {
+                  [key: string]: string;
+                };
+                data?: string;
+              }[];
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/chargebacks': {
     parameters: {
       query?: never;
