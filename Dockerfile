@@ -7,7 +7,9 @@ ARG NODE_IMAGE=node:20-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# sdk/ is an npm workspace (the merchant SDK): npm ci needs its package.json, not its code.
 COPY package.json package-lock.json ./
+COPY sdk/package.json ./sdk/
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -18,6 +20,7 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY sdk/package.json ./sdk/
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # An image runs for money unless told otherwise: production's start-up checks (no sandbox, the http
