@@ -10,7 +10,13 @@
  *    workflow per payment allows here). The first attempt runs inside the payment workflow; only the
  *    failed fifth starts a delivery workflow, under a retry schedule shortened by configuration.
  *
- * WEBHOOK_BENCH_PAYMENTS (default 400) sets the payments per side of row 1.
+ * 3. Issue 23's two designs for what follows a failed first attempt, on the same server and receiver
+ *    (20 % of first attempts failing), WEBHOOK_BENCH_DESIGN_COUNT (default 1,000) deliveries each:
+ *    the product's hand-over to a delivery workflow beside the whole delivery as one activity retried
+ *    with nextRetryDelay (bench/webhook-designs/): deliveries/s and Temporal events per delivery.
+ *
+ * WEBHOOK_BENCH_PAYMENTS (default 400) sets the payments per side of row 1. The receiver also checks
+ * that every call of one X-Webhook-Id carries the same bytes.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,10 +25,12 @@ import { startTestGateway, stopGateways, type TestGateway } from '../test/suppor
 import { paymentFinished, sandboxPay } from '../test/support/payments';
 import { stopTestServers } from '../test/support/servers';
 import { round, runConcurrently } from './support/load';
+import { compareDeliveryDesigns, type DesignFigures } from './webhook-designs/compare';
 import { ratioRow, report, runBench } from './support/report';
 
 const COUNT = Number(process.env.WEBHOOK_BENCH_COUNT ?? 10_000);
 const PAYMENTS = Number(process.env.WEBHOOK_BENCH_PAYMENTS ?? 400);
+const DESIGN_COUNT = Number(process.env.WEBHOOK_BENCH_DESIGN_COUNT ?? 1000);
 const CONCURRENCY = 32;
 
 /** `n` sandbox payments of one merchant, CONCURRENCY at a time, each until its workflow ends: payments/s. */
@@ -41,12 +49,18 @@ async function payments(gw: TestGateway, merchantIdentifier: string, prefix: str
 async function main(): Promise<boolean> {
   const acked = new Map<string, number>();
   const attempts = new Map<string, number>();
+  const firstBody = new Map<string, string>();
+  let bytesChanged = 0;
   let failShare = 0;
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const id = String(req.headers['x-webhook-id']);
       attempts.set(id, (attempts.get(id) ?? 0) + 1);
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (!firstBody.has(id)) firstBody.set(id, body);
+      else if (firstBody.get(id) !== body) bytesChanged++;
       if (req.headers['x-webhook-attempt'] === '1' && Math.random() < failShare) return void res.writeHead(500).end('try later');
       acked.set(id, (acked.get(id) ?? 0) + 1);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('SUCCESS');
@@ -89,6 +103,17 @@ async function main(): Promise<boolean> {
     const startsPerSecond = startsCount / ((performance.now() - startsBegan) / 1000);
 
     failShare = 0.2;
+    const onOrders = [0, 1].flatMap((r) => Array.from({ length: PAYMENTS / 2 }, (_, i) => `on-${run}-${r}-${i}`));
+    const designs = await compareDeliveryDesigns(gw, {
+      merchantIdentifier: on.merchantIdentifier,
+      orderIds: onOrders,
+      count: DESIGN_COUNT,
+      run,
+      receiver: { acked, attempts },
+    });
+    console.log(JSON.stringify({ designs }, null, 1));
+    const [handOver, activityRetries] = designs as [DesignFigures, DesignFigures];
+
     const prefix = `fail-${run}`;
     const ids = Array.from({ length: COUNT }, (_, i) => `rt:${on.merchantIdentifier}:${prefix}-${i}`);
     const started = performance.now();
@@ -108,6 +133,7 @@ async function main(): Promise<boolean> {
         lost: COUNT - delivered,
         acknowledgedTwice: duplicates,
         firstAttemptFailedThenRetried: handedOver,
+        bytesChangedBetweenAttempts: bytesChanged,
         seconds: round(seconds),
       }),
     );
@@ -125,9 +151,23 @@ async function main(): Promise<boolean> {
           { label: `${round(startsPerSecond)}/s workflow starts alone, unpolled queue`, value: startsPerSecond },
           { atLeast: 0 },
         ),
+        ratioRow(
+          `design: delivery as one activity retried with nextRetryDelay vs hand-over to a delivery workflow (${DESIGN_COUNT} each, deliveries/s; informative)`,
+          {
+            label: `${activityRetries.perSecond}/s, ${activityRetries.eventsPerDelivery.firstAttemptFailed} events per failed first attempt`,
+            value: activityRetries.perSecond,
+          },
+          {
+            label: `${handOver.perSecond}/s, ${handOver.eventsPerDelivery.firstAttemptFailed} events per failed first attempt`,
+            value: handOver.perSecond,
+          },
+          {},
+        ),
       ]) &&
       delivered === COUNT &&
-      duplicates === 0
+      duplicates === 0 &&
+      bytesChanged === 0 &&
+      designs.every((d) => d.delivered === d.deliveries && d.acknowledgedTwice === 0)
     );
   } finally {
     server.close();
