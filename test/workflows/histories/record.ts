@@ -5,6 +5,10 @@
  * holds only their results); the bank is the sandbox. The file names say what each run did.
  * `payment-silent-bank-before-status-inquiry.json` is older than this script: a payment whose bank
  * stayed silent, recorded on main at e6a5560, before the status inquiry (patched) existed.
+ *
+ * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
+ * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
+ * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +52,17 @@ async function passGate(key: string) {
 /** recordPaymentOutcome and recordMandateDebitOutcome answer `applied` as this says per txnId. */
 const lostCompletion = new Set<string>();
 
+/** Scenarios to record: those whose name starts with an argument (all without arguments). */
+const wanted = (name: string) => process.argv.length <= 2 || process.argv.slice(2).some((a) => name.startsWith(a));
+
+/** Delivery ids whose first attempt (inline in the transaction's workflow) fails and hands over. */
+const firstAttemptFails = new Set<string>();
+/** What the fake receiver answers per delivery id and attempt number (absent: SUCCESS). */
+const attemptOutcomes = new Map<
+  string,
+  Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>
+>();
+
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
     await passGate(`bank:${r.txnId}`);
@@ -57,6 +72,23 @@ const activities = {
     return { status: i.answer?.approved ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
   },
   async startWebhookDelivery() {},
+  async deliverWebhookFirstAttempt(i: { deliveryId: string }) {
+    return firstAttemptFails.has(i.deliveryId) ? { state: 'handed over', attempts: 1 } : { state: 'delivered', attempts: 1 };
+  },
+  async prepareRealtimeWebhook() {
+    return {
+      send: true,
+      url: 'https://merchant.example/hooks?realtime=true',
+      contentType: 'application/x-www-form-urlencoded',
+      body: 'txnData=%7B%7D&checksum=00',
+      scheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      stored: { state: 'pending', attempts: 1 },
+    };
+  },
+  async attemptWebhook(i: { deliveryId: string; attempt: number }) {
+    return attemptOutcomes.get(i.deliveryId)?.[i.attempt] ?? { acknowledged: true };
+  },
+  async finishWebhook() {},
   async requestMandateApproval(i: { txnId: string; payerVpa: string }) {
     return bank.requestMandateApproval(i);
   },
@@ -101,7 +133,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     console.log(`recorded ${name} (${history.events?.length} events)`);
   };
 
-  const payment = async (name: string, lost: boolean) => {
+  const payment = async (name: string, lost: boolean, webhook?: 'first attempt fails') => {
+    if (!wanted(name)) return;
     const txnId = `TXN${id()}`;
     if (lost) lostCompletion.add(txnId);
     const input: PaymentWorkflowInput = {
@@ -113,11 +146,41 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       bankTimeoutMs: 900_000,
     };
     const workflowId = `payment:${MERCHANT}:${input.orderId}`;
+    if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${input.orderId}`);
     await env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue, args: [input] });
     await save(name, workflowId);
   };
 
+  /** A delivery workflow as a failed first attempt hands it over: from attempt 2, answered per attempt as given. */
+  const handedOverDelivery = async (
+    name: string,
+    outcomes: Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>,
+    retryAfterMs?: number,
+  ) => {
+    if (!wanted(name)) return;
+    const orderId = `order-${id()}`;
+    const deliveryId = `rt:${MERCHANT}:${orderId}`;
+    attemptOutcomes.set(deliveryId, outcomes);
+    const workflowId = `webhook:${deliveryId}`;
+    // Its attempts are local activities: a worker of its own runs them beside the workflow (cached, as in production).
+    const deliveryQueue = `${taskQueue}-webhook-delivery`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: deliveryQueue,
+      workflowBundle: bundle,
+      activities,
+    });
+    const execution = env.client.workflow.execute('webhookDeliveryWorkflow', {
+      workflowId,
+      taskQueue: deliveryQueue,
+      args: [{ deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}) }],
+    });
+    console.log(name, await worker.runUntil(execution));
+    await save(name, workflowId);
+  };
+
   const debit = async (name: string, lost: boolean) => {
+    if (!wanted(name)) return;
     const txnId = `TXN${id()}`;
     if (lost) lostCompletion.add(txnId);
     const input: MandateDebitInput = {
@@ -182,6 +245,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
 
   /** A first debit that fails while a notify is under way; `notifyFirst`: its debit starts before the end. */
   const firstDebitFailsDuringNotify = async (name: string, notifyFirst: boolean) => {
+    if (!wanted(name)) return;
     serverNow = await env.currentTimeMs();
     const input = mandateInput('debitfail@sandbox', true);
     const bankGate = hold(`bank:${input.firstDebit!.txnId}`);
@@ -216,6 +280,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   const revokedWithDebit = async (name: string, firstDebit: boolean) => {
+    if (!wanted(name)) return;
     serverNow = await env.currentTimeMs();
     const input = mandateInput('success@sandbox', firstDebit);
     const handle = await env.client.workflow.start('mandateWorkflow', {
@@ -241,6 +306,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
    * task runs, so both completions reach the mandate in one task (start and cancel of one child).
    */
   const firstDebitFailsInTheSameTaskAsNotify = async (name: string) => {
+    if (!wanted(name)) return;
     serverNow = await env.currentTimeMs();
     const input = mandateInput('debitfail@sandbox', true);
     const bankGate = hold(`bank:${input.firstDebit!.txnId}`);
@@ -286,6 +352,19 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-before-notify-stored-debit', false);
     await revokedWithDebit('mandate-revoked-with-debit', false);
     await revokedWithDebit('mandate-first-debit-then-revoked-with-debit', true);
+    // Issue 23: the first attempt inline (patched webhook-first-attempt-inline), its hand-over, and
+    // the delivery workflow going on from attempt 2 (Retry-After, endpoint health).
+    await payment('payment-webhook-first-attempt-delivered-inline', false);
+    await payment('payment-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
+    await handedOverDelivery(
+      'webhook-delivery-handed-over-retry-after-then-delivered',
+      { 2: { acknowledged: false, retryAfterMs: 60_000 } },
+      2_000,
+    );
+    await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
+      2: { acknowledged: false },
+      3: { acknowledged: false, endpointDisabled: true },
+    });
   }
   await stopWorkflows();
   activityWorker.shutdown();
@@ -296,6 +375,7 @@ async function main() {
   const timeSkipping = await timeSkippingEnvironment();
   await recordOn(timeSkipping, 'time-skipping');
   await timeSkipping.teardown();
+  if (!wanted('mandate-first-debit-fails-in-the-same-task-as-notify')) return;
   const dev = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: temporalCliPath },
