@@ -8,7 +8,7 @@ import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { createGatewayWorker } from '../../src/temporal/worker';
 import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
-import { deliveryResult } from '../support/deliveries';
+import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver } from '../support/receiver';
@@ -109,54 +109,65 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       await receiver.close();
     }
   });
+  /**
+   * A sandbox payment whose workflow runs on a worker process killed while the receiver holds the
+   * inline first attempt open; a second worker (in this process) finishes the payment. Returns the
+   * delivery id once the payment workflow has ended.
+   */
+  async function payThroughKilledWorker(receiver: Awaited<ReturnType<typeof startReceiver>>, name: string) {
+    const taskQueue = `crash-${randomBytes(4).toString('hex')}`;
+    const m = await gw.newMerchant(name);
+    await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+    child = await startWorkerProcess(gw, taskQueue);
+    const orderId = newOrderId('crashin');
+    // The payment workflow runs on the worker about to die (the gateway's own polls another queue).
+    const deps = { ...startPaymentDeps({ ...gw.rt, now: () => new Date() }), taskQueue };
+    const started = await startPayment(deps, {
+      merchantIdentifier: m.merchantIdentifier,
+      orderId,
+      amountPaise: 10_000 as never,
+      productDescription: 'crash',
+      buyerName: null,
+      buyerEmail: null,
+      ipAddress: null,
+      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
+    });
+    assert.equal(started.kind, 'started');
+    await receiver.received(1);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+
+    const second = await createGatewayWorker({
+      address: gw.rt.config.TEMPORAL_ADDRESS!,
+      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      masterKey: gw.rt.config.MASTER_KEY,
+      taskQueue,
+      activityDeps: activityDeps(gw.rt),
+      workflowBundle: await workflowBundle(),
+    });
+    const payment = gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId));
+    const result = await second.worker.runUntil(payment.result());
+    await second.connection.close();
+    assert.equal(result.status, 'Success');
+    return { deliveryId: `rt:${m.merchantIdentifier}:${orderId}`, orderId };
+  }
+
+  /** Calls per X-Webhook-Id, as a merchant that processes an id once counts them. */
+  const perWebhookId = (calls: { headers: Record<string, unknown> }[]) => {
+    const processed = new Map<string, number>();
+    for (const c of calls)
+      processed.set(String(c.headers['x-webhook-id']), (processed.get(String(c.headers['x-webhook-id'])) ?? 0) + 1);
+    return processed;
+  };
+
   it('a worker killed during the first attempt inside the payment workflow: delivered exactly once per X-Webhook-Id, no delivery workflow', async () => {
     // The receiver holds the first call open (the worker dies meanwhile) and acknowledges the next;
     // like a real merchant it processes a webhook id once, however often the call arrives.
     const receiver = await startReceiver((n) => (n === 1 ? 'hang' : { status: 200, body: 'SUCCESS' }));
-    const processed = new Map<string, number>();
-    const taskQueue = `crash-${randomBytes(4).toString('hex')}`;
     try {
-      const m = await gw.newMerchant('Crash inline');
-      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
-      child = await startWorkerProcess(gw, taskQueue);
-      const orderId = newOrderId('crashin');
-      // The payment workflow runs on the worker about to die (the gateway's own polls another queue).
-      const deps = { ...startPaymentDeps({ ...gw.rt, now: () => new Date() }), taskQueue };
-      const started = await startPayment(deps, {
-        merchantIdentifier: m.merchantIdentifier,
-        orderId,
-        amountPaise: 10_000 as never,
-        productDescription: 'crash',
-        buyerName: null,
-        buyerEmail: null,
-        ipAddress: null,
-        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
-      });
-      assert.equal(started.kind, 'started');
-      await receiver.received(1);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child!.once('exit', resolve));
-
-      const second = await createGatewayWorker({
-        address: gw.rt.config.TEMPORAL_ADDRESS!,
-        namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-        masterKey: gw.rt.config.MASTER_KEY,
-        taskQueue,
-        activityDeps: activityDeps(gw.rt),
-        workflowBundle: await workflowBundle(),
-      });
-      const payment = gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId));
-      const result = await second.worker.runUntil(payment.result());
-      await second.connection.close();
-      assert.equal(result.status, 'Success');
-
-      const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
-      for (const c of receiver.calls) {
-        const id = String(c.headers['x-webhook-id']);
-        processed.set(id, (processed.get(id) ?? 0) + 1);
-      }
+      const { deliveryId } = await payThroughKilledWorker(receiver, 'Crash inline');
       // Exactly once, from the receiver's side: one webhook id, acknowledged once, same bytes each call.
-      assert.deepEqual([...processed.keys()], [deliveryId]);
+      assert.deepEqual([...perWebhookId(receiver.calls).keys()], [deliveryId]);
       assert.equal(receiver.calls.length, 2, 'the attempt in flight when the worker died, then its repetition');
       assert.equal(receiver.calls[0]!.body, receiver.calls[1]!.body, 'the same stored bytes');
       assert.deepEqual(
@@ -170,6 +181,42 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       // Nothing more arrives afterwards.
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(receiver.calls.length, 2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a worker killed during a first attempt that then fails: handed over once, delivered at attempt 2, acknowledged once', async () => {
+    // Held open (the worker dies), then the repeated first attempt fails, then attempt 2 is acknowledged.
+    const receiver = await startReceiver((n) =>
+      n === 1 ? 'hang' : n === 2 ? { status: 500, body: 'try later' } : { status: 200, body: 'SUCCESS' },
+    );
+    try {
+      const { deliveryId, orderId } = await payThroughKilledWorker(receiver, 'Crash hand-over');
+      // The delivery workflow (on the gateway's queue) goes on from attempt 2 after the schedule's 5 s.
+      assert.deepEqual(await deliveryOutcome(gw, deliveryId), { state: 'delivered', attempts: 2, workflow: true });
+      assert.deepEqual([...perWebhookId(receiver.calls).entries()], [[deliveryId, 3]]);
+      assert.deepEqual(
+        receiver.calls.map((c) => c.headers['x-webhook-attempt']),
+        ['1', '1', '2'],
+      );
+      assert.ok(
+        receiver.calls.every((c) => c.body === receiver.calls[0]!.body),
+        'the same stored bytes on every call',
+      );
+      assert.equal(JSON.parse(new URLSearchParams(receiver.calls[2]!.body).get('txnData')!).txns[0].orderId, orderId);
+      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      assert.equal(stored?.state, 'delivered');
+      assert.deepEqual(
+        stored?.attempts.map((a) => [a.attempt, a.httpStatus]),
+        [
+          [1, 500],
+          [2, 200],
+        ],
+        'the killed call never reached the store; the failed and the acknowledged ones did',
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(receiver.calls.length, 3, 'nothing after the acknowledgement');
     } finally {
       await receiver.close();
     }
