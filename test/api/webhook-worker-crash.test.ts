@@ -60,6 +60,25 @@ describe('Webhook delivery survives a worker killed during an attempt', function
     await gw?.stop();
   });
 
+  /** Kills the worker process mid-attempt, then runs a second worker (in this process) on its queue until `done`. */
+  async function killWorkerAndResume<T>(taskQueue: string, done: () => Promise<T>): Promise<T> {
+    child!.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    const second = await createGatewayWorker({
+      address: gw.rt.config.TEMPORAL_ADDRESS!,
+      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      masterKey: gw.rt.config.MASTER_KEY,
+      taskQueue,
+      activityDeps: activityDeps(gw.rt),
+      workflowBundle: await workflowBundle(),
+    });
+    try {
+      return await second.worker.runUntil(done());
+    } finally {
+      await second.connection.close();
+    }
+  }
+
   it('a second worker repeats the attempt with the same bytes and delivers', async () => {
     // The receiver holds the first call open (the worker dies meanwhile) and acknowledges the next.
     const receiver = await startReceiver((n) => (n === 1 ? 'hang' : { status: 200, body: 'SUCCESS' }));
@@ -81,19 +100,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         args: [{ deliveryId, merchantIdentifier: m.merchantIdentifier, orderId }],
       });
       await receiver.received(1);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child!.once('exit', resolve));
-
-      const second = await createGatewayWorker({
-        address: gw.rt.config.TEMPORAL_ADDRESS!,
-        namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-        masterKey: gw.rt.config.MASTER_KEY,
-        taskQueue,
-        activityDeps: activityDeps(gw.rt),
-        workflowBundle: await workflowBundle(),
-      });
-      const result = await second.worker.runUntil(handle.result());
-      await second.connection.close();
+      const result = await killWorkerAndResume(taskQueue, () => handle.result());
 
       assert.deepEqual(result, { state: 'delivered', attempts: 1 });
       assert.equal(receiver.calls.length, 2, 'the attempt in flight when the worker died, then its repetition');
@@ -134,20 +141,8 @@ describe('Webhook delivery survives a worker killed during an attempt', function
     });
     assert.equal(started.kind, 'started');
     await receiver.received(1);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
-
-    const second = await createGatewayWorker({
-      address: gw.rt.config.TEMPORAL_ADDRESS!,
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-      masterKey: gw.rt.config.MASTER_KEY,
-      taskQueue,
-      activityDeps: activityDeps(gw.rt),
-      workflowBundle: await workflowBundle(),
-    });
     const payment = gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId));
-    const result = await second.worker.runUntil(payment.result());
-    await second.connection.close();
+    const result = await killWorkerAndResume(taskQueue, () => payment.result());
     assert.equal(result.status, 'Success');
     return { deliveryId: `rt:${m.merchantIdentifier}:${orderId}`, orderId };
   }
