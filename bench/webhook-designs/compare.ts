@@ -11,6 +11,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhook-activities';
 import { activityDeps } from '../../src/runtime';
+import { gatewayDataConverter } from '../../src/temporal/payload-codec';
 import type { TestGateway } from '../../test/support/gateway';
 import { round, runConcurrently } from '../support/load';
 import { createRetriesDeliveryActivities } from './retries-activity';
@@ -63,6 +64,8 @@ export async function compareDeliveryDesigns(
     connection,
     namespace: gw.rt.config.TEMPORAL_NAMESPACE,
     taskQueue,
+    // Payloads as the gateway's clients encode them (the payload codec under MASTER_KEY).
+    dataConverter: gatewayDataConverter(gw.rt.config.MASTER_KEY, gw.rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
     workflowsPath: require.resolve('./workflows'),
     activities: { ...createWebhookActivities(deps), ...createRetriesDeliveryActivities(deps) },
   });
