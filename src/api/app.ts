@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type { ApiDeps } from './deps';
+import { apiDocsRoutes } from './routes/api-docs';
 import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
@@ -46,6 +47,7 @@ export function createApp(deps: ApiDeps): Koa {
   const routers = [
     healthRoutes(deps),
     openApiRoutes(deps),
+    apiDocsRoutes(deps),
     statusRoutes(deps),
     ledgerRoutes(deps),
     paymentLinkRoutes(deps),

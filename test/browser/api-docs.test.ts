@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
+import { sharedGateway, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every operation of an OpenAPI document, as "METHOD path". */
+function operationsOf(document: { paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(document.paths)
+    .flatMap(([p, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${p}`))
+    .sort();
+}
+
+/**
+ * GET /docs, the API reference (Swagger UI from the swagger-ui-dist package, served by the gateway),
+ * in headless Chromium: both documents render with every operation the OpenAPI lists, under the
+ * page's own Content-Security-Policy, with nothing loaded from another origin.
+ */
+describe('API reference page GET /docs in a browser (headless Chromium)', function () {
+  this.timeout(120_000);
+  let browser: Browser | undefined;
+  let gw: TestGateway;
+
+  before(async function () {
+    const executable = chromiumPath();
+    if (!executable) {
+      console.warn(`    ${SKIP_MESSAGE}`);
+      this.skip();
+    }
+    [browser, gw] = await Promise.all([launchChromium(executable!), sharedGateway()]);
+  });
+  after(async () => browser?.close());
+
+  /** Opens the page, collecting CSP violations, failed requests and requests to any other origin. */
+  async function open(path: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith(gw.baseUrl) && !r.url().startsWith('data:')) problems.push(`other origin: ${r.url()}`);
+    });
+    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    const res = await page.goto(`${gw.baseUrl}${path}`);
+    assert.equal(res!.status(), 200);
+    assert.match(res!.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+    return { page, problems };
+  }
+
+  /** The operations the rendered page lists, as "METHOD path". */
+  async function listed(page: Page, expected: number): Promise<string[]> {
+    const blocks = page.locator('.opblock .opblock-summary');
+    await page.waitForFunction((n) => document.querySelectorAll('.opblock .opblock-summary').length >= n, expected, {
+      timeout: 60_000,
+    });
+    const rows = await blocks.evaluateAll((els) =>
+      els.map((el) => {
+        const method = el.querySelector('.opblock-summary-method')?.textContent ?? '';
+        const path = el.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+        return `${method.toUpperCase()} ${path}`;
+      }),
+    );
+    return [...new Set(rows)].sort();
+  }
+
+  it('renders the gateway API with every operation of /openapi.json, an example request for each, no CSP violation', async () => {
+    const spec = (await request(`${gw.baseUrl}/openapi.json`)).json;
+    const expected = operationsOf(spec);
+    const { page, problems } = await open('/docs');
+    assert.deepEqual(await listed(page, expected.length), expected);
+    await page.screenshot({ path: screenshotPath('api-docs-gateway.png'), fullPage: false });
+
+    // One operation opened: its example request body is what the document's example says.
+    await page.locator('.opblock-summary-path[data-path="/api/payments/v1/status"]').first().click();
+    const example = page.locator('.opblock.is-open .body-param__example, .opblock.is-open .highlight-code').first();
+    await example.waitFor({ timeout: 30_000 });
+    assert.match(await example.innerText(), /merchantIdentifier/);
+    await page.screenshot({ path: screenshotPath('api-docs-status-operation.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+  });
+
+  it('renders the bank protocol beside it, chosen in the top bar, with every operation of /bank/openapi.json', async () => {
+    const spec = (await request(`${gw.baseUrl}/bank/openapi.json`)).json;
+    const expected = operationsOf(spec);
+    const { page, problems } = await open('/docs');
+    await page.locator('.topbar select').selectOption({ label: 'Bank protocol' });
+    await page.waitForFunction(() => document.querySelector('.info .title')?.textContent?.match(/bank|acquirer/i), undefined, {
+      timeout: 60_000,
+    });
+    assert.deepEqual(await listed(page, expected.length), expected);
+    await page.screenshot({ path: screenshotPath('api-docs-bank.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+  });
+});
