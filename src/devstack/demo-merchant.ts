@@ -32,8 +32,21 @@ export async function ensureDemoMerchant(
   return { credentials: credentialsOf(keys), created: true };
 }
 
+/** Where `npm start` keeps the demo merchant's public key as PEM (the guides encrypt payerVpa with it: $P). */
+export function writeDemoPublicKey(dataDir: string, c: MerchantCredentials): string {
+  const file = path.resolve(dataDir, 'demo-merchant.pub.pem');
+  writeFileSync(file, c.publicKeyPem);
+  return file;
+}
+
 /** Copy-paste curl commands that pay a sandbox order, read its status and the day's ledger. */
-export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsToken: string, now: Date): string {
+export function demoInstructions(
+  baseUrl: string,
+  c: MerchantCredentials,
+  opsToken: string,
+  now: Date,
+  publicKeyFile: string,
+): string {
   const orderId = 'demo-order-1';
   const payment = JSON.stringify({
     merchantIdentifier: c.merchantIdentifier,
@@ -53,6 +66,9 @@ export function demoInstructions(baseUrl: string, c: MerchantCredentials, opsTok
     `  apiKey             ${c.apiKey}`,
     `  encryptionKeyId    ${c.encryptionKeyId}`,
     `  operator token     ${opsToken}`,
+    '',
+    'The guides (docs/) use these as shell variables; paste this line in the shell you try them in:',
+    `  export B=${baseUrl} M=${c.merchantIdentifier} S='${c.secretKey}' K=${c.apiKey} E=${c.encryptionKeyId} T=${opsToken} P=${publicKeyFile}`,
     '',
     'Pay an order as a sandbox payer (success@sandbox pays, failure@sandbox declines, noanswer@sandbox never answers):',
     `  curl -s -X POST ${baseUrl}/sandbox/v1/payments -H 'Content-Type: application/json' -d '${payment}'`,

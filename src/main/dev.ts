@@ -10,7 +10,7 @@
  * through the http connector (BANK_CONNECTOR=http) instead of the in-process sandbox bank.
  */
 import path from 'node:path';
-import { ensureDemoMerchant, demoInstructions, timeTravelInstructions } from '../devstack/demo-merchant';
+import { ensureDemoMerchant, demoInstructions, timeTravelInstructions, writeDemoPublicKey } from '../devstack/demo-merchant';
 import { startBankSimulatorProcess } from '../devstack/bank-simulator';
 import { startFerretdb } from '../devstack/ferretdb';
 import { localBankSecret } from '../devstack/local-secrets';
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
 
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
-  console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now())}\n`);
+  console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`);
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
 }
