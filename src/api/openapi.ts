@@ -1,4 +1,5 @@
 import { sandboxTimePaths } from './docs/sandbox-time';
+import { EXAMPLE_NOTE, exampleStatusRequest } from './docs/examples';
 import { callbackOperation } from '../bank/openapi';
 import { GATEWAY_CALLBACK_PATH } from '../bank/protocol';
 import { z } from 'zod';
@@ -83,14 +84,25 @@ export function operation(o: {
   errorPages?: boolean;
   /** The route also takes a request without a body. */
   bodyOptional?: boolean;
+  /**
+   * A request a reader can send as it stands (checksums aside, which need their secret): the JSON
+   * body, the form's fields, the CSV text, or the query parameters. Parsed with `request` here, so
+   * an example the route would refuse stops the document from being built.
+   */
+  example: unknown;
+  /** The query parameters' example of an operation that also has a body. */
+  queryExample?: Record<string, string>;
 }) {
+  o.request.parse(o.example);
+  if (o.query) o.query.parse(o.queryExample ?? {});
   const request = statingUnknownFields(jsonSchema(o.request, 'input'), o.in === 'form' ? { type: 'string' } : true) as QueryShape;
-  const queryParameters = (q: QueryShape) =>
+  const queryParameters = (q: QueryShape, example: Record<string, unknown> = {}) =>
     Object.entries(q.properties ?? {}).map(([name, schema]) => ({
       name,
       in: 'query',
       required: q.required?.includes(name) ?? false,
       schema,
+      ...(example[name] !== undefined ? { example: example[name] } : {}),
     }));
   return {
     summary: o.summary,
@@ -98,12 +110,12 @@ export function operation(o: {
     ...(o.security ? { security: o.security } : {}),
     ...(o.bodySignature ? { 'x-gateway-auth': o.bodySignature } : {}),
     ...(o.in === 'query'
-      ? { parameters: queryParameters(request) }
+      ? { parameters: queryParameters(request, o.example as Record<string, unknown>) }
       : {
-          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input') as QueryShape) } : {}),
+          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input') as QueryShape, o.queryExample) } : {}),
           requestBody: {
             required: !o.bodyOptional,
-            content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request } },
+            content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request, example: o.example } },
           },
         }),
     responses: {
@@ -162,6 +174,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
           'Header `checksum`: HMAC-SHA256 (lowercase hex) of the exact request body with the secret key. An unknown order is a business result: HTTP 200, `status: false`, code 2020.',
         security: [{ statusChecksum: [] }],
         request: statusRequestSchema,
+        example: exampleStatusRequest,
         responses: { 200: { description: 'found (message code 100) or not found (2020)', schema: statusResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: statusError,
@@ -174,6 +187,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
           'Returns the credentials once; the API key and secret are not shown again. A merchant moving from another Zaakpay-compatible gateway sends the merchantIdentifier (6-64 letters and digits) and secretKey (16-128 printable ASCII characters) it already uses, so its code changes only the host; without them both are generated (32 lowercase hex). A taken merchantIdentifier: 409, code 2047, nothing stored.',
         security: [{ operatorToken: [] }],
         request: createMerchantSchema,
+        example: { name: 'Meera Textiles', webhookUrl: 'https://meera.example/zaakpay/webhooks' },
         responses: { 201: { description: 'provisioned', schema: merchantCredentialsResponseSchema } },
         errors: [400, 401, 409, 413, 415, 503],
         errorEnvelope: successError,
@@ -187,6 +201,13 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
         description:
           'Exactly one of `payerVpa` (success@sandbox, failure@sandbox, noanswer@sandbox), `cardNumber` (4012001037141112 pays, 4000000000000002 is declined) or `bankCode` (SBIN, FAIL). Amount in integer paise; below 900 the bank declines with 1021. 202 when the order is new, 200 for a repeat; the same orderId with other details, or an orderId another kind of order holds (one namespace per merchant: QR orders, payment links, mandates and their debits), is `success: false`, code 2030.',
         request: sandboxPaymentSchema,
+        example: {
+          merchantIdentifier: exampleStatusRequest.merchantIdentifier,
+          orderId: exampleStatusRequest.orderId,
+          amount: 10000,
+          productDescription: 'Tea',
+          payerVpa: 'success@sandbox',
+        },
         responses: {
           202: {
             description: 'order created; the outcome follows from its payment workflow',
@@ -204,7 +225,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     info: {
       title: 'Merchant payment gateway',
       version: '0.1.0',
-      description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn, the checkout entries, /checkTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
+      description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\n${EXAMPLE_NOTE}\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn, the checkout entries, /checkTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
     webhooks: webhookCallbacks(),

@@ -60,16 +60,32 @@ function op(o: {
   response: z.ZodType;
   params?: string[];
   errorCodes: number[];
+  /** A request body as the gateway sends it, checked against `request` when the document is built. */
+  example?: unknown;
 }) {
+  if (o.request) o.request.parse(o.example);
   return {
     summary: o.summary,
     description: o.description,
     security: [{ bankSignature: [] }],
     ...(o.params
-      ? { parameters: o.params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) }
+      ? {
+          parameters: o.params.map((name) => ({
+            name,
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: EXAMPLE_IDS[name],
+          })),
+        }
       : {}),
     ...(o.request
-      ? { requestBody: { required: true, content: { 'application/json': { schema: json(o.request, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: json(o.request, 'input'), example: o.example } },
+          },
+        }
       : {}),
     responses: {
       200: {
@@ -80,6 +96,16 @@ function op(o: {
     },
   };
 }
+
+/** The ids of the examples: one payment of 100 rupees, its refund, a mandate and its first debit. */
+const EXAMPLE_IDS: Record<string, string> = {
+  txnId: 'T2611230001',
+  refundId: 'T2611230001:refund-1001-a',
+  mandateId: 'b19e8f103bce406cbd3476431b6b7973:mandate-1001',
+  debitId: 'T2611230002',
+};
+const EXAMPLE_MERCHANT_ID = 'b19e8f103bce406cbd3476431b6b7973';
+const EXAMPLE_CALLBACK_URL = 'https://gateway.example/bank/v1/callbacks';
 
 const codeTable = Object.entries(BANK_RESPONSE_CODES)
   .map(([code, text]) => `| ${code} | ${text} |`)
@@ -103,6 +129,14 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/payments': {
         post: op({
           summary: 'Request a payment',
+          example: {
+            txnId: EXAMPLE_IDS.txnId,
+            merchantIdentifier: EXAMPLE_MERCHANT_ID,
+            orderId: 'order-1001',
+            amountPaise: 10000,
+            instrument: { type: 'UPI_COLLECT', vpa: 'success@sandbox' },
+            callbackUrl: EXAMPLE_CALLBACK_URL,
+          },
           description:
             'UPI collect, UPI intent or QR (the payer known), card or net banking (answered REDIRECT). Idempotent by txnId.',
           request: paymentRequestSchema,
@@ -122,6 +156,13 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/refunds': {
         post: op({
           summary: 'Refund part or all of an approved payment',
+          example: {
+            refundId: EXAMPLE_IDS.refundId,
+            txnId: EXAMPLE_IDS.txnId,
+            amountPaise: 2500,
+            reason: 'Damaged item',
+            callbackUrl: EXAMPLE_CALLBACK_URL,
+          },
           description: 'Idempotent by refundId. PENDING refunds settle later: the gateway reads GET /v1/refunds/{refundId}.',
           request: refundRequestSchema,
           response: refundResponseSchema,
@@ -140,6 +181,12 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/mandates': {
         post: op({
           summary: 'Register a UPI AutoPay mandate (the payer approves it in their app)',
+          example: {
+            mandateId: EXAMPLE_IDS.mandateId,
+            merchantIdentifier: EXAMPLE_MERCHANT_ID,
+            payerVpa: 'success@sandbox',
+            callbackUrl: EXAMPLE_CALLBACK_URL,
+          },
           description: 'Idempotent by mandateId.',
           request: mandateRequestSchema,
           response: mandateResponseSchema,
@@ -158,6 +205,7 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/mandates/{mandateId}/notifications': {
         post: op({
           summary: 'Pre-debit notification of a mandate debit',
+          example: { notificationId: EXAMPLE_IDS.debitId, amountPaise: 25000, executeAt: '2026-11-25T08:00:00+05:30' },
           description:
             "The payer's bank may refuse it (the gateway then answers the merchant 1110). Idempotent by notificationId.",
           request: notificationRequestSchema,
@@ -169,6 +217,12 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/mandates/{mandateId}/debits': {
         post: op({
           summary: 'Debit under a mandate',
+          example: {
+            debitId: EXAMPLE_IDS.debitId,
+            merchantIdentifier: EXAMPLE_MERCHANT_ID,
+            amountPaise: 25000,
+            callbackUrl: EXAMPLE_CALLBACK_URL,
+          },
           description: 'One attempt of one debit; a retry after a decline is a new debitId. Idempotent by debitId.',
           request: debitRequestSchema,
           response: debitResponseSchema,
@@ -194,11 +248,25 @@ export function buildBankOpenApiDocument(serverUrl: string) {
 
 /** `POST /bank/v1/callbacks` on the gateway: documented in both the gateway's and the bank protocol's document. */
 export function callbackOperation() {
+  const example = {
+    type: 'payment',
+    eventId: 'evt-88127',
+    txnId: EXAMPLE_IDS.txnId,
+    merchantIdentifier: EXAMPLE_MERCHANT_ID,
+    orderId: 'order-1001',
+    amountPaise: 10000,
+    status: 'APPROVED',
+    responseCode: '00',
+    responseDescription: 'Approved',
+    bankRefNum: 'BRN88127',
+    authCode: 'A1B2C3',
+  };
+  bankCallbackSchema.parse(example);
   return {
     summary: 'A bank reports a final answer (gateway endpoint)',
     description: `Sent by the bank to \`${GATEWAY_CALLBACK_PATH}\` on the gateway (the request's callbackUrl) with the final answer of a payment, refund, mandate or debit. ${SIGNING} The gateway checks the callback against its own record (the txnId must be one it sent to this bank, for that merchant and that amount): a mismatch is refused with 409 and logged. A duplicate or a late callback changes nothing already final (answered 200, \`unchanged\`); an approval for a payment the service had marked failed (1023) makes it a delayed success. A bank retries a callback until it gets 2xx, and stops on 4xx.`,
     security: [{ bankSignature: [] }],
-    requestBody: { required: true, content: { 'application/json': { schema: json(bankCallbackSchema, 'input') } } },
+    requestBody: { required: true, content: { 'application/json': { schema: json(bankCallbackSchema, 'input'), example } } },
     responses: {
       200: { description: 'received', content: { 'application/json': { schema: json(bankCallbackResponseSchema, 'output') } } },
       400: { description: 'malformed body (validation failed)' },

@@ -125,7 +125,9 @@ async function main(): Promise<void> {
 
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
-  console.log(`\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`);
+  console.log(
+    `\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`,
+  );
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
 }

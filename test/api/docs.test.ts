@@ -65,9 +65,10 @@ function bash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | 
       reject(new Error(`timed out after ${FILE_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, FILE_TIMEOUT_MS);
     child.on('error', reject);
+    // A receiver a guide left running holds the pipes open: once bash is done, its group goes too.
+    child.on('exit', killGroup);
     child.on('close', (code) => {
       clearTimeout(timer);
-      killGroup();
       resolve({ code, stdout, stderr });
     });
   });

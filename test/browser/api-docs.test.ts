@@ -11,7 +11,11 @@ type PathItems = Record<string, Record<string, unknown>>;
 /** Every operation of an OpenAPI document (its webhooks too), as "METHOD path" ("METHOD name" for a webhook). */
 function operationsOf(spec: { paths: PathItems; webhooks?: PathItems }): string[] {
   return Object.entries({ ...spec.paths, ...spec.webhooks })
-    .flatMap(([p, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${p}`))
+    .flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    )
     .sort();
 }
 

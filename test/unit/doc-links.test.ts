@@ -21,7 +21,9 @@ describe('Documentation links (README.md and docs/)', () => {
         const target = m[1]!;
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
         const [linkPath, anchor] = target.split('#') as [string, string | undefined];
-        const resolved = linkPath ? path.resolve(path.dirname(path.join(PROJECT_ROOT, file)), decodeURI(linkPath)) : path.join(PROJECT_ROOT, file);
+        const resolved = linkPath
+          ? path.resolve(path.dirname(path.join(PROJECT_ROOT, file)), decodeURI(linkPath))
+          : path.join(PROJECT_ROOT, file);
         if (!existsSync(resolved)) {
           broken.push(`${file}: ${target} (no such file)`);
           continue;

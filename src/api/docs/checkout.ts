@@ -13,6 +13,7 @@ import {
   legacyQuerySchema,
 } from '../schemas/checkout';
 import { CheckTxnCodes } from '../../domain/check-txn';
+import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, examplePathParameter, signedDataForm } from './examples';
 
 const refusals = Object.values(CheckoutRefusals)
   .map((r) => `${r.code} ${r.description} (HTTP ${r.http})`)
@@ -40,25 +41,38 @@ function expressPath(version: 'V8' | 'V7') {
     errorPages: true,
   };
   return {
-    post: operation({ ...common, summary: `Express checkout ${version}: send the payer to the hosted checkout`, in: 'form' }),
+    post: operation({
+      ...common,
+      summary: `Express checkout ${version}: send the payer to the hosted checkout`,
+      in: 'form',
+      example: exampleExpressForm(`express-${version}-1001`),
+    }),
     get: operation({
       ...common,
       summary: `Express checkout ${version}, the fields as a query string (some apps send it so)`,
       in: 'query',
+      example: exampleExpressForm(`express-${version}-1001`),
     }),
   };
 }
 
 /** Zaakpay's checkout entries, the hosted page's forms, its legacy status API, and the sandbox's return page. */
 export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
-  const token = { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' } };
-  const pageForm = (summary: string, description: string, request: z.ZodType) => ({
+  const token = {
+    name: 'token',
+    in: 'path',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' },
+    example: examplePathParameter.token,
+  };
+  const pageForm = (summary: string, description: string, request: z.ZodType, example: Record<string, string>) => ({
     post: {
       ...operation({
         summary,
         description,
         in: 'form',
         request,
+        example,
         responses: {
           303: { description: 'back to the page, which shows what happened' },
           400: { description: 'the page, saying why (an instrument not accepted, a form not readable)', html: true },
@@ -80,6 +94,14 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
         in: 'form',
         query: sandboxReturnQuerySchema,
         request: sandboxReturnFormSchema,
+        queryExample: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier },
+        example: {
+          orderId: 'checkout-1001',
+          amount: '25000',
+          responseCode: '100',
+          responseDescription: 'The transaction was completed successfully.',
+          checksum: '0'.repeat(64),
+        },
         responses: { 200: { description: 'the page', html: true } },
         errors: [400, 404, 413, 415, 503],
         errorEnvelope: successError,
@@ -98,6 +120,8 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
         in: 'form',
         query: legacyQuerySchema,
         request: checkoutFieldsSchema,
+        queryExample: { v: '3' },
+        example: exampleLegacyForm(),
         responses: entryResponses,
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: checkoutResponseSchema,
@@ -112,6 +136,7 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
             "What the payer sees: open (the payer's choices, the UPI QR, the time left, a cancel), in progress (it refreshes itself), or final with the signed return to the merchant. Works without JavaScript; the token is the payer's capability.",
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: {
             200: { description: 'the page', html: true },
             404: { description: 'no such checkout', html: true },
@@ -126,11 +151,13 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
       "The hosted checkout's pay form",
       'One instrument per form: payerVpa, cardNumber or bankCode (the sandbox test instruments, while the sandbox is on). The order takes one payer only, through its payment workflow.',
       checkoutPayFormSchema,
+      { csrf: 'the csrf field of the page', payerVpa: 'success@sandbox' },
     ),
     '/checkout/{token}/cancel': pageForm(
       "The hosted checkout's cancel",
       'The payer cancels: the order fails with 102 (cancelled by the payer) unless it is no longer waiting for a payer, and the result goes back to the merchant.',
       checkoutCancelFormSchema,
+      { csrf: 'the csrf field of the page' },
     ),
     '/checkTxn': {
       post: operation({
@@ -144,6 +171,8 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
         in: 'form',
         query: z.object({ v: z.string().max(4).optional().describe('5 (the version answered)') }),
         request: checkTxnFormSchema,
+        queryExample: { v: '5' },
+        example: signedDataForm({ mode: '0', orderDetail: { orderId: 'checkout-1001' } }),
         responses: {
           200: { description: 'the order (success true), or none (190, success false)', schema: checkTxnResponseSchema },
         },

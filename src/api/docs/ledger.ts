@@ -1,4 +1,5 @@
 import { LEDGER_STATES, REFUND_IN_FLIGHT } from '../../domain/ledger-state';
+
 import { operation, successError } from '../openapi';
 import { bulkRequestSchema, bulkResponseSchema, ledgerRequestSchema, ledgerResponseSchema } from '../schemas/ledger';
 
@@ -15,6 +16,7 @@ export function ledgerPaths(): Record<string, object> {
         description: `Header \`X-API-Key\`. Transactions initiated from startDateTime to endDateTime (IST, both inclusive to the minute; a date alone is the whole day), oldest first, then by txnId: pages stay stable while new transactions arrive. \`status\` SUCCESS selects every successful state (refunded and charged back included). Delayed successes (from bank reconciliation) only with includeDelayedSuccessTxn. Ledger states: ${stateTable}. Amounts in rupees. \`refundDetail\` lists refunds not failed (refundReferenceNumber is the merchantRefId), null when none. Errors: 400 code 1030 pageSize over 10000, 2001 malformed JSON, 2002 an invalid field (a date that does not exist, start after end); 401 code 2013 API key missing or wrong; 503 code 1036 any failure of the service.`,
         security: [{ apiKey: [] }],
         request: ledgerRequestSchema,
+        example: { startDateTime: '2026-11-01', endDateTime: '2026-11-23 23:59', status: 'ALL', pageSize: 1000, pageNumber: 1 },
         responses: { 200: { description: 'one page (streamed)', schema: ledgerResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
@@ -27,6 +29,7 @@ export function ledgerPaths(): Record<string, object> {
           'Header `X-API-Key`; an optional header `checksum`, when sent, must be the HMAC-SHA256 (hex) of the exact body with the secret key (401, code 2011, otherwise). Transactions that succeeded on txnDate (IST), by success time then txnId, with the refunds started on them (not failed) in `refundDetail`, `[]` when there are none. Each record carries `checksum`: the HMAC-SHA256 of its JSON without the checksum field, keys in the order returned. No transaction on that page: `data` is the text "No transaction found". Any invalid request: 400 `{success: false, message: {code: "100", text: "Validation Failed"}}`, the reason in the X-Error-Detail header.',
         security: [{ apiKey: [] }],
         request: bulkRequestSchema,
+        example: { txnDate: '2026-11-23', status: 'success', pageSize: 10, pageNumber: 1 },
         responses: { 200: { description: 'records, or the no-transaction text', schema: bulkResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,

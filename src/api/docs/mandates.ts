@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE_MERCHANT, exampleCustomCheckoutForm } from './examples';
 import { MandateResponse } from '../../domain/mandate';
 import { SANDBOX_MANDATE_PAYERS } from '../../domain/sandbox-bank';
 import { operation } from '../openapi';
@@ -26,6 +27,9 @@ export function mandatePaths(sandboxEnabled: boolean): Record<string, object> {
         in: 'form',
         query: z.object({ v: z.enum(TRANSACT_U_VERSIONS).describe('8: the custom checkout; 12 or 13: mandates') }),
         request: mandateFormSchema,
+        // The custom checkout: a mandate's payerVpa is encrypted with the merchant's own public key.
+        example: exampleCustomCheckoutForm(),
+        queryExample: { v: '8' },
         responses: {
           200: {
             description: 'a mandate response code, or the checkout JSON 208',
@@ -49,6 +53,7 @@ export function mandatePaths(sandboxEnabled: boolean): Record<string, object> {
           ', ',
         )} (approves; declines; approves but every debit fails; approves but every notify is refused with 1110). Refused with HTTP 200 and success false: 2036 no such mandate, 2037 not ACTIVE.`,
         request: sandboxMandateRevokeSchema,
+        example: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier, orderId: 'mandate-1001' },
         responses: { 200: { description: 'revoked, or refused (2036, 2037)', schema: sandboxMandateRevokeResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: sandboxMandateRevokeResponseSchema,

@@ -1,5 +1,6 @@
 import { operation, successError } from '../openapi';
 import { codecPayloadsSchema } from '../schemas/codec';
+import { EXAMPLE_MERCHANT, examplePathParameter } from './examples';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';
@@ -10,6 +11,7 @@ const merchantIdentifierParam = {
   in: 'path',
   required: true,
   schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
+  example: examplePathParameter.merchantIdentifier,
 };
 
 /** Operator operations beyond provisioning. */
@@ -23,6 +25,8 @@ export function opsPaths(): Record<string, object> {
           : "Temporal's codec-server protocol: each payload is encrypted (AES-256-GCM) under MASTER_KEY's payload-codec key, metadata encoding binary/encrypted and encryption-key-id; what Temporal UI and the CLI send when an operator starts or signals a workflow with input. Same CORS and errors as decode.",
       security: [{ operatorToken: [] }],
       request: codecPayloadsSchema,
+      // A plain JSON payload ("hello"): encode encrypts it; decode gives back what is not encrypted as it is.
+      example: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'ImhlbGxvIg==' }] },
       responses: { 200: { description: `the payloads ${direction}d, in order`, schema: codecPayloadsSchema } },
       errors: [400, 401, 413, 415],
       errorEnvelope: successError,
@@ -38,6 +42,12 @@ export function opsPaths(): Record<string, object> {
           'raise: a Success order becomes Chargeback (6) for its whole amount or Partial Chargeback (8) for less. revert: Chargeback becomes Chargeback Reverted (5), Partial Chargeback becomes Partial Chargeback Reverted (7); the amount must be the one raised. Refused with HTTP 200 and `success: false`, changing nothing: 2020 unknown order, 2033 not allowed in the order state (refunded orders included), 2034 amount above the order amount, 2035 revert amount differs.',
         security: [{ operatorToken: [] }],
         request: chargebackSchema,
+        example: {
+          merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier,
+          orderId: 'order-1001',
+          amount: 4000,
+          action: 'raise',
+        },
         responses: { 200: { description: 'recorded, or refused with a code', schema: chargebackResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
@@ -51,6 +61,7 @@ export function opsPaths(): Record<string, object> {
         security: [{ operatorToken: [] }],
         in: 'csv',
         request: reconciliationFileSchema,
+        example: 'txnId,bankRefNum,status,amount\nT2611230001,BRN88127,SUCCESS,10000\n',
         responses: { 202: { description: 'accepted; read the report by its id', schema: reconciliationStartedSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
@@ -64,11 +75,20 @@ export function opsPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: { 200: { description: 'the report', schema: reconciliationReportSchema } },
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'reconciliationId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'reconciliationId',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.reconciliationId,
+          },
+        ],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}': {
@@ -79,6 +99,7 @@ export function opsPaths(): Record<string, object> {
             'Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: merchantSettingsSchema,
+          example: { webhookUrl: 'https://meera.example/zaakpay/webhooks', webhookFormat: 'json', autoRefund: true },
           responses: { 200: { description: 'the settings as they now stand', schema: merchantSettingsResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,

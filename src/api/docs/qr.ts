@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE_MERCHANT, exampleQrImageQuery, exampleQrRequest } from './examples';
 import { operation, successError } from '../openapi';
 import {
   createQrResponseSchema,
@@ -18,6 +19,7 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
           'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 1024. Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
         bodySignature: 'qrChecksum',
         request: createQrSchema,
+        example: exampleQrRequest(),
         responses: { 200: { description: 'created (208) or repeated order id (128)', schema: createQrResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
@@ -31,6 +33,7 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
         security: [{ qrImageSignature: [] }],
         in: 'query',
         request: qrImageQuerySchema,
+        example: exampleQrImageQuery(),
         responses: { 200: { description: 'the QR as PNG', schema: z.string().describe('PNG bytes'), mediaType: 'image/png' } },
         errors: [400, 401, 503],
         errorEnvelope: successError,
@@ -44,6 +47,7 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
         description:
           '202 when the payer is accepted; the outcome follows from the order workflow (success@sandbox pays, failure@sandbox is declined, noanswer@sandbox gets no bank answer). Refused with HTTP 200 and `success: false`: 2020 unknown order, 2031 not a QR order, 2032 not open (paid, expired or already being paid).',
         request: sandboxQrPaySchema,
+        example: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier, orderId: 'qr-1001', payerVpa: 'success@sandbox' },
         responses: {
           202: { description: 'payer accepted', schema: sandboxQrPayResponseSchema },
           200: { description: 'refused (2020, 2031, 2032)', schema: sandboxQrPayResponseSchema },

@@ -1,4 +1,5 @@
 import { operation } from '../openapi';
+import { signedDataForm } from './examples';
 import { updateTxnDataSchema, updateTxnFormSchema, updateTxnResponseSchema } from '../schemas/refunds';
 
 /** The refund operation of the API reference (Zaakpay's Update/Refund API). */
@@ -13,6 +14,13 @@ export function refundPaths(): Record<string, object> {
         bodySignature: 'formChecksum',
         in: 'form',
         request: updateTxnFormSchema,
+        example: signedDataForm({
+          mode: '0',
+          orderDetail: { orderId: 'order-1001', amount: '2500' },
+          updateDesired: '22',
+          updateReason: 'Damaged item',
+          merchantRefId: 'refund-1001-a',
+        }),
         responses: { 200: { description: 'a Zaakpay response code', schema: updateTxnResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: updateTxnResponseSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE_MERCHANT, examplePathParameter } from './examples';
 import { operation, successError } from '../openapi';
 import {
   listWebhooksQuerySchema,
@@ -23,6 +24,7 @@ export function webhookPaths(): Record<string, object> {
         security: [{ operatorToken: [] }],
         in: 'query',
         request: listWebhooksQuerySchema,
+        example: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier, state: 'failed', limit: '20' },
         responses: { 200: { description: 'the deliveries', schema: listWebhooksResponseSchema } },
         errors: [400, 401, 503],
         errorEnvelope: successError,
@@ -35,6 +37,7 @@ export function webhookPaths(): Record<string, object> {
           'Each failed delivery created at or after `since` (optionally of one merchant; at most 1000 per call) is sent again as a new delivery of the same bytes, linked to the first by replayOf.',
         security: [{ operatorToken: [] }],
         request: replayFailedSchema,
+        example: { since: '2026-11-23T00:00:00+05:30', merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier },
         responses: { 202: { description: 'the replays started', schema: replayFailedResponseSchema } },
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: successError,
@@ -49,11 +52,20 @@ export function webhookPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: { 202: { description: 'the replay started', schema: replayResponseSchema } },
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'deliveryId',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.deliveryId,
+          },
+        ],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret': {
@@ -65,11 +77,20 @@ export function webhookPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: { 200: { description: 'the secrets in use', schema: signingSecretsResponseSchema } },
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'merchantIdentifier',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.merchantIdentifier,
+          },
+        ],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate': {
@@ -80,11 +101,20 @@ export function webhookPaths(): Record<string, object> {
             'A new secret signs every attempt from now on; the secrets in use keep signing beside it for the overlap (default WEBHOOK_SECRET_ROTATION_OVERLAP, 24h), so calls carry two signatures meanwhile. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: rotateSigningSecretSchema,
+          example: { overlapSeconds: 86400 },
           responses: { 200: { description: 'the secrets now in use', schema: signingSecretsResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'merchantIdentifier',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.merchantIdentifier,
+          },
+        ],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': {
@@ -96,11 +126,20 @@ export function webhookPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           in: 'query',
           request: enableEndpointSchema,
+          example: {},
           responses: { 200: { description: 'the endpoint health', schema: endpointHealthResponseSchema } },
           errors: [400, 401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'merchantIdentifier',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.merchantIdentifier,
+          },
+        ],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable': {
@@ -111,12 +150,21 @@ export function webhookPaths(): Record<string, object> {
             'Calls are sent again from now on and its failures are forgotten; deliveries failed while it was disabled are replayed with POST /ops/v1/webhooks/replay or /ops/v1/webhooks/{deliveryId}/replay. No body, or {}. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: enableEndpointSchema,
+          example: {},
           bodyOptional: true,
           responses: { 200: { description: 'the endpoint health, enabled', schema: endpointHealthResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
-        parameters: [{ name: 'merchantIdentifier', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'merchantIdentifier',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            example: examplePathParameter.merchantIdentifier,
+          },
+        ],
       },
     },
   };

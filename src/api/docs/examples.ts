@@ -1,0 +1,70 @@
+import { expressChecksumTexts, legacyChecksumTexts } from '../../domain/checkout-checksum';
+import { hmacSha256Hex, qrChecksumPayload } from '../../domain/checksum';
+
+/**
+ * The merchant every example request of the API reference is signed for. Import it on a gateway
+ * with the sandbox (POST /ops/v1/merchants with this merchantIdentifier and secretKey) and the
+ * examples authenticate as they stand (test/api/docs.test.ts sends each one).
+ */
+export const EXAMPLE_MERCHANT = {
+  merchantIdentifier: 'b19e8f103bce406cbd3476431b6b7973',
+  secretKey: '0678056d96914a8583fb518caf42828a',
+} as const;
+
+export const EXAMPLE_NOTE = `Examples are signed for the example merchant (merchantIdentifier ${EXAMPLE_MERCHANT.merchantIdentifier}, secretKey ${EXAMPLE_MERCHANT.secretKey}): import it on a gateway with the sandbox (POST /ops/v1/merchants with both) to send them as they stand.`;
+
+const M = EXAMPLE_MERCHANT.merchantIdentifier;
+const sign = (text: string) => hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, text);
+
+/** A form of Zaakpay's kind: `data` (JSON text) and the checksum of exactly that text. */
+export function signedDataForm(data: Record<string, unknown>): { data: string; checksum: string } {
+  const text = JSON.stringify({ merchantIdentifier: M, ...data });
+  return { data: text, checksum: sign(text) };
+}
+
+export const exampleStatusRequest = { merchantIdentifier: M, orderId: 'order-1001', version: 13 };
+
+export function exampleQrRequest() {
+  const fields = { merchantIdentifier: M, orderId: 'qr-1001', amount: 15000, productDescription: 'Chai and samosa' };
+  return { ...fields, checksum: sign(qrChecksumPayload(fields)) };
+}
+
+/** The address's `data` is the UPI intent; the checksum covers it percent-encoded, as it stands in the address. */
+export function exampleQrImageQuery() {
+  const data = 'upi://pay?pa=merchantgateway@sandbox&am=150.00';
+  return { mid: M, width: '300', height: '300', data, checksum: sign(`${M}300300${encodeURIComponent(data)}`) };
+}
+
+const checkoutFields: [string, string][] = [
+  ['merchantIdentifier', M],
+  ['orderId', 'checkout-1001'],
+  ['amount', '25000'],
+  ['currency', 'INR'],
+  ['buyerEmail', 'payer@example.com'],
+  ['productDescription', 'Cotton kurta'],
+  ['returnUrl', 'https://shop.example/zaakpay/return'],
+];
+
+export function exampleExpressForm(orderId: string): Record<string, string> {
+  const fields = checkoutFields.map(([k, v]) => [k, k === 'orderId' ? orderId : v] as [string, string]);
+  return { ...Object.fromEntries(fields), checksum: sign(expressChecksumTexts(fields)[0]!) };
+}
+
+export function exampleLegacyForm(): Record<string, string> {
+  const fields = checkoutFields.map(([k, v]) => [k, k === 'orderId' ? 'legacy-1001' : v] as [string, string]);
+  return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]!) };
+}
+
+export const exampleCustomCheckoutForm = () =>
+  signedDataForm({
+    returnUrl: 'https://shop.example/zaakpay/return',
+    orderDetail: { orderId: 'custom-1001', amount: '25000', currency: 'INR', productDescription: 'Cotton kurta' },
+  });
+
+/** Path parameters' examples (ids that need not exist: the answer is then 404). */
+export const examplePathParameter = {
+  token: 'Xq3vJ0a9kS2mB7cT1wE5rY8uI4oP6lZd',
+  merchantIdentifier: M,
+  deliveryId: `rt:${M}:order-1001`,
+  reconciliationId: 'rec-2026-11-23-1',
+} as const;
