@@ -1,0 +1,16 @@
+import { strict as assert } from 'node:assert';
+import type { ApiDeps } from '../../src/api/deps';
+import { apiDocsRoutes } from '../../src/api/routes/api-docs';
+
+const routesIn = (env: string) =>
+  apiDocsRoutes({ config: { GATEWAY_ENV: env } } as unknown as ApiDeps).stack.map((layer) => layer.path);
+
+/** GET /docs, the rendered API reference: where merchants try requests, never in production. */
+describe('GET /docs is mounted outside production only', () => {
+  it('serves the page and its assets in development, test and staging', () => {
+    for (const env of ['development', 'test', 'staging']) assert.deepEqual(routesIn(env), ['/docs', '/docs/assets/:file']);
+  });
+  it('has no route in production (404 through the error envelope)', () => {
+    assert.deepEqual(routesIn('production'), []);
+  });
+});
