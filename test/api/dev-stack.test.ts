@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../src/devstack/process';
 import { projectRoot } from '../../src/devstack/paths';
+import { codeBlocks, guideFiles } from '../support/doc-blocks';
 import { awaitResultPage, openPage, postForm, returnFormOf, submitPageForm } from '../support/checkout';
 import type { TestGateway } from '../support/gateway';
 import { request } from '../support/http';
@@ -48,6 +49,16 @@ describe('npm start: the local stack', function () {
         page.json.data.transactions.some((t: { txnId: string }) => t.txnId === paid.json.data.txnId),
         page.text,
       );
+      // The guides' shell variables as printed, with the guides' own helpers (docs/merchants/README.md).
+      const exportLine = stack.output.split('\n').find((l) => l.trim().startsWith('export B='))!;
+      const helpers = guideFiles()
+        .flatMap(codeBlocks)
+        .filter((b) => b.tags.includes('setup'))
+        .map((b) => b.text);
+      const script = [exportLine, ...helpers, 'status demo-order-1', 'test -s "$P" && echo public key in P'].join('\n');
+      const [viaGuides, publicKey] = execFileSync('bash', ['-c', script], { encoding: 'utf8' }).trim().split('\n');
+      assert.equal(JSON.parse(viaGuides!).data.orders[0].txnStatus, '0', viaGuides);
+      assert.equal(publicKey, 'public key in P');
       // The mandate command runs as printed, in a shell: its --data-urlencode fields are the form.
       const mandateCurl = curls.find((c) => c.includes('/transactU'))!;
       const mandate = JSON.parse(execFileSync('bash', ['-c', mandateCurl], { encoding: 'utf8' }));
