@@ -1,6 +1,6 @@
 /**
  * The chaos run's payments: a mix of sandbox instruments and amounts whose outcome is known in
- * advance (the README's sandbox table, written out here independently of the gateway's code), and
+ * advance (the sandbox table of docs/testers/README.md, written out here independently of the gateway's code), and
  * the HTTP calls a sandbox payer and a retrying merchant make.
  */
 import { randomBytes, randomInt } from 'node:crypto';

@@ -10,7 +10,7 @@
  * ROUNDS, the two sizes measured in turn within each round, so that the load of a shared machine
  * weighs on both alike. Reported:
  * - each page at 200,000 stored beside 20,000 (target <= 1.5: the cost does not grow with the
- *   store, since the store answers them from an index; README, "What the embedded store does fast");
+ *   store, since the store answers them from an index; docs/contributors/store.md);
  * - each page through the API beside the raw driver reading the same documents with the same
  *   filter, sort, skip and limit and JSON.stringify-ing them (target >= 0.7);
  * - the ledger page beside the raw driver finding the same 10,000 documents by _id (the cost of

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * Every environment variable the gateway reads, parsed once at start-up. Each key carries one
- * description (the README's table mirrors them), and the deployment test checks that
+ * description (docs/operators/configuration.md's table mirrors them), and the deployment test checks that
  * docker-compose sets nothing that is not listed here.
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');

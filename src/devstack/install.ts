@@ -95,7 +95,7 @@ function installFerretdb(log: Log): void {
 }
 
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB@v1.24.2';
-/** _id lookups from the index, and atomic conditional writes (see the README, "The local servers"). */
+/** _id lookups from the index, and atomic conditional writes (see docs/contributors/local-servers.md). */
 const FERRETDB_PATCH = 'gateway.patch';
 
 /**

@@ -81,7 +81,7 @@ export const SANDBOX_MANDATE_BANK = 'Sandbox UPI Bank';
 
 /**
  * The mandate API's response codes. 1101, 1109-1112, 1117 and 1118 are the contract's; the others
- * are the gateway's own (README, Mandates). Business results are HTTP 200.
+ * are the gateway's own (docs/merchants/mandates.md). Business results are HTTP 200.
  */
 export const MandateResponse = {
   created: { code: '1101', description: 'Authorization successful: mandate created, awaiting the payer' },

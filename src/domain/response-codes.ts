@@ -1,6 +1,6 @@
 /**
  * The transaction-level `responseCode`/`responseDescription` pairs the gateway reports (status API,
- * ledger, webhooks). The contract shows only 1021; the rest are ours and documented in the README.
+ * ledger, webhooks). The contract shows only 1021; the rest are ours and documented in docs/merchants/errors.md.
  */
 export const PaymentResponse = {
   success: { code: '100', description: 'The transaction was completed successfully.' },

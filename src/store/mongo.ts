@@ -32,8 +32,7 @@ export async function dropDatabase(uri: string, dbName: string): Promise<void> {
 
 /**
  * The transactions collection's indexes: what each read of transaction-repository.ts needs on
- * MongoDB, and what the embedded store's patch answers those reads from (README, "What the
- * embedded store does fast").
+ * MongoDB, and what the embedded store's patch answers those reads from (docs/contributors/store.md).
  */
 export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: string; unique?: true; sparse?: true }[] = [
   // Orders are unique by their _id (merchant:orderId); gateway transaction ids are unique too.
