@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
+import { chromiumOrSkip, screenshotPath } from '../support/browser';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
@@ -30,12 +30,7 @@ describe('API reference page GET /docs in a browser (headless Chromium)', functi
   let gw: TestGateway;
 
   before(async function () {
-    const executable = chromiumPath();
-    if (!executable) {
-      console.warn(`    ${SKIP_MESSAGE}`);
-      this.skip();
-    }
-    [browser, gw] = await Promise.all([launchChromium(executable!), sharedGateway()]);
+    [browser, gw] = await Promise.all([chromiumOrSkip(this), sharedGateway()]);
   });
   after(async () => browser?.close());
 

@@ -22,3 +22,13 @@ export function screenshotPath(name: string): string {
   mkdirSync(dir, { recursive: true });
   return path.join(dir, name);
 }
+
+/** Chromium for a suite's `before`, or the suite skipped saying how to install it. */
+export async function chromiumOrSkip(suite: Mocha.Context): Promise<Browser> {
+  const executable = chromiumPath();
+  if (!executable) {
+    console.warn(`    ${SKIP_MESSAGE}`);
+    suite.skip();
+  }
+  return launchChromium(executable!);
+}

@@ -13,7 +13,7 @@ import {
   legacyQuerySchema,
 } from '../schemas/checkout';
 import { CheckTxnCodes } from '../../domain/check-txn';
-import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, examplePathParameter, signedDataForm } from './examples';
+import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, pathParameter, signedDataForm } from './examples';
 
 const refusals = Object.values(CheckoutRefusals)
   .map((r) => `${r.code} ${r.description} (HTTP ${r.http})`)
@@ -58,13 +58,7 @@ function expressPath(version: 'V8' | 'V7') {
 
 /** Zaakpay's checkout entries, the hosted page's forms, its legacy status API, and the sandbox's return page. */
 export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
-  const token = {
-    name: 'token',
-    in: 'path',
-    required: true,
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' },
-    example: examplePathParameter.token,
-  };
+  const token = { ...pathParameter('token'), schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' } };
   const pageForm = (summary: string, description: string, request: z.ZodType, example: Record<string, string>) => ({
     post: {
       ...operation({

@@ -68,3 +68,12 @@ export const examplePathParameter = {
   deliveryId: `rt:${M}:order-1001`,
   reconciliationId: 'rec-2026-11-23-1',
 } as const;
+
+/** A path parameter of the reference, with its example. */
+export const pathParameter = (name: keyof typeof examplePathParameter) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  example: examplePathParameter[name],
+});

@@ -1,17 +1,14 @@
 import { operation, successError } from '../openapi';
 import { codecPayloadsSchema } from '../schemas/codec';
-import { EXAMPLE_MERCHANT, examplePathParameter } from './examples';
+import { EXAMPLE_MERCHANT, pathParameter } from './examples';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';
 import { z } from 'zod';
 
 const merchantIdentifierParam = {
-  name: 'merchantIdentifier',
-  in: 'path',
-  required: true,
+  ...pathParameter('merchantIdentifier'),
   schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
-  example: examplePathParameter.merchantIdentifier,
 };
 
 /** Operator operations beyond provisioning. */
@@ -80,15 +77,7 @@ export function opsPaths(): Record<string, object> {
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'reconciliationId',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.reconciliationId,
-          },
-        ],
+        parameters: [pathParameter('reconciliationId')],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXAMPLE_MERCHANT, examplePathParameter } from './examples';
+import { EXAMPLE_MERCHANT, pathParameter } from './examples';
 import { operation, successError } from '../openapi';
 import {
   listWebhooksQuerySchema,
@@ -57,15 +57,7 @@ export function webhookPaths(): Record<string, object> {
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'deliveryId',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.deliveryId,
-          },
-        ],
+        parameters: [pathParameter('deliveryId')],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret': {
@@ -82,15 +74,7 @@ export function webhookPaths(): Record<string, object> {
           errors: [401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'merchantIdentifier',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.merchantIdentifier,
-          },
-        ],
+        parameters: [pathParameter('merchantIdentifier')],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate': {
@@ -106,15 +90,7 @@ export function webhookPaths(): Record<string, object> {
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'merchantIdentifier',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.merchantIdentifier,
-          },
-        ],
+        parameters: [pathParameter('merchantIdentifier')],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': {
@@ -131,15 +107,7 @@ export function webhookPaths(): Record<string, object> {
           errors: [400, 401, 404, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'merchantIdentifier',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.merchantIdentifier,
-          },
-        ],
+        parameters: [pathParameter('merchantIdentifier')],
       },
     },
     '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable': {
@@ -156,15 +124,7 @@ export function webhookPaths(): Record<string, object> {
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
-        parameters: [
-          {
-            name: 'merchantIdentifier',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            example: examplePathParameter.merchantIdentifier,
-          },
-        ],
+        parameters: [pathParameter('merchantIdentifier')],
       },
     },
   };
