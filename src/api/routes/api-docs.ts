@@ -22,9 +22,9 @@ export function apiDocsRoutes(deps: ApiDeps): Router {
     ctx.body = DOCS_PAGE;
   });
   router.get('/docs/assets/:file', (ctx) => {
-    const asset = ASSETS[ctx.params.file as string];
-    if (!asset) return; // 404 through the error envelope
-    serveAsset(ctx, asset);
+    const file = ctx.params.file as string;
+    if (!Object.hasOwn(assets(), file)) return; // 404 through the error envelope
+    serveAsset(ctx, assets()[file]!);
   });
   return router;
 }
@@ -86,13 +86,16 @@ interface Asset {
 const distDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const fromDist = (file: string, type: string): Asset => ({ type, body: readFileSync(path.join(distDir, file)) });
 
-const ASSETS: Record<string, Asset> = {
-  'swagger-ui-bundle.js': fromDist('swagger-ui-bundle.js', 'application/javascript'),
-  'swagger-ui-standalone-preset.js': fromDist('swagger-ui-standalone-preset.js', 'application/javascript'),
-  'swagger-ui.css': fromDist('swagger-ui.css', 'text/css'),
-  'favicon-32x32.png': fromDist('favicon-32x32.png', 'image/png'),
-  'init.js': { type: 'application/javascript', body: Buffer.from(INIT_SCRIPT) },
-};
+/** Read on first use: a gateway nobody asks for its reference (and production) never loads them. */
+let loaded: Record<string, Asset> | undefined;
+const assets = (): Record<string, Asset> =>
+  (loaded ??= {
+    'swagger-ui-bundle.js': fromDist('swagger-ui-bundle.js', 'application/javascript'),
+    'swagger-ui-standalone-preset.js': fromDist('swagger-ui-standalone-preset.js', 'application/javascript'),
+    'swagger-ui.css': fromDist('swagger-ui.css', 'text/css'),
+    'favicon-32x32.png': fromDist('favicon-32x32.png', 'image/png'),
+    'init.js': { type: 'application/javascript', body: Buffer.from(INIT_SCRIPT) },
+  });
 
 function serveAsset(ctx: Context, asset: Asset): void {
   ctx.type = asset.type;
