@@ -163,7 +163,7 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
           .join('; ')}.`,
         bodySignature: 'formChecksum',
         in: 'form',
-        query: z.object({ v: z.string().max(4).optional().describe('5 (the version answered)') }),
+        query: z.object({ v: z.string().optional().describe('5 (the version answered; the value is not read)') }),
         request: checkTxnFormSchema,
         queryExample: { v: '5' },
         example: signedDataForm({ mode: '0', orderDetail: { orderId: 'checkout-1001' } }),
