@@ -24,6 +24,15 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "qr-1001",
+           *       "amount": 15000,
+           *       "productDescription": "Chai and samosa",
+           *       "checksum": "b9649cc7a2e14696244bc970bf6f45b00df1f03af23a42fffceccfafb059f816"
+           *     }
+           */
           'application/json': {
             merchantIdentifier: string;
             orderId: string;
@@ -231,10 +240,15 @@ export interface paths {
     get: {
       parameters: {
         query: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           mid: string;
+          /** @example 300 */
           width: string;
+          /** @example 300 */
           height: string;
+          /** @example upi://pay?pa=merchantgateway@sandbox&am=150.00 */
           data: string;
+          /** @example ad75e71589a4eed05256112df0f178b403090176c62b28c8037eb7d3a9ae3555 */
           checksum: string;
         };
         header?: never;
@@ -380,6 +394,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "qr-1001",
+           *       "payerVpa": "success@sandbox"
+           *     }
+           */
           'application/json': {
             merchantIdentifier: string;
             orderId: string;
@@ -589,6 +610,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "data": "{\"merchantIdentifier\":\"b19e8f103bce406cbd3476431b6b7973\",\"mode\":\"0\",\"orderDetail\":{\"orderId\":\"order-1001\",\"amount\":\"2500\"},\"updateDesired\":\"22\",\"updateReason\":\"Damaged item\",\"merchantRefId\":\"refund-1001-a\"}",
+           *       "checksum": "906ae0fe7b9ffba38330d3a2ea497ea8c1e67643c360761e3e2e900d53b1e2b9"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description the refund request as a JSON string; the checksum covers these exact characters */
             data: string;
@@ -777,6 +804,7 @@ export interface paths {
     post: {
       parameters: {
         query: {
+          /** @example 8 */
           v: '8' | '12' | '13';
         };
         header?: never;
@@ -785,6 +813,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "data": "{\"merchantIdentifier\":\"b19e8f103bce406cbd3476431b6b7973\",\"returnUrl\":\"https://shop.example/zaakpay/return\",\"orderDetail\":{\"orderId\":\"custom-1001\",\"amount\":\"25000\",\"currency\":\"INR\",\"productDescription\":\"Cotton kurta\"}}",
+           *       "checksum": "3c6184ecb0dfcc82f7a273384f96658e49affa1dd639a8819dd6676f0acc178c"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description the request (a mandate, or with v=8 a checkout) as a JSON string; the checksum covers these exact characters */
             data: string;
@@ -1288,6 +1322,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "mandate-1001"
+           *     }
+           */
           'application/json': {
             merchantIdentifier: string;
             /** @description the mandate's create orderId */
@@ -1518,6 +1558,7 @@ export interface paths {
     post: {
       parameters: {
         query: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         header?: never;
@@ -1526,6 +1567,15 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "orderId": "checkout-1001",
+           *       "amount": "25000",
+           *       "responseCode": "100",
+           *       "responseDescription": "The transaction was completed successfully.",
+           *       "checksum": "0000000000000000000000000000000000000000000000000000000000000000"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             amount?: string;
             bank?: string;
@@ -1711,32 +1761,39 @@ export interface paths {
     get: {
       parameters: {
         query: {
+          /** @example 25000 */
           amount: string;
           bankid?: string;
           buyerAddress?: string;
           buyerCity?: string;
           buyerCountry?: string;
+          /** @example payer@example.com */
           buyerEmail?: string | '';
           buyerFirstName?: string;
           buyerLastName?: string;
           buyerPhoneNumber?: string;
           buyerPincode?: string;
           buyerState?: string;
+          /** @example INR */
           currency?: 'INR' | '';
           debitorcredit?: string;
           isAutoRedirect?: string;
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
           merchantIpAddress?: string;
           mode?: string;
+          /** @example express-V8-1001 */
           orderId: string;
           paymentOptionTypes?: string;
           product1Description?: string;
           product2Description?: string;
           product3Description?: string;
           product4Description?: string;
+          /** @example Cotton kurta */
           productDescription?: string;
           productInfo?: string;
           purpose?: string;
+          /** @example https://shop.example/zaakpay/return */
           returnUrl?: string | '';
           shipToAddress?: string;
           shipToCity?: string;
@@ -1751,6 +1808,7 @@ export interface paths {
           txnType?: string;
           zpPayOption?: string;
           paymentMode?: string;
+          /** @example 99a390be77a67c3562094fa312106196880189e914987cefb838eb189be69016 */
           checksum: string;
         };
         header?: never;
@@ -1995,6 +2053,18 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "express-V8-1001",
+           *       "amount": "25000",
+           *       "currency": "INR",
+           *       "buyerEmail": "payer@example.com",
+           *       "productDescription": "Cotton kurta",
+           *       "returnUrl": "https://shop.example/zaakpay/return",
+           *       "checksum": "99a390be77a67c3562094fa312106196880189e914987cefb838eb189be69016"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description paise, as a string */
             amount: string;
@@ -2291,32 +2361,39 @@ export interface paths {
     get: {
       parameters: {
         query: {
+          /** @example 25000 */
           amount: string;
           bankid?: string;
           buyerAddress?: string;
           buyerCity?: string;
           buyerCountry?: string;
+          /** @example payer@example.com */
           buyerEmail?: string | '';
           buyerFirstName?: string;
           buyerLastName?: string;
           buyerPhoneNumber?: string;
           buyerPincode?: string;
           buyerState?: string;
+          /** @example INR */
           currency?: 'INR' | '';
           debitorcredit?: string;
           isAutoRedirect?: string;
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
           merchantIpAddress?: string;
           mode?: string;
+          /** @example express-V7-1001 */
           orderId: string;
           paymentOptionTypes?: string;
           product1Description?: string;
           product2Description?: string;
           product3Description?: string;
           product4Description?: string;
+          /** @example Cotton kurta */
           productDescription?: string;
           productInfo?: string;
           purpose?: string;
+          /** @example https://shop.example/zaakpay/return */
           returnUrl?: string | '';
           shipToAddress?: string;
           shipToCity?: string;
@@ -2331,6 +2408,7 @@ export interface paths {
           txnType?: string;
           zpPayOption?: string;
           paymentMode?: string;
+          /** @example 02ffef49c668034a18c1f9c70d7a0ab455eae74196c9357d17b3b569c66b7403 */
           checksum: string;
         };
         header?: never;
@@ -2575,6 +2653,18 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "express-V7-1001",
+           *       "amount": "25000",
+           *       "currency": "INR",
+           *       "buyerEmail": "payer@example.com",
+           *       "productDescription": "Cotton kurta",
+           *       "returnUrl": "https://shop.example/zaakpay/return",
+           *       "checksum": "02ffef49c668034a18c1f9c70d7a0ab455eae74196c9357d17b3b569c66b7403"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description paise, as a string */
             amount: string;
@@ -2873,6 +2963,7 @@ export interface paths {
     post: {
       parameters: {
         query?: {
+          /** @example 3 */
           v?: '2' | '3';
         };
         header?: never;
@@ -2881,6 +2972,18 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "legacy-1001",
+           *       "amount": "25000",
+           *       "currency": "INR",
+           *       "buyerEmail": "payer@example.com",
+           *       "productDescription": "Cotton kurta",
+           *       "returnUrl": "https://shop.example/zaakpay/return",
+           *       "checksum": "ffda0a6a00ef551d3f9f9397b8d52abc35500e1c2438a7465fbcb783013e89c6"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description paise, as a string */
             amount: string;
@@ -3179,6 +3282,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example Xq3vJ0a9kS2mB7cT1wE5rY8uI4oP6lZd */
           token: string;
         };
         cookie?: never;
@@ -3335,12 +3439,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example Xq3vJ0a9kS2mB7cT1wE5rY8uI4oP6lZd */
           token: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "csrf": "the csrf field of the page",
+           *       "payerVpa": "success@sandbox"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description the token the page was served with (also its SameSite=Strict cookie) */
             csrf: string;
@@ -3573,12 +3684,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example Xq3vJ0a9kS2mB7cT1wE5rY8uI4oP6lZd */
           token: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "csrf": "the csrf field of the page"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             csrf: string;
           } & {
@@ -3802,6 +3919,7 @@ export interface paths {
     post: {
       parameters: {
         query?: {
+          /** @example 5 */
           v?: string;
         };
         header?: never;
@@ -3810,6 +3928,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "data": "{\"merchantIdentifier\":\"b19e8f103bce406cbd3476431b6b7973\",\"mode\":\"0\",\"orderDetail\":{\"orderId\":\"checkout-1001\"}}",
+           *       "checksum": "71a161dc95d9b795d8115fc1ede78721502cad36941f1ee45b7a009170dede87"
+           *     }
+           */
           'application/x-www-form-urlencoded': {
             /** @description {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON text, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum covers these exact characters */
             data: string;
@@ -4454,6 +4578,15 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "startDateTime": "2026-11-01",
+           *       "endDateTime": "2026-11-23 23:59",
+           *       "status": "ALL",
+           *       "pageSize": 1000,
+           *       "pageNumber": 1
+           *     }
+           */
           'application/json': {
             /** @description IST; yyyy-MM-dd HH:mm (that minute, inclusive) or yyyy-MM-dd (the whole day) */
             startDateTime: string;
@@ -4691,6 +4824,14 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "txnDate": "2026-11-23",
+           *       "status": "success",
+           *       "pageSize": 10,
+           *       "pageNumber": 1
+           *     }
+           */
           'application/json': {
             /** @description IST day on which the transactions succeeded */
             txnDate: string;
@@ -4917,6 +5058,22 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "batchId": "batch-2026-11-23-1",
+           *       "details": [
+           *         {
+           *           "orderId": "link-1001",
+           *           "amount": 249.5,
+           *           "linkExpireBy": "30/12/2099 18:00:00",
+           *           "productDescription": "Cotton saree",
+           *           "invoiceNumber": "INV-1001",
+           *           "customerMobile": "9876543210",
+           *           "showQrImg": true
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @description unique per merchant; the same request again answers the same links */
             batchId: string;
@@ -5137,6 +5294,18 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "payloads": [
+           *         {
+           *           "metadata": {
+           *             "encoding": "anNvbi9wbGFpbg=="
+           *           },
+           *           "data": "ImhlbGxvIg=="
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             payloads: {
               /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
@@ -5308,6 +5477,18 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "payloads": [
+           *         {
+           *           "metadata": {
+           *             "encoding": "anNvbi9wbGFpbg=="
+           *           },
+           *           "data": "ImhlbGxvIg=="
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             payloads: {
               /** @description encoding (e.g. binary/encrypted) and, when encrypted, encryption-key-id */
@@ -5479,6 +5660,14 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "amount": 4000,
+           *       "action": "raise"
+           *     }
+           */
           'application/json': {
             merchantIdentifier: string;
             orderId: string;
@@ -5675,6 +5864,10 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example txnId,bankRefNum,status,amount
+           *     T2611230001,BRN88127,SUCCESS,10000
+           */
           'text/csv': string;
         };
       };
@@ -5846,6 +6039,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example rec-2026-11-23-1 */
           reconciliationId: string;
         };
         cookie?: never;
@@ -6005,12 +6199,20 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "webhookUrl": "https://meera.example/zaakpay/webhooks",
+           *       "webhookFormat": "json",
+           *       "autoRefund": true
+           *     }
+           */
           'application/json': {
             /** @description null removes it */
             webhookUrl?: string | null;
@@ -6210,8 +6412,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier?: string;
+          /** @example failed */
           state?: 'pending' | 'delivered' | 'failed';
+          /** @example 20 */
           limit?: number;
         };
         header?: never;
@@ -6382,6 +6587,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "since": "2026-11-23T00:00:00+05:30",
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973"
+           *     }
+           */
           'application/json': {
             /**
              * Format: date-time
@@ -6565,6 +6776,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example rt:b19e8f103bce406cbd3476431b6b7973:order-1001 */
           deliveryId: string;
         };
         cookie?: never;
@@ -6707,6 +6919,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         cookie?: never;
@@ -6860,12 +7073,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "overlapSeconds": 86400
+           *     }
+           */
           'application/json': {
             /** @description how long the replaced secret still signs calls beside the new one (default WEBHOOK_SECRET_ROTATION_OVERLAP) */
             overlapSeconds?: number;
@@ -7064,6 +7283,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         cookie?: never;
@@ -7239,12 +7459,14 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
         };
         cookie?: never;
       };
       requestBody?: {
         content: {
+          /** @example {} */
           'application/json': Record<string, never>;
         };
       };
@@ -7452,6 +7674,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "version": 13
+           *     }
+           */
           'application/json': {
             merchantIdentifier: string;
             orderId: string;
@@ -7680,6 +7909,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Meera Textiles",
+           *       "webhookUrl": "https://meera.example/zaakpay/webhooks"
+           *     }
+           */
           'application/json': {
             name: string;
             /** Format: uri */
@@ -7888,6 +8123,15 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "amount": 10000,
+           *       "productDescription": "Tea",
+           *       "payerVpa": "success@sandbox"
+           *     }
+           */
           'application/json':
             | {
                 merchantIdentifier: string;
