@@ -20,7 +20,7 @@
  *   as a page streams from the cursor; page 10 / page 1 reported);
  * - the other reads the gateway makes (a reconciliation batch by txnId, the two sweeps) at both sizes.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MongoClient, type Collection, type Document, type Filter, type Sort } from 'mongodb';
 import { freePort } from '../src/devstack/process';
@@ -121,7 +121,7 @@ type Merchant = { merchantIdentifier: string; apiKey: string };
 /** One store size: its database, its API, and the requests measured against both. */
 function storeSize(client: MongoClient, db: string, apiUrl: string, merchant: Merchant) {
   const coll = client.db(db).collection('transactions');
-  const repo = new TransactionRepository(client.db(db));
+  const repo = new TransactionRepository(client.db(db), randomBytes(32).toString('hex'));
   const api = async (path: string, body: object) => {
     const res = await fetch(`${apiUrl}${path}`, {
       method: 'POST',

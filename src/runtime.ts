@@ -61,14 +61,19 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
   await merchants.backfillApiKeys();
   await merchants.migrateSecretsAtRest();
-  const mandates = new MandateRepository(store.db);
+  const mandates = new MandateRepository(store.db, config.MASTER_KEY);
   await mandates.backfillOrderIdClaims();
+  const transactions = new TransactionRepository(store.db, config.MASTER_KEY);
+  // Payer data stored in clear before it was encrypted: sealed once (conditional, idempotent).
+  await transactions.migratePayerDataAtRest();
+  await mandates.migratePayerDataAtRest();
+  await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   return {
     config,
     logger,
     store,
     merchants,
-    transactions: new TransactionRepository(store.db),
+    transactions,
     mandates,
     temporal,
     now: timeTravel ? () => timeTravel.clock.now() : () => new Date(),
@@ -124,7 +129,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     mandates: rt.mandates,
     mandateWorkflow: mandateWorkflowDeps(rt.config, rt.temporal),
     reconciliations: new ReconciliationRepository(rt.store.db),
-    webhooks: new WebhookRepository(rt.store.db),
+    webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
     webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     webhookDisableAfterMs: parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0]!,
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),

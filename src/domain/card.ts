@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { derivedKey } from './secrets';
 
 export type CardBrand = 'VISA' | 'MASTERCARD' | 'RUPAY' | 'AMEX' | 'UNKNOWN';
 
@@ -17,8 +18,15 @@ export function cardBrand(pan: string): CardBrand {
 
 /**
  * A stable, opaque card identifier (the contract's `cardId`): keyed hash of the number, so the same
- * card gets the same id without the gateway keeping the number.
+ * card gets the same id without the gateway keeping the number. The key is cardIdKey's.
  */
-export function cardIdentifier(pan: string, key: string): string {
+export function cardIdentifier(pan: string, key: Buffer | string): string {
   return createHmac('sha256', key).update(`card:${pan}`).digest('hex').slice(0, 32);
 }
+
+/**
+ * The card-id HMAC key: derived from MASTER_KEY for this purpose only (before, MASTER_KEY itself
+ * keyed it). Ids already stored and delivered stay as they are; the same card gets a new id from
+ * the switch on (the gateway never kept the number to recompute one).
+ */
+export const cardIdKey = (masterKeyHex: string): Buffer => derivedKey(masterKeyHex, 'card-id');

@@ -70,9 +70,9 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
         }),
       );
       const { limit, ...filter } = query;
-      return async ({ store }) => {
-        const found = await new WebhookRepository(store.db).list(filter, limit);
-        return found.map(({ body: _body, contentType: _type, ...d }) => d);
+      return async ({ store, config }) => {
+        const found = await new WebhookRepository(store.db, config.MASTER_KEY).list(filter, limit);
+        return found.map(({ contentType: _type, ...d }) => d);
       };
     },
     async 'webhooks replay'(args) {
@@ -95,7 +95,7 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
           previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
         });
         try {
-          const deps: ReplayDeps = { webhooks: new WebhookRepository(store.db), temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
+          const deps: ReplayDeps = { webhooks: new WebhookRepository(store.db, config.MASTER_KEY), temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
           if (all) return { replayed: await replayFailedSince(deps, new Date(all.since), all.merchantIdentifier) };
           const replayId = await replayDelivery(deps, positionals[0]!);
           if (!replayId) throw new Error(`no webhook delivery ${positionals[0]}`);

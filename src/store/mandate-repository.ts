@@ -1,11 +1,26 @@
 import type { Collection, Db } from 'mongodb';
 import type { Mandate, MandateState } from '../domain/mandate';
 import { firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
+import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 import { orderKey, OrderIdRepository, type OrderRef } from './order-id-repository';
 
-type MandateDoc = Mandate & { _id: string };
-const toMandate = ({ _id, ...rest }: MandateDoc): Mandate => rest;
+/**
+ * As stored: the payer's VPA sealed for this mandate (`payerVpaSealed`) with its keyed hash for
+ * lookups (`payerVpaHash`); mandates stored before carry `payerVpa` in clear until migrated.
+ */
+type MandateDoc = Omit<Mandate, 'payerVpa'> & {
+  _id: string;
+  payerVpa?: string;
+  payerVpaSealed?: string;
+  payerVpaHash?: string;
+};
+
+const vpaContext = (doc: { _id: string; merchantIdentifier: string }): PayerFieldContext => ({
+  merchantIdentifier: doc.merchantIdentifier,
+  field: 'payerVpa',
+  documentId: doc._id,
+});
 
 /**
  * The mandates collection, keyed like transactions by `<merchantIdentifier>:<orderId>`. The mandate
@@ -14,10 +29,50 @@ const toMandate = ({ _id, ...rest }: MandateDoc): Mandate => rest;
 export class MandateRepository {
   private readonly mandates: Collection<MandateDoc>;
   private readonly orderIds: OrderIdRepository;
+  private readonly cipher: PayerDataCipher;
 
-  constructor(db: Db) {
+  constructor(db: Db, masterKey: string) {
     this.mandates = db.collection<MandateDoc>('mandates');
     this.orderIds = new OrderIdRepository(db);
+    this.cipher = new PayerDataCipher(masterKey);
+  }
+
+  private sealedVpa(doc: { _id: string; merchantIdentifier: string }, payerVpa: string) {
+    return {
+      payerVpaSealed: this.cipher.seal(payerVpa, vpaContext(doc)),
+      payerVpaHash: this.cipher.lookupHash(doc.merchantIdentifier, 'vpa', payerVpa),
+    };
+  }
+
+  private toDoc({ payerVpa, ...m }: Mandate): MandateDoc {
+    const _id = orderKey(m);
+    return { _id, ...m, ...this.sealedVpa({ _id, merchantIdentifier: m.merchantIdentifier }, payerVpa) };
+  }
+
+  /** The mandate as the gateway knows it; throws if its VPA was sealed for another mandate. */
+  private toMandate = ({ _id, payerVpa, payerVpaSealed, payerVpaHash: _hash, ...rest }: MandateDoc): Mandate => ({
+    ...rest,
+    payerVpa: payerVpaSealed !== undefined ? this.cipher.open(payerVpaSealed, vpaContext({ _id, ...rest })) : payerVpa!,
+  });
+
+  /**
+   * Seals the VPAs of mandates stored before they were encrypted (at start-up, idempotent): each is
+   * rewritten only if it still holds the clear VPA read. Returns how many it rewrote.
+   */
+  async migratePayerDataAtRest(): Promise<number> {
+    const clear = await this.mandates
+      .find({ payerVpa: { $exists: true } }, { projection: { _id: 1, merchantIdentifier: 1, payerVpa: 1 } })
+      .toArray();
+    let rewritten = 0;
+    for (const doc of clear) {
+      if (typeof doc.payerVpa !== 'string') continue;
+      const r = await this.mandates.updateOne(
+        { _id: doc._id, payerVpa: doc.payerVpa },
+        { $set: this.sealedVpa(doc, doc.payerVpa), $unset: { payerVpa: '' } },
+      );
+      rewritten += r.modifiedCount;
+    }
+    return rewritten;
   }
 
   /**
@@ -63,7 +118,7 @@ export class MandateRepository {
   /** Inserts a new mandate (its orderId claimed), or returns the one that holds its orderId already. */
   async insert(m: Mandate): Promise<{ mandate: Mandate; created: boolean }> {
     try {
-      await this.mandates.insertOne({ _id: orderKey(m), ...m });
+      await this.mandates.insertOne(this.toDoc(m));
       return { mandate: m, created: true };
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
@@ -75,7 +130,7 @@ export class MandateRepository {
 
   async findByOrder(order: OrderRef): Promise<Mandate | null> {
     const doc = await this.mandates.findOne({ _id: orderKey(order) });
-    return doc ? toMandate(doc) : null;
+    return doc ? this.toMandate(doc) : null;
   }
 
   /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */
@@ -85,7 +140,7 @@ export class MandateRepository {
       .sort({ createdAt: 1 })
       .limit(limit)
       .toArray();
-    return docs.map(toMandate);
+    return docs.map(this.toMandate);
   }
 
   /** Moves the mandate to `state` if it is in one of `from`; true when this call changed it. */

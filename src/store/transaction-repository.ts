@@ -1,17 +1,20 @@
 import type { Collection, Db, Filter, FindCursor, Sort } from 'mongodb';
+import { PayerDataCipher } from '../domain/payer-data';
 import { PaymentResponse } from '../domain/response-codes';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
+import { holdsPayerDataInClear, openInstrument, sealInstrument, type StoredInstrument } from './sealed-instrument';
 
 export { orderKey, type OrderRef } from './order-id-repository';
 
 /**
  * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
- * itself makes an order unique per merchant, and every order lookup is a primary-key lookup.
+ * itself makes an order unique per merchant, and every order lookup is a primary-key lookup. The
+ * instrument's payer data (VPA, masked card, card id) is sealed for this order (sealed-instrument.ts).
  */
-type TransactionDoc = Transaction & { _id: string };
+type TransactionDoc = Omit<Transaction, 'instrument'> & { _id: string; instrument: StoredInstrument };
 
 export type NewTransaction = Omit<
   Transaction,
@@ -32,8 +35,6 @@ export class TransactionNotFoundError extends Error {
   override readonly name = 'TransactionNotFoundError';
 }
 
-const toTransaction = ({ _id, ...rest }: TransactionDoc): Transaction => rest;
-
 /**
  * What creating an order found: it created it, or the order holding its orderId is a transaction
  * (returned), or the orderId is held outside this collection (a mandate, or reserved for a mandate's
@@ -52,10 +53,48 @@ export type CreatePendingResult =
 export class TransactionRepository {
   private readonly txns: Collection<TransactionDoc>;
   private readonly orderIds: OrderIdRepository;
+  private readonly cipher: PayerDataCipher;
 
-  constructor(db: Db) {
+  constructor(db: Db, masterKey: string) {
     this.txns = db.collection<TransactionDoc>('transactions');
     this.orderIds = new OrderIdRepository(db);
+    this.cipher = new PayerDataCipher(masterKey);
+  }
+
+  /** The document as stored: payer data sealed. */
+  private toDoc(t: Transaction): TransactionDoc {
+    return { _id: orderKey(t), ...t, instrument: sealInstrument(this.cipher, t, t.instrument) };
+  }
+
+  /** The transaction as the gateway knows it, payer data opened (stored in clear before: as is). */
+  private toTransaction = ({ _id, ...rest }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction => ({
+    ...rest,
+    instrument: openInstrument(this.cipher, rest, rest.instrument),
+  });
+
+  /**
+   * Seals the payer data of transactions stored before it was encrypted (at start-up, idempotent).
+   * Each is rewritten only if unchanged since read (`version`, which the rewrite leaves alone: the
+   * order itself did not change); one changed meanwhile is read again. Returns how many it rewrote.
+   */
+  async migratePayerDataAtRest(): Promise<number> {
+    const clear = { 'instrument.kind': { $in: ['UPI', 'UPI_MANDATE', 'CARD'] }, 'instrument.sealed': { $exists: false } };
+    let rewritten = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      const docs = (await this.txns.find(clear as Filter<TransactionDoc>).toArray()).filter((d) =>
+        holdsPayerDataInClear(d.instrument),
+      );
+      if (docs.length === 0) break;
+      for (const doc of docs) {
+        const instrument = sealInstrument(this.cipher, doc, doc.instrument as Transaction['instrument']);
+        const r = await this.txns.updateOne(
+          { _id: doc._id, version: doc.version, 'instrument.sealed': { $exists: false } } as Filter<TransactionDoc>,
+          { $set: { instrument } },
+        );
+        rewritten += r.modifiedCount;
+      }
+    }
+    return rewritten;
   }
 
   /**
@@ -74,7 +113,7 @@ export class TransactionRepository {
     // Insert, and on the primary key's refusal read the order that exists. (Not an upsert with
     // $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
     try {
-      await this.txns.insertOne({ _id: orderKey(t), ...transaction });
+      await this.txns.insertOne(this.toDoc(transaction));
       return { transaction, created: true };
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
@@ -95,7 +134,7 @@ export class TransactionRepository {
     let taken = new Set<number>();
     try {
       await this.txns.insertMany(
-        free.map((t) => ({ _id: orderKey(t), ...pending(t) })),
+        free.map((t) => this.toDoc(pending(t))),
         { ordered: false },
       );
     } catch (e) {
@@ -107,13 +146,13 @@ export class TransactionRepository {
 
   async findByOrder(order: OrderRef): Promise<Transaction | null> {
     const doc = await this.txns.findOne({ _id: orderKey(order) });
-    return doc ? toTransaction(doc) : null;
+    return doc ? this.toTransaction(doc) : null;
   }
 
   /** Transactions by gateway txnId, one query per batch (index txnId_unique, on either store). */
   async findByTxnIds(txnIds: string[]): Promise<Transaction[]> {
     if (txnIds.length === 0) return [];
-    return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(toTransaction);
+    return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(this.toTransaction);
   }
 
   /**
@@ -127,7 +166,7 @@ export class TransactionRepository {
       .sort({ sweptAt: 1, updatedAt: 1 })
       .limit(limit)
       .toArray();
-    return docs.map(toTransaction);
+    return docs.map(this.toTransaction);
   }
 
   /** Notes that the sweep ensured these orders' workflows (see findPendingSince). */
@@ -143,7 +182,7 @@ export class TransactionRepository {
       .sort({ updatedAt: 1 })
       .limit(limit)
       .toArray();
-    return docs.map(toTransaction);
+    return docs.map(this.toTransaction);
   }
 
   /**
@@ -163,6 +202,7 @@ export class TransactionRepository {
       {
         $set: {
           ...outcome,
+          ...(outcome.instrument ? { instrument: sealInstrument(this.cipher, order, outcome.instrument) } : {}),
           updatedAt: at,
           completedAt: at,
           ...(outcome.status === 'Success' ? { successAt: at } : {}),
@@ -171,7 +211,7 @@ export class TransactionRepository {
       },
       { returnDocument: 'after' },
     );
-    if (updated) return { applied: true, transaction: toTransaction(updated) };
+    if (updated) return { applied: true, transaction: this.toTransaction(updated) };
     const current = await this.findByOrder(order);
     if (!current || current.txnId !== order.txnId)
       throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
@@ -224,7 +264,7 @@ export class TransactionRepository {
       .skip(skip)
       .limit(limit)
       .batchSize(Math.min(limit, 1000))
-      .map((doc) => doc as Transaction);
+      .map(this.toTransaction);
   }
 
   /** Clears the reconciliation's pending follow-ups once they are all started. */
@@ -241,12 +281,15 @@ export class TransactionRepository {
     version: number,
     change: { set: Partial<Omit<Transaction, 'version'>>; pushRefund?: RefundEntry },
   ): Promise<Transaction | null> {
+    const set = change.set.instrument
+      ? { ...change.set, instrument: sealInstrument(this.cipher, order, change.set.instrument) }
+      : change.set;
     const updated = await this.txns.findOneAndUpdate(
       { _id: orderKey(order), version },
-      { $set: change.set, $inc: { version: 1 }, ...(change.pushRefund ? { $push: { refunds: change.pushRefund } } : {}) },
+      { $set: set, $inc: { version: 1 }, ...(change.pushRefund ? { $push: { refunds: change.pushRefund } } : {}) },
       { returnDocument: 'after' },
     );
-    return updated ? toTransaction(updated) : null;
+    return updated ? this.toTransaction(updated) : null;
   }
 }
 

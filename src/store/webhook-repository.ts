@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
@@ -30,6 +31,21 @@ export interface WebhookDelivery {
   failureReason?: string;
 }
 
+/** A delivery without its body, as listings show it. */
+export type WebhookDeliverySummary = Omit<WebhookDelivery, 'body'>;
+
+/**
+ * As stored: the body sealed for this delivery (it carries masked cards and card ids), opened
+ * byte for byte on read; deliveries stored before carry `body` in clear until migrated.
+ */
+type WebhookDeliveryDoc = Omit<WebhookDelivery, 'body'> & { body?: string; bodySealed?: string };
+
+const bodyContext = (d: { _id: string; merchantIdentifier: string }): PayerFieldContext => ({
+  merchantIdentifier: d.merchantIdentifier,
+  field: 'body',
+  documentId: d._id,
+});
+
 export interface DeliveryFilter {
   merchantIdentifier?: string;
   state?: DeliveryState;
@@ -38,21 +54,54 @@ export interface DeliveryFilter {
 
 /** Webhook deliveries keyed by delivery id, with every attempt. */
 export class WebhookRepository {
-  private readonly deliveries: Collection<WebhookDelivery>;
+  private readonly deliveries: Collection<WebhookDeliveryDoc>;
+  private readonly cipher: PayerDataCipher;
 
-  constructor(db: Db) {
-    this.deliveries = db.collection<WebhookDelivery>('webhook_deliveries');
+  constructor(db: Db, masterKey: string) {
+    this.deliveries = db.collection<WebhookDeliveryDoc>('webhook_deliveries');
+    this.cipher = new PayerDataCipher(masterKey);
+  }
+
+  private toDelivery = ({ body, bodySealed, ...rest }: WebhookDeliveryDoc): WebhookDelivery => ({
+    ...rest,
+    body: bodySealed !== undefined ? this.cipher.open(bodySealed, bodyContext(rest)) : body!,
+  });
+
+  /**
+   * Seals the bodies of deliveries stored before they were encrypted (at start-up, idempotent; a
+   * body never changes once stored). Returns how many it rewrote.
+   */
+  async migratePayerDataAtRest(): Promise<number> {
+    const clear = await this.deliveries
+      .find({ body: { $exists: true } }, { projection: { _id: 1, merchantIdentifier: 1, body: 1 } })
+      .toArray();
+    let rewritten = 0;
+    for (const doc of clear) {
+      if (typeof doc.body !== 'string') continue;
+      const r = await this.deliveries.updateOne(
+        { _id: doc._id, body: doc.body },
+        { $set: { bodySealed: this.cipher.seal(doc.body, bodyContext(doc)) }, $unset: { body: '' } },
+      );
+      rewritten += r.modifiedCount;
+    }
+    return rewritten;
   }
 
   /** Stores a new delivery, or returns the one stored under its id (whose bytes then stand). */
   async createOrGet(d: Omit<WebhookDelivery, 'state' | 'attempts'>): Promise<WebhookDelivery> {
+    const { body, ...rest } = d;
     const delivery: WebhookDelivery = { ...d, state: 'pending', attempts: [] };
     try {
-      await this.deliveries.insertOne(delivery);
+      await this.deliveries.insertOne({
+        ...rest,
+        bodySealed: this.cipher.seal(body, bodyContext(d)),
+        state: 'pending',
+        attempts: [],
+      });
       return delivery;
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
-      const existing = await this.deliveries.findOne({ _id: d._id });
+      const existing = await this.find(d._id);
       if (!existing) throw e;
       return existing;
     }
@@ -74,18 +123,24 @@ export class WebhookRepository {
   }
 
   async find(deliveryId: string): Promise<WebhookDelivery | null> {
-    return this.deliveries.findOne({ _id: deliveryId });
+    const doc = await this.deliveries.findOne({ _id: deliveryId });
+    return doc ? this.toDelivery(doc) : null;
   }
 
   /**
    * Deliveries matching the filter, newest first. An operator listing: it scans the collection,
-   * which the store cannot index beyond _id (ARCHITECTURE.md); `limit` bounds the answer.
+   * which the store cannot index beyond _id (ARCHITECTURE.md); `limit` bounds the answer. Bodies
+   * are left out (never shown, never decrypted in bulk).
    */
-  async list(filter: DeliveryFilter, limit: number): Promise<WebhookDelivery[]> {
+  async list(filter: DeliveryFilter, limit: number): Promise<WebhookDeliverySummary[]> {
     const query: Record<string, unknown> = {};
     if (filter.merchantIdentifier !== undefined) query.merchantIdentifier = filter.merchantIdentifier;
     if (filter.state !== undefined) query.state = filter.state;
     if (filter.createdSince !== undefined) query.createdAt = { $gte: filter.createdSince };
-    return this.deliveries.find(query).sort({ createdAt: -1 }).limit(limit).toArray();
+    return this.deliveries
+      .find(query, { projection: { body: 0, bodySealed: 0 } })
+      .sort({ createdAt: -1 })
+      .limit(limit)
+      .toArray();
   }
 }

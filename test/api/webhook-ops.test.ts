@@ -71,7 +71,7 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
         [[replayId, deliveryId]],
       );
       // The first delivery stays failed: the replay is its own record.
-      assert.equal((await new WebhookRepository(gw.rt.store.db).find(deliveryId))?.state, 'failed');
+      assert.equal((await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId))?.state, 'failed');
     } finally {
       await receiver.close();
     }

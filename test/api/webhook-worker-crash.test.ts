@@ -110,7 +110,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         [deliveryId, deliveryId],
       );
       assert.equal(JSON.parse(new URLSearchParams(receiver.calls[1]!.body).get('txnData')!).txns[0].orderId, orderId);
-      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
     } finally {
       await receiver.close();
@@ -169,7 +169,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         receiver.calls.map((c) => c.headers['x-webhook-attempt']),
         ['1', '1'],
       );
-      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
       assert.equal(stored?.attempts.length, 1, 'the killed attempt never reached the store');
       await assert.rejects(gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).describe(), WorkflowNotFoundError);

@@ -119,7 +119,7 @@ const refund = (status: string) => ({ merchantRefId: `r-${randomBytes(3).toStrin
 /** The refund sweep's answer (the repository's own query), as sorted _ids. */
 async function pendingIds(db: Db, collection = 'transactions'): Promise<string[]> {
   if (collection === 'transactions') {
-    const found = await new TransactionRepository(db).findWithPendingRefundsSince(LATER, 100);
+    const found = await new TransactionRepository(db, randomBytes(32).toString('hex')).findWithPendingRefundsSince(LATER, 100);
     return found.map((t) => t.txnId.replace('T', 'o')).sort();
   }
   const docs = await db

@@ -30,7 +30,7 @@ describe('store: the range reads the gateway makes are index searches', function
     });
     await ensureIndexes(db);
     await db.collection('transactions').insertMany(Array.from({ length: 200 }, (_, i) => doc(i)));
-    repo = new TransactionRepository(db);
+    repo = new TransactionRepository(db, randomBytes(32).toString('hex'));
   });
 
   after(async () => {

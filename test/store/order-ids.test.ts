@@ -81,8 +81,8 @@ describe('store: one orderId namespace per merchant', function () {
   });
 
   it('claims the orderIds of mandates stored before claims existed, at start-up: their own and their first debit', async () => {
-    const mandates = new MandateRepository(db);
-    const transactions = new TransactionRepository(db);
+    const mandates = new MandateRepository(db, randomBytes(32).toString('hex'));
+    const transactions = new TransactionRepository(db, randomBytes(32).toString('hex'));
     const legacy = { ...mandate(order().orderId, 'LEGACY1'), firstDebit: true, firstDebitAmountPaise: 100 };
     const current = { ...mandate(order().orderId, 'CURRENT1'), firstDebitOrderId: null };
     await db

@@ -88,8 +88,8 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
     ))!;
     deps = {
       config,
-      mandates: new MandateRepository(store.db),
-      transactions: new TransactionRepository(store.db),
+      mandates: new MandateRepository(store.db, config.MASTER_KEY),
+      transactions: new TransactionRepository(store.db, config.MASTER_KEY),
       temporal: env.client,
       now: () => new Date(),
       realtimeWebhook: false,

@@ -73,8 +73,8 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
     bankCalls.length = 0;
     deps = {
       config,
-      mandates: new MandateRepository(store.db),
-      transactions: new TransactionRepository(store.db),
+      mandates: new MandateRepository(store.db, config.MASTER_KEY),
+      transactions: new TransactionRepository(store.db, config.MASTER_KEY),
       temporal: env.client,
       now: () => clock,
       realtimeWebhook: false,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { cardIdentifier } from '../../domain/card';
+import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { CHECKOUT_TOKEN_PATTERN, checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
 import { formatIstDateTime } from '../../domain/ist-time';
@@ -176,7 +176,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
       return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
     }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
     if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
     const paid = await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
     await afterPayment(ctx, deps, pp, {

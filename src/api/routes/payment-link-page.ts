@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { cardIdentifier } from '../../domain/card';
+import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { paiseToRupees } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
@@ -133,7 +133,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
       return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
     }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
     if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
     const paid = await payLink(startPaymentDeps(deps), link, instrument.instrument);
     await afterPayment(ctx, deps, pp, {

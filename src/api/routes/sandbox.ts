@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { ApiError, BusinessResults } from '../../domain/api-errors';
-import { cardIdentifier } from '../../domain/card';
+import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { sandboxInstrument } from '../../domain/sandbox-bank';
 import { extraProductDescriptions } from '../../domain/transaction';
 import { TxnStatus } from '../../domain/txn-status';
@@ -20,7 +20,7 @@ export function sandboxRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/sandbox/v1/payments', async (ctx) => {
     const { body } = await readJson(ctx, sandboxPaymentSchema, deps.config.MAX_BODY_BYTES);
-    const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, deps.config.MASTER_KEY));
+    const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
     if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);
     const merchant = await requireMerchant(deps.merchants, body.merchantIdentifier);
     await deps.rateLimit.consume(ctx, 'sandbox', merchant.merchantIdentifier);

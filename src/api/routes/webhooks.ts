@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
-import type { WebhookDelivery } from '../../store/webhook-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
 import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
 import type { ApiDeps } from '../deps';
@@ -14,10 +13,11 @@ import {
   replayFailedSchema,
   rotateSigningSecretSchema,
 } from '../schemas/webhooks';
+import type { WebhookDeliverySummary } from '../../store/webhook-repository';
 import { WebhookEndpointRepository, type WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
 
 /** A delivery as operators read it: no body bytes, every attempt. */
-const view = (d: WebhookDelivery) => ({
+const view = (d: WebhookDeliverySummary) => ({
   deliveryId: d._id,
   merchantIdentifier: d.merchantIdentifier,
   realtime: d.realtime,
@@ -32,7 +32,7 @@ const view = (d: WebhookDelivery) => ({
 /** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  const webhooks = new WebhookRepository(deps.store.db);
+  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
   const endpoints = new WebhookEndpointRepository(deps.store.db);
   const replayDeps = { webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps.config.OPS_TOKEN));
