@@ -124,6 +124,14 @@ export const configSchema = z.object({
     .positive()
     .default(900)
     .describe('how long a dynamic QR waits for its payer before the order becomes Failure'),
+  QR_PIXEL_BUDGET: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(50_000_000)
+    .describe(
+      'most QR image pixels one request may ask for (width x height, summed over a payment link batch; at least one 1000x1000 image): more is refused with 400, code 2018',
+    ),
   CHECKOUT_EXPIRY_SECONDS: z.coerce
     .number()
     .int()

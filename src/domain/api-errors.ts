@@ -14,6 +14,11 @@ export const ApiErrors = {
   badRequest: { http: 400, code: 2008, text: 'Malformed HTTP request' },
   unsupportedVersion: { http: 400, code: 2009, text: 'Unsupported or missing API version: send v=8, v=12 or v=13' },
   unknownEncryptionKey: { http: 400, code: 2015, text: 'Unknown encryptionKeyId for this merchant' },
+  qrPixelBudgetExceeded: {
+    http: 400,
+    code: 2018,
+    text: 'The QR images this request asks for exceed the pixel budget of one request (QR_PIXEL_BUDGET)',
+  },
   payerVpaUndecryptable: { http: 400, code: 2016, text: 'payerVpa could not be decrypted with the key of encryptionKeyId' },
   checksumMissing: { http: 401, code: 2010, text: 'Checksum is missing' },
   checksumMismatch: { http: 401, code: 2011, text: 'Checksum does not match' },

@@ -53,6 +53,24 @@ export interface RefusedLinkEntry {
   problem: string;
 }
 
+/** The QR image an entry asks for (`showQrImg`, at `qrImgSize` or the default), or null. */
+export function linkQrImageSize(entry: LinkRequest): { width: number; height: number } | null {
+  return entry.showQrImg ? (entry.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT }) : null;
+}
+
+/**
+ * The pixels of every QR image a batch asks for: what its rendering costs, held against the
+ * per-request budget (QR_PIXEL_BUDGET). Entries refused on their own render nothing.
+ */
+export function batchQrPixels(entries: readonly (CheckedLinkEntry | RefusedLinkEntry)[]): number {
+  let pixels = 0;
+  for (const e of entries) {
+    const size = 'entry' in e ? linkQrImageSize(e.entry) : null;
+    if (size) pixels += size.width * size.height;
+  }
+  return pixels;
+}
+
 /** `1m 05s`, `2 h 10 min`, `3 days 4 h`: the time a payer has left, for the page. */
 export function formatTimeLeft(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));

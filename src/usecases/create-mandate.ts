@@ -8,7 +8,7 @@ import { type Mandate, type MandateRequest, type MandateResponseKey } from '../d
 import { firstDebitOrderIds, firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
 import { mandateIntentUrls } from '../domain/mandate-intent';
 import { formatRupees } from '../domain/money';
-import { renderQrPng } from '../domain/qr-png';
+import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { MandateRepository } from '../store/mandate-repository';
 import type { Merchant } from '../store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
@@ -202,5 +202,5 @@ async function bankPostData(
     validityEnd: npciDate(mandateConfig.endDate),
   });
   if (m.mode === 'upiIntentMandate') return { ...urls, txnid: m.txnId };
-  return { link: (await renderQrPng(urls.androidIntentUrl, QR_SIDE, QR_SIDE)).toString('base64'), txnid: m.txnId };
+  return { link: (await renderQrPngOffLoop(urls.androidIntentUrl, QR_SIDE, QR_SIDE)).toString('base64'), txnid: m.txnId };
 }

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { formatIstDateTime } from '../domain/ist-time';
-import { QR_IMG_DEFAULT, type CheckedLinkEntry, type LinkRequest, type RefusedLinkEntry } from '../domain/payment-link';
-import { renderQrPng } from '../domain/qr-png';
+import { linkQrImageSize, type CheckedLinkEntry, type LinkRequest, type RefusedLinkEntry } from '../domain/payment-link';
+import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { Logger } from '../logger';
 import type { Merchant } from '../store/merchant-repository';
 import type { PaymentLink, PaymentLinkRepository, PlannedLinkEntry } from '../store/payment-link-repository';
@@ -68,12 +68,18 @@ export async function createPaymentLinks(
   const ours = valid.filter((p, i) => created[i] || stored[i]?.txnId === p.order.txnId);
   await deps.paymentLinks.insert(ours.map((p) => p.link));
 
+  // The images render in the worker pool, all of the batch queued at once (the route kept the
+  // batch within QR_PIXEL_BUDGET).
   const answers = new Map<PlannedLinkEntry, PaymentLinkResult>();
-  for (const p of ours) {
-    const link = linkUrl(deps, p.link._id);
-    const qrCode = p.qrImgSize ? (await renderQrPng(link, p.qrImgSize.width, p.qrImgSize.height)).toString('base64') : undefined;
-    answers.set(p, { ...p.echo, link, ...(qrCode ? { qrCode } : {}) });
-  }
+  await Promise.all(
+    ours.map(async (p) => {
+      const link = linkUrl(deps, p.link._id);
+      const qrCode = p.qrImgSize
+        ? (await renderQrPngOffLoop(link, p.qrImgSize.width, p.qrImgSize.height)).toString('base64')
+        : undefined;
+      answers.set(p, { ...p.echo, link, ...(qrCode ? { qrCode } : {}) });
+    }),
+  );
   // Only orders still open need their workflow (a retry may find some paid or expired already).
   const open = valid.filter((p, i) => answers.has(p) && (created[i] || stored[i]?.status === 'Pending'));
   void startWorkflows(
@@ -109,8 +115,12 @@ function plan(
       customerMobile: c.entry.customerMobile === undefined ? null : String(c.entry.customerMobile),
       createdAt: now,
     };
-    const qrImgSize = c.entry.showQrImg ? (c.entry.qrImgSize ?? { width: QR_IMG_DEFAULT, height: QR_IMG_DEFAULT }) : null;
-    return { order: newOrder(merchant, c, ipAddress, now), link, echo: echo(c.entry, c.expireBy), qrImgSize };
+    return {
+      order: newOrder(merchant, c, ipAddress, now),
+      link,
+      echo: echo(c.entry, c.expireBy),
+      qrImgSize: linkQrImageSize(c.entry),
+    };
   });
 }
 

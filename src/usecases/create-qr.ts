@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import type { Paise } from '../domain/money';
 import { qrImageAddress } from '../domain/qr-image-address';
-import { renderQrPng } from '../domain/qr-png';
+import { renderQrPngOffLoop } from '../qr-render-pool';
 import { upiIntentUrl } from '../domain/upi-intent';
 import type { Transaction } from '../domain/transaction';
 import type { Merchant } from '../store/merchant-repository';
@@ -56,7 +56,7 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
     height: r.height,
     url,
   });
-  const imgData = (await renderQrPng(url, r.width, r.height)).toString('base64');
+  const imgData = (await renderQrPngOffLoop(url, r.width, r.height)).toString('base64');
   const data = JSON.stringify({ orderId: r.orderId, serviceOrderId: txnId, qrDetails: { url, imgUrl, imgData } });
 
   const { transaction, created, heldBy } = await deps.transactions.createPending({

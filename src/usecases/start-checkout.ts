@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { checkoutToken, type CheckoutRequest } from '../domain/checkout';
 import type { CheckoutEntry } from '../domain/checkout-return';
 import { newTxnId } from '../domain/identifiers';
-import { renderQrPng } from '../domain/qr-png';
+import { renderQrPngOffLoop } from '../qr-render-pool';
 import { extraProductDescriptions, type Transaction } from '../domain/transaction';
 import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
 import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
@@ -95,6 +95,6 @@ const QR_SIDE = 300;
 
 /** `bankPostData` of the JSON answer (208): the app links of a UPI intent, or the QR of a upiqr checkout. */
 export async function checkoutBankPostData(intent: string, t: Transaction, qr: boolean): Promise<Record<string, string>> {
-  if (qr) return { link: (await renderQrPng(intent, QR_SIDE, QR_SIDE)).toString('base64'), txnid: t.txnId };
+  if (qr) return { link: (await renderQrPngOffLoop(intent, QR_SIDE, QR_SIDE)).toString('base64'), txnid: t.txnId };
   return { ...paymentIntentUrls(intent), txnid: t.txnId };
 }

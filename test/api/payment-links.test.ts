@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { PaymentLinkRepository } from '../../src/store/payment-link-repository';
@@ -62,6 +63,8 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     assert.equal(second.qrCode, undefined, 'no QR unless asked');
     const png = PNG.sync.read(Buffer.from(first.qrCode, 'base64'));
     assert.deepEqual([png.width, png.height], [240, 300]);
+    // Rendered in the worker pool: a QR reader still reads the link from it.
+    assert.equal(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data, first.link);
     const order = await statusOf(entry.orderId as string);
     assert.deepEqual([order.txnStatus, order.orderDetail.amount], ['2', '24950']);
     // Its workflow waits for the payer, tagged for operators.
@@ -133,6 +136,25 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     const res = await create(Array.from({ length: 500 }, () => linkEntry()));
     assert.equal(res.json.statusCode, 200, res.text.slice(0, 300));
     assert.equal(new Set(res.json.data.map((d: { link: string }) => d.link)).size, 500);
+  });
+
+  it('refuses a batch whose QR images exceed the pixel budget: 400, code 2018, nothing created', async () => {
+    const budget = gw.rt.config.QR_PIXEL_BUDGET;
+    const big = { showQrImg: true, qrImgSize: { width: 1000, height: 1000 } };
+    const entries = Array.from({ length: Math.floor(budget / 1_000_000) + 1 }, () => linkEntry(big));
+    const res = await create([...entries, linkEntry()]);
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.deepEqual([res.json.success, res.json.statusCode, res.json.data], [false, 400, []]);
+    assert.match(
+      res.json.errorMessage,
+      new RegExp(`^2018: .*${entries.length * 1_000_000} pixels of QR images, at most ${budget}$`),
+    );
+    for (const e of [entries[0]!, entries.at(-1)!]) {
+      assert.equal(await storedTransaction(gw, merchant.merchantIdentifier, e.orderId as string), null, 'no order stored');
+    }
+    // Entries refused on their own render nothing, so they count for nothing; within the budget it passes.
+    const fits = await create([linkEntry({ ...big, amount: 1 }), linkEntry({ showQrImg: true })]);
+    assert.deepEqual([fits.status, fits.json.statusCode], [200, 207]);
   });
 
   describe('bad requests: the envelope with statusCode, never a 500', () => {

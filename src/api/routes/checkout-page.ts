@@ -7,7 +7,7 @@ import { checkoutReturnFields } from '../../domain/checkout-return';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { paiseToRupees } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
-import { renderQrPng } from '../../domain/qr-png';
+import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../store/checkout-repository';
@@ -91,7 +91,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     }
     const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
     const intent = checkoutIntent(deps.config, merchant, t);
-    const qr = (await renderQrPng(intent, 220, 220)).toString('base64');
+    const qr = (await renderQrPngOffLoop(intent, 220, 220)).toString('base64');
     const left = deadline.getTime() - now.getTime();
     const upiCollect = checkout.paymentMode === 'UPI' && checkout.bankid ? { upiId: checkout.bankid } : {};
     const bank = checkout.paymentMode === 'NETBANKING' && checkout.bankid ? { bankCode: checkout.bankid.toUpperCase() } : {};

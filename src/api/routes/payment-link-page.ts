@@ -4,7 +4,7 @@ import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { paiseToRupees } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
-import { renderQrPng } from '../../domain/qr-png';
+import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
@@ -92,7 +92,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
       note: t.productDescription,
       merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
     });
-    const qr = (await renderQrPng(intent, 220, 220)).toString('base64');
+    const qr = (await renderQrPngOffLoop(intent, 220, 220)).toString('base64');
     html(
       ctx,
       error ? 400 : 200,

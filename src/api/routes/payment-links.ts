@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { batchQrPixels } from '../../domain/payment-link';
 import { createPaymentLinks } from '../../usecases/create-payment-links';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { Merchant } from '../../store/merchant-repository';
@@ -15,11 +17,20 @@ export function paymentLinkRoutes(deps: ApiDeps): Router {
     await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
     const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.PAYMENT_LINK_MAX_BODY_BYTES);
     const now = deps.now();
+    const entries = body.details.map((raw) => checkPaymentLinkEntry(raw, now));
+    // Refused before anything is stored or rendered: the images' pixels bound the CPU one request takes.
+    const pixels = batchQrPixels(entries);
+    if (pixels > deps.config.QR_PIXEL_BUDGET) {
+      throw new ApiError(
+        'qrPixelBudgetExceeded',
+        `the batch asks for ${pixels} pixels of QR images, at most ${deps.config.QR_PIXEL_BUDGET}`,
+      );
+    }
     const data = await createPaymentLinks(
       { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
       merchant,
       body.batchId,
-      body.details.map((raw) => checkPaymentLinkEntry(raw, now)),
+      entries,
       ctx.ip || null,
     );
     const failed = data.filter((d) => d.link === null).length;

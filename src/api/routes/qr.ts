@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { qrImageSignatureMatches } from '../../domain/qr-image-address';
-import { QR_SIZE, renderQrPng } from '../../domain/qr-png';
+import { QR_SIZE } from '../../domain/qr-png';
+import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { createQr } from '../../usecases/create-qr';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
@@ -78,7 +79,7 @@ export function qrRoutes(deps: ApiDeps): Router {
     const url = q.data;
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=900');
-    ctx.body = await renderQrPng(url, width, height);
+    ctx.body = await renderQrPngOffLoop(url, width, height);
   });
   return router;
 }
