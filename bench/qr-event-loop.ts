@@ -22,7 +22,8 @@ const SIDE = 1000;
 
 interface Phase {
   loopP99Ms: number;
-  loopMaxMs: number;
+  /** The longest the loop went without running a 5 ms timer (monitorEventLoopDelay misses one long block). */
+  loopLongestStallMs: number;
   statusP50Ms: number;
   statusP99Ms: number;
   statusCalls: number;
@@ -38,6 +39,13 @@ async function measure(status: () => Promise<unknown>, work: () => Promise<unkno
   const latencies: number[] = [];
   let done = false;
   const started = performance.now();
+  let lastTick = started;
+  let longestStall = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    longestStall = Math.max(longestStall, now - lastTick - 5);
+    lastTick = now;
+  }, 5);
   loop.enable();
   const poller = (async () => {
     while (!done) {
@@ -49,11 +57,13 @@ async function measure(status: () => Promise<unknown>, work: () => Promise<unkno
   await work();
   done = true;
   await poller;
+  await new Promise((r) => setTimeout(r, 20)); // the probe's tick after the last of the work
+  clearInterval(probe);
   loop.disable();
   latencies.sort((a, b) => a - b);
   return {
     loopP99Ms: round(loop.percentile(99) / 1e6, 1),
-    loopMaxMs: round(loop.max / 1e6, 1),
+    loopLongestStallMs: round(longestStall, 1),
     statusP50Ms: round(percentile(latencies, 50), 1),
     statusP99Ms: round(percentile(latencies, 99), 1),
     statusCalls: latencies.length,
@@ -105,23 +115,33 @@ async function main(): Promise<boolean> {
     const rows: BenchRow[] = [
       ratioRow(
         `event-loop delay p99 while ${IMAGES} QR at ${SIDE} px render (pool)`,
-        { label: `${pooled.loopP99Ms} ms (max ${pooled.loopMaxMs} ms, batch ${pooled.ms} ms)`, value: pooled.loopP99Ms },
+        {
+          label: `${pooled.loopP99Ms} ms (longest stall ${pooled.loopLongestStallMs} ms, batch ${pooled.ms} ms)`,
+          value: pooled.loopP99Ms,
+        },
         { label: `${idle.loopP99Ms} ms idle`, value: Math.max(idle.loopP99Ms, 1) },
-        { atMost: 10 },
+        { atMost: 3 },
       ),
       ratioRow(
         `status API p99 beside the batch (${pooled.statusCalls} calls)`,
         { label: `${pooled.statusP99Ms} ms (p50 ${pooled.statusP50Ms} ms)`, value: pooled.statusP99Ms },
         { label: `${idle.statusP99Ms} ms idle (p50 ${idle.statusP50Ms} ms)`, value: Math.max(idle.statusP99Ms, 1) },
-        { atMost: 10 },
+        { atMost: 3 },
       ),
     ];
     if (onLoop) {
+      // For scale, no target: rendered on the loop, the batch stalls it (and every request) throughout.
       rows.push(
         ratioRow(
-          `event-loop delay max, the same ${IMAGES} rendered on the loop (before the pool)`,
-          { label: `${onLoop.loopMaxMs} ms (${onLoop.statusCalls} status calls in ${onLoop.ms} ms)`, value: onLoop.loopMaxMs },
-          { label: `${idle.loopP99Ms} ms idle`, value: Math.max(idle.loopP99Ms, 1) },
+          `longest event-loop stall, the same ${IMAGES} rendered on the loop (before the pool)`,
+          { label: `${onLoop.loopLongestStallMs} ms`, value: onLoop.loopLongestStallMs },
+          { label: `${idle.loopLongestStallMs} ms idle`, value: Math.max(idle.loopLongestStallMs, 1) },
+          {},
+        ),
+        ratioRow(
+          `status API p99 beside it (${onLoop.statusCalls} calls in ${onLoop.ms} ms)`,
+          { label: `${onLoop.statusP99Ms} ms`, value: onLoop.statusP99Ms },
+          { label: `${idle.statusP99Ms} ms idle`, value: Math.max(idle.statusP99Ms, 1) },
           {},
         ),
       );

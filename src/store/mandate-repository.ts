@@ -1,8 +1,9 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import type { Mandate, MandateState } from '../domain/mandate';
 import { firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
+import { sealClearField } from './seal-clear-field';
 import { orderKey, OrderIdRepository, type OrderRef } from './order-id-repository';
 
 /**
@@ -60,19 +61,7 @@ export class MandateRepository {
    * rewritten only if it still holds the clear VPA read. Returns how many it rewrote.
    */
   async migratePayerDataAtRest(): Promise<number> {
-    const clear = await this.mandates
-      .find({ payerVpa: { $exists: true } }, { projection: { _id: 1, merchantIdentifier: 1, payerVpa: 1 } })
-      .toArray();
-    let rewritten = 0;
-    for (const doc of clear) {
-      if (typeof doc.payerVpa !== 'string') continue;
-      const r = await this.mandates.updateOne(
-        { _id: doc._id, payerVpa: doc.payerVpa },
-        { $set: this.sealedVpa(doc, doc.payerVpa), $unset: { payerVpa: '' } },
-      );
-      rewritten += r.modifiedCount;
-    }
-    return rewritten;
+    return sealClearField(this.mandates as unknown as Collection<Document>, 'payerVpa', (at, vpa) => this.sealedVpa(at, vpa));
   }
 
   /**

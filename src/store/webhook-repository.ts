@@ -1,6 +1,7 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
+import { sealClearField } from './seal-clear-field';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -72,19 +73,9 @@ export class WebhookRepository {
    * body never changes once stored). Returns how many it rewrote.
    */
   async migratePayerDataAtRest(): Promise<number> {
-    const clear = await this.deliveries
-      .find({ body: { $exists: true } }, { projection: { _id: 1, merchantIdentifier: 1, body: 1 } })
-      .toArray();
-    let rewritten = 0;
-    for (const doc of clear) {
-      if (typeof doc.body !== 'string') continue;
-      const r = await this.deliveries.updateOne(
-        { _id: doc._id, body: doc.body },
-        { $set: { bodySealed: this.cipher.seal(doc.body, bodyContext(doc)) }, $unset: { body: '' } },
-      );
-      rewritten += r.modifiedCount;
-    }
-    return rewritten;
+    return sealClearField(this.deliveries as unknown as Collection<Document>, 'body', (at, body) => ({
+      bodySealed: this.cipher.seal(body, bodyContext(at)),
+    }));
   }
 
   /** Stores a new delivery, or returns the one stored under its id (whose bytes then stand). */
