@@ -95,7 +95,11 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
           previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
         });
         try {
-          const deps: ReplayDeps = { webhooks: new WebhookRepository(store.db, config.MASTER_KEY), temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
+          const deps: ReplayDeps = {
+            webhooks: new WebhookRepository(store.db, config.MASTER_KEY),
+            temporal,
+            taskQueue: config.TEMPORAL_TASK_QUEUE,
+          };
           if (all) return { replayed: await replayFailedSince(deps, new Date(all.since), all.merchantIdentifier) };
           const replayId = await replayDelivery(deps, positionals[0]!);
           if (!replayId) throw new Error(`no webhook delivery ${positionals[0]}`);

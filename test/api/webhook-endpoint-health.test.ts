@@ -209,11 +209,16 @@ describe('Webhook endpoint health over time-skipped days', function () {
     assert.equal(h.state, 'disabled', JSON.stringify(h));
     assert.match(h.disabledReason, /every attempt failed for 120h/);
     assert.equal(receiver.calls.length, callsBefore + 1);
-    assert.equal((await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(last))?.failureReason, 'endpoint disabled');
+    assert.equal(
+      (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(last))?.failureReason,
+      'endpoint disabled',
+    );
     // Deliveries still on their schedule are not sent any more either.
     await skipTime(gw, { seconds: DAY_S });
     assert.equal(receiver.calls.length, callsBefore + 1, 'nothing sent while disabled');
-    const states = await Promise.all(deliveries.map(async (d) => (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(d))?.state));
+    const states = await Promise.all(
+      deliveries.map(async (d) => (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(d))?.state),
+    );
     assert.deepEqual(states, ['failed', 'failed', 'failed', 'failed', 'failed']);
   });
 });
