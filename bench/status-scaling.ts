@@ -17,10 +17,10 @@ export async function benchStatusScaling(
   const measure = () =>
     httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, connections: 1, seconds: o.seconds });
 
-  await seedOtherMerchantsTo(gw.rt.store.db, o.small);
+  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.MASTER_KEY, o.small);
   const small = await measure();
   const started = Date.now();
-  await seedOtherMerchantsTo(gw.rt.store.db, o.large);
+  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.MASTER_KEY, o.large);
   console.log(`seeded ${o.large} stored transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const large = await measure();
   const label = (count: number, r: LoadResult) => `${count}: mean ${r.meanMs.toFixed(2)} ms (p99 ${r.p99Ms} ms)`;

@@ -3,6 +3,8 @@ import type { Db } from 'mongodb';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { newTxnId } from '../../src/domain/identifiers';
 import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
+import { PayerDataCipher } from '../../src/domain/payer-data';
+import { sealInstrument, type StoredInstrument } from '../../src/store/sealed-instrument';
 import { orderKey, type NewTransaction, type TransactionRepository } from '../../src/store/transaction-repository';
 
 /** A new UPI order, as the API writes it before its workflow runs. */
@@ -43,9 +45,13 @@ export async function seedPaidOrders(transactions: TransactionRepository, mercha
   return orderIds;
 }
 
-/** Grows the transactions collection to `total` documents with orders of other merchants. */
-export async function seedOtherMerchantsTo(db: Db, total: number): Promise<void> {
-  const coll = db.collection<Transaction & { _id: string }>('transactions');
+/**
+ * Grows the transactions collection to `total` documents with orders of other merchants, stored as
+ * the repository stores them (payer data sealed under `masterKey`, so nothing is left to migrate).
+ */
+export async function seedOtherMerchantsTo(db: Db, masterKey: string, total: number): Promise<void> {
+  const coll = db.collection<Omit<Transaction, 'instrument'> & { _id: string; instrument: StoredInstrument }>('transactions');
+  const cipher = new PayerDataCipher(masterKey);
   let count = await coll.countDocuments({});
   const at = new Date();
   while (count < total) {
@@ -61,7 +67,7 @@ export async function seedOtherMerchantsTo(db: Db, total: number): Promise<void>
         refunds: [],
         version: 2,
       };
-      return { _id: orderKey(t), ...t };
+      return { _id: orderKey(t), ...t, instrument: sealInstrument(cipher, t, t.instrument) };
     });
     await coll.insertMany(docs, { ordered: false });
     count += n;

@@ -17,11 +17,12 @@ export async function sealClearField(
   field: string,
   sealed: (at: ClearValueAt, clear: string) => Document,
 ): Promise<number> {
-  const clear = await collection
-    .find({ [field]: { $exists: true } }, { projection: { _id: 1, merchantIdentifier: 1, [field]: 1 } })
-    .toArray();
   let rewritten = 0;
-  for (const doc of clear) {
+  // A cursor: a large collection is read in batches, never whole into memory.
+  for await (const doc of collection.find(
+    { [field]: { $exists: true } },
+    { projection: { _id: 1, merchantIdentifier: 1, [field]: 1 } },
+  )) {
     const value: unknown = doc[field];
     if (typeof value !== 'string') continue;
     const at = { _id: String(doc._id), merchantIdentifier: String(doc.merchantIdentifier) };

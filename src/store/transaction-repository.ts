@@ -79,20 +79,22 @@ export class TransactionRepository {
    */
   async migratePayerDataAtRest(): Promise<number> {
     const clear = { 'instrument.kind': { $in: ['UPI', 'UPI_MANDATE', 'CARD'] }, 'instrument.sealed': { $exists: false } };
+    const projection = { _id: 1, merchantIdentifier: 1, orderId: 1, instrument: 1, version: 1 };
     let rewritten = 0;
     for (let pass = 0; pass < 3; pass++) {
-      const docs = (await this.txns.find(clear as Filter<TransactionDoc>).toArray()).filter((d) =>
-        holdsPayerDataInClear(d.instrument),
-      );
-      if (docs.length === 0) break;
-      for (const doc of docs) {
+      let missed = 0;
+      // A cursor: a large store is read in batches, never whole into memory.
+      for await (const doc of this.txns.find(clear as Filter<TransactionDoc>, { projection })) {
+        if (!holdsPayerDataInClear(doc.instrument)) continue;
         const instrument = sealInstrument(this.cipher, doc, doc.instrument as Transaction['instrument']);
         const r = await this.txns.updateOne(
           { _id: doc._id, version: doc.version, 'instrument.sealed': { $exists: false } } as Filter<TransactionDoc>,
           { $set: { instrument } },
         );
         rewritten += r.modifiedCount;
+        missed += 1 - r.modifiedCount;
       }
+      if (missed === 0) break;
     }
     return rewritten;
   }

@@ -4,6 +4,8 @@ import { newTxnId } from '../../src/domain/identifiers';
 import type { PaymentInstrument } from '../../src/domain/instrument';
 import type { RefundEntry, Transaction } from '../../src/domain/transaction';
 import type { TxnStatusName } from '../../src/domain/txn-status';
+import { PayerDataCipher } from '../../src/domain/payer-data';
+import { sealInstrument } from '../../src/store/sealed-instrument';
 import { orderKey } from '../../src/store/transaction-repository';
 import type { TestGateway } from './gateway';
 import { request } from './http';
@@ -62,6 +64,9 @@ export async function seedOrder(gw: TestGateway, merchantIdentifier: string, o: 
     refunds: o.refunds ?? [],
     version: 2,
   };
-  await gw.rt.store.db.collection('transactions').insertOne({ _id: orderKey(t) as never, ...t });
+  // Stored as the repository stores it (payer data sealed under this gateway's key): nothing in clear
+  // for another gateway's start-up migration to seal under its own key.
+  const instrument = sealInstrument(new PayerDataCipher(gw.rt.config.MASTER_KEY), t, t.instrument);
+  await gw.rt.store.db.collection('transactions').insertOne({ _id: orderKey(t) as never, ...t, instrument });
   return t;
 }
