@@ -200,7 +200,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         'the same stored bytes on every call',
       );
       assert.equal(JSON.parse(new URLSearchParams(receiver.calls[2]!.body).get('txnData')!).txns[0].orderId, orderId);
-      const stored = await new WebhookRepository(gw.rt.store.db).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
       assert.deepEqual(
         stored?.attempts.map((a) => [a.attempt, a.httpStatus]),
