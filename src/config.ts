@@ -223,6 +223,34 @@ export const configSchema = z.object({
     .min(0)
     .default(600)
     .describe('requests a minute to hosted payment pages from one client address; 429 past it (0: off)'),
+  DASHBOARD_SESSION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(720)
+    .default(12)
+    .describe('how long a merchant dashboard sign-in lasts before the user signs in again'),
+  DASHBOARD_INVITATION_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(720)
+    .default(72)
+    .describe('how long a dashboard invitation link can be used (once)'),
+  DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5)
+    .describe(
+      'failed dashboard sign-ins per email address in 15 minutes; past it the account cannot sign in until then (0: off)',
+    ),
+  DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(50)
+    .describe(
+      'failed dashboard sign-ins from one client address in 15 minutes; past it that address cannot sign in until then (0: off)',
+    ),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?(\s*,\s*\d+(ms|s|m|h)?)*\s*$/, 'a comma-separated list of waits such as 0,5s,5m,2h')

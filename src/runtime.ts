@@ -12,6 +12,9 @@ import { MandateRepository } from './store/mandate-repository';
 import { MerchantRepository } from './store/merchant-repository';
 import { CheckoutRepository } from './store/checkout-repository';
 import { PaymentLinkRepository } from './store/payment-link-repository';
+import { DashboardInvitationRepository } from './store/dashboard-invitation-repository';
+import { DashboardSessionRepository } from './store/dashboard-session-repository';
+import { DashboardUserRepository } from './store/dashboard-user-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
 import { WebhookRepository } from './store/webhook-repository';
 import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
@@ -104,6 +107,9 @@ export function apiDeps(rt: Runtime): ApiDeps {
     ...rt,
     paymentLinks: new PaymentLinkRepository(rt.store.db),
     checkouts: new CheckoutRepository(rt.store.db),
+    dashboardUsers: new DashboardUserRepository(rt.store.db),
+    dashboardSessions: new DashboardSessionRepository(rt.store.db),
+    dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
     metrics,
     rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
   };

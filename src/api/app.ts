@@ -8,6 +8,9 @@ import { observe } from './middleware/observe';
 import { bankRoutes } from './routes/bank';
 import { chargebackRoutes } from './routes/chargebacks';
 import { checkTxnRoutes } from './routes/check-txn';
+import { dashboardAuthRoutes } from './routes/dashboard-auth';
+import { dashboardHomeRoutes, dashboardNotFound } from './routes/dashboard-home';
+import { dashboardUserRoutes } from './routes/dashboard-users';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
 import { codecRoutes } from './routes/codec';
@@ -43,6 +46,7 @@ export function createApp(deps: ApiDeps): Koa {
     }),
   );
   if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));
+  app.use(dashboardNotFound());
 
   const routers = [
     healthRoutes(deps),
@@ -64,6 +68,9 @@ export function createApp(deps: ApiDeps): Koa {
     reconciliationRoutes(deps),
     webhookRoutes(deps),
     bankRoutes(deps),
+    dashboardAuthRoutes(deps),
+    dashboardHomeRoutes(deps),
+    dashboardUserRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) {
     routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));

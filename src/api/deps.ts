@@ -10,6 +10,9 @@ import type { Store } from '../store/mongo';
 import type { CheckoutRepository } from '../store/checkout-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
+import type { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
+import type { DashboardSessionRepository } from '../store/dashboard-session-repository';
+import type { DashboardUserRepository } from '../store/dashboard-user-repository';
 
 /** Everything the HTTP API needs, passed in so tests build the same app against their servers. */
 export interface ApiDeps {
@@ -21,6 +24,9 @@ export interface ApiDeps {
   mandates: MandateRepository;
   paymentLinks: PaymentLinkRepository;
   checkouts: CheckoutRepository;
+  dashboardUsers: DashboardUserRepository;
+  dashboardSessions: DashboardSessionRepository;
+  dashboardInvitations: DashboardInvitationRepository;
   temporal: Client;
   metrics: Registry;
   now: () => Date;

@@ -57,11 +57,19 @@ export function issueFormToken(ctx: Context, cookie: string, path: string): stri
  * one the request was addressed to (with TRUST_PROXY, as the proxy forwards it).
  */
 export function sameSiteForm(ctx: Context, cookie: string, echoed: string | undefined, publicBaseUrl: string): boolean {
-  const origin = ctx.get('origin'); // 'null' (an opaque origin) never matches
-  if (origin && origin !== new URL(publicBaseUrl).origin && origin !== `${ctx.protocol}://${ctx.host}`) return false;
-  const sent = ctx.cookies.get(cookie);
-  if (!sent || !echoed || sent.length !== echoed.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(echoed));
+  return fromOurOrigin(ctx, publicBaseUrl) && sameToken(ctx.cookies.get(cookie), echoed);
+}
+
+/** No other origin posted it: an Origin header, when sent, is ours ('null', an opaque origin, never is). */
+export function fromOurOrigin(ctx: Context, publicBaseUrl: string): boolean {
+  const origin = ctx.get('origin');
+  return !origin || origin === new URL(publicBaseUrl).origin || origin === `${ctx.protocol}://${ctx.host}`;
+}
+
+/** Two tokens are the same, compared in constant time (either missing: not the same). */
+export function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** A page's posted form; null when it cannot be read (the page then says so). */

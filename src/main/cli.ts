@@ -5,6 +5,8 @@
  *   npm run -s cli -- merchant create --name <name> [--webhook-url <url>] [--merchant-identifier <id> --secret-key <key>]
  *   npm run -s cli -- merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json]
  *                                     [--auto-refund true|false] [--default-return-url <url|"">]
+ *   npm run -s cli -- merchant invite <merchantIdentifier> --email <email> [--role owner|developer|viewer]
+ *                                     (a one-time dashboard invitation link; owner by default)
  *   npm run -s cli -- reconcile <file.csv>      (waits for the file to be applied, prints the report)
  *   npm run -s cli -- webhooks list|replay ...  (see cli-webhooks.ts)
  */
@@ -16,6 +18,10 @@ import { MerchantRepository } from '../store/merchant-repository';
 import { connectStore, type Store } from '../store/mongo';
 import { provisionMerchant } from '../usecases/provision-merchant';
 import { updateMerchant } from '../usecases/update-merchant';
+import { invitationRequestSchema } from '../api/schemas/dashboard';
+import { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
+import { DashboardUserRepository } from '../store/dashboard-user-repository';
+import { createInvitation } from '../usecases/dashboard-invitations';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import type { Config } from '../config';
 import { ReconciliationFileError } from '../domain/reconciliation';
@@ -29,6 +35,7 @@ const USAGE = [
   'usage: cli merchant create --name <name> [--webhook-url <url>] [--merchant-identifier <id>] [--secret-key <key>]',
   '       cli merchant update <merchantIdentifier> [--webhook-url <url|"">] [--webhook-format form|json] [--auto-refund true|false]',
   '                                            [--default-return-url <url|"">]',
+  '       cli merchant invite <merchantIdentifier> --email <email> [--role owner|developer|viewer]',
   '       cli reconcile <file.csv>',
   ...WEBHOOK_USAGE,
 ].join('\n');
@@ -110,6 +117,26 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
       const updated = await updateMerchant(new MerchantRepository(store.db, config.MASTER_KEY), positionals[0]!, settings);
       if (!updated) throw new Error(`no merchant ${positionals[0]}`);
       return updated;
+    };
+  },
+  async 'merchant invite'(args) {
+    const { values, positionals } = options(args, { email: { type: 'string' }, role: { type: 'string' } });
+    if (positionals.length !== 1) throw new UsageError('give the merchantIdentifier to invite a user to');
+    const input = validated(invitationRequestSchema, { email: values.email, role: values.role });
+    return async ({ store, config }) => {
+      const invitation = await createInvitation(
+        {
+          merchants: new MerchantRepository(store.db, config.MASTER_KEY),
+          dashboardUsers: new DashboardUserRepository(store.db),
+          dashboardInvitations: new DashboardInvitationRepository(store.db),
+          now: () => new Date(),
+          publicBaseUrl: config.PUBLIC_BASE_URL,
+          invitationHours: config.DASHBOARD_INVITATION_HOURS,
+        },
+        positionals[0]!,
+        { ...input, invitedBy: 'operator' },
+      );
+      return { ...invitation, expiresAt: invitation.expiresAt.toISOString() };
     };
   },
   async reconcile(args) {

@@ -41,6 +41,7 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/codec/encode',
       '/ops/v1/merchants',
       '/ops/v1/merchants/{merchantIdentifier}',
+      '/ops/v1/merchants/{merchantIdentifier}/invitations',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret',

@@ -70,6 +70,7 @@ export async function startTestGateway(
     AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: '0',
     PAGE_REQUESTS_PER_TOKEN_PER_MINUTE: '0',
     PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE: '0',
+    DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: '0',
     ...bankSettings,
     ...overrides,
   });

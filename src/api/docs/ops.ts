@@ -5,6 +5,7 @@ import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebac
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';
 import { z } from 'zod';
+import { invitationRequestSchema, invitationResponseSchema } from '../schemas/dashboard';
 
 const merchantIdentifierParam = {
   ...pathParameter('merchantIdentifier'),
@@ -90,6 +91,21 @@ export function opsPaths(): Record<string, object> {
           request: merchantSettingsSchema,
           example: { webhookUrl: 'https://meera.example/zaakpay/webhooks', webhookFormat: 'json', autoRefund: true },
           responses: { 200: { description: 'the settings as they now stand', schema: merchantSettingsResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/invitations': {
+      post: {
+        ...operation({
+          summary: "Invite a user to the merchant's dashboard (operator): a one-time link",
+          description:
+            "How a merchant's first owner gets in (owners then invite others from the dashboard). No mail is sent: hand the link on. It works once and expires after DASHBOARD_INVITATION_HOURS; only its hash is stored. An email that has a dashboard account already: 400, code 2002. Unknown merchant: 404, code 2042.",
+          security: [{ operatorToken: [] }],
+          request: invitationRequestSchema,
+          responses: { 201: { description: 'the invitation link', schema: invitationResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),

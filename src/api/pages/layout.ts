@@ -12,6 +12,10 @@ export const esc = (v: string | number) => escapeHtml(String(v));
 export interface PageOptions {
   /** Reload the page after this many seconds (a meta refresh: works without script). */
   refreshSeconds?: number;
+  /** Before the main content: the dashboard's skip link and navigation. */
+  header?: string;
+  /** A wider column, for the dashboard's tables (still one column on a phone). */
+  wide?: boolean;
 }
 
 export function layout(title: string, body: string, options: PageOptions = {}): string {
@@ -39,9 +43,23 @@ ${options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refres
   .result { font-size: 1.5rem; font-weight: 700; }
   .ok { color: #0a6b2b; } .bad { color: #8a0000; }
   a { color: #0b4ea2; }
+  main.wide { max-width: 64rem; } main.wide h1, main.wide h2, main.wide p, header.bar { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
+  .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
+  header.bar { background: #0b2e59; color: #fff; padding: .5rem 1rem; }
+  header.bar a, header.bar .who { color: #fff; }
+  header.bar nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+  header.bar nav a { display: inline-block; padding: .5rem .25rem; }
+  header.bar nav a[aria-current="page"] { font-weight: 700; text-decoration: underline 3px; }
+  header.bar .who { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; justify-content: space-between; }
+  header.bar form { display: inline; } header.bar button { width: auto; margin: 0; padding: .35rem .7rem; background: #fff; color: #0b2e59; }
+  button.inline { width: auto; margin: .25rem 0; }
+  .table-wrap { overflow-x: auto; }
+  table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #ccc; vertical-align: top; }
+  code, .secret { font-family: ui-monospace, monospace; word-break: break-all; }
+  .notice { background: #e6f4ea; color: #0a4d1f; border-radius: .4rem; padding: .6rem; }
 </style>
 </head>
-<body><main>
+<body>${options.header ?? ''}<main${options.wide ? ' class="wide" id="main"' : ''}>
 ${body}
 </main></body>
 </html>`;

@@ -4,6 +4,8 @@ import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
 import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
+import { invitationRequestSchema } from '../schemas/dashboard';
+import { createInvitation, InvitationRefusedError } from '../../usecases/dashboard-invitations';
 import { ApiError } from '../../domain/api-errors';
 import { updateMerchant } from '../../usecases/update-merchant';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
@@ -35,6 +37,26 @@ export function opsRoutes(deps: ApiDeps): Router {
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
     ctx.body = { success: true, data: updated };
+  });
+  /** A one-time link to the merchant's dashboard: how a merchant's first owner gets in. */
+  router.post('/merchants/:merchantIdentifier/invitations', async (ctx) => {
+    const { body } = await readJson(ctx, invitationRequestSchema, deps.config.MAX_BODY_BYTES);
+    const invitation = await createInvitation(
+      { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
+      ctx.params.merchantIdentifier!,
+      { ...body, invitedBy: 'operator' },
+    ).catch((e: unknown) => {
+      if (!(e instanceof InvitationRefusedError)) throw e;
+      throw e.reason === 'merchantNotFound'
+        ? new ApiError('merchantNotFound')
+        : new ApiError('validationFailed', 'email: has a dashboard account already');
+    });
+    deps.logger.info(
+      { merchantIdentifier: ctx.params.merchantIdentifier, role: invitation.role },
+      'dashboard invitation created',
+    );
+    ctx.status = 201;
+    ctx.body = { success: true, data: { ...invitation, expiresAt: invitation.expiresAt.toISOString() } };
   });
   return router;
 }

@@ -1,0 +1,121 @@
+import type { Context, Next } from 'koa';
+import { mayDo, type DashboardPermission } from '../../domain/dashboard-roles';
+import type { DashboardSession } from '../../store/dashboard-session-repository';
+import type { DashboardUser } from '../../store/dashboard-user-repository';
+import type { ApiDeps } from '../deps';
+import { fromOurOrigin, readPageForm, sameToken, sendPage } from '../hosted-page';
+import { publicDashboardPage, type DashboardViewer } from '../pages/dashboard-layout';
+
+export const SESSION_COOKIE = 'gw_dashboard';
+
+/** What a signed-in request carries in ctx.state.dashboard. */
+export interface DashboardState {
+  token: string;
+  session: DashboardSession;
+  user: DashboardUser;
+  viewer: DashboardViewer;
+  /** A POST's form, read once the CSRF token matched. */
+  form: Record<string, string>;
+}
+
+export const dashboardState = (ctx: Context) => ctx.state.dashboard as DashboardState;
+
+/**
+ * The session cookie: HttpOnly, SameSite=Strict, scoped to /dashboard, Secure over https (directly,
+ * or behind a TLS proxy: with TRUST_PROXY as the proxy says, or as an https PUBLIC_BASE_URL says).
+ */
+export function setSessionCookie(ctx: Context, publicBaseUrl: string, token: string | null, maxAgeMs?: number): void {
+  const secure = ctx.secure || publicBaseUrl.startsWith('https://');
+  // The gateway is reached over https through a proxy it was not told to trust: the cookie stays Secure.
+  if (secure && !ctx.secure) (ctx.cookies as unknown as { secure: boolean }).secure = true;
+  ctx.cookies.set(SESSION_COOKIE, token ?? '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/dashboard',
+    secure,
+    overwrite: true,
+    ...(token === null ? { expires: new Date(0) } : maxAgeMs ? { maxAge: maxAgeMs } : {}),
+  });
+}
+
+/** A page refusing a request (nothing was changed), for a signed-in user or not. */
+export function refusalPage(ctx: Context, status: number, title: string, text: string): void {
+  const state = ctx.state.dashboard as DashboardState | undefined;
+  const back = state
+    ? '<p><a href="/dashboard">Back to the dashboard</a></p>'
+    : '<p><a href="/dashboard/sign-in">Sign in</a></p>';
+  sendPage(ctx, status, publicDashboardPage(title, `<p>${text}</p>${back}`));
+}
+
+export const notFoundPage = (ctx: Context) =>
+  refusalPage(ctx, 404, 'Not found', 'There is no such page, or what it names does not belong to your merchant.');
+
+/** Where a signed-out browser is sent: the sign-in page, then back to a /dashboard address only. */
+export function safeNext(path: string | undefined): string {
+  return path && /^\/dashboard(\/[A-Za-z0-9/_\-.?=&%]*)?$/.test(path) && !path.startsWith('//') ? path : '/dashboard';
+}
+
+/**
+ * Every page behind sign-in: the session from its cookie (expired or unknown: to the sign-in page),
+ * the user as stored now (a changed role counts at once; a removed user is signed out), its merchant.
+ * A POST must carry the session's CSRF token and come from no other origin, or it is refused with
+ * 403 before anything is read or changed.
+ */
+export function dashboardSession(deps: Pick<ApiDeps, 'dashboardSessions' | 'dashboardUsers' | 'merchants' | 'now' | 'config'>) {
+  return async (ctx: Context, next: Next) => {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const session = token ? await deps.dashboardSessions.find(token, deps.now()) : null;
+    const user = session ? await deps.dashboardUsers.find(session.email) : null;
+    const merchant =
+      user && user.merchantIdentifier === session!.merchantIdentifier
+        ? await deps.merchants.findById(user.merchantIdentifier)
+        : null;
+    if (!token || !session || !user || !merchant) {
+      if (token && session && !user) await deps.dashboardSessions.removeAllOf(session.email);
+      ctx.status = 303;
+      return ctx.redirect(`/dashboard/sign-in${ctx.method === 'GET' ? `?next=${encodeURIComponent(safeNext(ctx.url))}` : ''}`);
+    }
+    const state: DashboardState = {
+      token,
+      session,
+      user,
+      viewer: {
+        email: user.email,
+        role: user.role,
+        merchantName: merchant.name,
+        merchantIdentifier: merchant.merchantIdentifier,
+        csrf: session.csrfToken,
+      },
+      form: {},
+    };
+    ctx.state.dashboard = state;
+    if (ctx.method === 'POST') {
+      const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
+      if (!form || !fromOurOrigin(ctx, deps.config.PUBLIC_BASE_URL) || !sameToken(form.csrf, session.csrfToken))
+        return refusalPage(
+          ctx,
+          403,
+          'Form expired',
+          'This form is out of date or did not come from the dashboard; nothing was changed. Reload the page and try again.',
+        );
+      delete form.csrf;
+      state.form = form;
+    }
+    await next();
+  };
+}
+
+/** A change the user's role does not allow: 403, nothing changed. */
+export function requirePermission(permission: DashboardPermission) {
+  return async (ctx: Context, next: Next) => {
+    const { user } = dashboardState(ctx);
+    if (!mayDo(user.role, permission))
+      return refusalPage(
+        ctx,
+        403,
+        'Not allowed',
+        `Your role (${user.role}) cannot do this; nothing was changed. Ask an owner of your merchant.`,
+      );
+    await next();
+  };
+}

@@ -1,0 +1,31 @@
+import { mayDo } from '../../domain/dashboard-roles';
+import { csrfField, dashboardPage, type DashboardViewer } from './dashboard-layout';
+import { esc } from './layout';
+
+/** The first page after sign-in (the overview's charts and attention list come here). */
+export function homePage(v: DashboardViewer): string {
+  return dashboardPage(
+    'Overview',
+    v,
+    `<section class="card" aria-labelledby="merchant-heading"><h2 id="merchant-heading">${esc(v.merchantName)}</h2>
+  <p>merchantIdentifier <code id="merchant-identifier">${esc(v.merchantIdentifier)}</code></p>
+  <p>Keys, webhooks and the delivery log are on the <a href="/dashboard/developers">Developers</a> page.</p></section>`,
+    { current: 'overview' },
+  );
+}
+
+/** The signed-in user's own account: role, and signing out of every browser. */
+export function accountPage(v: DashboardViewer, notice?: string): string {
+  const can = (['users', 'keys', 'webhooks', 'payments'] as const).filter((p) => mayDo(v.role, p));
+  return dashboardPage(
+    'Your account',
+    v,
+    `<section class="card" aria-labelledby="you-heading"><h2 id="you-heading">${esc(v.email)}</h2>
+  <p>Role: <strong id="role">${esc(v.role)}</strong>. ${can.length ? `You can change: ${esc(can.join(', '))}.` : 'You can read everything and change nothing.'}</p>
+  <form method="post" action="/dashboard/sign-out-everywhere">${csrfField(v.csrf)}
+    <p>Signed in on another computer, or lost one? This ends every session of your account, this one too.</p>
+    <button type="submit" class="secondary">Sign out everywhere</button>
+  </form></section>`,
+    { current: 'account', ...(notice ? { notice } : {}) },
+  );
+}

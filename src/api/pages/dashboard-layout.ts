@@ -1,0 +1,69 @@
+import { mayDo, type DashboardPermission, type DashboardRole } from '../../domain/dashboard-roles';
+import { esc, layout } from './layout';
+
+/**
+ * The dashboard's frame around the one page layout (layout.ts): a skip link, the navigation (a
+ * labelled list of links, the current one marked aria-current) and who is signed in, with sign-out.
+ * Every change is a form posting the session's CSRF token (`csrfField`); nothing needs script.
+ */
+
+/** Who is looking: what the frame shows and which links and forms a page offers. */
+export interface DashboardViewer {
+  email: string;
+  role: DashboardRole;
+  merchantName: string;
+  merchantIdentifier: string;
+  csrf: string;
+}
+
+/** The navigation, in order; a page missing from here is still reachable by its address. */
+export const DASHBOARD_NAV: { key: string; href: string; label: string; permission?: DashboardPermission }[] = [
+  { key: 'overview', href: '/dashboard', label: 'Overview' },
+  { key: 'developers', href: '/dashboard/developers', label: 'Developers' },
+  { key: 'users', href: '/dashboard/users', label: 'Users' },
+  { key: 'account', href: '/dashboard/account', label: 'Your account' },
+];
+
+/** A table that may scroll sideways on a phone: a labelled region the keyboard can reach and scroll. */
+export const scrollableTable = (label: string, table: string) =>
+  `<div class="table-wrap" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+
+export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${esc(csrf)}">`;
+
+function frame(v: DashboardViewer, current: string): string {
+  const links = DASHBOARD_NAV.filter((n) => !n.permission || mayDo(v.role, n.permission))
+    .map((n) => `<li><a href="${esc(n.href)}"${n.key === current ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`)
+    .join('');
+  return `<a class="skip" href="#main">Skip to content</a>
+<header class="bar">
+  <div class="who"><span><strong>${esc(v.merchantName)}</strong> · <span id="signed-in-as">${esc(v.email)}</span> (${esc(v.role)})</span>
+  <form method="post" action="/dashboard/sign-out">${csrfField(v.csrf)}<button type="submit">Sign out</button></form></div>
+  <nav aria-label="Dashboard"><ul>${links}</ul></nav>
+</header>`;
+}
+
+export interface DashboardPageOptions {
+  /** The navigation entry this page is (DASHBOARD_NAV key). */
+  current: string;
+  /** A message about what was just done (role="status"). */
+  notice?: string;
+  /** What went wrong (role="alert"). */
+  error?: string;
+}
+
+export function dashboardPage(title: string, v: DashboardViewer, body: string, o: DashboardPageOptions): string {
+  const notice = o.notice ? `<p class="notice" role="status" id="notice">${esc(o.notice)}</p>` : '';
+  const error = o.error ? `<p class="error" role="alert" id="error">${esc(o.error)}</p>` : '';
+  return layout(`${title} · ${v.merchantName} dashboard`, `<h1>${esc(title)}</h1>\n${notice}${error}\n${body}`, {
+    header: frame(v, o.current),
+    wide: true,
+  });
+}
+
+/** A page for someone not signed in (sign-in, invitation): the same layout without navigation. */
+export function publicDashboardPage(title: string, body: string, error?: string): string {
+  const alert = error ? `<p class="error" role="alert" id="error">${esc(error)}</p>` : '';
+  return layout(`${title} · Merchant dashboard`, `<section class="card"><h1>${esc(title)}</h1>${alert}${body}</section>`, {
+    wide: false,
+  });
+}

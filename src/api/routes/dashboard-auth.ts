@@ -1,0 +1,128 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { normalEmail } from '../../domain/dashboard-roles';
+import { acceptInvitation } from '../../usecases/dashboard-invitations';
+import { signIn } from '../../usecases/dashboard-sign-in';
+import type { ApiDeps } from '../deps';
+import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, safeNext, setSessionCookie } from '../middleware/dashboard-session';
+import { sharedLimiter, type SharedLimiter } from '../middleware/rate-limit';
+import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
+import { acceptInvitationFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
+
+/** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
+const FORM_COOKIE = 'gw_dashboard_form';
+const THROTTLE_WINDOW_SECONDS = 15 * 60;
+
+/** Sign-in (throttled per account and per address), sign-out (here or everywhere), accepting an invitation. */
+export function dashboardAuthRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard' });
+  const base = deps.config.PUBLIC_BASE_URL;
+  const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
+    points === 0
+      ? null
+      : sharedLimiter(deps.store.client, deps.config.MONGODB_DB, { points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
+  const byAccount = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
+  const byAddress = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
+  const session = dashboardSession(deps);
+
+  const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
+    sendPage(ctx, status, signInPage({ ...v, csrf: issueFormToken(ctx, FORM_COOKIE, '/dashboard') }));
+
+  router.get('/sign-in', (ctx) => showSignIn(ctx, 200, { next: safeNext(String(ctx.query.next ?? '')) }));
+
+  router.post('/sign-in', async (ctx) => {
+    const parsed = signInFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
+    if (!parsed.success) return showSignIn(ctx, 400, { next: '/dashboard', error: formProblem(parsed.error) });
+    const form = parsed.data;
+    const next = safeNext(form.next);
+    if (!sameSiteForm(ctx, FORM_COOKIE, form.csrf, base))
+      return showSignIn(ctx, 403, { next, error: 'The sign-in form had expired. Please try again.' });
+    const email = normalEmail(form.email);
+    const address = ctx.ip || 'unknown';
+    const refusedMs = Math.max(
+      byAccount ? await byAccount.refusedFor(email) : 0,
+      byAddress ? await byAddress.refusedFor(address) : 0,
+    );
+    if (refusedMs > 0) return throttled(ctx, refusedMs, next, email);
+    const signedIn = await signIn({ ...deps, sessionHours: deps.config.DASHBOARD_SESSION_HOURS }, email, form.password);
+    if (!signedIn) {
+      const counted = Math.max(byAccount ? await byAccount.count(email) : 0, byAddress ? await byAddress.count(address) : 0);
+      if (counted > 0) return throttled(ctx, counted, next, email);
+      return showSignIn(ctx, 401, { next, email, error: 'Wrong email or password.' });
+    }
+    setSessionCookie(ctx, base, signedIn.token, deps.config.DASHBOARD_SESSION_HOURS * 3_600_000);
+    ctx.status = 303;
+    ctx.redirect(next);
+  });
+
+  function throttled(ctx: Context, ms: number, next: string, email: string) {
+    const minutes = Math.max(1, Math.ceil(ms / 60_000));
+    ctx.set('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
+    showSignIn(ctx, 429, {
+      next,
+      email,
+      error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    });
+  }
+
+  router.post('/sign-out', session, async (ctx) => {
+    await deps.dashboardSessions.remove(dashboardState(ctx).token);
+    setSessionCookie(ctx, base, null);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/sign-in');
+  });
+
+  router.post('/sign-out-everywhere', session, async (ctx) => {
+    await deps.dashboardSessions.removeAllOf(dashboardState(ctx).user.email);
+    setSessionCookie(ctx, base, null);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/sign-in');
+  });
+
+  const invitationView = async (ctx: Context, status: number, token: string, error?: string) => {
+    const invitation = await deps.dashboardInvitations.find(token);
+    const usable = invitation && !invitation.usedAt && invitation.expiresAt.getTime() > deps.now().getTime();
+    const merchant = usable ? await deps.merchants.findById(invitation.merchantIdentifier) : null;
+    if (!invitation || !merchant)
+      return sendPage(
+        ctx,
+        410,
+        invitationUnusablePage('This invitation link was used already, has expired or never existed. Ask for a new one.'),
+      );
+    const csrf = issueFormToken(ctx, FORM_COOKIE, '/dashboard');
+    const action = `/dashboard/invitations/${encodeURIComponent(token)}`;
+    sendPage(
+      ctx,
+      status,
+      invitationPage({
+        csrf,
+        action,
+        email: invitation.email,
+        role: invitation.role,
+        merchantName: merchant.name,
+        ...(error ? { error } : {}),
+      }),
+    );
+  };
+
+  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token!));
+
+  router.post('/invitations/:token', async (ctx) => {
+    const token = ctx.params.token!;
+    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
+    if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
+    if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
+      return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
+    if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
+    const accepted = await acceptInvitation(deps, token, parsed.data.password);
+    if (!accepted.ok) {
+      if (accepted.problem === 'password') return invitationView(ctx, 400, token, accepted.message);
+      return sendPage(ctx, accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));
+    }
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/sign-in?next=${encodeURIComponent('/dashboard')}`);
+  });
+
+  return router;
+}

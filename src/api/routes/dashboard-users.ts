@@ -1,0 +1,78 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { createInvitation, InvitationRefusedError } from '../../usecases/dashboard-invitations';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import { usersPage } from '../pages/dashboard-users-page';
+import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchema } from '../schemas/dashboard';
+
+/** The merchant's users: everyone reads the list; owners invite, change roles and remove. */
+export function dashboardUserRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard/users' });
+  router.use(dashboardSession(deps));
+
+  const show = async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
+    const { viewer } = dashboardState(ctx);
+    sendPage(ctx, status, usersPage(viewer, await deps.dashboardUsers.listOfMerchant(viewer.merchantIdentifier), o));
+  };
+
+  router.get('/', (ctx) =>
+    show(
+      ctx,
+      200,
+      ctx.query.done === 'role' ? { notice: 'Role changed.' } : ctx.query.done === 'removed' ? { notice: 'User removed.' } : {},
+    ),
+  );
+
+  router.post('/invitations', requirePermission('users'), async (ctx) => {
+    const { viewer, form } = dashboardState(ctx);
+    const parsed = inviteUserFormSchema.safeParse(form);
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    try {
+      const invitation = await createInvitation(
+        { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
+        viewer.merchantIdentifier,
+        { ...parsed.data, invitedBy: viewer.email },
+      );
+      await show(ctx, 201, { invitation, notice: `Invitation created for ${invitation.email}.` });
+    } catch (e) {
+      if (!(e instanceof InvitationRefusedError)) throw e;
+      await show(ctx, 409, { error: 'This email has a dashboard account already.' });
+    }
+  });
+
+  /** The user named in the address, only if it is this merchant's (another merchant's user: 404). */
+  const target = async (ctx: Context) => {
+    const { viewer } = dashboardState(ctx);
+    return deps.dashboardUsers.findOfMerchant(viewer.merchantIdentifier, ctx.params.email!);
+  };
+
+  router.post('/:email/role', requirePermission('users'), async (ctx) => {
+    const { viewer, form } = dashboardState(ctx);
+    const user = await target(ctx);
+    if (!user) return notFoundPage(ctx);
+    const parsed = changeRoleFormSchema.safeParse(form);
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot change your own role; ask another owner.' });
+    await deps.dashboardUsers.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/users?done=role');
+  });
+
+  router.post('/:email/remove', requirePermission('users'), async (ctx) => {
+    const { viewer, form } = dashboardState(ctx);
+    const user = await target(ctx);
+    if (!user) return notFoundPage(ctx);
+    const parsed = emptyFormSchema.safeParse(form);
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot remove yourself; ask another owner.' });
+    await deps.dashboardUsers.remove(viewer.merchantIdentifier, user.email);
+    // A removed user's sessions end now (they would be refused anyway, the user being gone).
+    await deps.dashboardSessions.removeAllOf(user.email);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/users?done=removed');
+  });
+
+  return router;
+}

@@ -1,0 +1,31 @@
+/**
+ * Dashboard roles (DECISIONS.md, Merchant dashboard): owner (users, keys, settings, money),
+ * developer (keys, webhooks, logs) and viewer (read only). Pages ask for a permission, never a role.
+ */
+export const DASHBOARD_ROLES = ['owner', 'developer', 'viewer'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+export type DashboardPermission =
+  /** invite users, change their roles, remove them */
+  | 'users'
+  /** API keys, the secret key, the RSA key */
+  | 'keys'
+  /** webhook URL, format, auto-refund, signing secret, test webhooks, replays, re-enabling the endpoint */
+  | 'webhooks'
+  /** money: refunds and payment links */
+  | 'payments';
+
+const GRANTS: Record<DashboardRole, readonly DashboardPermission[]> = {
+  owner: ['users', 'keys', 'webhooks', 'payments'],
+  developer: ['keys', 'webhooks'],
+  viewer: [],
+};
+
+export const mayDo = (role: DashboardRole, permission: DashboardPermission) => GRANTS[role].includes(permission);
+
+export const isDashboardRole = (v: unknown): v is DashboardRole => DASHBOARD_ROLES.includes(v as DashboardRole);
+
+/** Emails are the users' identifiers: compared trimmed and lower-cased. */
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+
+export const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{2,63}$/;

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { Collection, Db } from 'mongodb';
+import type { DashboardRole } from '../domain/dashboard-roles';
+
+/** One-time invitations to the dashboard, keyed by the SHA-256 of the link's token. */
+interface DashboardInvitationDoc {
+  _id: string;
+  merchantIdentifier: string;
+  email: string;
+  role: DashboardRole;
+  /** `operator`, or the email of the owner who invited. */
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export type DashboardInvitation = Omit<DashboardInvitationDoc, '_id'>;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+export class DashboardInvitationRepository {
+  private readonly invitations: Collection<DashboardInvitationDoc>;
+  constructor(db: Db) {
+    this.invitations = db.collection<DashboardInvitationDoc>('dashboard_invitations');
+  }
+
+  async create(token: string, i: DashboardInvitation): Promise<void> {
+    await this.invitations.insertOne({ _id: tokenHash(token), ...i });
+  }
+
+  async find(token: string): Promise<DashboardInvitation | null> {
+    const doc = await this.invitations.findOne({ _id: tokenHash(token) });
+    if (!doc) return null;
+    const { _id, ...invitation } = doc;
+    void _id;
+    return invitation;
+  }
+
+  /** Marks the invitation used if it is still unused and unexpired at `now`: only one caller ever wins. */
+  async consume(token: string, now: Date): Promise<boolean> {
+    const r = await this.invitations.updateOne(
+      { _id: tokenHash(token), usedAt: null, expiresAt: { $gt: now } },
+      { $set: { usedAt: now } },
+    );
+    return r.modifiedCount === 1;
+  }
+}
