@@ -261,6 +261,11 @@ export const configSchema = z.object({
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')
     .default('5s')
     .describe('how long late updates of one merchant are gathered before they are cut into non-real-time webhook calls'),
+  SECRET_KEY_ROTATION_OVERLAP: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 24h')
+    .default('24h')
+    .describe("after a merchant's secret key is rotated, how long checksums made with the old one are still accepted"),
   WEBHOOK_SECRET_ROTATION_OVERLAP: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 24h')

@@ -18,6 +18,7 @@ import { healthRoutes } from './routes/health';
 import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
+import { opsKeyRoutes } from './routes/ops-keys';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
 import { paymentLinkRoutes } from './routes/payment-links';
 import { qrRoutes } from './routes/qr';
@@ -63,6 +64,7 @@ export function createApp(deps: ApiDeps): Koa {
     checkoutPageRoutes(deps),
     checkTxnRoutes(deps),
     opsRoutes(deps),
+    opsKeyRoutes(deps),
     codecRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),

@@ -8,6 +8,7 @@ import { ledgerPaths } from './docs/ledger';
 import { paymentLinkPaths } from './docs/payment-links';
 import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
+import { keyPaths } from './docs/keys';
 import { webhookPaths } from './docs/webhooks';
 import { refundPaths } from './docs/refunds';
 import { mandatePaths } from './docs/mandates';
@@ -163,6 +164,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     ...ledgerPaths(),
     ...paymentLinkPaths(),
     ...opsPaths(),
+    ...keyPaths(),
     ...webhookPaths(),
     ...(timeSkipping ? sandboxTimePaths() : {}),
     // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.

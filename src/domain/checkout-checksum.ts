@@ -1,4 +1,4 @@
-import { checksumMatches } from './checksum';
+import { checksumMatches, type VerifyingKeys } from './checksum';
 
 /**
  * The request checksums of Zaakpay's checkout entries (DECISIONS.md, Checkout), as the public kits
@@ -86,6 +86,6 @@ export function legacyChecksumTexts(pairs: FormPairs): string[] {
 }
 
 /** True when `presented` is the HMAC-SHA256 of one of the candidate texts. Every candidate is compared. */
-export function checksumMatchesAny(secretKey: string, texts: readonly string[], presented: string): boolean {
+export function checksumMatchesAny(secretKey: VerifyingKeys, texts: readonly string[], presented: string): boolean {
   return [...new Set(texts)].map((t) => checksumMatches(secretKey, t, presented)).includes(true);
 }

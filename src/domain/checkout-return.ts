@@ -1,4 +1,4 @@
-import { checksumMatches, hmacSha256Hex } from './checksum';
+import { checksumMatches, hmacSha256Hex, type VerifyingKeys } from './checksum';
 import { phpSanitized } from './checkout-checksum';
 import type { Transaction } from './transaction';
 import { realtimeEntry } from './webhook';
@@ -80,7 +80,7 @@ export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secre
  * fields signed `key=value&` in their order, or the legacy quoted values; null when none verifies.
  */
 export function verifiedReturnKind(
-  secretKey: string,
+  secretKey: VerifyingKeys,
   pairs: readonly (readonly [string, string])[],
 ): 'V8' | 'V7' | 'legacy' | null {
   const value = new Map(pairs);

@@ -1,4 +1,4 @@
-import { checksumMatches, hmacSha256Hex } from './checksum';
+import { checksumMatches, hmacSha256Hex, type VerifyingKeys } from './checksum';
 
 /**
  * The signed QR image address of DECISIONS.md: `checksum` = HMAC-SHA256(secretKey, mid + width +
@@ -22,7 +22,7 @@ export function qrImageAddress(baseUrl: string, secretKey: string, p: QrImagePar
 
 /** Whether the address's checksum matches; `rawData` is the `data` parameter as received, undecoded. */
 export function qrImageSignatureMatches(
-  secretKey: string,
+  secretKey: VerifyingKeys,
   q: { mid: string; width: string; height: string; rawData: string; checksum: string },
 ): boolean {
   return checksumMatches(secretKey, `${q.mid}${q.width}${q.height}${q.rawData}`, q.checksum);

@@ -9,6 +9,7 @@
  *                                     (a one-time dashboard invitation link; owner by default)
  *   npm run -s cli -- reconcile <file.csv>      (waits for the file to be applied, prints the report)
  *   npm run -s cli -- webhooks list|replay ...  (see cli-webhooks.ts)
+ *   npm run -s cli -- keys list|create|revoke|rotate-secret|rotate-rsa|retire-rsa ...  (see cli-keys.ts)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ import { connectTemporalClient, testServiceOf } from '../temporal/client';
 import { TestServerClock } from '../temporal/test-server-clock';
 import { startReconciliation } from '../usecases/reconcile';
 import { WEBHOOK_USAGE, webhookCommands } from './cli-webhooks';
+import { KEY_USAGE, keyCommands } from './cli-keys';
 
 const USAGE = [
   'usage: cli merchant create --name <name> [--webhook-url <url>] [--merchant-identifier <id>] [--secret-key <key>]',
@@ -38,6 +40,7 @@ const USAGE = [
   '       cli merchant invite <merchantIdentifier> --email <email> [--role owner|developer|viewer]',
   '       cli reconcile <file.csv>',
   ...WEBHOOK_USAGE,
+  ...KEY_USAGE,
 ].join('\n');
 
 class UsageError extends Error {}
@@ -77,6 +80,7 @@ interface Connected {
 
 const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Promise<unknown>>> = {
   ...webhookCommands((message) => new UsageError(message)),
+  ...keyCommands((message) => new UsageError(message)),
   async 'merchant create'(args) {
     const { values, positionals } = options(args, {
       name: { type: 'string' },

@@ -8,8 +8,17 @@ interface MerchantDoc {
   name: string;
   webhookUrl: string | null;
   secretKeyEncrypted: string;
+  /** After a rotation: the keys replaced, each still verifying checksums until its retiresAt. */
+  previousSecretKeys?: { secretKeyEncrypted: string; retiresAt: Date }[];
   apiKeyHash: string;
-  encryptionKeys: { keyId: string; publicKeyPem: string; privateKeyEncrypted: string; createdAt: Date }[];
+  /** Newest first after a rotation; `retiredAt` set: it no longer decrypts (absent: in use). */
+  encryptionKeys: {
+    keyId: string;
+    publicKeyPem: string;
+    privateKeyEncrypted: string;
+    createdAt: Date;
+    retiredAt?: Date | null;
+  }[];
   autoRefund: boolean;
   /** Absent on merchants stored before it existed: form. */
   webhookFormat?: WebhookFormat;
@@ -54,10 +63,13 @@ export interface Merchant {
   name: string;
   webhookUrl: string | null;
   secretKey: string;
+  /** During a secret key rotation's overlap: the replaced key(s), accepted until retiresAt (secretKeysAt). */
+  previousSecretKeys: { secretKey: string; retiresAt: Date }[];
   autoRefund: boolean;
   webhookFormat: WebhookFormat;
   defaultReturnUrl: string | null;
-  encryptionKeys: { keyId: string; publicKeyPem: string }[];
+  /** The RSA keys that decrypt payerVpa (retired ones left out), the newest first: the one to hand out. */
+  encryptionKeys: { keyId: string; publicKeyPem: string; createdAt: Date }[];
   createdAt: Date;
 }
 
@@ -78,7 +90,26 @@ export interface NewMerchant {
 interface ApiKeyDoc {
   _id: string;
   merchantIdentifier: string;
+  /** Absent on the key made with the merchant (and keys stored before labels existed). */
+  label?: string;
+  createdAt?: Date;
+  /** Written at most once a minute per key (LAST_USED_EVERY_MS), so authentication stays a read. */
+  lastUsedAt?: Date | null;
+  revokedAt?: Date | null;
 }
+
+/** An API key as its merchant sees it: never the key, only its id (a prefix of its hash) and label. */
+export interface ApiKeyInfo {
+  keyId: string;
+  label: string;
+  createdAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const LAST_USED_EVERY_MS = 60_000;
+/** The public id of a key: the first 16 hex digits of its SHA-256 (no secret, and no extra field to backfill). */
+export const apiKeyId = (apiKeyHash: string) => `ak_${apiKeyHash.slice(0, 16)}`;
 
 const CACHE_MAX_ENTRIES = 10_000;
 
@@ -218,9 +249,57 @@ export class MerchantRepository {
     return merchant;
   }
 
-  async findByApiKeyHash(apiKeyHash: string): Promise<Merchant | null> {
+  /** The merchant of an unrevoked API key; notes the key's use (at most once a minute) when `usedAt` is given. */
+  async findByApiKeyHash(apiKeyHash: string, usedAt?: Date): Promise<Merchant | null> {
     const key = await this.apiKeys.findOne({ _id: apiKeyHash });
-    return key ? this.findById(key.merchantIdentifier) : null;
+    if (!key || key.revokedAt) return null;
+    if (usedAt && (!key.lastUsedAt || usedAt.getTime() - key.lastUsedAt.getTime() >= LAST_USED_EVERY_MS)) {
+      // Conditional, so replicas racing write once; not awaited by the caller's answer beyond this one write.
+      await this.apiKeys.updateOne({ _id: apiKeyHash, lastUsedAt: key.lastUsedAt ?? null }, { $set: { lastUsedAt: usedAt } });
+    }
+    return this.findById(key.merchantIdentifier);
+  }
+
+  /** Another API key for the merchant (its hash only is stored); false for an unknown merchant. */
+  async addApiKey(merchantIdentifier: string, apiKeyHash: string, label: string, now: Date): Promise<boolean> {
+    if (!(await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { _id: 1 } }))) return false;
+    await this.apiKeys.insertOne({
+      _id: apiKeyHash,
+      merchantIdentifier,
+      label,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    return true;
+  }
+
+  /** The merchant's API keys, revoked ones too, oldest first; null for an unknown merchant. */
+  async listApiKeys(merchantIdentifier: string): Promise<ApiKeyInfo[] | null> {
+    const merchant = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { createdAt: 1 } });
+    if (!merchant) return null;
+    const keys = await this.apiKeys.find({ merchantIdentifier }).limit(1000).toArray();
+    return keys
+      .map((k) => ({
+        keyId: apiKeyId(k._id),
+        label: k.label ?? 'Initial key',
+        createdAt: k.createdAt ?? merchant.createdAt,
+        lastUsedAt: k.lastUsedAt ?? null,
+        revokedAt: k.revokedAt ?? null,
+      }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  /** Revokes one of the merchant's keys (at once, on every replica); false when the merchant has no such key. */
+  async revokeApiKey(merchantIdentifier: string, keyId: string, now: Date): Promise<boolean> {
+    const keys = await this.apiKeys
+      .find({ merchantIdentifier }, { projection: { _id: 1, revokedAt: 1 } })
+      .limit(1000)
+      .toArray();
+    const key = keys.find((k) => apiKeyId(k._id) === keyId);
+    if (!key) return false;
+    if (!key.revokedAt) await this.apiKeys.updateOne({ _id: key._id, merchantIdentifier }, { $set: { revokedAt: now } });
+    return true;
   }
 
   /**
@@ -297,8 +376,91 @@ export class MerchantRepository {
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
   async privateKeyPem(merchantIdentifier: string, keyId: string): Promise<string | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { encryptionKeys: 1 } });
-    const key = doc?.encryptionKeys.find((k) => k.keyId === keyId);
+    const key = doc?.encryptionKeys.find((k) => k.keyId === keyId && !k.retiredAt);
     return key ? decryptAtRest(this.masterKey, key.privateKeyEncrypted, privateKeyField(merchantIdentifier, keyId)) : null;
+  }
+
+  /**
+   * A new secret key; the current one (and any still in its overlap) keeps verifying checksums until
+   * `now + overlapMs`. Conditional on the key read, so two rotations at once cannot lose one. Null
+   * for an unknown merchant, false when another rotation won the race.
+   */
+  async rotateSecretKey(
+    merchantIdentifier: string,
+    newSecretKey: string,
+    overlapMs: number,
+    now: Date,
+  ): Promise<Merchant | null | false> {
+    this.cache.delete(merchantIdentifier);
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
+    if (!doc) return null;
+    const retiresAt = new Date(now.getTime() + overlapMs);
+    const previous = [
+      { secretKeyEncrypted: doc.secretKeyEncrypted, retiresAt },
+      ...(doc.previousSecretKeys ?? [])
+        .filter((p) => p.retiresAt.getTime() > now.getTime())
+        .map((p) => ({ ...p, retiresAt: p.retiresAt < retiresAt ? p.retiresAt : retiresAt })),
+    ];
+    const updated = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier, secretKeyEncrypted: doc.secretKeyEncrypted },
+      {
+        $set: {
+          secretKeyEncrypted: encryptAtRest(this.masterKey, newSecretKey, secretKeyField(merchantIdentifier)),
+          previousSecretKeys: previous,
+        },
+      },
+      { returnDocument: 'after' },
+    );
+    this.cache.delete(merchantIdentifier);
+    return updated ? this.toMerchant(updated) : false;
+  }
+
+  /** A new RSA key pair, handed out from now on; the older keys still decrypt until retired. Null for an unknown merchant. */
+  async addEncryptionKey(
+    merchantIdentifier: string,
+    key: { keyId: string; publicKeyPem: string; privateKeyPem: string },
+    now: Date,
+  ): Promise<Merchant | null> {
+    this.cache.delete(merchantIdentifier);
+    const updated = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier },
+      {
+        $push: {
+          encryptionKeys: {
+            keyId: key.keyId,
+            publicKeyPem: key.publicKeyPem,
+            privateKeyEncrypted: encryptAtRest(this.masterKey, key.privateKeyPem, privateKeyField(merchantIdentifier, key.keyId)),
+            createdAt: now,
+            retiredAt: null,
+          },
+        },
+      },
+      { returnDocument: 'after' },
+    );
+    return updated ? this.toMerchant(updated) : null;
+  }
+
+  /**
+   * Retires one of the merchant's RSA keys: payerVpa encrypted with it is refused from now on. The
+   * newest key cannot be retired (the merchant would have none). 'unknown' for no such merchant or key.
+   */
+  async retireEncryptionKey(merchantIdentifier: string, keyId: string, now: Date): Promise<Merchant | 'unknown' | 'newest'> {
+    this.cache.delete(merchantIdentifier);
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
+    const inUse = doc ? this.toMerchant(doc).encryptionKeys : [];
+    if (!doc || !doc.encryptionKeys.some((k) => k.keyId === keyId)) return 'unknown';
+    if (inUse[0]?.keyId === keyId) return 'newest';
+    const updated = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier },
+      {
+        $set: {
+          encryptionKeys: doc.encryptionKeys.map((k) => (k.keyId === keyId && !k.retiredAt ? { ...k, retiredAt: now } : k)),
+        },
+      },
+      { returnDocument: 'after' },
+    );
+    this.cache.delete(merchantIdentifier);
+    return updated ? this.toMerchant(updated) : 'unknown';
   }
 
   private toMerchant(doc: MerchantDoc): Merchant {
@@ -307,10 +469,17 @@ export class MerchantRepository {
       name: doc.name,
       webhookUrl: doc.webhookUrl,
       secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted, secretKeyField(doc._id)),
+      previousSecretKeys: (doc.previousSecretKeys ?? []).map((p) => ({
+        secretKey: decryptAtRest(this.masterKey, p.secretKeyEncrypted, secretKeyField(doc._id)),
+        retiresAt: p.retiresAt,
+      })),
       autoRefund: doc.autoRefund,
       webhookFormat: doc.webhookFormat ?? 'form',
       defaultReturnUrl: doc.defaultReturnUrl ?? null,
-      encryptionKeys: doc.encryptionKeys.map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem })),
+      encryptionKeys: doc.encryptionKeys
+        .filter((k) => !k.retiredAt)
+        .map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem, createdAt: k.createdAt }))
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()),
       createdAt: doc.createdAt,
     };
   }

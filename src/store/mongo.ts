@@ -50,6 +50,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureTransactionIndexes(db.collection('transactions'));
   await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
   // The dashboard: a merchant's users; a user's sessions (signing out everywhere).
+  await db.collection('api_keys').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);

@@ -52,19 +52,25 @@ export const credentialsOf = ({ merchantIdentifier, secretKey, apiKey, encryptio
   publicKeyPem,
 });
 
-export async function newMerchantKeys(): Promise<MerchantKeys> {
+/** A new RSA 2048 key pair for payerVpa with its id (provisioning, and rotating the key). */
+export async function newEncryptionKey(): Promise<{ keyId: string; publicKeyPem: string; privateKeyPem: string }> {
   const { publicKey, privateKey } = await generateRsaKeyPair('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
+  return { keyId: newEncryptionKeyId(), publicKeyPem: publicKey, privateKeyPem: privateKey };
+}
+
+export async function newMerchantKeys(): Promise<MerchantKeys> {
+  const key = await newEncryptionKey();
   return {
     merchantIdentifier: randomHex32(),
     secretKey: randomHex32(),
     apiKey: newApiKey(),
-    encryptionKeyId: newEncryptionKeyId(),
-    publicKeyPem: publicKey,
-    privateKeyPem: privateKey,
+    encryptionKeyId: key.keyId,
+    publicKeyPem: key.publicKeyPem,
+    privateKeyPem: key.privateKeyPem,
   };
 }
 

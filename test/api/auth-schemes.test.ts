@@ -48,7 +48,7 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
     const router = new Router();
     router.post('/qr', async (ctx) => {
       const { body } = await readJson(ctx, qrSchema, MAX_BODY_BYTES);
-      const merchant = await authenticateQrChecksum(merchants, body);
+      const merchant = await authenticateQrChecksum(merchants, body, new Date());
       reached.push({ route: 'qr', merchantIdentifier: merchant.merchantIdentifier });
       ctx.body = { success: true, data: { merchantIdentifier: merchant.merchantIdentifier } };
     });
@@ -63,15 +63,25 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
         throw new ApiError('malformedJson', (e as Error).message);
       }
       if (typeof merchantIdentifier !== 'string') throw new ApiError('validationFailed', 'data.merchantIdentifier');
-      const merchant = await authenticateFormChecksum(merchants, merchantIdentifier, data, form.get('checksum') ?? undefined);
+      const merchant = await authenticateFormChecksum(
+        merchants,
+        merchantIdentifier,
+        data,
+        form.get('checksum') ?? undefined,
+        new Date(),
+      );
       reached.push({ route: 'mandate', merchantIdentifier: merchant.merchantIdentifier, data });
       ctx.body = { success: true, data: { merchantIdentifier: merchant.merchantIdentifier } };
     });
-    router.get('/whoami', apiKeyAuth(merchants), (ctx) => {
-      const merchantIdentifier = (ctx.state.merchant as { merchantIdentifier: string }).merchantIdentifier;
-      reached.push({ route: 'whoami', merchantIdentifier });
-      ctx.body = { success: true, data: { merchantIdentifier, name: (ctx.state.merchant as { name: string }).name } };
-    });
+    router.get(
+      '/whoami',
+      apiKeyAuth(merchants, () => new Date()),
+      (ctx) => {
+        const merchantIdentifier = (ctx.state.merchant as { merchantIdentifier: string }).merchantIdentifier;
+        reached.push({ route: 'whoami', merchantIdentifier });
+        ctx.body = { success: true, data: { merchantIdentifier, name: (ctx.state.merchant as { name: string }).name } };
+      },
+    );
 
     const app = new Koa();
     app.use(errorEnvelope(createLogger('silent')));

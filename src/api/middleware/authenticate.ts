@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/api-errors';
-import { checksumMatches, qrChecksumPayload } from '../../domain/checksum';
+import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
 import { hashApiKey } from '../../domain/secrets';
 import type { Merchant, MerchantRepository } from '../../store/merchant-repository';
 
@@ -22,11 +22,12 @@ export async function authenticateHeaderChecksum(
   merchants: MerchantRepository,
   merchantIdentifier: string,
   rawBody: Buffer,
+  at: Date,
 ): Promise<Merchant> {
   const presented = ctx.get('checksum');
   if (!presented) throw new ApiError('checksumMissing', 'send the checksum header');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, rawBody, presented)) {
+  if (!checksumMatches(secretKeysAt(merchant, at), rawBody, presented)) {
     throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
   }
   return merchant;
@@ -36,10 +37,11 @@ export async function authenticateHeaderChecksum(
 export async function authenticateQrChecksum(
   merchants: MerchantRepository,
   fields: { merchantIdentifier: string; orderId: string; amount: number | string; productDescription: string; checksum?: string },
+  at: Date,
 ): Promise<Merchant> {
   if (!fields.checksum) throw new ApiError('checksumMissing', 'send the checksum field');
   const merchant = await requireMerchant(merchants, fields.merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, qrChecksumPayload(fields), fields.checksum)) {
+  if (!checksumMatches(secretKeysAt(merchant, at), qrChecksumPayload(fields), fields.checksum)) {
     throw new ApiError('checksumMismatch', undefined, fields.merchantIdentifier);
   }
   return merchant;
@@ -51,19 +53,22 @@ export async function authenticateFormChecksum(
   merchantIdentifier: string,
   data: string,
   checksum: string | undefined,
+  at: Date,
 ): Promise<Merchant> {
   if (!checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(merchant.secretKey, data, checksum)) throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
+  if (!checksumMatches(secretKeysAt(merchant, at), data, checksum))
+    throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
   return merchant;
 }
 
 /** Ledger, bulk and payment links: header `X-API-Key`; sets ctx.state.merchant. */
-export function apiKeyAuth(merchants: MerchantRepository) {
+export function apiKeyAuth(merchants: MerchantRepository, now: () => Date) {
   return async (ctx: Context, next: Next) => {
     const apiKey = ctx.get('x-api-key');
-    // The lookup is by hash: the key itself never meets a comparison that could leak timing.
-    const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey)) : null;
+    // The lookup is by hash: the key itself never meets a comparison that could leak timing. Any
+    // unrevoked key of the merchant is accepted.
+    const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), now()) : null;
     if (!merchant) throw new ApiError('apiKeyInvalid');
     ctx.state.merchant = merchant;
     await next();

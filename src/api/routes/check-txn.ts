@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { CheckTxnCodes, toCheckTxnRecord, type CheckTxnCode } from '../../domain/check-txn';
-import { checksumMatches } from '../../domain/checksum';
+import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import { parseLooseObject } from '../../domain/loose-json';
 import { findOrder } from '../../usecases/read-order';
 import type { ApiDeps } from '../deps';
@@ -31,7 +31,7 @@ export function checkTxnRoutes(deps: ApiDeps): Router {
     const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
     if (!merchant) return refuse('merchantIdentifierInvalid');
     if (!form.checksum) return refuse('checksumBlank', merchant.merchantIdentifier);
-    if (!checksumMatches(merchant.secretKey, form.data!, form.checksum))
+    if (!checksumMatches(secretKeysAt(merchant, deps.now()), form.data!, form.checksum))
       return refuse('checksumMismatch', merchant.merchantIdentifier);
     await deps.rateLimit.consume(ctx, 'checkTxn', merchant.merchantIdentifier);
 

@@ -10,7 +10,7 @@ import {
 } from '../../domain/checkout';
 import { checksumMatchesAny, expressChecksumTexts, legacyChecksumTexts, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
-import { checksumMatches } from '../../domain/checksum';
+import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import type { Merchant } from '../../store/merchant-repository';
 import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
@@ -51,7 +51,7 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);
       requireChecksum(fields.checksum);
-      if (!checksumMatchesAny(merchant.secretKey, legacyChecksumTexts(pairs), fields.checksum!)) {
+      if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), legacyChecksumTexts(pairs), fields.checksum!)) {
         throw new CheckoutRefusal('checksumMismatch');
       }
       return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
@@ -76,7 +76,7 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
   if (fields.data !== undefined && fields.orderId === undefined) return dataEntry(deps, ctx, entry, fields);
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
-  if (!checksumMatchesAny(merchant.secretKey, expressChecksumTexts(pairs), fields.checksum!)) {
+  if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), expressChecksumTexts(pairs), fields.checksum!)) {
     throw new CheckoutRefusal('checksumMismatch');
   }
   return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
@@ -90,7 +90,8 @@ async function dataEntry(deps: ApiDeps, ctx: Context, entry: CheckoutEntry, fiel
   const named = unread.merchantIdentifier;
   const merchant = await signer(deps, typeof named === 'string' ? named : undefined);
   requireChecksum(fields.checksum);
-  if (!checksumMatches(merchant.secretKey, fields.data, fields.checksum!)) throw new CheckoutRefusal('checksumMismatch');
+  if (!checksumMatches(secretKeysAt(merchant, deps.now()), fields.data, fields.checksum!))
+    throw new CheckoutRefusal('checksumMismatch');
   const echo = isRecord(unread.orderDetail) ? unread.orderDetail : null;
   try {
     const { request, data } = checkoutRequestFromData(unread);

@@ -15,7 +15,7 @@ import {
   ledgerRequestSchema,
   NO_BULK_TRANSACTION,
 } from '../schemas/ledger';
-import { checksumMatches } from '../../domain/checksum';
+import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import type { Merchant } from '../../store/merchant-repository';
 
 /**
@@ -24,7 +24,7 @@ import type { Merchant } from '../../store/merchant-repository';
  */
 export function ledgerRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  const auth = apiKeyAuth(deps.merchants);
+  const auth = apiKeyAuth(deps.merchants, deps.now);
 
   router.post('/api/v1/ledger', auth, async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
@@ -64,7 +64,7 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
     // The checksum header is optional; when sent it must sign the exact body (DECISIONS.md).
     const presented = ctx.get('checksum');
-    if (presented && !checksumMatches(merchant.secretKey, raw, presented)) throw new ApiError('checksumMismatch');
+    if (presented && !checksumMatches(secretKeysAt(merchant, deps.now()), raw, presented)) throw new ApiError('checksumMismatch');
     const body = validate(bulkRequestSchema, parseJsonBody(raw));
     const day = istDay(body.txnDate);
     if (!day) throw new ApiError('validationFailed', 'txnDate: no such date');

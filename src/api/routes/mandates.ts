@@ -31,7 +31,7 @@ export function mandateRequest(deps: ApiDeps) {
     if (typeof named !== 'string' || named.length === 0 || named.length > 64) {
       throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
     }
-    const merchant = await authenticateFormChecksum(deps.merchants, named, form.data, form.checksum);
+    const merchant = await authenticateFormChecksum(deps.merchants, named, form.data, form.checksum, deps.now());
     await deps.rateLimit.consume(ctx, 'mandates', merchant.merchantIdentifier);
 
     const data = validate(mandateDataSchema, parseJsonBody(Buffer.from(form.data, 'utf8')));

@@ -12,7 +12,7 @@ import { checkPaymentLinkEntry, paymentLinkBatchSchema } from '../schemas/paymen
 /** POST /pl/api/v1/create (`X-API-Key`): a batch of payment links, each entry answered on its own. */
 export function paymentLinkRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  router.post('/pl/api/v1/create', apiKeyAuth(deps.merchants), async (ctx) => {
+  router.post('/pl/api/v1/create', apiKeyAuth(deps.merchants, deps.now), async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
     const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.PAYMENT_LINK_MAX_BODY_BYTES);

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { secretKeysAt } from '../../domain/checksum';
 import { z } from 'zod';
 import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { qrImageSignatureMatches } from '../../domain/qr-image-address';
@@ -23,13 +24,17 @@ export function qrRoutes(deps: ApiDeps): Router {
     const parsed = parseJsonBody(await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES));
     const { merchantIdentifier } = validate(qrCaller, parsed);
     const fields = parsed as Record<string, unknown>;
-    const merchant = await authenticateQrChecksum(deps.merchants, {
-      merchantIdentifier,
-      orderId: asSigned(fields.orderId),
-      amount: asSigned(fields.amount),
-      productDescription: asSigned(fields.productDescription),
-      checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
-    });
+    const merchant = await authenticateQrChecksum(
+      deps.merchants,
+      {
+        merchantIdentifier,
+        orderId: asSigned(fields.orderId),
+        amount: asSigned(fields.amount),
+        productDescription: asSigned(fields.productDescription),
+        checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
+      },
+      deps.now(),
+    );
     await deps.rateLimit.consume(ctx, 'qr', merchant.merchantIdentifier);
     const body = validate(createQrSchema, parsed);
 
@@ -65,7 +70,7 @@ export function qrRoutes(deps: ApiDeps): Router {
     const merchant = await requireMerchant(deps.merchants, q.mid);
     // The checksum covers `data` exactly as it stands in the address, before any decoding.
     if (
-      !qrImageSignatureMatches(merchant.secretKey, {
+      !qrImageSignatureMatches(secretKeysAt(merchant, deps.now()), {
         mid: q.mid,
         width: q.width,
         height: q.height,

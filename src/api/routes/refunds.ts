@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
-import { checksumMatches } from '../../domain/checksum';
+import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
@@ -30,7 +30,7 @@ export function refundRoutes(deps: ApiDeps): Router {
     // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
     if (!merchantIdentifier || merchantIdentifier.length > 64) return answer(401, 'checksumMismatch');
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
-    if (!checksumMatches(merchant.secretKey, form.data, form.checksum)) return answer(401, 'checksumMismatch');
+    if (!checksumMatches(secretKeysAt(merchant, deps.now()), form.data, form.checksum)) return answer(401, 'checksumMismatch');
     await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
 
     // Authenticated: now read `data` as strictly as every JSON body (a key given twice is refused).

@@ -14,7 +14,7 @@ export function statusRoutes(deps: ApiDeps): Router {
     const parsed = parseJsonBody(raw);
     // Authenticated before the rest is validated: a caller without the key learns nothing of the rules.
     const { merchantIdentifier } = validate(statusCallerSchema, parsed);
-    const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw);
+    const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw, deps.now());
     await deps.rateLimit.consume(ctx, 'status', merchant.merchantIdentifier);
     const body = validate(statusRequestSchema, parsed);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { operation, successError } from '../openapi';
+import {
+  apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema,
+  apiKeyResponseSchema,
+  createApiKeySchema,
+  encryptionKeysResponseSchema,
+  noBodySchema,
+  rotateSecretKeySchema,
+  secretKeyRotatedResponseSchema,
+} from '../schemas/keys';
+
+const merchantIdentifier = {
+  name: 'merchantIdentifier',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
+};
+const keyId = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } };
+
+/** The operator's key operations on a merchant (the dashboard's Developers page does the same). */
+export function keyPaths(): Record<string, object> {
+  const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[]) => ({
+    ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
+    parameters,
+  });
+  return {
+    '/ops/v1/merchants/{merchantIdentifier}/api-keys': {
+      get: op(
+        {
+          summary: "A merchant's API keys (operator): labels, creation, last use, revocation; never the keys",
+          description: 'Revoked keys are listed with revokedAt. Unknown merchant: 404, code 2042.',
+          in: 'query',
+          request: z.object({}),
+          responses: { 200: { description: 'the keys, oldest first', schema: apiKeyListResponseSchema } },
+          errors: [401, 404, 503],
+        },
+        [merchantIdentifier],
+      ),
+      post: op(
+        {
+          summary: 'Another API key for the ledger, bulk and payment link APIs (operator)',
+          description:
+            'The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.',
+          request: createApiKeySchema,
+          responses: { 201: { description: 'the new key, shown once', schema: apiKeyCreatedResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/api-keys/{keyId}/revoke': {
+      post: op(
+        {
+          summary: 'Revoke an API key (operator): refused from now on, on every replica',
+          description:
+            'No body, or {}. Revoking a revoked key changes nothing. Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
+          request: noBodySchema,
+          responses: { 200: { description: 'the key as it now stands', schema: apiKeyResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier, keyId],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/secret-key/rotate': {
+      post: op(
+        {
+          summary: 'Rotate the secret key with an overlap (operator)',
+          description:
+            "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Other API replicas see the new key within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
+          request: rotateSecretKeySchema,
+          responses: { 200: { description: 'the new key, shown once', schema: secretKeyRotatedResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/encryption-keys': {
+      get: op(
+        {
+          summary: "A merchant's RSA public keys for payerVpa (operator)",
+          description: 'The keys that still decrypt, newest first. Unknown merchant: 404, code 2042.',
+          in: 'query',
+          request: z.object({}),
+          responses: { 200: { description: 'the keys', schema: encryptionKeysResponseSchema } },
+          errors: [401, 404, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/rotate': {
+      post: op(
+        {
+          summary: 'A new RSA key for payerVpa (operator)',
+          description:
+            'A new encryptionKeyId and public key, listed first; the older keys still decrypt until retired. No body, or {}. Unknown merchant: 404, code 2042.',
+          request: noBodySchema,
+          responses: { 200: { description: 'the keys now in use', schema: encryptionKeysResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/{keyId}/retire': {
+      post: op(
+        {
+          summary: 'Retire an RSA key (operator): payerVpa encrypted with it is refused from now on (2015)',
+          description:
+            'No body, or {}. The newest key cannot be retired (400, code 2002: rotate first). Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
+          request: noBodySchema,
+          responses: { 200: { description: 'the keys still in use', schema: encryptionKeysResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier, keyId],
+      ),
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError } from '../../domain/api-errors';
+import { parseDurationList } from '../../domain/durations';
+import {
+  apiKeyView,
+  createApiKey,
+  encryptionKeysView,
+  retireEncryptionKey,
+  rotateEncryptionKey,
+  rotateSecretKey,
+} from '../../usecases/merchant-keys';
+import type { ApiDeps } from '../deps';
+import { operatorAuth } from '../middleware/authenticate';
+import { readJson } from '../middleware/body';
+import { createApiKeySchema, noBodySchema, rotateSecretKeySchema } from '../schemas/keys';
+
+/** Operator API on a merchant's keys: the same operations as the dashboard's Developers page. */
+export function opsKeyRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  const merchantOf = (ctx: Context) => ctx.params.merchantIdentifier!;
+  /** No body, or an empty JSON object: anything else is refused. */
+  const noBody = async (ctx: Context) => {
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
+  };
+
+  router.get('/api-keys', async (ctx) => {
+    const keys = await deps.merchants.listApiKeys(merchantOf(ctx));
+    if (!keys) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: { apiKeys: keys.map(apiKeyView) } };
+  });
+
+  router.post('/api-keys', async (ctx) => {
+    const { body } = await readJson(ctx, createApiKeySchema, deps.config.MAX_BODY_BYTES);
+    const created = await createApiKey(deps.merchants, merchantOf(ctx), body.label, deps.now());
+    if (!created) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier: merchantOf(ctx), keyId: created.keyId }, 'api key created');
+    ctx.status = 201;
+    ctx.body = { success: true, data: created };
+  });
+
+  router.post('/api-keys/:keyId/revoke', async (ctx) => {
+    await noBody(ctx);
+    const merchantIdentifier = merchantOf(ctx);
+    if (!(await deps.merchants.revokeApiKey(merchantIdentifier, ctx.params.keyId!, deps.now()))) {
+      throw new ApiError((await deps.merchants.findById(merchantIdentifier)) ? 'keyNotFound' : 'merchantNotFound');
+    }
+    deps.logger.info({ merchantIdentifier, keyId: ctx.params.keyId }, 'api key revoked');
+    const key = (await deps.merchants.listApiKeys(merchantIdentifier))!.find((k) => k.keyId === ctx.params.keyId)!;
+    ctx.body = { success: true, data: apiKeyView(key) };
+  });
+
+  router.post('/secret-key/rotate', async (ctx) => {
+    const body =
+      ctx.request.length || ctx.get('transfer-encoding')
+        ? (await readJson(ctx, rotateSecretKeySchema, deps.config.MAX_BODY_BYTES)).body
+        : {};
+    const overlapMs =
+      body.overlapSeconds !== undefined
+        ? body.overlapSeconds * 1000
+        : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
+    const rotated = await rotateSecretKey(deps.merchants, merchantOf(ctx), overlapMs, deps.now());
+    if (!rotated) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier: merchantOf(ctx), overlapMs }, 'secret key rotated');
+    ctx.body = { success: true, data: rotated };
+  });
+
+  router.get('/encryption-keys', async (ctx) => {
+    const merchant = await deps.merchants.findById(merchantOf(ctx));
+    if (!merchant) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: encryptionKeysView(merchant) };
+  });
+
+  router.post('/encryption-keys/rotate', async (ctx) => {
+    await noBody(ctx);
+    const rotated = await rotateEncryptionKey(deps.merchants, merchantOf(ctx), deps.now());
+    if (!rotated) throw new ApiError('merchantNotFound');
+    deps.logger.info(
+      { merchantIdentifier: merchantOf(ctx), encryptionKeyId: rotated.encryptionKeys[0]?.encryptionKeyId },
+      'encryption key rotated',
+    );
+    ctx.body = { success: true, data: rotated };
+  });
+
+  router.post('/encryption-keys/:keyId/retire', async (ctx) => {
+    await noBody(ctx);
+    const result = await retireEncryptionKey(deps.merchants, merchantOf(ctx), ctx.params.keyId!, deps.now());
+    if (result === 'unknown')
+      throw new ApiError((await deps.merchants.findById(merchantOf(ctx))) ? 'keyNotFound' : 'merchantNotFound');
+    if (result === 'newest') throw new ApiError('validationFailed', 'the newest encryption key cannot be retired: rotate first');
+    deps.logger.info({ merchantIdentifier: merchantOf(ctx), encryptionKeyId: ctx.params.keyId }, 'encryption key retired');
+    ctx.body = { success: true, data: result };
+  });
+  return router;
+}

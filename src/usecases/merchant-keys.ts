@@ -1,0 +1,60 @@
+import { randomHex32 } from '../domain/identifiers';
+import { hashApiKey, newApiKey } from '../domain/secrets';
+import { apiKeyId, type ApiKeyInfo, type Merchant, type MerchantRepository } from '../store/merchant-repository';
+import { newEncryptionKey } from './provision-merchant';
+
+/**
+ * A merchant's keys, one set of operations for the dashboard, the ops API and the CLI
+ * (DECISIONS.md, Merchant dashboard): API keys (several, labelled, shown once, revocable), the
+ * secret key rotated with an overlap, the RSA key rotated and retired.
+ */
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+export const apiKeyView = (k: ApiKeyInfo) => ({
+  keyId: k.keyId,
+  label: k.label,
+  createdAt: iso(k.createdAt),
+  lastUsedAt: iso(k.lastUsedAt),
+  revokedAt: iso(k.revokedAt),
+});
+
+/** A new API key: the key itself is in this answer only (the store keeps its hash). Null for an unknown merchant. */
+export async function createApiKey(merchants: MerchantRepository, merchantIdentifier: string, label: string, now: Date) {
+  const apiKey = newApiKey();
+  const hash = hashApiKey(apiKey);
+  if (!(await merchants.addApiKey(merchantIdentifier, hash, label, now))) return null;
+  return { apiKey, ...apiKeyView({ keyId: apiKeyId(hash), label, createdAt: now, lastUsedAt: null, revokedAt: null }) };
+}
+
+/** The secret key rotation: the new key, and until when the old one is still accepted. */
+export async function rotateSecretKey(merchants: MerchantRepository, merchantIdentifier: string, overlapMs: number, now: Date) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const secretKey = randomHex32();
+    const rotated = await merchants.rotateSecretKey(merchantIdentifier, secretKey, overlapMs, now);
+    if (rotated === null) return null;
+    if (rotated)
+      return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: new Date(now.getTime() + overlapMs).toISOString() };
+  }
+  throw new Error('the secret key is being rotated by someone else at this moment; try again');
+}
+
+export const encryptionKeysView = (m: Merchant) => ({
+  merchantIdentifier: m.merchantIdentifier,
+  /** The newest first: the one to encrypt with. */
+  encryptionKeys: m.encryptionKeys.map((k) => ({
+    encryptionKeyId: k.keyId,
+    publicKeyPem: k.publicKeyPem,
+    createdAt: k.createdAt.toISOString(),
+  })),
+});
+
+/** A new RSA key: the merchant encrypts with it from now on; the older ones decrypt until retired. */
+export async function rotateEncryptionKey(merchants: MerchantRepository, merchantIdentifier: string, now: Date) {
+  const merchant = await merchants.addEncryptionKey(merchantIdentifier, await newEncryptionKey(), now);
+  return merchant ? encryptionKeysView(merchant) : null;
+}
+
+export async function retireEncryptionKey(merchants: MerchantRepository, merchantIdentifier: string, keyId: string, now: Date) {
+  const result = await merchants.retireEncryptionKey(merchantIdentifier, keyId, now);
+  return typeof result === 'string' ? result : encryptionKeysView(result);
+}
