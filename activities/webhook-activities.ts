@@ -64,13 +64,13 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
-export function createWebhookActivities(deps: WebhookActivityDeps) {
-  /** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
-  const checkedLookup: LookupFunction = (hostname, options, callback) => {
+/** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
+export function policyLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as dns.LookupAddress[];
-      const refused = list.map((a) => refusedAddress(a.address, deps.webhookAddressPolicy)).find((r) => r !== null);
+      const refused = list.map((a) => refusedAddress(a.address, policy)).find((r) => r !== null);
       if (refused || list.length === 0) {
         return callback(
           Object.assign(new Error(`webhook address refused: ${hostname} is ${refused ?? 'unresolvable'}`), {
@@ -84,6 +84,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       callback(null, list[0]!.address, list[0]!.family);
     });
   };
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const checkedLookup = policyLookup(deps.webhookAddressPolicy);
 
   /** Stores a call under its delivery id (the first stored bytes win) and hands the workflow what to send. */
   async function store(call: Omit<WebhookDelivery, 'state' | 'attempts' | 'createdAt'>): Promise<PreparedWebhook> {
@@ -216,16 +220,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         at,
         input.body,
       );
-      // An address literal never goes through lookup: check it here.
-      const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
-      const literalRefused = net.isIP(host) ? refusedAddress(host, deps.webhookAddressPolicy) : null;
-      const result = literalRefused
-        ? { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` }
-        : await postWebhook(input, signed, checkedLookup, deps.webhookAttemptTimeoutMs).catch((e: Error) => ({
-            status: null,
-            text: null,
-            error: e.message,
-          }));
+      const result = await postCheckedWebhook(
+        input,
+        signed,
+        deps.webhookAddressPolicy,
+        deps.webhookAttemptTimeoutMs,
+        checkedLookup,
+      );
       const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
       await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
         attempt: input.attempt,
@@ -308,6 +309,25 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       return { state: 'handed over', attempts: 1 };
     },
   };
+}
+
+/**
+ * One attempt to an address the policy allows (an address literal is checked here, a name when
+ * resolved): the answer, or the error as text. What the delivery workflow and the dashboard's test
+ * webhook both send through.
+ */
+export async function postCheckedWebhook(
+  input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
+  signed: Record<string, string>,
+  policy: AddressPolicy,
+  timeoutMs: number,
+  lookup: LookupFunction = policyLookup(policy),
+): Promise<{ status: number; text: string; retryAfter: string | undefined } | { status: null; text: null; error: string }> {
+  // An address literal never goes through lookup: check it here.
+  const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
+  const literalRefused = net.isIP(host) ? refusedAddress(host, policy) : null;
+  if (literalRefused) return { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` };
+  return postWebhook(input, signed, lookup, timeoutMs).catch((e: Error) => ({ status: null, text: null, error: e.message }));
 }
 
 /**

@@ -11,6 +11,8 @@ import { checkTxnRoutes } from './routes/check-txn';
 import { dashboardAuthRoutes } from './routes/dashboard-auth';
 import { dashboardHomeRoutes, dashboardNotFound } from './routes/dashboard-home';
 import { dashboardUserRoutes } from './routes/dashboard-users';
+import { dashboardDeveloperRoutes } from './routes/dashboard-developers';
+import { dashboardWebhookRoutes } from './routes/dashboard-webhooks';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
 import { codecRoutes } from './routes/codec';
@@ -73,6 +75,8 @@ export function createApp(deps: ApiDeps): Koa {
     dashboardAuthRoutes(deps),
     dashboardHomeRoutes(deps),
     dashboardUserRoutes(deps),
+    dashboardDeveloperRoutes(deps),
+    dashboardWebhookRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) {
     routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));

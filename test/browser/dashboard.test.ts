@@ -5,6 +5,12 @@ import { assertAccessible } from '../support/axe';
 import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
 import { DASHBOARD_PASSWORD, invite, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { checkStatus } from '../support/http';
+import { ledger } from '../support/ledger';
+import { startReceiver } from '../support/receiver';
+import { formatIstDateTime } from '../../src/domain/ist-time';
+import { standardWebhookSignature } from '../../src/domain/standard-webhooks';
+import { hmacSha256Hex } from '../../src/domain/checksum';
 
 /**
  * The merchant dashboard in headless Chromium as a person uses it, at a phone's width and with
@@ -95,5 +101,93 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
     assert.equal(await page.getByRole('alert').innerText(), 'Wrong email or password.');
     assert.equal(await page.getByLabel('Email').inputValue(), email);
     await assertAccessible(page, 'sign-in with an error');
+  });
+
+  it('Developers: creates an API key that the ledger API accepts; rotates the secret key, both keys sign status requests in the overlap', async () => {
+    const page = await phonePage();
+    await joinAndSignIn(page, 'developer');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Developers' }).click();
+    assert.equal(await page.locator('#merchant-identifier').innerText(), merchant.merchantIdentifier);
+    await assertAccessible(page, 'developers');
+    await page.getByLabel('Label of a new key').fill('nightly ledger export');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const apiKey = await page.locator('#new-api-key').innerText();
+    await assertAccessible(page, 'developers with a new key');
+    await assertFitsPhone(page);
+    await page.screenshot({ path: screenshotPath('dashboard-developers-new-key.png'), fullPage: true });
+    const day = formatIstDateTime(gw.rt.now()).slice(0, 10);
+    const listed = await ledger(gw, apiKey, { startDateTime: day, endDateTime: day, status: 'ALL' });
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.json.success, true);
+    await page.goto(`${gw.baseUrl}/dashboard/developers`);
+    assert.match(await page.getByRole('region', { name: 'Table of API keys' }).innerText(), /nightly ledger export/);
+
+    await page.getByRole('button', { name: 'Rotate secret key' }).click();
+    const secretKey = await page.locator('#new-secret-key').innerText();
+    assert.match(secretKey, /^[0-9a-f]{32}$/);
+    await page.screenshot({ path: screenshotPath('dashboard-developers-secret-rotated.png'), fullPage: true });
+    const status = (key: string) =>
+      checkStatus(gw.baseUrl, key, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'none-yet' });
+    assert.equal((await status(secretKey)).status, 200, 'the new key signs');
+    assert.equal((await status(merchant.secretKey)).status, 200, 'the old key still signs inside the overlap');
+
+    const pem = await page.request.get(
+      `${gw.baseUrl}/dashboard/developers/encryption-keys/${encodeURIComponent(merchant.encryptionKeyId)}.pem`,
+    );
+    assert.equal(pem.status(), 200);
+    assert.equal(await pem.text(), merchant.publicKeyPem);
+  });
+
+  it('Webhooks: sets a loopback URL, sends a test webhook and shows what the receiver answered', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, body: 'SUCCESS' }));
+    try {
+      const page = await phonePage();
+      await joinAndSignIn(page, 'owner');
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+      await assertAccessible(page, 'webhooks');
+      await page.getByLabel('Webhook URL').fill(receiver.url);
+      await page.getByLabel('Body format').selectOption('json');
+      await page.getByRole('button', { name: 'Save webhook settings' }).click();
+      assert.equal(await page.locator('#notice').innerText(), 'Webhook settings saved.');
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.webhookUrl, receiver.url);
+
+      await page.getByRole('button', { name: 'Send a test webhook' }).click();
+      assert.equal(await page.locator('#test-status').innerText(), 'HTTP 200');
+      assert.equal(await page.locator('#test-response').innerText(), 'SUCCESS');
+      await assertAccessible(page, 'webhooks with a test result');
+      await assertFitsPhone(page);
+      await page.screenshot({ path: screenshotPath('dashboard-webhooks-test.png'), fullPage: true });
+      assert.equal(receiver.calls.length, 1);
+      const call = receiver.calls[0]!;
+      const body = JSON.parse(call.body) as { txnData: string; checksum: string };
+      assert.equal(body.checksum, hmacSha256Hex(merchant.secretKey, body.txnData), 'checksum over txnData with the secret key');
+      assert.equal(JSON.parse(body.txnData).txns[0].orderId, 'TEST-WEBHOOK');
+      const secret = await page.locator('.signing-secret').first().innerText();
+      const id = String(call.headers['webhook-id']);
+      const expected = standardWebhookSignature(secret, id, Number(call.headers['webhook-timestamp']), call.body);
+      assert.ok(String(call.headers['webhook-signature']).split(' ').includes(expected), 'signed with the secret the page shows');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a viewer sees keys and webhooks but is offered no change, and a posted change is refused', async () => {
+    const page = await phonePage();
+    await joinAndSignIn(page, 'viewer');
+    await page.goto(`${gw.baseUrl}/dashboard/developers`);
+    assert.equal(await page.getByRole('button', { name: /Create API key|Rotate|Revoke/ }).count(), 0);
+    await assertAccessible(page, 'developers as a viewer');
+    await page.goto(`${gw.baseUrl}/dashboard/webhooks`);
+    assert.equal(await page.getByRole('button', { name: /Save|Send|Rotate|Replay|enable/ }).count(), 0);
+    assert.ok(await page.getByLabel('Webhook URL').isDisabled());
+    await page.screenshot({ path: screenshotPath('dashboard-webhooks-viewer.png'), fullPage: true });
+    // The form a developer would see, posted by the viewer's browser with its own session token.
+    const csrf = await page.locator('input[name=csrf]').first().inputValue();
+    const refused = await page.request.post(`${gw.baseUrl}/dashboard/developers/secret-key/rotate`, {
+      form: { csrf },
+      headers: { origin: gw.baseUrl },
+    });
+    assert.equal(refused.status(), 403);
+    assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.secretKey, merchant.secretKey, 'nothing changed');
   });
 });

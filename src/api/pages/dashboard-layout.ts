@@ -20,6 +20,7 @@ export interface DashboardViewer {
 export const DASHBOARD_NAV: { key: string; href: string; label: string; permission?: DashboardPermission }[] = [
   { key: 'overview', href: '/dashboard', label: 'Overview' },
   { key: 'developers', href: '/dashboard/developers', label: 'Developers' },
+  { key: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { key: 'users', href: '/dashboard/users', label: 'Users' },
   { key: 'account', href: '/dashboard/account', label: 'Your account' },
 ];

@@ -44,7 +44,7 @@ ${options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refres
   .ok { color: #0a6b2b; } .bad { color: #8a0000; }
   a { color: #0b4ea2; }
   main.wide { max-width: 64rem; } main.wide h1, main.wide h2, main.wide p, header.bar { overflow-wrap: anywhere; } td { overflow-wrap: break-word; }
-  .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
+  .skip, .sr-only { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: #fff; padding: .5rem; z-index: 1; }
   header.bar { background: #0b2e59; color: #fff; padding: .5rem 1rem; }
   header.bar a, header.bar .who { color: #fff; }
   header.bar nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1rem; }

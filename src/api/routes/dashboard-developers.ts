@@ -1,0 +1,103 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { parseDurationList } from '../../domain/durations';
+import { createApiKey, retireEncryptionKey, rotateEncryptionKey, rotateSecretKey } from '../../usecases/merchant-keys';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import { developersPage } from '../pages/dashboard-developers-page';
+import { createApiKeySchema, noBodySchema } from '../schemas/keys';
+import { formProblem } from '../schemas/dashboard';
+
+/** The Developers page: the same key use cases as the ops API and CLI; changes need the keys permission. */
+export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard/developers' });
+  router.use(dashboardSession(deps));
+  const mayChange = requirePermission('keys');
+
+  const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
+    const { viewer } = dashboardState(ctx);
+    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
+    const apiKeys = (await deps.merchants.listApiKeys(viewer.merchantIdentifier)) ?? [];
+    sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
+  };
+  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+  /** A form that carries nothing but its CSRF token. */
+  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
+  const done = (ctx: Context, what: string) => {
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/developers?done=${what}`);
+  };
+  const NOTICES: Record<string, string> = {
+    revoked: 'API key revoked: it is refused from now on.',
+    rsa: 'New RSA key: encrypt with it from now on.',
+    retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
+  };
+
+  router.get('/', (ctx) =>
+    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}) }),
+  );
+
+  router.post('/api-keys', mayChange, async (ctx) => {
+    const parsed = createApiKeySchema.safeParse(dashboardState(ctx).form);
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    const created = (await createApiKey(deps.merchants, mid(ctx), parsed.data.label, deps.now()))!;
+    deps.logger.info(
+      { merchantIdentifier: mid(ctx), keyId: created.keyId, by: dashboardState(ctx).user.email },
+      'api key created',
+    );
+    await show(ctx, 201, { revealed: { kind: 'apiKey', label: created.label, apiKey: created.apiKey } });
+  });
+
+  router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    if (!(await deps.merchants.revokeApiKey(mid(ctx), ctx.params.keyId!, deps.now()))) return notFoundPage(ctx);
+    deps.logger.info(
+      { merchantIdentifier: mid(ctx), keyId: ctx.params.keyId, by: dashboardState(ctx).user.email },
+      'api key revoked',
+    );
+    done(ctx, 'revoked');
+  });
+
+  router.post('/secret-key/rotate', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
+    const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
+    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'secret key rotated');
+    await show(ctx, 200, {
+      revealed: {
+        kind: 'secretKey',
+        secretKey: rotated.secretKey,
+        previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil),
+      },
+    });
+  });
+
+  router.post('/encryption-keys/rotate', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
+    done(ctx, 'rsa');
+  });
+
+  router.post('/encryption-keys/:keyId/retire', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now());
+    if (result === 'unknown') return notFoundPage(ctx);
+    if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
+    done(ctx, 'retired');
+  });
+
+  /** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
+  router.get('/encryption-keys/:file', async (ctx) => {
+    const keyId = /^(.+)\.pem$/.exec(ctx.params.file!)?.[1];
+    const merchant = await deps.merchants.findById(mid(ctx));
+    const key = merchant?.encryptionKeys.find((k) => k.keyId === keyId);
+    if (!key) return notFoundPage(ctx);
+    ctx.type = 'application/x-pem-file';
+    ctx.set('Content-Disposition', `attachment; filename="${key.keyId}.pem"`);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = key.publicKeyPem;
+  });
+
+  return router;
+}

@@ -1,0 +1,115 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { parseDurationList } from '../../domain/durations';
+import { merchantSettingsSchema } from '../schemas/ops';
+import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
+import { WebhookRepository } from '../../store/webhook-repository';
+import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
+import { replayDelivery } from '../../usecases/replay-webhook';
+import { sendTestWebhook } from '../../usecases/send-test-webhook';
+import { updateMerchant } from '../../usecases/update-merchant';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import { webhooksPage } from '../pages/dashboard-webhooks-page';
+import { formProblem } from '../schemas/dashboard';
+import { noBodySchema } from '../schemas/keys';
+
+const LOG_SIZE = 50;
+
+/**
+ * The Webhooks page: settings (the ops API's use case and URL check), the signing secret and its
+ * rotation, the endpoint's health and re-enabling, a test call, and the delivery log with replay.
+ * Changes need the webhooks permission; a delivery of another merchant is 404.
+ */
+export function dashboardWebhookRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard/webhooks' });
+  router.use(dashboardSession(deps));
+  const mayChange = requirePermission('webhooks');
+  const webhooks = new WebhookRepository(deps.store.db);
+  const endpoints = new WebhookEndpointRepository(deps.store.db);
+  const policy = webhookAddressPolicy(deps.config);
+  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+
+  const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
+    const merchantIdentifier = mid(ctx);
+    const [merchant, secrets, health, deliveries] = await Promise.all([
+      deps.merchants.findById(merchantIdentifier),
+      deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now()),
+      endpoints.health(merchantIdentifier),
+      webhooks.list({ merchantIdentifier }, LOG_SIZE),
+    ]);
+    sendPage(
+      ctx,
+      status,
+      webhooksPage(dashboardState(ctx).viewer, { merchant: merchant!, secrets: secrets ?? [], health, deliveries }, o),
+    );
+  };
+  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
+  const NOTICES: Record<string, string> = {
+    saved: 'Webhook settings saved.',
+    rotated: 'New signing secret: both secrets sign calls during the overlap.',
+    enabled: 'Endpoint enabled: calls are sent again. Replay the deliveries that failed meanwhile.',
+    replayed: 'Delivery replayed: it is listed as a new delivery.',
+  };
+  const done = (ctx: Context, what: string) => {
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/webhooks?done=${what}`);
+  };
+
+  router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}));
+
+  router.post('/settings', mayChange, async (ctx) => {
+    const { webhookUrl, webhookFormat, autoRefund, ...rest } = dashboardState(ctx).form;
+    const parsed = merchantSettingsSchema.safeParse({
+      ...rest,
+      webhookUrl: webhookUrl?.trim() ? webhookUrl.trim() : null,
+      ...(webhookFormat !== undefined ? { webhookFormat } : {}),
+      autoRefund: autoRefund === 'on',
+    });
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });
+    const refused = parsed.data.webhookUrl ? await refusedWebhookUrl(parsed.data.webhookUrl, policy) : null;
+    if (refused) return show(ctx, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
+    await updateMerchant(deps.merchants, mid(ctx), parsed.data);
+    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'merchant webhook settings changed');
+    done(ctx, 'saved');
+  });
+
+  router.post('/signing-secret/rotate', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    await deps.merchants.rotateWebhookSigningSecret(
+      mid(ctx),
+      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!,
+      deps.now(),
+    );
+    done(ctx, 'rotated');
+  });
+
+  router.post('/endpoint/enable', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    await endpoints.enable(mid(ctx), deps.now());
+    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'webhook endpoint enabled');
+    done(ctx, 'enabled');
+  });
+
+  router.post('/test', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    const merchant = (await deps.merchants.findById(mid(ctx)))!;
+    const test = await sendTestWebhook(
+      { merchants: deps.merchants, policy, timeoutMs: deps.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000, now: deps.now },
+      merchant,
+    );
+    if (!test) return show(ctx, 409, { error: 'Set a webhook URL first.' });
+    await show(ctx, 200, { test });
+  });
+
+  router.post('/deliveries/:deliveryId/replay', mayChange, async (ctx) => {
+    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
+    const delivery = await webhooks.find(ctx.params.deliveryId!);
+    if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
+    await replayDelivery({ webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, delivery._id);
+    done(ctx, 'replayed');
+  });
+
+  return router;
+}
