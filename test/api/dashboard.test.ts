@@ -259,4 +259,87 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       await dashboardUser(gw, merchant.merchantIdentifier); // another account is not affected
     });
   });
+
+  describe('Developers and Webhooks pages', () => {
+    it("another merchant's API key, RSA key or webhook delivery in an address is 404 and stays as it was", async () => {
+      const other = await gw.newMerchant('Other Merchant');
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      const otherKeyId = (await gw.rt.merchants.listApiKeys(other.merchantIdentifier))![0]!.keyId;
+      assert.equal((await dev.client.post(`/dashboard/developers/api-keys/${otherKeyId}/revoke`, {})).status, 404);
+      assert.equal((await gw.rt.merchants.listApiKeys(other.merchantIdentifier))![0]!.revokedAt, null);
+      assert.equal((await dev.client.send(`/dashboard/developers/encryption-keys/${other.encryptionKeyId}.pem`)).status, 404);
+      assert.equal(
+        (await dev.client.post(`/dashboard/developers/encryption-keys/${other.encryptionKeyId}/retire`, {})).status,
+        404,
+      );
+
+      const deliveries = gw.rt.store.db.collection<{ _id: string }>('webhook_deliveries');
+      const deliveryId = `webhook:${other.merchantIdentifier}:foreign-${Date.now()}`;
+      await deliveries.insertOne({
+        _id: deliveryId,
+        merchantIdentifier: other.merchantIdentifier,
+        realtime: true,
+        url: 'http://127.0.0.1:9/x',
+        contentType: 'application/json',
+        body: '{}',
+        state: 'failed',
+        attempts: [],
+        createdAt: gw.rt.now(),
+      } as never);
+      const replay = await dev.client.post(`/dashboard/webhooks/deliveries/${encodeURIComponent(deliveryId)}/replay`, {});
+      assert.equal(replay.status, 404);
+      assert.equal(await deliveries.countDocuments({ replayOf: deliveryId } as never), 0, 'no replay was started');
+      assert.doesNotMatch((await dev.client.send('/dashboard/webhooks')).text, new RegExp(deliveryId));
+    });
+
+    it('a viewer is refused every key and webhook change (403), nothing changed', async () => {
+      const viewer = await dashboardUser(gw, merchant.merchantIdentifier, 'viewer');
+      const before = await gw.rt.merchants.findById(merchant.merchantIdentifier);
+      const keyId = (await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))![0]!.keyId;
+      for (const [path, form] of [
+        ['/dashboard/developers/api-keys', { label: 'sneaky' }],
+        [`/dashboard/developers/api-keys/${keyId}/revoke`, {}],
+        ['/dashboard/developers/secret-key/rotate', {}],
+        ['/dashboard/developers/encryption-keys/rotate', {}],
+        ['/dashboard/webhooks/settings', { webhookUrl: 'https://example.com/hook', webhookFormat: 'json' }],
+        ['/dashboard/webhooks/signing-secret/rotate', {}],
+        ['/dashboard/webhooks/endpoint/enable', {}],
+        ['/dashboard/webhooks/test', {}],
+      ] as const) {
+        assert.equal((await viewer.client.post(path, form)).status, 403, path);
+      }
+      const after = await gw.rt.merchants.findById(merchant.merchantIdentifier);
+      assert.deepEqual(after, before);
+      assert.equal((await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))!.length, 1);
+    });
+
+    it('bad forms are refused on the page with a message, nothing changed', async () => {
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      const noLabel = await dev.client.post('/dashboard/developers/api-keys', { label: '   ' });
+      assert.equal(noLabel.status, 400);
+      assert.match(noLabel.text, /give the key a label/);
+      const extra = await dev.client.post('/dashboard/developers/api-keys', { label: 'ok', admin: 'yes' });
+      assert.equal(extra.status, 400);
+      assert.equal((await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))!.length, 1);
+
+      const badUrl = await dev.client.post('/dashboard/webhooks/settings', {
+        webhookUrl: 'ftp://example.com/x',
+        webhookFormat: 'form',
+      });
+      assert.equal(badUrl.status, 400);
+      assert.match(badUrl.text, /http\(s\)/);
+      const metadata = await dev.client.post('/dashboard/webhooks/settings', {
+        webhookUrl: 'http://169.254.169.254/latest',
+        webhookFormat: 'form',
+      });
+      assert.equal(metadata.status, 400);
+      assert.match(metadata.text, /refused/);
+      const badFormat = await dev.client.post('/dashboard/webhooks/settings', { webhookUrl: '', webhookFormat: 'xml' });
+      assert.equal(badFormat.status, 400);
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.webhookUrl, null);
+      const noUrl = await dev.client.post('/dashboard/webhooks/test', {});
+      assert.equal(noUrl.status, 409);
+      assert.match(noUrl.text, /Set a webhook URL first/);
+    });
+  });
 });
