@@ -77,7 +77,7 @@ describe('Operator API: POST /ops/v1/merchants', function () {
     assert.ok(stored);
     assert.equal(stored.name, 'Acme Stores');
     assert.equal(stored.webhookUrl, 'https://acme.example/hook');
-    assert.deepEqual(stored.encryptionKeys, [{ keyId: encryptionKeyId, publicKeyPem }]);
+    assert.deepEqual(stored.encryptionKeys, [{ keyId: encryptionKeyId, publicKeyPem, createdAt: stored.createdAt }]);
 
     const withoutHook = (await provision({ name: 'No Hook' })).json.data;
     assert.equal((await gw.rt.merchants.findById(withoutHook.merchantIdentifier))?.webhookUrl, null);
