@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { assertAccessible } from '../support/axe';
-import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
+import { chromiumOrSkip, screenshotPath } from '../support/browser';
 import { DASHBOARD_PASSWORD, invite, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
@@ -23,12 +23,7 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
   let merchant: MerchantCredentials;
 
   before(async function () {
-    const executable = chromiumPath();
-    if (!executable) {
-      console.warn(`    ${SKIP_MESSAGE}`);
-      this.skip();
-    }
-    browser = await launchChromium(executable!);
+    browser = await chromiumOrSkip(this);
   });
   after(async () => browser?.close());
   beforeEach(async () => ({ gw, merchant } = await gatewayWithNewMerchant('Godavari Handlooms')));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rotateSigningSecretSchema } from './webhooks';
 
 /** The merchant's keys (ops API; the dashboard's forms use the same fields). Unknown fields are refused. */
 
@@ -15,13 +16,9 @@ export const createApiKeySchema = z.strictObject({
 export const noBodySchema = z.strictObject({});
 
 export const rotateSecretKeySchema = z.strictObject({
-  overlapSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(30 * 86_400)
-    .optional()
-    .describe('how long checksums made with the old key are still accepted (default SECRET_KEY_ROTATION_OVERLAP, 24h)'),
+  overlapSeconds: rotateSigningSecretSchema.shape.overlapSeconds.describe(
+    'how long checksums made with the old key are still accepted (default SECRET_KEY_ROTATION_OVERLAP, 24h)',
+  ),
 });
 
 const apiKeyView = z.object({
