@@ -67,6 +67,7 @@ export const examplePathParameter = {
   merchantIdentifier: M,
   deliveryId: `rt:${M}:order-1001`,
   reconciliationId: 'rec-2026-11-23-1',
+  keyId: 'ak_5f1c2e9a7b3d4c6e',
 } as const;
 
 /** A path parameter of the reference, with its example. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operation, successError } from '../openapi';
+import { pathParameter } from './examples';
 import {
   apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema,
@@ -11,13 +12,8 @@ import {
   secretKeyRotatedResponseSchema,
 } from '../schemas/keys';
 
-const merchantIdentifier = {
-  name: 'merchantIdentifier',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
-};
-const keyId = { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } };
+const merchantIdentifier = { ...pathParameter('merchantIdentifier'), schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' } };
+const keyId = pathParameter('keyId');
 
 /** The operator's key operations on a merchant (the dashboard's Developers page does the same). */
 export function keyPaths(): Record<string, object> {
@@ -33,6 +29,7 @@ export function keyPaths(): Record<string, object> {
           description: 'Revoked keys are listed with revokedAt. Unknown merchant: 404, code 2042.',
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: { 200: { description: 'the keys, oldest first', schema: apiKeyListResponseSchema } },
           errors: [401, 404, 503],
         },
@@ -44,6 +41,7 @@ export function keyPaths(): Record<string, object> {
           description:
             'The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.',
           request: createApiKeySchema,
+          example: { label: 'ledger export' },
           responses: { 201: { description: 'the new key, shown once', schema: apiKeyCreatedResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
         },
@@ -57,6 +55,7 @@ export function keyPaths(): Record<string, object> {
           description:
             'No body, or {}. Revoking a revoked key changes nothing. Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
           request: noBodySchema,
+          example: {},
           responses: { 200: { description: 'the key as it now stands', schema: apiKeyResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
         },
@@ -70,6 +69,7 @@ export function keyPaths(): Record<string, object> {
           description:
             "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Other API replicas see the new key within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
           request: rotateSecretKeySchema,
+          example: { overlapSeconds: 86400 },
           responses: { 200: { description: 'the new key, shown once', schema: secretKeyRotatedResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
         },
@@ -83,6 +83,7 @@ export function keyPaths(): Record<string, object> {
           description: 'The keys that still decrypt, newest first. Unknown merchant: 404, code 2042.',
           in: 'query',
           request: z.object({}),
+          example: {},
           responses: { 200: { description: 'the keys', schema: encryptionKeysResponseSchema } },
           errors: [401, 404, 503],
         },
@@ -96,6 +97,7 @@ export function keyPaths(): Record<string, object> {
           description:
             'A new encryptionKeyId and public key, listed first; the older keys still decrypt until retired. No body, or {}. Unknown merchant: 404, code 2042.',
           request: noBodySchema,
+          example: {},
           responses: { 200: { description: 'the keys now in use', schema: encryptionKeysResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
         },
@@ -109,6 +111,7 @@ export function keyPaths(): Record<string, object> {
           description:
             'No body, or {}. The newest key cannot be retired (400, code 2002: rotate first). Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
           request: noBodySchema,
+          example: {},
           responses: { 200: { description: 'the keys still in use', schema: encryptionKeysResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
         },

@@ -105,6 +105,7 @@ export function opsPaths(): Record<string, object> {
             "How a merchant's first owner gets in (owners then invite others from the dashboard). No mail is sent: hand the link on. It works once and expires after DASHBOARD_INVITATION_HOURS; only its hash is stored. An email that has a dashboard account already: 400, code 2002. Unknown merchant: 404, code 2042.",
           security: [{ operatorToken: [] }],
           request: invitationRequestSchema,
+          example: { email: 'owner@meera.example', role: 'owner' },
           responses: { 201: { description: 'the invitation link', schema: invitationResponseSchema } },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,

@@ -2,7 +2,7 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { formatIstDateTime } from '../../domain/ist-time';
 import type { Merchant, WebhookSigningSecret } from '../../store/merchant-repository';
 import type { WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
-import type { WebhookDelivery } from '../../store/webhook-repository';
+import type { WebhookDeliverySummary } from '../../store/webhook-repository';
 import type { TestWebhookResult } from '../../usecases/send-test-webhook';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { esc } from './layout';
@@ -13,7 +13,7 @@ export interface WebhooksView {
   merchant: Merchant;
   secrets: WebhookSigningSecret[];
   health: WebhookEndpointHealth;
-  deliveries: WebhookDelivery[];
+  deliveries: WebhookDeliverySummary[];
 }
 
 /** Webhook settings, signing secret, endpoint health, a test call and the delivery log with replay. */

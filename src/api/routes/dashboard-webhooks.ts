@@ -26,7 +26,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/webhooks' });
   router.use(dashboardSession(deps));
   const mayChange = requirePermission('webhooks');
-  const webhooks = new WebhookRepository(deps.store.db);
+  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
   const endpoints = new WebhookEndpointRepository(deps.store.db);
   const policy = webhookAddressPolicy(deps.config);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
