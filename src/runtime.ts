@@ -20,6 +20,7 @@ import { WebhookRepository } from './store/webhook-repository';
 import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
+import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
 import { registerSearchAttributes } from './temporal/register-search-attributes';
@@ -61,16 +62,19 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
         throw e;
       })
     : undefined;
+  const now = timeTravel ? () => timeTravel.clock.now() : () => new Date();
   const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
   await merchants.backfillApiKeys();
   await merchants.migrateSecretsAtRest();
   const mandates = new MandateRepository(store.db, config.MASTER_KEY);
   await mandates.backfillOrderIdClaims();
   const transactions = new TransactionRepository(store.db, config.MASTER_KEY);
-  // Payer data stored in clear before it was encrypted: sealed once (conditional, idempotent).
-  await transactions.migratePayerDataAtRest();
-  await mandates.migratePayerDataAtRest();
-  await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+  // Payer data stored in clear before it was encrypted: sealed once per store (conditional, idempotent).
+  await migrateOnce(store.db, 'payer-data-at-rest-v1', now(), async () => {
+    await transactions.migratePayerDataAtRest();
+    await mandates.migratePayerDataAtRest();
+    await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+  });
   return {
     config,
     logger,
@@ -79,7 +83,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     transactions,
     mandates,
     temporal,
-    now: timeTravel ? () => timeTravel.clock.now() : () => new Date(),
+    now,
     timeTravel,
     async close() {
       await temporal.connection.close();
