@@ -47,6 +47,14 @@ export const configSchema = z.object({
     .optional()
     .describe('Temporal frontend host:port; when unset, npm start runs the local dev server'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default').describe('Temporal namespace'),
+  TEMPORAL_UI_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) address')
+    .optional()
+    .describe(
+      "Temporal UI's address (http://localhost:8233); the dashboard links each order to its workflow there (unset: no link)",
+    ),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payments').describe('task queue of the payment worker'),
   DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
   DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),

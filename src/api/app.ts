@@ -13,6 +13,7 @@ import { dashboardHomeRoutes, dashboardNotFound } from './routes/dashboard-home'
 import { dashboardUserRoutes } from './routes/dashboard-users';
 import { dashboardDeveloperRoutes } from './routes/dashboard-developers';
 import { dashboardWebhookRoutes } from './routes/dashboard-webhooks';
+import { dashboardTransactionRoutes } from './routes/dashboard-transactions';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
 import { codecRoutes } from './routes/codec';
@@ -77,6 +78,7 @@ export function createApp(deps: ApiDeps): Koa {
     dashboardUserRoutes(deps),
     dashboardDeveloperRoutes(deps),
     dashboardWebhookRoutes(deps),
+    dashboardTransactionRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) {
     routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));

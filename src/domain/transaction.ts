@@ -74,6 +74,8 @@ export interface Transaction {
   payerDeadline?: Date;
   /** Mandate debits: when the debit is scheduled to run (the notify's executionDate). */
   executeAt?: Date;
+  /** Orders made by a payment link or hosted checkout (their instrument becomes the payer's when paid). */
+  channel?: 'link' | 'checkout';
   version: number;
 }
 

@@ -1,4 +1,4 @@
-import type { Collection, Db, Filter, FindCursor, Sort } from 'mongodb';
+import type { Collection, Db, Document, Filter, FindCursor, Sort } from 'mongodb';
 import { PayerDataCipher } from '../domain/payer-data';
 import { PaymentResponse } from '../domain/response-codes';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
@@ -8,6 +8,9 @@ import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type 
 import { holdsPayerDataInClear, openInstrument, sealInstrument, type StoredInstrument } from './sealed-instrument';
 
 export { orderKey, type OrderRef } from './order-id-repository';
+
+/** The fields of a transaction the dashboard's overview counts. */
+export type OverviewRow = Pick<Transaction, 'createdAt' | 'status' | 'amountPaise' | 'successAt'>;
 
 /**
  * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
@@ -257,6 +260,61 @@ export class TransactionRepository {
       status: { $in: q.statuses },
     };
     return this.page(filter, { successAt: 1, txnId: 1 }, q.skip, q.limit);
+  }
+
+  /**
+   * A dashboard search page: the merchant's transactions created in [from, until), oldest first then
+   * by txnId, `limit` of them after the keyset cursor `after` (the last row of the page before). The
+   * range starts at the cursor's createdAt, so the store seeks there in merchant_created and reads
+   * on: nothing before the cursor is read or skipped, whatever page this is. `where` narrows what
+   * is read (status, kind); the store applies it to the rows of the range.
+   */
+  searchPage(q: {
+    merchantIdentifier: string;
+    from: Date;
+    until: Date;
+    after?: { createdAt: Date; txnId: string };
+    where?: Document[];
+    limit: number;
+  }): FindCursor<Transaction> {
+    const and = [...(q.where ?? [])] as Filter<TransactionDoc>[];
+    if (q.after) and.push({ $or: [{ createdAt: { $gt: q.after.createdAt } }, { txnId: { $gt: q.after.txnId } }] });
+    const filter: Filter<TransactionDoc> = {
+      merchantIdentifier: q.merchantIdentifier,
+      createdAt: { $gte: q.after && q.after.createdAt > q.from ? q.after.createdAt : q.from, $lt: q.until },
+      ...(and.length ? { $and: and } : {}),
+    };
+    return this.page(filter, { createdAt: 1, txnId: 1 }, 0, q.limit);
+  }
+
+  /**
+   * What the dashboard's overview counts of each transaction created in [from, until): one range
+   * read of merchant_created in its order, only the fields it needs.
+   */
+  figuresBetween(merchantIdentifier: string, from: Date, until: Date): FindCursor<OverviewRow> {
+    return this.txns
+      .find(
+        { merchantIdentifier, createdAt: { $gte: from, $lt: until } },
+        { projection: { _id: 0, createdAt: 1, status: 1, amountPaise: 1, successAt: 1 } },
+      )
+      .sort({ createdAt: 1 })
+      .batchSize(1000)
+      .map((doc) => doc as OverviewRow);
+  }
+
+  /** The merchant's transaction of a gateway txnId (index txnId_unique); another merchant's: null. */
+  async findByTxnIdOfMerchant(merchantIdentifier: string, txnId: string): Promise<Transaction | null> {
+    const doc = await this.txns.findOne({ txnId, merchantIdentifier });
+    return doc ? this.toTransaction(doc) : null;
+  }
+
+  /** The merchant's orders of these orderIds, one primary-key read (a page of payment links). */
+  async findByOrderIds(merchantIdentifier: string, orderIds: string[]): Promise<Transaction[]> {
+    if (orderIds.length === 0) return [];
+    const docs = await this.txns
+      .find({ _id: { $in: orderIds.map((orderId) => orderKey({ merchantIdentifier, orderId })) } })
+      .toArray();
+    return docs.map(this.toTransaction);
   }
 
   private page(filter: Filter<TransactionDoc>, sort: Sort, skip: number, limit: number): FindCursor<Transaction> {

@@ -138,6 +138,7 @@ function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now:
     buyerEmail: c.entry.customerEmail ?? null,
     ipAddress,
     instrument: { kind: 'PAYMENT_LINK' },
+    channel: 'link',
     payerDeadline: c.expireBy,
     createdAt: now,
   };

@@ -44,6 +44,7 @@ export async function startCheckout(
     buyerEmail: r.buyerEmail,
     ipAddress,
     instrument: { kind: 'CHECKOUT' },
+    channel: 'checkout',
     payerDeadline: new Date(now.getTime() + deps.config.CHECKOUT_EXPIRY_SECONDS * 1000),
     createdAt: now,
   });

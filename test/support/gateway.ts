@@ -71,6 +71,8 @@ export async function startTestGateway(
     PAGE_REQUESTS_PER_TOKEN_PER_MINUTE: '0',
     PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE: '0',
     DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: '0',
+    // The dashboard links orders to their workflows there (nothing is served at this address).
+    TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     ...bankSettings,
     ...overrides,
   });

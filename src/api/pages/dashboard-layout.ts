@@ -19,6 +19,10 @@ export interface DashboardViewer {
 /** The navigation, in order; a page missing from here is still reachable by its address. */
 export const DASHBOARD_NAV: { key: string; href: string; label: string; permission?: DashboardPermission }[] = [
   { key: 'overview', href: '/dashboard', label: 'Overview' },
+  { key: 'transactions', href: '/dashboard/transactions', label: 'Transactions' },
+  { key: 'links', href: '/dashboard/links', label: 'Payment links' },
+  { key: 'mandates', href: '/dashboard/mandates', label: 'Mandates' },
+  { key: 'downloads', href: '/dashboard/downloads', label: 'Downloads' },
   { key: 'developers', href: '/dashboard/developers', label: 'Developers' },
   { key: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { key: 'users', href: '/dashboard/users', label: 'Users' },

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Config } from '../../config';
+import { formatIstDateTime } from '../../domain/ist-time';
+import { formatRupees, rupeesToPaise } from '../../domain/money';
+import { refundablePaise } from '../../domain/refund';
+import type { Transaction } from '../../domain/transaction';
+import { transactionKindFilter } from '../../domain/transaction-kind';
+import { istDay } from '../../domain/report-range';
+import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
+import { startRefund, startRefundDeps } from '../../usecases/start-refund';
+import { WebhookRepository } from '../../store/webhook-repository';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  orderPath,
+  transactionDetailPage,
+  transactionSearchPage,
+  type SearchFormValues,
+} from '../pages/dashboard-transactions-page';
+import { formProblem } from '../schemas/dashboard';
+import {
+  decodeCursor,
+  encodeCursor,
+  MAX_SEARCH_DAYS,
+  refundFormSchema,
+  SEARCH_PAGE_SIZE,
+  transactionSearchSchema,
+} from '../schemas/dashboard-transactions';
+
+const DAY_MS = 86_400_000;
+const istDate = (d: Date) => formatIstDateTime(d).slice(0, 10);
+
+/** Temporal UI's page of a workflow: TEMPORAL_UI_URL, or the local dev server's UI when npm start runs it. */
+export function temporalUiBase(
+  config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_ADDRESS' | 'DEV_TEMPORAL_UI_PORT'>,
+): string | null {
+  if (config.TEMPORAL_UI_URL) return config.TEMPORAL_UI_URL.replace(/\/+$/, '');
+  return config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.DEV_TEMPORAL_UI_PORT}`;
+}
+
+function workflowUrl(config: Config, t: Transaction): string | null {
+  const base = temporalUiBase(config);
+  if (!base) return null;
+  const id =
+    t.instrument.kind === 'UPI_MANDATE'
+      ? mandateDebitWorkflowId(t.merchantIdentifier, t.orderId)
+      : paymentWorkflowId(t.merchantIdentifier, t.orderId);
+  return `${base}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The merchant's transactions: a search (orderId, txnId, or a period with status and kind, paged by
+ * a keyset cursor on merchant_created), an order's page with its timeline, and refunds from it
+ * through the one refund use case (`/updateTxn`'s). Only the signed-in user's merchant is read:
+ * another merchant's orderId is 404.
+ */
+export function dashboardTransactionRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard/transactions' });
+  router.use(dashboardSession(deps));
+  const webhooks = new WebhookRepository(deps.store.db);
+
+  router.get('/', async (ctx) => {
+    const { viewer } = dashboardState(ctx);
+    const today = istDate(deps.now());
+    const parsed = transactionSearchSchema.safeParse(ctx.query);
+    const raw = ctx.query as Record<string, string | undefined>;
+    const shown: SearchFormValues = { ...pick(raw), from: raw.from || today, to: raw.to || today };
+    const refuse = (error: string) => sendPage(ctx, 400, transactionSearchPage(viewer, shown, [], { error }));
+    if (!parsed.success) return refuse(formProblem(parsed.error));
+    const q = parsed.data;
+    const merchantIdentifier = viewer.merchantIdentifier;
+
+    // An orderId or txnId names one order: a primary-key or txnId_unique read, the period aside.
+    if (q.orderId || q.txnId) {
+      const t = q.orderId
+        ? await deps.transactions.findByOrder({ merchantIdentifier, orderId: q.orderId })
+        : await deps.transactions.findByTxnIdOfMerchant(merchantIdentifier, q.txnId!);
+      const match = t && (!q.txnId || t.txnId === q.txnId) ? [t] : [];
+      return sendPage(ctx, 200, transactionSearchPage(viewer, shown, match, {}));
+    }
+
+    const from = istDay(shown.from);
+    const to = istDay(shown.to);
+    if (!from || !to) return refuse('from and to must be real dates.');
+    if (from.from > to.from) return refuse('The period starts after it ends.');
+    if ((to.until.getTime() - from.from.getTime()) / DAY_MS > MAX_SEARCH_DAYS)
+      return refuse(`Search at most ${MAX_SEARCH_DAYS} days at once.`);
+    const rows = await deps.transactions
+      .searchPage({
+        merchantIdentifier,
+        from: from.from,
+        until: to.until,
+        ...(q.after ? { after: decodeCursor(q.after) } : {}),
+        where: [...(q.status ? [{ status: q.status }] : []), ...(q.kind ? [transactionKindFilter(q.kind)] : [])],
+        limit: SEARCH_PAGE_SIZE + 1,
+      })
+      .toArray();
+    const page = rows.slice(0, SEARCH_PAGE_SIZE);
+    const nextHref =
+      rows.length > SEARCH_PAGE_SIZE
+        ? `/dashboard/transactions?${new URLSearchParams({ ...definedOnly(shown), after: encodeCursor(page.at(-1)!) })}`
+        : undefined;
+    sendPage(ctx, 200, transactionSearchPage(viewer, shown, page, nextHref ? { nextHref } : {}));
+  });
+
+  /** The order named in the address, only if it is this merchant's. */
+  const orderOf = (ctx: Context) =>
+    deps.transactions.findByOrder({
+      merchantIdentifier: dashboardState(ctx).viewer.merchantIdentifier,
+      orderId: ctx.params.orderId!,
+    });
+
+  const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
+    // The real-time webhook of the order is stored under its delivery id (workflows/realtime-webhook.ts).
+    const delivery = await webhooks.find(`rt:${t.merchantIdentifier}:${t.orderId}`);
+    sendPage(
+      ctx,
+      status,
+      transactionDetailPage(dashboardState(ctx).viewer, t, {
+        deliveries: delivery ? [delivery] : [],
+        workflowUrl: workflowUrl(deps.config, t),
+        refundId: `dash${randomBytes(8).toString('hex')}`,
+        ...o,
+      }),
+    );
+  };
+
+  router.get('/:orderId', async (ctx) => {
+    const t = await orderOf(ctx);
+    if (!t) return notFoundPage(ctx);
+    await showOrder(ctx, t, 200, ctx.query.done === 'refund' ? { notice: 'Refund started; the bank answers shortly.' } : {});
+  });
+
+  router.post('/:orderId/refunds', requirePermission('payments'), async (ctx) => {
+    const t = await orderOf(ctx);
+    if (!t) return notFoundPage(ctx);
+    const parsed = refundFormSchema.safeParse(dashboardState(ctx).form);
+    if (!parsed.success) return showOrder(ctx, t, 400, { error: `${formProblem(parsed.error)}. Nothing was refunded.` });
+    const f = parsed.data;
+    const amountPaise = f.updateDesired === '22' ? rupeesToPaise(Number(f.amount)) : undefined;
+    if (amountPaise === null || amountPaise === 0)
+      return showOrder(ctx, t, 400, { error: 'The amount must be more than ₹0.00. Nothing was refunded.' });
+    const result = await startRefund(startRefundDeps(deps), {
+      merchantIdentifier: t.merchantIdentifier,
+      orderId: t.orderId,
+      updateDesired: f.updateDesired,
+      amountPaise,
+      merchantRefId: f.refundId,
+      updateReason: f.reason,
+    });
+    if (result.response === 'fullRefundInitiated' || result.response === 'partialRefundInitiated') {
+      ctx.status = 303;
+      return ctx.redirect(`${orderPath(t.orderId)}?done=refund`);
+    }
+    const now = (await orderOf(ctx)) ?? t;
+    const error =
+      result.response === 'cannotRefund'
+        ? `That is more than what remains to refund (${formatRupees(refundablePaise(now))}). Nothing was refunded.`
+        : result.response === 'refIdReused'
+          ? 'This form was sent before with other values. Reload the page and try again; nothing was refunded.'
+          : 'This order was not paid, so it cannot be refunded. Nothing was refunded.';
+    await showOrder(ctx, now, 409, { error });
+  });
+
+  return router;
+}
+
+const SEARCH_FIELDS = ['orderId', 'txnId', 'status', 'kind'] as const;
+function pick(raw: Record<string, string | undefined>): Partial<SearchFormValues> {
+  return Object.fromEntries(SEARCH_FIELDS.filter((k) => typeof raw[k] === 'string').map((k) => [k, raw[k]]));
+}
+function definedOnly(v: SearchFormValues): Record<string, string> {
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' && x !== '')) as Record<string, string>;
+}
