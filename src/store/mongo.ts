@@ -49,6 +49,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
   await ensureTransactionIndexes(db.collection('transactions'));
   await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
+  // The dashboard's lists of a merchant's mandates, payment links and failed webhook deliveries, by period.
+  await db.collection('mandates').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
+  await db.collection('payment_links').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
+  await db.collection('webhook_deliveries').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
   // The dashboard: a merchant's users; a user's sessions (signing out everywhere).
   await db.collection('api_keys').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });

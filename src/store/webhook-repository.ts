@@ -119,6 +119,23 @@ export class WebhookRepository {
   }
 
   /**
+   * The merchant's failed deliveries created in [from, until), oldest first, at most `limit`, without
+   * their bodies: a range read of the index merchant_created (the dashboard's overview).
+   */
+  async failedBetween(
+    merchantIdentifier: string,
+    from: Date,
+    until: Date,
+    limit: number,
+  ): Promise<Omit<WebhookDelivery, 'body'>[]> {
+    return this.deliveries
+      .find({ merchantIdentifier, createdAt: { $gte: from, $lt: until }, state: 'failed' }, { projection: { body: 0 } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /**
    * Deliveries matching the filter, newest first. An operator listing: it scans the collection,
    * which the store cannot index beyond _id (ARCHITECTURE.md); `limit` bounds the answer. Bodies
    * are left out (never shown, never decrypted in bulk).

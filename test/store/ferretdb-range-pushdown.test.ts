@@ -4,6 +4,8 @@ import { BSON, MongoClient, type Db, type Document } from 'mongodb';
 import type { Transaction } from '../../src/domain/transaction';
 import { ensureIndexes } from '../../src/store/mongo';
 import { TransactionRepository } from '../../src/store/transaction-repository';
+import { WebhookRepository } from '../../src/store/webhook-repository';
+import { transactionKindFilter } from '../../src/domain/transaction-kind';
 import { testStore } from '../support/servers';
 
 /**
@@ -78,6 +80,36 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, find!), 'merchant_success', { ordered: true });
   });
 
+  it('reads a dashboard search page after its keyset cursor from merchant_created, in its order', async () => {
+    const [find] = await capture(() =>
+      repo
+        .searchPage({
+          merchantIdentifier: MERCHANT,
+          from: new Date(DAY),
+          until: new Date(DAY + 86_400_000),
+          after: { createdAt: new Date(DAY + 50 * 60_000), txnId: 'T50' },
+          where: [{ status: 'Success' }, transactionKindFilter('qr')],
+          limit: 51,
+        })
+        .toArray(),
+    );
+    assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
+  });
+
+  it("reads the overview's figures from merchant_created, in its order", async () => {
+    const [find] = await capture(() =>
+      repo.figuresBetween(MERCHANT, new Date(DAY - 13 * 86_400_000), new Date(DAY + 86_400_000)).toArray(),
+    );
+    assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
+  });
+
+  it("reads a merchant's failed webhook deliveries from merchant_created of webhook_deliveries", async () => {
+    await new WebhookRepository(db).failedBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 101);
+    const find = sent.at(-1)!;
+    assert.equal(find.find, 'webhook_deliveries');
+    assertIndexSearch(await explainFind(db, find), 'merchant_created', { ordered: true });
+  });
+
   it('reads the pending orders of the sweep from status_swept_updated', async () => {
     const [find] = await capture(() => repo.findPendingSince(new Date(DAY + 86_400_000), 100));
     // Only Pending orders are read; their order (sweptAt may be missing) is sorted in memory.
@@ -86,6 +118,11 @@ describe('store: the range reads the gateway makes are index searches', function
 
   it('reads a reconciliation batch by txnId from txnId_unique', async () => {
     const [find] = await capture(() => repo.findByTxnIds(['T1', 'T2', 'T3']));
+    assertIndexSearch(await explainFind(db, find!), 'txnId_unique', { ordered: false });
+  });
+
+  it("finds a merchant's order by txnId from txnId_unique", async () => {
+    const [find] = await capture(() => repo.findByTxnIdOfMerchant(MERCHANT, 'T7'));
     assertIndexSearch(await explainFind(db, find!), 'txnId_unique', { ordered: false });
   });
 

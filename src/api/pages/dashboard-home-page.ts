@@ -2,18 +2,6 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { csrfField, dashboardPage, type DashboardViewer } from './dashboard-layout';
 import { esc } from './layout';
 
-/** The first page after sign-in (the overview's charts and attention list come here). */
-export function homePage(v: DashboardViewer): string {
-  return dashboardPage(
-    'Overview',
-    v,
-    `<section class="card" aria-labelledby="merchant-heading"><h2 id="merchant-heading">${esc(v.merchantName)}</h2>
-  <p>merchantIdentifier <code id="merchant-identifier">${esc(v.merchantIdentifier)}</code></p>
-  <p>Keys, webhooks and the delivery log are on the <a href="/dashboard/developers">Developers</a> page.</p></section>`,
-    { current: 'overview' },
-  );
-}
-
 /** The signed-in user's own account: role, and signing out of every browser. */
 export function accountPage(v: DashboardViewer, notice?: string): string {
   const can = (['users', 'keys', 'webhooks', 'payments'] as const).filter((p) => mayDo(v.role, p));

@@ -3,13 +3,14 @@ import type { Context, Next } from 'koa';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage } from '../middleware/dashboard-session';
-import { accountPage, homePage } from '../pages/dashboard-home-page';
+import { accountPage } from '../pages/dashboard-home-page';
+import { overview } from './dashboard-overview';
 
-/** The dashboard's first page and the user's own account page. */
+/** The dashboard's first page (the overview) and the user's own account page. */
 export function dashboardHomeRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard' });
   const session = dashboardSession(deps);
-  router.get('/', session, (ctx) => sendPage(ctx, 200, homePage(dashboardState(ctx).viewer)));
+  router.get('/', session, overview(deps));
   router.get('/account', session, (ctx) => sendPage(ctx, 200, accountPage(dashboardState(ctx).viewer)));
   return router;
 }

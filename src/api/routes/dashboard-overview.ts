@@ -1,0 +1,46 @@
+import type { Context } from 'koa';
+import { dailyFigures, lastIstDays } from '../../domain/overview';
+import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
+import { WebhookRepository } from '../../store/webhook-repository';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardState } from '../middleware/dashboard-session';
+import { overviewPage } from '../pages/dashboard-overview-page';
+
+export const OVERVIEW_DAYS = 14;
+/** Failed deliveries counted on the overview at most (the delivery log lists them all). */
+const FAILED_SHOWN = 100;
+
+/**
+ * GET /dashboard: the overview. One range read of the merchant's transactions of the last 14 IST
+ * days (merchant_created, only the fields counted), one of its failed deliveries (merchant_created
+ * of webhook_deliveries) and its endpoint's health by _id: the cost follows the merchant's own
+ * volume of those days, never the store's size.
+ */
+export function overview(deps: ApiDeps) {
+  const webhooks = new WebhookRepository(deps.store.db);
+  const endpoints = new WebhookEndpointRepository(deps.store.db);
+  return async (ctx: Context) => {
+    const { viewer } = dashboardState(ctx);
+    const days = lastIstDays(deps.now(), OVERVIEW_DAYS);
+    const from = days[0]!.from;
+    const until = days.at(-1)!.until;
+    const [figures, endpoint, failed] = await Promise.all([
+      dailyFigures(deps.transactions.figuresBetween(viewer.merchantIdentifier, from, until), days),
+      endpoints.health(viewer.merchantIdentifier),
+      webhooks.failedBetween(viewer.merchantIdentifier, from, until, FAILED_SHOWN + 1),
+    ]);
+    sendPage(
+      ctx,
+      200,
+      overviewPage(viewer, figures, {
+        endpoint,
+        failedDeliveries: {
+          count: Math.min(failed.length, FAILED_SHOWN),
+          more: failed.length > FAILED_SHOWN,
+          earliest: failed.slice(0, 3),
+        },
+      }),
+    );
+  };
+}
