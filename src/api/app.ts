@@ -14,6 +14,9 @@ import { dashboardUserRoutes } from './routes/dashboard-users';
 import { dashboardDeveloperRoutes } from './routes/dashboard-developers';
 import { dashboardWebhookRoutes } from './routes/dashboard-webhooks';
 import { dashboardTransactionRoutes } from './routes/dashboard-transactions';
+import { dashboardDownloadRoutes } from './routes/dashboard-downloads';
+import { dashboardLinkRoutes } from './routes/dashboard-links';
+import { dashboardMandateRoutes } from './routes/dashboard-mandates';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
 import { codecRoutes } from './routes/codec';
@@ -79,6 +82,9 @@ export function createApp(deps: ApiDeps): Koa {
     dashboardDeveloperRoutes(deps),
     dashboardWebhookRoutes(deps),
     dashboardTransactionRoutes(deps),
+    dashboardDownloadRoutes(deps),
+    dashboardLinkRoutes(deps),
+    dashboardMandateRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) {
     routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));

@@ -122,6 +122,16 @@ export class MandateRepository {
     return doc ? this.toMandate(doc) : null;
   }
 
+  /** The merchant's mandates created in [from, until), oldest first, at most `limit` (index merchant_created). */
+  async createdBetween(merchantIdentifier: string, from: Date, until: Date, limit: number): Promise<Mandate[]> {
+    const docs = await this.mandates
+      .find({ merchantIdentifier, createdAt: { $gte: from, $lt: until } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(toMandate);
+  }
+
   /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */
   async findCreatedBefore(before: Date, limit: number): Promise<Mandate[]> {
     const docs = await this.mandates

@@ -95,6 +95,15 @@ export class PaymentLinkRepository {
     await this.links.insertMany(links, { ordered: false }).catch((e: unknown) => void duplicateIndexes(e));
   }
 
+  /** The merchant's links created in [from, until), oldest first, at most `limit` (index merchant_created). */
+  async createdBetween(merchantIdentifier: string, from: Date, until: Date, limit: number): Promise<PaymentLink[]> {
+    return this.links
+      .find({ merchantIdentifier, createdAt: { $gte: from, $lt: until } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
   async findByToken(token: string): Promise<PaymentLink | null> {
     return this.links.findOne({ _id: token });
   }

@@ -124,7 +124,9 @@ function plan(
   });
 }
 
-const linkUrl = (deps: CreatePaymentLinksDeps, token: string) => `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
+/** The address of a link's page, which the payer opens. */
+export const linkUrl = (deps: { config: Pick<Config, 'PUBLIC_BASE_URL'> }, token: string) =>
+  `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
 
 /** The link's order: Pending, its payer bringing the instrument on the link's page until linkExpireBy. */
 function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now: Date): NewTransaction {

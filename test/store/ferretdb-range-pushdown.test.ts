@@ -5,6 +5,8 @@ import type { Transaction } from '../../src/domain/transaction';
 import { ensureIndexes } from '../../src/store/mongo';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
+import { MandateRepository } from '../../src/store/mandate-repository';
+import { PaymentLinkRepository } from '../../src/store/payment-link-repository';
 import { transactionKindFilter } from '../../src/domain/transaction-kind';
 import { testStore } from '../support/servers';
 
@@ -108,6 +110,20 @@ describe('store: the range reads the gateway makes are index searches', function
     const find = sent.at(-1)!;
     assert.equal(find.find, 'webhook_deliveries');
     assertIndexSearch(await explainFind(db, find), 'merchant_created', { ordered: true });
+  });
+
+  it("reads a merchant's mandates and payment links of a period from their merchant_created", async () => {
+    for (const [coll, read] of [
+      ['mandates', () => new MandateRepository(db).createdBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 201)],
+      [
+        'payment_links',
+        () => new PaymentLinkRepository(db).createdBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 201),
+      ],
+    ] as const) {
+      const [find] = await capture(read);
+      assert.equal(find!.find, coll);
+      assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
+    }
   });
 
   it('reads the pending orders of the sweep from status_swept_updated', async () => {

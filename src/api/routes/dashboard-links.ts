@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { formatIstDateTime, istStartOfDay } from '../../domain/ist-time';
+import { createPaymentLinks, linkUrl } from '../../usecases/create-payment-links';
+import { startPaymentDeps } from '../../usecases/start-payment';
+import type { ApiDeps } from '../deps';
+import { sendPage } from '../hosted-page';
+import { dashboardSession, dashboardState, requirePermission } from '../middleware/dashboard-session';
+import { linksPage } from '../pages/dashboard-links-page';
+import { formProblem } from '../schemas/dashboard';
+import { linkFormSchema, listPeriod } from '../schemas/dashboard-lists';
+import { checkPaymentLinkEntry } from '../schemas/payment-links';
+
+const LINKS_SHOWN = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * The link API's linkExpireBy (`dd/MM/yyyy HH:mm:ss`, IST): the end of the IST day `days` after
+ * today. Whole days, so the same form sent twice in a day is the same request (its batchId then
+ * answers the first link, never a second one).
+ */
+function linkExpireByText(now: Date, days: number): string {
+  const lastDay = new Date(istStartOfDay(now).getTime() + days * DAY_MS);
+  const [y, m, d] = formatIstDateTime(lastDay).slice(0, 10).split('-');
+  return `${d}/${m}/${y} 23:59:59`;
+}
+
+/**
+ * Payment links: the merchant's links of a period with their orders' status (links by
+ * merchant_created of payment_links, their orders in one primary-key read), and one link created
+ * through the link API's use case and checks (whoever may move money).
+ */
+export function dashboardLinkRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/dashboard/links' });
+  router.use(dashboardSession(deps));
+
+  const show = async (ctx: Context, status: number, o: { created?: string; error?: string } = {}) => {
+    const { viewer } = dashboardState(ctx);
+    const now = deps.now();
+    const period = listPeriod(o.created || ctx.method === 'POST' ? {} : ctx.query, now, 7);
+    const batchId = `dash-${randomBytes(8).toString('hex')}`;
+    const base = { from: period.fromText, to: period.toText, now, batchId, ...o };
+    if (!period.ok) return sendPage(ctx, 400, linksPage(viewer, { ...base, rows: [], more: false, error: period.problem }));
+    const links = await deps.paymentLinks.createdBetween(viewer.merchantIdentifier, period.from, period.until, LINKS_SHOWN + 1);
+    const shown = links.slice(0, LINKS_SHOWN);
+    const orders = await deps.transactions.findByOrderIds(
+      viewer.merchantIdentifier,
+      shown.map((l) => l.orderId),
+    );
+    const byOrder = new Map(orders.map((t) => [t.orderId, t]));
+    const rows = shown.map((link) => ({ link, url: linkUrl(deps, link._id), order: byOrder.get(link.orderId) }));
+    sendPage(ctx, status, linksPage(viewer, { ...base, rows, more: links.length > LINKS_SHOWN }));
+  };
+
+  router.get('/', (ctx) => show(ctx, 200));
+
+  router.post('/', requirePermission('payments'), async (ctx) => {
+    const { viewer, form } = dashboardState(ctx);
+    const parsed = linkFormSchema.safeParse(form);
+    if (!parsed.success) return show(ctx, 400, { error: `${formProblem(parsed.error)}. No link was created.` });
+    const f = parsed.data;
+    const now = deps.now();
+    const raw = {
+      orderId: f.orderId,
+      // A number, as the API takes it; anything else goes as sent, and the API's check names it.
+      amount: /^\d{1,7}(\.\d{1,2})?$/.test(f.amount) ? Number(f.amount) : f.amount,
+      productDescription: f.productDescription,
+      ...(f.customerEmail ? { customerEmail: f.customerEmail } : {}),
+      linkExpireBy: linkExpireByText(now, Number(f.validDays)),
+    };
+    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
+    const [result] = await createPaymentLinks(
+      { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
+      merchant,
+      f.batchId,
+      [checkPaymentLinkEntry(raw, now)],
+      ctx.ip || null,
+    );
+    const link = result?.link;
+    if (typeof link !== 'string')
+      return show(ctx, 400, {
+        error: `${String(result?.errorDescription ?? 'The link could not be created.')} No link was created.`,
+      });
+    await show(ctx, 201, { created: link });
+  });
+
+  return router;
+}
