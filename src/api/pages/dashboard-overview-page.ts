@@ -21,7 +21,7 @@ function attentionSection(a: Attention): string {
     items.push(
       `<li id="endpoint-disabled"><strong>Your webhook endpoint is disabled</strong> since ${esc(formatIstDateTime(a.endpoint.disabledAt!))} IST (${esc(
         a.endpoint.disabledReason ?? 'failing',
-      )}): no webhook is sent until it is enabled again on the <a href="/dashboard/developers">Developers</a> page.</li>`,
+      )}): no webhook is sent until it is enabled again on the <a href="/dashboard/webhooks">Webhooks</a> page.</li>`,
     );
   else if (a.endpoint.failingSince)
     items.push(
@@ -31,7 +31,7 @@ function attentionSection(a: Attention): string {
     items.push(
       `<li id="failed-deliveries"><strong>${a.failedDeliveries.count}${a.failedDeliveries.more ? ' or more' : ''} webhook deliver${
         a.failedDeliveries.count === 1 ? 'y' : 'ies'
-      } failed</strong> in the last 14 days; the delivery log on the <a href="/dashboard/developers">Developers</a> page replays them. Earliest: ${a.failedDeliveries.earliest
+      } failed</strong> in the last 14 days; the delivery log on the <a href="/dashboard/webhooks">Webhooks</a> page replays them. Earliest: ${a.failedDeliveries.earliest
         .map(
           (d) =>
             `<code>${esc(d._id)}</code> (${esc(formatIstDateTime(d.createdAt))} IST${d.failureReason ? `, ${esc(d.failureReason)}` : ''})`,

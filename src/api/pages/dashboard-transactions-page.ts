@@ -171,7 +171,7 @@ export function transactionDetailPage(
   ${fact('Product', t.productDescription)}</dl>
   ${o.workflowUrl ? `<p><a id="workflow-link" href="${esc(o.workflowUrl)}" rel="noreferrer">The order's workflow in Temporal UI</a></p>` : ''}</section>
 <section class="card" aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2><ol class="timeline" id="timeline">${events}</ol>
-  <p class="muted">Non-real-time webhooks (reconciliation, automatic refunds) are batched; see the delivery log.</p></section>
+  <p class="muted">Non-real-time webhooks (reconciliation, automatic refunds) are batched with other orders' updates: see the delivery log on the <a href="/dashboard/webhooks">Webhooks</a> page.</p></section>
 <section class="card" aria-labelledby="refund-heading"><h2 id="refund-heading">Refund</h2>${refundForms(v, t, o.refundId)}</section>`,
     { current: 'transactions', ...(o.notice ? { notice: o.notice } : {}), ...(o.error ? { error: o.error } : {}) },
   );
