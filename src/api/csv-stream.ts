@@ -1,6 +1,7 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
+import { readFirst } from './page-stream';
 
 /** A field of a record as one CSV cell: lists and objects (refundDetail) as their JSON text, null as empty. */
 const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : v);
@@ -17,14 +18,7 @@ export async function respondWithCsv<T, R extends object>(
   cursor: AsyncIterable<T> & { close(): Promise<void> },
   o: { filename: string; columns: readonly (keyof R & string)[]; record: (t: T) => R },
 ): Promise<void> {
-  const iterator = cursor[Symbol.asyncIterator]();
-  let first: IteratorResult<T>;
-  try {
-    first = await iterator.next();
-  } catch (e) {
-    await cursor.close().catch(() => undefined);
-    throw e;
-  }
+  const { iterator, first } = await readFirst(cursor);
   async function* rows(): AsyncGenerator<unknown[]> {
     try {
       for (let next = first; !next.done; next = await iterator.next()) {

@@ -17,6 +17,20 @@ export interface PageShape<T> {
 }
 
 /**
+ * Reads a cursor's first record before anything is answered, so that a store that is down still gets
+ * its proper error answer (the cursor is closed then); the rest is read from the iterator returned.
+ */
+export async function readFirst<T>(cursor: AsyncIterable<T> & { close(): Promise<void> }) {
+  const iterator = cursor[Symbol.asyncIterator]();
+  try {
+    return { iterator, first: await iterator.next() };
+  } catch (e) {
+    await cursor.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
  * Answers with a JSON page streamed from a store cursor: records are serialised as they arrive and
  * written in chunks, so a 10,000-record page is never held in memory whole (neither as documents nor
  * as text). The first record is read before the status line is sent, so a store that is down still
@@ -28,14 +42,7 @@ export async function respondWithPage<T>(
   cursor: AsyncIterable<T> & { close(): Promise<void> },
   shape: PageShape<T>,
 ) {
-  const iterator = cursor[Symbol.asyncIterator]();
-  let first: IteratorResult<T>;
-  try {
-    first = await iterator.next();
-  } catch (e) {
-    await cursor.close().catch(() => undefined);
-    throw e;
-  }
+  const { iterator, first } = await readFirst(cursor);
   ctx.type = 'application/json; charset=utf-8';
   if (first.done) {
     ctx.body = shape.empty();
