@@ -129,7 +129,7 @@ export class MandateRepository {
       .sort({ createdAt: 1 })
       .limit(limit)
       .toArray();
-    return docs.map(toMandate);
+    return docs.map(this.toMandate);
   }
 
   /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */

@@ -128,11 +128,14 @@ export class WebhookRepository {
     until: Date,
     limit: number,
   ): Promise<Omit<WebhookDelivery, 'body'>[]> {
-    return this.deliveries
-      .find({ merchantIdentifier, createdAt: { $gte: from, $lt: until }, state: 'failed' }, { projection: { body: 0 } })
+    return (await this.deliveries
+      .find(
+        { merchantIdentifier, createdAt: { $gte: from, $lt: until }, state: 'failed' },
+        { projection: { body: 0, bodySealed: 0 } },
+      )
       .sort({ createdAt: 1 })
       .limit(limit)
-      .toArray();
+      .toArray()) as Omit<WebhookDelivery, 'body'>[];
   }
 
   /**

@@ -106,7 +106,12 @@ describe('store: the range reads the gateway makes are index searches', function
   });
 
   it("reads a merchant's failed webhook deliveries from merchant_created of webhook_deliveries", async () => {
-    await new WebhookRepository(db).failedBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 101);
+    await new WebhookRepository(db, randomBytes(32).toString('hex')).failedBetween(
+      MERCHANT,
+      new Date(DAY),
+      new Date(DAY + 86_400_000),
+      101,
+    );
     const find = sent.at(-1)!;
     assert.equal(find.find, 'webhook_deliveries');
     assertIndexSearch(await explainFind(db, find), 'merchant_created', { ordered: true });
@@ -114,7 +119,16 @@ describe('store: the range reads the gateway makes are index searches', function
 
   it("reads a merchant's mandates and payment links of a period from their merchant_created", async () => {
     for (const [coll, read] of [
-      ['mandates', () => new MandateRepository(db).createdBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 201)],
+      [
+        'mandates',
+        () =>
+          new MandateRepository(db, randomBytes(32).toString('hex')).createdBetween(
+            MERCHANT,
+            new Date(DAY),
+            new Date(DAY + 86_400_000),
+            201,
+          ),
+      ],
       [
         'payment_links',
         () => new PaymentLinkRepository(db).createdBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 201),

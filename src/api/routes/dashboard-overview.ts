@@ -18,7 +18,7 @@ const FAILED_SHOWN = 100;
  * volume of those days, never the store's size.
  */
 export function overview(deps: ApiDeps) {
-  const webhooks = new WebhookRepository(deps.store.db);
+  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
   const endpoints = new WebhookEndpointRepository(deps.store.db);
   return async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);

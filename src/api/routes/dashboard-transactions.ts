@@ -60,7 +60,7 @@ function workflowUrl(config: Config, t: Transaction): string | null {
 export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
-  const webhooks = new WebhookRepository(deps.store.db);
+  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
