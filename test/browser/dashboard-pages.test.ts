@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { assertAccessible } from '../support/axe';
-import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
+import { chromiumOrSkip, screenshotPath } from '../support/browser';
 import { accept, DASHBOARD_PASSWORD, FormClient, invite, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
@@ -22,12 +22,7 @@ describe('Merchant dashboard pages in a browser (headless Chromium)', function (
   let merchant: MerchantCredentials;
 
   before(async function () {
-    const executable = chromiumPath();
-    if (!executable) {
-      console.warn(`    ${SKIP_MESSAGE}`);
-      this.skip();
-    }
-    browser = await launchChromium(executable!);
+    browser = await chromiumOrSkip(this);
   });
   after(async () => browser?.close());
   beforeEach(async () => ({ gw, merchant } = await gatewayWithNewMerchant('Godavari Handlooms')));
