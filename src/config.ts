@@ -55,6 +55,30 @@ export const configSchema = z.object({
     .describe(
       "Temporal UI's address (http://localhost:8233); the dashboard links each order to its workflow there (unset: no link)",
     ),
+  TEMPORAL_TLS_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "mTLS to Temporal: PEM file of the CA that signed the frontend's certificate (with TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE, all or none; production and staging require them)",
+    ),
+  TEMPORAL_TLS_CERT_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("mTLS to Temporal: PEM file of the gateway's client certificate (the frontend requires one)"),
+  TEMPORAL_TLS_KEY_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("mTLS to Temporal: PEM file of that client certificate's private key"),
+  TEMPORAL_TLS_SERVER_NAME: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "mTLS to Temporal: the name the frontend's certificate must carry, when it differs from TEMPORAL_ADDRESS's host (e.g. temporal)",
+    ),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payments').describe('task queue of the payment worker'),
   DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
   DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
@@ -377,6 +401,7 @@ export function loadConfig(
   if (c.TIME_SKIPPING && strict) problems.push(`TIME_SKIPPING: not allowed in ${c.GATEWAY_ENV}`);
   if (strict) problems.push(...strictProblems(c));
   problems.push(...bankProblems(c));
+  problems.push(...temporalTlsProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...c,
@@ -440,4 +465,26 @@ function bankProblems(c: z.infer<typeof configSchema>): string[] {
     }
   }
   return problems;
+}
+
+const TEMPORAL_TLS_FILES = ['TEMPORAL_TLS_CA_FILE', 'TEMPORAL_TLS_CERT_FILE', 'TEMPORAL_TLS_KEY_FILE'] as const;
+
+/**
+ * mTLS to Temporal: the CA, certificate and key come together or not at all (half a setting would
+ * silently connect in plaintext, or fail in the TLS handshake with a less readable error). Staging
+ * and production require it: whoever reaches a plaintext frontend can signal a pending payment.
+ */
+function temporalTlsProblems(c: z.infer<typeof configSchema>): string[] {
+  const set = TEMPORAL_TLS_FILES.filter((k) => c[k]);
+  const missing = TEMPORAL_TLS_FILES.filter((k) => !c[k]);
+  if (set.length > 0 && missing.length > 0) {
+    return missing.map((k) => `${k}: required with ${set.join(' and ')} (mTLS to Temporal takes the CA, certificate and key)`);
+  }
+  if (set.length === 0 && c.TEMPORAL_TLS_SERVER_NAME) {
+    return ['TEMPORAL_TLS_SERVER_NAME: only with TEMPORAL_TLS_CA_FILE, TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE'];
+  }
+  if (set.length === 0 && productionLike(c.GATEWAY_ENV)) {
+    return TEMPORAL_TLS_FILES.map((k) => `${k}: required in ${c.GATEWAY_ENV} (Temporal over mTLS, never plaintext)`);
+  }
+  return [];
 }

@@ -23,6 +23,7 @@ import { connectStore, type Store } from './store/mongo';
 import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
+import { temporalTls } from './temporal/tls';
 import { registerSearchAttributes } from './temporal/register-search-attributes';
 import { TestServerClock } from './temporal/test-server-clock';
 import { TimeTravel } from './temporal/time-travel';
@@ -51,6 +52,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     timeSkipping: config.TIME_SKIPPING,
     masterKey: config.MASTER_KEY,
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+    tls: temporalTls(config),
   }).catch(async (e) => {
     await store.close();
     throw e;

@@ -18,6 +18,7 @@ import { MerchantRepository, type WebhookSigningSecret } from '../store/merchant
 import { WebhookRepository } from '../store/webhook-repository';
 import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import { connectTemporalClient } from '../temporal/client';
+import { temporalTls } from '../temporal/tls';
 import { replayDelivery, replayFailedSince, type ReplayDeps } from '../usecases/replay-webhook';
 import { temporalAddress } from './load-config';
 
@@ -93,6 +94,7 @@ export function webhookCommands(usage: (message: string) => Error): Record<strin
         const temporal = await connectTemporalClient(temporalAddress(config), config.TEMPORAL_NAMESPACE, {
           masterKey: config.MASTER_KEY,
           previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+          tls: temporalTls(config),
         });
         try {
           const deps: ReplayDeps = {

@@ -28,6 +28,7 @@ import type { Config } from '../config';
 import { ReconciliationFileError } from '../domain/reconciliation';
 import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { connectTemporalClient, testServiceOf } from '../temporal/client';
+import { temporalTls } from '../temporal/tls';
 import { TestServerClock } from '../temporal/test-server-clock';
 import { startReconciliation } from '../usecases/reconcile';
 import { WEBHOOK_USAGE, webhookCommands } from './cli-webhooks';
@@ -157,6 +158,7 @@ const commands: Record<string, (args: string[]) => Promise<(c: Connected) => Pro
         timeSkipping: config.TIME_SKIPPING,
         masterKey: config.MASTER_KEY,
         previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+        tls: temporalTls(config),
       });
       try {
         // In time-skipping mode the reconciliation is stamped with the test server's time, as the API would.

@@ -22,6 +22,7 @@ import { activityDeps, openRuntime, type Runtime } from '../runtime';
 import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
+import { temporalTls } from '../temporal/tls';
 import { closeServer, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
     activityDeps: activityDeps(rt),
     masterKey: config.MASTER_KEY,
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+    tls: temporalTls(config),
     testServerClock: rt.timeTravel?.clock,
   });
   await ensureWorkerSchedules(rt, say);

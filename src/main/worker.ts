@@ -3,6 +3,7 @@ import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
+import { temporalTls } from '../temporal/tls';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 
@@ -18,6 +19,7 @@ if (require.main === module) {
       activityDeps: activityDeps(rt),
       masterKey: config.MASTER_KEY,
       previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+      tls: temporalTls(config),
       testServerClock: rt.timeTravel?.clock,
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));

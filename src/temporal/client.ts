@@ -1,20 +1,24 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection';
 import { gatewayDataConverter } from './payload-codec';
+import { connectingTo } from './tls';
 
 /**
- * A client of the Temporal frontend. With `timeSkipping`, the connection also speaks the test
+ * A client of the Temporal frontend, over mTLS when `tls` is given (see temporalTls). With `timeSkipping`, the connection also speaks the test
  * server's TestService (its clock and time skipping); @temporalio/testing opens it the same way.
  */
 export async function connectTemporalClient(
   address: string,
   namespace: string,
-  o: { timeSkipping?: boolean; masterKey: string; previousMasterKeys?: readonly string[] },
+  o: { timeSkipping?: boolean; masterKey: string; previousMasterKeys?: readonly string[]; tls?: TLSConfig },
 ): Promise<Client> {
-  const connection = await Connection.connect({
-    address,
-    ...(o.timeSkipping ? { [InternalConnectionOptionsSymbol]: { supportsTestService: true } } : {}),
-  });
+  const connection = await connectingTo(address, o.tls, () =>
+    Connection.connect({
+      address,
+      ...(o.tls ? { tls: o.tls } : {}),
+      ...(o.timeSkipping ? { [InternalConnectionOptionsSymbol]: { supportsTestService: true } } : {}),
+    }),
+  );
   // Payer data never reaches the server in clear: every payload goes through the codec.
   return new Client({ connection, namespace, dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys) });
 }

@@ -4,10 +4,12 @@ import {
   Runtime,
   Worker,
   type ActivityExecuteInput,
+  type TLSConfig,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { gatewayDataConverter } from './payload-codec';
+import { connectingTo } from './tls';
 import type { TestServerClock } from './test-server-clock';
 
 export interface WorkerOptions {
@@ -19,6 +21,8 @@ export interface WorkerOptions {
   masterKey: string;
   /** Earlier MASTER_KEYs: payloads they sealed still decode (PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS). */
   previousMasterKeys?: readonly string[];
+  /** mTLS to the frontend (temporalTls of the configuration); plaintext when undefined. */
+  tls?: TLSConfig;
   /** A prebuilt bundle (tests bundle once and share it); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkflowBundleOption;
   /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
@@ -30,7 +34,9 @@ export const workflowsPath = require.resolve('../../workflows');
 /** A worker for every workflow and activity of the gateway. Call `run()`; `shutdown()` drains it. */
 export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   installWorkerRuntime();
-  const connection = await NativeConnection.connect({ address: o.address });
+  const connection = await connectingTo(o.address, o.tls, () =>
+    NativeConnection.connect({ address: o.address, ...(o.tls ? { tls: o.tls } : {}) }),
+  );
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,

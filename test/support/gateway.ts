@@ -7,6 +7,7 @@ import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
 import { createGatewayWorker } from '../../src/temporal/worker';
+import { temporalTls } from '../../src/temporal/tls';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
 import type { BankSimulator } from '../../src/bank/simulator/server';
 import { freePort } from '../../src/devstack/process';
@@ -87,6 +88,7 @@ export async function startTestGateway(
     workflowBundle: bundle,
     masterKey: config.MASTER_KEY,
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+    tls: temporalTls(config),
     testServerClock: rt.timeTravel?.clock,
   });
   const workerRun = worker.run();

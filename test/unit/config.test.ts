@@ -4,11 +4,17 @@ import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/con
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
 const HTTP_BANK = { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'https://acquirer.example', BANK_SECRET: 'b'.repeat(32) };
+const TEMPORAL_MTLS = {
+  TEMPORAL_TLS_CA_FILE: '/certs/ca.pem',
+  TEMPORAL_TLS_CERT_FILE: '/certs/gateway.pem',
+  TEMPORAL_TLS_KEY_FILE: '/certs/gateway.key',
+};
 /** What production needs beyond the bank: generated secrets and an https address. */
 const STRONG = {
   MASTER_KEY: '3f9c1a7be24d60c85e17f3a9d02b6c4e81f75a3d9c60b2e47a18d5f3c9e06b71',
   OPS_TOKEN: 'Zq7vK2mX9pL4tR8wN1cY6bH3jF5dG0sA',
   PUBLIC_BASE_URL: 'https://pay.example.in',
+  ...TEMPORAL_MTLS,
 };
 
 describe('configuration', () => {
@@ -125,6 +131,34 @@ describe('configuration', () => {
         e instanceof ConfigError &&
         ['MASTER_KEY', 'OPS_TOKEN', 'PUBLIC_BASE_URL', 'BANK_CONNECTOR'].every((k) => e.message.includes(`${k}:`)),
     );
+  });
+
+  it('mTLS to Temporal: CA, certificate and key all or none, required in staging and production', () => {
+    const c = loadConfig({ ...TEMPORAL_MTLS, TEMPORAL_TLS_SERVER_NAME: 'temporal' }, { MASTER_KEY, OPS_TOKEN });
+    assert.equal(c.TEMPORAL_TLS_CA_FILE, '/certs/ca.pem');
+    assert.equal(c.TEMPORAL_TLS_SERVER_NAME, 'temporal');
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).TEMPORAL_TLS_CA_FILE, undefined, 'plaintext in development');
+    assert.throws(
+      () => loadConfig({ ...TEMPORAL_MTLS, TEMPORAL_TLS_KEY_FILE: undefined }, { MASTER_KEY, OPS_TOKEN }),
+      /TEMPORAL_TLS_KEY_FILE: required with TEMPORAL_TLS_CA_FILE and TEMPORAL_TLS_CERT_FILE/,
+    );
+    assert.throws(
+      () => loadConfig({ TEMPORAL_TLS_CERT_FILE: '/certs/gateway.pem' }, { MASTER_KEY, OPS_TOKEN }),
+      (e: unknown) => e instanceof ConfigError && e.problems.length === 2 && /TEMPORAL_TLS_CA_FILE: required/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ TEMPORAL_TLS_SERVER_NAME: 'temporal' }, { MASTER_KEY, OPS_TOKEN }),
+      /TEMPORAL_TLS_SERVER_NAME: only with/,
+    );
+    for (const env of ['staging', 'production']) {
+      const plaintext = {
+        GATEWAY_ENV: env,
+        ...STRONG,
+        ...HTTP_BANK,
+        ...Object.fromEntries(Object.keys(TEMPORAL_MTLS).map((k) => [k, ''])),
+      };
+      assert.throws(() => loadConfig(plaintext), new RegExp(`TEMPORAL_TLS_CA_FILE: required in ${env}`), env);
+    }
   });
 
   it("staging: the sandbox (and its bank) with production's other rules", () => {
