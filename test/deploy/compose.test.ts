@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
@@ -47,6 +47,7 @@ const POSTGRESQL = 'postgresql';
 const TEMPORAL = 'temporal';
 const TEMPORAL_UI = 'temporal-ui';
 const ADMIN_TOOLS = 'temporal-admin-tools';
+const TEMPORAL_TLS = 'temporal-tls';
 const API = 'api';
 const WORKER = 'worker';
 const CADDY = 'caddy';
@@ -170,6 +171,17 @@ function bindMounts(s: Service): { host: string; container: string }[] {
     if (!target || !/^[./~]/.test(source)) return []; // a named volume
     return [{ host: path.resolve(root, source), container: target }];
   });
+}
+
+/** The named volume a container path lies in (undefined: not in a named volume). */
+function mountedVolumeOf(s: Service, containerPath: string): string | undefined {
+  for (const v of s.volumes ?? []) {
+    const [source, target] = typeof v === 'object' ? [v.type === 'volume' ? v.source : undefined, v.target] : v.split(':');
+    if (!source || !target || /^[./~]/.test(source)) continue;
+    const rel = path.posix.relative(target, containerPath);
+    if (rel && !rel.startsWith('..') && !path.posix.isAbsolute(rel)) return source;
+  }
+  return undefined;
 }
 
 /** Where a path inside the container comes from on the host, or undefined if not bind-mounted. */
@@ -603,12 +615,111 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.ok(apiConfig.CODEC_CORS_ORIGINS.includes(uiOrigin), `CODEC_CORS_ORIGINS has ${uiOrigin}`);
     });
 
+    it('runs Temporal with mTLS: client certificates required, issued by a one-shot job into one volume per user', () => {
+      const temporal = service(compose, TEMPORAL);
+      const env = environmentOf(temporal);
+      assert.equal(env.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH, 'true', 'the frontend requires a client certificate');
+      const tlsJob = service(compose, TEMPORAL_TLS);
+      assert.equal(dependsOn(temporal)[TEMPORAL_TLS], 'service_completed_successfully', 'certificates exist before Temporal');
+      assert.equal(tlsJob.restart, 'no', 'a one-shot job');
+      const serverVolume = mountedVolumeOf(temporal, env.TEMPORAL_TLS_FRONTEND_CERT ?? '');
+      assert.ok(serverVolume, "the frontend's certificate comes from a volume");
+      for (const k of [
+        'TEMPORAL_TLS_SERVER_CA_CERT',
+        'TEMPORAL_TLS_SERVER_CERT',
+        'TEMPORAL_TLS_SERVER_KEY',
+        'TEMPORAL_TLS_FRONTEND_KEY',
+        'TEMPORAL_TLS_CLIENT1_CA_CERT',
+      ]) {
+        assert.equal(mountedVolumeOf(temporal, env[k] ?? ''), serverVolume, `${k} in the server's volume`);
+      }
+      const serverName = env.TEMPORAL_TLS_FRONTEND_SERVER_NAME;
+      assert.equal(serverName, TEMPORAL, "the frontend's certificate names the host clients dial");
+      assert.match(healthcheckText(temporal), /--tls-cert-path \/etc\/temporal\/tls\/server\.pem/, 'the healthcheck speaks mTLS');
+
+      // Clients: the gateway's processes with their certificate, the UI and admin-tools with theirs.
+      const clients: [string, Record<string, string>, string[]][] = [
+        [API, environmentOf(service(compose, API)), ['TEMPORAL_TLS_CA_FILE', 'TEMPORAL_TLS_CERT_FILE', 'TEMPORAL_TLS_KEY_FILE']],
+        [
+          WORKER,
+          environmentOf(service(compose, WORKER)),
+          ['TEMPORAL_TLS_CA_FILE', 'TEMPORAL_TLS_CERT_FILE', 'TEMPORAL_TLS_KEY_FILE'],
+        ],
+        [TEMPORAL_UI, environmentOf(service(compose, TEMPORAL_UI)), ['TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']],
+        [
+          ADMIN_TOOLS,
+          environmentOf(service(compose, ADMIN_TOOLS)),
+          ['TEMPORAL_TLS_SERVER_CA_CERT_PATH', 'TEMPORAL_TLS_CLIENT_CERT_PATH', 'TEMPORAL_TLS_CLIENT_KEY_PATH'],
+        ],
+      ];
+      const jobVolumes = Object.fromEntries(
+        (tlsJob.volumes ?? []).flatMap((v) =>
+          typeof v === 'string' && !/^[./~]/.test(v) ? [v.split(':') as [string, string]] : [],
+        ),
+      );
+      for (const [name, clientEnv, keys] of clients) {
+        const volume = mountedVolumeOf(service(compose, name), clientEnv[keys[0]!] ?? '');
+        assert.ok(volume && volume in jobVolumes, `${name}: ${keys[0]} in a volume temporal-tls fills`);
+        assert.notEqual(volume, serverVolume, `${name} does not get the server's key`);
+        for (const k of keys) assert.equal(mountedVolumeOf(service(compose, name), clientEnv[k] ?? ''), volume, `${name}: ${k}`);
+        assert.equal(clientEnv.TEMPORAL_TLS_SERVER_NAME, serverName, `${name} checks the frontend's name`);
+      }
+      assert.equal(environmentOf(service(compose, TEMPORAL_UI)).TEMPORAL_TLS_ENABLE_HOST_VERIFICATION, 'true');
+      const gateway = loadConfig(interpolatedEnv(service(compose, API)));
+      assert.ok(gateway.TEMPORAL_TLS_CERT_FILE && gateway.TEMPORAL_TLS_SERVER_NAME === serverName);
+      // The CA's key stays in the job's own volume.
+      const caVolume = Object.entries(jobVolumes).find(([, target]) => target === '/ca')?.[0];
+      assert.ok(caVolume);
+      for (const [name, s] of Object.entries(compose.services)) {
+        if (name !== TEMPORAL_TLS)
+          assert.ok(!(s.volumes ?? []).some((v) => String(v).startsWith(`${caVolume}:`)), `${name} mounts the CA`);
+      }
+    });
+
+    it("temporal-tls's script issues certificates a client of the frontend verifies, and keeps them on a rerun", () => {
+      const tlsJob = service(compose, TEMPORAL_TLS);
+      const script = hostPath(tlsJob, argv(tlsJob.entrypoint)![1]!);
+      assert.ok(script && existsSync(script), 'the job runs a bind-mounted script');
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-tls-'));
+      try {
+        const targets = (tlsJob.volumes ?? []).flatMap((v) =>
+          typeof v === 'string' && !/^[./~]/.test(v) ? [v.split(':')[1]!] : [],
+        );
+        for (const t of targets) mkdirSync(path.join(dir, t));
+        const run = () =>
+          spawnSync('sh', [script], { encoding: 'utf8', env: { PATH: process.env.PATH, TEMPORAL_TLS_ROOT: dir } });
+        const first = run();
+        assert.equal(first.status, 0, first.stderr);
+        const at = (container: string) => path.join(dir, container);
+        const openssl = (...args: string[]) => spawnSync('openssl', args, { encoding: 'utf8' });
+        const env = environmentOf(service(compose, TEMPORAL));
+        const server = at(env.TEMPORAL_TLS_FRONTEND_CERT!.replace('/etc/temporal/tls', '/server'));
+        assert.match(
+          openssl('verify', '-CAfile', at('/ca/ca.pem'), server, at('/gateway/client.pem'), at('/tools/client.pem')).stdout,
+          /client\.pem: OK\n$/,
+        );
+        const san = openssl('x509', '-in', server, '-noout', '-ext', 'subjectAltName').stdout;
+        assert.match(san, new RegExp(`DNS:${env.TEMPORAL_TLS_FRONTEND_SERVER_NAME}\\b`));
+        assert.match(
+          openssl('x509', '-in', at('/gateway/client.pem'), '-noout', '-ext', 'extendedKeyUsage').stdout,
+          /Client Authentication/,
+        );
+        assert.ok(!existsSync(at('/gateway/ca.key')) && !existsSync(at('/server/ca.key')), 'the CA key is never copied out');
+        const before = readFileSync(at('/gateway/client.pem'), 'utf8');
+        assert.equal(run().status, 0);
+        assert.equal(readFileSync(at('/gateway/client.pem'), 'utf8'), before, 'a restart keeps the certificates');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('hard-codes no secret: every password, key, secret and token comes from the environment', () => {
       const secretName = /PASSWORD|PWD|SECRET|TOKEN|_KEY$|^MASTER_KEY|MONGODB_URI/;
       const checked: string[] = [];
       for (const [name, s] of Object.entries(compose.services)) {
         for (const [k, v] of Object.entries(environmentOf(s))) {
           if (!secretName.test(k) || k === 'TEMPORAL_CODEC_PASS_ACCESS_TOKEN') continue; // a flag, not a token
+          if (/^TEMPORAL_TLS_/.test(k) && mountedVolumeOf(s, v)) continue; // a key file in a volume the job fills
           checked.push(`${name}.${k}`);
           const literal = v.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*(:\?[^}]+|:-)\}/g, '');
           assert.ok(literal === '' || k === 'MONGODB_URI', `${name}: ${k} is not (only) a required \${VAR:?...}: ${v}`);
