@@ -83,6 +83,9 @@ export const configSchema = z.object({
   DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
   DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
   DEV_TEMPORAL_UI_PORT: port.default(8233).describe('npm start: port of Temporal UI'),
+  DEV_TEMPORAL_UI_CODEC_PORT: port
+    .default(8234)
+    .describe("npm start: loopback port of Temporal UI's codec site (adds the operator token, forwards to /ops/v1/codec)"),
   DEV_BANK_SIMULATOR_PORT: port
     .default(4100)
     .describe('npm start -- --bank=simulator: port of the local bank simulator (BANK_BASE_URL points there)'),

@@ -32,6 +32,8 @@ export function devDynamicConfigArgs(): string[] {
 export async function startTemporalDevServer(o: {
   port: number;
   uiPort: number;
+  /** Where Temporal UI's browser decodes payloads (--ui-codec-endpoint). */
+  uiCodecEndpoint?: string;
   dbFile?: string;
   logDir: string;
 }): Promise<{ address: string; uiUrl: string; process: ManagedProcess }> {
@@ -53,6 +55,7 @@ export async function startTemporalDevServer(o: {
     '--log-level',
     'warn',
     ...(o.dbFile ? ['--db-filename', o.dbFile] : []),
+    ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []),
     ...configuredSearchAttributes().flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
     ...devDynamicConfigArgs(),
   ];

@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { ensureDemoMerchant, demoInstructions, timeTravelInstructions, writeDemoPublicKey } from '../devstack/demo-merchant';
 import { startBankSimulatorProcess } from '../devstack/bank-simulator';
+import { startCodecSite } from '../devstack/codec-site';
 import { startFerretdb } from '../devstack/ferretdb';
 import { localBankSecret } from '../devstack/local-secrets';
 import { installLocalServers, SetupError } from '../devstack/install';
@@ -67,14 +68,25 @@ async function main(): Promise<void> {
     children.push(temporal.process);
     say(`temporal: time-skipping test server at ${temporal.address} (in memory, no Temporal UI)`);
   } else if (!config.TEMPORAL_ADDRESS) {
+    // Temporal UI shows the payload codec's payloads decoded through a loopback site adding the
+    // operator token; the API lets the UI's origins call it cross-origin.
+    const uiOrigins = [`http://localhost:${config.DEV_TEMPORAL_UI_PORT}`, `http://127.0.0.1:${config.DEV_TEMPORAL_UI_PORT}`];
+    config = Object.freeze({ ...config, CODEC_CORS_ORIGINS: [...new Set([...config.CODEC_CORS_ORIGINS, ...uiOrigins])] });
+    const codecSite = await startCodecSite({
+      port: config.DEV_TEMPORAL_UI_CODEC_PORT,
+      apiBaseUrl: `http://${loopbackOf(config.API_HOST)}:${config.API_PORT}`,
+      opsToken: config.OPS_TOKEN,
+    });
+    cleanups.push(() => codecSite.close());
     const temporal = await startTemporalDevServer({
       port: config.DEV_TEMPORAL_PORT,
       uiPort: config.DEV_TEMPORAL_UI_PORT,
+      uiCodecEndpoint: codecSite.url,
       dbFile: path.join(dataDir, 'temporal.db'),
       logDir,
     });
     children.push(temporal.process);
-    say(`temporal: dev server at ${temporal.address}, Temporal UI at ${temporal.uiUrl}`);
+    say(`temporal: dev server at ${temporal.address}, Temporal UI at ${temporal.uiUrl} (decoding through ${codecSite.url})`);
   }
 
   if (bank === 'simulator') {
@@ -133,6 +145,9 @@ async function main(): Promise<void> {
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   say('ready. Ctrl-C stops every process.');
 }
+
+/** Where this machine reaches the API: its own address, or loopback when it listens on every interface. */
+const loopbackOf = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 
 /** `--bank=simulator` (or `--bank simulator`): the stack pays through the local bank simulator; `--bank=sandbox` is the default. */
 function bankFlag(argv: string[]): 'sandbox' | 'simulator' | undefined {
