@@ -134,6 +134,71 @@ describe('npm start: the local stack', function () {
       assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
   });
 
+  it('Temporal UI decodes through the loopback codec site, which adds the operator token and forwards only /encode and /decode', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-codec-'));
+    const ports = {
+      api: await freePort(),
+      store: await freePort(),
+      temporal: await freePort(),
+      ui: await freePort(),
+      codec: await freePort(),
+    };
+    try {
+      const stack = await startDevStack(dataDir, ports);
+      try {
+        const site = `http://127.0.0.1:${ports.codec}`;
+        assert.match(stack.output, new RegExp(`Temporal UI at http://localhost:${ports.ui} \\(decoding through ${site}\\)`));
+        const settings = await request(`http://127.0.0.1:${ports.ui}/api/v1/settings`);
+        assert.equal(settings.json?.Codec?.Endpoint, site, `Temporal UI is configured with the codec site: ${settings.text}`);
+
+        // As the UI's browser asks: a preflight, then POST {payloads} with its Origin and no token.
+        const origin = `http://localhost:${ports.ui}`;
+        const preflight = await request(`${site}/decode`, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type,x-namespace',
+          },
+        });
+        assert.equal(preflight.status, 204);
+        assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+        assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
+        const plain = {
+          metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+          data: Buffer.from('"ravi@okaxis"').toString('base64'),
+        };
+        const asUi = { origin, 'x-namespace': 'default' };
+        const encoded = await request(`${site}/encode`, { body: { payloads: [plain] }, headers: asUi });
+        assert.equal(encoded.status, 200, encoded.text);
+        assert.ok(!Buffer.from(encoded.json.payloads[0].data, 'base64').toString().includes('ravi@okaxis'), 'sealed');
+        const decoded = await request(`${site}/decode`, { body: encoded.json, headers: asUi });
+        assert.equal(decoded.status, 200, decoded.text);
+        assert.equal(decoded.headers.get('access-control-allow-origin'), origin);
+        assert.deepEqual(decoded.json, { payloads: [plain] });
+        // The API itself still wants the token: the site is what adds it.
+        assert.equal((await request(`http://127.0.0.1:${ports.api}/ops/v1/codec/decode`, { body: encoded.json })).status, 401);
+
+        // Nothing else goes through: other paths and methods stop at the site.
+        for (const [method, p] of [
+          ['GET', '/decode'],
+          ['POST', '/ops/v1/codec/decode'],
+          ['POST', '/ops/v1/webhooks/deliveries'],
+          ['GET', '/health'],
+        ] as const) {
+          const res = await request(`${site}${p}`, { method, ...(method === 'POST' ? { body: encoded.json } : {}) });
+          assert.equal(res.status, 404, `${method} ${p}`);
+        }
+      } finally {
+        await stack.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    for (const [name, port] of Object.entries(ports))
+      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+  });
+
   it('--bank=simulator: the bank simulator as its own process, the payment crossing the http connector into its books', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-bank-'));
     const ports = {
@@ -181,7 +246,7 @@ describe('npm start: the local stack', function () {
 /** `npm start [args]` on the given ports and DATA_DIR, up to its "ready" line; `stop` is Ctrl-C. */
 async function startDevStack(
   dataDir: string,
-  ports: Record<'api' | 'store' | 'temporal' | 'ui', number> & { bank?: number },
+  ports: Record<'api' | 'store' | 'temporal' | 'ui', number> & { bank?: number; codec?: number },
   args: string[] = [],
 ) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/dev.ts', ...args], {
@@ -197,6 +262,7 @@ async function startDevStack(
       DEV_MONGODB_PORT: String(ports.store),
       DEV_TEMPORAL_PORT: String(ports.temporal),
       DEV_TEMPORAL_UI_PORT: String(ports.ui),
+      DEV_TEMPORAL_UI_CODEC_PORT: String(ports.codec ?? (await freePort())),
       ...(ports.bank ? { DEV_BANK_SIMULATOR_PORT: String(ports.bank) } : {}),
       LOG_LEVEL: 'warn',
     },
