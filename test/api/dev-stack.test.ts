@@ -29,19 +29,7 @@ describe('npm start: the local stack', function () {
       assert.equal((await request(`http://127.0.0.1:${ports.ui}/`)).status, 200, 'Temporal UI is up');
 
       const curls = stack.curls;
-      const pay = parseCurl(curls.find((c) => c.includes('/sandbox/v1/payments'))!);
-      const status = parseCurl(curls.find((c) => c.includes('/api/payments/v1/status'))!);
-      const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
-      assert.equal(paid.status, 202, paid.text);
-      let order: any;
-      await waitFor(
-        async () => {
-          order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
-          return order?.txnStatus === '0';
-        },
-        30_000,
-        () => JSON.stringify(order),
-      );
+      const { paid, order } = await payAsPrinted(stack);
       assert.equal(order.orderDetail.txnId, paid.json.data.txnId);
       const ledger = parseCurl(curls.find((c) => c.includes('/api/v1/ledger'))!);
       const page = await request(ledger.url, { body: ledger.body, headers: ledger.headers });
@@ -135,113 +123,114 @@ describe('npm start: the local stack', function () {
   });
 
   it('Temporal UI decodes through the loopback codec site, which adds the operator token and forwards only /encode and /decode', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-codec-'));
-    const ports = {
-      api: await freePort(),
-      store: await freePort(),
-      temporal: await freePort(),
-      ui: await freePort(),
-      codec: await freePort(),
-    };
-    try {
-      const stack = await startDevStack(dataDir, ports);
-      try {
-        const site = `http://127.0.0.1:${ports.codec}`;
-        assert.match(stack.output, new RegExp(`Temporal UI at http://localhost:${ports.ui} \\(decoding through ${site}\\)`));
-        const settings = await request(`http://127.0.0.1:${ports.ui}/api/v1/settings`);
-        assert.equal(settings.json?.Codec?.Endpoint, site, `Temporal UI is configured with the codec site: ${settings.text}`);
+    await withDevStack('codec', { codec: await freePort() }, [], async (stack, ports) => {
+      const site = `http://127.0.0.1:${ports.codec}`;
+      assert.match(stack.output, new RegExp(`Temporal UI at http://localhost:${ports.ui} \\(decoding through ${site}\\)`));
+      const settings = await request(`http://127.0.0.1:${ports.ui}/api/v1/settings`);
+      assert.equal(settings.json?.Codec?.Endpoint, site, `Temporal UI is configured with the codec site: ${settings.text}`);
 
-        // As the UI's browser asks: a preflight, then POST {payloads} with its Origin and no token.
-        const origin = `http://localhost:${ports.ui}`;
-        const preflight = await request(`${site}/decode`, {
-          method: 'OPTIONS',
-          headers: {
-            origin,
-            'access-control-request-method': 'POST',
-            'access-control-request-headers': 'content-type,x-namespace',
-          },
-        });
-        assert.equal(preflight.status, 204);
-        assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
-        assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
-        const plain = {
-          metadata: { encoding: Buffer.from('json/plain').toString('base64') },
-          data: Buffer.from('"ravi@okaxis"').toString('base64'),
-        };
-        const asUi = { origin, 'x-namespace': 'default' };
-        const encoded = await request(`${site}/encode`, { body: { payloads: [plain] }, headers: asUi });
-        assert.equal(encoded.status, 200, encoded.text);
-        assert.ok(!Buffer.from(encoded.json.payloads[0].data, 'base64').toString().includes('ravi@okaxis'), 'sealed');
-        const decoded = await request(`${site}/decode`, { body: encoded.json, headers: asUi });
-        assert.equal(decoded.status, 200, decoded.text);
-        assert.equal(decoded.headers.get('access-control-allow-origin'), origin);
-        assert.deepEqual(decoded.json, { payloads: [plain] });
-        // The API itself still wants the token: the site is what adds it.
-        assert.equal((await request(`http://127.0.0.1:${ports.api}/ops/v1/codec/decode`, { body: encoded.json })).status, 401);
+      // As the UI's browser asks: a preflight, then POST {payloads} with its Origin and no token.
+      const origin = `http://localhost:${ports.ui}`;
+      const preflight = await request(`${site}/decode`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-namespace',
+        },
+      });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+      assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
+      const plain = {
+        metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+        data: Buffer.from('"ravi@okaxis"').toString('base64'),
+      };
+      const asUi = { origin, 'x-namespace': 'default' };
+      const encoded = await request(`${site}/encode`, { body: { payloads: [plain] }, headers: asUi });
+      assert.equal(encoded.status, 200, encoded.text);
+      assert.ok(!Buffer.from(encoded.json.payloads[0].data, 'base64').toString().includes('ravi@okaxis'), 'sealed');
+      const decoded = await request(`${site}/decode`, { body: encoded.json, headers: asUi });
+      assert.equal(decoded.status, 200, decoded.text);
+      assert.equal(decoded.headers.get('access-control-allow-origin'), origin);
+      assert.deepEqual(decoded.json, { payloads: [plain] });
+      // The API itself still wants the token: the site is what adds it.
+      assert.equal((await request(`http://127.0.0.1:${ports.api}/ops/v1/codec/decode`, { body: encoded.json })).status, 401);
 
-        // Nothing else goes through: other paths and methods stop at the site.
-        for (const [method, p] of [
-          ['GET', '/decode'],
-          ['POST', '/ops/v1/codec/decode'],
-          ['POST', '/ops/v1/webhooks/deliveries'],
-          ['GET', '/health'],
-        ] as const) {
-          const res = await request(`${site}${p}`, { method, ...(method === 'POST' ? { body: encoded.json } : {}) });
-          assert.equal(res.status, 404, `${method} ${p}`);
-        }
-      } finally {
-        await stack.stop();
+      // Nothing else goes through: other paths and methods stop at the site.
+      for (const [method, p] of [
+        ['GET', '/decode'],
+        ['POST', '/ops/v1/codec/decode'],
+        ['POST', '/ops/v1/webhooks/deliveries'],
+        ['GET', '/health'],
+      ] as const) {
+        const res = await request(`${site}${p}`, { method, ...(method === 'POST' ? { body: encoded.json } : {}) });
+        assert.equal(res.status, 404, `${method} ${p}`);
       }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-    for (const [name, port] of Object.entries(ports))
-      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+    });
   });
 
   it('--bank=simulator: the bank simulator as its own process, the payment crossing the http connector into its books', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-dev-bank-'));
-    const ports = {
-      api: await freePort(),
-      store: await freePort(),
-      temporal: await freePort(),
-      ui: await freePort(),
-      bank: await freePort(),
-    };
-    try {
-      const stack = await startDevStack(dataDir, ports, ['--bank=simulator']);
-      try {
-        assert.match(stack.output, new RegExp(`bank: the bank simulator at http://127.0.0.1:${ports.bank}`));
-        const pay = parseCurl(stack.curls.find((c) => c.includes('/sandbox/v1/payments'))!);
-        const status = parseCurl(stack.curls.find((c) => c.includes('/api/payments/v1/status'))!);
-        const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
-        assert.equal(paid.status, 202, paid.text);
-        let order: any;
-        await waitFor(
-          async () => {
-            order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
-            return order?.txnStatus === '0';
-          },
-          30_000,
-          () => JSON.stringify(order),
-        );
-        const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`);
-        assert.deepEqual(
-          books.json.payments.map((p: { request: { txnId: string } }) => p.request.txnId),
-          [paid.json.data.txnId],
-          'the bank holds the payment',
-        );
-        assert.equal(books.json.totals.paidPaise, Number(JSON.parse(pay.body).amount));
-      } finally {
-        await stack.stop();
-      }
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-    for (const [name, port] of Object.entries(ports))
-      assert.equal(await canConnect('127.0.0.1', port), false, `${name} port still open`);
+    await withDevStack('bank', { bank: await freePort() }, ['--bank=simulator'], async (stack, ports) => {
+      assert.match(stack.output, new RegExp(`bank: the bank simulator at http://127.0.0.1:${ports.bank}`));
+      const { pay, paid } = await payAsPrinted(stack);
+      const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`);
+      assert.deepEqual(
+        books.json.payments.map((p: { request: { txnId: string } }) => p.request.txnId),
+        [paid.json.data.txnId],
+        'the bank holds the payment',
+      );
+      assert.equal(books.json.totals.paidPaise, Number(JSON.parse(pay.body).amount));
+    });
   });
 });
+
+/** Pays with the printed sandbox curl and waits, through the printed status curl, for Success. */
+async function payAsPrinted(stack: { curls: string[] }) {
+  const pay = parseCurl(stack.curls.find((c) => c.includes('/sandbox/v1/payments'))!);
+  const status = parseCurl(stack.curls.find((c) => c.includes('/api/payments/v1/status'))!);
+  const paid = await request(pay.url, { body: pay.body, headers: pay.headers });
+  assert.equal(paid.status, 202, paid.text);
+  let order: any;
+  await waitFor(
+    async () => {
+      order = (await request(status.url, { body: status.body, headers: status.headers })).json?.data?.orders?.[0];
+      return order?.txnStatus === '0';
+    },
+    30_000,
+    () => JSON.stringify(order),
+  );
+  return { pay, paid, order };
+}
+
+/**
+ * `npm start [args]` on free ports (`extra` adds to api, store, temporal and ui) in a fresh DATA_DIR,
+ * `check` run against it; afterwards Ctrl-C, and no port may stay open.
+ */
+async function withDevStack<P extends Record<string, number>>(
+  name: string,
+  extra: P,
+  args: string[],
+  check: (
+    stack: Awaited<ReturnType<typeof startDevStack>>,
+    ports: P & Record<'api' | 'store' | 'temporal' | 'ui', number>,
+  ) => Promise<void>,
+): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `gateway-dev-${name}-`));
+  const ports = { api: await freePort(), store: await freePort(), temporal: await freePort(), ui: await freePort(), ...extra };
+  try {
+    const stack = await startDevStack(dataDir, ports, args);
+    try {
+      await check(stack, ports);
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  for (const [server, port] of Object.entries(ports))
+    assert.equal(await canConnect('127.0.0.1', port), false, `${server} port still open`);
+}
 
 /** `npm start [args]` on the given ports and DATA_DIR, up to its "ready" line; `stop` is Ctrl-C. */
 async function startDevStack(

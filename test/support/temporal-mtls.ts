@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
+import { projectRoot } from '../../src/devstack/paths';
 
 /** PEM files of a throwaway PKI for mTLS to Temporal: the CA, the frontend's certificate, clients'. */
 export interface TemporalPki {
@@ -21,78 +22,35 @@ export interface TemporalPki {
   serverName: string;
 }
 
-const openssl = (dir: string, ...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+/** The compose stack's own issuing script (the temporal-tls job), run into a directory per volume. */
+const issuingScript = path.join(projectRoot, 'deploy', 'temporal-tls', 'generate.sh');
 
-/** X.509 v3 certificates (rustls, behind the worker's NativeConnection, refuses v1 and CA-less chains). */
+function issue(root: string, serverName: string): void {
+  for (const volume of ['ca', 'server', 'gateway', 'tools']) mkdirSync(path.join(root, volume));
+  execFileSync('sh', [issuingScript], {
+    stdio: 'pipe',
+    env: { PATH: process.env.PATH, TEMPORAL_TLS_ROOT: root, TEMPORAL_TLS_SERVER_NAME: serverName },
+  });
+}
+
+/**
+ * Certificates as docker-compose.yml issues them (deploy/temporal-tls/generate.sh), and a second
+ * PKI whose client certificate the first CA never signed.
+ */
 export function generateTemporalPki(serverName = 'temporal'): TemporalPki {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-pki-'));
-  writeFileSync(path.join(dir, 'ca.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
-  writeFileSync(
-    path.join(dir, 'server.ext'),
-    `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:${serverName}\n`,
-  );
-  writeFileSync(
-    path.join(dir, 'client.ext'),
-    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n',
-  );
-  const key = (name: string) => openssl(dir, 'ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${name}.key`);
-  const ca = (name: string) => {
-    key(name);
-    openssl(dir, 'req', '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-out', `${name}.csr`);
-    openssl(
-      dir,
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-signkey',
-      `${name}.key`,
-      '-days',
-      '2',
-      '-extfile',
-      'ca.ext',
-      '-out',
-      `${name}.pem`,
-    );
-  };
-  const leaf = (name: string, issuer: string, ext: string) => {
-    key(name);
-    openssl(dir, 'req', '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-out', `${name}.csr`);
-    openssl(
-      dir,
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      `${issuer}.pem`,
-      '-CAkey',
-      `${issuer}.key`,
-      '-set_serial',
-      String(Date.now()),
-      '-days',
-      '2',
-      '-extfile',
-      ext,
-      '-out',
-      `${name}.pem`,
-    );
-  };
-  ca('ca');
-  ca('stranger-ca');
-  leaf('server', 'ca', 'server.ext');
-  leaf('gateway', 'ca', 'client.ext');
-  leaf('stranger', 'stranger-ca', 'client.ext');
-  const f = (name: string) => path.join(dir, name);
+  issue(path.join(dir, 'ours'), serverName);
+  issue(path.join(dir, 'stranger'), serverName);
+  const f = (...p: string[]) => path.join(dir, ...p);
   return {
     dir,
-    caFile: f('ca.pem'),
-    serverCertFile: f('server.pem'),
-    serverKeyFile: f('server.key'),
-    clientCertFile: f('gateway.pem'),
-    clientKeyFile: f('gateway.key'),
-    strangerCertFile: f('stranger.pem'),
-    strangerKeyFile: f('stranger.key'),
+    caFile: f('ours', 'gateway', 'ca.pem'),
+    serverCertFile: f('ours', 'server', 'server.pem'),
+    serverKeyFile: f('ours', 'server', 'server.key'),
+    clientCertFile: f('ours', 'gateway', 'client.pem'),
+    clientKeyFile: f('ours', 'gateway', 'client.key'),
+    strangerCertFile: f('stranger', 'gateway', 'client.pem'),
+    strangerKeyFile: f('stranger', 'gateway', 'client.key'),
     serverName,
   };
 }
