@@ -26,7 +26,7 @@ export interface TemporalPki {
 const issuingScript = path.join(projectRoot, 'deploy', 'temporal-tls', 'generate.sh');
 
 function issue(root: string, serverName: string): void {
-  for (const volume of ['ca', 'server', 'gateway', 'tools']) mkdirSync(path.join(root, volume));
+  for (const volume of ['ca', 'server', 'gateway', 'tools']) mkdirSync(path.join(root, volume), { recursive: true });
   execFileSync('sh', [issuingScript], {
     stdio: 'pipe',
     env: { PATH: process.env.PATH, TEMPORAL_TLS_ROOT: root, TEMPORAL_TLS_SERVER_NAME: serverName },
