@@ -8,6 +8,8 @@
  *
  * `npm start -- --bank=simulator`: the bank simulator as its own process, and the gateway paying
  * through the http connector (BANK_CONNECTOR=http) instead of the in-process sandbox bank.
+ *
+ * While it runs, DATA_DIR/gateway.json tells the operator CLI (`npm run -s cli`) where it listens.
  */
 import path from 'node:path';
 import { ensureDemoMerchant, demoInstructions, timeTravelInstructions, writeDemoPublicKey } from '../devstack/demo-merchant';
@@ -15,6 +17,7 @@ import { startBankSimulatorProcess } from '../devstack/bank-simulator';
 import { startCodecSite } from '../devstack/codec-site';
 import { startFerretdb } from '../devstack/ferretdb';
 import { localBankSecret } from '../devstack/local-secrets';
+import { localAddress, removeRunningGateway, writeRunningGateway } from '../devstack/gateway-file';
 import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
@@ -135,6 +138,14 @@ async function main(): Promise<void> {
 
   const server = await serveApi(rt);
   cleanups.push(() => closeServer(server));
+  // The operator CLI finds this gateway, its mode and its token here (DATA_DIR/gateway.json).
+  writeRunningGateway(dataDir, {
+    baseUrl: localAddress(config.API_HOST, config.API_PORT),
+    opsToken: config.OPS_TOKEN,
+    timeSkipping: config.TIME_SKIPPING,
+    pid: process.pid,
+  });
+  cleanups.push(async () => removeRunningGateway(dataDir));
   say(`api: listening on http://${config.API_HOST}:${config.API_PORT} (logs: ${path.relative(process.cwd(), logDir)})`);
 
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
