@@ -54,7 +54,9 @@ export class OpsClient {
     try {
       res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     } catch (e) {
-      throw new CliFailure(`cannot reach the gateway at ${this.target.baseUrl} (${reasonOf(e)}); is it running? Start one with npm start, or set GATEWAY_URL`);
+      throw new CliFailure(
+        `cannot reach the gateway at ${this.target.baseUrl} (${reasonOf(e)}); is it running? Start one with npm start, or set GATEWAY_URL`,
+      );
     }
     const text = await res.text();
     try {

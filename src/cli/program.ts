@@ -16,7 +16,7 @@ const HELP_WIDTH = 100;
 export function createProgram(ctx: CliContext): Command {
   const program = new Command('cli')
     .description(
-      "Operate a running gateway through its operator API (/ops/v1) with the operator token. The gateway is GATEWAY_URL with OPS_TOKEN, or the one `npm start` runs (it writes .data/gateway.json; DATA_DIR moves it). " +
+      'Operate a running gateway through its operator API (/ops/v1) with the operator token. The gateway is GATEWAY_URL with OPS_TOKEN, or the one `npm start` runs (it writes .data/gateway.json; DATA_DIR moves it). ' +
         'Every command prints one JSON value on stdout (diagnostics on stderr). Exit status: 0 done, 1 the gateway refused or could not be reached (the error code and text on stderr), 2 a usage error (nothing was sent).',
     )
     .usage('<command> [options]')

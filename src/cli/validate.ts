@@ -13,7 +13,12 @@ export function usageError(command: Command, message: string): never {
  * Validates a request with the API's own schema before anything is sent, naming the CLI's flags
  * (`flagOf` maps a body field to its flag) in the usage error.
  */
-export function validated<S extends z.ZodType>(command: Command, schema: S, input: unknown, flagOf: Record<string, string>): z.infer<S> {
+export function validated<S extends z.ZodType>(
+  command: Command,
+  schema: S,
+  input: unknown,
+  flagOf: Record<string, string>,
+): z.infer<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   usageError(

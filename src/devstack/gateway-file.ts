@@ -31,7 +31,12 @@ export function readRunningGateway(dataDir: string): RunningGateway | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<RunningGateway>;
     if (typeof parsed.baseUrl !== 'string' || typeof parsed.opsToken !== 'string') return null;
-    return { baseUrl: parsed.baseUrl, opsToken: parsed.opsToken, timeSkipping: parsed.timeSkipping === true, pid: Number(parsed.pid) };
+    return {
+      baseUrl: parsed.baseUrl,
+      opsToken: parsed.opsToken,
+      timeSkipping: parsed.timeSkipping === true,
+      pid: Number(parsed.pid),
+    };
   } catch {
     return null;
   }

@@ -1,213 +1,280 @@
 import { strict as assert } from 'node:assert';
-import { createHash, createPublicKey } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MerchantRepository } from '../../src/store/merchant-repository';
-import { connectStore, type Store } from '../../src/store/mongo';
-import { runCli, SPAWN_TIMEOUT_MS, type CliRun } from '../support/cli';
-import { sharedGateway } from '../support/gateway';
+import { writeRunningGateway } from '../../src/devstack/gateway-file';
+import { freePort } from '../../src/devstack/process';
+import { cliEnvFor, GATEWAY_MODES, runCli, SPAWN_TIMEOUT_MS, type CliRun, type GatewayMode } from '../support/cli';
+import type { TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
-import { testStore, testTemporal } from '../support/servers';
 
-const MASTER_KEY = '5f1c2e9a7b3d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a';
-const OPS_TOKEN = 'cli-test-operator-token-0123456789';
 const HEX32 = /^[0-9a-f]{32}$/;
 
-describe('Operator CLI: merchant create (child process)', function () {
-  this.timeout(4 * SPAWN_TIMEOUT_MS);
-  let store: Store;
-  let env: NodeJS.ProcessEnv;
-  let dataDir: string;
-  let merchants: MerchantRepository;
+/** The one JSON line a successful command prints. */
+function printed(run: CliRun): any {
+  assert.equal(run.code, 0, `exit status\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  const lines = run.stdout.split('\n');
+  assert.deepEqual([lines.length, lines[1]], [2, ''], `exactly one line on stdout, got: ${JSON.stringify(run.stdout)}`);
+  return JSON.parse(lines[0]!);
+}
 
-  before(async () => {
-    const { uri, dbName } = await testStore();
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-'));
-    env = { ...process.env, MONGODB_URI: uri, MONGODB_DB: dbName, MASTER_KEY, OPS_TOKEN, GATEWAY_ENV: 'test', DATA_DIR: dataDir };
-    store = await connectStore(uri, dbName);
-    merchants = new MerchantRepository(store.db, MASTER_KEY);
-  });
+/** A refusal: exit status 1, nothing on stdout, the message on stderr. */
+function refused(run: CliRun, stderr: RegExp): void {
+  assert.equal(run.code, 1, `exit status\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  assert.equal(run.stdout, '', 'nothing on stdout');
+  assert.match(run.stderr, stderr);
+}
 
-  after(async () => {
-    await store?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+/** A usage error: exit status 2, nothing on stdout, the message on stderr. */
+function usageError(run: CliRun, stderr: RegExp): void {
+  assert.equal(run.code, 2, `exit status\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  assert.equal(run.stdout, '', 'nothing on stdout');
+  assert.match(run.stderr, stderr);
+}
 
-  const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extraEnv });
+for (const mode of GATEWAY_MODES) describeCliAgainst(mode);
 
-  const countMerchants = () => store.db.collection('merchants').countDocuments({});
+function describeCliAgainst(mode: GatewayMode) {
+  describe(`Operator CLI against a gateway in ${mode.name} mode (child process, ops API over HTTP)`, function () {
+    this.timeout(6 * SPAWN_TIMEOUT_MS);
+    let gw: TestGateway;
+    let env: NodeJS.ProcessEnv;
+    let dir: string;
 
-  it('prints the credentials as one JSON line and stores the merchant, secrets decryptable with MASTER_KEY', async () => {
-    const before = await countMerchants();
-    const run = await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'https://acme.example/hook']);
-    assert.equal(run.code, 0, `exit code\nstderr: ${run.stderr}`);
-
-    assert.ok(run.stdout.endsWith('\n'), 'the line is terminated');
-    const lines = run.stdout.split('\n');
-    assert.equal(lines.length, 2, `exactly one line on stdout, got: ${JSON.stringify(run.stdout)}`);
-    assert.equal(lines[1], '');
-    const printed = JSON.parse(lines[0]!);
-    assert.equal(typeof printed, 'object');
-    assert.ok(printed !== null && !Array.isArray(printed));
-    assert.deepEqual(Object.keys(printed).sort(), [
-      'apiKey',
-      'encryptionKeyId',
-      'merchantIdentifier',
-      'publicKeyPem',
-      'secretKey',
-    ]);
-    for (const value of Object.values(printed)) assert.equal(typeof value, 'string');
-    assert.match(printed.merchantIdentifier, HEX32);
-    assert.match(printed.secretKey, HEX32);
-    assert.equal(createPublicKey(printed.publicKeyPem).asymmetricKeyDetails?.modulusLength, 2048);
-
-    assert.equal(await countMerchants(), before + 1);
-    const stored = await merchants.findById(printed.merchantIdentifier);
-    assert.ok(stored, 'the printed merchant exists in the store');
-    assert.equal(stored.name, 'Acme');
-    assert.equal(stored.webhookUrl, 'https://acme.example/hook');
-    // Decrypts with the MASTER_KEY from the environment (not a key generated into DATA_DIR).
-    assert.equal(stored.secretKey, printed.secretKey);
-    assert.deepEqual(stored.encryptionKeys, [{ keyId: printed.encryptionKeyId, publicKeyPem: printed.publicKeyPem }]);
-    assert.ok(await merchants.privateKeyPem(printed.merchantIdentifier, printed.encryptionKeyId));
-    const apiKeyHash = createHash('sha256').update(printed.apiKey).digest('hex');
-    assert.equal((await merchants.findByApiKeyHash(apiKeyHash))?.merchantIdentifier, printed.merchantIdentifier);
-
-    const raw = JSON.stringify(await store.db.collection('merchants').findOne({ _id: printed.merchantIdentifier as never }));
-    assert.equal(raw.includes(printed.secretKey), false, 'secret key not stored in plaintext');
-    assert.equal(raw.includes(printed.apiKey), false, 'API key not stored in plaintext');
-  });
-
-  it('merchant update changes settings and prints them; usage errors change nothing', async () => {
-    const created = JSON.parse((await cli(['merchant', 'create', '--name', 'Upd'])).stdout);
-    const run = await cli([
-      'merchant',
-      'update',
-      created.merchantIdentifier,
-      '--auto-refund',
-      'true',
-      '--webhook-format',
-      'json',
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), {
-      merchantIdentifier: created.merchantIdentifier,
-      name: 'Upd',
-      webhookUrl: null,
-      webhookFormat: 'json',
-      autoRefund: true,
-      defaultReturnUrl: null,
+    before(async () => {
+      gw = await mode.start();
+      env = cliEnvFor(gw);
+      dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-files-'));
     });
-    assert.equal((await merchants.findById(created.merchantIdentifier))?.autoRefund, true);
-    const withReturn = await cli([
-      'merchant',
-      'update',
-      created.merchantIdentifier,
-      '--default-return-url',
-      'https://upd.example/r',
-    ]);
-    assert.equal(JSON.parse(withReturn.stdout).defaultReturnUrl, 'https://upd.example/r', withReturn.stderr);
-    const cleared = await cli(['merchant', 'update', created.merchantIdentifier, '--default-return-url', '']);
-    assert.equal(JSON.parse(cleared.stdout).defaultReturnUrl, null, cleared.stderr);
-    for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], ['--default-return-url', 'ftp://x'], []]) {
-      const bad = await cli(['merchant', 'update', created.merchantIdentifier, ...args]);
-      assert.equal(bad.code, 2, bad.stderr);
-      assert.equal(bad.stdout, '');
-    }
-    assert.equal((await merchants.findById(created.merchantIdentifier))?.webhookFormat, 'json');
-  });
-
-  it('merchant create imports a merchant with its own identifier and secret key; a taken identifier fails, storing nothing', async () => {
-    const merchantIdentifier = `imported${Date.now()}`;
-    const run = await cli([
-      'merchant',
-      'create',
-      '--name',
-      'Moved',
-      '--merchant-identifier',
-      merchantIdentifier,
-      '--secret-key',
-      'my-old-secret-key-0123',
-    ]);
-    assert.equal(run.code, 0, run.stderr);
-    const printed = JSON.parse(run.stdout);
-    assert.deepEqual([printed.merchantIdentifier, printed.secretKey], [merchantIdentifier, 'my-old-secret-key-0123']);
-    assert.equal((await merchants.findById(merchantIdentifier))?.secretKey, 'my-old-secret-key-0123');
-    const before = await countMerchants();
-    const taken = await cli(['merchant', 'create', '--name', 'Again', '--merchant-identifier', merchantIdentifier]);
-    assert.equal(taken.code, 1);
-    assert.equal(taken.stdout, '');
-    assert.match(taken.stderr, /taken/);
-    assert.equal(await countMerchants(), before);
-    assert.equal((await merchants.findById(merchantIdentifier))?.name, 'Moved');
-    const bad = await cli(['merchant', 'create', '--name', 'Short', '--merchant-identifier', 'ab-1', '--secret-key', 'short']);
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--merchant-identifier: .*6 to 64[\s\S]*--secret-key: .*16 to 128/);
-  });
-
-  it('reconcile applies a file through the running gateway and prints the report', async () => {
-    const gw = await sharedGateway();
-    const m = await gw.newMerchant();
-    const orderId = newOrderId('cli');
-    const paid = await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
-    await paymentFinished(gw, m.merchantIdentifier, orderId);
-    const file = path.join(dataDir, 'bank.csv');
-    writeFileSync(file, `txnId,bankRefNum,status,amount\n${paid.json.data.txnId},CLI0001,SUCCESS,10000\nNOPE1,X,SUCCESS,1\n`);
-    // The gateway's own key: the CLI's Temporal client reads and writes payloads through its codec.
-    const run = await cli(['reconcile', file], {
-      MASTER_KEY: gw.rt.config.MASTER_KEY,
-      MONGODB_DB: gw.rt.config.MONGODB_DB,
-      TEMPORAL_ADDRESS: (await testTemporal()).address,
-      TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,
-    });
-    assert.equal(run.code, 0, run.stderr);
-    const report = JSON.parse(run.stdout);
-    assert.deepEqual(
-      [report.state, report.rows, report.applied, report.unchanged, report.rejected],
-      ['done', 2, 1, 0, [{ line: 3, reason: 'unknown txnId' }]],
-    );
-    assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.status, 'Success');
-    const bad = await cli(['reconcile', path.join(dataDir, 'missing.csv')]);
-    assert.equal(bad.code, 2);
-  });
-
-  describe('usage errors: exit code 2, nothing on stdout, a message on stderr, no merchant', () => {
-    let countBefore: number;
-    beforeEach(async () => {
-      countBefore = await countMerchants();
-    });
-    afterEach(async () => {
-      assert.equal(await countMerchants(), countBefore, 'no merchant may be created');
+    after(async () => {
+      await gw?.stop();
+      for (const d of [dir, env?.DATA_DIR]) if (d) rmSync(d, { recursive: true, force: true });
     });
 
-    const expectUsageError = (run: CliRun, stderrPattern: RegExp) => {
-      assert.equal(run.code, 2, `exit code\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
-      assert.equal(run.stdout, '', 'nothing on stdout');
-      assert.match(run.stderr, stderrPattern);
+    const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { ...env, ...extra });
+    const countMerchants = () => gw.rt.store.db.collection('merchants').countDocuments({});
+    /** An order paid by a sandbox payer, its workflow finished (in time-skipping mode after the bank's wait is skipped). */
+    const paidOrder = async (merchantIdentifier: string, payerVpa: string) => {
+      const orderId = newOrderId('cli');
+      const paid = await sandboxPay(gw, { merchantIdentifier, orderId, payerVpa });
+      assert.equal(paid.status, 202, paid.text);
+      if (mode.name === 'time-skipping') await mode.pass(gw, 15 * 60);
+      await paymentFinished(gw, merchantIdentifier, orderId);
+      return { orderId, txnId: paid.json.data.txnId as string };
     };
 
-    it('no arguments', async () => {
-      expectUsageError(await cli([]), /usage: cli merchant create --name <name>/);
+    it('merchant create provisions through the API: credentials on one line, the merchant in the store this gateway reads', async () => {
+      const run = await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'https://acme.example/hook']);
+      const credentials = printed(run);
+      assert.deepEqual(Object.keys(credentials).sort(), [
+        'apiKey',
+        'encryptionKeyId',
+        'merchantIdentifier',
+        'publicKeyPem',
+        'secretKey',
+      ]);
+      assert.match(credentials.merchantIdentifier, HEX32);
+      assert.match(credentials.secretKey, HEX32);
+      assert.equal(createPublicKey(credentials.publicKeyPem).asymmetricKeyDetails?.modulusLength, 2048);
+      const stored = await gw.rt.merchants.findById(credentials.merchantIdentifier);
+      assert.equal(stored?.name, 'Acme');
+      assert.equal(stored?.webhookUrl, 'https://acme.example/hook');
+      assert.equal(stored?.secretKey, credentials.secretKey, 'decrypts with the gateway’s MASTER_KEY');
     });
 
-    it('unknown command', async () => {
-      expectUsageError(await cli(['merchant', 'delete', '--name', 'Acme']), /usage:/);
-      expectUsageError(await cli(['shop', 'create', '--name', 'Acme']), /usage:/);
+    it('merchant create imports a merchant with its own credentials; a taken identifier is the API’s 2047, nothing stored', async () => {
+      const merchantIdentifier = `imported${Date.now()}`;
+      const imported = printed(
+        await cli([
+          'merchant',
+          'create',
+          '--name',
+          'Moved',
+          '--merchant-identifier',
+          merchantIdentifier,
+          '--secret-key',
+          'my-old-secret-key-0123',
+        ]),
+      );
+      assert.deepEqual([imported.merchantIdentifier, imported.secretKey], [merchantIdentifier, 'my-old-secret-key-0123']);
+      const before = await countMerchants();
+      refused(
+        await cli(['merchant', 'create', '--name', 'Again', '--merchant-identifier', merchantIdentifier]),
+        /^error 2047: A merchant with this merchantIdentifier exists already/,
+      );
+      assert.equal(await countMerchants(), before);
+      assert.equal((await gw.rt.merchants.findById(merchantIdentifier))?.name, 'Moved');
+      usageError(
+        await cli(['merchant', 'create', '--name', 'Short', '--merchant-identifier', 'ab-1', '--secret-key', 'short']),
+        /--merchant-identifier: .*6 to 64[\s\S]*--secret-key: .*16 to 128/,
+      );
+      assert.equal(await countMerchants(), before);
     });
 
-    it('unknown option', async () => {
-      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--nmae', 'Acme']), /nmae[\s\S]*usage:/);
+    it('merchant update changes settings and prints them; bad values are usage errors, an unknown merchant the API’s 2042', async () => {
+      const m = await gw.newMerchant('Upd');
+      const run = await cli(['merchant', 'update', m.merchantIdentifier, '--auto-refund', 'true', '--webhook-format', 'json']);
+      assert.deepEqual(printed(run), {
+        merchantIdentifier: m.merchantIdentifier,
+        name: 'Upd',
+        webhookUrl: null,
+        webhookFormat: 'json',
+        autoRefund: true,
+        defaultReturnUrl: null,
+      });
+      assert.equal((await gw.rt.merchants.findById(m.merchantIdentifier))?.autoRefund, true);
+      const withReturn = printed(
+        await cli(['merchant', 'update', m.merchantIdentifier, '--default-return-url', 'https://upd.example/r']),
+      );
+      assert.equal(withReturn.defaultReturnUrl, 'https://upd.example/r');
+      assert.equal(
+        printed(await cli(['merchant', 'update', m.merchantIdentifier, '--default-return-url', ''])).defaultReturnUrl,
+        null,
+      );
+      for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], ['--default-return-url', 'ftp://x'], []])
+        usageError(await cli(['merchant', 'update', m.merchantIdentifier, ...args]), /error: /);
+      assert.equal(
+        (await gw.rt.merchants.findById(m.merchantIdentifier))?.webhookFormat,
+        'json',
+        'no usage error changed anything',
+      );
+      refused(await cli(['merchant', 'update', 'nobody123', '--auto-refund', 'false']), /^error 2042: No such merchant/);
     });
 
-    it('missing --name', async () => {
-      expectUsageError(await cli(['merchant', 'create', '--webhook-url', 'https://acme.example/hook']), /--name:/);
-      expectUsageError(await cli(['merchant', 'create', '--name', '   ']), /--name:/);
+    it('reconcile uploads the file, waits for the report and prints it, stamped with the gateway’s time; reconciliation show reads it again', async () => {
+      const m = await gw.newMerchant();
+      const { orderId, txnId } = await paidOrder(m.merchantIdentifier, 'noanswer@sandbox');
+      const file = path.join(dir, 'bank.csv');
+      writeFileSync(file, `txnId,bankRefNum,status,amount\n${txnId},CLI0001,SUCCESS,10000\nNOPE1,X,SUCCESS,1\n`);
+      const before = await mode.now(gw);
+      const run = await cli(['reconcile', file]);
+      const report = printed(run);
+      assert.match(run.stderr, /reconciliation \S+ started; waiting/);
+      assert.deepEqual(
+        [report.state, report.rows, report.applied, report.unchanged, report.rejected],
+        ['done', 2, 1, 0, [{ line: 3, reason: 'unknown txnId' }]],
+      );
+      assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.status, 'Success');
+      const stored = await gw.rt.store.db.collection('reconciliations').findOne({ _id: report.reconciliationId });
+      assert.ok(
+        stored!.createdAt.getTime() >= before.getTime() - 1000,
+        `${stored!.createdAt.toISOString()} before ${before.toISOString()}`,
+      );
+
+      assert.deepEqual(printed(await cli(['reconciliation', 'show', report.reconciliationId])), report);
+      const again = printed(await cli(['reconcile', '--no-wait', file]));
+      assert.deepEqual(Object.keys(again), ['reconciliationId']);
+      assert.notEqual(again.reconciliationId, report.reconciliationId);
+
+      usageError(await cli(['reconcile', path.join(dir, 'missing.csv')]), /cannot read .*missing\.csv/);
+      writeFileSync(path.join(dir, 'bad.csv'), 'orderId,amount\nx,1\n');
+      refused(await cli(['reconcile', path.join(dir, 'bad.csv')]), /^error 2002: Validation failed/);
+      refused(await cli(['reconciliation', 'show', 'nope']), /^error 2043: No such reconciliation/);
     });
 
-    it('bad --webhook-url', async () => {
-      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'ftp://x']), /--webhook-url: .*http/);
-      expectUsageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'not a url']), /--webhook-url:/);
+    it('chargeback raise and revert record the bank’s chargeback; a refusal prints the API’s code and text', async () => {
+      const m = await gw.newMerchant();
+      const { orderId } = await paidOrder(m.merchantIdentifier, 'success@sandbox');
+      const order = ['--merchant', m.merchantIdentifier, '--order', orderId];
+      assert.deepEqual(printed(await cli(['chargeback', 'raise', ...order, '--amount', '4000'])), {
+        merchantIdentifier: m.merchantIdentifier,
+        orderId,
+        txnStatus: '8',
+        chargebackAmount: '4000',
+      });
+      refused(await cli(['chargeback', 'revert', ...order, '--amount', '3000']), /^error 2035: A revert must carry the amount/);
+      assert.equal(printed(await cli(['chargeback', 'revert', ...order, '--amount', '4000'])).txnStatus, '7');
+      refused(
+        await cli(['chargeback', 'raise', '--merchant', m.merchantIdentifier, '--order', 'no-such-order', '--amount', '100']),
+        /^error 2020: No transaction found/,
+      );
+      usageError(await cli(['chargeback', 'raise', ...order, '--amount', '12.5']), /--amount: /);
+      usageError(await cli(['chargeback', 'raise', '--order', orderId, '--amount', '100']), /--merchant: required/);
     });
+
+    it('codec encode and decode round-trip a Temporal payload, from a file or standard input', async () => {
+      const payload = {
+        metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+        data: Buffer.from('"chai"').toString('base64'),
+      };
+      const file = path.join(dir, 'payloads.json');
+      writeFileSync(file, JSON.stringify({ payloads: [payload] }));
+      const encoded = printed(await cli(['codec', 'encode', file]));
+      assert.equal(encoded.payloads.length, 1);
+      assert.notEqual(encoded.payloads[0].data, payload.data, 'encrypted');
+      const decoded = printed(await runCli(['codec', 'decode', '-'], env, JSON.stringify(encoded)));
+      assert.deepEqual(decoded, { payloads: [payload] });
+      const tampered = { ...encoded.payloads[0], data: Buffer.from('tampered').toString('base64') };
+      refused(await runCli(['codec', 'decode', '-'], env, JSON.stringify({ payloads: [tampered] })), /^error 2002: /);
+      usageError(await runCli(['codec', 'decode', '-'], env, 'not json'), /cannot read standard input as JSON/);
+    });
+
+    it('a wrong operator token: exit status 1 and a message that says so', async () => {
+      const run = await cli(['webhooks', 'list'], { OPS_TOKEN: 'not-the-token' });
+      refused(run, /refused the operator token \(2014 Operator token is missing or invalid\): set OPS_TOKEN/);
+    });
+
+    it('finds the gateway `npm start` announced in DATA_DIR/gateway.json, with its token', async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-data-'));
+      try {
+        writeRunningGateway(dataDir, {
+          baseUrl: gw.baseUrl,
+          opsToken: gw.rt.config.OPS_TOKEN,
+          timeSkipping: mode.name === 'time-skipping',
+          pid: 1,
+        });
+        const m = await gw.newMerchant('Announced');
+        const shown = await cli(['webhooks', 'endpoint', 'show', m.merchantIdentifier], {
+          GATEWAY_URL: '',
+          OPS_TOKEN: '',
+          DATA_DIR: dataDir,
+        });
+        assert.equal(printed(shown).merchantIdentifier, m.merchantIdentifier);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+describe('Operator CLI without a gateway, and its usage errors (exit status 2, nothing sent)', function () {
+  this.timeout(4 * SPAWN_TIMEOUT_MS);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-none-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { GATEWAY_URL: _u, OPS_TOKEN: _t, ...inherited } = process.env;
+  const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { ...inherited, DATA_DIR: dataDir, ...extra });
+
+  it('an unreachable gateway: exit status 1 and a message naming the address', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    refused(
+      await cli(['merchant', 'create', '--name', 'Acme'], { GATEWAY_URL: url, OPS_TOKEN: 'x' }),
+      new RegExp(`cannot reach the gateway at ${url} \\(ECONNREFUSED\\); is it running\\?`),
+    );
+  });
+
+  it('no gateway given and none announced: exit status 1, how to name one', async () => {
+    refused(await cli(['webhooks', 'list']), /no gateway to talk to: set GATEWAY_URL and OPS_TOKEN, or start one with npm start/);
+    refused(
+      await cli(['webhooks', 'list'], { GATEWAY_URL: 'localhost:3000', OPS_TOKEN: 'x' }),
+      /GATEWAY_URL: must be an http\(s\) address/,
+    );
+  });
+
+  it('no command, an unknown command or option, a missing or bad value', async () => {
+    usageError(await cli([]), /Usage: cli <command> \[options\][\s\S]*merchant/);
+    usageError(await cli(['merchant', 'delete', '--name', 'Acme']), /unknown command 'delete'/);
+    usageError(await cli(['shop', 'create']), /unknown command 'shop'/);
+    usageError(await cli(['merchant', 'create', '--name', 'Acme', '--nmae', 'Acme']), /unknown option '--nmae'/);
+    usageError(await cli(['merchant', 'create', '--webhook-url', 'https://acme.example/hook']), /--name: required/);
+    usageError(await cli(['merchant', 'create', '--name', '   ']), /--name: /);
+    usageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'ftp://x']), /--webhook-url: .*http/);
+    usageError(await cli(['webhooks', 'replay']), /missing required argument 'deliveryId'/);
+  });
+
+  it('--help on a command prints its usage on stdout and exits 0', async () => {
+    const run = await cli(['webhooks', 'list', '--help']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Usage: cli webhooks list \[options\][\s\S]*--table/);
   });
 });

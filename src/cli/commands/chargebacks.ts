@@ -7,10 +7,12 @@ const FLAG_OF = { merchantIdentifier: '--merchant', orderId: '--order', amount: 
 
 /** POST /ops/v1/chargebacks, one command per action. */
 export function chargebackCommands(program: Command, ctx: CliContext): void {
-  const chargeback = program.command('chargeback').description("record a chargeback the bank raised, or its revert");
+  const chargeback = program.command('chargeback').description('record a chargeback the bank raised, or its revert');
   const descriptions = {
-    raise: 'Record a chargeback on a successful order: the whole amount gives txnStatus 6 (Chargeback), less 8 (Partial Chargeback).',
-    revert: 'Record the revert of a chargeback, with the amount that was raised: 5 (Chargeback Reverted) or 7 (Partial Chargeback Reverted).',
+    raise:
+      'Record a chargeback on a successful order: the whole amount gives txnStatus 6 (Chargeback), less 8 (Partial Chargeback).',
+    revert:
+      'Record the revert of a chargeback, with the amount that was raised: 5 (Chargeback Reverted) or 7 (Partial Chargeback Reverted).',
   };
   for (const action of ['raise', 'revert'] as const) {
     chargeback

@@ -5,7 +5,9 @@ import { usageError } from '../validate';
 
 /** POST /ops/v1/codec/encode and /decode: Temporal's codec-server protocol, for reading a payload by hand. */
 export function codecCommands(program: Command, ctx: CliContext): void {
-  const codec = program.command('codec').description("the gateway's Temporal payload codec (AES-256-GCM under a key from MASTER_KEY)");
+  const codec = program
+    .command('codec')
+    .description("the gateway's Temporal payload codec (AES-256-GCM under a key from MASTER_KEY)");
   for (const direction of ['encode', 'decode'] as const) {
     codec
       .command(direction)

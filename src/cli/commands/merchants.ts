@@ -31,10 +31,12 @@ export function merchantCommands(program: Command, ctx: CliContext): void {
     .option('--webhook-url <url>', 'where webhooks are sent (http or https)')
     .option('--merchant-identifier <id>', 'import: the identifier the merchant already uses (6-64 letters and digits)')
     .option('--secret-key <key>', 'import: the secret key the merchant already signs with (16-128 printable ASCII)')
-    .action(async (o: { name?: string; webhookUrl?: string; merchantIdentifier?: string; secretKey?: string }, command: Command) => {
-      const body = validated(command, createMerchantSchema, defined(o), FLAG_OF);
-      ctx.print(await ctx.client().call('POST', '/merchants', { json: body }));
-    });
+    .action(
+      async (o: { name?: string; webhookUrl?: string; merchantIdentifier?: string; secretKey?: string }, command: Command) => {
+        const body = validated(command, createMerchantSchema, defined(o), FLAG_OF);
+        ctx.print(await ctx.client().call('POST', '/merchants', { json: body }));
+      },
+    );
 
   merchant
     .command('update')
@@ -43,7 +45,10 @@ export function merchantCommands(program: Command, ctx: CliContext): void {
     .option('--webhook-url <url>', 'where webhooks are sent; "" removes it')
     .option('--webhook-format <format>', 'body of webhook calls: form or json')
     .option('--auto-refund <bool>', 'true: refund a reconciled delayed success at once', booleanArg)
-    .option('--default-return-url <url>', 'where the hosted checkout sends the payer back when the request has none; "" removes it')
+    .option(
+      '--default-return-url <url>',
+      'where the hosted checkout sends the payer back when the request has none; "" removes it',
+    )
     .action(
       async (
         merchantIdentifier: string,

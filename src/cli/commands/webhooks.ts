@@ -15,7 +15,13 @@ interface Delivery {
   attempts: { httpStatus: number | null; error: string | null }[];
 }
 
-const FLAG_OF = { merchantIdentifier: '--merchant', state: '--state', limit: '--limit', since: '--since', overlapSeconds: '--overlap' };
+const FLAG_OF = {
+  merchantIdentifier: '--merchant',
+  state: '--state',
+  limit: '--limit',
+  since: '--since',
+  overlapSeconds: '--overlap',
+};
 
 const lastOutcome = (d: Delivery) => {
   const last = d.attempts.at(-1);
@@ -79,7 +85,9 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
   const secret = webhooks.command('secret').description("a merchant's Standard Webhooks signing secrets");
   secret
     .command('show')
-    .description('Print the signing secrets in use, newest first: {merchantIdentifier, secrets: [{secret, createdAt, retiresAt}]}.')
+    .description(
+      'Print the signing secrets in use, newest first: {merchantIdentifier, secrets: [{secret, createdAt, retiresAt}]}.',
+    )
     .argument('<merchantIdentifier>')
     .action(async (merchantIdentifier: string) =>
       ctx.print(await ctx.client().call('GET', merchantPath(merchantIdentifier, 'webhook-signing-secret'))),
@@ -88,7 +96,10 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
     .command('rotate')
     .description('Make a new signing secret; the replaced one still signs calls beside it for the overlap. Prints the secrets.')
     .argument('<merchantIdentifier>')
-    .option('--overlap <wait>', "how long the old secret keeps signing, such as 24h, 90m or 0 (default: the gateway's WEBHOOK_SECRET_ROTATION_OVERLAP)")
+    .option(
+      '--overlap <wait>',
+      "how long the old secret keeps signing, such as 24h, 90m or 0 (default: the gateway's WEBHOOK_SECRET_ROTATION_OVERLAP)",
+    )
     .action(async (merchantIdentifier: string, o: { overlap?: string }, command: Command) => {
       let overlapSeconds: number | undefined;
       if (o.overlap !== undefined) {
@@ -97,7 +108,9 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
         overlapSeconds = Math.ceil(ms / 1000);
       }
       const body = validated(command, rotateSigningSecretSchema, overlapSeconds === undefined ? {} : { overlapSeconds }, FLAG_OF);
-      ctx.print(await ctx.client().call('POST', merchantPath(merchantIdentifier, 'webhook-signing-secret/rotate'), { json: body }));
+      ctx.print(
+        await ctx.client().call('POST', merchantPath(merchantIdentifier, 'webhook-signing-secret/rotate'), { json: body }),
+      );
     });
 
   const endpoint = webhooks.command('endpoint').description("a merchant's webhook endpoint health");
