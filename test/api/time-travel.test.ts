@@ -1,7 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { formatIstDateTime, parseIstDateTime } from '../../src/domain/ist-time';
 import { activityDeps } from '../../src/runtime';
@@ -12,7 +9,6 @@ import { createGatewayWorker } from '../../src/temporal/worker';
 import { mandateDebitWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
-import { runCli } from '../support/cli';
 import { checkStatus, request } from '../support/http';
 import { ledger } from '../support/ledger';
 import { createData, istAt, notifyData, transactU } from '../support/mandates';
@@ -303,43 +299,6 @@ describe('Time travel: the gateway on the time-skipping test server', function (
       page.json.data.transactions.some((t: { orderId: string }) => t.orderId === orderId),
       `${orderId} in the ledger of ${day}: ${page.text.slice(0, 300)}`,
     );
-  });
-
-  it("the operator CLI's reconcile, pointed at this mode, stamps the reconciliation with the gateway's time", async () => {
-    const orderId = newOrderId('cli');
-    const paid = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
-    await skipTime(gw, { seconds: 15 * 60 });
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-ts-cli-'));
-    try {
-      const file = path.join(dir, 'bank.csv');
-      writeFileSync(file, `txnId,bankRefNum,status,amount\n${paid.json.data.txnId},TS0001,SUCCESS,10000\n`);
-      const before = await now();
-      const c = gw.rt.config;
-      const run = await runCli(['reconcile', file], {
-        ...process.env,
-        TIME_SKIPPING: 'true',
-        MONGODB_URI: c.MONGODB_URI,
-        MONGODB_DB: c.MONGODB_DB.replace(/_time_skipping$/, ''),
-        TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
-        MASTER_KEY: c.MASTER_KEY,
-        OPS_TOKEN: c.OPS_TOKEN,
-        GATEWAY_ENV: 'test',
-        DATA_DIR: dir,
-      });
-      assert.equal(run.code, 0, run.stderr);
-      const report = JSON.parse(run.stdout);
-      assert.equal(report.applied, 1, run.stdout);
-      const stored = await gw.rt.store.db.collection('reconciliations').findOne({ _id: report.reconciliationId });
-      assert.ok(
-        stored!.createdAt.getTime() >= before.getTime(),
-        `${stored!.createdAt.toISOString()} before ${before.toISOString()}`,
-      );
-      assert.ok(stored!.finishedAt.getTime() >= stored!.createdAt.getTime());
-      assert.equal((await orderOf(orderId)).txnStatus, '0', 'a delayed success');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('refuses a skip backwards, by a bad amount or in a bad shape with 400, and the time stays', async () => {

@@ -1,13 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { Webhook } from 'standardwebhooks';
 import { hmacSha256Hex } from '../../src/domain/checksum';
-import { runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
+import { SPAWN_TIMEOUT_MS } from '../support/cli';
 import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver, type ReceivedCall } from '../support/receiver';
-import { testStore, testTemporal } from '../support/servers';
 
 /** The receiver's Standard Webhooks check, with the reference library (form bodies are not JSON). */
 function verifiesStandard(secret: string, call: { body: string; headers: Record<string, unknown> }): boolean {
@@ -134,31 +133,5 @@ describe('Standard Webhooks signatures beside the contract checksum, and signing
       body: { overlapSeconds: 1, color: 'red' },
     });
     assert.equal(extra.status, 400);
-  });
-
-  it('the CLI shows and rotates the signing secret', async () => {
-    const env = {
-      ...process.env,
-      MONGODB_URI: (await testStore()).uri,
-      MONGODB_DB: gw.rt.config.MONGODB_DB,
-      MASTER_KEY: gw.rt.config.MASTER_KEY,
-      OPS_TOKEN: gw.rt.config.OPS_TOKEN,
-      GATEWAY_ENV: 'test',
-      TEMPORAL_ADDRESS: (await testTemporal()).address,
-    };
-    const m = await gw.newMerchant('Signed cli');
-    const shown = await runCli(['webhooks', 'secret', m.merchantIdentifier], env);
-    assert.equal(shown.code, 0, shown.stderr);
-    const before = JSON.parse(shown.stdout).secrets;
-    assert.equal(before.length, 1);
-    const rotated = await runCli(['webhooks', 'rotate-secret', m.merchantIdentifier, '--overlap', '1h'], env);
-    assert.equal(rotated.code, 0, rotated.stderr);
-    const after = JSON.parse(rotated.stdout).secrets;
-    assert.equal(after.length, 2);
-    assert.equal(after[1].secret, before[0].secret);
-    assert.deepEqual(
-      (await secrets(m.merchantIdentifier)).map((s) => s.secret),
-      after.map((s: { secret: string }) => s.secret),
-    );
   });
 });
