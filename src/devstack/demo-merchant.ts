@@ -87,6 +87,10 @@ export function demoInstructions(
     '',
     'Provision another merchant:',
     `  curl -s -X POST ${baseUrl}/ops/v1/merchants -H 'Authorization: Bearer ${opsToken}' -H 'Content-Type: application/json' -d '{"name":"Acme"}'`,
+    '',
+    'Or with the operator CLI, which finds this gateway in .data/gateway.json (every command: docs/operators/cli.md):',
+    '  npm run -s cli -- merchant create --name Acme',
+    '  npm run -s cli -- webhooks list --table',
   ].join('\n');
 }
 
