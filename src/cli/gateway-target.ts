@@ -19,10 +19,12 @@ export function gatewayTarget(env: NodeJS.ProcessEnv): GatewayTarget {
   const dataDir = path.resolve(env.DATA_DIR || '.data');
   const running = readRunningGateway(dataDir);
   const baseUrl = (env.GATEWAY_URL || running?.baseUrl || '').replace(/\/+$/, '');
-  if (!baseUrl)
+  if (!baseUrl) {
+    const relative = path.relative(process.cwd(), gatewayFile(dataDir));
     throw new CliFailure(
-      `no gateway to talk to: set GATEWAY_URL and OPS_TOKEN, or start one with npm start (it writes ${path.relative(process.cwd(), gatewayFile(dataDir)) || gatewayFile(dataDir)})`,
+      `no gateway to talk to: set GATEWAY_URL and OPS_TOKEN, or start one with npm start (it writes ${relative.startsWith('..') ? gatewayFile(dataDir) : relative})`,
     );
+  }
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
     throw new CliFailure(`GATEWAY_URL: must be an http(s) address such as http://127.0.0.1:3000, not ${JSON.stringify(baseUrl)}`);
   const announced = running && running.baseUrl.replace(/\/+$/, '') === baseUrl ? running.opsToken : undefined;
