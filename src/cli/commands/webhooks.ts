@@ -83,15 +83,12 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
     });
 
   const secret = webhooks.command('secret').description("a merchant's Standard Webhooks signing secrets");
-  secret
-    .command('show')
-    .description(
-      'Print the signing secrets in use, newest first: {merchantIdentifier, secrets: [{secret, createdAt, retiresAt}]}.',
-    )
-    .argument('<merchantIdentifier>')
-    .action(async (merchantIdentifier: string) =>
-      ctx.print(await ctx.client().call('GET', merchantPath(merchantIdentifier, 'webhook-signing-secret'))),
-    );
+  merchantCall(
+    secret.command('show'),
+    'Print the signing secrets in use, newest first: {merchantIdentifier, secrets: [{secret, createdAt, retiresAt}]}.',
+    'GET',
+    'webhook-signing-secret',
+  );
   secret
     .command('rotate')
     .description('Make a new signing secret; the replaced one still signs calls beside it for the overlap. Prints the secrets.')
@@ -114,20 +111,26 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
     });
 
   const endpoint = webhooks.command('endpoint').description("a merchant's webhook endpoint health");
-  endpoint
-    .command('show')
-    .description("Print the endpoint's health: enabled or disabled (since when, why), failing since, last success and failure.")
-    .argument('<merchantIdentifier>')
-    .action(async (merchantIdentifier: string) =>
-      ctx.print(await ctx.client().call('GET', merchantPath(merchantIdentifier, 'webhook-endpoint'))),
-    );
-  endpoint
-    .command('enable')
-    .description(
-      'Call a disabled endpoint again from now on (its failures are forgotten); failed deliveries are sent again with webhooks replay or replay-failed.',
-    )
-    .argument('<merchantIdentifier>')
-    .action(async (merchantIdentifier: string) =>
-      ctx.print(await ctx.client().call('POST', merchantPath(merchantIdentifier, 'webhook-endpoint/enable'))),
-    );
+  merchantCall(
+    endpoint.command('show'),
+    "Print the endpoint's health: enabled or disabled (since when, why), failing since, last success and failure.",
+    'GET',
+    'webhook-endpoint',
+  );
+  merchantCall(
+    endpoint.command('enable'),
+    'Call a disabled endpoint again from now on (its failures are forgotten); failed deliveries are sent again with webhooks replay or replay-failed.',
+    'POST',
+    'webhook-endpoint/enable',
+  );
+
+  /** A command whose one argument is the merchant and whose answer is printed as it is. */
+  function merchantCall(command: Command, description: string, method: 'GET' | 'POST', rest: string): void {
+    command
+      .description(description)
+      .argument('<merchantIdentifier>')
+      .action(async (merchantIdentifier: string) =>
+        ctx.print(await ctx.client().call(method, merchantPath(merchantIdentifier, rest))),
+      );
+  }
 }
