@@ -208,6 +208,7 @@ function describeCliAgainst(mode: GatewayMode) {
       const tampered = { ...encoded.payloads[0], data: Buffer.from('tampered').toString('base64') };
       refused(await runCli(['codec', 'decode', '-'], env, JSON.stringify({ payloads: [tampered] })), /^error 2002: /);
       usageError(await runCli(['codec', 'decode', '-'], env, 'not json'), /cannot read standard input as JSON/);
+      usageError(await runCli(['codec', 'encode', '-'], env, '{"payloads":[{"data":"not base64!"}]}'), /payloads: .*base64/);
     });
 
     it('a wrong operator token: exit status 1 and a message that says so', async () => {

@@ -11,6 +11,8 @@ const COMMAND_OF: Record<string, string> = {
   'POST /ops/v1/reconciliations': 'cli reconcile',
   'GET /ops/v1/reconciliations/{reconciliationId}': 'cli reconciliation show',
   'POST /ops/v1/chargebacks': 'cli chargeback raise',
+  'POST /ops/v1/codec/encode': 'cli codec encode',
+  'POST /ops/v1/codec/decode': 'cli codec decode',
   'GET /ops/v1/webhooks': 'cli webhooks list',
   'POST /ops/v1/webhooks/{deliveryId}/replay': 'cli webhooks replay',
   'POST /ops/v1/webhooks/replay': 'cli webhooks replay-failed',

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { codecPayloadsSchema } from '../../api/schemas/codec';
 import type { CliContext } from '../context';
-import { usageError } from '../validate';
+import { usageError, validated } from '../validate';
 
 /** POST /ops/v1/codec/encode and /decode: Temporal's codec-server protocol, for reading a payload by hand. */
 export function codecCommands(program: Command, ctx: CliContext): void {
@@ -23,7 +24,8 @@ export function codecCommands(program: Command, ctx: CliContext): void {
         } catch (e) {
           usageError(command, `cannot read ${file === '-' ? 'standard input' : file} as JSON: ${(e as Error).message}`);
         }
-        ctx.print(await ctx.client().callRaw('POST', `/codec/${direction}`, { json: body }));
+        const payloads = validated(command, codecPayloadsSchema, body, {});
+        ctx.print(await ctx.client().callRaw('POST', `/codec/${direction}`, { json: payloads }));
       });
   }
 }
