@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { chargebackCommands } from './commands/chargebacks';
 import { codecCommands } from './commands/codec';
+import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
 import { reconcileCommands } from './commands/reconcile';
 import { webhookCommands } from './commands/webhooks';
@@ -24,6 +25,7 @@ export function createProgram(ctx: CliContext): Command {
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   merchantCommands(program, ctx);
+  keyCommands(program, ctx);
   reconcileCommands(program, ctx);
   chargebackCommands(program, ctx);
   webhookCommands(program, ctx);

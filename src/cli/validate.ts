@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { z } from 'zod';
+import { parseDurationList } from '../domain/durations';
 
 /** Exit status of a usage error: the command line was wrong, nothing was sent. */
 export const USAGE_EXIT = 2;
@@ -42,4 +43,10 @@ export function booleanArg(value: string): boolean {
 export function wholeNumberArg(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('a whole number');
   return Number(value);
+}
+
+/** A wait such as 24h, 90m, 3600s or 0, in whole seconds (rounded up). */
+export function waitSecondsArg(value: string): number {
+  if (!/^\s*\d+(ms|s|m|h)?\s*$/.test(value)) throw new InvalidArgumentError('a wait such as 24h, 90m or 3600s');
+  return Math.ceil(parseDurationList(value)[0]! / 1000);
 }

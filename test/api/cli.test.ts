@@ -142,6 +142,28 @@ function describeCliAgainst(mode: GatewayMode) {
       refused(await cli(['merchant', 'update', 'nobody123', '--auto-refund', 'false']), /^error 2042: No such merchant/);
     });
 
+    it('merchant invite prints a one-time dashboard link; a bad email or role is a usage error, an unknown merchant the API’s 2042', async () => {
+      const m = await gw.newMerchant('Invites');
+      const invited = printed(await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'Owner@Invites.example']));
+      assert.deepEqual([invited.email, invited.role], ['owner@invites.example', 'owner']);
+      assert.ok(invited.invitationUrl.startsWith(`${gw.rt.config.PUBLIC_BASE_URL}/`), invited.invitationUrl);
+      assert.ok(new Date(invited.expiresAt).getTime() > (await mode.now(gw)).getTime());
+      const viewer = printed(
+        await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'viewer@invites.example', '--role', 'viewer']),
+      );
+      assert.equal(viewer.role, 'viewer');
+      usageError(
+        await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'not-an-email']),
+        /--email: must be an email address/,
+      );
+      usageError(
+        await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'x@invites.example', '--role', 'god']),
+        /--role: /,
+      );
+      usageError(await cli(['merchant', 'invite', m.merchantIdentifier]), /--email: required/);
+      refused(await cli(['merchant', 'invite', 'nobody123', '--email', 'x@invites.example']), /^error 2042: No such merchant/);
+    });
+
     it('reconcile uploads the file, waits for the report and prints it, stamped with the gateway’s time; reconciliation show reads it again', async () => {
       const m = await gw.newMerchant();
       const { orderId, txnId } = await paidOrder(m.merchantIdentifier, 'noanswer@sandbox');

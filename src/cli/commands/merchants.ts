@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { invitationRequestSchema } from '../../api/schemas/dashboard';
 import { createMerchantSchema, merchantSettingsSchema } from '../../api/schemas/ops';
 import type { CliContext } from '../context';
 import { booleanArg, validated } from '../validate';
@@ -11,13 +12,15 @@ const FLAG_OF = {
   webhookFormat: '--webhook-format',
   autoRefund: '--auto-refund',
   defaultReturnUrl: '--default-return-url',
+  email: '--email',
+  role: '--role',
 };
 
 /** An empty value removes an optional address. */
 const orNull = (value: string | undefined) => (value === undefined ? undefined : value === '' ? null : value);
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-/** POST /ops/v1/merchants and PATCH /ops/v1/merchants/{merchantIdentifier}. */
+/** POST /ops/v1/merchants, PATCH /ops/v1/merchants/{merchantIdentifier} and its dashboard invitations. */
 export function merchantCommands(program: Command, ctx: CliContext): void {
   const merchant = program.command('merchant').description('provision merchants and change their settings');
 
@@ -64,4 +67,19 @@ export function merchantCommands(program: Command, ctx: CliContext): void {
         ctx.print(await ctx.client().call('PATCH', `/merchants/${encodeURIComponent(merchantIdentifier)}`, { json: body }));
       },
     );
+
+  merchant
+    .command('invite')
+    .description(
+      "Invite a user to the merchant's dashboard: prints {invitationUrl, email, role, expiresAt}. No mail is sent: hand the one-time link on; it expires after the gateway's DASHBOARD_INVITATION_HOURS.",
+    )
+    .argument('<merchantIdentifier>')
+    .option('--email <email>', 'who is invited; the user signs in with it (required)')
+    .option('--role <role>', 'owner (users, keys, settings), developer (keys, webhooks, logs) or viewer (read only)', 'owner')
+    .action(async (merchantIdentifier: string, o: { email?: string; role: string }, command: Command) => {
+      const body = validated(command, invitationRequestSchema, defined(o), FLAG_OF);
+      ctx.print(
+        await ctx.client().call('POST', `/merchants/${encodeURIComponent(merchantIdentifier)}/invitations`, { json: body }),
+      );
+    });
 }

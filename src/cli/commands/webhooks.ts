@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { listWebhooksQuerySchema, replayFailedSchema, rotateSigningSecretSchema } from '../../api/schemas/webhooks';
-import { parseDurationList } from '../../domain/durations';
 import type { CliContext } from '../context';
 import { renderTable } from '../table';
-import { usageError, validated } from '../validate';
+import { validated, waitSecondsArg } from '../validate';
 
 interface Delivery {
   deliveryId: string;
@@ -96,15 +95,15 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
     .option(
       '--overlap <wait>',
       "how long the old secret keeps signing, such as 24h, 90m or 0 (default: the gateway's WEBHOOK_SECRET_ROTATION_OVERLAP)",
+      waitSecondsArg,
     )
-    .action(async (merchantIdentifier: string, o: { overlap?: string }, command: Command) => {
-      let overlapSeconds: number | undefined;
-      if (o.overlap !== undefined) {
-        const ms = /^\s*\d+(ms|s|m|h)?\s*$/.test(o.overlap) ? parseDurationList(o.overlap)[0]! : NaN;
-        if (Number.isNaN(ms)) usageError(command, '--overlap: a wait such as 24h, 90m or 3600s');
-        overlapSeconds = Math.ceil(ms / 1000);
-      }
-      const body = validated(command, rotateSigningSecretSchema, overlapSeconds === undefined ? {} : { overlapSeconds }, FLAG_OF);
+    .action(async (merchantIdentifier: string, o: { overlap?: number }, command: Command) => {
+      const body = validated(
+        command,
+        rotateSigningSecretSchema,
+        o.overlap === undefined ? {} : { overlapSeconds: o.overlap },
+        FLAG_OF,
+      );
       ctx.print(
         await ctx.client().call('POST', merchantPath(merchantIdentifier, 'webhook-signing-secret/rotate'), { json: body }),
       );
