@@ -15,6 +15,7 @@ import path from 'node:path';
 import { ensureDemoMerchant, demoInstructions, timeTravelInstructions, writeDemoPublicKey } from '../devstack/demo-merchant';
 import { startBankSimulatorProcess } from '../devstack/bank-simulator';
 import { startCodecSite } from '../devstack/codec-site';
+import { demoDashboardInstructions } from '../devstack/demo-dashboard';
 import { startFerretdb } from '../devstack/ferretdb';
 import { localBankSecret } from '../devstack/local-secrets';
 import { localAddress, removeRunningGateway, writeRunningGateway } from '../devstack/gateway-file';
@@ -22,7 +23,7 @@ import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
 import { createLogger } from '../logger';
-import { activityDeps, openRuntime, type Runtime } from '../runtime';
+import { activityDeps, apiDeps, openRuntime, type Runtime } from '../runtime';
 import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
@@ -154,6 +155,12 @@ async function main(): Promise<void> {
     `\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`,
   );
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
+  const invitationDeps = {
+    ...apiDeps(rt),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    invitationHours: config.DASHBOARD_INVITATION_HOURS,
+  };
+  console.log(`${await demoDashboardInstructions(invitationDeps, demo.credentials.merchantIdentifier)}\n`);
   say('ready. Ctrl-C stops every process.');
 }
 

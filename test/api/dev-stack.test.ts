@@ -69,6 +69,13 @@ describe('npm start: the local stack', function () {
       const back = returnFormOf(await awaitResultPage(site, pathname));
       const returned = await postForm(back.action, back.fields, { browser: true });
       assert.match(returned.text, /checksum verified \(V8 return\)/);
+
+      // The demo merchant's dashboard: the printed one-time link opens the form choosing the owner's password.
+      const invitation = stack.output.match(/^\s+(http:\/\/localhost:\d+\/dashboard\/invitations\/\S+)$/m)?.[1];
+      assert.ok(invitation, 'a dashboard invitation link is printed');
+      const invitationPage = await request(invitation);
+      assert.equal(invitationPage.status, 200);
+      assert.match(invitationPage.text, /owner@demo\.example/);
     } finally {
       await stack.stop();
       rmSync(dataDir, { recursive: true, force: true });
