@@ -5047,7 +5047,7 @@ export interface paths {
     put?: never;
     /**
      * Create a batch of payment links
-     * @description Header `X-API-Key`. Up to 500 entries; each is validated on its own and answered in `data` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with `link` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, `qrCode` (base64 PNG of the link); or with `link: null` and `errorDescription` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; `statusCode` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 1024; paid at most once.
+     * @description Header `X-API-Key`. Up to 500 entries; each is validated on its own and answered in `data` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with `link` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, `qrCode` (base64 PNG of the link); or with `link: null` and `errorDescription` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; `statusCode` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 1024; paid at most once. The QR images of one batch may hold at most QR_PIXEL_BUDGET pixels in all (width x height summed over the entries with showQrImg; 50,000,000 by default): a batch asking for more is refused whole, nothing created, HTTP 400 with `statusCode` 400 and errorMessage `2018: ...`.
      */
     post: {
       parameters: {
@@ -6396,6 +6396,1541 @@ export interface paths {
         };
       };
     };
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite a user to the merchant's dashboard (operator): a one-time link
+     * @description How a merchant's first owner gets in (owners then invite others from the dashboard). No mail is sent: hand the link on. It works once and expires after DASHBOARD_INVITATION_HOURS; only its hash is stored. An email that has a dashboard account already: 400, code 2002. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "email": "owner@meera.example",
+           *       "role": "owner"
+           *     }
+           */
+          'application/json': {
+            /** @description who is invited (the user signs in with it) */
+            email: string;
+            /**
+             * @description owner (users, keys, settings), developer (keys, webhooks, logs) or viewer (read only)
+             * @default owner
+             * @enum {string}
+             */
+            role?: 'owner' | 'developer' | 'viewer';
+          };
+        };
+      };
+      responses: {
+        /** @description the invitation link */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                /** @description one-time link to set a password; hand it to the user (no mail is sent) */
+                invitationUrl: string;
+                email: string;
+                /** @enum {string} */
+                role: 'owner' | 'developer' | 'viewer';
+                /** @description ISO 8601; the link is refused after it (DASHBOARD_INVITATION_HOURS) */
+                expiresAt: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A merchant's API keys (operator): labels, creation, last use, revocation; never the keys
+     * @description Revoked keys are listed with revokedAt. Unknown merchant: 404, code 2042.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the keys, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                apiKeys: {
+                  /** @description ak_ and the first 16 hex digits of the key’s SHA-256: names the key, is not the key */
+                  keyId: string;
+                  label: string;
+                  createdAt: string | null;
+                  /** @description updated at most once a minute */
+                  lastUsedAt: string | null;
+                  revokedAt: string | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Another API key for the ledger, bulk and payment link APIs (operator)
+     * @description The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "label": "ledger export"
+           *     }
+           */
+          'application/json': {
+            /** @description what the key is for, e.g. "ledger export" */
+            label: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the new key, shown once */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                /** @description ak_ and the first 16 hex digits of the key’s SHA-256: names the key, is not the key */
+                keyId: string;
+                label: string;
+                createdAt: string | null;
+                /** @description updated at most once a minute */
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+                /** @description shown in this answer only */
+                apiKey: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/api-keys/{keyId}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke an API key (operator): refused from now on, on every replica
+     * @description No body, or {}. Revoking a revoked key changes nothing. Unknown merchant: 404, code 2042; unknown key: 404, code 2048.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+          /** @example ak_5f1c2e9a7b3d4c6e */
+          keyId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description the key as it now stands */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                /** @description ak_ and the first 16 hex digits of the key’s SHA-256: names the key, is not the key */
+                keyId: string;
+                label: string;
+                createdAt: string | null;
+                /** @description updated at most once a minute */
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/secret-key/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the secret key with an overlap (operator)
+     * @description A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Other API replicas see the new key within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /**
+           * @example {
+           *       "overlapSeconds": 86400
+           *     }
+           */
+          'application/json': {
+            /** @description how long checksums made with the old key are still accepted (default SECRET_KEY_ROTATION_OVERLAP, 24h) */
+            overlapSeconds?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description the new key, shown once */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description the new key: shown in this answer only */
+                secretKey: string;
+                previousKeyAcceptedUntil: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/encryption-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A merchant's RSA public keys for payerVpa (operator)
+     * @description The keys that still decrypt, newest first. Unknown merchant: 404, code 2042.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the keys */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description the keys that decrypt payerVpa, newest first (encrypt with the first) */
+                encryptionKeys: {
+                  encryptionKeyId: string;
+                  publicKeyPem: string;
+                  createdAt: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new RSA key for payerVpa (operator)
+     * @description A new encryptionKeyId and public key, listed first; the older keys still decrypt until retired. No body, or {}. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description the keys now in use */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description the keys that decrypt payerVpa, newest first (encrypt with the first) */
+                encryptionKeys: {
+                  encryptionKeyId: string;
+                  publicKeyPem: string;
+                  createdAt: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/{keyId}/retire': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Retire an RSA key (operator): payerVpa encrypted with it is refused from now on (2015)
+     * @description No body, or {}. The newest key cannot be retired (400, code 2002: rotate first). Unknown merchant: 404, code 2042; unknown key: 404, code 2048.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+          /** @example ak_5f1c2e9a7b3d4c6e */
+          keyId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description the keys still in use */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description the keys that decrypt payerVpa, newest first (encrypt with the first) */
+                encryptionKeys: {
+                  encryptionKeyId: string;
+                  publicKeyPem: string;
+                  createdAt: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/ops/v1/webhooks': {

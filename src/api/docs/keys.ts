@@ -54,6 +54,7 @@ export function keyPaths(): Record<string, object> {
           summary: 'Revoke an API key (operator): refused from now on, on every replica',
           description:
             'No body, or {}. Revoking a revoked key changes nothing. Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
+          bodyOptional: true,
           request: noBodySchema,
           example: {},
           responses: { 200: { description: 'the key as it now stands', schema: apiKeyResponseSchema } },
@@ -68,6 +69,7 @@ export function keyPaths(): Record<string, object> {
           summary: 'Rotate the secret key with an overlap (operator)',
           description:
             "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Other API replicas see the new key within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
+          bodyOptional: true,
           request: rotateSecretKeySchema,
           example: { overlapSeconds: 86400 },
           responses: { 200: { description: 'the new key, shown once', schema: secretKeyRotatedResponseSchema } },
@@ -96,6 +98,7 @@ export function keyPaths(): Record<string, object> {
           summary: 'A new RSA key for payerVpa (operator)',
           description:
             'A new encryptionKeyId and public key, listed first; the older keys still decrypt until retired. No body, or {}. Unknown merchant: 404, code 2042.',
+          bodyOptional: true,
           request: noBodySchema,
           example: {},
           responses: { 200: { description: 'the keys now in use', schema: encryptionKeysResponseSchema } },
@@ -110,6 +113,7 @@ export function keyPaths(): Record<string, object> {
           summary: 'Retire an RSA key (operator): payerVpa encrypted with it is refused from now on (2015)',
           description:
             'No body, or {}. The newest key cannot be retired (400, code 2002: rotate first). Unknown merchant: 404, code 2042; unknown key: 404, code 2048.',
+          bodyOptional: true,
           request: noBodySchema,
           example: {},
           responses: { 200: { description: 'the keys still in use', schema: encryptionKeysResponseSchema } },
