@@ -13,7 +13,12 @@ import type { BankSimulator } from '../../src/bank/simulator/server';
 import { freePort } from '../../src/devstack/process';
 import { testBankMode, testBankSimulator, testStore, testTemporal, workflowBundle } from './servers';
 
-const RUN_MASTER_KEY = randomBytes(32).toString('hex');
+/**
+ * One key for the whole run, as one deployment has: every gateway and workflow test shares a store
+ * and a Temporal namespace, so a sweep or a schedule of one reads what another sealed (codec.test.ts
+ * and the store's secrets tests use keys of their own, in databases of their own, on purpose).
+ */
+export const RUN_MASTER_KEY = randomBytes(32).toString('hex');
 
 /** The real gateway for API tests: Koa over loopback HTTP, the store, Temporal and a worker. */
 export interface TestGateway {
@@ -62,9 +67,6 @@ export async function startTestGateway(
     MONGODB_DB: store.dbName,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(4).toString('hex')}`,
-    // One key for the whole run, as one deployment has: the gateways share a store and a Temporal
-    // namespace, so a sweep or a schedule of one reads what another sealed (codec.test.ts and the
-    // secrets tests use keys of their own on purpose).
     MASTER_KEY: RUN_MASTER_KEY,
     OPS_TOKEN: randomBytes(24).toString('base64url'),
     BANK_TIMEOUT_SECONDS: '2',

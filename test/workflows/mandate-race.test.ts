@@ -20,6 +20,7 @@ import { provisionMerchant } from '../../src/usecases/provision-merchant';
 import type { MandateWorkflowResult } from '../../workflows/mandate';
 import { istDate } from '../support/mandates';
 import { testStore, timeSkippingEnvironment, workflowBundle } from '../support/servers';
+import { RUN_MASTER_KEY } from '../support/gateway';
 
 type Gate = { arrived: Promise<void>; release: () => void };
 
@@ -80,7 +81,7 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
     env = await timeSkippingEnvironment();
     const config = loadConfig(
       { TEMPORAL_TASK_QUEUE: taskQueue, SANDBOX_MANDATE_PAYER_SECONDS: '0.1', LOG_LEVEL: 'silent' },
-      { MASTER_KEY: randomBytes(32).toString('hex'), OPS_TOKEN: 'x'.repeat(32) },
+      { MASTER_KEY: RUN_MASTER_KEY, OPS_TOKEN: 'x'.repeat(32) },
     );
     const merchants = new MerchantRepository(store.db, config.MASTER_KEY, 0);
     merchant = (await merchants.findById(

@@ -24,6 +24,7 @@ import { provisionMerchant } from '../../src/usecases/provision-merchant';
 import type { MandateDebitOutcome } from '../../workflows/mandate-debit';
 import { istAt, istDate } from '../support/mandates';
 import { testStore, timeSkippingEnvironment, workflowBundle } from '../support/servers';
+import { RUN_MASTER_KEY } from '../support/gateway';
 
 /**
  * Mandates on the time-skipping server: days pass in milliseconds. The activities, store and
@@ -59,7 +60,7 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
         MANDATE_DEBIT_RETRY_MINUTES: '60',
         LOG_LEVEL: 'silent',
       },
-      { MASTER_KEY: randomBytes(32).toString('hex'), OPS_TOKEN: 'x'.repeat(32) },
+      { MASTER_KEY: RUN_MASTER_KEY, OPS_TOKEN: 'x'.repeat(32) },
     );
     const merchants = new MerchantRepository(store.db, config.MASTER_KEY, 0);
     const credentials = await provisionMerchant(merchants, { name: 'Milk Co' }, new Date());
