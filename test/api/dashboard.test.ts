@@ -201,6 +201,9 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       const list = await viewer.client.send('/dashboard/users');
       assert.equal(list.status, 200, 'a viewer reads');
       assert.doesNotMatch(list.text, /Create invitation link/, 'and is offered no change');
+      const account = await viewer.client.send('/dashboard/account');
+      assert.equal(account.status, 200);
+      assert.match(account.text, /Role: <strong id="role">viewer<\/strong>\. You can read everything and change nothing\./);
     });
 
     it("another merchant's user in an address is 404 and stays as it was; lists show only the merchant's own", async () => {
