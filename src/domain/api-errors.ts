@@ -46,6 +46,11 @@ export const ApiErrors = {
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   timeSkipUnfinished: { http: 503, code: 2051, text: 'The skip did not finish in time: workflows are still busy' },
+  bankCallbackRetryLater: {
+    http: 503,
+    code: 2052,
+    text: 'The payment is being decided or its workflow has not started: send the callback again',
+  },
   // The ledger's and bulk API's own codes (the contract's Errors table).
   ledgerPageSizeExceeded: { http: 400, code: 1030, text: 'Page size exceeds the limit of 10000' },
   ledgerGenericFailure: { http: 503, code: 1036, text: 'Generic failure, please try again' },
