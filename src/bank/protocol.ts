@@ -232,7 +232,7 @@ export const bankCallbackResponseSchema = z.object({
     result: z
       .enum(['delivered', 'unchanged', 'delayedSuccess', 'acknowledged'])
       .describe(
-        'delivered: handed to the workflow waiting for it; unchanged: the answer was already final (a duplicate or late callback); delayedSuccess: a payment the service had marked failed becomes a delayed success; acknowledged: verified and noted (refunds, mandates and debits are settled by their own calls)',
+        'delivered: taken by the workflow waiting for it; unchanged: the answer was already final (a duplicate or late callback); delayedSuccess: a payment that failed without a bank decline (no answer, expired, refused request, cancelled checkout) becomes a delayed success; acknowledged: verified and noted (refunds, mandates and debits are settled by their own calls)',
       ),
   }),
 });
