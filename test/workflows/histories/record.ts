@@ -13,12 +13,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { BankPaymentRequest } from '../../../activities/bank-connector';
 import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector';
 import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
+import { bankAnswerSignal } from '../../../src/temporal/payment-messages';
 import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
 import type { MandateDebitInput } from '../../../workflows/mandate-debit';
 import type { MandateWorkflowInput } from '../../../workflows/mandate';
@@ -66,6 +68,8 @@ const attemptOutcomes = new Map<
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
     await passGate(`bank:${r.txnId}`);
+    if (r.instrument.kind === 'UPI' && r.instrument.vpa === 'refused@sandbox')
+      throw ApplicationFailure.nonRetryable('the bank refused the request with 400', 'BankRequestRefused');
     return bank.requestPayment(r);
   },
   async recordPaymentOutcome(i: { txnId: string; answer: { approved: boolean } | null }) {
@@ -133,7 +137,12 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     console.log(`recorded ${name} (${history.events?.length} events)`);
   };
 
-  const payment = async (name: string, lost: boolean, webhook?: 'first attempt fails') => {
+  const payment = async (
+    name: string,
+    lost: boolean,
+    webhook?: 'first attempt fails',
+    o: { vpa?: string; signalAnswer?: true } = {},
+  ) => {
     if (!wanted(name)) return;
     const txnId = `TXN${id()}`;
     if (lost) lostCompletion.add(txnId);
@@ -142,12 +151,16 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       merchantIdentifier: MERCHANT,
       orderId: `order-${id()}`,
       amountPaise: 10_000,
-      instrument: { kind: 'UPI', vpa: 'success@sandbox' } as PaymentWorkflowInput['instrument'],
+      instrument: { kind: 'UPI', vpa: o.vpa ?? 'success@sandbox' } as PaymentWorkflowInput['instrument'],
       bankTimeoutMs: 900_000,
     };
     const workflowId = `payment:${MERCHANT}:${input.orderId}`;
     if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${input.orderId}`);
-    await env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue, args: [input] });
+    const handle = await env.client.workflow.start('paymentWorkflow', { workflowId, taskQueue, args: [input] });
+    // A bank's late answer as senders before bankAnswerUpdate delivered it (the signal).
+    if (o.signalAnswer)
+      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '1' });
+    await handle.result().catch((e: unknown) => console.log(name, 'failed:', String(e)));
     await save(name, workflowId);
   };
 
@@ -354,6 +367,10 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await revokedWithDebit('mandate-first-debit-then-revoked-with-debit', true);
     // Issue 23: the first attempt inline (patched webhook-first-attempt-inline), its hand-over, and
     // the delivery workflow going on from attempt 2 (Retry-After, endpoint health).
+    // Issue 30, recorded at d40b33f: a bank refusing the request failed the workflow (since then:
+    // Failure 1022, patched bank-refusal-recorded); a late answer came as the bankAnswer signal.
+    await payment('payment-bank-refused-request-failed-the-workflow', false, undefined, { vpa: 'refused@sandbox' });
+    await payment('payment-late-answer-by-signal', false, undefined, { vpa: 'noanswer@sandbox', signalAnswer: true });
     await payment('payment-webhook-first-attempt-delivered-inline', false);
     await payment('payment-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
     await handedOverDelivery(
