@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { ApplicationFailure } from '@temporalio/common';
 import { signBankRequest } from '../../src/bank/signing';
 import { newTxnId } from '../../src/domain/identifiers';
 import { PaymentResponse } from '../../src/domain/response-codes';
@@ -33,6 +34,8 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
   let gw: TestGateway;
   /** Merchants whose next 1023 write waits until the test releases it. */
   const holds = new Map<string, { entered: () => void; released: Promise<void> }>();
+  /** Merchants whose payment requests the bank refuses (a 4xx: no retry can heal it). */
+  const refusing = new Set<string>();
 
   before(async () => {
     gw = await startTestGateway(
@@ -52,7 +55,15 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
             }
             return real.recordOutcome(order, outcome, ...rest);
           };
-          return { ...deps, transactions };
+          const bank: typeof deps.bank = Object.create(deps.bank);
+          bank.requestPayment = async (request) => {
+            if (!refusing.has(request.merchantIdentifier)) return deps.bank.requestPayment(request);
+            throw ApplicationFailure.nonRetryable(
+              `POST /v1/payments: the bank refused the request with 400: {"error":"invalid_request"}`,
+              'BankRequestRefused',
+            );
+          };
+          return { ...deps, transactions, bank };
         },
       },
     );
@@ -169,6 +180,38 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
     assert.deepEqual(retried.json, { success: true, data: { result: 'delivered' } });
     assert.equal((await paymentFinished(gw, m.merchantIdentifier, orderId)).status, 'Success');
     assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.bankRefNum, 'BRN4242');
+  });
+
+  it('a bank that refuses the request itself: Failure 1022 with its real-time webhook, never Pending for ever; a later approval is a delayed success', async () => {
+    const receiver = await startReceiver();
+    try {
+      const m = await gw.newMerchant('Refused request');
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      refusing.add(m.merchantIdentifier);
+      const orderId = newOrderId('refused');
+      const res = await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+      assert.equal(res.status, 202, res.text);
+      assert.equal((await paymentFinished(gw, m.merchantIdentifier, orderId)).status, 'Failure');
+      const t = (await storedTransaction(gw, m.merchantIdentifier, orderId))!;
+      assert.deepEqual(
+        [t.status, t.responseCode, t.markedFailedByService],
+        ['Failure', PaymentResponse.declinedByBank.code, true],
+      );
+      const realtime = await until(async () => {
+        const call = receiver.calls.find((c) => !c.url.endsWith('?realtime=false'));
+        return call ? JSON.parse(new URLSearchParams(call.body).get('txnData')!) : undefined;
+      }, 'the real-time webhook');
+      assert.deepEqual(
+        realtime.txns.map((x: { orderId: string; responseCode: string }) => [x.orderId, x.responseCode]),
+        [[orderId, '1022']],
+      );
+      const report = await reconcile(gw, csvFile([`${t.txnId},BANK7003,SUCCESS,10000`]));
+      assert.deepEqual([report.applied, report.rejected], [1, []]);
+      assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.status, 'Success');
+    } finally {
+      refusing.clear();
+      await receiver.close();
+    }
   });
 
   describe('a checkout cancelled after its UPI intent or QR was handed out, that the bank then approves', () => {
