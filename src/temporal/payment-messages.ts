@@ -10,8 +10,9 @@ export const bankAnswerSignal = defineSignal<[BankAnswer]>('bankAnswer');
 
 /**
  * A bank that answers later (a callback or a reconciliation line) offers its answer here. Accepted
- * only while the workflow has not decided (and has no answer yet): the accepted answer is the one it
- * records. Once it decided (recording, done) the update is refused, so the sender re-reads the
+ * only while the workflow has not decided (and has no answer yet): it then records this answer (or
+ * the same bank's own reply about the same txnId, to the request or the status inquiry, when that
+ * reply is already on its way). Once it decided (recording, done) the update is refused, so the sender re-reads the
  * transaction: a recorded service-decided Failure becomes a delayed success, a payment still being
  * recorded is refused to the sender for a retry (ARCHITECTURE principle 14: never accepted and dropped).
  */
