@@ -40,15 +40,21 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
-  // The pending sweeps.
+  // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
-  { key: { 'refunds.status': 1, updatedAt: 1 }, name: 'refund_status_updated', sparse: true },
+  { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },
+];
+
+/** Indexes an earlier version created and no read uses any more (dropped at start-up). */
+const REPLACED_INDEXES: readonly { collection: string; name: string }[] = [
+  { collection: 'transactions', name: 'refund_status_updated' }, // by refund_status_swept_updated
+  { collection: 'mandates', name: 'state_created' }, // by state_swept_created
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
   await ensureTransactionIndexes(db.collection('transactions'));
-  await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
+  await db.collection('mandates').createIndex({ state: 1, sweptAt: 1, createdAt: 1 }, { name: 'state_swept_created' });
   // The dashboard's lists of a merchant's mandates, payment links and failed webhook deliveries, by period.
   await db.collection('mandates').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
   await db.collection('payment_links').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
@@ -58,6 +64,18 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);
+  await dropReplacedIndexes(db);
+}
+
+async function dropReplacedIndexes(db: Db): Promise<void> {
+  for (const { collection, name } of REPLACED_INDEXES)
+    await db
+      .collection(collection)
+      .dropIndex(name)
+      .catch((e: { code?: number; codeName?: string }) => {
+        // IndexNotFound, or the collection does not exist yet
+        if (e.code !== 27 && e.code !== 26 && e.codeName !== 'IndexNotFound' && e.codeName !== 'NamespaceNotFound') throw e;
+      });
 }
 
 export async function ensureTransactionIndexes(coll: Collection): Promise<void> {

@@ -170,16 +170,16 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, { find: 'transactions', filter }), '_id_', { ordered: false });
   });
 
-  it('reads the orders with a refund still pending from the multikey table of refund_status_updated', async () => {
+  it('reads the orders with a refund still pending from the multikey table of refund_status_swept_updated', async () => {
     const [find] = await capture(() => repo.findWithPendingRefundsSince(new Date(DAY + 86_400_000), 100));
     const explain = await explainFind(db, find!);
     const plan = sqlitePlan(explain);
-    if (!plan) return assertIndexSearch(explain, 'refund_status_updated', { ordered: false });
+    if (!plan) return assertIndexSearch(explain, 'refund_status_swept_updated', { ordered: false });
     // `refunds.status` lies inside an array: SQLite's own index holds one value per row, so the
     // patch keeps (_id, status) rows beside it and looks the documents up by _id.
     const shown = JSON.stringify(plan);
     assert.ok(
-      plan.some((row) => /SEARCH _gateway_mk_\S+_refund_status_updated USING COVERING INDEX \S+ \(v=\?\)/.test(row)),
+      plan.some((row) => /SEARCH _gateway_mk_\S+_refund_status_swept_updated USING COVERING INDEX \S+ \(v=\?\)/.test(row)),
       `expected a search of the multikey table, got ${shown}`,
     );
     assert.ok(
