@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoClient, ReadPreference, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 
 export interface Store {
   client: MongoClient;
@@ -6,14 +6,23 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * The options the gateway adds to MONGODB_URI. Options given here override the URI's, so what the
+ * URI must decide is left out: `retryWrites` stays the driver's default (on) for a MongoDB replica
+ * set, where a write retried after a failover or a network error is what keeps it single and
+ * atomic; the local FerretDB store's URI turns it off itself (devstack/ferretdb.ts, ferretdbUri).
+ * Reads always go to the primary: a read of a secondary may miss what the same process just wrote
+ * (a conditional update read back, an idempotency check), whatever the URI says.
+ */
+export const STORE_CLIENT_OPTIONS: Readonly<MongoClientOptions> = Object.freeze({
+  serverSelectionTimeoutMS: 5000,
+  appName: 'merchant-gateway',
+  readPreference: ReadPreference.PRIMARY,
+});
+
 /** Connects and makes sure every collection's indexes exist (idempotent). */
 export async function connectStore(uri: string, dbName: string): Promise<Store> {
-  const client = new MongoClient(uri, {
-    serverSelectionTimeoutMS: 5000,
-    appName: 'merchant-gateway',
-    // FerretDB and single-node test servers have no replica set; writes are single-document.
-    retryWrites: false,
-  });
+  const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);
@@ -22,7 +31,7 @@ export async function connectStore(uri: string, dbName: string): Promise<Store> 
 
 /** Drops a whole database: a time-skipping run starts on a fresh one of its own. */
 export async function dropDatabase(uri: string, dbName: string): Promise<void> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, appName: 'merchant-gateway' });
+  const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });
   try {
     await client.db(dbName).dropDatabase();
   } finally {
