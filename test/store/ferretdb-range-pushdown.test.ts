@@ -146,6 +146,16 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, find!), 'status_swept_updated', { ordered: false });
   });
 
+  it('reads the CREATED mandates of the sweep from state_swept_created, and marks them by _id', async () => {
+    const mandates = new MandateRepository(db, randomBytes(32).toString('hex'));
+    const [find] = await capture(() => mandates.findCreatedBefore(new Date(DAY + 86_400_000), 100));
+    // Only CREATED mandates are read; their order (sweptAt may be missing) is sorted in memory.
+    assertIndexSearch(await explainFind(db, find!), 'state_swept_created', { ordered: false });
+    const [update] = await capture(() => mandates.markSwept([{ merchantIdentifier: MERCHANT, orderId: 'm-1' }], new Date(DAY)));
+    const filter = (update!.updates as { q: Document }[])[0]!.q;
+    assertIndexSearch(await explainFind(db, { find: 'mandates', filter }), '_id_', { ordered: false });
+  });
+
   it('reads a reconciliation batch by txnId from txnId_unique', async () => {
     const [find] = await capture(() => repo.findByTxnIds(['T1', 'T2', 'T3']));
     assertIndexSearch(await explainFind(db, find!), 'txnId_unique', { ordered: false });
