@@ -5,7 +5,7 @@ import type { SweepInput } from '../../activities/sweep-activities';
 import { newTxnId } from '../../src/domain/identifiers';
 import { mandateWorkflowDeps, ensureMandateWorkflow } from '../../src/usecases/create-mandate';
 import { ensureRefundWorkflow } from '../../src/usecases/start-refund';
-import { mandateWorkflowId, refundWorkflowId } from '../../src/temporal/workflow-ids';
+import { mandateWorkflowId, paymentWorkflowId, refundWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId } from '../support/payments';
@@ -168,6 +168,34 @@ describe('pending sweep with a backlog larger than a page', function () {
     assert.ok(await exists(more[0]!), 'the refund orphaned after the first sweep has its workflow');
     assert.ok(await exists(more[1]!), 'the mandate orphaned after the first sweep has its workflow');
     for (const id of waiting) assert.ok(await exists(id));
+  });
+
+  it('heals the others when one item cannot be healed, and leaves that one for its next turn', async () => {
+    // An order Temporal refuses to start (its workflow id is over the server's 1,000 characters): of
+    // old the sweep's activity failed on it every run, before anything behind it was healed.
+    const poisoned = { merchantIdentifier: merchant.merchantIdentifier, orderId: `poisoned-${'x'.repeat(1_000)}` };
+    const orphan = { merchantIdentifier: merchant.merchantIdentifier, orderId: newOrderId('orphan-payment') };
+    for (const [order, at] of [
+      [poisoned, minutesAgo(60 * 24 * 365)],
+      [orphan, minutesAgo(5)],
+    ] as const)
+      await gw.rt.transactions.createPending({
+        txnId: newTxnId(at),
+        ...order,
+        amountPaise: 5_000,
+        productDescription: 'Sweep',
+        buyerName: null,
+        buyerEmail: null,
+        ipAddress: null,
+        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank' },
+        createdAt: at,
+      });
+    const workflowId = paymentWorkflowId(orphan.merchantIdentifier, orphan.orderId);
+    started.push(workflowId);
+    const result = await sweep({ olderThanMs: 60_000, limit: 500, pages: 1_000 });
+    assert.ok((result.failed ?? 0) >= 1, JSON.stringify(result));
+    assert.ok(await exists(workflowId), 'the orphan behind it has its workflow');
+    assert.ok((await gw.rt.transactions.findByOrder(poisoned))?.sweptAt, 'swept: it waits for its next turn');
   });
 
   it('pages on within one run until everything due was visited', async () => {
