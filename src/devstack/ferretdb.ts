@@ -3,9 +3,9 @@ import { ferretdbPath } from './paths';
 import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
 /**
- * The local FerretDB store's URI. FerretDB has no replica set and no retryable writes (the
- * gateway's writes are single-document anyway), so its URI turns them off; a MongoDB's URI
- * (MONGODB_URI) keeps the driver's default, retried writes.
+ * The local FerretDB store's URI. FerretDB is a standalone server without retryable writes (the
+ * driver sends none to a standalone server anyway): its URI says so explicitly. A MongoDB's URI
+ * (MONGODB_URI) keeps the driver's default, writes retried once after a failover.
  */
 export const ferretdbUri = (port: number) => `mongodb://127.0.0.1:${port}/?retryWrites=false`;
 
