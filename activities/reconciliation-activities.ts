@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { judgeRow, type ReconciliationRow } from '../src/domain/reconciliation';
 import { PaymentResponse } from '../src/domain/response-codes';
@@ -26,6 +28,15 @@ export const autoRefundRefId = (txnId: string) => `auto-${txnId}`;
 
 /** How long a line waits (about twice this, in all) for a payment being recorded before the batch is retried. */
 const RECORDING_WAIT_MS = 3_200;
+
+/**
+ * How long an attempt holds a batch without renewing (renewed every third of it while it applies
+ * lines). A worker that died holding it delays the batch's retry this long at most.
+ */
+export const BATCH_LEASE_MS = 60_000;
+
+/** The retryable failure of an attempt that finds another holding the batch: Temporal retries it later. */
+export const BATCH_LEASED = 'ReconciliationBatchLeased';
 
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
   /** Applies one line to its transaction; returns what happened to it. */
@@ -139,17 +150,45 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       reconciliationId: string;
       batch: number;
     }): Promise<{ applied: number; changed: number }> {
-      const batch = await deps.reconciliations.batch(input.reconciliationId, input.batch);
-      if (!batch) throw new Error(`batch ${input.batch} of reconciliation ${input.reconciliationId} does not exist`);
+      const { reconciliationId, batch: n } = input;
+      const batch = await deps.reconciliations.batch(reconciliationId, n);
+      if (!batch) throw new Error(`batch ${n} of reconciliation ${reconciliationId} does not exist`);
       if (batch.result) return { applied: batch.result.applied, changed: batch.result.changed.length };
+      // One attempt at a time applies a batch: a second (the retry of an attempt that timed out on a
+      // worker still running it) waits for the lease, then finds the result or takes over.
+      const owner = randomUUID();
+      let renewAt = 0;
+      const holdLease = async () => {
+        const at = deps.now();
+        if (at.getTime() < renewAt) return;
+        const lease = { owner, until: new Date(at.getTime() + BATCH_LEASE_MS) };
+        if (!(await deps.reconciliations.leaseBatch(reconciliationId, n, lease, at))) {
+          const done = (await deps.reconciliations.batch(reconciliationId, n))?.result;
+          if (done && renewAt === 0) return done;
+          throw ApplicationFailure.retryable(
+            `batch ${n} of reconciliation ${reconciliationId} is being applied by another attempt`,
+            BATCH_LEASED,
+          );
+        }
+        renewAt = at.getTime() + BATCH_LEASE_MS / 3;
+      };
+      const done = await holdLease();
+      if (done) return { applied: done.applied, changed: done.changed.length };
       const found = await deps.transactions.findByTxnIds([...new Set(batch.rows.map((r) => r.txnId))]);
       const byTxnId = new Map(found.map((t) => [t.txnId, t]));
       const result: BatchResult = { applied: 0, unchanged: 0, rejected: [], changed: [] };
       // Every write is idempotent (a conditional update, an answer the workflow takes once, a refund
       // keyed by the txnId): a retry of a half-applied batch reaches the same state, and a line it
       // applied before the crash then counts as unchanged.
-      for (const row of batch.rows) await applyRow(row, byTxnId.get(row.txnId), result);
-      await deps.reconciliations.saveBatchResult(input.reconciliationId, input.batch, result);
+      for (const row of batch.rows) {
+        await holdLease();
+        await applyRow(row, byTxnId.get(row.txnId), result);
+      }
+      if (!(await deps.reconciliations.saveBatchResult(reconciliationId, n, result, owner)))
+        throw ApplicationFailure.retryable(
+          `batch ${n} of reconciliation ${reconciliationId}: the lease was lost while applying it`,
+          BATCH_LEASED,
+        );
       return { applied: result.applied, changed: result.changed.length };
     },
 

@@ -71,6 +71,8 @@ export interface Transaction {
   qrData?: string;
   /** When the pending sweep last ensured this Pending order's workflow. */
   sweptAt?: Date;
+  /** When the sweep last ensured the workflows of this order's PENDING refunds. */
+  refundsSweptAt?: Date;
   /** Orders that wait for their payer: when the wait ends (a payment link's linkExpireBy). */
   payerDeadline?: Date;
   /** Mandate debits: when the debit is scheduled to run (the notify's executionDate). */

@@ -132,14 +132,24 @@ export class MandateRepository {
     return docs.map(this.toMandate);
   }
 
-  /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */
+  /**
+   * Mandates still CREATED since before `before`: their workflow may have been lost (the sweep).
+   * Never swept first, then the longest unswept, so mandates that rightly wait for their payer are
+   * revisited in turn and never crowd an orphan out of a run's `limit` (index state_swept_created).
+   */
   async findCreatedBefore(before: Date, limit: number): Promise<Mandate[]> {
     const docs = await this.mandates
       .find({ state: 'CREATED', createdAt: { $lt: before } })
-      .sort({ createdAt: 1 })
+      .sort({ sweptAt: 1, createdAt: 1 })
       .limit(limit)
       .toArray();
     return docs.map(this.toMandate);
+  }
+
+  /** Notes that the sweep ensured these mandates' workflows (see findCreatedBefore). */
+  async markSwept(mandates: OrderRef[], at: Date): Promise<void> {
+    if (mandates.length === 0) return;
+    await this.mandates.updateMany({ _id: { $in: mandates.map(orderKey) }, state: 'CREATED' }, { $set: { sweptAt: at } });
   }
 
   /** Moves the mandate to `state` if it is in one of `from`; true when this call changed it. */

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../src/devstack/process';
-import { projectRoot } from '../../src/devstack/paths';
+import { projectRoot, temporalCliPath } from '../../src/devstack/paths';
 import { codeBlocks, guideFiles } from '../support/doc-blocks';
 import { awaitResultPage, openPage, postForm, returnFormOf, submitPageForm } from '../support/checkout';
 import type { TestGateway } from '../support/gateway';
@@ -27,6 +27,25 @@ describe('npm start: the local stack', function () {
     });
     try {
       assert.equal((await request(`http://127.0.0.1:${ports.ui}/`)).status, 200, 'Temporal UI is up');
+      // Closed workflows are kept 7 days (temporal-config/namespace.yaml), not the dev server's 1-day default.
+      const namespace = JSON.parse(
+        execFileSync(
+          temporalCliPath,
+          [
+            'operator',
+            'namespace',
+            'describe',
+            '--address',
+            `127.0.0.1:${ports.temporal}`,
+            '--namespace',
+            'default',
+            '-o',
+            'json',
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+      assert.equal(namespace.config.workflowExecutionRetentionTtl, `${7 * 24 * 3600}s`);
 
       const curls = stack.curls;
       const { paid, order } = await payAsPrinted(stack);

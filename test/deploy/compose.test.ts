@@ -15,6 +15,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
+import { parseDurationList } from '../../src/domain/durations';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -268,6 +269,8 @@ interface Registration {
   status: number | null;
   stderr: string;
   creates: { namespace?: string; name: string; type: string }[];
+  /** `operator namespace update` calls: the namespace and retention each set. */
+  retentions: { namespace?: string; retention?: string }[];
   healthChecks: number;
 }
 
@@ -278,6 +281,7 @@ case "$1 $2 $3" in
     n=$(cat "$FAKE_DIR/health" 2>/dev/null || echo 0); echo $((n + 1)) > "$FAKE_DIR/health"
     if [ "$n" -ge "$FAKE_NOT_SERVING" ]; then echo SERVING; else echo "Error: failed checking cluster health" >&2; exit 1; fi ;;
   "operator namespace describe") echo "NamespaceInfo.Name default" ;;
+  "operator namespace update") echo "Namespace default successfully updated." ;;
   "operator search-attribute create") echo "Search attributes have been added" ;;
   "operator search-attribute list") cat "$FAKE_DIR/calls" ;;
   *) echo "fake temporal: unexpected $*" >&2; exit 2 ;;
@@ -318,8 +322,21 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         const namespace = flag('--namespace')[0] ?? flag('-n')[0];
         return names.map((name, i) => ({ namespace, name, type: types[i] }));
       });
+    const retentions = calls
+      .filter((c) => c.startsWith('operator namespace update'))
+      .map((c) => {
+        const words = c.split(/\s+/).slice(3);
+        const flag = (f: string) => words[words.indexOf(f) + 1];
+        return { namespace: words.includes('--namespace') ? flag('--namespace') : undefined, retention: flag('--retention') };
+      });
     const healthChecks = calls.filter((c) => c.startsWith('operator cluster health')).length;
-    return { status: r.status, stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`, creates, healthChecks };
+    return {
+      status: r.status,
+      stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+      creates,
+      retentions,
+      healthChecks,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -883,6 +900,27 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    it("sets the namespace's retention of temporal-config/namespace.yaml, longer than a webhook's retries, as the server creates it", () => {
+      const { retention } = parse(readFileSync(path.join(root, 'temporal-config', 'namespace.yaml'), 'utf8')) as {
+        retention: string;
+      };
+      assert.equal(retention, '168h', 'seven days (temporal-config/namespace.yaml says why)');
+      const webhookRetriesMs = parseDurationList(
+        loadConfig(interpolatedEnv(service(compose, WORKER))).WEBHOOK_RETRY_SCHEDULE,
+      ).reduce((a, b) => a + b, 0);
+      assert.ok(168 * 3_600_000 > webhookRetriesMs, 'closed deliveries outlive the longest retry schedule');
+      assert.equal(environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE_RETENTION, retention, 'created with it');
+      const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const r = runRegistration(adminJobArgv(compose), env);
+      assert.equal(r.status, 0, r.stderr);
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      assert.deepEqual(
+        r.retentions.map((u) => ({ namespace: u.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', retention: u.retention })),
+        [{ namespace: ns, retention }],
+        'an existing namespace is updated to it',
+      );
     });
 
     it('waits for the server, and fails instead of registering when it never serves', () => {

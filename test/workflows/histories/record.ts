@@ -9,6 +9,9 @@
  * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
  * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
  * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
+ * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
+ * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
+ * into non-real-time calls, and a run of the pending sweep.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +28,8 @@ import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
 import type { MandateDebitInput } from '../../../workflows/mandate-debit';
 import type { MandateWorkflowInput } from '../../../workflows/mandate';
 import type { PaymentWorkflowInput } from '../../../workflows/payment';
+import type { RefundWorkflowInput } from '../../../workflows/refund';
+import { lateUpdateSignal } from '../../../workflows/webhook-batch';
 import { temporalCliPath } from '../../../src/devstack/paths';
 import { customSearchAttributes } from '../../../src/temporal/search-attributes';
 import { timeSkippingEnvironment, workflowBundle } from '../../support/servers';
@@ -108,6 +113,22 @@ const activities = {
   },
   async recordMandateDebitOutcome(i: { txnId: string; result: string }) {
     return { status: i.result === 'executed' ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
+  },
+  async requestBankRefund(r: { refundId: string }) {
+    return { approved: true, rrn: r.refundId.replace(/\D/g, '').slice(0, 12) };
+  },
+  async recordRefundOutcome() {
+    return { applied: true, refundStatus: 'SUCCESS', txnStatus: 'Refund', completedAt: new Date(0).toISOString() };
+  },
+  async reportRefundLate() {},
+  async applyReconciliationBatch(i: { batch: number }) {
+    return { applied: 3 - i.batch, changed: 3 - i.batch };
+  },
+  async finishReconciliation(i: { reconciliationId: string }) {
+    return { reconciliationId: i.reconciliationId, state: 'done', rows: 5, applied: 5, unchanged: 0, rejected: 0 };
+  },
+  async ensureWorkflowsOfStalePayments() {
+    return { checked: 3 };
   },
 };
 
@@ -353,6 +374,68 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, handle.workflowId);
   };
 
+  const refund = async (name: string, reportLate: boolean) => {
+    if (!wanted(name)) return;
+    const orderId = `order-${id()}`;
+    const input: RefundWorkflowInput = {
+      merchantIdentifier: MERCHANT,
+      orderId,
+      txnId: `TXN${id()}`,
+      bankRefNum: 'BRN000000001',
+      merchantRefId: reportLate ? 'auto-refund' : 'refund-1',
+      amountPaise: 10_000,
+      reason: 'customer request',
+      ...(reportLate ? { reportLate } : {}),
+    };
+    const workflowId = `refund:${MERCHANT}:${orderId}:${input.merchantRefId}`;
+    await env.client.workflow.execute('refundWorkflow', { workflowId, taskQueue, args: [input] });
+    await save(name, workflowId);
+  };
+
+  const reconciliation = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `reconciliation:rc-${id()}`;
+    await env.client.workflow.execute('reconciliationWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ reconciliationId: workflowId.slice('reconciliation:'.length), batches: 2 }],
+    });
+    await save(name, workflowId);
+  };
+
+  /** 12 late updates signalled at once: gathered for the window, cut into calls of 10 and 2, then idle until it ends. */
+  const lateUpdates = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `webhook-batch:${MERCHANT}-${id()}`;
+    const update = (i: number) => ({
+      kind: 'txn' as const,
+      orderId: `order-${i}`,
+      amountPaise: 10_000,
+      at: new Date(0).toISOString(),
+    });
+    const handle = await env.client.workflow.signalWithStart('webhookBatchWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ merchantIdentifier: MERCHANT, windowMs: 60_000 }],
+      signal: lateUpdateSignal,
+      signalArgs: [update(0)],
+    });
+    for (let i = 1; i < 12; i++) await handle.signal(lateUpdateSignal, update(i));
+    await handle.result();
+    await save(name, workflowId);
+  };
+
+  const sweep = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `sweep-${id()}`;
+    await env.client.workflow.execute('pendingPaymentsSweepWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ olderThanMs: 60_000, limit: 500 }],
+    });
+    await save(name, workflowId);
+  };
+
   if (server === 'dev') {
     // Only a real server refuses the start and the cancel of one child in one task (the test server takes both).
     await firstDebitFailsInTheSameTaskAsNotify('mandate-first-debit-fails-in-the-same-task-as-notify');
@@ -382,6 +465,12 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
     });
+    // Issue 30: the workflows that had no recorded history.
+    await refund('refund-succeeded', false);
+    await refund('refund-auto-succeeded-reported-late', true);
+    await reconciliation('reconciliation-two-batches');
+    await lateUpdates('webhook-batch-late-updates-cut-into-calls');
+    await sweep('sweep-pending-payments');
   }
   await stopWorkflows();
   activityWorker.shutdown();
