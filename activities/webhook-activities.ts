@@ -11,8 +11,8 @@ import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
+import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
-import type { WebhookDeliveryInput } from '../workflows/webhook';
 
 export interface WebhookActivityDeps {
   transactions: TransactionRepository;

@@ -11,7 +11,10 @@ import { temporalTls } from '../../src/temporal/tls';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
 import type { BankSimulator } from '../../src/bank/simulator/server';
 import { freePort } from '../../src/devstack/process';
+import { loadedSupport } from './loaded-support';
 import { testBankMode, testBankSimulator, testStore, testTemporal, workflowBundle } from './servers';
+
+loadedSupport.gateway = true;
 
 /**
  * One key for the whole run, as one deployment has: every gateway and workflow test shares a store

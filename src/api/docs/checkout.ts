@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
 import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_MERCHANT, pathParameter } from './examples';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import {
   listWebhooksQuerySchema,
   listWebhooksResponseSchema,
