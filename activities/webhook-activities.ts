@@ -5,7 +5,7 @@ import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
 import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
-import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/domain/webhook';
+import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
@@ -192,7 +192,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     /**
-     * One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS.
+     * One attempt: POST the stored txnData, signed now; acknowledged only by a 2xx whose trimmed body is SUCCESS.
      * The attempt is logged, and an acknowledged one ends the delivery, in one store write.
      */
     async attemptWebhook(input: {
@@ -212,16 +212,23 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
         return { acknowledged: false, endpointDisabled: true };
       }
-      // Signed at each attempt: its own timestamp, with the secrets in use now (a rotation reaches retries).
-      const secrets = merchantIdentifier ? await deps.merchants.webhookSigningSecrets(merchantIdentifier, at) : null;
+      // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
+      // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
+      const [merchant, secrets] = merchantIdentifier
+        ? await Promise.all([
+            deps.merchants.findById(merchantIdentifier),
+            deps.merchants.webhookSigningSecrets(merchantIdentifier, at),
+          ])
+        : [null, null];
+      const body = merchant ? signedAttemptBody(input.body, input.contentType, merchant.secretKey) : input.body;
       const signed = standardWebhookHeaders(
         (secrets ?? []).map((s) => s.secret),
         input.deliveryId,
         at,
-        input.body,
+        body,
       );
       const result = await postCheckedWebhook(
-        input,
+        { ...input, body },
         signed,
         deps.webhookAddressPolicy,
         deps.webhookAttemptTimeoutMs,
