@@ -206,7 +206,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     }): Promise<AttemptOutcome> {
       const started = Date.now();
       const at = deps.now();
-      const merchantIdentifier = input.merchantIdentifier ?? (await deps.webhooks.find(input.deliveryId))?.merchantIdentifier;
+      // Never send again what the store shows delivered: an attempt repeated after its
+      // acknowledgement was recorded (a worker lost the task, a restarted delivery) is acknowledged.
+      const stored = await deps.webhooks.findSummary(input.deliveryId);
+      if (stored?.state === 'delivered') return { acknowledged: true };
+      const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
       // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
       if (merchantIdentifier && (await deps.webhookEndpoints.isDisabled(merchantIdentifier))) {
         await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);

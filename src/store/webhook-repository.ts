@@ -113,6 +113,11 @@ export class WebhookRepository {
     );
   }
 
+  /** A delivery without its body (nothing decrypted): its state, merchant and attempts. */
+  async findSummary(deliveryId: string): Promise<WebhookDeliverySummary | null> {
+    return this.deliveries.findOne({ _id: deliveryId }, { projection: { body: 0, bodySealed: 0 } });
+  }
+
   async find(deliveryId: string): Promise<WebhookDelivery | null> {
     const doc = await this.deliveries.findOne({ _id: deliveryId });
     return doc ? this.toDelivery(doc) : null;
