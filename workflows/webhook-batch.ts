@@ -1,5 +1,5 @@
-import { condition, continueAsNew, defineSignal, setHandler, sleep } from '@temporalio/workflow';
-import { cutIntoCalls, lateDeliveryId, type LateUpdate } from '../src/domain/webhook-late';
+import { condition, continueAsNew, defineSignal, patched, setHandler, sleep } from '@temporalio/workflow';
+import { cutIntoCalls, lateDeliveryId, lateDeliveryId53, type LateUpdate } from '../src/domain/webhook-late';
 import { deliverWebhook } from './realtime-webhook';
 
 export const lateUpdateSignal = defineSignal<[LateUpdate]>('lateUpdate');
@@ -28,7 +28,10 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<vo
     if (!(await condition(() => pending.length > 0, IDLE_MS))) return;
     await sleep(input.windowMs);
     for (const call of cutIntoCalls(pending.splice(0))) {
-      const deliveryId = lateDeliveryId(input.merchantIdentifier, call);
+      // Full-width ids; runs recorded before keep the 53-bit ids they sent.
+      const deliveryId = patched('webhook-full-width-delivery-ids')
+        ? lateDeliveryId(input.merchantIdentifier, call)
+        : lateDeliveryId53(input.merchantIdentifier, call);
       await deliverWebhook({ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call });
     }
   }

@@ -57,6 +57,8 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
       );
       for (const c of calls) assert.equal(c.checksum, hmacSha256Hex(m.secretKey, c.txnData));
       assert.equal(new Set(calls.map((c) => c.id)).size, 3);
+      // Full-width ids: 128 bits of SHA-256 over what each call carries.
+      for (const c of calls) assert.match(String(c.id), new RegExp(`^nrt:${m.merchantIdentifier}:[0-9a-f]{32}$`));
       const first = bodies.flatMap((b) => b.txns).find((t: { orderid: string }) => t.orderid === 'late-0');
       assert.deepEqual(first, { amount: 1000, orderid: 'late-0', txnDate: '2026-01-15 12:00:45.6' });
       assert.deepEqual(bodies[0].refunds, []);
