@@ -7,6 +7,7 @@ import { refusedAddress, type AddressPolicy } from '../src/domain/network-addres
 import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
 import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
+import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
@@ -174,6 +175,33 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     /**
+     * A refund outcome or chargeback change as a non-real-time call, built from the update its
+     * workflow (or use case) recorded, once, and stored under its delivery id.
+     */
+    async prepareUpdateWebhook(input: {
+      deliveryId: string;
+      merchantIdentifier: string;
+      update: RecordedUpdate;
+    }): Promise<PreparedWebhook> {
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (!merchant) return { send: false, reason: 'merchant not found' };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const payload = webhookPayload(
+        merchant.secretKey,
+        merchant.webhookFormat,
+        updateTxnData(input.merchantIdentifier, input.update),
+      );
+      return store({
+        _id: input.deliveryId,
+        merchantIdentifier: input.merchantIdentifier,
+        realtime: false,
+        url: callUrl(merchant.webhookUrl, false),
+        contentType: payload.contentType,
+        body: payload.body,
+      });
+    },
+
+    /**
      * A replay: the stored bytes of `replayOf` under a new delivery id, linked to the first. The URL
      * stays the one first called; the address is checked again on every attempt.
      */
@@ -293,7 +321,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
                 merchantIdentifier: input.merchantIdentifier,
                 late: input.late,
               })
-            : await activities.prepareRealtimeWebhook(input);
+            : input.update !== undefined
+              ? await activities.prepareUpdateWebhook({
+                  deliveryId: input.deliveryId,
+                  merchantIdentifier: input.merchantIdentifier,
+                  update: input.update,
+                })
+              : await activities.prepareRealtimeWebhook(input);
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };

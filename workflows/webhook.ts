@@ -42,6 +42,7 @@ import {
 } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import type { LateUpdate } from '../src/domain/webhook-late';
+import type { RecordedUpdate } from '../src/domain/webhook-update';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 
 export interface WebhookDeliveryInput {
@@ -52,6 +53,8 @@ export interface WebhookDeliveryInput {
   replayOf?: string;
   /** A non-real-time call: the late updates it carries. */
   late?: LateUpdate[];
+  /** A non-real-time call of one refund outcome or chargeback change, as recorded. */
+  update?: RecordedUpdate;
   /**
    * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
    * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
@@ -102,7 +105,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
             merchantIdentifier: input.merchantIdentifier,
             late: input.late,
           })
-        : await store.prepareRealtimeWebhook(input);
+        : input.update !== undefined
+          ? await store.prepareUpdateWebhook({
+              deliveryId: input.deliveryId,
+              merchantIdentifier: input.merchantIdentifier,
+              update: input.update,
+            })
+          : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503
