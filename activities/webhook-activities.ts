@@ -132,6 +132,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       ]);
       if (!t || !merchant) return { send: false, reason: 'order or merchant not found' };
       if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      // The body must say what the workflow recorded. Refunds and chargebacks since change no field
+      // of the real-time entry; only a reconciliation's delayed success rewrites the outcome (a
+      // Failure becomes Success), and it is never sent in real-time form: its non-real-time call
+      // reports it. So a real-time call not stored before it is not sent at all.
+      if (t.delayedSuccess && !(await deps.webhooks.findSummary(input.deliveryId))) {
+        return { send: false, reason: 'the outcome became a delayed success, reported by the non-real-time webhook' };
+      }
       const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, {
         merchantIdentifier: t.merchantIdentifier,
         txns: [realtimeEntry(t)],
