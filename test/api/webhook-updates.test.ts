@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { txnDataSchema } from '../../src/api/schemas/webhook-payload';
 import { formatIstDateTimeMillis } from '../../src/domain/ist-time';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
@@ -14,7 +15,10 @@ function updateCalls(calls: ReceivedCall[], secretKey: string) {
     .map((c) => {
       const form = new URLSearchParams(c.body);
       assert.equal(form.get('checksum'), hmacSha256Hex(secretKey, form.get('txnData')!), 'verifies');
-      return { id: String(c.headers['x-webhook-id']), txnData: JSON.parse(form.get('txnData')!) };
+      const txnData = JSON.parse(form.get('txnData')!);
+      // The shape the API reference and the SDK's types publish, every field of it.
+      assert.deepEqual(txnDataSchema.parse(txnData), txnData);
+      return { id: String(c.headers['x-webhook-id']), txnData };
     });
 }
 

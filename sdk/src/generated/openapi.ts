@@ -10021,20 +10021,48 @@ export interface components {
             bankRefNum?: string;
           }
         | {
-            /** @description paise */
+            /** @description paise: the transaction’s, or the refund’s in `refunds` */
             amount: number;
             orderid: string;
             /** @description yyyy-MM-dd HH:mm:ss.S, IST */
             txnDate: string;
+            /**
+             * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+             * @enum {string}
+             */
+            txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+            /** @description refund outcomes: the refund’s merchantRefId */
+            merchantRefId?: string;
+            /**
+             * @description refund outcomes: how the bank settled it
+             * @enum {string}
+             */
+            refundStatus?: 'SUCCESS' | 'FAILED';
+            /** @description chargebacks: the amount charged back, paise */
+            chargebackAmount?: number;
           }
       )[];
-      /** @description auto-refunds (non-real-time calls only) */
+      /** @description auto-refunds and refund outcomes (non-real-time calls only) */
       refunds: {
-        /** @description paise */
+        /** @description paise: the transaction’s, or the refund’s in `refunds` */
         amount: number;
         orderid: string;
         /** @description yyyy-MM-dd HH:mm:ss.S, IST */
         txnDate: string;
+        /**
+         * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+         * @enum {string}
+         */
+        txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+        /** @description refund outcomes: the refund’s merchantRefId */
+        merchantRefId?: string;
+        /**
+         * @description refund outcomes: how the bank settled it
+         * @enum {string}
+         */
+        refundStatus?: 'SUCCESS' | 'FAILED';
+        /** @description chargebacks: the amount charged back, paise */
+        chargebackAmount?: number;
       }[];
     };
     RealtimeTxn: {
@@ -10068,11 +10096,25 @@ export interface components {
       bankRefNum?: string;
     };
     LateTxn: {
-      /** @description paise */
+      /** @description paise: the transaction’s, or the refund’s in `refunds` */
       amount: number;
       orderid: string;
       /** @description yyyy-MM-dd HH:mm:ss.S, IST */
       txnDate: string;
+      /**
+       * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+       * @enum {string}
+       */
+      txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+      /** @description refund outcomes: the refund’s merchantRefId */
+      merchantRefId?: string;
+      /**
+       * @description refund outcomes: how the bank settled it
+       * @enum {string}
+       */
+      refundStatus?: 'SUCCESS' | 'FAILED';
+      /** @description chargebacks: the amount charged back, paise */
+      chargebackAmount?: number;
     };
     MandateData: {
       merchantIdentifier: string;
