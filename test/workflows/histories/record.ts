@@ -16,13 +16,14 @@ import { randomBytes } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../../../activities/bank-connector';
+import type { BankPaymentRequest, BankRefundRequest } from '../../../activities/bank-connector';
 import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector';
 import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
 import type { MandateDebitInput } from '../../../workflows/mandate-debit';
 import type { MandateWorkflowInput } from '../../../workflows/mandate';
 import type { PaymentWorkflowInput } from '../../../workflows/payment';
+import type { RefundWorkflowInput } from '../../../workflows/refund';
 import { temporalCliPath } from '../../../src/devstack/paths';
 import { customSearchAttributes } from '../../../src/temporal/search-attributes';
 import { timeSkippingEnvironment, workflowBundle } from '../../support/servers';
@@ -89,6 +90,15 @@ const activities = {
     return attemptOutcomes.get(i.deliveryId)?.[i.attempt] ?? { acknowledged: true };
   },
   async finishWebhook() {},
+  async requestBankRefund(r: BankRefundRequest) {
+    return bank.requestRefund(r);
+  },
+  async recordRefundOutcome(i: { answer: { approved: boolean } }) {
+    const at = '2026-11-26T09:00:00.000Z';
+    return i.answer.approved
+      ? { applied: true, refundStatus: 'SUCCESS', txnStatus: 'Refund', completedAt: at }
+      : { applied: true, refundStatus: 'FAILED', txnStatus: 'Success', completedAt: at };
+  },
   async requestMandateApproval(i: { txnId: string; payerVpa: string }) {
     return bank.requestMandateApproval(i);
   },
@@ -340,6 +350,27 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, handle.workflowId);
   };
 
+  /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
+  const refund = async (name: string, reason: string) => {
+    if (!wanted(name)) return;
+    const input: RefundWorkflowInput = {
+      merchantIdentifier: MERCHANT,
+      orderId: `order-${id()}`,
+      txnId: `TXN${id()}`,
+      bankRefNum: '123456789012',
+      merchantRefId: 'r-1',
+      amountPaise: 2500,
+      reason,
+    };
+    const handle = await env.client.workflow.start('refundWorkflow', {
+      workflowId: `refund:${MERCHANT}:${input.orderId}:${input.merchantRefId}`,
+      taskQueue,
+      args: [input],
+    });
+    await handle.result();
+    await save(name, handle.workflowId);
+  };
+
   if (server === 'dev') {
     // Only a real server refuses the start and the cancel of one child in one task (the test server takes both).
     await firstDebitFailsInTheSameTaskAsNotify('mandate-first-debit-fails-in-the-same-task-as-notify');
@@ -361,6 +392,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       { 2: { acknowledged: false, retryAfterMs: 60_000 } },
       2_000,
     );
+    await refund('refund-failed-outcome-webhook', 'sandbox fail');
     await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
