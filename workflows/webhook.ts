@@ -82,7 +82,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
             merchantIdentifier: input.merchantIdentifier,
             late: input.late,
           })
-        : await store.prepareRealtimeWebhook(input);
+        : input.update !== undefined
+          ? await store.prepareUpdateWebhook({
+              deliveryId: input.deliveryId,
+              merchantIdentifier: input.merchantIdentifier,
+              update: input.update,
+            })
+          : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503

@@ -1,4 +1,5 @@
 import type { LateUpdate } from '../domain/webhook-late';
+import type { RecordedUpdate } from '../domain/webhook-update';
 
 /*
  * The webhook delivery workflow's contract (workflows/webhook.ts): what it is started with and
@@ -14,6 +15,8 @@ export interface WebhookDeliveryInput {
   replayOf?: string;
   /** A non-real-time call: the late updates it carries. */
   late?: LateUpdate[];
+  /** A non-real-time call of one refund outcome or chargeback change, as recorded. */
+  update?: RecordedUpdate;
   /**
    * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
    * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.

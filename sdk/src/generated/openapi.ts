@@ -8111,7 +8111,7 @@ export interface paths {
     put?: never;
     /**
      * Replay every failed delivery created since a time (operator)
-     * @description Each failed delivery created at or after `since` (optionally of one merchant; at most 1000 per call) is sent again as a new delivery of the same bytes, linked to the first by replayOf.
+     * @description Each failed original delivery created at or after `since` (optionally of one merchant), oldest first to the end, is sent again as a replay of the same txnData (id `<original>:replay-<n>`, linked by replayOf); originals whose latest replay is pending or delivered are skipped and replays are never replayed, so the same request repeated starts nothing. Answers the replays this call started.
      */
     post: {
       parameters: {
@@ -8304,7 +8304,7 @@ export interface paths {
     put?: never;
     /**
      * Send one delivery again (operator)
-     * @description A new delivery (its own id, attempts and schedule) of the same stored bytes, linked to the first by replayOf. Unknown id: 404, code 2044.
+     * @description A replay (its own id `<original>:replay-<n>`, attempts and schedule) of the original's stored txnData, linked by replayOf and signed with the keys in force. Idempotent: while the latest replay is pending or delivered it is answered and nothing is sent; a replay's id replays its original. Unknown id: 404, code 2044.
      */
     post: {
       parameters: {
@@ -10021,20 +10021,48 @@ export interface components {
             bankRefNum?: string;
           }
         | {
-            /** @description paise */
+            /** @description paise: the transaction’s, or the refund’s in `refunds` */
             amount: number;
             orderid: string;
             /** @description yyyy-MM-dd HH:mm:ss.S, IST */
             txnDate: string;
+            /**
+             * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+             * @enum {string}
+             */
+            txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+            /** @description refund outcomes: the refund’s merchantRefId */
+            merchantRefId?: string;
+            /**
+             * @description refund outcomes: how the bank settled it
+             * @enum {string}
+             */
+            refundStatus?: 'SUCCESS' | 'FAILED';
+            /** @description chargebacks: the amount charged back, paise */
+            chargebackAmount?: number;
           }
       )[];
-      /** @description auto-refunds (non-real-time calls only) */
+      /** @description auto-refunds and refund outcomes (non-real-time calls only) */
       refunds: {
-        /** @description paise */
+        /** @description paise: the transaction’s, or the refund’s in `refunds` */
         amount: number;
         orderid: string;
         /** @description yyyy-MM-dd HH:mm:ss.S, IST */
         txnDate: string;
+        /**
+         * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+         * @enum {string}
+         */
+        txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+        /** @description refund outcomes: the refund’s merchantRefId */
+        merchantRefId?: string;
+        /**
+         * @description refund outcomes: how the bank settled it
+         * @enum {string}
+         */
+        refundStatus?: 'SUCCESS' | 'FAILED';
+        /** @description chargebacks: the amount charged back, paise */
+        chargebackAmount?: number;
       }[];
     };
     RealtimeTxn: {
@@ -10068,11 +10096,25 @@ export interface components {
       bankRefNum?: string;
     };
     LateTxn: {
-      /** @description paise */
+      /** @description paise: the transaction’s, or the refund’s in `refunds` */
       amount: number;
       orderid: string;
       /** @description yyyy-MM-dd HH:mm:ss.S, IST */
       txnDate: string;
+      /**
+       * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+       * @enum {string}
+       */
+      txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+      /** @description refund outcomes: the refund’s merchantRefId */
+      merchantRefId?: string;
+      /**
+       * @description refund outcomes: how the bank settled it
+       * @enum {string}
+       */
+      refundStatus?: 'SUCCESS' | 'FAILED';
+      /** @description chargebacks: the amount charged back, paise */
+      chargebackAmount?: number;
     };
     MandateData: {
       merchantIdentifier: string;

@@ -20,7 +20,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../../../activities/bank-connector';
+import type { BankPaymentRequest, BankRefundRequest } from '../../../activities/bank-connector';
 import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector';
 import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
 import { bankAnswerSignal } from '../../../src/temporal/payment-messages';
@@ -98,6 +98,15 @@ const activities = {
     return attemptOutcomes.get(i.deliveryId)?.[i.attempt] ?? { acknowledged: true };
   },
   async finishWebhook() {},
+  async requestBankRefund(r: BankRefundRequest) {
+    return bank.requestRefund(r);
+  },
+  async recordRefundOutcome(i: { answer: { approved: boolean } }) {
+    const at = '2026-11-26T09:00:00.000Z';
+    return i.answer.approved
+      ? { applied: true, refundStatus: 'SUCCESS', txnStatus: 'Refund', completedAt: at }
+      : { applied: true, refundStatus: 'FAILED', txnStatus: 'Success', completedAt: at };
+  },
   async requestMandateApproval(i: { txnId: string; payerVpa: string }) {
     return bank.requestMandateApproval(i);
   },
@@ -113,12 +122,6 @@ const activities = {
   },
   async recordMandateDebitOutcome(i: { txnId: string; result: string }) {
     return { status: i.result === 'executed' ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
-  },
-  async requestBankRefund(r: { refundId: string }) {
-    return { approved: true, rrn: r.refundId.replace(/\D/g, '').slice(0, 12) };
-  },
-  async recordRefundOutcome() {
-    return { applied: true, refundStatus: 'SUCCESS', txnStatus: 'Refund', completedAt: new Date(0).toISOString() };
   },
   async reportRefundLate() {},
   async applyReconciliationBatch(i: { batch: number }) {
@@ -436,6 +439,27 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
+  /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
+  const refundFailing = async (name: string, reason: string) => {
+    if (!wanted(name)) return;
+    const input: RefundWorkflowInput = {
+      merchantIdentifier: MERCHANT,
+      orderId: `order-${id()}`,
+      txnId: `TXN${id()}`,
+      bankRefNum: '123456789012',
+      merchantRefId: 'r-1',
+      amountPaise: 2500,
+      reason,
+    };
+    const handle = await env.client.workflow.start('refundWorkflow', {
+      workflowId: `refund:${MERCHANT}:${input.orderId}:${input.merchantRefId}`,
+      taskQueue,
+      args: [input],
+    });
+    await handle.result();
+    await save(name, handle.workflowId);
+  };
+
   if (server === 'dev') {
     // Only a real server refuses the start and the cancel of one child in one task (the test server takes both).
     await firstDebitFailsInTheSameTaskAsNotify('mandate-first-debit-fails-in-the-same-task-as-notify');
@@ -461,6 +485,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       { 2: { acknowledged: false, retryAfterMs: 60_000 } },
       2_000,
     );
+    await refundFailing('refund-failed-outcome-webhook', 'sandbox fail');
     await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
