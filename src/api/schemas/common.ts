@@ -11,6 +11,13 @@ export const amountPaiseField = z
   .int('must be an integer number of paise')
   .min(1, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`)
   .max(MAX_AMOUNT_PAISE, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
+/**
+ * Zaakpay's `mode`: "0" test or "1" live, as a string or a number (DECISIONS.md, mode). Live
+ * merchants send "1"; the value is ignored, since the gateway's environment decides whether money moves.
+ */
+export const modeField = z
+  .union([z.enum(['0', '1']), z.literal(0), z.literal(1)])
+  .describe('"0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves');
 export const descriptionField = z.string().trim().min(1).max(255).describe('surrounding whitespace is removed');
 
 /** An e-mail address as the gateway checks it: a pattern, so the API reference states it exactly. */

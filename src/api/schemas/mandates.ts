@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MANDATE_FREQUENCIES, MANDATE_MODES } from '../../domain/mandate';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { emailField, merchantIdentifierField, orderIdField, paiseStringField } from './common';
+import { emailField, merchantIdentifierField, modeField, orderIdField, paiseStringField } from './common';
 
 /**
  * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
@@ -81,7 +81,7 @@ export const mandateDataSchema = z
     encryptionKeyId: z.string().min(1).max(64).describe('the merchant key payerVpa is encrypted with'),
     merchantIpAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
     showMobile: z.enum(['true', 'false']).optional(),
-    mode: z.literal('0').optional(),
+    mode: modeField.optional(),
     returnUrl: z
       .url({ protocol: /^https?$/ })
       .max(2048)
