@@ -264,7 +264,7 @@ export function callbackOperation() {
   bankCallbackSchema.parse(example);
   return {
     summary: 'A bank reports a final answer (gateway endpoint)',
-    description: `Sent by the bank to \`${GATEWAY_CALLBACK_PATH}\` on the gateway (the request's callbackUrl) with the final answer of a payment, refund, mandate or debit. ${SIGNING} The gateway checks the callback against its own record (the txnId must be one it sent to this bank, for that merchant and that amount): a mismatch is refused with 409 and logged. A duplicate or a late callback changes nothing already final (answered 200, \`unchanged\`); an approval for a payment the service had marked failed (1023) makes it a delayed success. A bank retries a callback until it gets 2xx, and stops on 4xx.`,
+    description: `Sent by the bank to \`${GATEWAY_CALLBACK_PATH}\` on the gateway (the request's callbackUrl) with the final answer of a payment, refund, mandate or debit. ${SIGNING} The gateway checks the callback against its own record (the txnId must be one it sent to this bank, for that merchant and that amount): a mismatch is refused with 409 and logged. A duplicate or a late callback changes nothing already final (answered 200, \`unchanged\`); an approval for a payment the service had marked failed (reason 1023, published 183) makes it a delayed success. A bank retries a callback until it gets 2xx, and stops on 4xx.`,
     security: [{ bankSignature: [] }],
     requestBody: { required: true, content: { 'application/json': { schema: json(bankCallbackSchema, 'input'), example } } },
     responses: {
