@@ -26,6 +26,22 @@ export const emailField = z
   .max(254)
   .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, 'must be an e-mail address');
 
+/**
+ * An optional field as Zaakpay's clients send it: empty (`buyerEmail: ""`) when they have no value,
+ * which counts as absent on every API (DECISIONS.md, Optional text fields).
+ */
+export const emptyAsAbsent = <S extends z.ZodType>(field: S) =>
+  z.union([z.literal('').transform(() => undefined), field]).optional();
+
+/** An Indian mobile number: 10 digits (6-9 first), alone or after 0, 91 or +91. */
+export const INDIAN_MOBILE_PATTERN = /^(?:\+91|91|0)?([6-9]\d{9})$/;
+/** A mobile number as Zaakpay's clients write it, kept (and echoed) as its 10 digits. */
+export const indianMobileField = z
+  .string()
+  .regex(INDIAN_MOBILE_PATTERN, 'must be an Indian mobile number: 10 digits, alone or after 0, 91 or +91')
+  .transform((v) => INDIAN_MOBILE_PATTERN.exec(v)![1]!)
+  .describe('10 digits starting 6-9, alone or after 0, 91 or +91; kept as the 10 digits');
+
 /** Paise as the Zaakpay-shaped forms carry them: a whole number, as a string. */
 export const paiseStringField = z
   .string()

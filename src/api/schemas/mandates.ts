@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { MANDATE_FREQUENCIES, MANDATE_MODES } from '../../domain/mandate';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { emailField, merchantIdentifierField, modeField, orderIdField, paiseStringField } from './common';
+import {
+  emailField,
+  emptyAsAbsent,
+  indianMobileField,
+  merchantIdentifierField,
+  modeField,
+  orderIdField,
+  paiseStringField,
+} from './common';
 
 /**
  * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
@@ -92,11 +100,8 @@ export const mandateDataSchema = z
       currency: z.literal('INR').optional(),
       purpose: z.union([z.string().max(50), z.number().int().min(0).max(99)]).optional(),
       productDescription: z.string().trim().min(1).max(255),
-      email: emailField.optional(),
-      phone: z
-        .string()
-        .regex(/^(\+91)?[6-9]\d{9}$/, 'must be an Indian mobile number')
-        .optional(),
+      email: emptyAsAbsent(emailField),
+      phone: emptyAsAbsent(indianMobileField),
       txnDate: looseDate.optional().describe('yyyy-MM-dd, zero padding optional'),
     }),
     billingAddress: billingAddress.optional(),
