@@ -90,7 +90,9 @@ export type CheckoutFields = z.infer<typeof checkoutFieldsSchema>;
 
 /** The JSON answer of a checkout entry: a UPI intent or QR (208), or a refusal (bankPostData null). */
 export const checkoutResponseSchema = z.object({
-  responseCode: z.string().describe('208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal'),
+  responseCode: z
+    .string()
+    .describe('208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal'),
   responseDescription: z.string(),
   doRedirect: z.string(),
   orderDetail: z.record(z.string(), z.unknown()).nullable().describe('the request orderDetail, echoed'),
