@@ -36,6 +36,7 @@ describe('API reference: GET /openapi.json', function () {
       '/checkout/{token}',
       '/checkout/{token}/cancel',
       '/checkout/{token}/pay',
+      '/checktransaction',
       '/ops/v1/chargebacks',
       '/ops/v1/codec/decode',
       '/ops/v1/codec/encode',
@@ -65,6 +66,7 @@ describe('API reference: GET /openapi.json', function () {
       '/transact',
       '/transactU',
       '/updateTxn',
+      '/updatetransaction',
     ]);
     const image = res.json.paths['/api/payments/v1/upi/qr/image'].get;
     assert.deepEqual(image.parameters.map((p: { name: string }) => p.name).sort(), [
