@@ -16,7 +16,8 @@ export interface LegacyXmlAnswer {
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 // XML 1.0 allows no control characters but tab, line feed and carriage return, not even escaped.
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-const text = (v: string) => v.replace(NOT_XML_CHAR, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+const xmlChars = (v: string) => v.replace(NOT_XML_CHAR, '');
+const text = (v: string) => v.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
 /** The answer's checksum: HMAC-SHA256 of `'orderid''responsecode''description'` with the secret key. */
 export function legacyXmlChecksum(secretKey: string, a: Pick<LegacyXmlAnswer, 'orderid' | 'responsecode' | 'description'>) {
@@ -27,8 +28,10 @@ export function legacyXmlChecksum(secretKey: string, a: Pick<LegacyXmlAnswer, 'o
  * The XML document. `secretKey` is the authenticated merchant's: an answer to a request that is
  * not (yet) authenticated carries an empty checksum, so nobody can have chosen text signed.
  */
-export function legacyXml(a: LegacyXmlAnswer, secretKey: string | null): string {
-  const element = (name: string, value: string) => `<${name}>${text(value)}</${name}>`;
+export function legacyXml(answer: LegacyXmlAnswer, secretKey: string | null): string {
+  // What the document can carry is what is signed, so a client checks the values it reads.
+  const a = { ...answer, orderid: xmlChars(answer.orderid), description: xmlChars(answer.description) };
+  const element = (name: string, value: string) => `<${name}>${text(xmlChars(value))}</${name}>`;
   const fields = [
     element('orderid', a.orderid),
     element('responsecode', a.responsecode),
