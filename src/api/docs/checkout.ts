@@ -27,6 +27,12 @@ const RETURNS = `The return to returnUrl carries (V8 and /transactU?v=8) ${V8_RE
 const expressDescription = `Zaakpay's express checkout: flat fields. \`checksum\` = HMAC-SHA256 (hex) with the secret key of \`key=value&\` for each non-empty field in this order: ${EXPRESS_CHECKSUM_FIELDS.join(', ')}; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>\`!$%^=+|\\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's \`data\` + \`checksum\` pair (as /transactU?v=8) is taken too. ${CHECKOUT_FLOW} ${RETURNS}`;
 
 const entryResponses = {
+  200: {
+    description:
+      'a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page',
+    schema: checkoutResponseSchema,
+    html: true,
+  },
   303: { description: 'the order is open: its hosted checkout page (Location /checkout/{token})' },
 } as const;
 

@@ -33,6 +33,7 @@ export function legacyXmlPaths(): Record<string, object> {
         responses,
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: xmlAnswer,
+        errorMediaType: 'text/xml',
       }),
     },
     '/updatetransaction': {
@@ -51,6 +52,7 @@ export function legacyXmlPaths(): Record<string, object> {
         responses,
         errors: [400, 401, 413, 415, 503],
         errorEnvelope: xmlAnswer,
+        errorMediaType: 'text/xml',
       }),
     },
   };
