@@ -172,7 +172,9 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(1800)
-    .describe('how long a hosted checkout waits for its payer before the order becomes Failure (1024)'),
+    .describe(
+      'how long a hosted checkout waits for its payer before the order becomes Failure (183 to the merchant, reason 1024 in the store)',
+    ),
   UPI_PAYEE_VPA: z
     .string()
     .regex(/^[\w.-]+@[\w.-]+$/, 'must be a VPA such as gateway@bank')

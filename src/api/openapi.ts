@@ -4,6 +4,7 @@ import { callbackOperation } from '../bank/openapi';
 import { GATEWAY_CALLBACK_PATH } from '../bank/protocol';
 import { ApiErrors } from '../domain/api-errors';
 import { ledgerPaths } from './docs/ledger';
+import { legacyXmlPaths } from './docs/legacy-xml';
 import { paymentLinkPaths } from './docs/payment-links';
 import { qrPaths } from './docs/qr';
 import { opsPaths } from './docs/ops';
@@ -34,6 +35,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     ...mandatePaths(sandboxEnabled),
     ...checkoutPaths(sandboxEnabled),
     ...ledgerPaths(),
+    ...legacyXmlPaths(),
     ...paymentLinkPaths(),
     ...opsPaths(),
     ...keyPaths(),

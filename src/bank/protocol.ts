@@ -23,7 +23,7 @@ const url = z.url({ protocol: /^https?$/ });
 
 /**
  * The bank's response codes (ISO 8583 style). `BANK_RESPONSE` maps each to what the gateway reports
- * (src/bank/http-connector.ts): approved 100, below the minimum 1021, any other decline 1022.
+ * (src/bank/http-connector.ts): approved 100, below the minimum 1021, any other decline 1022 (the gateway's reason codes: merchants see Zaakpay's, src/domain/response-codes.ts).
  */
 export const BANK_RESPONSE_CODES = {
   '00': 'Approved',

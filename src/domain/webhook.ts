@@ -2,6 +2,7 @@ import { hmacSha256Hex } from './checksum';
 import { paymentModeText } from './instrument';
 import { formatIstDateTimeMillis, formatIstUsDateTime } from './ist-time';
 import { paiseToWire } from './money';
+import { publishedOutcome } from './response-codes';
 import type { Transaction } from './transaction';
 
 const NA = 'NA';
@@ -25,6 +26,7 @@ export function realtimeEntry(t: Transaction): Record<string, string> {
   const card = t.instrument.kind === 'CARD' ? t.instrument : null;
   const bank = 'bankName' in t.instrument ? t.instrument.bankName : null;
   const at = t.completedAt ?? t.updatedAt;
+  const outcome = publishedOutcome(t);
   const entry: Record<string, string> = {
     amount: paiseToWire(t.amountPaise),
     pgTransId: t.txnId,
@@ -37,11 +39,11 @@ export function realtimeEntry(t: Transaction): Record<string, string> {
     product3Description: orNA(t.product3Description),
     product4Description: orNA(t.product4Description),
     cardToken: orNA(card?.cardToken),
-    responseCode: t.responseCode,
+    responseCode: outcome.responseCode,
     bank: orNA(bank),
     bankid: t.instrument.kind === 'NETBANKING' ? t.instrument.bankCode : NA,
     doRedirect: 'false',
-    responseDescription: t.responseDescription,
+    responseDescription: outcome.responseDescription,
     cardId: orNA(card?.cardId),
     cardhashid: orNA(card?.cardId),
     paymentMethod: PAYMENT_METHOD[t.instrument.kind],

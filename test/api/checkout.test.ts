@@ -152,7 +152,7 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
         [...V7_RETURN, 'checksum'],
       );
       assert.ok(returnVerifies(merchant.secretKey, 'V7', back.fields));
-      assert.equal(new Map(back.fields).get('responseCode'), '1022');
+      assert.equal(new Map(back.fields).get('responseCode'), '400');
     });
 
     it('V7 as a GET query string, signed over every field ASCII-sorted', async () => {

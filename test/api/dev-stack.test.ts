@@ -126,7 +126,7 @@ describe('npm start: the local stack', function () {
           '1',
           `the silent bank timed out in the skipped 15 minutes: ${skipped.text} ${JSON.stringify(order)}`,
         );
-        assert.equal(order.responseCode, '1023');
+        assert.equal(order.responseCode, '183');
       } finally {
         await first.stop();
       }

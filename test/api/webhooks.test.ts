@@ -66,7 +66,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       assert.match(entry.authCode, /^\d{6}$/);
       assert.ok(Object.values(entry).every((v) => typeof v === 'string'));
       const declinedEntry = no.txns[0];
-      assert.equal(declinedEntry.responseCode, '1022');
+      assert.equal(declinedEntry.responseCode, '400');
       assert.equal('authCode' in declinedEntry || 'bankRefNum' in declinedEntry, false, 'absent on a declined entry');
       assert.equal(declinedEntry.cardScheme, 'NA');
     } finally {

@@ -64,6 +64,8 @@ export function operation(o: {
   responses: Record<number, { description: string; schema?: z.ZodType; mediaType?: string; html?: true }>;
   errors: number[];
   errorEnvelope: z.ZodType;
+  /** The errors' media type when not JSON (the legacy XML APIs answer every refusal in their XML). */
+  errorMediaType?: string;
   /** Errors a browser (Accept text/html) gets as a page instead of JSON. */
   errorPages?: boolean;
   /** The route also takes a request without a body. */
@@ -123,7 +125,7 @@ export function operation(o: {
           {
             description: 'see the error catalogue',
             content: {
-              'application/json': { schema: jsonSchema(o.errorEnvelope, 'output') },
+              [o.errorMediaType ?? 'application/json']: { schema: jsonSchema(o.errorEnvelope, 'output') },
               ...(o.errorPages && PAGE_ERRORS.includes(code) ? HTML_CONTENT : {}),
             },
           },

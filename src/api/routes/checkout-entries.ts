@@ -118,7 +118,7 @@ async function begin(
   const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
   const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ctx.ip || null);
-  if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('fieldInvalid', 'orderId: already used for another order');
+  if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('orderIdUsed');
   if (data && answersInJson(request.paymentMode) && !wantsPage(ctx)) {
     const intent = checkoutIntent(deps.config, merchant, started.transaction);
     return {
