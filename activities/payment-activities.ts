@@ -32,8 +32,8 @@ export function outcomeOf(
   if (how.refusedByBank && !answer) {
     return {
       status: 'Failure',
-      responseCode: PaymentResponse.declinedByBank.code,
-      responseDescription: PaymentResponse.declinedByBank.description,
+      responseCode: PaymentResponse.refusedByBank.code,
+      responseDescription: PaymentResponse.refusedByBank.description,
       bankRefNum: null,
       authCode: null,
       // The bank refused the request, it gave no final answer about a payment: a later approval (a

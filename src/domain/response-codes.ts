@@ -9,7 +9,7 @@ export const PublishedOutcome = {
   pending: { code: '208', description: 'Transaction is in processing state.' },
   belowMinimum: { code: '1021', description: 'Minimum transaction limit is 9 rupees.' },
   declinedByIssuer: { code: '400', description: 'The transaction was declined by the issuing bank.' },
-  /** Zaakpay's code for an acquirer's refusal; the acquirer protocol has no such answer, so nothing produces it yet. */
+  /** Zaakpay's code for an acquirer's refusal: the bank refused the payment request itself. */
   rejectedByAcquirer: { code: '401', description: 'The transaction was rejected by the acquiring bank.' },
   cancelledByPayer: { code: '102', description: 'Customer cancelled transaction.' },
   /** Every failure the service decides: no bank answer after the status inquiry, a QR, link or checkout that expired unpaid. */
@@ -29,6 +29,12 @@ export const PaymentResponse = {
   pending: { code: '208', description: 'Transaction is in processing state.', published: 'pending' },
   belowMinimum: { code: '1021', description: 'Minimum transaction limit is 9 rupees.', published: 'belowMinimum' },
   declinedByBank: { code: '1022', description: 'Transaction declined by the bank.', published: 'declinedByIssuer' },
+  /** The bank refused the request (no decision about a payment): a later approval still becomes a delayed success. */
+  refusedByBank: {
+    code: '1025',
+    description: 'The bank refused the payment request; transaction marked failed by the service.',
+    published: 'rejectedByAcquirer',
+  },
   bankNoAnswer: {
     code: '1023',
     description: 'No response from the bank; transaction marked failed by the service.',

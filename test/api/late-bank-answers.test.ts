@@ -182,7 +182,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
     assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.bankRefNum, 'BRN4242');
   });
 
-  it('a bank that refuses the request itself: Failure 1022 with its real-time webhook, never Pending for ever; a later approval is a delayed success', async () => {
+  it('a bank that refuses the request itself: Failure 1025 (published 401) with its real-time webhook, never Pending for ever; a later approval is a delayed success', async () => {
     const receiver = await startReceiver();
     try {
       const m = await gw.newMerchant('Refused request');
@@ -195,7 +195,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
       const t = (await storedTransaction(gw, m.merchantIdentifier, orderId))!;
       assert.deepEqual(
         [t.status, t.responseCode, t.markedFailedByService],
-        ['Failure', PaymentResponse.declinedByBank.code, true],
+        ['Failure', PaymentResponse.refusedByBank.code, true],
       );
       const realtime = await until(async () => {
         const call = receiver.calls.find((c) => !c.url.endsWith('?realtime=false'));
@@ -203,7 +203,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
       }, 'the real-time webhook');
       assert.deepEqual(
         realtime.txns.map((x: { orderId: string; responseCode: string }) => [x.orderId, x.responseCode]),
-        [[orderId, '1022']],
+        [[orderId, '401']],
       );
       const report = await reconcile(gw, csvFile([`${t.txnId},BANK7003,SUCCESS,10000`]));
       assert.deepEqual([report.applied, report.rejected], [1, []]);
