@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { decryptAtRest, encryptAtRest, isLegacyAtRest, type SecretContext } from '../domain/secrets';
 import { newWebhookSigningSecret } from '../domain/standard-webhooks';
 import { isDuplicateKeyError } from './mongo';
+import type { Merchant, WebhookFormat } from '../domain/merchant';
 
 interface MerchantDoc {
   _id: string;
@@ -47,7 +48,7 @@ export interface WebhookSigningSecret {
   retiresAt: Date | null;
 }
 
-export type WebhookFormat = 'form' | 'json';
+export type { Merchant, WebhookFormat };
 
 /** What an operator may change on a merchant. */
 export interface MerchantSettings {
@@ -55,22 +56,6 @@ export interface MerchantSettings {
   webhookFormat?: WebhookFormat;
   autoRefund?: boolean;
   defaultReturnUrl?: string | null;
-}
-
-/** A merchant as the API and workers use it: secrets decrypted in memory only. */
-export interface Merchant {
-  merchantIdentifier: string;
-  name: string;
-  webhookUrl: string | null;
-  secretKey: string;
-  /** During a secret key rotation's overlap: the replaced key(s), accepted until retiresAt (secretKeysAt). */
-  previousSecretKeys: { secretKey: string; retiresAt: Date }[];
-  autoRefund: boolean;
-  webhookFormat: WebhookFormat;
-  defaultReturnUrl: string | null;
-  /** The RSA keys that decrypt payerVpa (retired ones left out), the newest first: the one to hand out. */
-  encryptionKeys: { keyId: string; publicKeyPem: string; createdAt: Date }[];
-  createdAt: Date;
 }
 
 export interface NewMerchant {

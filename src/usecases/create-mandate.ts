@@ -10,7 +10,7 @@ import { mandateIntentUrls } from '../domain/mandate-intent';
 import { formatRupees } from '../domain/money';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { MandateRepository } from '../store/mandate-repository';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
 import { mandateWorkflowId } from '../temporal/workflow-ids';

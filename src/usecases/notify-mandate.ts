@@ -5,7 +5,7 @@ import { formatIstDateTime, parseIstDateTime } from '../domain/ist-time';
 import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate';
 import { paiseToWire, type Paise } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { MandateAnswer, MandateDeps } from './create-mandate';

@@ -11,7 +11,7 @@ import {
 import { checksumMatchesAny, expressChecksumTexts, legacyChecksumTexts, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';

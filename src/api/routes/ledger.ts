@@ -17,7 +17,7 @@ import {
   NO_BULK_TRANSACTION,
 } from '../schemas/ledger';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 
 /**
  * POST /api/v1/ledger and POST /api/v1/fetchtxn (`X-API-Key`): a merchant's transactions, page by

@@ -6,7 +6,7 @@ import { secretKeysAt } from '../../domain/checksum';
 import { checksumMatchesAny, legacyChecksumTexts } from '../../domain/checkout-checksum';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
 import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import { findOrder } from '../../usecases/read-order';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
