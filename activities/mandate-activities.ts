@@ -51,7 +51,9 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
   /** The merchant's debits among `orderIds` whose transaction is still Pending: those that may still run. */
   const stillPending = async (merchantIdentifier: string, orderIds: string[]): Promise<string[]> => {
     const pending = new Set(
-      (await transactions.findByOrderIds(merchantIdentifier, orderIds)).filter((t) => t.status === 'Pending').map((t) => t.orderId),
+      (await transactions.findByOrderIds(merchantIdentifier, orderIds))
+        .filter((t) => t.status === 'Pending')
+        .map((t) => t.orderId),
     );
     return orderIds.filter((id) => pending.has(id));
   };
@@ -74,7 +76,10 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
           nextRetryDelay: window.end.getTime() - at.getTime(),
         });
       }
-      const mandate = mandateOf({ merchantIdentifier: request.merchantIdentifier, mandateOrderId: request.instrument.mandateOrderId });
+      const mandate = mandateOf({
+        merchantIdentifier: request.merchantIdentifier,
+        mandateOrderId: request.instrument.mandateOrderId,
+      });
       const until = new Date(at.getTime() + DEBIT_AT_BANK_LEASE_MS);
       if (!(await mandates.claimDebitAtBank(mandate, request.txnId, until))) return { kind: 'mandateEnded' };
       try {

@@ -276,7 +276,10 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
           args: [
             { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },
           ],
-          typedSearchAttributes: mandateDebitSearchAttributes({ merchantIdentifier: input.merchantIdentifier, orderId: first.orderId }),
+          typedSearchAttributes: mandateDebitSearchAttributes({
+            merchantIdentifier: input.merchantIdentifier,
+            orderId: first.orderId,
+          }),
         })
       : null;
     if (outcome?.result !== 'executed') {

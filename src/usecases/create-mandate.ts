@@ -24,6 +24,8 @@ export interface MandateDeps {
   now: () => Date;
   /** false only where the point is not the webhook (workflow tests); absent means send them. */
   realtimeWebhook?: boolean;
+  /** Updates a mandate's run handles before it continues as new (absent: the workflow's default; tests lower it). */
+  updatesPerRun?: number;
 }
 
 export interface MandateAnswer {
@@ -92,7 +94,11 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
   // Only a mandate still awaiting its payer may lack its workflow; an ended one must not run again.
   if (mandate.state === 'CREATED') {
     await ensureMandateWorkflow(
-      { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
+      {
+        ...mandateWorkflowDeps(deps.config, deps.temporal),
+        realtimeWebhook: deps.realtimeWebhook,
+        ...(deps.updatesPerRun ? { updatesPerRun: deps.updatesPerRun } : {}),
+      },
       mandate,
     );
   }
@@ -130,6 +136,7 @@ export interface MandateWorkflowDeps {
   payerAnswerDelayMs: number;
   debitRetryIntervalMs: number;
   realtimeWebhook?: boolean;
+  updatesPerRun?: number;
 }
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
@@ -163,6 +170,7 @@ export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandat
           payerAnswerDelayMs: deps.payerAnswerDelayMs,
           debitRetryIntervalMs: deps.debitRetryIntervalMs,
           ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+          ...(deps.updatesPerRun ? { updatesPerRun: deps.updatesPerRun } : {}),
         },
       ],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
