@@ -19,6 +19,7 @@ import type { MandateActivities } from '../activities/mandate-activities';
 import { MAX_EXECUTION_RETRIES, type MandateFrequency, type MandateState } from '../src/domain/mandate';
 import {
   CONTINUING_AS_NEW,
+  MANDATE_UPDATES_PER_RUN,
   mandateDebitSearchAttributes,
   mandateStateQuery,
   notifyDebitUpdate,
@@ -47,7 +48,10 @@ export interface MandateWorkflowInput {
   debitRetryIntervalMs: number;
   /** false only where the point is not the webhook (workflow tests); absent means send it. */
   realtimeWebhook?: boolean;
-  /** A run continues as new after handling this many updates (absent: UPDATES_PER_RUN; tests lower it). */
+  /**
+   * A run continues as new after handling this many updates: set at creation (MANDATE_UPDATES_PER_RUN,
+   * lower in tests) and handed on, so a run never changes its mind on replay. Absent on older runs.
+   */
   updatesPerRun?: number;
   /** Set by continue-as-new: this run goes on with an ACTIVE mandate from where the last one stopped. */
   carried?: CarriedMandate;
@@ -63,12 +67,9 @@ export interface CarriedMandate {
 }
 
 /**
- * Temporal refuses a run's 2,001st update, and past ~51,200 events or 2,000 pending children it
- * refuses more: a mandate notified daily for years gets there. A run continues as new well before,
- * after this many updates or when the server suggests it (about 4,000 events; a notify takes ~20).
+ * Our own bound on a run's history, should the server not suggest continuing as new. A run's
+ * history depends on it: changing it needs a patched() gate (updatesPerRun travels in the input).
  */
-export const UPDATES_PER_RUN = 1_000;
-/** Our own bound on a run's history, should the server not suggest continuing as new. */
 const EVENTS_PER_RUN = 20_000;
 /** Debits a cancel or prune activity handles at once (well inside its 30 s). */
 const DEBITS_PER_ACTIVITY = 200;
@@ -303,7 +304,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
    * answered by the run that took it; the next run gets the debits still Pending to cancel at the end.
    */
   async function untilEnded(): Promise<MandateWorkflowResult> {
-    const perRun = input.updatesPerRun ?? UPDATES_PER_RUN;
+    const perRun = input.updatesPerRun ?? MANDATE_UPDATES_PER_RUN;
     const handOverDue = () =>
       updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
     const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
@@ -315,6 +316,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       const pendingDebitOrderIds = await pendingOf(scheduledDebits);
       await continueAsNew<typeof mandateWorkflow>({
         ...input,
+        updatesPerRun: perRun,
         carried: {
           pendingDebitOrderIds,
           runsBefore: (carried?.runsBefore ?? 0) + 1,

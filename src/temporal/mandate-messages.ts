@@ -33,6 +33,14 @@ export const mandateDebitStageQuery = defineQuery<MandateDebitStage>('debitStage
 /** The merchant confirms an `autoExecute: false` debit (action execute): accepted only while it waits. */
 export const confirmDebitUpdate = defineUpdate<'confirmed'>('confirmDebit');
 
+/**
+ * Temporal refuses a run's 2,001st update, and past ~51,200 events or 2,000 pending children it
+ * refuses more: a mandate notified daily for years gets there. Its run continues as new well before,
+ * after this many updates or when the server suggests it (about 4,000 events; a notify takes ~20).
+ * Each mandate gets it in its input at creation, so changing it changes only mandates created after.
+ */
+export const MANDATE_UPDATES_PER_RUN = 1_000;
+
 /** The validator's refusal type while a mandate's run waits for its notifies to finish before continuing as new. */
 export const CONTINUING_AS_NEW = 'continuingAsNew';
 

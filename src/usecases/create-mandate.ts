@@ -13,6 +13,7 @@ import type { MandateRepository } from '../store/mandate-repository';
 import type { Merchant } from '../store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
+import { MANDATE_UPDATES_PER_RUN } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { mandateWorkflow } from '../../workflows/mandate';
 
@@ -97,7 +98,7 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
       {
         ...mandateWorkflowDeps(deps.config, deps.temporal),
         realtimeWebhook: deps.realtimeWebhook,
-        ...(deps.updatesPerRun ? { updatesPerRun: deps.updatesPerRun } : {}),
+        updatesPerRun: deps.updatesPerRun ?? MANDATE_UPDATES_PER_RUN,
       },
       mandate,
     );
@@ -136,11 +137,12 @@ export interface MandateWorkflowDeps {
   payerAnswerDelayMs: number;
   debitRetryIntervalMs: number;
   realtimeWebhook?: boolean;
-  updatesPerRun?: number;
+  updatesPerRun: number;
 }
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
   temporal,
+  updatesPerRun: MANDATE_UPDATES_PER_RUN,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
   debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
@@ -170,7 +172,7 @@ export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandat
           payerAnswerDelayMs: deps.payerAnswerDelayMs,
           debitRetryIntervalMs: deps.debitRetryIntervalMs,
           ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
-          ...(deps.updatesPerRun ? { updatesPerRun: deps.updatesPerRun } : {}),
+          updatesPerRun: deps.updatesPerRun,
         },
       ],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
