@@ -114,6 +114,11 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
   const bankMandate = { merchantIdentifier: input.merchantIdentifier, mandateOrderId: input.orderId };
   const bankMandateRef = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
   setHandler(mandateStateQuery, () => state);
+  /** While a run hands over, it takes no update: one it took would have to finish before the run ends. */
+  const refuseWhileHandingOver = () => {
+    if (handingOver)
+      throw ApplicationFailure.create({ type: CONTINUING_AS_NEW, message: 'the mandate is continuing as new: send again' });
+  };
 
   const moveTo = async (next: MandateState) => {
     const from = state;
@@ -140,7 +145,12 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       await condition(() => recorded !== 'ACTIVE' && recorded !== 'CREATED');
       return recorded;
     },
-    { validator: () => requireActive(state) },
+    {
+      validator: () => {
+        requireActive(state);
+        refuseWhileHandingOver();
+      },
+    },
   );
 
   setHandler(
@@ -154,9 +164,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       validator: (_request: NotifyDebitRequest) => {
         requireActive(state);
         if (input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
-        if (handingOver) {
-          throw ApplicationFailure.create({ type: CONTINUING_AS_NEW, message: 'the mandate is continuing as new: send again' });
-        }
+        refuseWhileHandingOver();
       },
     },
   );
@@ -310,8 +318,9 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
     while (await condition(() => revokeRequested || handOverDue(), expiresInMs())) {
       if (revokeRequested) break;
+      // From here no update is taken (refuseWhileHandingOver); those under way finish first.
       handingOver = true;
-      await condition(() => revokeRequested || (allHandlersFinished() && startsInFlight === 0));
+      await condition(() => allHandlersFinished() && startsInFlight === 0);
       if (revokeRequested) break;
       const pendingDebitOrderIds = await pendingOf(scheduledDebits);
       await continueAsNew<typeof mandateWorkflow>({

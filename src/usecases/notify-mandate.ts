@@ -6,9 +6,10 @@ import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate'
 import { paiseToWire, type Paise } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
 import type { Merchant } from '../store/merchant-repository';
-import { CONTINUING_AS_NEW, notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
+import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
+import { acrossHandOver, refusalType } from './mandate-hand-over';
 
 export interface NotifyRequest {
   /** The debit's own orderId. */
@@ -64,33 +65,18 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
     executeAtMs: executeAt.getTime(),
     autoExecute: r.autoExecute,
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await deps.temporal.workflow
+  try {
+    const result = await acrossHandOver(() =>
+      deps.temporal.workflow
         .getHandle(mandateWorkflowId(merchantIdentifier, parent.orderId))
         // The update id is the debit's orderId: a retried call gets the first call's result.
-        .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` });
-      return result.kind === 'notified' ? scheduled : refused(result.reason);
-    } catch (e) {
-      // The workflow refused (the mandate ended between our read and the update) or has ended.
-      if (e instanceof WorkflowUpdateFailedError) {
-        const type = refusalType(e);
-        // The mandate's run is handing over to its next one (moments): the notify goes to that one.
-        if (type === CONTINUING_AS_NEW && attempt < HAND_OVER_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, HAND_OVER_PAUSE_MS));
-          continue;
-        }
-        if (type === CONTINUING_AS_NEW) throw new ApiError('dependencyUnavailable', 'the mandate is busy: send the notify again');
-        return refused(type === 'inactive' ? 'inactive' : 'parentNotActive');
-      }
-      if (e instanceof WorkflowNotFoundError) return refused('parentNotActive');
-      throw e;
-    }
+        .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` }),
+    );
+    return result.kind === 'notified' ? scheduled : refused(result.reason);
+  } catch (e) {
+    // The workflow refused (the mandate ended between our read and the update) or has ended.
+    if (e instanceof WorkflowUpdateFailedError) return refused(refusalType(e) === 'inactive' ? 'inactive' : 'parentNotActive');
+    if (e instanceof WorkflowNotFoundError) return refused('parentNotActive');
+    throw e;
   }
 }
-
-/** A mandate's run hands over to the next in well under a second; a notify waits for it up to ~10 s. */
-const HAND_OVER_ATTEMPTS = 100;
-const HAND_OVER_PAUSE_MS = 100;
-
-const refusalType = (e: WorkflowUpdateFailedError) => (e.cause as { type?: string } | undefined)?.type;
