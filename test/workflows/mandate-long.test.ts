@@ -136,6 +136,11 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
           await pass(`attempt:${r.txnId}`);
           return real.requestBankPayment(r);
         },
+        // Held where a test asks (`hand-over`): the run is handing over to its next one.
+        async pendingMandateDebits(i: Parameters<typeof real.pendingMandateDebits>[0]) {
+          await pass('hand-over');
+          return real.pendingMandateDebits(i);
+        },
       },
     });
     return worker.runUntil(fn);
@@ -225,6 +230,30 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
       assert.deepEqual(bankCalls, [], 'no debit reached the bank');
       // Days pass: nothing carried over runs at its executionDate either.
       await env.sleep(4 * 86_400_000);
+      assert.deepEqual(bankCalls, []);
+    });
+  });
+
+  it('a revoke sent while the run hands over is answered by the next run, which cancels every debit', async () => {
+    await withWorker(async () => {
+      await skipTo(istAt(await serverNow(), 1, '08:00:00'));
+      const parent = await activeMandate({ updatesPerRun: 2 });
+      const handOver = hold('hand-over');
+      const debits = [await notify(parent, `${istDate(deps.now(), 3)} 08:00:00`)];
+      debits.push(await notify(parent, `${istDate(deps.now(), 3)} 08:00:00`));
+      await handOver.arrived;
+      // The run refuses the revoke (continuingAsNew) while it hands over; the use case sends it again.
+      const revoke = revokeMandate(deps, order(parent));
+      await new Promise((r) => setTimeout(r, 500));
+      handOver.release();
+      assert.deepEqual(await revoke, { kind: 'ended', state: 'REVOKED' });
+      const history = await env.client.workflow
+        .getHandle(mandateWorkflowId(merchant.merchantIdentifier, parent), (await mandateHandle(parent).describe()).runId)
+        .fetchHistory();
+      assert.ok(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId, 'a later run answered');
+      for (const orderId of debits) {
+        assert.deepEqual(await debitHandle(orderId).result(), { result: 'executionCancelled', status: 'Failure', attempts: 0 });
+      }
       assert.deepEqual(bankCalls, []);
     });
   });
