@@ -59,8 +59,9 @@ const { recordMandateDebitOutcome, requestMandateDebit } = proxyActivities<Manda
  * executionDate, the merchant's confirmation when autoExecute is false, then one attempt and at most
  * `maxRetries` retries, each outside the peak windows (a retry or a late timer that lands in one
  * waits for it to end). The result is recorded on the debit's transaction exactly once and sent as
- * a real-time webhook. Cancelled (the mandate was revoked or expired) before it debits, it records
- * the cancellation instead.
+ * a real-time webhook. Cancelled (the mandate was revoked or expired) before it debits, or finding
+ * its mandate no longer ACTIVE in the store when an attempt is due, it records the cancellation
+ * (1124) instead, without asking the bank.
  */
 export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<MandateDebitOutcome> {
   // Each attempt asks the bank only while the mandate is ACTIVE in the store and, when retried by

@@ -89,7 +89,9 @@ const activities = proxyActivities<MandateActivities>({
  * CREATED until the payer answers, then ACTIVE or DECLINED. An approved mandate with firstDebit
  * debits at once and becomes INACTIVE (1117) if that fails. An ACTIVE mandate schedules the debits
  * merchants notify (each its own workflow) until the payer revokes it or its endDate passes; then
- * it cancels every debit still scheduled.
+ * it cancels every debit still scheduled. It lives for years: its run continues as new long before
+ * Temporal's per-run limits (untilEnded), and its end is acknowledged only once no debit attempt is
+ * at the bank (the fence of claimDebitAtBank).
  */
 export async function mandateWorkflow(input: MandateWorkflowInput): Promise<MandateWorkflowResult> {
   const carried = input.carried;
