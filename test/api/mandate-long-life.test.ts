@@ -85,6 +85,7 @@ describe('Mandates: one notified 2,100 times (dev server)', function () {
     const runs: string[] = [];
     const workflowId = mandateWorkflowId(merchant.merchantIdentifier, parent);
     for await (const w of gw.rt.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push(w.status.name);
+    console.log(`      ${runs.length} runs of the mandate's workflow`);
     assert.ok(runs.filter((s) => s === 'CONTINUED_AS_NEW').length >= 2, `runs: ${runs.join(', ')}`);
     assert.deepEqual(
       runs.filter((s) => s !== 'CONTINUED_AS_NEW'),
