@@ -133,7 +133,24 @@ const activities = {
   async ensureWorkflowsOfStalePayments() {
     return { checked: 3 };
   },
+  // The long-lived shape (issue 30): every mandate stays ACTIVE here, and no debit is at the bank at its end.
+  async requestMandateDebit(i: { request: BankPaymentRequest }) {
+    return { kind: 'sent', reply: await bank.requestPayment(i.request) };
+  },
+  async awaitNoDebitAtBank() {},
+  async startMandateDebit(input: MandateDebitInput) {
+    await startDebitWorkflow(input);
+  },
+  async pendingMandateDebits(i: { orderIds: string[] }) {
+    return i.orderIds;
+  },
+  async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
+    for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
+  },
 };
+/** The recording's client, for the activities that start and cancel debit workflows. */
+let startDebitWorkflow: (input: MandateDebitInput) => Promise<void> = async () => undefined;
+let cancelDebitWorkflow: (workflowId: string) => Promise<void> = async () => undefined;
 
 /** Runs the scenarios of one server kind on `env` and writes their histories. */
 async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 'dev') {
@@ -153,8 +170,20 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
   let stopWorkflows = await workflowWorker();
   const id = () => randomBytes(4).toString('hex');
-  const save = async (name: string, workflowId: string) => {
-    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  startDebitWorkflow = async (input) => {
+    await env.client.workflow.start('mandateDebitWorkflow', {
+      workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
+      taskQueue,
+      args: [input],
+    });
+  };
+  cancelDebitWorkflow = (workflowId) =>
+    env.client.workflow
+      .getHandle(workflowId)
+      .cancel()
+      .then(() => undefined);
+  const save = async (name: string, workflowId: string, runId?: string) => {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     const History = temporal.api.history.v1.History;
     const json = History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String });
     writeFileSync(path.join(__dirname, `${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
@@ -339,6 +368,42 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
+   * Issue 30's shape: a mandate whose run continues as new after two updates, with a debit carried
+   * over, revoked in the next run (debits started by an activity, cancelled by one at the end).
+   */
+  const longLivedRevoked = async (name: string) => {
+    if (!wanted(name)) return;
+    serverNow = await env.currentTimeMs();
+    const input = { ...mandateInput('success@sandbox', false), updatesPerRun: 2 };
+    const handle = await env.client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:${MERCHANT}:${input.orderId}`,
+      taskQueue,
+      args: [input],
+    });
+    const firstRun = handle.firstExecutionRunId;
+    await waitFor(async () => (await handle.query<string>('mandateState')) === 'ACTIVE');
+    for (let i = 0; i < 3; i++) {
+      const request = notifyRequest();
+      for (;;) {
+        const refused = await env.client.workflow
+          .getHandle(handle.workflowId)
+          .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${request.orderId}` })
+          .then(
+            () => false,
+            (e: unknown) => String((e as Error).cause).includes('continuing as new'),
+          );
+        if (!refused) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const latest = env.client.workflow.getHandle(handle.workflowId);
+    await latest.executeUpdate(revokeMandateUpdate);
+    await latest.result();
+    await save(`${name}-first-run`, handle.workflowId, firstRun);
+    await save(`${name}-last-run`, handle.workflowId);
+  };
+
+  /**
    * The race of issue 18: the notify's debit is stored and INACTIVE is recorded while no workflow
    * task runs, so both completions reach the mandate in one task (start and cancel of one child).
    */
@@ -468,6 +533,9 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await payment('payment-completion-lost', true);
     await debit('mandate-debit-applied', false);
     await debit('mandate-debit-completion-lost', true);
+    // Issue 30: each attempt through requestMandateDebit (the mandate's state read first), and the long-lived mandate.
+    await debit('mandate-debit-checks-mandate-applied', false);
+    await longLivedRevoked('mandate-long-lived-continued-as-new-then-revoked');
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-after-notify-started-debit', true);
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-before-notify-stored-debit', false);
     await revokedWithDebit('mandate-revoked-with-debit', false);
