@@ -153,7 +153,7 @@ describe('The guides: every command in README.md and docs/ runs against a gatewa
         E: merchant.encryptionKeyId,
         T: config.OPS_TOKEN,
         P: publicKey,
-        ...(gw.bank ? { BANK: gw.bank.url } : {}),
+        ...(gw.bank ? { BANK: gw.bank.url, BANK_ADMIN: gw.bank.adminToken } : {}),
         // The CLI reads the same configuration as the gateway it operates.
         GATEWAY_ENV: 'test',
         MONGODB_URI: config.MONGODB_URI,
