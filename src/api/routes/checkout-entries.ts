@@ -8,7 +8,7 @@ import {
   CheckoutRefusals,
   type CheckoutRequest,
 } from '../../domain/checkout';
-import { checksumMatchesAny, expressChecksumTexts, legacyChecksumTexts, type FormPairs } from '../../domain/checkout-checksum';
+import { legacyFieldOrderProblem, signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import type { Merchant } from '../../store/merchant-repository';
@@ -51,10 +51,11 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);
       requireChecksum(fields.checksum);
-      if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), legacyChecksumTexts(pairs), fields.checksum!)) {
-        throw new CheckoutRefusal('checksumMismatch');
-      }
-      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+      const signed = signedLegacyFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+      if (!signed) throw new CheckoutRefusal('checksumMismatch');
+      const misplaced = legacyFieldOrderProblem(pairs);
+      if (misplaced) throw new CheckoutRefusal('fieldInvalid', `${misplaced.field}: ${misplaced.why}`);
+      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
     });
   });
   return router;
@@ -76,10 +77,9 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
   if (fields.data !== undefined && fields.orderId === undefined) return dataEntry(deps, ctx, entry, fields);
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
-  if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), expressChecksumTexts(pairs), fields.checksum!)) {
-    throw new CheckoutRefusal('checksumMismatch');
-  }
-  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+  const signed = signedExpressFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+  if (!signed) throw new CheckoutRefusal('checksumMismatch');
+  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
 }
 
 /** `data` (JSON text) and `checksum` = HMAC-SHA256 of those exact characters. */
