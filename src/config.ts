@@ -270,6 +270,15 @@ export const configSchema = z.object({
     .max(720)
     .default(72)
     .describe('how long a dashboard invitation link can be used (once)'),
+  DASHBOARD_PASSWORD_COST: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(20)
+    .default(17)
+    .describe(
+      "dashboard passwords: scrypt's N = 2^this (r 8, p 1); 17 is OWASP's guidance and the least staging and production accept; older hashes are rehashed at sign-in",
+    ),
   DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce
     .number()
     .int()
@@ -450,6 +459,8 @@ function strictProblems(c: z.infer<typeof configSchema>): string[] {
   if (masterKey) problems.push(`MASTER_KEY: too weak for ${c.GATEWAY_ENV}: ${masterKey}`);
   const opsToken = c.OPS_TOKEN && weakSecret(c.OPS_TOKEN, 32);
   if (opsToken) problems.push(`OPS_TOKEN: too weak for ${c.GATEWAY_ENV}: ${opsToken}`);
+  if (c.DASHBOARD_PASSWORD_COST < 17)
+    problems.push(`DASHBOARD_PASSWORD_COST: at least 17 in ${c.GATEWAY_ENV} (OWASP's scrypt guidance)`);
   return problems;
 }
 

@@ -34,6 +34,14 @@ export interface SharedLimiter {
   refusedFor(key: string): Promise<number>;
   /** Counts one against the key: 0 while within the limit, else how long (ms) it is refused. */
   count(key: string): Promise<number>;
+  /**
+   * Counts one against the key in the store itself, at once (one atomic update, no sharing
+   * period): for the few expensive attempts (a sign-in's scrypt) that must be counted before the
+   * work, so concurrent attempts on every replica never pass the limit. 0 or how long (ms) it is refused.
+   */
+  take(key: string): Promise<number>;
+  /** Gives back one `take` (the attempt turned out not to count, e.g. a right password). */
+  giveBack(key: string): Promise<void>;
 }
 
 /**
@@ -104,6 +112,19 @@ export function sharedLimiter(
       }
       unshared.set(key, (unshared.get(key) ?? 0) + 1);
       return 0;
+    },
+    async take(key) {
+      try {
+        await shared.consume(key, 1);
+        return 0;
+      } catch (e) {
+        if (e instanceof RateLimiterRes) return Math.max(1, e.msBeforeNext);
+        // The store did not answer: the local count still limits this replica.
+        return this.count(key);
+      }
+    },
+    async giveBack(key) {
+      await shared.reward(key, 1).catch(() => undefined);
     },
   };
 }
