@@ -23,6 +23,12 @@ export type ApiFamily =
 export interface RateLimit {
   /** Counts one request of the merchant in the family; throws 429 (with Retry-After) past the limit. */
   consume(ctx: Context, family: ApiFamily, merchantIdentifier: string): Promise<void>;
+  /**
+   * Counts one request in the family against the client's address instead (the same limit): for
+   * what anyone can replay from a merchant's public page (its signed checkout form again, a QR
+   * image address), so a replaying payer spends its own budget, never the merchant's customers'.
+   */
+  consumeForClient(ctx: Context, family: ApiFamily): Promise<void>;
 }
 
 /** How often a replica adds its counts to the shared ones in the store. */
@@ -137,12 +143,15 @@ export function tooMany(ctx: Context, msBeforeNext: number, detail: string): Api
 
 /** Per merchant and API family, at most `perSecond` requests a second across every API replica; 0 turns it off. */
 export function storeRateLimit(client: MongoClient, dbName: string, perSecond: number): RateLimit {
-  if (perSecond === 0) return { consume: async () => undefined };
+  if (perSecond === 0) return { consume: async () => undefined, consumeForClient: async () => undefined };
   const limiter = sharedLimiter(client, dbName, { points: perSecond, durationSeconds: 1, keyPrefix: 'rlflx' });
+  const count = async (ctx: Context, key: string) => {
+    const refused = await limiter.count(key);
+    if (refused > 0) throw tooMany(ctx, refused, `at most ${perSecond} requests per second for this API`);
+  };
   return {
-    async consume(ctx, family, merchantIdentifier) {
-      const refused = await limiter.count(`${family}:${merchantIdentifier}`);
-      if (refused > 0) throw tooMany(ctx, refused, `at most ${perSecond} requests per second for this API`);
-    },
+    consume: (ctx, family, merchantIdentifier) => count(ctx, `${family}:${merchantIdentifier}`),
+    // A key no merchant identifier can take (they are letters and digits).
+    consumeForClient: (ctx, family) => count(ctx, `${family}:client ${ctx.ip || 'unknown'}`),
   };
 }

@@ -114,7 +114,14 @@ async function begin(
   request: CheckoutRequest,
   data?: CheckoutData,
 ): Promise<Answer> {
-  await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
+  // The signed form is public (the payer's browser posts it): posting it again for an order that
+  // exists counts against the client's address, so a replaying payer cannot use up the merchant's budget.
+  const repeat = await deps.transactions.findByOrder({
+    merchantIdentifier: merchant.merchantIdentifier,
+    orderId: request.orderId,
+  });
+  if (repeat) await deps.rateLimit.consumeForClient(ctx, 'checkout');
+  else await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
   const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
   const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ctx.ip || null);
