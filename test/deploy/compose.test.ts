@@ -119,6 +119,7 @@ const supplied: Record<string, string> = {
   PUBLIC_HOST: 'pay.example.in',
   BANK_SECRET: randomBytes(32).toString('hex'),
   BANK_BASE_URL: 'https://acquirer.example.in',
+  UPI_PAYEE_VPA: 'gateway@examplebank',
   BANK_SIMULATOR_SECRET: randomBytes(32).toString('hex'),
   BANK_SIMULATOR_ADMIN_TOKEN: randomBytes(24).toString('hex'),
   MONGODB_ROOT_PASSWORD: randomBytes(24).toString('hex'),
