@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { MongoClient } from 'mongodb';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
+import { addressLimitKey } from '../../domain/network-address';
 import { sharedLimiter, tooMany, type SharedLimiter } from './rate-limit';
 
 const MINUTE = 60;
@@ -20,7 +21,7 @@ export function authFailureLimit(client: MongoClient, dbName: string, limits: { 
   const byAddress = limiter(client, dbName, limits.perAddress, 'auth-fail-ip');
   const byMerchant = limiter(client, dbName, limits.perMerchant, 'auth-fail-merchant');
   return async (ctx: Context, next: Next) => {
-    const address = ctx.ip || 'unknown';
+    const address = addressLimitKey(ctx.ip || 'unknown');
     const refused = byAddress ? await byAddress.refusedFor(address) : 0;
     if (refused > 0) throw tooMany(ctx, refused, 'too many failed authentications from this address');
     try {
@@ -46,7 +47,7 @@ export function hostedPageLimit(client: MongoClient, dbName: string, limits: { p
     const token = String(ctx.params.token ?? '');
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
-      byAddress ? byAddress.count(ctx.ip || 'unknown') : 0,
+      byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,
     ]);
     const refused = Math.max(tokenRefused, addressRefused);
     if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');

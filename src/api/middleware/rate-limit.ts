@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { MongoClient } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../../domain/api-errors';
+import { addressLimitKey } from '../../domain/network-address';
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
@@ -152,6 +153,6 @@ export function storeRateLimit(client: MongoClient, dbName: string, perSecond: n
   return {
     consume: (ctx, family, merchantIdentifier) => count(ctx, `${family}:${merchantIdentifier}`),
     // A key no merchant identifier can take (they are letters and digits).
-    consumeForClient: (ctx, family) => count(ctx, `${family}:client ${ctx.ip || 'unknown'}`),
+    consumeForClient: (ctx, family) => count(ctx, `${family}:client ${addressLimitKey(ctx.ip || 'unknown')}`),
   };
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { acceptInvitation } from '../../usecases/dashboard-invitations';
+import { addressLimitKey } from '../../domain/network-address';
 import { PasswordWorkBusy } from '../../domain/password';
 import { signIn } from '../../usecases/dashboard-sign-in';
 import type { ApiDeps } from '../deps';
@@ -49,7 +50,7 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     let refusedMs = 0;
     for (const [limiter, key] of [
       [byAccount, email],
-      [byAddress, address],
+      [byAddress, addressLimitKey(address)],
     ] as const) {
       if (!limiter) continue;
       const refused = await limiter.take(key);
