@@ -469,6 +469,9 @@ function strictProblems(c: z.infer<typeof configSchema>): string[] {
   if (masterKey) problems.push(`MASTER_KEY: too weak for ${c.GATEWAY_ENV}: ${masterKey}`);
   const opsToken = c.OPS_TOKEN && weakSecret(c.OPS_TOKEN, 32);
   if (opsToken) problems.push(`OPS_TOKEN: too weak for ${c.GATEWAY_ENV}: ${opsToken}`);
+  // It signs the bank's callbacks: a guessable one lets anyone mark an order paid.
+  const bankSecret = c.BANK_SECRET && weakSecret(c.BANK_SECRET, 32);
+  if (bankSecret) problems.push(`BANK_SECRET: too weak for ${c.GATEWAY_ENV}: ${bankSecret}`);
   if (c.DASHBOARD_PASSWORD_COST < 17)
     problems.push(`DASHBOARD_PASSWORD_COST: at least 17 in ${c.GATEWAY_ENV} (OWASP's scrypt guidance)`);
   return problems;

@@ -3,7 +3,11 @@ import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/con
 
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
-const HTTP_BANK = { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'https://acquirer.example', BANK_SECRET: 'b'.repeat(32) };
+const HTTP_BANK = {
+  BANK_CONNECTOR: 'http',
+  BANK_BASE_URL: 'https://acquirer.example',
+  BANK_SECRET: '7d2f9a41c08e5b36f1a4c9e27b05d83f',
+};
 const TEMPORAL_MTLS = {
   TEMPORAL_TLS_CA_FILE: '/certs/ca.pem',
   TEMPORAL_TLS_CERT_FILE: '/certs/gateway.pem',
@@ -123,6 +127,8 @@ describe('configuration', () => {
       [{ SANDBOX_ENABLED: 'true' }, /SANDBOX_ENABLED: not allowed in production/],
       [{ BANK_CONNECTOR: 'sandbox' }, /BANK_CONNECTOR: the sandbox bank is not allowed in production/],
       [{ UPI_PAYEE_VPA: undefined }, /UPI_PAYEE_VPA: required in production/],
+      [{ BANK_SECRET: 'a'.repeat(40) }, /BANK_SECRET: too weak for production: too few distinct characters/],
+      [{ BANK_SECRET: 'abcdefgh'.repeat(5) }, /BANK_SECRET: too weak for production: a short pattern repeated/],
       [{ UPI_PAYEE_VPA: 'merchantgateway@sandbox' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
       [{ UPI_PAYEE_VPA: 'gateway@SANDBOX' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
     ];
