@@ -5,6 +5,16 @@ export interface AddressPolicy {
   allowLoopback: boolean;
   /** Private ranges an operator explicitly allows (CIDR). */
   allowedRanges: string[];
+  /** Production: webhook URLs must be https (an http one sends payer data and signatures in clear). */
+  requireHttps?: boolean;
+}
+
+/**
+ * Production takes only https addresses where payer data or a signed result travels: webhook URLs
+ * and checkout return URLs (the payer's browser would post the signed result in clear). Null, or why not.
+ */
+export function refusedPlainHttp(url: string, gatewayEnv: string): string | null {
+  return gatewayEnv === 'production' && /^http:/i.test(url) ? 'must be https in production' : null;
 }
 
 /** Cloud metadata endpoints: never a webhook target, whatever the policy allows. */

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { addressLimitKey, refusedAddress } from '../../src/domain/network-address';
+import { addressLimitKey, refusedAddress, refusedPlainHttp } from '../../src/domain/network-address';
+import { refusedWebhookUrl } from '../../src/usecases/check-webhook-url';
 
 describe('webhook address rules', () => {
   const strict = { allowLoopback: false, allowedRanges: [] };
@@ -48,5 +49,15 @@ describe('webhook address rules', () => {
     assert.notEqual(addressLimitKey('2001:db8:1:2::9'), addressLimitKey('2001:db8:1:3::9'));
     assert.equal(addressLimitKey('::ffff:203.0.113.7'), '203.0.113.7');
     assert.equal(addressLimitKey('203.0.113.7'), '203.0.113.7');
+  });
+  it('production takes only https webhook and return URLs; other environments take http too', async () => {
+    assert.equal(refusedPlainHttp('http://shop.example/return', 'production'), 'must be https in production');
+    assert.equal(refusedPlainHttp('HTTP://shop.example/return', 'production'), 'must be https in production');
+    assert.equal(refusedPlainHttp('https://shop.example/return', 'production'), null);
+    for (const env of ['development', 'test', 'staging']) assert.equal(refusedPlainHttp('http://shop.example/r', env), null, env);
+    const production = { ...strict, requireHttps: true };
+    assert.equal(await refusedWebhookUrl('http://8.8.8.8/hook', production), 'must be https in production');
+    assert.equal(await refusedWebhookUrl('https://8.8.8.8/hook', production), null);
+    assert.equal(await refusedWebhookUrl('http://8.8.8.8/hook', strict), null);
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '../../domain/checkout';
 import { legacyFieldOrderProblem, signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
+import { refusedPlainHttp } from '../../domain/network-address';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import type { Merchant } from '../../store/merchant-repository';
 import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
@@ -124,6 +125,8 @@ async function begin(
   else await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
   const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
+  const plain = refusedPlainHttp(returnUrl, deps.config.GATEWAY_ENV);
+  if (plain) throw new CheckoutRefusal('fieldInvalid', `returnUrl: ${plain}`);
   const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ctx.ip || null);
   if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('fieldInvalid', 'orderId: already used for another order');
   if (data && answersInJson(request.paymentMode) && !wantsPage(ctx)) {
