@@ -11,7 +11,7 @@ function limiter(client: MongoClient, dbName: string, points: number, keyPrefix:
 }
 
 /**
- * Failed authentications (every 401 of the catalogue) count against the client address and, when
+ * Failed authentications (every 401: thrown from the catalogue, or answered in a Zaakpay envelope) count against the client address and, when
  * the caller named one, the merchant it claimed to be. An address past its limit gets 429 on
  * every request until the minute is over, before any work; a claimed merchant past its limit turns
  * further failures into 429, while the merchant's correctly signed calls go on (anyone can claim
@@ -36,6 +36,9 @@ export function authFailureLimit(client: MongoClient, dbName: string, limits: { 
       if (merchantRefused > 0) throw tooMany(ctx, merchantRefused, 'too many failed authentications for this merchant');
       throw e;
     }
+    // Zaakpay-shaped answers (/updateTxn, /checkTxn, the checkout entries) give their own 401
+    // envelope instead of throwing: counted against the address too (the answer already made stands).
+    if (ctx.status === 401 && byAddress) await byAddress.count(address);
   };
 }
 
