@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../src/devstack/process';
@@ -200,7 +200,13 @@ describe('npm start: the local stack', function () {
     await withDevStack('bank', { bank: await freePort() }, ['--bank=simulator'], async (stack, ports) => {
       assert.match(stack.output, new RegExp(`bank: the bank simulator at http://127.0.0.1:${ports.bank}`));
       const { pay, paid } = await payAsPrinted(stack);
-      const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`);
+      const tokenFile = /with the token in (\S+),/.exec(stack.output)?.[1];
+      assert.ok(tokenFile, 'the admin token file is printed');
+      const admin = readFileSync(tokenFile, 'utf8').trim();
+      assert.equal((await request(`http://127.0.0.1:${ports.bank}/admin/books`)).status, 401, 'no admin token');
+      const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
       assert.deepEqual(
         books.json.payments.map((p: { request: { txnId: string } }) => p.request.txnId),
         [paid.json.data.txnId],

@@ -115,7 +115,7 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
     '/transact': {
       post: operation({
         summary: "Zaakpay's legacy checkout: send the payer to the hosted checkout",
-        description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The return carries exactly amount (paise, v=2 only), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
+        description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
         bodySignature: 'legacyChecksum',
         in: 'form',
         query: legacyQuerySchema,

@@ -107,8 +107,10 @@ export const checkoutResponseSchema = z.object({
 });
 export type CheckoutResponseBody = z.infer<typeof checkoutResponseSchema>;
 
-/** The legacy form's version (`/transact?v=2` returns the amount too). */
-export const legacyQuerySchema = z.object({ v: z.enum(['2', '3']).optional().describe('2: the return carries amount') });
+/** The legacy form's version (every version's return carries the amount). */
+export const legacyQuerySchema = z.object({
+  v: z.enum(['2', '3']).optional().describe("Zaakpay's legacy form versions; every version's return carries amount"),
+});
 
 /** The hosted page's pay form (one instrument per form) and cancel form, as the page posts them. */
 export const checkoutPayFormSchema = z.object({
