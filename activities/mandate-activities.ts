@@ -7,7 +7,7 @@ import type { MandateRepository } from '../src/store/mandate-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import { mandateDebitSearchAttributes } from '../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
-import type { MandateDebitInput, mandateDebitWorkflow } from '../workflows/mandate-debit';
+import type { MandateDebitInput, MandateDebitResult, MandateDebitWorkflow } from '../src/temporal/mandate-debit-contract';
 import { recordPendingOutcome } from './payment-activities';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from './bank-connector';
 
@@ -41,7 +41,7 @@ export interface NewMandateDebit {
 }
 
 /** How a mandate debit ended: the contract's 1111/1112, or the gateway's lapsed and cancelled codes. */
-export type MandateDebitResult = 'executed' | 'executionFailed' | 'executionLapsed' | 'executionCancelled';
+export type { MandateDebitResult };
 
 export function createMandateActivities({ mandates, transactions, bank, now, temporal, taskQueue }: MandateActivityDeps) {
   const mandateOf = (r: { merchantIdentifier: string; mandateOrderId: string }): OrderRef => ({
@@ -111,7 +111,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
      */
     async startMandateDebit(input: MandateDebitInput): Promise<void> {
       try {
-        await temporal.workflow.start<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+        await temporal.workflow.start<MandateDebitWorkflow>('mandateDebitWorkflow', {
           workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
           taskQueue,
           args: [input],

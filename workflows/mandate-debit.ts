@@ -10,40 +10,14 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { BankAnswer, BankReply } from '../activities/bank-connector';
-import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
+import type { MandateActivities } from '../activities/mandate-activities';
 import type { PaymentActivities } from '../activities/payment-activities';
 import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
 import { firstOffPeakInstant } from '../src/domain/peak-windows';
 import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
+import type { MandateDebitInput, MandateDebitOutcome, MandateDebitResult } from '../src/temporal/mandate-debit-contract';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
-
-export interface MandateDebitInput {
-  merchantIdentifier: string;
-  mandateOrderId: string;
-  /** The debit's own order and transaction (the notify's orderDetail.orderId; the first debit's, held for it at create). */
-  orderId: string;
-  txnId: string;
-  amountPaise: number;
-  payerVpa: string;
-  /** When the debit runs, ms since the epoch. */
-  executeAtMs: number;
-  /** false: the merchant confirms (action execute) from executeAt until 24 hours after it, or it lapses. */
-  autoExecute: boolean;
-  /** Retries after a failed attempt (the contract's executions: 3; the first debit: 0). */
-  maxRetries: number;
-  retryIntervalMs: number;
-  /** The first debit runs at once on the payer's approval, a customer-initiated debit: no peak rule. */
-  customerInitiated?: boolean;
-  /** false only where the point is not the webhook (workflow tests); absent means send it. */
-  realtimeWebhook?: boolean;
-}
-
-export interface MandateDebitOutcome {
-  result: MandateDebitResult;
-  status: string;
-  attempts: number;
-}
 
 const { requestBankPayment } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',

@@ -29,7 +29,7 @@ import {
 } from '../src/temporal/mandate-messages';
 import { MandateStateKey } from '../src/temporal/search-attributes';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
-import type { MandateDebitInput, mandateDebitWorkflow } from './mandate-debit';
+import type { MandateDebitInput, MandateDebitWorkflow } from '../src/temporal/mandate-debit-contract';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 export interface MandateWorkflowInput {
@@ -229,7 +229,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       await activities.startMandateDebit(debitInput(d)).finally(() => startsInFlight--);
       return;
     }
-    const handle = await startChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+    const handle = await startChild<MandateDebitWorkflow>('mandateDebitWorkflow', {
       workflowId,
       args: [debitInput(d)],
       // The mandate cancels its debits explicitly when it ends, and waits for them to end.
@@ -282,7 +282,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       executeAtMs: Date.now(),
     });
     const outcome = created.ours
-      ? await executeChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+      ? await executeChild<MandateDebitWorkflow>('mandateDebitWorkflow', {
           workflowId: mandateDebitWorkflowId(input.merchantIdentifier, first.orderId),
           args: [
             { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },

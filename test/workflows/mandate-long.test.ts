@@ -19,7 +19,7 @@ import { createMandate, type MandateDeps } from '../../src/usecases/create-manda
 import { notifyMandate } from '../../src/usecases/notify-mandate';
 import { provisionMerchant } from '../../src/usecases/provision-merchant';
 import { revokeMandate } from '../../src/usecases/revoke-mandate';
-import type { MandateDebitOutcome } from '../../workflows/mandate-debit';
+import type { MandateDebitOutcome } from '../../src/temporal/mandate-debit-contract';
 import type { CarriedMandate } from '../../workflows/mandate';
 import { RUN_MASTER_KEY } from '../support/gateway';
 import { istAt, istDate } from '../support/mandates';

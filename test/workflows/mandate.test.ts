@@ -21,7 +21,7 @@ import { confirmMandateDebit } from '../../src/usecases/confirm-mandate-debit';
 import { createMandate, type MandateDeps } from '../../src/usecases/create-mandate';
 import { notifyMandate } from '../../src/usecases/notify-mandate';
 import { provisionMerchant } from '../../src/usecases/provision-merchant';
-import type { MandateDebitOutcome } from '../../workflows/mandate-debit';
+import type { MandateDebitOutcome } from '../../src/temporal/mandate-debit-contract';
 import { istAt, istDate } from '../support/mandates';
 import { testStore, timeSkippingEnvironment, workflowBundle } from '../support/servers';
 import { RUN_MASTER_KEY } from '../support/gateway';

@@ -25,7 +25,7 @@ import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector
 import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
 import { bankAnswerSignal } from '../../../src/temporal/payment-messages';
 import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
-import type { MandateDebitInput } from '../../../workflows/mandate-debit';
+import type { MandateDebitInput } from '../../../src/temporal/mandate-debit-contract';
 import type { MandateWorkflowInput } from '../../../workflows/mandate';
 import type { PaymentWorkflowInput } from '../../../workflows/payment';
 import type { RefundWorkflowInput } from '../../../workflows/refund';
