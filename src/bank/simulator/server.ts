@@ -70,6 +70,8 @@ export interface BankSimulator {
   server: http.Server;
   /** Callbacks still being sent settle (tests wait for them before reading the books). */
   idle(): Promise<void>;
+  /** Everything the bank still has to do is done: its late answers and settlements too, and their callbacks. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -722,6 +724,12 @@ export async function startBankSimulator(
     server,
     async idle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    async settled() {
+      while (inFlight.size > 0 || timers.size > 0) {
+        await Promise.all([...inFlight]);
+        if (timers.size > 0) await sleep(50);
+      }
     },
     async close() {
       for (const t of timers) clearTimeout(t);
