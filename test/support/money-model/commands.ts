@@ -51,19 +51,20 @@ function command(name: string, check: (m: Model) => boolean, run: (m: Model, w: 
 
 const amount = fc.integer({ min: 900, max: 50_000 });
 
-export const payUpi = fc.tuple(fc.constantFrom(...VPAS), amount).map(([vpa, paise]) =>
-  command(
-    `payUpi(${vpa}, ${paise})`,
-    () => true,
-    async (m, w) => {
-      await payDirect(w, 'upi', vpa, paise);
-      m.orders++;
-      return w.orders.at(-1)!.orderId;
-    },
-  ),
-);
+const payUpi = (vpas: string[]) =>
+  fc.tuple(fc.constantFrom(...vpas), amount).map(([vpa, paise]) =>
+    command(
+      `payUpi(${vpa}, ${paise})`,
+      () => true,
+      async (m, w) => {
+        await payDirect(w, 'upi', vpa, paise);
+        m.orders++;
+        return w.orders.at(-1)!.orderId;
+      },
+    ),
+  );
 
-export const payCard = fc.tuple(fc.constantFrom(...CARDS), amount).map(([card, paise]) =>
+const payCard = fc.tuple(fc.constantFrom(...CARDS), amount).map(([card, paise]) =>
   command(
     `payCard(${card}, ${paise})`,
     () => true,
@@ -75,7 +76,7 @@ export const payCard = fc.tuple(fc.constantFrom(...CARDS), amount).map(([card, p
   ),
 );
 
-export const createQr = amount.map((paise) =>
+const createQr = amount.map((paise) =>
   command(
     `createQr(${paise})`,
     () => true,
@@ -90,19 +91,20 @@ export const createQr = amount.map((paise) =>
 
 const qrs = (w: World) => w.orders.filter((o) => o.kind === 'qr');
 
-export const scanQrCmd = fc.tuple(fc.nat(), fc.constantFrom(...VPAS)).map(([i, vpa]) =>
-  command(
-    `scanQr(#${i}, ${vpa})`,
-    (m) => m.qrs > 0,
-    async (_m, w) => {
-      const qr = pick(qrs(w), i)!;
-      return `${qr.orderId} → HTTP ${await scanQr(w, qr, vpa)}`;
-    },
-  ),
-);
+const scanQrCmd = (vpas: string[]) =>
+  fc.tuple(fc.nat(), fc.constantFrom(...vpas)).map(([i, vpa]) =>
+    command(
+      `scanQr(#${i}, ${vpa})`,
+      (m) => m.qrs > 0,
+      async (_m, w) => {
+        const qr = pick(qrs(w), i)!;
+        return `${qr.orderId} → HTTP ${await scanQr(w, qr, vpa)}`;
+      },
+    ),
+  );
 
 /** The payer pays the QR's intent in their app: before, after it expired, or after a scan. */
-export const payIntentCmd = fc.nat().map((i) =>
+const payIntentCmd = fc.nat().map((i) =>
   command(
     `payIntentInApp(#${i})`,
     (m) => m.qrs > 0,
@@ -113,7 +115,7 @@ export const payIntentCmd = fc.nat().map((i) =>
   ),
 );
 
-export const refundCmd = fc
+const refundCmd = fc
   .record({
     i: fc.nat(),
     full: fc.boolean(),
@@ -133,7 +135,7 @@ export const refundCmd = fc
     ),
   );
 
-export const skipCmd = fc.constantFrom(60, 900, 3600, 6 * 3600).map((seconds) =>
+const skipCmd = fc.constantFrom(60, 900, 3600, 6 * 3600).map((seconds) =>
   command(
     `skip(${seconds}s)`,
     () => true,
@@ -144,7 +146,7 @@ export const skipCmd = fc.constantFrom(60, 900, 3600, 6 * 3600).map((seconds) =>
   ),
 );
 
-export const waitCmd = fc.constantFrom(50, 300, 1200).map((ms) =>
+const waitCmd = fc.constantFrom(50, 300, 1200).map((ms) =>
   command(
     `wait(${ms}ms)`,
     () => true,
@@ -154,7 +156,7 @@ export const waitCmd = fc.constantFrom(50, 300, 1200).map((ms) =>
   ),
 );
 
-export const reconcileCmd = fc.constant(
+const reconcileCmd = fc.constant(
   command(
     'bankFile',
     (m) => m.orders > 0,
@@ -165,7 +167,7 @@ export const reconcileCmd = fc.constant(
   ),
 );
 
-export const rotateCmd = fc.constant(
+const rotateCmd = fc.constant(
   command(
     'rotateSecretKey',
     () => true,
@@ -175,7 +177,7 @@ export const rotateCmd = fc.constant(
   ),
 );
 
-export const receiverCmd = fc.boolean().map((down) =>
+const receiverCmd = fc.boolean().map((down) =>
   command(
     down ? 'receiverDown' : 'receiverUp',
     () => true,
@@ -187,20 +189,27 @@ export const receiverCmd = fc.boolean().map((down) =>
   ),
 );
 
-/** Every command, weighted towards payments (the rest needs orders to act on). */
-export const allCommands = [
-  payUpi,
-  payUpi,
-  payUpi,
-  payCard,
-  createQr,
-  scanQrCmd,
-  payIntentCmd,
-  refundCmd,
-  refundCmd,
-  skipCmd,
-  waitCmd,
-  reconcileCmd,
-  rotateCmd,
-  receiverCmd,
-];
+/**
+ * Every command, weighted towards payments (the rest needs orders to act on). `without` leaves
+ * payers out (a run exploring past a known defect), never an invariant.
+ */
+export const allCommands = (without: string[] = []) => {
+  const vpas = VPAS.filter((v) => !without.includes(v));
+  if (vpas.length === 0) throw new Error('every payer VPA was left out');
+  return [
+    payUpi(vpas),
+    payUpi(vpas),
+    payUpi(vpas),
+    payCard,
+    createQr,
+    scanQrCmd(vpas),
+    payIntentCmd,
+    refundCmd,
+    refundCmd,
+    skipCmd,
+    waitCmd,
+    reconcileCmd,
+    rotateCmd,
+    receiverCmd,
+  ];
+};

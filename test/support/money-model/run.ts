@@ -23,6 +23,8 @@ export interface MoneyRunOptions {
   /** Most commands in one sequence. */
   maxCommands: number;
   shrink: boolean;
+  /** Payer VPAs left out of the sequences (exploring past a known defect). */
+  without?: string[];
   log?: (line: string) => void;
 }
 
@@ -31,7 +33,7 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
   const property = fc.asyncProperty(
     fc.boolean(),
     fc.nat(),
-    fc.commands(allCommands, { maxCommands: o.maxCommands }),
+    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands }),
     async (autoRefund, bankSeed, cmds) => {
       const w = await newWorld(stack, { autoRefund, seed: bankSeed });
       const started = Date.now();
