@@ -7,11 +7,15 @@
  * late answers come before the gateway's bank timeout (a later one is a delayed success, which the
  * money model covers), and an inquiry answered PENDING is one of a payment the bank has not decided.
  */
-export async function setBankFaults(bankUrl: string, o: { dropShare: number; seed: number }): Promise<string[]> {
+export async function setBankFaults(
+  bankUrl: string,
+  adminToken: string,
+  o: { dropShare: number; seed: number },
+): Promise<string[]> {
   const post = async (path: string, method: string, body: unknown) => {
     const res = await fetch(`${bankUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
       body: JSON.stringify(body),
     });
     if (res.status >= 300) throw new Error(`the simulator refused ${method} ${path}: ${res.status} ${await res.text()}`);
@@ -43,8 +47,14 @@ interface BooksView {
 }
 
 /** What the bank did to the run's merchants: callbacks by reason, and status inquiries. */
-export async function bankFaultCounts(bankUrl: string, merchants: Set<string>): Promise<Record<string, number>> {
-  const books = (await (await fetch(`${bankUrl}/admin/books`)).json()) as BooksView;
+export async function bankFaultCounts(
+  bankUrl: string,
+  adminToken: string,
+  merchants: Set<string>,
+): Promise<Record<string, number>> {
+  const books = (await (
+    await fetch(`${bankUrl}/admin/books`, { headers: { authorization: `Bearer ${adminToken}` } })
+  ).json()) as BooksView;
   const callbacks = books.callbacks.filter(
     (c) => c.callback.type !== 'payment' || merchants.has(c.callback.merchantIdentifier ?? ''),
   );

@@ -146,7 +146,7 @@ async function main(): Promise<boolean> {
       say(`webhooks of every merchant go to ${receiver.url} (json)`);
     }
     if (stack.bankUrl) {
-      const faults = await setBankFaults(stack.bankUrl, {
+      const faults = await setBankFaults(stack.bankUrl, stack.bankAdminToken!, {
         dropShare: Number(values['drop-share']),
         seed: Number(values['bank-seed']),
       });
@@ -209,13 +209,15 @@ async function main(): Promise<boolean> {
     const problems = [...verdict.problems];
     let bankCounts: Record<string, number> = {};
     if (stack.bankUrl && isConverged) {
-      const books = (await (await fetch(`${stack.bankUrl}/admin/books`)).json()) as { payments: BankBookPayment[] };
+      const books = (await (
+        await fetch(`${stack.bankUrl}/admin/books`, { headers: { authorization: `Bearer ${stack.bankAdminToken}` } })
+      ).json()) as { payments: BankBookPayment[] };
       const mine = new Set(merchants);
       const bank = verifyBankBooks(observation.stored, {
         payments: books.payments.filter((p) => mine.has(p.request.merchantIdentifier)),
       });
       problems.push(...bank.problems);
-      bankCounts = { ...bank.counts, ...(await bankFaultCounts(stack.bankUrl, mine)) };
+      bankCounts = { ...bank.counts, ...(await bankFaultCounts(stack.bankUrl, stack.bankAdminToken!, mine)) };
     }
     let webhookCounts: Record<string, number> = {};
     if (receiver && isConverged) {

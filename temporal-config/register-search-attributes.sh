@@ -1,8 +1,9 @@
 #!/bin/sh
-# Registers every custom search attribute listed in search-attributes.yaml on the Temporal server.
+# Registers every custom search attribute listed in search-attributes.yaml on the Temporal server,
+# and sets the namespace's retention to namespace.yaml's (beside search-attributes.yaml).
 # Run by the one-shot temporal-admin-tools job of docker-compose.yml (temporalio/admin-tools image);
 # plain POSIX sh and awk, no YAML tool needed. Idempotent: creating an attribute that already
-# exists with the same type changes nothing.
+# exists with the same type, or setting the retention the namespace has, changes nothing.
 #
 #   usage: register-search-attributes.sh [path/to/search-attributes.yaml]
 #   env:   TEMPORAL_ADDRESS    frontend host:port (read by the temporal CLI itself)
@@ -23,6 +24,12 @@ pairs=$(awk '
 ' "$file")
 if [ -z "$pairs" ]; then
   echo "register-search-attributes: no entries under searchAttributes: in $file" >&2
+  exit 1
+fi
+namespace_file=$(dirname "$file")/namespace.yaml
+retention=$(awk '/^retention:/ { sub(/#.*/, ""); print $2 }' "$namespace_file")
+if [ -z "$retention" ]; then
+  echo "register-search-attributes: no retention: in $namespace_file" >&2
   exit 1
 fi
 
@@ -53,6 +60,9 @@ serving() {
 }
 wait_for "Temporal at ${TEMPORAL_ADDRESS:-the default address}" serving
 wait_for "namespace $namespace" temporal operator namespace describe --namespace "$namespace"
+
+echo "retention $retention for namespace $namespace"
+temporal operator namespace update --namespace "$namespace" --retention "$retention"
 
 while read -r name type; do
   echo "search attribute $name ($type) in namespace $namespace"

@@ -89,6 +89,7 @@ describe('Hostile bank: the conducts of the bank simulator and the in-process sa
     assert.equal(qr.status, 200, qr.text);
     const t = (await storedTransaction(gw, m, orderId))!;
     const paid = await request(`${sim.url}/admin/intents/pay`, {
+      headers: { authorization: `Bearer ${sim.adminToken}` },
       body: {
         txnId: t.txnId,
         merchantIdentifier: m,

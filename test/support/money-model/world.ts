@@ -129,6 +129,7 @@ export async function scanQr(w: World, order: ModelOrder, vpa: string): Promise<
 /** The payer pays the QR's intent in their UPI app, whatever the gateway's page became meanwhile. */
 export async function payIntentInApp(w: World, order: ModelOrder): Promise<number> {
   const r = await request(`${w.stack.bank.url}/admin/intents/pay`, {
+    headers: { authorization: `Bearer ${w.stack.bank.adminToken}` },
     body: {
       txnId: order.txnId,
       merchantIdentifier: w.merchant.merchantIdentifier,
