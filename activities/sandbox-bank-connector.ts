@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sandboxBankDecision, sandboxMandatePayer } from '../src/domain/sandbox-bank';
+import { SANDBOX_SLOW_BANK_MS, sandboxBankDecision, sandboxConductOf, sandboxMandatePayer } from '../src/domain/sandbox-bank';
 import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
 import type {
   BankAnswer,
@@ -13,9 +13,14 @@ import type {
 /**
  * The sandbox bank: decides from the test instrument (DECISIONS.md) and answers at once, or never
  * for `noanswer@sandbox`. Reference numbers derive from the txnId, so a retried request gets the
- * same answer.
+ * same answer. The hostile conducts it can play without calling back (sandbox-bank.ts): `slow`
+ * answers a second late, `inquiryPending` keeps its approval from the first status inquiry;
+ * `afterDeadline` never answers here (only the bank simulator approves after the deadline).
  */
 export class SandboxBankConnector implements BankConnector {
+  /** Approvals of `inquiryPending` payers, with the inquiries asked so far (this process only). */
+  private readonly withheld = new Map<string, { answer: BankAnswer; inquiries: number }>();
+
   /** `refundDelayMs`: how long the sandbox bank takes to settle a refund (a few seconds by default). */
   constructor(private readonly refundDelayMs = 0) {}
 
@@ -33,24 +38,31 @@ export class SandboxBankConnector implements BankConnector {
     return { accepted: sandboxMandatePayer(request.payerVpa).acceptsNotify };
   }
 
-  /** The sandbox answers at once or never: a payment still waiting has no answer to find. */
-  async inquirePayment(): Promise<BankAnswer | null> {
-    return null;
+  /** Answers at once or never, but an `inquiryPending` approval: PENDING (null) first, final after. */
+  async inquirePayment(request: { txnId: string }): Promise<BankAnswer | null> {
+    const withheld = this.withheld.get(request.txnId);
+    if (!withheld) return null;
+    return withheld.inquiries++ === 0 ? null : withheld.answer;
   }
 
   async requestPayment(request: BankPaymentRequest): Promise<BankReply> {
     const decision = sandboxBankDecision(request.instrument, request.amountPaise);
     if (!decision.answered) return { kind: 'awaiting' };
     const digits = referenceDigits(request.txnId);
-    return {
-      kind: 'answered',
-      answer: {
-        approved: decision.approved,
-        response: decision.response,
-        bankRefNum: decision.approved ? digits.slice(0, 12) : null,
-        authCode: decision.approved ? digits.slice(12, 18) : null,
-      },
+    const answer: BankAnswer = {
+      approved: decision.approved,
+      response: decision.response,
+      bankRefNum: decision.approved ? digits.slice(0, 12) : null,
+      authCode: decision.approved ? digits.slice(12, 18) : null,
     };
+    const conduct = decision.approved && request.instrument.kind === 'UPI' ? sandboxConductOf(request.instrument.vpa) : undefined;
+    if (conduct === 'afterDeadline') return { kind: 'awaiting' };
+    if (conduct === 'inquiryPending') {
+      if (!this.withheld.has(request.txnId)) this.withheld.set(request.txnId, { answer, inquiries: 0 });
+      return { kind: 'awaiting' };
+    }
+    if (conduct === 'slow') await new Promise((resolve) => setTimeout(resolve, SANDBOX_SLOW_BANK_MS));
+    return { kind: 'answered', answer };
   }
 }
 

@@ -11,10 +11,12 @@
  *
  * Run: npm run chaos [-- --payments 300 --concurrency 16 --per-second 100 --kill-after-ms 1500]
  *
- * Bank-fault mode, `npm run chaos -- --bank-faults [--drop-share 0.2]`: the same against the bank
- * simulator (its own process, never killed) through the http connector, with the simulator dropping
- * a share of connections after it committed; besides the above, the gateway's books and the
- * simulator's must agree to the paisa (verifyBankBooks).
+ * Bank-fault mode, `npm run chaos -- --bank-faults [--drop-share 0.2 --bank-seed 1]`: the same against
+ * the bank simulator (its own process, never killed) through the http connector, with a bank that
+ * behaves like a bank (chaos-bank.ts): it drops a share of connections after it committed, answers
+ * late by callback, duplicates and reorders its callbacks and answers status inquiries PENDING,
+ * its random choices seeded; besides the above, the gateway's books and the simulator's must agree
+ * to the paisa (verifyBankBooks) and every final order reaches the merchants' webhook receiver.
  * Replicas mode, `npm run chaos -- --replicas [--kill-interval-ms 1500]`: two API and two worker
  * processes behind one address (bench/support/round-robin-proxy.ts), each killed and restarted in
  * turn during the burst (chaos-replicas.ts); the merchants' webhooks go to a receiver here, which
@@ -38,6 +40,7 @@ import {
   type BankBookPayment,
   type Observation,
 } from './chaos-checks';
+import { bankFaultCounts, setBankFaults } from './chaos-bank';
 import { burst, isAnswered2xx, paymentMix, resend, type Answer, type ChaosPayment } from './chaos-payments';
 import { startReplicas, type Replicas } from './chaos-replicas';
 import {
@@ -70,6 +73,7 @@ async function main(): Promise<boolean> {
       // connections after committing (payments, status inquiries and refunds alike).
       'bank-faults': { type: 'boolean', default: false },
       'drop-share': { type: 'string', default: '0.2' },
+      'bank-seed': { type: 'string', default: '1' },
       // Replicas mode: two APIs and two workers behind one address, killed and restarted in turn.
       replicas: { type: 'boolean', default: false },
       'kill-interval-ms': { type: 'string', default: '1500' },
@@ -136,24 +140,17 @@ async function main(): Promise<boolean> {
     const db = store.db(stack.mongodbDb);
 
     const merchants = await provisionMerchants(stack, apiUrl, o.merchants);
-    if (replicas) {
+    if (replicas || stack.bankUrl) {
       receiver = await startWebhookReceiver();
       for (const m of merchants) await setWebhook(stack, apiUrl, m, receiver.url);
       say(`webhooks of every merchant go to ${receiver.url} (json)`);
     }
     if (stack.bankUrl) {
-      const share = Number(values['drop-share']);
-      const rule = await fetch(`${stack.bankUrl}/admin/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.bankAdminToken}` },
-        body: JSON.stringify({
-          match: { operation: ['payment', 'paymentInquiry', 'refund'] },
-          fault: { kind: 'drop', afterCommit: true },
-          share,
-        }),
+      const faults = await setBankFaults(stack.bankUrl, stack.bankAdminToken!, {
+        dropShare: Number(values['drop-share']),
+        seed: Number(values['bank-seed']),
       });
-      if (rule.status !== 201) throw new Error(`the simulator refused the fault rule: ${rule.status} ${await rule.text()}`);
-      say(`bank faults: the simulator drops ${share * 100}% of connections after committing`);
+      say(`bank faults (seed ${values['bank-seed']}): ${faults.join('; ')}`);
     }
     const payments = paymentMix(o.payments, merchants);
     say(`${payments.length} payments for ${merchants.length} merchants, ${o.concurrency} in flight, up to ${o.perSecond}/s`);
@@ -220,7 +217,7 @@ async function main(): Promise<boolean> {
         payments: books.payments.filter((p) => mine.has(p.request.merchantIdentifier)),
       });
       problems.push(...bank.problems);
-      bankCounts = bank.counts;
+      bankCounts = { ...bank.counts, ...(await bankFaultCounts(stack.bankUrl, stack.bankAdminToken!, mine)) };
     }
     let webhookCounts: Record<string, number> = {};
     if (receiver && isConverged) {

@@ -9,11 +9,32 @@ import type { PaymentResponseKey } from './response-codes';
  */
 export type SandboxBehaviour = 'pay' | 'decline' | 'silent';
 
-export const SANDBOX_VPAS: Record<string, { behaviour: SandboxBehaviour; bankName: string }> = {
+/**
+ * How a hostile bank delivers an approval (docs/testers/bank-simulator.md, "A bank that behaves
+ * like a bank"): `slow` answers a second late, `twice` calls back twice in a shuffled order with a
+ * stale contradicting copy after, `inquiryPending` loses its answer and says PENDING to the first
+ * status inquiry (final to later ones), `afterDeadline` decides only when the gateway's deadline
+ * inquiry comes, answers it PENDING and approves right after it. The bank simulator plays every
+ * one; the in-process sandbox, which cannot call back, plays `slow` and `inquiryPending` and treats
+ * `afterDeadline` as a bank that never answers.
+ */
+export type BankConduct = 'slow' | 'twice' | 'inquiryPending' | 'afterDeadline';
+export const BANK_CONDUCTS: readonly BankConduct[] = ['slow', 'twice', 'inquiryPending', 'afterDeadline'];
+/** How late a `slow` bank answers. */
+export const SANDBOX_SLOW_BANK_MS = 1000;
+
+export const SANDBOX_VPAS: Record<string, { behaviour: SandboxBehaviour; bankName: string; conduct?: BankConduct }> = {
   'success@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank' },
   'failure@sandbox': { behaviour: 'decline', bankName: 'Sandbox UPI Bank' },
   'noanswer@sandbox': { behaviour: 'silent', bankName: 'Sandbox UPI Bank' },
+  'slow@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank', conduct: 'slow' },
+  'twice@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank', conduct: 'twice' },
+  'inquirypending@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank', conduct: 'inquiryPending' },
+  'late@sandbox': { behaviour: 'pay', bankName: 'Sandbox UPI Bank', conduct: 'afterDeadline' },
 };
+
+/** The conduct a sandbox payer's VPA asks of the bank, if any. */
+export const sandboxConductOf = (vpa: string): BankConduct | undefined => SANDBOX_VPAS[vpa.toLowerCase()]?.conduct;
 
 /**
  * Mandate payers (DECISIONS.md, Sandbox payer for mandates): whether the payer approves the

@@ -11,7 +11,10 @@ import { request, type HttpResult } from './http';
  * The gateway in time-skipping mode, as `npm start -- --time-skipping` runs it: its own Temporal
  * test server (time locked until a skip), its own store database, the worker and the API over HTTP.
  */
-export async function startTimeSkippingGateway(overrides: Record<string, string> = {}): Promise<TestGateway> {
+export async function startTimeSkippingGateway(
+  overrides: Record<string, string> = {},
+  options: { bank?: 'sandbox' | 'simulator' } = {},
+): Promise<TestGateway> {
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-test-server-'));
   const server = await startTemporalTestServer({ port: await freePort(), logDir });
   try {
@@ -23,7 +26,7 @@ export async function startTimeSkippingGateway(overrides: Record<string, string>
         MONGODB_DB: `gateway_ts_${randomBytes(4).toString('hex')}`,
         ...overrides,
       },
-      { temporalAddress: server.address },
+      { temporalAddress: server.address, ...options },
     );
     const stop = gw.stop.bind(gw);
     gw.stop = async () => {

@@ -405,7 +405,14 @@ export interface paths {
             merchantIdentifier: string;
             orderId: string;
             /** @enum {string} */
-            payerVpa: 'success@sandbox' | 'failure@sandbox' | 'noanswer@sandbox';
+            payerVpa:
+              | 'success@sandbox'
+              | 'failure@sandbox'
+              | 'noanswer@sandbox'
+              | 'slow@sandbox'
+              | 'twice@sandbox'
+              | 'inquirypending@sandbox'
+              | 'late@sandbox';
           };
         };
       };
@@ -9690,7 +9697,14 @@ export interface paths {
                  * @description success, decline or no bank answer
                  * @enum {string}
                  */
-                payerVpa: 'success@sandbox' | 'failure@sandbox' | 'noanswer@sandbox';
+                payerVpa:
+                  | 'success@sandbox'
+                  | 'failure@sandbox'
+                  | 'noanswer@sandbox'
+                  | 'slow@sandbox'
+                  | 'twice@sandbox'
+                  | 'inquirypending@sandbox'
+                  | 'late@sandbox';
               }
             | {
                 merchantIdentifier: string;

@@ -13,7 +13,14 @@ import { z } from 'zod';
  * answers PENDING and calls back after `ms`, `lostCallback` decides at once but answers PENDING and
  * never calls back (only a status inquiry finds the answer).
  * Callback faults: `duplicateCallback` sends the final callback `copies` more times,
- * `outOfOrderCallback` sends, after the final one, a stale callback saying the opposite.
+ * `outOfOrderCallback` sends, after the final one, a stale callback saying the opposite,
+ * `reorderCallbacks` sends the final callback and its copies each after a random wait up to
+ * `maxDelayMs`, so they overtake one another and other payments' callbacks.
+ * Inquiry faults (payments): `inquiryPending` answers the first `times` status inquiries PENDING
+ * even when the bank has decided; `settleOnInquiry` keeps the payment undecided until the first
+ * status inquiry, answers that one PENDING and decides (calling back) `afterMs` later: an approval
+ * after the gateway's deadline, which is when the gateway asks.
+ * `share` draws from the simulator's random source, seeded when the simulator is (conduct.ts).
  */
 export const OPERATIONS = [
   'payment',
@@ -40,6 +47,9 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('lostCallback') }),
   z.strictObject({ kind: z.literal('duplicateCallback'), copies: z.number().int().min(1).max(10).default(1) }),
   z.strictObject({ kind: z.literal('outOfOrderCallback') }),
+  z.strictObject({ kind: z.literal('reorderCallbacks'), maxDelayMs: z.number().int().min(1).max(60_000).default(500) }),
+  z.strictObject({ kind: z.literal('inquiryPending'), times: z.number().int().min(1).max(100).default(1) }),
+  z.strictObject({ kind: z.literal('settleOnInquiry'), afterMs: z.number().int().min(0).max(3_600_000).default(0) }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -71,6 +81,9 @@ export interface RequestFacts {
 export class FaultTable {
   private rules: FaultRule[] = [];
 
+  /** `random`: the simulator's random source in [0, 1), which decides rules with a `share`. */
+  constructor(private readonly random: () => number = Math.random) {}
+
   add(input: z.infer<typeof faultRuleSchema>): FaultRule {
     const rule = { ...input, id: `fault-${randomBytes(4).toString('hex')}`, applied: 0 };
     this.rules.push(rule);
@@ -95,7 +108,7 @@ export class FaultTable {
       if (rule.times !== undefined && rule.applied >= rule.times) continue;
       if (faults.some((f) => f.kind === rule.fault.kind)) continue;
       if (!matches(rule.match, facts)) continue;
-      if (rule.share !== undefined && Math.random() >= rule.share) continue;
+      if (rule.share !== undefined && this.random() >= rule.share) continue;
       rule.applied++;
       faults.push(rule.fault);
     }

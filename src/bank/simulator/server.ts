@@ -18,9 +18,11 @@ import {
   type BankResponseCode,
 } from '../protocol';
 import { buildBankOpenApiDocument } from '../openapi';
-import { signedCall } from '../signed-http';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../signing';
-import { SimulatorBooks, type CallbackRecord, type DebitEntry, type PaymentEntry, type RefundEntry } from './books';
+import { SimulatorBooks, type DebitEntry, type PaymentEntry, type RefundEntry } from './books';
+import { callbackSender } from './callbacks';
+import { BankConductTable, type ConductSettings } from './conduct';
+import { hostileRoutes } from './hostile-routes';
 import { FaultTable, faultOf, faultRuleSchema, type Fault, type RequestFacts } from './faults';
 import {
   decideDebit,
@@ -60,6 +62,8 @@ export interface SimulatorOptions {
   callbackRetryMs?: number[];
   /** Timeout of one callback attempt. */
   callbackTimeoutMs?: number;
+  /** The hostile conducts' random share and the seed of every random choice (conduct.ts). */
+  conduct?: ConductSettings;
   log?: (line: string) => void;
 }
 
@@ -69,9 +73,12 @@ export interface BankSimulator {
   adminToken: string;
   books: SimulatorBooks;
   faults: FaultTable;
+  conduct: BankConductTable;
   server: http.Server;
   /** Callbacks still being sent settle (tests wait for them before reading the books). */
   idle(): Promise<void>;
+  /** Everything the bank still has to do is done: its late answers and settlements too, and their callbacks. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,12 +99,11 @@ export async function startBankSimulator(
   listen: { host?: string; port?: number } = {},
 ): Promise<BankSimulator> {
   const books = new SimulatorBooks();
-  const faults = new FaultTable();
+  const conduct = new BankConductTable(o.conduct);
+  const faults = new FaultTable(conduct.random);
   const log = o.log ?? (() => undefined);
   const payerDelayMs = o.payerDelayMs ?? 200;
   const refundDelayMs = o.refundDelayMs ?? 0;
-  const retryMs = o.callbackRetryMs ?? [0, 250, 1000, 3000, 10_000];
-  const callbackTimeoutMs = o.callbackTimeoutMs ?? 10_000;
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = o.publicUrl ?? '';
@@ -115,51 +121,15 @@ export async function startBankSimulator(
     void p.finally(() => inFlight.delete(p));
   };
 
-  // ---------- callbacks ----------
-
-  function sendCallback(url: string, callback: BankCallback, reason: CallbackRecord['reason'], then?: () => void) {
-    const record: CallbackRecord = { callback, url, reason, attempts: [], state: 'sending' };
-    books.callbacks.push(record);
-    track(
-      (async () => {
-        for (const wait of retryMs) {
-          if (wait > 0) await sleep(wait);
-          const at = new Date().toISOString();
-          try {
-            const res = await signedCall({ secret: o.secret, method: 'POST', url, body: callback, timeoutMs: callbackTimeoutMs });
-            record.attempts.push({ at, status: res.status, body: res.text.slice(0, 500) });
-            if (res.status >= 200 && res.status < 300) {
-              record.state = 'delivered';
-              break;
-            }
-            if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
-              record.state = 'refused';
-              log(`callback ${callback.eventId} refused with ${res.status}: ${res.text.slice(0, 200)}`);
-              break;
-            }
-          } catch (e) {
-            record.attempts.push({ at, status: null, error: (e as Error).message });
-          }
-        }
-        if (record.state === 'sending') record.state = 'gaveUp';
-        then?.();
-      })(),
-    );
-  }
-
-  /** The final callback, then the copies the request's faults asked for. */
-  function notify(url: string, callback: BankCallback, requestFaults: Fault[]) {
-    const duplicate = faultOf(requestFaults, 'duplicateCallback');
-    const outOfOrder = faultOf(requestFaults, 'outOfOrderCallback');
-    sendCallback(url, callback, 'final', () => {
-      for (let i = 0; i < (duplicate?.copies ?? 0); i++) sendCallback(url, callback, 'duplicate');
-      if (outOfOrder && 'status' in callback) {
-        const stale = { ...callback, eventId: `${callback.eventId}-stale`, status: opposite(callback.status) } as BankCallback;
-        if (stale.type === 'payment') Object.assign(stale, { bankRefNum: null, authCode: null, responseCode: '05' });
-        sendCallback(url, stale, 'outOfOrder');
-      }
-    });
-  }
+  const { send: sendCallback, notify } = callbackSender({
+    secret: o.secret,
+    books,
+    retryMs: o.callbackRetryMs ?? [0, 250, 1000, 3000, 10_000],
+    timeoutMs: o.callbackTimeoutMs ?? 10_000,
+    track,
+    random: conduct.random,
+    log,
+  });
 
   // ---------- payments ----------
 
@@ -210,13 +180,18 @@ export async function startBankSimulator(
     };
   }
 
-  function createPayment(body: z.infer<typeof paymentRequestSchema>, requestFaults: Fault[]): BankPaymentResponse {
+  function createPayment(body: z.infer<typeof paymentRequestSchema>, ruleFaults: Fault[]): BankPaymentResponse {
     const existing = books.payments.get(body.txnId);
     if (existing) {
       requireSame('txnId', existing.request, body, ['merchantIdentifier', 'amountPaise']);
       existing.requests++;
       return existing.answer;
     }
+    // A rule's fault wins over the same kind from the payer's conduct.
+    const requestFaults = [
+      ...ruleFaults,
+      ...conduct.faultsFor(body.txnId, body.instrument).filter((c) => !faultOf(ruleFaults, c.kind)),
+    ];
     const pending = (status: 'PENDING' | 'REDIRECT'): BankPaymentResponse => ({
       txnId: body.txnId,
       amountPaise: body.amountPaise,
@@ -255,6 +230,13 @@ export async function startBankSimulator(
       return entry.answer;
     }
     if (decision.kind === 'silent' || silence) return entry.answer;
+    const onInquiry = faultOf(requestFaults, 'settleOnInquiry');
+    if (onInquiry) {
+      conduct.hold(body.txnId, onInquiry.afterMs, () =>
+        settlePayment(entry, decision, { callback: true, faults: requestFaults }),
+      );
+      return entry.answer;
+    }
     if (lost) {
       settlePayment(entry, decision, { callback: false, faults: requestFaults });
       return pending('PENDING');
@@ -560,10 +542,11 @@ export async function startBankSimulator(
       id: txnId,
       txnId,
     };
-    await exchange(ctx, facts, faults.take(facts), () => {
+    const f = faults.take(facts);
+    await exchange(ctx, facts, f, () => {
       if (!entry) throw new HttpProblem(404, 'NOT_FOUND', `no payment ${txnId}`);
       entry.inquiries++;
-      return entry.answer;
+      return conduct.inquiryAnswer(entry, f, later);
     });
   });
   router.post('/v1/refunds', async (ctx) => {
@@ -707,9 +690,17 @@ export async function startBankSimulator(
     ctx.status = 202;
     ctx.body = { sent: true };
   });
+  hostileRoutes(router, {
+    books,
+    conduct,
+    readJson: readAdminJson,
+    settlePayment,
+    problem: (m) => new HttpProblem(400, 'BAD_REQUEST', m),
+  });
   router.post('/admin/reset', (ctx) => {
     books.clear();
     faults.remove();
+    conduct.clear();
     ctx.status = 204;
   });
   app.use(router.routes());
@@ -739,9 +730,16 @@ export async function startBankSimulator(
     adminToken,
     books,
     faults,
+    conduct,
     server,
     async idle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    async settled() {
+      while (inFlight.size > 0 || timers.size > 0) {
+        await Promise.all([...inFlight]);
+        if (timers.size > 0) await sleep(50);
+      }
     },
     async close() {
       for (const t of timers) clearTimeout(t);
@@ -786,5 +784,4 @@ function html(ctx: Context, status: number, page: string) {
   ctx.body = page;
 }
 
-const opposite = (s: 'APPROVED' | 'DECLINED') => (s === 'APPROVED' ? 'DECLINED' : 'APPROVED');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,52 @@
+/**
+ * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...]`: the money model at any
+ * size against its own stack (docs/contributors/tests.md, "The money model"). Exits 1 on a
+ * violation, printing the seed, the shrunk sequence and the path that replays it.
+ */
+import { parseArgs } from 'node:util';
+import { stopTestServers } from '../servers';
+import { runMoneyModel } from './run';
+import { startMoneyStack } from './world';
+
+async function main(): Promise<boolean> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '20' },
+      seed: { type: 'string', default: String(Date.now() % 2 ** 31) },
+      commands: { type: 'string', default: '10' },
+      'no-shrink': { type: 'boolean', default: false },
+      // Payer VPAs to leave out, comma-separated: e.g. late@sandbox, to explore past its known defect.
+      without: { type: 'string', default: '' },
+    },
+  });
+  const o = {
+    runs: Number(values.runs),
+    seed: Number(values.seed),
+    maxCommands: Number(values.commands),
+    shrink: !values['no-shrink'],
+    without: values.without.split(',').filter(Boolean),
+  };
+  console.log(
+    `[money] ${o.runs} sequences of at most ${o.maxCommands} commands, seed ${o.seed}${o.without.length ? `, without ${o.without.join(', ')}` : ''}`,
+  );
+  const stack = await startMoneyStack();
+  try {
+    await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
+    console.log(`[money] PASS: ${o.runs} sequences, seed ${o.seed}`);
+    return true;
+  } catch (e) {
+    console.error(`[money] FAIL (seed ${o.seed}):\n${(e as Error).message}`);
+    return false;
+  } finally {
+    await stack.stop();
+    await stopTestServers();
+  }
+}
+
+main().then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (e: Error) => {
+    console.error(`[money] ${e.stack ?? e.message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,215 @@
+import fc from 'fast-check';
+import type { World } from './world';
+import {
+  askRefunds,
+  openQr,
+  payDirect,
+  payIntentInApp,
+  rotateSecretKey,
+  scanQr,
+  skip,
+  uploadBankFile,
+  type ModelOrder,
+} from './world';
+
+/**
+ * The model's commands: what merchants, payers, the bank and time do to the gateway. The model
+ * only counts orders (what a command may pick); the real state is read back by the checker.
+ * Each command logs itself into the world's story, which a failure prints.
+ */
+export interface Model {
+  orders: number;
+  qrs: number;
+}
+
+type Cmd = fc.AsyncCommand<Model, World>;
+
+/** Every sandbox VPA: the sandbox's outcomes and the hostile bank's conducts (sandbox-bank.ts). */
+export const VPAS = [
+  'success@sandbox',
+  'failure@sandbox',
+  'noanswer@sandbox',
+  'slow@sandbox',
+  'twice@sandbox',
+  'inquirypending@sandbox',
+  'late@sandbox',
+] as const;
+const CARDS = ['4012001037141112', '4000000000000002'] as const;
+
+const pick = <T>(list: T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+
+function command(name: string, check: (m: Model) => boolean, run: (m: Model, w: World) => Promise<string | void>): Cmd {
+  return {
+    check,
+    async run(m, w) {
+      const said = await run(m, w);
+      w.story.push(said ? `${name}: ${said}` : name);
+    },
+    toString: () => name,
+  };
+}
+
+const amount = fc.integer({ min: 900, max: 50_000 });
+
+const payUpi = (vpas: string[]) =>
+  fc.tuple(fc.constantFrom(...vpas), amount).map(([vpa, paise]) =>
+    command(
+      `payUpi(${vpa}, ${paise})`,
+      () => true,
+      async (m, w) => {
+        await payDirect(w, 'upi', vpa, paise);
+        m.orders++;
+        return w.orders.at(-1)!.orderId;
+      },
+    ),
+  );
+
+const payCard = fc.tuple(fc.constantFrom(...CARDS), amount).map(([card, paise]) =>
+  command(
+    `payCard(${card}, ${paise})`,
+    () => true,
+    async (m, w) => {
+      await payDirect(w, 'card', card, paise);
+      m.orders++;
+      return w.orders.at(-1)!.orderId;
+    },
+  ),
+);
+
+const createQr = amount.map((paise) =>
+  command(
+    `createQr(${paise})`,
+    () => true,
+    async (m, w) => {
+      await openQr(w, paise);
+      m.orders++;
+      m.qrs++;
+      return w.orders.at(-1)!.orderId;
+    },
+  ),
+);
+
+const qrs = (w: World) => w.orders.filter((o) => o.kind === 'qr');
+
+const scanQrCmd = (vpas: string[]) =>
+  fc.tuple(fc.nat(), fc.constantFrom(...vpas)).map(([i, vpa]) =>
+    command(
+      `scanQr(#${i}, ${vpa})`,
+      (m) => m.qrs > 0,
+      async (_m, w) => {
+        const qr = pick(qrs(w), i)!;
+        return `${qr.orderId} → HTTP ${await scanQr(w, qr, vpa)}`;
+      },
+    ),
+  );
+
+/** The payer pays the QR's intent in their app: before, after it expired, or after a scan. */
+const payIntentCmd = fc.nat().map((i) =>
+  command(
+    `payIntentInApp(#${i})`,
+    (m) => m.qrs > 0,
+    async (_m, w) => {
+      const qr = pick(qrs(w), i)!;
+      return `${qr.orderId} → HTTP ${await payIntentInApp(w, qr)}`;
+    },
+  ),
+);
+
+const refundCmd = fc
+  .record({
+    i: fc.nat(),
+    full: fc.boolean(),
+    share: fc.integer({ min: 1, max: 100 }),
+    refIds: fc.array(fc.option(fc.constantFrom('r1', 'r2', 'r3'), { nil: undefined }), { minLength: 1, maxLength: 3 }),
+  })
+  .map(({ i, full, share, refIds }) =>
+    command(
+      `refund(#${i}, ${full ? 'full' : `${share}%`}, [${refIds.map((r) => r ?? '-').join(',')}])`,
+      (m) => m.orders > 0,
+      async (_m, w) => {
+        const order: ModelOrder = pick(w.orders, i)!;
+        const paise = full ? 'full' : Math.max(1, Math.floor((order.amountPaise * share) / 100));
+        const statuses = await askRefunds(w, order, { amountPaise: paise, merchantRefIds: refIds });
+        return `${order.orderId} → ${statuses.join(',')}`;
+      },
+    ),
+  );
+
+const skipCmd = fc.constantFrom(60, 900, 3600, 6 * 3600).map((seconds) =>
+  command(
+    `skip(${seconds}s)`,
+    () => true,
+    async (_m, w) => {
+      await w.stack.bank.idle();
+      await skip(w, seconds);
+    },
+  ),
+);
+
+const waitCmd = fc.constantFrom(50, 300, 1200).map((ms) =>
+  command(
+    `wait(${ms}ms)`,
+    () => true,
+    async () => {
+      await new Promise((r) => setTimeout(r, ms));
+    },
+  ),
+);
+
+const reconcileCmd = fc.constant(
+  command(
+    'bankFile',
+    (m) => m.orders > 0,
+    async (_m, w) => {
+      await w.stack.bank.idle();
+      await uploadBankFile(w);
+    },
+  ),
+);
+
+const rotateCmd = fc.constant(
+  command(
+    'rotateSecretKey',
+    () => true,
+    async (_m, w) => {
+      await rotateSecretKey(w);
+    },
+  ),
+);
+
+const receiverCmd = fc.boolean().map((down) =>
+  command(
+    down ? 'receiverDown' : 'receiverUp',
+    () => true,
+    async (_m, w) => {
+      const set = w.stack.receiverDown;
+      if (down) set.add(w.merchant.merchantIdentifier);
+      else set.delete(w.merchant.merchantIdentifier);
+    },
+  ),
+);
+
+/**
+ * Every command, weighted towards payments (the rest needs orders to act on). `without` leaves
+ * payers out (a run exploring past a known defect), never an invariant.
+ */
+export const allCommands = (without: string[] = []) => {
+  const vpas = VPAS.filter((v) => !without.includes(v));
+  if (vpas.length === 0) throw new Error('every payer VPA was left out');
+  return [
+    payUpi(vpas),
+    payUpi(vpas),
+    payUpi(vpas),
+    payCard,
+    createQr,
+    scanQrCmd(vpas),
+    payIntentCmd,
+    refundCmd,
+    refundCmd,
+    skipCmd,
+    waitCmd,
+    reconcileCmd,
+    rotateCmd,
+    receiverCmd,
+  ];
+};

@@ -1,0 +1,191 @@
+import type { Transaction } from '../../../src/domain/transaction';
+import { publishedOutcome } from '../../../src/domain/response-codes';
+import { paymentWorkflowId, refundWorkflowId } from '../../../src/temporal/workflow-ids';
+import { merchantOfCall, verifies, type World } from './world';
+
+/**
+ * The money invariants, read from three independent places: the bank's books (the simulator's own
+ * record of what it approved and refunded), the gateway's store, and what the merchant's webhook
+ * receiver got. Each violated invariant is one line naming the orders concerned.
+ */
+export interface Books {
+  payments: ReturnType<World['stack']['bank']['books']['snapshot']>['payments'];
+  refunds: ReturnType<World['stack']['bank']['books']['snapshot']>['refunds'];
+  callbacks: ReturnType<World['stack']['bank']['books']['snapshot']>['callbacks'];
+}
+
+export async function storedTransactions(w: World): Promise<Map<string, Transaction>> {
+  const docs = await w.stack.gw.rt.store.db
+    .collection<Transaction>('transactions')
+    .find({ merchantIdentifier: w.merchant.merchantIdentifier })
+    .toArray();
+  return new Map(docs.map((t) => [t.txnId, t]));
+}
+
+/** Paid: Success or any state that follows a success (refunds, chargebacks). */
+const paid = (t: Transaction) => t.status !== 'Failure' && t.status !== 'Pending';
+const autoRefunded = (t: Transaction) => t.refunds.some((r) => r.merchantRefId === `auto-${t.txnId}` && r.status === 'SUCCESS');
+
+/**
+ * (1) Every payment the bank approved ends Success (or refunded automatically), never a silent
+ * Failure. Before the bank's file (`afterFile` false) this holds for every approval the bank told
+ * the gateway of (an answer, a delivered callback); a bank that hid its approval from every
+ * channel (`inquiryPending`: callback lost, inquiry PENDING) is excused until its file arrives.
+ * And the gateway holds no Success the bank did not approve, for the amount the bank took.
+ */
+export function approvedEndSuccess(w: World, books: Books, stored: Map<string, Transaction>, afterFile: boolean): string[] {
+  const problems: string[] = [];
+  for (const p of books.payments) {
+    if (p.answer.status !== 'APPROVED') continue;
+    const t = stored.get(p.request.txnId);
+    const told =
+      afterFile ||
+      w.stack.bank.conduct.conductOf(p.request.txnId) !== 'inquiryPending' ||
+      books.callbacks.some(
+        (c) =>
+          c.callback.type === 'payment' &&
+          c.callback.txnId === p.request.txnId &&
+          c.callback.status === 'APPROVED' &&
+          c.state === 'delivered',
+      );
+    if (!t) problems.push(`(1) bank approved ${p.request.txnId}, the gateway holds no such payment`);
+    else if (told && !paid(t) && !autoRefunded(t))
+      problems.push(
+        `(1) bank approved ${p.request.txnId} (order ${t.orderId}, ${describeConduct(w, p.request.txnId)}) but the gateway holds ${t.status} ${t.responseCode}${afterFile ? ' after the bank file' : ''}`,
+      );
+  }
+  const approved = new Map(books.payments.filter((p) => p.answer.status === 'APPROVED').map((p) => [p.request.txnId, p]));
+  for (const t of stored.values()) {
+    if (!paid(t) || t.instrument.kind === 'UPI_MANDATE') continue;
+    const b = approved.get(t.txnId);
+    if (!b) problems.push(`(1) order ${t.orderId} is ${t.status} but the bank never approved ${t.txnId}`);
+    else if (b.request.amountPaise !== t.amountPaise) problems.push(`(1) order ${t.orderId}: amount differs from the bank's`);
+  }
+  return problems;
+}
+
+const describeConduct = (w: World, txnId: string) => `bank conduct ${w.stack.bank.conduct.conductOf(txnId) ?? 'plain'}`;
+
+/** (2) Refunds never exceed what was paid; each refund the gateway made reached the bank once, for its amount. */
+export function refundsBounded(books: Books, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = [];
+  const bankRefunds = new Map(books.refunds.map((r) => [r.request.refundId, r]));
+  for (const t of stored.values()) {
+    const held = t.refunds.filter((r) => r.status !== 'FAILED').reduce((n, r) => n + r.amountPaise, 0);
+    if (held > t.amountPaise) problems.push(`(2) order ${t.orderId}: refunds of ${held} paise exceed the ${t.amountPaise} paid`);
+    for (const r of t.refunds) {
+      const b = bankRefunds.get(`${t.txnId}:${r.merchantRefId}`);
+      if (r.status === 'SUCCESS' && b?.answer.status !== 'APPROVED')
+        problems.push(
+          `(2) refund ${r.merchantRefId} of ${t.orderId} is SUCCESS but the bank holds ${b?.answer.status ?? 'nothing'}`,
+        );
+      if (b && b.request.amountPaise !== r.amountPaise)
+        problems.push(`(2) refund ${r.merchantRefId} of ${t.orderId}: amount differs at the bank`);
+    }
+  }
+  const byTxn = new Map<string, number>();
+  for (const r of books.refunds) {
+    if (r.answer.status === 'DECLINED') continue;
+    byTxn.set(r.request.txnId, (byTxn.get(r.request.txnId) ?? 0) + r.request.amountPaise);
+    const t = stored.get(r.request.txnId);
+    const mine = t?.refunds.find((e) => `${t.txnId}:${e.merchantRefId}` === r.request.refundId);
+    if (!mine) problems.push(`(2) the bank refunded ${r.request.refundId}, which the gateway does not hold`);
+    else if (r.answer.status === 'APPROVED' && mine.status !== 'SUCCESS')
+      problems.push(`(2) the bank refunded ${r.request.refundId}; the gateway holds it ${mine.status}`);
+  }
+  for (const [txnId, paise] of byTxn) {
+    const paid = books.payments.find((p) => p.request.txnId === txnId);
+    if (!paid || paise > paid.request.amountPaise)
+      problems.push(`(2) the bank refunded ${paise} paise of ${txnId}, more than it took`);
+  }
+  return problems;
+}
+
+/**
+ * (4) Every final payment reached the receiver at least once with its final responseCode; every call
+ * verifies with the secret key in force when it arrived (or the one just before, for a call already
+ * on its way when the key was rotated); the retries of one delivery id carry the same txnData.
+ */
+export function webhooksFaithful(w: World, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = [];
+  const calls = w.stack.receiver.calls.filter((c) => merchantOfCall(c.url) === w.merchant.merchantIdentifier);
+  const seen = new Map<string, string[]>();
+  const bytesById = new Map<string, string>();
+  for (const c of calls) {
+    let body: { txnData: string; checksum: string };
+    try {
+      body = JSON.parse(c.body);
+    } catch {
+      problems.push(`(4) a webhook call is not the JSON the merchant chose: ${c.body.slice(0, 80)}`);
+      continue;
+    }
+    const id = String(c.headers['x-webhook-id'] ?? '');
+    const keyIndex = w.keys.reduce((last, k, i) => (k.since <= c.receivedAt ? i : last), 0);
+    // A first attempt already on its way at the rotation may carry the key before; a retry (in
+    // time-skipping mode hours pass in milliseconds of wall clock) must carry the key in force.
+    const firstAttempt = String(c.headers['x-webhook-attempt'] ?? '1') === '1';
+    const onItsWay = firstAttempt && keyIndex > 0 && c.receivedAt - w.keys[keyIndex]!.since < 2000;
+    const inForce = [w.keys[keyIndex]!, ...(onItsWay ? [w.keys[keyIndex - 1]!] : [])];
+    if (!inForce.some((k) => verifies(body.txnData, body.checksum, k.secretKey)))
+      problems.push(
+        `(4) webhook ${id} (attempt ${c.headers['x-webhook-attempt']}) does not verify with the key in force (key #${keyIndex + 1})`,
+      );
+    if (bytesById.has(id) && bytesById.get(id) !== body.txnData)
+      problems.push(`(4) webhook ${id} changed its txnData between attempts`);
+    bytesById.set(id, body.txnData);
+    // Real-time entries carry orderId and responseCode; the non-real-time webhook lists delayed
+    // successes (`orderid`, no code) in its txns: each such entry announces a success (100).
+    const { txns } = JSON.parse(body.txnData) as { txns: { orderId?: string; orderid?: string; responseCode?: string }[] };
+    for (const t of txns) {
+      const orderId = t.orderId ?? t.orderid ?? '';
+      seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
+    }
+  }
+  for (const t of stored.values()) {
+    if (t.status === 'Pending') continue;
+    // The receiver sees the published code of the stored reason (1023 and 1024 are 183, 1022 is 400).
+    const published = publishedOutcome({ responseCode: t.responseCode, responseDescription: '' }).responseCode;
+    if (!(seen.get(t.orderId) ?? []).includes(published))
+      problems.push(
+        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}); the receiver got ${JSON.stringify(seen.get(t.orderId) ?? [])}`,
+      );
+  }
+  return problems;
+}
+
+/** For a failure's story: the merchant's deliveries as the gateway stored them (id, kind, state, attempts). */
+export async function storedDeliveries(w: World): Promise<string[]> {
+  const docs = await w.stack.gw.rt.store.db
+    .collection<{ _id: string; merchantIdentifier: string; realtime: boolean; state: string; attempts: unknown[] }>(
+      'webhook_deliveries',
+    )
+    .find({ merchantIdentifier: w.merchant.merchantIdentifier })
+    .toArray();
+  return docs.map((d) => `${d._id} ${d.realtime ? 'real-time' : 'late'} ${d.state} after ${d.attempts.length} attempt(s)`);
+}
+
+/** (5) Every payment is final and no workflow of this merchant failed a task or ended otherwise than completed. */
+export async function workflowsHealthy(w: World, stored: Map<string, Transaction>): Promise<string[]> {
+  const problems: string[] = [];
+  const m = w.merchant.merchantIdentifier;
+  const ids = [
+    ...[...stored.values()].map((t) => paymentWorkflowId(m, t.orderId)),
+    ...[...stored.values()].flatMap((t) => t.refunds.map((r) => refundWorkflowId(m, t.orderId, r.merchantRefId))),
+    ...w.reconciliationIds.map((id) => `reconciliation:${id}`),
+  ];
+  for (const t of stored.values()) if (t.status === 'Pending') problems.push(`(5) order ${t.orderId} is still Pending`);
+  for (const id of ids) {
+    const handle = w.stack.gw.rt.temporal.workflow.getHandle(id);
+    let status: string;
+    try {
+      status = (await handle.describe()).status.name;
+    } catch {
+      continue; // a refund refused before its workflow started, say
+    }
+    if (status !== 'COMPLETED') problems.push(`(5) workflow ${id} is ${status}`);
+    const history = await handle.fetchHistory();
+    const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
+    if (failed > 0) problems.push(`(5) workflow ${id} failed ${failed} workflow task(s)`);
+  }
+  return problems;
+}

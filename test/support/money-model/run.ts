@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { paymentWorkflowId } from '../../../src/temporal/workflow-ids';
+import { allCommands, type Model } from './commands';
+import {
+  approvedEndSuccess,
+  refundsBounded,
+  storedDeliveries,
+  storedTransactions,
+  webhooksFaithful,
+  workflowsHealthy,
+} from './invariants';
+import { newWorld, skip, uploadBankFile, type MoneyStack, type World } from './world';
+
+/**
+ * The money model: fast-check draws sequences of commands (commands.ts), runs each against the
+ * real stack with a merchant of its own, lets time and the bank finish what they started, and
+ * checks the invariants (invariants.ts). A failing sequence is shrunk to its shortest reproduction
+ * (unless `shrink` is false) and reported with the seed and path that replay it.
+ */
+export interface MoneyRunOptions {
+  runs: number;
+  seed: number;
+  /** Most commands in one sequence. */
+  maxCommands: number;
+  shrink: boolean;
+  /** Payer VPAs left out of the sequences (exploring past a known defect). */
+  without?: string[];
+  log?: (line: string) => void;
+}
+
+export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<void> {
+  let sequence = 0;
+  const property = fc.asyncProperty(
+    fc.boolean(),
+    fc.nat(),
+    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands }),
+    async (autoRefund, bankSeed, cmds) => {
+      const w = await newWorld(stack, { autoRefund, seed: bankSeed });
+      const started = Date.now();
+      try {
+        await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0 } satisfies Model, real: w }), cmds);
+        const problems = await settleAndCheck(w);
+        o.log?.(
+          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+        );
+        if (problems.length > 0) throw new Error(problems.join('\n'));
+      } catch (e) {
+        const err = e as Error;
+        err.message = `${err.message}\n  the sequence as it ran:\n    ${w.story.join('\n    ')}`;
+        throw err;
+      } finally {
+        stack.receiverDown.delete(w.merchant.merchantIdentifier);
+      }
+    },
+  );
+  const details = await fc.check(property, { seed: o.seed, numRuns: o.runs, endOnFailure: !o.shrink });
+  if (details.failed) {
+    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    throw new Error(`${fc.defaultReportMessage(details)}\nWhat the checker found:\n${cause}`);
+  }
+}
+
+/** Lets the bank and time finish everything the sequence started, then reads the three books. */
+async function settleAndCheck(w: World): Promise<string[]> {
+  w.stack.receiverDown.delete(w.merchant.merchantIdentifier);
+  await quiesce(w);
+  // Bank timeouts, QR expiries and webhook retries (the longest schedule is under 28 hours) fall due;
+  // the bank's answers to the deadline inquiries come in real time, hence the second round.
+  await skip(w, 2 * 86_400);
+  await waitForCallbacks(w);
+  await skip(w, 2 * 86_400);
+  await Promise.all(
+    w.orders.map((o) =>
+      w.stack.gw.rt.temporal.workflow.getHandle(paymentWorkflowId(w.merchant.merchantIdentifier, o.orderId)).result(),
+    ),
+  );
+  const problems: string[] = [];
+  const before = await storedTransactions(w);
+  problems.push(...approvedEndSuccess(w, books(w), before, false));
+  // The bank's settlement file repairs what the bank hid; after it every approval must be Success.
+  await uploadBankFile(w);
+  await skip(w, 2 * 86_400);
+  await waitForCallbacks(w);
+  const after = await storedTransactions(w);
+  problems.push(
+    ...approvedEndSuccess(w, books(w), after, true),
+    ...refundsBounded(books(w), after),
+    ...webhooksFaithful(w, after),
+    ...(await workflowsHealthy(w, after)),
+  );
+  if (problems.some((p) => p.startsWith('(4)'))) {
+    problems.push(`deliveries stored: ${(await storedDeliveries(w)).join('; ')}`);
+    for (const c of w.stack.receiver.calls.filter((c) => c.url.includes(w.merchant.merchantIdentifier)))
+      problems.push(`received ${c.url.split('?')[1] ?? ''} ${c.headers['x-webhook-id']}: ${c.body.slice(0, 400)}`);
+  }
+  return [...new Set(problems)];
+}
+
+const books = (w: World) => w.stack.bank.books.snapshot(w.merchant.merchantIdentifier);
+
+/**
+ * A quiet point before time jumps: every payment the payers made has reached the bank (or is final),
+ * and the bank has given every answer it was going to give in real time. Without it a skip of days
+ * would overtake a bank that answers a second late, which the sequences' own skips do on purpose.
+ */
+async function quiesce(w: World): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const stored = await storedTransactions(w);
+    const atBank = w.stack.bank.books.payments;
+    const waiting = w.orders.filter((o) => {
+      const t = [...stored.values()].find((x) => x.orderId === o.orderId);
+      const sentToBank = o.kind !== 'qr' || o.payer !== undefined;
+      return sentToBank && t?.status === 'Pending' && !atBank.has(t.txnId);
+    });
+    if (waiting.length === 0 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await waitForCallbacks(w);
+}
+
+/** Callbacks under way, and a moment for the gateway to act on the last ones (a signal, a reconciliation). */
+async function waitForCallbacks(w: World): Promise<void> {
+  await w.stack.bank.settled();
+  await new Promise((r) => setTimeout(r, 300));
+  await w.stack.bank.settled();
+}

@@ -1,0 +1,201 @@
+import { hmacSha256Hex } from '../../../src/domain/checksum';
+import type { BankSimulator } from '../../../src/bank/simulator/server';
+import type { MerchantCredentials } from '../../../src/usecases/provision-merchant';
+import type { TestGateway } from '../gateway';
+import { request, type HttpResult } from '../http';
+import { sandboxPay } from '../payments';
+import { createQr, payQr } from '../qr';
+import { startReceiver } from '../receiver';
+import { refund } from '../refunds';
+import { skipTime, startTimeSkippingGateway } from '../time-skipping';
+
+/**
+ * The real stack the money model drives (money-model/README in docs/contributors/tests.md): the
+ * gateway in time-skipping mode (API, worker, store, Temporal's test server) paying through the
+ * bank simulator, and a merchant's webhook receiver on loopback. One stack serves a whole run;
+ * each sequence gets a merchant of its own, so the checker reads only that sequence's money.
+ */
+export interface MoneyStack {
+  gw: TestGateway;
+  bank: BankSimulator;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  /** Merchants whose receiver answers 500 for now. */
+  receiverDown: Set<string>;
+  stop(): Promise<void>;
+}
+
+export async function startMoneyStack(): Promise<MoneyStack> {
+  const receiverDown = new Set<string>();
+  const gw = await startTimeSkippingGateway({ TIME_SKIP_TIMEOUT_SECONDS: '30' }, { bank: 'simulator' });
+  const receiver = await startReceiver((n) =>
+    receiverDown.has(merchantOfCall(receiver.calls[n - 1]!.url))
+      ? { status: 500, body: 'down' }
+      : { status: 200, body: 'SUCCESS' },
+  );
+  return {
+    gw,
+    bank: gw.bank!,
+    receiver,
+    receiverDown,
+    async stop() {
+      await receiver.close();
+      await gw.stop();
+    },
+  };
+}
+
+/** The receiver's path names the merchant: /hooks/payments/<merchantIdentifier>[?realtime=...]. */
+export const merchantOfCall = (url: string) => url.split('?')[0]!.split('/').pop() ?? '';
+
+export type OrderKind = 'upi' | 'card' | 'qr';
+
+export interface ModelOrder {
+  orderId: string;
+  kind: OrderKind;
+  amountPaise: number;
+  /** The payer's VPA or card; a QR's once paid. */
+  payer?: string;
+  txnId?: string;
+}
+
+/** One sequence's merchant and what the model did to it (for the checker and a failure's story). */
+export interface World {
+  stack: MoneyStack;
+  merchant: MerchantCredentials;
+  orders: ModelOrder[];
+  /** Secret keys in the order they took force, with when (wall clock, as the receiver sees calls). */
+  keys: { secretKey: string; since: number }[];
+  reconciliationIds: string[];
+  story: string[];
+}
+
+export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed: number }): Promise<World> {
+  const merchant = await stack.gw.newMerchant('Money Model Merchant');
+  await stack.gw.rt.merchants.updateSettings(merchant.merchantIdentifier, {
+    webhookUrl: `${stack.receiver.url}/${merchant.merchantIdentifier}`,
+    webhookFormat: 'json',
+    autoRefund: o.autoRefund,
+  });
+  // The bank's random choices of this sequence (reordered callbacks, shares) follow its seed.
+  stack.bank.conduct.configure({ seed: o.seed >>> 0, share: 0 });
+  return {
+    stack,
+    merchant,
+    orders: [],
+    keys: [{ secretKey: merchant.secretKey, since: 0 }],
+    reconciliationIds: [],
+    story: [`merchant ${merchant.merchantIdentifier} (autoRefund ${o.autoRefund})`],
+  };
+}
+
+const secretKey = (w: World) => w.keys.at(-1)!.secretKey;
+const opsAuth = (w: World) => ({ authorization: `Bearer ${w.stack.gw.rt.config.OPS_TOKEN}` });
+let counter = 0;
+const nextOrderId = (kind: string) => `mm-${kind}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
+
+function expectOk(what: string, r: HttpResult, ok: (r: HttpResult) => boolean): HttpResult {
+  if (!ok(r)) throw new Error(`${what} answered ${r.status}: ${r.text.slice(0, 300)}`);
+  return r;
+}
+
+export async function payDirect(w: World, kind: 'upi' | 'card', payer: string, amountPaise: number): Promise<void> {
+  const orderId = nextOrderId(kind);
+  const r = await sandboxPay(w.stack.gw, {
+    merchantIdentifier: w.merchant.merchantIdentifier,
+    orderId,
+    amount: amountPaise,
+    ...(kind === 'upi' ? { payerVpa: payer } : { cardNumber: payer }),
+  });
+  expectOk('sandbox payment', r, (x) => x.status === 202 || x.status === 200);
+  w.orders.push({ orderId, kind, amountPaise, payer, txnId: r.json?.data?.txnId });
+}
+
+export async function openQr(w: World, amountPaise: number): Promise<void> {
+  const orderId = nextOrderId('qr');
+  const r = await createQr(w.stack.gw, { ...w.merchant, secretKey: secretKey(w) }, { orderId, amount: amountPaise });
+  expectOk('dynamic QR', r, (x) => x.status === 201 || x.status === 200);
+  const t = await w.stack.gw.rt.transactions.findByOrder({ merchantIdentifier: w.merchant.merchantIdentifier, orderId });
+  w.orders.push({ orderId, kind: 'qr', amountPaise, txnId: t?.txnId });
+}
+
+/** The payer scans an open QR with a sandbox VPA; refused (409 or 4xx) once the QR is closed. */
+export async function scanQr(w: World, order: ModelOrder, vpa: string): Promise<number> {
+  const r = await payQr(w.stack.gw, { merchantIdentifier: w.merchant.merchantIdentifier, orderId: order.orderId, payerVpa: vpa });
+  if (r.status < 300) order.payer = vpa;
+  if (r.status >= 500) throw new Error(`QR pay answered ${r.status}: ${r.text.slice(0, 300)}`);
+  return r.status;
+}
+
+/** The payer pays the QR's intent in their UPI app, whatever the gateway's page became meanwhile. */
+export async function payIntentInApp(w: World, order: ModelOrder): Promise<number> {
+  const r = await request(`${w.stack.bank.url}/admin/intents/pay`, {
+    headers: { authorization: `Bearer ${w.stack.bank.adminToken}` },
+    body: {
+      txnId: order.txnId,
+      merchantIdentifier: w.merchant.merchantIdentifier,
+      orderId: order.orderId,
+      amountPaise: order.amountPaise,
+      callbackUrl: `${w.stack.gw.rt.config.PUBLIC_BASE_URL}/bank/v1/callbacks`,
+      qr: true,
+    },
+  });
+  expectOk('intent paid in the app', r, (x) => x.status < 300);
+  return r.status;
+}
+
+/** Refunds as the merchant asks them (full "14" or partial "22"); several at once when `copies` > 1. */
+export async function askRefunds(
+  w: World,
+  order: ModelOrder,
+  r: { amountPaise: number | 'full'; merchantRefIds: (string | undefined)[] },
+): Promise<number[]> {
+  const merchant = { ...w.merchant, secretKey: secretKey(w) };
+  const answers = await Promise.all(
+    r.merchantRefIds.map((merchantRefId) =>
+      refund(w.stack.gw, merchant, {
+        orderId: order.orderId,
+        ...(r.amountPaise === 'full' ? {} : { updateDesired: '22', amount: String(r.amountPaise) }),
+        ...(merchantRefId !== undefined ? { merchantRefId } : {}),
+      }),
+    ),
+  );
+  for (const a of answers) if (a.status >= 500) throw new Error(`refund answered ${a.status}: ${a.text.slice(0, 300)}`);
+  return answers.map((a) => a.status);
+}
+
+export async function rotateSecretKey(w: World): Promise<void> {
+  const base = `${w.stack.gw.baseUrl}/ops/v1/merchants/${w.merchant.merchantIdentifier}`;
+  const r = expectOk(
+    'secret-key rotation',
+    await request(`${base}/secret-key/rotate`, { method: 'POST', headers: opsAuth(w) }),
+    (x) => Boolean(x.json?.data?.secretKey),
+  );
+  w.keys.push({ secretKey: r.json.data.secretKey, since: Date.now() });
+}
+
+/** The bank's settlement file of this merchant: every payment it approved. */
+export async function uploadBankFile(w: World): Promise<void> {
+  const books = w.stack.bank.books.snapshot(w.merchant.merchantIdentifier);
+  const lines = books.payments
+    .filter((p) => p.answer.status === 'APPROVED')
+    .map((p) => `${p.request.txnId},${p.answer.bankRefNum ?? 'none'},SUCCESS,${p.request.amountPaise}`);
+  if (lines.length === 0) return;
+  const r = await fetch(`${w.stack.gw.baseUrl}/ops/v1/reconciliations`, {
+    method: 'POST',
+    body: ['txnId,bankRefNum,status,amount', ...lines].join('\n'),
+    headers: { 'content-type': 'text/csv', ...opsAuth(w) },
+  });
+  const text = await r.text();
+  if (r.status !== 202) throw new Error(`reconciliation upload answered ${r.status}: ${text.slice(0, 300)}`);
+  const id = JSON.parse(text).data.reconciliationId as string;
+  w.reconciliationIds.push(id);
+  await w.stack.gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
+}
+
+export async function skip(w: World, seconds: number): Promise<void> {
+  const r = await skipTime(w.stack.gw, { seconds });
+  if (r.status !== 200) throw new Error(`time skip answered ${r.status}: ${r.text.slice(0, 300)}`);
+}
+
+/** A webhook call's checksum as the merchant verifies it: HMAC-SHA256 of txnData with a secret key. */
+export const verifies = (txnData: string, checksum: string, key: string) => hmacSha256Hex(key, txnData) === checksum;
