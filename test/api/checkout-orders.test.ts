@@ -218,15 +218,18 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
     }
   });
 
-  it('a checkout its payer cancelled never reached a bank: a reconciliation file cannot make it paid', async () => {
+  it("a checkout its payer cancelled that the bank's file reports paid becomes a delayed success: the bank's word about money wins", async () => {
+    // The payer may have paid the checkout's UPI intent in their app before cancelling the page
+    // (ARCHITECTURE principle 14): a cancelled order is never a reason to drop money the bank holds.
     const orderId = newOrderId('cnl');
     const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
     await submitPageForm(gw, `${posted.location}/cancel`, await openPage(gw, posted.location!));
     await paymentFinished(gw, merchant.merchantIdentifier, orderId);
     const txn = () => gw.rt.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId });
-    const report = await reconcile(gw, `txnId,bankRefNum,status,amount\n${(await txn())!.txnId},RRN2,SUCCESS,25050\n`);
-    assert.deepEqual([report.applied, report.rejected.length], [0, 1], JSON.stringify(report));
     assert.deepEqual([(await txn())!.status, (await txn())!.responseCode], ['Failure', '102']);
+    const report = await reconcile(gw, `txnId,bankRefNum,status,amount\n${(await txn())!.txnId},RRN2,SUCCESS,25050\n`);
+    assert.deepEqual([report.applied, report.rejected.length], [1, 0], JSON.stringify(report));
+    assert.deepEqual([(await txn())!.status, (await txn())!.delayedSuccess], ['Success', true]);
   });
 
   it('offers test instruments only while the sandbox is on: without it, the UPI QR and a cancel', async () => {
