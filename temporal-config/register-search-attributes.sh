@@ -1,12 +1,14 @@
 #!/bin/sh
-# Registers every custom search attribute listed in search-attributes.yaml on the Temporal server.
-# Run by the one-shot temporal-admin-tools job of docker-compose.yml (temporalio/admin-tools image);
-# plain POSIX sh and awk, no YAML tool needed. Idempotent: creating an attribute that already
+# Creates the namespace when missing and registers every custom search attribute listed in
+# search-attributes.yaml on the Temporal server. Run by the one-shot temporal-admin-tools job of
+# docker-compose.yml (temporalio/admin-tools image) and by `npm run stack:production`; plain POSIX
+# sh and awk, no YAML tool needed. Idempotent: creating an attribute that already
 # exists with the same type changes nothing.
 #
 #   usage: register-search-attributes.sh [path/to/search-attributes.yaml]
 #   env:   TEMPORAL_ADDRESS    frontend host:port (read by the temporal CLI itself)
-#          TEMPORAL_NAMESPACE  namespace to register in (default: default)
+#          TEMPORAL_NAMESPACE  namespace to register in, created when missing (default: default)
+#          NAMESPACE_RETENTION how long that namespace keeps closed workflows, when created (default: 72h)
 #          WAIT_ATTEMPTS       how many times to poll the server, 2 seconds apart (default: 90)
 set -eu
 
@@ -52,6 +54,11 @@ serving() {
   esac
 }
 wait_for "Temporal at ${TEMPORAL_ADDRESS:-the default address}" serving
+# The namespace, created when missing (the Temporal server creates none by itself).
+if ! temporal operator namespace describe --namespace "$namespace" >/dev/null 2>&1; then
+  echo "namespace $namespace: creating (retention ${NAMESPACE_RETENTION:-72h})"
+  temporal operator namespace create --namespace "$namespace" --retention "${NAMESPACE_RETENTION:-72h}"
+fi
 wait_for "namespace $namespace" temporal operator namespace describe --namespace "$namespace"
 
 while read -r name type; do

@@ -19,10 +19,16 @@ process.once('exit', () => {
   for (const p of live) p.child.kill('SIGKILL');
 });
 
-export function startProcess(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  logFile: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ManagedProcess {
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -15,6 +15,15 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
+import { apiEnvironment, caddyEnvironment, gatewayEnvironment } from '../../src/devstack/production/environments';
+import {
+  gatewayEnvFile,
+  readEnvFile,
+  stackPorts,
+  TEMPORAL_SERVER_VERSION,
+  temporalServerEnvFile,
+} from '../../src/devstack/production/settings';
+import { temporalServerEnv } from '../../src/devstack/production/temporal';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -27,6 +36,7 @@ interface Service {
   command?: string | string[];
   entrypoint?: string | string[];
   environment?: Record<string, string | number | boolean | null> | string[];
+  env_file?: string | string[];
   ports?: (string | number | { target: number | string; published?: number | string })[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   volumes?: (string | { type?: string; source?: string; target: string })[];
@@ -47,6 +57,7 @@ const POSTGRESQL = 'postgresql';
 const TEMPORAL = 'temporal';
 const TEMPORAL_UI = 'temporal-ui';
 const ADMIN_TOOLS = 'temporal-admin-tools';
+const TEMPORAL_SCHEMA = 'temporal-schema';
 const TEMPORAL_TLS = 'temporal-tls';
 const API = 'api';
 const WORKER = 'worker';
@@ -68,8 +79,18 @@ function service(c: Compose, name: string): Service {
   return s;
 }
 
-/** The environment a service sets, raw (before interpolation); list or map syntax. */
+/** The env files a service reads (env_file), as absolute paths. */
+const envFilesOf = (s: Service): string[] =>
+  (s.env_file === undefined ? [] : Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => path.resolve(root, f));
+
+/** The environment a service sets, raw (before interpolation): its env files, then environment (list or map syntax) over them. */
 function environmentOf(s: Service): Record<string, string> {
+  const fromFiles = Object.assign({}, ...envFilesOf(s).map((f) => readEnvFile(f))) as Record<string, string>;
+  return { ...fromFiles, ...ownEnvironmentOf(s) };
+}
+
+/** What a service's `environment` sets (not its env files). */
+function ownEnvironmentOf(s: Service): Record<string, string> {
   const env = s.environment ?? {};
   if (Array.isArray(env)) {
     return Object.fromEntries(
@@ -351,13 +372,32 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
   describe('services', () => {
     it('has the services api and worker need', () => {
-      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER, CADDY, BANK_SIMULATOR])
+      for (const name of [
+        MONGODB,
+        POSTGRESQL,
+        TEMPORAL,
+        TEMPORAL_SCHEMA,
+        TEMPORAL_UI,
+        ADMIN_TOOLS,
+        API,
+        WORKER,
+        CADDY,
+        BANK_SIMULATOR,
+      ])
         service(compose, name);
       assert.match(service(compose, MONGODB).image ?? '', /^mongo:7(\.|$)/, 'MongoDB 7');
       assert.match(service(compose, POSTGRESQL).image ?? '', /^postgres:/);
-      assert.match(service(compose, TEMPORAL).image ?? '', /^temporalio\/auto-setup:/);
       assert.match(service(compose, TEMPORAL_UI).image ?? '', /^temporalio\/ui:/);
-      assert.match(service(compose, ADMIN_TOOLS).image ?? '', /^temporalio\/admin-tools:/);
+    });
+
+    it('runs the Temporal server release `npm run stack:production` builds, and its tools of the same release', () => {
+      assert.equal(service(compose, TEMPORAL).image, `temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+      for (const name of [TEMPORAL_SCHEMA, ADMIN_TOOLS])
+        assert.equal(service(compose, name).image, `temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`, name);
+      assert.ok(
+        !/auto-setup/.test(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')),
+        'not the deprecated auto-setup image',
+      );
     });
 
     it('runs MongoDB as a replica set that a healthcheck initiates, and api/worker connect to it', () => {
@@ -383,6 +423,16 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(env.DB, 'postgres12');
       assert.equal(env.POSTGRES_SEEDS, POSTGRESQL);
       assert.equal(dependsOn(temporal)[POSTGRESQL], 'service_healthy');
+      assert.equal(dependsOn(temporal)[TEMPORAL_SCHEMA], 'service_completed_successfully', 'the schemas exist first');
+      const schema = service(compose, TEMPORAL_SCHEMA);
+      assert.equal(
+        hostPath(schema, argv(schema.entrypoint)![1]!),
+        path.join(root, 'deploy', 'temporal', 'setup-postgresql.sh'),
+        'the schema job runs deploy/temporal/setup-postgresql.sh',
+      );
+      const schemaEnv = environmentOf(schema);
+      for (const k of ['DB', 'DBNAME', 'VISIBILITY_DBNAME', 'POSTGRES_SEEDS', 'POSTGRES_USER', 'POSTGRES_PWD', 'DB_PORT'])
+        assert.equal(schemaEnv[k], env[k], `the schema job and the server agree on ${k}`);
       assert.ok(env.DYNAMIC_CONFIG_FILE_PATH, 'DYNAMIC_CONFIG_FILE_PATH is set');
       const inContainer = path.posix.resolve('/etc/temporal', env.DYNAMIC_CONFIG_FILE_PATH);
       assert.equal(
@@ -390,7 +440,6 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         path.join(root, 'temporal-config', 'dynamicconfig', 'development.yaml'),
         `${inContainer} is temporal-config/dynamicconfig/development.yaml mounted into the server`,
       );
-      assert.match(healthcheckText(temporal), /cluster health/, 'temporal has a healthcheck');
     });
 
     it("publishes Temporal UI on the host's loopback only, port 8233, read-only", () => {
@@ -405,7 +454,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       for (const name of [API, WORKER]) {
         const deps = dependsOn(service(compose, name));
         assert.equal(deps[MONGODB], 'service_healthy', `${name} waits for ${MONGODB}`);
-        assert.equal(deps[TEMPORAL], 'service_healthy', `${name} waits for ${TEMPORAL}`);
+        // The job ends once Temporal serves with the namespace and search attributes: Temporal's readiness.
         assert.equal(deps[ADMIN_TOOLS], 'service_completed_successfully', `${name} waits for ${ADMIN_TOOLS}`);
         for (const [dep, condition] of Object.entries(deps)) {
           service(compose, dep);
@@ -415,7 +464,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.equal(env.TEMPORAL_ADDRESS, `${TEMPORAL}:7233`, `${name}: TEMPORAL_ADDRESS`);
       }
       const job = service(compose, ADMIN_TOOLS);
-      assert.equal(dependsOn(job)[TEMPORAL], 'service_healthy');
+      assert.equal(dependsOn(job)[TEMPORAL], 'service_started');
       assert.ok([undefined, 'no'].includes(job.restart), 'the admin-tools job runs once');
     });
   });
@@ -467,14 +516,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
       assert.equal(
-        environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE ?? 'default',
-        ns,
-        'auto-setup creates the namespace the gateway uses',
-      );
-      assert.equal(
         environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default',
         ns,
-        'search attributes go to that namespace',
+        'the namespace is created and the search attributes go there',
       );
     });
 
@@ -521,10 +565,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       );
       const site = sites['{$PUBLIC_HOST}'];
       assert.ok(site, `a site for {$PUBLIC_HOST}: ${Object.keys(sites).join(', ')}`);
-      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
       assert.match(site, /tls internal/, "a certificate from Caddy's local CA (self-signed root)");
       assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.PUBLIC_BASE_URL).host, 'the site is PUBLIC_BASE_URL');
-      assert.equal(Number(caddyEnv.API_PORT), apiConfig.API_PORT);
+      assert.equal(caddyEnv.API_UPSTREAMS, `api:${apiConfig.API_PORT}`);
       assert.equal(apiConfig.TRUST_PROXY, true);
       assert.ok(caddy.volumes?.some((v) => String(v).startsWith('./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile')));
     });
@@ -533,7 +577,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const bank = service(compose, BANK_SIMULATOR);
       const bankUrl = new URL(apiConfig.BANK_BASE_URL!);
       assert.ok(networksOf(caddy).default?.includes(bankUrl.hostname), `${bankUrl.hostname} resolves to Caddy`);
-      assert.match(sites[bankUrl.hostname] ?? '', /reverse_proxy bank-simulator:4100/);
+      assert.equal(caddyEnv.ACQUIRER_SITE, bankUrl.hostname);
+      assert.match(sites['{$ACQUIRER_SITE}'] ?? '', /reverse_proxy \{\$BANK_SIMULATOR_UPSTREAM\}/);
+      assert.equal(caddyEnv.BANK_SIMULATOR_UPSTREAM, 'bank-simulator:4100');
       const args = argv(bank.command) ?? [];
       assert.equal(args[args.indexOf('--port') + 1], '4100');
       assert.equal(args[args.indexOf('--host') + 1], '0.0.0.0');
@@ -603,10 +649,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         [{ hostIp: '127.0.0.1', published: Number(endpoint.port), target: Number(endpoint.port) }],
         'the codec site is published on loopback only',
       );
-      const site = sites[`http://:${endpoint.port}`];
-      assert.ok(site, 'a Caddy site on that port');
+      assert.equal(caddyEnv.CODEC_SITE, `http://:${endpoint.port}`, 'a Caddy site on that port');
+      const site = sites['{$CODEC_SITE}'];
+      assert.ok(site, 'the codec site');
       assert.match(site, /handle \/ops\/v1\/codec\/\*/, 'forwards the codec endpoint only');
-      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
       assert.match(site, /header_up Authorization "Bearer \{\$OPS_TOKEN\}"/);
       assert.equal(caddyEnv.OPS_TOKEN, apiRaw.OPS_TOKEN);
       assert.equal(env.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'false');
@@ -635,7 +682,6 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       const serverName = env.TEMPORAL_TLS_FRONTEND_SERVER_NAME;
       assert.equal(serverName, TEMPORAL, "the frontend's certificate names the host clients dial");
-      assert.match(healthcheckText(temporal), /--tls-cert-path \/etc\/temporal\/tls\/server\.pem/, 'the healthcheck speaks mTLS');
 
       // Clients: the gateway's processes with their certificate, the UI and admin-tools with theirs.
       const clients: [string, Record<string, string>, string[]][] = [
@@ -838,6 +884,74 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(api.context, root);
       assert.equal(api.dockerfile, dockerfile);
       assert.ok(existsSync(path.join(root, '.dockerignore')));
+    });
+  });
+
+  describe('one set of settings for compose and `npm run stack:production`', () => {
+    const ports = stackPorts();
+    const secrets = {
+      MASTER_KEY: supplied.MASTER_KEY!,
+      OPS_TOKEN: supplied.OPS_TOKEN!,
+      BANK_SECRET: supplied.BANK_SECRET!,
+      POSTGRES_SUPERUSER_PASSWORD: 'x'.repeat(32),
+      POSTGRES_PASSWORD: supplied.POSTGRES_PASSWORD!,
+      STORE_PASSWORD: 'y'.repeat(32),
+    };
+    const native = gatewayEnvironment({ ports, secrets, temporalTlsGatewayDir: '/tls', caddyRootCertificate: '/ca.crt' });
+
+    it('api and worker read deploy/production.env, the file the native stack reads, and set none of its keys again', () => {
+      const shared = readEnvFile(gatewayEnvFile);
+      assert.ok(Object.keys(shared).length > 0);
+      for (const name of [API, WORKER]) {
+        const s = service(compose, name);
+        assert.deepEqual(envFilesOf(s), [gatewayEnvFile], `${name}: env_file`);
+        const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
+        assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/production.env`);
+      }
+      for (const [k, v] of Object.entries(shared)) assert.equal(native[k], v, `the native stack's ${k}`);
+    });
+
+    it('the native gateway processes set the same variables as compose (but for what a container network needs) and validate as production', () => {
+      const composeKeys = new Set(Object.keys(environmentOf(service(compose, WORKER))));
+      // Compose's own: the UI's codec origins and key rotation are operator options it passes through.
+      for (const k of ['LOG_LEVEL', 'PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS']) composeKeys.delete(k);
+      // The native stack's own: its payee VPA (compose leaves it to the operator) and the loopback webhooks of its test.
+      const nativeKeys = new Set(Object.keys(native).filter((k) => !['UPI_PAYEE_VPA', 'WEBHOOK_ALLOW_LOOPBACK'].includes(k)));
+      assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
+      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!) });
+      assert.equal(config.GATEWAY_ENV, 'production');
+      assert.equal(config.BANK_CONNECTOR, 'http');
+      assert.equal(config.SANDBOX_ENABLED, false);
+      assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
+    });
+
+    it('the Temporal server and its schema job read deploy/temporal/server.env in both, and set none of its keys again', () => {
+      const shared = readEnvFile(temporalServerEnvFile);
+      for (const name of [TEMPORAL, TEMPORAL_SCHEMA]) {
+        const s = service(compose, name);
+        assert.deepEqual(envFilesOf(s), [temporalServerEnvFile], `${name}: env_file`);
+        const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
+        assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/temporal/server.env`);
+      }
+      const nativeServer = temporalServerEnv({ ports, postgresPassword: 'p', tlsRoot: '/tls' });
+      for (const [k, v] of Object.entries(shared)) assert.equal(nativeServer[k], v, `the native server's ${k}`);
+      // The same TLS variables, pointing at the same files of temporal-tls's server volume.
+      const composeTls = Object.entries(ownEnvironmentOf(service(compose, TEMPORAL))).filter(([k]) =>
+        k.startsWith('TEMPORAL_TLS_'),
+      );
+      for (const [k, v] of composeTls) assert.equal(path.basename(nativeServer[k] ?? ''), path.basename(v), k);
+    });
+
+    it('Caddy gets every variable the Caddyfile reads in both', () => {
+      const text = readFileSync(path.join(root, 'deploy', 'caddy', 'Caddyfile'), 'utf8').replace(/^\s*#.*$/gm, '');
+      const required = [...text.matchAll(/\{\$([A-Z_]+)\}/g)].map((m) => m[1]!);
+      assert.ok(required.includes('API_UPSTREAMS'));
+      const composeCaddy = environmentOf(service(compose, CADDY));
+      const nativeCaddy = caddyEnvironment(ports, secrets.OPS_TOKEN);
+      for (const k of new Set(required)) {
+        assert.ok(composeCaddy[k], `compose's caddy sets ${k}`);
+        assert.ok(nativeCaddy[k], `the native stack's Caddy gets ${k}`);
+      }
     });
   });
 
