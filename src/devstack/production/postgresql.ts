@@ -51,6 +51,8 @@ export async function startPostgresql(o: {
 }): Promise<ManagedProcess> {
   const bin = postgresqlBinDir();
   if (!existsSync(path.join(o.dataDir, 'PG_VERSION'))) {
+    // The parents stay traversable (PostgreSQL's user reads its own directory below them).
+    mkdirSync(path.dirname(o.dataDir), { recursive: true });
     mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
     const pwfile = path.join(path.dirname(o.dataDir), 'postgresql.pwfile');
     writeFileSync(pwfile, `${o.superuserPassword}\n`, { mode: 0o600 });

@@ -8,14 +8,7 @@ import { startProcess, waitForPort } from '../process';
 import { acquirerUrlOf, apiEnvironment, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
 import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
-import {
-  caddyfile,
-  gatewayEnvFile,
-  readEnvFile,
-  stackPorts,
-  TEMPORAL_SERVER_VERSION,
-  type StackPorts,
-} from './settings';
+import { caddyfile, gatewayEnvFile, readEnvFile, stackPorts, TEMPORAL_SERVER_VERSION, type StackPorts } from './settings';
 import { supervise, type Supervised } from './supervisor';
 import {
   issueTemporalCertificates,
