@@ -290,6 +290,7 @@ interface Registration {
   stderr: string;
   creates: { namespace?: string; name: string; type: string }[];
   healthChecks: number;
+  namespaceCreates: string[];
 }
 
 const fakeTemporal = `#!/bin/sh
@@ -298,7 +299,10 @@ case "$1 $2 $3" in
   "operator cluster health")
     n=$(cat "$FAKE_DIR/health" 2>/dev/null || echo 0); echo $((n + 1)) > "$FAKE_DIR/health"
     if [ "$n" -ge "$FAKE_NOT_SERVING" ]; then echo SERVING; else echo "Error: failed checking cluster health" >&2; exit 1; fi ;;
-  "operator namespace describe") echo "NamespaceInfo.Name default" ;;
+  "operator namespace describe")
+    if [ -n "$FAKE_NO_NAMESPACE" ] && [ ! -f "$FAKE_DIR/namespace" ]; then echo "Error: Namespace default is not found" >&2; exit 1; fi
+    echo "NamespaceInfo.Name default" ;;
+  "operator namespace create") echo "$*" > "$FAKE_DIR/namespace"; echo "Namespace default successfully registered." ;;
   "operator search-attribute create") echo "Search attributes have been added" ;;
   "operator search-attribute list") cat "$FAKE_DIR/calls" ;;
   *) echo "fake temporal: unexpected $*" >&2; exit 2 ;;
@@ -309,7 +313,7 @@ esac
  * Runs argv (the job's entrypoint + command, container paths mapped to host paths) under sh, with
  * the service's environment and a fake `temporal` (and instant `sleep`) first on PATH.
  */
-function runRegistration(args: string[], env: Record<string, string>, notServingFor = 0): Registration {
+function runRegistration(args: string[], env: Record<string, string>, notServingFor = 0, namespaceExists = true): Registration {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-temporal-'));
   try {
     writeFileSync(path.join(dir, 'temporal'), fakeTemporal, { mode: 0o755 });
@@ -324,6 +328,7 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         ...env,
         FAKE_DIR: dir,
         FAKE_NOT_SERVING: String(notServingFor),
+        ...(namespaceExists ? {} : { FAKE_NO_NAMESPACE: '1' }),
         WAIT_ATTEMPTS: env.WAIT_ATTEMPTS ?? '5',
       },
     });
@@ -340,7 +345,14 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         return names.map((name, i) => ({ namespace, name, type: types[i] }));
       });
     const healthChecks = calls.filter((c) => c.startsWith('operator cluster health')).length;
-    return { status: r.status, stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`, creates, healthChecks };
+    const namespaceCreates = calls.filter((c) => c.startsWith('operator namespace create'));
+    return {
+      status: r.status,
+      stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+      creates,
+      healthChecks,
+      namespaceCreates,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -969,6 +981,17 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
       for (const c of r.creates)
         assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
+    });
+
+    it('creates the namespace when the server has none (no auto-setup image does it), and only then', () => {
+      const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const fresh = runRegistration(adminJobArgv(compose), env, 0, false);
+      assert.equal(fresh.status, 0, fresh.stderr);
+      assert.equal(fresh.namespaceCreates.length, 1, fresh.namespaceCreates.join('\n'));
+      assert.match(fresh.namespaceCreates[0]!, /--namespace default\b/);
+      assert.match(fresh.namespaceCreates[0]!, /--retention \S+/);
+      assert.equal(fresh.creates.length, Object.keys(searchAttributesIn(yamlFile)).length);
+      assert.deepEqual(runRegistration(adminJobArgv(compose), env).namespaceCreates, [], 'an existing namespace is kept');
     });
 
     it('reads the YAML, so a changed list is registered as it stands', () => {
