@@ -63,7 +63,9 @@ wait_for "namespace $namespace" temporal operator namespace describe --namespace
 
 while read -r name type; do
   echo "search attribute $name ($type) in namespace $namespace"
-  temporal operator search-attribute create --namespace "$namespace" --name "$name" --type "$type"
+  # Retried: a namespace just created is "not found" here until the server's namespace cache refreshes.
+  wait_for "search attribute $name to be created" \
+    temporal operator search-attribute create --namespace "$namespace" --name "$name" --type "$type"
 done <<EOF
 $pairs
 EOF
