@@ -89,7 +89,7 @@ describe('the production stack, probed from outside', function () {
         await payOnCheckoutPage(gw, location, [['cardNumber', '4012001037141112']]);
         return true;
       } catch (e) {
-        if (attempt >= 8) throw e;
+        if (attempt >= 20) throw e;
         await sleep(1000);
       }
     }
