@@ -37,7 +37,8 @@ export interface BankAnswer {
 }
 
 /**
- * A bank answers at once, or accepts the request and answers later (through bankAnswerSignal);
+ * A bank answers at once, or accepts the request and answers later (a callback or a reconciliation
+ * line, through bankAnswerUpdate);
  * `redirect` when the payer must first go to the bank's page.
  */
 export type BankReply = { kind: 'answered'; answer: BankAnswer } | { kind: 'awaiting'; redirect?: BankRedirect };

@@ -1,16 +1,33 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { MandateResponse, SANDBOX_MANDATE_BANK, type MandateState } from '../src/domain/mandate';
+import { peakWindowAt } from '../src/domain/peak-windows';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import type { MandateRepository } from '../src/store/mandate-repository';
-import type { TransactionRepository } from '../src/store/transaction-repository';
+import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
+import { mandateDebitSearchAttributes } from '../src/temporal/mandate-messages';
+import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
+import type { MandateDebitInput, mandateDebitWorkflow } from '../workflows/mandate-debit';
 import { recordPendingOutcome } from './payment-activities';
-import type { BankAnswer, BankConnector, MandateRef } from './bank-connector';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from './bank-connector';
 
 export interface MandateActivityDeps {
   mandates: MandateRepository;
   transactions: TransactionRepository;
   bank: BankConnector;
   now: () => Date;
+  temporal: Client;
+  taskQueue: string;
 }
+
+/**
+ * How long a debit attempt holds its mandate's end back at most (claimDebitAtBank): longer than one
+ * bank call may take (the activity's 30 s start-to-close timeout), so only a dead worker's runs out.
+ */
+const DEBIT_AT_BANK_LEASE_MS = 60_000;
+
+/** A debit attempt: the bank's reply, or no call at all because the mandate is no longer ACTIVE. */
+export type MandateDebitReply = { kind: 'sent'; reply: BankReply } | { kind: 'mandateEnded' };
 
 export interface NewMandateDebit {
   merchantIdentifier: string;
@@ -26,8 +43,105 @@ export interface NewMandateDebit {
 /** How a mandate debit ended: the contract's 1111/1112, or the gateway's lapsed and cancelled codes. */
 export type MandateDebitResult = 'executed' | 'executionFailed' | 'executionLapsed' | 'executionCancelled';
 
-export function createMandateActivities({ mandates, transactions, bank, now }: MandateActivityDeps) {
+export function createMandateActivities({ mandates, transactions, bank, now, temporal, taskQueue }: MandateActivityDeps) {
+  const mandateOf = (r: { merchantIdentifier: string; mandateOrderId: string }): OrderRef => ({
+    merchantIdentifier: r.merchantIdentifier,
+    orderId: r.mandateOrderId,
+  });
+  /** The merchant's debits among `orderIds` whose transaction is still Pending: those that may still run. */
+  const stillPending = async (merchantIdentifier: string, orderIds: string[]): Promise<string[]> => {
+    const pending = new Set(
+      (await transactions.findByOrderIds(merchantIdentifier, orderIds))
+        .filter((t) => t.status === 'Pending')
+        .map((t) => t.orderId),
+    );
+    return orderIds.filter((id) => pending.has(id));
+  };
   return {
+    /**
+     * One debit attempt at the bank, made only while its mandate is ACTIVE in the store (what a
+     * revoke commits before it is answered) and, for a merchant-initiated debit, outside the peak
+     * windows: an attempt Temporal retries into a window (the bank was away) fails again with a
+     * retry delay to the window's end, so the bank is called then. Every attempt re-checks both.
+     */
+    async requestMandateDebit(input: { request: BankPaymentRequest; offPeak: boolean }): Promise<MandateDebitReply> {
+      const { request } = input;
+      if (request.instrument.kind !== 'UPI_MANDATE') throw new Error('requestMandateDebit takes UPI_MANDATE debits only');
+      const at = now();
+      const window = input.offPeak ? peakWindowAt(at) : null;
+      if (window) {
+        throw ApplicationFailure.create({
+          type: 'peakWindow',
+          message: `no mandate debit inside the peak window that ends at ${window.end.toISOString()}`,
+          nextRetryDelay: window.end.getTime() - at.getTime(),
+        });
+      }
+      const mandate = mandateOf({
+        merchantIdentifier: request.merchantIdentifier,
+        mandateOrderId: request.instrument.mandateOrderId,
+      });
+      const until = new Date(at.getTime() + DEBIT_AT_BANK_LEASE_MS);
+      if (!(await mandates.claimDebitAtBank(mandate, request.txnId, until))) return { kind: 'mandateEnded' };
+      try {
+        return { kind: 'sent', reply: await bank.requestPayment(request) };
+      } finally {
+        await mandates.releaseDebitAtBank(mandate, request.txnId);
+      }
+    },
+
+    /**
+     * Waits (by failing with a short retry delay) until no debit attempt marked before the mandate's
+     * end is still at the bank, so a revoke is answered only once no debit can follow it.
+     */
+    async awaitNoDebitAtBank(order: OrderRef): Promise<void> {
+      const at = now();
+      const until = await mandates.latestDebitAtBank(order, at);
+      if (!until) return;
+      throw ApplicationFailure.create({
+        type: 'debitAtBank',
+        message: 'a debit attempt under this mandate is still at the bank',
+        nextRetryDelay: Math.min(1_000, until.getTime() - at.getTime()),
+      });
+    },
+
+    /**
+     * Starts a notified debit's own workflow (not a child: it outlives the mandate's run when that
+     * continues as new, and the time-skipping test server holds its clock still when a child closes
+     * after its parent). A repeated start finds it started and adds nothing.
+     */
+    async startMandateDebit(input: MandateDebitInput): Promise<void> {
+      try {
+        await temporal.workflow.start<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
+          workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
+          taskQueue,
+          args: [input],
+          typedSearchAttributes: mandateDebitSearchAttributes(input),
+        });
+      } catch (e) {
+        if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+      }
+    },
+
+    /** Of these debits, those that may still run (their transaction is Pending): what a next run carries. */
+    async pendingMandateDebits(input: { merchantIdentifier: string; orderIds: string[] }): Promise<string[]> {
+      return stillPending(input.merchantIdentifier, input.orderIds);
+    },
+
+    /**
+     * Asks each of these debits still Pending to stop (the mandate ended): each records 1124 unless
+     * its attempt is at the bank already. One that closed meanwhile has nothing to cancel.
+     */
+    async cancelMandateDebits(input: { merchantIdentifier: string; orderIds: string[] }): Promise<void> {
+      for (const orderId of await stillPending(input.merchantIdentifier, input.orderIds)) {
+        await temporal.workflow
+          .getHandle(mandateDebitWorkflowId(input.merchantIdentifier, orderId))
+          .cancel()
+          .catch((e: unknown) => {
+            if (!(e instanceof WorkflowNotFoundError)) throw e;
+          });
+      }
+    },
+
     async requestMandateApproval(input: { txnId: string; payerVpa: string } & MandateRef): Promise<{ approved: boolean }> {
       return bank.requestMandateApproval(input);
     },

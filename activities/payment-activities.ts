@@ -21,22 +21,39 @@ export interface OutcomeRecorded {
 }
 
 /**
- * The bank's answer, or the service's own verdict when the bank stayed silent (`null`), or how an
- * order that waited for its payer ended without one: expired, or cancelled by the payer.
+ * The bank's answer, or the service's own verdict when the bank stayed silent (`null`) or refused
+ * the request, or how an order that waited for its payer ended without one: expired, or cancelled by
+ * the payer.
  */
-export function outcomeOf(answer: BankAnswer | null, expired = false, cancelled = false): PaymentOutcome {
-  if (cancelled) {
+export function outcomeOf(
+  answer: BankAnswer | null,
+  how: { expired?: boolean; cancelled?: boolean; refusedByBank?: boolean } = {},
+): PaymentOutcome {
+  if (how.refusedByBank && !answer) {
+    return {
+      status: 'Failure',
+      responseCode: PaymentResponse.refusedByBank.code,
+      responseDescription: PaymentResponse.refusedByBank.description,
+      bankRefNum: null,
+      authCode: null,
+      // The bank refused the request, it gave no final answer about a payment: a later approval (a
+      // callback, a reconciliation line) still becomes a delayed success.
+      markedFailedByService: true,
+    };
+  }
+  if (how.cancelled) {
     return {
       status: 'Failure',
       responseCode: PaymentResponse.cancelledByPayer.code,
       responseDescription: PaymentResponse.cancelledByPayer.description,
       bankRefNum: null,
       authCode: null,
-      // The payer decided: no bank saw it, so no reconciliation file can show it paid.
+      // The payer decided, not a bank. A bank may still approve an intent or QR the page handed out
+      // before the cancel: mayBecomeDelayedSuccess (src/domain/transaction.ts) takes 102 too.
       markedFailedByService: false,
     };
   }
-  if (expired) {
+  if (how.expired) {
     return {
       status: 'Failure',
       responseCode: PaymentResponse.qrExpired.code,
@@ -79,6 +96,8 @@ export interface RecordOutcomeInput {
   expired?: boolean;
   /** A hosted checkout whose payer cancelled it. */
   cancelled?: boolean;
+  /** The bank refused the payment request (a non-retryable failure): Failure 1022, decided by the service. */
+  refusedByBank?: boolean;
   /** A dynamic QR's payer, recorded with the outcome. */
   instrument?: PaymentInstrument;
 }
@@ -98,7 +117,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
      */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<OutcomeRecorded> {
       const outcome = {
-        ...outcomeOf(input.answer, input.expired, input.cancelled),
+        ...outcomeOf(input.answer, input),
         ...(input.instrument ? { instrument: withCardSeen(input.instrument, input.answer?.card) } : {}),
       };
       const { applied, transaction } = await recordPending(transactions, input, outcome, now());

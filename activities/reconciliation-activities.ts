@@ -1,12 +1,13 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import { judgeRow, type ReconciliationRow } from '../src/domain/reconciliation';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { Transaction } from '../src/domain/transaction';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { BatchResult, ReconciliationReport, ReconciliationRepository } from '../src/store/reconciliation-repository';
 import type { TransactionRepository } from '../src/store/transaction-repository';
-import { bankAnswerSignal } from '../src/temporal/payment-messages';
-import { paymentWorkflowId } from '../src/temporal/workflow-ids';
+import { offerBankAnswer } from '../src/usecases/offer-bank-answer';
 import { startRefund } from '../src/usecases/start-refund';
 import { delayedSuccessUpdate, reportLateUpdate } from '../src/usecases/report-late-update';
 
@@ -25,6 +26,18 @@ export interface ReconciliationActivityDeps {
 export const AUTO_REFUND_REASON = 'auto refund delayed success';
 export const autoRefundRefId = (txnId: string) => `auto-${txnId}`;
 
+/** How long a line waits (about twice this, in all) for a payment being recorded before the batch is retried. */
+const RECORDING_WAIT_MS = 3_200;
+
+/**
+ * How long an attempt holds a batch without renewing (renewed every third of it while it applies
+ * lines). A worker that died holding it delays the batch's retry this long at most.
+ */
+export const BATCH_LEASE_MS = 60_000;
+
+/** The retryable failure of an attempt that finds another holding the batch: Temporal retries it later. */
+export const BATCH_LEASED = 'ReconciliationBatchLeased';
+
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
   /** Applies one line to its transaction; returns what happened to it. */
   async function applyRow(row: ReconciliationRow, t: Transaction | undefined, result: BatchResult): Promise<void> {
@@ -37,21 +50,16 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
     }
     const txn = t!;
     if (verdict.kind === 'answerWaitingPayment') {
-      try {
-        await deps.temporal.workflow.getHandle(paymentWorkflowId(txn.merchantIdentifier, txn.orderId)).signal(bankAnswerSignal, {
-          approved: verdict.approved,
-          response: verdict.approved ? 'success' : 'declinedByBank',
-          bankRefNum: row.bankRefNum,
-          authCode: null,
-          delayed: true,
-        });
-      } catch (e) {
-        if (!(e instanceof WorkflowNotFoundError)) throw e;
-        // Pending in the store but no running workflow: the pending sweep restarts it; the line can be sent again.
-        return void result.rejected.push({
-          line: row.line,
-          reason: 'the payment has no running workflow yet; send the line again later',
-        });
+      const taken = await offerBankAnswer(deps.temporal, txn, {
+        approved: verdict.approved,
+        response: verdict.approved ? 'success' : 'declinedByBank',
+        bankRefNum: row.bankRefNum,
+        authCode: null,
+        delayed: true,
+      });
+      if (!taken) {
+        // The workflow decided (or has not started): the line applies to what it records.
+        return applyRow(row, await recordedOutcome(txn), result);
       }
       result.applied++;
       result.changed.push({
@@ -92,6 +100,22 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
   }
 
   /**
+   * The transaction once its workflow recorded an outcome: read again for a little while (recording
+   * takes milliseconds), then the batch fails and Temporal retries it, so a line is never counted or
+   * dropped while its payment is still Pending (a workflow recording through a store outage, or one
+   * the pending sweep has not started yet).
+   */
+  async function recordedOutcome(txn: Transaction): Promise<Transaction> {
+    for (let wait = 50; ; wait *= 2) {
+      const [now] = await deps.transactions.findByTxnIds([txn.txnId]);
+      if (now && now.status !== 'Pending') return now;
+      if (wait > RECORDING_WAIT_MS) break;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+    throw new Error(`transaction ${txn.txnId} is still Pending and its workflow refused the line: retrying the batch`);
+  }
+
+  /**
    * What a delayed success sets off: the auto-refund when the merchant has it on (its workflow reports
    * it to the non-real-time webhook once it succeeds) and the delayed success itself for that
    * webhook. Both are idempotent (the refund is keyed by the txnId, the update by its success time),
@@ -119,24 +143,52 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
   return {
     /**
      * Applies one stored batch of a file: one store query finds its transactions; each changing line
-     * is a conditional write (or a signal to the payment still waiting for its bank). A batch applies
+     * is a conditional write (or an update to the payment still waiting for its bank). A batch applies
      * once: its result is saved, and a retry after that returns it.
      */
     async applyReconciliationBatch(input: {
       reconciliationId: string;
       batch: number;
     }): Promise<{ applied: number; changed: number }> {
-      const batch = await deps.reconciliations.batch(input.reconciliationId, input.batch);
-      if (!batch) throw new Error(`batch ${input.batch} of reconciliation ${input.reconciliationId} does not exist`);
+      const { reconciliationId, batch: n } = input;
+      const batch = await deps.reconciliations.batch(reconciliationId, n);
+      if (!batch) throw new Error(`batch ${n} of reconciliation ${reconciliationId} does not exist`);
       if (batch.result) return { applied: batch.result.applied, changed: batch.result.changed.length };
+      // One attempt at a time applies a batch: a second (the retry of an attempt that timed out on a
+      // worker still running it) waits for the lease, then finds the result or takes over.
+      const owner = randomUUID();
+      let renewAt = 0;
+      const holdLease = async () => {
+        const at = deps.now();
+        if (at.getTime() < renewAt) return;
+        const lease = { owner, until: new Date(at.getTime() + BATCH_LEASE_MS) };
+        if (!(await deps.reconciliations.leaseBatch(reconciliationId, n, lease, at))) {
+          const done = (await deps.reconciliations.batch(reconciliationId, n))?.result;
+          if (done && renewAt === 0) return done;
+          throw ApplicationFailure.retryable(
+            `batch ${n} of reconciliation ${reconciliationId} is being applied by another attempt`,
+            BATCH_LEASED,
+          );
+        }
+        renewAt = at.getTime() + BATCH_LEASE_MS / 3;
+      };
+      const done = await holdLease();
+      if (done) return { applied: done.applied, changed: done.changed.length };
       const found = await deps.transactions.findByTxnIds([...new Set(batch.rows.map((r) => r.txnId))]);
       const byTxnId = new Map(found.map((t) => [t.txnId, t]));
       const result: BatchResult = { applied: 0, unchanged: 0, rejected: [], changed: [] };
-      // Every write is idempotent (a conditional update, a signal the workflow takes once, a refund
+      // Every write is idempotent (a conditional update, an answer the workflow takes once, a refund
       // keyed by the txnId): a retry of a half-applied batch reaches the same state, and a line it
       // applied before the crash then counts as unchanged.
-      for (const row of batch.rows) await applyRow(row, byTxnId.get(row.txnId), result);
-      await deps.reconciliations.saveBatchResult(input.reconciliationId, input.batch, result);
+      for (const row of batch.rows) {
+        await holdLease();
+        await applyRow(row, byTxnId.get(row.txnId), result);
+      }
+      if (!(await deps.reconciliations.saveBatchResult(reconciliationId, n, result, owner)))
+        throw ApplicationFailure.retryable(
+          `batch ${n} of reconciliation ${reconciliationId}: the lease was lost while applying it`,
+          BATCH_LEASED,
+        );
       return { applied: result.applied, changed: result.changed.length };
     },
 

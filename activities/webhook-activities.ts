@@ -5,14 +5,15 @@ import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
 import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
-import { isWebhookAcknowledged, realtimeEntry, webhookPayload } from '../src/domain/webhook';
+import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
+import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
+import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
-import type { WebhookDeliveryInput } from '../workflows/webhook';
 
 export interface WebhookActivityDeps {
   transactions: TransactionRepository;
@@ -131,6 +132,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       ]);
       if (!t || !merchant) return { send: false, reason: 'order or merchant not found' };
       if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      // The body must say what the workflow recorded. Refunds and chargebacks since change no field
+      // of the real-time entry; only a reconciliation's delayed success rewrites the outcome (a
+      // Failure becomes Success), and it is never sent in real-time form: its non-real-time call
+      // reports it. So a real-time call not stored before it is not sent at all.
+      if (t.delayedSuccess && !(await deps.webhooks.findSummary(input.deliveryId))) {
+        return { send: false, reason: 'the outcome became a delayed success, reported by the non-real-time webhook' };
+      }
       const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, {
         merchantIdentifier: t.merchantIdentifier,
         txns: [realtimeEntry(t)],
@@ -174,6 +182,33 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     /**
+     * A refund outcome or chargeback change as a non-real-time call, built from the update its
+     * workflow (or use case) recorded, once, and stored under its delivery id.
+     */
+    async prepareUpdateWebhook(input: {
+      deliveryId: string;
+      merchantIdentifier: string;
+      update: RecordedUpdate;
+    }): Promise<PreparedWebhook> {
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (!merchant) return { send: false, reason: 'merchant not found' };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const payload = webhookPayload(
+        merchant.secretKey,
+        merchant.webhookFormat,
+        updateTxnData(input.merchantIdentifier, input.update),
+      );
+      return store({
+        _id: input.deliveryId,
+        merchantIdentifier: input.merchantIdentifier,
+        realtime: false,
+        url: callUrl(merchant.webhookUrl, false),
+        contentType: payload.contentType,
+        body: payload.body,
+      });
+    },
+
+    /**
      * A replay: the stored bytes of `replayOf` under a new delivery id, linked to the first. The URL
      * stays the one first called; the address is checked again on every attempt.
      */
@@ -192,7 +227,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     /**
-     * One attempt: POST the stored bytes; acknowledged only by a 2xx whose trimmed body is SUCCESS.
+     * One attempt: POST the stored txnData, signed now; acknowledged only by a 2xx whose trimmed body is SUCCESS.
      * The attempt is logged, and an acknowledged one ends the delivery, in one store write.
      */
     async attemptWebhook(input: {
@@ -206,22 +241,33 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     }): Promise<AttemptOutcome> {
       const started = Date.now();
       const at = deps.now();
-      const merchantIdentifier = input.merchantIdentifier ?? (await deps.webhooks.find(input.deliveryId))?.merchantIdentifier;
+      // Never send again what the store shows delivered: an attempt repeated after its
+      // acknowledgement was recorded (a worker lost the task, a restarted delivery) is acknowledged.
+      const stored = await deps.webhooks.findSummary(input.deliveryId);
+      if (stored?.state === 'delivered') return { acknowledged: true };
+      const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
       // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
       if (merchantIdentifier && (await deps.webhookEndpoints.isDisabled(merchantIdentifier))) {
         await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
         return { acknowledged: false, endpointDisabled: true };
       }
-      // Signed at each attempt: its own timestamp, with the secrets in use now (a rotation reaches retries).
-      const secrets = merchantIdentifier ? await deps.merchants.webhookSigningSecrets(merchantIdentifier, at) : null;
+      // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
+      // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
+      const [merchant, secrets] = merchantIdentifier
+        ? await Promise.all([
+            deps.merchants.findById(merchantIdentifier),
+            deps.merchants.webhookSigningSecrets(merchantIdentifier, at),
+          ])
+        : [null, null];
+      const body = merchant ? signedAttemptBody(input.body, input.contentType, merchant.secretKey) : input.body;
       const signed = standardWebhookHeaders(
         (secrets ?? []).map((s) => s.secret),
         input.deliveryId,
         at,
-        input.body,
+        body,
       );
       const result = await postCheckedWebhook(
-        input,
+        { ...input, body },
         signed,
         deps.webhookAddressPolicy,
         deps.webhookAttemptTimeoutMs,
@@ -282,7 +328,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
                 merchantIdentifier: input.merchantIdentifier,
                 late: input.late,
               })
-            : await activities.prepareRealtimeWebhook(input);
+            : input.update !== undefined
+              ? await activities.prepareUpdateWebhook({
+                  deliveryId: input.deliveryId,
+                  merchantIdentifier: input.merchantIdentifier,
+                  update: input.update,
+                })
+              : await activities.prepareRealtimeWebhook(input);
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };

@@ -27,6 +27,8 @@ export interface ChaosStack {
   opsToken: string;
   /** Bank-fault mode: the simulator's address (its /admin API). */
   bankUrl?: string;
+  /** Its /admin token. */
+  bankAdminToken?: string;
   /** Stops whatever is still running (the gateway first, then our servers); safe to call twice. */
   stop(): Promise<void>;
 }
@@ -95,11 +97,13 @@ export async function startChaosStack(settings: GatewaySettings, log: (line: str
       LOG_LEVEL: 'info',
     };
     let bankUrl: string | undefined;
+    let bankAdminToken: string | undefined;
     if (settings.bankSimulator) {
       const dataDir = path.join(dir, 'data');
       const bank = await startBankSimulatorProcess({ port: await freePort(), dataDir, logDir });
       servers.push(bank.process);
       bankUrl = bank.url;
+      bankAdminToken = bank.adminToken;
       Object.assign(gatewayEnv, {
         BANK_CONNECTOR: 'http',
         BANK_BASE_URL: bank.url,
@@ -116,7 +120,7 @@ export async function startChaosStack(settings: GatewaySettings, log: (line: str
       gatewayEnv,
       apiUrl: `http://127.0.0.1:${apiPort}`,
       opsToken,
-      ...(bankUrl ? { bankUrl } : {}),
+      ...(bankUrl ? { bankUrl, bankAdminToken } : {}),
       stop,
     }) as ChaosStack;
   } catch (e) {

@@ -145,7 +145,7 @@ async function main(): Promise<boolean> {
       const share = Number(values['drop-share']);
       const rule = await fetch(`${stack.bankUrl}/admin/faults`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.bankAdminToken}` },
         body: JSON.stringify({
           match: { operation: ['payment', 'paymentInquiry', 'refund'] },
           fault: { kind: 'drop', afterCommit: true },
@@ -212,7 +212,9 @@ async function main(): Promise<boolean> {
     const problems = [...verdict.problems];
     let bankCounts: Record<string, number> = {};
     if (stack.bankUrl && isConverged) {
-      const books = (await (await fetch(`${stack.bankUrl}/admin/books`)).json()) as { payments: BankBookPayment[] };
+      const books = (await (
+        await fetch(`${stack.bankUrl}/admin/books`, { headers: { authorization: `Bearer ${stack.bankAdminToken}` } })
+      ).json()) as { payments: BankBookPayment[] };
       const mine = new Set(merchants);
       const bank = verifyBankBooks(observation.stored, {
         payments: books.payments.filter((p) => mine.has(p.request.merchantIdentifier)),

@@ -15,7 +15,7 @@ import { formatIstDateTime } from '../src/domain/ist-time';
 import type { MandateState } from '../src/domain/mandate';
 import { firstOffPeakInstant, isInPeakWindow } from '../src/domain/peak-windows';
 import { notifyDebitUpdate } from '../src/temporal/mandate-messages';
-import { mandateWorkflowId } from '../src/temporal/workflow-ids';
+import { mandateDebitWorkflowId, mandateWorkflowId } from '../src/temporal/workflow-ids';
 import { timeSkippingEnvironment, workflowBundle, stopTestServers } from '../test/support/servers';
 import type { mandateWorkflow } from '../workflows/mandate';
 import { round, runConcurrently } from './support/load';
@@ -56,6 +56,22 @@ async function main(): Promise<boolean> {
       bankCalls.set(r.txnId, [...(bankCalls.get(r.txnId) ?? []), at]);
       return bank.requestPayment(r);
     },
+    // Every mandate stays ACTIVE here, and the debits start as workflows of their own.
+    async requestMandateDebit({ request }) {
+      return { kind: 'sent', reply: await activities.requestBankPayment(request) };
+    },
+    async awaitNoDebitAtBank() {},
+    async startMandateDebit(input) {
+      await env.client.workflow.start('mandateDebitWorkflow', {
+        workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
+        taskQueue: 'mandate-bench',
+        args: [input],
+      });
+    },
+    async pendingMandateDebits({ orderIds }) {
+      return orderIds.filter((id) => !outcomes.has(id));
+    },
+    async cancelMandateDebits() {},
   };
   const worker = await Worker.create({
     connection: env.nativeConnection,

@@ -172,12 +172,16 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(1800)
-    .describe('how long a hosted checkout waits for its payer before the order becomes Failure (1024)'),
+    .describe(
+      'how long a hosted checkout waits for its payer before the order becomes Failure (183 to the merchant, reason 1024 in the store)',
+    ),
   UPI_PAYEE_VPA: z
     .string()
     .regex(/^[\w.-]+@[\w.-]+$/, 'must be a VPA such as gateway@bank')
-    .default('merchantgateway@sandbox')
-    .describe('the gateway VPA dynamic QR intents pay to (pa)'),
+    .optional()
+    .describe(
+      'the gateway VPA dynamic QR intents pay to (pa); default merchantgateway@sandbox in development and test, required (and not @sandbox) in staging and production',
+    ),
   UPI_MERCHANT_CATEGORY_CODE: z
     .string()
     .regex(/^\d{4}$/, 'must be a 4-digit merchant category code')
@@ -270,6 +274,15 @@ export const configSchema = z.object({
     .max(720)
     .default(72)
     .describe('how long a dashboard invitation link can be used (once)'),
+  DASHBOARD_PASSWORD_COST: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(20)
+    .default(17)
+    .describe(
+      "dashboard passwords: scrypt's N = 2^this (r 8, p 1); 17 is OWASP's guidance and the least staging and production accept; older hashes are rehashed at sign-in",
+    ),
   DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce
     .number()
     .int()
@@ -363,8 +376,9 @@ export const configSchema = z.object({
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<
-  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED'> & {
+  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED' | 'UPI_PAYEE_VPA'> & {
     SANDBOX_ENABLED: boolean;
+    UPI_PAYEE_VPA: string;
     MASTER_KEY: string;
     OPS_TOKEN: string;
     PUBLIC_BASE_URL: string;
@@ -413,9 +427,13 @@ export function loadConfig(
     SANDBOX_ENABLED: c.SANDBOX_ENABLED ?? c.GATEWAY_ENV !== 'production',
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN!,
+    UPI_PAYEE_VPA: c.UPI_PAYEE_VPA ?? SANDBOX_PAYEE_VPA,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
   });
 }
+
+/** Where development's and tests' QR intents pay: no bank knows it. */
+const SANDBOX_PAYEE_VPA = 'merchantgateway@sandbox';
 
 /** Staging and production: real secrets and addresses (staging differs only in running the sandbox). */
 export const productionLike = (env: string | undefined) => env === 'production' || env === 'staging';
@@ -446,10 +464,18 @@ function strictProblems(c: z.infer<typeof configSchema>): string[] {
   const problems: string[] = [];
   if (!c.PUBLIC_BASE_URL) problems.push(`PUBLIC_BASE_URL: required in ${c.GATEWAY_ENV} (the https address payers reach)`);
   else if (!c.PUBLIC_BASE_URL.startsWith('https://')) problems.push(`PUBLIC_BASE_URL: must be https in ${c.GATEWAY_ENV}`);
+  if (!c.UPI_PAYEE_VPA) problems.push(`UPI_PAYEE_VPA: required in ${c.GATEWAY_ENV} (the VPA payers' UPI apps pay to)`);
+  else if (/@sandbox$/i.test(c.UPI_PAYEE_VPA))
+    problems.push(`UPI_PAYEE_VPA: a @sandbox VPA receives no money (${c.GATEWAY_ENV})`);
   const masterKey = c.MASTER_KEY && weakSecret(c.MASTER_KEY, 64);
   if (masterKey) problems.push(`MASTER_KEY: too weak for ${c.GATEWAY_ENV}: ${masterKey}`);
   const opsToken = c.OPS_TOKEN && weakSecret(c.OPS_TOKEN, 32);
   if (opsToken) problems.push(`OPS_TOKEN: too weak for ${c.GATEWAY_ENV}: ${opsToken}`);
+  // It signs the bank's callbacks: a guessable one lets anyone mark an order paid.
+  const bankSecret = c.BANK_SECRET && weakSecret(c.BANK_SECRET, 32);
+  if (bankSecret) problems.push(`BANK_SECRET: too weak for ${c.GATEWAY_ENV}: ${bankSecret}`);
+  if (c.DASHBOARD_PASSWORD_COST < 17)
+    problems.push(`DASHBOARD_PASSWORD_COST: at least 17 in ${c.GATEWAY_ENV} (OWASP's scrypt guidance)`);
   return problems;
 }
 

@@ -3,6 +3,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { BankConnector } from '../activities/bank-connector';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import { HttpBankConnector } from './bank/http-connector';
+import { refuseSimulatorBank } from './bank/simulator-marker';
 import type { ApiDeps } from './api/deps';
 import { registerWebhookMetrics } from './api/webhook-metrics';
 import { storeRateLimit } from './api/middleware/rate-limit';
@@ -47,6 +48,14 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, logger: Logger, mongodbUri: string, temporalAddress: string): Promise<Runtime> {
+  if (config.GATEWAY_ENV === 'production' && config.BANK_CONNECTOR === 'http') {
+    const bank = await refuseSimulatorBank({
+      baseUrl: config.BANK_BASE_URL!,
+      secret: config.BANK_SECRET!,
+      timeoutMs: config.BANK_CALL_TIMEOUT_SECONDS * 1000,
+    });
+    if (bank === 'unreachable') logger.warn({ bank: config.BANK_BASE_URL }, 'the bank did not answer the start-up check');
+  }
   const store = await connectStore(mongodbUri, config.MONGODB_DB);
   const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
     timeSkipping: config.TIME_SKIPPING,
@@ -129,6 +138,7 @@ export function bankConnector(config: Config): BankConnector {
       secret: config.BANK_SECRET!,
       gatewayBaseUrl: config.PUBLIC_BASE_URL,
       callTimeoutMs: config.BANK_CALL_TIMEOUT_SECONDS * 1000,
+      refuseSimulator: config.GATEWAY_ENV === 'production',
     });
   }
   return new SandboxBankConnector(config.SANDBOX_REFUND_SECONDS * 1000);

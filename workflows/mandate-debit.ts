@@ -3,12 +3,13 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { BankAnswer } from '../activities/bank-connector';
+import type { BankAnswer, BankReply } from '../activities/bank-connector';
 import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
 import type { PaymentActivities } from '../activities/payment-activities';
 import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
@@ -48,7 +49,7 @@ const { requestBankPayment } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-const { recordMandateDebitOutcome } = proxyActivities<MandateActivities>({
+const { recordMandateDebitOutcome, requestMandateDebit } = proxyActivities<MandateActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -58,10 +59,14 @@ const { recordMandateDebitOutcome } = proxyActivities<MandateActivities>({
  * executionDate, the merchant's confirmation when autoExecute is false, then one attempt and at most
  * `maxRetries` retries, each outside the peak windows (a retry or a late timer that lands in one
  * waits for it to end). The result is recorded on the debit's transaction exactly once and sent as
- * a real-time webhook. Cancelled (the mandate was revoked or expired) before it debits, it records
- * the cancellation instead.
+ * a real-time webhook. Cancelled (the mandate was revoked or expired) before it debits, or finding
+ * its mandate no longer ACTIVE in the store when an attempt is due, it records the cancellation
+ * (1124) instead, without asking the bank.
  */
 export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<MandateDebitOutcome> {
+  // Each attempt asks the bank only while the mandate is ACTIVE in the store and, when retried by
+  // Temporal, never inside a peak window (requestMandateDebit). Debits begun before keep their shape.
+  const checksMandate = patched('mandate-debit-checks-mandate');
   let stage: MandateDebitStage = 'scheduled';
   let confirmed = false;
   let attempts = 0;
@@ -107,7 +112,12 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
     for (;;) {
       if (!input.customerInitiated) await sleepUntil(firstOffPeakInstant(new Date()).getTime());
       stage = 'debiting';
-      answer = await debitOnce(input, attempts);
+      const sent = checksMandate ? await debitWhileMandateActive(input, attempts) : { answer: await debitOnce(input, attempts) };
+      if (!sent) {
+        log.info('the mandate is no longer active; the debit is cancelled without asking the bank', { orderId: input.orderId });
+        return await CancellationScope.nonCancellable(() => finish('executionCancelled', null));
+      }
+      answer = sent.answer;
       attempts++;
       if (answer?.approved || attempts > input.maxRetries) break;
       stage = 'scheduled';
@@ -124,23 +134,39 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
 
 /** One attempt at the bank, not cancellable once sent: a debit the bank took must be recorded. */
 async function debitOnce(input: MandateDebitInput, attempt: number): Promise<BankAnswer | null> {
-  const reply = await CancellationScope.nonCancellable(() =>
-    requestBankPayment({
-      // Each attempt is its own bank request: a retry must not be taken for a repeat of a declined one.
-      txnId: attempt === 0 ? input.txnId : `${input.txnId}R${attempt}`,
-      merchantIdentifier: input.merchantIdentifier,
-      amountPaise: input.amountPaise,
-      instrument: {
-        kind: 'UPI_MANDATE',
-        vpa: input.payerVpa,
-        bankName: SANDBOX_MANDATE_BANK,
-        mandateOrderId: input.mandateOrderId,
-      },
-    }),
-  );
-  // A bank that does not answer at once has failed this attempt; the next one asks again.
-  return reply.kind === 'answered' ? reply.answer : null;
+  const reply = await CancellationScope.nonCancellable(() => requestBankPayment(bankRequest(input, attempt)));
+  return answerOf(reply);
 }
+
+/**
+ * One attempt, made only while the mandate is ACTIVE (null: it is not, and the bank was not asked).
+ * Not cancellable once under way: a debit the bank took must be recorded. A revoke that commits
+ * meanwhile waits for it (the fence of claimDebitAtBank), so no debit follows an acknowledged revoke.
+ */
+async function debitWhileMandateActive(input: MandateDebitInput, attempt: number): Promise<{ answer: BankAnswer | null } | null> {
+  const sent = await CancellationScope.nonCancellable(() =>
+    requestMandateDebit({ request: bankRequest(input, attempt), offPeak: !input.customerInitiated }),
+  );
+  return sent.kind === 'sent' ? { answer: answerOf(sent.reply) } : null;
+}
+
+function bankRequest(input: MandateDebitInput, attempt: number) {
+  return {
+    // Each attempt is its own bank request: a retry must not be taken for a repeat of a declined one.
+    txnId: attempt === 0 ? input.txnId : `${input.txnId}R${attempt}`,
+    merchantIdentifier: input.merchantIdentifier,
+    amountPaise: input.amountPaise,
+    instrument: {
+      kind: 'UPI_MANDATE' as const,
+      vpa: input.payerVpa,
+      bankName: SANDBOX_MANDATE_BANK,
+      mandateOrderId: input.mandateOrderId,
+    },
+  };
+}
+
+/** A bank that does not answer at once has failed this attempt; the next one asks again. */
+const answerOf = (reply: BankReply): BankAnswer | null => (reply.kind === 'answered' ? reply.answer : null);
 
 /** A durable timer to an instant of workflow time (none when it has passed). */
 async function sleepUntil(atMs: number): Promise<void> {

@@ -2,6 +2,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
   log,
@@ -17,13 +18,16 @@ import {
 import type { MandateActivities } from '../activities/mandate-activities';
 import { MAX_EXECUTION_RETRIES, type MandateFrequency, type MandateState } from '../src/domain/mandate';
 import {
+  CONTINUING_AS_NEW,
+  MANDATE_UPDATES_PER_RUN,
+  mandateDebitSearchAttributes,
   mandateStateQuery,
   notifyDebitUpdate,
   revokeMandateUpdate,
   type NotifyDebitRequest,
   type NotifyDebitResult,
 } from '../src/temporal/mandate-messages';
-import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../src/temporal/search-attributes';
+import { MandateStateKey } from '../src/temporal/search-attributes';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
 import type { MandateDebitInput, mandateDebitWorkflow } from './mandate-debit';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
@@ -44,7 +48,31 @@ export interface MandateWorkflowInput {
   debitRetryIntervalMs: number;
   /** false only where the point is not the webhook (workflow tests); absent means send it. */
   realtimeWebhook?: boolean;
+  /**
+   * A run continues as new after handling this many updates: set at creation (MANDATE_UPDATES_PER_RUN,
+   * lower in tests) and handed on, so a run never changes its mind on replay. Absent on older runs.
+   */
+  updatesPerRun?: number;
+  /** Set by continue-as-new: this run goes on with an ACTIVE mandate from where the last one stopped. */
+  carried?: CarriedMandate;
 }
+
+/** What one run hands to the next when it continues as new (the mandate is ACTIVE, in the store too). */
+export interface CarriedMandate {
+  /** The orderIds of debits earlier runs started that may still run (their transaction was Pending). */
+  pendingDebitOrderIds: string[];
+  /** Runs before this one, and notifies they scheduled: for operators reading the input in Temporal UI. */
+  runsBefore: number;
+  notifiesBefore: number;
+}
+
+/**
+ * Our own bound on a run's history, should the server not suggest continuing as new. A run's
+ * history depends on it: changing it needs a patched() gate (updatesPerRun travels in the input).
+ */
+const EVENTS_PER_RUN = 20_000;
+/** Debits a cancel or prune activity handles at once (well inside its 30 s). */
+const DEBITS_PER_ACTIVITY = 200;
 
 export interface MandateWorkflowResult {
   state: MandateState;
@@ -61,20 +89,38 @@ const activities = proxyActivities<MandateActivities>({
  * CREATED until the payer answers, then ACTIVE or DECLINED. An approved mandate with firstDebit
  * debits at once and becomes INACTIVE (1117) if that fails. An ACTIVE mandate schedules the debits
  * merchants notify (each its own workflow) until the payer revokes it or its endDate passes; then
- * it cancels every debit still scheduled.
+ * it cancels every debit still scheduled. It lives for years: its run continues as new long before
+ * Temporal's per-run limits (untilEnded), and its end is acknowledged only once no debit attempt is
+ * at the bank (the fence of claimDebitAtBank).
  */
 export async function mandateWorkflow(input: MandateWorkflowInput): Promise<MandateWorkflowResult> {
-  let state: MandateState = 'CREATED';
+  const carried = input.carried;
+  // The long-lived shape (issue 30): debits started as workflows of their own, the end fenced against
+  // debits at the bank, and continue-as-new. Runs begun before it keep the shape they began with.
+  const longLived = carried !== undefined || patched('mandate-long-lived');
+  let state: MandateState = carried ? 'ACTIVE' : 'CREATED';
   /** The state the store holds: what the status API answers (it follows `state` by one activity). */
-  let recorded: MandateState = 'CREATED';
+  let recorded: MandateState = state;
   const debits: string[] = [];
+  /** The long-lived shape's debits (orderIds) that may still run: carried ones and this run's. */
+  const scheduledDebits: string[] = [...(carried?.pendingDebitOrderIds ?? [])];
+  let updatesHandled = 0;
+  let notifiesHandled = 0;
+  /** Waiting for the notifies under way to finish before continuing as new: new ones are sent again. */
+  let handingOver = false;
   // The endings of the debits this run started, which have ended, and how many starts are in flight.
   const debitsRunning: Promise<unknown>[] = [];
   const ended = new Set<string>();
   let startsInFlight = 0;
   let revokeRequested = false;
   const bankMandate = { merchantIdentifier: input.merchantIdentifier, mandateOrderId: input.orderId };
+  const bankMandateRef = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
   setHandler(mandateStateQuery, () => state);
+  /** While a run hands over, it takes no update: one it took would have to finish before the run ends. */
+  const refuseWhileHandingOver = () => {
+    if (handingOver)
+      throw ApplicationFailure.create({ type: CONTINUING_AS_NEW, message: 'the mandate is continuing as new: send again' });
+  };
 
   const moveTo = async (next: MandateState) => {
     const from = state;
@@ -86,27 +132,44 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       state: next,
       from: [from],
     });
+    // The fence (claimDebitAtBank): an end is acknowledged only once no debit attempt is at the bank.
+    if (longLived && next !== 'ACTIVE') await activities.awaitNoDebitAtBank(bankMandateRef);
     recorded = next;
   };
 
   setHandler(
     revokeMandateUpdate,
     async () => {
+      updatesHandled++;
       revokeRequested = true;
       // Answers once the store holds the end (so the status API agrees), with the state the mandate
       // ends in (INACTIVE when a first debit failed meanwhile).
       await condition(() => recorded !== 'ACTIVE' && recorded !== 'CREATED');
       return recorded;
     },
-    { validator: () => requireActive(state) },
+    {
+      validator: () => {
+        requireActive(state);
+        refuseWhileHandingOver();
+      },
+    },
   );
 
-  setHandler(notifyDebitUpdate, (request) => scheduleDebit(request), {
-    validator: (_request: NotifyDebitRequest) => {
-      requireActive(state);
-      if (input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
+  setHandler(
+    notifyDebitUpdate,
+    (request) => {
+      updatesHandled++;
+      notifiesHandled++;
+      return scheduleDebit(request);
     },
-  });
+    {
+      validator: (_request: NotifyDebitRequest) => {
+        requireActive(state);
+        if (input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
+        refuseWhileHandingOver();
+      },
+    },
+  );
 
   async function scheduleDebit(request: NotifyDebitRequest): Promise<NotifyDebitResult> {
     const notice = await activities.notifyMandateDebit({
@@ -161,12 +224,17 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     const workflowId = mandateDebitWorkflowId(input.merchantIdentifier, d.orderId);
     debits.push(workflowId);
     startsInFlight++;
+    if (longLived) {
+      scheduledDebits.push(d.orderId);
+      await activities.startMandateDebit(debitInput(d)).finally(() => startsInFlight--);
+      return;
+    }
     const handle = await startChild<typeof mandateDebitWorkflow>('mandateDebitWorkflow', {
       workflowId,
       args: [debitInput(d)],
       // The mandate cancels its debits explicitly when it ends, and waits for them to end.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: debitSearchAttributes(d.orderId),
+      typedSearchAttributes: mandateDebitSearchAttributes({ merchantIdentifier: input.merchantIdentifier, orderId: d.orderId }),
     })
       .catch((e: unknown) => {
         if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
@@ -189,11 +257,8 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     retryIntervalMs: input.debitRetryIntervalMs,
     ...(input.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
   });
-  const debitSearchAttributes = (orderId: string) => [
-    { key: MerchantIdKey, value: input.merchantIdentifier },
-    { key: OrderIdKey, value: orderId },
-    { key: KindKey, value: 'mandate-debit' },
-  ];
+
+  if (carried) return await untilEnded();
 
   // The payer answers in their UPI app (the sandbox payer: within a second or two).
   await sleep(input.payerAnswerDelayMs);
@@ -222,21 +287,78 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
           args: [
             { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },
           ],
-          typedSearchAttributes: debitSearchAttributes(first.orderId),
+          typedSearchAttributes: mandateDebitSearchAttributes({
+            merchantIdentifier: input.merchantIdentifier,
+            orderId: first.orderId,
+          }),
         })
       : null;
     if (outcome?.result !== 'executed') {
       log.info('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
       await moveTo('INACTIVE');
-      await endDebits();
+      await (longLived ? endScheduledDebits() : endDebits());
       return { state, debits };
     }
   }
 
+  if (longLived) return await untilEnded();
   const revoked = await condition(() => revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
   await moveTo(revoked ? 'REVOKED' : 'EXPIRED');
   await endDebits();
   return { state, debits };
+
+  /**
+   * The long-lived shape, ACTIVE: until the payer revokes or the mandate expires, continuing as new
+   * whenever this run has handled enough updates or grown long. Before it does, it stops taking
+   * notifies (they are sent again, to the next run) and waits for those under way, so each is
+   * answered by the run that took it; the next run gets the debits still Pending to cancel at the end.
+   */
+  async function untilEnded(): Promise<MandateWorkflowResult> {
+    const perRun = input.updatesPerRun ?? MANDATE_UPDATES_PER_RUN;
+    const handOverDue = () =>
+      updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
+    const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
+    while (await condition(() => revokeRequested || handOverDue(), expiresInMs())) {
+      if (revokeRequested) break;
+      // From here no update is taken (refuseWhileHandingOver); those under way finish first.
+      handingOver = true;
+      await condition(() => allHandlersFinished() && startsInFlight === 0);
+      if (revokeRequested) break;
+      const pendingDebitOrderIds = await pendingOf(scheduledDebits);
+      await continueAsNew<typeof mandateWorkflow>({
+        ...input,
+        updatesPerRun: perRun,
+        carried: {
+          pendingDebitOrderIds,
+          runsBefore: (carried?.runsBefore ?? 0) + 1,
+          notifiesBefore: (carried?.notifiesBefore ?? 0) + notifiesHandled,
+        },
+      });
+    }
+    handingOver = false;
+    await moveTo(revokeRequested ? 'REVOKED' : 'EXPIRED');
+    await endScheduledDebits();
+    return { state, debits };
+  }
+
+  /** The long-lived shape's end: asks every debit still Pending to stop, then lets the notifies under way finish. */
+  async function endScheduledDebits(): Promise<void> {
+    // A debit is asked to stop once its start has completed (a start in flight may still create it).
+    await condition(() => startsInFlight === 0);
+    for (const chunk of chunks(scheduledDebits)) {
+      await activities.cancelMandateDebits({ merchantIdentifier: input.merchantIdentifier, orderIds: chunk });
+    }
+    // A notify under way stores its debit and records it cancelled before the mandate closes.
+    await condition(allHandlersFinished);
+  }
+
+  async function pendingOf(orderIds: string[]): Promise<string[]> {
+    const pending: string[] = [];
+    for (const chunk of chunks(orderIds)) {
+      pending.push(...(await activities.pendingMandateDebits({ merchantIdentifier: input.merchantIdentifier, orderIds: chunk })));
+    }
+    return pending;
+  }
 
   /** Once the mandate has ended: cancels the debits still scheduled and waits for them and for every notify under way. */
   async function endDebits(): Promise<void> {
@@ -251,6 +373,12 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     // (Before this patch the mandate awaited the flag itself, which waits for nothing.)
     if (patched('mandate-waits-for-its-notifies')) await condition(allHandlersFinished);
   }
+}
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += DEBITS_PER_ACTIVITY) out.push(items.slice(i, i + DEBITS_PER_ACTIVITY));
+  return out;
 }
 
 function requireActive(state: MandateState): void {

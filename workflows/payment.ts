@@ -1,10 +1,19 @@
-import { condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank-activities';
 import type { BankAnswer, BankPaymentRequest, BankRedirect } from '../activities/bank-connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import {
   bankAnswerSignal,
+  bankAnswerUpdate,
   bankRedirectQuery,
   payerCancelUpdate,
   paymentStageQuery,
@@ -59,6 +68,20 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });
   setHandler(
+    bankAnswerUpdate,
+    (answer) => {
+      lateAnswer = answer;
+      return 'accepted' as const;
+    },
+    {
+      // Refused once the workflow decided (or holds an answer already): the sender re-reads the
+      // transaction and applies the answer as a delayed success, or asks its sender to retry.
+      validator: (_answer: BankAnswer) => {
+        if (!takesBankAnswer()) throw new Error('the payment has decided: read the transaction again');
+      },
+    },
+  );
+  setHandler(
     qrPayerUpdate,
     (instrument) => {
       payer = instrument;
@@ -82,13 +105,16 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       },
     },
   );
+  function takesBankAnswer(): boolean {
+    return stage !== 'recording' && stage !== 'done' && lateAnswer === undefined && !cancelled;
+  }
   function waitingForPayer(): boolean {
     return stage === 'awaiting-payer' && payer === undefined && lateAnswer === undefined && !cancelled;
   }
 
   const record = async (
     answer: BankAnswer | null,
-    outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'instrument'> = {},
+    outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'refusedByBank' | 'instrument'> = {},
   ) => {
     stage = 'recording';
     const recorded = await recordPaymentOutcome({
@@ -122,15 +148,26 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     stage = 'requesting-bank';
   }
 
-  const reply = await requestBankPayment({
-    txnId: input.txnId,
-    merchantIdentifier: input.merchantIdentifier,
-    orderId: input.orderId,
-    amountPaise: input.amountPaise,
-    instrument,
-    // A page's payer (a link's, a checkout's) can be sent to the bank's own page.
-    ...(input.instrument.kind === 'PAYMENT_LINK' || input.instrument.kind === 'CHECKOUT' ? { payerAtBrowser: true } : {}),
-  });
+  let reply: Awaited<ReturnType<typeof requestBankPayment>>;
+  try {
+    reply = await requestBankPayment({
+      txnId: input.txnId,
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      amountPaise: input.amountPaise,
+      instrument,
+      // A page's payer (a link's, a checkout's) can be sent to the bank's own page.
+      ...(input.instrument.kind === 'PAYMENT_LINK' || input.instrument.kind === 'CHECKOUT' ? { payerAtBrowser: true } : {}),
+    });
+  } catch (e) {
+    // Only a non-retryable failure gets here (the retry policy has no attempt limit): the bank refused
+    // the request, or answered about another payment. The order must not stay Pending for ever: it is
+    // a Failure the service decided (a later approval still becomes a delayed success), with its webhook.
+    if (!(e instanceof ActivityFailure) || !patched('bank-refusal-recorded')) throw e;
+    log.warn('the bank refused the payment request; marking the payment failed', { txnId: input.txnId, error: String(e.cause) });
+    const withPayer = payer ? { instrument: payer } : {};
+    return lateAnswer ? record(lateAnswer, withPayer) : record(null, { refusedByBank: true, ...withPayer });
+  }
 
   let answer: BankAnswer | null;
   if (reply.kind === 'answered') {

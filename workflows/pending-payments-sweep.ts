@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { SweepActivities } from '../activities/sweep-activities';
+import type { SweepActivities, SweepInput } from '../activities/sweep-activities';
 
 const { ensureWorkflowsOfStalePayments } = proxyActivities<SweepActivities>({
   startToCloseTimeout: '2 minutes',
@@ -8,8 +8,9 @@ const { ensureWorkflowsOfStalePayments } = proxyActivities<SweepActivities>({
 
 /**
  * Run by the `sweep:pending-payments` schedule: makes sure every order left Pending for a while has
- * its payment workflow, so an API crash between the store write and the workflow start loses nothing.
+ * its payment workflow (and every PENDING refund and CREATED mandate theirs), so an API crash
+ * between the store write and the workflow start loses nothing.
  */
-export async function pendingPaymentsSweepWorkflow(input: { olderThanMs: number; limit: number }): Promise<{ checked: number }> {
+export async function pendingPaymentsSweepWorkflow(input: SweepInput): Promise<{ checked: number; failed?: number }> {
   return ensureWorkflowsOfStalePayments(input);
 }

@@ -1,7 +1,7 @@
 import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import type { WebhookDeliveryInput } from './webhook';
+import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 
 const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',

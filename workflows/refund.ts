@@ -1,6 +1,9 @@
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RefundActivities, RefundRecorded } from '../activities/refund-activities';
+import type { TxnStatusName } from '../src/domain/txn-status';
+import { updateDeliveryId, type RecordedUpdate } from '../src/domain/webhook-update';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
+import { deliverWebhook } from './realtime-webhook';
 
 export interface RefundWorkflowInput {
   merchantIdentifier: string;
@@ -38,12 +41,33 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<Refund
     merchantRefId: input.merchantRefId,
     answer,
   });
-  if (input.reportLate && recorded.refundStatus === 'SUCCESS') {
+  const joinsLateBatch = input.reportLate && recorded.refundStatus === 'SUCCESS';
+  if (joinsLateBatch) {
     await reportRefundLate({
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
       amountPaise: input.amountPaise,
       completedAt: recorded.completedAt,
+    });
+  }
+  // Every settled refund reaches the merchant (an auto-refund's success through the batch above):
+  // whenever the stored outcome is final, not only when this run applied it; the delivery id is the
+  // refund's, so a repeat adds nothing. Histories recorded before did not send it.
+  if (!joinsLateBatch && recorded.refundStatus !== 'PENDING' && patched('refund-outcome-webhook')) {
+    const update: RecordedUpdate = {
+      kind: 'refund',
+      orderId: input.orderId,
+      merchantRefId: input.merchantRefId,
+      amountPaise: input.amountPaise,
+      refundStatus: recorded.refundStatus,
+      txnStatus: recorded.txnStatus as TxnStatusName,
+      at: recorded.completedAt ?? new Date().toISOString(),
+    };
+    await deliverWebhook({
+      deliveryId: updateDeliveryId(input.merchantIdentifier, update),
+      merchantIdentifier: input.merchantIdentifier,
+      orderId: input.orderId,
+      update,
     });
   }
   upsertSearchAttributes([{ key: TxnStatusKey, value: `refund ${recorded.refundStatus}` }]);

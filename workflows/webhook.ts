@@ -41,28 +41,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
-import type { LateUpdate } from '../src/domain/webhook-late';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
-
-export interface WebhookDeliveryInput {
-  deliveryId: string;
-  merchantIdentifier: string;
-  orderId: string;
-  /** A replay sends the stored bytes of this earlier delivery again. */
-  replayOf?: string;
-  /** A non-real-time call: the late updates it carries. */
-  late?: LateUpdate[];
-  /**
-   * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
-   * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
-   */
-  fromAttempt?: number;
-  /**
-   * Handed over after a first attempt answered 429 or 503 with Retry-After: the wait the receiver
-   * asked for, which replaces the schedule's wait before attempt 2 when shorter.
-   */
-  retryAfterMs?: number;
-}
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/temporal/webhook-contract';
 
 const storeOptions: LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -90,7 +70,7 @@ const remote = {
  * One webhook call (workflow id `webhook:<deliveryId>`): the body is built once, then sent on the
  * schedule until the merchant answers SUCCESS; after the last attempt the delivery is failed.
  */
-export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<{ state: string; attempts: number }> {
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const legacy = !patched('webhook-local-activities');
   const { store, attempt } = legacy ? remote : local;
   const prepared =
@@ -102,7 +82,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
             merchantIdentifier: input.merchantIdentifier,
             late: input.late,
           })
-        : await store.prepareRealtimeWebhook(input);
+        : input.update !== undefined
+          ? await store.prepareUpdateWebhook({
+              deliveryId: input.deliveryId,
+              merchantIdentifier: input.merchantIdentifier,
+              update: input.update,
+            })
+          : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { createWebhookActivities, type WebhookActivityDeps } from '../../activities/webhook-activities';
-import type { WebhookDeliveryInput } from '../../workflows/webhook';
+import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 
 /**
  * The design measured against the product and not kept (see workflows/webhook.ts): the whole

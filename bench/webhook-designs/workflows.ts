@@ -4,7 +4,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { deliverWebhook } from '../../workflows/realtime-webhook';
-import type { WebhookDeliveryInput } from '../../workflows/webhook';
+import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 import type { RetriesDeliveryActivities } from './retries-activity';
 
 /** The product: first attempt as an activity here, a failed one handed to `webhook:<deliveryId>`. */

@@ -74,8 +74,9 @@ export function signExpressCheckout(
 }
 
 /**
- * The legacy `/transact` (`v=2` returns the amount too): `checksum` over every field's value in
- * single quotes, in the order posted, so the fields are posted in exactly the order given.
+ * The legacy `/transact` (every version's return carries the amount: compare it): `checksum` over
+ * every field's value in single quotes, in the order posted. The fields are posted sorted by name,
+ * one of the two orders the gateway takes (the legacy checksum binds values, not names).
  */
 export function signLegacyCheckout(
   baseUrl: string,
@@ -83,7 +84,7 @@ export function signLegacyCheckout(
   fields: Record<string, string>,
   v?: '2' | '3',
 ): SignedForm {
-  const pairs = Object.entries(fields);
+  const pairs = Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     action: join(baseUrl, `/transact${v ? `?v=${v}` : ''}`),
     fields: [...pairs, ['checksum', hmacHex(secretKey, quotedValuesText(pairs))]],

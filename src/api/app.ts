@@ -8,6 +8,7 @@ import { observe } from './middleware/observe';
 import { bankRoutes } from './routes/bank';
 import { chargebackRoutes } from './routes/chargebacks';
 import { checkTxnRoutes } from './routes/check-txn';
+import { legacyXmlRoutes } from './routes/legacy-xml';
 import { dashboardAuthRoutes } from './routes/dashboard-auth';
 import { dashboardHomeRoutes, dashboardNotFound } from './routes/dashboard-home';
 import { dashboardUserRoutes } from './routes/dashboard-users';
@@ -69,6 +70,7 @@ export function createApp(deps: ApiDeps): Koa {
     checkoutEntryRoutes(deps),
     checkoutPageRoutes(deps),
     checkTxnRoutes(deps),
+    legacyXmlRoutes(deps),
     opsRoutes(deps),
     opsKeyRoutes(deps),
     codecRoutes(deps),

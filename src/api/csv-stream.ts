@@ -3,8 +3,26 @@ import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { readFirst } from './page-stream';
 
-/** A field of a record as one CSV cell: lists and objects (refundDetail) as their JSON text, null as empty. */
-const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : v);
+/**
+ * A field of a record as one CSV cell: lists and objects (refundDetail) as their JSON text, null as
+ * empty, and text a spreadsheet would run as a formula neutralised (spreadsheetSafe).
+ */
+const cell = (v: unknown) => {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return spreadsheetSafe(JSON.stringify(v));
+  return typeof v === 'string' ? spreadsheetSafe(v) : v;
+};
+
+/**
+ * Formula injection (OWASP, CSV Injection): a cell starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return is run as a formula by spreadsheet programs, so a payer's name or a product text
+ * of `=HYPERLINK(...)` would act in staff's spreadsheet. Such a cell gets a leading `'` (shown as
+ * text, not run). A plain number (`-250.00`, `+91`) is no formula and stays as it is.
+ */
+export function spreadsheetSafe(text: string): string {
+  if (!/^[=+\-@\t\r]/.test(text) || /^[+-]?\d+(\.\d+)?$/.test(text)) return text;
+  return `'${text}`;
+}
 
 /**
  * Answers with a CSV download streamed from a store cursor, one row per record in the columns given

@@ -17,8 +17,14 @@ const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
  * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
  * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
  */
+// The ledger's field codes (1026-1031) are chosen by its route, which knows which field failed.
 const FAMILY_ERRORS: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>> = {
-  '/api/v1/ledger': { internal: 'ledgerGenericFailure', dependencyUnavailable: 'ledgerGenericFailure' },
+  '/api/v1/ledger': {
+    internal: 'ledgerGenericFailure',
+    dependencyUnavailable: 'ledgerGenericFailure',
+    apiKeyMissing: 'ledgerApiKeyMissing',
+    apiKeyInvalid: 'ledgerApiKeyInvalid',
+  },
   '/api/v1/fetchtxn': {
     validationFailed: 'bulkValidationFailed',
     malformedJson: 'bulkValidationFailed',

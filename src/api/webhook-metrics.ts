@@ -7,21 +7,27 @@ import {
 
 type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
 
+/** At most this many merchants' webhook endpoints are reported (webhook_metrics_truncated says when more exist). */
+export const WEBHOOK_METRICS_MAX_ENDPOINTS = 5000;
+
 /**
- * Webhook metrics per merchant, read from the store at each scrape: attempts are made by workers
- * (other processes), which count them in `webhook_endpoints` with atomic $inc, so every API replica
- * reports the same totals. Labelled by merchantIdentifier.
+ * Webhook metrics per merchant, read from the store: attempts are made by workers (other
+ * processes), which count them in `webhook_endpoints` with atomic $inc, so every API replica
+ * reports the same totals. Labelled by merchantIdentifier. One bounded read per scrape
+ * (WEBHOOK_METRICS_MAX_ENDPOINTS, only the fields reported), shared by the metrics; /metrics
+ * itself takes the operator token.
  */
 export function registerWebhookMetrics(registry: Registry, endpoints: WebhookEndpointRepository): void {
   let snapshot: Promise<WebhookEndpointDoc[]> | null = null;
-  // One store read per scrape, shared by the four metrics; a store away leaves them empty, not /metrics failing.
+  // One store read per scrape, shared by the metrics; a store away leaves them empty, not /metrics failing.
   const docs = () => {
     snapshot ??= endpoints
-      .all()
+      .forMetrics(WEBHOOK_METRICS_MAX_ENDPOINTS + 1)
       .catch(() => [])
       .finally(() => setImmediate(() => (snapshot = null)));
     return snapshot;
   };
+  const listed = (all: WebhookEndpointDoc[]) => all.slice(0, WEBHOOK_METRICS_MAX_ENDPOINTS);
   const metric = (name: string, help: string, type: string, values: (d: WebhookEndpointDoc[]) => Value[]) => ({
     name,
     help,
@@ -34,14 +40,20 @@ export function registerWebhookMetrics(registry: Registry, endpoints: WebhookEnd
   });
   const by = (d: WebhookEndpointDoc) => ({ merchantIdentifier: d._id });
   const metrics = [
+    metric(
+      'webhook_metrics_truncated',
+      `1 when more than ${WEBHOOK_METRICS_MAX_ENDPOINTS} merchants' endpoints exist and only the first are reported`,
+      'gauge',
+      (all) => [{ value: all.length > WEBHOOK_METRICS_MAX_ENDPOINTS ? 1 : 0, labels: {} }],
+    ),
     metric('webhook_attempts_total', 'Webhook attempts sent, per merchant', 'counter', (all) =>
-      all.map((d) => ({ value: d.attempts ?? 0, labels: by(d) })),
+      listed(all).map((d) => ({ value: d.attempts ?? 0, labels: by(d) })),
     ),
     metric('webhook_successes_total', 'Webhook attempts acknowledged with SUCCESS, per merchant', 'counter', (all) =>
-      all.map((d) => ({ value: d.successes ?? 0, labels: by(d) })),
+      listed(all).map((d) => ({ value: d.successes ?? 0, labels: by(d) })),
     ),
     metric('webhook_attempt_duration_seconds', 'Webhook attempt latency, per merchant', 'histogram', (all) =>
-      all.flatMap((d) => [
+      listed(all).flatMap((d) => [
         ...WEBHOOK_LATENCY_BUCKETS.map((le, i) => ({
           metricName: 'webhook_attempt_duration_seconds_bucket',
           value: d.latencyBuckets?.[`b${i}`] ?? 0,
@@ -56,7 +68,7 @@ export function registerWebhookMetrics(registry: Registry, endpoints: WebhookEnd
       'webhook_endpoints_disabled',
       'Disabled webhook endpoints (1 per merchant whose endpoint is disabled)',
       'gauge',
-      (all) => all.map((d) => ({ value: d.disabled ? 1 : 0, labels: by(d) })),
+      (all) => listed(all).map((d) => ({ value: d.disabled ? 1 : 0, labels: by(d) })),
     ),
   ];
   for (const m of metrics) registry.registerMetric(m as unknown as Parameters<Registry['registerMetric']>[0]);

@@ -27,6 +27,7 @@ import {
   type BankResponseCode,
 } from './protocol';
 import { signedCall } from './signed-http';
+import { isSimulatorAnswer, SimulatorBankRefused } from './simulator-marker';
 
 /**
  * BANK_CONNECTOR=http: the acquirer reached over the signed protocol v1 (protocol.ts). Each method
@@ -48,6 +49,8 @@ export interface HttpBankConnectorOptions {
   callTimeoutMs: number;
   /** How long one attempt keeps reading a PENDING refund, mandate or debit before it gives up for now. */
   pendingBudgetMs?: number;
+  /** Production: an answer of the bank simulator (X-Bank-Simulator) decides nothing. */
+  refuseSimulator?: boolean;
 }
 
 /** What the gateway reports for each bank response code (the gateway's codes: DECISIONS.md). */
@@ -221,6 +224,9 @@ export class HttpBankConnector implements BankConnector {
       body,
       timeoutMs: this.o.callTimeoutMs,
     });
+    // Retried, not failed: the order waits (visible in Temporal UI) until an acquirer answers.
+    if (this.o.refuseSimulator && isSimulatorAnswer(res.headers))
+      throw new BankCallError(new SimulatorBankRefused(this.base).message);
     if (res.status === 404 && 'notFound' in o) return o.notFound as N;
     if (res.status >= 500 || res.status === 408 || res.status === 429) {
       throw new BankCallError(`${method} ${path}: the bank answered ${res.status}`);

@@ -264,7 +264,7 @@ export function callbackOperation() {
   bankCallbackSchema.parse(example);
   return {
     summary: 'A bank reports a final answer (gateway endpoint)',
-    description: `Sent by the bank to \`${GATEWAY_CALLBACK_PATH}\` on the gateway (the request's callbackUrl) with the final answer of a payment, refund, mandate or debit. ${SIGNING} The gateway checks the callback against its own record (the txnId must be one it sent to this bank, for that merchant and that amount): a mismatch is refused with 409 and logged. A duplicate or a late callback changes nothing already final (answered 200, \`unchanged\`); an approval for a payment the service had marked failed (1023) makes it a delayed success. A bank retries a callback until it gets 2xx, and stops on 4xx.`,
+    description: `Sent by the bank to \`${GATEWAY_CALLBACK_PATH}\` on the gateway (the request's callbackUrl) with the final answer of a payment, refund, mandate or debit. ${SIGNING} The gateway checks the callback against its own record (the txnId must be one it sent to this bank, for that merchant and that amount): a mismatch is refused with 409 and logged. A duplicate or a late callback changes nothing already final (answered 200, \`unchanged\`); an approval for a payment that failed without a bank decline (the gateway's reasons 1023 no answer, 1024 expired, published as 183, and 1025 a refused request, published as 401; 102 a checkout cancelled after its UPI intent was handed out) makes it a delayed success. A callback for a payment still being decided (the gateway is recording its own verdict, or has not started its workflow) is answered 503 with code 2052 and changes nothing. A bank retries a callback until it gets 2xx, and stops on 4xx.`,
     security: [{ bankSignature: [] }],
     requestBody: { required: true, content: { 'application/json': { schema: json(bankCallbackSchema, 'input'), example } } },
     responses: {
@@ -275,7 +275,9 @@ export function callbackOperation() {
       409: { description: 'the callback contradicts the gateway: another amount, merchant or payment' },
       413: { description: 'body too large' },
       415: { description: 'not application/json' },
-      503: { description: 'the gateway cannot reach its store or Temporal: retry' },
+      503: {
+        description: 'retry: the gateway cannot reach its store or Temporal (2050), or the payment is being decided (2052)',
+      },
     },
   };
 }

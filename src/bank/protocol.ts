@@ -23,7 +23,7 @@ const url = z.url({ protocol: /^https?$/ });
 
 /**
  * The bank's response codes (ISO 8583 style). `BANK_RESPONSE` maps each to what the gateway reports
- * (src/bank/http-connector.ts): approved 100, below the minimum 1021, any other decline 1022.
+ * (src/bank/http-connector.ts): approved 100, below the minimum 1021, any other decline 1022 (the gateway's reason codes: merchants see Zaakpay's, src/domain/response-codes.ts).
  */
 export const BANK_RESPONSE_CODES = {
   '00': 'Approved',
@@ -232,7 +232,7 @@ export const bankCallbackResponseSchema = z.object({
     result: z
       .enum(['delivered', 'unchanged', 'delayedSuccess', 'acknowledged'])
       .describe(
-        'delivered: handed to the workflow waiting for it; unchanged: the answer was already final (a duplicate or late callback); delayedSuccess: a payment the service had marked failed becomes a delayed success; acknowledged: verified and noted (refunds, mandates and debits are settled by their own calls)',
+        'delivered: taken by the workflow waiting for it; unchanged: the answer was already final (a duplicate or late callback); delayedSuccess: a payment that failed without a bank decline (no answer, expired, refused request, cancelled checkout) becomes a delayed success; acknowledged: verified and noted (refunds, mandates and debits are settled by their own calls)',
       ),
   }),
 });

@@ -23,6 +23,7 @@ export interface SignedResponse {
   status: number;
   text: string;
   json: unknown;
+  headers: http.IncomingHttpHeaders;
 }
 
 const MAX_RESPONSE_BYTES = 1_048_576;
@@ -47,7 +48,7 @@ export async function signedCall(o: {
     headers['content-length'] = String(Buffer.byteLength(raw));
   }
   const signal = AbortSignal.timeout(o.timeoutMs);
-  let result: { status: number; text: string };
+  let result: Exchanged;
   try {
     result = await exchange(o.method, o.url, headers, raw, signal).catch((e: RetryOnNewSocket) => {
       if (e instanceof RetryOnNewSocket) return exchange(o.method, o.url, headers, raw, signal, false);
@@ -69,6 +70,8 @@ export async function signedCall(o: {
 
 class RetryOnNewSocket extends Error {}
 
+type Exchanged = { status: number; text: string; headers: http.IncomingHttpHeaders };
+
 function exchange(
   method: string,
   url: string,
@@ -76,7 +79,7 @@ function exchange(
   body: string,
   signal: AbortSignal,
   mayRetry = true,
-): Promise<{ status: number; text: string }> {
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const protocol = u.protocol === 'https:' ? 'https:' : 'http:';
@@ -91,7 +94,9 @@ function exchange(
         if (size > MAX_RESPONSE_BYTES) return req.destroy(new Error(`answer over ${MAX_RESPONSE_BYTES} bytes`));
         chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }),
+      );
       res.on('error', reject);
     });
     req.on('error', (e: Error & { code?: string }) => {

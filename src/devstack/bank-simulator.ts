@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { localSimulatorAdminToken } from './local-secrets';
 import { assertPortFree, startProcess, waitForPort, type ManagedProcess } from './process';
 
 /**
@@ -10,7 +11,7 @@ export async function startBankSimulatorProcess(o: {
   port: number;
   dataDir: string;
   logDir: string;
-}): Promise<{ process: ManagedProcess; url: string }> {
+}): Promise<{ process: ManagedProcess; url: string; adminToken: string }> {
   const host = '127.0.0.1';
   await assertPortFree(host, o.port, 'set DEV_BANK_SIMULATOR_PORT to a free port');
   const logFile = path.join(o.logDir, 'bank-simulator.log');
@@ -22,5 +23,5 @@ export async function startBankSimulatorProcess(o: {
     logFile,
   );
   await waitForPort(child, host, o.port, 30_000, logFile);
-  return { process: child, url: `http://${host}:${o.port}` };
+  return { process: child, url: `http://${host}:${o.port}`, adminToken: localSimulatorAdminToken(o.dataDir) };
 }

@@ -26,3 +26,9 @@ export function localBankSecret(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true });
   return readOrCreate(path.join(dataDir, 'bank.secret'), () => randomBytes(32).toString('hex'));
 }
+
+/** Development only: the bank simulator's admin token (its /admin/* routes), kept in DATA_DIR. */
+export function localSimulatorAdminToken(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return readOrCreate(path.join(dataDir, 'bank-simulator-admin.token'), () => randomBytes(24).toString('base64url'));
+}

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { temporalCliPath, temporalConfigDir, temporalTestServerPath } from './paths';
@@ -10,6 +12,12 @@ export function configuredSearchAttributes(): { name: string; type: string }[] {
     searchAttributes: Record<string, string>;
   };
   return Object.entries(doc.searchAttributes).map(([name, type]) => ({ name, type }));
+}
+
+/** The namespace's retention of closed workflows, from temporal-config/namespace.yaml (shared with docker-compose), e.g. `168h`. */
+export function configuredNamespaceRetention(): string {
+  const doc = parse(readFileSync(path.join(temporalConfigDir, 'namespace.yaml'), 'utf8')) as { retention: string };
+  return doc.retention;
 }
 
 /** Dynamic config for the dev server, from the same YAML file docker-compose mounts. */
@@ -62,7 +70,19 @@ export async function startTemporalDevServer(o: {
   const p = startProcess('Temporal dev server', temporalCliPath, args, logFile);
   await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
   await waitForPort(p, '127.0.0.1', o.uiPort, 60_000, logFile);
-  return { address: `127.0.0.1:${o.port}`, uiUrl: `http://localhost:${o.uiPort}`, process: p };
+  const address = `127.0.0.1:${o.port}`;
+  // start-dev creates the namespace with Temporal's 1-day retention and has no flag to change it.
+  await setNamespaceRetention(address, 'default', configuredNamespaceRetention()).catch(async (e) => {
+    await p.stop();
+    throw e;
+  });
+  return { address, uiUrl: `http://localhost:${o.uiPort}`, process: p };
+}
+
+/** Sets a namespace's retention with the temporal CLI (idempotent: the same value changes nothing). */
+async function setNamespaceRetention(address: string, namespace: string, retention: string): Promise<void> {
+  const args = ['operator', 'namespace', 'update', '--address', address, '--namespace', namespace, '--retention', retention];
+  await promisify(execFile)(temporalCliPath, args, { timeout: 30_000 });
 }
 
 /**

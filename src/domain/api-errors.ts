@@ -23,6 +23,7 @@ export const ApiErrors = {
   checksumMissing: { http: 401, code: 2010, text: 'Checksum is missing' },
   checksumMismatch: { http: 401, code: 2011, text: 'Checksum does not match' },
   unknownMerchant: { http: 401, code: 2012, text: 'Unknown merchant' },
+  apiKeyMissing: { http: 401, code: 2013, text: 'API key is missing or invalid' },
   apiKeyInvalid: { http: 401, code: 2013, text: 'API key is missing or invalid' },
   operatorTokenInvalid: { http: 401, code: 2014, text: 'Operator token is missing or invalid' },
   bankSignatureInvalid: {
@@ -46,8 +47,21 @@ export const ApiErrors = {
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   timeSkipUnfinished: { http: 503, code: 2051, text: 'The skip did not finish in time: workflows are still busy' },
+  bankCallbackRetryLater: {
+    http: 503,
+    code: 2052,
+    text: 'The payment is being decided or its workflow has not started: send the callback again',
+  },
   // The ledger's and bulk API's own codes (the contract's Errors table).
+  // The ledger's and bulk API's own codes: Zaakpay's published ledger codes (DECISIONS.md, Limits and pagination).
+  ledgerApiKeyMissing: { http: 401, code: 100, text: 'API key value can not be empty.' },
+  ledgerApiKeyInvalid: { http: 401, code: 112, text: 'X-API-KEY not correct.' },
+  ledgerDateMissing: { http: 400, code: 1026, text: 'startDateTime or endDateTime is missing' },
+  ledgerStatusInvalid: { http: 400, code: 1027, text: 'status is missing or invalid' },
+  ledgerDateInvalid: { http: 400, code: 1028, text: 'Invalid date format' },
+  ledgerPageInvalid: { http: 400, code: 1029, text: 'Invalid pageSize or pageNumber' },
   ledgerPageSizeExceeded: { http: 400, code: 1030, text: 'Page size exceeds the limit of 10000' },
+  ledgerStartAfterEnd: { http: 400, code: 1031, text: 'startDateTime is after endDateTime' },
   ledgerGenericFailure: { http: 503, code: 1036, text: 'Generic failure, please try again' },
   bulkValidationFailed: { http: 400, code: 100, text: 'Validation Failed' },
   internal: { http: 500, code: 2099, text: 'Internal error' },
@@ -72,6 +86,8 @@ export const BusinessResults = {
   statusFound: { code: 100, text: 'Transaction completed successfully' },
   orderNotFound: { code: 2020, text: 'No transaction found for this order' },
   orderConflict: { code: 2030, text: 'Order already exists with different details' },
+  /** The ledger's empty page (HTTP 200): merchants' paging loops stop on it. */
+  ledgerNoRecord: { code: 1035, text: 'No record found.' },
   qrCreated: { code: 208, text: 'Transaction is in processing state' },
   qrOrderRepeated: { code: 128, text: 'Order id already processed' },
   notQrOrder: { code: 2031, text: 'This order is not a dynamic QR order' },

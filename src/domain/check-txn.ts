@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { statusOrderRecordSchema, type StatusOrderRecord } from './status-record';
-import type { Transaction } from './transaction';
+import { RefundResponse } from './refund';
+import type { RefundEntry, Transaction } from './transaction';
 import { realtimeEntry } from './webhook';
 
 /**
@@ -22,7 +23,10 @@ export const CheckTxnCodes = {
 export type CheckTxnCode = keyof typeof CheckTxnCodes;
 
 const orderDetail = statusOrderRecordSchema.shape.orderDetail;
+const refundEntry = statusOrderRecordSchema.shape.refundDetails.element;
 export const checkTxnOrderRecordSchema = statusOrderRecordSchema.extend({
+  responseCode: z.string().describe("the payment's code; after a refund, its latest refund's: 230 full, 245 partial"),
+  responseDescription: z.string(),
   orderDetail: orderDetail.extend({
     product1Description: z.string().describe('NA when not sent'),
     product2Description: z.string(),
@@ -44,6 +48,10 @@ export const checkTxnOrderRecordSchema = statusOrderRecordSchema.extend({
       })
       .describe('NA in every field unless a card paid'),
   }),
+  refundDetails: z.array(
+    refundEntry.extend({ arn: z.string().describe("the refund's bank reference (the rrn); NA until the bank gave one") }),
+  ),
+  userAccountDebited: z.boolean().describe('true once money left the payer (the payment succeeded, whatever happened after)'),
 });
 export type CheckTxnOrderRecord = z.infer<typeof checkTxnOrderRecordSchema>;
 
@@ -77,7 +85,26 @@ export function toCheckTxnRecord(record: StatusOrderRecord, t: Transaction | nul
         paymentMethod: na(e.paymentMethod),
       },
     },
-    refundDetails:
-      merchantRefId === undefined ? record.refundDetails : record.refundDetails.filter((r) => r.merchantRefId === merchantRefId),
+    ...(t ? latestRefundOutcome(t) : {}),
+    refundDetails: (merchantRefId === undefined
+      ? record.refundDetails
+      : record.refundDetails.filter((r) => r.merchantRefId === merchantRefId)
+    ).map((r) => ({ ...r, arn: r.rrn })),
+    userAccountDebited: t?.successAt != null,
   };
 }
+
+/**
+ * After a refund, Zaakpay's /checkTxn answers with the latest refund's code (its sample: 230 with
+ * txnStatus 3); a refund that failed gave its amount back and no longer speaks for the order.
+ */
+function latestRefundOutcome(t: Transaction): { responseCode: string; responseDescription: string } | Record<string, never> {
+  const latest = t.refunds.filter((r) => r.status !== 'FAILED').at(-1);
+  if (!latest) return {};
+  const code = isFullRefund(latest, t) ? RefundResponse.fullRefundInitiated : RefundResponse.partialRefundInitiated;
+  return { responseCode: code.code, responseDescription: code.description };
+}
+
+/** Entries written before updateDesired was kept: full when it refunded the whole amount. */
+const isFullRefund = (r: RefundEntry, t: Transaction) =>
+  r.updateDesired ? r.updateDesired === '14' : r.amountPaise === t.amountPaise;

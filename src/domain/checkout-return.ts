@@ -54,15 +54,15 @@ export const V7_RETURN_FIELDS = [
 /**
  * The signed fields posted back to the merchant's returnUrl once the checkout's order is final, in
  * order, `checksum` last. V8 and V7: the real-time webhook's values (NA where there is no data),
- * signed as `key=value&` of each field in order. Legacy: amount (paise, `v=2` only), orderId,
- * responseCode, responseDescription, each free of the characters Zaakpay's PHP kits strip (so a kit
+ * signed as `key=value&` of each field in order. Legacy: amount (paise; every version, so a kit
+ * comparing it sees an amount a payer changed by renaming signed fields), orderId, responseCode, responseDescription, each free of the characters Zaakpay's PHP kits strip (so a kit
  * signing the sanitized value agrees), signed as the quoted values in that order.
  */
 export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secretKey: string): [string, string][] {
   const entryValues = realtimeEntry(t);
   if (entry === 'transact' || entry === 'transactV2' || entry === 'transactV3') {
     const fields: [string, string][] = [
-      ...(entry === 'transactV2' ? [['amount', entryValues.amount!] as [string, string]] : []),
+      ['amount', entryValues.amount!],
       ['orderId', entryValues.orderId!],
       ['responseCode', entryValues.responseCode!],
       ['responseDescription', entryValues.responseDescription!],

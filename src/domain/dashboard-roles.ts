@@ -1,6 +1,8 @@
 /**
  * Dashboard roles (DECISIONS.md, Merchant dashboard): owner (users, keys, settings, money),
  * developer (keys, webhooks, logs) and viewer (read only). Pages ask for a permission, never a role.
+ * Only owners hold credentials that move money: a new API key creates payment links and the
+ * secret key signs /updateTxn refunds, which a developer may not make in the dashboard either.
  */
 export const DASHBOARD_ROLES = ['owner', 'developer', 'viewer'] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
@@ -8,15 +10,17 @@ export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 export type DashboardPermission =
   /** invite users, change their roles, remove them */
   | 'users'
-  /** API keys, the secret key, the RSA key */
+  /** revoking API keys; the RSA keys (rotate, retire) */
   | 'keys'
+  /** credentials that move money: creating API keys, rotating (and so seeing) the secret key */
+  | 'credentials'
   /** webhook URL, format, auto-refund, signing secret, test webhooks, replays, re-enabling the endpoint */
   | 'webhooks'
   /** money: refunds and payment links */
   | 'payments';
 
 const GRANTS: Record<DashboardRole, readonly DashboardPermission[]> = {
-  owner: ['users', 'keys', 'webhooks', 'payments'],
+  owner: ['users', 'keys', 'credentials', 'webhooks', 'payments'],
   developer: ['keys', 'webhooks'],
   viewer: [],
 };

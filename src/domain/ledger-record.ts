@@ -4,6 +4,7 @@ import { formatIstDateTime } from './ist-time';
 import { paymentModeText, type PaymentInstrument } from './instrument';
 import { ledgerStateOf } from './ledger-state';
 import { paiseToRupees } from './money';
+import { publishedOutcome } from './response-codes';
 import type { Transaction } from './transaction';
 
 const istDateTime = z
@@ -36,8 +37,8 @@ export const ledgerRecordSchema = z.object({
   status: z.enum(['SUCCESS', 'FAILED', 'PENDING']),
   state: z.number().int(),
   stateDescription: z.string(),
-  responseCode: z.number().int().nullable(),
-  responseDescription: z.string().nullable(),
+  responseCode: z.number().int().nullable().describe("Zaakpay's outcome code; null while PENDING"),
+  responseDescription: z.string().nullable().describe('null while PENDING'),
   orderId: z.string(),
   txnId: z.string(),
   amountInRupees: rupees,
@@ -65,7 +66,11 @@ export const bulkRecordSchema = z.object({
   buyerName: z.string().nullable(),
   buyerEmail: z.string().nullable(),
   status: z.literal('Success'),
-  approvalCode: z.string().nullable().describe("the bank's approval (auth) code; null when it gave none"),
+  approvalCode: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the bank's approval (auth) code as a number, as Zaakpay's sample; null when it gave none or one not all digits"),
   productDescription: z.string(),
   productDescription1: z.string().nullable(),
   productDescription2: z.string().nullable(),
@@ -82,6 +87,8 @@ export type BulkRecord = z.infer<typeof bulkRecordSchema>;
 const card = (i: PaymentInstrument) => (i.kind === 'CARD' ? i : null);
 const bankName = (i: PaymentInstrument) => ('bankName' in i ? i.bankName : null);
 const responseCodeNumber = (code: string) => (/^\d+$/.test(code) ? Number(code) : null);
+/** Zaakpay's bulk sample carries the approval code as a number (DECISIONS.md, Status API records). */
+const approvalCodeNumber = (code: string | null) => (code !== null && /^\d{1,15}$/.test(code) ? Number(code) : null);
 
 /** The refunds started on the transaction and not failed, as both records list them. */
 function refundDetail(t: Transaction): BulkRecord['refundDetail'] {
@@ -99,6 +106,8 @@ const nullWhenEmpty = <T>(list: T[]): T[] | null => (list.length === 0 ? null : 
 export function toLedgerRecord(t: Transaction): LedgerRecord {
   const c = card(t.instrument);
   const state = ledgerStateOf(t);
+  // A Pending transaction has no outcome yet: null, as Zaakpay's ledger sample (DECISIONS.md, Outcome codes).
+  const outcome = t.status === 'Pending' ? null : publishedOutcome(t);
   return {
     txnInitiatedDate: formatIstDateTime(t.createdAt),
     txnLastUpdatedDate: formatIstDateTime(t.updatedAt),
@@ -106,8 +115,8 @@ export function toLedgerRecord(t: Transaction): LedgerRecord {
     status: state.status,
     state: state.state,
     stateDescription: state.stateDescription,
-    responseCode: responseCodeNumber(t.responseCode),
-    responseDescription: t.responseDescription || null,
+    responseCode: outcome ? responseCodeNumber(outcome.responseCode) : null,
+    responseDescription: outcome?.responseDescription || null,
     orderId: t.orderId,
     txnId: t.txnId,
     amountInRupees: paiseToRupees(t.amountPaise),
@@ -140,7 +149,7 @@ export function toBulkRecord(t: Transaction, secretKey: string): BulkRecord {
     buyerName: t.buyerName,
     buyerEmail: t.buyerEmail,
     status: 'Success' as const,
-    approvalCode: t.authCode,
+    approvalCode: approvalCodeNumber(t.authCode),
     productDescription: t.productDescription,
     productDescription1: t.product1Description ?? null,
     productDescription2: t.product2Description ?? null,

@@ -55,6 +55,8 @@ export interface Mandate {
   firstDebitOrderId?: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When the sweep last ensured this CREATED mandate's workflow. */
+  sweptAt?: Date;
 }
 
 /** A create request's mandateConfig, as the API accepted it (dates `yyyy-MM-dd`, amounts paise). */

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { MAX_AMOUNT_PAISE, type Paise } from './money';
-import type { Transaction } from './transaction';
+import { mayBecomeDelayedSuccess, type Transaction } from './transaction';
 
 /** One usable line of a bank reconciliation file. */
 export interface ReconciliationRow {
@@ -73,7 +73,7 @@ export type RowVerdict =
   | { kind: 'unchanged' }
   /** The payment workflow still waits for the bank: it gets the answer. */
   | { kind: 'answerWaitingPayment'; approved: boolean }
-  /** A Failure the service decided (no bank answer) that the bank reports as paid. */
+  /** A Failure no bank decided (mayBecomeDelayedSuccess) that the bank reports as paid. */
   | { kind: 'delayedSuccess' };
 
 export function judgeRow(row: ReconciliationRow, t: Transaction | undefined): RowVerdict {
@@ -84,7 +84,7 @@ export function judgeRow(row: ReconciliationRow, t: Transaction | undefined): Ro
   const succeeded = t.status !== 'Failure';
   if (row.status === 'SUCCESS') {
     if (succeeded) return { kind: 'unchanged' };
-    return t.markedFailedByService
+    return mayBecomeDelayedSuccess(t)
       ? { kind: 'delayedSuccess' }
       : { kind: 'rejected', reason: 'the bank declined this transaction: a final answer is not revised' };
   }

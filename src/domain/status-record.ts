@@ -3,6 +3,7 @@ import { formatIstDateTime } from './ist-time';
 import { paymentModeText } from './instrument';
 import { mandateStatusView, type Mandate } from './mandate';
 import { paiseToWire } from './money';
+import { publishedOutcome } from './response-codes';
 import type { Transaction } from './transaction';
 import { TxnStatus } from './txn-status';
 
@@ -65,8 +66,7 @@ export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
     },
     txnDate: formatIstDateTime(t.completedAt ?? t.updatedAt),
     txnStatus: String(TxnStatus[t.status]) as StatusOrderRecord['txnStatus'],
-    responseCode: t.responseCode,
-    responseDescription: t.responseDescription,
+    ...publishedOutcome(t),
     refundDetails: t.refunds.map((r) => ({
       merchantRefId: r.merchantRefId,
       amount: paiseToWire(r.amountPaise),

@@ -1,5 +1,6 @@
 import type { PaymentInstrument } from './instrument';
 import type { Paise } from './money';
+import { PaymentResponse } from './response-codes';
 import type { TxnStatusName } from './txn-status';
 
 export type RefundStatus = 'SUCCESS' | 'PENDING' | 'FAILED';
@@ -70,6 +71,8 @@ export interface Transaction {
   qrData?: string;
   /** When the pending sweep last ensured this Pending order's workflow. */
   sweptAt?: Date;
+  /** When the sweep last ensured the workflows of this order's PENDING refunds. */
+  refundsSweptAt?: Date;
   /** Orders that wait for their payer: when the wait ends (a payment link's linkExpireBy). */
   payerDeadline?: Date;
   /** Mandate debits: when the debit is scheduled to run (the notify's executionDate). */
@@ -105,4 +108,14 @@ type ExtraProductDescriptions = Partial<Record<(typeof EXTRA_PRODUCT_DESCRIPTION
 /** Only the extra product descriptions that were sent (absent ones are not stored as null). */
 export function extraProductDescriptions(from: ExtraProductDescriptions): ExtraProductDescriptions {
   return Object.fromEntries(EXTRA_PRODUCT_DESCRIPTIONS.filter((k) => from[k] !== undefined).map((k) => [k, from[k]]));
+}
+
+/**
+ * A Failure no bank's final answer decided, which a later bank approval (a callback, a reconciliation
+ * line) turns into a delayed success (DECISIONS.md): the service marked it (silent bank, expired QR
+ * or link, a refused request), or the payer cancelled a hosted checkout (102) whose UPI intent or QR
+ * the page had already handed out, so the payer may still have paid in their UPI app.
+ */
+export function mayBecomeDelayedSuccess(t: Pick<Transaction, 'status' | 'markedFailedByService' | 'responseCode'>): boolean {
+  return t.status === 'Failure' && (t.markedFailedByService || t.responseCode === PaymentResponse.cancelledByPayer.code);
 }

@@ -1,3 +1,4 @@
+import { contentDeliveryId } from './webhook-id';
 import { formatIstDateTimeMillis } from './ist-time';
 
 /** At most this many transactions (txns and refunds entries together) in one non-real-time call. */
@@ -25,10 +26,22 @@ export function cutIntoCalls<T>(updates: T[], size = LATE_UPDATES_PER_CALL): T[]
 }
 
 /**
- * A delivery id derived from what the call carries (workflow-safe: no node crypto), so the same
- * updates never give two deliveries: 53-bit cyrb53 over the update keys.
+ * A non-real-time call's delivery id, derived from what it carries, so the same updates never give
+ * two deliveries: `nrt:<merchant>:<128-bit hex of SHA-256 over the update keys>`.
  */
 export function lateDeliveryId(merchantIdentifier: string, updates: LateUpdate[]): string {
+  return contentDeliveryId(
+    'nrt',
+    merchantIdentifier,
+    updates.map((u) => [u.kind, u.orderId, u.amountPaise, u.at]),
+  );
+}
+
+/**
+ * The id batch runs recorded before full-width ids gave the same call (53-bit cyrb53 over the
+ * update keys): kept so those runs replay as they ran.
+ */
+export function lateDeliveryId53(merchantIdentifier: string, updates: LateUpdate[]): string {
   const text = updates.map((u) => `${u.kind}:${u.orderId}:${u.amountPaise}:${u.at}`).join('|');
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;

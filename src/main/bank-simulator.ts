@@ -5,13 +5,17 @@
  *
  *   npm run bank-simulator [-- --port 4100 --host 127.0.0.1 --payer-delay-ms 200 --refund-delay-ms 0 --data-dir .data]
  *
- * The shared secret is BANK_SECRET, or (development) DATA_DIR/bank.secret, created on first use and
- * read by `npm start -- --bank=simulator` too. Never in production: it refuses GATEWAY_ENV=production.
+ * Its secret is its own: BANK_SIMULATOR_SECRET, or DATA_DIR/bank.secret (created on first use and
+ * read by `npm start -- --bank=simulator` too); it never reads the gateway's BANK_SECRET, so a
+ * production secret never signs a simulated approval. /admin/* takes BANK_SIMULATOR_ADMIN_TOKEN,
+ * or DATA_DIR/bank-simulator-admin.token. Never in production: it refuses GATEWAY_ENV=production,
+ * and a production gateway refuses it (its answers carry X-Bank-Simulator).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBankSimulator } from '../bank/simulator/server';
-import { localBankSecret } from '../devstack/local-secrets';
+import { weakSecret } from '../config';
+import { localBankSecret, localSimulatorAdminToken } from '../devstack/local-secrets';
 import { onShutdown } from './shutdown';
 
 async function main(): Promise<void> {
@@ -30,14 +34,23 @@ async function main(): Promise<void> {
       quiet: { type: 'boolean', default: false },
     },
   });
-  const secret = process.env.BANK_SECRET || localBankSecret(path.resolve(values['data-dir']));
-  if (secret.length < 32) {
-    console.error('[bank-simulator] BANK_SECRET must be at least 32 characters');
-    process.exit(1);
+  const dataDir = path.resolve(values['data-dir']);
+  const secret = process.env.BANK_SIMULATOR_SECRET || localBankSecret(dataDir);
+  const adminToken = process.env.BANK_SIMULATOR_ADMIN_TOKEN || localSimulatorAdminToken(dataDir);
+  for (const [name, value, minLength] of [
+    ['BANK_SIMULATOR_SECRET', secret, 32],
+    ['BANK_SIMULATOR_ADMIN_TOKEN', adminToken, 24],
+  ] as const) {
+    const weak = weakSecret(value, minLength);
+    if (weak) {
+      console.error(`[bank-simulator] ${name} too weak: ${weak}`);
+      process.exit(1);
+    }
   }
   const simulator = await startBankSimulator(
     {
       secret,
+      adminToken,
       ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
       payerDelayMs: Number(values['payer-delay-ms']),
       refundDelayMs: Number(values['refund-delay-ms']),
@@ -46,7 +59,7 @@ async function main(): Promise<void> {
     { host: values.host, port: Number(values.port) },
   );
   console.log(
-    `[bank-simulator] listening on ${simulator.url} (protocol: ${simulator.url}/openapi.json, books: ${simulator.url}/admin/books)`,
+    `[bank-simulator] listening on ${simulator.url} (protocol: ${simulator.url}/openapi.json, books: ${simulator.url}/admin/books with the admin token)`,
   );
   onShutdown(() => simulator.close());
 }

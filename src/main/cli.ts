@@ -29,6 +29,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  // Only a failure before the command runs (building the program) gets here.
+  (e: Error) => {
+    console.error(`unexpected: ${e.stack ?? String(e)}`);
+    process.exitCode = 1;
+  },
+);

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     });
     children.push(simulator.process);
     say(
-      `bank: the bank simulator at ${simulator.url} through the http connector (books: ${simulator.url}/admin/books, protocol: ${simulator.url}/openapi.json)`,
+      `bank: the bank simulator at ${simulator.url} through the http connector (books: ${simulator.url}/admin/books with the token in ${path.join(path.resolve(config.DATA_DIR), 'bank-simulator-admin.token')}, protocol: ${simulator.url}/openapi.json)`,
     );
   } else {
     say(

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, productionLike, type Config } from '../config';
+import { ferretdbUri } from '../devstack/ferretdb';
 import { localSecrets } from '../devstack/local-secrets';
 
 /**
@@ -19,7 +20,7 @@ export function configOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Where the store is: MONGODB_URI, or the local FerretDB that `npm start` runs. */
-export const storeUri = (c: Config) => c.MONGODB_URI ?? `mongodb://127.0.0.1:${c.DEV_MONGODB_PORT}/`;
+export const storeUri = (c: Config) => c.MONGODB_URI ?? ferretdbUri(c.DEV_MONGODB_PORT);
 
 /** Where Temporal is: TEMPORAL_ADDRESS, or the local dev server that `npm start` runs. */
 export const temporalAddress = (c: Config) => c.TEMPORAL_ADDRESS ?? `127.0.0.1:${c.DEV_TEMPORAL_PORT}`;

@@ -1,9 +1,11 @@
 /**
  * `npm run stack:production`: the production topology of docker-compose.yml on this machine,
- * without Docker (src/devstack/production/stack.ts): Caddy terminating TLS on the one public port,
- * two API replicas and two workers as production, the Temporal server built from
- * go.temporal.io/server on PostgreSQL with mTLS, the store with authentication, and the bank
- * simulator on loopback behind Caddy's TLS. Prints where everything is; Ctrl-C stops it all.
+ * without Docker (src/devstack/production/stack.ts), in its sandbox profile
+ * (docker-compose.sandbox.yml): Caddy terminating TLS on the one public port, two API replicas
+ * and two workers as staging (production refuses to pay through the simulator), the Temporal
+ * server built from go.temporal.io/server on PostgreSQL with mTLS, the store with authentication,
+ * and the bank simulator on loopback only, with its own secret and admin token, never behind
+ * Caddy. Prints where everything is; Ctrl-C stops it all.
  *
  *   npm run stack:production [-- --data-dir .data/production-stack]
  */
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
   say(
     `          trust ${path.relative(process.cwd(), s.caddyRootCertificate)} (curl --cacert), e.g. curl --cacert ${path.relative(process.cwd(), s.caddyRootCertificate)} ${s.publicUrl}/health`,
   );
+  say('profile:  sandbox (docker-compose.sandbox.yml): api and workers as staging, the bank simulator as the bank');
   say('loopback only:');
   say(`  API replicas       ${p.api.map((x) => `127.0.0.1:${x}`).join(', ')}`);
   say(`  workers            2 (task queue payments)`);
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
   );
   say(`  PostgreSQL         127.0.0.1:${p.postgresql}`);
   say(`  store (FerretDB)   127.0.0.1:${p.store} (user gateway)`);
-  say(`  bank simulator     127.0.0.1:${p.bankSimulator}, TLS https://localhost:${p.acquirerTls}`);
+  say(`  bank simulator     http://127.0.0.1:${p.bankSimulator} (the gateway's bank; /admin/* takes BANK_SIMULATOR_ADMIN_TOKEN)`);
   say(`  codec site         http://127.0.0.1:${p.codec}/ops/v1/codec`);
   say(
     `secrets:  ${path.relative(process.cwd(), path.join(s.dataDir, 'secrets.json'))}; logs: ${path.relative(process.cwd(), path.join(s.dataDir, 'logs'))}`,

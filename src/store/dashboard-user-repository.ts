@@ -67,6 +67,12 @@ export class DashboardUserRepository {
     return (await this.users.find({ merchantIdentifier }).sort({ _id: 1 }).limit(1000).toArray()).map(toUser);
   }
 
+  /** Replaces the password hash only if it is still `previous` (a rehash at a higher cost; a concurrent change wins). */
+  async replacePasswordHash(email: string, previous: string, next: string): Promise<boolean> {
+    const r = await this.users.updateOne({ _id: email, passwordHash: previous }, { $set: { passwordHash: next } });
+    return r.modifiedCount === 1;
+  }
+
   async setRole(merchantIdentifier: string, email: string, role: DashboardRole): Promise<boolean> {
     const r = await this.users.updateOne({ _id: email, merchantIdentifier }, { $set: { role } });
     return r.matchedCount === 1;

@@ -15,6 +15,8 @@ type MandateDoc = Omit<Mandate, 'payerVpa'> & {
   payerVpa?: string;
   payerVpaSealed?: string;
   payerVpaHash?: string;
+  /** Debit attempts at the bank now: attempt txnId -> the end of its lease (claimDebitAtBank). */
+  debitsAtBank?: Record<string, Date>;
 };
 
 const vpaContext = (doc: { _id: string; merchantIdentifier: string }): PayerFieldContext => ({
@@ -51,7 +53,14 @@ export class MandateRepository {
   }
 
   /** The mandate as the gateway knows it; throws if its VPA was sealed for another mandate. */
-  private toMandate = ({ _id, payerVpa, payerVpaSealed, payerVpaHash: _hash, ...rest }: MandateDoc): Mandate => ({
+  private toMandate = ({
+    _id,
+    payerVpa,
+    payerVpaSealed,
+    payerVpaHash: _hash,
+    debitsAtBank: _atBank,
+    ...rest
+  }: MandateDoc): Mandate => ({
     ...rest,
     payerVpa: payerVpaSealed !== undefined ? this.cipher.open(payerVpaSealed, vpaContext({ _id, ...rest })) : payerVpa!,
   });
@@ -132,14 +141,24 @@ export class MandateRepository {
     return docs.map(this.toMandate);
   }
 
-  /** Mandates still CREATED since before `before`: their workflow may have been lost (the sweep). */
+  /**
+   * Mandates still CREATED since before `before`: their workflow may have been lost (the sweep).
+   * Never swept first, then the longest unswept, so mandates that rightly wait for their payer are
+   * revisited in turn and never crowd an orphan out of a run's `limit` (index state_swept_created).
+   */
   async findCreatedBefore(before: Date, limit: number): Promise<Mandate[]> {
     const docs = await this.mandates
       .find({ state: 'CREATED', createdAt: { $lt: before } })
-      .sort({ createdAt: 1 })
+      .sort({ sweptAt: 1, createdAt: 1 })
       .limit(limit)
       .toArray();
     return docs.map(this.toMandate);
+  }
+
+  /** Notes that the sweep ensured these mandates' workflows (see findCreatedBefore). */
+  async markSwept(mandates: OrderRef[], at: Date): Promise<void> {
+    if (mandates.length === 0) return;
+    await this.mandates.updateMany({ _id: { $in: mandates.map(orderKey) }, state: 'CREATED' }, { $set: { sweptAt: at } });
   }
 
   /** Moves the mandate to `state` if it is in one of `from`; true when this call changed it. */
@@ -149,5 +168,33 @@ export class MandateRepository {
       { $set: { state, updatedAt: at } },
     );
     return r.modifiedCount === 1;
+  }
+
+  /**
+   * The fence between a debit and a revoke (or any end): a debit attempt is marked at the bank on
+   * the mandate's own document, in one write that requires it ACTIVE, before the bank is called.
+   * Ending the mandate (setState) is one write too, so once it has committed no attempt can be
+   * marked; an attempt marked before it is waited for (latestDebitAtBank) before the end is
+   * acknowledged. The mark is a lease that ends at `until`, so an attempt whose worker died never
+   * holds an end back for longer. False: the mandate is not ACTIVE, and the bank must not be called.
+   */
+  async claimDebitAtBank(order: OrderRef, attemptTxnId: string, until: Date): Promise<boolean> {
+    const r = await this.mandates.updateOne(
+      { _id: orderKey(order), state: 'ACTIVE' },
+      { $set: { [`debitsAtBank.${attemptTxnId}`]: until } },
+    );
+    return r.matchedCount === 1;
+  }
+
+  /** The attempt is back from the bank (answered or failed): it no longer holds the mandate's end. */
+  async releaseDebitAtBank(order: OrderRef, attemptTxnId: string): Promise<void> {
+    await this.mandates.updateOne({ _id: orderKey(order) }, { $unset: { [`debitsAtBank.${attemptTxnId}`]: '' } });
+  }
+
+  /** The latest lease end of the debit attempts at the bank that have not ended by `at`, or null. */
+  async latestDebitAtBank(order: OrderRef, at: Date): Promise<Date | null> {
+    const doc = await this.mandates.findOne({ _id: orderKey(order) }, { projection: { debitsAtBank: 1 } });
+    const leases = Object.values(doc?.debitsAtBank ?? {}).filter((until) => until > at);
+    return leases.length ? new Date(Math.max(...leases.map((d) => d.getTime()))) : null;
   }
 }

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { decryptAtRest, encryptAtRest, isLegacyAtRest, type SecretContext } from '../domain/secrets';
 import { newWebhookSigningSecret } from '../domain/standard-webhooks';
 import { isDuplicateKeyError } from './mongo';
+import type { Merchant, WebhookFormat } from '../domain/merchant';
 
 interface MerchantDoc {
   _id: string;
@@ -47,7 +48,7 @@ export interface WebhookSigningSecret {
   retiresAt: Date | null;
 }
 
-export type WebhookFormat = 'form' | 'json';
+export type { Merchant, WebhookFormat };
 
 /** What an operator may change on a merchant. */
 export interface MerchantSettings {
@@ -55,22 +56,6 @@ export interface MerchantSettings {
   webhookFormat?: WebhookFormat;
   autoRefund?: boolean;
   defaultReturnUrl?: string | null;
-}
-
-/** A merchant as the API and workers use it: secrets decrypted in memory only. */
-export interface Merchant {
-  merchantIdentifier: string;
-  name: string;
-  webhookUrl: string | null;
-  secretKey: string;
-  /** During a secret key rotation's overlap: the replaced key(s), accepted until retiresAt (secretKeysAt). */
-  previousSecretKeys: { secretKey: string; retiresAt: Date }[];
-  autoRefund: boolean;
-  webhookFormat: WebhookFormat;
-  defaultReturnUrl: string | null;
-  /** The RSA keys that decrypt payerVpa (retired ones left out), the newest first: the one to hand out. */
-  encryptionKeys: { keyId: string; publicKeyPem: string; createdAt: Date }[];
-  createdAt: Date;
 }
 
 export interface NewMerchant {
@@ -333,7 +318,11 @@ export class MerchantRepository {
       doc = await read();
       if (!doc) return null;
     }
-    return (doc.webhookSigningSecrets ?? [])
+    return this.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);
+  }
+
+  private signingSecretsInUse(merchantIdentifier: string, stored: StoredSigningSecret[], at: Date): WebhookSigningSecret[] {
+    return stored
       .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > at.getTime())
       .map((s) => ({
         secret: decryptAtRest(this.masterKey, s.secretEncrypted, signingSecretField(merchantIdentifier)),
@@ -344,25 +333,30 @@ export class MerchantRepository {
 
   /**
    * A new signing secret; the ones in use stay in use for `overlapMs` more (both signatures are
-   * sent meanwhile), those already retired are dropped. Returns the secrets now in use.
+   * sent meanwhile), those already retired are dropped. Conditional on the newest secret read (its
+   * ciphertext is unique), so two rotations at once cannot drop the one the other handed out.
+   * Returns the secrets now in use, this rotation's first; null for an unknown merchant, false
+   * when another change won the race (read again and retry: usecases/merchant-keys.ts).
    */
   async rotateWebhookSigningSecret(
     merchantIdentifier: string,
     overlapMs: number,
     now: Date,
-  ): Promise<WebhookSigningSecret[] | null> {
-    const current = await this.webhookSigningSecrets(merchantIdentifier, now);
-    if (!current) return null;
-    const retiresAt = new Date(now.getTime() + overlapMs);
+  ): Promise<WebhookSigningSecret[] | null | false> {
+    if (!(await this.webhookSigningSecrets(merchantIdentifier, now))) return null; // gives a merchant its first
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
-    const kept = (doc?.webhookSigningSecrets ?? [])
+    const stored = doc?.webhookSigningSecrets ?? [];
+    if (!doc || !stored[0]) return false;
+    const retiresAt = new Date(now.getTime() + overlapMs);
+    const kept = stored
       .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > now.getTime())
       .map((s) => ({ ...s, retiresAt: s.retiresAt && s.retiresAt < retiresAt ? s.retiresAt : retiresAt }));
-    await this.merchants.updateOne(
-      { _id: merchantIdentifier },
+    const updated = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier, 'webhookSigningSecrets.0.secretEncrypted': stored[0].secretEncrypted },
       { $set: { webhookSigningSecrets: [this.sealSecret(merchantIdentifier, newWebhookSigningSecret(), now), ...kept] } },
+      { returnDocument: 'after' }, // no projection: FerretDB's findAndModify has none
     );
-    return this.webhookSigningSecrets(merchantIdentifier, now);
+    return updated ? this.signingSecretsInUse(merchantIdentifier, updated.webhookSigningSecrets ?? [], now) : false;
   }
 
   private sealSecret(merchantIdentifier: string, secret: string, createdAt: Date): StoredSigningSecret {
@@ -443,24 +437,27 @@ export class MerchantRepository {
   /**
    * Retires one of the merchant's RSA keys: payerVpa encrypted with it is refused from now on. The
    * newest key cannot be retired (the merchant would have none). 'unknown' for no such merchant or key.
+   * Writes only that key's `retiredAt`, by its place in the array (keys are only ever appended),
+   * so a key added or another retired meanwhile is kept as the other change left it.
    */
   async retireEncryptionKey(merchantIdentifier: string, keyId: string, now: Date): Promise<Merchant | 'unknown' | 'newest'> {
     this.cache.delete(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
-    const inUse = doc ? this.toMerchant(doc).encryptionKeys : [];
-    if (!doc || !doc.encryptionKeys.some((k) => k.keyId === keyId)) return 'unknown';
-    if (inUse[0]?.keyId === keyId) return 'newest';
+    const place = doc ? doc.encryptionKeys.findIndex((k) => k.keyId === keyId) : -1;
+    if (!doc || place < 0) return 'unknown';
+    if (this.toMerchant(doc).encryptionKeys[0]?.keyId === keyId) return 'newest';
     const updated = await this.merchants.findOneAndUpdate(
-      { _id: merchantIdentifier },
-      {
-        $set: {
-          encryptionKeys: doc.encryptionKeys.map((k) => (k.keyId === keyId && !k.retiredAt ? { ...k, retiredAt: now } : k)),
-        },
-      },
+      { _id: merchantIdentifier, [`encryptionKeys.${place}.keyId`]: keyId, [`encryptionKeys.${place}.retiredAt`]: null },
+      { $set: { [`encryptionKeys.${place}.retiredAt`]: now } },
       { returnDocument: 'after' },
     );
     this.cache.delete(merchantIdentifier);
-    return updated ? this.toMerchant(updated) : 'unknown';
+    if (updated) return this.toMerchant(updated);
+    // Retired already (by a concurrent call): the same answer as retiring it.
+    const again = await this.merchants.findOne({ _id: merchantIdentifier });
+    return again?.encryptionKeys[place]?.keyId === keyId && again.encryptionKeys[place]?.retiredAt
+      ? this.toMerchant(again)
+      : 'unknown';
   }
 
   private toMerchant(doc: MerchantDoc): Merchant {
@@ -476,7 +473,9 @@ export class MerchantRepository {
       autoRefund: doc.autoRefund,
       webhookFormat: doc.webhookFormat ?? 'form',
       defaultReturnUrl: doc.defaultReturnUrl ?? null,
-      encryptionKeys: doc.encryptionKeys
+      // Keys are appended: of two made in the same millisecond the later one is the newer.
+      encryptionKeys: [...doc.encryptionKeys]
+        .reverse()
         .filter((k) => !k.retiredAt)
         .map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem, createdAt: k.createdAt }))
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()),

@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Db } from 'mongodb';
+import { MongoClient, ReadPreference, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 
 export interface Store {
   client: MongoClient;
@@ -6,14 +6,23 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * The options the gateway adds to MONGODB_URI. Options given here override the URI's, so what the
+ * URI must decide is left out: `retryWrites` stays the driver's default (on) for a MongoDB replica
+ * set, where a write retried after a failover or a network error is what keeps it single and
+ * atomic; the local FerretDB store's URI turns it off itself (devstack/ferretdb.ts, ferretdbUri).
+ * Reads always go to the primary: a read of a secondary may miss what the same process just wrote
+ * (a conditional update read back, an idempotency check), whatever the URI says.
+ */
+export const STORE_CLIENT_OPTIONS: Readonly<MongoClientOptions> = Object.freeze({
+  serverSelectionTimeoutMS: 5000,
+  appName: 'merchant-gateway',
+  readPreference: ReadPreference.PRIMARY,
+});
+
 /** Connects and makes sure every collection's indexes exist (idempotent). */
 export async function connectStore(uri: string, dbName: string): Promise<Store> {
-  const client = new MongoClient(uri, {
-    serverSelectionTimeoutMS: 5000,
-    appName: 'merchant-gateway',
-    // FerretDB and single-node test servers have no replica set; writes are single-document.
-    retryWrites: false,
-  });
+  const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);
@@ -22,7 +31,7 @@ export async function connectStore(uri: string, dbName: string): Promise<Store> 
 
 /** Drops a whole database: a time-skipping run starts on a fresh one of its own. */
 export async function dropDatabase(uri: string, dbName: string): Promise<void> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, appName: 'merchant-gateway' });
+  const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });
   try {
     await client.db(dbName).dropDatabase();
   } finally {
@@ -40,15 +49,21 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
-  // The pending sweeps.
+  // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
-  { key: { 'refunds.status': 1, updatedAt: 1 }, name: 'refund_status_updated', sparse: true },
+  { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },
+];
+
+/** Indexes an earlier version created and no read uses any more (dropped at start-up). */
+const REPLACED_INDEXES: readonly { collection: string; name: string }[] = [
+  { collection: 'transactions', name: 'refund_status_updated' }, // by refund_status_swept_updated
+  { collection: 'mandates', name: 'state_created' }, // by state_swept_created
 ];
 
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('merchants').createIndex({ apiKeyHash: 1 }, { unique: true, name: 'apiKeyHash_unique' });
   await ensureTransactionIndexes(db.collection('transactions'));
-  await db.collection('mandates').createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
+  await db.collection('mandates').createIndex({ state: 1, sweptAt: 1, createdAt: 1 }, { name: 'state_swept_created' });
   // The dashboard's lists of a merchant's mandates, payment links and failed webhook deliveries, by period.
   await db.collection('mandates').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
   await db.collection('payment_links').createIndex({ merchantIdentifier: 1, createdAt: 1 }, { name: 'merchant_created' });
@@ -58,6 +73,18 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);
+  await dropReplacedIndexes(db);
+}
+
+async function dropReplacedIndexes(db: Db): Promise<void> {
+  for (const { collection, name } of REPLACED_INDEXES)
+    await db
+      .collection(collection)
+      .dropIndex(name)
+      .catch((e: { code?: number; codeName?: string }) => {
+        // IndexNotFound, or the collection does not exist yet
+        if (e.code !== 27 && e.code !== 26 && e.codeName !== 'IndexNotFound' && e.codeName !== 'NamespaceNotFound') throw e;
+      });
 }
 
 export async function ensureTransactionIndexes(coll: Collection): Promise<void> {

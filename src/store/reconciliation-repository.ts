@@ -31,6 +31,14 @@ interface BatchDoc {
   _id: string;
   rows: ReconciliationRow[];
   result: BatchResult | null;
+  /** Who is applying the batch now, until when (absent: no one has yet). */
+  lease?: BatchLease | null;
+}
+
+/** One activity attempt's hold on a batch: `owner` is unique to the attempt. */
+export interface BatchLease {
+  owner: string;
+  until: Date;
 }
 
 const batchKey = (reconciliationId: string, n: number) => `${reconciliationId}:${n}`;
@@ -78,9 +86,33 @@ export class ReconciliationRepository {
     return this.batches.findOne({ _id: batchKey(reconciliationId, n) });
   }
 
-  /** Records a batch's outcome once; a retried activity finds it and does not apply the rows again. */
-  async saveBatchResult(reconciliationId: string, n: number, result: BatchResult): Promise<void> {
-    await this.batches.updateOne({ _id: batchKey(reconciliationId, n), result: null }, { $set: { result } });
+  /**
+   * Takes the batch for `lease.owner` until `lease.until`, if it has no result and no one else holds
+   * an unexpired lease on it (or extends the owner's own). True when the caller now holds it: two
+   * workers (an activity timed out on one and retried on another) never apply one batch at once.
+   */
+  async leaseBatch(reconciliationId: string, n: number, lease: BatchLease, at: Date): Promise<boolean> {
+    const r = await this.batches.updateOne(
+      {
+        _id: batchKey(reconciliationId, n),
+        result: null,
+        $or: [{ lease: null }, { 'lease.until': { $lte: at } }, { 'lease.owner': lease.owner }],
+      },
+      { $set: { lease } },
+    );
+    return r.matchedCount === 1;
+  }
+
+  /**
+   * Records a batch's outcome once, if `owner` still holds its lease; a retried activity finds it
+   * and does not apply the rows again. False when the lease was lost (nothing saved).
+   */
+  async saveBatchResult(reconciliationId: string, n: number, result: BatchResult, owner: string): Promise<boolean> {
+    const r = await this.batches.updateOne(
+      { _id: batchKey(reconciliationId, n), result: null, 'lease.owner': owner },
+      { $set: { result, lease: null } },
+    );
+    return r.modifiedCount === 1;
   }
 
   /** Sums the batches into the report and marks it done. */

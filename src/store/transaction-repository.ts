@@ -180,14 +180,27 @@ export class TransactionRepository {
     await this.txns.updateMany({ _id: { $in: orders.map(orderKey) }, status: 'Pending' }, { $set: { sweptAt: at } });
   }
 
-  /** Orders with a refund still PENDING and untouched since `before`: candidates for the sweep. */
+  /**
+   * Orders with a refund still PENDING and untouched since `before`: candidates for the sweep. As
+   * findPendingSince: never swept first, then the longest unswept, so refunds that rightly wait for
+   * the bank are revisited in turn and never crowd an orphaned refund out of a run's `limit`.
+   */
   async findWithPendingRefundsSince(before: Date, limit: number): Promise<Transaction[]> {
     const docs = await this.txns
       .find({ 'refunds.status': 'PENDING', updatedAt: { $lt: before } })
-      .sort({ updatedAt: 1 })
+      .sort({ refundsSweptAt: 1, updatedAt: 1 })
       .limit(limit)
       .toArray();
     return docs.map(this.toTransaction);
+  }
+
+  /** Notes that the sweep ensured these orders' refund workflows (see findWithPendingRefundsSince). */
+  async markRefundsSwept(orders: OrderRef[], at: Date): Promise<void> {
+    if (orders.length === 0) return;
+    await this.txns.updateMany(
+      { _id: { $in: orders.map(orderKey) }, 'refunds.status': 'PENDING' },
+      { $set: { refundsSweptAt: at } },
+    );
   }
 
   /**

@@ -111,9 +111,22 @@ export class WebhookEndpointRepository {
     return healthView((await this.endpoints.findOne({ _id: merchantIdentifier })) ?? { _id: merchantIdentifier });
   }
 
-  /** Every endpoint ever called (metrics read them at each scrape). */
-  async all(): Promise<WebhookEndpointDoc[]> {
-    return this.endpoints.find({}).toArray();
+  /**
+   * The endpoints the metrics report: at most `limit`, in merchant order, only the fields the
+   * metrics read, fetched in batches (a bounded read however many merchants there are).
+   */
+  async forMetrics(limit: number): Promise<WebhookEndpointDoc[]> {
+    return this.endpoints
+      .find(
+        {},
+        {
+          projection: { attempts: 1, successes: 1, latencyBuckets: 1, latencySumSeconds: 1, disabled: 1 },
+          sort: { _id: 1 },
+          limit,
+          batchSize: 500,
+        },
+      )
+      .toArray();
   }
 }
 

@@ -26,8 +26,10 @@ export interface WebhookDelivery {
   state: DeliveryState;
   attempts: WebhookAttempt[];
   createdAt: Date;
-  /** Set on a replay: the delivery whose bytes it sends again. */
+  /** Set on a replay: the delivery whose bytes it sends again (always an original, never a replay). */
   replayOf?: string;
+  /** On an original: how many replays were started; the latest is `<id>:replay-<n>` (replayDeliveryId). */
+  replayGeneration?: number;
   /** Why a failed delivery stopped before its schedule ended (`endpoint disabled`). */
   failureReason?: string;
 }
@@ -111,6 +113,49 @@ export class WebhookRepository {
       { _id: deliveryId, state: 'pending' },
       { $set: failureReason === undefined ? { state } : { state, failureReason } },
     );
+  }
+
+  /** A delivery without its body (nothing decrypted): its state, merchant and attempts. */
+  async findSummary(deliveryId: string): Promise<WebhookDeliverySummary | null> {
+    return this.deliveries.findOne({ _id: deliveryId }, { projection: { body: 0, bodySealed: 0 } });
+  }
+
+  /**
+   * Takes replay generation `generation + 1` of an original that stands at `generation` (a
+   * compare-and-set: of two concurrent replays one takes it, the other finds it taken).
+   */
+  async claimReplayGeneration(originalId: string, generation: number): Promise<boolean> {
+    const r = await this.deliveries.updateOne(
+      { _id: originalId, replayGeneration: generation === 0 ? { $exists: false } : generation },
+      { $set: { replayGeneration: generation + 1 } },
+    );
+    return r.modifiedCount === 1;
+  }
+
+  /**
+   * One page of failed originals (not replays) created since `since`, oldest first, after the
+   * `after` key (createdAt, then id): keyset paging, so pages neither repeat nor skip while new
+   * deliveries arrive. Without bodies.
+   */
+  async failedOriginalsSince(
+    filter: { since: Date; merchantIdentifier?: string },
+    after: { createdAt: Date; _id: string } | null,
+    limit: number,
+  ): Promise<WebhookDeliverySummary[]> {
+    const query: Record<string, unknown> = {
+      state: 'failed',
+      replayOf: { $exists: false },
+      createdAt: { $gte: filter.since },
+    };
+    if (filter.merchantIdentifier !== undefined) query.merchantIdentifier = filter.merchantIdentifier;
+    if (after) {
+      query.$or = [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after._id } }];
+    }
+    return this.deliveries
+      .find(query, { projection: { body: 0, bodySealed: 0 } })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   async find(deliveryId: string): Promise<WebhookDelivery | null> {

@@ -2,8 +2,21 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BankAnswer, BankRedirect } from '../../activities/bank-connector';
 import type { PaymentInstrument } from '../domain/instrument';
 
-/** A bank that answers later (a callback or a reconciliation line) delivers its answer here. */
+/**
+ * The signal senders used before `bankAnswerUpdate`: kept registered so workflows started by an
+ * older API (and their replays) still take it. New senders use the update.
+ */
 export const bankAnswerSignal = defineSignal<[BankAnswer]>('bankAnswer');
+
+/**
+ * A bank that answers later (a callback or a reconciliation line) offers its answer here. Accepted
+ * only while the workflow has not decided (and has no answer yet): it then records this answer (or
+ * the same bank's own reply about the same txnId, to the request or the status inquiry, when that
+ * reply is already on its way). Once it decided (recording, done) the update is refused, so the sender re-reads the
+ * transaction: a recorded service-decided Failure becomes a delayed success, a payment still being
+ * recorded is refused to the sender for a retry (ARCHITECTURE principle 14: never accepted and dropped).
+ */
+export const bankAnswerUpdate = defineUpdate<'accepted', [BankAnswer]>('bankAnswerUpdate');
 
 /**
  * A payer paying an open dynamic QR. Accepted at most once, and only while the QR waits for its

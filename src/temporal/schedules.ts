@@ -20,7 +20,7 @@ export const pendingSweepSettings = (c: Pick<Config, 'PENDING_SWEEP_INTERVAL_SEC
 /** The configuration's defaults: every 5 minutes, orders Pending for over a minute. */
 export const DEFAULT_PENDING_SWEEP: PendingSweepSettings = { intervalSeconds: 300, ageSeconds: 60 };
 
-/** The sweep workflow's input: orders Pending for over `ageSeconds`, up to 500 per run. */
+/** The sweep workflow's input: what is due for over `ageSeconds`, read 500 at a time (DEFAULT_SWEEP_PAGES pages per run). */
 export const pendingSweepInput = (ageSeconds: number) => ({ olderThanMs: ageSeconds * 1000, limit: 500 });
 
 /**

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import type { WebhookDeliveryInput, webhookDeliveryWorkflow } from '../../workflows/webhook';
 import { webhookDeliverySearchAttributes } from './search-attributes';
+import type { WebhookDeliveryInput, WebhookDeliveryWorkflow } from './webhook-contract';
 
 /**
  * Starts a delivery workflow (`webhook:<deliveryId>`) unless it exists, running or closed: a
@@ -13,7 +13,7 @@ export async function startWebhookDeliveryWorkflow(
   input: WebhookDeliveryInput,
 ): Promise<void> {
   try {
-    await deps.temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+    await deps.temporal.workflow.start<WebhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
       workflowId: `webhook:${input.deliveryId}`,
       taskQueue: deps.taskQueue,
       args: [input],

@@ -1,14 +1,13 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { BankAnswer } from '../../activities/bank-connector';
 import type { BankCallback, BankCallbackResult } from '../bank/protocol';
 import { ApiError } from '../domain/api-errors';
-import type { Transaction } from '../domain/transaction';
+import { mayBecomeDelayedSuccess, type Transaction } from '../domain/transaction';
 import type { Logger } from '../logger';
 import type { MandateRepository } from '../store/mandate-repository';
 import type { ReconciliationRepository } from '../store/reconciliation-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
-import { bankAnswerSignal } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { offerBankAnswer } from './offer-bank-answer';
 import { startReconciliation } from './reconcile';
 
 export interface BankCallbackDeps {
@@ -25,10 +24,13 @@ export interface BankCallbackDeps {
  * A bank's signed callback (POST /bank/v1/callbacks), trusted no further than it checks out: the
  * transaction must be one the gateway holds, of the merchant and amount the callback names, or it
  * is refused (and logged). Then:
- * - a payment still Pending: the answer goes to its workflow (bankAnswer), which takes the first
- *   word of the bank and ignores the rest, so duplicates are harmless;
- * - a payment the service marked Failure (silent bank, expired QR) that the bank approved: a delayed
- *   success, through the same path as a reconciliation line (non-real-time webhook, auto-refund);
+ * - a payment still Pending: the answer is offered to its workflow (bankAnswerUpdate), which takes
+ *   it while it has not decided; once it decided (or before it started) the transaction is read
+ *   again: still Pending (being recorded, or no workflow yet) is answered 503 (2052) so the bank
+ *   sends the callback again (ARCHITECTURE principle 14: never accepted and dropped);
+ * - a Failure no bank decided (silent bank, expired QR, refused request, a cancelled checkout whose
+ *   intent was handed out: mayBecomeDelayedSuccess) that the bank approved: a delayed success,
+ *   through the same path as a reconciliation line (non-real-time webhook, auto-refund);
  * - anything already final: nothing changes (a duplicate, or an out-of-order callback that
  *   contradicts the final answer, which is logged);
  * - refunds, mandates and debits are settled by the connector's own calls; their callbacks are
@@ -88,7 +90,8 @@ async function paymentCallback(
     throw refuse(deps, cb, 'bankCallbackMismatch', `transaction ${t.txnId} is a mandate debit`);
 
   const approved = cb.status === 'APPROVED';
-  if (t.status === 'Pending') {
+  let current = t;
+  if (current.status === 'Pending') {
     const answer: BankAnswer = {
       approved,
       response: approved ? 'success' : cb.responseCode === '13' ? 'belowMinimum' : 'declinedByBank',
@@ -96,29 +99,28 @@ async function paymentCallback(
       authCode: approved ? cb.authCode : null,
       ...(cb.card ? { card: cb.card } : {}),
     };
-    try {
-      await deps.temporal.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).signal(bankAnswerSignal, answer);
-    } catch (e) {
-      if (!(e instanceof WorkflowNotFoundError)) throw e;
-      // Pending without a workflow (a crash before it started): the sweep starts it, and it asks the
-      // bank with the same txnId, which answers with this same final answer.
-      deps.logger.info({ txnId: t.txnId }, 'bank callback for a payment whose workflow is not running yet');
-      return 'unchanged';
+    if (await offerBankAnswer(deps.temporal, current, answer)) return 'delivered';
+    // The workflow decided, finished, or has not started (a crash before its start; the sweep starts
+    // it): what the store holds now decides.
+    const now = await deps.transactions.findByOrder(current);
+    if (!now || now.status === 'Pending') {
+      deps.logger.info({ txnId: t.txnId, eventId: cb.eventId }, 'bank callback for a payment being decided: refused for a retry');
+      throw new ApiError('bankCallbackRetryLater', `transaction ${t.txnId} is still Pending`);
     }
-    return 'delivered';
+    current = now;
   }
-  if (t.status === 'Failure' && t.markedFailedByService && approved) {
+  if (approved && mayBecomeDelayedSuccess(current)) {
     await startReconciliation(
       { reconciliations: deps.reconciliations, temporal: deps.temporal, taskQueue: deps.taskQueue, now: deps.now },
       `txnId,bankRefNum,status,amount\n${t.txnId},${refForCsv(cb.bankRefNum ?? cb.txnId)},SUCCESS,${t.amountPaise}\n`,
     );
-    deps.logger.info({ txnId: t.txnId }, 'bank approved a payment the service had marked failed: delayed success');
+    deps.logger.info({ txnId: t.txnId }, 'bank approved a payment no bank had failed: delayed success');
     return 'delayedSuccess';
   }
-  if (agrees(t, approved)) return 'unchanged';
+  if (agrees(current, approved)) return 'unchanged';
   // An out-of-order callback: the bank said otherwise before, and its first final word stands.
   deps.logger.warn(
-    { txnId: t.txnId, status: t.status, callbackStatus: cb.status, eventId: cb.eventId },
+    { txnId: t.txnId, status: current.status, callbackStatus: cb.status, eventId: cb.eventId },
     'bank callback contradicts a final payment; ignored',
   );
   return 'unchanged';

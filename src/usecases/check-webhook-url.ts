@@ -7,6 +7,7 @@ import { refusedAddress, type AddressPolicy } from '../domain/network-address';
 export function webhookAddressPolicy(config: Config): AddressPolicy {
   return {
     allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(config.GATEWAY_ENV),
+    requireHttps: config.GATEWAY_ENV === 'production',
     allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
       .map((r) => r.trim())
       .filter(Boolean),
@@ -26,6 +27,7 @@ export async function refusedWebhookUrl(text: string, policy: AddressPolicy): Pr
     return 'not a URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL';
+  if (policy.requireHttps && url.protocol === 'http:') return 'must be https in production';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
     const refused = refusedAddress(host, policy);

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { paiseToWire } from '../domain/money';
 import { formatIstDateTime } from '../domain/ist-time';
 import { isInPeakWindow } from '../domain/peak-windows';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import { confirmDebitUpdate } from '../temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../temporal/workflow-ids';
 import type { MandateAnswer, MandateDeps } from './create-mandate';

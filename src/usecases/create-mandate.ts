@@ -10,9 +10,10 @@ import { mandateIntentUrls } from '../domain/mandate-intent';
 import { formatRupees } from '../domain/money';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { MandateRepository } from '../store/mandate-repository';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
+import { MANDATE_UPDATES_PER_RUN } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { mandateWorkflow } from '../../workflows/mandate';
 
@@ -24,6 +25,8 @@ export interface MandateDeps {
   now: () => Date;
   /** false only where the point is not the webhook (workflow tests); absent means send them. */
   realtimeWebhook?: boolean;
+  /** Updates a mandate's run handles before it continues as new (absent: the workflow's default; tests lower it). */
+  updatesPerRun?: number;
 }
 
 export interface MandateAnswer {
@@ -92,7 +95,11 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
   // Only a mandate still awaiting its payer may lack its workflow; an ended one must not run again.
   if (mandate.state === 'CREATED') {
     await ensureMandateWorkflow(
-      { ...mandateWorkflowDeps(deps.config, deps.temporal), realtimeWebhook: deps.realtimeWebhook },
+      {
+        ...mandateWorkflowDeps(deps.config, deps.temporal),
+        realtimeWebhook: deps.realtimeWebhook,
+        updatesPerRun: deps.updatesPerRun ?? MANDATE_UPDATES_PER_RUN,
+      },
       mandate,
     );
   }
@@ -130,10 +137,12 @@ export interface MandateWorkflowDeps {
   payerAnswerDelayMs: number;
   debitRetryIntervalMs: number;
   realtimeWebhook?: boolean;
+  updatesPerRun: number;
 }
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
   temporal,
+  updatesPerRun: MANDATE_UPDATES_PER_RUN,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
   debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
@@ -163,6 +172,7 @@ export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandat
           payerAnswerDelayMs: deps.payerAnswerDelayMs,
           debitRetryIntervalMs: deps.debitRetryIntervalMs,
           ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+          updatesPerRun: deps.updatesPerRun,
         },
       ],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

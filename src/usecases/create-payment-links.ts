@@ -5,7 +5,7 @@ import { formatIstDateTime } from '../domain/ist-time';
 import { linkQrImageSize, type CheckedLinkEntry, type LinkRequest, type RefusedLinkEntry } from '../domain/payment-link';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { Logger } from '../logger';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import type { PaymentLink, PaymentLinkRepository, PlannedLinkEntry } from '../store/payment-link-repository';
 import type { NewTransaction } from '../store/transaction-repository';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';

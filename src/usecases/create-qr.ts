@@ -5,7 +5,7 @@ import { qrImageAddress } from '../domain/qr-image-address';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import { upiIntentUrl } from '../domain/upi-intent';
 import type { Transaction } from '../domain/transaction';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CreateQrRequest {

@@ -62,7 +62,7 @@ const INVALID = 'This invitation link is not valid: it was used already, has exp
 
 /** Sets the invited user's password and creates the account; the link works once, before it expires. */
 export async function acceptInvitation(
-  deps: Pick<InvitationDeps, 'dashboardUsers' | 'dashboardInvitations' | 'now'>,
+  deps: Pick<InvitationDeps, 'dashboardUsers' | 'dashboardInvitations' | 'now'> & { passwordCost: number },
   token: string,
   password: string,
 ): Promise<AcceptResult> {
@@ -74,7 +74,7 @@ export async function acceptInvitation(
   if (weak) return { ok: false, problem: 'password', message: weak };
   if (await deps.dashboardUsers.find(invitation.email))
     return { ok: false, problem: 'userExists', message: 'This email has a dashboard account already: sign in instead.' };
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.passwordCost);
   // Consumed first: the link's one use is the security property; a crash before the user is stored
   // costs a new invitation, never a second account.
   if (!(await deps.dashboardInvitations.consume(token, now))) return { ok: false, problem: 'invalid', message: INVALID };

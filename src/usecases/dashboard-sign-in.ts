@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { normalEmail } from '../domain/dashboard-roles';
-import { decoyPasswordHash, verifyPassword } from '../domain/password';
+import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from '../domain/password';
 import type { DashboardSessionRepository } from '../store/dashboard-session-repository';
 import type { DashboardUserRepository } from '../store/dashboard-user-repository';
 
@@ -9,6 +9,8 @@ export interface SignInDeps {
   dashboardSessions: DashboardSessionRepository;
   now: () => Date;
   sessionHours: number;
+  /** log2 of scrypt's N for new hashes (DASHBOARD_PASSWORD_COST). */
+  passwordCost: number;
 }
 
 /**
@@ -17,8 +19,12 @@ export interface SignInDeps {
  */
 export async function signIn(deps: SignInDeps, email: string, password: string): Promise<{ token: string } | null> {
   const user = await deps.dashboardUsers.find(normalEmail(email));
-  const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+  const matches = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash(deps.passwordCost)));
   if (!user || !matches) return null;
+  // A hash made at an older, lower cost is replaced now, while the password is at hand.
+  if (needsRehash(user.passwordHash, deps.passwordCost)) {
+    await deps.dashboardUsers.replacePasswordHash(user.email, user.passwordHash, await hashPassword(password, deps.passwordCost));
+  }
   const token = randomBytes(32).toString('base64url');
   const now = deps.now();
   await deps.dashboardSessions.create(token, {

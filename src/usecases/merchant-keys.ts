@@ -1,3 +1,4 @@
+import { ApiError } from '../domain/api-errors';
 import { randomHex32 } from '../domain/identifiers';
 import { hashApiKey, newApiKey } from '../domain/secrets';
 import { apiKeyId, type ApiKeyInfo, type Merchant, type MerchantRepository } from '../store/merchant-repository';
@@ -26,16 +27,37 @@ export async function createApiKey(merchants: MerchantRepository, merchantIdenti
   return { apiKey, ...apiKeyView({ keyId: apiKeyId(hash), label, createdAt: now, lastUsedAt: null, revokedAt: null }) };
 }
 
+/**
+ * How often a key change that lost a race to another is read again and retried: each loss means
+ * another change won, so concurrent callers all get through unless more than this many race.
+ */
+const RACE_ATTEMPTS = 10;
+const contended = () => new ApiError('dependencyUnavailable', "the merchant's keys are being changed by someone else; try again");
+
 /** The secret key rotation: the new key, and until when the old one is still accepted. */
 export async function rotateSecretKey(merchants: MerchantRepository, merchantIdentifier: string, overlapMs: number, now: Date) {
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
     const secretKey = randomHex32();
     const rotated = await merchants.rotateSecretKey(merchantIdentifier, secretKey, overlapMs, now);
     if (rotated === null) return null;
     if (rotated)
       return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: new Date(now.getTime() + overlapMs).toISOString() };
   }
-  throw new Error('the secret key is being rotated by someone else at this moment; try again');
+  throw contended();
+}
+
+/** The webhook signing secret rotation: the secrets in use afterwards, the new one first. Null for an unknown merchant. */
+export async function rotateWebhookSigningSecret(
+  merchants: MerchantRepository,
+  merchantIdentifier: string,
+  overlapMs: number,
+  now: Date,
+) {
+  for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
+    const rotated = await merchants.rotateWebhookSigningSecret(merchantIdentifier, overlapMs, now);
+    if (rotated !== false) return rotated;
+  }
+  throw contended();
 }
 
 export const encryptionKeysView = (m: Merchant) => ({

@@ -5,10 +5,11 @@ import { formatIstDateTime, parseIstDateTime } from '../domain/ist-time';
 import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate';
 import { paiseToWire, type Paise } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
+import { acrossHandOver, refusalType } from './mandate-hand-over';
 
 export interface NotifyRequest {
   /** The debit's own orderId. */
@@ -65,20 +66,17 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
     autoExecute: r.autoExecute,
   };
   try {
-    const result = await deps.temporal.workflow
-      .getHandle(mandateWorkflowId(merchantIdentifier, parent.orderId))
-      // The update id is the debit's orderId: a retried call gets the first call's result.
-      .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` });
+    const result = await acrossHandOver(() =>
+      deps.temporal.workflow
+        .getHandle(mandateWorkflowId(merchantIdentifier, parent.orderId))
+        // The update id is the debit's orderId: a retried call gets the first call's result.
+        .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` }),
+    );
     return result.kind === 'notified' ? scheduled : refused(result.reason);
   } catch (e) {
     // The workflow refused (the mandate ended between our read and the update) or has ended.
-    if (e instanceof WorkflowUpdateFailedError) return refused(refusalOf(e));
+    if (e instanceof WorkflowUpdateFailedError) return refused(refusalType(e) === 'inactive' ? 'inactive' : 'parentNotActive');
     if (e instanceof WorkflowNotFoundError) return refused('parentNotActive');
     throw e;
   }
-}
-
-function refusalOf(e: WorkflowUpdateFailedError): MandateResponseKey {
-  const type = (e.cause as { type?: string } | undefined)?.type;
-  return type === 'inactive' ? 'inactive' : 'parentNotActive';
 }

@@ -8,6 +8,8 @@ export interface LateUpdateDeps {
   temporal: Client;
   taskQueue: string;
   webhookBatchWindowMs: number;
+  /** Late updates a batch run takes before it continues as new (default SIGNALS_PER_RUN; tests lower it). */
+  webhookBatchSignalsPerRun?: number;
 }
 
 /**
@@ -18,7 +20,13 @@ export async function reportLateUpdate(deps: LateUpdateDeps, merchantIdentifier:
   await deps.temporal.workflow.signalWithStart<typeof webhookBatchWorkflow, [LateUpdate]>('webhookBatchWorkflow', {
     workflowId: `webhook-batch:${merchantIdentifier}`,
     taskQueue: deps.taskQueue,
-    args: [{ merchantIdentifier, windowMs: deps.webhookBatchWindowMs }],
+    args: [
+      {
+        merchantIdentifier,
+        windowMs: deps.webhookBatchWindowMs,
+        ...(deps.webhookBatchSignalsPerRun === undefined ? {} : { signalsPerRun: deps.webhookBatchSignalsPerRun }),
+      },
+    ],
     signal: lateUpdateSignal,
     signalArgs: [update],
     typedSearchAttributes: [

@@ -4,6 +4,7 @@ import type { OrderRef } from '../store/transaction-repository';
 import { revokeMandateUpdate } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { MandateDeps } from './create-mandate';
+import { acrossHandOver } from './mandate-hand-over';
 
 export type RevokeResult =
   { kind: 'unknownMandate' } | { kind: 'notActive'; state: MandateState } | { kind: 'ended'; state: MandateState };
@@ -13,9 +14,11 @@ export async function revokeMandate(deps: Pick<MandateDeps, 'mandates' | 'tempor
   const mandate = await deps.mandates.findByOrder(order);
   if (!mandate) return { kind: 'unknownMandate' };
   try {
-    const state = await deps.temporal.workflow
-      .getHandle(mandateWorkflowId(order.merchantIdentifier, order.orderId))
-      .executeUpdate(revokeMandateUpdate);
+    const state = await acrossHandOver(() =>
+      deps.temporal.workflow
+        .getHandle(mandateWorkflowId(order.merchantIdentifier, order.orderId))
+        .executeUpdate(revokeMandateUpdate),
+    );
     return { kind: 'ended', state };
   } catch (e) {
     if (!(e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError)) throw e;

@@ -6,7 +6,7 @@ import { renderQrPngOffLoop } from '../qr-render-pool';
 import { extraProductDescriptions, type Transaction } from '../domain/transaction';
 import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
 import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
-import type { Merchant } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CheckoutDeps extends StartPaymentDeps {

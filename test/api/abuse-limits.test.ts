@@ -55,6 +55,31 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assert.notEqual((await ledgerCall(merchant.apiKey, '198.51.100.2')).status, 429);
   });
 
+  it('per address: the Zaakpay-shaped 401 answers (/checkTxn, the checkout entries) count too', async () => {
+    const address = '198.51.100.31';
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(address) },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const data = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, mode: '0', orderDetail: { orderId: 'x' } });
+    const failures = [
+      () => fetch(`${gw.baseUrl}/checkTxn?v=5`, form({ data, checksum: 'f'.repeat(64) })),
+      () =>
+        fetch(
+          `${gw.baseUrl}/transact`,
+          form({
+            merchantIdentifier: merchant.merchantIdentifier,
+            orderId: 'abuse-1',
+            amount: '10000',
+            checksum: 'f'.repeat(64),
+          }),
+        ),
+    ];
+    for (let i = 0; i < 5; i++) assert.equal((await failures[i % 2]!()).status, 401, `failure ${i + 1}`);
+    assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+  });
+
   it('per claimed merchant: past 3 failed checksums from anywhere, failures are 429; its signed calls still work', async () => {
     const body = { merchantIdentifier: merchant.merchantIdentifier, orderId: 'o2' };
     for (let i = 0; i < 3; i++) {

@@ -136,7 +136,10 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
   it('a callback after 1023 still makes the payment a delayed success', async () => {
     const { t, orderId } = await pay({ payerVpa: 'noanswer@sandbox' });
     assert.equal(t.responseCode, PaymentResponse.bankNoAnswer.code);
-    const settle = await request(`${sim.url}/admin/payments/${t.txnId}/settle`, { body: { approved: true } });
+    const settle = await request(`${sim.url}/admin/payments/${t.txnId}/settle`, {
+      body: { approved: true },
+      headers: { authorization: `Bearer ${sim.adminToken}` },
+    });
     assert.equal(settle.status, 200, settle.text);
     await sim.idle();
     assert.match(books().callbacks[0]!.attempts.at(-1)!.body ?? '', /delayedSuccess/);

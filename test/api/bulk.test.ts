@@ -83,7 +83,7 @@ describe('Bulk transactions: POST /api/v1/fetchtxn', function () {
         buyerName: null,
         buyerEmail: 'ravi@example.in',
         status: 'Success',
-        approvalCode: t!.authCode,
+        approvalCode: Number(t!.authCode), // a number, as Zaakpay's sample (434221)
         productDescription: 'Thali',
         productDescription1: 'Rice',
         productDescription2: null,

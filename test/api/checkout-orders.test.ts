@@ -118,6 +118,12 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
       { first4: '4012', last4: '1112', scheme: 'VISA' },
     );
     assert.equal(o.refundDetails[0]!.merchantRefId, 'r-1');
+    // Zaakpay's refund entry carries the bank reference as arn; the order says money left the payer.
+    assert.match(o.refundDetails[0]!.arn, /^\d{12}$/);
+    assert.equal(o.refundDetails[0]!.arn, o.refundDetails[0]!.rrn);
+    assert.equal(o.userAccountDebited, true);
+    // After a refund the order's code is its latest refund's (245 partial), mirrored at the top.
+    assert.deepEqual([o.responseCode, o.responseDescription], ['245', 'Transaction Partial Refund Initiated']);
     assert.equal(answer.responseCode, o.responseCode);
     assert.equal(answer.txnId, o.orderDetail.txnId);
 
@@ -126,6 +132,35 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
     const loose = await checkTxn(unquoted);
     assert.equal(loose.json.success, true, loose.text);
     assert.deepEqual(loose.json.orders[0].refundDetails, [], 'only the refund asked for');
+  });
+
+  it("/checkTxn after a full refund: 230 with txnStatus 3 (Zaakpay's sample); a declined order was never debited", async () => {
+    const orderId = newOrderId('co');
+    await paidCheckout(orderId);
+    const data = `{merchantIdentifier:${merchant.merchantIdentifier},mode:1,orderDetail:{orderId:${orderId}}}`;
+    const paid = (await checkTxn(data)).json;
+    assert.deepEqual([paid.orders[0].txnStatus, paid.responseCode, paid.orders[0].userAccountDebited], ['0', '100', true]);
+    assert.equal((await refund(gw, merchant, { orderId, merchantRefId: 'all' })).json.responseCode, '230');
+    await refundFinished(gw, merchant.merchantIdentifier, orderId, 'all');
+    const after = checkTxnResponseSchema.parse((await checkTxn(data)).json);
+    const o = after.orders[0]!;
+    assert.deepEqual(
+      [o.txnStatus, o.responseCode, o.responseDescription, after.responseCode],
+      ['3', '230', 'Transaction Refund Initiated', '230'],
+    );
+    assert.deepEqual(
+      o.refundDetails.map((r) => [r.merchantRefId, r.amount, r.refundStatus, r.arn === r.rrn]),
+      [['all', '25050', 'SUCCESS', true]],
+    );
+
+    const declinedId = newOrderId('co');
+    await paidCheckout(declinedId, '4000000000000002');
+    const declinedData = `{merchantIdentifier:${merchant.merchantIdentifier},mode:0,orderDetail:{orderId:${declinedId}}}`;
+    const declined = (await checkTxn(declinedData)).json;
+    assert.deepEqual(
+      [declined.orders[0].txnStatus, declined.responseCode, declined.orders[0].userAccountDebited],
+      ['1', '400', false],
+    );
   });
 
   it('/checkTxn refusals: 190 unknown order, 180 wrong checksum, 189 none, 111 unknown merchant, 110 and 129 missing', async () => {
@@ -150,7 +185,7 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
     assert.deepEqual([garbage.status, garbage.json.responseCode], [400, '110']);
   });
 
-  it('a checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS: 1024, returned signed; the open page reloads itself then', async () => {
+  it('a checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS: 183, returned signed; the open page reloads itself then', async () => {
     const short = await startTestGateway({ CHECKOUT_EXPIRY_SECONDS: '2' });
     try {
       const m = await short.newMerchant('Slow Payer');
@@ -162,15 +197,15 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
       assert.equal(ended.status, 'Failure');
       const back = returnFormOf(await awaitResultPage(short, posted.location!));
       assert.ok(returnVerifies(m.secretKey, 'V8', back.fields));
-      assert.equal(new Map(back.fields).get('responseCode'), '1024');
+      assert.equal(new Map(back.fields).get('responseCode'), '183');
       assert.ok(back.autoSubmits);
       // Too late to pay or cancel: the page keeps the result.
       const again = await openPage(short, posted.location!);
       const cancelled = await submitPageForm(short, `${posted.location}/cancel`, { cookie: open.cookie, csrf: open.csrf });
       assert.equal(cancelled.status, 303);
-      assert.equal(new Map(returnFormOf(again.html).fields).get('responseCode'), '1024');
+      assert.equal(new Map(returnFormOf(again.html).fields).get('responseCode'), '183');
       const status = await checkStatus(short.baseUrl, m.secretKey, { merchantIdentifier: m.merchantIdentifier, orderId });
-      assert.equal(status.json.data.orders[0].responseCode, '1024');
+      assert.equal(status.json.data.orders[0].responseCode, '183');
 
       // As for an expired QR: the bank's file may show it paid after all (a delayed success).
       const txnId = (await short.rt.transactions.findByOrder({ merchantIdentifier: m.merchantIdentifier, orderId }))!.txnId;

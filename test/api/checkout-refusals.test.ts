@@ -176,13 +176,26 @@ describe('Checkout entries refuse bad input, storing nothing', function () {
     assert.equal(checkout?.returnUrl, 'https://shop.example/zaakpay/response?from=default');
   });
 
-  it('a used orderId is refused (109) without touching the order holding it; the same request again finds its checkout', async () => {
+  it('a used orderId is refused with Zaakpay’s 128 (HTTP 200) without touching the order holding it; the same request again finds its checkout', async () => {
+    const used = [200, '128', /^Order Id Already Processed with this Merchant\.$/] as const;
     const paidId = newOrderId('used');
     await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId: paidId, payerVpa: 'success@sandbox' });
     await paymentFinished(gw, merchant.merchantIdentifier, paidId);
     const before = await storedTransaction(gw, merchant.merchantIdentifier, paidId);
-    refused(await postTransactU(gw, merchant.secretKey, v8Data(merchant, paidId)), 400, '109', /orderId/);
-    refused(await express('V8', signedExpress(expressPairs(merchant, paidId))), 400, '109', /orderId/);
+    refused(await postTransactU(gw, merchant.secretKey, v8Data(merchant, paidId)), ...used);
+    refused(await express('V8', signedExpress(expressPairs(merchant, paidId))), ...used);
+    const legacyPairs: Pairs = [
+      ['merchantIdentifier', merchant.merchantIdentifier],
+      ['orderId', paidId],
+      ['returnUrl', 'http://127.0.0.1:9/return'],
+      ['buyerEmail', 'payer@example.com'],
+      ['currency', 'INR'],
+      ['amount', '10000'],
+    ];
+    refused(await legacy(withChecksum(legacyPairs, legacyChecksum(merchant.secretKey, legacyPairs))), ...used);
+    // A browser sees it on a page.
+    const page = await postTransactU(gw, merchant.secretKey, v8Data(merchant, paidId), { browser: true });
+    assert.match(page.text, /Order Id Already Processed with this Merchant\./);
     assert.deepEqual(await storedTransaction(gw, merchant.merchantIdentifier, paidId), before);
     assert.equal(await gw.rt.store.db.collection('checkouts').countDocuments({ orderId: paidId }), 0);
 
@@ -193,7 +206,7 @@ describe('Checkout entries refuse bad input, storing nothing', function () {
     assert.equal(again.location, first.location);
     const order = await storedTransaction(gw, merchant.merchantIdentifier, orderId);
     const otherAmount = v8Data(merchant, orderId, { orderDetail: { amount: '99900' } });
-    refused(await postTransactU(gw, merchant.secretKey, otherAmount), 400, '109', /orderId/);
+    refused(await postTransactU(gw, merchant.secretKey, otherAmount), ...used);
     assert.deepEqual(await storedTransaction(gw, merchant.merchantIdentifier, orderId), order);
   });
 

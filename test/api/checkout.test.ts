@@ -152,7 +152,7 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
         [...V7_RETURN, 'checksum'],
       );
       assert.ok(returnVerifies(merchant.secretKey, 'V7', back.fields));
-      assert.equal(new Map(back.fields).get('responseCode'), '1022');
+      assert.equal(new Map(back.fields).get('responseCode'), '400');
     });
 
     it('V7 as a GET query string, signed over every field ASCII-sorted', async () => {
@@ -226,7 +226,7 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
       assert.equal((await statusOf(orderId)).data.orders[0].txnStatus, '1');
     });
 
-    it('plain /transact: PHP-sanitized values signed (returnUrl keeps : and =); the return has no amount', async () => {
+    it('plain /transact: PHP-sanitized values signed (returnUrl keeps : and =); the return carries amount too', async () => {
       const orderId = newOrderId('lg');
       const pairs: Pairs = [
         ['merchantIdentifier', merchant.merchantIdentifier],
@@ -244,8 +244,9 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
       const back = await payOnPage(posted.location!, [['payerVpa', 'failure@sandbox']]);
       assert.deepEqual(
         back.fields.map(([k]) => k),
-        ['orderId', 'responseCode', 'responseDescription', 'checksum'],
+        ['amount', 'orderId', 'responseCode', 'responseDescription', 'checksum'],
       );
+      assert.equal(new Map(back.fields).get('amount'), '10000');
       assert.ok(returnVerifies(merchant.secretKey, 'legacy', back.fields));
       assert.equal(back.action, 'http://localhost/zp/response.php?x=1');
     });

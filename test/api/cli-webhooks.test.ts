@@ -82,11 +82,9 @@ function describeWebhookCommandsAgainst(mode: GatewayMode) {
         ],
       );
 
+      // Its replay was delivered: replaying all failed since then sends nothing more.
       const all = json(await cli(['webhooks', 'replay-failed', '--since', since, '--merchant', merchantIdentifier]));
-      assert.deepEqual(
-        all.replayed.map((r: { deliveryId: string }) => r.deliveryId),
-        [deliveryId],
-      );
+      assert.deepEqual(all.replayed, []);
 
       const unknown = await cli(['webhooks', 'replay', 'rt:nobody:nothing']);
       assert.equal(unknown.code, 1);

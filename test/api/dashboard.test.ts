@@ -316,8 +316,33 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       assert.equal((await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))!.length, 1);
     });
 
-    it('bad forms are refused on the page with a message, nothing changed', async () => {
+    it('a developer holds no credential that moves money: no new API key, no secret key rotation (403), nothing changed', async () => {
       const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      const before = await gw.rt.merchants.findById(merchant.merchantIdentifier);
+      const page = await dev.client.send('/dashboard/developers');
+      assert.equal(page.status, 200);
+      assert.doesNotMatch(page.text, /Create API key|Rotate secret key/, 'the page offers neither');
+      assert.match(page.text, /Rotate RSA key/, 'the RSA key is still theirs');
+      for (const [path, form] of [
+        ['/dashboard/developers/api-keys', { label: 'exfiltrated' }],
+        ['/dashboard/developers/secret-key/rotate', {}],
+      ] as const) {
+        const refused = await dev.client.post(path, form);
+        assert.equal(refused.status, 403, path);
+        assert.doesNotMatch(refused.text, /new-api-key|new-secret-key/);
+      }
+      assert.deepEqual(await gw.rt.merchants.findById(merchant.merchantIdentifier), before);
+      assert.equal((await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))!.length, 1);
+      const keyId = (await gw.rt.merchants.listApiKeys(merchant.merchantIdentifier))![0]!.keyId;
+      assert.equal(
+        (await dev.client.post(`/dashboard/developers/api-keys/${keyId}/revoke`, {})).status,
+        303,
+        'revoking is theirs',
+      );
+    });
+
+    it('bad forms are refused on the page with a message, nothing changed', async () => {
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'owner');
       const noLabel = await dev.client.post('/dashboard/developers/api-keys', { label: '   ' });
       assert.equal(noLabel.status, 400);
       assert.match(noLabel.text, /give the key a label/);

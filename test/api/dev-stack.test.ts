@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { canConnect, freePort } from '../../src/devstack/process';
-import { projectRoot } from '../../src/devstack/paths';
+import { projectRoot, temporalCliPath } from '../../src/devstack/paths';
 import { codeBlocks, guideFiles } from '../support/doc-blocks';
 import { awaitResultPage, openPage, postForm, returnFormOf, submitPageForm } from '../support/checkout';
 import type { TestGateway } from '../support/gateway';
@@ -27,6 +27,25 @@ describe('npm start: the local stack', function () {
     });
     try {
       assert.equal((await request(`http://127.0.0.1:${ports.ui}/`)).status, 200, 'Temporal UI is up');
+      // Closed workflows are kept 7 days (temporal-config/namespace.yaml), not the dev server's 1-day default.
+      const namespace = JSON.parse(
+        execFileSync(
+          temporalCliPath,
+          [
+            'operator',
+            'namespace',
+            'describe',
+            '--address',
+            `127.0.0.1:${ports.temporal}`,
+            '--namespace',
+            'default',
+            '-o',
+            'json',
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+      assert.equal(namespace.config.workflowExecutionRetentionTtl, `${7 * 24 * 3600}s`);
 
       const curls = stack.curls;
       const { paid, order } = await payAsPrinted(stack);
@@ -107,7 +126,7 @@ describe('npm start: the local stack', function () {
           '1',
           `the silent bank timed out in the skipped 15 minutes: ${skipped.text} ${JSON.stringify(order)}`,
         );
-        assert.equal(order.responseCode, '1023');
+        assert.equal(order.responseCode, '183');
       } finally {
         await first.stop();
       }
@@ -181,7 +200,13 @@ describe('npm start: the local stack', function () {
     await withDevStack('bank', { bank: await freePort() }, ['--bank=simulator'], async (stack, ports) => {
       assert.match(stack.output, new RegExp(`bank: the bank simulator at http://127.0.0.1:${ports.bank}`));
       const { pay, paid } = await payAsPrinted(stack);
-      const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`);
+      const tokenFile = /with the token in (\S+),/.exec(stack.output)?.[1];
+      assert.ok(tokenFile, 'the admin token file is printed');
+      const admin = readFileSync(tokenFile, 'utf8').trim();
+      assert.equal((await request(`http://127.0.0.1:${ports.bank}/admin/books`)).status, 401, 'no admin token');
+      const books = await request(`http://127.0.0.1:${ports.bank}/admin/books`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
       assert.deepEqual(
         books.json.payments.map((p: { request: { txnId: string } }) => p.request.txnId),
         [paid.json.data.txnId],

@@ -103,7 +103,9 @@ function lastJsonLine(output: string): unknown {
 
 /** Requests answered with a 5xx so far, from the gateway's own counter. */
 async function serverErrors(gw: TestGateway): Promise<number> {
-  const text = await (await fetch(`${gw.baseUrl}/metrics`)).text();
+  const text = await (
+    await fetch(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } })
+  ).text();
   return [...text.matchAll(/^http_requests_total\{[^}]*status="5\d\d"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 
@@ -153,7 +155,7 @@ describe('The guides: every command in README.md and docs/ runs against a gatewa
         E: merchant.encryptionKeyId,
         T: config.OPS_TOKEN,
         P: publicKey,
-        ...(gw.bank ? { BANK: gw.bank.url } : {}),
+        ...(gw.bank ? { BANK: gw.bank.url, BANK_ADMIN: gw.bank.adminToken } : {}),
         // The CLI reads the same configuration as the gateway it operates.
         GATEWAY_ENV: 'test',
         MONGODB_URI: config.MONGODB_URI,

@@ -182,16 +182,18 @@ describe('Ledger: POST /api/v1/ledger', function () {
     for (let i = 0; i < 4; i++) await seedOrder(gw, m, { createdAt: new Date(createdAt.getTime() + i * 1000) });
     const q = { startDateTime: '2026-03-01', endDateTime: '2026-03-01', status: 'ALL' };
     const pages = [];
-    for (const pageNumber of [1, 2, 3])
-      pages.push((await ledger(gw, merchant.apiKey, { ...q, pageSize: 2, pageNumber })).json.data);
+    for (const pageNumber of [1, 2]) pages.push((await ledger(gw, merchant.apiKey, { ...q, pageSize: 2, pageNumber })).json.data);
     assert.deepEqual(
       pages.map((p) => [p.transactions.length, p.isNextPageAvailable]),
       [
         [2, true],
         [2, false],
-        [0, false],
       ],
     );
+    // A page with no record is Zaakpay's 1035 (HTTP 200): merchants' paging loops stop on it.
+    const beyond = await ledger(gw, merchant.apiKey, { ...q, pageSize: 2, pageNumber: 3 });
+    assert.equal(beyond.status, 200);
+    assert.deepEqual(beyond.json, { success: false, message: { code: '1035', text: 'No record found.' } });
     const single = (await ledger(gw, merchant.apiKey, { ...q, pageSize: 4 })).json.data;
     assert.deepEqual([single.transactions.length, single.isNextPageAvailable], [4, false]);
   });
@@ -211,25 +213,29 @@ describe('Ledger: POST /api/v1/ledger', function () {
     const other = await gw.newMerchant('Other');
     const q = { startDateTime: '2026-04-01', endDateTime: '2026-04-01', status: 'ALL' };
     assert.deepEqual(orderIds(await ledger(gw, merchant.apiKey, q)), [seeded.orderId]);
-    assert.deepEqual(orderIds(await ledger(gw, other.apiKey, { ...q, merchantIdentifier: merchant.merchantIdentifier })), []);
+    const others = await ledger(gw, other.apiKey, { ...q, merchantIdentifier: merchant.merchantIdentifier });
+    assert.deepEqual([others.status, others.json.success, others.json.message.code], [200, false, '1035']);
   });
 
+  // Zaakpay's published ledger codes (1026-1031); 2001 and 2002 only where Zaakpay has none.
   describe('bad input: the failure envelope and status, never a 500', () => {
     const valid = { startDateTime: '2026-01-10 12:00', endDateTime: '2026-01-10 13:00', status: 'ALL' };
     const cases: [string, object | string, number, string][] = [
       ['malformed JSON', '{"status":', 400, '2001'],
-      ['a body that is not an object', '[1]', 400, '2002'],
-      ['a missing startDateTime', { endDateTime: valid.endDateTime, status: 'ALL' }, 400, '2002'],
-      ['a date in the wrong format', { ...valid, startDateTime: '10/01/2026 12:00' }, 400, '2002'],
-      ['a date that does not exist', { ...valid, startDateTime: '2026-02-30 10:00' }, 400, '2002'],
-      ['a time that does not exist', { ...valid, endDateTime: '2026-01-10 24:00' }, 400, '2002'],
-      ['start after end', { ...valid, startDateTime: '2026-01-10 13:01' }, 400, '2002'],
-      ['an unknown status', { ...valid, status: 'REFUNDED' }, 400, '2002'],
-      ['pageSize 0', { ...valid, pageSize: 0 }, 400, '2002'],
+      ['a body that is not an object', '[1]', 400, '1026'],
+      ['a missing startDateTime', { endDateTime: valid.endDateTime, status: 'ALL' }, 400, '1026'],
+      ['a missing endDateTime', { startDateTime: valid.startDateTime, status: 'ALL' }, 400, '1026'],
+      ['a missing status', { startDateTime: valid.startDateTime, endDateTime: valid.endDateTime }, 400, '1027'],
+      ['a date in the wrong format', { ...valid, startDateTime: '10/01/2026 12:00' }, 400, '1028'],
+      ['a date that does not exist', { ...valid, startDateTime: '2026-02-30 10:00' }, 400, '1028'],
+      ['a time that does not exist', { ...valid, endDateTime: '2026-01-10 24:00' }, 400, '1028'],
+      ['start after end', { ...valid, startDateTime: '2026-01-10 13:01' }, 400, '1031'],
+      ['an unknown status', { ...valid, status: 'REFUNDED' }, 400, '1027'],
+      ['pageSize 0', { ...valid, pageSize: 0 }, 400, '1029'],
       ['pageSize 10001', { ...valid, pageSize: 10_001 }, 400, '1030'],
-      ['pageSize as a string', { ...valid, pageSize: '10' }, 400, '2002'],
-      ['pageNumber 0', { ...valid, pageNumber: 0 }, 400, '2002'],
-      ['a fractional pageNumber', { ...valid, pageNumber: 1.5 }, 400, '2002'],
+      ['pageSize as a string', { ...valid, pageSize: '10' }, 400, '1029'],
+      ['pageNumber 0', { ...valid, pageNumber: 0 }, 400, '1029'],
+      ['a fractional pageNumber', { ...valid, pageNumber: 1.5 }, 400, '1029'],
       ['includeDelayedSuccessTxn as a string', { ...valid, includeDelayedSuccessTxn: 'true' }, 400, '2002'],
     ];
     for (const [what, body, status, code] of cases) {
@@ -242,11 +248,14 @@ describe('Ledger: POST /api/v1/ledger', function () {
       });
     }
 
-    it('a missing or wrong API key: 401, before the body is read', async () => {
-      for (const key of ['', 'not-a-key', `${merchant.apiKey}x`]) {
+    it('a missing API key is 100, a wrong one 112 (Zaakpay’s codes): 401, before the body is read', async () => {
+      const missing = await ledger(gw, '', '{not json');
+      assert.equal(missing.status, 401);
+      assert.deepEqual(missing.json, { success: false, message: { code: '100', text: 'API key value can not be empty.' } });
+      for (const key of ['not-a-key', `${merchant.apiKey}x`]) {
         const res = await ledger(gw, key, '{not json');
         assert.equal(res.status, 401);
-        assert.deepEqual(res.json.message.code, '2013');
+        assert.deepEqual(res.json, { success: false, message: { code: '112', text: 'X-API-KEY not correct.' } });
       }
     });
   });

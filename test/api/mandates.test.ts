@@ -152,6 +152,41 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       });
     }
 
+    // Live merchants send mode "1" (LetsTryFoods, Magento and WooCommerce in live mode), some as a number.
+    for (const mode of ['1', 1, '0', 0]) {
+      it(`mode ${JSON.stringify(mode)} is accepted and ignored: 1101`, async () => {
+        const orderId = newId('mandate');
+        const res = await transactU(gw.baseUrl, merchant, { ...createData(merchant, { orderId, today: clock }), mode });
+        assert.equal(res.json.responseCode, '1101', res.text);
+      });
+    }
+
+    it('email "" is absent and a phone written +91, 91 or 0 is accepted (as Zaakpay’s clients send them): 1101', async () => {
+      for (const phone of ['+919876543210', '919876543210', '09876543210', '']) {
+        const orderId = newId('mandate');
+        const data = createData(merchant, { orderId, today: clock });
+        data.orderDetail = { ...data.orderDetail, email: '', phone };
+        const res = await transactU(gw.baseUrl, merchant, data);
+        assert.equal(res.json.responseCode, '1101', `${phone}: ${res.text}`);
+      }
+      const orderId = newId('mandate');
+      const data = createData(merchant, { orderId, today: clock });
+      data.orderDetail = { ...data.orderDetail, phone: '+449876543210' };
+      const res = await transactU(gw.baseUrl, merchant, data);
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.text, /orderDetail\.phone/);
+    });
+
+    it('any other mode is a validation error (400) and creates nothing', async () => {
+      for (const mode of ['2', 2, 'live', '']) {
+        const orderId = newId('mandate');
+        const res = await transactU(gw.baseUrl, merchant, { ...createData(merchant, { orderId, today: clock }), mode });
+        assert.equal(res.status, 400, res.text);
+        assert.match(res.text, /mode/);
+        assert.equal(await mandateState(orderId), undefined);
+      }
+    });
+
     it('firstDebit: the first debit runs at once on approval as its own order <orderId>-first (1111), and is a webhook', async () => {
       const receiver = await startReceiver();
       try {

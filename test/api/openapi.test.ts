@@ -36,6 +36,7 @@ describe('API reference: GET /openapi.json', function () {
       '/checkout/{token}',
       '/checkout/{token}/cancel',
       '/checkout/{token}/pay',
+      '/checktransaction',
       '/ops/v1/chargebacks',
       '/ops/v1/codec/decode',
       '/ops/v1/codec/encode',
@@ -65,6 +66,7 @@ describe('API reference: GET /openapi.json', function () {
       '/transact',
       '/transactU',
       '/updateTxn',
+      '/updatetransaction',
     ]);
     const image = res.json.paths['/api/payments/v1/upi/qr/image'].get;
     assert.deepEqual(image.parameters.map((p: { name: string }) => p.name).sort(), [
@@ -139,7 +141,12 @@ describe('API reference: GET /openapi.json', function () {
     createQrResponseSchema.parse((await createQr(gw, merchant, { orderId: qrOrderId })).json);
     const today = formatIstDateTime(new Date()).slice(0, 10);
     const page = await ledger(gw, merchant.apiKey, { startDateTime: today, endDateTime: today, status: 'ALL' });
-    assert.ok(ledgerResponseSchema.parse(page.json).data.transactions.length >= 1);
+    const parsedPage = ledgerResponseSchema.parse(page.json);
+    assert.ok(parsedPage.success && parsedPage.data.transactions.length >= 1);
+    const none = ledgerResponseSchema.parse(
+      (await ledger(gw, merchant.apiKey, { startDateTime: '2020-01-01', endDateTime: '2020-01-01', status: 'ALL' })).json,
+    );
+    assert.deepEqual(none, { success: false, message: { code: '1035', text: 'No record found.' } });
     bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: today, status: 'success' })).json);
     bulkResponseSchema.parse((await fetchTxn(gw, merchant.apiKey, { txnDate: '2020-01-01', status: 'success' })).json);
     const links = await createLinks(gw, merchant.apiKey, {

@@ -274,11 +274,11 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     assert.equal((await statusOf(entry.orderId as string)).txnStatus, won);
   });
 
-  it('expires at linkExpireBy: GET /pl/:token says so with 410 and the order fails with 1024', async () => {
+  it('expires at linkExpireBy: GET /pl/:token says so with 410 and the order fails with 183', async () => {
     const entry = linkEntry({ linkExpireBy: linkExpireBy(2_500) });
     const path = linkPath((await create([entry])).json.data[0].link);
     await until(async () => (await statusOf(entry.orderId as string)).txnStatus === '1', 'the expiry');
-    assert.equal((await statusOf(entry.orderId as string)).responseCode, '1024');
+    assert.equal((await statusOf(entry.orderId as string)).responseCode, '183');
     const page = await openLink(gw, path);
     assert.equal(page.status, 410);
     assert.match(page.html, /This payment link has expired/);

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
+import { legacyChecksum, postForm, withChecksum, type Pairs } from '../support/checkout';
 import { newOrderId, sandboxPay } from '../support/payments';
+import { createQr } from '../support/qr';
 
 describe('Rate limits: per merchant and API family', function () {
   this.timeout(60_000);
@@ -34,6 +36,51 @@ describe('Rate limits: per merchant and API family', function () {
 
     await new Promise((resolve) => setTimeout(resolve, 1100));
     assert.equal((await checkStatus(gw.baseUrl, busy.secretKey, body(busy))).status, 200, 'the next second is allowed again');
+  });
+
+  it("a payer replaying a merchant's public checkout form or QR image address spends its own budget, not the merchant's", async () => {
+    const proxied = await startTestGateway({ RATE_LIMIT_PER_SECOND: '5', TRUST_PROXY: 'true' });
+    try {
+      const m = await proxied.newMerchant('Replayed');
+      const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+      const form = (orderId: string): Pairs => {
+        const pairs: Pairs = [
+          ['merchantIdentifier', m.merchantIdentifier],
+          ['orderId', orderId],
+          ['returnUrl', 'http://localhost/zp/response.php'],
+          ['amount', '10000'],
+        ];
+        return withChecksum(pairs, legacyChecksum(m.secretKey, pairs));
+      };
+      const signed = form(newOrderId('rp'));
+      assert.equal((await postForm(`${proxied.baseUrl}/transact`, signed, from('203.0.113.9'))).status, 303);
+      // The replayer posts the same signed form again and again within one second.
+      const replays = await Promise.all(
+        Array.from({ length: 15 }, () => postForm(`${proxied.baseUrl}/transact`, signed, from('203.0.113.9'))),
+      );
+      assert.ok(
+        replays.some((r) => r.status === 429),
+        `the replayer is limited: ${replays.map((r) => r.status).join(',')}`,
+      );
+      // The merchant's real customers, from their own addresses, still check out.
+      for (const customer of ['198.51.100.7', '198.51.100.8', '198.51.100.9']) {
+        const res = await postForm(`${proxied.baseUrl}/transact`, form(newOrderId('rp')), from(customer));
+        assert.equal(res.status, 303, `${customer}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+
+      const qr = await createQr(proxied, m, { orderId: newOrderId('rq') });
+      const image = new URL(qr.json.data.qrDetails.imgUrl);
+      const fetchImage = (address: string) =>
+        fetch(`${proxied.baseUrl}${image.pathname}${image.search}`, { headers: { 'x-forwarded-for': address } });
+      const images = await Promise.all(Array.from({ length: 15 }, () => fetchImage('203.0.113.9')));
+      assert.ok(
+        images.some((r) => r.status === 429),
+        `the replayer is limited: ${images.map((r) => r.status).join(',')}`,
+      );
+      assert.equal((await fetchImage('198.51.100.7')).status, 200, "a customer's QR image still renders");
+    } finally {
+      await proxied.stop();
+    }
   });
 
   it('shares the count between API replicas through the store, within one sharing period', async () => {

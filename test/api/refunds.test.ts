@@ -129,6 +129,33 @@ describe('Refunds: POST /updateTxn', function () {
     assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds, []);
   });
 
+  it('mode "1" (live merchants) and mode 1 as a number are accepted and ignored; any other mode is 400', async () => {
+    const orderId = await paidOrder();
+    const live = await updateTxn(gw, merchant, {
+      mode: '1',
+      orderDetail: { orderId, amount: '1000' },
+      updateDesired: '22',
+      updateReason: 'customer request',
+      merchantRefId: 'live-1',
+    });
+    assert.equal(live.json.responseCode, '245', live.text);
+    // LetsTryFoods' bytes: mode as a number, the rest as its code writes it.
+    const text = `{"merchantIdentifier":"${merchant.merchantIdentifier}","mode":1,"orderDetail":{"orderId":"${orderId}","amount":"1000"},"updateDesired":"22","updateReason":"customer request","merchantRefId":"live-2"}`;
+    const numeric = await updateTxn(gw, merchant, text);
+    assert.equal(numeric.json.responseCode, '245', numeric.text);
+    for (const mode of ['2', 2, 'live']) {
+      const bad = await updateTxn(gw, merchant, {
+        mode,
+        orderDetail: { orderId },
+        updateDesired: '14',
+        updateReason: 'test reason',
+      });
+      assert.deepEqual([bad.status, bad.json.responseCode], [400, '2002'], JSON.stringify(mode));
+      assert.match(bad.json.responseDescription, /mode/);
+    }
+    assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds.length, 2);
+  });
+
   it('missing checksum is 189 and a wrong one 180, both 401, and nothing changes', async () => {
     const orderId = await paidOrder();
     const data = { orderDetail: { orderId }, updateDesired: '14', updateReason: 'test reason' };

@@ -100,7 +100,7 @@ describe('Status API: POST /api/payments/v1/status', function () {
     for (const { orderId } of [card, netbanking, upi]) {
       const order = (await statusOf(orderId)).json.data.orders[0];
       assert.equal(order.txnStatus, '1', orderId);
-      assert.equal(order.responseCode, '1022');
+      assert.equal(order.responseCode, '400');
     }
     assert.equal((await statusOf(netbanking.orderId)).json.data.orders[0].paymentInstrument.paymentMode, 'Net Banking');
   });
@@ -123,7 +123,7 @@ describe('Status API: POST /api/payments/v1/status', function () {
     const result = await paymentFinished(gw, merchant.merchantIdentifier, orderId);
     assert.equal(result.markedFailedByService, true);
     const failed = (await statusOf(orderId)).json.data.orders[0];
-    assert.deepEqual([failed.txnStatus, failed.responseCode], ['1', '1023']);
+    assert.deepEqual([failed.txnStatus, failed.responseCode], ['1', '183']);
     assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.markedFailedByService, true);
   });
 

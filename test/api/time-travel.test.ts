@@ -203,7 +203,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.equal((await orderOf(debit)).responseCode, '1111');
   });
 
-  it('a payment whose bank never answers is marked Failure 1023 when 15 minutes are skipped', async () => {
+  it('a payment whose bank never answers is marked Failure (183) when 15 minutes are skipped', async () => {
     const orderId = newOrderId('silent');
     const paid = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
     assert.equal(paid.status, 202, paid.text);
@@ -216,7 +216,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.equal(skipped.status, 200, skipped.text);
     const order = await orderOf(orderId);
     assert.equal(order.txnStatus, '1', JSON.stringify(order));
-    assert.equal(order.responseCode, '1023');
+    assert.equal(order.responseCode, '183');
     assert.ok(
       secondsBetween(order.txnDate, started.orderDetail.createDate) >= 900 &&
         secondsBetween(order.txnDate, started.orderDetail.createDate) <= 905,
@@ -257,7 +257,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.equal(callsFor(orderId).length, 8);
   });
 
-  it('a payment link that expires next week is open until then and expired (410, 1024) once a week is skipped', async () => {
+  it('a payment link that expires next week is open until then and expired (410, 183) once a week is skipped', async () => {
     const entry = linkEntry({ linkExpireBy: linkExpireBy(7 * DAY_S * 1000, (await now()).getTime()) });
     const created = await createLinks(gw, merchant.apiKey, { batchId: newBatchId(), details: [entry] });
     const path = linkPath(created.json.data[0].link);
@@ -267,10 +267,10 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     const page = await openLink(gw, path);
     assert.equal(page.status, 410);
     assert.match(page.html, /This payment link has expired/);
-    assert.equal((await orderOf(entry.orderId as string)).responseCode, '1024');
+    assert.equal((await orderOf(entry.orderId as string)).responseCode, '183');
   });
 
-  it('a hosted checkout nobody pays is open for CHECKOUT_EXPIRY_SECONDS, then expired (1024) and returned signed', async () => {
+  it('a hosted checkout nobody pays is open for CHECKOUT_EXPIRY_SECONDS, then expired (183) and returned signed', async () => {
     const orderId = newOrderId('checkout');
     const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
     assert.equal(posted.status, 303, posted.text);
@@ -278,9 +278,9 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     assert.match((await openPage(gw, posted.location!)).html, /Or pay here/, 'still open after 29 minutes');
     await skipTime(gw, { seconds: 60 });
     const order = await orderOf(orderId);
-    assert.deepEqual([order.txnStatus, order.responseCode], ['1', '1024']);
+    assert.deepEqual([order.txnStatus, order.responseCode], ['1', '183']);
     const back = returnFormOf(await awaitResultPage(gw, posted.location!));
-    assert.equal(new Map(back.fields).get('responseCode'), '1024');
+    assert.equal(new Map(back.fields).get('responseCode'), '183');
     assert.ok(returnVerifies(merchant.secretKey, 'V8', back.fields));
     assert.equal(callsFor(orderId).length, 1, 'its webhook arrived before the skip answered');
   });

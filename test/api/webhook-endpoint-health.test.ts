@@ -25,6 +25,8 @@ async function pay(gw: TestGateway, merchantIdentifier: string, prefix: string):
   return `rt:${merchantIdentifier}:${orderId}`;
 }
 
+const opsAuth = (gw: TestGateway) => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
+
 describe('Webhook endpoint health: 410 disables, calls while disabled are kept failed, enable and replay, Retry-After, metrics', function () {
   this.timeout(120_000);
   let gw: TestGateway;
@@ -77,7 +79,7 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
         ['endpoint disabled', 'endpoint disabled'],
       );
 
-      const metrics = (await request(`${gw.baseUrl}/metrics`)).text;
+      const metrics = (await request(`${gw.baseUrl}/metrics`, { headers: opsAuth(gw) })).text;
       assert.match(metrics, new RegExp(`webhook_endpoints_disabled\\{merchantIdentifier="${m.merchantIdentifier}"\\} 1`));
 
       // Replay while disabled sends nothing either.
@@ -137,7 +139,9 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
     try {
       const deliveryId = await pay(gw, m.merchantIdentifier, 'metrics');
       assert.equal((await deliveryOutcome(gw, deliveryId)).state, 'delivered');
-      const res = await request(`${gw.baseUrl}/metrics`);
+      assert.equal((await request(`${gw.baseUrl}/metrics`)).status, 401, 'no operator token, no merchant list');
+      const res = await request(`${gw.baseUrl}/metrics`, { headers: opsAuth(gw) });
+      assert.match(res.text, /^webhook_metrics_truncated 0$/m, 'one bounded read, not truncated here');
       assert.equal(res.status, 200);
       const label = `merchantIdentifier="${m.merchantIdentifier}"`;
       assert.match(res.text, new RegExp(`^webhook_attempts_total\\{${label}\\} 2$`, 'm'));

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { formatIstDateTimeMillis } from '../../src/domain/ist-time';
+import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
 import { reportLateUpdate } from '../../src/usecases/report-late-update';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
@@ -57,6 +58,8 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
       );
       for (const c of calls) assert.equal(c.checksum, hmacSha256Hex(m.secretKey, c.txnData));
       assert.equal(new Set(calls.map((c) => c.id)).size, 3);
+      // Full-width ids: 128 bits of SHA-256 over what each call carries.
+      for (const c of calls) assert.match(String(c.id), new RegExp(`^nrt:${m.merchantIdentifier}:[0-9a-f]{32}$`));
       const first = bodies.flatMap((b) => b.txns).find((t: { orderid: string }) => t.orderid === 'late-0');
       assert.deepEqual(first, { amount: 1000, orderid: 'late-0', txnDate: '2026-01-15 12:00:45.6' });
       assert.deepEqual(bodies[0].refunds, []);
@@ -111,6 +114,33 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
       assert.equal(refund.status, 'SUCCESS');
       assert.equal(refunds[0].txnDate, formatIstDateTimeMillis(refund.completedAt!).slice(0, -2));
       assert.equal(stored!.lateFollowUpsPending, undefined, 'follow-ups started, mark cleared');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a real-time call whose outcome became a delayed success before it was built is never sent in real-time form', async () => {
+    const receiver = await startReceiver();
+    try {
+      // No webhook URL yet: the payment's real-time call is not built when the Failure is recorded,
+      // as when its first attempt is held up (a store outage, a backlog) past the reconciliation.
+      const m = await gw.newMerchant('Late realtime');
+      const orderId = newOrderId('late');
+      const res = await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'noanswer@sandbox' });
+      await paymentFinished(gw, m.merchantIdentifier, orderId);
+      const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
+      assert.equal(await gw.rt.store.db.collection('webhook_deliveries').findOne({ _id: deliveryId as never }), null);
+      await reconcile(gw, csvFile([`${res.json.data.txnId},LATE0003,SUCCESS,10000`]));
+      assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))!.delayedSuccess, true);
+
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      await startWebhookDeliveryWorkflow(
+        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE },
+        { deliveryId, merchantIdentifier: m.merchantIdentifier, orderId },
+      );
+      const result = await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();
+      assert.match(result.state, /^not sent: the outcome became a delayed success/);
+      assert.equal(receiver.calls.filter((c) => c.url.endsWith('?realtime=true')).length, 0, 'no real-time call');
     } finally {
       await receiver.close();
     }

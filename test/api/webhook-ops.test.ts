@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { WebhookRepository } from '../../src/store/webhook-repository';
+import { replayFailedSince } from '../../src/usecases/replay-webhook';
 import { deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
@@ -101,6 +102,77 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
       assert.deepEqual(later.json.data.replayed, []);
     } finally {
       await a.receiver.close();
+    }
+  });
+
+  it('replays all failed originals since a time, page after page, oldest first; never a replay, never twice', async () => {
+    const state = { up: false };
+    const receiver = await startReceiver(() => (state.up ? { status: 200, body: 'SUCCESS' } : { status: 500, body: 'down' }));
+    try {
+      const m = await gw.newMerchant('Hooks replay all');
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      const since = new Date(Date.now() - 1000);
+      const originals: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const orderId = newOrderId('whall');
+        await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+        await paymentFinished(gw, m.merchantIdentifier, orderId);
+        originals.push(`rt:${m.merchantIdentifier}:${orderId}`);
+        assert.equal((await deliveryResult(gw, originals[i]!)).state, 'failed');
+      }
+      const webhooks = new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY);
+      const deps = { webhooks, temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE };
+      const replayAll = async () => {
+        const res = await request(`${gw.baseUrl}/ops/v1/webhooks/replay`, {
+          method: 'POST',
+          headers: ops,
+          body: { since: since.toISOString(), merchantIdentifier: m.merchantIdentifier },
+        });
+        assert.equal(res.status, 202);
+        return res.json.data.replayed as { deliveryId: string; replayId: string }[];
+      };
+      const settled = async (replayIds: string[]) =>
+        Promise.all(replayIds.map(async (id) => (await gw.rt.temporal.workflow.getHandle(`webhook:${id}`).result()).state));
+
+      // Pages of 2 over 3 failed originals: every one, oldest first, each under its first replay id.
+      const first = await replayFailedSince({ ...deps, replayPageSize: 2 }, since, m.merchantIdentifier);
+      assert.deepEqual(
+        first,
+        originals.map((deliveryId) => ({ deliveryId, replayId: `${deliveryId}:replay-1` })),
+      );
+      assert.deepEqual(await settled(first.map((r) => r.replayId)), ['failed', 'failed', 'failed']);
+
+      // The failed replays are not replayed themselves: the originals are, as their second replay.
+      state.up = true;
+      const second = await replayAll();
+      assert.deepEqual(
+        second.map((r) => [r.deliveryId, r.replayId]).sort(),
+        originals.map((id) => [id, `${id}:replay-2`]).sort(),
+      );
+      assert.deepEqual(await settled(second.map((r) => r.replayId)), ['delivered', 'delivered', 'delivered']);
+      const calls = receiver.calls.length;
+
+      // The same request again starts nothing: every original has a delivered replay.
+      assert.deepEqual(await replayAll(), []);
+      // Replaying one by its id, or by its replay's id, answers the standing replay and sends nothing.
+      for (const id of [originals[0]!, `${originals[0]!}:replay-1`, `${originals[0]!}:replay-2`]) {
+        const one = await request(`${gw.baseUrl}/ops/v1/webhooks/${encodeURIComponent(id)}/replay`, {
+          method: 'POST',
+          headers: ops,
+        });
+        assert.equal(one.status, 202);
+        assert.equal(one.json.data.replayId, `${originals[0]!}:replay-2`, id);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.calls.length, calls, 'nothing more sent');
+      const stored = await webhooks.list({ merchantIdentifier: m.merchantIdentifier }, 50);
+      assert.equal(stored.length, 3 * 3, 'three originals, two replays each');
+      assert.ok(
+        stored.filter((d) => d.replayOf).every((d) => originals.includes(d.replayOf!)),
+        'replays link to originals',
+      );
+    } finally {
+      await receiver.close();
     }
   });
 

@@ -119,6 +119,48 @@ describe('Standard Webhooks signatures beside the contract checksum, and signing
     }
   });
 
+  it('a retry after both keys rotated verifies with the new keys only: same delivery id, same txnData bytes', async () => {
+    const m = await gw.newMerchant('Rotated during retry');
+    const rotated: { secretKey?: string; signing?: string } = {};
+    // The first attempt is held open while the operator rotates the secret key and the signing
+    // secret without overlap, then refused: the retry is signed with what is in force then.
+    const receiver = await startReceiver(async (n) => {
+      if (n > 1) return { status: 200, body: 'SUCCESS' };
+      const key = await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}/secret-key/rotate`, {
+        method: 'POST',
+        headers: ops,
+        body: { overlapSeconds: 0 },
+      });
+      assert.equal(key.status, 200, JSON.stringify(key.json));
+      rotated.secretKey = key.json.data.secretKey as string;
+      rotated.signing = (await rotate(m.merchantIdentifier, { overlapSeconds: 0 }))[0]!.secret;
+      return { status: 500, body: 'later' };
+    });
+    try {
+      await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+      const [oldSigning] = await secrets(m.merchantIdentifier);
+      assert.deepEqual(await pay(m.merchantIdentifier), { state: 'delivered', attempts: 2 });
+      const [first, retry] = receiver.calls;
+      assert.ok(rotated.secretKey && rotated.signing);
+      assert.notEqual(rotated.secretKey, m.secretKey);
+      // The first attempt was signed with the keys of its time...
+      assert.ok(verifiesChecksum(m.secretKey, first!.body));
+      assert.ok(verifiesStandard(oldSigning!.secret, first!));
+      // ...the retry with the keys in force when it was sent, and only with them.
+      assert.ok(verifiesChecksum(rotated.secretKey, retry!.body), 'the retry verifies with the new secret key');
+      assert.equal(verifiesChecksum(m.secretKey, retry!.body), false);
+      assert.ok(verifiesStandard(rotated.signing, retry!));
+      assert.equal(verifiesStandard(oldSigning!.secret, retry!), false);
+      // The same delivery: its id and the txnData bytes do not change between attempts.
+      assert.equal(retry!.headers['x-webhook-id'], first!.headers['x-webhook-id']);
+      assert.equal(retry!.headers['webhook-id'], first!.headers['webhook-id']);
+      assert.equal(new URLSearchParams(retry!.body).get('txnData'), new URLSearchParams(first!.body).get('txnData'));
+      assert.deepEqual([first!.headers['x-webhook-attempt'], retry!.headers['x-webhook-attempt']], ['1', '2']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('refuses unknown fields and unknown merchants', async () => {
     const res = await request(`${gw.baseUrl}/ops/v1/merchants/nobody/webhook-signing-secret/rotate`, {
       method: 'POST',

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { WebhookRepository } from '../../src/store/webhook-repository';
+import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
 import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
@@ -64,7 +66,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       assert.match(entry.authCode, /^\d{6}$/);
       assert.ok(Object.values(entry).every((v) => typeof v === 'string'));
       const declinedEntry = no.txns[0];
-      assert.equal(declinedEntry.responseCode, '1022');
+      assert.equal(declinedEntry.responseCode, '400');
       assert.equal('authCode' in declinedEntry || 'bankRefNum' in declinedEntry, false, 'absent on a declined entry');
       assert.equal(declinedEntry.cardScheme, 'NA');
     } finally {
@@ -171,6 +173,30 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     } finally {
       await receiver.close();
       await strict.stop();
+    }
+  });
+
+  it('never sends again a delivery the store shows delivered, when its workflow runs again', async () => {
+    const receiver = await startReceiver();
+    try {
+      const m = await merchantWith(receiver.url);
+      const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 1, workflow: false });
+      assert.equal(receiver.calls.length, 1);
+      // The delivery's workflow runs although the call was acknowledged: as after a worker that lost
+      // the task recording the acknowledgement, or a delivery started again.
+      const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
+      await startWebhookDeliveryWorkflow(
+        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE },
+        { deliveryId, merchantIdentifier: m.merchantIdentifier, orderId, fromAttempt: 1 },
+      );
+      const again = await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();
+      assert.equal(again.state, 'delivered');
+      assert.equal(receiver.calls.length, 1, 'nothing sent again');
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      assert.equal(stored?.attempts.length, 1, 'no attempt logged again');
+    } finally {
+      await receiver.close();
     }
   });
 });

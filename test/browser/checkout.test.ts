@@ -111,7 +111,7 @@ describe('Hosted checkout in a browser (headless Chromium): cart -> checkout pag
         await page.getByLabel('Card number').fill('4000000000000002');
         await page.getByRole('button', { name: /by card/ }).click();
         await returnToMerchant(page, javaScript, `checkout-${js}-declined`);
-        assert.equal(onlyReturn(declined).get('responseCode'), '1022');
+        assert.equal(onlyReturn(declined).get('responseCode'), '400');
         assert.equal((await statusOf(declined)).txnStatus, '1');
       });
 

@@ -100,7 +100,7 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
 
   it('Developers: creates an API key that the ledger API accepts; rotates the secret key, both keys sign status requests in the overlap', async () => {
     const page = await phonePage();
-    await joinAndSignIn(page, 'developer');
+    await joinAndSignIn(page, 'owner');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Developers' }).click();
     assert.equal(await page.locator('#merchant-identifier').innerText(), merchant.merchantIdentifier);
     await assertAccessible(page, 'developers');

@@ -15,7 +15,13 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
-import { apiEnvironment, caddyEnvironment, gatewayEnvironment } from '../../src/devstack/production/environments';
+import {
+  apiEnvironment,
+  bankSimulatorUrlOf,
+  caddyEnvironment,
+  gatewayEnvironment,
+  SANDBOX_PROFILE,
+} from '../../src/devstack/production/environments';
 import {
   gatewayEnvFile,
   readEnvFile,
@@ -24,6 +30,7 @@ import {
   temporalServerEnvFile,
 } from '../../src/devstack/production/settings';
 import { temporalServerEnv } from '../../src/devstack/production/temporal';
+import { parseDurationList } from '../../src/domain/durations';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -73,6 +80,35 @@ function loadCompose(): Compose {
   return doc;
 }
 
+/**
+ * docker-compose.yml with the sandbox profile's file over it, merged as compose merges: services'
+ * environment maps key by key, networks by name, everything else replaced.
+ */
+function loadSandboxCompose(base: Compose): Compose {
+  const over = parse(readFileSync(path.join(root, 'docker-compose.sandbox.yml'), 'utf8'), { merge: true }) as Compose;
+  const services: Record<string, Service> = { ...base.services };
+  for (const [name, s] of Object.entries(over.services)) {
+    const b = base.services[name];
+    if (!b) {
+      services[name] = s;
+      continue;
+    }
+    const networks = { ...networksOfRaw(b), ...networksOfRaw(s) };
+    services[name] = {
+      ...b,
+      ...s,
+      environment: { ...environmentOf(b), ...environmentOf(s) },
+      ...(s.networks ? { networks } : {}),
+    };
+  }
+  return { services, networks: { ...base.networks, ...over.networks } };
+}
+
+const networksOfRaw = (s: Service): Record<string, { aliases?: string[] } | null> => {
+  const n = s.networks ?? ['default'];
+  return Array.isArray(n) ? Object.fromEntries(n.map((name) => [name, null])) : n;
+};
+
 function service(c: Compose, name: string): Service {
   const s = c.services[name];
   assert.ok(s, `docker-compose.yml has no service "${name}"`);
@@ -110,6 +146,10 @@ const supplied: Record<string, string> = {
   POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
   PUBLIC_HOST: 'pay.example.in',
   BANK_SECRET: randomBytes(32).toString('hex'),
+  BANK_BASE_URL: 'https://acquirer.example.in',
+  UPI_PAYEE_VPA: 'gateway@examplebank',
+  BANK_SIMULATOR_SECRET: randomBytes(32).toString('hex'),
+  BANK_SIMULATOR_ADMIN_TOKEN: randomBytes(24).toString('hex'),
   MONGODB_ROOT_PASSWORD: randomBytes(24).toString('hex'),
   MONGODB_GATEWAY_PASSWORD: randomBytes(24).toString('hex'),
   MONGODB_REPLICA_SET_KEY: randomBytes(48).toString('hex'),
@@ -289,6 +329,8 @@ interface Registration {
   status: number | null;
   stderr: string;
   creates: { namespace?: string; name: string; type: string }[];
+  /** `operator namespace update` calls: the namespace and retention each set. */
+  retentions: { namespace?: string; retention?: string }[];
   healthChecks: number;
   namespaceCreates: string[];
 }
@@ -303,6 +345,7 @@ case "$1 $2 $3" in
     if [ -n "$FAKE_NO_NAMESPACE" ] && [ ! -f "$FAKE_DIR/namespace" ]; then echo "Error: Namespace default is not found" >&2; exit 1; fi
     echo "NamespaceInfo.Name default" ;;
   "operator namespace create") echo "$*" > "$FAKE_DIR/namespace"; echo "Namespace default successfully registered." ;;
+  "operator namespace update") echo "Namespace default successfully updated." ;;
   "operator search-attribute create") echo "Search attributes have been added" ;;
   "operator search-attribute list") cat "$FAKE_DIR/calls" ;;
   *) echo "fake temporal: unexpected $*" >&2; exit 2 ;;
@@ -344,12 +387,20 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         const namespace = flag('--namespace')[0] ?? flag('-n')[0];
         return names.map((name, i) => ({ namespace, name, type: types[i] }));
       });
+    const retentions = calls
+      .filter((c) => c.startsWith('operator namespace update'))
+      .map((c) => {
+        const words = c.split(/\s+/).slice(3);
+        const flag = (f: string) => words[words.indexOf(f) + 1];
+        return { namespace: words.includes('--namespace') ? flag('--namespace') : undefined, retention: flag('--retention') };
+      });
     const healthChecks = calls.filter((c) => c.startsWith('operator cluster health')).length;
     const namespaceCreates = calls.filter((c) => c.startsWith('operator namespace create'));
     return {
       status: r.status,
       stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
       creates,
+      retentions,
       healthChecks,
       namespaceCreates,
     };
@@ -384,19 +435,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
   describe('services', () => {
     it('has the services api and worker need', () => {
-      for (const name of [
-        MONGODB,
-        POSTGRESQL,
-        TEMPORAL,
-        TEMPORAL_SCHEMA,
-        TEMPORAL_UI,
-        ADMIN_TOOLS,
-        API,
-        WORKER,
-        CADDY,
-        BANK_SIMULATOR,
-      ])
+      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_SCHEMA, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER, CADDY])
         service(compose, name);
+      assert.equal(compose.services[BANK_SIMULATOR], undefined, 'the bank simulator belongs to the sandbox profile only');
       assert.match(service(compose, MONGODB).image ?? '', /^mongo:7(\.|$)/, 'MongoDB 7');
       assert.match(service(compose, POSTGRESQL).image ?? '', /^postgres:/);
       assert.match(service(compose, TEMPORAL_UI).image ?? '', /^temporalio\/ui:/);
@@ -585,29 +626,57 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.ok(caddy.volumes?.some((v) => String(v).startsWith('./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile')));
     });
 
-    it('pays through the bank simulator standing in for the acquirer, over TLS, with the shared secret', () => {
-      const bank = service(compose, BANK_SIMULATOR);
-      const bankUrl = new URL(apiConfig.BANK_BASE_URL!);
-      assert.ok(networksOf(caddy).default?.includes(bankUrl.hostname), `${bankUrl.hostname} resolves to Caddy`);
-      assert.equal(caddyEnv.ACQUIRER_SITE, bankUrl.hostname);
-      assert.match(sites['{$ACQUIRER_SITE}'] ?? '', /reverse_proxy \{\$BANK_SIMULATOR_UPSTREAM\}/);
-      assert.equal(caddyEnv.BANK_SIMULATOR_UPSTREAM, 'bank-simulator:4100');
-      const args = argv(bank.command) ?? [];
-      assert.equal(args[args.indexOf('--port') + 1], '4100');
-      assert.equal(args[args.indexOf('--host') + 1], '0.0.0.0');
-      const bankEnv = environmentOf(bank);
-      assert.equal(bankEnv.BANK_SECRET, apiRaw.BANK_SECRET, 'one secret signs both directions');
-      assert.notEqual(bankEnv.GATEWAY_ENV, 'production', 'the simulator refuses production (it is not the gateway)');
-      // Its callbacks go to PUBLIC_BASE_URL, which inside the stack is Caddy too; every Node
-      // process trusts Caddy's local CA.
-      assert.ok(networksOf(caddy).default?.includes(new URL(apiConfig.PUBLIC_BASE_URL).hostname));
-      for (const name of [API, WORKER, BANK_SIMULATOR]) {
+    it('serves nothing but PUBLIC_HOST on the public port: no acquirer site, no bank simulator behind Caddy', () => {
+      assert.deepEqual(
+        Object.keys(sites).sort(),
+        ['{$CODEC_SITE}', '{$PUBLIC_HOST}'],
+        'the public site and the loopback codec site',
+      );
+      assert.equal(caddyEnv.CODEC_SITE, 'http://:8234');
+      assert.ok(
+        portsOf(caddy).some((p) => p.published === 8234 && p.hostIp === '127.0.0.1'),
+        'the codec site on loopback',
+      );
+      assert.doesNotMatch(caddyfile.replace(/^\s*#.*$/gm, ''), /bank-simulator|acquirer/);
+      assert.deepEqual(Object.keys(networksOf(caddy)).sort(), ['default']);
+      assert.equal(
+        apiRaw.BANK_BASE_URL,
+        "${BANK_BASE_URL:?set BANK_BASE_URL to the acquirer's https address}",
+        'no default acquirer',
+      );
+      for (const name of [API, WORKER]) {
         const s = service(compose, name);
         assert.equal(environmentOf(s).NODE_EXTRA_CA_CERTS, '/caddy-ca/root.crt', name);
         assert.ok(s.volumes?.includes('caddy-ca:/caddy-ca:ro'), `${name} mounts caddy-ca`);
         assert.equal(dependsOn(s)['caddy-ca'], 'service_completed_successfully', `${name} waits for the CA`);
       }
       assert.match(argv(service(compose, 'caddy-ca').command)?.join(' ') ?? '', /root\.crt \/caddy-ca\/root\.crt/);
+    });
+
+    it('the sandbox profile: the simulator on an internal network with its own secret and admin token, the gateway as staging', () => {
+      const sandbox = loadSandboxCompose(compose);
+      assert.equal(sandbox.networks?.bank?.internal, true, 'the bank network is internal');
+      const bank = service(sandbox, BANK_SIMULATOR);
+      assert.deepEqual(portsOf(bank), [], 'the simulator publishes no port');
+      assert.deepEqual(Object.keys(networksOf(bank)), ['bank'], 'the simulator joins the internal bank network only');
+      const bankEnv = environmentOf(bank);
+      assert.equal(bankEnv.BANK_SECRET, undefined, 'the simulator never holds BANK_SECRET');
+      assert.match(bankEnv.BANK_SIMULATOR_SECRET ?? '', /^\$\{BANK_SIMULATOR_SECRET:\?/);
+      assert.match(bankEnv.BANK_SIMULATOR_ADMIN_TOKEN ?? '', /^\$\{BANK_SIMULATOR_ADMIN_TOKEN:\?/);
+      assert.notEqual(bankEnv.GATEWAY_ENV, 'production', 'the simulator refuses production (it is not the gateway)');
+      for (const name of [API, WORKER]) {
+        const raw = environmentOf(service(sandbox, name));
+        assert.equal(raw.BANK_SECRET, bankEnv.BANK_SIMULATOR_SECRET, `${name}: signs with the simulator's own secret`);
+        const config = loadConfig(interpolatedEnv(service(sandbox, name)));
+        assert.equal(config.GATEWAY_ENV, 'staging', `${name}: production refuses the simulator`);
+        assert.equal(config.SANDBOX_ENABLED, false, name);
+        assert.equal(new URL(config.BANK_BASE_URL!).host, 'bank-simulator:4100');
+        assert.ok('bank' in networksOf(service(sandbox, name)), `${name} reaches the simulator`);
+      }
+      const caddyNets = networksOf(service(sandbox, CADDY));
+      assert.ok(caddyNets.bank?.includes(new URL(apiConfig.PUBLIC_BASE_URL).hostname), 'its callbacks reach Caddy');
+      const args = argv(bank.command) ?? [];
+      assert.equal(args[args.indexOf('--port') + 1], '4100');
     });
 
     it('runs MongoDB with authentication: root and gateway users from env, a replica-set key file, credentials in MONGODB_URI', () => {
@@ -643,8 +712,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.deepEqual(portsOf(service(compose, name)), [], `${name} publishes no port`);
         assert.deepEqual(Object.keys(networksOf(service(compose, name))), ['data'], `${name} joins the data network only`);
       }
-      for (const name of [CADDY, BANK_SIMULATOR]) {
-        assert.ok(!('data' in networksOf(service(compose, name))), `${name} cannot reach the stores or Temporal`);
+      for (const [c, name] of [
+        [compose, CADDY],
+        [loadSandboxCompose(compose), BANK_SIMULATOR],
+      ] as const) {
+        assert.ok(!('data' in networksOf(service(c, name))), `${name} cannot reach the stores or Temporal`);
       }
       for (const name of [API, WORKER, ADMIN_TOOLS, TEMPORAL_UI]) {
         assert.ok('data' in networksOf(service(compose, name)), `${name} reaches Temporal`);
@@ -869,7 +941,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(workerFile, 'dist/src/main/worker.js');
       assert.ok(outputs.has(workerFile), `the build emits ${workerFile}`);
 
-      const bank = service(compose, BANK_SIMULATOR);
+      const bank = service(loadSandboxCompose(compose), BANK_SIMULATOR);
       const bankFile = builtFileOf((argv(bank.command) ?? []).slice(0, 2), bank.working_dir ?? workdir(runtime));
       assert.equal(bankFile, 'dist/src/main/bank-simulator.js');
       assert.ok(outputs.has(bankFile), `the build emits ${bankFile}`);
@@ -904,7 +976,8 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     const secrets = {
       MASTER_KEY: supplied.MASTER_KEY!,
       OPS_TOKEN: supplied.OPS_TOKEN!,
-      BANK_SECRET: supplied.BANK_SECRET!,
+      BANK_SIMULATOR_SECRET: supplied.BANK_SIMULATOR_SECRET!,
+      BANK_SIMULATOR_ADMIN_TOKEN: supplied.BANK_SIMULATOR_ADMIN_TOKEN!,
       POSTGRES_SUPERUSER_PASSWORD: 'x'.repeat(32),
       POSTGRES_PASSWORD: supplied.POSTGRES_PASSWORD!,
       STORE_PASSWORD: 'y'.repeat(32),
@@ -920,21 +993,44 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
         assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/production.env`);
       }
-      for (const [k, v] of Object.entries(shared)) assert.equal(native[k], v, `the native stack's ${k}`);
+      // The native stack runs the sandbox profile: only the override's settings differ from the file.
+      for (const [k, v] of Object.entries(shared))
+        if (!(k in SANDBOX_PROFILE)) assert.equal(native[k], v, `the native stack's ${k}`);
     });
 
-    it('the native gateway processes set the same variables as compose (but for what a container network needs) and validate as production', () => {
-      const composeKeys = new Set(Object.keys(environmentOf(service(compose, WORKER))));
+    it("the native stack is docker-compose.sandbox.yml's profile: the same settings over deploy/production.env", () => {
+      const sandbox = loadSandboxCompose(compose);
+      for (const name of [API, WORKER]) {
+        const over = environmentOf(
+          service(parse(readFileSync(path.join(root, 'docker-compose.sandbox.yml'), 'utf8'), { merge: true }) as Compose, name),
+        );
+        // Besides the bank (its address and the simulator's secret), the override sets what the native stack sets.
+        const settings = Object.fromEntries(Object.entries(over).filter(([k]) => !['BANK_BASE_URL', 'BANK_SECRET'].includes(k)));
+        assert.deepEqual(settings, { ...SANDBOX_PROFILE }, `${name}: docker-compose.sandbox.yml's settings`);
+        const config = loadConfig(interpolatedEnv(service(sandbox, name)));
+        assert.equal(config.GATEWAY_ENV, SANDBOX_PROFILE.GATEWAY_ENV, name);
+      }
+    });
+
+    it('the native gateway processes set the same variables as the sandbox profile of compose (but for what a container network needs) and validate as staging', () => {
+      const composeKeys = new Set(Object.keys(environmentOf(service(loadSandboxCompose(compose), WORKER))));
       // Compose's own: the UI's codec origins and key rotation are operator options it passes through.
       for (const k of ['LOG_LEVEL', 'PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS']) composeKeys.delete(k);
-      // The native stack's own: its payee VPA (compose leaves it to the operator) and the loopback webhooks of its test.
-      const nativeKeys = new Set(Object.keys(native).filter((k) => !['UPI_PAYEE_VPA', 'WEBHOOK_ALLOW_LOOPBACK'].includes(k)));
+      // The native stack's own: the loopback webhooks of its test.
+      const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
       const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!) });
-      assert.equal(config.GATEWAY_ENV, 'production');
+      assert.equal(config.GATEWAY_ENV, 'staging', 'production refuses a simulator bank');
       assert.equal(config.BANK_CONNECTOR, 'http');
       assert.equal(config.SANDBOX_ENABLED, false);
+      assert.equal(config.BANK_BASE_URL, bankSimulatorUrlOf(ports));
+      assert.equal(new URL(config.BANK_BASE_URL!).hostname, '127.0.0.1', 'the simulator on loopback, not behind Caddy');
+      assert.equal(config.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, "the simulator's own secret, no production BANK_SECRET");
       assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
+      // Nothing else changes between this and production but GATEWAY_ENV and the bank.
+      const production = loadConfig(interpolatedEnv(service(compose, WORKER)));
+      for (const k of ['BANK_CONNECTOR', 'SANDBOX_ENABLED', 'MONGODB_DB', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const)
+        assert.equal(config[k], production[k], k);
     });
 
     it('the Temporal server and its schema job read deploy/temporal/server.env in both, and set none of its keys again', () => {
@@ -1020,6 +1116,29 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    it("sets the namespace's retention of temporal-config/namespace.yaml, longer than a webhook's retries, as the server creates it", () => {
+      const { retention } = parse(readFileSync(path.join(root, 'temporal-config', 'namespace.yaml'), 'utf8')) as {
+        retention: string;
+      };
+      assert.equal(retention, '168h', 'seven days (temporal-config/namespace.yaml says why)');
+      const webhookRetriesMs = parseDurationList(
+        loadConfig(interpolatedEnv(service(compose, WORKER))).WEBHOOK_RETRY_SCHEDULE,
+      ).reduce((a, b) => a + b, 0);
+      assert.ok(168 * 3_600_000 > webhookRetriesMs, 'closed deliveries outlive the longest retry schedule');
+      const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const fresh = runRegistration(adminJobArgv(compose), env, 0, false);
+      assert.equal(fresh.status, 0, fresh.stderr);
+      assert.match(fresh.namespaceCreates[0] ?? '', new RegExp(`--retention ${retention}\\b`), 'created with it');
+      const r = runRegistration(adminJobArgv(compose), env);
+      assert.equal(r.status, 0, r.stderr);
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      assert.deepEqual(
+        r.retentions.map((u) => ({ namespace: u.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', retention: u.retention })),
+        [{ namespace: ns, retention }],
+        'an existing namespace is updated to it',
+      );
     });
 
     it('waits for the server, and fails instead of registering when it never serves', () => {

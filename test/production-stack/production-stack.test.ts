@@ -34,8 +34,13 @@ describe('the production stack, probed from outside', function () {
   const state = readState();
   const secrets = JSON.parse(readFileSync(path.join(state.dataDir, 'secrets.json'), 'utf8')) as StackSecrets;
   const publicUrl = state.publicUrl;
-  /** The checkout helpers need a base URL and the bank's address: here Caddy and the acquirer's TLS site. */
-  const gw = { baseUrl: publicUrl, bank: { url: `https://localhost:${state.ports.acquirerTls}` } } as unknown as TestGateway;
+  /**
+   * The checkout helpers need a base URL and the bank's address: here Caddy and the simulator's
+   * loopback listener (the payer of these probes runs on this machine; a real acquirer's pages are public).
+   */
+  const bankUrl = `http://127.0.0.1:${state.ports.bankSimulator}`;
+  const gw = { baseUrl: publicUrl, bank: { url: bankUrl } } as unknown as TestGateway;
+  const adminAuth = { authorization: `Bearer ${secrets.BANK_SIMULATOR_ADMIN_TOKEN}` };
   /** The operator's side: an API replica on loopback (the operator API is not for the public site). */
   const opsUrl = `http://127.0.0.1:${state.ports.api[0]}`;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -107,10 +112,9 @@ describe('the production stack, probed from outside', function () {
       }
     }
   }
-  /** The simulator's books (the bank's side), read on loopback as its operator. */
+  /** The simulator's books (the bank's side), read on loopback as its operator, with its admin token. */
   const books = async () =>
-    (await request(`http://127.0.0.1:${state.ports.bankSimulator}/admin/books?merchantIdentifier=${merchant.merchantIdentifier}`))
-      .json as {
+    (await request(`${bankUrl}/admin/books?merchantIdentifier=${merchant.merchantIdentifier}`, { headers: adminAuth })).json as {
       payments: {
         request: { orderId?: string; txnId: string; amountPaise?: number };
         answer?: { redirect?: { url: string } };
@@ -141,7 +145,6 @@ describe('the production stack, probed from outside', function () {
           p.http,
           ...p.api,
           p.bankSimulator,
-          p.acquirerTls,
           p.codec,
           p.postgresql,
           p.store,
@@ -159,6 +162,47 @@ describe('the production stack, probed from outside', function () {
       } finally {
         ns.remove();
       }
+    });
+  });
+
+  describe('the bank: the sandbox profile (production refuses the simulator)', () => {
+    /** A running process's environment, as /proc shows it to the user who started the stack. */
+    const environOf = (name: string): Record<string, string> => {
+      const pid = readState().processes[name]?.pid;
+      assert.ok(pid, `no pid for ${name}`);
+      return Object.fromEntries(
+        readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+    };
+
+    it("the gateway runs as staging, its bank the simulator on loopback, signed with the simulator's own secret", () => {
+      for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
+        const env = environOf(name);
+        assert.equal(env.GATEWAY_ENV, 'staging', name);
+        assert.equal(env.SANDBOX_ENABLED, 'false', name);
+        assert.equal(env.BANK_BASE_URL, bankUrl, name);
+        assert.equal(env.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, name);
+      }
+      const simulator = environOf('bank simulator');
+      assert.equal(simulator.BANK_SECRET, undefined, 'the simulator never holds a BANK_SECRET');
+      assert.equal(simulator.BANK_SIMULATOR_SECRET, secrets.BANK_SIMULATOR_SECRET);
+      assert.notEqual(simulator.GATEWAY_ENV, 'production');
+    });
+
+    it('its admin routes take its admin token, and every answer says it is the simulator', async () => {
+      const url = `${bankUrl}/admin/books?merchantIdentifier=${merchant.merchantIdentifier}`;
+      assert.equal((await request(url)).status, 401, 'no token');
+      assert.equal(
+        (await request(url, { headers: { authorization: `Bearer ${secrets.OPS_TOKEN}` } })).status,
+        401,
+        'another token',
+      );
+      const ok = await request(url, { headers: adminAuth });
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.headers.get('x-bank-simulator'), 'sandbox', 'a production gateway refuses such answers');
     });
   });
 
@@ -186,7 +230,6 @@ describe('the production stack, probed from outside', function () {
   describe('the public port', () => {
     for (const [method, route] of [
       ['GET', '/metrics'],
-      ['GET', '/docs'],
       ['POST', '/sandbox/v1/payments'],
       ['GET', '/sandbox/v1/time'],
       ['POST', '/sandbox/v1/time/skip'],
@@ -197,7 +240,7 @@ describe('the production stack, probed from outside', function () {
       });
     }
 
-    for (const host of ['acquirer.internal', `localhost:${state.ports.acquirerTls}`, `127.0.0.1:${state.ports.bankSimulator}`]) {
+    for (const host of ['acquirer.internal', 'bank-simulator:4100', `127.0.0.1:${state.ports.bankSimulator}`]) {
       it(`Host: ${host} does not reach the bank simulator's admin or pages`, async () => {
         for (const route of ['/admin/books', '/admin/faults', '/pages/pay/x', '/v1/payments/x']) {
           const res = await rawHttps(state.ports.https, route, host, state.caddyRootCertificate);
@@ -213,6 +256,11 @@ describe('the production stack, probed from outside', function () {
         }
       });
     }
+
+    it('serves /docs (Swagger UI) because it runs as staging: production does not mount it, /openapi.json stays', async () => {
+      assert.equal((await request(`${publicUrl}/docs`)).status, 200, 'staging serves the API reference page');
+      assert.equal((await request(`${publicUrl}/openapi.json`)).status, 200);
+    });
 
     it('the operator API and the codec need the operator token, and /health answers', async () => {
       assert.equal((await request(`${publicUrl}/health`)).status, 200);

@@ -76,7 +76,7 @@ async function main(): Promise<number> {
   }
   if (state) {
     const p = state.ports;
-    const all = [p.https, p.http, ...p.api, p.bankSimulator, p.acquirerTls, p.codec, p.postgresql, p.store, p.temporal.frontend];
+    const all = [p.https, p.http, ...p.api, p.bankSimulator, p.codec, p.postgresql, p.store, p.temporal.frontend];
     const open = [];
     for (const port of all) if (await canConnect('127.0.0.1', port)) open.push(port);
     if (open.length > 0) {

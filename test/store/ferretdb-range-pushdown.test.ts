@@ -146,6 +146,16 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, find!), 'status_swept_updated', { ordered: false });
   });
 
+  it('reads the CREATED mandates of the sweep from state_swept_created, and marks them by _id', async () => {
+    const mandates = new MandateRepository(db, randomBytes(32).toString('hex'));
+    const [find] = await capture(() => mandates.findCreatedBefore(new Date(DAY + 86_400_000), 100));
+    // Only CREATED mandates are read; their order (sweptAt may be missing) is sorted in memory.
+    assertIndexSearch(await explainFind(db, find!), 'state_swept_created', { ordered: false });
+    const [update] = await capture(() => mandates.markSwept([{ merchantIdentifier: MERCHANT, orderId: 'm-1' }], new Date(DAY)));
+    const filter = (update!.updates as { q: Document }[])[0]!.q;
+    assertIndexSearch(await explainFind(db, { find: 'mandates', filter }), '_id_', { ordered: false });
+  });
+
   it('reads a reconciliation batch by txnId from txnId_unique', async () => {
     const [find] = await capture(() => repo.findByTxnIds(['T1', 'T2', 'T3']));
     assertIndexSearch(await explainFind(db, find!), 'txnId_unique', { ordered: false });
@@ -170,16 +180,16 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, { find: 'transactions', filter }), '_id_', { ordered: false });
   });
 
-  it('reads the orders with a refund still pending from the multikey table of refund_status_updated', async () => {
+  it('reads the orders with a refund still pending from the multikey table of refund_status_swept_updated', async () => {
     const [find] = await capture(() => repo.findWithPendingRefundsSince(new Date(DAY + 86_400_000), 100));
     const explain = await explainFind(db, find!);
     const plan = sqlitePlan(explain);
-    if (!plan) return assertIndexSearch(explain, 'refund_status_updated', { ordered: false });
+    if (!plan) return assertIndexSearch(explain, 'refund_status_swept_updated', { ordered: false });
     // `refunds.status` lies inside an array: SQLite's own index holds one value per row, so the
     // patch keeps (_id, status) rows beside it and looks the documents up by _id.
     const shown = JSON.stringify(plan);
     assert.ok(
-      plan.some((row) => /SEARCH _gateway_mk_\S+_refund_status_updated USING COVERING INDEX \S+ \(v=\?\)/.test(row)),
+      plan.some((row) => /SEARCH _gateway_mk_\S+_refund_status_swept_updated USING COVERING INDEX \S+ \(v=\?\)/.test(row)),
       `expected a search of the multikey table, got ${shown}`,
     );
     assert.ok(

@@ -11,7 +11,10 @@ import { temporalTls } from '../../src/temporal/tls';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
 import type { BankSimulator } from '../../src/bank/simulator/server';
 import { freePort } from '../../src/devstack/process';
+import { loadedSupport } from './loaded-support';
 import { testBankMode, testBankSimulator, testStore, testTemporal, workflowBundle } from './servers';
+
+loadedSupport.gateway = true;
 
 /**
  * One key for the whole run, as one deployment has: every gateway and workflow test shares a store
@@ -79,6 +82,9 @@ export async function startTestGateway(
     PAGE_REQUESTS_PER_TOKEN_PER_MINUTE: '0',
     PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE: '0',
     DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: '0',
+    // Every suite signs users in; production's 2^17 (about half a second of a core each) is tested
+    // in test/api/dashboard-sign-in.test.ts and test/unit/password.test.ts.
+    DASHBOARD_PASSWORD_COST: '14',
     // The dashboard links orders to their workflows there (nothing is served at this address).
     TEMPORAL_UI_URL: 'http://temporal-ui.test:8233',
     ...bankSettings,

@@ -123,6 +123,7 @@ export function randomDocs(r: Rng, count: number, arrays: readonly ArrayField[])
     }
     const refunds = randomRefunds(r);
     if (refunds !== undefined) doc.refunds = refunds;
+    if (refunds !== undefined && chance(r, 0.5)) doc.refundsSweptAt = new Date(pick(r, DATE_POOL));
     if (arrayField === 'delayedSuccess') doc.delayedSuccess = pick(r, [[true], [false, true], [false], []]);
     else if (chance(r, 0.3)) doc.delayedSuccess = chance(r, 0.5);
     docs.push(doc);
@@ -210,7 +211,7 @@ export function randomQuery(r: Rng, docs: Doc[]): { shape: string; query: Query 
         'refunds.status': chance(r, 0.7) ? { eq: 'PENDING' } : { in: ['PENDING', 'FAILED'] },
         updatedAt: { lt: new Date(UPDATED_DATES + Math.floor(r() * docs.length * 12)) },
       };
-      return { shape, query: { filter, sort: { updatedAt: 1 }, limit: limit(r) } };
+      return { shape, query: { filter, sort: { refundsSweptAt: 1, updatedAt: 1 }, limit: limit(r) } };
     }
     default: {
       const known = docs.map((d) => d.txnId).filter((t): t is string => typeof t === 'string');

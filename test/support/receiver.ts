@@ -14,9 +14,13 @@ export type ReceiverAnswer = { status: number; body: string; headers?: Record<st
 
 /**
  * A merchant's webhook receiver on loopback: records every call and answers with what `answer`
- * says for the n-th call (default: 200 SUCCESS). `received` resolves once n calls have arrived.
+ * says for the n-th call (default: 200 SUCCESS); an answer given as a promise holds the call open
+ * until it settles (a test acts while an attempt is in flight). `received` resolves once n calls
+ * have arrived.
  */
-export async function startReceiver(answer: (n: number) => ReceiverAnswer = () => ({ status: 200, body: 'SUCCESS' })) {
+export async function startReceiver(
+  answer: (n: number) => ReceiverAnswer | Promise<ReceiverAnswer> = () => ({ status: 200, body: 'SUCCESS' }),
+) {
   const calls: ReceivedCall[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -28,9 +32,11 @@ export async function startReceiver(answer: (n: number) => ReceiverAnswer = () =
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       });
-      const a = answer(calls.length);
+      const given = answer(calls.length);
       waiters.filter((w) => w.n <= calls.length).forEach((w) => w.resolve());
-      if (a !== 'hang') res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers }).end(a.body);
+      void Promise.resolve(given).then((a) => {
+        if (a !== 'hang') res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers }).end(a.body);
+      });
     });
   });
   const waiters: { n: number; resolve: () => void }[] = [];

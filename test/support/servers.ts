@@ -11,7 +11,10 @@ import { freePort } from '../../src/devstack/process';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { customSearchAttributes } from '../../src/temporal/search-attributes';
 import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
+import { loadedSupport } from './loaded-support';
 import { unpatchedFerretdbBinary } from './unpatched-ferretdb';
+
+loadedSupport.servers = true;
 
 /**
  * Real servers for the tests, started on first use and shared by the whole run: the store

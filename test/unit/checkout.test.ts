@@ -1,7 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { createHmac } from 'node:crypto';
 import { checkoutChoices, checkoutPaymentMode, checkoutToken } from '../../src/domain/checkout';
-import { expressChecksumTexts, legacyChecksumTexts, phpSanitized } from '../../src/domain/checkout-checksum';
+import {
+  expressChecksumTexts,
+  legacyChecksumTexts,
+  legacyFieldOrderProblem,
+  phpSanitized,
+} from '../../src/domain/checkout-checksum';
 import { checkoutReturnFields, verifiedReturnKind } from '../../src/domain/checkout-return';
 import { parseLooseObject } from '../../src/domain/loose-json';
 import type { Transaction } from '../../src/domain/transaction';
@@ -28,6 +33,23 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
     assert.equal(fixed, 'amount=100&merchantIdentifier=m1&orderId=o-1&productDescription=Tea, hot&');
     assert.equal(sanitized, 'amount=100&merchantIdentifier=m1&orderId=o-1&productDescription=Tea hot&');
     assert.equal(sorted, 'amount=100&merchantIdentifier=m1&orderId=o-1&productDescription=Tea, hot&udf1=x&');
+  });
+
+  it("legacy field names: the kit form's order (gaps allowed) or sorted, only the forms' names", () => {
+    const names = (...ks: string[]) => ks.map((k) => [k, 'x'] as [string, string]);
+    assert.equal(legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'returnUrl', 'amount', 'checksum')), null);
+    assert.equal(legacyFieldOrderProblem(names('amount', 'merchantIdentifier', 'orderId', 'returnUrl')), null, 'sorted');
+    assert.equal(
+      legacyFieldOrderProblem(names('amount', 'bankid', 'merchantIdentifier', 'orderId')),
+      null,
+      'sorted, express names',
+    );
+    assert.equal(
+      legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'amount', 'buyerLastName'))?.field,
+      'buyerLastName',
+    );
+    assert.equal(legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'amount', 'udf1'))?.field, 'udf1');
+    assert.equal(legacyFieldOrderProblem(names('orderId', 'merchantIdentifier', 'bankid'))?.field, 'merchantIdentifier');
   });
 
   it('legacy texts: every value but the checksum, quoted, in the order posted', () => {
@@ -114,19 +136,20 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
       assert.equal(verifiedReturnKind('other', fields), null);
     });
 
-    it('legacy: four fields (amount with v=2 only), free of the PHP kits characters, quoted values signed', () => {
+    it('legacy: four fields (amount in every version), free of the PHP kits characters, quoted values signed', () => {
       const v2 = checkoutReturnFields('transactV2', order, 's3cret');
       assert.deepEqual(
         v2.map(([k]) => k),
         ['amount', 'orderId', 'responseCode', 'responseDescription', 'checksum'],
       );
       const description = new Map(v2).get('responseDescription')!;
-      assert.equal(description, 'No response from the bank transaction marked failed by the service.');
-      assert.equal(new Map(v2).get('checksum'), hmac('s3cret', `'25050''o-1''1023''${description}'`));
-      assert.deepEqual(
-        checkoutReturnFields('transactV3', order, 's3cret').map(([k]) => k),
-        ['orderId', 'responseCode', 'responseDescription', 'checksum'],
-      );
+      // The stored reason (1023, a silent bank) goes out as Zaakpay's 183, its comma removed.
+      assert.equal(description, 'Unfortunately the transaction has failed.');
+      assert.equal(new Map(v2).get('responseCode'), '183');
+      assert.equal(new Map(v2).get('checksum'), hmac('s3cret', `'25050''o-1''183''${description}'`));
+      for (const entry of ['transact', 'transactV3'] as const) {
+        assert.deepEqual(checkoutReturnFields(entry, order, 's3cret'), v2, `${entry}: the same return, amount included`);
+      }
       assert.equal(verifiedReturnKind('s3cret', v2), 'legacy');
     });
   });

@@ -3,7 +3,11 @@ import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/con
 
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
-const HTTP_BANK = { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'https://acquirer.example', BANK_SECRET: 'b'.repeat(32) };
+const HTTP_BANK = {
+  BANK_CONNECTOR: 'http',
+  BANK_BASE_URL: 'https://acquirer.example',
+  BANK_SECRET: '7d2f9a41c08e5b36f1a4c9e27b05d83f',
+};
 const TEMPORAL_MTLS = {
   TEMPORAL_TLS_CA_FILE: '/certs/ca.pem',
   TEMPORAL_TLS_CERT_FILE: '/certs/gateway.pem',
@@ -14,6 +18,7 @@ const STRONG = {
   MASTER_KEY: '3f9c1a7be24d60c85e17f3a9d02b6c4e81f75a3d9c60b2e47a18d5f3c9e06b71',
   OPS_TOKEN: 'Zq7vK2mX9pL4tR8wN1cY6bH3jF5dG0sA',
   PUBLIC_BASE_URL: 'https://pay.example.in',
+  UPI_PAYEE_VPA: 'gateway@examplebank',
   ...TEMPORAL_MTLS,
 };
 
@@ -23,6 +28,7 @@ describe('configuration', () => {
     assert.equal(c.API_PORT, 3000);
     assert.equal(c.DEV_TEMPORAL_UI_PORT, 8233);
     assert.equal(c.BANK_TIMEOUT_SECONDS, 900);
+    assert.equal(c.UPI_PAYEE_VPA, 'merchantgateway@sandbox', 'development pays the sandbox VPA');
     assert.equal(c.SANDBOX_ENABLED, true);
     assert.equal(c.PUBLIC_BASE_URL, 'http://localhost:3000');
     assert.ok(Object.isFrozen(c));
@@ -120,6 +126,11 @@ describe('configuration', () => {
       [{ PUBLIC_BASE_URL: 'http://pay.example.in' }, /PUBLIC_BASE_URL: must be https in production/],
       [{ SANDBOX_ENABLED: 'true' }, /SANDBOX_ENABLED: not allowed in production/],
       [{ BANK_CONNECTOR: 'sandbox' }, /BANK_CONNECTOR: the sandbox bank is not allowed in production/],
+      [{ UPI_PAYEE_VPA: undefined }, /UPI_PAYEE_VPA: required in production/],
+      [{ BANK_SECRET: 'a'.repeat(40) }, /BANK_SECRET: too weak for production: too few distinct characters/],
+      [{ BANK_SECRET: 'abcdefgh'.repeat(5) }, /BANK_SECRET: too weak for production: a short pattern repeated/],
+      [{ UPI_PAYEE_VPA: 'merchantgateway@sandbox' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
+      [{ UPI_PAYEE_VPA: 'gateway@SANDBOX' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
     ];
     for (const [change, message] of refusals) {
       assert.throws(() => loadConfig({ ...production, ...change }), message, JSON.stringify(change));

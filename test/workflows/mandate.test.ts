@@ -89,7 +89,8 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
       mandates: deps.mandates,
       transactions: deps.transactions,
       bank,
-      now: () => new Date(),
+      // The server's time (of the attempt): the peak-window check of a debit attempt reads it.
+      now: () => new Date(Context.current().info.currentAttemptScheduledTimestampMs),
       temporal: env.client,
       taskQueue,
       webhookBatchWindowMs: 1000,

@@ -153,7 +153,7 @@ describe('payment workflow (time-skipping)', function () {
     assert.equal(inquiries.get(t.txnId)?.calls, 1);
   });
 
-  it('takes a late bank answer that arrives before the timeout', async () => {
+  it('takes a late bank answer that arrives before the timeout (the signal older API processes send)', async () => {
     const t = transaction({ payerVpa: 'noanswer@sandbox' });
     const result = await withWorker(async () => {
       await ensurePaymentWorkflow(deps(), t);

@@ -5,6 +5,7 @@ import type { BankRefundRequest } from '../../activities/bank-connector';
 import type { RecordRefundInput } from '../../activities/refund-activities';
 import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
 import type { RefundWorkflowInput } from '../../workflows/refund';
+import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 
 /**
@@ -18,7 +19,14 @@ describe('refund workflow (time-skipping)', function () {
   const settled = new Map<string, { status: string; rrn: string | null; calls: number }>();
   const bankCalls: BankRefundRequest[] = [];
 
+  /** What the workflow handed to the merchant's webhook (the delivery is faked: the point is the workflow). */
+  const delivered: WebhookDeliveryInput[] = [];
+
   const activities = {
+    async deliverWebhookFirstAttempt(input: WebhookDeliveryInput) {
+      delivered.push(input);
+      return { state: 'delivered', attempts: 1 };
+    },
     async requestBankRefund(request: BankRefundRequest) {
       bankCalls.push(request);
       return new SandboxBankConnector().requestRefund(request);
@@ -83,6 +91,32 @@ describe('refund workflow (time-skipping)', function () {
     const [result] = await run([i]);
     assert.equal(result.refundStatus, 'FAILED');
     assert.equal(settled.get(`${i.orderId}:no-1`)?.rrn, null);
+  });
+
+  it("hands each settled refund to the merchant's webhook, as recorded, under one id per refund", async () => {
+    const ok = input('hook-ok');
+    const no = { ...input('hook-no', 'sandbox fail'), orderId: ok.orderId };
+    await run([ok, no]);
+    const mine = delivered.filter((d) => d.orderId === ok.orderId);
+    assert.deepEqual(
+      mine
+        .map((d) => d.update && [d.update.kind, (d.update as { merchantRefId: string }).merchantRefId, d.update.txnStatus])
+        .sort(),
+      [
+        ['refund', 'hook-no', 'Success'],
+        ['refund', 'hook-ok', 'Refund'],
+      ],
+    );
+    const failed = mine.find((d) => d.update?.kind === 'refund' && d.update.refundStatus === 'FAILED')!;
+    assert.equal(failed.merchantIdentifier, ok.merchantIdentifier);
+    assert.match(failed.deliveryId, new RegExp(`^rf:${ok.merchantIdentifier}:[0-9a-f]{32}$`));
+    assert.notEqual(mine[0]!.deliveryId, mine[1]!.deliveryId);
+    // Run again (a repeated refund workflow finds the refund settled): the same delivery id.
+    await run([no]);
+    const again = delivered.filter(
+      (d) => d.orderId === ok.orderId && d.update?.kind === 'refund' && d.update.refundStatus === 'FAILED',
+    );
+    assert.equal(new Set(again.map((d) => d.deliveryId)).size, 1);
   });
 
   it('two refunds of one order at once each ask the bank once and are each recorded once', async () => {

@@ -2958,7 +2958,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy checkout: send the payer to the hosted checkout
-     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries exactly amount (paise, v=2 only), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
+     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
      */
     post: {
       parameters: {
@@ -8111,7 +8111,7 @@ export interface paths {
     put?: never;
     /**
      * Replay every failed delivery created since a time (operator)
-     * @description Each failed delivery created at or after `since` (optionally of one merchant; at most 1000 per call) is sent again as a new delivery of the same bytes, linked to the first by replayOf.
+     * @description Each failed original delivery created at or after `since` (optionally of one merchant), oldest first to the end, is sent again as a replay of the same txnData (id `<original>:replay-<n>`, linked by replayOf); originals whose latest replay is pending or delivered are skipped and replays are never replayed, so the same request repeated starts nothing. Answers the replays this call started.
      */
     post: {
       parameters: {
@@ -8304,7 +8304,7 @@ export interface paths {
     put?: never;
     /**
      * Send one delivery again (operator)
-     * @description A new delivery (its own id, attempts and schedule) of the same stored bytes, linked to the first by replayOf. Unknown id: 404, code 2044.
+     * @description A replay (its own id `<original>:replay-<n>`, attempts and schedule) of the original's stored txnData, linked by replayOf and signed with the keys in force. Idempotent: while the latest replay is pending or delivered it is answered and nothing is sent; a replay's id replays its original. Unknown id: 404, code 2044.
      */
     post: {
       parameters: {
@@ -10021,20 +10021,48 @@ export interface components {
             bankRefNum?: string;
           }
         | {
-            /** @description paise */
+            /** @description paise: the transaction’s, or the refund’s in `refunds` */
             amount: number;
             orderid: string;
             /** @description yyyy-MM-dd HH:mm:ss.S, IST */
             txnDate: string;
+            /**
+             * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+             * @enum {string}
+             */
+            txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+            /** @description refund outcomes: the refund’s merchantRefId */
+            merchantRefId?: string;
+            /**
+             * @description refund outcomes: how the bank settled it
+             * @enum {string}
+             */
+            refundStatus?: 'SUCCESS' | 'FAILED';
+            /** @description chargebacks: the amount charged back, paise */
+            chargebackAmount?: number;
           }
       )[];
-      /** @description auto-refunds (non-real-time calls only) */
+      /** @description auto-refunds and refund outcomes (non-real-time calls only) */
       refunds: {
-        /** @description paise */
+        /** @description paise: the transaction’s, or the refund’s in `refunds` */
         amount: number;
         orderid: string;
         /** @description yyyy-MM-dd HH:mm:ss.S, IST */
         txnDate: string;
+        /**
+         * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+         * @enum {string}
+         */
+        txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+        /** @description refund outcomes: the refund’s merchantRefId */
+        merchantRefId?: string;
+        /**
+         * @description refund outcomes: how the bank settled it
+         * @enum {string}
+         */
+        refundStatus?: 'SUCCESS' | 'FAILED';
+        /** @description chargebacks: the amount charged back, paise */
+        chargebackAmount?: number;
       }[];
     };
     RealtimeTxn: {
@@ -10068,11 +10096,25 @@ export interface components {
       bankRefNum?: string;
     };
     LateTxn: {
-      /** @description paise */
+      /** @description paise: the transaction’s, or the refund’s in `refunds` */
       amount: number;
       orderid: string;
       /** @description yyyy-MM-dd HH:mm:ss.S, IST */
       txnDate: string;
+      /**
+       * @description refund outcomes and chargebacks: the status API’s txnStatus the change left
+       * @enum {string}
+       */
+      txnStatus?: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+      /** @description refund outcomes: the refund’s merchantRefId */
+      merchantRefId?: string;
+      /**
+       * @description refund outcomes: how the bank settled it
+       * @enum {string}
+       */
+      refundStatus?: 'SUCCESS' | 'FAILED';
+      /** @description chargebacks: the amount charged back, paise */
+      chargebackAmount?: number;
     };
     MandateData: {
       merchantIdentifier: string;

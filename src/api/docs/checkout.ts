@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
 import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
 import {
@@ -20,13 +20,19 @@ const refusals = Object.values(CheckoutRefusals)
   .join('; ');
 
 /** What every checkout entry does once the merchant is authenticated (DECISIONS.md, Checkout). */
-export const CHECKOUT_FLOW = `The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: ${refusals}; a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent.`;
+export const CHECKOUT_FLOW = `The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: ${refusals}; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent.`;
 
 const RETURNS = `The return to returnUrl carries (V8 and /transactU?v=8) ${V8_RETURN_FIELDS.join(', ')}, then checksum = HMAC-SHA256 of \`key=value&\` of those fields in that order (NA where there is no data); V7 exactly ${V7_RETURN_FIELDS.join(', ')} and the checksum the same way.`;
 
 const expressDescription = `Zaakpay's express checkout: flat fields. \`checksum\` = HMAC-SHA256 (hex) with the secret key of \`key=value&\` for each non-empty field in this order: ${EXPRESS_CHECKSUM_FIELDS.join(', ')}; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>\`!$%^=+|\\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's \`data\` + \`checksum\` pair (as /transactU?v=8) is taken too. ${CHECKOUT_FLOW} ${RETURNS}`;
 
 const entryResponses = {
+  200: {
+    description:
+      'a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page',
+    schema: checkoutResponseSchema,
+    html: true,
+  },
   303: { description: 'the order is open: its hosted checkout page (Location /checkout/{token})' },
 } as const;
 
@@ -109,7 +115,7 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
     '/transact': {
       post: operation({
         summary: "Zaakpay's legacy checkout: send the payer to the hosted checkout",
-        description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The return carries exactly amount (paise, v=2 only), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
+        description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
         bodySignature: 'legacyChecksum',
         in: 'form',
         query: legacyQuerySchema,

@@ -55,6 +55,12 @@ export function exampleLegacyForm(): Record<string, string> {
   return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]!) };
 }
 
+/** A legacy XML API's form as Zaakpay's older PHP kit posts it: its fields in form order, signed `'v1''v2'...`. */
+export function exampleLegacyXmlForm(fields: [string, string][]): Record<string, string> {
+  const pairs: [string, string][] = [['merchantIdentifier', M], ...fields];
+  return { ...Object.fromEntries(pairs), checksum: sign(legacyChecksumTexts(pairs)[0]!) };
+}
+
 export const exampleCustomCheckoutForm = () =>
   signedDataForm({
     returnUrl: 'https://shop.example/zaakpay/return',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import { pathParameter } from './examples';
 import {
   apiKeyCreatedResponseSchema,

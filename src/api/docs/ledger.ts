@@ -1,6 +1,6 @@
 import { LEDGER_STATES, REFUND_IN_FLIGHT } from '../../domain/ledger-state';
 
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import { bulkRequestSchema, bulkResponseSchema, ledgerRequestSchema, ledgerResponseSchema } from '../schemas/ledger';
 
 const stateTable = [...Object.entries(LEDGER_STATES), ['a refund in flight', REFUND_IN_FLIGHT] as const]
@@ -13,7 +13,7 @@ export function ledgerPaths(): Record<string, object> {
     '/api/v1/ledger': {
       post: operation({
         summary: "A page of the merchant's transactions initiated in a period",
-        description: `Header \`X-API-Key\`. Transactions initiated from startDateTime to endDateTime (IST, both inclusive to the minute; a date alone is the whole day), oldest first, then by txnId: pages stay stable while new transactions arrive. \`status\` SUCCESS selects every successful state (refunded and charged back included). Delayed successes (from bank reconciliation) only with includeDelayedSuccessTxn. Ledger states: ${stateTable}. Amounts in rupees. \`refundDetail\` lists refunds not failed (refundReferenceNumber is the merchantRefId), null when none. Errors: 400 code 1030 pageSize over 10000, 2001 malformed JSON, 2002 an invalid field (a date that does not exist, start after end); 401 code 2013 API key missing or wrong; 503 code 1036 any failure of the service.`,
+        description: `Header \`X-API-Key\`. Transactions initiated from startDateTime to endDateTime (IST, both inclusive to the minute; a date alone is the whole day), oldest first, then by txnId: pages stay stable while new transactions arrive. \`status\` SUCCESS selects every successful state (refunded and charged back included). Delayed successes (from bank reconciliation) only with includeDelayedSuccessTxn. Ledger states: ${stateTable}. Amounts in rupees. \`refundDetail\` lists refunds not failed (refundReferenceNumber is the merchantRefId), null when none. responseCode/responseDescription are Zaakpay's outcome codes, null on a PENDING row. Errors carry Zaakpay's ledger codes: 401 code 100 API key missing, 112 API key wrong; 400 code 1026 startDateTime or endDateTime missing, 1027 status missing or invalid, 1028 a date's format (or a date that does not exist), 1029 pageSize or pageNumber invalid, 1030 pageSize over 10000, 1031 start after end, 2001 malformed JSON, 2002 includeDelayedSuccessTxn not a boolean; 503 code 1036 any failure of the service. A page with no record: HTTP 200 \`{success: false, message: {code: "1035", text: "No record found."}}\`.`,
         security: [{ apiKey: [] }],
         request: ledgerRequestSchema,
         example: { startDateTime: '2026-11-01', endDateTime: '2026-11-23 23:59', status: 'ALL', pageSize: 1000, pageNumber: 1 },

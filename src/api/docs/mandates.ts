@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE_MERCHANT, exampleCustomCheckoutForm } from './examples';
 import { MandateResponse } from '../../domain/mandate';
 import { SANDBOX_MANDATE_PAYERS } from '../../domain/sandbox-bank';
-import { operation } from '../openapi';
+import { operation } from './operation';
 import { checkoutDataSchema, checkoutResponseSchema } from '../schemas/checkout';
 import { mandateDataSchema, mandateFormSchema, mandateResponseSchema, TRANSACT_U_VERSIONS } from '../schemas/mandates';
 import { CHECKOUT_FLOW } from './checkout';

@@ -1,4 +1,4 @@
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import { codecPayloadsSchema } from '../schemas/codec';
 import { EXAMPLE_MERCHANT, pathParameter } from './examples';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';

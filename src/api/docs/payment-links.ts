@@ -1,6 +1,6 @@
 import { MAX_LINKS_PER_BATCH } from '../../domain/payment-link';
 
-import { operation } from '../openapi';
+import { operation } from './operation';
 import { paymentLinkBatchDocSchema, paymentLinkResponseSchema } from '../schemas/payment-links';
 import { z } from 'zod';
 
@@ -17,7 +17,7 @@ export function paymentLinkPaths(): Record<string, object> {
     '/pl/api/v1/create': {
       post: operation({
         summary: 'Create a batch of payment links',
-        description: `Header \`X-API-Key\`. Up to ${MAX_LINKS_PER_BATCH} entries; each is validated on its own and answered in \`data\` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with \`link\` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, \`qrCode\` (base64 PNG of the link); or with \`link: null\` and \`errorDescription\` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; \`statusCode\` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 1024; paid at most once. The QR images of one batch may hold at most QR_PIXEL_BUDGET pixels in all (width x height summed over the entries with showQrImg; 50,000,000 by default): a batch asking for more is refused whole, nothing created, HTTP 400 with \`statusCode\` 400 and errorMessage \`2018: ...\`.`,
+        description: `Header \`X-API-Key\`. Up to ${MAX_LINKS_PER_BATCH} entries; each is validated on its own and answered in \`data\` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with \`link\` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, \`qrCode\` (base64 PNG of the link); or with \`link: null\` and \`errorDescription\` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; \`statusCode\` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 183; paid at most once. The QR images of one batch may hold at most QR_PIXEL_BUDGET pixels in all (width x height summed over the entries with showQrImg; 50,000,000 by default): a batch asking for more is refused whole, nothing created, HTTP 400 with \`statusCode\` 400 and errorMessage \`2018: ...\`.`,
         security: [{ apiKey: [] }],
         request: paymentLinkBatchDocSchema,
         example: {

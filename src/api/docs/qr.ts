@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_MERCHANT, exampleQrImageQuery, exampleQrRequest } from './examples';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import {
   createQrResponseSchema,
   createQrSchema,
@@ -16,7 +16,7 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
       post: operation({
         summary: 'Create a dynamic UPI QR for an order',
         description:
-          'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 1024. Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
+          'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 183 (the reason, expired unpaid, stays in the store and the dashboard). Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
         bodySignature: 'qrChecksum',
         request: createQrSchema,
         example: exampleQrRequest(),

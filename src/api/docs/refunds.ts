@@ -1,4 +1,4 @@
-import { operation } from '../openapi';
+import { operation } from './operation';
 import { signedDataForm } from './examples';
 import { updateTxnDataSchema, updateTxnFormSchema, updateTxnResponseSchema } from '../schemas/refunds';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_MERCHANT, pathParameter } from './examples';
-import { operation, successError } from '../openapi';
+import { operation, successError } from './operation';
 import {
   listWebhooksQuerySchema,
   listWebhooksResponseSchema,
@@ -34,7 +34,7 @@ export function webhookPaths(): Record<string, object> {
       post: operation({
         summary: 'Replay every failed delivery created since a time (operator)',
         description:
-          'Each failed delivery created at or after `since` (optionally of one merchant; at most 1000 per call) is sent again as a new delivery of the same bytes, linked to the first by replayOf.',
+          'Each failed original delivery created at or after `since` (optionally of one merchant), oldest first to the end, is sent again as a replay of the same txnData (id `<original>:replay-<n>`, linked by replayOf); originals whose latest replay is pending or delivered are skipped and replays are never replayed, so the same request repeated starts nothing. Answers the replays this call started.',
         security: [{ operatorToken: [] }],
         request: replayFailedSchema,
         example: { since: '2026-11-23T00:00:00+05:30', merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier },
@@ -48,7 +48,7 @@ export function webhookPaths(): Record<string, object> {
         ...operation({
           summary: 'Send one delivery again (operator)',
           description:
-            'A new delivery (its own id, attempts and schedule) of the same stored bytes, linked to the first by replayOf. Unknown id: 404, code 2044.',
+            "A replay (its own id `<original>:replay-<n>`, attempts and schedule) of the original's stored txnData, linked by replayOf and signed with the keys in force. Idempotent: while the latest replay is pending or delivered it is answered and nothing is sent; a replay's id replays its original. Unknown id: 404, code 2044.",
           security: [{ operatorToken: [] }],
           in: 'query',
           request: z.object({}),

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { MongoClient } from 'mongodb';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
+import { addressLimitKey } from '../../domain/network-address';
 import { sharedLimiter, tooMany, type SharedLimiter } from './rate-limit';
 
 const MINUTE = 60;
@@ -10,7 +11,7 @@ function limiter(client: MongoClient, dbName: string, points: number, keyPrefix:
 }
 
 /**
- * Failed authentications (every 401 of the catalogue) count against the client address and, when
+ * Failed authentications (every 401: thrown from the catalogue, or answered in a Zaakpay envelope) count against the client address and, when
  * the caller named one, the merchant it claimed to be. An address past its limit gets 429 on
  * every request until the minute is over, before any work; a claimed merchant past its limit turns
  * further failures into 429, while the merchant's correctly signed calls go on (anyone can claim
@@ -20,7 +21,7 @@ export function authFailureLimit(client: MongoClient, dbName: string, limits: { 
   const byAddress = limiter(client, dbName, limits.perAddress, 'auth-fail-ip');
   const byMerchant = limiter(client, dbName, limits.perMerchant, 'auth-fail-merchant');
   return async (ctx: Context, next: Next) => {
-    const address = ctx.ip || 'unknown';
+    const address = addressLimitKey(ctx.ip || 'unknown');
     const refused = byAddress ? await byAddress.refusedFor(address) : 0;
     if (refused > 0) throw tooMany(ctx, refused, 'too many failed authentications from this address');
     try {
@@ -35,6 +36,9 @@ export function authFailureLimit(client: MongoClient, dbName: string, limits: { 
       if (merchantRefused > 0) throw tooMany(ctx, merchantRefused, 'too many failed authentications for this merchant');
       throw e;
     }
+    // Zaakpay-shaped answers (/updateTxn, /checkTxn, the checkout entries) give their own 401
+    // envelope instead of throwing: counted against the address too (the answer already made stands).
+    if (ctx.status === 401 && byAddress) await byAddress.count(address);
   };
 }
 
@@ -46,7 +50,7 @@ export function hostedPageLimit(client: MongoClient, dbName: string, limits: { p
     const token = String(ctx.params.token ?? '');
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
-      byAddress ? byAddress.count(ctx.ip || 'unknown') : 0,
+      byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,
     ]);
     const refused = Math.max(tokenRefused, addressRefused);
     if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');

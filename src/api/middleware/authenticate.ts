@@ -69,7 +69,7 @@ export function apiKeyAuth(merchants: MerchantRepository, now: () => Date) {
     // The lookup is by hash: the key itself never meets a comparison that could leak timing. Any
     // unrevoked key of the merchant is accepted.
     const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), now()) : null;
-    if (!merchant) throw new ApiError('apiKeyInvalid');
+    if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
     ctx.state.merchant = merchant;
     await next();
   };

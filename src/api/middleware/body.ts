@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import { ApiError } from '../../domain/api-errors';
+import { ApiError, type ApiErrorKind } from '../../domain/api-errors';
 import { duplicateJsonKey } from './json-duplicates';
 
 type MediaType = 'application/json' | 'application/x-www-form-urlencoded' | 'text/csv';
@@ -50,15 +50,20 @@ export function parseJsonBody(raw: Buffer): unknown {
 }
 
 /** Validates with a zod schema; the error names every offending field. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  /** The error a failure is reported as, for APIs whose contract has a code per field (the ledger's). */
+  kindOf: (issues: readonly Issue[], value: unknown) => ApiErrorKind = () => 'validationFailed',
+): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new ApiError('validationFailed', describeIssues(parsed.error.issues));
+    throw new ApiError(kindOf(parsed.error.issues, value), describeIssues(parsed.error.issues));
   }
   return parsed.data;
 }
 
-type Issue = z.core.$ZodIssue;
+export type Issue = z.core.$ZodIssue;
 
 /** Each problem with its field; for a body of several accepted shapes, the problems of the nearest one. */
 function describeIssues(issues: readonly Issue[]): string {
@@ -66,7 +71,9 @@ function describeIssues(issues: readonly Issue[]): string {
     .map((i) => {
       if (i.code === 'invalid_union' && i.errors.length > 0) {
         const nearest = [...i.errors].sort((a, b) => a.length - b.length)[0]!;
-        return `${describeIssues(nearest)} (or another of the accepted shapes)`;
+        // The inner issues' paths are relative to the union: name the field the union sits at.
+        const located = nearest.map((e) => ({ ...e, path: [...i.path, ...e.path] }) as Issue);
+        return `${describeIssues(located)} (or another of the accepted shapes)`;
       }
       return i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message;
     })

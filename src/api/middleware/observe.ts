@@ -46,7 +46,13 @@ export function observe(logger: Logger, registry: Registry) {
   };
 }
 
-/** A payment link's (or hosted checkout's) token is its only key (whoever holds it can pay it): logs show the path without it. */
+/**
+ * A payment link's (or hosted checkout's) token is its only key (whoever holds it can pay it), and
+ * a dashboard invitation's token makes an account: logs show the path without them.
+ */
 export function loggedPath(path: string): string {
-  return path.replace(/^\/pl\/(?!api\/)[^/]+/, '/pl/[token]').replace(/^\/checkout\/[^/]+/, '/checkout/[token]');
+  return path
+    .replace(/^\/pl\/(?!api\/)[^/]+/, '/pl/[token]')
+    .replace(/^\/checkout\/[^/]+/, '/checkout/[token]')
+    .replace(/^\/dashboard\/invitations\/[^/]+/, '/dashboard/invitations/[token]');
 }

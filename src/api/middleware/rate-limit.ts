@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { MongoClient } from 'mongodb';
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../../domain/api-errors';
+import { addressLimitKey } from '../../domain/network-address';
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
@@ -23,6 +24,12 @@ export type ApiFamily =
 export interface RateLimit {
   /** Counts one request of the merchant in the family; throws 429 (with Retry-After) past the limit. */
   consume(ctx: Context, family: ApiFamily, merchantIdentifier: string): Promise<void>;
+  /**
+   * Counts one request in the family against the client's address instead (the same limit): for
+   * what anyone can replay from a merchant's public page (its signed checkout form again, a QR
+   * image address), so a replaying payer spends its own budget, never the merchant's customers'.
+   */
+  consumeForClient(ctx: Context, family: ApiFamily): Promise<void>;
 }
 
 /** How often a replica adds its counts to the shared ones in the store. */
@@ -34,6 +41,14 @@ export interface SharedLimiter {
   refusedFor(key: string): Promise<number>;
   /** Counts one against the key: 0 while within the limit, else how long (ms) it is refused. */
   count(key: string): Promise<number>;
+  /**
+   * Counts one against the key in the store itself, at once (one atomic update, no sharing
+   * period): for the few expensive attempts (a sign-in's scrypt) that must be counted before the
+   * work, so concurrent attempts on every replica never pass the limit. 0 or how long (ms) it is refused.
+   */
+  take(key: string): Promise<number>;
+  /** Gives back one `take` (the attempt turned out not to count, e.g. a right password). */
+  giveBack(key: string): Promise<void>;
 }
 
 /**
@@ -105,6 +120,19 @@ export function sharedLimiter(
       unshared.set(key, (unshared.get(key) ?? 0) + 1);
       return 0;
     },
+    async take(key) {
+      try {
+        await shared.consume(key, 1);
+        return 0;
+      } catch (e) {
+        if (e instanceof RateLimiterRes) return Math.max(1, e.msBeforeNext);
+        // The store did not answer: the local count still limits this replica.
+        return this.count(key);
+      }
+    },
+    async giveBack(key) {
+      await shared.reward(key, 1).catch(() => undefined);
+    },
   };
 }
 
@@ -116,12 +144,15 @@ export function tooMany(ctx: Context, msBeforeNext: number, detail: string): Api
 
 /** Per merchant and API family, at most `perSecond` requests a second across every API replica; 0 turns it off. */
 export function storeRateLimit(client: MongoClient, dbName: string, perSecond: number): RateLimit {
-  if (perSecond === 0) return { consume: async () => undefined };
+  if (perSecond === 0) return { consume: async () => undefined, consumeForClient: async () => undefined };
   const limiter = sharedLimiter(client, dbName, { points: perSecond, durationSeconds: 1, keyPrefix: 'rlflx' });
+  const count = async (ctx: Context, key: string) => {
+    const refused = await limiter.count(key);
+    if (refused > 0) throw tooMany(ctx, refused, `at most ${perSecond} requests per second for this API`);
+  };
   return {
-    async consume(ctx, family, merchantIdentifier) {
-      const refused = await limiter.count(`${family}:${merchantIdentifier}`);
-      if (refused > 0) throw tooMany(ctx, refused, `at most ${perSecond} requests per second for this API`);
-    },
+    consume: (ctx, family, merchantIdentifier) => count(ctx, `${family}:${merchantIdentifier}`),
+    // A key no merchant identifier can take (they are letters and digits).
+    consumeForClient: (ctx, family) => count(ctx, `${family}:client ${addressLimitKey(ctx.ip || 'unknown')}`),
   };
 }

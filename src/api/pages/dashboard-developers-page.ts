@@ -17,6 +17,8 @@ export function developersPage(
   o: { revealed?: Revealed; notice?: string; error?: string } = {},
 ): string {
   const canChange = mayDo(v.role, 'keys');
+  // Credentials that move money (a new API key, the secret key): owners only.
+  const canHoldCredentials = mayDo(v.role, 'credentials');
   const form = (action: string, button: string, extra = '', cls = 'inline') =>
     `<form method="post" action="${esc(action)}">${csrfField(v.csrf)}${extra}<button class="${cls}" type="submit">${button}</button></form>`;
 
@@ -43,7 +45,7 @@ export function developersPage(
   <p>For the ledger, bulk and payment link APIs. Every key that is not revoked works.</p>
   ${scrollableTable('Table of API keys', `<table><thead><tr><th scope="col">Label</th><th scope="col">Key id</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead><tbody>${keyRows}</tbody></table>`)}
   ${
-    canChange
+    canHoldCredentials
       ? `<form method="post" action="/dashboard/developers/api-keys">${csrfField(v.csrf)}
     <label for="api-key-label">Label of a new key</label><input id="api-key-label" name="label" maxlength="60" required>
     <button type="submit">Create API key</button></form>`
@@ -53,7 +55,7 @@ export function developersPage(
   const overlap = m.merchant.previousSecretKeys.filter((p) => p.retiresAt > m.now);
   const secret = `<section class="card" aria-labelledby="secret-key"><h2 id="secret-key">Secret key</h2>
   <p>Signs checksums both ways. ${overlap.length ? `A previous key is still accepted until ${esc(ist(overlap[0]!.retiresAt))}.` : 'No previous key is accepted.'}</p>
-  ${canChange ? form('/dashboard/developers/secret-key/rotate', 'Rotate secret key', '', 'inline secondary') + '<p class="muted">The old key keeps working for 24 hours, so your deployment can roll.</p>' : ''}</section>`;
+  ${canHoldCredentials ? form('/dashboard/developers/secret-key/rotate', 'Rotate secret key', '', 'inline secondary') + '<p class="muted">The old key keeps working for 24 hours, so your deployment can roll.</p>' : ''}</section>`;
 
   const rsaRows = m.merchant.encryptionKeys
     .map(

@@ -45,13 +45,14 @@ export function checkTxnRoutes(deps: ApiDeps): Router {
     const found = await findOrder(deps, order);
     if (!found) return refuse('orderNotFound', merchant.merchantIdentifier);
     const { record, transaction } = found;
+    const orderRecord = toCheckTxnRecord(record, transaction, parsed.data.refundDetail?.merchantRefId);
     const answer: CheckTxnResponse = {
       success: true,
       merchantIdentifier: merchant.merchantIdentifier,
       version: '5',
-      orders: [toCheckTxnRecord(record, transaction, parsed.data.refundDetail?.merchantRefId)],
-      responseCode: record.responseCode,
-      responseDescription: record.responseDescription,
+      orders: [orderRecord],
+      responseCode: orderRecord.responseCode,
+      responseDescription: orderRecord.responseDescription,
       txnId: record.orderDetail.txnId,
     };
     ctx.body = answer;

@@ -8,10 +8,11 @@ import {
   CheckoutRefusals,
   type CheckoutRequest,
 } from '../../domain/checkout';
-import { checksumMatchesAny, expressChecksumTexts, legacyChecksumTexts, type FormPairs } from '../../domain/checkout-checksum';
+import { legacyFieldOrderProblem, signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
+import { refusedPlainHttp } from '../../domain/network-address';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';
@@ -51,10 +52,11 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);
       requireChecksum(fields.checksum);
-      if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), legacyChecksumTexts(pairs), fields.checksum!)) {
-        throw new CheckoutRefusal('checksumMismatch');
-      }
-      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+      const signed = signedLegacyFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+      if (!signed) throw new CheckoutRefusal('checksumMismatch');
+      const misplaced = legacyFieldOrderProblem(pairs);
+      if (misplaced) throw new CheckoutRefusal('fieldInvalid', `${misplaced.field}: ${misplaced.why}`);
+      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
     });
   });
   return router;
@@ -76,10 +78,9 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
   if (fields.data !== undefined && fields.orderId === undefined) return dataEntry(deps, ctx, entry, fields);
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
-  if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), expressChecksumTexts(pairs), fields.checksum!)) {
-    throw new CheckoutRefusal('checksumMismatch');
-  }
-  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(fields));
+  const signed = signedExpressFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+  if (!signed) throw new CheckoutRefusal('checksumMismatch');
+  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
 }
 
 /** `data` (JSON text) and `checksum` = HMAC-SHA256 of those exact characters. */
@@ -114,11 +115,20 @@ async function begin(
   request: CheckoutRequest,
   data?: CheckoutData,
 ): Promise<Answer> {
-  await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
+  // The signed form is public (the payer's browser posts it): posting it again for an order that
+  // exists counts against the client's address, so a replaying payer cannot use up the merchant's budget.
+  const repeat = await deps.transactions.findByOrder({
+    merchantIdentifier: merchant.merchantIdentifier,
+    orderId: request.orderId,
+  });
+  if (repeat) await deps.rateLimit.consumeForClient(ctx, 'checkout');
+  else await deps.rateLimit.consume(ctx, 'checkout', merchant.merchantIdentifier);
   const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
+  const plain = refusedPlainHttp(returnUrl, deps.config.GATEWAY_ENV);
+  if (plain) throw new CheckoutRefusal('fieldInvalid', `returnUrl: ${plain}`);
   const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ctx.ip || null);
-  if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('fieldInvalid', 'orderId: already used for another order');
+  if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('orderIdUsed');
   if (data && answersInJson(request.paymentMode) && !wantsPage(ctx)) {
     const intent = checkoutIntent(deps.config, merchant, started.transaction);
     return {

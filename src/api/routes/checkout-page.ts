@@ -11,7 +11,7 @@ import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../store/checkout-repository';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecases/pay-waiting-order';
 import { checkoutIntent } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { acceptInvitation } from '../../usecases/dashboard-invitations';
+import { addressLimitKey } from '../../domain/network-address';
+import { PasswordWorkBusy } from '../../domain/password';
 import { signIn } from '../../usecases/dashboard-sign-in';
 import type { ApiDeps } from '../deps';
 import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
@@ -13,6 +15,8 @@ import { acceptInvitationFormSchema, formProblem, signInFormSchema } from '../sc
 /** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
 const FORM_COOKIE = 'gw_dashboard_form';
 const THROTTLE_WINDOW_SECONDS = 15 * 60;
+
+const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try again in a second.';
 
 /** Sign-in (throttled per account and per address), sign-out (here or everywhere), accepting an invitation. */
 export function dashboardAuthRoutes(deps: ApiDeps): Router {
@@ -40,21 +44,47 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
       return showSignIn(ctx, 403, { next, error: 'The sign-in form had expired. Please try again.' });
     const email = normalEmail(form.email);
     const address = ctx.ip || 'unknown';
-    const refusedMs = Math.max(
-      byAccount ? await byAccount.refusedFor(email) : 0,
-      byAddress ? await byAddress.refusedFor(address) : 0,
-    );
-    if (refusedMs > 0) return throttled(ctx, refusedMs, next, email);
-    const signedIn = await signIn({ ...deps, sessionHours: deps.config.DASHBOARD_SESSION_HOURS }, email, form.password);
-    if (!signedIn) {
-      const counted = Math.max(byAccount ? await byAccount.count(email) : 0, byAddress ? await byAddress.count(address) : 0);
-      if (counted > 0) return throttled(ctx, counted, next, email);
-      return showSignIn(ctx, 401, { next, email, error: 'Wrong email or password.' });
+    // Each attempt is counted in the store before the password is checked, and given back when
+    // it was right: concurrent guesses cannot pass the limit while their scrypt runs.
+    const taken: [SharedLimiter, string][] = [];
+    let refusedMs = 0;
+    for (const [limiter, key] of [
+      [byAccount, email],
+      [byAddress, addressLimitKey(address)],
+    ] as const) {
+      if (!limiter) continue;
+      const refused = await limiter.take(key);
+      if (refused > 0) refusedMs = Math.max(refusedMs, refused);
+      else taken.push([limiter, key]);
     }
+    const giveBack = () => Promise.all(taken.map(([limiter, key]) => limiter.giveBack(key)));
+    if (refusedMs > 0) {
+      await giveBack();
+      return throttled(ctx, refusedMs, next, email);
+    }
+    let signedIn: { token: string } | null;
+    try {
+      signedIn = await signIn(
+        { ...deps, sessionHours: deps.config.DASHBOARD_SESSION_HOURS, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
+        email,
+        form.password,
+      );
+    } catch (e) {
+      if (!(e instanceof PasswordWorkBusy)) throw e;
+      await giveBack();
+      return busy(ctx, () => showSignIn(ctx, 503, { next, email, error: BUSY }));
+    }
+    if (!signedIn) return showSignIn(ctx, 401, { next, email, error: 'Wrong email or password.' });
+    await giveBack();
     setSessionCookie(ctx, base, signedIn.token, deps.config.DASHBOARD_SESSION_HOURS * 3_600_000);
     ctx.status = 303;
     ctx.redirect(next);
   });
+
+  function busy(ctx: Context, show: () => void) {
+    ctx.set('Retry-After', '1');
+    show();
+  }
 
   function throttled(ctx: Context, ms: number, next: string, email: string) {
     const minutes = Math.max(1, Math.ceil(ms / 60_000));
@@ -115,7 +145,15 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
       return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
     if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
-    const accepted = await acceptInvitation(deps, token, parsed.data.password);
+    const accepted = await acceptInvitation(
+      { ...deps, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
+      token,
+      parsed.data.password,
+    ).catch((e: unknown) => {
+      if (e instanceof PasswordWorkBusy) return null;
+      throw e;
+    });
+    if (!accepted) return busy(ctx, () => invitationView(ctx, 503, token, BUSY));
     if (!accepted.ok) {
       if (accepted.problem === 'password') return invitationView(ctx, 400, token, accepted.message);
       return sendPage(ctx, accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));

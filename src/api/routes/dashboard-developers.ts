@@ -9,11 +9,16 @@ import { developersPage } from '../pages/dashboard-developers-page';
 import { createApiKeySchema, noBodySchema } from '../schemas/keys';
 import { formProblem } from '../schemas/dashboard';
 
-/** The Developers page: the same key use cases as the ops API and CLI; changes need the keys permission. */
+/**
+ * The Developers page: the same key use cases as the ops API and CLI. Creating an API key and
+ * rotating the secret key need the credentials permission (owners: both move money); revoking
+ * API keys and the RSA keys need the keys permission.
+ */
 export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/developers' });
   router.use(dashboardSession(deps));
   const mayChange = requirePermission('keys');
+  const mayHoldCredentials = requirePermission('credentials');
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
@@ -38,7 +43,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}) }),
   );
 
-  router.post('/api-keys', mayChange, async (ctx) => {
+  router.post('/api-keys', mayHoldCredentials, async (ctx) => {
     const parsed = createApiKeySchema.safeParse(dashboardState(ctx).form);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     const created = (await createApiKey(deps.merchants, mid(ctx), parsed.data.label, deps.now()))!;
@@ -59,7 +64,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     done(ctx, 'revoked');
   });
 
-  router.post('/secret-key/rotate', mayChange, async (ctx) => {
+  router.post('/secret-key/rotate', mayHoldCredentials, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
     const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;

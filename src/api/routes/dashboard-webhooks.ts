@@ -5,6 +5,7 @@ import { merchantSettingsSchema } from '../schemas/ops';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
+import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery } from '../../usecases/replay-webhook';
 import { sendTestWebhook } from '../../usecases/send-test-webhook';
 import { updateMerchant } from '../../usecases/update-merchant';
@@ -77,7 +78,8 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/signing-secret/rotate', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    await deps.merchants.rotateWebhookSigningSecret(
+    await rotateWebhookSigningSecret(
+      deps.merchants,
       mid(ctx),
       parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!,
       deps.now(),

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { ApiError } from '../../domain/api-errors';
+import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { toBulkRecord, toLedgerRecord } from '../../domain/ledger-record';
 import { txnStatusesFor } from '../../domain/ledger-state';
 import { istDay, istPeriod } from '../../domain/report-range';
@@ -12,16 +12,19 @@ import {
   bulkRequestSchema,
   LEDGER_DEFAULT_PAGE_SIZE,
   LEDGER_MAX_PAGE_SIZE,
+  ledgerErrorKind,
   ledgerRequestSchema,
   NO_BULK_TRANSACTION,
 } from '../schemas/ledger';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 
 /**
  * POST /api/v1/ledger and POST /api/v1/fetchtxn (`X-API-Key`): a merchant's transactions, page by
  * page, streamed from the store as they are read. Only the key's merchant is ever queried.
  */
+const noRecord = BusinessResults.ledgerNoRecord;
+
 export function ledgerRoutes(deps: ApiDeps): Router {
   const router = new Router();
   const auth = apiKeyAuth(deps.merchants, deps.now);
@@ -32,12 +35,12 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     const parsed = parseJsonBody(await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES));
     const size = (parsed as { pageSize?: unknown } | null)?.pageSize;
     if (Number.isInteger(size) && (size as number) > LEDGER_MAX_PAGE_SIZE) throw new ApiError('ledgerPageSizeExceeded');
-    const body = validate(ledgerRequestSchema, parsed);
+    const body = validate(ledgerRequestSchema, parsed, ledgerErrorKind);
     const start = istPeriod(body.startDateTime);
     const end = istPeriod(body.endDateTime);
-    if (!start) throw new ApiError('validationFailed', 'startDateTime: no such date');
-    if (!end) throw new ApiError('validationFailed', 'endDateTime: no such date');
-    if (start.from >= end.until) throw new ApiError('validationFailed', 'startDateTime is after endDateTime');
+    if (!start) throw new ApiError('ledgerDateInvalid', 'startDateTime: no such date');
+    if (!end) throw new ApiError('ledgerDateInvalid', 'endDateTime: no such date');
+    if (start.from >= end.until) throw new ApiError('ledgerStartAfterEnd');
 
     const pageSize = body.pageSize ?? LEDGER_DEFAULT_PAGE_SIZE;
     const cursor = deps.transactions.ledgerPage({
@@ -51,7 +54,7 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     });
     await respondWithPage(ctx, cursor, {
       pageSize,
-      empty: () => '{"success":true,"data":{"transactions":[],"isNextPageAvailable":false}}',
+      empty: () => JSON.stringify({ success: false, message: { code: String(noRecord.code), text: noRecord.text } }),
       open: '{"success":true,"data":{"transactions":[',
       close: (next) => `],"isNextPageAvailable":${next}}}`,
       serialize: (t) => JSON.stringify(toLedgerRecord(t)),

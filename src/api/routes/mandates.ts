@@ -4,7 +4,7 @@ import { decryptPayerVpa } from '../../domain/payer-vpa';
 import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
 import { createMandate, type MandateAnswer } from '../../usecases/create-mandate';
 import { notifyMandate } from '../../usecases/notify-mandate';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
 import { mandateResponse } from '../mandate-response';
 import { authenticateFormChecksum } from '../middleware/authenticate';

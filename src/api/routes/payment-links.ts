@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/api-errors';
 import { batchQrPixels } from '../../domain/payment-link';
 import { createPaymentLinks } from '../../usecases/create-payment-links';
 import { startPaymentDeps } from '../../usecases/start-payment';
-import type { Merchant } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
 import { apiKeyAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';

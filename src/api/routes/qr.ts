@@ -80,7 +80,9 @@ export function qrRoutes(deps: ApiDeps): Router {
     ) {
       throw new ApiError('checksumMismatch');
     }
-    await deps.rateLimit.consume(ctx, 'qr-image', merchant.merchantIdentifier);
+    // The image address is public (in the merchant's page) and anyone may fetch it again: each
+    // fetch counts against the client's address, not the merchant's budget.
+    await deps.rateLimit.consumeForClient(ctx, 'qr-image');
     const url = q.data;
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=900');

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { WebhookRepository } from '../../store/webhook-repository';
+import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
@@ -84,7 +85,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
       body.overlapSeconds !== undefined
         ? body.overlapSeconds * 1000
         : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!;
-    const secrets = await deps.merchants.rotateWebhookSigningSecret(merchantIdentifier, overlapMs, deps.now());
+    const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };

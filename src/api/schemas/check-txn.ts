@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkTxnOrderRecordSchema } from '../../domain/check-txn';
-import { orderIdField } from './common';
+import { modeField, orderIdField } from './common';
 
 /** The form of `POST /checkTxn?v=5`. */
 export const checkTxnFormSchema = z.object({
@@ -16,7 +16,7 @@ export const checkTxnFormSchema = z.object({
 /** `data`, after the checksum matched (read from JSON or the unquoted form; bare values are text). */
 export const checkTxnDataSchema = z.object({
   merchantIdentifier: z.string().min(1).max(64),
-  mode: z.union([z.string().max(2), z.number().int()]).optional(),
+  mode: modeField.optional(),
   orderDetail: z.object({ orderId: orderIdField }),
   refundDetail: z.object({ merchantRefId: z.string().min(1).max(64) }).optional(),
 });

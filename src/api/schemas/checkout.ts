@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHECKOUT_PAYMENT_MODES } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
-import { emailField, merchantIdentifierField, orderIdField, paiseStringField, returnUrlField } from './common';
+import { emailField, merchantIdentifierField, modeField, orderIdField, paiseStringField, returnUrlField } from './common';
 import { billingAddress, shippingAddress } from './mandates';
 
 /**
@@ -18,7 +18,7 @@ const modePattern = new RegExp(`^(${CHECKOUT_PAYMENT_MODES.join('|')})$`, 'i');
 export const checkoutDataSchema = z.object({
   merchantIdentifier: merchantIdentifierField,
   showMobile: text(10).optional(),
-  mode: text(2).optional(),
+  mode: orEmpty(modeField).optional(),
   returnUrl: returnUrlField.optional().describe("where the payer's browser is sent back; the merchant's default when absent"),
   orderDetail: z.object({
     orderId: orderIdField,
@@ -70,6 +70,7 @@ export const checkoutFieldsSchema = z.object({
   merchantIdentifier: merchantIdentifierField,
   orderId: orderIdField,
   amount: paiseStringField.describe('paise, as a string'),
+  mode: orEmpty(modeField).optional(),
   currency: orEmpty(z.literal('INR')).optional(),
   buyerEmail: orEmpty(emailField).optional(),
   returnUrl: orEmpty(returnUrlField)
@@ -89,7 +90,9 @@ export type CheckoutFields = z.infer<typeof checkoutFieldsSchema>;
 
 /** The JSON answer of a checkout entry: a UPI intent or QR (208), or a refusal (bankPostData null). */
 export const checkoutResponseSchema = z.object({
-  responseCode: z.string().describe('208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal'),
+  responseCode: z
+    .string()
+    .describe('208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal'),
   responseDescription: z.string(),
   doRedirect: z.string(),
   orderDetail: z.record(z.string(), z.unknown()).nullable().describe('the request orderDetail, echoed'),
@@ -104,8 +107,10 @@ export const checkoutResponseSchema = z.object({
 });
 export type CheckoutResponseBody = z.infer<typeof checkoutResponseSchema>;
 
-/** The legacy form's version (`/transact?v=2` returns the amount too). */
-export const legacyQuerySchema = z.object({ v: z.enum(['2', '3']).optional().describe('2: the return carries amount') });
+/** The legacy form's version (every version's return carries the amount). */
+export const legacyQuerySchema = z.object({
+  v: z.enum(['2', '3']).optional().describe("Zaakpay's legacy form versions; every version's return carries amount"),
+});
 
 /** The hosted page's pay form (one instrument per form) and cancel form, as the page posts them. */
 export const checkoutPayFormSchema = z.object({

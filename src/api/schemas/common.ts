@@ -11,6 +11,13 @@ export const amountPaiseField = z
   .int('must be an integer number of paise')
   .min(1, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`)
   .max(MAX_AMOUNT_PAISE, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
+/**
+ * Zaakpay's `mode`: "0" test or "1" live, as a string or a number (DECISIONS.md, mode). Live
+ * merchants send "1"; the value is ignored, since the gateway's environment decides whether money moves.
+ */
+export const modeField = z
+  .union([z.enum(['0', '1']), z.literal(0), z.literal(1)])
+  .describe('"0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves');
 export const descriptionField = z.string().trim().min(1).max(255).describe('surrounding whitespace is removed');
 
 /** An e-mail address as the gateway checks it: a pattern, so the API reference states it exactly. */
@@ -18,6 +25,22 @@ export const emailField = z
   .string()
   .max(254)
   .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, 'must be an e-mail address');
+
+/**
+ * An optional field as Zaakpay's clients send it: empty (`buyerEmail: ""`) when they have no value,
+ * which counts as absent on every API (DECISIONS.md, Optional text fields).
+ */
+export const emptyAsAbsent = <S extends z.ZodType>(field: S) =>
+  z.union([z.literal('').transform(() => undefined), field]).optional();
+
+/** An Indian mobile number: 10 digits (6-9 first), alone or after 0, 91 or +91. */
+export const INDIAN_MOBILE_PATTERN = /^(?:\+91|91|0)?([6-9]\d{9})$/;
+/** A mobile number as Zaakpay's clients write it, kept (and echoed) as its 10 digits. */
+export const indianMobileField = z
+  .string()
+  .regex(INDIAN_MOBILE_PATTERN, 'must be an Indian mobile number: 10 digits, alone or after 0, 91 or +91')
+  .transform((v) => INDIAN_MOBILE_PATTERN.exec(v)![1]!)
+  .describe('10 digits starting 6-9, alone or after 0, 91 or +91; kept as the 10 digits');
 
 /** Paise as the Zaakpay-shaped forms carry them: a whole number, as a string. */
 export const paiseStringField = z

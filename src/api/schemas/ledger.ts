@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ApiErrorKind } from '../../domain/api-errors';
+import { BusinessResults } from '../../domain/api-errors';
 import { bulkRecordSchema, ledgerRecordSchema } from '../../domain/ledger-record';
 
 export const LEDGER_MAX_PAGE_SIZE = 10_000;
@@ -35,13 +37,40 @@ export const ledgerRequestSchema = z.object({
 });
 export type LedgerRequest = z.infer<typeof ledgerRequestSchema>;
 
-export const ledgerResponseSchema = z.object({
-  success: z.literal(true),
-  data: z.object({
-    transactions: z.array(ledgerRecordSchema),
-    isNextPageAvailable: z.boolean(),
+/**
+ * Zaakpay's ledger code for an invalid request, by the first field that failed, in the order
+ * Zaakpay checks them: 1026 a date missing, 1027 status, 1028 a date's format, 1029 paging.
+ * Anything else (includeDelayedSuccessTxn of the wrong type) has no Zaakpay code: 2002.
+ */
+export function ledgerErrorKind(issues: readonly { path: readonly PropertyKey[] }[], body: unknown): ApiErrorKind {
+  const failed = (field: string) => issues.filter((i) => i.path[0] === field);
+  const dates = [...failed('startDateTime'), ...failed('endDateTime')];
+  const sent = body as Record<string, unknown>;
+  if (issues.some((i) => i.path.length === 0) || dates.some((i) => sent[i.path[0] as string] === undefined))
+    return 'ledgerDateMissing';
+  if (failed('status').length) return 'ledgerStatusInvalid';
+  if (dates.length) return 'ledgerDateInvalid';
+  if (failed('pageSize').length || failed('pageNumber').length) return 'ledgerPageInvalid';
+  return 'validationFailed';
+}
+
+export const ledgerNoRecordSchema = z
+  .object({
+    success: z.literal(false),
+    message: z.object({ code: z.literal(String(BusinessResults.ledgerNoRecord.code)), text: z.string() }),
+  })
+  .describe('a page with no record: HTTP 200, code 1035 "No record found." (paging loops stop on it)');
+
+export const ledgerResponseSchema = z.union([
+  z.object({
+    success: z.literal(true),
+    data: z.object({
+      transactions: z.array(ledgerRecordSchema),
+      isNextPageAvailable: z.boolean(),
+    }),
   }),
-});
+  ledgerNoRecordSchema,
+]);
 
 export const bulkRequestSchema = z.object({
   txnDate: z

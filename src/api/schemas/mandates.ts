@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { MANDATE_FREQUENCIES, MANDATE_MODES } from '../../domain/mandate';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { emailField, merchantIdentifierField, orderIdField, paiseStringField } from './common';
+import {
+  emailField,
+  emptyAsAbsent,
+  indianMobileField,
+  merchantIdentifierField,
+  modeField,
+  orderIdField,
+  paiseStringField,
+} from './common';
 
 /**
  * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
@@ -81,7 +89,7 @@ export const mandateDataSchema = z
     encryptionKeyId: z.string().min(1).max(64).describe('the merchant key payerVpa is encrypted with'),
     merchantIpAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
     showMobile: z.enum(['true', 'false']).optional(),
-    mode: z.literal('0').optional(),
+    mode: modeField.optional(),
     returnUrl: z
       .url({ protocol: /^https?$/ })
       .max(2048)
@@ -92,11 +100,8 @@ export const mandateDataSchema = z
       currency: z.literal('INR').optional(),
       purpose: z.union([z.string().max(50), z.number().int().min(0).max(99)]).optional(),
       productDescription: z.string().trim().min(1).max(255),
-      email: emailField.optional(),
-      phone: z
-        .string()
-        .regex(/^(\+91)?[6-9]\d{9}$/, 'must be an Indian mobile number')
-        .optional(),
+      email: emptyAsAbsent(emailField),
+      phone: emptyAsAbsent(indianMobileField),
       txnDate: looseDate.optional().describe('yyyy-MM-dd, zero padding optional'),
     }),
     billingAddress: billingAddress.optional(),

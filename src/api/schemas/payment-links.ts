@@ -12,7 +12,7 @@ import {
   QR_IMG_MAX,
   QR_IMG_MIN,
 } from '../../domain/payment-link';
-import { descriptionField, emailField, orderIdField } from './common';
+import { descriptionField, emailField, emptyAsAbsent, indianMobileField, orderIdField } from './common';
 
 const qrSide = z.number().int().min(QR_IMG_MIN).max(QR_IMG_MAX);
 
@@ -32,11 +32,21 @@ export const paymentLinkEntrySchema = z.object({
     .regex(LINK_EXPIRE_BY_PATTERN, 'must be dd/MM/yyyy HH:mm:ss')
     .describe(`IST, dd/MM/yyyy HH:mm:ss, in the future and within ${MAX_LINK_LIFETIME_DAYS} days`),
   productDescription: descriptionField,
-  customerEmail: emailField.optional(),
-  customerMobile: z
-    .union([z.string().regex(/^[6-9]\d{9}$/), z.number().int().min(6_000_000_000).max(9_999_999_999)])
-    .optional()
-    .describe('10 digits starting 6-9 (an Indian mobile number), as a number or a string'),
+  customerEmail: emptyAsAbsent(emailField),
+  customerMobile: emptyAsAbsent(
+    z.union([
+      indianMobileField,
+      z
+        .number()
+        .int()
+        .min(6_000_000_000)
+        .max(919_999_999_999)
+        .transform((n) => String(n))
+        .pipe(indianMobileField),
+    ]),
+  ).describe(
+    'an Indian mobile number as a string (10 digits, alone or after 0, 91 or +91) or a number; kept and echoed as the 10 digits',
+  ),
   showQrImg: z.boolean().optional().describe('answer a base64 PNG QR of the link too'),
   qrImgSize: z
     .object({ height: qrSide, width: qrSide })

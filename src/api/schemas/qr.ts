@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { QR_SIZE } from '../../domain/qr-png';
 import { SANDBOX_VPAS } from '../../domain/sandbox-bank';
-import { amountPaiseField, descriptionField, emailField, merchantIdentifierField, orderIdField } from './common';
+import { amountPaiseField, descriptionField, emailField, emptyAsAbsent, merchantIdentifierField, orderIdField } from './common';
 
 const qrSide = z
   .number()
@@ -16,7 +16,7 @@ export const createQrSchema = z.object({
   orderId: orderIdField,
   amount: amountPaiseField.describe('integer paise'),
   productDescription: descriptionField,
-  buyerEmail: emailField.optional(),
+  buyerEmail: emptyAsAbsent(emailField),
   width: qrSide,
   height: qrSide,
   checksum: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { merchantIdentifierField, orderIdField } from './common';
+import { merchantIdentifierField, modeField, orderIdField } from './common';
 
 /** The form fields of POST /updateTxn (Zaakpay's Update/Refund API); fields it does not know are ignored. */
 export const updateTxnFormSchema = z.object({
@@ -21,7 +21,7 @@ export const updateTxnDataSchema = z.object({
       .describe('paise; required for a partial refund (22), optional for a full one (14)'),
     productDescription: z.string().max(255).optional(),
   }),
-  mode: z.literal('0').optional(),
+  mode: modeField.optional(),
   updateDesired: z.unknown().optional().describe('"14" full refund or "22" partial refund (7 and 8 are not offered: 185)'),
   updateReason: z
     .unknown()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MIN_BANK_AMOUNT_PAISE } from '../../domain/money';
 import { SANDBOX_CARDS, SANDBOX_NETBANKING, SANDBOX_VPAS } from '../../domain/sandbox-bank';
-import { amountPaiseField, descriptionField, emailField, merchantIdentifierField, orderIdField } from './common';
+import { amountPaiseField, descriptionField, emailField, emptyAsAbsent, merchantIdentifierField, orderIdField } from './common';
 
 const order = {
   merchantIdentifier: merchantIdentifierField,
@@ -13,7 +13,7 @@ const order = {
   product3Description: descriptionField.optional(),
   product4Description: descriptionField.optional(),
   buyerName: z.string().trim().min(1).max(100).optional().describe('surrounding whitespace is removed'),
-  buyerEmail: emailField.optional(),
+  buyerEmail: emptyAsAbsent(emailField),
 };
 const names = (table: Record<string, unknown>) => Object.keys(table) as [string, ...string[]];
 

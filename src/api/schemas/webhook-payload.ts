@@ -34,17 +34,28 @@ export const realtimeTxnSchema = z.object({
   bankRefNum: text.optional().describe('successful entries only'),
 });
 
-/** A non-real-time entry (domain/webhook-late.ts lateEntry): a reconciliation success in `txns`, an auto-refund in `refunds`. */
+/**
+ * A non-real-time entry (domain/webhook-late.ts lateEntry): a reconciliation success in `txns`, an
+ * auto-refund in `refunds`; a refund outcome or a chargeback change (domain/webhook-update.ts)
+ * adds what changed.
+ */
 export const lateTxnSchema = z.object({
-  amount: z.number().int().describe('paise'),
+  amount: z.number().int().describe('paise: the transaction’s, or the refund’s in `refunds`'),
   orderid: text,
   txnDate: text.describe('yyyy-MM-dd HH:mm:ss.S, IST'),
+  txnStatus: z
+    .enum(['0', '1', '2', '3', '4', '5', '6', '7', '8'])
+    .optional()
+    .describe('refund outcomes and chargebacks: the status API’s txnStatus the change left'),
+  merchantRefId: text.optional().describe('refund outcomes: the refund’s merchantRefId'),
+  refundStatus: z.enum(['SUCCESS', 'FAILED']).optional().describe('refund outcomes: how the bank settled it'),
+  chargebackAmount: z.number().int().optional().describe('chargebacks: the amount charged back, paise'),
 });
 
 export const txnDataSchema = z.object({
   merchantIdentifier: text,
   txns: z.array(z.union([realtimeTxnSchema, lateTxnSchema])).describe('real-time calls: one full entry; others: short entries'),
-  refunds: z.array(lateTxnSchema).describe('auto-refunds (non-real-time calls only)'),
+  refunds: z.array(lateTxnSchema).describe('auto-refunds and refund outcomes (non-real-time calls only)'),
 });
 
 export const webhookBodySchema = z.object({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
@@ -31,6 +32,7 @@ import {
   referenceDigits,
   type CardSeen,
 } from './outcomes';
+import { simulatorGuard } from './admin-guard';
 import { bankPage, resultPage } from './pages';
 
 /**
@@ -41,10 +43,13 @@ import { bankPage, resultPage } from './pages';
  *
  *   /v1/...          the protocol (signed both ways, like a real acquirer)
  *   /pages/pay/:id   the bank's page of a REDIRECT payment (card number, net banking approval)
- *   /admin/...       books, faults and bank-side settlement, for testers (loopback only, unsigned)
+ *   /admin/...       books, faults and bank-side settlement, for testers (the admin token, admin-guard.ts)
  */
 export interface SimulatorOptions {
+  /** The simulator's own secret, shared only with a sandbox gateway (never a production BANK_SECRET). */
   secret: string;
+  /** Bearer token of /admin/*; a random one when absent (read it from the returned `adminToken`). */
+  adminToken?: string;
   /** Address the simulator is reached at (redirect pages); defaults to the listening address. */
   publicUrl?: string;
   /** A REDIRECT without a returnUrl (no browser: a sandbox API payer) completes by itself after this long. */
@@ -60,6 +65,8 @@ export interface SimulatorOptions {
 
 export interface BankSimulator {
   url: string;
+  /** Bearer token of the /admin/* routes. */
+  adminToken: string;
   books: SimulatorBooks;
   faults: FaultTable;
   server: http.Server;
@@ -452,7 +459,9 @@ export async function startBankSimulator(
 
   // ---------- HTTP ----------
 
+  const adminToken = o.adminToken ?? randomBytes(24).toString('base64url');
   const app = new Koa();
+  app.use(simulatorGuard(adminToken));
   app.use(async (ctx, next) => {
     try {
       await next();
@@ -727,6 +736,7 @@ export async function startBankSimulator(
 
   return {
     url,
+    adminToken,
     books,
     faults,
     server,

@@ -4,12 +4,21 @@ import { gatewayEnvFile, PUBLIC_HOST, readEnvFile, type StackPorts } from './set
 
 /**
  * The environments the production stack gives Caddy and the gateway's processes: the shared env
- * file (deploy/production.env, also compose's) plus what is this machine's (loopback addresses,
+ * file (deploy/production.env, also compose's), docker-compose.sandbox.yml's overrides (the bank
+ * is the simulator, which production refuses), plus what is this machine's (loopback addresses,
  * file paths, the generated secrets). test/deploy/compose.test.ts compares them with compose's.
  */
 
 export const publicUrlOf = (ports: StackPorts) => `https://${PUBLIC_HOST}:${ports.https}`;
-export const acquirerUrlOf = (ports: StackPorts) => `https://localhost:${ports.acquirerTls}`;
+/** The simulator's only listener: loopback, plain http, like its internal network in compose; never behind Caddy. */
+export const bankSimulatorUrlOf = (ports: StackPorts) => `http://127.0.0.1:${ports.bankSimulator}`;
+
+/**
+ * docker-compose.sandbox.yml's settings of api and worker over deploy/production.env: a production
+ * gateway refuses to start against the simulator (its answers carry X-Bank-Simulator), so the
+ * gateway runs as staging, with the payer-facing sandbox routes off as in production.
+ */
+export const SANDBOX_PROFILE = { GATEWAY_ENV: 'staging', SANDBOX_ENABLED: 'false' } as const;
 
 /** The variables deploy/caddy/Caddyfile reads. */
 export function caddyEnvironment(ports: StackPorts, opsToken: string): Record<string, string> {
@@ -18,9 +27,6 @@ export function caddyEnvironment(ports: StackPorts, opsToken: string): Record<st
     HTTPS_PORT: String(ports.https),
     HTTP_PORT: String(ports.http),
     API_UPSTREAMS: ports.api.map((p) => `127.0.0.1:${p}`).join(' '),
-    ACQUIRER_SITE: acquirerUrlOf(ports),
-    ACQUIRER_BIND: '127.0.0.1',
-    BANK_SIMULATOR_UPSTREAM: `127.0.0.1:${ports.bankSimulator}`,
     CODEC_SITE: `http://127.0.0.1:${ports.codec}`,
     CODEC_BIND: '127.0.0.1',
     OPS_TOKEN: opsToken,
@@ -37,6 +43,7 @@ export function gatewayEnvironment(o: {
 }): Record<string, string> {
   return {
     ...readEnvFile(gatewayEnvFile),
+    ...SANDBOX_PROFILE,
     NODE_EXTRA_CA_CERTS: o.caddyRootCertificate,
     MONGODB_URI: `mongodb://gateway:${o.secrets.STORE_PASSWORD}@127.0.0.1:${o.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal.frontend}`,
@@ -46,9 +53,11 @@ export function gatewayEnvironment(o: {
     MASTER_KEY: o.secrets.MASTER_KEY,
     OPS_TOKEN: o.secrets.OPS_TOKEN,
     PUBLIC_BASE_URL: publicUrlOf(o.ports),
-    BANK_BASE_URL: acquirerUrlOf(o.ports),
-    BANK_SECRET: o.secrets.BANK_SECRET,
-    // Production refuses the sandbox payee; the simulator accepts any.
+    BANK_BASE_URL: bankSimulatorUrlOf(o.ports),
+    // The simulator's own secret (as the sandbox profile's BANK_SECRET=${BANK_SIMULATOR_SECRET}):
+    // this stack holds no production BANK_SECRET at all.
+    BANK_SECRET: o.secrets.BANK_SIMULATOR_SECRET,
+    // Staging, like production, refuses the sandbox payee; the simulator accepts any.
     UPI_PAYEE_VPA: 'merchantgateway@stackbank',
     ...(o.allowLoopbackWebhooks ? { WEBHOOK_ALLOW_LOOPBACK: 'true' } : {}),
   };

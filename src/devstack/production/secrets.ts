@@ -10,8 +10,10 @@ import path from 'node:path';
 export interface StackSecrets {
   MASTER_KEY: string;
   OPS_TOKEN: string;
-  /** Shared by the gateway and the bank simulator (its own, not a real acquirer's). */
-  BANK_SECRET: string;
+  /** The bank simulator's own (BANK_SIMULATOR_SECRET), the gateway's BANK_SECRET in this sandbox-profile stack; never a real acquirer's. */
+  BANK_SIMULATOR_SECRET: string;
+  /** The simulator's /admin/* routes (BANK_SIMULATOR_ADMIN_TOKEN). */
+  BANK_SIMULATOR_ADMIN_TOKEN: string;
   /** PostgreSQL's superuser (setup only). */
   POSTGRES_SUPERUSER_PASSWORD: string;
   /** Temporal's PostgreSQL user (POSTGRES_PWD). */
@@ -23,7 +25,8 @@ export interface StackSecrets {
 const GENERATE: Record<keyof StackSecrets, () => string> = {
   MASTER_KEY: () => randomBytes(32).toString('hex'),
   OPS_TOKEN: () => randomBytes(24).toString('hex'),
-  BANK_SECRET: () => randomBytes(32).toString('hex'),
+  BANK_SIMULATOR_SECRET: () => randomBytes(32).toString('hex'),
+  BANK_SIMULATOR_ADMIN_TOKEN: () => randomBytes(24).toString('hex'),
   POSTGRES_SUPERUSER_PASSWORD: () => randomBytes(16).toString('hex'),
   POSTGRES_PASSWORD: () => randomBytes(16).toString('hex'),
   STORE_PASSWORD: () => randomBytes(16).toString('hex'),

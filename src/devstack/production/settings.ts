@@ -51,9 +51,8 @@ export function stackPorts() {
     http: envPort('PROD_STACK_HTTP_PORT', 8080),
     /** Loopback: the API replicas (Caddy balances over them). */
     api: [envPort('PROD_STACK_API1_PORT', 13001), envPort('PROD_STACK_API2_PORT', 13002)],
-    /** Loopback: the bank simulator, and Caddy's TLS site in front of it (BANK_BASE_URL). */
+    /** Loopback: the bank simulator (BANK_BASE_URL; never behind Caddy). */
     bankSimulator: envPort('PROD_STACK_BANK_SIMULATOR_PORT', 14100),
-    acquirerTls: envPort('PROD_STACK_ACQUIRER_TLS_PORT', 14443),
     /** Loopback: Temporal UI's codec site (Caddy adds the operator token). */
     codec: envPort('PROD_STACK_CODEC_PORT', 18234),
     postgresql: envPort('PROD_STACK_POSTGRESQL_PORT', 15432),

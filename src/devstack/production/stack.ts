@@ -5,7 +5,7 @@ import { startFerretdb } from '../ferretdb';
 import { installLocalServers, installTemporalServer, SetupError } from '../install';
 import { projectRoot } from '../paths';
 import { startProcess, waitForPort } from '../process';
-import { acquirerUrlOf, apiEnvironment, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
+import { apiEnvironment, bankSimulatorUrlOf, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
 import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
 import { caddyfile, gatewayEnvFile, readEnvFile, stackPorts, TEMPORAL_SERVER_VERSION, type StackPorts } from './settings';
@@ -125,7 +125,8 @@ export async function startProductionStack(o: {
     const tsx = (entry: string, args: string[] = []) =>
       [process.execPath, ['--import', 'tsx', path.join(projectRoot, entry), ...args]] as const;
 
-    // The bank simulator in its sandbox role: not the gateway, never GATEWAY_ENV=production.
+    // The bank simulator as docker-compose.sandbox.yml runs it: not the gateway (never
+    // GATEWAY_ENV=production), its own secret and admin token, no BANK_SECRET, on loopback only.
     const simulator = await supervise(
       'bank simulator',
       async () => {
@@ -135,7 +136,7 @@ export async function startProductionStack(o: {
           '--port',
           String(ports.bankSimulator),
           '--public-url',
-          acquirerUrlOf(ports),
+          bankSimulatorUrlOf(ports),
           '--quiet',
         ]);
         const logFile = path.join(logDir, 'bank-simulator.log');
@@ -143,7 +144,8 @@ export async function startProductionStack(o: {
           ...cleanEnv(),
           ...nodeEnv,
           GATEWAY_ENV: 'development',
-          BANK_SECRET: secrets.BANK_SECRET,
+          BANK_SIMULATOR_SECRET: secrets.BANK_SIMULATOR_SECRET,
+          BANK_SIMULATOR_ADMIN_TOKEN: secrets.BANK_SIMULATOR_ADMIN_TOKEN,
           DATA_DIR: path.join(dataDir, 'bank-simulator'),
         });
         await waitForPort(p, '127.0.0.1', ports.bankSimulator, 60_000, logFile);

@@ -9,20 +9,27 @@
  * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
  * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
  * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
+ * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
+ * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
+ * into non-real-time calls, and a run of the pending sweep.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../../../activities/bank-connector';
+import type { BankPaymentRequest, BankRefundRequest } from '../../../activities/bank-connector';
 import { SandboxBankConnector } from '../../../activities/sandbox-bank-connector';
 import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/mandate-messages';
+import { bankAnswerSignal } from '../../../src/temporal/payment-messages';
 import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
 import type { MandateDebitInput } from '../../../workflows/mandate-debit';
 import type { MandateWorkflowInput } from '../../../workflows/mandate';
 import type { PaymentWorkflowInput } from '../../../workflows/payment';
+import type { RefundWorkflowInput } from '../../../workflows/refund';
+import { lateUpdateSignal } from '../../../workflows/webhook-batch';
 import { temporalCliPath } from '../../../src/devstack/paths';
 import { customSearchAttributes } from '../../../src/temporal/search-attributes';
 import { timeSkippingEnvironment, workflowBundle } from '../../support/servers';
@@ -66,6 +73,8 @@ const attemptOutcomes = new Map<
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
     await passGate(`bank:${r.txnId}`);
+    if (r.instrument.kind === 'UPI' && r.instrument.vpa === 'refused@sandbox')
+      throw ApplicationFailure.nonRetryable('the bank refused the request with 400', 'BankRequestRefused');
     return bank.requestPayment(r);
   },
   async recordPaymentOutcome(i: { txnId: string; answer: { approved: boolean } | null }) {
@@ -89,6 +98,15 @@ const activities = {
     return attemptOutcomes.get(i.deliveryId)?.[i.attempt] ?? { acknowledged: true };
   },
   async finishWebhook() {},
+  async requestBankRefund(r: BankRefundRequest) {
+    return bank.requestRefund(r);
+  },
+  async recordRefundOutcome(i: { answer: { approved: boolean } }) {
+    const at = '2026-11-26T09:00:00.000Z';
+    return i.answer.approved
+      ? { applied: true, refundStatus: 'SUCCESS', txnStatus: 'Refund', completedAt: at }
+      : { applied: true, refundStatus: 'FAILED', txnStatus: 'Success', completedAt: at };
+  },
   async requestMandateApproval(i: { txnId: string; payerVpa: string }) {
     return bank.requestMandateApproval(i);
   },
@@ -105,7 +123,34 @@ const activities = {
   async recordMandateDebitOutcome(i: { txnId: string; result: string }) {
     return { status: i.result === 'executed' ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
   },
+  async reportRefundLate() {},
+  async applyReconciliationBatch(i: { batch: number }) {
+    return { applied: 3 - i.batch, changed: 3 - i.batch };
+  },
+  async finishReconciliation(i: { reconciliationId: string }) {
+    return { reconciliationId: i.reconciliationId, state: 'done', rows: 5, applied: 5, unchanged: 0, rejected: 0 };
+  },
+  async ensureWorkflowsOfStalePayments() {
+    return { checked: 3 };
+  },
+  // The long-lived shape (issue 30): every mandate stays ACTIVE here, and no debit is at the bank at its end.
+  async requestMandateDebit(i: { request: BankPaymentRequest }) {
+    return { kind: 'sent', reply: await bank.requestPayment(i.request) };
+  },
+  async awaitNoDebitAtBank() {},
+  async startMandateDebit(input: MandateDebitInput) {
+    await startDebitWorkflow(input);
+  },
+  async pendingMandateDebits(i: { orderIds: string[] }) {
+    return i.orderIds;
+  },
+  async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
+    for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
+  },
 };
+/** The recording's client, for the activities that start and cancel debit workflows. */
+let startDebitWorkflow: (input: MandateDebitInput) => Promise<void> = async () => undefined;
+let cancelDebitWorkflow: (workflowId: string) => Promise<void> = async () => undefined;
 
 /** Runs the scenarios of one server kind on `env` and writes their histories. */
 async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 'dev') {
@@ -125,15 +170,32 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
   let stopWorkflows = await workflowWorker();
   const id = () => randomBytes(4).toString('hex');
-  const save = async (name: string, workflowId: string) => {
-    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  startDebitWorkflow = async (input) => {
+    await env.client.workflow.start('mandateDebitWorkflow', {
+      workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
+      taskQueue,
+      args: [input],
+    });
+  };
+  cancelDebitWorkflow = (workflowId) =>
+    env.client.workflow
+      .getHandle(workflowId)
+      .cancel()
+      .then(() => undefined);
+  const save = async (name: string, workflowId: string, runId?: string) => {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     const History = temporal.api.history.v1.History;
     const json = History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String });
     writeFileSync(path.join(__dirname, `${name}.json`), `${JSON.stringify(json, null, 1)}\n`);
     console.log(`recorded ${name} (${history.events?.length} events)`);
   };
 
-  const payment = async (name: string, lost: boolean, webhook?: 'first attempt fails') => {
+  const payment = async (
+    name: string,
+    lost: boolean,
+    webhook?: 'first attempt fails',
+    o: { vpa?: string; signalAnswer?: true } = {},
+  ) => {
     if (!wanted(name)) return;
     const txnId = `TXN${id()}`;
     if (lost) lostCompletion.add(txnId);
@@ -142,12 +204,16 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       merchantIdentifier: MERCHANT,
       orderId: `order-${id()}`,
       amountPaise: 10_000,
-      instrument: { kind: 'UPI', vpa: 'success@sandbox' } as PaymentWorkflowInput['instrument'],
+      instrument: { kind: 'UPI', vpa: o.vpa ?? 'success@sandbox' } as PaymentWorkflowInput['instrument'],
       bankTimeoutMs: 900_000,
     };
     const workflowId = `payment:${MERCHANT}:${input.orderId}`;
     if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${input.orderId}`);
-    await env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue, args: [input] });
+    const handle = await env.client.workflow.start('paymentWorkflow', { workflowId, taskQueue, args: [input] });
+    // A bank's late answer as senders before bankAnswerUpdate delivered it (the signal).
+    if (o.signalAnswer)
+      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '1' });
+    await handle.result().catch((e: unknown) => console.log(name, 'failed:', String(e)));
     await save(name, workflowId);
   };
 
@@ -302,6 +368,42 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
+   * Issue 30's shape: a mandate whose run continues as new after two updates, with a debit carried
+   * over, revoked in the next run (debits started by an activity, cancelled by one at the end).
+   */
+  const longLivedRevoked = async (name: string) => {
+    if (!wanted(name)) return;
+    serverNow = await env.currentTimeMs();
+    const input = { ...mandateInput('success@sandbox', false), updatesPerRun: 2 };
+    const handle = await env.client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:${MERCHANT}:${input.orderId}`,
+      taskQueue,
+      args: [input],
+    });
+    const firstRun = handle.firstExecutionRunId;
+    await waitFor(async () => (await handle.query<string>('mandateState')) === 'ACTIVE');
+    for (let i = 0; i < 3; i++) {
+      const request = notifyRequest();
+      for (;;) {
+        const refused = await env.client.workflow
+          .getHandle(handle.workflowId)
+          .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${request.orderId}` })
+          .then(
+            () => false,
+            (e: unknown) => String((e as Error).cause).includes('continuing as new'),
+          );
+        if (!refused) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const latest = env.client.workflow.getHandle(handle.workflowId);
+    await latest.executeUpdate(revokeMandateUpdate);
+    await latest.result();
+    await save(`${name}-first-run`, handle.workflowId, firstRun);
+    await save(`${name}-last-run`, handle.workflowId);
+  };
+
+  /**
    * The race of issue 18: the notify's debit is stored and INACTIVE is recorded while no workflow
    * task runs, so both completions reach the mandate in one task (start and cancel of one child).
    */
@@ -340,6 +442,89 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, handle.workflowId);
   };
 
+  const refund = async (name: string, reportLate: boolean) => {
+    if (!wanted(name)) return;
+    const orderId = `order-${id()}`;
+    const input: RefundWorkflowInput = {
+      merchantIdentifier: MERCHANT,
+      orderId,
+      txnId: `TXN${id()}`,
+      bankRefNum: 'BRN000000001',
+      merchantRefId: reportLate ? 'auto-refund' : 'refund-1',
+      amountPaise: 10_000,
+      reason: 'customer request',
+      ...(reportLate ? { reportLate } : {}),
+    };
+    const workflowId = `refund:${MERCHANT}:${orderId}:${input.merchantRefId}`;
+    await env.client.workflow.execute('refundWorkflow', { workflowId, taskQueue, args: [input] });
+    await save(name, workflowId);
+  };
+
+  const reconciliation = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `reconciliation:rc-${id()}`;
+    await env.client.workflow.execute('reconciliationWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ reconciliationId: workflowId.slice('reconciliation:'.length), batches: 2 }],
+    });
+    await save(name, workflowId);
+  };
+
+  /** 12 late updates signalled at once: gathered for the window, cut into calls of 10 and 2, then idle until it ends. */
+  const lateUpdates = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `webhook-batch:${MERCHANT}-${id()}`;
+    const update = (i: number) => ({
+      kind: 'txn' as const,
+      orderId: `order-${i}`,
+      amountPaise: 10_000,
+      at: new Date(0).toISOString(),
+    });
+    const handle = await env.client.workflow.signalWithStart('webhookBatchWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ merchantIdentifier: MERCHANT, windowMs: 60_000 }],
+      signal: lateUpdateSignal,
+      signalArgs: [update(0)],
+    });
+    for (let i = 1; i < 12; i++) await handle.signal(lateUpdateSignal, update(i));
+    await handle.result();
+    await save(name, workflowId);
+  };
+
+  const sweep = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `sweep-${id()}`;
+    await env.client.workflow.execute('pendingPaymentsSweepWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ olderThanMs: 60_000, limit: 500 }],
+    });
+    await save(name, workflowId);
+  };
+
+  /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
+  const refundFailing = async (name: string, reason: string) => {
+    if (!wanted(name)) return;
+    const input: RefundWorkflowInput = {
+      merchantIdentifier: MERCHANT,
+      orderId: `order-${id()}`,
+      txnId: `TXN${id()}`,
+      bankRefNum: '123456789012',
+      merchantRefId: 'r-1',
+      amountPaise: 2500,
+      reason,
+    };
+    const handle = await env.client.workflow.start('refundWorkflow', {
+      workflowId: `refund:${MERCHANT}:${input.orderId}:${input.merchantRefId}`,
+      taskQueue,
+      args: [input],
+    });
+    await handle.result();
+    await save(name, handle.workflowId);
+  };
+
   if (server === 'dev') {
     // Only a real server refuses the start and the cancel of one child in one task (the test server takes both).
     await firstDebitFailsInTheSameTaskAsNotify('mandate-first-debit-fails-in-the-same-task-as-notify');
@@ -348,12 +533,19 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await payment('payment-completion-lost', true);
     await debit('mandate-debit-applied', false);
     await debit('mandate-debit-completion-lost', true);
+    // Issue 30: each attempt through requestMandateDebit (the mandate's state read first), and the long-lived mandate.
+    await debit('mandate-debit-checks-mandate-applied', false);
+    await longLivedRevoked('mandate-long-lived-continued-as-new-then-revoked');
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-after-notify-started-debit', true);
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-before-notify-stored-debit', false);
     await revokedWithDebit('mandate-revoked-with-debit', false);
     await revokedWithDebit('mandate-first-debit-then-revoked-with-debit', true);
     // Issue 23: the first attempt inline (patched webhook-first-attempt-inline), its hand-over, and
     // the delivery workflow going on from attempt 2 (Retry-After, endpoint health).
+    // Issue 30, recorded at d40b33f: a bank refusing the request failed the workflow (since then:
+    // Failure 1022, patched bank-refusal-recorded); a late answer came as the bankAnswer signal.
+    await payment('payment-bank-refused-request-failed-the-workflow', false, undefined, { vpa: 'refused@sandbox' });
+    await payment('payment-late-answer-by-signal', false, undefined, { vpa: 'noanswer@sandbox', signalAnswer: true });
     await payment('payment-webhook-first-attempt-delivered-inline', false);
     await payment('payment-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
     await handedOverDelivery(
@@ -361,10 +553,17 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       { 2: { acknowledged: false, retryAfterMs: 60_000 } },
       2_000,
     );
+    await refundFailing('refund-failed-outcome-webhook', 'sandbox fail');
     await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
     });
+    // Issue 30: the workflows that had no recorded history.
+    await refund('refund-succeeded', false);
+    await refund('refund-auto-succeeded-reported-late', true);
+    await reconciliation('reconciliation-two-batches');
+    await lateUpdates('webhook-batch-late-updates-cut-into-calls');
+    await sweep('sweep-pending-payments');
   }
   await stopWorkflows();
   activityWorker.shutdown();

@@ -1,0 +1,88 @@
+/**
+ * The layer rules of the code (`npm run lint` runs them: `depcruise src workflows activities`).
+ * Known exceptions are listed by name below each rule, so the rule holds for every new import.
+ */
+
+/**
+ * Route files that construct or type a store repository themselves today, each with the store
+ * modules it may still import. They should call a use case instead (issue 33: routes call use cases
+ * only; the `Checkout` and `PaymentLink` types belong in src/domain, as `Merchant` now is).
+ */
+const routesReachingTheStore = {
+  'src/api/routes/bank.ts': ['reconciliation-repository'],
+  'src/api/routes/reconciliations.ts': ['reconciliation-repository'],
+  'src/api/routes/webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository', 'merchant-repository'],
+  'src/api/routes/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
+  'src/api/routes/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
+  'src/api/routes/dashboard-transactions.ts': ['webhook-repository'],
+  // type-only: Checkout, PaymentLink
+  'src/api/routes/checkout-page.ts': ['checkout-repository'],
+  'src/api/routes/payment-link-page.ts': ['payment-link-repository'],
+};
+
+const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
+
+/** What workflow code may import at run time: itself, pure code, and the workflows' contracts. */
+const workflowSafe = [
+  '^workflows/',
+  '^src/domain/',
+  '^src/temporal/[^/]+-(messages|contract)\\.ts$',
+  '^src/temporal/search-attributes\\.ts$',
+  '^src/temporal/workflow-ids\\.ts$',
+  '^node_modules/@temporalio/(workflow|common)/',
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included: a cycle means a type or helper lacks a neutral home.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-imports-nothing-of-ours',
+      comment: 'src/domain is pure: it may use npm packages and Node built-ins, nothing of ours outside src/domain.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '^node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'workflows-import-only-workflow-safe-code',
+      comment:
+        'Workflow code is bundled into a deterministic sandbox: no I/O, no Node built-ins, no store, no client. ' +
+        'Activities are reached through proxyActivities, so only their types may be imported.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { pathNot: [...workflowSafe, '^activities/'] },
+    },
+    {
+      name: 'workflows-import-only-types-of-activities',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'routes-never-reach-the-store',
+      comment: 'A route parses, authenticates, calls one use case and maps the result; the store is behind the use case.',
+      severity: 'error',
+      from: { path: '^src/api/routes/', pathNot: Object.keys(routesReachingTheStore).map(exactly) },
+      to: { path: '^src/store/' },
+    },
+    ...Object.entries(routesReachingTheStore).map(([file, allowed]) => ({
+      name: 'routes-never-reach-the-store',
+      comment: `Known exception: ${file} may still import ${allowed.join(', ')} (nothing else of the store).`,
+      severity: 'error',
+      from: { path: exactly(file) },
+      to: { path: '^src/store/', pathNot: allowed.map((m) => exactly(`src/store/${m}.ts`)) },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: '^node_modules/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

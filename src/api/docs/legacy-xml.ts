@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { CheckTxnCodes } from '../../domain/check-txn';
+import { RefundResponse } from '../../domain/refund';
+import { operation } from './operation';
+import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
+import { exampleLegacyXmlForm } from './examples';
+
+const xmlAnswer = z
+  .string()
+  .describe(
+    'text/xml: <?xml version="1.0" encoding="UTF-8"?><zaakpay_response><response_element><orderid/><responsecode/><description/> (a status that found its order adds <txnid/><amount/> (paise) <txnstatus/><txndate/> (yyyy-MM-dd HH:mm:ss IST) <paymentmode/>)</response_element><checksum/></zaakpay_response>, on one line',
+  );
+const SIGNING =
+  "`checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500.";
+const codes = (list: { code: string; description: string }[]) => list.map((c) => `${c.code} ${c.description}`).join('; ');
+
+/** Zaakpay's legacy XML status and update APIs, for its older kits (DECISIONS.md, Legacy XML APIs). */
+export function legacyXmlPaths(): Record<string, object> {
+  const responses = { 200: { description: 'the answer (a business result)', schema: xmlAnswer, mediaType: 'text/xml' } };
+  return {
+    '/checktransaction': {
+      post: operation({
+        summary: "Zaakpay's legacy XML status API: one order",
+        description: `Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). ${SIGNING} The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: ${codes(Object.values(CheckTxnCodes))}.`,
+        bodySignature: 'legacyChecksum',
+        in: 'form',
+        request: legacyCheckFormSchema,
+        example: exampleLegacyXmlForm([
+          ['orderId', 'order-1001'],
+          ['mode', '0'],
+          ['submitButton', 'Check Status'],
+        ]),
+        responses,
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: xmlAnswer,
+        errorMediaType: 'text/xml',
+      }),
+    },
+    '/updatetransaction': {
+      post: operation({
+        summary: "Zaakpay's legacy XML update API: refund all or part of an order",
+        description: `Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. ${SIGNING} The same rules and codes as /updateTxn (one refund use case): ${codes(Object.values(RefundResponse))}.`,
+        bodySignature: 'legacyChecksum',
+        in: 'form',
+        request: legacyUpdateFormSchema,
+        example: exampleLegacyXmlForm([
+          ['orderId', 'order-1001'],
+          ['mode', '0'],
+          ['updateDesired', '14'],
+          ['updateReason', 'Test reason'],
+        ]),
+        responses,
+        errors: [400, 401, 413, 415, 503],
+        errorEnvelope: xmlAnswer,
+        errorMediaType: 'text/xml',
+      }),
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { LateUpdate } from '../domain/webhook-late';
+import type { RecordedUpdate } from '../domain/webhook-update';
+
+/*
+ * The webhook delivery workflow's contract (workflows/webhook.ts): what it is started with and
+ * what it ends with. Kept apart from the workflow so the activities and the client code that start
+ * it need not import the workflow (which imports the activities' types: an import cycle).
+ */
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  merchantIdentifier: string;
+  orderId: string;
+  /** A replay sends the stored bytes of this earlier delivery again. */
+  replayOf?: string;
+  /** A non-real-time call: the late updates it carries. */
+  late?: LateUpdate[];
+  /** A non-real-time call of one refund outcome or chargeback change, as recorded. */
+  update?: RecordedUpdate;
+  /**
+   * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
+   * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
+   */
+  fromAttempt?: number;
+  /**
+   * Handed over after a first attempt answered 429 or 503 with Retry-After: the wait the receiver
+   * asked for, which replaces the schedule's wait before attempt 2 when shorter.
+   */
+  retryAfterMs?: number;
+}
+
+/** How a delivery ended (`delivered`, `failed`, or `not sent: <why>`), after how many attempts. */
+export interface WebhookDeliveryResult {
+  state: string;
+  attempts: number;
+}
+
+/** The workflow's signature, for a typed start by name. */
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
