@@ -1,13 +1,14 @@
 #!/bin/sh
-# Registers every custom search attribute listed in search-attributes.yaml on the Temporal server,
-# and sets the namespace's retention to namespace.yaml's (beside search-attributes.yaml).
-# Run by the one-shot temporal-admin-tools job of docker-compose.yml (temporalio/admin-tools image);
-# plain POSIX sh and awk, no YAML tool needed. Idempotent: creating an attribute that already
-# exists with the same type, or setting the retention the namespace has, changes nothing.
+# Creates the namespace when missing (with namespace.yaml's retention, beside search-attributes.yaml),
+# sets that retention on a namespace that exists, and registers every custom search attribute listed
+# in search-attributes.yaml on the Temporal server. Run by the one-shot temporal-admin-tools job of
+# docker-compose.yml (temporalio/admin-tools image) and by `npm run stack:production`; plain POSIX
+# sh and awk, no YAML tool needed. Idempotent: creating an attribute that already exists with the
+# same type, or setting the retention the namespace has, changes nothing.
 #
 #   usage: register-search-attributes.sh [path/to/search-attributes.yaml]
 #   env:   TEMPORAL_ADDRESS    frontend host:port (read by the temporal CLI itself)
-#          TEMPORAL_NAMESPACE  namespace to register in (default: default)
+#          TEMPORAL_NAMESPACE  namespace to register in, created when missing (default: default)
 #          WAIT_ATTEMPTS       how many times to poll the server, 2 seconds apart (default: 90)
 set -eu
 
@@ -59,14 +60,23 @@ serving() {
   esac
 }
 wait_for "Temporal at ${TEMPORAL_ADDRESS:-the default address}" serving
+# The namespace, created when missing (the Temporal server creates none by itself).
+if ! temporal operator namespace describe --namespace "$namespace" >/dev/null 2>&1; then
+  echo "namespace $namespace: creating (retention $retention)"
+  temporal operator namespace create --namespace "$namespace" --retention "$retention"
+fi
 wait_for "namespace $namespace" temporal operator namespace describe --namespace "$namespace"
 
 echo "retention $retention for namespace $namespace"
-temporal operator namespace update --namespace "$namespace" --retention "$retention"
+# Retried: a namespace just created is "not found" here until the server's namespace cache refreshes.
+wait_for "the retention of namespace $namespace to be set" \
+  temporal operator namespace update --namespace "$namespace" --retention "$retention"
 
 while read -r name type; do
   echo "search attribute $name ($type) in namespace $namespace"
-  temporal operator search-attribute create --namespace "$namespace" --name "$name" --type "$type"
+  # Retried, for the same reason.
+  wait_for "search attribute $name to be created" \
+    temporal operator search-attribute create --namespace "$namespace" --name "$name" --type "$type"
 done <<EOF
 $pairs
 EOF

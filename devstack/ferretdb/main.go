@@ -2,7 +2,13 @@
 // for development and tests. It exists because `go install` of the upstream command panics on a
 // missing version file; embedding the library avoids that.
 //
+// With -postgresql-url it runs the PostgreSQL handler instead (`npm run stack:production`): then
+// clients authenticate (PLAIN) and FerretDB opens PostgreSQL with their user name and password,
+// so PostgreSQL's password authentication is the store's.
+//
 // Usage: ferretdb -listen 127.0.0.1:27017 -data /path/to/dir
+//
+//	ferretdb -listen 127.0.0.1:27017 -postgresql-url postgres://127.0.0.1:5432/ferretdb
 package main
 
 import (
@@ -24,6 +30,7 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
 	dataDir := flag.String("data", ".data/ferretdb", "directory for the SQLite files")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	postgresqlURL := flag.String("postgresql-url", "", "use the PostgreSQL handler with this database (no user: clients' credentials are used) instead of SQLite")
 	pprofAddr := flag.String("pprof", "", "serve Go's pprof profiles on this address (e.g. 127.0.0.1:6060); off when empty")
 	flag.Parse()
 
@@ -31,33 +38,39 @@ func main() {
 		go func() { fmt.Fprintln(os.Stderr, "ferretdb: pprof:", http.ListenAndServe(*pprofAddr, nil)) }()
 	}
 
-	if err := run(*listen, *dataDir, *logLevel); err != nil {
+	if err := run(*listen, *dataDir, *postgresqlURL, *logLevel); err != nil {
 		fmt.Fprintln(os.Stderr, "ferretdb:", err)
 		os.Exit(1)
 	}
 }
 
-func run(listen, dataDir, logLevel string) error {
-	abs, err := filepath.Abs(dataDir)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return err
-	}
-
+func run(listen, dataDir, postgresqlURL, logLevel string) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(logLevel)); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: listen},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/",
-	})
+	config := &ferretdb.Config{
+		Listener:      ferretdb.ListenerConfig{TCP: listen},
+		Logger:        logger,
+		Handler:       "postgresql",
+		PostgreSQLURL: postgresqlURL,
+	}
+	where := postgresqlURL
+	if postgresqlURL == "" {
+		abs, err := filepath.Abs(dataDir)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return err
+		}
+		config.Handler = "sqlite"
+		config.SQLiteURL = "file:" + abs + "/"
+		where = abs
+	}
+	f, err := ferretdb.New(config)
 	if err != nil {
 		return err
 	}
@@ -65,6 +78,6 @@ func run(listen, dataDir, logLevel string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	fmt.Fprintf(os.Stderr, "ferretdb: listening on %s, data in %s\n", listen, abs)
+	fmt.Fprintf(os.Stderr, "ferretdb: listening on %s, data in %s\n", listen, where)
 	return f.Run(ctx)
 }

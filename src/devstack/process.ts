@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -19,12 +19,19 @@ process.once('exit', () => {
   for (const p of live) p.child.kill('SIGKILL');
 });
 
-export function startProcess(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  logFile: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ManagedProcess {
   mkdirSync(path.dirname(logFile), { recursive: true });
-  const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  // The child writes its log itself: a parent busy in a synchronous call (a setup script) never
+  // leaves it blocked on a full pipe.
+  const fd = openSync(logFile, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', fd, fd], env });
+  closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const managed: ManagedProcess = {
     name,
@@ -37,7 +44,6 @@ export function startProcess(name: string, command: string, args: string[], logF
         await exited;
         clearTimeout(timer);
       }
-      log.end();
     },
   };
   live.add(managed);

@@ -15,6 +15,21 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
+import {
+  apiEnvironment,
+  bankSimulatorUrlOf,
+  caddyEnvironment,
+  gatewayEnvironment,
+  SANDBOX_PROFILE,
+} from '../../src/devstack/production/environments';
+import {
+  gatewayEnvFile,
+  readEnvFile,
+  stackPorts,
+  TEMPORAL_SERVER_VERSION,
+  temporalServerEnvFile,
+} from '../../src/devstack/production/settings';
+import { temporalServerEnv } from '../../src/devstack/production/temporal';
 import { parseDurationList } from '../../src/domain/durations';
 
 const root = path.resolve(__dirname, '../..');
@@ -28,6 +43,7 @@ interface Service {
   command?: string | string[];
   entrypoint?: string | string[];
   environment?: Record<string, string | number | boolean | null> | string[];
+  env_file?: string | string[];
   ports?: (string | number | { target: number | string; published?: number | string })[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   volumes?: (string | { type?: string; source?: string; target: string })[];
@@ -48,6 +64,7 @@ const POSTGRESQL = 'postgresql';
 const TEMPORAL = 'temporal';
 const TEMPORAL_UI = 'temporal-ui';
 const ADMIN_TOOLS = 'temporal-admin-tools';
+const TEMPORAL_SCHEMA = 'temporal-schema';
 const TEMPORAL_TLS = 'temporal-tls';
 const API = 'api';
 const WORKER = 'worker';
@@ -98,8 +115,18 @@ function service(c: Compose, name: string): Service {
   return s;
 }
 
-/** The environment a service sets, raw (before interpolation); list or map syntax. */
+/** The env files a service reads (env_file), as absolute paths. */
+const envFilesOf = (s: Service): string[] =>
+  (s.env_file === undefined ? [] : Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => path.resolve(root, f));
+
+/** The environment a service sets, raw (before interpolation): its env files, then environment (list or map syntax) over them. */
 function environmentOf(s: Service): Record<string, string> {
+  const fromFiles = Object.assign({}, ...envFilesOf(s).map((f) => readEnvFile(f))) as Record<string, string>;
+  return { ...fromFiles, ...ownEnvironmentOf(s) };
+}
+
+/** What a service's `environment` sets (not its env files). */
+function ownEnvironmentOf(s: Service): Record<string, string> {
   const env = s.environment ?? {};
   if (Array.isArray(env)) {
     return Object.fromEntries(
@@ -305,6 +332,7 @@ interface Registration {
   /** `operator namespace update` calls: the namespace and retention each set. */
   retentions: { namespace?: string; retention?: string }[];
   healthChecks: number;
+  namespaceCreates: string[];
 }
 
 const fakeTemporal = `#!/bin/sh
@@ -313,7 +341,10 @@ case "$1 $2 $3" in
   "operator cluster health")
     n=$(cat "$FAKE_DIR/health" 2>/dev/null || echo 0); echo $((n + 1)) > "$FAKE_DIR/health"
     if [ "$n" -ge "$FAKE_NOT_SERVING" ]; then echo SERVING; else echo "Error: failed checking cluster health" >&2; exit 1; fi ;;
-  "operator namespace describe") echo "NamespaceInfo.Name default" ;;
+  "operator namespace describe")
+    if [ -n "$FAKE_NO_NAMESPACE" ] && [ ! -f "$FAKE_DIR/namespace" ]; then echo "Error: Namespace default is not found" >&2; exit 1; fi
+    echo "NamespaceInfo.Name default" ;;
+  "operator namespace create") echo "$*" > "$FAKE_DIR/namespace"; echo "Namespace default successfully registered." ;;
   "operator namespace update") echo "Namespace default successfully updated." ;;
   "operator search-attribute create") echo "Search attributes have been added" ;;
   "operator search-attribute list") cat "$FAKE_DIR/calls" ;;
@@ -325,7 +356,7 @@ esac
  * Runs argv (the job's entrypoint + command, container paths mapped to host paths) under sh, with
  * the service's environment and a fake `temporal` (and instant `sleep`) first on PATH.
  */
-function runRegistration(args: string[], env: Record<string, string>, notServingFor = 0): Registration {
+function runRegistration(args: string[], env: Record<string, string>, notServingFor = 0, namespaceExists = true): Registration {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-temporal-'));
   try {
     writeFileSync(path.join(dir, 'temporal'), fakeTemporal, { mode: 0o755 });
@@ -340,6 +371,7 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         ...env,
         FAKE_DIR: dir,
         FAKE_NOT_SERVING: String(notServingFor),
+        ...(namespaceExists ? {} : { FAKE_NO_NAMESPACE: '1' }),
         WAIT_ATTEMPTS: env.WAIT_ATTEMPTS ?? '5',
       },
     });
@@ -363,12 +395,14 @@ function runRegistration(args: string[], env: Record<string, string>, notServing
         return { namespace: words.includes('--namespace') ? flag('--namespace') : undefined, retention: flag('--retention') };
       });
     const healthChecks = calls.filter((c) => c.startsWith('operator cluster health')).length;
+    const namespaceCreates = calls.filter((c) => c.startsWith('operator namespace create'));
     return {
       status: r.status,
       stderr: `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
       creates,
       retentions,
       healthChecks,
+      namespaceCreates,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -401,13 +435,22 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
   describe('services', () => {
     it('has the services api and worker need', () => {
-      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER, CADDY]) service(compose, name);
+      for (const name of [MONGODB, POSTGRESQL, TEMPORAL, TEMPORAL_SCHEMA, TEMPORAL_UI, ADMIN_TOOLS, API, WORKER, CADDY])
+        service(compose, name);
       assert.equal(compose.services[BANK_SIMULATOR], undefined, 'the bank simulator belongs to the sandbox profile only');
       assert.match(service(compose, MONGODB).image ?? '', /^mongo:7(\.|$)/, 'MongoDB 7');
       assert.match(service(compose, POSTGRESQL).image ?? '', /^postgres:/);
-      assert.match(service(compose, TEMPORAL).image ?? '', /^temporalio\/auto-setup:/);
       assert.match(service(compose, TEMPORAL_UI).image ?? '', /^temporalio\/ui:/);
-      assert.match(service(compose, ADMIN_TOOLS).image ?? '', /^temporalio\/admin-tools:/);
+    });
+
+    it('runs the Temporal server release `npm run stack:production` builds, and its tools of the same release', () => {
+      assert.equal(service(compose, TEMPORAL).image, `temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+      for (const name of [TEMPORAL_SCHEMA, ADMIN_TOOLS])
+        assert.equal(service(compose, name).image, `temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`, name);
+      assert.ok(
+        !/auto-setup/.test(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')),
+        'not the deprecated auto-setup image',
+      );
     });
 
     it('runs MongoDB as a replica set that a healthcheck initiates, and api/worker connect to it', () => {
@@ -433,6 +476,16 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(env.DB, 'postgres12');
       assert.equal(env.POSTGRES_SEEDS, POSTGRESQL);
       assert.equal(dependsOn(temporal)[POSTGRESQL], 'service_healthy');
+      assert.equal(dependsOn(temporal)[TEMPORAL_SCHEMA], 'service_completed_successfully', 'the schemas exist first');
+      const schema = service(compose, TEMPORAL_SCHEMA);
+      assert.equal(
+        hostPath(schema, argv(schema.entrypoint)![1]!),
+        path.join(root, 'deploy', 'temporal', 'setup-postgresql.sh'),
+        'the schema job runs deploy/temporal/setup-postgresql.sh',
+      );
+      const schemaEnv = environmentOf(schema);
+      for (const k of ['DB', 'DBNAME', 'VISIBILITY_DBNAME', 'POSTGRES_SEEDS', 'POSTGRES_USER', 'POSTGRES_PWD', 'DB_PORT'])
+        assert.equal(schemaEnv[k], env[k], `the schema job and the server agree on ${k}`);
       assert.ok(env.DYNAMIC_CONFIG_FILE_PATH, 'DYNAMIC_CONFIG_FILE_PATH is set');
       const inContainer = path.posix.resolve('/etc/temporal', env.DYNAMIC_CONFIG_FILE_PATH);
       assert.equal(
@@ -440,7 +493,6 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         path.join(root, 'temporal-config', 'dynamicconfig', 'development.yaml'),
         `${inContainer} is temporal-config/dynamicconfig/development.yaml mounted into the server`,
       );
-      assert.match(healthcheckText(temporal), /cluster health/, 'temporal has a healthcheck');
     });
 
     it("publishes Temporal UI on the host's loopback only, port 8233, read-only", () => {
@@ -455,7 +507,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       for (const name of [API, WORKER]) {
         const deps = dependsOn(service(compose, name));
         assert.equal(deps[MONGODB], 'service_healthy', `${name} waits for ${MONGODB}`);
-        assert.equal(deps[TEMPORAL], 'service_healthy', `${name} waits for ${TEMPORAL}`);
+        // The job ends once Temporal serves with the namespace and search attributes: Temporal's readiness.
         assert.equal(deps[ADMIN_TOOLS], 'service_completed_successfully', `${name} waits for ${ADMIN_TOOLS}`);
         for (const [dep, condition] of Object.entries(deps)) {
           service(compose, dep);
@@ -465,7 +517,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.equal(env.TEMPORAL_ADDRESS, `${TEMPORAL}:7233`, `${name}: TEMPORAL_ADDRESS`);
       }
       const job = service(compose, ADMIN_TOOLS);
-      assert.equal(dependsOn(job)[TEMPORAL], 'service_healthy');
+      assert.equal(dependsOn(job)[TEMPORAL], 'service_started');
       assert.ok([undefined, 'no'].includes(job.restart), 'the admin-tools job runs once');
     });
   });
@@ -517,14 +569,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
       assert.equal(
-        environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE ?? 'default',
-        ns,
-        'auto-setup creates the namespace the gateway uses',
-      );
-      assert.equal(
         environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default',
         ns,
-        'search attributes go to that namespace',
+        'the namespace is created and the search attributes go there',
       );
     });
 
@@ -571,10 +618,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       );
       const site = sites['{$PUBLIC_HOST}'];
       assert.ok(site, `a site for {$PUBLIC_HOST}: ${Object.keys(sites).join(', ')}`);
-      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
       assert.match(site, /tls internal/, "a certificate from Caddy's local CA (self-signed root)");
       assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.PUBLIC_BASE_URL).host, 'the site is PUBLIC_BASE_URL');
-      assert.equal(Number(caddyEnv.API_PORT), apiConfig.API_PORT);
+      assert.equal(caddyEnv.API_UPSTREAMS, `api:${apiConfig.API_PORT}`);
       assert.equal(apiConfig.TRUST_PROXY, true);
       assert.ok(caddy.volumes?.some((v) => String(v).startsWith('./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile')));
     });
@@ -582,8 +629,13 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     it('serves nothing but PUBLIC_HOST on the public port: no acquirer site, no bank simulator behind Caddy', () => {
       assert.deepEqual(
         Object.keys(sites).sort(),
-        ['http://:8234', '{$PUBLIC_HOST}'],
+        ['{$CODEC_SITE}', '{$PUBLIC_HOST}'],
         'the public site and the loopback codec site',
+      );
+      assert.equal(caddyEnv.CODEC_SITE, 'http://:8234');
+      assert.ok(
+        portsOf(caddy).some((p) => p.published === 8234 && p.hostIp === '127.0.0.1'),
+        'the codec site on loopback',
       );
       assert.doesNotMatch(caddyfile.replace(/^\s*#.*$/gm, ''), /bank-simulator|acquirer/);
       assert.deepEqual(Object.keys(networksOf(caddy)).sort(), ['default']);
@@ -681,10 +733,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         [{ hostIp: '127.0.0.1', published: Number(endpoint.port), target: Number(endpoint.port) }],
         'the codec site is published on loopback only',
       );
-      const site = sites[`http://:${endpoint.port}`];
-      assert.ok(site, 'a Caddy site on that port');
+      assert.equal(caddyEnv.CODEC_SITE, `http://:${endpoint.port}`, 'a Caddy site on that port');
+      const site = sites['{$CODEC_SITE}'];
+      assert.ok(site, 'the codec site');
       assert.match(site, /handle \/ops\/v1\/codec\/\*/, 'forwards the codec endpoint only');
-      assert.match(site, /reverse_proxy api:\{\$API_PORT\}/);
+      assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
       assert.match(site, /header_up Authorization "Bearer \{\$OPS_TOKEN\}"/);
       assert.equal(caddyEnv.OPS_TOKEN, apiRaw.OPS_TOKEN);
       assert.equal(env.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'false');
@@ -713,7 +766,6 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       const serverName = env.TEMPORAL_TLS_FRONTEND_SERVER_NAME;
       assert.equal(serverName, TEMPORAL, "the frontend's certificate names the host clients dial");
-      assert.match(healthcheckText(temporal), /--tls-cert-path \/etc\/temporal\/tls\/server\.pem/, 'the healthcheck speaks mTLS');
 
       // Clients: the gateway's processes with their certificate, the UI and admin-tools with theirs.
       const clients: [string, Record<string, string>, string[]][] = [
@@ -919,6 +971,98 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     });
   });
 
+  describe('one set of settings for compose and `npm run stack:production`', () => {
+    const ports = stackPorts();
+    const secrets = {
+      MASTER_KEY: supplied.MASTER_KEY!,
+      OPS_TOKEN: supplied.OPS_TOKEN!,
+      BANK_SIMULATOR_SECRET: supplied.BANK_SIMULATOR_SECRET!,
+      BANK_SIMULATOR_ADMIN_TOKEN: supplied.BANK_SIMULATOR_ADMIN_TOKEN!,
+      POSTGRES_SUPERUSER_PASSWORD: 'x'.repeat(32),
+      POSTGRES_PASSWORD: supplied.POSTGRES_PASSWORD!,
+      STORE_PASSWORD: 'y'.repeat(32),
+    };
+    const native = gatewayEnvironment({ ports, secrets, temporalTlsGatewayDir: '/tls', caddyRootCertificate: '/ca.crt' });
+
+    it('api and worker read deploy/production.env, the file the native stack reads, and set none of its keys again', () => {
+      const shared = readEnvFile(gatewayEnvFile);
+      assert.ok(Object.keys(shared).length > 0);
+      for (const name of [API, WORKER]) {
+        const s = service(compose, name);
+        assert.deepEqual(envFilesOf(s), [gatewayEnvFile], `${name}: env_file`);
+        const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
+        assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/production.env`);
+      }
+      // The native stack runs the sandbox profile: only the override's settings differ from the file.
+      for (const [k, v] of Object.entries(shared))
+        if (!(k in SANDBOX_PROFILE)) assert.equal(native[k], v, `the native stack's ${k}`);
+    });
+
+    it("the native stack is docker-compose.sandbox.yml's profile: the same settings over deploy/production.env", () => {
+      const sandbox = loadSandboxCompose(compose);
+      for (const name of [API, WORKER]) {
+        const over = environmentOf(
+          service(parse(readFileSync(path.join(root, 'docker-compose.sandbox.yml'), 'utf8'), { merge: true }) as Compose, name),
+        );
+        // Besides the bank (its address and the simulator's secret), the override sets what the native stack sets.
+        const settings = Object.fromEntries(Object.entries(over).filter(([k]) => !['BANK_BASE_URL', 'BANK_SECRET'].includes(k)));
+        assert.deepEqual(settings, { ...SANDBOX_PROFILE }, `${name}: docker-compose.sandbox.yml's settings`);
+        const config = loadConfig(interpolatedEnv(service(sandbox, name)));
+        assert.equal(config.GATEWAY_ENV, SANDBOX_PROFILE.GATEWAY_ENV, name);
+      }
+    });
+
+    it('the native gateway processes set the same variables as the sandbox profile of compose (but for what a container network needs) and validate as staging', () => {
+      const composeKeys = new Set(Object.keys(environmentOf(service(loadSandboxCompose(compose), WORKER))));
+      // Compose's own: the UI's codec origins and key rotation are operator options it passes through.
+      for (const k of ['LOG_LEVEL', 'PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS']) composeKeys.delete(k);
+      // The native stack's own: the loopback webhooks of its test.
+      const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
+      assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
+      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!) });
+      assert.equal(config.GATEWAY_ENV, 'staging', 'production refuses a simulator bank');
+      assert.equal(config.BANK_CONNECTOR, 'http');
+      assert.equal(config.SANDBOX_ENABLED, false);
+      assert.equal(config.BANK_BASE_URL, bankSimulatorUrlOf(ports));
+      assert.equal(new URL(config.BANK_BASE_URL!).hostname, '127.0.0.1', 'the simulator on loopback, not behind Caddy');
+      assert.equal(config.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, "the simulator's own secret, no production BANK_SECRET");
+      assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
+      // Nothing else changes between this and production but GATEWAY_ENV and the bank.
+      const production = loadConfig(interpolatedEnv(service(compose, WORKER)));
+      for (const k of ['BANK_CONNECTOR', 'SANDBOX_ENABLED', 'MONGODB_DB', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const)
+        assert.equal(config[k], production[k], k);
+    });
+
+    it('the Temporal server and its schema job read deploy/temporal/server.env in both, and set none of its keys again', () => {
+      const shared = readEnvFile(temporalServerEnvFile);
+      for (const name of [TEMPORAL, TEMPORAL_SCHEMA]) {
+        const s = service(compose, name);
+        assert.deepEqual(envFilesOf(s), [temporalServerEnvFile], `${name}: env_file`);
+        const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
+        assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/temporal/server.env`);
+      }
+      const nativeServer = temporalServerEnv({ ports, postgresPassword: 'p', tlsRoot: '/tls' });
+      for (const [k, v] of Object.entries(shared)) assert.equal(nativeServer[k], v, `the native server's ${k}`);
+      // The same TLS variables, pointing at the same files of temporal-tls's server volume.
+      const composeTls = Object.entries(ownEnvironmentOf(service(compose, TEMPORAL))).filter(([k]) =>
+        k.startsWith('TEMPORAL_TLS_'),
+      );
+      for (const [k, v] of composeTls) assert.equal(path.basename(nativeServer[k] ?? ''), path.basename(v), k);
+    });
+
+    it('Caddy gets every variable the Caddyfile reads in both', () => {
+      const text = readFileSync(path.join(root, 'deploy', 'caddy', 'Caddyfile'), 'utf8').replace(/^\s*#.*$/gm, '');
+      const required = [...text.matchAll(/\{\$([A-Z_]+)\}/g)].map((m) => m[1]!);
+      assert.ok(required.includes('API_UPSTREAMS'));
+      const composeCaddy = environmentOf(service(compose, CADDY));
+      const nativeCaddy = caddyEnvironment(ports, secrets.OPS_TOKEN);
+      for (const k of new Set(required)) {
+        assert.ok(composeCaddy[k], `compose's caddy sets ${k}`);
+        assert.ok(nativeCaddy[k], `the native stack's Caddy gets ${k}`);
+      }
+    });
+  });
+
   describe('search attributes (admin-tools job)', () => {
     const yamlFile = path.join(root, 'temporal-config', 'search-attributes.yaml');
 
@@ -933,6 +1077,17 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
       for (const c of r.creates)
         assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
+    });
+
+    it('creates the namespace when the server has none (no auto-setup image does it), and only then', () => {
+      const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const fresh = runRegistration(adminJobArgv(compose), env, 0, false);
+      assert.equal(fresh.status, 0, fresh.stderr);
+      assert.equal(fresh.namespaceCreates.length, 1, fresh.namespaceCreates.join('\n'));
+      assert.match(fresh.namespaceCreates[0]!, /--namespace default\b/);
+      assert.match(fresh.namespaceCreates[0]!, /--retention \S+/);
+      assert.equal(fresh.creates.length, Object.keys(searchAttributesIn(yamlFile)).length);
+      assert.deepEqual(runRegistration(adminJobArgv(compose), env).namespaceCreates, [], 'an existing namespace is kept');
     });
 
     it('reads the YAML, so a changed list is registered as it stands', () => {
@@ -972,8 +1127,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         loadConfig(interpolatedEnv(service(compose, WORKER))).WEBHOOK_RETRY_SCHEDULE,
       ).reduce((a, b) => a + b, 0);
       assert.ok(168 * 3_600_000 > webhookRetriesMs, 'closed deliveries outlive the longest retry schedule');
-      assert.equal(environmentOf(service(compose, TEMPORAL)).DEFAULT_NAMESPACE_RETENTION, retention, 'created with it');
       const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
+      const fresh = runRegistration(adminJobArgv(compose), env, 0, false);
+      assert.equal(fresh.status, 0, fresh.stderr);
+      assert.match(fresh.namespaceCreates[0] ?? '', new RegExp(`--retention ${retention}\\b`), 'created with it');
       const r = runRegistration(adminJobArgv(compose), env);
       assert.equal(r.status, 0, r.stderr);
       const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import type { StackSecrets } from './secrets';
+import { gatewayEnvFile, PUBLIC_HOST, readEnvFile, type StackPorts } from './settings';
+
+/**
+ * The environments the production stack gives Caddy and the gateway's processes: the shared env
+ * file (deploy/production.env, also compose's), docker-compose.sandbox.yml's overrides (the bank
+ * is the simulator, which production refuses), plus what is this machine's (loopback addresses,
+ * file paths, the generated secrets). test/deploy/compose.test.ts compares them with compose's.
+ */
+
+export const publicUrlOf = (ports: StackPorts) => `https://${PUBLIC_HOST}:${ports.https}`;
+/** The simulator's only listener: loopback, plain http, like its internal network in compose; never behind Caddy. */
+export const bankSimulatorUrlOf = (ports: StackPorts) => `http://127.0.0.1:${ports.bankSimulator}`;
+
+/**
+ * docker-compose.sandbox.yml's settings of api and worker over deploy/production.env: a production
+ * gateway refuses to start against the simulator (its answers carry X-Bank-Simulator), so the
+ * gateway runs as staging, with the payer-facing sandbox routes off as in production.
+ */
+export const SANDBOX_PROFILE = { GATEWAY_ENV: 'staging', SANDBOX_ENABLED: 'false' } as const;
+
+/** The variables deploy/caddy/Caddyfile reads. */
+export function caddyEnvironment(ports: StackPorts, opsToken: string): Record<string, string> {
+  return {
+    PUBLIC_HOST,
+    HTTPS_PORT: String(ports.https),
+    HTTP_PORT: String(ports.http),
+    API_UPSTREAMS: ports.api.map((p) => `127.0.0.1:${p}`).join(' '),
+    CODEC_SITE: `http://127.0.0.1:${ports.codec}`,
+    CODEC_BIND: '127.0.0.1',
+    OPS_TOKEN: opsToken,
+  };
+}
+
+/** The variables of src/config.ts every API replica and worker runs with (an API adds API_HOST/API_PORT/TRUST_PROXY). */
+export function gatewayEnvironment(o: {
+  ports: StackPorts;
+  secrets: StackSecrets;
+  temporalTlsGatewayDir: string;
+  caddyRootCertificate: string;
+  allowLoopbackWebhooks?: boolean;
+}): Record<string, string> {
+  return {
+    ...readEnvFile(gatewayEnvFile),
+    ...SANDBOX_PROFILE,
+    NODE_EXTRA_CA_CERTS: o.caddyRootCertificate,
+    MONGODB_URI: `mongodb://gateway:${o.secrets.STORE_PASSWORD}@127.0.0.1:${o.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
+    TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal.frontend}`,
+    TEMPORAL_TLS_CA_FILE: path.join(o.temporalTlsGatewayDir, 'ca.pem'),
+    TEMPORAL_TLS_CERT_FILE: path.join(o.temporalTlsGatewayDir, 'client.pem'),
+    TEMPORAL_TLS_KEY_FILE: path.join(o.temporalTlsGatewayDir, 'client.key'),
+    MASTER_KEY: o.secrets.MASTER_KEY,
+    OPS_TOKEN: o.secrets.OPS_TOKEN,
+    PUBLIC_BASE_URL: publicUrlOf(o.ports),
+    BANK_BASE_URL: bankSimulatorUrlOf(o.ports),
+    // The simulator's own secret (as the sandbox profile's BANK_SECRET=${BANK_SIMULATOR_SECRET}):
+    // this stack holds no production BANK_SECRET at all.
+    BANK_SECRET: o.secrets.BANK_SIMULATOR_SECRET,
+    // Staging, like production, refuses the sandbox payee; the simulator accepts any.
+    UPI_PAYEE_VPA: 'merchantgateway@stackbank',
+    ...(o.allowLoopbackWebhooks ? { WEBHOOK_ALLOW_LOOPBACK: 'true' } : {}),
+  };
+}
+
+/** An API replica's own: loopback, behind Caddy. */
+export const apiEnvironment = (port: number): Record<string, string> => ({
+  API_HOST: '127.0.0.1',
+  API_PORT: String(port),
+  TRUST_PROXY: 'true',
+});

@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SetupError } from '../install';
+import { startProcess, waitForPort, type ManagedProcess } from '../process';
+
+/**
+ * PostgreSQL from the operating system's package (Debian: apt-get install postgresql), run as its
+ * own server in `dataDir` on a loopback port: Temporal's persistence and visibility, and the store's
+ * backend. Password authentication (scram-sha-256) for every connection, over TCP and the socket.
+ * PostgreSQL refuses to run as root: as root, it runs as the `postgres` user the package creates.
+ */
+
+export function postgresqlBinDir(): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(path.join(base, v, 'bin', 'postgres')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) {
+    throw new SetupError(
+      "PostgreSQL was not found (/usr/lib/postgresql/<version>/bin). The production stack runs the operating system's PostgreSQL: apt-get update && apt-get install -y postgresql",
+    );
+  }
+  return path.join(base, versions[0]!, 'bin');
+}
+
+const asRoot = () => process.getuid?.() === 0;
+
+/** The command line that runs `bin` as PostgreSQL's user (postgres when we are root). */
+function asPostgres(bin: string, args: string[]): [string, string[]] {
+  return asRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
+function runSync(cmd: [string, string[]], what: string, env: NodeJS.ProcessEnv = process.env): string {
+  const r = spawnSync(cmd[0], cmd[1], { encoding: 'utf8', env });
+  if (r.status !== 0) throw new SetupError(`${what} failed (exit ${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  return r.stdout;
+}
+
+/**
+ * Creates the cluster on first use (superuser `postgres` with `superuserPassword`), starts it, and
+ * returns once it accepts connections.
+ */
+export async function startPostgresql(o: {
+  port: number;
+  dataDir: string;
+  logDir: string;
+  superuserPassword: string;
+}): Promise<ManagedProcess> {
+  const bin = postgresqlBinDir();
+  if (!existsSync(path.join(o.dataDir, 'PG_VERSION'))) {
+    // The parents stay traversable (PostgreSQL's user reads its own directory below them).
+    mkdirSync(path.dirname(o.dataDir), { recursive: true });
+    mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
+    const pwfile = path.join(path.dirname(o.dataDir), 'postgresql.pwfile');
+    writeFileSync(pwfile, `${o.superuserPassword}\n`, { mode: 0o600 });
+    if (asRoot()) {
+      const { uid, gid } = postgresUser();
+      chownSync(o.dataDir, uid, gid);
+      chownSync(pwfile, uid, gid);
+    }
+    runSync(
+      asPostgres(path.join(bin, 'initdb'), [
+        '-D',
+        o.dataDir,
+        '-U',
+        'postgres',
+        '--auth=scram-sha-256',
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ]),
+      'initdb',
+    );
+    spawnSync('rm', ['-f', pwfile]);
+  }
+  const logFile = path.join(o.logDir, 'postgresql.log');
+  const [cmd, args] = asPostgres(path.join(bin, 'postgres'), [
+    '-D',
+    o.dataDir,
+    '-p',
+    String(o.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${o.dataDir}`,
+    '-c',
+    'max_connections=200',
+  ]);
+  const p = startProcess('PostgreSQL', cmd, args, logFile);
+  await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
+  await waitUntilReady(bin, o.port, o.superuserPassword);
+  return p;
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  const g = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+  if (r.status !== 0 || g.status !== 0)
+    throw new SetupError('the postgres user does not exist (apt-get install postgresql creates it)');
+  return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
+}
+
+async function waitUntilReady(bin: string, port: number, password: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const r = spawnSync(path.join(bin, 'psql'), psqlArgs(port, 'postgres', 'SELECT 1'), {
+      env: { ...process.env, PGPASSWORD: password },
+      encoding: 'utf8',
+    });
+    if (r.status === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new SetupError('PostgreSQL did not accept a query within 30 s');
+}
+
+const psqlArgs = (port: number, db: string, sql: string) => [
+  '-h',
+  '127.0.0.1',
+  '-p',
+  String(port),
+  '-U',
+  'postgres',
+  '-d',
+  db,
+  '-v',
+  'ON_ERROR_STOP=1',
+  '-tAc',
+  sql,
+];
+
+/** Runs one SQL statement as the superuser; returns psql's unaligned output. */
+export function psql(port: number, superuserPassword: string, sql: string, db = 'postgres'): string {
+  return runSync(
+    [path.join(postgresqlBinDir(), 'psql'), psqlArgs(port, db, sql)],
+    `psql: ${sql.split(' ').slice(0, 3).join(' ')}`,
+    {
+      ...process.env,
+      PGPASSWORD: superuserPassword,
+    },
+  ).trim();
+}
+
+/** A login role with `password` (created, or its password reset), and `options` such as CREATEDB. */
+export function ensureRole(port: number, superuserPassword: string, role: string, password: string, options = ''): void {
+  const exists = psql(port, superuserPassword, `SELECT 1 FROM pg_roles WHERE rolname = '${role}'`) === '1';
+  const quoted = password.replace(/'/g, "''");
+  psql(port, superuserPassword, `${exists ? 'ALTER' : 'CREATE'} ROLE "${role}" LOGIN PASSWORD '${quoted}' ${options}`);
+}
+
+/** A database owned by `owner`, created when missing. */
+export function ensureDatabase(port: number, superuserPassword: string, db: string, owner: string): void {
+  if (psql(port, superuserPassword, `SELECT 1 FROM pg_database WHERE datname = '${db}'`) === '1') return;
+  psql(port, superuserPassword, `CREATE DATABASE "${db}" OWNER "${owner}"`);
+}

@@ -1,0 +1,244 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFerretdb } from '../ferretdb';
+import { installLocalServers, installTemporalServer, SetupError } from '../install';
+import { projectRoot } from '../paths';
+import { startProcess, waitForPort } from '../process';
+import { apiEnvironment, bankSimulatorUrlOf, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
+import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
+import { stackSecrets, type StackSecrets } from './secrets';
+import { caddyfile, gatewayEnvFile, readEnvFile, stackPorts, TEMPORAL_SERVER_VERSION, type StackPorts } from './settings';
+import { supervise, type Supervised } from './supervisor';
+import {
+  issueTemporalCertificates,
+  registerNamespaceAndSearchAttributes,
+  setupTemporalSchema,
+  startTemporalServer,
+  temporalServerEnv,
+} from './temporal';
+
+/**
+ * `npm run stack:production`: docker-compose.yml's topology as processes of this machine, from
+ * the same configuration files. Every process but Caddy's public site listens on loopback.
+ * It writes DATA/stack.json (addresses, ports and process ids) for `npm run test:production-stack`.
+ */
+
+export interface StackState {
+  publicUrl: string;
+  publicPorts: number[];
+  ports: StackPorts;
+  caddyRootCertificate: string;
+  dataDir: string;
+  processes: Record<string, { pid: number | undefined; restarts: number }>;
+}
+
+export interface ProductionStack {
+  state(): StackState;
+  secrets: StackSecrets;
+  stop(): Promise<void>;
+}
+
+type Log = (line: string) => void;
+
+export async function startProductionStack(o: {
+  dataDir: string;
+  log: Log;
+  allowLoopbackWebhooks?: boolean;
+}): Promise<ProductionStack> {
+  const log = o.log;
+  const ports = stackPorts();
+  const dataDir = path.resolve(o.dataDir);
+  const logDir = path.join(dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const secrets = stackSecrets(dataDir);
+  const stoppers: { name: string; stop: () => Promise<void> }[] = [];
+  const supervised: Supervised[] = [];
+  const stop = async () => {
+    for (const s of [...stoppers].reverse()) await s.stop().catch((e: Error) => log(`stopping ${s.name}: ${e.message}`));
+  };
+
+  try {
+    const caddy = findCaddy();
+    const { moduleDir } = installTemporalServer(TEMPORAL_SERVER_VERSION, log);
+    installLocalServers({ temporal: true, ferretdb: true, log });
+
+    const tlsRoot = path.join(dataDir, 'temporal-tls');
+    const tls = issueTemporalCertificates(tlsRoot);
+
+    const postgresql = await startPostgresql({
+      port: ports.postgresql,
+      dataDir: path.join(dataDir, 'postgresql'),
+      logDir,
+      superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
+    });
+    stoppers.push({ name: 'PostgreSQL', stop: () => postgresql.stop() });
+    ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'temporal', secrets.POSTGRES_PASSWORD, 'CREATEDB');
+    ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'gateway', secrets.STORE_PASSWORD);
+    ensureDatabase(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'ferretdb', 'gateway');
+    log(`postgresql: 127.0.0.1:${ports.postgresql} (password authentication)`);
+
+    const serverEnv = temporalServerEnv({ ports, postgresPassword: secrets.POSTGRES_PASSWORD, tlsRoot });
+    setupTemporalSchema(serverEnv);
+    const temporal = await supervise(
+      'Temporal server',
+      () => startTemporalServer({ moduleDir, env: serverEnv, port: ports.temporal.frontend, logDir }),
+      { onStart: () => writeState(), log },
+    );
+    supervised.push(temporal);
+    stoppers.push({ name: 'Temporal server', stop: () => temporal.stop() });
+    const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
+    const gatewaySettings = readEnvFile(gatewayEnvFile);
+    registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE!, tlsRoot });
+    log(`temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL`);
+
+    const store = await startFerretdb({
+      port: ports.store,
+      dataDir: path.join(dataDir, 'ferretdb'),
+      logDir,
+      postgresqlUrl: `postgres://127.0.0.1:${ports.postgresql}/ferretdb`,
+    });
+    stoppers.push({ name: 'FerretDB', stop: () => store.process.stop() });
+    log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
+
+    const caddyData = path.join(dataDir, 'caddy');
+    const caddyRoot = path.join(caddyData, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
+    const caddyProcess = startProcess(
+      'Caddy',
+      caddy,
+      ['run', '--config', caddyfile, '--adapter', 'caddyfile'],
+      path.join(logDir, 'caddy.log'),
+      {
+        ...process.env,
+        XDG_DATA_HOME: caddyData,
+        XDG_CONFIG_HOME: caddyData,
+        ...caddyEnvironment(ports, secrets.OPS_TOKEN),
+      },
+    );
+    stoppers.push({ name: 'Caddy', stop: () => caddyProcess.stop() });
+    await waitForPort(caddyProcess, '127.0.0.1', ports.https, 30_000, path.join(logDir, 'caddy.log'));
+    await waitForFile(caddyRoot, 30_000);
+    const publicUrl = publicUrlOf(ports);
+    log(`caddy: ${publicUrl} (TLS, its local CA: ${path.relative(projectRoot, caddyRoot)})`);
+
+    const nodeEnv = { NODE_EXTRA_CA_CERTS: caddyRoot };
+    const tsx = (entry: string, args: string[] = []) =>
+      [process.execPath, ['--import', 'tsx', path.join(projectRoot, entry), ...args]] as const;
+
+    // The bank simulator as docker-compose.sandbox.yml runs it: not the gateway (never
+    // GATEWAY_ENV=production), its own secret and admin token, no BANK_SECRET, on loopback only.
+    const simulator = await supervise(
+      'bank simulator',
+      async () => {
+        const [cmd, args] = tsx('src/main/bank-simulator.ts', [
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(ports.bankSimulator),
+          '--public-url',
+          bankSimulatorUrlOf(ports),
+          '--quiet',
+        ]);
+        const logFile = path.join(logDir, 'bank-simulator.log');
+        const p = startProcess('bank simulator', cmd, [...args], logFile, {
+          ...cleanEnv(),
+          ...nodeEnv,
+          GATEWAY_ENV: 'development',
+          BANK_SIMULATOR_SECRET: secrets.BANK_SIMULATOR_SECRET,
+          BANK_SIMULATOR_ADMIN_TOKEN: secrets.BANK_SIMULATOR_ADMIN_TOKEN,
+          DATA_DIR: path.join(dataDir, 'bank-simulator'),
+        });
+        await waitForPort(p, '127.0.0.1', ports.bankSimulator, 60_000, logFile);
+        return p;
+      },
+      { onStart: () => writeState(), log },
+    );
+    supervised.push(simulator);
+    stoppers.push({ name: 'bank simulator', stop: () => simulator.stop() });
+
+    const gatewayEnv = {
+      ...cleanEnv(),
+      ...gatewayEnvironment({
+        ports,
+        secrets,
+        temporalTlsGatewayDir: tls.gateway,
+        caddyRootCertificate: caddyRoot,
+        ...(o.allowLoopbackWebhooks ? { allowLoopbackWebhooks: true } : {}),
+      }),
+      LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    };
+    const gatewayProcess = (name: string, entry: string, extra: Record<string, string>, port?: number) =>
+      supervise(
+        name,
+        async () => {
+          const [cmd, args] = tsx(entry);
+          const logFile = path.join(logDir, `${name}.log`);
+          const p = startProcess(name, cmd, [...args], logFile, { ...gatewayEnv, ...extra });
+          if (port) await waitForPort(p, '127.0.0.1', port, 120_000, logFile);
+          return p;
+        },
+        { onStart: () => writeState(), log },
+      );
+    for (const name of ['worker-1', 'worker-2']) {
+      const w = await gatewayProcess(name, 'src/main/worker.ts', {});
+      supervised.push(w);
+      stoppers.push({ name, stop: () => w.stop() });
+    }
+    for (const [i, port] of ports.api.entries()) {
+      const name = `api-${i + 1}`;
+      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port), port);
+      supervised.push(api);
+      stoppers.push({ name, stop: () => api.stop() });
+    }
+
+    const state = (): StackState => ({
+      publicUrl,
+      publicPorts: [ports.https, ports.http],
+      ports,
+      caddyRootCertificate: caddyRoot,
+      dataDir,
+      processes: Object.fromEntries([
+        ['postgresql', { pid: postgresql.child.pid, restarts: 0 }],
+        ['ferretdb', { pid: store.process.child.pid, restarts: 0 }],
+        ['caddy', { pid: caddyProcess.child.pid, restarts: 0 }],
+        ...supervised.map((s) => [s.name, { pid: s.current().child.pid, restarts: s.restarts() }]),
+      ]),
+    });
+    stateOf = state;
+    writeState();
+    return { state, secrets, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+
+  function writeState(): void {
+    if (stateOf) writeFileSync(path.join(dataDir, 'stack.json'), `${JSON.stringify(stateOf(), null, 2)}\n`);
+  }
+}
+
+let stateOf: (() => StackState) | undefined;
+
+/** The gateway's variables come from the stack alone, not from whatever the shell exported. */
+function cleanEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'];
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+}
+
+function findCaddy(): string {
+  const r = spawnSync('caddy', ['version'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    throw new SetupError(
+      "Caddy was not found on PATH. The production stack runs the operating system's Caddy: apt-get update && apt-get install -y caddy",
+    );
+  }
+  return 'caddy';
+}
+
+async function waitForFile(file: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} did not appear within ${timeoutMs / 1000}s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * `npm run stack:production`: the production topology of docker-compose.yml on this machine,
+ * without Docker (src/devstack/production/stack.ts), in its sandbox profile
+ * (docker-compose.sandbox.yml): Caddy terminating TLS on the one public port, two API replicas
+ * and two workers as staging (production refuses to pay through the simulator), the Temporal
+ * server built from go.temporal.io/server on PostgreSQL with mTLS, the store with authentication,
+ * and the bank simulator on loopback only, with its own secret and admin token, never behind
+ * Caddy. Prints where everything is; Ctrl-C stops it all.
+ *
+ *   npm run stack:production [-- --data-dir .data/production-stack]
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { SetupError } from '../devstack/install';
+import { startProductionStack } from '../devstack/production/stack';
+import { onShutdown } from './shutdown';
+
+const say = (line: string) => console.log(`[stack] ${line}`);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string', default: path.join('.data', 'production-stack') },
+      // For npm run test:production-stack: its webhook receiver listens on loopback.
+      'allow-loopback-webhooks': { type: 'boolean', default: false },
+    },
+  });
+  const stack = await startProductionStack({
+    dataDir: values['data-dir'],
+    log: say,
+    allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+  });
+  onShutdown(async () => {
+    await stack.stop();
+    say('stopped');
+  });
+  const s = stack.state();
+  const p = s.ports;
+  say('');
+  say(`public:   ${s.publicUrl}  (Caddy, TLS; http://localhost:${p.http} redirects there)`);
+  say(
+    `          trust ${path.relative(process.cwd(), s.caddyRootCertificate)} (curl --cacert), e.g. curl --cacert ${path.relative(process.cwd(), s.caddyRootCertificate)} ${s.publicUrl}/health`,
+  );
+  say('profile:  sandbox (docker-compose.sandbox.yml): api and workers as staging, the bank simulator as the bank');
+  say('loopback only:');
+  say(`  API replicas       ${p.api.map((x) => `127.0.0.1:${x}`).join(', ')}`);
+  say(`  workers            2 (task queue payments)`);
+  say(
+    `  Temporal frontend  127.0.0.1:${p.temporal.frontend} (mTLS: certificates in ${path.relative(process.cwd(), path.join(s.dataDir, 'temporal-tls'))})`,
+  );
+  say(`  PostgreSQL         127.0.0.1:${p.postgresql}`);
+  say(`  store (FerretDB)   127.0.0.1:${p.store} (user gateway)`);
+  say(`  bank simulator     http://127.0.0.1:${p.bankSimulator} (the gateway's bank; /admin/* takes BANK_SIMULATOR_ADMIN_TOKEN)`);
+  say(`  codec site         http://127.0.0.1:${p.codec}/ops/v1/codec`);
+  say(
+    `secrets:  ${path.relative(process.cwd(), path.join(s.dataDir, 'secrets.json'))}; logs: ${path.relative(process.cwd(), path.join(s.dataDir, 'logs'))}`,
+  );
+  say('ready. Ctrl-C stops everything.');
+}
+
+main().catch((e: Error) => {
+  console.error(e instanceof SetupError ? `[stack] ${e.message}` : e);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+/**
+ * `npm run test:production-stack`: starts `npm run stack:production` (its own data directory),
+ * waits until it says ready, runs the probes of test/production-stack/*.test.ts against it from
+ * outside (trusting Caddy's local CA, as a payer's machine trusts a public one), then stops it
+ * with SIGINT, as Ctrl-C does, and checks that it stopped cleanly and left no port open.
+ * Not part of `npm test`: the first run builds the Temporal server (minutes), and every run starts
+ * eleven processes; docs/operators/production.md says why and what it proves.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { canConnect } from '../../src/devstack/process';
+import type { StackState } from '../../src/devstack/production/stack';
+
+const root = path.resolve(__dirname, '../..');
+const dataDir = path.join(root, '.data', 'production-stack-test');
+const say = (line: string) => console.log(`[test:production-stack] ${line}`);
+
+async function main(): Promise<number> {
+  // A fresh stack each run: what is proven does not depend on yesterday's data.
+  rmSync(dataDir, { recursive: true, force: true });
+  const stack = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'src/main/production-stack.ts'), '--data-dir', dataDir, '--allow-loopback-webhooks'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
+  let output = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    stack.stdout!.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+      if (output.includes('[stack] ready.')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the stack exited (${code}) before it was ready`)));
+  });
+  const timeout = setTimeout(() => stack.kill('SIGINT'), 20 * 60_000);
+  let failed = 1;
+  try {
+    await ready;
+    clearTimeout(timeout);
+    const stateFile = path.join(dataDir, 'stack.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as StackState;
+    const mocha = spawn(
+      process.execPath,
+      [path.join(root, 'node_modules/mocha/bin/mocha.js'), '--timeout', '300000', 'test/production-stack/*.test.ts'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: state.caddyRootCertificate, PRODUCTION_STACK_STATE: stateFile },
+      },
+    );
+    failed = await new Promise<number>((resolve) => mocha.once('exit', (code) => resolve(code ?? 1)));
+  } catch (e) {
+    say((e as Error).message);
+  }
+
+  // Ctrl-C: every process stops, nothing keeps a port.
+  const state = (() => {
+    try {
+      return JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8')) as StackState;
+    } catch {
+      return undefined;
+    }
+  })();
+  stack.kill('SIGINT');
+  const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 90_000))]);
+  if (code === 'hung') {
+    say('the stack did not stop within 90 s of SIGINT');
+    stack.kill('SIGKILL');
+    return 1;
+  }
+  if (code !== 0) {
+    say(`the stack exited with ${code} after SIGINT`);
+    return 1;
+  }
+  if (state) {
+    const p = state.ports;
+    const all = [p.https, p.http, ...p.api, p.bankSimulator, p.codec, p.postgresql, p.store, p.temporal.frontend];
+    const open = [];
+    for (const port of all) if (await canConnect('127.0.0.1', port)) open.push(port);
+    if (open.length > 0) {
+      say(`after SIGINT, ports still open: ${open.join(', ')}`);
+      return 1;
+    }
+  }
+  say(`stopped cleanly on SIGINT; probes ${failed === 0 ? 'passed' : 'FAILED'}`);
+  return failed;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
