@@ -86,6 +86,10 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     await mandates.migratePayerDataAtRest();
     await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
+  // The buyer details, link mobiles and plans, and checkout VPAs, sealed later: their own marker.
+  await migrateOnce(store.db, 'payer-data-at-rest-v2', now(), async () => {
+    await transactions.migrateBuyerDataAtRest();
+  });
   return {
     config,
     logger,
