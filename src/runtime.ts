@@ -89,6 +89,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   // The buyer details, link mobiles and plans, and checkout VPAs, sealed later: their own marker.
   await migrateOnce(store.db, 'payer-data-at-rest-v2', now(), async () => {
     await transactions.migrateBuyerDataAtRest();
+    await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
   return {
     config,
@@ -124,7 +125,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
   registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
   return {
     ...rt,
-    paymentLinks: new PaymentLinkRepository(rt.store.db),
+    paymentLinks: new PaymentLinkRepository(rt.store.db, rt.config.MASTER_KEY),
     checkouts: new CheckoutRepository(rt.store.db),
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardSessions: new DashboardSessionRepository(rt.store.db),
