@@ -90,6 +90,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   await migrateOnce(store.db, 'payer-data-at-rest-v2', now(), async () => {
     await transactions.migrateBuyerDataAtRest();
     await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+    await new CheckoutRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
   return {
     config,
@@ -126,7 +127,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
   return {
     ...rt,
     paymentLinks: new PaymentLinkRepository(rt.store.db, rt.config.MASTER_KEY),
-    checkouts: new CheckoutRepository(rt.store.db),
+    checkouts: new CheckoutRepository(rt.store.db, rt.config.MASTER_KEY),
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardSessions: new DashboardSessionRepository(rt.store.db),
     dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
