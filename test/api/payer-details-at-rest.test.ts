@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
+import { CheckoutRepository } from '../../src/store/checkout-repository';
+import { PaymentLinkRepository } from '../../src/store/payment-link-repository';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { openPage, postTransactU, v8Data } from '../support/checkout';
-import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { fetchTxn, ledger } from '../support/ledger';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { createLinks, linkEntry, newBatchId } from '../support/payment-links';
@@ -121,5 +124,78 @@ describe('API: payer details at rest (buyer name, email and address, link mobile
     const page = await openPage(gw, posted.location!);
     assert.equal(page.status, 200);
     assert.ok(page.html.includes(COLLECT_VPA), 'the page shows the collect VPA');
+  });
+
+  it('a store migrated for instruments before (marker v1 set) has its clear buyer details, link mobiles and checkout VPAs sealed at the next start', async () => {
+    const { uri, dbName } = await testStore();
+    const fresh = `${dbName}_upgrade_${randomBytes(3).toString('hex')}`;
+    const db = client.db(fresh);
+    const m = randomBytes(16).toString('hex');
+    const at = new Date();
+    await db.collection('migrations').insertOne({ _id: 'payer-data-at-rest-v1' as never, finishedAt: at });
+    await db.collection('transactions').insertOne({
+      _id: `${m}:old-1` as never,
+      txnId: 'T-old-1',
+      merchantIdentifier: m,
+      orderId: 'old-1',
+      amountPaise: 100,
+      productDescription: 'Tea',
+      buyerName: BUYER_NAME,
+      buyerEmail: BUYER_EMAIL,
+      ipAddress: '198.51.100.4',
+      instrument: { kind: 'NETBANKING', bankCode: 'SBIN', bankName: 'State Bank of India' },
+      status: 'Failure',
+      responseCode: '1022',
+      responseDescription: 'Declined',
+      bankRefNum: null,
+      authCode: null,
+      markedFailedByService: false,
+      createdAt: at,
+      updatedAt: at,
+      completedAt: at,
+      successAt: null,
+      refunds: [],
+      version: 2,
+    });
+    const linkToken = randomBytes(18).toString('base64url');
+    await db.collection('payment_links').insertOne({
+      _id: linkToken as never,
+      merchantIdentifier: m,
+      orderId: 'old-link',
+      batchId: 'b',
+      invoiceNumber: null,
+      internalNotes: null,
+      customerMobile: LINK_MOBILE,
+      createdAt: at,
+    });
+    const checkoutToken = randomBytes(24).toString('base64url');
+    await db.collection('checkouts').insertOne({
+      _id: checkoutToken as never,
+      merchantIdentifier: m,
+      orderId: 'old-co',
+      entry: 'V8',
+      returnUrl: 'https://shop.example/return',
+      paymentMode: 'UPI',
+      bankid: COLLECT_VPA,
+      createdAt: at,
+    });
+    const upgraded = await startTestGateway({ MONGODB_URI: uri, MONGODB_DB: fresh });
+    try {
+      const text = JSON.stringify(
+        await Promise.all(['transactions', 'payment_links', 'checkouts'].map((c) => db.collection(c).find({}).toArray())),
+      );
+      for (const clear of [BUYER_NAME, BUYER_EMAIL, '198.51.100.4', LINK_MOBILE, COLLECT_VPA]) {
+        assert.ok(!text.includes(clear), `${clear} still in clear after start-up`);
+      }
+      assert.ok(await db.collection('migrations').findOne({ _id: 'payer-data-at-rest-v2' as never }), 'marked done');
+      const t = await upgraded.rt.transactions.findByOrder({ merchantIdentifier: m, orderId: 'old-1' });
+      assert.deepEqual([t?.buyerName, t?.buyerEmail, t?.ipAddress], [BUYER_NAME, BUYER_EMAIL, '198.51.100.4']);
+      const key = upgraded.rt.config.MASTER_KEY;
+      assert.equal((await new PaymentLinkRepository(db, key).findByToken(linkToken))?.customerMobile, LINK_MOBILE);
+      assert.equal((await new CheckoutRepository(db, key).findByToken(checkoutToken))?.bankid, COLLECT_VPA);
+    } finally {
+      await upgraded.stop();
+      await db.dropDatabase().catch(() => undefined);
+    }
   });
 });
