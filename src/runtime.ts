@@ -86,6 +86,12 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     await mandates.migratePayerDataAtRest();
     await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
+  // The buyer details, link mobiles and plans, and checkout VPAs, sealed later: their own marker.
+  await migrateOnce(store.db, 'payer-data-at-rest-v2', now(), async () => {
+    await transactions.migrateBuyerDataAtRest();
+    await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+    await new CheckoutRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+  });
   return {
     config,
     logger,
@@ -120,8 +126,8 @@ export function apiDeps(rt: Runtime): ApiDeps {
   registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
   return {
     ...rt,
-    paymentLinks: new PaymentLinkRepository(rt.store.db),
-    checkouts: new CheckoutRepository(rt.store.db),
+    paymentLinks: new PaymentLinkRepository(rt.store.db, rt.config.MASTER_KEY),
+    checkouts: new CheckoutRepository(rt.store.db, rt.config.MASTER_KEY),
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardSessions: new DashboardSessionRepository(rt.store.db),
     dashboardInvitations: new DashboardInvitationRepository(rt.store.db),

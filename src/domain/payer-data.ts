@@ -4,7 +4,7 @@ import { derivedKey } from './secrets';
 /** Which stored value a sealed payer field is: AES-GCM associated data, so it opens nowhere else. */
 export interface PayerFieldContext {
   merchantIdentifier: string;
-  /** e.g. `instrument`, `payerVpa`, `body` */
+  /** e.g. `instrument`, `payerVpa`, `body`, `buyer`, `customerMobile`, `plan`, `bankid` */
   field: string;
   /** The `_id` of the document holding it. */
   documentId: string;

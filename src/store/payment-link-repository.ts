@@ -1,6 +1,8 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
+import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes } from './order-id-repository';
+import { sealClearField } from './seal-clear-field';
 import type { NewTransaction } from './transaction-repository';
 
 /** A payment link: found by its unguessable token (`_id`), the capability a payer holds. */
@@ -37,16 +39,40 @@ export interface PaymentLinkBatch {
 }
 
 /**
+ * A link as stored: the payer's mobile sealed for this link (`customerMobileSealed`, absent when
+ * none was given); links stored before it was encrypted hold `customerMobile` in clear instead
+ * (read as is, rewritten at start-up). Nothing queries the mobile: no lookup hash is kept.
+ */
+type PaymentLinkDoc = Omit<PaymentLink, 'customerMobile'> & { customerMobile?: string | null; customerMobileSealed?: string };
+
+/**
  * As stored: the plan as JSON text, one field (the embedded store writes a long string far faster
- * than the thousands of fields of 500 entries). Batches claimed before plans were kept have neither
- * hash nor plan: their id is simply used.
+ * than the thousands of fields of 500 entries), sealed (`planSealed`: it holds the payers' emails,
+ * mobiles and addresses). Batches claimed before plans were kept have neither hash nor plan: their id
+ * is simply used; those claimed before plans were sealed hold `plan` in clear (rewritten at start-up).
  */
 interface PaymentLinkBatchDoc {
   _id: string;
   createdAt: Date;
   requestHash?: string;
   plan?: string;
+  planSealed?: string;
 }
+
+const linkContext = (link: { _id: string; merchantIdentifier: string }): PayerFieldContext => ({
+  merchantIdentifier: link.merchantIdentifier,
+  field: 'customerMobile',
+  documentId: link._id,
+});
+/**
+ * A batch document holds no merchant field; its `_id` starts with the merchant. The sealed plan is
+ * bound to the whole `_id`, and its merchant is read from it the same way when sealing and opening.
+ */
+const batchContext = (_id: string): PayerFieldContext => ({
+  merchantIdentifier: _id.slice(0, _id.indexOf(':')),
+  field: 'plan',
+  documentId: _id,
+});
 
 /** The dates of a plan, which its JSON text holds as ISO strings. */
 const PLAN_DATES = new Set(['createdAt', 'payerDeadline']);
@@ -58,12 +84,41 @@ const planFromJson = (text: string): PlannedLinkEntry[] =>
  * a batch id usable once per merchant. The link's order itself is the transaction of its orderId.
  */
 export class PaymentLinkRepository {
-  private readonly links: Collection<PaymentLink>;
+  private readonly links: Collection<PaymentLinkDoc>;
   private readonly batches: Collection<PaymentLinkBatchDoc>;
+  private readonly cipher: PayerDataCipher;
 
-  constructor(db: Db) {
-    this.links = db.collection<PaymentLink>('payment_links');
+  constructor(db: Db, masterKey: string) {
+    this.links = db.collection<PaymentLinkDoc>('payment_links');
     this.batches = db.collection<PaymentLinkBatchDoc>('payment_link_batches');
+    this.cipher = new PayerDataCipher(masterKey);
+  }
+
+  private toDoc({ customerMobile, ...rest }: PaymentLink): PaymentLinkDoc {
+    return customerMobile === null
+      ? rest
+      : { ...rest, customerMobileSealed: this.cipher.seal(customerMobile, linkContext(rest)) };
+  }
+
+  /** The link as the gateway knows it, the mobile opened (stored in clear before: as is). */
+  private toLink = ({ customerMobile, customerMobileSealed, ...rest }: PaymentLinkDoc): PaymentLink => ({
+    ...rest,
+    customerMobile:
+      customerMobileSealed !== undefined ? this.cipher.open(customerMobileSealed, linkContext(rest)) : (customerMobile ?? null),
+  });
+
+  /**
+   * Seals the mobiles of links and the plans of batches stored before they were encrypted (at
+   * start-up; conditional on the clear value, idempotent). Returns how many documents it rewrote.
+   */
+  async migratePayerDataAtRest(): Promise<number> {
+    const links = await sealClearField(this.links as unknown as Collection<Document>, 'customerMobile', (at, mobile) => ({
+      customerMobileSealed: this.cipher.seal(mobile, linkContext(at)),
+    }));
+    const batches = await sealClearField(this.batches as unknown as Collection<Document>, 'plan', (at, plan) => ({
+      planSealed: this.cipher.seal(plan, batchContext(at._id)),
+    }));
+    return links + batches;
   }
 
   /**
@@ -78,21 +133,28 @@ export class PaymentLinkRepository {
   ): Promise<PaymentLinkBatch | null> {
     const _id = `${merchantIdentifier}:${batchId}`;
     try {
-      await this.batches.insertOne({ _id, createdAt: at, requestHash: batch.requestHash, plan: JSON.stringify(batch.entries) });
+      const planSealed = this.cipher.seal(JSON.stringify(batch.entries), batchContext(_id));
+      await this.batches.insertOne({ _id, createdAt: at, requestHash: batch.requestHash, planSealed });
       return batch;
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
       const claimed = await this.batches.findOne({ _id });
       if (!claimed) throw e;
-      if (claimed.requestHash === undefined || claimed.plan === undefined) return null;
-      return { requestHash: claimed.requestHash, entries: planFromJson(claimed.plan) };
+      const plan = claimed.planSealed !== undefined ? this.cipher.open(claimed.planSealed, batchContext(_id)) : claimed.plan;
+      if (claimed.requestHash === undefined || plan === undefined) return null;
+      return { requestHash: claimed.requestHash, entries: planFromJson(plan) };
     }
   }
 
   /** Inserts links; a link already stored (an earlier try of the same batch) stays as it is. */
   async insert(links: PaymentLink[]): Promise<void> {
     if (links.length === 0) return;
-    await this.links.insertMany(links, { ordered: false }).catch((e: unknown) => void duplicateIndexes(e));
+    await this.links
+      .insertMany(
+        links.map((l) => this.toDoc(l)),
+        { ordered: false },
+      )
+      .catch((e: unknown) => void duplicateIndexes(e));
   }
 
   /** The merchant's links created in [from, until), oldest first, at most `limit` (index merchant_created). */
@@ -101,10 +163,12 @@ export class PaymentLinkRepository {
       .find({ merchantIdentifier, createdAt: { $gte: from, $lt: until } })
       .sort({ createdAt: 1 })
       .limit(limit)
+      .map(this.toLink)
       .toArray();
   }
 
   async findByToken(token: string): Promise<PaymentLink | null> {
-    return this.links.findOne({ _id: token });
+    const doc = await this.links.findOne({ _id: token });
+    return doc ? this.toLink(doc) : null;
   }
 }

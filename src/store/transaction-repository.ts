@@ -5,6 +5,7 @@ import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transac
 import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
+import { BUYER_FIELDS, openBuyer, sealBuyer, type BuyerDetails } from './sealed-buyer';
 import { holdsPayerDataInClear, openInstrument, sealInstrument, type StoredInstrument } from './sealed-instrument';
 
 export { orderKey, type OrderRef } from './order-id-repository';
@@ -15,9 +16,13 @@ export type OverviewRow = Pick<Transaction, 'createdAt' | 'status' | 'amountPais
 /**
  * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
  * itself makes an order unique per merchant, and every order lookup is a primary-key lookup. The
- * instrument's payer data (VPA, masked card, card id) is sealed for this order (sealed-instrument.ts).
+ * instrument's payer data (VPA, masked card, card id) is sealed for this order (sealed-instrument.ts),
+ * and so are the buyer's name, email and address, together as `buyerSealed` (sealed-buyer.ts).
+ * Nothing queries those: no keyed hash is kept for them. Orders stored before they were sealed hold
+ * them in clear instead (read as is, rewritten at start-up).
  */
-type TransactionDoc = Omit<Transaction, 'instrument'> & { _id: string; instrument: StoredInstrument };
+type TransactionDoc = Omit<Transaction, 'instrument' | keyof BuyerDetails> &
+  Partial<BuyerDetails> & { _id: string; instrument: StoredInstrument; buyerSealed?: string };
 
 export type NewTransaction = Omit<
   Transaction,
@@ -66,14 +71,53 @@ export class TransactionRepository {
 
   /** The document as stored: payer data sealed. */
   private toDoc(t: Transaction): TransactionDoc {
-    return { _id: orderKey(t), ...t, instrument: sealInstrument(this.cipher, t, t.instrument) };
+    const { buyerName: _name, buyerEmail: _email, ipAddress: _ip, ...rest } = t;
+    return {
+      _id: orderKey(t),
+      ...rest,
+      buyerSealed: sealBuyer(this.cipher, t, t),
+      instrument: sealInstrument(this.cipher, t, t.instrument),
+    };
   }
 
   /** The transaction as the gateway knows it, payer data opened (stored in clear before: as is). */
-  private toTransaction = ({ _id, ...rest }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction => ({
-    ...rest,
-    instrument: openInstrument(this.cipher, rest, rest.instrument),
-  });
+  private toTransaction = ({ _id, buyerSealed, ...rest }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
+    ({
+      ...rest,
+      ...(buyerSealed !== undefined ? openBuyer(this.cipher, rest, buyerSealed) : {}),
+      instrument: openInstrument(this.cipher, rest, rest.instrument),
+    }) as Transaction;
+
+  /**
+   * Seals the buyer details (name, email, address) of transactions stored before they were
+   * encrypted (at start-up, idempotent), as migratePayerDataAtRest does the instrument: each is
+   * rewritten only if unchanged since read (`version`, left alone). Returns how many it rewrote.
+   */
+  async migrateBuyerDataAtRest(): Promise<number> {
+    const clear = { buyerSealed: { $exists: false } };
+    const projection = { _id: 1, merchantIdentifier: 1, orderId: 1, version: 1, buyerName: 1, buyerEmail: 1, ipAddress: 1 };
+    const unset = Object.fromEntries(BUYER_FIELDS.map((k) => [k, '' as const]));
+    let rewritten = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      let missed = 0;
+      // A cursor: a large store is read in batches, never whole into memory.
+      for await (const doc of this.txns.find(clear as Filter<TransactionDoc>, { projection })) {
+        const buyerSealed = sealBuyer(this.cipher, doc, {
+          buyerName: doc.buyerName ?? null,
+          buyerEmail: doc.buyerEmail ?? null,
+          ipAddress: doc.ipAddress ?? null,
+        });
+        const r = await this.txns.updateOne(
+          { _id: doc._id, version: doc.version, buyerSealed: { $exists: false } } as Filter<TransactionDoc>,
+          { $set: { buyerSealed }, $unset: unset },
+        );
+        rewritten += r.modifiedCount;
+        missed += 1 - r.modifiedCount;
+      }
+      if (missed === 0) break;
+    }
+    return rewritten;
+  }
 
   /**
    * Seals the payer data of transactions stored before it was encrypted (at start-up, idempotent).
@@ -352,7 +396,7 @@ export class TransactionRepository {
   async updateIfUnchanged(
     order: OrderRef,
     version: number,
-    change: { set: Partial<Omit<Transaction, 'version'>>; pushRefund?: RefundEntry },
+    change: { set: Partial<Omit<Transaction, 'version' | keyof BuyerDetails>>; pushRefund?: RefundEntry },
   ): Promise<Transaction | null> {
     const set = change.set.instrument
       ? { ...change.set, instrument: sealInstrument(this.cipher, order, change.set.instrument) }

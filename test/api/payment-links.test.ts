@@ -262,7 +262,7 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     const token = linkPath((await create([entry])).json.data[0].link)
       .split('/')
       .pop()!;
-    const link = (await new PaymentLinkRepository(gw.rt.store.db).findByToken(token))!;
+    const link = (await new PaymentLinkRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).findByToken(token))!;
     const deps = startPaymentDeps(gw.rt);
     const results = await Promise.all([
       payLink(deps, link, { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank' }),

@@ -131,7 +131,13 @@ describe('store: the range reads the gateway makes are index searches', function
       ],
       [
         'payment_links',
-        () => new PaymentLinkRepository(db).createdBetween(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000), 201),
+        () =>
+          new PaymentLinkRepository(db, randomBytes(32).toString('hex')).createdBetween(
+            MERCHANT,
+            new Date(DAY),
+            new Date(DAY + 86_400_000),
+            201,
+          ),
       ],
     ] as const) {
       const [find] = await capture(read);

@@ -5,6 +5,7 @@ import type { PaymentInstrument } from '../../src/domain/instrument';
 import type { RefundEntry, Transaction } from '../../src/domain/transaction';
 import type { TxnStatusName } from '../../src/domain/txn-status';
 import { PayerDataCipher } from '../../src/domain/payer-data';
+import { sealBuyer } from '../../src/store/sealed-buyer';
 import { sealInstrument } from '../../src/store/sealed-instrument';
 import { orderKey } from '../../src/store/transaction-repository';
 import type { TestGateway } from './gateway';
@@ -66,7 +67,13 @@ export async function seedOrder(gw: TestGateway, merchantIdentifier: string, o: 
   };
   // Stored as the repository stores it (payer data sealed under this gateway's key): nothing in clear
   // for another gateway's start-up migration to seal under its own key.
-  const instrument = sealInstrument(new PayerDataCipher(gw.rt.config.MASTER_KEY), t, t.instrument);
-  await gw.rt.store.db.collection('transactions').insertOne({ _id: orderKey(t) as never, ...t, instrument });
+  const cipher = new PayerDataCipher(gw.rt.config.MASTER_KEY);
+  const { buyerName: _name, buyerEmail: _email, ipAddress: _ip, ...rest } = t;
+  await gw.rt.store.db.collection('transactions').insertOne({
+    _id: orderKey(t) as never,
+    ...rest,
+    buyerSealed: sealBuyer(cipher, t, t),
+    instrument: sealInstrument(cipher, t, t.instrument),
+  });
   return t;
 }
