@@ -118,7 +118,10 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
   it("an approval while the silent bank's 1023 is being recorded is refused (503, 2052), retried by the bank, and ends a delayed success", async () => {
     const m = await gw.newMerchant('Late callback');
     const { orderId, txnId, release } = await silentPaymentBeingRecorded(m);
-    const settle = await request(`${gw.bank!.url}/admin/payments/${txnId}/settle`, { body: { approved: true } });
+    const settle = await request(`${gw.bank!.url}/admin/payments/${txnId}/settle`, {
+      body: { approved: true },
+      headers: { authorization: `Bearer ${gw.bank!.adminToken}` },
+    });
     assert.equal(settle.status, 200, settle.text);
     const books = () => gw.bank!.books.snapshot(m.merchantIdentifier);
     const first = await until(async () => books().callbacks[0]?.attempts[0], 'the first callback attempt');

@@ -13,7 +13,7 @@ export interface paths {
     put?: never;
     /**
      * Create a dynamic UPI QR for an order
-     * @description The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 1024. Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.
+     * @description The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 183 (the reason, expired unpaid, stays in the store and the dashboard). Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.
      */
     post: {
       parameters: {
@@ -40,7 +40,7 @@ export interface paths {
             amount: number;
             /** @description surrounding whitespace is removed */
             productDescription: string;
-            buyerEmail?: string;
+            buyerEmail?: '' | string;
             /**
              * @description pixels, 100 to 1000; 200 when absent
              * @default 200
@@ -806,7 +806,7 @@ export interface paths {
     put?: never;
     /**
      * v=8: the custom checkout; v=12 or 13: UPI AutoPay mandates (create, notify a debit, confirm a debit)
-     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
+     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
      */
     post: {
       parameters: {
@@ -868,7 +868,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -926,7 +926,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -977,7 +977,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1028,7 +1028,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1078,7 +1078,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1129,7 +1129,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1180,7 +1180,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1230,7 +1230,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1280,7 +1280,7 @@ export interface paths {
                   paymentMode: 'UPI_MANDATE';
                 }
               | {
-                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+                  /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
                   responseCode: string;
                   responseDescription: string;
                   doRedirect: string;
@@ -1763,7 +1763,7 @@ export interface paths {
     };
     /**
      * Express checkout V8, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -1788,7 +1788,7 @@ export interface paths {
           /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
           merchantIpAddress?: string;
-          mode?: string;
+          mode?: (('0' | '1') | 0 | 1) | '';
           /** @example express-V8-1001 */
           orderId: string;
           paymentOptionTypes?: string;
@@ -1824,6 +1824,33 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
+              responseCode: string;
+              responseDescription: string;
+              doRedirect: string;
+              /** @description the request orderDetail, echoed */
+              orderDetail: {
+                [key: string]: unknown;
+              } | null;
+              paymentInstrument: {
+                [key: string]: unknown;
+              } | null;
+              paymentMode: string | null;
+              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
+              bankPostData: {
+                [key: string]: string;
+              } | null;
+            };
+            'text/html': string;
+          };
+        };
         /** @description the order is open: its hosted checkout page (Location /checkout/{token}) */
         303: {
           headers: {
@@ -1839,7 +1866,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1866,7 +1893,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1893,7 +1920,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1919,7 +1946,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1946,7 +1973,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1973,7 +2000,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -1999,7 +2026,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2025,7 +2052,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2049,7 +2076,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V8: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -2092,7 +2119,7 @@ export interface paths {
             isAutoRedirect?: string;
             merchantIdentifier: string;
             merchantIpAddress?: string;
-            mode?: string;
+            mode?: (('0' | '1') | 0 | 1) | '';
             orderId: string;
             paymentOptionTypes?: string;
             product1Description?: string;
@@ -2126,6 +2153,33 @@ export interface paths {
         };
       };
       responses: {
+        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
+              responseCode: string;
+              responseDescription: string;
+              doRedirect: string;
+              /** @description the request orderDetail, echoed */
+              orderDetail: {
+                [key: string]: unknown;
+              } | null;
+              paymentInstrument: {
+                [key: string]: unknown;
+              } | null;
+              paymentMode: string | null;
+              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
+              bankPostData: {
+                [key: string]: string;
+              } | null;
+            };
+            'text/html': string;
+          };
+        };
         /** @description the order is open: its hosted checkout page (Location /checkout/{token}) */
         303: {
           headers: {
@@ -2141,7 +2195,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2168,7 +2222,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2195,7 +2249,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2221,7 +2275,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2248,7 +2302,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2275,7 +2329,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2301,7 +2355,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2327,7 +2381,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2363,7 +2417,7 @@ export interface paths {
     };
     /**
      * Express checkout V7, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -2388,7 +2442,7 @@ export interface paths {
           /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier: string;
           merchantIpAddress?: string;
-          mode?: string;
+          mode?: (('0' | '1') | 0 | 1) | '';
           /** @example express-V7-1001 */
           orderId: string;
           paymentOptionTypes?: string;
@@ -2424,6 +2478,33 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
+        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
+              responseCode: string;
+              responseDescription: string;
+              doRedirect: string;
+              /** @description the request orderDetail, echoed */
+              orderDetail: {
+                [key: string]: unknown;
+              } | null;
+              paymentInstrument: {
+                [key: string]: unknown;
+              } | null;
+              paymentMode: string | null;
+              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
+              bankPostData: {
+                [key: string]: string;
+              } | null;
+            };
+            'text/html': string;
+          };
+        };
         /** @description the order is open: its hosted checkout page (Location /checkout/{token}) */
         303: {
           headers: {
@@ -2439,7 +2520,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2466,7 +2547,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2493,7 +2574,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2519,7 +2600,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2546,7 +2627,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2573,7 +2654,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2599,7 +2680,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2625,7 +2706,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2649,7 +2730,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V7: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -2692,7 +2773,7 @@ export interface paths {
             isAutoRedirect?: string;
             merchantIdentifier: string;
             merchantIpAddress?: string;
-            mode?: string;
+            mode?: (('0' | '1') | 0 | 1) | '';
             orderId: string;
             paymentOptionTypes?: string;
             product1Description?: string;
@@ -2726,6 +2807,33 @@ export interface paths {
         };
       };
       responses: {
+        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
+              responseCode: string;
+              responseDescription: string;
+              doRedirect: string;
+              /** @description the request orderDetail, echoed */
+              orderDetail: {
+                [key: string]: unknown;
+              } | null;
+              paymentInstrument: {
+                [key: string]: unknown;
+              } | null;
+              paymentMode: string | null;
+              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
+              bankPostData: {
+                [key: string]: string;
+              } | null;
+            };
+            'text/html': string;
+          };
+        };
         /** @description the order is open: its hosted checkout page (Location /checkout/{token}) */
         303: {
           headers: {
@@ -2741,7 +2849,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2768,7 +2876,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2795,7 +2903,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2821,7 +2929,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2848,7 +2956,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2875,7 +2983,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2901,7 +3009,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2927,7 +3035,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -2965,7 +3073,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy checkout: send the payer to the hosted checkout
-     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 109 naming orderId, the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
+     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
      */
     post: {
       parameters: {
@@ -2981,14 +3089,14 @@ export interface paths {
         content: {
           /**
            * @example {
+           *       "amount": "25000",
+           *       "buyerEmail": "payer@example.com",
+           *       "currency": "INR",
            *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
            *       "orderId": "legacy-1001",
-           *       "amount": "25000",
-           *       "currency": "INR",
-           *       "buyerEmail": "payer@example.com",
            *       "productDescription": "Cotton kurta",
            *       "returnUrl": "https://shop.example/zaakpay/return",
-           *       "checksum": "ffda0a6a00ef551d3f9f9397b8d52abc35500e1c2438a7465fbcb783013e89c6"
+           *       "checksum": "81d8abdd52d3b67c915f9536564e038fbe62b59ccc772eca9aab8d8538dbfb7c"
            *     }
            */
           'application/x-www-form-urlencoded': {
@@ -3011,7 +3119,7 @@ export interface paths {
             isAutoRedirect?: string;
             merchantIdentifier: string;
             merchantIpAddress?: string;
-            mode?: string;
+            mode?: (('0' | '1') | 0 | 1) | '';
             orderId: string;
             paymentOptionTypes?: string;
             product1Description?: string;
@@ -3045,6 +3153,33 @@ export interface paths {
         };
       };
       responses: {
+        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
+              responseCode: string;
+              responseDescription: string;
+              doRedirect: string;
+              /** @description the request orderDetail, echoed */
+              orderDetail: {
+                [key: string]: unknown;
+              } | null;
+              paymentInstrument: {
+                [key: string]: unknown;
+              } | null;
+              paymentMode: string | null;
+              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
+              bankPostData: {
+                [key: string]: string;
+              } | null;
+            };
+            'text/html': string;
+          };
+        };
         /** @description the order is open: its hosted checkout page (Location /checkout/{token}) */
         303: {
           headers: {
@@ -3060,7 +3195,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3087,7 +3222,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3114,7 +3249,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3140,7 +3275,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3167,7 +3302,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3194,7 +3329,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3220,7 +3355,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3246,7 +3381,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3321,7 +3456,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3347,7 +3482,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3373,7 +3508,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3399,7 +3534,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3516,7 +3651,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3542,7 +3677,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3568,7 +3703,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3594,7 +3729,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3620,7 +3755,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3646,7 +3781,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3753,7 +3888,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3779,7 +3914,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3805,7 +3940,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3831,7 +3966,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3857,7 +3992,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -3883,7 +4018,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 180, 182 a refusal */
+              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
               responseCode: string;
               responseDescription: string;
               doRedirect: string;
@@ -4000,6 +4135,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4009,7 +4145,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4067,6 +4207,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4076,7 +4217,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4134,6 +4279,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4143,7 +4289,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4201,6 +4351,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4210,7 +4361,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4268,6 +4423,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4277,7 +4433,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4335,6 +4495,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4344,7 +4505,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4402,6 +4567,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4411,7 +4577,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4469,6 +4639,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4478,7 +4649,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4536,6 +4711,7 @@ export interface paths {
                  * @enum {string}
                  */
                 txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
                 responseCode: string;
                 responseDescription: string;
                 refundDetails: {
@@ -4545,7 +4721,11 @@ export interface paths {
                   rrn: string;
                   /** @enum {string} */
                   refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                  arn: string;
                 }[];
+                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                userAccountDebited: boolean;
               }[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
@@ -4574,7 +4754,7 @@ export interface paths {
     put?: never;
     /**
      * A page of the merchant's transactions initiated in a period
-     * @description Header `X-API-Key`. Transactions initiated from startDateTime to endDateTime (IST, both inclusive to the minute; a date alone is the whole day), oldest first, then by txnId: pages stay stable while new transactions arrive. `status` SUCCESS selects every successful state (refunded and charged back included). Delayed successes (from bank reconciliation) only with includeDelayedSuccessTxn. Ledger states: Pending: PENDING 2 Processing; Success: SUCCESS 7 Captured; Failure: FAILED 6 Declined; PartialRefund: SUCCESS 23 Partially Refunded; Refund: SUCCESS 24 Refunded; PartialChargeback: SUCCESS 25 Partial Chargeback; Chargeback: SUCCESS 26 Chargeback; PartialChargebackReverted: SUCCESS 27 Partial Chargeback Reverted; ChargebackReverted: SUCCESS 28 Chargeback Reverted; a refund in flight: SUCCESS 22 Partial Refund Initiated. Amounts in rupees. `refundDetail` lists refunds not failed (refundReferenceNumber is the merchantRefId), null when none. Errors: 400 code 1030 pageSize over 10000, 2001 malformed JSON, 2002 an invalid field (a date that does not exist, start after end); 401 code 2013 API key missing or wrong; 503 code 1036 any failure of the service.
+     * @description Header `X-API-Key`. Transactions initiated from startDateTime to endDateTime (IST, both inclusive to the minute; a date alone is the whole day), oldest first, then by txnId: pages stay stable while new transactions arrive. `status` SUCCESS selects every successful state (refunded and charged back included). Delayed successes (from bank reconciliation) only with includeDelayedSuccessTxn. Ledger states: Pending: PENDING 2 Processing; Success: SUCCESS 7 Captured; Failure: FAILED 6 Declined; PartialRefund: SUCCESS 23 Partially Refunded; Refund: SUCCESS 24 Refunded; PartialChargeback: SUCCESS 25 Partial Chargeback; Chargeback: SUCCESS 26 Chargeback; PartialChargebackReverted: SUCCESS 27 Partial Chargeback Reverted; ChargebackReverted: SUCCESS 28 Chargeback Reverted; a refund in flight: SUCCESS 22 Partial Refund Initiated. Amounts in rupees. `refundDetail` lists refunds not failed (refundReferenceNumber is the merchantRefId), null when none. responseCode/responseDescription are Zaakpay's outcome codes, null on a PENDING row. Errors carry Zaakpay's ledger codes: 401 code 100 API key missing, 112 API key wrong; 400 code 1026 startDateTime or endDateTime missing, 1027 status missing or invalid, 1028 a date's format (or a date that does not exist), 1029 pageSize or pageNumber invalid, 1030 pageSize over 10000, 1031 start after end, 2001 malformed JSON, 2002 includeDelayedSuccessTxn not a boolean; 503 code 1036 any failure of the service. A page with no record: HTTP 200 `{success: false, message: {code: "1035", text: "No record found."}}`.
      */
     post: {
       parameters: {
@@ -4619,58 +4799,70 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': {
-              /** @constant */
-              success: true;
-              data: {
-                transactions: {
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  txnInitiatedDate: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  txnLastUpdatedDate: string;
-                  /** @description null unless the payment succeeded */
-                  txnSuccessDate: string | null;
-                  /** @enum {string} */
-                  status: 'SUCCESS' | 'FAILED' | 'PENDING';
-                  state: number;
-                  stateDescription: string;
-                  responseCode: number | null;
-                  responseDescription: string | null;
-                  orderId: string;
-                  txnId: string;
-                  /** @description rupees, at most 2 decimals */
-                  amountInRupees: number;
-                  /** @description card network; null unless a card */
-                  brand: string | null;
-                  cardType: ('CREDIT' | 'DEBIT') | null;
-                  /** @description NA when not given */
-                  buyerName: string;
-                  /** @description NA when not given */
-                  buyerEmail: string;
-                  /** @description NA when not known */
-                  bankName: string;
-                  /** @description masked; null unless a card */
-                  cardNumber: string | null;
-                  /**
-                   * @description NA for a payment link or checkout nobody paid
-                   * @enum {string}
-                   */
-                  paymentSource: 'Card' | 'Net Banking' | 'UPI' | 'NA';
-                  /** @description refunds started on the transaction and not failed; null when there are none */
-                  refundDetail:
-                    | {
-                        /** @description the refund's merchantRefId */
-                        refundReferenceNumber: string;
-                        /** @description yyyy-MM-dd HH:mm:ss, IST */
-                        createdAt: string;
-                        /** @description rupees, at most 2 decimals */
-                        amount: number;
-                      }[]
-                    | null;
-                }[];
-                isNextPageAvailable: boolean;
-              };
-            };
+            'application/json':
+              | {
+                  /** @constant */
+                  success: true;
+                  data: {
+                    transactions: {
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      txnInitiatedDate: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      txnLastUpdatedDate: string;
+                      /** @description null unless the payment succeeded */
+                      txnSuccessDate: string | null;
+                      /** @enum {string} */
+                      status: 'SUCCESS' | 'FAILED' | 'PENDING';
+                      state: number;
+                      stateDescription: string;
+                      /** @description Zaakpay's outcome code; null while PENDING */
+                      responseCode: number | null;
+                      /** @description null while PENDING */
+                      responseDescription: string | null;
+                      orderId: string;
+                      txnId: string;
+                      /** @description rupees, at most 2 decimals */
+                      amountInRupees: number;
+                      /** @description card network; null unless a card */
+                      brand: string | null;
+                      cardType: ('CREDIT' | 'DEBIT') | null;
+                      /** @description NA when not given */
+                      buyerName: string;
+                      /** @description NA when not given */
+                      buyerEmail: string;
+                      /** @description NA when not known */
+                      bankName: string;
+                      /** @description masked; null unless a card */
+                      cardNumber: string | null;
+                      /**
+                       * @description NA for a payment link or checkout nobody paid
+                       * @enum {string}
+                       */
+                      paymentSource: 'Card' | 'Net Banking' | 'UPI' | 'NA';
+                      /** @description refunds started on the transaction and not failed; null when there are none */
+                      refundDetail:
+                        | {
+                            /** @description the refund's merchantRefId */
+                            refundReferenceNumber: string;
+                            /** @description yyyy-MM-dd HH:mm:ss, IST */
+                            createdAt: string;
+                            /** @description rupees, at most 2 decimals */
+                            amount: number;
+                          }[]
+                        | null;
+                    }[];
+                    isNextPageAvailable: boolean;
+                  };
+                }
+              | {
+                  /** @constant */
+                  success: false;
+                  message: {
+                    /** @constant */
+                    code: '1035';
+                    text: string;
+                  };
+                };
           };
         };
         /** @description see the error catalogue */
@@ -4881,8 +5073,8 @@ export interface paths {
                     buyerEmail: string | null;
                     /** @constant */
                     status: 'Success';
-                    /** @description the bank's approval (auth) code; null when it gave none */
-                    approvalCode: string | null;
+                    /** @description the bank's approval (auth) code as a number, as Zaakpay's sample; null when it gave none or one not all digits */
+                    approvalCode: number | null;
                     productDescription: string;
                     productDescription1: string | null;
                     productDescription2: string | null;
@@ -5043,6 +5235,279 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/checktransaction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Zaakpay's legacy XML status API: one order
+     * @description Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: 100 The transaction was completed successfully.; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "mode": "0",
+           *       "submitButton": "Check Status",
+           *       "checksum": "081c9b69625ea0d2180532490bf08176edc5020ea59118dab1b09ac391b0b496"
+           *     }
+           */
+          'application/x-www-form-urlencoded': {
+            merchantIdentifier: string;
+            orderId: string;
+            mode?: '' | (('0' | '1') | 0 | 1);
+            /** @description HMAC-SHA256 (hex) of every posted field but checksum, each value in single quotes, in the order posted */
+            checksum: string;
+          } & {
+            [key: string]: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the answer (a business result) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/updatetransaction': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Zaakpay's legacy XML update API: refund all or part of an order
+     * @description Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The same rules and codes as /updateTxn (one refund use case): 230 Transaction Refund Initiated; 245 Transaction Partial Refund Initiated; 184 Update Desired blank; 185 Update Desired not valid; 186 Update Reason blank; 187 Update Reason not valid; 189 Checksum was blank; 180 Checksum does not match; 190 orderId either not processed or rejected; 201 Transaction cannot be refunded; 21 Some refunds already scheduled with bank.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "mode": "0",
+           *       "updateDesired": "14",
+           *       "updateReason": "Test reason",
+           *       "checksum": "3391703f057961f330a098e6e71b096ecf7c4ca404643a7c9495add4885284ff"
+           *     }
+           */
+          'application/x-www-form-urlencoded': {
+            merchantIdentifier: string;
+            orderId: string;
+            mode?: '' | (('0' | '1') | 0 | 1);
+            /** @description HMAC-SHA256 (hex) of every posted field but checksum, each value in single quotes, in the order posted */
+            checksum: string;
+            /** @description "14" full refund or "22" partial refund (7 and 8 are not offered: 185) */
+            updateDesired?: string;
+            /** @description 5 to 30 letters, digits and spaces */
+            updateReason?: string;
+            /** @description paise; required for a partial refund (22) */
+            amount?: '' | string;
+            /** @description the merchant's id of this refund, unique per order; generated when absent */
+            merchantRefId?: '' | string;
+          } & {
+            [key: string]: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the answer (a business result) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/xml': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/pl/api/v1/create': {
     parameters: {
       query?: never;
@@ -5054,7 +5519,7 @@ export interface paths {
     put?: never;
     /**
      * Create a batch of payment links
-     * @description Header `X-API-Key`. Up to 500 entries; each is validated on its own and answered in `data` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with `link` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, `qrCode` (base64 PNG of the link); or with `link: null` and `errorDescription` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; `statusCode` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 1024; paid at most once. The QR images of one batch may hold at most QR_PIXEL_BUDGET pixels in all (width x height summed over the entries with showQrImg; 50,000,000 by default): a batch asking for more is refused whole, nothing created, HTTP 400 with `statusCode` 400 and errorMessage `2018: ...`.
+     * @description Header `X-API-Key`. Up to 500 entries; each is validated on its own and answered in `data` in the same order: echoed (amount as a number, customerMobile as a string, linkExpireBy as yyyy-MM-dd HH:mm:ss IST) with `link` (the hosted page, {PUBLIC_BASE_URL}/pl/<token>) and, with showQrImg, `qrCode` (base64 PNG of the link); or with `link: null` and `errorDescription` naming the field. Required per entry: orderId, amount, linkExpireBy, productDescription. A batchId used before by another request, or an orderId of any earlier order, fails the entry; the same request again (same batchId, same details) answers exactly as the first time, completing a batch whose creation failed half way. HTTP 200 for any batch that parsed; `statusCode` 200 when every entry got a link, 207 some, 400 none. Each link is an order (Pending, visible in the status API and ledger) that its payment workflow keeps open until linkExpireBy, then fails with 183; paid at most once. The QR images of one batch may hold at most QR_PIXEL_BUDGET pixels in all (width x height summed over the entries with showQrImg; 50,000,000 by default): a batch asking for more is refused whole, nothing created, HTTP 400 with `statusCode` 400 and errorMessage `2018: ...`.
      */
     post: {
       parameters: {
@@ -5095,9 +5560,9 @@ export interface paths {
               linkExpireBy: string;
               /** @description surrounding whitespace is removed */
               productDescription: string;
-              customerEmail?: string;
-              /** @description 10 digits starting 6-9 (an Indian mobile number), as a number or a string */
-              customerMobile?: string | number;
+              customerEmail?: '' | string;
+              /** @description an Indian mobile number as a string (10 digits, alone or after 0, 91 or +91) or a number; kept and echoed as the 10 digits */
+              customerMobile?: '' | (string | number);
               /** @description answer a base64 PNG QR of the link too */
               showQrImg?: boolean;
               /** @description pixels, 100-1000 each; default 200 x 200 */
@@ -9692,7 +10157,7 @@ export interface paths {
                 product4Description?: string;
                 /** @description surrounding whitespace is removed */
                 buyerName?: string;
-                buyerEmail?: string;
+                buyerEmail?: '' | string;
                 /**
                  * @description success, decline or no bank answer
                  * @enum {string}
@@ -9723,7 +10188,7 @@ export interface paths {
                 product4Description?: string;
                 /** @description surrounding whitespace is removed */
                 buyerName?: string;
-                buyerEmail?: string;
+                buyerEmail?: '' | string;
                 /**
                  * @description 4012001037141112 pays, 4000000000000002 is declined
                  * @enum {string}
@@ -9747,7 +10212,7 @@ export interface paths {
                 product4Description?: string;
                 /** @description surrounding whitespace is removed */
                 buyerName?: string;
-                buyerEmail?: string;
+                buyerEmail?: '' | string;
                 /**
                  * @description SBIN pays, FAIL is declined
                  * @enum {string}
@@ -10137,8 +10602,8 @@ export interface components {
       merchantIpAddress?: string;
       /** @enum {string} */
       showMobile?: 'true' | 'false';
-      /** @constant */
-      mode?: '0';
+      /** @description "0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves */
+      mode?: ('0' | '1') | 0 | 1;
       /** Format: uri */
       returnUrl?: string;
       orderDetail: {
@@ -10149,8 +10614,8 @@ export interface components {
         currency?: 'INR';
         purpose?: string | number;
         productDescription: string;
-        email?: string;
-        phone?: string;
+        email?: '' | string;
+        phone?: '' | string;
         /** @description yyyy-MM-dd, zero padding optional */
         txnDate?: string;
       };
@@ -10221,7 +10686,7 @@ export interface components {
     CheckoutData: {
       merchantIdentifier: string;
       showMobile?: string;
-      mode?: string;
+      mode?: (('0' | '1') | 0 | 1) | '';
       /**
        * Format: uri
        * @description where the payer's browser is sent back; the merchant's default when absent
@@ -10294,7 +10759,7 @@ export interface components {
       isAutoRedirect?: string;
       merchantIdentifier: string;
       merchantIpAddress?: string;
-      mode?: string;
+      mode?: (('0' | '1') | 0 | 1) | '';
       orderId: string;
       paymentOptionTypes?: string;
       product1Description?: string;
@@ -10331,8 +10796,8 @@ export interface components {
         amount?: string;
         productDescription?: string;
       };
-      /** @constant */
-      mode?: '0';
+      /** @description "0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves */
+      mode?: ('0' | '1') | 0 | 1;
       /** @description "14" full refund or "22" partial refund (7 and 8 are not offered: 185) */
       updateDesired?: unknown;
       /** @description 5 to 30 letters, digits and spaces; "sandbox fail" makes the sandbox bank fail it */
@@ -10342,7 +10807,8 @@ export interface components {
     };
     CheckTxnData: {
       merchantIdentifier: string;
-      mode?: string | number;
+      /** @description "0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves */
+      mode?: ('0' | '1') | 0 | 1;
       orderDetail: {
         orderId: string;
       };

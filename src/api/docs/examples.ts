@@ -50,8 +50,11 @@ export function exampleExpressForm(orderId: string): Record<string, string> {
   return { ...Object.fromEntries(fields), checksum: sign(expressChecksumTexts(fields)[0]!) };
 }
 
+/** The legacy form with its fields sorted by name, one of the orders a legacy form is accepted in. */
 export function exampleLegacyForm(): Record<string, string> {
-  const fields = checkoutFields.map(([k, v]) => [k, k === 'orderId' ? 'legacy-1001' : v] as [string, string]);
+  const fields = checkoutFields
+    .map(([k, v]) => [k, k === 'orderId' ? 'legacy-1001' : v] as [string, string])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]!) };
 }
 
