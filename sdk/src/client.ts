@@ -10,6 +10,7 @@ import type {
   CheckoutData,
   CheckoutServerResponse,
   CheckTxnResponse,
+  LedgerPage,
   LedgerRequest,
   LedgerResponse,
   LedgerTransaction,
@@ -23,6 +24,9 @@ import type {
   UpdateTxnData,
   UpdateTxnResponse,
 } from './types';
+
+/** The ledger's code for a page with no record (`success: false`, HTTP 200): an empty page, not a refusal. */
+const LEDGER_NO_RECORD = '1035';
 
 export interface GatewayClientOptions {
   /** The gateway's base URL, e.g. `https://pay.example.com` (no trailing slash needed). */
@@ -119,10 +123,18 @@ export class GatewayClient {
     return `${this.base}/api/payments/v1/upi/qr/image?mid=${encodeURIComponent(this.mid)}&width=${width}&height=${height}&data=${data}&checksum=${checksum}`;
   }
 
-  /** POST /api/v1/ledger: one page. A refusal (`success: false`) throws with its code (1030, 1036, ...). */
-  async ledgerPage(request: LedgerRequest): Promise<LedgerResponse['data']> {
-    const body = await this.apiKeyCall('/api/v1/ledger', request);
-    return (body as LedgerResponse).data;
+  /**
+   * POST /api/v1/ledger: one page. An empty page (Zaakpay's `success: false`, 1035 "No record found.")
+   * is an empty list; any other refusal throws with its code (1030, 1036, ...).
+   */
+  async ledgerPage(request: LedgerRequest): Promise<LedgerPage> {
+    try {
+      const body = (await this.apiKeyCall('/api/v1/ledger', request)) as Extract<LedgerResponse, { success: true }>;
+      return body.data;
+    } catch (e) {
+      if (e instanceof GatewayError && e.code === LEDGER_NO_RECORD) return { transactions: [], isNextPageAvailable: false };
+      throw e;
+    }
   }
 
   /** Every ledger transaction of the request, page after page (from `pageNumber`, default 1). */

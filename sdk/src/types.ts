@@ -25,7 +25,9 @@ export type QrResponse = JsonAnswer<'/api/payments/v1/upi/qr'>;
 
 export type LedgerRequest = JsonRequest<'/api/v1/ledger'>;
 export type LedgerResponse = JsonAnswer<'/api/v1/ledger'>;
-export type LedgerTransaction = LedgerResponse['data']['transactions'][number];
+/** One page of the ledger: what a `success: true` answer carries. */
+export type LedgerPage = Extract<LedgerResponse, { success: true }>['data'];
+export type LedgerTransaction = LedgerPage['transactions'][number];
 
 export type BulkRequest = JsonRequest<'/api/v1/fetchtxn'>;
 export type BulkResponse = JsonAnswer<'/api/v1/fetchtxn'>;

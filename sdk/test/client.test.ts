@@ -87,6 +87,11 @@ describe('SDK client: every merchant API against a real gateway', function () {
       ledger.push(t);
     assert.deepEqual(ledger.map((t) => t.orderId).sort(), [...orders].sort());
     assert.equal(calls, 3, 'one request per page, none after the last');
+    // A page past the last is Zaakpay's 1035 "No record found." (success: false): an empty page.
+    assert.deepEqual(await client.ledgerPage({ startDateTime: today, endDateTime: today, status: 'SUCCESS', pageNumber: 9 }), {
+      transactions: [],
+      isNextPageAvailable: false,
+    });
     const bulk = [];
     for await (const r of client.bulk({ txnDate: today, pageSize: 2 })) bulk.push(r);
     assert.deepEqual(bulk.map((r) => r.orderid).sort(), [...orders].sort());

@@ -6,6 +6,7 @@ import {
   expressPairs,
   hmac,
   legacyChecksum,
+  legacyKitPairs,
   openPage,
   payOnCheckoutPage,
   phpSanitize,
@@ -191,20 +192,7 @@ describe('Checkout entries: /transactU?v=8, /api/paymentTransact/V8 and /V7, /tr
   describe('POST /transact (legacy)', () => {
     it('v=2: quoted values in posted order; cancelled by the payer: 102 posted back with amount, signed', async () => {
       const orderId = newOrderId('lg');
-      const pairs: Pairs = [
-        ['merchantIdentifier', merchant.merchantIdentifier],
-        ['orderId', orderId],
-        ['returnUrl', 'http://localhost/zp/response.php'],
-        ['buyerEmail', ''],
-        ['txnType', '1'],
-        ['zpPayOption', '1'],
-        ['mode', '0'],
-        ['currency', 'INR'],
-        ['amount', '10000'],
-        ['merchantIpAddress', '127.0.0.1'],
-        ['purpose', '1'],
-        ['productDescription', 'Zaakpay subscription fee'],
-      ];
+      const pairs = legacyKitPairs(merchant, orderId, 'Zaakpay subscription fee');
       const posted = await postForm(
         `${gw.baseUrl}/transact?v=2`,
         withChecksum(pairs, legacyChecksum(merchant.secretKey, pairs)),

@@ -7,7 +7,7 @@ import type { Transaction } from '../../src/domain/transaction';
 import type { TransactionRepository } from '../../src/store/transaction-repository';
 import { ensurePaymentWorkflow, startPaymentDeps } from '../../src/usecases/start-payment';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { legacyChecksum, openPage, postForm, submitPageForm, withChecksum, type Pairs } from '../support/checkout';
+import { legacyChecksum, legacyKitPairs, openPage, postForm, submitPageForm, withChecksum } from '../support/checkout';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
@@ -220,20 +220,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
   describe('a checkout cancelled after its UPI intent or QR was handed out, that the bank then approves', () => {
     async function cancelledCheckout(m: MerchantCredentials) {
       const orderId = newOrderId('cx');
-      const pairs: Pairs = [
-        ['merchantIdentifier', m.merchantIdentifier],
-        ['orderId', orderId],
-        ['returnUrl', 'http://localhost/zp/response.php'],
-        ['buyerEmail', ''],
-        ['txnType', '1'],
-        ['zpPayOption', '1'],
-        ['mode', '0'],
-        ['currency', 'INR'],
-        ['amount', '10000'],
-        ['merchantIpAddress', '127.0.0.1'],
-        ['purpose', '1'],
-        ['productDescription', 'Cancelled tea'],
-      ];
+      const pairs = legacyKitPairs(m, orderId, 'Cancelled tea');
       const posted = await postForm(`${gw.baseUrl}/transact?v=2`, withChecksum(pairs, legacyChecksum(m.secretKey, pairs)), {
         browser: true,
       });

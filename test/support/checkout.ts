@@ -170,6 +170,24 @@ export function expressPairs(merchant: MerchantCredentials, orderId: string, ext
   return [...base.filter(([k]) => !overridden.has(k)).map(([k, v]) => [k, v] as [string, string]), ...extra];
 }
 
+/** A legacy /transact form as Zaakpay's PHP kit posts it: its fields in the kit form's order. */
+export function legacyKitPairs(merchant: MerchantCredentials, orderId: string, productDescription: string): Pairs {
+  return [
+    ['merchantIdentifier', merchant.merchantIdentifier],
+    ['orderId', orderId],
+    ['returnUrl', 'http://localhost/zp/response.php'],
+    ['buyerEmail', ''],
+    ['txnType', '1'],
+    ['zpPayOption', '1'],
+    ['mode', '0'],
+    ['currency', 'INR'],
+    ['amount', '10000'],
+    ['merchantIpAddress', '127.0.0.1'],
+    ['purpose', '1'],
+    ['productDescription', productDescription],
+  ];
+}
+
 export const withChecksum = (pairs: Pairs, checksum: string): Pairs => [...pairs, ['checksum', checksum]];
 
 /** The legacy checksum: every posted field but checksum, each value in single quotes, in the order posted. */
