@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   CancellationScope,
   condition,
   isCancellation,
@@ -86,7 +87,9 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
     for (;;) {
       if (!input.customerInitiated) await sleepUntil(firstOffPeakInstant(new Date()).getTime());
       stage = 'debiting';
-      const sent = checksMandate ? await debitWhileMandateActive(input, attempts) : { answer: await debitOnce(input, attempts) };
+      const sent = await refusalIsAFailedAttempt(input.txnId, () =>
+        checksMandate ? debitWhileMandateActive(input, attempts) : debitOnce(input, attempts).then((answer) => ({ answer })),
+      );
       if (!sent) {
         log.info('the mandate is no longer active; the debit is cancelled without asking the bank', { orderId: input.orderId });
         return await CancellationScope.nonCancellable(() => finish('executionCancelled', null));
@@ -104,6 +107,22 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
     return CancellationScope.nonCancellable(() => finish('executionCancelled', null));
   }
   return CancellationScope.nonCancellable(() => finish(answer?.approved ? 'executed' : 'executionFailed', answer));
+}
+
+/**
+ * Only a non-retryable failure ends an attempt's activity (its retry policy has no attempt limit):
+ * the bank refused the request. That attempt failed (no answer), like a decline: the debit retries
+ * per its schedule or ends executionFailed (1112) with its webhook, instead of failing the workflow
+ * and staying Pending for ever. Debits that failed so before the gate keep failing on replay.
+ */
+async function refusalIsAFailedAttempt<T>(txnId: string, attempt: () => Promise<T>): Promise<T | { answer: null }> {
+  try {
+    return await attempt();
+  } catch (e) {
+    if (!(e instanceof ActivityFailure) || isCancellation(e) || !patched('mandate-debit-refusal-recorded')) throw e;
+    log.warn('the bank refused the debit request; this attempt failed', { txnId, error: String(e.cause) });
+    return { answer: null };
+  }
 }
 
 /** One attempt at the bank, not cancellable once sent: a debit the bank took must be recorded. */

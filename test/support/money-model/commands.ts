@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import type { World } from './world';
 import {
   askRefunds,
+  cancelledCheckout,
+  createMandate,
+  notifyDebit,
   openQr,
+  revokeMandate,
   payDirect,
   payIntentInApp,
   rotateSecretKey,
@@ -19,7 +23,9 @@ import {
  */
 export interface Model {
   orders: number;
+  /** QRs and cancelled checkouts: the orders whose UPI intent the payer may pay in their app. */
   qrs: number;
+  mandates: number;
 }
 
 type Cmd = fc.AsyncCommand<Model, World>;
@@ -90,6 +96,57 @@ const createQr = amount.map((paise) =>
 );
 
 const qrs = (w: World) => w.orders.filter((o) => o.kind === 'qr');
+const intents = (w: World) => w.orders.filter((o) => o.kind === 'qr' || o.kind === 'checkout');
+
+/** A hosted checkout whose page handed out a UPI intent, cancelled by the payer on the page. */
+const checkoutCmd = amount.map((paise) =>
+  command(
+    `cancelledCheckout(${paise})`,
+    () => true,
+    async (m, w) => {
+      await cancelledCheckout(w, paise);
+      m.orders++;
+      m.qrs++;
+      return w.orders.at(-1)!.orderId;
+    },
+  ),
+);
+
+/** Mandate payers: one whose debits are paid, one whose debits the bank declines (retried, then 1112). */
+const MANDATE_PAYERS = ['success@sandbox', 'debitfail@sandbox'] as const;
+
+const createMandateCmd = fc.constantFrom(...MANDATE_PAYERS).map((payer) =>
+  command(
+    `createMandate(${payer})`,
+    () => true,
+    async (m, w) => {
+      const said = await createMandate(w, payer);
+      m.mandates = w.mandates.length;
+      return said;
+    },
+  ),
+);
+
+/** Execution times around the peak windows' edges (10:00-13:00, 17:00-21:30 IST) and outside them. */
+const EXECUTION_TIMES = ['06:00:00', '09:59:00', '10:00:00', '13:00:00', '16:59:00', '21:30:00', '23:45:00'] as const;
+
+const notifyCmd = fc
+  .record({ i: fc.nat(), days: fc.integer({ min: 1, max: 3 }), time: fc.constantFrom(...EXECUTION_TIMES), paise: amount })
+  .map(({ i, days, time, paise }) =>
+    command(
+      `notify(#${i}, +${days}d ${time}, ${paise})`,
+      (m) => m.mandates > 0,
+      async (_m, w) => notifyDebit(w, pick(w.mandates, i)!, { days, time, amountPaise: paise }),
+    ),
+  );
+
+const revokeCmd = fc.nat().map((i) =>
+  command(
+    `revoke(#${i})`,
+    (m) => m.mandates > 0,
+    async (_m, w) => revokeMandate(w, pick(w.mandates, i)!),
+  ),
+);
 
 const scanQrCmd = (vpas: string[]) =>
   fc.tuple(fc.nat(), fc.constantFrom(...vpas)).map(([i, vpa]) =>
@@ -97,19 +154,20 @@ const scanQrCmd = (vpas: string[]) =>
       `scanQr(#${i}, ${vpa})`,
       (m) => m.qrs > 0,
       async (_m, w) => {
-        const qr = pick(qrs(w), i)!;
+        const qr = pick(qrs(w), i);
+        if (!qr) return 'no QR yet (only checkouts)';
         return `${qr.orderId} → HTTP ${await scanQr(w, qr, vpa)}`;
       },
     ),
   );
 
-/** The payer pays the QR's intent in their app: before, after it expired, or after a scan. */
+/** The payer pays the intent in their app: a QR's before, after it expired or after a scan; a cancelled checkout's. */
 const payIntentCmd = fc.nat().map((i) =>
   command(
     `payIntentInApp(#${i})`,
     (m) => m.qrs > 0,
     async (_m, w) => {
-      const qr = pick(qrs(w), i)!;
+      const qr = pick(intents(w), i)!;
       return `${qr.orderId} → HTTP ${await payIntentInApp(w, qr)}`;
     },
   ),
@@ -204,6 +262,12 @@ export const allCommands = (without: string[] = []) => {
     createQr,
     scanQrCmd(vpas),
     payIntentCmd,
+    checkoutCmd,
+    createMandateCmd,
+    notifyCmd,
+    notifyCmd,
+    notifyCmd,
+    revokeCmd,
     refundCmd,
     refundCmd,
     skipCmd,

@@ -1,7 +1,8 @@
 import type { Transaction } from '../../../src/domain/transaction';
 import { publishedOutcome } from '../../../src/domain/response-codes';
+import { peakWindowAt } from '../../../src/domain/peak-windows';
 import { paymentWorkflowId, refundWorkflowId } from '../../../src/temporal/workflow-ids';
-import { merchantOfCall, verifies, type World } from './world';
+import { bankMandateId, merchantOfCall, verifies, type World } from './world';
 
 /**
  * The money invariants, read from three independent places: the bank's books (the simulator's own
@@ -12,6 +13,7 @@ export interface Books {
   payments: ReturnType<World['stack']['bank']['books']['snapshot']>['payments'];
   refunds: ReturnType<World['stack']['bank']['books']['snapshot']>['refunds'];
   callbacks: ReturnType<World['stack']['bank']['books']['snapshot']>['callbacks'];
+  debits: ReturnType<World['stack']['bank']['books']['snapshot']>['debits'];
 }
 
 export async function storedTransactions(w: World): Promise<Map<string, Transaction>> {
@@ -60,6 +62,39 @@ export function approvedEndSuccess(w: World, books: Books, stored: Map<string, T
     const b = approved.get(t.txnId);
     if (!b) problems.push(`(1) order ${t.orderId} is ${t.status} but the bank never approved ${t.txnId}`);
     else if (b.request.amountPaise !== t.amountPaise) problems.push(`(1) order ${t.orderId}: amount differs from the bank's`);
+  }
+  return problems;
+}
+
+/**
+ * (3) No debit reached the bank after a revoke the gateway acknowledged, none before its
+ * executionDate, none inside a peak window (the model's debits are all merchant-initiated), and none
+ * the gateway did not accept. A debit's attempts are `<txnId>` and `<txnId>R<n>`; when the bank
+ * booked each is read in the gateway's time (MoneyStack.debitBookedAt).
+ */
+export function debitsLawful(w: World, books: Books): string[] {
+  const problems: string[] = [];
+  for (const d of books.debits) {
+    const debitId = d.request.debitId;
+    const at = w.stack.debitBookedAt.get(debitId);
+    const when = at === undefined ? 'at an unknown time' : `at ${new Date(at).toISOString()}`;
+    const mandate = w.mandates.find((m) => bankMandateId(w, m) === d.mandateId);
+    const debit = w.debits.find((x) => x.txnId === debitId.replace(/R\d+$/, ''));
+    if (!mandate || !debit) {
+      problems.push(`(3) the bank booked debit ${debitId} ${when}, which no accepted notify scheduled`);
+      continue;
+    }
+    if (mandate.revoked && !mandate.revoked.debitsAtBank.includes(debitId))
+      problems.push(
+        `(3) debit ${debitId} (order ${debit.orderId}) reached the bank ${when}, after mandate ${mandate.orderId}'s acknowledged revoke`,
+      );
+    if (at === undefined) continue;
+    if (at < debit.executeAtMs)
+      problems.push(
+        `(3) debit ${debitId} (order ${debit.orderId}) reached the bank ${when}, before its executionDate ${new Date(debit.executeAtMs).toISOString()}`,
+      );
+    if (peakWindowAt(new Date(at)))
+      problems.push(`(3) debit ${debitId} (order ${debit.orderId}) reached the bank ${when}, inside a peak window`);
   }
   return problems;
 }

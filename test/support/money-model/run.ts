@@ -3,6 +3,7 @@ import { paymentWorkflowId } from '../../../src/temporal/workflow-ids';
 import { allCommands, type Model } from './commands';
 import {
   approvedEndSuccess,
+  debitsLawful,
   refundsBounded,
   storedDeliveries,
   storedTransactions,
@@ -38,10 +39,10 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
       const w = await newWorld(stack, { autoRefund, seed: bankSeed });
       const started = Date.now();
       try {
-        await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0 } satisfies Model, real: w }), cmds);
+        await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }), cmds);
         const problems = await settleAndCheck(w);
         o.log?.(
-          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
         );
         if (problems.length > 0) throw new Error(problems.join('\n'));
       } catch (e) {
@@ -85,6 +86,7 @@ async function settleAndCheck(w: World): Promise<string[]> {
   problems.push(
     ...approvedEndSuccess(w, books(w), after, true),
     ...refundsBounded(books(w), after),
+    ...debitsLawful(w, books(w)),
     ...webhooksFaithful(w, after),
     ...(await workflowsHealthy(w, after)),
   );

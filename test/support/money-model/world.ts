@@ -1,8 +1,11 @@
 import { hmacSha256Hex } from '../../../src/domain/checksum';
+import { peakWindowAt } from '../../../src/domain/peak-windows';
 import type { BankSimulator } from '../../../src/bank/simulator/server';
 import type { MerchantCredentials } from '../../../src/usecases/provision-merchant';
 import type { TestGateway } from '../gateway';
+import { postForm, legacyChecksum, openPage, submitPageForm, withChecksum, type Pairs } from '../checkout';
 import { request, type HttpResult } from '../http';
+import { createData, istAt, notifyData, transactU } from '../mandates';
 import { sandboxPay } from '../payments';
 import { createQr, payQr } from '../qr';
 import { startReceiver } from '../receiver';
@@ -21,6 +24,11 @@ export interface MoneyStack {
   receiver: Awaited<ReturnType<typeof startReceiver>>;
   /** Merchants whose receiver answers 500 for now. */
   receiverDown: Set<string>;
+  /**
+   * When the bank booked each debit (its debitId), in the gateway's time (the test server's clock,
+   * read as the booking happens): the bank's books carry no time, and the model's invariant 3 needs it.
+   */
+  debitBookedAt: Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -32,11 +40,23 @@ export async function startMoneyStack(): Promise<MoneyStack> {
       ? { status: 500, body: 'down' }
       : { status: 200, body: 'SUCCESS' },
   );
+  const debitBookedAt = new Map<string, number>();
+  const debits = gw.bank!.books.debits;
+  const book = debits.set.bind(debits);
+  debits.set = (debitId, entry) => {
+    if (!debits.has(debitId)) {
+      debitBookedAt.set(debitId, gw.rt.now().getTime());
+      // The clock's offset may predate a skip under way: the server's own time replaces it.
+      void gw.rt.timeTravel?.clock.sync().then((t) => debitBookedAt.set(debitId, t.getTime()));
+    }
+    return book(debitId, entry);
+  };
   return {
     gw,
     bank: gw.bank!,
     receiver,
     receiverDown,
+    debitBookedAt,
     async stop() {
       await receiver.close();
       await gw.stop();
@@ -47,7 +67,7 @@ export async function startMoneyStack(): Promise<MoneyStack> {
 /** The receiver's path names the merchant: /hooks/payments/<merchantIdentifier>[?realtime=...]. */
 export const merchantOfCall = (url: string) => url.split('?')[0]!.split('/').pop() ?? '';
 
-export type OrderKind = 'upi' | 'card' | 'qr';
+export type OrderKind = 'upi' | 'card' | 'qr' | 'checkout';
 
 export interface ModelOrder {
   orderId: string;
@@ -66,8 +86,29 @@ export interface World {
   /** Secret keys in the order they took force, with when (wall clock, as the receiver sees calls). */
   keys: { secretKey: string; since: number }[];
   reconciliationIds: string[];
+  mandates: ModelMandate[];
+  debits: ModelDebit[];
   story: string[];
 }
+
+/** A mandate the sandbox payer approved; `revoked` once the gateway acknowledged the payer's revoke. */
+export interface ModelMandate {
+  orderId: string;
+  payer: string;
+  /** The debits (debitIds) the bank had booked under it when the revoke was acknowledged. */
+  revoked?: { debitsAtBank: string[] };
+}
+
+/** A debit the gateway accepted (1109): when it may run at the earliest. */
+export interface ModelDebit {
+  orderId: string;
+  mandateOrderId: string;
+  txnId: string;
+  executeAtMs: number;
+}
+
+/** The bank's id of a mandate (protocol.ts: `<merchantIdentifier>:<orderId>`). */
+export const bankMandateId = (w: World, m: ModelMandate) => `${w.merchant.merchantIdentifier}:${m.orderId}`;
 
 export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed: number }): Promise<World> {
   const merchant = await stack.gw.newMerchant('Money Model Merchant');
@@ -84,6 +125,8 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     orders: [],
     keys: [{ secretKey: merchant.secretKey, since: 0 }],
     reconciliationIds: [],
+    mandates: [],
+    debits: [],
     story: [`merchant ${merchant.merchantIdentifier} (autoRefund ${o.autoRefund})`],
   };
 }
@@ -126,6 +169,39 @@ export async function scanQr(w: World, order: ModelOrder, vpa: string): Promise<
   return r.status;
 }
 
+/**
+ * A hosted checkout (legacy /transact) whose page handed out a UPI intent, which the payer cancels
+ * on the page: the order is Failure (cancelled by the payer) until the bank says otherwise.
+ */
+export async function cancelledCheckout(w: World, amountPaise: number): Promise<void> {
+  const orderId = nextOrderId('cx');
+  const m = w.merchant.merchantIdentifier;
+  const pairs: Pairs = [
+    ['merchantIdentifier', m],
+    ['orderId', orderId],
+    ['returnUrl', 'http://localhost/zp/response.php'],
+    ['buyerEmail', ''],
+    ['txnType', '1'],
+    ['zpPayOption', '1'],
+    ['mode', '0'],
+    ['currency', 'INR'],
+    ['amount', String(amountPaise)],
+    ['merchantIpAddress', '127.0.0.1'],
+    ['purpose', '1'],
+    ['productDescription', 'Money model checkout'],
+  ];
+  const gw = w.stack.gw;
+  const posted = await postForm(`${gw.baseUrl}/transact?v=2`, withChecksum(pairs, legacyChecksum(secretKey(w), pairs)), {
+    browser: true,
+  });
+  if (posted.status !== 303) throw new Error(`checkout answered ${posted.status}: ${posted.text.slice(0, 300)}`);
+  const page = await openPage(gw, posted.location!);
+  const cancelled = await submitPageForm(gw, `${posted.location}/cancel`, page);
+  if (cancelled.status !== 303) throw new Error(`checkout cancel answered ${cancelled.status}: ${cancelled.text.slice(0, 300)}`);
+  const t = await gw.rt.transactions.findByOrder({ merchantIdentifier: m, orderId });
+  w.orders.push({ orderId, kind: 'checkout', amountPaise, txnId: t?.txnId });
+}
+
 /** The payer pays the QR's intent in their UPI app, whatever the gateway's page became meanwhile. */
 export async function payIntentInApp(w: World, order: ModelOrder): Promise<number> {
   const r = await request(`${w.stack.bank.url}/admin/intents/pay`, {
@@ -136,7 +212,7 @@ export async function payIntentInApp(w: World, order: ModelOrder): Promise<numbe
       orderId: order.orderId,
       amountPaise: order.amountPaise,
       callbackUrl: `${w.stack.gw.rt.config.PUBLIC_BASE_URL}/bank/v1/callbacks`,
-      qr: true,
+      qr: order.kind === 'qr',
     },
   });
   expectOk('intent paid in the app', r, (x) => x.status < 300);
@@ -190,6 +266,76 @@ export async function uploadBankFile(w: World): Promise<void> {
   const id = JSON.parse(text).data.reconciliationId as string;
   w.reconciliationIds.push(id);
   await w.stack.gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
+}
+
+/**
+ * A mandate (Adhoc, a year long, no first debit) created at the gateway's time; the sandbox payer
+ * answers it at once. Kept when ACTIVE; the answer code otherwise (a create refused is no error).
+ */
+export async function createMandate(w: World, payer: string): Promise<string> {
+  const orderId = nextOrderId('mandate');
+  const gw = w.stack.gw;
+  const m = { ...w.merchant, secretKey: secretKey(w) };
+  const r = await transactU(gw.baseUrl, m, createData(m, { orderId, today: gw.rt.now(), payer }));
+  if (r.status >= 500) throw new Error(`mandate create answered ${r.status}: ${r.text.slice(0, 300)}`);
+  if (r.json?.responseCode !== '1101') return `${orderId} → ${r.json?.responseCode}`;
+  const order = { merchantIdentifier: m.merchantIdentifier, orderId };
+  const deadline = Date.now() + 10_000;
+  let state = (await gw.rt.mandates.findByOrder(order))?.state;
+  while (state === 'CREATED' && Date.now() < deadline) {
+    await new Promise((res) => setTimeout(res, 50));
+    state = (await gw.rt.mandates.findByOrder(order))?.state;
+  }
+  if (state === 'ACTIVE') w.mandates.push({ orderId, payer });
+  return `${orderId} → ${state}`;
+}
+
+/** A notify (Adhoc debit) at the IST wall-clock `time` `days` after the gateway's today; kept when accepted (1109). */
+export async function notifyDebit(
+  w: World,
+  mandate: ModelMandate,
+  o: { days: number; time: string; amountPaise: number },
+): Promise<string> {
+  const gw = w.stack.gw;
+  // A notify inside a peak window is refused by design (1119, tested elsewhere): the merchant sends
+  // it when the window ends, so that the model's debits get scheduled.
+  const peak = peakWindowAt(gw.rt.now());
+  if (peak) await skip(w, Math.ceil((peak.end.getTime() - gw.rt.now().getTime()) / 1000) + 1);
+  const now = gw.rt.now();
+  const at = istAt(now, o.days, o.time);
+  const executionDate = `${new Date(at.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 10)} ${o.time}`;
+  const orderId = nextOrderId('debit');
+  const m = { ...w.merchant, secretKey: secretKey(w) };
+  const data = notifyData(m, {
+    orderId,
+    parent: mandate.orderId,
+    executionDate,
+    amount: String(o.amountPaise),
+    payer: mandate.payer,
+  });
+  const r = await transactU(gw.baseUrl, m, data);
+  if (r.status >= 500) throw new Error(`notify answered ${r.status}: ${r.text.slice(0, 300)}`);
+  const code = r.json?.responseCode;
+  if (code === '1109') {
+    const t = await gw.rt.transactions.findByOrder({ merchantIdentifier: m.merchantIdentifier, orderId });
+    if (!t) throw new Error(`notify ${orderId} answered 1109 but no debit is stored`);
+    w.debits.push({ orderId, mandateOrderId: mandate.orderId, txnId: t.txnId, executeAtMs: at.getTime() });
+  }
+  return `${orderId} at ${executionDate} (request at ${now.toISOString()}) → ${code}`;
+}
+
+/** The sandbox payer revokes the mandate; once acknowledged, no debit may reach the bank after. */
+export async function revokeMandate(w: World, mandate: ModelMandate): Promise<string> {
+  const r = await request(`${w.stack.gw.baseUrl}/sandbox/v1/mandates/revoke`, {
+    body: { merchantIdentifier: w.merchant.merchantIdentifier, orderId: mandate.orderId },
+  });
+  if (r.status >= 500) throw new Error(`revoke answered ${r.status}: ${r.text.slice(0, 300)}`);
+  if (r.json?.success === true && !mandate.revoked) {
+    const id = bankMandateId(w, mandate);
+    const debitsAtBank = [...w.stack.bank.books.debits.entries()].filter(([, d]) => d.mandateId === id).map(([k]) => k);
+    mandate.revoked = { debitsAtBank };
+  }
+  return `${mandate.orderId} → ${r.json?.success === true ? 'REVOKED' : r.json?.message?.code}`;
 }
 
 export async function skip(w: World, seconds: number): Promise<void> {
