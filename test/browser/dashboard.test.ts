@@ -112,8 +112,9 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
     await page.screenshot({ path: screenshotPath('dashboard-developers-new-key.png'), fullPage: true });
     const day = formatIstDateTime(gw.rt.now()).slice(0, 10);
     const listed = await ledger(gw, apiKey, { startDateTime: day, endDateTime: day, status: 'ALL' });
+    // The key is accepted: a page of records, or Zaakpay's 1035 "No record found." (never 100 or 112).
     assert.equal(listed.status, 200, listed.text);
-    assert.equal(listed.json.success, true);
+    assert.ok(listed.json.success === true || listed.json.message?.code === '1035', listed.text);
     await page.goto(`${gw.baseUrl}/dashboard/developers`);
     assert.match(await page.getByRole('region', { name: 'Table of API keys' }).innerText(), /nightly ledger export/);
 
