@@ -135,4 +135,21 @@ describe('Hostile bank: the conducts of the bank simulator and the in-process sa
     assert.notDeepEqual(draw(42), draw(43));
     assert.ok(draw(42).some((c) => c !== '-') && draw(42).some((c) => c === '-'), 'about half the payments meet a conduct');
   });
+
+  it('PUT /admin/conduct sets the seed and share with the admin token, refuses a bad body (400) and no token (401)', async () => {
+    const url = `${sim.url}/admin/conduct`;
+    const auth = { authorization: `Bearer ${sim.adminToken}` };
+    const before = await request(url, { headers: auth });
+    assert.equal(before.status, 200, before.text);
+    try {
+      assert.equal((await request(url, { method: 'PUT', body: { seed: 7, share: 0.25 } })).status, 401);
+      assert.equal((await request(url, { method: 'PUT', body: { share: 2 }, headers: auth })).status, 400);
+      const set = await request(url, { method: 'PUT', body: { seed: 7, share: 0.25 }, headers: auth });
+      assert.equal(set.status, 200, set.text);
+      assert.deepEqual((await request(url, { headers: auth })).json, set.json);
+      assert.equal((set.json as { share: number }).share, 0.25);
+    } finally {
+      await request(url, { method: 'PUT', body: before.json as object, headers: auth });
+    }
+  });
 });
