@@ -9,7 +9,7 @@ import { mandateDebitSearchAttributes } from '../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
 import type { MandateDebitInput, MandateDebitResult, MandateDebitWorkflow } from '../src/temporal/mandate-debit-contract';
 import { recordPendingOutcome } from './payment-activities';
-import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from './bank-connector';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from '../src/bank/connector';
 
 export interface MandateActivityDeps {
   mandates: MandateRepository;

@@ -5,7 +5,7 @@ import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import { TransactionNotFoundError, type OrderRef, type TransactionRepository } from '../src/store/transaction-repository';
 import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
-import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from '../src/bank/connector';
 
 export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;

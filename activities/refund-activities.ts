@@ -3,7 +3,7 @@ import { statusForReserved } from '../src/domain/refund';
 import type { RefundStatus, Transaction } from '../src/domain/transaction';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import { reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
-import type { BankConnector, BankRefundAnswer, BankRefundRequest } from './bank-connector';
+import type { BankConnector, BankRefundAnswer, BankRefundRequest } from '../src/bank/connector';
 
 export interface RefundActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;

@@ -8,7 +8,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank-activities';
-import type { BankAnswer, BankPaymentRequest, BankRedirect } from '../activities/bank-connector';
+import type { BankAnswer, BankPaymentRequest, BankRedirect } from '../src/bank/connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import {

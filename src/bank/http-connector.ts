@@ -8,7 +8,7 @@ import type {
   BankRefundRequest,
   BankReply,
   MandateRef,
-} from '../../activities/bank-connector';
+} from './connector';
 import type { PaymentInstrument } from '../domain/instrument';
 import type { CardSeenByBank } from './card-at-bank';
 import type { Paise } from '../domain/money';

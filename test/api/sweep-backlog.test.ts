@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BankConnector } from '../../activities/bank-connector';
+import type { BankConnector } from '../../src/bank/connector';
 import type { SweepInput } from '../../activities/sweep-activities';
 import { newTxnId } from '../../src/domain/identifiers';
 import { mandateWorkflowDeps, ensureMandateWorkflow } from '../../src/usecases/create-mandate';

@@ -1,7 +1,7 @@
-import type { CardSeenByBank } from '../src/bank/card-at-bank';
-import type { PaymentInstrument } from '../src/domain/instrument';
-import type { Paise } from '../src/domain/money';
-import type { PaymentResponseKey } from '../src/domain/response-codes';
+import type { CardSeenByBank } from './card-at-bank';
+import type { PaymentInstrument } from '../domain/instrument';
+import type { Paise } from '../domain/money';
+import type { PaymentResponseKey } from '../domain/response-codes';
 
 export interface BankPaymentRequest {
   txnId: string;
