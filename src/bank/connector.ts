@@ -84,3 +84,14 @@ export interface BankRefundRequest {
 }
 
 export type BankRefundAnswer = { approved: true; rrn: string } | { approved: false };
+
+/**
+ * Non-retryable failure types of a bank call (ApplicationFailure types): asking again cannot help.
+ * Transient faults (network, timeout, 5xx, 408, 429) are plain errors that Temporal retries.
+ */
+export const BankFailure = {
+  /** The bank refused the request itself (a 4xx other than 404, 408 and 429). */
+  REQUEST_REFUSED: 'BankRequestRefused',
+  /** The bank answered about another id or amount: never recorded as this request's answer. */
+  ANSWER_MISMATCH: 'BankAnswerMismatch',
+} as const;

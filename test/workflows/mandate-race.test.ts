@@ -17,7 +17,7 @@ import { notifyDebitUpdate } from '../../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId, mandateWorkflowId } from '../../src/temporal/workflow-ids';
 import { createMandate, type MandateDeps } from '../../src/usecases/create-mandate';
 import { provisionMerchant } from '../../src/usecases/provision-merchant';
-import type { MandateWorkflowResult } from '../../workflows/mandate';
+import type { MandateWorkflowResult } from '../../src/temporal/mandate-contract';
 import { istDate } from '../support/mandates';
 import { testStore, timeSkippingEnvironment, workflowBundle } from '../support/servers';
 import { RUN_MASTER_KEY } from '../support/gateway';

@@ -11,7 +11,7 @@ import type { Transaction } from '../../src/domain/transaction';
 import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate } from '../../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { ensurePaymentWorkflow } from '../../src/usecases/start-payment';
-import type { PaymentWorkflowResult } from '../../workflows/payment';
+import type { PaymentWorkflowResult } from '../../src/temporal/payment-contract';
 import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;

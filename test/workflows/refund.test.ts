@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { BankRefundRequest } from '../../src/bank/connector';
 import type { RecordRefundInput } from '../../activities/refund-activities';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
-import type { RefundWorkflowInput } from '../../workflows/refund';
+import type { RefundWorkflowInput } from '../../src/temporal/refund-contract';
 import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 

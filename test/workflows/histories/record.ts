@@ -26,10 +26,10 @@ import { notifyDebitUpdate, revokeMandateUpdate } from '../../../src/temporal/ma
 import { bankAnswerSignal } from '../../../src/temporal/payment-messages';
 import { mandateDebitWorkflowId } from '../../../src/temporal/workflow-ids';
 import type { MandateDebitInput } from '../../../src/temporal/mandate-debit-contract';
-import type { MandateWorkflowInput } from '../../../workflows/mandate';
-import type { PaymentWorkflowInput } from '../../../workflows/payment';
-import type { RefundWorkflowInput } from '../../../workflows/refund';
-import { lateUpdateSignal } from '../../../workflows/webhook-batch';
+import type { MandateWorkflowInput } from '../../../src/temporal/mandate-contract';
+import type { PaymentWorkflowInput } from '../../../src/temporal/payment-contract';
+import type { RefundWorkflowInput } from '../../../src/temporal/refund-contract';
+import { lateUpdateSignal } from '../../../src/temporal/webhook-batch-contract';
 import { temporalCliPath } from '../../../src/devstack/paths';
 import { customSearchAttributes } from '../../../src/temporal/search-attributes';
 import { timeSkippingEnvironment, workflowBundle } from '../../support/servers';
