@@ -56,13 +56,41 @@ module.exports = {
         'Activities are reached through proxyActivities, so only their types may be imported.',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: { pathNot: [...workflowSafe, '^activities/'] },
+      to: { pathNot: [...workflowSafe, '^activities/', '^src/bank/connector\\.ts$'] },
     },
     {
       name: 'workflows-import-only-types-of-activities',
       severity: 'error',
       from: { path: '^workflows/' },
       to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'workflows-import-only-types-of-the-bank',
+      comment:
+        'The bank connector interface (src/bank/connector.ts) names what workflows pass to bank activities: its types only.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { path: '^src/bank/connector\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'src-never-imports-activities-or-workflows',
+      comment:
+        'The Temporal boundary: src/ reaches workflows through their contracts (src/temporal/*-contract.ts, ' +
+        '*-messages.ts) and the bank through src/bank/. Only the worker registers the workflows and activities, ' +
+        "and the composition root (src/runtime.ts) types the activities' dependencies it builds.",
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: [exactly('src/temporal/worker.ts'), exactly('src/runtime.ts')],
+      },
+      to: { path: '^(activities|workflows)/' },
+    },
+    {
+      name: 'src-never-imports-activities-or-workflows',
+      comment: "The composition root may import the activities' types only.",
+      severity: 'error',
+      from: { path: exactly('src/runtime.ts') },
+      to: { path: '^(activities|workflows)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'routes-never-reach-the-store',

@@ -1,4 +1,4 @@
-import type { BankAnswer, BankConnector } from './bank-connector';
+import type { BankAnswer, BankConnector } from '../src/bank/connector';
 
 export interface BankActivityDeps {
   bank: BankConnector;

@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { MandateFailure } from '../src/temporal/mandate-contract';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { MandateResponse, SANDBOX_MANDATE_BANK, type MandateState } from '../src/domain/mandate';
 import { peakWindowAt } from '../src/domain/peak-windows';
@@ -7,9 +8,14 @@ import type { MandateRepository } from '../src/store/mandate-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import { mandateDebitSearchAttributes } from '../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
-import type { MandateDebitInput, MandateDebitResult, MandateDebitWorkflow } from '../src/temporal/mandate-debit-contract';
+import {
+  MANDATE_DEBIT_WORKFLOW_TYPE,
+  type MandateDebitInput,
+  type MandateDebitResult,
+  type MandateDebitWorkflow,
+} from '../src/temporal/mandate-debit-contract';
 import { recordPendingOutcome } from './payment-activities';
-import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from './bank-connector';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from '../src/bank/connector';
 
 export interface MandateActivityDeps {
   mandates: MandateRepository;
@@ -71,7 +77,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
       const window = input.offPeak ? peakWindowAt(at) : null;
       if (window) {
         throw ApplicationFailure.create({
-          type: 'peakWindow',
+          type: MandateFailure.PEAK_WINDOW,
           message: `no mandate debit inside the peak window that ends at ${window.end.toISOString()}`,
           nextRetryDelay: window.end.getTime() - at.getTime(),
         });
@@ -98,7 +104,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
       const until = await mandates.latestDebitAtBank(order, at);
       if (!until) return;
       throw ApplicationFailure.create({
-        type: 'debitAtBank',
+        type: MandateFailure.DEBIT_AT_BANK,
         message: 'a debit attempt under this mandate is still at the bank',
         nextRetryDelay: Math.min(1_000, until.getTime() - at.getTime()),
       });
@@ -111,7 +117,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
      */
     async startMandateDebit(input: MandateDebitInput): Promise<void> {
       try {
-        await temporal.workflow.start<MandateDebitWorkflow>('mandateDebitWorkflow', {
+        await temporal.workflow.start<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
           workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
           taskQueue,
           args: [input],

@@ -5,7 +5,8 @@ import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import { TransactionNotFoundError, type OrderRef, type TransactionRepository } from '../src/store/transaction-repository';
 import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
-import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from './bank-connector';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from '../src/bank/connector';
+import { PaymentFailure } from '../src/temporal/payment-contract';
 
 export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
@@ -152,7 +153,8 @@ async function recordPending(
     return await transactions.recordOutcome(order, outcome, at, ['Pending']);
   } catch (e) {
     // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
-    if (e instanceof TransactionNotFoundError) throw ApplicationFailure.nonRetryable(e.message, e.name);
+    if (e instanceof TransactionNotFoundError)
+      throw ApplicationFailure.nonRetryable(e.message, PaymentFailure.TRANSACTION_NOT_FOUND);
     throw e;
   }
 }

@@ -7,6 +7,7 @@ import type { Transaction } from '../src/domain/transaction';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { BatchResult, ReconciliationReport, ReconciliationRepository } from '../src/store/reconciliation-repository';
 import type { TransactionRepository } from '../src/store/transaction-repository';
+import { ReconciliationFailure } from '../src/temporal/reconciliation-contract';
 import { offerBankAnswer } from '../src/usecases/offer-bank-answer';
 import { startRefund } from '../src/usecases/start-refund';
 import { delayedSuccessUpdate, reportLateUpdate } from '../src/usecases/report-late-update';
@@ -34,9 +35,6 @@ const RECORDING_WAIT_MS = 3_200;
  * lines). A worker that died holding it delays the batch's retry this long at most.
  */
 export const BATCH_LEASE_MS = 60_000;
-
-/** The retryable failure of an attempt that finds another holding the batch: Temporal retries it later. */
-export const BATCH_LEASED = 'ReconciliationBatchLeased';
 
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
   /** Applies one line to its transaction; returns what happened to it. */
@@ -167,7 +165,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
           if (done && renewAt === 0) return done;
           throw ApplicationFailure.retryable(
             `batch ${n} of reconciliation ${reconciliationId} is being applied by another attempt`,
-            BATCH_LEASED,
+            ReconciliationFailure.BATCH_LEASED,
           );
         }
         renewAt = at.getTime() + BATCH_LEASE_MS / 3;
@@ -187,7 +185,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       if (!(await deps.reconciliations.saveBatchResult(reconciliationId, n, result, owner)))
         throw ApplicationFailure.retryable(
           `batch ${n} of reconciliation ${reconciliationId}: the lease was lost while applying it`,
-          BATCH_LEASED,
+          ReconciliationFailure.BATCH_LEASED,
         );
       return { applied: result.applied, changed: result.changed.length };
     },

@@ -1,9 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { statusForReserved } from '../src/domain/refund';
-import type { RefundStatus, Transaction } from '../src/domain/transaction';
+import type { Transaction } from '../src/domain/transaction';
+import { RefundFailure, type RefundRecorded } from '../src/temporal/refund-contract';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import { reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
-import type { BankConnector, BankRefundAnswer, BankRefundRequest } from './bank-connector';
+import type { BankConnector, BankRefundAnswer, BankRefundRequest } from '../src/bank/connector';
 
 export interface RefundActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
@@ -17,14 +18,6 @@ export interface RecordRefundInput extends OrderRef {
 }
 
 /** The change one refund made to its transaction: what a webhook will later report. */
-export interface RefundRecorded {
-  applied: boolean;
-  refundStatus: RefundStatus;
-  txnStatus: string;
-  /** ISO instant the refund was settled (null for an entry settled before this was recorded). */
-  completedAt: string | null;
-}
-
 export function createRefundActivities(deps: RefundActivityDeps) {
   const { transactions, bank, now } = deps;
   return {
@@ -44,7 +37,7 @@ export function createRefundActivities(deps: RefundActivityDeps) {
         if (!t || !entry) {
           throw ApplicationFailure.nonRetryable(
             `refund ${input.merchantRefId} of order ${input.orderId} does not exist`,
-            'RefundNotFound',
+            RefundFailure.REFUND_NOT_FOUND,
           );
         }
         if (entry.status !== 'PENDING') {

@@ -5,6 +5,7 @@ import type { TransactionRepository } from '../src/store/transaction-repository'
 import { ensureMandateWorkflow, type MandateWorkflowDeps } from '../src/usecases/create-mandate';
 import { ensurePaymentWorkflow } from '../src/usecases/start-payment';
 import { ensureRefundWorkflow } from '../src/usecases/start-refund';
+import type { SweepInput, SweepResult } from '../src/temporal/sweep-contract';
 
 export interface SweepActivityDeps {
   transactions: TransactionRepository;
@@ -19,14 +20,6 @@ export interface SweepActivityDeps {
 }
 
 /** A sweep run's input: what is due (untouched for `olderThanMs`), read `limit` at a time. */
-export interface SweepInput {
-  olderThanMs: number;
-  /** Page size of each read. */
-  limit: number;
-  /** Pages each kind may read per run (default DEFAULT_SWEEP_PAGES); the rest waits for the next run. */
-  pages?: number;
-}
-
 /** With pages of 500: up to 2,000 orders, 2,000 refunding orders and 2,000 mandates per run. */
 export const DEFAULT_SWEEP_PAGES = 4;
 
@@ -76,7 +69,7 @@ async function sweepKind<T>(kind: SweepKind<T>, input: SweepInput, runAt: Date):
  */
 export function createSweepActivities(deps: SweepActivityDeps) {
   return {
-    async ensureWorkflowsOfStalePayments(input: SweepInput): Promise<{ checked: number; failed?: number }> {
+    async ensureWorkflowsOfStalePayments(input: SweepInput): Promise<SweepResult> {
       const runAt = deps.now();
       const before = new Date(runAt.getTime() - input.olderThanMs);
       const runs = [

@@ -1,9 +1,6 @@
 import type { Client } from '@temporalio/client';
-import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
-import { refusedAddress, type AddressPolicy } from '../src/domain/network-address';
+import type { AddressPolicy } from '../src/domain/network-address';
+import { parseRetryAfter } from '../src/domain/retry-after';
 import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
 import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
@@ -14,6 +11,8 @@ import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-re
 import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
 import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
+import { policyLookup } from '../src/outbound/checked-address';
+import { postCheckedWebhook } from '../src/outbound/webhook-post';
 
 export interface WebhookActivityDeps {
   transactions: TransactionRepository;
@@ -63,28 +62,6 @@ export interface AttemptOutcome {
   endpointDisabled?: true;
   /** A 429 or 503 with Retry-After: how long the receiver asked to wait (ms). */
   retryAfterMs?: number;
-}
-
-/** Resolves the host and refuses addresses outside the policy; the connection uses exactly what was checked. */
-export function policyLookup(policy: AddressPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      const refused = list.map((a) => refusedAddress(a.address, policy)).find((r) => r !== null);
-      if (refused || list.length === 0) {
-        return callback(
-          Object.assign(new Error(`webhook address refused: ${hostname} is ${refused ?? 'unresolvable'}`), {
-            code: 'EREFUSEDADDR',
-          }),
-          '',
-          0,
-        );
-      }
-      if (options.all) return callback(null, list as never, 0);
-      callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
 }
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
@@ -361,98 +338,6 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       return { state: 'handed over', attempts: 1 };
     },
   };
-}
-
-/**
- * One attempt to an address the policy allows (an address literal is checked here, a name when
- * resolved): the answer, or the error as text. What the delivery workflow and the dashboard's test
- * webhook both send through.
- */
-export async function postCheckedWebhook(
-  input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
-  signed: Record<string, string>,
-  policy: AddressPolicy,
-  timeoutMs: number,
-  lookup: LookupFunction = policyLookup(policy),
-): Promise<{ status: number; text: string; retryAfter: string | undefined } | { status: null; text: null; error: string }> {
-  // An address literal never goes through lookup: check it here.
-  const host = new URL(input.url).hostname.replace(/^\[|\]$/g, '');
-  const literalRefused = net.isIP(host) ? refusedAddress(host, policy) : null;
-  if (literalRefused) return { status: null, text: null, error: `webhook address refused: ${host} is ${literalRefused}` };
-  return postWebhook(input, signed, lookup, timeoutMs).catch((e: Error) => ({ status: null, text: null, error: e.message }));
-}
-
-/**
- * POST without following redirects, over a connection to a checked address. `timeoutMs` is a hard
- * deadline on the whole attempt (connect, headers and body), not an idle timeout: a receiver that
- * trickles a byte now and then is cut off at it all the same.
- */
-export function postWebhook(
-  input: { deliveryId: string; attempt: number; url: string; contentType: string; body: string },
-  signed: Record<string, string>,
-  lookup: LookupFunction,
-  timeoutMs: number,
-): Promise<{ status: number; text: string; retryAfter: string | undefined }> {
-  const url = new URL(input.url);
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (finish: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      finish();
-    };
-    const deadline = setTimeout(() => {
-      settle(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)));
-      req.destroy();
-    }, timeoutMs);
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        lookup,
-        timeout: timeoutMs,
-        headers: {
-          'content-type': input.contentType,
-          'content-length': Buffer.byteLength(input.body),
-          'x-webhook-id': input.deliveryId,
-          'x-webhook-attempt': String(input.attempt),
-          ...signed,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < 64 * 1024) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () =>
-          settle(() =>
-            resolve({
-              status: res.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString('utf8'),
-              retryAfter: res.headers['retry-after'],
-            }),
-          ),
-        );
-        res.on('error', (e) => settle(() => reject(e)));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-    req.on('error', (e) => settle(() => reject(e)));
-    req.end(input.body);
-  });
-}
-
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110), in ms from `at`; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, at: Date): number | null {
-  if (value === undefined) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Math.min(Number(text), 366 * 86_400) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? null : Math.max(0, date - at.getTime());
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

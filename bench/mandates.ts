@@ -8,9 +8,9 @@
  */
 import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../activities/bank-connector';
+import type { BankPaymentRequest } from '../src/bank/connector';
 import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
-import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
+import { SandboxBankConnector } from '../src/bank/sandbox-connector';
 import { formatIstDateTime } from '../src/domain/ist-time';
 import type { MandateState } from '../src/domain/mandate';
 import { firstOffPeakInstant, isInPeakWindow } from '../src/domain/peak-windows';

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { BankConnector } from '../activities/bank-connector';
-import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
+import type { BankConnector } from './bank/connector';
+import { SandboxBankConnector } from './bank/sandbox-connector';
 import { HttpBankConnector } from './bank/http-connector';
 import { refuseSimulatorBank } from './bank/simulator-marker';
 import type { ApiDeps } from './api/deps';

@@ -10,7 +10,7 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { BankAnswer, BankReply } from '../activities/bank-connector';
+import type { BankAnswer, BankReply } from '../src/bank/connector';
 import type { MandateActivities } from '../activities/mandate-activities';
 import type { PaymentActivities } from '../activities/payment-activities';
 import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';

@@ -16,9 +16,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { MandateActivities } from '../activities/mandate-activities';
-import { MAX_EXECUTION_RETRIES, type MandateFrequency, type MandateState } from '../src/domain/mandate';
+import { MAX_EXECUTION_RETRIES, type MandateState } from '../src/domain/mandate';
 import {
-  CONTINUING_AS_NEW,
   MANDATE_UPDATES_PER_RUN,
   mandateDebitSearchAttributes,
   mandateStateQuery,
@@ -27,44 +26,15 @@ import {
   type NotifyDebitRequest,
   type NotifyDebitResult,
 } from '../src/temporal/mandate-messages';
+import { MandateFailure, type MandateWorkflowInput, type MandateWorkflowResult } from '../src/temporal/mandate-contract';
 import { MandateStateKey } from '../src/temporal/search-attributes';
 import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
-import type { MandateDebitInput, MandateDebitWorkflow } from '../src/temporal/mandate-debit-contract';
+import {
+  MANDATE_DEBIT_WORKFLOW_TYPE,
+  type MandateDebitInput,
+  type MandateDebitWorkflow,
+} from '../src/temporal/mandate-debit-contract';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
-
-export interface MandateWorkflowInput {
-  merchantIdentifier: string;
-  orderId: string;
-  txnId: string;
-  payerVpa: string;
-  frequency: MandateFrequency;
-  /** IST midnight after endDate, ms since the epoch: the mandate expires then. */
-  validUntilMs: number;
-  productDescription: string;
-  firstDebit: { orderId: string; txnId: string; amountPaise: number } | null;
-  /** How long the sandbox payer takes to answer the approval request. */
-  payerAnswerDelayMs: number;
-  /** Between a failed debit attempt and its retry. */
-  debitRetryIntervalMs: number;
-  /** false only where the point is not the webhook (workflow tests); absent means send it. */
-  realtimeWebhook?: boolean;
-  /**
-   * A run continues as new after handling this many updates: set at creation (MANDATE_UPDATES_PER_RUN,
-   * lower in tests) and handed on, so a run never changes its mind on replay. Absent on older runs.
-   */
-  updatesPerRun?: number;
-  /** Set by continue-as-new: this run goes on with an ACTIVE mandate from where the last one stopped. */
-  carried?: CarriedMandate;
-}
-
-/** What one run hands to the next when it continues as new (the mandate is ACTIVE, in the store too). */
-export interface CarriedMandate {
-  /** The orderIds of debits earlier runs started that may still run (their transaction was Pending). */
-  pendingDebitOrderIds: string[];
-  /** Runs before this one, and notifies they scheduled: for operators reading the input in Temporal UI. */
-  runsBefore: number;
-  notifiesBefore: number;
-}
 
 /**
  * Our own bound on a run's history, should the server not suggest continuing as new. A run's
@@ -73,11 +43,6 @@ export interface CarriedMandate {
 const EVENTS_PER_RUN = 20_000;
 /** Debits a cancel or prune activity handles at once (well inside its 30 s). */
 const DEBITS_PER_ACTIVITY = 200;
-
-export interface MandateWorkflowResult {
-  state: MandateState;
-  debits: string[];
-}
 
 const activities = proxyActivities<MandateActivities>({
   startToCloseTimeout: '30 seconds',
@@ -119,7 +84,10 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
   /** While a run hands over, it takes no update: one it took would have to finish before the run ends. */
   const refuseWhileHandingOver = () => {
     if (handingOver)
-      throw ApplicationFailure.create({ type: CONTINUING_AS_NEW, message: 'the mandate is continuing as new: send again' });
+      throw ApplicationFailure.create({
+        type: MandateFailure.CONTINUING_AS_NEW,
+        message: 'the mandate is continuing as new: send again',
+      });
   };
 
   const moveTo = async (next: MandateState) => {
@@ -229,7 +197,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       await activities.startMandateDebit(debitInput(d)).finally(() => startsInFlight--);
       return;
     }
-    const handle = await startChild<MandateDebitWorkflow>('mandateDebitWorkflow', {
+    const handle = await startChild<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
       workflowId,
       args: [debitInput(d)],
       // The mandate cancels its debits explicitly when it ends, and waits for them to end.
@@ -282,7 +250,7 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       executeAtMs: Date.now(),
     });
     const outcome = created.ours
-      ? await executeChild<MandateDebitWorkflow>('mandateDebitWorkflow', {
+      ? await executeChild<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
           workflowId: mandateDebitWorkflowId(input.merchantIdentifier, first.orderId),
           args: [
             { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },
@@ -382,8 +350,10 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 function requireActive(state: MandateState): void {
-  if (state === 'INACTIVE') throw ApplicationFailure.create({ type: 'inactive', message: 'the mandate is inactive' });
-  if (state !== 'ACTIVE') throw ApplicationFailure.create({ type: 'parentNotActive', message: `the mandate is ${state}` });
+  if (state === 'INACTIVE')
+    throw ApplicationFailure.create({ type: MandateFailure.INACTIVE, message: 'the mandate is inactive' });
+  if (state !== 'ACTIVE')
+    throw ApplicationFailure.create({ type: MandateFailure.NOT_ACTIVE, message: `the mandate is ${state}` });
 }
 
 /** Asks every scheduled debit to stop; those already finished ignore it. */

@@ -8,7 +8,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { BankActivities } from '../activities/bank-activities';
-import type { BankAnswer, BankPaymentRequest, BankRedirect } from '../activities/bank-connector';
+import type { BankAnswer, BankRedirect } from '../src/bank/connector';
 import type { PaymentActivities, RecordOutcomeInput } from '../activities/payment-activities';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import {
@@ -20,24 +20,9 @@ import {
   qrPayerUpdate,
   type PaymentStage,
 } from '../src/temporal/payment-messages';
+import type { PaymentWorkflowInput, PaymentWorkflowResult } from '../src/temporal/payment-contract';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
-
-export interface PaymentWorkflowInput extends BankPaymentRequest {
-  orderId: string;
-  /** How long to wait for a bank that accepted the request but has not answered. */
-  bankTimeoutMs: number;
-  /** Dynamic QR: how long the order waits for its payer (who brings the instrument) before it fails. */
-  awaitPayerMs?: number;
-  /** false only where the point is not the webhook (workflow tests); absent means send it. */
-  realtimeWebhook?: boolean;
-}
-
-export interface PaymentWorkflowResult {
-  txnId: string;
-  status: string;
-  markedFailedByService: boolean;
-}
 
 const { requestBankPayment, recordPaymentOutcome } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',

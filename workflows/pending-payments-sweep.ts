@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { SweepActivities, SweepInput } from '../activities/sweep-activities';
+import type { SweepActivities } from '../activities/sweep-activities';
+import type { SweepInput, SweepResult } from '../src/temporal/sweep-contract';
 
 const { ensureWorkflowsOfStalePayments } = proxyActivities<SweepActivities>({
   startToCloseTimeout: '2 minutes',
@@ -11,6 +12,6 @@ const { ensureWorkflowsOfStalePayments } = proxyActivities<SweepActivities>({
  * its payment workflow (and every PENDING refund and CREATED mandate theirs), so an API crash
  * between the store write and the workflow start loses nothing.
  */
-export async function pendingPaymentsSweepWorkflow(input: SweepInput): Promise<{ checked: number; failed?: number }> {
+export async function pendingPaymentsSweepWorkflow(input: SweepInput): Promise<SweepResult> {
   return ensureWorkflowsOfStalePayments(input);
 }

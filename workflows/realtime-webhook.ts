@@ -1,7 +1,11 @@
 import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
+import {
+  WEBHOOK_DELIVERY_WORKFLOW_TYPE,
+  webhookDeliveryWorkflowId,
+  type WebhookDeliveryInput,
+} from '../src/temporal/webhook-contract';
 
 const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
@@ -62,8 +66,8 @@ export async function startDeliveryWorkflow(input: WebhookDeliveryInput): Promis
     return;
   }
   // Histories recorded before the patch started the delivery as an abandoned child; they replay so.
-  await startChild('webhookDeliveryWorkflow', {
-    workflowId: `webhook:${input.deliveryId}`,
+  await startChild(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
+    workflowId: webhookDeliveryWorkflowId(input.deliveryId),
     args: [input],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     typedSearchAttributes: webhookDeliverySearchAttributes(input),

@@ -1,15 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconciliationActivities } from '../activities/reconciliation-activities';
+import type { ReconciliationWorkflowInput } from '../src/temporal/reconciliation-contract';
 
 const { applyReconciliationBatch, finishReconciliation } = proxyActivities<ReconciliationActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-
-export interface ReconciliationWorkflowInput {
-  reconciliationId: string;
-  batches: number;
-}
 
 /**
  * One bank reconciliation file (workflow id `reconciliation:<id>`). The rows stay in the store; the

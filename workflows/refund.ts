@@ -1,21 +1,10 @@
 import { patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import type { RefundActivities, RefundRecorded } from '../activities/refund-activities';
+import type { RefundActivities } from '../activities/refund-activities';
 import type { TxnStatusName } from '../src/domain/txn-status';
 import { updateDeliveryId, type RecordedUpdate } from '../src/domain/webhook-update';
+import type { RefundRecorded, RefundWorkflowInput } from '../src/temporal/refund-contract';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { deliverWebhook } from './realtime-webhook';
-
-export interface RefundWorkflowInput {
-  merchantIdentifier: string;
-  orderId: string;
-  txnId: string;
-  bankRefNum: string | null;
-  merchantRefId: string;
-  amountPaise: number;
-  reason: string;
-  /** An auto-refund: once it succeeds, it joins the merchant's non-real-time webhook. */
-  reportLate?: boolean;
-}
 
 const { requestBankRefund, recordRefundOutcome, reportRefundLate } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '30 seconds',

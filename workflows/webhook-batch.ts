@@ -1,18 +1,7 @@
-import { condition, continueAsNew, defineSignal, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { cutIntoCalls, lateDeliveryId, lateDeliveryId53, type LateUpdate } from '../src/domain/webhook-late';
+import { lateUpdateSignal, type WebhookBatchInput } from '../src/temporal/webhook-batch-contract';
 import { deliverWebhook } from './realtime-webhook';
-
-export const lateUpdateSignal = defineSignal<[LateUpdate]>('lateUpdate');
-
-export interface WebhookBatchInput {
-  merchantIdentifier: string;
-  /** How long updates are gathered before they are cut into calls (WEBHOOK_BATCH_WINDOW). */
-  windowMs: number;
-  /** Updates carried over by continue-as-new. */
-  carried?: LateUpdate[];
-  /** Late updates one run takes before it continues as new (default SIGNALS_PER_RUN; tests lower it). */
-  signalsPerRun?: number;
-}
 
 /** Rounds per run before continue-as-new keeps the history small. */
 const ROUNDS_PER_RUN = 50;

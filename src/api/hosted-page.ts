@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
-import type { BankRedirect } from '../../activities/bank-connector';
+import type { BankRedirect } from '../bank/connector';
 import { cardAtBank } from '../bank/card-at-bank';
 import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';

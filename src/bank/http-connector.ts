@@ -1,14 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
-import type {
-  BankAnswer,
-  BankConnector,
-  BankPaymentRequest,
-  BankRefundAnswer,
-  BankRefundRequest,
-  BankReply,
-  MandateRef,
-} from '../../activities/bank-connector';
+import {
+  BankFailure,
+  type BankAnswer,
+  type BankConnector,
+  type BankPaymentRequest,
+  type BankRefundAnswer,
+  type BankRefundRequest,
+  type BankReply,
+  type MandateRef,
+} from './connector';
 import type { PaymentInstrument } from '../domain/instrument';
 import type { CardSeenByBank } from './card-at-bank';
 import type { Paise } from '../domain/money';
@@ -205,7 +206,7 @@ export class HttpBankConnector implements BankConnector {
     if (id !== expectedId || amount !== expectedAmount) {
       throw ApplicationFailure.nonRetryable(
         `the bank answered about ${id} (${amount ?? '-'} paise) to a request for ${expectedId} (${expectedAmount ?? '-'} paise)`,
-        'BankAnswerMismatch',
+        BankFailure.ANSWER_MISMATCH,
       );
     }
   }
@@ -234,7 +235,7 @@ export class HttpBankConnector implements BankConnector {
     if (res.status !== 200) {
       throw ApplicationFailure.nonRetryable(
         `${method} ${path}: the bank refused the request with ${res.status}: ${res.text.slice(0, 300)}`,
-        'BankRequestRefused',
+        BankFailure.REQUEST_REFUSED,
       );
     }
     const parsed = schema.safeParse(res.json);

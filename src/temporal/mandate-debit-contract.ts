@@ -34,5 +34,7 @@ export interface MandateDebitOutcome {
   attempts: number;
 }
 
+export const MANDATE_DEBIT_WORKFLOW_TYPE = 'mandateDebitWorkflow';
+
 /** The workflow's signature, for a typed start by name. */
 export type MandateDebitWorkflow = (input: MandateDebitInput) => Promise<MandateDebitOutcome>;

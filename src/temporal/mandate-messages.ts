@@ -17,7 +17,7 @@ export type NotifyDebitResult = { kind: 'notified' } | { kind: 'refused'; reason
 
 /**
  * The mandate workflow schedules a debit: refused unless the mandate is ACTIVE (the validator), and
- * refused with type `continuingAsNew` for the moment the run hands over to its next one (the notify
+ * refused with type MandateFailure.CONTINUING_AS_NEW (mandate-contract.ts) for the moment the run hands over to its next one (the notify
  * is then sent again, and reaches the next run).
  */
 export const notifyDebitUpdate = defineUpdate<NotifyDebitResult, [NotifyDebitRequest]>('notifyDebit');
@@ -40,9 +40,6 @@ export const confirmDebitUpdate = defineUpdate<'confirmed'>('confirmDebit');
  * Each mandate gets it in its input at creation, so changing it changes only mandates created after.
  */
 export const MANDATE_UPDATES_PER_RUN = 1_000;
-
-/** The validator's refusal type while a mandate's run waits for its notifies to finish before continuing as new. */
-export const CONTINUING_AS_NEW = 'continuingAsNew';
 
 /** A mandate debit's search attributes: Kind `mandate-debit`, its merchant and its own orderId. */
 export const mandateDebitSearchAttributes = (d: { merchantIdentifier: string; orderId: string }) => [

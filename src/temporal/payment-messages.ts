@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { BankAnswer, BankRedirect } from '../../activities/bank-connector';
+import type { BankAnswer, BankRedirect } from '../bank/connector';
 import type { PaymentInstrument } from '../domain/instrument';
 
 /**

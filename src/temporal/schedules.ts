@@ -1,7 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
 import type { Config } from '../config';
 import { KindKey } from './search-attributes';
-import type { pendingPaymentsSweepWorkflow } from '../../workflows/pending-payments-sweep';
+import { PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE, type PendingPaymentsSweepWorkflow, type SweepInput } from './sweep-contract';
 
 export const PENDING_SWEEP_SCHEDULE_ID = 'sweep:pending-payments';
 
@@ -21,7 +21,7 @@ export const pendingSweepSettings = (c: Pick<Config, 'PENDING_SWEEP_INTERVAL_SEC
 export const DEFAULT_PENDING_SWEEP: PendingSweepSettings = { intervalSeconds: 300, ageSeconds: 60 };
 
 /** The sweep workflow's input: what is due for over `ageSeconds`, read 500 at a time (DEFAULT_SWEEP_PAGES pages per run). */
-export const pendingSweepInput = (ageSeconds: number) => ({ olderThanMs: ageSeconds * 1000, limit: 500 });
+export const pendingSweepInput = (ageSeconds: number): SweepInput => ({ olderThanMs: ageSeconds * 1000, limit: 500 });
 
 /**
  * Creates the worker's schedules, or brings an existing one in line with the configuration (every
@@ -35,13 +35,13 @@ export async function ensureSchedules(
   const spec = { intervals: [{ every: sweep.intervalSeconds * 1000 }] };
   const action = {
     type: 'startWorkflow' as const,
-    workflowType: 'pendingPaymentsSweepWorkflow',
+    workflowType: PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE,
     taskQueue,
-    args: [pendingSweepInput(sweep.ageSeconds)] as [ReturnType<typeof pendingSweepInput>],
+    args: [pendingSweepInput(sweep.ageSeconds)] as [SweepInput],
     typedSearchAttributes: [{ key: KindKey, value: 'sweep' }],
   };
   try {
-    await client.schedule.create<typeof pendingPaymentsSweepWorkflow>({
+    await client.schedule.create<PendingPaymentsSweepWorkflow>({
       scheduleId: PENDING_SWEEP_SCHEDULE_ID,
       spec,
       action,
@@ -52,7 +52,7 @@ export async function ensureSchedules(
     if (!(e instanceof ScheduleAlreadyRunning)) throw e;
     const handle = client.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
     if (isUpToDate(await handle.describe(), spec.intervals[0]!.every, action)) return;
-    await handle.update<typeof pendingPaymentsSweepWorkflow>((previous) => ({ ...previous, spec, action }));
+    await handle.update<PendingPaymentsSweepWorkflow>((previous) => ({ ...previous, spec, action }));
   }
 }
 

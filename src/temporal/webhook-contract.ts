@@ -35,5 +35,10 @@ export interface WebhookDeliveryResult {
   attempts: number;
 }
 
+export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
+
+/** One delivery, named by its deliveryId. */
+export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
+
 /** The workflow's signature, for a typed start by name. */
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;

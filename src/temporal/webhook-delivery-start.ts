@@ -1,7 +1,12 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { webhookDeliverySearchAttributes } from './search-attributes';
-import type { WebhookDeliveryInput, WebhookDeliveryWorkflow } from './webhook-contract';
+import {
+  WEBHOOK_DELIVERY_WORKFLOW_TYPE,
+  webhookDeliveryWorkflowId,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryWorkflow,
+} from './webhook-contract';
 
 /**
  * Starts a delivery workflow (`webhook:<deliveryId>`) unless it exists, running or closed: a
@@ -13,8 +18,8 @@ export async function startWebhookDeliveryWorkflow(
   input: WebhookDeliveryInput,
 ): Promise<void> {
   try {
-    await deps.temporal.workflow.start<WebhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
-      workflowId: `webhook:${input.deliveryId}`,
+    await deps.temporal.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
+      workflowId: webhookDeliveryWorkflowId(input.deliveryId),
       taskQueue: deps.taskQueue,
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { BankAnswer } from '../../activities/bank-connector';
+import type { BankAnswer } from '../bank/connector';
 import type { BankCallback, BankCallbackResult } from '../bank/protocol';
 import { ApiError } from '../domain/api-errors';
 import { mayBecomeDelayedSuccess, type Transaction } from '../domain/transaction';

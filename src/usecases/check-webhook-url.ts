@@ -1,7 +1,6 @@
-import dns from 'node:dns/promises';
-import net from 'node:net';
 import { productionLike, type Config } from '../config';
-import { refusedAddress, type AddressPolicy } from '../domain/network-address';
+import type { AddressPolicy } from '../domain/network-address';
+import { refusedLiteral, refusedResolution, urlHost } from '../outbound/checked-address';
 
 /** The address policy configuration gives (the worker builds the same one for call-time checks). */
 export function webhookAddressPolicy(config: Config): AddressPolicy {
@@ -28,17 +27,9 @@ export async function refusedWebhookUrl(text: string, policy: AddressPolicy): Pr
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL';
   if (policy.requireHttps && url.protocol === 'http:') return 'must be https in production';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host)) {
-    const refused = refusedAddress(host, policy);
-    return refused ? `${host} is ${refused}` : null;
-  }
-  // A name that does not resolve yet is accepted: the merchant may publish it later, and every
-  // call checks what it resolves to then.
-  const addresses = await dns.lookup(host, { all: true }).catch(() => []);
-  for (const a of addresses) {
-    const refused = refusedAddress(a.address, policy);
-    if (refused) return `${host} resolves to ${a.address}, ${refused}`;
-  }
-  return null;
+  const host = urlHost(url);
+  const literal = refusedLiteral(host, policy);
+  if (literal) return `${host} is ${literal}`;
+  const resolved = await refusedResolution(host, policy);
+  return resolved ? `${host} resolves to ${resolved}` : null;
 }

@@ -15,7 +15,7 @@ import type { OrderRef, TransactionRepository } from '../store/transaction-repos
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
 import { MANDATE_UPDATES_PER_RUN } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
-import type { mandateWorkflow } from '../../workflows/mandate';
+import { MANDATE_WORKFLOW_TYPE, type MandateWorkflow } from '../temporal/mandate-contract';
 
 export interface MandateDeps {
   config: Config;
@@ -154,7 +154,7 @@ export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWo
  */
 export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandate): Promise<void> {
   try {
-    await deps.temporal.workflow.start<typeof mandateWorkflow>('mandateWorkflow', {
+    await deps.temporal.workflow.start<MandateWorkflow>(MANDATE_WORKFLOW_TYPE, {
       workflowId: mandateWorkflowId(m.merchantIdentifier, m.orderId),
       taskQueue: deps.taskQueue,
       args: [

@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApiError } from '../domain/api-errors';
-import { CONTINUING_AS_NEW } from '../temporal/mandate-messages';
+import { MandateFailure, mandateRefusal } from '../temporal/mandate-contract';
 
 /** A mandate's run hands over to the next in well under a second; an update waits for it up to ~10 s. */
 const HAND_OVER_ATTEMPTS = 100;
@@ -15,7 +15,7 @@ export async function acrossHandOver<T>(send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (e) {
-      if (!(e instanceof WorkflowUpdateFailedError && refusalType(e) === CONTINUING_AS_NEW)) throw e;
+      if (!(e instanceof WorkflowUpdateFailedError && refusalType(e) === MandateFailure.CONTINUING_AS_NEW)) throw e;
       if (attempt >= HAND_OVER_ATTEMPTS)
         throw new ApiError('dependencyUnavailable', 'the mandate is busy: send the request again');
       await new Promise((resolve) => setTimeout(resolve, HAND_OVER_PAUSE_MS));
@@ -24,4 +24,4 @@ export async function acrossHandOver<T>(send: () => Promise<T>): Promise<T> {
 }
 
 /** The type of the failure a mandate's workflow refused an update with (its validator's). */
-export const refusalType = (e: WorkflowUpdateFailedError) => (e.cause as { type?: string } | undefined)?.type;
+export const refusalType = (e: WorkflowUpdateFailedError) => mandateRefusal((e.cause as { type?: string } | undefined)?.type);

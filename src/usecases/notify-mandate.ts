@@ -6,6 +6,7 @@ import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate'
 import { paiseToWire, type Paise } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
 import type { Merchant } from '../domain/merchant';
+import { MandateFailure } from '../temporal/mandate-contract';
 import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
@@ -75,7 +76,8 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
     return result.kind === 'notified' ? scheduled : refused(result.reason);
   } catch (e) {
     // The workflow refused (the mandate ended between our read and the update) or has ended.
-    if (e instanceof WorkflowUpdateFailedError) return refused(refusalType(e) === 'inactive' ? 'inactive' : 'parentNotActive');
+    if (e instanceof WorkflowUpdateFailedError)
+      return refused(refusalType(e) === MandateFailure.INACTIVE ? 'inactive' : 'parentNotActive');
     if (e instanceof WorkflowNotFoundError) return refused('parentNotActive');
     throw e;
   }

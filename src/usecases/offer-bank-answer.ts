@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import type { BankAnswer } from '../../activities/bank-connector';
+import type { BankAnswer } from '../bank/connector';
 import type { OrderRef } from '../store/transaction-repository';
 import { bankAnswerUpdate } from '../temporal/payment-messages';
 import { paymentWorkflowId } from '../temporal/workflow-ids';

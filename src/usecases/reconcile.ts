@@ -3,7 +3,11 @@ import type { Client } from '@temporalio/client';
 import { parseReconciliationFile } from '../domain/reconciliation';
 import type { ReconciliationRepository } from '../store/reconciliation-repository';
 import { KindKey } from '../temporal/search-attributes';
-import type { reconciliationWorkflow } from '../../workflows/reconciliation';
+import {
+  RECONCILIATION_WORKFLOW_TYPE,
+  reconciliationWorkflowId,
+  type ReconciliationWorkflow,
+} from '../temporal/reconciliation-contract';
 
 export const RECONCILIATION_BATCH_SIZE = 500;
 
@@ -19,8 +23,8 @@ export async function startReconciliation(
   const parsed = parseReconciliationFile(fileText);
   const reconciliationId = `rcn-${randomBytes(8).toString('hex')}`;
   const batches = await deps.reconciliations.create(reconciliationId, parsed, RECONCILIATION_BATCH_SIZE, deps.now());
-  await deps.temporal.workflow.start<typeof reconciliationWorkflow>('reconciliationWorkflow', {
-    workflowId: `reconciliation:${reconciliationId}`,
+  await deps.temporal.workflow.start<ReconciliationWorkflow>(RECONCILIATION_WORKFLOW_TYPE, {
+    workflowId: reconciliationWorkflowId(reconciliationId),
     taskQueue: deps.taskQueue,
     args: [{ reconciliationId, batches }],
     typedSearchAttributes: [{ key: KindKey, value: 'reconciliation' }],

@@ -2,7 +2,12 @@ import type { Client } from '@temporalio/client';
 import type { Transaction } from '../domain/transaction';
 import type { LateUpdate } from '../domain/webhook-late';
 import { KindKey, MerchantIdKey } from '../temporal/search-attributes';
-import { lateUpdateSignal, type webhookBatchWorkflow } from '../../workflows/webhook-batch';
+import {
+  lateUpdateSignal,
+  WEBHOOK_BATCH_WORKFLOW_TYPE,
+  webhookBatchWorkflowId,
+  type WebhookBatchWorkflow,
+} from '../temporal/webhook-batch-contract';
 
 export interface LateUpdateDeps {
   temporal: Client;
@@ -17,8 +22,8 @@ export interface LateUpdateDeps {
  * non-real-time webhook: it joins the merchant's batching workflow, started if it is not running.
  */
 export async function reportLateUpdate(deps: LateUpdateDeps, merchantIdentifier: string, update: LateUpdate): Promise<void> {
-  await deps.temporal.workflow.signalWithStart<typeof webhookBatchWorkflow, [LateUpdate]>('webhookBatchWorkflow', {
-    workflowId: `webhook-batch:${merchantIdentifier}`,
+  await deps.temporal.workflow.signalWithStart<WebhookBatchWorkflow, [LateUpdate]>(WEBHOOK_BATCH_WORKFLOW_TYPE, {
+    workflowId: webhookBatchWorkflowId(merchantIdentifier),
     taskQueue: deps.taskQueue,
     args: [
       {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { postCheckedWebhook } from '../../activities/webhook-activities';
+import { postCheckedWebhook } from '../outbound/webhook-post';
 import type { AddressPolicy } from '../domain/network-address';
 import { standardWebhookHeaders } from '../domain/standard-webhooks';
 import { isWebhookAcknowledged, webhookPayload } from '../domain/webhook';

@@ -8,7 +8,7 @@ import type { Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../temporal/search-attributes';
 import { paymentWorkflowId } from '../temporal/workflow-ids';
-import type { paymentWorkflow } from '../../workflows/payment';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow } from '../temporal/payment-contract';
 
 /** What starts a payment: the order fields of the transaction it stores. */
 export type PaymentRequest = Pick<
@@ -93,7 +93,7 @@ export async function ensurePaymentWorkflow(
   const deadline = t.payerDeadline?.getTime() ?? t.createdAt.getTime() + deps.qrExpiryMs;
   const awaitPayerMs = awaitsPayer(t.instrument) ? Math.max(1, deadline - deps.now().getTime()) : undefined;
   try {
-    await deps.temporal.workflow.start<typeof paymentWorkflow>('paymentWorkflow', {
+    await deps.temporal.workflow.start<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, {
       workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),
       taskQueue: deps.taskQueue,
       args: [

@@ -8,7 +8,7 @@ import type { RefundEntry, Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
 import { refundWorkflowId } from '../temporal/workflow-ids';
-import type { refundWorkflow } from '../../workflows/refund';
+import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../temporal/refund-contract';
 
 export interface RefundRequest {
   merchantIdentifier: string;
@@ -102,7 +102,7 @@ export async function ensureRefundWorkflow(
   e: RefundEntry,
 ) {
   try {
-    await deps.temporal.workflow.start<typeof refundWorkflow>('refundWorkflow', {
+    await deps.temporal.workflow.start<RefundWorkflow>(REFUND_WORKFLOW_TYPE, {
       workflowId: refundWorkflowId(t.merchantIdentifier, t.orderId, e.merchantRefId),
       taskQueue: deps.taskQueue,
       args: [

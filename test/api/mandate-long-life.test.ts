@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import type { BankConnector } from '../../activities/bank-connector';
+import type { BankConnector } from '../../src/bank/connector';
 import { mandateWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { startTestGateway, type TestGateway } from '../support/gateway';

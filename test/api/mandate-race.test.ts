@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import type { BankConnector } from '../../activities/bank-connector';
+import type { BankConnector } from '../../src/bank/connector';
 import type { MandateRepository } from '../../src/store/mandate-repository';
 import type { TransactionRepository } from '../../src/store/transaction-repository';
 import { mandateWorkflowId } from '../../src/temporal/workflow-ids';

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { BATCH_LEASED, createReconciliationActivities } from '../../activities/reconciliation-activities';
+import { createReconciliationActivities } from '../../activities/reconciliation-activities';
+import { ReconciliationFailure } from '../../src/temporal/reconciliation-contract';
 import { newTxnId } from '../../src/domain/identifiers';
 import { PaymentResponse } from '../../src/domain/response-codes';
 import { activityDeps } from '../../src/runtime';
@@ -88,7 +89,7 @@ describe('Reconciliation batches: one attempt at a time', function () {
     assert.equal(done.length, 1, JSON.stringify(attempts));
     assert.deepEqual(done[0]!.value, { applied: 12, changed: 12 });
     const failure = refused[0]!.reason as { type?: string; nonRetryable?: boolean };
-    assert.equal(failure.type, BATCH_LEASED);
+    assert.equal(failure.type, ReconciliationFailure.BATCH_LEASED);
     assert.ok(!failure.nonRetryable, 'Temporal retries the refused attempt');
 
     // Its retry finds the batch applied, and the file's report counts every line applied once.
@@ -106,7 +107,7 @@ describe('Reconciliation batches: one attempt at a time', function () {
     await lease(new Date(Date.now() + 60_000));
     await assert.rejects(
       activities.applyReconciliationBatch({ reconciliationId, batch: 0 }),
-      (e: { type?: string }) => e.type === BATCH_LEASED,
+      (e: { type?: string }) => e.type === ReconciliationFailure.BATCH_LEASED,
     );
     assert.equal((await reconciliations.batch(reconciliationId, 0))?.result, null, 'nothing applied');
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BankConnector } from '../../activities/bank-connector';
+import type { BankConnector } from '../../src/bank/connector';
 import { mandateDebitWorkflowId, mandateWorkflowId, paymentWorkflowId, refundWorkflowId } from '../../src/temporal/workflow-ids';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';

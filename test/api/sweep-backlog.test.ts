@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { BankConnector } from '../../activities/bank-connector';
-import type { SweepInput } from '../../activities/sweep-activities';
+import type { BankConnector } from '../../src/bank/connector';
+import type { SweepInput } from '../../src/temporal/sweep-contract';
 import { newTxnId } from '../../src/domain/identifiers';
 import { mandateWorkflowDeps, ensureMandateWorkflow } from '../../src/usecases/create-mandate';
 import { ensureRefundWorkflow } from '../../src/usecases/start-refund';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import dns from 'node:dns';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { postWebhook } from '../../activities/webhook-activities';
+import { postWebhook } from '../../src/outbound/webhook-post';
 
 /**
  * A webhook attempt's timeout is a deadline on the whole exchange: a receiver that keeps the

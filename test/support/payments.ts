@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from '../../src/domain/transaction';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
-import type { PaymentWorkflowResult } from '../../workflows/payment';
+import type { PaymentWorkflowResult } from '../../src/temporal/payment-contract';
 import type { TestGateway } from './gateway';
 import { request, type HttpResult } from './http';
 

@@ -1,7 +1,7 @@
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { refundWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import type { RefundRecorded } from '../../activities/refund-activities';
+import type { RefundRecorded } from '../../src/temporal/refund-contract';
 import type { TestGateway } from './gateway';
 import { request, type HttpResult } from './http';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../../activities/bank-connector';
+import type { BankPaymentRequest } from '../../src/bank/connector';
 import type { MandateDebitReply } from '../../activities/mandate-activities';
 import type { MandateDebitInput, MandateDebitOutcome, MandateDebitResult } from '../../src/temporal/mandate-debit-contract';
 import { timeSkippingPerSuite, workflowBundle } from '../support/servers';

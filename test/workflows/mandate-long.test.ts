@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { BankPaymentRequest } from '../../activities/bank-connector';
+import type { BankPaymentRequest } from '../../src/bank/connector';
 import { createMandateActivities } from '../../activities/mandate-activities';
 import { createPaymentActivities } from '../../activities/payment-activities';
-import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
+import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { loadConfig, type Config } from '../../src/config';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import { isInPeakWindow } from '../../src/domain/peak-windows';
@@ -20,7 +20,7 @@ import { notifyMandate } from '../../src/usecases/notify-mandate';
 import { provisionMerchant } from '../../src/usecases/provision-merchant';
 import { revokeMandate } from '../../src/usecases/revoke-mandate';
 import type { MandateDebitOutcome } from '../../src/temporal/mandate-debit-contract';
-import type { CarriedMandate } from '../../workflows/mandate';
+import type { CarriedMandate } from '../../src/temporal/mandate-contract';
 import { RUN_MASTER_KEY } from '../support/gateway';
 import { istAt, istDate } from '../support/mandates';
 import { testStore, timeSkippingEnvironment, workflowBundle } from '../support/servers';
@@ -242,7 +242,7 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
       const debits = [await notify(parent, `${istDate(deps.now(), 3)} 08:00:00`)];
       debits.push(await notify(parent, `${istDate(deps.now(), 3)} 08:00:00`));
       await handOver.arrived;
-      // The run refuses the revoke (continuingAsNew) while it hands over; the use case sends it again.
+      // The run refuses the revoke (MandateContinuingAsNew) while it hands over; the use case sends it again.
       const revoke = revokeMandate(deps, order(parent));
       await new Promise((r) => setTimeout(r, 500));
       handOver.release();

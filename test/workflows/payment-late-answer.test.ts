@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import type { BankAnswer, BankPaymentRequest, BankReply } from '../../activities/bank-connector';
+import type { BankAnswer, BankPaymentRequest, BankReply } from '../../src/bank/connector';
 import type { RecordOutcomeInput } from '../../activities/payment-activities';
 import type { PaymentInstrument } from '../../src/domain/instrument';
 import { bankAnswerUpdate, paymentStageQuery, type PaymentStage } from '../../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
-import type { paymentWorkflow, PaymentWorkflowInput } from '../../workflows/payment';
+import type { paymentWorkflow } from '../../workflows/payment';
+import type { PaymentWorkflowInput } from '../../src/temporal/payment-contract';
 import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;

@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { BankAnswer, BankPaymentRequest } from '../../activities/bank-connector';
-import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
+import type { BankAnswer, BankPaymentRequest } from '../../src/bank/connector';
+import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { sandboxInstrument } from '../../src/domain/sandbox-bank';
 import type { PaymentInstrument } from '../../src/domain/instrument';
 import type { Transaction } from '../../src/domain/transaction';
 import { bankAnswerSignal, paymentStageQuery, qrPayerUpdate } from '../../src/temporal/payment-messages';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { ensurePaymentWorkflow } from '../../src/usecases/start-payment';
-import type { PaymentWorkflowResult } from '../../workflows/payment';
+import type { PaymentWorkflowResult } from '../../src/temporal/payment-contract';
 import { timeSkippingEnvironment, workflowBundle } from '../support/servers';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;

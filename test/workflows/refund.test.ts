@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
-import type { BankRefundRequest } from '../../activities/bank-connector';
+import type { BankRefundRequest } from '../../src/bank/connector';
 import type { RecordRefundInput } from '../../activities/refund-activities';
-import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
-import type { RefundWorkflowInput } from '../../workflows/refund';
+import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
+import type { RefundWorkflowInput } from '../../src/temporal/refund-contract';
 import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 import { timeSkippingPerSuite, workflowBundle } from '../support/servers';
 

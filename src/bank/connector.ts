@@ -1,7 +1,7 @@
-import type { CardSeenByBank } from '../src/bank/card-at-bank';
-import type { PaymentInstrument } from '../src/domain/instrument';
-import type { Paise } from '../src/domain/money';
-import type { PaymentResponseKey } from '../src/domain/response-codes';
+import type { CardSeenByBank } from './card-at-bank';
+import type { PaymentInstrument } from '../domain/instrument';
+import type { Paise } from '../domain/money';
+import type { PaymentResponseKey } from '../domain/response-codes';
 
 export interface BankPaymentRequest {
   txnId: string;
@@ -84,3 +84,14 @@ export interface BankRefundRequest {
 }
 
 export type BankRefundAnswer = { approved: true; rrn: string } | { approved: false };
+
+/**
+ * Non-retryable failure types of a bank call (ApplicationFailure types): asking again cannot help.
+ * Transient faults (network, timeout, 5xx, 408, 429) are plain errors that Temporal retries.
+ */
+export const BankFailure = {
+  /** The bank refused the request itself (a 4xx other than 404, 408 and 429). */
+  REQUEST_REFUSED: 'BankRequestRefused',
+  /** The bank answered about another id or amount: never recorded as this request's answer. */
+  ANSWER_MISMATCH: 'BankAnswerMismatch',
+} as const;

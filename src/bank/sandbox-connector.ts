@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
-import { SANDBOX_SLOW_BANK_MS, sandboxBankDecision, sandboxConductOf, sandboxMandatePayer } from '../src/domain/sandbox-bank';
-import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
-import type {
-  BankAnswer,
-  BankConnector,
-  BankPaymentRequest,
-  BankRefundAnswer,
-  BankRefundRequest,
-  BankReply,
-} from './bank-connector';
+import { SANDBOX_SLOW_BANK_MS, sandboxBankDecision, sandboxConductOf, sandboxMandatePayer } from '../domain/sandbox-bank';
+import { SANDBOX_FAIL_REASON } from '../domain/refund';
+import type { BankAnswer, BankConnector, BankPaymentRequest, BankRefundAnswer, BankRefundRequest, BankReply } from './connector';
 
 /**
  * The sandbox bank: decides from the test instrument (DECISIONS.md) and answers at once, or never
