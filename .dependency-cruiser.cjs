@@ -9,15 +9,15 @@
  * only; the `Checkout` and `PaymentLink` types belong in src/domain, as `Merchant` now is).
  */
 const routesReachingTheStore = {
-  'src/api/routes/bank.ts': ['reconciliation-repository'],
-  'src/api/routes/reconciliations.ts': ['reconciliation-repository'],
-  'src/api/routes/webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository', 'merchant-repository'],
-  'src/api/routes/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
-  'src/api/routes/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
-  'src/api/routes/dashboard-transactions.ts': ['webhook-repository'],
+  'src/api/platform/bank.ts': ['reconciliation-repository'],
+  'src/api/ops/reconciliations.ts': ['reconciliation-repository'],
+  'src/api/ops/webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository', 'merchant-repository'],
+  'src/api/dashboard/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
+  'src/api/dashboard/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
+  'src/api/dashboard/dashboard-transactions.ts': ['webhook-repository'],
   // type-only: Checkout, PaymentLink
-  'src/api/routes/checkout-page.ts': ['checkout-repository'],
-  'src/api/routes/payment-link-page.ts': ['payment-link-repository'],
+  'src/api/payer/checkout-page.ts': ['checkout-repository'],
+  'src/api/payer/payment-link-page.ts': ['payment-link-repository'],
 };
 
 const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
@@ -96,7 +96,10 @@ module.exports = {
       name: 'routes-never-reach-the-store',
       comment: 'A route parses, authenticates, calls one use case and maps the result; the store is behind the use case.',
       severity: 'error',
-      from: { path: '^src/api/routes/', pathNot: Object.keys(routesReachingTheStore).map(exactly) },
+      from: {
+        path: '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/',
+        pathNot: Object.keys(routesReachingTheStore).map(exactly),
+      },
       to: { path: '^src/store/' },
     },
     ...Object.entries(routesReachingTheStore).map(([file, allowed]) => ({

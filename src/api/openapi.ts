@@ -1,23 +1,23 @@
-import { sandboxTimePaths } from './docs/sandbox-time';
-import { EXAMPLE_NOTE } from './docs/examples';
+import { sandboxTimePaths } from './sandbox/sandbox-time-openapi';
+import { EXAMPLE_NOTE } from './reference/examples';
 import { callbackOperation } from '../bank/openapi';
 import { GATEWAY_CALLBACK_PATH } from '../bank/protocol';
 import { ApiErrors } from '../domain/api-errors';
-import { ledgerPaths } from './docs/ledger';
-import { legacyXmlPaths } from './docs/legacy-xml';
-import { paymentLinkPaths } from './docs/payment-links';
-import { qrPaths } from './docs/qr';
-import { opsPaths } from './docs/ops';
-import { keyPaths } from './docs/keys';
-import { webhookPaths } from './docs/webhooks';
-import { refundPaths } from './docs/refunds';
-import { mandatePaths } from './docs/mandates';
-import { checkoutPaths } from './docs/checkout';
-import { webhookCallbacks, webhookComponentSchemas } from './docs/webhook-callbacks';
-import { formDataComponentSchemas } from './docs/form-data-schemas';
-import { statusPaths } from './docs/status';
-import { provisioningPaths } from './docs/provisioning';
-import { sandboxPaths } from './docs/sandbox';
+import { ledgerPaths } from './merchant/ledger-openapi';
+import { legacyXmlPaths } from './merchant/legacy-xml-openapi';
+import { paymentLinkPaths } from './merchant/payment-links-openapi';
+import { qrPaths } from './merchant/qr-openapi';
+import { opsPaths } from './ops/ops-openapi';
+import { keyPaths } from './ops/keys-openapi';
+import { webhookPaths } from './ops/webhooks-openapi';
+import { refundPaths } from './merchant/refunds-openapi';
+import { mandatePaths } from './merchant/mandates-openapi';
+import { checkoutPaths } from './merchant/checkout-openapi';
+import { webhookCallbacks, webhookComponentSchemas } from './merchant/webhook-callbacks-openapi';
+import { formDataComponentSchemas } from './merchant/form-data-schemas-openapi';
+import { statusPaths } from './merchant/status-openapi';
+import { provisioningPaths } from './ops/provisioning-openapi';
+import { sandboxPaths } from './sandbox/sandbox-openapi';
 
 const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { EXAMPLE_MERCHANT } from '../../src/api/docs/examples';
+import { EXAMPLE_MERCHANT } from '../../src/api/reference/examples';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ApiDeps } from '../../src/api/deps';
-import { apiDocsRoutes } from '../../src/api/routes/api-docs';
+import { apiDocsRoutes } from '../../src/api/platform/api-docs';
 
 const routesIn = (env: string) =>
   apiDocsRoutes({ config: { GATEWAY_ENV: env } } as unknown as ApiDeps).stack.map((layer) => layer.path);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EXAMPLE_MERCHANT, exampleQrImageQuery, exampleQrRequest } from './examples';
-import { operation, successError } from './operation';
+import { EXAMPLE_MERCHANT, exampleQrImageQuery, exampleQrRequest } from '../reference/examples';
+import { operation, successError } from '../reference/operation';
 import {
   createQrResponseSchema,
   createQrSchema,

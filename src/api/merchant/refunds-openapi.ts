@@ -1,5 +1,5 @@
-import { operation } from './operation';
-import { signedDataForm } from './examples';
+import { operation } from '../reference/operation';
+import { signedDataForm } from '../reference/examples';
 import { updateTxnDataSchema, updateTxnFormSchema, updateTxnResponseSchema } from '../schemas/refunds';
 
 /** The refund operation of the API reference (Zaakpay's Update/Refund API). */

@@ -1,5 +1,5 @@
-import { exampleStatusRequest } from './examples';
-import { operation, successError } from './operation';
+import { exampleStatusRequest } from '../reference/examples';
+import { operation, successError } from '../reference/operation';
 import { sandboxPaymentResponseSchema, sandboxPaymentSchema } from '../schemas/sandbox';
 
 /** The sandbox payer's operation of the API reference (only where the sandbox is enabled). */

@@ -1,4 +1,4 @@
-import { jsonSchema } from './operation';
+import { jsonSchema } from '../reference/operation';
 import { checkoutDataSchema, checkoutFieldsSchema } from '../schemas/checkout';
 import { checkTxnDataSchema } from '../schemas/check-txn';
 import { mandateDataSchema } from '../schemas/mandates';

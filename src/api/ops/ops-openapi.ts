@@ -1,6 +1,6 @@
-import { operation, successError } from './operation';
+import { operation, successError } from '../reference/operation';
 import { codecPayloadsSchema } from '../schemas/codec';
-import { EXAMPLE_MERCHANT, pathParameter } from './examples';
+import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
 import { chargebackResponseSchema, chargebackSchema } from '../schemas/chargebacks';
 import { merchantSettingsResponseSchema, merchantSettingsSchema } from '../schemas/ops';
 import { reconciliationFileSchema, reconciliationReportSchema, reconciliationStartedSchema } from '../schemas/reconciliations';

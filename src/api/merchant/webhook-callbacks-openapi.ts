@@ -1,4 +1,4 @@
-import { jsonSchema } from './operation';
+import { jsonSchema } from '../reference/operation';
 import { lateTxnSchema, realtimeTxnSchema, txnDataSchema, webhookBodySchema } from '../schemas/webhook-payload';
 
 /** The parsed `txnData` and its entries, as named component schemas (the SDK's types take these names). */

@@ -1,5 +1,5 @@
-import { exampleStatusRequest } from './examples';
-import { operation, statusError } from './operation';
+import { exampleStatusRequest } from '../reference/examples';
+import { operation, statusError } from '../reference/operation';
 import { statusRequestSchema, statusResponseSchema } from '../schemas/status';
 
 /** The status operation of the API reference (Zaakpay's Status API, with its own error envelope). */

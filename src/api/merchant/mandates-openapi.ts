@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { EXAMPLE_MERCHANT, exampleCustomCheckoutForm } from './examples';
+import { EXAMPLE_MERCHANT, exampleCustomCheckoutForm } from '../reference/examples';
 import { MandateResponse } from '../../domain/mandate';
 import { SANDBOX_MANDATE_PAYERS } from '../../domain/sandbox-bank';
-import { operation } from './operation';
+import { operation } from '../reference/operation';
 import { checkoutDataSchema, checkoutResponseSchema } from '../schemas/checkout';
 import { mandateDataSchema, mandateFormSchema, mandateResponseSchema, TRANSACT_U_VERSIONS } from '../schemas/mandates';
-import { CHECKOUT_FLOW } from './checkout';
+import { CHECKOUT_FLOW } from './checkout-openapi';
 import { sandboxMandateRevokeResponseSchema, sandboxMandateRevokeSchema } from '../schemas/sandbox-mandates';
 
 const codes = Object.values(MandateResponse)

@@ -1,6 +1,6 @@
 import { MAX_LINKS_PER_BATCH } from '../../domain/payment-link';
 
-import { operation } from './operation';
+import { operation } from '../reference/operation';
 import { paymentLinkBatchDocSchema, paymentLinkResponseSchema } from '../schemas/payment-links';
 import { z } from 'zod';
 

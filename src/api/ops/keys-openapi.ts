@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { operation, successError } from './operation';
-import { pathParameter } from './examples';
+import { operation, successError } from '../reference/operation';
+import { pathParameter } from '../reference/examples';
 import {
   apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema,

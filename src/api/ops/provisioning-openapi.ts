@@ -1,4 +1,4 @@
-import { operation, successError } from './operation';
+import { operation, successError } from '../reference/operation';
 import { createMerchantSchema, merchantCredentialsResponseSchema } from '../schemas/ops';
 
 /** Provisioning a merchant, the first operation of the operator API (the others: ops.ts). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CheckTxnCodes } from '../../domain/check-txn';
 import { RefundResponse } from '../../domain/refund';
-import { operation } from './operation';
+import { operation } from '../reference/operation';
 import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
-import { exampleLegacyXmlForm } from './examples';
+import { exampleLegacyXmlForm } from '../reference/examples';
 
 const xmlAnswer = z
   .string()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation, successError } from './operation';
+import { operation, successError } from '../reference/operation';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
 import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
 import {
@@ -13,7 +13,7 @@ import {
   legacyQuerySchema,
 } from '../schemas/checkout';
 import { CheckTxnCodes } from '../../domain/check-txn';
-import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, pathParameter, signedDataForm } from './examples';
+import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, pathParameter, signedDataForm } from '../reference/examples';
 
 const refusals = Object.values(CheckoutRefusals)
   .map((r) => `${r.code} ${r.description} (HTTP ${r.http})`)

@@ -1,4 +1,4 @@
-import { operation, successError } from './operation';
+import { operation, successError } from '../reference/operation';
 
 import { timeQuerySchema, timeResponseSchema, timeSkipResponseSchema, timeSkipSchema } from '../schemas/sandbox-time';
 

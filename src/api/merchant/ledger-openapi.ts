@@ -1,6 +1,6 @@
 import { LEDGER_STATES, REFUND_IN_FLIGHT } from '../../domain/ledger-state';
 
-import { operation, successError } from './operation';
+import { operation, successError } from '../reference/operation';
 import { bulkRequestSchema, bulkResponseSchema, ledgerRequestSchema, ledgerResponseSchema } from '../schemas/ledger';
 
 const stateTable = [...Object.entries(LEDGER_STATES), ['a refund in flight', REFUND_IN_FLIGHT] as const]
