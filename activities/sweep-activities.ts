@@ -2,6 +2,7 @@ import { log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { MandateRepository } from '../src/store/mandate-repository';
 import type { TransactionRepository } from '../src/store/transaction-repository';
+import { startChargebackNotice } from '../src/usecases/chargeback';
 import { ensureMandateWorkflow, type MandateWorkflowDeps } from '../src/usecases/create-mandate';
 import { ensurePaymentWorkflow } from '../src/usecases/start-payment';
 import { ensureRefundWorkflow } from '../src/usecases/start-refund';
@@ -65,7 +66,8 @@ async function sweepKind<T>(kind: SweepKind<T>, input: SweepInput, runAt: Date):
 /**
  * Heals the crash windows between a store write and its workflow start: every order still Pending
  * after `olderThanMs` gets its payment workflow ensured, every refund still PENDING its refund
- * workflow, and every mandate still CREATED its mandate workflow (each a no-op when it exists).
+ * workflow, every chargeback change still noted unstarted its webhook delivery, and every mandate
+ * still CREATED its mandate workflow (each a no-op when it exists).
  */
 export function createSweepActivities(deps: SweepActivityDeps) {
   return {
@@ -96,6 +98,20 @@ export function createSweepActivities(deps: SweepActivityDeps) {
               for (const refund of t.refunds.filter((r) => r.status === 'PENDING')) await ensureRefundWorkflow(deps, t, refund);
             },
             markSwept: (ts, at) => deps.transactions.markRefundsSwept(ts, at),
+          },
+          input,
+          runAt,
+        ),
+        await sweepKind(
+          {
+            name: 'chargeback notice',
+            read: (limit) => deps.transactions.findWithChargebackNoticeSince(before, limit),
+            sweptAt: (t) => t.chargebackNoticeSweptAt,
+            heal: async (t) => {
+              if (t.chargebackNotice)
+                await startChargebackNotice({ ...deps, config: { TEMPORAL_TASK_QUEUE: deps.taskQueue } }, t, t.chargebackNotice);
+            },
+            markSwept: (ts, at) => deps.transactions.markChargebackNoticesSwept(ts, at),
           },
           input,
           runAt,

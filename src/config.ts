@@ -10,6 +10,11 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v
 
 const port = z.coerce.number().int().min(0).max(65535);
 const hexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)');
+/** An instant with its offset, such as 2026-12-01T00:00:00Z. */
+const instant = z.iso
+  .datetime({ offset: true })
+  .transform((v) => new Date(v))
+  .describe('an ISO 8601 instant with its offset, such as 2026-12-01T00:00:00Z');
 
 export const configSchema = z.object({
   GATEWAY_ENV: z
@@ -166,6 +171,11 @@ export const configSchema = z.object({
     .default(50_000_000)
     .describe(
       'most QR image pixels one request may ask for (width x height, summed over a payment link batch; at least one 1000x1000 image): more is refused with 400, code 2018',
+    ),
+  QR_IMAGE_UNLABELLED_UNTIL: instant
+    .optional()
+    .describe(
+      "until when QR image addresses signed the earlier way (without the gateway's qr-image label) are still served: set it past the last such QR's expiry when upgrading; unset, they are refused",
     ),
   CHECKOUT_EXPIRY_SECONDS: z.coerce
     .number()

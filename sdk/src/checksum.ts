@@ -24,9 +24,12 @@ export const qrChecksumText = (f: {
   productDescription: string;
 }) => `${f.merchantIdentifier}${f.orderId}${f.amount}${f.productDescription}`;
 
-/** QR image address: mid + width + height + data, `data` percent-encoded exactly as in the address. */
+/**
+ * QR image address: the label `mgw:qr-image:v1:` + mid + width + height + data, `data`
+ * percent-encoded exactly as in the address (the label keeps it apart from every other checksum).
+ */
 export const qrImageChecksumText = (mid: string, width: number, height: number, encodedData: string) =>
-  `${mid}${width}${height}${encodedData}`;
+  `mgw:qr-image:v1:${mid}${width}${height}${encodedData}`;
 
 /** `key=value&` for each pair, in order: the express checkout request and the V8/V7 returns. */
 export const keyValueText = (pairs: readonly (readonly [string, string])[]) => pairs.map(([k, v]) => `${k}=${v}&`).join('');

@@ -76,7 +76,8 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
           type: 'apiKey',
           in: 'query',
           name: 'checksum',
-          description: 'HMAC-SHA256 (hex) of mid + width + height + data (data exactly as in the address), with the secret key',
+          description:
+            'HMAC-SHA256 (hex) of the label `mgw:qr-image:v1:` + mid + width + height + data (data exactly as in the address), with the secret key',
         },
       },
     },

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { derivedKey } from './secrets';
 import type { Transaction } from './transaction';
 
 /**
@@ -116,9 +117,22 @@ export const CHECKOUT_PROCESSING = { code: '208', description: 'Transaction is i
 
 /**
  * The hosted page's address token of an order: unguessable without the master key, and the same
- * for every request of that order, so a repeated request lands on the same page.
+ * for every request of that order, so a repeated request lands on the same page. Keyed by the
+ * `checkout-token` key derived from MASTER_KEY (HKDF with its own label), never the master key itself.
  */
-export function checkoutToken(masterKey: string, merchantIdentifier: string, orderId: string): string {
-  return createHmac('sha256', masterKey).update(`checkout:${merchantIdentifier}:${orderId}`).digest('base64url').slice(0, 32);
+export function checkoutToken(masterKeyHex: string, merchantIdentifier: string, orderId: string): string {
+  return tokenUnder(derivedKey(masterKeyHex, 'checkout-token'), merchantIdentifier, orderId);
+}
+
+/**
+ * The token of checkouts made before the derived key: keyed by MASTER_KEY's text itself. Only
+ * looked up, for checkouts still within their life (findCheckoutOfOrder); never made any more.
+ */
+export function legacyCheckoutToken(masterKeyHex: string, merchantIdentifier: string, orderId: string): string {
+  return tokenUnder(masterKeyHex, merchantIdentifier, orderId);
+}
+
+function tokenUnder(key: Buffer | string, merchantIdentifier: string, orderId: string): string {
+  return createHmac('sha256', key).update(`checkout:${merchantIdentifier}:${orderId}`).digest('base64url').slice(0, 32);
 }
 export const CHECKOUT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** What each key derived from MASTER_KEY is for: one key per purpose, none reused for another. */
-export type KeyPurpose = 'secrets-at-rest' | 'payload-codec' | 'payer-data-at-rest' | 'payer-data-lookup' | 'card-id';
+export type KeyPurpose =
+  'secrets-at-rest' | 'payload-codec' | 'payer-data-at-rest' | 'payer-data-lookup' | 'card-id' | 'checkout-token';
 
 /** A 32-byte key for one purpose, derived from MASTER_KEY with HKDF-SHA256 (node:crypto). */
 export function derivedKey(masterKeyHex: string, purpose: KeyPurpose): Buffer {

@@ -27,6 +27,25 @@ export interface Chargeback {
 }
 
 /**
+ * A chargeback raised or reverted, as recorded for the merchant's non-real-time webhook (one kind
+ * of RecordedUpdate in webhook-update.ts). It lives here because a transaction holds the one whose
+ * delivery is not yet started (chargebackNotice).
+ */
+export interface ChargebackChange {
+  kind: 'chargeback';
+  orderId: string;
+  action: 'raise' | 'revert';
+  /** The transaction's amount, and the chargeback's. */
+  amountPaise: number;
+  chargebackAmountPaise: number;
+  txnStatus: TxnStatusName;
+  /** ISO instant of the change. */
+  at: string;
+  /** The transaction's version after the change: names this change among raises and reverts. */
+  version: number;
+}
+
+/**
  * One order of one merchant: the queryable projection the status, ledger and bulk APIs read.
  * Written only by the repository's idempotent calls; `version` grows with every change.
  */
@@ -67,6 +86,14 @@ export interface Transaction {
   /** Sum of the refunds not FAILED: what may still be refunded is amountPaise minus this. */
   refundReservedPaise?: Paise;
   chargeback?: Chargeback;
+  /**
+   * The last chargeback change, written in the same write as the change and cleared once its
+   * webhook delivery is started: a crash between the two leaves it here for the sweep (or the next
+   * chargeback call on the order) to start, so the merchant is always told.
+   */
+  chargebackNotice?: ChargebackChange;
+  /** When the sweep last started this order's chargebackNotice delivery (it rotates like refunds). */
+  chargebackNoticeSweptAt?: Date;
   /** Dynamic QR orders: the response `data` of the first request, as sent, repeated byte for byte. */
   qrData?: string;
   /** When the pending sweep last ensured this Pending order's workflow. */

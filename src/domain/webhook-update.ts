@@ -1,4 +1,4 @@
-import type { RefundStatus } from './transaction';
+import type { ChargebackChange, RefundStatus } from './transaction';
 import { TxnStatus, type TxnStatusName } from './txn-status';
 import { contentDeliveryId } from './webhook-id';
 import { lateEntry } from './webhook-late';
@@ -21,18 +21,7 @@ export type RecordedUpdate =
       /** ISO instant of the change. */
       at: string;
     }
-  | {
-      kind: 'chargeback';
-      orderId: string;
-      action: 'raise' | 'revert';
-      /** The transaction's amount, and the chargeback's. */
-      amountPaise: number;
-      chargebackAmountPaise: number;
-      txnStatus: TxnStatusName;
-      at: string;
-      /** The transaction's version after the change: names this change among raises and reverts. */
-      version: number;
-    };
+  | ChargebackChange;
 
 /**
  * The non-real-time `txnData` of an update (docs/merchants/webhooks.md): the contract's short entry

@@ -52,6 +52,12 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
   { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },
+  // Chargeback changes whose webhook delivery a crash may have left unstarted (few: cleared once started).
+  {
+    key: { 'chargebackNotice.version': 1, chargebackNoticeSweptAt: 1, updatedAt: 1 },
+    name: 'chargeback_notice_swept_updated',
+    sparse: true,
+  },
 ];
 
 /** Indexes an earlier version created and no read uses any more (dropped at start-up). */

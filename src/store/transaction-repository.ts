@@ -248,6 +248,39 @@ export class TransactionRepository {
   }
 
   /**
+   * Orders whose last chargeback change has no delivery started yet and that nobody touched since
+   * `before`: candidates for the sweep, never swept first, then the longest unswept.
+   */
+  async findWithChargebackNoticeSince(before: Date, limit: number): Promise<Transaction[]> {
+    const docs = await this.txns
+      .find({ 'chargebackNotice.version': { $exists: true }, updatedAt: { $lt: before } })
+      .sort({ chargebackNoticeSweptAt: 1, updatedAt: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map(this.toTransaction);
+  }
+
+  /** Notes that the sweep visited these orders' chargeback notices (see findWithChargebackNoticeSince). */
+  async markChargebackNoticesSwept(orders: OrderRef[], at: Date): Promise<void> {
+    if (orders.length === 0) return;
+    await this.txns.updateMany(
+      { _id: { $in: orders.map(orderKey) }, 'chargebackNotice.version': { $exists: true } },
+      { $set: { chargebackNoticeSweptAt: at } },
+    );
+  }
+
+  /**
+   * Clears the order's chargeback notice once its delivery is started, only if it is still the
+   * change of `version` (a newer change's notice stays until its own delivery starts).
+   */
+  async clearChargebackNotice(order: OrderRef, version: number): Promise<void> {
+    await this.txns.updateOne(
+      { _id: orderKey(order), 'chargebackNotice.version': version },
+      { $unset: { chargebackNotice: '', chargebackNoticeSweptAt: '' } },
+    );
+  }
+
+  /**
    * Applies a payment outcome to the order's transaction `txnId` if it may still move to it.
    * Returns the document as it stands afterwards and whether this call changed it (false on a
    * replay or a refused transition). `from` narrows the states it may leave.

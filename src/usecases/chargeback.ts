@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { decideChargeback, type ChargebackAction, type ChargebackDecision } from '../domain/chargeback';
 import type { Paise } from '../domain/money';
-import type { Transaction } from '../domain/transaction';
-import { updateDeliveryId, type RecordedUpdate } from '../domain/webhook-update';
+import type { ChargebackChange, Transaction } from '../domain/transaction';
+import { updateDeliveryId } from '../domain/webhook-update';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
 
@@ -11,18 +11,22 @@ export type ChargebackResult =
   | { kind: 'unknownOrder' }
   | { kind: 'refused'; refusal: Extract<ChargebackDecision, { ok: false }>['refusal'] };
 
+interface NoticeDeps {
+  transactions: TransactionRepository;
+  temporal: Client;
+  config: { TEMPORAL_TASK_QUEUE: string };
+}
+
 /**
  * Raises or reverts a chargeback: a compare-and-set on the order's version, so it applies once or
  * not at all. The change applied is pushed to the merchant as a non-real-time webhook built from
- * what was written (its delivery workflow outlives the request).
+ * what was written (its delivery workflow outlives the request). The change is written together
+ * with its notice (chargebackNotice), which is cleared once the delivery is started: a crash in
+ * between leaves the notice for the sweep, or for the next chargeback call on the order, which
+ * starts it first so a newer change never overwrites an untold one.
  */
 export async function applyChargeback(
-  deps: {
-    transactions: TransactionRepository;
-    now: () => Date;
-    temporal: Client;
-    config: { TEMPORAL_TASK_QUEUE: string };
-  },
+  deps: NoticeDeps & { now: () => Date },
   order: OrderRef,
   action: ChargebackAction,
   amountPaise: Paise,
@@ -30,27 +34,39 @@ export async function applyChargeback(
   for (;;) {
     const t = await deps.transactions.findByOrder(order);
     if (!t) return { kind: 'unknownOrder' };
+    if (t.chargebackNotice) await startChargebackNotice(deps, t, t.chargebackNotice);
     const now = deps.now();
     const decision = decideChargeback(t, action, amountPaise, now);
     if (!decision.ok) return { kind: 'refused', refusal: decision.refusal };
+    const notice: ChargebackChange = {
+      kind: 'chargeback',
+      orderId: t.orderId,
+      action,
+      amountPaise: t.amountPaise,
+      chargebackAmountPaise: decision.chargeback.amountPaise,
+      txnStatus: decision.status,
+      at: now.toISOString(),
+      // updateIfUnchanged writes only over `t.version` and adds one.
+      version: t.version + 1,
+    };
     const updated = await deps.transactions.updateIfUnchanged(order, t.version, {
-      set: { status: decision.status, chargeback: decision.chargeback, updatedAt: now },
+      set: { status: decision.status, chargeback: decision.chargeback, updatedAt: now, chargebackNotice: notice },
     });
     if (!updated) continue;
-    const update: RecordedUpdate = {
-      kind: 'chargeback',
-      orderId: updated.orderId,
-      action,
-      amountPaise: updated.amountPaise,
-      chargebackAmountPaise: decision.chargeback.amountPaise,
-      txnStatus: updated.status,
-      at: now.toISOString(),
-      version: updated.version,
-    };
-    await startWebhookDeliveryWorkflow(
-      { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
-      { deliveryId: updateDeliveryId(order.merchantIdentifier, update), ...order, update },
-    );
+    await startChargebackNotice(deps, updated, notice);
     return { kind: 'applied', transaction: updated };
   }
+}
+
+/**
+ * Starts the webhook delivery of a recorded chargeback change (its id is fixed by the change, so a
+ * repeated start is the same delivery) and then clears the order's notice if it is still this one.
+ */
+export async function startChargebackNotice(deps: NoticeDeps, order: OrderRef, notice: ChargebackChange): Promise<void> {
+  const ref = { merchantIdentifier: order.merchantIdentifier, orderId: order.orderId };
+  await startWebhookDeliveryWorkflow(
+    { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+    { deliveryId: updateDeliveryId(ref.merchantIdentifier, notice), ...ref, update: notice },
+  );
+  await deps.transactions.clearChargebackNotice(ref, notice.version);
 }

@@ -7,6 +7,7 @@ import { extraProductDescriptions, type Transaction } from '../domain/transactio
 import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
 import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
 import type { Merchant } from '../domain/merchant';
+import { findCheckoutOfOrder } from './checkout-of-order';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CheckoutDeps extends StartPaymentDeps {
@@ -51,16 +52,22 @@ export async function startCheckout(
   if (!transaction) return { kind: 'orderIdUsed' };
   const repeat = !created;
   if (repeat && !waitingCheckoutOf(transaction, r)) return { kind: 'orderIdUsed' };
-  const checkout = await deps.checkouts.insertOrFind({
-    _id: checkoutToken(deps.config.MASTER_KEY, merchant.merchantIdentifier, r.orderId),
-    merchantIdentifier: merchant.merchantIdentifier,
-    orderId: r.orderId,
-    entry,
-    returnUrl: r.returnUrl,
-    paymentMode: r.paymentMode,
-    bankid: r.bankid,
-    createdAt: now,
-  });
+  // A repeat of an order whose checkout was made under the legacy token lands on that checkout.
+  const made = repeat
+    ? await findCheckoutOfOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: r.orderId })
+    : null;
+  const checkout =
+    made ??
+    (await deps.checkouts.insertOrFind({
+      _id: checkoutToken(deps.config.MASTER_KEY, merchant.merchantIdentifier, r.orderId),
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: r.orderId,
+      entry,
+      returnUrl: r.returnUrl,
+      paymentMode: r.paymentMode,
+      bankid: r.bankid,
+      createdAt: now,
+    }));
   if (repeat && (checkout.entry !== entry || checkout.returnUrl !== r.returnUrl)) return { kind: 'orderIdUsed' };
   await ensurePaymentWorkflow(deps, transaction);
   return { kind: 'open', checkout, transaction };

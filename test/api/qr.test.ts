@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { QR_IMAGE_LABEL } from '../../src/domain/qr-image-address';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
@@ -40,7 +41,7 @@ describe('Dynamic QR: POST /api/payments/v1/upi/qr', function () {
     assert.equal(decodeURIComponent(rawData), data.qrDetails.url);
     assert.equal(
       img.searchParams.get('checksum'),
-      hmacSha256Hex(merchant.secretKey, `${merchant.merchantIdentifier}300240${rawData}`),
+      hmacSha256Hex(merchant.secretKey, `${QR_IMAGE_LABEL}${merchant.merchantIdentifier}300240${rawData}`),
     );
     const png = await fetch(`${gw.baseUrl}${img.pathname}${img.search}`);
     assert.equal(png.status, 200);
@@ -176,6 +177,52 @@ describe('QR image: GET /api/payments/v1/upi/qr/image', function () {
       assert.equal(res.status, 401, search);
       const json = (await res.json()) as any;
       assert.equal(json.success, false);
+    }
+  });
+
+  it("never takes an image address's checksum for a QR create's, nor a create's for an image's", async () => {
+    const q = Object.fromEntries(
+      address.search
+        .slice(1)
+        .split('&')
+        .map((kv) => kv.split('=') as [string, string]),
+    );
+    // The create text mid+orderId+amount+productDescription spelled as the image's mid+width+height+data.
+    const asCreate = await request(`${gw.baseUrl}/api/payments/v1/upi/qr`, {
+      body: JSON.stringify({
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: q.width,
+        amount: Number(q.height),
+        productDescription: q.data,
+        checksum: q.checksum,
+      }),
+    });
+    assert.equal(asCreate.status, 401, asCreate.text);
+    assert.equal(asCreate.json.message.code, '2011');
+
+    const data = 'upi%3A%2F%2Fpay%3Fpa%3Dthief%2540upi';
+    const createChecksum = qrBody(merchant, { orderId: '300', amount: 300, productDescription: data }).checksum;
+    const asImage = await get(`mid=${merchant.merchantIdentifier}&width=300&height=300&data=${data}&checksum=${createChecksum}`);
+    assert.equal(asImage.status, 401);
+  });
+
+  it('serves an address signed the earlier (unlabelled) way only while QR_IMAGE_UNLABELLED_UNTIL lasts', async () => {
+    const data = encodeURIComponent('upi://pay?pa=merchantgateway%40sandbox&am=1.00&cu=INR');
+    const unlabelled = (m: MerchantCredentials) =>
+      `mid=${m.merchantIdentifier}&width=200&height=200&data=${data}&checksum=${hmacSha256Hex(m.secretKey, `${m.merchantIdentifier}200200${data}`)}`;
+    assert.equal((await get(unlabelled(merchant))).status, 401, 'unset: refused');
+    const upgrading = await startTestGateway({ QR_IMAGE_UNLABELLED_UNTIL: new Date(Date.now() + 3_600_000).toISOString() });
+    const over = await startTestGateway({ QR_IMAGE_UNLABELLED_UNTIL: new Date(Date.now() - 1000).toISOString() });
+    try {
+      const m = await upgrading.newMerchant('Upgrading');
+      const res = await fetch(`${upgrading.baseUrl}${address.pathname}?${unlabelled(m)}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      const late = await over.newMerchant('Window over');
+      assert.equal((await fetch(`${over.baseUrl}${address.pathname}?${unlabelled(late)}`)).status, 401);
+    } finally {
+      await upgrading.stop();
+      await over.stop();
     }
   });
 

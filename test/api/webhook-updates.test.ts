@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { txnDataSchema } from '../../src/api/schemas/webhook-payload';
+import type { Client } from '@temporalio/client';
 import { formatIstDateTimeMillis } from '../../src/domain/ist-time';
+import { DEFAULT_PENDING_SWEEP, pendingSweepInput } from '../../src/temporal/schedules';
+import { applyChargeback } from '../../src/usecases/chargeback';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
@@ -123,5 +126,60 @@ describe('Refund outcomes and chargebacks reach the merchant as non-real-time we
     } finally {
       await receiver.close();
     }
+  });
+
+  describe('a crash between the chargeback write and its delivery start', () => {
+    // The process dies right after the store write: the delivery is never started by this call.
+    const crashed = { workflow: { start: () => Promise.reject(new Error('the API process died here')) } } as unknown as Client;
+    async function crashedChargeback(merchantIdentifier: string, orderId: string, action: 'raise' | 'revert', at: Date) {
+      const deps = { transactions: gw.rt.transactions, temporal: crashed, config: gw.rt.config, now: () => at };
+      await assert.rejects(applyChargeback(deps, { merchantIdentifier, orderId }, action, 4000), /process died/);
+    }
+    const txnStatuses = (receiver: { calls: ReceivedCall[] }, secretKey: string) =>
+      updateCalls(receiver.calls, secretKey).map((c) => c.txnData.txns[0].txnStatus as string);
+
+    it('leaves the change noted, and the sweep tells the merchant', async () => {
+      const receiver = await startReceiver();
+      try {
+        const m = await gw.newMerchant('Chargeback crash');
+        await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+        const orderId = await paidOrder(m.merchantIdentifier);
+        // Written five minutes ago, as the sweep's age wants it.
+        await crashedChargeback(m.merchantIdentifier, orderId, 'raise', new Date(Date.now() - 5 * 60_000));
+        assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.status, 'PartialChargeback');
+        await new Promise((r) => setTimeout(r, 500));
+        assert.deepEqual(txnStatuses(receiver, m.secretKey), [], 'nothing started the delivery');
+
+        await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
+          taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+          workflowId: `sweep-chargeback-test-${orderId}`,
+          args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
+        });
+        await until(() => txnStatuses(receiver, m.secretKey).length >= 1, 'the sweep pushes the chargeback');
+        assert.deepEqual(txnStatuses(receiver, m.secretKey), ['8']);
+        assert.equal((await storedTransaction(gw, m.merchantIdentifier, orderId))?.chargebackNotice, undefined, 'cleared');
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('a later chargeback call on the order tells the untold change first, so a newer one never hides it', async () => {
+      const receiver = await startReceiver();
+      try {
+        const m = await gw.newMerchant('Chargeback crash then revert');
+        await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
+        const orderId = await paidOrder(m.merchantIdentifier);
+        await crashedChargeback(m.merchantIdentifier, orderId, 'raise', new Date());
+        const res = await request(`${gw.baseUrl}/ops/v1/chargebacks`, {
+          body: { merchantIdentifier: m.merchantIdentifier, orderId, amount: 4000, action: 'revert' },
+          headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+        });
+        assert.equal(res.json.data.txnStatus, '7');
+        await until(() => txnStatuses(receiver, m.secretKey).length >= 2, 'both changes are pushed');
+        assert.deepEqual(txnStatuses(receiver, m.secretKey).sort(), ['7', '8']);
+      } finally {
+        await receiver.close();
+      }
+    });
   });
 });

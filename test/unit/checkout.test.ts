@@ -88,10 +88,10 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
   });
 
   it('the page token is the same for an order and unguessable without the master key', () => {
-    const t = checkoutToken('k'.repeat(64), 'm1', 'o-1');
+    const t = checkoutToken('ab'.repeat(32), 'm1', 'o-1');
     assert.match(t, /^[A-Za-z0-9_-]{32}$/);
-    assert.equal(checkoutToken('k'.repeat(64), 'm1', 'o-1'), t);
-    assert.notEqual(checkoutToken('j'.repeat(64), 'm1', 'o-1'), t);
+    assert.equal(checkoutToken('ab'.repeat(32), 'm1', 'o-1'), t);
+    assert.notEqual(checkoutToken('cd'.repeat(32), 'm1', 'o-1'), t);
   });
 
   describe('the return', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHmac } from 'node:crypto';
-import { QR_IMAGE_PATH, qrImageAddress, qrImageSignatureMatches } from '../../src/domain/qr-image-address';
+import { QR_IMAGE_LABEL, QR_IMAGE_PATH, qrImageAddress, qrImageSignatureMatches } from '../../src/domain/qr-image-address';
 
 const SECRET = 'a-secret-key-of-the-merchant';
 const params = { mid: 'm1abcdef', width: 240, height: 300, url: 'upi://pay?pa=shop@bank&pn=Meera Textiles&am=10.00&cu=INR' };
@@ -13,10 +13,10 @@ function received(address: string) {
 }
 
 describe('signed QR image addresses (domain)', () => {
-  it('signs mid + width + height + the percent-encoded intent with HMAC-SHA256 of the secret key', () => {
+  it('signs the label + mid + width + height + the percent-encoded intent with HMAC-SHA256 of the secret key', () => {
     const address = qrImageAddress('https://gw.example', SECRET, params);
     const data = encodeURIComponent(params.url);
-    const checksum = createHmac('sha256', SECRET).update(`m1abcdef240300${data}`).digest('hex');
+    const checksum = createHmac('sha256', SECRET).update(`${QR_IMAGE_LABEL}m1abcdef240300${data}`).digest('hex');
     assert.equal(
       address,
       `https://gw.example${QR_IMAGE_PATH}?mid=m1abcdef&width=240&height=300&data=${data}&checksum=${checksum}`,
@@ -36,5 +36,12 @@ describe('signed QR image addresses (domain)', () => {
     assert.equal(qrImageSignatureMatches(SECRET, { ...q, rawData: q.rawData.replace('10.00', '99.00') }), false);
     assert.equal(qrImageSignatureMatches(SECRET, { ...q, rawData: decodeURIComponent(q.rawData) }), false);
     assert.equal(qrImageSignatureMatches('another-secret-key-entirely', q), false);
+  });
+
+  it('accepts the earlier unlabelled text only when asked to (the migration window)', () => {
+    const q = received(qrImageAddress('https://gw.example', SECRET, params));
+    const unlabelled = { ...q, checksum: createHmac('sha256', SECRET).update(`m1abcdef240300${q.rawData}`).digest('hex') };
+    assert.equal(qrImageSignatureMatches(SECRET, unlabelled), false);
+    assert.equal(qrImageSignatureMatches(SECRET, unlabelled, true), true);
   });
 });

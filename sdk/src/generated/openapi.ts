@@ -235,7 +235,7 @@ export interface paths {
     };
     /**
      * The QR image of a signed address (qrDetails.imgUrl)
-     * @description Query values are taken as they stand in the address; `checksum` covers mid + width + height + data with `data` still percent-encoded. A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.
+     * @description Query values are taken as they stand in the address; `checksum` covers the label `mgw:qr-image:v1:` + mid + width + height + data with `data` still percent-encoded (the label keeps this checksum apart from every other one). A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.
      */
     get: {
       parameters: {

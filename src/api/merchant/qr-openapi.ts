@@ -29,7 +29,7 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
       get: operation({
         summary: 'The QR image of a signed address (qrDetails.imgUrl)',
         description:
-          'Query values are taken as they stand in the address; `checksum` covers mid + width + height + data with `data` still percent-encoded. A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.',
+          'Query values are taken as they stand in the address; `checksum` covers the label `mgw:qr-image:v1:` + mid + width + height + data with `data` still percent-encoded (the label keeps this checksum apart from every other one). A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.',
         security: [{ qrImageSignature: [] }],
         in: 'query',
         request: qrImageQuerySchema,

@@ -69,14 +69,14 @@ export function qrRoutes(deps: ApiDeps): Router {
     }
     const merchant = await requireMerchant(deps.merchants, q.mid);
     // The checksum covers `data` exactly as it stands in the address, before any decoding.
+    const now = deps.now();
+    const unlabelled = now.getTime() < (deps.config.QR_IMAGE_UNLABELLED_UNTIL?.getTime() ?? -Infinity);
     if (
-      !qrImageSignatureMatches(secretKeysAt(merchant, deps.now()), {
-        mid: q.mid,
-        width: q.width,
-        height: q.height,
-        rawData: raw.data!,
-        checksum: q.checksum,
-      })
+      !qrImageSignatureMatches(
+        secretKeysAt(merchant, now),
+        { mid: q.mid, width: q.width, height: q.height, rawData: raw.data!, checksum: q.checksum },
+        unlabelled,
+      )
     ) {
       throw new ApiError('checksumMismatch');
     }

@@ -5,11 +5,11 @@ import { buildBankOpenApiDocument } from '../../bank/openapi';
 import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../../bank/signing';
 import { ApiError } from '../../domain/api-errors';
-import { checkoutToken } from '../../domain/checkout';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
 import { paiseToRupees } from '../../domain/money';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
 import { handleBankCallback } from '../../usecases/bank-callback';
+import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 
@@ -62,7 +62,7 @@ export function bankRoutes(deps: ApiDeps): Router {
     const t = found && found.txnId === txnId ? found : null;
     if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');
     // A hosted checkout's payer goes back to its page, which returns the result to the merchant.
-    const checkout = await deps.checkouts.findByToken(checkoutToken(deps.config.MASTER_KEY, t.merchantIdentifier, t.orderId));
+    const checkout = await findCheckoutOfOrder(deps, t);
     if (checkout) {
       ctx.status = 303;
       return ctx.redirect(`/checkout/${checkout._id}`);

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
-import { checkoutToken } from '../../domain/checkout';
 import { SANDBOX_VPAS } from '../../domain/sandbox-bank';
 import { payQr } from '../../usecases/pay-qr';
+import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
 import { failureBody } from '../envelope';
 import { requireMerchant } from '../middleware/authenticate';
@@ -18,9 +18,7 @@ export function sandboxQrRoutes(deps: ApiDeps): Router {
     await deps.rateLimit.consume(ctx, 'sandbox', merchant.merchantIdentifier);
     const vpa = body.payerVpa;
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
-    const checkout = await deps.checkouts.findByToken(
-      checkoutToken(deps.config.MASTER_KEY, order.merchantIdentifier, order.orderId),
-    );
+    const checkout = await findCheckoutOfOrder(deps, order);
     const result = await payQr(
       deps,
       order,
