@@ -62,7 +62,7 @@ export async function benchStatusApi(
           'status API vs the least a lookup can do',
           { label: `${round(status.perSecond)}/s`, value: status.failures ? 0 : status.perSecond },
           { label: `bare Koa + findOne ${round(koaFind.perSecond)}/s`, value: koaFind.perSecond },
-          { atLeast: 0.8 },
+          { atLeast: 0.9 },
         ),
       ],
       details: {

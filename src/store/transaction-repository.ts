@@ -39,6 +39,10 @@ export type NewTransaction = Omit<
   | 'version'
 >;
 
+/** A transaction as read without its buyer's details (findByOrderWithoutBuyer). */
+export type TransactionWithoutBuyer = Omit<Transaction, keyof BuyerDetails>;
+const WITHOUT_BUYER = Object.fromEntries(['buyerSealed', ...BUYER_FIELDS].map((k) => [k, 0 as const]));
+
 export class TransactionNotFoundError extends Error {
   override readonly name = 'TransactionNotFoundError';
 }
@@ -195,6 +199,15 @@ export class TransactionRepository {
 
   async findByOrder(order: OrderRef): Promise<Transaction | null> {
     const doc = await this.txns.findOne({ _id: orderKey(order) });
+    return doc ? this.toTransaction(doc) : null;
+  }
+
+  /**
+   * The order's transaction without the buyer's name, email and address: neither read from the
+   * store nor opened (an AES-GCM open per read). For the status API, which never shows them.
+   */
+  async findByOrderWithoutBuyer(order: OrderRef): Promise<TransactionWithoutBuyer | null> {
+    const doc = await this.txns.findOne({ _id: orderKey(order) }, { projection: WITHOUT_BUYER });
     return doc ? this.toTransaction(doc) : null;
   }
 
