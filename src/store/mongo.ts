@@ -49,6 +49,8 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
+  // A walk's keyset check: has any of the merchant's transactions been written since a page was read?
+  { key: { merchantIdentifier: 1, updatedAt: 1 }, name: 'merchant_updated' },
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
   { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },

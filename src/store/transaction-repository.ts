@@ -39,6 +39,28 @@ export type NewTransaction = Omit<
   | 'version'
 >;
 
+/** A record's place in a page order: its date (createdAt or successAt), then its txnId. */
+export interface SortKey {
+  at: Date;
+  txnId: string;
+}
+
+/** The latest date the embedded store compares as a date in an index search (13 digits of epoch ms). */
+const LATEST_DATE = new Date(Date.UTC(2286, 0, 1));
+
+/**
+ * `field` in [from, until), and after `after` in the order (field, txnId) when given. The range
+ * starts at the keyset's date, so the store seeks there in the index and reads on; the ties on
+ * that date are settled by txnId.
+ */
+function afterKeyset(field: 'createdAt' | 'successAt', from: Date, until: Date, after?: SortKey): Filter<TransactionDoc> {
+  if (!after) return { [field]: { $gte: from, $lt: until } };
+  return {
+    [field]: { $gte: after.at > from ? after.at : from, $lt: until },
+    $and: [{ $or: [{ [field]: { $gt: after.at } }, { txnId: { $gt: after.txnId } }] }],
+  } as Filter<TransactionDoc>;
+}
+
 /** A transaction as read without its buyer's details (findByOrderWithoutBuyer). */
 export type TransactionWithoutBuyer = Omit<Transaction, keyof BuyerDetails>;
 const WITHOUT_BUYER = Object.fromEntries(['buyerSealed', ...BUYER_FIELDS].map((k) => [k, 0 as const]));
@@ -305,10 +327,12 @@ export class TransactionRepository {
     includeDelayedSuccess: boolean;
     skip: number;
     limit: number;
+    /** Continue after this record's sort key (where the previous page ended) instead of skipping. */
+    after?: SortKey;
   }): FindCursor<Transaction> {
     const filter: Filter<TransactionDoc> = {
       merchantIdentifier: q.merchantIdentifier,
-      createdAt: { $gte: q.from, $lt: q.until },
+      ...afterKeyset('createdAt', q.from, q.until, q.after),
     };
     if (q.statuses.length < Object.keys(TxnStatus).length) filter.status = { $in: q.statuses };
     if (!q.includeDelayedSuccess) filter.delayedSuccess = { $ne: true };
@@ -323,13 +347,34 @@ export class TransactionRepository {
     statuses: TxnStatusName[];
     skip: number;
     limit: number;
+    /** As ledgerPage's. */
+    after?: SortKey;
   }): FindCursor<Transaction> {
     const filter: Filter<TransactionDoc> = {
       merchantIdentifier: q.merchantIdentifier,
-      successAt: { $gte: q.from, $lt: q.until },
+      ...afterKeyset('successAt', q.from, q.until, q.after),
       status: { $in: q.statuses },
     };
     return this.page(filter, { successAt: 1, txnId: 1 }, q.skip, q.limit);
+  }
+
+  /**
+   * Whether any of the merchant's transactions whose `field` lies in [from, upTo] was written at or
+   * after `since` (every write stamps updatedAt): if none was, the records before a page's keyset
+   * are the ones that were there when the keyset was taken, and the page after it is the page the
+   * plain skip would read. One index search of the merchant's recent writes (merchant_updated).
+   */
+  async writtenSince(q: { merchantIdentifier: string; field: 'createdAt' | 'successAt'; from: Date; upTo: Date; since: Date }) {
+    const written = await this.txns.findOne(
+      {
+        merchantIdentifier: q.merchantIdentifier,
+        // Bounded on both sides so that the embedded store searches the index (docs/contributors/store.md).
+        updatedAt: { $gte: q.since, $lt: LATEST_DATE },
+        [q.field]: { $gte: q.from, $lte: q.upTo },
+      },
+      { projection: { _id: 1 }, sort: { updatedAt: 1 } },
+    );
+    return written !== null;
   }
 
   /**
