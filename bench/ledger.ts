@@ -279,11 +279,13 @@ async function main(): Promise<boolean> {
     const pid = gateway.api.pid!;
     const peak: number[] = [];
     const after: number[] = [];
+    const pageMs: number[] = [];
     const walkStarted = performance.now();
     for (let page = 1; page <= 10; page++) {
       let max = rssMb(pid);
       const sampler = setInterval(() => (max = Math.max(max, rssMb(pid))), 50);
       const took = await timed(() => large.api('/api/v1/ledger', large.ledgerBody(page))).finally(() => clearInterval(sampler));
+      pageMs.push(took);
       after.push(rssMb(pid));
       peak.push(Math.max(max, after.at(-1)!));
       say(
@@ -325,6 +327,13 @@ async function main(): Promise<boolean> {
         { label: ms(L.ledgerApi), value: 1 / L.ledgerApi },
         { label: `${ms(L.ledgerById)} raw driver, 20 finds of {_id: {$in: 500 ids}} + JSON.stringify`, value: 1 / L.ledgerById },
         {},
+      ),
+      // Page N+1 continues from where page N ended (a keyset), instead of reading the N pages before it.
+      ratioRow(
+        `ledger walk at ${stored.large} stored, page 10 / page 1`,
+        { label: `${ms(pageMs[9]!)} (pages: ${pageMs.map((t) => round(t, 0)).join(', ')} ms)`, value: pageMs[9]! },
+        { label: ms(pageMs[0]!), value: pageMs[0]! },
+        { atMost: 1.5 },
       ),
       ratioRow(
         'API resident memory, highest serving pages 6-10 / pages 1-5',
