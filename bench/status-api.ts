@@ -11,6 +11,9 @@ import { httpLoad, loopLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
 import { seedPaidOrders, signedStatusRequests } from './support/seed';
 
+/** Rounds of the status API against the bare Koa + findOne endpoint, in turn. */
+const ROUNDS = 4;
+
 export interface StatusBench {
   rows: BenchRow[];
   details: Record<string, LoadResult & { rssGrowthMiB?: number }>;
@@ -34,14 +37,26 @@ export async function benchStatusApi(
   const keys = orderIds.map((orderId) => orderKey({ merchantIdentifier: merchant.merchantIdentifier, orderId }));
   try {
     const koa = await httpLoad({ url: bare.url, requests: signed, ...o });
-    const koaFind = await httpLoad({ url: bareWithFind.url, requests: signed, ...o });
     const findOne = await loopLoad((i) => coll.findOne({ _id: keys[i % keys.length]! }), {
       concurrency: o.connections,
       seconds: o.seconds,
     });
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
-    const status = await httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
+    // The status API and its closest ceiling in alternating rounds, the best of each kept: on a
+    // shared machine, a burst of someone else's load then weighs on both alike.
+    const statusUrl = `${gw.baseUrl}/api/payments/v1/status`;
+    const round_ = { ...o, seconds: Math.max(2, o.seconds / 2) };
+    let status: LoadResult | undefined;
+    let koaFind: LoadResult | undefined;
+    const best = (a: LoadResult | undefined, b: LoadResult) => (!a || b.perSecond > a.perSecond ? b : a);
+    for (let r = 0; r < ROUNDS; r++) {
+      const statusFirst = r % 2 === 0;
+      if (statusFirst) status = best(status, await httpLoad({ url: statusUrl, requests: signed, ...round_ }));
+      koaFind = best(koaFind, await httpLoad({ url: bareWithFind.url, requests: signed, ...round_ }));
+      if (!statusFirst) status = best(status, await httpLoad({ url: statusUrl, requests: signed, ...round_ }));
+    }
+    if (!status || !koaFind) throw new Error('no round measured');
     const rssGrowthMiB = round((process.memoryUsage().rss - rssBefore) / 2 ** 20, 1);
     const ceiling = Math.min(koa.perSecond, findOne.perSecond);
     return {
@@ -62,7 +77,7 @@ export async function benchStatusApi(
           'status API vs the least a lookup can do',
           { label: `${round(status.perSecond)}/s`, value: status.failures ? 0 : status.perSecond },
           { label: `bare Koa + findOne ${round(koaFind.perSecond)}/s`, value: koaFind.perSecond },
-          { atLeast: 0.8 },
+          { atLeast: 0.9 },
         ),
       ],
       details: {

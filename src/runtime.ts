@@ -92,6 +92,8 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
     await new CheckoutRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
+  // Pending orders stored before the pending-payment sweep read them from its queue (SweepQueue).
+  await migrateOnce(store.db, 'pending-sweep-queue-v1', now(), () => transactions.queuePendingForSweep());
   return {
     config,
     logger,

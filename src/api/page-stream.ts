@@ -14,6 +14,8 @@ export interface PageShape<T> {
   /** The text after the last record, knowing whether a further record exists. */
   close: (hasNextPage: boolean) => string;
   serialize: (record: T) => string;
+  /** Called with the page's last record when a further record exists (where a walk's next page starts). */
+  onFullPage?: (last: T) => void;
 }
 
 /**
@@ -52,15 +54,18 @@ export async function respondWithPage<T>(
     try {
       let chunk = shape.open + shape.serialize(first.value);
       let count = 1;
+      let last = first.value;
       for (;;) {
         const next = await iterator.next();
         if (next.done) break;
         if (count === shape.pageSize) {
+          shape.onFullPage?.(last);
           chunk += shape.close(true);
           yield chunk;
           return;
         }
         chunk += ',' + shape.serialize(next.value);
+        last = next.value;
         count++;
         if (chunk.length >= CHUNK_CHARS) {
           yield chunk;

@@ -51,7 +51,10 @@ export type StatusOrderRecord = z.infer<typeof statusOrderRecordSchema>;
 /** The card of a payment that had none (DECISIONS.md, Status API records): the webhook's NA for text without data. */
 const NO_CARD = { cardToken: 'NA', cardId: 'NA' } as const;
 
-export function toStatusOrderRecord(t: Transaction): StatusOrderRecord {
+/** What a record is made of: never the buyer's details. */
+type StatusSource = Omit<Transaction, 'buyerName' | 'buyerEmail' | 'ipAddress'>;
+
+export function toStatusOrderRecord(t: StatusSource): StatusOrderRecord {
   return {
     orderDetail: {
       orderId: t.orderId,

@@ -49,8 +49,11 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
+  // A walk's keyset check: has any of the merchant's transactions been written since a page was read?
+  { key: { merchantIdentifier: 1, updatedAt: 1 }, name: 'merchant_updated' },
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
-  { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
+  // The pending-payment sweep's queue (transaction-repository.ts, SweepQueue): only Pending orders hold it.
+  { key: { sweepLane: 1, sweepDueAt: 1 }, name: 'sweep_lane_due', sparse: true },
   { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },
   // Chargeback changes whose webhook delivery a crash may have left unstarted (few: cleared once started).
   {
@@ -62,6 +65,7 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
 
 /** Indexes an earlier version created and no read uses any more (dropped at start-up). */
 const REPLACED_INDEXES: readonly { collection: string; name: string }[] = [
+  { collection: 'transactions', name: 'status_swept_updated' }, // by sweep_lane_due
   { collection: 'transactions', name: 'refund_status_updated' }, // by refund_status_swept_updated
   { collection: 'mandates', name: 'state_created' }, // by state_swept_created
 ];

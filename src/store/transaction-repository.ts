@@ -22,7 +22,27 @@ export type OverviewRow = Pick<Transaction, 'createdAt' | 'status' | 'amountPais
  * them in clear instead (read as is, rewritten at start-up).
  */
 type TransactionDoc = Omit<Transaction, 'instrument' | keyof BuyerDetails> &
-  Partial<BuyerDetails> & { _id: string; instrument: StoredInstrument; buyerSealed?: string };
+  Partial<BuyerDetails> & { _id: string; instrument: StoredInstrument; buyerSealed?: string } & Partial<SweepQueue>;
+
+/**
+ * Where a Pending order waits for the pending-payment sweep, kept only while it is Pending (index
+ * sweep_lane_due): `unswept` since its last write (`sweepDueAt` = updatedAt), or `swept` at
+ * `sweepDueAt` (= sweptAt). The sweep reads the unswept lane, then the swept one, each in the order
+ * of sweepDueAt, from the index: it reads what it takes, not every Pending order.
+ */
+interface SweepQueue {
+  sweepLane: 'unswept' | 'swept';
+  sweepDueAt: Date;
+}
+const SWEEP_QUEUE_FIELDS = { sweepLane: '', sweepDueAt: '' } as const;
+
+/** The sweep queue's fields for an order written at `at` into `status`: set while Pending, else removed. */
+function sweepQueueUpdate(status: TxnStatusName, at: Date): { $set?: SweepQueue; $unset?: typeof SWEEP_QUEUE_FIELDS } {
+  return status === 'Pending' ? { $set: { sweepLane: 'unswept', sweepDueAt: at } } : { $unset: SWEEP_QUEUE_FIELDS };
+}
+
+/** The earliest date the embedded store compares as a date in an index search (13 digits of epoch ms). */
+const EARLIEST_DATE = new Date(1e12);
 
 export type NewTransaction = Omit<
   Transaction,
@@ -38,6 +58,32 @@ export type NewTransaction = Omit<
   | 'refunds'
   | 'version'
 >;
+
+/** A record's place in a page order: its date (createdAt or successAt), then its txnId. */
+export interface SortKey {
+  at: Date;
+  txnId: string;
+}
+
+/** The latest date the embedded store compares as a date in an index search (13 digits of epoch ms). */
+const LATEST_DATE = new Date(Date.UTC(2286, 0, 1));
+
+/**
+ * `field` in [from, until), and after `after` in the order (field, txnId) when given. The range
+ * starts at the keyset's date, so the store seeks there in the index and reads on; the ties on
+ * that date are settled by txnId.
+ */
+function afterKeyset(field: 'createdAt' | 'successAt', from: Date, until: Date, after?: SortKey): Filter<TransactionDoc> {
+  if (!after) return { [field]: { $gte: from, $lt: until } };
+  return {
+    [field]: { $gte: after.at > from ? after.at : from, $lt: until },
+    $and: [{ $or: [{ [field]: { $gt: after.at } }, { txnId: { $gt: after.txnId } }] }],
+  } as Filter<TransactionDoc>;
+}
+
+/** A transaction as read without its buyer's details (findByOrderWithoutBuyer). */
+export type TransactionWithoutBuyer = Omit<Transaction, keyof BuyerDetails>;
+const WITHOUT_BUYER = Object.fromEntries(['buyerSealed', ...BUYER_FIELDS].map((k) => [k, 0 as const]));
 
 export class TransactionNotFoundError extends Error {
   override readonly name = 'TransactionNotFoundError';
@@ -77,11 +123,18 @@ export class TransactionRepository {
       ...rest,
       buyerSealed: sealBuyer(this.cipher, t, t),
       instrument: sealInstrument(this.cipher, t, t.instrument),
+      ...sweepQueueUpdate(t.status, t.updatedAt).$set,
     };
   }
 
   /** The transaction as the gateway knows it, payer data opened (stored in clear before: as is). */
-  private toTransaction = ({ _id, buyerSealed, ...rest }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
+  private toTransaction = ({
+    _id,
+    buyerSealed,
+    sweepLane: _lane,
+    sweepDueAt: _due,
+    ...rest
+  }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
     ({
       ...rest,
       ...(buyerSealed !== undefined ? openBuyer(this.cipher, rest, buyerSealed) : {}),
@@ -198,6 +251,15 @@ export class TransactionRepository {
     return doc ? this.toTransaction(doc) : null;
   }
 
+  /**
+   * The order's transaction without the buyer's name, email and address: neither read from the
+   * store nor opened (an AES-GCM open per read). For the status API, which never shows them.
+   */
+  async findByOrderWithoutBuyer(order: OrderRef): Promise<TransactionWithoutBuyer | null> {
+    const doc = await this.txns.findOne({ _id: orderKey(order) }, { projection: WITHOUT_BUYER });
+    return doc ? this.toTransaction(doc) : null;
+  }
+
   /** Transactions by gateway txnId, one query per batch (index txnId_unique, on either store). */
   async findByTxnIds(txnIds: string[]): Promise<Transaction[]> {
     if (txnIds.length === 0) return [];
@@ -210,18 +272,47 @@ export class TransactionRepository {
    * turn and can never crowd a new orphan out of a run's `limit`.
    */
   async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
-    const docs = await this.txns
-      .find({ status: 'Pending', updatedAt: { $lt: before } })
-      .sort({ sweptAt: 1, updatedAt: 1 })
-      .limit(limit)
-      .toArray();
+    // From the sweep queue's index (SweepQueue): the unswept lane in the order of their last write,
+    // then the swept lane in the order of their last sweep (a swept order was untouched since before
+    // an earlier `before`; updatedAt is checked all the same). Both ranges are bounded on both sides
+    // so that the embedded store searches the index in its order and stops at the limit.
+    const lane = (sweepLane: SweepQueue['sweepLane'], dueBefore: Date, n: number) =>
+      this.txns
+        .find({ sweepLane, sweepDueAt: { $gte: EARLIEST_DATE, $lt: dueBefore }, status: 'Pending', updatedAt: { $lt: before } })
+        .sort({ sweepDueAt: 1, updatedAt: 1 })
+        .limit(n)
+        .toArray();
+    const docs = await lane('unswept', before, limit);
+    if (docs.length < limit) docs.push(...(await lane('swept', LATEST_DATE, limit - docs.length)));
     return docs.map(this.toTransaction);
   }
 
-  /** Notes that the sweep ensured these orders' workflows (see findPendingSince). */
+  /** Notes that the sweep ensured these orders' workflows (see findPendingSince): they go to the back of the queue. */
   async markSwept(orders: OrderRef[], at: Date): Promise<void> {
     if (orders.length === 0) return;
-    await this.txns.updateMany({ _id: { $in: orders.map(orderKey) }, status: 'Pending' }, { $set: { sweptAt: at } });
+    await this.txns.updateMany(
+      { _id: { $in: orders.map(orderKey) }, status: 'Pending' },
+      { $set: { sweptAt: at, sweepLane: 'swept', sweepDueAt: at } },
+    );
+  }
+
+  /**
+   * Puts Pending orders stored before the sweep queue existed into it (at start-up, once per store:
+   * runtime.ts), each as it would stand had it been written with it: swept at its sweptAt, or
+   * unswept since its updatedAt. Conditional on the order still Pending and still outside the queue.
+   * Returns how many it queued.
+   */
+  async queuePendingForSweep(): Promise<number> {
+    const outside = { status: 'Pending', sweepLane: { $exists: false } } as Filter<TransactionDoc>;
+    let queued = 0;
+    for await (const doc of this.txns.find(outside, { projection: { _id: 1, updatedAt: 1, sweptAt: 1 } })) {
+      const queue: SweepQueue = doc.sweptAt
+        ? { sweepLane: 'swept', sweepDueAt: doc.sweptAt }
+        : { sweepLane: 'unswept', sweepDueAt: doc.updatedAt };
+      queued += (await this.txns.updateOne({ _id: doc._id, ...outside } as Filter<TransactionDoc>, { $set: queue }))
+        .modifiedCount;
+    }
+    return queued;
   }
 
   /**
@@ -302,6 +393,8 @@ export class TransactionRepository {
           completedAt: at,
           ...(outcome.status === 'Success' ? { successAt: at } : {}),
         },
+        // Final: out of the sweep queue.
+        $unset: SWEEP_QUEUE_FIELDS,
         $inc: { version: 1 },
       },
       { returnDocument: 'after' },
@@ -325,10 +418,12 @@ export class TransactionRepository {
     includeDelayedSuccess: boolean;
     skip: number;
     limit: number;
+    /** Continue after this record's sort key (where the previous page ended) instead of skipping. */
+    after?: SortKey;
   }): FindCursor<Transaction> {
     const filter: Filter<TransactionDoc> = {
       merchantIdentifier: q.merchantIdentifier,
-      createdAt: { $gte: q.from, $lt: q.until },
+      ...afterKeyset('createdAt', q.from, q.until, q.after),
     };
     if (q.statuses.length < Object.keys(TxnStatus).length) filter.status = { $in: q.statuses };
     if (!q.includeDelayedSuccess) filter.delayedSuccess = { $ne: true };
@@ -343,13 +438,34 @@ export class TransactionRepository {
     statuses: TxnStatusName[];
     skip: number;
     limit: number;
+    /** As ledgerPage's. */
+    after?: SortKey;
   }): FindCursor<Transaction> {
     const filter: Filter<TransactionDoc> = {
       merchantIdentifier: q.merchantIdentifier,
-      successAt: { $gte: q.from, $lt: q.until },
+      ...afterKeyset('successAt', q.from, q.until, q.after),
       status: { $in: q.statuses },
     };
     return this.page(filter, { successAt: 1, txnId: 1 }, q.skip, q.limit);
+  }
+
+  /**
+   * Whether any of the merchant's transactions whose `field` lies in [from, upTo] was written at or
+   * after `since` (every write stamps updatedAt): if none was, the records before a page's keyset
+   * are the ones that were there when the keyset was taken, and the page after it is the page the
+   * plain skip would read. One index search of the merchant's recent writes (merchant_updated).
+   */
+  async writtenSince(q: { merchantIdentifier: string; field: 'createdAt' | 'successAt'; from: Date; upTo: Date; since: Date }) {
+    const written = await this.txns.findOne(
+      {
+        merchantIdentifier: q.merchantIdentifier,
+        // Bounded on both sides so that the embedded store searches the index (docs/contributors/store.md).
+        updatedAt: { $gte: q.since, $lt: LATEST_DATE },
+        [q.field]: { $gte: q.from, $lte: q.upTo },
+      },
+      { projection: { _id: 1 }, sort: { updatedAt: 1 } },
+    );
+    return written !== null;
   }
 
   /**
@@ -434,9 +550,17 @@ export class TransactionRepository {
     const set = change.set.instrument
       ? { ...change.set, instrument: sealInstrument(this.cipher, order, change.set.instrument) }
       : change.set;
+    // A change of status moves the order into or out of the sweep queue.
+    // (A Pending order written without a time is due at once: the sweep only ensures its workflow.)
+    const queue = set.status ? sweepQueueUpdate(set.status, set.updatedAt ?? EARLIEST_DATE) : {};
     const updated = await this.txns.findOneAndUpdate(
       { _id: orderKey(order), version },
-      { $set: set, $inc: { version: 1 }, ...(change.pushRefund ? { $push: { refunds: change.pushRefund } } : {}) },
+      {
+        $set: { ...set, ...queue.$set },
+        ...(queue.$unset ? { $unset: queue.$unset } : {}),
+        $inc: { version: 1 },
+        ...(change.pushRefund ? { $push: { refunds: change.pushRefund } } : {}),
+      },
       { returnDocument: 'after' },
     );
     return updated ? this.toTransaction(updated) : null;

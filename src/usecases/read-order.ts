@@ -10,7 +10,11 @@ type ReadOrderDeps = { transactions: TransactionRepository; mandates: MandateRep
  * mandate debit) or a mandate, read by its create orderId. One namespace per merchant, so at most one.
  */
 export async function readOrder(deps: ReadOrderDeps, order: OrderRef): Promise<StatusOrderRecord | null> {
-  return (await findOrder(deps, order))?.record ?? null;
+  // Without the buyer's details, which the record never shows: nothing to decrypt for them.
+  const txn = await deps.transactions.findByOrderWithoutBuyer(order);
+  if (txn) return toStatusOrderRecord(txn);
+  const mandate = await deps.mandates.findByOrder(order);
+  return mandate ? toStatusMandateRecord(mandate) : null;
 }
 
 /** The same, with the transaction behind the record (null for a mandate). */

@@ -149,6 +149,23 @@ describe('pending payments sweep', function () {
     assert.equal((await paymentFinished(gw, merchant.merchantIdentifier, orphan)).status, 'Success');
   });
 
+  it('an order stored Pending before the sweep read a queue is queued by the start-up migration, then healed', async () => {
+    const orderId = await orphanedOrder(10 * 60_000);
+    const txns = gw.rt.store.db.collection<{ _id: string }>('transactions');
+    // As an earlier version stored it: no sweep queue fields.
+    await txns.updateOne({ _id: `${merchant.merchantIdentifier}:${orderId}` }, { $unset: { sweepLane: '', sweepDueAt: '' } });
+    const due = async () => (await gw.rt.transactions.findPendingSince(new Date(), 100_000)).some((t) => t.orderId === orderId);
+    assert.equal(await due(), false, 'outside the queue, the sweep does not see it');
+    assert.ok((await gw.rt.transactions.queuePendingForSweep()) >= 1);
+    assert.equal(await due(), true);
+    await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
+      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `sweep-migrated-${orderId}`,
+      args: [{ olderThanMs: 60_000, limit: 100_000 }],
+    });
+    assert.equal((await paymentFinished(gw, merchant.merchantIdentifier, orderId)).status, 'Success');
+  });
+
   // The workflow does not exist until the schedule's next run starts it; result() needs it to exist.
   async function resultOnceStarted(orderId: string) {
     for (;;) {

@@ -76,6 +76,21 @@ describe('Status API: POST /api/payments/v1/status', function () {
     assert.equal(JSON.stringify(raw).includes('4012001037141112'), false);
   });
 
+  it("reads an order without its buyer's details: the answer never needs them opened", async () => {
+    const { orderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
+    const before = (await statusOf(orderId)).json;
+    // Sealed buyer details that would not open (sealed for another order): a read that opened them would fail.
+    const txns = gw.rt.store.db.collection<{ _id: string; buyerSealed?: string }>('transactions');
+    const other = await txns.findOne({
+      _id: { $ne: `${merchant.merchantIdentifier}:${orderId}` },
+      buyerSealed: { $exists: true },
+    });
+    await txns.updateOne({ _id: `${merchant.merchantIdentifier}:${orderId}` }, { $set: { buyerSealed: other!.buyerSealed! } });
+    const after = await statusOf(orderId);
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(after.json, before);
+  });
+
   it('always gives paymentInstrument.card as an object (NA without a card), so card.cardToken can be read', async () => {
     for (const [instrument, paymentMode] of [
       [{ payerVpa: 'success@sandbox' }, 'UPI'],

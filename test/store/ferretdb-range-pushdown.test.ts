@@ -146,10 +146,45 @@ describe('store: the range reads the gateway makes are index searches', function
     }
   });
 
-  it('reads the pending orders of the sweep from status_swept_updated', async () => {
-    const [find] = await capture(() => repo.findPendingSince(new Date(DAY + 86_400_000), 100));
-    // Only Pending orders are read; their order (sweptAt may be missing) is sorted in memory.
-    assertIndexSearch(await explainFind(db, find!), 'status_swept_updated', { ordered: false });
+  it("reads the pending orders of the sweep from sweep_lane_due, each lane in the index's order", async () => {
+    const finds = await capture(() => repo.findPendingSince(new Date(DAY + 86_400_000), 100));
+    // The unswept lane, then (it holds fewer than the limit here) the swept one.
+    assert.deepEqual(
+      finds.map((f) => (f.filter as { sweepLane: string }).sweepLane),
+      ['unswept', 'swept'],
+    );
+    for (const find of finds) assertIndexSearch(await explainFind(db, find), 'sweep_lane_due', { ordered: true });
+  });
+
+  it("continues a walk's ledger and bulk pages after a keyset from merchant_created and merchant_success, in their order", async () => {
+    const after = { at: new Date(DAY + 50 * 60_000), txnId: 'T50' };
+    const range = {
+      merchantIdentifier: MERCHANT,
+      from: new Date(DAY),
+      until: new Date(DAY + 86_400_000),
+      skip: 0,
+      limit: 11,
+      after,
+    };
+    const [ledger] = await capture(() =>
+      repo.ledgerPage({ ...range, statuses: ['Success'], includeDelayedSuccess: false }).toArray(),
+    );
+    assertIndexSearch(await explainFind(db, ledger!), 'merchant_created', { ordered: true });
+    const [bulk] = await capture(() => repo.bulkPage({ ...range, statuses: ['Success'] }).toArray());
+    assertIndexSearch(await explainFind(db, bulk!), 'merchant_success', { ordered: true });
+  });
+
+  it("checks a walk's keyset against the merchant's writes since from merchant_updated", async () => {
+    const [find] = await capture(() =>
+      repo.writtenSince({
+        merchantIdentifier: MERCHANT,
+        field: 'createdAt',
+        from: new Date(DAY),
+        upTo: new Date(DAY + 3_600_000),
+        since: new Date(DAY + 86_400_000),
+      }),
+    );
+    assertIndexSearch(await explainFind(db, find!), 'merchant_updated', { ordered: true });
   });
 
   it('reads the CREATED mandates of the sweep from state_swept_created, and marks them by _id', async () => {

@@ -7,6 +7,7 @@ import type { ApiDeps } from '../deps';
 import { apiKeyAuth } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { respondWithPage } from '../page-stream';
+import { pageWalks } from '../page-walk';
 import {
   BULK_DEFAULT_PAGE_SIZE,
   bulkRequestSchema,
@@ -28,6 +29,8 @@ const noRecord = BusinessResults.ledgerNoRecord;
 export function ledgerRoutes(deps: ApiDeps): Router {
   const router = new Router();
   const auth = apiKeyAuth(deps.merchants, deps.now);
+  const ledgerWalks = pageWalks(deps.transactions, deps.metrics, 'ledger', 'createdAt');
+  const bulkWalks = pageWalks(deps.transactions, deps.metrics, 'bulk', 'successAt');
 
   router.post('/api/v1/ledger', auth, async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
@@ -43,14 +46,22 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     if (start.from >= end.until) throw new ApiError('ledgerStartAfterEnd');
 
     const pageSize = body.pageSize ?? LEDGER_DEFAULT_PAGE_SIZE;
-    const cursor = deps.transactions.ledgerPage({
+    const pageNumber = body.pageNumber ?? 1;
+    const query = {
       merchantIdentifier: merchant.merchantIdentifier,
       from: start.from,
       until: end.until,
       statuses: txnStatusesFor(body.status),
       includeDelayedSuccess: body.includeDelayedSuccessTxn ?? false,
-      skip: ((body.pageNumber ?? 1) - 1) * pageSize,
+      pageSize,
+    };
+    const readAt = deps.now();
+    const after = await ledgerWalks.startOf(query, pageNumber);
+    const cursor = deps.transactions.ledgerPage({
+      ...query,
+      skip: after ? 0 : (pageNumber - 1) * pageSize,
       limit: pageSize + 1,
+      after,
     });
     await respondWithPage(ctx, cursor, {
       pageSize,
@@ -58,6 +69,7 @@ export function ledgerRoutes(deps: ApiDeps): Router {
       open: '{"success":true,"data":{"transactions":[',
       close: (next) => `],"isNextPageAvailable":${next}}}`,
       serialize: (t) => JSON.stringify(toLedgerRecord(t)),
+      onFullPage: (last) => ledgerWalks.ended(query, pageNumber, readAt, last),
     });
   });
 
@@ -73,13 +85,22 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     if (!day) throw new ApiError('validationFailed', 'txnDate: no such date');
 
     const pageSize = body.pageSize ?? BULK_DEFAULT_PAGE_SIZE;
-    const cursor = deps.transactions.bulkPage({
+    const pageNumber = body.pageNumber ?? 1;
+    const query = {
       merchantIdentifier: merchant.merchantIdentifier,
       from: day.from,
       until: day.until,
       statuses: txnStatusesFor('SUCCESS'),
-      skip: ((body.pageNumber ?? 1) - 1) * pageSize,
-      limit: pageSize,
+      pageSize,
+    };
+    const readAt = deps.now();
+    const after = await bulkWalks.startOf(query, pageNumber);
+    // One more than the page, only to learn where a full page ends (the contract says nothing of a next page).
+    const cursor = deps.transactions.bulkPage({
+      ...query,
+      skip: after ? 0 : (pageNumber - 1) * pageSize,
+      limit: pageSize + 1,
+      after,
     });
     await respondWithPage(ctx, cursor, {
       pageSize,
@@ -87,6 +108,7 @@ export function ledgerRoutes(deps: ApiDeps): Router {
       open: '{"success":true,"data":[',
       close: () => ']}',
       serialize: (t) => JSON.stringify(toBulkRecord(t, merchant.secretKey)),
+      onFullPage: (last) => bulkWalks.ended(query, pageNumber, readAt, last),
     });
   });
   return router;
