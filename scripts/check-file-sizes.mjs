@@ -7,7 +7,6 @@ const MAX_LINES = 400;
 const FOLDERS = ['src', 'workflows', 'activities'];
 /** Files still above the limit, each with the size it may not grow past (remove as they are split). */
 const KNOWN = {
-  'src/bank/simulator/server.ts': 787,
   'src/config.ts': 519,
   'src/store/transaction-repository.ts': 429,
 };
