@@ -5,7 +5,8 @@ import { newTxnId } from '../domain/identifiers';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import { extraProductDescriptions, type Transaction } from '../domain/transaction';
 import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
-import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
+import type { Checkout } from '../domain/checkout';
+import type { CheckoutRepository } from '../store/checkout-repository';
 import type { Merchant } from '../domain/merchant';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
