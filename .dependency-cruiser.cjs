@@ -6,7 +6,7 @@
 /**
  * Route files that construct or type a store repository themselves today, each with the store
  * modules it may still import. They should call a use case instead (issue 33: routes call use cases
- * only; the `Checkout` and `PaymentLink` types belong in src/domain, as `Merchant` now is).
+ * only).
  */
 const routesReachingTheStore = {
   'src/api/platform/bank.ts': ['reconciliation-repository'],
@@ -15,9 +15,6 @@ const routesReachingTheStore = {
   'src/api/dashboard/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
   'src/api/dashboard/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
   'src/api/dashboard/dashboard-transactions.ts': ['webhook-repository'],
-  // type-only: Checkout, PaymentLink
-  'src/api/payer/checkout-page.ts': ['checkout-repository'],
-  'src/api/payer/payment-link-page.ts': ['payment-link-repository'],
 };
 
 const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;

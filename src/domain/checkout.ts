@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { CheckoutEntry } from './checkout-return';
 import { derivedKey } from './secrets';
 import type { Transaction } from './transaction';
 
@@ -136,3 +137,22 @@ function tokenUnder(key: Buffer | string, merchantIdentifier: string, orderId: s
   return createHmac('sha256', key).update(`checkout:${merchantIdentifier}:${orderId}`).digest('base64url').slice(0, 32);
 }
 export const CHECKOUT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+/**
+ * A hosted checkout: found by its page token (`_id`), the capability the payer's browser holds. The
+ * order itself is the transaction of its orderId; this keeps what the page and the return need.
+ */
+export interface Checkout {
+  _id: string;
+  merchantIdentifier: string;
+  orderId: string;
+  /** Which entry it came from: decides the fields of the return. */
+  entry: CheckoutEntry;
+  /** Where the payer's browser is sent back (the request's, or the merchant's default at the time). */
+  returnUrl: string;
+  paymentMode: CheckoutPaymentMode | null;
+  bankid: string | null;
+  createdAt: Date;
+  /** When the final result was first shown with its self-submitting return form (it is submitted once). */
+  returnOfferedAt?: Date;
+}

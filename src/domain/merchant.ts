@@ -16,3 +16,22 @@ export interface Merchant {
   encryptionKeys: { keyId: string; publicKeyPem: string; createdAt: Date }[];
   createdAt: Date;
 }
+
+/** A webhook signing secret as operators see it. */
+export interface WebhookSigningSecret {
+  secret: string;
+  createdAt: Date;
+  retiresAt: Date | null;
+}
+
+/** An API key as its merchant sees it: never the key, only its id (a prefix of its hash) and label. */
+export interface ApiKeyInfo {
+  keyId: string;
+  label: string;
+  createdAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** The public id of a key: the first 16 hex digits of its SHA-256 (no secret, and no extra field to backfill). */
+export const apiKeyId = (apiKeyHash: string) => `ak_${apiKeyHash.slice(0, 16)}`;

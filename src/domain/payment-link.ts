@@ -80,3 +80,15 @@ export function formatTimeLeft(ms: number): string {
   if (hours < 48) return `${hours} h ${minutes % 60} min`;
   return `${Math.floor(hours / 24)} days ${hours % 24} h`;
 }
+
+/** A payment link: found by its unguessable token (`_id`), the capability a payer holds. */
+export interface PaymentLink {
+  _id: string;
+  merchantIdentifier: string;
+  orderId: string;
+  batchId: string;
+  invoiceNumber: string | null;
+  internalNotes: string | null;
+  customerMobile: string | null;
+  createdAt: Date;
+}

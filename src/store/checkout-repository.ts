@@ -1,28 +1,8 @@
 import type { Collection, Db, Document } from 'mongodb';
-import type { CheckoutPaymentMode } from '../domain/checkout';
-import type { CheckoutEntry } from '../domain/checkout-return';
+import type { Checkout } from '../domain/checkout';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 import { sealClearField } from './seal-clear-field';
-
-/**
- * A hosted checkout: found by its page token (`_id`), the capability the payer's browser holds. The
- * order itself is the transaction of its orderId; this keeps what the page and the return need.
- */
-export interface Checkout {
-  _id: string;
-  merchantIdentifier: string;
-  orderId: string;
-  /** Which entry it came from: decides the fields of the return. */
-  entry: CheckoutEntry;
-  /** Where the payer's browser is sent back (the request's, or the merchant's default at the time). */
-  returnUrl: string;
-  paymentMode: CheckoutPaymentMode | null;
-  bankid: string | null;
-  createdAt: Date;
-  /** When the final result was first shown with its self-submitting return form (it is submitted once). */
-  returnOfferedAt?: Date;
-}
 
 /**
  * A checkout as stored: `bankid` (for UPI collect the payer's VPA; for net banking a bank code,

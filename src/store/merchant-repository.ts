@@ -1,54 +1,12 @@
 import type { Collection, Db } from 'mongodb';
-import { decryptAtRest, encryptAtRest, isLegacyAtRest, type SecretContext } from '../domain/secrets';
+import type { ApiKeyInfo, Merchant, WebhookFormat, WebhookSigningSecret } from '../domain/merchant';
 import { newWebhookSigningSecret } from '../domain/standard-webhooks';
+import { ApiKeyRepository } from './api-key-repository';
+import { MERCHANTS, type MerchantDoc } from './merchant-doc';
+import { MerchantVault } from './merchant-vault';
+import { backfillApiKeys } from './migrations/api-keys-backfill';
+import { migrateSecretsAtRest } from './migrations/secrets-at-rest-v2';
 import { isDuplicateKeyError } from './mongo';
-import type { Merchant, WebhookFormat } from '../domain/merchant';
-
-interface MerchantDoc {
-  _id: string;
-  name: string;
-  webhookUrl: string | null;
-  secretKeyEncrypted: string;
-  /** After a rotation: the keys replaced, each still verifying checksums until its retiresAt. */
-  previousSecretKeys?: { secretKeyEncrypted: string; retiresAt: Date }[];
-  apiKeyHash: string;
-  /** Newest first after a rotation; `retiredAt` set: it no longer decrypts (absent: in use). */
-  encryptionKeys: {
-    keyId: string;
-    publicKeyPem: string;
-    privateKeyEncrypted: string;
-    createdAt: Date;
-    retiredAt?: Date | null;
-  }[];
-  autoRefund: boolean;
-  /** Absent on merchants stored before it existed: form. */
-  webhookFormat?: WebhookFormat;
-  /**
-   * Standard Webhooks signing secrets, newest first, encrypted at rest. One, or during a rotation's
-   * overlap the new one and the one it replaces (until its `retiresAt`). Absent on merchants stored
-   * before it existed: made on first use.
-   */
-  webhookSigningSecrets?: StoredSigningSecret[];
-  /** Where a hosted checkout sends the payer back when its request names no returnUrl (absent: none). */
-  defaultReturnUrl?: string | null;
-  createdAt: Date;
-}
-
-interface StoredSigningSecret {
-  secretEncrypted: string;
-  createdAt: Date;
-  /** Set when a newer secret replaced it: it is still sent until then. */
-  retiresAt: Date | null;
-}
-
-/** A webhook signing secret as operators see it. */
-export interface WebhookSigningSecret {
-  secret: string;
-  createdAt: Date;
-  retiresAt: Date | null;
-}
-
-export type { Merchant, WebhookFormat };
 
 /** What an operator may change on a merchant. */
 export interface MerchantSettings {
@@ -68,51 +26,29 @@ export interface NewMerchant {
   createdAt: Date;
 }
 
-/**
- * API keys by their SHA-256 hash as `_id`, so authenticating a key is a primary-key lookup (the
- * embedded store uses no other index). The merchant document keeps the hash too.
- */
-interface ApiKeyDoc {
-  _id: string;
-  merchantIdentifier: string;
-  /** Absent on the key made with the merchant (and keys stored before labels existed). */
-  label?: string;
-  createdAt?: Date;
-  /** Written at most once a minute per key (LAST_USED_EVERY_MS), so authentication stays a read. */
-  lastUsedAt?: Date | null;
-  revokedAt?: Date | null;
-}
-
-/** An API key as its merchant sees it: never the key, only its id (a prefix of its hash) and label. */
-export interface ApiKeyInfo {
-  keyId: string;
-  label: string;
-  createdAt: Date | null;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-const LAST_USED_EVERY_MS = 60_000;
-/** The public id of a key: the first 16 hex digits of its SHA-256 (no secret, and no extra field to backfill). */
-export const apiKeyId = (apiKeyHash: string) => `ak_${apiKeyHash.slice(0, 16)}`;
-
 const CACHE_MAX_ENTRIES = 10_000;
 
+/**
+ * Merchants (the `merchants` collection, secrets sealed by MerchantVault) and their API keys
+ * (ApiKeyRepository): the one door to both, so a key always opens a merchant as stored.
+ */
 export class MerchantRepository {
   private readonly merchants: Collection<MerchantDoc>;
-  private readonly apiKeys: Collection<ApiKeyDoc>;
+  private readonly apiKeys: ApiKeyRepository;
+  private readonly vault: MerchantVault;
   // Every authenticated request needs its merchant; a short-lived cache of decrypted merchants
   // saves a store round trip and an AES decryption per request. A change (key rotation) reaches
   // every replica within the TTL; unknown merchants are never cached.
   private readonly cache = new Map<string, { merchant: Merchant; expiresAt: number }>();
 
   constructor(
-    db: Db,
-    private readonly masterKey: string,
+    private readonly db: Db,
+    masterKey: string,
     private readonly cacheTtlMs = 0,
   ) {
-    this.merchants = db.collection<MerchantDoc>('merchants');
-    this.apiKeys = db.collection<ApiKeyDoc>('api_keys');
+    this.merchants = db.collection<MerchantDoc>(MERCHANTS);
+    this.apiKeys = new ApiKeyRepository(db);
+    this.vault = new MerchantVault(masterKey);
   }
 
   /** Stores a new merchant; false (nothing stored) when its identifier is taken. */
@@ -122,16 +58,16 @@ export class MerchantRepository {
         _id: m.merchantIdentifier,
         name: m.name,
         webhookUrl: m.webhookUrl,
-        secretKeyEncrypted: encryptAtRest(this.masterKey, m.secretKey, secretKeyField(m.merchantIdentifier)),
+        secretKeyEncrypted: this.vault.sealSecretKey(m.merchantIdentifier, m.secretKey),
         apiKeyHash: m.apiKeyHash,
         encryptionKeys: [
           {
             keyId: m.encryptionKey.keyId,
             publicKeyPem: m.encryptionKey.publicKeyPem,
-            privateKeyEncrypted: encryptAtRest(
-              this.masterKey,
+            privateKeyEncrypted: this.vault.sealPrivateKey(
+              m.merchantIdentifier,
+              m.encryptionKey.keyId,
               m.encryptionKey.privateKeyPem,
-              privateKeyField(m.merchantIdentifier, m.encryptionKey.keyId),
             ),
             createdAt: m.createdAt,
           },
@@ -148,74 +84,18 @@ export class MerchantRepository {
       );
     if (!inserted) return false;
     // Written second: a crash in between leaves a merchant whose key was never handed out.
-    await this.apiKeys.insertOne({ _id: m.apiKeyHash, merchantIdentifier: m.merchantIdentifier });
+    await this.apiKeys.addInitial(m.apiKeyHash, m.merchantIdentifier);
     return true;
   }
 
-  /** Gives every merchant stored before api_keys existed its key entry (idempotent, at start-up). */
+  /** Start-up migration (src/store/migrations/api-keys-backfill.ts). */
   async backfillApiKeys(): Promise<void> {
-    const merchants = await this.merchants.find({}, { projection: { apiKeyHash: 1 } }).toArray();
-    const known = new Set((await this.apiKeys.find({}, { projection: { _id: 1 } }).toArray()).map((k) => k._id));
-    const missing = merchants.filter((m) => !known.has(m.apiKeyHash));
-    if (missing.length === 0) return;
-    // Another process starting at the same time may insert some of them first.
-    await this.apiKeys
-      .insertMany(
-        missing.map((m) => ({ _id: m.apiKeyHash, merchantIdentifier: m._id })),
-        { ordered: false },
-      )
-      .catch((e: unknown) => {
-        if (!isDuplicateKeyError(e)) throw e;
-      });
+    await backfillApiKeys(this.db);
   }
 
-  /**
-   * Rewrites secrets stored in the first format (v1: the master key itself, no associated data)
-   * as v2 (the derived key, bound to merchant and field). Idempotent, at start-up; each merchant is
-   * replaced only if it still holds what was read, so two processes migrating at once agree.
-   * Returns how many merchants it rewrote.
-   */
+  /** Start-up migration (src/store/migrations/secrets-at-rest-v2.ts): how many merchants it rewrote. */
   async migrateSecretsAtRest(): Promise<number> {
-    const legacy = await this.merchants
-      .find({
-        $or: [
-          { secretKeyEncrypted: /^v1\./ },
-          { 'encryptionKeys.privateKeyEncrypted': /^v1\./ },
-          { 'webhookSigningSecrets.secretEncrypted': /^v1\./ },
-        ],
-      })
-      .toArray();
-    let rewritten = 0;
-    for (const doc of legacy) {
-      const again = (stored: string, context: SecretContext) =>
-        isLegacyAtRest(stored) ? encryptAtRest(this.masterKey, decryptAtRest(this.masterKey, stored, context), context) : stored;
-      const result = await this.merchants.updateOne(
-        {
-          _id: doc._id,
-          secretKeyEncrypted: doc.secretKeyEncrypted,
-          encryptionKeys: doc.encryptionKeys,
-          webhookSigningSecrets: doc.webhookSigningSecrets ?? { $exists: false },
-        },
-        {
-          $set: {
-            secretKeyEncrypted: again(doc.secretKeyEncrypted, secretKeyField(doc._id)),
-            encryptionKeys: doc.encryptionKeys.map((k) => ({
-              ...k,
-              privateKeyEncrypted: again(k.privateKeyEncrypted, privateKeyField(doc._id, k.keyId)),
-            })),
-            ...(doc.webhookSigningSecrets
-              ? {
-                  webhookSigningSecrets: doc.webhookSigningSecrets.map((w) => ({
-                    ...w,
-                    secretEncrypted: again(w.secretEncrypted, signingSecretField(doc._id)),
-                  })),
-                }
-              : {}),
-          },
-        },
-      );
-      rewritten += result.modifiedCount;
-    }
+    const rewritten = await migrateSecretsAtRest(this.db, this.vault);
     if (rewritten > 0) this.cache.clear();
     return rewritten;
   }
@@ -225,7 +105,7 @@ export class MerchantRepository {
     if (cached && cached.expiresAt > Date.now()) return cached.merchant;
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
-    const merchant = this.toMerchant(doc);
+    const merchant = this.vault.open(doc);
     if (this.cacheTtlMs > 0) {
       this.cache.delete(merchantIdentifier);
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
@@ -236,55 +116,26 @@ export class MerchantRepository {
 
   /** The merchant of an unrevoked API key; notes the key's use (at most once a minute) when `usedAt` is given. */
   async findByApiKeyHash(apiKeyHash: string, usedAt?: Date): Promise<Merchant | null> {
-    const key = await this.apiKeys.findOne({ _id: apiKeyHash });
-    if (!key || key.revokedAt) return null;
-    if (usedAt && (!key.lastUsedAt || usedAt.getTime() - key.lastUsedAt.getTime() >= LAST_USED_EVERY_MS)) {
-      // Conditional, so replicas racing write once; not awaited by the caller's answer beyond this one write.
-      await this.apiKeys.updateOne({ _id: apiKeyHash, lastUsedAt: key.lastUsedAt ?? null }, { $set: { lastUsedAt: usedAt } });
-    }
-    return this.findById(key.merchantIdentifier);
+    const merchantIdentifier = await this.apiKeys.merchantOf(apiKeyHash, usedAt);
+    return merchantIdentifier === null ? null : this.findById(merchantIdentifier);
   }
 
   /** Another API key for the merchant (its hash only is stored); false for an unknown merchant. */
   async addApiKey(merchantIdentifier: string, apiKeyHash: string, label: string, now: Date): Promise<boolean> {
     if (!(await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { _id: 1 } }))) return false;
-    await this.apiKeys.insertOne({
-      _id: apiKeyHash,
-      merchantIdentifier,
-      label,
-      createdAt: now,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
+    await this.apiKeys.add(merchantIdentifier, apiKeyHash, label, now);
     return true;
   }
 
   /** The merchant's API keys, revoked ones too, oldest first; null for an unknown merchant. */
   async listApiKeys(merchantIdentifier: string): Promise<ApiKeyInfo[] | null> {
     const merchant = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { createdAt: 1 } });
-    if (!merchant) return null;
-    const keys = await this.apiKeys.find({ merchantIdentifier }).limit(1000).toArray();
-    return keys
-      .map((k) => ({
-        keyId: apiKeyId(k._id),
-        label: k.label ?? 'Initial key',
-        createdAt: k.createdAt ?? merchant.createdAt,
-        lastUsedAt: k.lastUsedAt ?? null,
-        revokedAt: k.revokedAt ?? null,
-      }))
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    return merchant ? this.apiKeys.list(merchantIdentifier, merchant.createdAt) : null;
   }
 
   /** Revokes one of the merchant's keys (at once, on every replica); false when the merchant has no such key. */
   async revokeApiKey(merchantIdentifier: string, keyId: string, now: Date): Promise<boolean> {
-    const keys = await this.apiKeys
-      .find({ merchantIdentifier }, { projection: { _id: 1, revokedAt: 1 } })
-      .limit(1000)
-      .toArray();
-    const key = keys.find((k) => apiKeyId(k._id) === keyId);
-    if (!key) return false;
-    if (!key.revokedAt) await this.apiKeys.updateOne({ _id: key._id, merchantIdentifier }, { $set: { revokedAt: now } });
-    return true;
+    return this.apiKeys.revoke(merchantIdentifier, keyId, now);
   }
 
   /**
@@ -298,7 +149,7 @@ export class MerchantRepository {
       { $set: settings },
       { returnDocument: 'after' },
     );
-    return doc ? this.toMerchant(doc) : null;
+    return doc ? this.vault.open(doc) : null;
   }
 
   /**
@@ -313,22 +164,12 @@ export class MerchantRepository {
       // Two callers racing here: the condition lets one write win, both then read it.
       await this.merchants.updateOne(
         { _id: merchantIdentifier, webhookSigningSecrets: { $exists: false } },
-        { $set: { webhookSigningSecrets: [this.sealSecret(merchantIdentifier, newWebhookSigningSecret(), at)] } },
+        { $set: { webhookSigningSecrets: [this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), at)] } },
       );
       doc = await read();
       if (!doc) return null;
     }
-    return this.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);
-  }
-
-  private signingSecretsInUse(merchantIdentifier: string, stored: StoredSigningSecret[], at: Date): WebhookSigningSecret[] {
-    return stored
-      .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > at.getTime())
-      .map((s) => ({
-        secret: decryptAtRest(this.masterKey, s.secretEncrypted, signingSecretField(merchantIdentifier)),
-        createdAt: s.createdAt,
-        retiresAt: s.retiresAt,
-      }));
+    return this.vault.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);
   }
 
   /**
@@ -353,25 +194,21 @@ export class MerchantRepository {
       .map((s) => ({ ...s, retiresAt: s.retiresAt && s.retiresAt < retiresAt ? s.retiresAt : retiresAt }));
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier, 'webhookSigningSecrets.0.secretEncrypted': stored[0].secretEncrypted },
-      { $set: { webhookSigningSecrets: [this.sealSecret(merchantIdentifier, newWebhookSigningSecret(), now), ...kept] } },
+      {
+        $set: {
+          webhookSigningSecrets: [this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), now), ...kept],
+        },
+      },
       { returnDocument: 'after' }, // no projection: FerretDB's findAndModify has none
     );
-    return updated ? this.signingSecretsInUse(merchantIdentifier, updated.webhookSigningSecrets ?? [], now) : false;
-  }
-
-  private sealSecret(merchantIdentifier: string, secret: string, createdAt: Date): StoredSigningSecret {
-    return {
-      secretEncrypted: encryptAtRest(this.masterKey, secret, signingSecretField(merchantIdentifier)),
-      createdAt,
-      retiresAt: null,
-    };
+    return updated ? this.vault.signingSecretsInUse(merchantIdentifier, updated.webhookSigningSecrets ?? [], now) : false;
   }
 
   /** The RSA private key (PEM) of one of the merchant's encryption keys, for decrypting payerVpa. */
   async privateKeyPem(merchantIdentifier: string, keyId: string): Promise<string | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { encryptionKeys: 1 } });
     const key = doc?.encryptionKeys.find((k) => k.keyId === keyId && !k.retiredAt);
-    return key ? decryptAtRest(this.masterKey, key.privateKeyEncrypted, privateKeyField(merchantIdentifier, keyId)) : null;
+    return key ? this.vault.openPrivateKey(merchantIdentifier, keyId, key.privateKeyEncrypted) : null;
   }
 
   /**
@@ -399,14 +236,14 @@ export class MerchantRepository {
       { _id: merchantIdentifier, secretKeyEncrypted: doc.secretKeyEncrypted },
       {
         $set: {
-          secretKeyEncrypted: encryptAtRest(this.masterKey, newSecretKey, secretKeyField(merchantIdentifier)),
+          secretKeyEncrypted: this.vault.sealSecretKey(merchantIdentifier, newSecretKey),
           previousSecretKeys: previous,
         },
       },
       { returnDocument: 'after' },
     );
     this.cache.delete(merchantIdentifier);
-    return updated ? this.toMerchant(updated) : false;
+    return updated ? this.vault.open(updated) : false;
   }
 
   /** A new RSA key pair, handed out from now on; the older keys still decrypt until retired. Null for an unknown merchant. */
@@ -423,7 +260,7 @@ export class MerchantRepository {
           encryptionKeys: {
             keyId: key.keyId,
             publicKeyPem: key.publicKeyPem,
-            privateKeyEncrypted: encryptAtRest(this.masterKey, key.privateKeyPem, privateKeyField(merchantIdentifier, key.keyId)),
+            privateKeyEncrypted: this.vault.sealPrivateKey(merchantIdentifier, key.keyId, key.privateKeyPem),
             createdAt: now,
             retiredAt: null,
           },
@@ -431,7 +268,7 @@ export class MerchantRepository {
       },
       { returnDocument: 'after' },
     );
-    return updated ? this.toMerchant(updated) : null;
+    return updated ? this.vault.open(updated) : null;
   }
 
   /**
@@ -445,48 +282,18 @@ export class MerchantRepository {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     const place = doc ? doc.encryptionKeys.findIndex((k) => k.keyId === keyId) : -1;
     if (!doc || place < 0) return 'unknown';
-    if (this.toMerchant(doc).encryptionKeys[0]?.keyId === keyId) return 'newest';
+    if (this.vault.open(doc).encryptionKeys[0]?.keyId === keyId) return 'newest';
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier, [`encryptionKeys.${place}.keyId`]: keyId, [`encryptionKeys.${place}.retiredAt`]: null },
       { $set: { [`encryptionKeys.${place}.retiredAt`]: now } },
       { returnDocument: 'after' },
     );
     this.cache.delete(merchantIdentifier);
-    if (updated) return this.toMerchant(updated);
+    if (updated) return this.vault.open(updated);
     // Retired already (by a concurrent call): the same answer as retiring it.
     const again = await this.merchants.findOne({ _id: merchantIdentifier });
     return again?.encryptionKeys[place]?.keyId === keyId && again.encryptionKeys[place]?.retiredAt
-      ? this.toMerchant(again)
+      ? this.vault.open(again)
       : 'unknown';
   }
-
-  private toMerchant(doc: MerchantDoc): Merchant {
-    return {
-      merchantIdentifier: doc._id,
-      name: doc.name,
-      webhookUrl: doc.webhookUrl,
-      secretKey: decryptAtRest(this.masterKey, doc.secretKeyEncrypted, secretKeyField(doc._id)),
-      previousSecretKeys: (doc.previousSecretKeys ?? []).map((p) => ({
-        secretKey: decryptAtRest(this.masterKey, p.secretKeyEncrypted, secretKeyField(doc._id)),
-        retiresAt: p.retiresAt,
-      })),
-      autoRefund: doc.autoRefund,
-      webhookFormat: doc.webhookFormat ?? 'form',
-      defaultReturnUrl: doc.defaultReturnUrl ?? null,
-      // Keys are appended: of two made in the same millisecond the later one is the newer.
-      encryptionKeys: [...doc.encryptionKeys]
-        .reverse()
-        .filter((k) => !k.retiredAt)
-        .map((k) => ({ keyId: k.keyId, publicKeyPem: k.publicKeyPem, createdAt: k.createdAt }))
-        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()),
-      createdAt: doc.createdAt,
-    };
-  }
 }
-
-const secretKeyField = (merchantIdentifier: string): SecretContext => ({ merchantIdentifier, field: 'secretKey' });
-const privateKeyField = (merchantIdentifier: string, keyId: string): SecretContext => ({
-  merchantIdentifier,
-  field: `encryptionKeys.${keyId}.privateKey`,
-});
-const signingSecretField = (merchantIdentifier: string): SecretContext => ({ merchantIdentifier, field: 'webhookSigningSecret' });

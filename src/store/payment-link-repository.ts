@@ -1,21 +1,10 @@
 import type { Collection, Db, Document } from 'mongodb';
+import type { PaymentLink } from '../domain/payment-link';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes } from './order-id-repository';
 import { sealClearField } from './seal-clear-field';
 import type { NewTransaction } from './transaction-repository';
-
-/** A payment link: found by its unguessable token (`_id`), the capability a payer holds. */
-export interface PaymentLink {
-  _id: string;
-  merchantIdentifier: string;
-  orderId: string;
-  batchId: string;
-  invoiceNumber: string | null;
-  internalNotes: string | null;
-  customerMobile: string | null;
-  createdAt: Date;
-}
 
 /** What one entry of a batch becomes, decided once when the batch is claimed. */
 export type PlannedLinkEntry =

@@ -6,7 +6,8 @@ import { linkQrImageSize, type CheckedLinkEntry, type LinkRequest, type RefusedL
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { Logger } from '../logger';
 import type { Merchant } from '../domain/merchant';
-import type { PaymentLink, PaymentLinkRepository, PlannedLinkEntry } from '../store/payment-link-repository';
+import type { PaymentLink } from '../domain/payment-link';
+import type { PaymentLinkRepository, PlannedLinkEntry } from '../store/payment-link-repository';
 import type { NewTransaction } from '../store/transaction-repository';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 

@@ -1,7 +1,8 @@
 import { ApiError } from '../domain/api-errors';
 import { randomHex32 } from '../domain/identifiers';
 import { hashApiKey, newApiKey } from '../domain/secrets';
-import { apiKeyId, type ApiKeyInfo, type Merchant, type MerchantRepository } from '../store/merchant-repository';
+import { apiKeyId, type ApiKeyInfo, type Merchant } from '../domain/merchant';
+import { type MerchantRepository } from '../store/merchant-repository';
 import { newEncryptionKey } from './provision-merchant';
 
 /**

@@ -1,5 +1,5 @@
 import type { PaymentInstrument } from '../domain/instrument';
-import type { PaymentLink } from '../store/payment-link-repository';
+import type { PaymentLink } from '../domain/payment-link';
 import { payWaitingOrder } from './pay-waiting-order';
 import type { StartPaymentDeps } from './start-payment';
 

@@ -4,7 +4,8 @@ import type { AddressPolicy } from '../domain/network-address';
 import { standardWebhookHeaders } from '../domain/standard-webhooks';
 import { isWebhookAcknowledged, webhookPayload } from '../domain/webhook';
 import { formatIstDateTimeMillis } from '../domain/ist-time';
-import type { Merchant, MerchantRepository } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
+import type { MerchantRepository } from '../store/merchant-repository';
 
 export interface TestWebhookResult {
   url: string;

@@ -1,4 +1,5 @@
-import type { Merchant, MerchantRepository, MerchantSettings } from '../store/merchant-repository';
+import type { Merchant } from '../domain/merchant';
+import type { MerchantRepository, MerchantSettings } from '../store/merchant-repository';
 
 /** The merchant's settings as the operator API and CLI show them (never its secrets). */
 export function merchantSettingsView(m: Merchant) {

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import type { Transaction } from '../../src/domain/transaction';
-import { CheckoutRepository, type Checkout } from '../../src/store/checkout-repository';
-import { PaymentLinkRepository, type PaymentLink, type PlannedLinkEntry } from '../../src/store/payment-link-repository';
+import type { Checkout } from '../../src/domain/checkout';
+import { CheckoutRepository } from '../../src/store/checkout-repository';
+import type { PaymentLink } from '../../src/domain/payment-link';
+import { PaymentLinkRepository, type PlannedLinkEntry } from '../../src/store/payment-link-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { testStore } from '../support/servers';
 

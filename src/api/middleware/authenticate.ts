@@ -3,7 +3,8 @@ import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
 import { hashApiKey } from '../../domain/secrets';
-import type { Merchant, MerchantRepository } from '../../store/merchant-repository';
+import type { Merchant } from '../../domain/merchant';
+import type { MerchantRepository } from '../../store/merchant-repository';
 
 /**
  * The contract's four ways a merchant proves who it is. Each returns the merchant or throws the

@@ -7,7 +7,7 @@ import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
 import { parseDurationList } from '../../domain/durations';
-import type { WebhookSigningSecret } from '../../store/merchant-repository';
+import type { WebhookSigningSecret } from '../../domain/merchant';
 import {
   enableEndpointSchema,
   listWebhooksQuerySchema,

@@ -1,6 +1,6 @@
 import { mayDo } from '../../domain/dashboard-roles';
 import { formatIstDateTime } from '../../domain/ist-time';
-import type { ApiKeyInfo, Merchant } from '../../store/merchant-repository';
+import type { ApiKeyInfo, Merchant } from '../../domain/merchant';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { esc } from './layout';
 

@@ -2,7 +2,7 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupees } from '../../domain/money';
 import type { Transaction } from '../../domain/transaction';
-import type { PaymentLink } from '../../store/payment-link-repository';
+import type { PaymentLink } from '../../domain/payment-link';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { orderPath } from './dashboard-transactions-page';
 import { esc } from './layout';

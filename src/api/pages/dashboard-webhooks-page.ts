@@ -1,6 +1,6 @@
 import { mayDo } from '../../domain/dashboard-roles';
 import { formatIstDateTime } from '../../domain/ist-time';
-import type { Merchant, WebhookSigningSecret } from '../../store/merchant-repository';
+import type { Merchant, WebhookSigningSecret } from '../../domain/merchant';
 import type { WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
 import type { WebhookDeliverySummary } from '../../store/webhook-repository';
 import type { TestWebhookResult } from '../../usecases/send-test-webhook';

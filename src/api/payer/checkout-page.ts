@@ -10,7 +10,7 @@ import { formatTimeLeft } from '../../domain/payment-link';
 import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
-import type { Checkout } from '../../store/checkout-repository';
+import type { Checkout } from '../../domain/checkout';
 import type { Merchant } from '../../domain/merchant';
 import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecases/pay-waiting-order';
 import { checkoutIntent } from '../../usecases/start-checkout';

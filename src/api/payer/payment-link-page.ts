@@ -8,7 +8,7 @@ import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
-import type { PaymentLink } from '../../store/payment-link-repository';
+import type { PaymentLink } from '../../domain/payment-link';
 import { payLink } from '../../usecases/pay-link';
 import { paymentStage } from '../../usecases/pay-waiting-order';
 import { startPaymentDeps } from '../../usecases/start-payment';
