@@ -17,6 +17,35 @@ const routesReachingTheStore = {
   'src/api/dashboard/dashboard-transactions.ts': ['webhook-repository'],
 };
 
+/** The HTTP API's audience modules (src/api/<audience>/: routes, their OpenAPI, the module's index.ts). */
+const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';
+
+/**
+ * What an audience module may import besides its own folder, use cases, domain and packages: the
+ * HTTP toolkit every audience shares (middleware, schemas, pages, the OpenAPI builder, the envelopes).
+ */
+const httpToolkit = [
+  '^src/api/(middleware|schemas|pages|reference)/',
+  '^src/api/(deps|envelope|audience|hosted-page|checkout-request|mandate-response|page-stream|csv-stream)\\.ts$',
+];
+
+/**
+ * Audience files that still reach past use cases (to Temporal, the bank protocol, the QR render pool
+ * or the config), each with what it may import. The store has its own rule below.
+ */
+const audienceFilesReachingFurther = {
+  'src/api/platform/bank.ts': ['src/bank/signing.ts', 'src/bank/protocol.ts', 'src/bank/openapi.ts'],
+  'src/api/platform/index.ts': ['src/bank/protocol.ts', 'src/bank/openapi.ts'],
+  'src/api/ops/codec.ts': ['src/temporal/payload-codec.ts'],
+  // type-only: TimeTravel
+  'src/api/sandbox/sandbox-time.ts': ['src/temporal/time-travel.ts'],
+  // type-only: Config
+  'src/api/dashboard/dashboard-transactions.ts': ['src/temporal/workflow-ids.ts', 'src/config.ts'],
+  'src/api/merchant/qr.ts': ['src/qr-render-pool.ts'],
+  'src/api/payer/checkout-page.ts': ['src/qr-render-pool.ts'],
+  'src/api/payer/payment-link-page.ts': ['src/qr-render-pool.ts'],
+};
+
 const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
 
 /** What workflow code may import at run time: itself, pure code, and the workflows' contracts. */
@@ -89,6 +118,36 @@ module.exports = {
       from: { path: exactly('src/runtime.ts') },
       to: { path: '^(activities|workflows)/', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'audience-modules-import-their-own-folder-use-cases-domain-schemas',
+      comment:
+        'A route file (or OpenAPI module) of one audience imports its own folder, the HTTP toolkit, use cases and ' +
+        'domain: never another audience (share through a use case or the toolkit), nor Temporal, the bank or the store.',
+      severity: 'error',
+      from: { path: AUDIENCE, pathNot: Object.keys(audienceFilesReachingFurther).map(exactly) },
+      to: {
+        pathNot: ['^src/api/$1/', ...httpToolkit, '^src/usecases/', '^src/domain/', '^src/store/', '^node_modules/'],
+        dependencyTypesNot: ['core'],
+      },
+    },
+    ...Object.entries(audienceFilesReachingFurther).map(([file, allowed]) => ({
+      name: 'audience-modules-import-their-own-folder-use-cases-domain-schemas',
+      comment: `Known exception: ${file} may also import ${allowed.join(', ')}.`,
+      severity: 'error',
+      from: { path: exactly(file) },
+      to: {
+        pathNot: [
+          `^src/api/${file.split('/')[2]}/`,
+          ...httpToolkit,
+          '^src/usecases/',
+          '^src/domain/',
+          '^src/store/',
+          '^node_modules/',
+          ...allowed.map(exactly),
+        ],
+        dependencyTypesNot: ['core'],
+      },
+    })),
     {
       name: 'routes-never-reach-the-store',
       comment: 'A route parses, authenticates, calls one use case and maps the result; the store is behind the use case.',

@@ -1,57 +1,11 @@
-import type { Context } from 'koa';
 import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
 
 /**
  * The contract has two envelopes: the status API's `{status, message: {code: number, text}}` and
- * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
- * before any route matched (a wrong method, say) still speak the endpoint's envelope.
+ * everyone else's `{success, message: {code: string, text}}`, and Zaakpay's entries their own
+ * answer shapes. Which path speaks which is declared by the audience modules (envelope-of.ts).
  */
 export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn';
-
-/** Zaakpay's checkout entries (and `/transactU?v=8`): their JSON answer's shape. */
-const CHECKOUT_PATHS = new Set(['/api/paymentTransact/V8', '/api/paymentTransact/V7', '/transact']);
-
-const STATUS_ENVELOPE_PATHS = new Set(['/api/payments/v1/status']);
-
-/**
- * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
- * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
- */
-// The ledger's field codes (1026-1031) are chosen by its route, which knows which field failed.
-const FAMILY_ERRORS: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>> = {
-  '/api/v1/ledger': {
-    internal: 'ledgerGenericFailure',
-    dependencyUnavailable: 'ledgerGenericFailure',
-    apiKeyMissing: 'ledgerApiKeyMissing',
-    apiKeyInvalid: 'ledgerApiKeyInvalid',
-  },
-  '/api/v1/fetchtxn': {
-    validationFailed: 'bulkValidationFailed',
-    malformedJson: 'bulkValidationFailed',
-    malformedBody: 'bulkValidationFailed',
-  },
-};
-
-/** The error the endpoint at `path` reports for `kind`, and whether the detail stays out of its text. */
-export function familyError(rawPath: string, kind: ApiErrorKind): { kind: ApiErrorKind; fixedText: boolean } {
-  const mapped = FAMILY_ERRORS[rawPath.replace(/\/+$/, '')]?.[kind];
-  return mapped ? { kind: mapped, fixedText: mapped === 'bulkValidationFailed' } : { kind, fixedText: false };
-}
-
-export function envelopeFor(ctx: Context): EnvelopeKind {
-  if (ctx.path.replace(/\/+$/, '') === '/transactU' && ctx.query.v === '8') return 'checkout';
-  return envelopeForPath(ctx.path);
-}
-
-export function envelopeForPath(rawPath: string): EnvelopeKind {
-  const path = rawPath.replace(/\/+$/, '');
-  if (STATUS_ENVELOPE_PATHS.has(path)) return 'status';
-  if (path.startsWith('/pl/api/')) return 'paylink';
-  if (path === '/transactU') return 'mandate';
-  if (CHECKOUT_PATHS.has(path)) return 'checkout';
-  if (path === '/checkTxn') return 'checkTxn';
-  return path === '/updateTxn' ? 'refund' : 'success';
-}
 
 /** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
 export function failureBody(kind: EnvelopeKind, code: number, text: string, http = 200): object {

@@ -1,23 +1,7 @@
-import { sandboxTimePaths } from './sandbox/sandbox-time-openapi';
-import { EXAMPLE_NOTE } from './reference/examples';
-import { callbackOperation } from '../bank/openapi';
-import { GATEWAY_CALLBACK_PATH } from '../bank/protocol';
 import { ApiErrors } from '../domain/api-errors';
-import { ledgerPaths } from './merchant/ledger-openapi';
-import { legacyXmlPaths } from './merchant/legacy-xml-openapi';
-import { paymentLinkPaths } from './merchant/payment-links-openapi';
-import { qrPaths } from './merchant/qr-openapi';
-import { opsPaths } from './ops/ops-openapi';
-import { keyPaths } from './ops/keys-openapi';
-import { webhookPaths } from './ops/webhooks-openapi';
-import { refundPaths } from './merchant/refunds-openapi';
-import { mandatePaths } from './merchant/mandates-openapi';
-import { checkoutPaths } from './merchant/checkout-openapi';
-import { webhookCallbacks, webhookComponentSchemas } from './merchant/webhook-callbacks-openapi';
-import { formDataComponentSchemas } from './merchant/form-data-schemas-openapi';
-import { statusPaths } from './merchant/status-openapi';
-import { provisioningPaths } from './ops/provisioning-openapi';
-import { sandboxPaths } from './sandbox/sandbox-openapi';
+import type { AudienceModule, ReferenceOptions } from './audience';
+import { AUDIENCES } from './audiences';
+import { EXAMPLE_NOTE } from './reference/examples';
 
 const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
@@ -26,27 +10,23 @@ const errorTable = Object.values(ApiErrors)
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with, so the
  * reference cannot drift from the code. Served at GET /openapi.json. It only assembles what the
- * modules of docs/ declare (each writes its operations with docs/operation.ts).
+ * audience modules declare (src/api/<audience>/index.ts; each writes its operations with
+ * reference/operation.ts).
  */
 export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, timeSkipping = false, bankCallbacks = false) {
-  const paths: Record<string, object> = {
-    ...qrPaths(sandboxEnabled),
-    ...refundPaths(),
-    ...mandatePaths(sandboxEnabled),
-    ...checkoutPaths(sandboxEnabled),
-    ...ledgerPaths(),
-    ...legacyXmlPaths(),
-    ...paymentLinkPaths(),
-    ...opsPaths(),
-    ...keyPaths(),
-    ...webhookPaths(),
-    ...(timeSkipping ? sandboxTimePaths() : {}),
-    // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
-    ...(bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
-    ...statusPaths(),
-    ...provisioningPaths(),
-    ...(sandboxEnabled ? sandboxPaths() : {}),
-  };
+  return assembleOpenApiDocument(AUDIENCES, baseUrl, { sandboxEnabled, timeSkipping, bankCallbacks });
+}
+
+export function assembleOpenApiDocument(modules: readonly AudienceModule[], baseUrl: string, o: ReferenceOptions) {
+  const paths: Record<string, object> = {};
+  for (const m of modules) {
+    for (const [path, item] of Object.entries(m.paths?.(o) ?? {})) {
+      if (Object.hasOwn(paths, path)) throw new Error(`${path} is documented twice (the ${m.name} module's is the second)`);
+      paths[path] = item;
+    }
+  }
+  const webhooks = Object.assign({}, ...modules.map((m) => m.webhooks?.() ?? {})) as Record<string, object>;
+  const componentSchemas = Object.assign({}, ...modules.map((m) => m.componentSchemas?.() ?? {})) as Record<string, object>;
   return {
     openapi: '3.1.0',
     info: {
@@ -55,9 +35,9 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
       description: `The acquirer protocol (how the gateway talks to a bank, BANK_CONNECTOR=http) is documented beside this one at GET /bank/openapi.json.\n\n${EXAMPLE_NOTE}\n\nFields a request schema does not know are ignored (stripped, never echoed) by the contract's and the Zaakpay-shaped APIs (status, QR, ledger, bulk, payment links, /transactU at every level of \`data\`, /updateTxn, the checkout entries, /checkTxn), so merchants' existing code that sends extras keeps working, and refused with 400 (code 2002) by the gateway's own APIs (ops, sandbox, time travel); each request schema says which with additionalProperties. Checksums cover the exact bytes received, extras included. Errors use the envelope of their API family. Catalogue:\n\n| HTTP | code | text |\n|---|---|---|\n${errorTable}`,
     },
     servers: [{ url: baseUrl }],
-    webhooks: webhookCallbacks(),
+    webhooks,
     components: {
-      schemas: { ...webhookComponentSchemas(), ...formDataComponentSchemas() },
+      schemas: componentSchemas,
       securitySchemes: {
         statusChecksum: {
           type: 'apiKey',

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
-import { envelopeForPath, errorBody } from './envelope';
+import { errorBody } from './envelope';
+import { envelopeForPath } from './envelope-of';
 
 /**
  * The HTTP server around the Koa app, used by the API process, the dev stack and the tests alike.

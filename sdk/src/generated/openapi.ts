@@ -5744,6 +5744,241 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/payments/v1/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Status of one order and its refunds
+     * @description Header `checksum`: HMAC-SHA256 (lowercase hex) of the exact request body with the secret key. An unknown order is a business result: HTTP 200, `status: false`, code 2020.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "orderId": "order-1001",
+           *       "version": 13
+           *     }
+           */
+          'application/json': {
+            merchantIdentifier: string;
+            orderId: string;
+            /** @description echoed as a string; 13 when absent */
+            version?: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description found (message code 100) or not found (2020) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              status: boolean;
+              message: {
+                code: number;
+                text: string;
+              };
+              data: {
+                success: boolean;
+                merchantIdentifier: string;
+                version: string;
+                orders: {
+                  orderDetail: {
+                    orderId: string;
+                    /** @description gateway transaction id */
+                    txnId: string;
+                    /** @description integer paise */
+                    amount: string;
+                    productDescription: string;
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    createDate: string;
+                  };
+                  paymentInstrument: {
+                    /** @description UPI, Credit Card, Debit Card or Net Banking; UPI_MANDATE for a mandate read by its create orderId */
+                    paymentMode: string;
+                    /** @description always an object: both NA for UPI, net banking and mandates */
+                    card: {
+                      /** @description masked card number; NA unless a card */
+                      cardToken: string;
+                      cardId: string;
+                    };
+                  };
+                  /** @description yyyy-MM-dd HH:mm:ss, IST */
+                  txnDate: string;
+                  /**
+                   * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                   * @enum {string}
+                   */
+                  txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                  responseCode: string;
+                  responseDescription: string;
+                  refundDetails: {
+                    merchantRefId: string;
+                    /** @description integer paise */
+                    amount: string;
+                    rrn: string;
+                    /** @enum {string} */
+                    refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                  }[];
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: false;
+              message: {
+                code: number;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/codec/encode': {
     parameters: {
       query?: never;
@@ -9646,241 +9881,6 @@ export interface paths {
               success: false;
               message: {
                 code: string;
-                text: string;
-              };
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/payments/v1/status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Status of one order and its refunds
-     * @description Header `checksum`: HMAC-SHA256 (lowercase hex) of the exact request body with the secret key. An unknown order is a business result: HTTP 200, `status: false`, code 2020.
-     */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
-           *       "orderId": "order-1001",
-           *       "version": 13
-           *     }
-           */
-          'application/json': {
-            merchantIdentifier: string;
-            orderId: string;
-            /** @description echoed as a string; 13 when absent */
-            version?: number;
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description found (message code 100) or not found (2020) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              status: boolean;
-              message: {
-                code: number;
-                text: string;
-              };
-              data: {
-                success: boolean;
-                merchantIdentifier: string;
-                version: string;
-                orders: {
-                  orderDetail: {
-                    orderId: string;
-                    /** @description gateway transaction id */
-                    txnId: string;
-                    /** @description integer paise */
-                    amount: string;
-                    productDescription: string;
-                    /** @description yyyy-MM-dd HH:mm:ss, IST */
-                    createDate: string;
-                  };
-                  paymentInstrument: {
-                    /** @description UPI, Credit Card, Debit Card or Net Banking; UPI_MANDATE for a mandate read by its create orderId */
-                    paymentMode: string;
-                    /** @description always an object: both NA for UPI, net banking and mandates */
-                    card: {
-                      /** @description masked card number; NA unless a card */
-                      cardToken: string;
-                      cardId: string;
-                    };
-                  };
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  txnDate: string;
-                  /**
-                   * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                   * @enum {string}
-                   */
-                  txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                  responseCode: string;
-                  responseDescription: string;
-                  refundDetails: {
-                    merchantRefId: string;
-                    /** @description integer paise */
-                    amount: string;
-                    rrn: string;
-                    /** @enum {string} */
-                    refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  }[];
-                }[];
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        408: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        415: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        431: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
-                text: string;
-              };
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @constant */
-              status: false;
-              message: {
-                code: number;
                 text: string;
               };
             };

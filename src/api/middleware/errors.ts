@@ -3,7 +3,8 @@ import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, M
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { loggedPath } from './observe';
-import { envelopeFor, errorBody, familyError } from '../envelope';
+import { errorBody } from '../envelope';
+import { envelopeFor, familyError } from '../envelope-of';
 
 /**
  * Top of the chain: whatever is thrown becomes the catalogue's envelope and status. Only a fault

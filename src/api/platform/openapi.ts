@@ -1,16 +1,8 @@
 import Router from '@koa/router';
-import type { ApiDeps } from '../deps';
-import { buildOpenApiDocument } from '../openapi';
 
-/** GET /openapi.json: the API reference generated from the route schemas. */
-export function openApiRoutes(deps: ApiDeps): Router {
+/** GET /openapi.json: the API reference, assembled by app.ts from what the audience modules declare. */
+export function openApiRoutes(document: object): Router {
   const router = new Router();
-  const document = buildOpenApiDocument(
-    deps.config.PUBLIC_BASE_URL,
-    deps.config.SANDBOX_ENABLED,
-    deps.config.TIME_SKIPPING,
-    deps.config.BANK_CONNECTOR === 'http',
-  );
   router.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });

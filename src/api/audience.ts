@@ -1,0 +1,51 @@
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { ApiErrorKind } from '../domain/api-errors';
+import type { ApiDeps } from './deps';
+import type { EnvelopeKind } from './envelope';
+
+/** What the API reference shows on this gateway (the sandbox's and the time travel's operations only where they are on). */
+export interface ReferenceOptions {
+  sandboxEnabled: boolean;
+  timeSkipping: boolean;
+  bankCallbacks: boolean;
+}
+
+/** What a module's routers may need from the assembled API (only the platform's GET /openapi.json uses it). */
+export interface AssembledApi {
+  openApiDocument: object;
+}
+
+/**
+ * One audience of the HTTP API (merchant, payer, dashboard, ops, sandbox, platform): everything app.ts
+ * mounts, openapi.ts documents and the error envelope needs to know of it, declared in one place, its
+ * folder's index.ts. A new operation goes into one of the folder's route files (or a new one listed
+ * here) and its `-openapi.ts` beside it; nothing outside the folder names it.
+ */
+export interface AudienceModule {
+  name: 'merchant' | 'payer' | 'dashboard' | 'ops' | 'sandbox' | 'platform';
+  /** Mounted before every router (e.g. the dashboard's HTML 404 for its own addresses). */
+  middleware?: (deps: ApiDeps) => Middleware[];
+  /** The routers to mount, in order; a module that is off on this gateway (the sandbox in production) returns none. */
+  routers: (deps: ApiDeps, api: AssembledApi) => Router[];
+  /** Its OpenAPI path items. */
+  paths?: (o: ReferenceOptions) => Record<string, object>;
+  /** Its OpenAPI component schemas and webhooks (callbacks the gateway sends). */
+  componentSchemas?: () => Record<string, object>;
+  webhooks?: () => Record<string, object>;
+  /** Which error envelope a path of this module speaks when it is not the default `{success, message}`. */
+  envelope?: EnvelopeDeclaration;
+  /**
+   * Addresses it serves that the API reference leaves out on purpose (HTML pages for people, the
+   * reference itself, probes), as the router writes them (`/pl/:token`); one ending in `*` stands
+   * for every address that starts with the rest (`/dashboard*`).
+   */
+  undocumented?: readonly string[];
+}
+
+export interface EnvelopeDeclaration {
+  /** The kind for a path (trailing slashes removed) and its query, or undefined for the default. */
+  kindOf(path: string, query: Record<string, unknown>): EnvelopeKind | undefined;
+  /** Per path: the error a contract reports instead of a catalogue error (e.g. the ledger's 1036 for any 500). */
+  familyErrors?: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>>;
+}

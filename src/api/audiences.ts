@@ -1,0 +1,20 @@
+import type { AudienceModule } from './audience';
+import { dashboardModule } from './dashboard';
+import { merchantModule } from './merchant';
+import { opsModule } from './ops';
+import { payerModule } from './payer';
+import { platformModule } from './platform';
+import { sandboxModule } from './sandbox';
+
+/**
+ * Every audience of the HTTP API, in the order app.ts mounts them and openapi.ts lists their paths.
+ * The one list of them: a new audience is added here, a new operation in its module's folder.
+ */
+export const AUDIENCES: readonly AudienceModule[] = [
+  platformModule,
+  merchantModule,
+  payerModule,
+  opsModule,
+  dashboardModule,
+  sandboxModule,
+];

@@ -1,0 +1,43 @@
+import type { EnvelopeDeclaration } from '../audience';
+import type { EnvelopeKind } from '../envelope';
+
+/**
+ * The merchant API's envelopes: the contract gives the status API `{status, message: {code: number}}`,
+ * Zaakpay's entries their own answer shapes, and everything else `{success, message: {code: string}}`.
+ */
+const BY_PATH: Record<string, EnvelopeKind> = {
+  '/api/payments/v1/status': 'status',
+  // Zaakpay's checkout entries (and `/transactU?v=8`, below): their JSON answer's shape.
+  '/api/paymentTransact/V8': 'checkout',
+  '/api/paymentTransact/V7': 'checkout',
+  '/transact': 'checkout',
+  '/transactU': 'mandate',
+  '/checkTxn': 'checkTxn',
+  '/updateTxn': 'refund',
+};
+
+export const merchantEnvelopes: EnvelopeDeclaration = {
+  kindOf(path, query) {
+    if (path === '/transactU' && query.v === '8') return 'checkout';
+    if (path.startsWith('/pl/api/')) return 'paylink';
+    return BY_PATH[path];
+  },
+  /**
+   * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
+   * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
+   */
+  // The ledger's field codes (1026-1031) are chosen by its route, which knows which field failed.
+  familyErrors: {
+    '/api/v1/ledger': {
+      internal: 'ledgerGenericFailure',
+      dependencyUnavailable: 'ledgerGenericFailure',
+      apiKeyMissing: 'ledgerApiKeyMissing',
+      apiKeyInvalid: 'ledgerApiKeyInvalid',
+    },
+    '/api/v1/fetchtxn': {
+      validationFailed: 'bulkValidationFailed',
+      malformedJson: 'bulkValidationFailed',
+      malformedBody: 'bulkValidationFailed',
+    },
+  },
+};

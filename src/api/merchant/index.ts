@@ -1,0 +1,55 @@
+import type { AudienceModule } from '../audience';
+import { merchantEnvelopes } from './envelopes';
+import { checkTxnRoutes } from './check-txn';
+import { checkoutEntryRoutes } from './checkout-entries';
+import { checkoutPaths } from './checkout-openapi';
+import { formDataComponentSchemas } from './form-data-schemas-openapi';
+import { ledgerRoutes } from './ledger';
+import { ledgerPaths } from './ledger-openapi';
+import { legacyXmlRoutes } from './legacy-xml';
+import { legacyXmlPaths } from './legacy-xml-openapi';
+import { mandatePaths } from './mandates-openapi';
+import { paymentLinkRoutes } from './payment-links';
+import { paymentLinkPaths } from './payment-links-openapi';
+import { qrRoutes } from './qr';
+import { qrPaths } from './qr-openapi';
+import { refundRoutes } from './refunds';
+import { refundPaths } from './refunds-openapi';
+import { statusRoutes } from './status';
+import { statusPaths } from './status-openapi';
+import { transactURoutes } from './transact-u';
+import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
+
+/**
+ * The merchant API: what a merchant's server calls (status, QR, refunds, ledger and bulk, payment
+ * links, mandates, Zaakpay's checkout entries and legacy APIs), and the webhooks it receives.
+ */
+export const merchantModule: AudienceModule = {
+  name: 'merchant',
+  routers: (deps) => [
+    statusRoutes(deps),
+    ledgerRoutes(deps),
+    paymentLinkRoutes(deps),
+    qrRoutes(deps),
+    refundRoutes(deps),
+    transactURoutes(deps),
+    checkoutEntryRoutes(deps),
+    checkTxnRoutes(deps),
+    legacyXmlRoutes(deps),
+  ],
+  // The checkout's, QR's and mandates' modules also document their sandbox and hosted-page
+  // operations (beside the merchant's, which they explain).
+  paths: (o) => ({
+    ...qrPaths(o.sandboxEnabled),
+    ...refundPaths(),
+    ...mandatePaths(o.sandboxEnabled),
+    ...checkoutPaths(o.sandboxEnabled),
+    ...ledgerPaths(),
+    ...legacyXmlPaths(),
+    ...paymentLinkPaths(),
+    ...statusPaths(),
+  }),
+  componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
+  webhooks: webhookCallbacks,
+  envelope: merchantEnvelopes,
+};

@@ -1,0 +1,25 @@
+import type { AudienceModule } from '../audience';
+import { chargebackRoutes } from './chargebacks';
+import { codecRoutes } from './codec';
+import { keyPaths } from './keys-openapi';
+import { opsRoutes } from './ops';
+import { opsKeyRoutes } from './ops-keys';
+import { opsPaths } from './ops-openapi';
+import { provisioningPaths } from './provisioning-openapi';
+import { reconciliationRoutes } from './reconciliations';
+import { webhookRoutes } from './webhooks';
+import { webhookPaths } from './webhooks-openapi';
+
+/** The operator API (/ops/v1, the operator's bearer token): merchants, keys, webhooks, chargebacks, reconciliations, the codec. */
+export const opsModule: AudienceModule = {
+  name: 'ops',
+  routers: (deps) => [
+    opsRoutes(deps),
+    opsKeyRoutes(deps),
+    codecRoutes(deps),
+    chargebackRoutes(deps),
+    reconciliationRoutes(deps),
+    webhookRoutes(deps),
+  ],
+  paths: () => ({ ...opsPaths(), ...keyPaths(), ...webhookPaths(), ...provisioningPaths() }),
+};

@@ -1,0 +1,24 @@
+import type { AudienceModule } from '../audience';
+import { sandboxRoutes } from './sandbox';
+import { sandboxCheckoutReturnRoutes } from './sandbox-checkout-return';
+import { sandboxMandateRoutes } from './sandbox-mandates';
+import { sandboxPaths } from './sandbox-openapi';
+import { sandboxQrRoutes } from './sandbox-qr';
+import { sandboxTimeRoutes } from './sandbox-time';
+import { sandboxTimePaths } from './sandbox-time-openapi';
+
+/**
+ * The sandbox (/sandbox/v1, SANDBOX_ENABLED only): test payments, QR and mandate events, a returnUrl
+ * to try the checkout with, and time travel (TIME_SKIPPING only). Its QR, mandate and checkout-return
+ * operations are documented beside the merchant operations they exercise.
+ */
+export const sandboxModule: AudienceModule = {
+  name: 'sandbox',
+  routers: (deps) => [
+    ...(deps.config.SANDBOX_ENABLED
+      ? [sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps)]
+      : []),
+    ...(deps.timeTravel ? [sandboxTimeRoutes(deps, deps.timeTravel)] : []),
+  ],
+  paths: (o) => ({ ...(o.timeSkipping ? sandboxTimePaths() : {}), ...(o.sandboxEnabled ? sandboxPaths() : {}) }),
+};
