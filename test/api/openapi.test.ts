@@ -48,6 +48,7 @@ describe('API reference: GET /openapi.json', function () {
       '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/rotate',
       '/ops/v1/merchants/{merchantIdentifier}/encryption-keys/{keyId}/retire',
       '/ops/v1/merchants/{merchantIdentifier}/invitations',
+      '/ops/v1/merchants/{merchantIdentifier}/secret-key/revoke-previous',
       '/ops/v1/merchants/{merchantIdentifier}/secret-key/rotate',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint',
       '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable',
