@@ -225,7 +225,11 @@ export class MerchantRepository {
     this.cache.delete(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
-    const retiresAt = new Date(now.getTime() + overlapMs);
+    // Each rotation's end of overlap names its previous key (revokePreviousSecretKeys): never one
+    // an earlier rotation reported, even for two rotations in the same millisecond.
+    let retiresAt = new Date(now.getTime() + overlapMs);
+    while ((doc.previousSecretKeys ?? []).some((p) => p.retiresAt.getTime() === retiresAt.getTime()))
+      retiresAt = new Date(retiresAt.getTime() + 1);
     const previous = [
       { secretKeyEncrypted: doc.secretKeyEncrypted, retiresAt },
       ...(doc.previousSecretKeys ?? [])
@@ -244,6 +248,33 @@ export class MerchantRepository {
     );
     this.cache.delete(merchantIdentifier);
     return updated ? this.vault.open(updated) : false;
+  }
+
+  /**
+   * Ends the rotation overlap now: the previous secret keys are refused from now on. Only if the
+   * newest previous key still accepted is the one accepted until `acceptedUntil` (the rotation the
+   * caller saw): a stale request never revokes the key a newer rotation replaced. Null for an
+   * unknown merchant, 'unknown' when no such previous key is still accepted, false when a rotation
+   * raced this call (read again).
+   */
+  async revokePreviousSecretKeys(
+    merchantIdentifier: string,
+    acceptedUntil: Date,
+    now: Date,
+  ): Promise<Merchant | null | 'unknown' | false> {
+    this.cache.delete(merchantIdentifier);
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
+    if (!doc) return null;
+    const newest = (doc.previousSecretKeys ?? []).find((p) => p.retiresAt.getTime() > now.getTime());
+    if (newest?.retiresAt.getTime() !== acceptedUntil.getTime()) return 'unknown';
+    // Every rotation changes the current key: unchanged, nobody rotated since this read.
+    const updated = await this.merchants.findOneAndUpdate(
+      { _id: merchantIdentifier, secretKeyEncrypted: doc.secretKeyEncrypted },
+      { $set: { previousSecretKeys: [] } },
+      { returnDocument: 'after' },
+    );
+    this.cache.delete(merchantIdentifier);
+    return updated ? this.toMerchant(updated) : false;
   }
 
   /** A new RSA key pair, handed out from now on; the older keys still decrypt until retired. Null for an unknown merchant. */

@@ -42,7 +42,27 @@ export async function rotateSecretKey(merchants: MerchantRepository, merchantIde
     const rotated = await merchants.rotateSecretKey(merchantIdentifier, secretKey, overlapMs, now);
     if (rotated === null) return null;
     if (rotated)
-      return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: new Date(now.getTime() + overlapMs).toISOString() };
+      return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: rotated.previousSecretKeys[0]!.retiresAt.toISOString() };
+  }
+  throw contended();
+}
+
+/**
+ * Revokes the previous secret key now instead of at the end of its overlap (an owner who fears it
+ * leaked). `acceptedUntil` names the rotation the caller saw (its previousKeyAcceptedUntil): a
+ * request made before a newer rotation names a key no longer the previous one and revokes nothing.
+ * Null for an unknown merchant, 'unknown' when no such previous key is still accepted.
+ */
+export async function revokePreviousSecretKey(
+  merchants: MerchantRepository,
+  merchantIdentifier: string,
+  acceptedUntil: Date,
+  now: Date,
+): Promise<{ merchantIdentifier: string; previousKeyRevokedAt: string } | null | 'unknown'> {
+  for (let attempt = 0; attempt < RACE_ATTEMPTS; attempt++) {
+    const revoked = await merchants.revokePreviousSecretKeys(merchantIdentifier, acceptedUntil, now);
+    if (revoked === null || revoked === 'unknown') return revoked;
+    if (revoked) return { merchantIdentifier, previousKeyRevokedAt: now.toISOString() };
   }
   throw contended();
 }

@@ -47,6 +47,20 @@ function describeKeyCommandsAgainst(mode: GatewayMode) {
         [m.secretKey],
       );
 
+      const revokedPrevious = await json(
+        'keys',
+        'revoke-previous-secret',
+        mid,
+        '--accepted-until',
+        rotated.previousKeyAcceptedUntil,
+      );
+      assert.ok(revokedPrevious.previousKeyRevokedAt);
+      assert.deepEqual((await gw.rt.merchants.findById(mid))!.previousSecretKeys, []);
+      const stale = await cli('keys', 'revoke-previous-secret', mid, '--accepted-until', rotated.previousKeyAcceptedUntil);
+      assert.equal(stale.code, 1);
+      assert.match(stale.stderr, /^error 2048: /);
+      assert.equal((await cli('keys', 'revoke-previous-secret', mid)).code, 2, '--accepted-until is required');
+
       const rsa = await json('keys', 'rotate-rsa', mid);
       assert.equal(rsa.encryptionKeys.length, 2);
       assert.deepEqual(await json('keys', 'list-rsa', mid), rsa);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { formatIstDateTime } from '../../src/domain/ist-time';
+import { revokePreviousSecretKey, rotateSecretKey } from '../../src/usecases/merchant-keys';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
@@ -87,6 +88,61 @@ describe('Merchant keys: API keys, secret key rotation, RSA keys (/ops/v1/mercha
     assert.equal((await statusWith(newKey)).status, 401, 'no overlap: the replaced key is refused at once');
     assert.equal((await statusWith(merchant.secretKey)).status, 401, 'an older key does not outlive the newer overlap');
     assert.equal((await request(`${base}/secret-key/rotate`, { body: { overlapSeconds: -1 }, headers: auth })).status, 400);
+  });
+
+  it('revoking the previous secret key refuses it at once; a stale request (a newer rotation since) revokes nothing', async () => {
+    const revoke = (previousKeyAcceptedUntil: unknown) =>
+      request(`${base}/secret-key/revoke-previous`, { body: { previousKeyAcceptedUntil }, headers: auth });
+    const first = (await request(`${base}/secret-key/rotate`, { method: 'POST', headers: auth })).json.data;
+    const second = (await request(`${base}/secret-key/rotate`, { body: { overlapSeconds: 7200 }, headers: auth })).json.data;
+    assert.equal((await statusWith(first.secretKey)).status, 200, 'in the overlap of the second rotation');
+
+    // Made before the second rotation: names the key that rotation replaced no more.
+    const stale = await revoke(first.previousKeyAcceptedUntil);
+    assert.equal(stale.status, 404, stale.text);
+    assert.equal(stale.json.message.code, '2048');
+    assert.equal((await statusWith(first.secretKey)).status, 200, 'the stale request revoked nothing');
+
+    const revoked = await revoke(second.previousKeyAcceptedUntil);
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.deepEqual(Object.keys(revoked.json.data), ['merchantIdentifier', 'previousKeyRevokedAt']);
+    assert.equal((await statusWith(first.secretKey)).status, 401, 'refused at once');
+    assert.equal((await statusWith(merchant.secretKey)).status, 401, 'and every older one');
+    assert.equal((await statusWith(second.secretKey)).status, 200, 'the current key still signs');
+    assert.equal((await revoke(second.previousKeyAcceptedUntil)).json.message.code, '2048', 'nothing left to revoke');
+
+    for (const bad of ['tomorrow', 42, undefined]) assert.equal((await revoke(bad)).status, 400, String(bad));
+    const unknown = await request(`${gw.baseUrl}/ops/v1/merchants/nosuchmerchant/secret-key/revoke-previous`, {
+      body: { previousKeyAcceptedUntil: second.previousKeyAcceptedUntil },
+      headers: auth,
+    });
+    assert.equal(unknown.json.message.code, '2042');
+  });
+
+  it('a revoke racing a rotation (even in the same millisecond) never revokes the key that rotation replaced', async () => {
+    const first = (await request(`${base}/secret-key/rotate`, { method: 'POST', headers: auth })).json.data;
+    const [revoked, rotated] = await Promise.all([
+      request(`${base}/secret-key/revoke-previous`, {
+        body: { previousKeyAcceptedUntil: first.previousKeyAcceptedUntil },
+        headers: auth,
+      }),
+      request(`${base}/secret-key/rotate`, { method: 'POST', headers: auth }),
+    ]);
+    assert.equal(rotated.status, 200);
+    assert.ok([200, 404].includes(revoked.status), revoked.text);
+    // Whichever came first, the key the rotation replaced (first's) keeps its overlap.
+    assert.equal((await statusWith(first.secretKey)).status, 200);
+    assert.equal((await statusWith(rotated.json.data.secretKey)).status, 200);
+  });
+
+  it('two rotations in the same millisecond report different ends of overlap, so the stale one revokes nothing', async () => {
+    const at = gw.rt.now();
+    const m = merchant.merchantIdentifier;
+    const first = (await rotateSecretKey(gw.rt.merchants, m, 3_600_000, at))!;
+    const second = (await rotateSecretKey(gw.rt.merchants, m, 3_600_000, at))!;
+    assert.notEqual(first.previousKeyAcceptedUntil, second.previousKeyAcceptedUntil);
+    assert.equal(await revokePreviousSecretKey(gw.rt.merchants, m, new Date(first.previousKeyAcceptedUntil), at), 'unknown');
+    assert.equal((await statusWith(first.secretKey)).status, 200);
   });
 
   it('rotating the RSA key gives a new encryptionKeyId first; the old one is retired on request, the newest cannot be', async () => {

@@ -98,7 +98,7 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
     await assertAccessible(page, 'sign-in with an error');
   });
 
-  it('Developers: creates an API key that the ledger API accepts; rotates the secret key, both keys sign status requests in the overlap', async () => {
+  it('Developers: creates an API key that the ledger API accepts; rotates the secret key, both keys sign status requests in the overlap, and revokes the previous one at once', async () => {
     const page = await phonePage();
     await joinAndSignIn(page, 'owner');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Developers' }).click();
@@ -126,6 +126,12 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
       checkStatus(gw.baseUrl, key, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'none-yet' });
     assert.equal((await status(secretKey)).status, 200, 'the new key signs');
     assert.equal((await status(merchant.secretKey)).status, 200, 'the old key still signs inside the overlap');
+
+    await page.getByRole('button', { name: 'Revoke the previous key now' }).click();
+    assert.match(await page.getByRole('status').innerText(), /Previous secret key revoked/);
+    assert.equal((await status(merchant.secretKey)).status, 401, 'the previous key is refused at once');
+    assert.equal((await status(secretKey)).status, 200, 'the current key still signs');
+    assert.equal(await page.getByRole('button', { name: 'Revoke the previous key now' }).count(), 0, 'nothing left to revoke');
 
     const pem = await page.request.get(
       `${gw.baseUrl}/dashboard/developers/encryption-keys/${encodeURIComponent(merchant.encryptionKeyId)}.pem`,

@@ -15,6 +15,7 @@ const COMMAND_OF: Record<string, string> = {
   'GET /ops/v1/merchants/{merchantIdentifier}/api-keys': 'cli keys list',
   'POST /ops/v1/merchants/{merchantIdentifier}/api-keys': 'cli keys create',
   'POST /ops/v1/merchants/{merchantIdentifier}/api-keys/{keyId}/revoke': 'cli keys revoke',
+  'POST /ops/v1/merchants/{merchantIdentifier}/secret-key/revoke-previous': 'cli keys revoke-previous-secret',
   'POST /ops/v1/merchants/{merchantIdentifier}/secret-key/rotate': 'cli keys rotate-secret',
   'GET /ops/v1/merchants/{merchantIdentifier}/encryption-keys': 'cli keys list-rsa',
   'POST /ops/v1/merchants/{merchantIdentifier}/encryption-keys/rotate': 'cli keys rotate-rsa',

@@ -1,12 +1,18 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseDurationList } from '../../domain/durations';
-import { createApiKey, retireEncryptionKey, rotateEncryptionKey, rotateSecretKey } from '../../usecases/merchant-keys';
+import {
+  createApiKey,
+  retireEncryptionKey,
+  revokePreviousSecretKey,
+  rotateEncryptionKey,
+  rotateSecretKey,
+} from '../../usecases/merchant-keys';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
 import { developersPage } from '../pages/dashboard-developers-page';
-import { createApiKeySchema, noBodySchema } from '../schemas/keys';
+import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema } from '../schemas/keys';
 import { formProblem } from '../schemas/dashboard';
 
 /**
@@ -37,6 +43,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     revoked: 'API key revoked: it is refused from now on.',
     rsa: 'New RSA key: encrypt with it from now on.',
     retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
+    'previous-secret': 'Previous secret key revoked: only the current secret key is accepted from now on.',
   };
 
   router.get('/', (ctx) =>
@@ -76,6 +83,21 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
         previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil),
       },
     });
+  });
+
+  router.post('/secret-key/revoke-previous', mayHoldCredentials, async (ctx) => {
+    const parsed = revokePreviousSecretKeySchema.safeParse(dashboardState(ctx).form);
+    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    const at = new Date(parsed.data.previousKeyAcceptedUntil);
+    const revoked = await revokePreviousSecretKey(deps.merchants, mid(ctx), at, deps.now());
+    if (revoked === 'unknown') {
+      return show(ctx, 409, {
+        error:
+          'That previous secret key is no longer the one accepted (the key was rotated again, or its overlap ended): nothing was revoked.',
+      });
+    }
+    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'previous secret key revoked');
+    done(ctx, 'previous-secret');
   });
 
   router.post('/encryption-keys/rotate', mayChange, async (ctx) => {

@@ -8,6 +8,8 @@ import {
   createApiKeySchema,
   encryptionKeysResponseSchema,
   noBodySchema,
+  previousSecretKeyRevokedResponseSchema,
+  revokePreviousSecretKeySchema,
   rotateSecretKeySchema,
   secretKeyRotatedResponseSchema,
 } from '../schemas/keys';
@@ -73,6 +75,22 @@ export function keyPaths(): Record<string, object> {
           request: rotateSecretKeySchema,
           example: { overlapSeconds: 86400 },
           responses: { 200: { description: 'the new key, shown once', schema: secretKeyRotatedResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/secret-key/revoke-previous': {
+      post: op(
+        {
+          summary: 'Revoke the previous secret key now (operator)',
+          description:
+            "Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
+          request: revokePreviousSecretKeySchema,
+          example: { previousKeyAcceptedUntil: '2026-11-27T10:00:00.000Z' },
+          responses: {
+            200: { description: 'only the current key is accepted from now on', schema: previousSecretKeyRevokedResponseSchema },
+          },
           errors: [400, 401, 404, 413, 415, 503],
         },
         [merchantIdentifier],

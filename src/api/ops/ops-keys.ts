@@ -8,12 +8,13 @@ import {
   encryptionKeysView,
   retireEncryptionKey,
   rotateEncryptionKey,
+  revokePreviousSecretKey,
   rotateSecretKey,
 } from '../../usecases/merchant-keys';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
-import { createApiKeySchema, noBodySchema, rotateSecretKeySchema } from '../schemas/keys';
+import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema, rotateSecretKeySchema } from '../schemas/keys';
 
 /** Operator API on a merchant's keys: the same operations as the dashboard's Developers page. */
 export function opsKeyRoutes(deps: ApiDeps): Router {
@@ -64,6 +65,24 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), overlapMs }, 'secret key rotated');
     ctx.body = { success: true, data: rotated };
+  });
+
+  router.post('/secret-key/revoke-previous', async (ctx) => {
+    const { body } = await readJson(ctx, revokePreviousSecretKeySchema, deps.config.MAX_BODY_BYTES);
+    const revoked = await revokePreviousSecretKey(
+      deps.merchants,
+      merchantOf(ctx),
+      new Date(body.previousKeyAcceptedUntil),
+      deps.now(),
+    );
+    if (!revoked) throw new ApiError('merchantNotFound');
+    if (revoked === 'unknown')
+      throw new ApiError(
+        'keyNotFound',
+        `no previous secret key accepted until ${body.previousKeyAcceptedUntil} is still accepted`,
+      );
+    deps.logger.info({ merchantIdentifier: merchantOf(ctx) }, 'previous secret key revoked');
+    ctx.body = { success: true, data: revoked };
   });
 
   router.get('/encryption-keys', async (ctx) => {

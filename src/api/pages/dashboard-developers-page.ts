@@ -55,7 +55,8 @@ export function developersPage(
   const overlap = m.merchant.previousSecretKeys.filter((p) => p.retiresAt > m.now);
   const secret = `<section class="card" aria-labelledby="secret-key"><h2 id="secret-key">Secret key</h2>
   <p>Signs checksums both ways. ${overlap.length ? `A previous key is still accepted until ${esc(ist(overlap[0]!.retiresAt))}.` : 'No previous key is accepted.'}</p>
-  ${canHoldCredentials ? form('/dashboard/developers/secret-key/rotate', 'Rotate secret key', '', 'inline secondary') + '<p class="muted">The old key keeps working for 24 hours, so your deployment can roll.</p>' : ''}</section>`;
+  ${canHoldCredentials ? form('/dashboard/developers/secret-key/rotate', 'Rotate secret key', '', 'inline secondary') + '<p class="muted">The old key keeps working for 24 hours, so your deployment can roll.</p>' : ''}
+  ${canHoldCredentials && overlap.length ? form('/dashboard/developers/secret-key/revoke-previous', 'Revoke the previous key now', `<input type="hidden" name="previousKeyAcceptedUntil" value="${esc(overlap[0]!.retiresAt.toISOString())}">`, 'inline secondary') + '<p class="muted">If the previous key may have leaked: it is refused at once, also by a deployment still signing with it.</p>' : ''}</section>`;
 
   const rsaRows = m.merchant.encryptionKeys
     .map(

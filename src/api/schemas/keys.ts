@@ -21,6 +21,14 @@ export const rotateSecretKeySchema = z.strictObject({
   ),
 });
 
+export const revokePreviousSecretKeySchema = z.strictObject({
+  previousKeyAcceptedUntil: z.iso
+    .datetime({ offset: true })
+    .describe(
+      "the rotation's previousKeyAcceptedUntil, naming the previous key to revoke: a request made before a newer rotation names a key that is no longer the previous one and revokes nothing (404, code 2048)",
+    ),
+});
+
 const apiKeyView = z.object({
   keyId: z.string().describe('ak_ and the first 16 hex digits of the key’s SHA-256: names the key, is not the key'),
   label: z.string(),
@@ -50,5 +58,12 @@ export const encryptionKeysResponseSchema = z.object({
     encryptionKeys: z
       .array(z.object({ encryptionKeyId: z.string(), publicKeyPem: z.string(), createdAt: z.string() }))
       .describe('the keys that decrypt payerVpa, newest first (encrypt with the first)'),
+  }),
+});
+export const previousSecretKeyRevokedResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    previousKeyRevokedAt: z.string().describe('from this instant only the current secret key is accepted'),
   }),
 });

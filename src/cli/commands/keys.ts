@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createApiKeySchema, rotateSecretKeySchema } from '../../api/schemas/keys';
+import { createApiKeySchema, revokePreviousSecretKeySchema, rotateSecretKeySchema } from '../../api/schemas/keys';
 import type { CliContext } from '../context';
 import { validated, waitSecondsArg } from '../validate';
 
@@ -45,6 +45,22 @@ export function keyCommands(program: Command, ctx: CliContext): void {
         overlapSeconds: '--overlap',
       });
       ctx.print(await ctx.client().call('POST', path(m, 'secret-key/rotate'), { json: body }));
+    });
+  keys
+    .command('revoke-previous-secret')
+    .description(
+      "Refuse the previous secret key now instead of at the end of its overlap; --accepted-until names it (the rotation's previousKeyAcceptedUntil), so a newer rotation's previous key is never revoked by mistake.",
+    )
+    .argument('<merchantIdentifier>')
+    .option('--accepted-until <instant>', "the rotation's previousKeyAcceptedUntil, such as 2026-11-27T10:00:00.000Z (required)")
+    .action(async (m: string, o: { acceptedUntil?: string }, command: Command) => {
+      const body = validated(
+        command,
+        revokePreviousSecretKeySchema,
+        { previousKeyAcceptedUntil: o.acceptedUntil },
+        { previousKeyAcceptedUntil: '--accepted-until' },
+      );
+      ctx.print(await ctx.client().call('POST', path(m, 'secret-key/revoke-previous'), { json: body }));
     });
   keys
     .command('list-rsa')
