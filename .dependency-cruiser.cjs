@@ -26,7 +26,7 @@ const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';
  */
 const httpToolkit = [
   '^src/api/(middleware|schemas|pages|reference)/',
-  '^src/api/(deps|envelope|audience|hosted-page|checkout-request|mandate-response|page-stream|csv-stream)\\.ts$',
+  '^src/api/(deps|envelope|audience|hosted-page|checkout-request|mandate-response|page-stream|page-walk|csv-stream)\\.ts$',
 ];
 
 /**

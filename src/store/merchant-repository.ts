@@ -274,7 +274,7 @@ export class MerchantRepository {
       { returnDocument: 'after' },
     );
     this.cache.delete(merchantIdentifier);
-    return updated ? this.toMerchant(updated) : false;
+    return updated ? this.vault.open(updated) : false;
   }
 
   /** A new RSA key pair, handed out from now on; the older keys still decrypt until retired. Null for an unknown merchant. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { checkoutToken, legacyCheckoutToken } from '../domain/checkout';
-import type { Checkout, CheckoutRepository } from '../store/checkout-repository';
+import type { Checkout } from '../domain/checkout';
+import type { CheckoutRepository } from '../store/checkout-repository';
 import type { OrderRef } from '../store/transaction-repository';
 
 /**
