@@ -232,7 +232,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
       const [merchant, secrets] = merchantIdentifier
         ? await Promise.all([
-            deps.merchants.findById(merchantIdentifier),
+            deps.merchants.findFresh(merchantIdentifier),
             deps.merchants.webhookSigningSecrets(merchantIdentifier, at),
           ])
         : [null, null];

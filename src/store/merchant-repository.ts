@@ -37,9 +37,14 @@ export class MerchantRepository {
   private readonly apiKeys: ApiKeyRepository;
   private readonly vault: MerchantVault;
   // Every authenticated request needs its merchant; a short-lived cache of decrypted merchants
-  // saves a store round trip and an AES decryption per request. A change (key rotation) reaches
-  // every replica within the TTL; unknown merchants are never cached.
+  // saves a store round trip and an AES decryption per request. A change reaches other replicas
+  // within the TTL, except a new secret key, which verifiedWithKeysInForce (src/api/middleware)
+  // accepts at once; unknown merchants are never cached.
   private readonly cache = new Map<string, { merchant: Merchant; expiresAt: number }>();
+  // Bumped by every change this process makes. A read that began before a change may return the
+  // document as it was: it must not be cached after the change forgot the entry, or the old secret
+  // key would be served (a new key refused with 401, webhooks signed with the old one) for the TTL.
+  private changes = 0;
 
   constructor(
     private readonly db: Db,
@@ -96,17 +101,37 @@ export class MerchantRepository {
   /** Start-up migration (src/store/migrations/secrets-at-rest-v2.ts): how many merchants it rewrote. */
   async migrateSecretsAtRest(): Promise<number> {
     const rewritten = await migrateSecretsAtRest(this.db, this.vault);
-    if (rewritten > 0) this.cache.clear();
+    if (rewritten > 0) this.forgetAll();
     return rewritten;
+  }
+
+  private forget(merchantIdentifier: string): void {
+    this.changes++;
+    this.cache.delete(merchantIdentifier);
+  }
+
+  private forgetAll(): void {
+    this.changes++;
+    this.cache.clear();
+  }
+
+  /**
+   * The merchant as stored now, past this process's cache: for what must carry the key in force even
+   * when another process (an API replica) rotated it a moment ago, such as a webhook attempt's checksum.
+   */
+  async findFresh(merchantIdentifier: string): Promise<Merchant | null> {
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
+    return doc ? this.vault.open(doc) : null;
   }
 
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
     const cached = this.cache.get(merchantIdentifier);
     if (cached && cached.expiresAt > Date.now()) return cached.merchant;
+    const changesBefore = this.changes;
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     const merchant = this.vault.open(doc);
-    if (this.cacheTtlMs > 0) {
+    if (this.cacheTtlMs > 0 && this.changes === changesBefore) {
       this.cache.delete(merchantIdentifier);
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(merchantIdentifier, { merchant, expiresAt: Date.now() + this.cacheTtlMs });
@@ -143,7 +168,7 @@ export class MerchantRepository {
    * forgets the merchant at once; other replicas see the change within MERCHANT_CACHE_SECONDS.
    */
   async updateSettings(merchantIdentifier: string, settings: MerchantSettings): Promise<Merchant | null> {
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier },
       { $set: settings },
@@ -222,7 +247,7 @@ export class MerchantRepository {
     overlapMs: number,
     now: Date,
   ): Promise<Merchant | null | false> {
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     // Each rotation's end of overlap names its previous key (revokePreviousSecretKeys): never one
@@ -246,7 +271,7 @@ export class MerchantRepository {
       },
       { returnDocument: 'after' },
     );
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     return updated ? this.vault.open(updated) : false;
   }
 
@@ -262,7 +287,7 @@ export class MerchantRepository {
     acceptedUntil: Date,
     now: Date,
   ): Promise<Merchant | null | 'unknown' | false> {
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     const newest = (doc.previousSecretKeys ?? []).find((p) => p.retiresAt.getTime() > now.getTime());
@@ -273,7 +298,7 @@ export class MerchantRepository {
       { $set: { previousSecretKeys: [] } },
       { returnDocument: 'after' },
     );
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     return updated ? this.vault.open(updated) : false;
   }
 
@@ -283,7 +308,7 @@ export class MerchantRepository {
     key: { keyId: string; publicKeyPem: string; privateKeyPem: string },
     now: Date,
   ): Promise<Merchant | null> {
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier },
       {
@@ -309,7 +334,7 @@ export class MerchantRepository {
    * so a key added or another retired meanwhile is kept as the other change left it.
    */
   async retireEncryptionKey(merchantIdentifier: string, keyId: string, now: Date): Promise<Merchant | 'unknown' | 'newest'> {
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     const place = doc ? doc.encryptionKeys.findIndex((k) => k.keyId === keyId) : -1;
     if (!doc || place < 0) return 'unknown';
@@ -319,7 +344,7 @@ export class MerchantRepository {
       { $set: { [`encryptionKeys.${place}.retiredAt`]: now } },
       { returnDocument: 'after' },
     );
-    this.cache.delete(merchantIdentifier);
+    this.forget(merchantIdentifier);
     if (updated) return this.vault.open(updated);
     // Retired already (by a concurrent call): the same answer as retiring it.
     const again = await this.merchants.findOne({ _id: merchantIdentifier });

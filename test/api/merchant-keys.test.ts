@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import { revokePreviousSecretKey, rotateSecretKey } from '../../src/usecases/merchant-keys';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
 import { ledger } from '../support/ledger';
 
@@ -143,6 +143,22 @@ describe('Merchant keys: API keys, secret key rotation, RSA keys (/ops/v1/mercha
     assert.notEqual(first.previousKeyAcceptedUntil, second.previousKeyAcceptedUntil);
     assert.equal(await revokePreviousSecretKey(gw.rt.merchants, m, new Date(first.previousKeyAcceptedUntil), at), 'unknown');
     assert.equal((await statusWith(first.secretKey)).status, 200);
+  });
+
+  it('a key rotated on one API replica signs at once on another whose cache still holds the merchant', async () => {
+    const replica = await startTestGateway({ MONGODB_DB: gw.rt.config.MONGODB_DB, MERCHANT_CACHE_SECONDS: '30' });
+    try {
+      const statusAt = (g: TestGateway, secretKey: string) =>
+        checkStatus(g.baseUrl, secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'no-such-order' });
+      assert.equal((await statusAt(replica, merchant.secretKey)).status, 200, 'the replica caches the merchant');
+      const rotated = await request(`${base}/secret-key/rotate`, { method: 'POST', headers: auth });
+      const newKey = rotated.json.data.secretKey;
+      assert.equal((await statusAt(replica, newKey)).status, 200, "the new key, not a 401 for the cache's life");
+      assert.equal((await statusAt(replica, merchant.secretKey)).status, 200, 'the old one in its overlap');
+      assert.equal((await statusAt(replica, '0'.repeat(32))).status, 401);
+    } finally {
+      await replica.stop();
+    }
   });
 
   it('rotating the RSA key gives a new encryptionKeyId first; the old one is retired on request, the newest cannot be', async () => {

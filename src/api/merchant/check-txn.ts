@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { CheckTxnCodes, toCheckTxnRecord, type CheckTxnCode } from '../../domain/check-txn';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseLooseObject } from '../../domain/loose-json';
 import { findOrder } from '../../usecases/read-order';
 import type { ApiDeps } from '../deps';
@@ -31,7 +32,11 @@ export function checkTxnRoutes(deps: ApiDeps): Router {
     const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
     if (!merchant) return refuse('merchantIdentifierInvalid');
     if (!form.checksum) return refuse('checksumBlank', merchant.merchantIdentifier);
-    if (!checksumMatches(secretKeysAt(merchant, deps.now()), form.data!, form.checksum))
+    if (
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+        checksumMatches(keys, form.data!, form.checksum!),
+      ))
+    )
       return refuse('checksumMismatch', merchant.merchantIdentifier);
     await deps.rateLimit.consume(ctx, 'checkTxn', merchant.merchantIdentifier);
 

@@ -11,7 +11,8 @@ import {
 import { legacyFieldOrderProblem, signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
 import type { CheckoutEntry } from '../../domain/checkout-return';
 import { refusedPlainHttp } from '../../domain/network-address';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import type { Merchant } from '../../domain/merchant';
 import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
@@ -52,7 +53,9 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);
       requireChecksum(fields.checksum);
-      const signed = signedLegacyFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+      const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+        signedLegacyFields(keys, pairs, fields.checksum!),
+      );
       if (!signed) throw new CheckoutRefusal('checksumMismatch');
       const misplaced = legacyFieldOrderProblem(pairs);
       if (misplaced) throw new CheckoutRefusal('fieldInvalid', `${misplaced.field}: ${misplaced.why}`);
@@ -78,7 +81,9 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
   if (fields.data !== undefined && fields.orderId === undefined) return dataEntry(deps, ctx, entry, fields);
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
-  const signed = signedExpressFields(secretKeysAt(merchant, deps.now()), pairs, fields.checksum!);
+  const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+    signedExpressFields(keys, pairs, fields.checksum!),
+  );
   if (!signed) throw new CheckoutRefusal('checksumMismatch');
   return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
 }
@@ -91,7 +96,11 @@ async function dataEntry(deps: ApiDeps, ctx: Context, entry: CheckoutEntry, fiel
   const named = unread.merchantIdentifier;
   const merchant = await signer(deps, typeof named === 'string' ? named : undefined);
   requireChecksum(fields.checksum);
-  if (!checksumMatches(secretKeysAt(merchant, deps.now()), fields.data, fields.checksum!))
+  if (
+    !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+      checksumMatches(keys, fields.data!, fields.checksum!),
+    ))
+  )
     throw new CheckoutRefusal('checksumMismatch');
   const echo = isRecord(unread.orderDetail) ? unread.orderDetail : null;
   try {

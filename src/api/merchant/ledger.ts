@@ -4,7 +4,7 @@ import { toBulkRecord, toLedgerRecord } from '../../domain/ledger-record';
 import { txnStatusesFor } from '../../domain/ledger-state';
 import { istDay, istPeriod } from '../../domain/report-range';
 import type { ApiDeps } from '../deps';
-import { apiKeyAuth } from '../middleware/authenticate';
+import { apiKeyAuth, verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { respondWithPage } from '../page-stream';
 import { pageWalks } from '../page-walk';
@@ -17,7 +17,7 @@ import {
   ledgerRequestSchema,
   NO_BULK_TRANSACTION,
 } from '../schemas/ledger';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
 import type { Merchant } from '../../domain/merchant';
 
 /**
@@ -79,7 +79,11 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
     // The checksum header is optional; when sent it must sign the exact body (DECISIONS.md).
     const presented = ctx.get('checksum');
-    if (presented && !checksumMatches(secretKeysAt(merchant, deps.now()), raw, presented)) throw new ApiError('checksumMismatch');
+    if (
+      presented &&
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, raw, presented)))
+    )
+      throw new ApiError('checksumMismatch');
     const body = validate(bulkRequestSchema, parseJsonBody(raw));
     const day = istDay(body.txnDate);
     if (!day) throw new ApiError('validationFailed', 'txnDate: no such date');

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
 import { CheckTxnCodes, toCheckTxnRecord } from '../../domain/check-txn';
-import { secretKeysAt } from '../../domain/checksum';
 import { checksumMatchesAny, legacyChecksumTexts } from '../../domain/checkout-checksum';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
 import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
@@ -10,6 +9,7 @@ import type { Merchant } from '../../domain/merchant';
 import { findOrder } from '../../usecases/read-order';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { readRawBody, validate } from '../middleware/body';
 import { parseFormPairs } from '../middleware/form-body';
 import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
@@ -112,7 +112,11 @@ async function answerXml(
     const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
     if (!merchant) throw new XmlRefusal(401, CheckTxnCodes.merchantIdentifierInvalid);
     if (!fields.checksum) throw new XmlRefusal(401, blank);
-    if (!checksumMatchesAny(secretKeysAt(merchant, deps.now()), legacyChecksumTexts(pairs), fields.checksum))
+    if (
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+        checksumMatchesAny(keys, legacyChecksumTexts(pairs), fields.checksum!),
+      ))
+    )
       throw new XmlRefusal(401, mismatch);
     signer = merchant;
     await deps.rateLimit.consume(ctx, family, merchant.merchantIdentifier);

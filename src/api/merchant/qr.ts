@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { secretKeysAt } from '../../domain/checksum';
 import { z } from 'zod';
 import { ApiError, BusinessResults } from '../../domain/api-errors';
 import { qrImageSignatureMatches } from '../../domain/qr-image-address';
@@ -8,7 +7,7 @@ import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { createQr } from '../../usecases/create-qr';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
-import { authenticateQrChecksum, requireMerchant } from '../middleware/authenticate';
+import { authenticateQrChecksum, requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { createQrSchema, qrImageQuerySchema } from '../schemas/qr';
 import { merchantIdentifierField } from '../schemas/common';
@@ -71,12 +70,11 @@ export function qrRoutes(deps: ApiDeps): Router {
     // The checksum covers `data` exactly as it stands in the address, before any decoding.
     const now = deps.now();
     const unlabelled = now.getTime() < (deps.config.QR_IMAGE_UNLABELLED_UNTIL?.getTime() ?? -Infinity);
+    const address = { mid: q.mid, width: q.width, height: q.height, rawData: raw.data!, checksum: q.checksum };
     if (
-      !qrImageSignatureMatches(
-        secretKeysAt(merchant, now),
-        { mid: q.mid, width: q.width, height: q.height, rawData: raw.data!, checksum: q.checksum },
-        unlabelled,
-      )
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, now, (keys) =>
+        qrImageSignatureMatches(keys, address, unlabelled),
+      ))
     ) {
       throw new ApiError('checksumMismatch');
     }

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
-import { requireMerchant } from '../middleware/authenticate';
+import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
 import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
@@ -30,7 +30,11 @@ export function refundRoutes(deps: ApiDeps): Router {
     // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
     if (!merchantIdentifier || merchantIdentifier.length > 64) return answer(401, 'checksumMismatch');
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
-    if (!checksumMatches(secretKeysAt(merchant, deps.now()), form.data, form.checksum)) return answer(401, 'checksumMismatch');
+    const checksum = form.checksum;
+    if (
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, form.data, checksum)))
+    )
+      return answer(401, 'checksumMismatch');
     await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
 
     // Authenticated: now read `data` as strictly as every JSON body (a key given twice is refused).

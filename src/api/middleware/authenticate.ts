@@ -17,6 +17,25 @@ export async function requireMerchant(merchants: MerchantRepository, merchantIde
   return merchant;
 }
 
+/**
+ * Verifies a checksum with the merchant's keys in force (`verify` answers what it verified, or
+ * null/false). One that matches none is tried once more with the merchant read afresh from the store:
+ * a key rotated a moment ago on another replica is accepted at once, not after MERCHANT_CACHE_SECONDS.
+ * A wrong checksum costs one more read; the failed-authentication limits bound how often.
+ */
+export async function verifiedWithKeysInForce<T>(
+  merchants: MerchantRepository,
+  merchant: Merchant,
+  at: Date,
+  verify: (keys: string[]) => T | null | false,
+): Promise<T | null> {
+  const cached = verify(secretKeysAt(merchant, at));
+  if (cached) return cached;
+  const fresh = await merchants.findFresh(merchant.merchantIdentifier);
+  if (!fresh || fresh.secretKey === merchant.secretKey) return null;
+  return verify(secretKeysAt(fresh, at)) || null;
+}
+
 /** Status API: header `checksum` = HMAC-SHA256(secretKey, raw request body). */
 export async function authenticateHeaderChecksum(
   ctx: Context,
@@ -28,7 +47,7 @@ export async function authenticateHeaderChecksum(
   const presented = ctx.get('checksum');
   if (!presented) throw new ApiError('checksumMissing', 'send the checksum header');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(secretKeysAt(merchant, at), rawBody, presented)) {
+  if (!(await verifiedWithKeysInForce(merchants, merchant, at, (keys) => checksumMatches(keys, rawBody, presented)))) {
     throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
   }
   return merchant;
@@ -42,7 +61,12 @@ export async function authenticateQrChecksum(
 ): Promise<Merchant> {
   if (!fields.checksum) throw new ApiError('checksumMissing', 'send the checksum field');
   const merchant = await requireMerchant(merchants, fields.merchantIdentifier);
-  if (!checksumMatches(secretKeysAt(merchant, at), qrChecksumPayload(fields), fields.checksum)) {
+  const checksum = fields.checksum;
+  if (
+    !(await verifiedWithKeysInForce(merchants, merchant, at, (keys) =>
+      checksumMatches(keys, qrChecksumPayload(fields), checksum),
+    ))
+  ) {
     throw new ApiError('checksumMismatch', undefined, fields.merchantIdentifier);
   }
   return merchant;
@@ -58,7 +82,7 @@ export async function authenticateFormChecksum(
 ): Promise<Merchant> {
   if (!checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
   const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!checksumMatches(secretKeysAt(merchant, at), data, checksum))
+  if (!(await verifiedWithKeysInForce(merchants, merchant, at, (keys) => checksumMatches(keys, data, checksum))))
     throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
   return merchant;
 }

@@ -70,7 +70,7 @@ export function keyPaths(): Record<string, object> {
         {
           summary: 'Rotate the secret key with an overlap (operator)',
           description:
-            "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Other API replicas see the new key within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
+            "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Every API replica accepts the new key at once (a checksum its cached keys refuse is checked again against the merchant as stored), and webhook attempts read the key in force from the store. Unknown merchant: 404, code 2042.",
           bodyOptional: true,
           request: rotateSecretKeySchema,
           example: { overlapSeconds: 86400 },

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { secretKeysAt } from '../../domain/checksum';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { ApiError } from '../../domain/api-errors';
 import { verifiedReturnKind } from '../../domain/checkout-return';
 import type { ApiDeps } from '../deps';
@@ -23,7 +23,7 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
     validate(sandboxReturnFormSchema, Object.fromEntries(pairs));
     const merchant = await deps.merchants.findById(merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
-    const kind = verifiedReturnKind(secretKeysAt(merchant, deps.now()), pairs);
+    const kind = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
     const rows = pairs.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="f-${esc(k)}">${esc(v)}</td></tr>`).join('');
     sendPage(
       ctx,
