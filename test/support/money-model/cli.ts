@@ -1,5 +1,5 @@
 /**
- * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...]`: the money model at any
+ * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P]`: the money model at any
  * size against its own stack (docs/contributors/tests.md, "The money model"). Exits 1 on a
  * violation, printing the seed, the shrunk sequence and the path that replays it.
  */
@@ -17,6 +17,8 @@ async function main(): Promise<boolean> {
       'no-shrink': { type: 'boolean', default: false },
       // Payer VPAs to leave out, comma-separated: e.g. late@sandbox, to explore past its known defect.
       without: { type: 'string', default: '' },
+      // Replays one sequence: the path a failure prints (with its seed).
+      path: { type: 'string' },
     },
   });
   const o = {
@@ -25,6 +27,7 @@ async function main(): Promise<boolean> {
     maxCommands: Number(values.commands),
     shrink: !values['no-shrink'],
     without: values.without.split(',').filter(Boolean),
+    path: values.path,
   };
   console.log(
     `[money] ${o.runs} sequences of at most ${o.maxCommands} commands, seed ${o.seed}${o.without.length ? `, without ${o.without.join(', ')}` : ''}`,

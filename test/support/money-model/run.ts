@@ -27,6 +27,8 @@ export interface MoneyRunOptions {
   /** Payer VPAs left out of the sequences (exploring past a known defect). */
   without?: string[];
   log?: (line: string) => void;
+  /** fast-check's replay path of one sequence (printed with a failure): runs that sequence alone. */
+  path?: string;
 }
 
 export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<void> {
@@ -54,7 +56,12 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
       }
     },
   );
-  const details = await fc.check(property, { seed: o.seed, numRuns: o.runs, endOnFailure: !o.shrink });
+  const details = await fc.check(property, {
+    seed: o.seed,
+    numRuns: o.runs,
+    endOnFailure: !o.shrink,
+    ...(o.path !== undefined ? { path: o.path } : {}),
+  });
   if (details.failed) {
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${fc.defaultReportMessage(details)}\nWhat the checker found:\n${cause}`);
