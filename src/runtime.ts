@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { BankConnector } from '../activities/bank-connector';
+import type { BankConnector, BankPayouts } from '../activities/bank-connector';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import { HttpBankConnector } from './bank/http-connector';
 import { refuseSimulatorBank } from './bank/simulator-marker';
@@ -137,7 +137,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */
-export function bankConnector(config: Config): BankConnector {
+export function bankConnector(config: Config): BankConnector & BankPayouts {
   if (config.BANK_CONNECTOR === 'http') {
     return new HttpBankConnector({
       baseUrl: config.BANK_BASE_URL!,
