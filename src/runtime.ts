@@ -25,6 +25,7 @@ import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
 import { temporalTls } from './temporal/tls';
+import { settlementActivityDeps } from './settlement-runtime';
 import { registerSearchAttributes } from './temporal/register-search-attributes';
 import { TestServerClock } from './temporal/test-server-clock';
 import { TimeTravel } from './temporal/time-travel';
@@ -151,7 +152,9 @@ export function bankConnector(config: Config): BankConnector & BankPayouts {
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {
+  const bank = bankConnector(rt.config);
   return {
+    ...settlementActivityDeps(rt, bank),
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
     mandates: rt.mandates,
@@ -169,6 +172,6 @@ export function activityDeps(rt: Runtime): ActivityDeps {
         .map((r) => r.trim())
         .filter(Boolean),
     },
-    bank: bankConnector(rt.config),
+    bank,
   };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CardBrand } from './card';
 import type { PaymentInstrument } from './instrument';
 import type { Paise } from './money';
@@ -92,3 +93,22 @@ export function refundReturnedFee(
     taxPaise: share(sale.taxPaise, after) - share(sale.taxPaise, refundedBeforePaise),
   };
 }
+
+const feeRateSchema = z.strictObject({
+  percentBps: z.number().int().min(0).max(10_000).describe('percentage in basis points: 199 = 1.99 %'),
+  fixedPaise: z.number().int().min(0).max(100_000).describe('fixed fee in paise'),
+});
+const cardRatesSchema = z.strictObject({ debit: feeRateSchema, credit: feeRateSchema });
+
+/** A fee plan as an operator sends it (ops API, CLI) or configures the default (SETTLEMENT_FEE_PLAN). */
+export const feePlanSchema = z.strictObject({
+  upi: feeRateSchema,
+  card: cardRatesSchema,
+  networks: z
+    .partialRecord(z.enum(['VISA', 'MASTERCARD', 'RUPAY', 'AMEX', 'UNKNOWN']), cardRatesSchema.partial())
+    .optional()
+    .describe('card rates of one network, overriding `card`'),
+  netbanking: feeRateSchema,
+  wallet: feeRateSchema,
+  refundReturnsFee: z.boolean(),
+}) satisfies z.ZodType<FeePlan>;
