@@ -107,6 +107,22 @@ export class SettlementClaimRepository {
     return { lines: lines.length, next: page.next };
   }
 
+  /** Anything this settlement would claim: one unclaimed sale in the window, or one due adjustment. */
+  async hasDue(s: ClaimScope): Promise<boolean> {
+    const sale = await this.transactions.findMatching(
+      { merchantIdentifier: s.merchantIdentifier, successAt: { $gte: s.from, $lt: s.to }, saleSettlementId: { $in: [null] } },
+      { successAt: 1, txnId: 1 },
+      1,
+    );
+    if (sale.length > 0) return true;
+    for (let cursor: ClaimCursor | null = null, first = true; first || cursor; first = false) {
+      const page = await this.page('updatedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, 1000, {});
+      if (page.rows.some((t) => adjustmentsDue(t, s.to, (id) => id === undefined).length > 0)) return true;
+      cursor = page.next;
+    }
+    return false;
+  }
+
   /** The fee each refunded sale was charged: its SALE line on the master, where it has one. */
   private async saleFees(ts: Transaction[]): Promise<Map<string, { feePaise: number; taxPaise: number }>> {
     if (ts.length === 0) return new Map();

@@ -32,8 +32,10 @@ export class SettlementRepository {
   readonly settlements: Collection<Settlement & { carriedIntoId?: string }>;
   readonly lines: Collection<SettlementLine>;
   private readonly differences: Collection<SettlementDifference>;
+  private readonly merchants: Collection<{ _id: string }>;
 
   constructor(db: Db) {
+    this.merchants = db.collection<{ _id: string }>('merchants');
     this.settlements = db.collection('settlements');
     this.lines = db.collection<SettlementLine>('settlement_lines');
     this.differences = db.collection<SettlementDifference>('settlement_differences');
@@ -203,6 +205,21 @@ export class SettlementRepository {
 
   async findByPayoutIds(ids: string[]): Promise<Settlement[]> {
     return ids.length ? this.settlements.find({ _id: { $in: ids } }).toArray() : [];
+  }
+
+  /** Every merchant's identifier (the merchants' `_id`), for the daily starter: a small collection. */
+  async merchantIdentifiers(): Promise<string[]> {
+    return (await this.merchants.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id);
+  }
+
+  /** Lines parked for the merchant by others' split orders, or money carried in from a refused payout. */
+  async hasParkedOrRefused(merchantIdentifier: string): Promise<boolean> {
+    const parked = await this.lines.findOne({ merchantIdentifier, settlementId: pendingLineSettlementId(merchantIdentifier) });
+    if (parked) return true;
+    return (
+      (await this.settlements.findOne({ merchantIdentifier, state: 'payout_refused', carriedIntoId: { $exists: false } })) !==
+      null
+    );
   }
 
   /** Records a difference once; one found again keeps what was first recorded (never overwritten). */
