@@ -26,6 +26,7 @@ import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { opsKeyRoutes } from './routes/ops-keys';
+import { opsSettlementRoutes } from './routes/ops-settlements';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
 import { paymentLinkRoutes } from './routes/payment-links';
 import { qrRoutes } from './routes/qr';
@@ -73,6 +74,7 @@ export function createApp(deps: ApiDeps): Koa {
     legacyXmlRoutes(deps),
     opsRoutes(deps),
     opsKeyRoutes(deps),
+    opsSettlementRoutes(deps),
     codecRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
