@@ -107,15 +107,15 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: [exactly('src/temporal/worker.ts'), exactly('src/runtime.ts')],
+        pathNot: [exactly('src/temporal/worker.ts'), exactly('src/runtime.ts'), exactly('src/settlement-runtime.ts')],
       },
       to: { path: '^(activities|workflows)/' },
     },
     {
       name: 'src-never-imports-activities-or-workflows',
-      comment: "The composition root may import the activities' types only.",
+      comment: "The composition root (and its settlement part) may import the activities' types only.",
       severity: 'error',
-      from: { path: exactly('src/runtime.ts') },
+      from: { path: ['src/runtime.ts', 'src/settlement-runtime.ts'].map(exactly) },
       to: { path: '^(activities|workflows)/', dependencyTypesNot: ['type-only'] },
     },
     {

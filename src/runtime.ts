@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { BankConnector } from './bank/connector';
+import type { BankConnector, BankPayouts } from './bank/connector';
 import { SandboxBankConnector } from './bank/sandbox-connector';
 import { HttpBankConnector } from './bank/http-connector';
 import { refuseSimulatorBank } from './bank/simulator-marker';
@@ -25,6 +25,7 @@ import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
 import { temporalTls } from './temporal/tls';
+import { settlementActivityDeps } from './settlement-runtime';
 import { registerSearchAttributes } from './temporal/register-search-attributes';
 import { TestServerClock } from './temporal/test-server-clock';
 import { TimeTravel } from './temporal/time-travel';
@@ -139,7 +140,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */
-export function bankConnector(config: Config): BankConnector {
+export function bankConnector(config: Config): BankConnector & BankPayouts {
   if (config.BANK_CONNECTOR === 'http') {
     return new HttpBankConnector({
       baseUrl: config.BANK_BASE_URL!,
@@ -153,7 +154,9 @@ export function bankConnector(config: Config): BankConnector {
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {
+  const bank = bankConnector(rt.config);
   return {
+    ...settlementActivityDeps(rt, bank),
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
     mandates: rt.mandates,
@@ -171,6 +174,6 @@ export function activityDeps(rt: Runtime): ActivityDeps {
         .map((r) => r.trim())
         .filter(Boolean),
     },
-    bank: bankConnector(rt.config),
+    bank,
   };
 }

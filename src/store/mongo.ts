@@ -49,8 +49,10 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // Ledger and bulk pages: by merchant and date, then txnId for a stable order.
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
-  // A walk's keyset check: has any of the merchant's transactions been written since a page was read?
-  { key: { merchantIdentifier: 1, updatedAt: 1 }, name: 'merchant_updated' },
+  // A walk's keyset check (has any of the merchant's transactions been written since a page was
+  // read?) and settlements (a merchant's orders changed since a date: refunds settled, chargebacks
+  // raised or reverted, read as a two-sided date range so the embedded store answers from the index).
+  { key: { merchantIdentifier: 1, updatedAt: 1, txnId: 1 }, name: 'merchant_updated' },
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   // The pending-payment sweep's queue (transaction-repository.ts, SweepQueue): only Pending orders hold it.
   { key: { sweepLane: 1, sweepDueAt: 1 }, name: 'sweep_lane_due', sparse: true },
@@ -83,7 +85,20 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);
+  await ensureSettlementIndexes(db);
   await dropReplacedIndexes(db);
+}
+
+/** Settlements by merchant and date, by state (needs attention), lines by settlement (totals) and by merchant and date. */
+async function ensureSettlementIndexes(db: Db): Promise<void> {
+  const lines = db.collection('settlement_lines');
+  await lines.createIndex({ merchantIdentifier: 1, settlementDate: 1 }, { name: 'merchant_date' });
+  await lines.createIndex({ settlementId: 1 }, { name: 'settlement' });
+  const settlements = db.collection('settlements');
+  await settlements.createIndex({ merchantIdentifier: 1, settlementDate: 1 }, { name: 'merchant_date' });
+  await settlements.createIndex({ state: 1, settlementDate: 1 }, { name: 'state_date' });
+  await settlements.createIndex({ settlementDate: 1 }, { name: 'date' });
+  await db.collection('settlement_differences').createIndex({ date: 1 }, { name: 'date' });
 }
 
 async function dropReplacedIndexes(db: Db): Promise<void> {

@@ -7,6 +7,7 @@ import { opsKeyRoutes } from './ops-keys';
 import { opsPaths } from './ops-openapi';
 import { provisioningPaths } from './provisioning-openapi';
 import { reconciliationRoutes } from './reconciliations';
+import { opsSettlementRoutes } from './settlements';
 import { webhookRoutes } from './webhooks';
 import { webhookPaths } from './webhooks-openapi';
 
@@ -20,6 +21,7 @@ export const opsModule: AudienceModule = {
     chargebackRoutes(deps),
     reconciliationRoutes(deps),
     webhookRoutes(deps),
+    opsSettlementRoutes(deps),
   ],
   paths: () => ({ ...opsPaths(), ...keyPaths(), ...webhookPaths(), ...provisioningPaths() }),
 };

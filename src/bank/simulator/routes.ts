@@ -18,6 +18,7 @@ import { simulatorGuard } from './admin-guard';
 import { HttpProblem, sleep, type SimulatorDesk } from './desk';
 import { faultOf, faultRuleSchema, type Fault, type RequestFacts } from './faults';
 import { hostileRoutes } from './hostile-routes';
+import { payoutRoutes, type PayoutEntry } from './payouts';
 import type { MandateDesk } from './mandates';
 import { decideRedirect } from './outcomes';
 import { bankPage, resultPage } from './pages';
@@ -37,6 +38,7 @@ export function simulatorApp(s: {
   payments: PaymentDesk;
   refunds: RefundDesk;
   mandates: MandateDesk;
+  payouts: Map<string, PayoutEntry>;
   sendCallback: (url: string, callback: BankCallback, kind: 'final') => void;
 }): Koa {
   const { secret: simulatorSecret, adminToken, desk, sendCallback } = s;
@@ -293,6 +295,15 @@ export function simulatorApp(s: {
     ctx.status = 202;
     ctx.body = { sent: true };
   });
+  payoutRoutes(router, {
+    payouts: s.payouts,
+    faults,
+    readSigned,
+    exchange,
+    later,
+    notFound: (m) => new HttpProblem(404, 'NOT_FOUND', m),
+    conflict: (m) => new HttpProblem(409, 'IDEMPOTENCY_CONFLICT', m),
+  });
   hostileRoutes(router, {
     books,
     conduct,
@@ -302,6 +313,7 @@ export function simulatorApp(s: {
   });
   router.post('/admin/reset', (ctx) => {
     books.clear();
+    s.payouts.clear();
     faults.remove();
     conduct.clear();
     ctx.status = 204;

@@ -9,6 +9,7 @@ import { FaultTable } from './faults';
 import { mandateDesk } from './mandates';
 import { paymentDesk } from './payments';
 import { refundDesk } from './refunds';
+import type { PayoutEntry } from './payouts';
 import { simulatorApp } from './routes';
 
 /**
@@ -49,6 +50,8 @@ export interface BankSimulator {
   /** Bearer token of the /admin/* routes. */
   adminToken: string;
   books: SimulatorBooks;
+  /** The payouts it made or refused, by payoutId (payouts.ts). */
+  payouts: Map<string, PayoutEntry>;
   faults: FaultTable;
   conduct: BankConductTable;
   server: http.Server;
@@ -64,6 +67,7 @@ export async function startBankSimulator(
   listen: { host?: string; port?: number } = {},
 ): Promise<BankSimulator> {
   const books = new SimulatorBooks();
+  const payouts = new Map<string, PayoutEntry>();
   const conduct = new BankConductTable(o.conduct);
   const faults = new FaultTable(conduct.random);
   const log = o.log ?? (() => undefined);
@@ -113,6 +117,7 @@ export async function startBankSimulator(
     payments: paymentDesk(desk),
     refunds: refundDesk(desk),
     mandates: mandateDesk(desk),
+    payouts,
     sendCallback,
   });
 
@@ -127,6 +132,7 @@ export async function startBankSimulator(
     url,
     adminToken,
     books,
+    payouts,
     faults,
     conduct,
     server,
