@@ -9,12 +9,7 @@
  * only).
  */
 const routesReachingTheStore = {
-  'src/api/routes/bank.ts': ['reconciliation-repository'],
-  'src/api/routes/reconciliations.ts': ['reconciliation-repository'],
-  'src/api/routes/webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository', 'merchant-repository'],
-  'src/api/routes/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
   'src/api/routes/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
-  'src/api/routes/dashboard-transactions.ts': ['webhook-repository'],
 };
 
 const exactly = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
