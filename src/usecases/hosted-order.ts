@@ -67,7 +67,11 @@ export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef
   }
 }
 
-/** Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking the payer). */
+/**
+ * Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking
+ * the payer), reading its query every 100 ms for up to 5 s: the payment workflow has no update that
+ * waits for the redirect and answers once (that would be a handler in workflows/payment.ts).
+ */
 export async function awaitBankRedirect(
   deps: { temporal: Client; transactions: TransactionRepository },
   order: OrderRef,
