@@ -9,12 +9,7 @@
  * only).
  */
 const routesReachingTheStore = {
-  'src/api/platform/bank.ts': ['reconciliation-repository'],
-  'src/api/ops/reconciliations.ts': ['reconciliation-repository'],
-  'src/api/ops/webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository', 'merchant-repository'],
-  'src/api/dashboard/dashboard-webhooks.ts': ['webhook-repository', 'webhook-endpoint-repository'],
   'src/api/dashboard/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
-  'src/api/dashboard/dashboard-transactions.ts': ['webhook-repository'],
 };
 
 /** The HTTP API's audience modules (src/api/<audience>/: routes, their OpenAPI, the module's index.ts). */

@@ -134,6 +134,9 @@ export function apiDeps(rt: Runtime): ApiDeps {
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardSessions: new DashboardSessionRepository(rt.store.db),
     dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
+    reconciliations: new ReconciliationRepository(rt.store.db),
+    webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
+    webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     metrics,
     rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
   };

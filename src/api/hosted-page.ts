@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { BankRedirect } from '../bank/connector';
 import { cardAtBank } from '../bank/card-at-bank';
@@ -9,8 +8,7 @@ import type { PaymentInstrument } from '../domain/instrument';
 import { liveInstrument } from '../domain/live-instrument';
 import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
 import type { OrderRef } from '../store/transaction-repository';
-import { bankRedirectQuery } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { awaitBankRedirect } from '../usecases/hosted-order';
 import type { ApiDeps } from './deps';
 import { readRawBody } from './middleware/body';
 import { parseFormBody } from './middleware/form-body';
@@ -122,31 +120,6 @@ export function pagePayerInstrument(
   if (pp.cardAtBank && form.cardAtBank !== undefined) return { ok: true, instrument: cardAtBank() };
   // Without the sandbox: a real UPI ID (its collect request goes to the bank); test instruments refused.
   return pp.sandbox ? sandboxInstrument(payerChoice(form), cardIdOf) : liveInstrument(payerChoice(form));
-}
-
-/** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */
-export async function bankRedirectOf(temporal: Client, order: OrderRef): Promise<BankRedirect | null> {
-  try {
-    return await temporal.workflow.getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId)).query(bankRedirectQuery);
-  } catch (e) {
-    if ((e as Error).name === 'WorkflowNotFoundError' || (e as Error).name === 'QueryNotRegisteredError') return null;
-    throw e;
-  }
-}
-
-/** Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking the payer). */
-async function awaitBankRedirect(
-  deps: Pick<ApiDeps, 'temporal' | 'transactions'>,
-  order: OrderRef,
-): Promise<BankRedirect | null> {
-  for (let waited = 0; waited < 5_000; waited += 100) {
-    const redirect = await bankRedirectOf(deps.temporal, order);
-    if (redirect) return redirect;
-    const t = await deps.transactions.findByOrder(order);
-    if (!t || t.status !== 'Pending') return null;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return null;
 }
 
 /** The bank's page as one address: a GET redirect's fields go in its query (the protocol's banks use GET pages). */

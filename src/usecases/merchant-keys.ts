@@ -28,6 +28,26 @@ export async function createApiKey(merchants: MerchantRepository, merchantIdenti
   return { apiKey, ...apiKeyView({ keyId: apiKeyId(hash), label, createdAt: now, lastUsedAt: null, revokedAt: null }) };
 }
 
+/** The merchant's API keys, revoked ones too, oldest first; null for an unknown merchant. */
+export function listApiKeys(merchants: MerchantRepository, merchantIdentifier: string): Promise<ApiKeyInfo[] | null> {
+  return merchants.listApiKeys(merchantIdentifier);
+}
+
+/**
+ * Revokes one of the merchant's API keys (refused from now on, on every replica): the key as it
+ * now stands, or why not (an unknown merchant, or no such key of this merchant).
+ */
+export async function revokeApiKey(
+  merchants: MerchantRepository,
+  merchantIdentifier: string,
+  keyId: string,
+  now: Date,
+): Promise<ApiKeyInfo | 'merchantNotFound' | 'keyNotFound'> {
+  if (!(await merchants.revokeApiKey(merchantIdentifier, keyId, now)))
+    return (await merchants.findById(merchantIdentifier)) ? 'keyNotFound' : 'merchantNotFound';
+  return (await merchants.listApiKeys(merchantIdentifier))!.find((k) => k.keyId === keyId)!;
+}
+
 /**
  * How often a key change that lost a race to another is read again and retried: each loss means
  * another change won, so concurrent callers all get through unless more than this many race.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { parseReconciliationFile } from '../domain/reconciliation';
-import type { ReconciliationRepository } from '../store/reconciliation-repository';
+import type { ReconciliationReport, ReconciliationRepository } from '../store/reconciliation-repository';
 import { KindKey } from '../temporal/search-attributes';
 import {
   RECONCILIATION_WORKFLOW_TYPE,
@@ -31,4 +31,12 @@ export async function startReconciliation(
     memo: { lines: parsed.lines, unparsable: parsed.rejected.length, batches },
   });
   return reconciliationId;
+}
+
+/** A reconciliation's report (lines applied, unchanged, rejected, and the transactions it changed); null when unknown. */
+export function reconciliationReport(
+  deps: { reconciliations: ReconciliationRepository },
+  reconciliationId: string,
+): Promise<ReconciliationReport | null> {
+  return deps.reconciliations.report(reconciliationId);
 }

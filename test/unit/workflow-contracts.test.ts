@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as workflows from '../../workflows';
 import { MANDATE_DEBIT_WORKFLOW_TYPE, type MandateDebitWorkflow } from '../../src/temporal/mandate-debit-contract';
-import { MANDATE_WORKFLOW_TYPE, type MandateWorkflow } from '../../src/temporal/mandate-contract';
+import { MANDATE_WORKFLOW_TYPE, MandateFailure, mandateRefusal, type MandateWorkflow } from '../../src/temporal/mandate-contract';
 import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow } from '../../src/temporal/payment-contract';
 import { RECONCILIATION_WORKFLOW_TYPE, type ReconciliationWorkflow } from '../../src/temporal/reconciliation-contract';
 import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../../src/temporal/refund-contract';
@@ -38,5 +38,14 @@ describe('workflow contracts (src/temporal/*-contract.ts)', () => {
       assert.equal(signatures[exported as keyof typeof signatures].name, type, exported);
     }
     assert.deepEqual(Object.keys(workflows).sort(), Object.keys(names).sort(), 'every registered workflow has a contract');
+  });
+
+  it("read a mandate refusal thrown by a worker of the previous release under today's name", () => {
+    assert.equal(mandateRefusal('continuingAsNew'), MandateFailure.CONTINUING_AS_NEW);
+    assert.equal(mandateRefusal('inactive'), MandateFailure.INACTIVE);
+    assert.equal(mandateRefusal('parentNotActive'), MandateFailure.NOT_ACTIVE);
+    assert.equal(mandateRefusal(MandateFailure.INACTIVE), MandateFailure.INACTIVE);
+    assert.equal(mandateRefusal('somethingElse'), 'somethingElse');
+    assert.equal(mandateRefusal(undefined), undefined);
   });
 });

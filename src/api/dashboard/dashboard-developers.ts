@@ -3,7 +3,9 @@ import type { Context } from 'koa';
 import { parseDurationList } from '../../domain/durations';
 import {
   createApiKey,
+  listApiKeys,
   retireEncryptionKey,
+  revokeApiKey,
   revokePreviousSecretKey,
   rotateEncryptionKey,
   rotateSecretKey,
@@ -29,7 +31,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
   const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
     const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
-    const apiKeys = (await deps.merchants.listApiKeys(viewer.merchantIdentifier)) ?? [];
+    const apiKeys = (await listApiKeys(deps.merchants, viewer.merchantIdentifier)) ?? [];
     sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
   };
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
@@ -63,7 +65,8 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
 
   router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    if (!(await deps.merchants.revokeApiKey(mid(ctx), ctx.params.keyId!, deps.now()))) return notFoundPage(ctx);
+    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now())) === 'string')
+      return notFoundPage(ctx);
     deps.logger.info(
       { merchantIdentifier: mid(ctx), keyId: ctx.params.keyId, by: dashboardState(ctx).user.email },
       'api key revoked',

@@ -10,7 +10,7 @@ import { transactionKindFilter } from '../../domain/transaction-kind';
 import { istDay } from '../../domain/report-range';
 import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
-import { WebhookRepository } from '../../store/webhook-repository';
+import { orderRealtimeDelivery } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -60,7 +60,6 @@ function workflowUrl(config: Config, t: Transaction): string | null {
 export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
-  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
@@ -114,8 +113,7 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
     });
 
   const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
-    // The real-time webhook of the order is stored under its delivery id (workflows/realtime-webhook.ts).
-    const delivery = await webhooks.find(`rt:${t.merchantIdentifier}:${t.orderId}`);
+    const delivery = await orderRealtimeDelivery(deps, t);
     sendPage(
       ctx,
       status,

@@ -2,13 +2,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseDurationList } from '../../domain/durations';
 import { merchantSettingsSchema } from '../schemas/ops';
-import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
-import { WebhookRepository } from '../../store/webhook-repository';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
 import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery } from '../../usecases/replay-webhook';
 import { sendTestWebhook } from '../../usecases/send-test-webhook';
 import { updateMerchant } from '../../usecases/update-merchant';
+import { enableEndpoint, findDelivery, webhookOverview } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -27,24 +26,12 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/webhooks' });
   router.use(dashboardSession(deps));
   const mayChange = requirePermission('webhooks');
-  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
-  const endpoints = new WebhookEndpointRepository(deps.store.db);
   const policy = webhookAddressPolicy(deps.config);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
-    const merchantIdentifier = mid(ctx);
-    const [merchant, secrets, health, deliveries] = await Promise.all([
-      deps.merchants.findById(merchantIdentifier),
-      deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now()),
-      endpoints.health(merchantIdentifier),
-      webhooks.list({ merchantIdentifier }, LOG_SIZE),
-    ]);
-    sendPage(
-      ctx,
-      status,
-      webhooksPage(dashboardState(ctx).viewer, { merchant: merchant!, secrets: secrets ?? [], health, deliveries }, o),
-    );
+    const overview = (await webhookOverview(deps, mid(ctx), LOG_SIZE))!; // the session's merchant exists
+    sendPage(ctx, status, webhooksPage(dashboardState(ctx).viewer, overview, o));
   };
   const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
   const NOTICES: Record<string, string> = {
@@ -89,7 +76,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/endpoint/enable', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    await endpoints.enable(mid(ctx), deps.now());
+    await enableEndpoint(deps, mid(ctx));
     deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'webhook endpoint enabled');
     done(ctx, 'enabled');
   });
@@ -107,9 +94,12 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/deliveries/:deliveryId/replay', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const delivery = await webhooks.find(ctx.params.deliveryId!);
+    const delivery = await findDelivery(deps, ctx.params.deliveryId!);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
-    await replayDelivery({ webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, delivery._id);
+    await replayDelivery(
+      { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+      delivery._id,
+    );
     done(ctx, 'replayed');
   });
 

@@ -6,7 +6,9 @@ import {
   apiKeyView,
   createApiKey,
   encryptionKeysView,
+  listApiKeys,
   retireEncryptionKey,
+  revokeApiKey,
   rotateEncryptionKey,
   revokePreviousSecretKey,
   rotateSecretKey,
@@ -27,7 +29,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
   };
 
   router.get('/api-keys', async (ctx) => {
-    const keys = await deps.merchants.listApiKeys(merchantOf(ctx));
+    const keys = await listApiKeys(deps.merchants, merchantOf(ctx));
     if (!keys) throw new ApiError('merchantNotFound');
     ctx.body = { success: true, data: { apiKeys: keys.map(apiKeyView) } };
   });
@@ -44,11 +46,9 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
   router.post('/api-keys/:keyId/revoke', async (ctx) => {
     await noBody(ctx);
     const merchantIdentifier = merchantOf(ctx);
-    if (!(await deps.merchants.revokeApiKey(merchantIdentifier, ctx.params.keyId!, deps.now()))) {
-      throw new ApiError((await deps.merchants.findById(merchantIdentifier)) ? 'keyNotFound' : 'merchantNotFound');
-    }
+    const key = await revokeApiKey(deps.merchants, merchantIdentifier, ctx.params.keyId!, deps.now());
+    if (typeof key === 'string') throw new ApiError(key);
     deps.logger.info({ merchantIdentifier, keyId: ctx.params.keyId }, 'api key revoked');
-    const key = (await deps.merchants.listApiKeys(merchantIdentifier))!.find((k) => k.keyId === ctx.params.keyId)!;
     ctx.body = { success: true, data: apiKeyView(key) };
   });
 

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { ReconciliationFileError } from '../../domain/reconciliation';
-import { ReconciliationRepository } from '../../store/reconciliation-repository';
-import { startReconciliation } from '../../usecases/reconcile';
+import { reconciliationReport, startReconciliation } from '../../usecases/reconcile';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readRawBody } from '../middleware/body';
@@ -12,7 +11,6 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** Bank reconciliation files (operator): upload one, then read its report. */
 export function reconciliationRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  const reconciliations = new ReconciliationRepository(deps.store.db);
   router.use(operatorAuth(deps.config.OPS_TOKEN));
 
   router.post('/reconciliations', async (ctx) => {
@@ -25,7 +23,12 @@ export function reconciliationRoutes(deps: ApiDeps): Router {
     }
     try {
       const reconciliationId = await startReconciliation(
-        { reconciliations, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE, now: deps.now },
+        {
+          reconciliations: deps.reconciliations,
+          temporal: deps.temporal,
+          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+          now: deps.now,
+        },
         text,
       );
       deps.logger.info({ reconciliationId }, 'reconciliation started');
@@ -38,7 +41,7 @@ export function reconciliationRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/reconciliations/:id', async (ctx) => {
-    const report = await reconciliations.report(ctx.params.id!);
+    const report = await reconciliationReport(deps, ctx.params.id!);
     if (!report) throw new ApiError('reconciliationNotFound');
     ctx.body = { success: true, data: report };
   });

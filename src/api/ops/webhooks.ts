@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
-import { WebhookRepository } from '../../store/webhook-repository';
 import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
 import type { ApiDeps } from '../deps';
@@ -14,8 +13,13 @@ import {
   replayFailedSchema,
   rotateSigningSecretSchema,
 } from '../schemas/webhooks';
-import type { WebhookDeliverySummary } from '../../store/webhook-repository';
-import { WebhookEndpointRepository, type WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
+import {
+  enableEndpoint,
+  endpointHealth,
+  listDeliveries,
+  type WebhookDeliverySummary,
+  type WebhookEndpointHealth,
+} from '../../usecases/webhook-deliveries';
 
 /** A delivery as operators read it: no body bytes, every attempt. */
 const view = (d: WebhookDeliverySummary) => ({
@@ -33,15 +37,13 @@ const view = (d: WebhookDeliverySummary) => ({
 /** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
-  const endpoints = new WebhookEndpointRepository(deps.store.db);
-  const replayDeps = { webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
+  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps.config.OPS_TOKEN));
 
   router.get('/webhooks', async (ctx) => {
     const query = validate(listWebhooksQuerySchema, { ...ctx.query });
     const { limit, ...filter } = query;
-    const found = await webhooks.list(filter, limit);
+    const found = await listDeliveries(deps, filter, limit);
     ctx.body = { success: true, data: found.map(view) };
   });
 
@@ -93,8 +95,9 @@ export function webhookRoutes(deps: ApiDeps): Router {
   router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
     validate(enableEndpointSchema, { ...ctx.query });
     const merchantIdentifier = ctx.params.merchantIdentifier!;
-    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    ctx.body = { success: true, data: healthJson(await endpoints.health(merchantIdentifier)) };
+    const health = await endpointHealth(deps, merchantIdentifier);
+    if (!health) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: healthJson(health) };
   });
 
   router.post('/merchants/:merchantIdentifier/webhook-endpoint/enable', async (ctx) => {
@@ -102,8 +105,8 @@ export function webhookRoutes(deps: ApiDeps): Router {
     // No body, or an empty JSON object: anything else is refused.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, enableEndpointSchema, deps.config.MAX_BODY_BYTES);
     const merchantIdentifier = ctx.params.merchantIdentifier!;
-    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    const health = await endpoints.enable(merchantIdentifier, deps.now());
+    const health = await enableEndpoint(deps, merchantIdentifier);
+    if (!health) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
     ctx.body = { success: true, data: healthJson(health) };
   });

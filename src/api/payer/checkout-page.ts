@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
-import { CHECKOUT_TOKEN_PATTERN, checkoutChoices } from '../../domain/checkout';
+import { checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { paiseToRupees } from '../../domain/money';
@@ -12,6 +12,7 @@ import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../domain/checkout';
 import type { Merchant } from '../../domain/merchant';
+import { bankRedirectOf, hostedCheckout } from '../../usecases/hosted-order';
 import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecases/pay-waiting-order';
 import { checkoutIntent } from '../../usecases/start-checkout';
 import { startPaymentDeps } from '../../usecases/start-payment';
@@ -19,7 +20,6 @@ import type { ApiDeps } from '../deps';
 import { hostedPageLimit } from '../middleware/abuse-limits';
 import {
   afterPayment,
-  bankRedirectOf,
   issueFormToken,
   pagePayerInstrument,
   pagePayment,
@@ -57,15 +57,12 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
   const bankPolicy = { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] };
 
   async function load(ctx: Context): Promise<Loaded | null> {
-    const token = String(ctx.params.token);
-    const checkout = CHECKOUT_TOKEN_PATTERN.test(token) ? await deps.checkouts.findByToken(token) : null;
-    const [t, merchant] = checkout
-      ? await Promise.all([deps.transactions.findByOrder(checkout), deps.merchants.findById(checkout.merchantIdentifier)])
-      : [null, null];
-    if (!checkout || !t || !merchant) {
+    const found = await hostedCheckout(deps, String(ctx.params.token));
+    if (!found) {
       sendPage(ctx, 404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
       return null;
     }
+    const { page: checkout, t, merchant } = found;
     return {
       checkout,
       t,
@@ -84,7 +81,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     const deadline = t.payerDeadline ?? now;
     // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
     if (deadline.getTime() <= now.getTime() || (await paymentStage(deps, checkout)) !== 'awaiting-payer') {
-      const redirect = pp.cardAtBank ? await bankRedirectOf(deps.temporal, checkout) : null;
+      const redirect = pp.cardAtBank ? await bankRedirectOf(deps, checkout) : null;
       // The payer may be back from the bank (its return leads here): the page keeps looking.
       const bankUrl = redirect ? { bankUrl: redirectUrl(redirect), refreshSeconds: 5 } : {};
       return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout), ...bankUrl }), bankPolicy);

@@ -9,13 +9,13 @@ import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
 import type { PaymentLink } from '../../domain/payment-link';
+import { bankRedirectOf, hostedPaymentLink } from '../../usecases/hosted-order';
 import { payLink } from '../../usecases/pay-link';
 import { paymentStage } from '../../usecases/pay-waiting-order';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import {
   afterPayment,
-  bankRedirectOf,
   issueFormToken,
   pagePayerInstrument,
   pagePayment,
@@ -27,7 +27,6 @@ import {
 import { hostedPageLimit } from '../middleware/abuse-limits';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 
-const TOKEN = /^[A-Za-z0-9_-]{24}$/;
 const CSRF_COOKIE = 'pl_csrf';
 const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
@@ -45,15 +44,12 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     sendPage(ctx, status, page, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
 
   async function load(ctx: Context): Promise<{ link: PaymentLink; t: Transaction; view: LinkView } | null> {
-    const token = String(ctx.params.token);
-    const link = TOKEN.test(token) ? await deps.paymentLinks.findByToken(token) : null;
-    const [t, merchant] = link
-      ? await Promise.all([deps.transactions.findByOrder(link), deps.merchants.findById(link.merchantIdentifier)])
-      : [null, null];
-    if (!link || !t || !merchant) {
+    const found = await hostedPaymentLink(deps, String(ctx.params.token));
+    if (!found) {
       html(ctx, 404, messagePage('Payment link not found', 'Check the address, or ask the merchant for a new link.'));
       return null;
     }
+    const { page: link, t, merchant } = found;
     const view = {
       merchantName: merchant.name,
       productDescription: t.productDescription,
@@ -79,7 +75,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     const deadline = t.payerDeadline ?? deps.now();
     if (deadline.getTime() <= deps.now().getTime()) return expired(ctx, view);
     if ((await paymentStage(deps, link)) !== 'awaiting-payer') {
-      const redirect = pp.cardAtBank ? await bankRedirectOf(deps.temporal, link) : null;
+      const redirect = pp.cardAtBank ? await bankRedirectOf(deps, link) : null;
       return html(ctx, 200, processingPage({ ...view, selfPath, ...(redirect ? { bankUrl: redirectUrl(redirect) } : {}) }));
     }
 

@@ -7,7 +7,6 @@ import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } fro
 import { ApiError } from '../../domain/api-errors';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
 import { paiseToRupees } from '../../domain/money';
-import { ReconciliationRepository } from '../../store/reconciliation-repository';
 import { handleBankCallback } from '../../usecases/bank-callback';
 import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
@@ -29,11 +28,7 @@ export function bankRoutes(deps: ApiDeps): Router {
   });
   if (deps.config.BANK_CONNECTOR !== 'http') return router;
   const secret = deps.config.BANK_SECRET!;
-  const callbackDeps = {
-    ...deps,
-    reconciliations: new ReconciliationRepository(deps.store.db),
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-  };
+  const callbackDeps = { ...deps, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
 
   router.post(GATEWAY_CALLBACK_PATH, async (ctx) => {
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);

@@ -1,0 +1,87 @@
+import type { Client } from '@temporalio/client';
+import type { BankRedirect } from '../bank/connector';
+import { CHECKOUT_TOKEN_PATTERN, type Checkout } from '../domain/checkout';
+import type { Merchant } from '../domain/merchant';
+import type { PaymentLink } from '../domain/payment-link';
+import type { Transaction } from '../domain/transaction';
+import type { CheckoutRepository } from '../store/checkout-repository';
+import type { MerchantRepository } from '../store/merchant-repository';
+import type { PaymentLinkRepository } from '../store/payment-link-repository';
+import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
+import { bankRedirectQuery } from '../temporal/payment-messages';
+import { paymentWorkflowId } from '../temporal/workflow-ids';
+
+/*
+ * The order behind a payer's page (a hosted checkout, a payment link): read by the page's token,
+ * the capability the payer's browser holds, with the transaction and merchant it shows, and where
+ * its payment workflow sends the payer's browser (the bank's page, card and net banking over http).
+ */
+
+export interface HostedOrder<Page> {
+  page: Page;
+  t: Transaction;
+  merchant: Merchant;
+}
+
+interface OrderDeps {
+  transactions: TransactionRepository;
+  merchants: MerchantRepository;
+}
+
+const PAYMENT_LINK_TOKEN = /^[A-Za-z0-9_-]{24}$/;
+
+/** A hosted checkout's order by its page token; null when the token, order or merchant is unknown. */
+export async function hostedCheckout(
+  deps: OrderDeps & { checkouts: CheckoutRepository },
+  token: string,
+): Promise<HostedOrder<Checkout> | null> {
+  return withOrder(deps, CHECKOUT_TOKEN_PATTERN.test(token) ? await deps.checkouts.findByToken(token) : null);
+}
+
+/** A payment link's order by its token; null when the token, order or merchant is unknown. */
+export async function hostedPaymentLink(
+  deps: OrderDeps & { paymentLinks: PaymentLinkRepository },
+  token: string,
+): Promise<HostedOrder<PaymentLink> | null> {
+  return withOrder(deps, PAYMENT_LINK_TOKEN.test(token) ? await deps.paymentLinks.findByToken(token) : null);
+}
+
+async function withOrder<Page extends OrderRef>(deps: OrderDeps, page: Page | null): Promise<HostedOrder<Page> | null> {
+  if (!page) return null;
+  const [t, merchant] = await Promise.all([
+    deps.transactions.findByOrder(page),
+    deps.merchants.findById(page.merchantIdentifier),
+  ]);
+  return t && merchant ? { page, t, merchant } : null;
+}
+
+/** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */
+export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef): Promise<BankRedirect | null> {
+  try {
+    return await deps.temporal.workflow
+      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
+      .query(bankRedirectQuery);
+  } catch (e) {
+    if ((e as Error).name === 'WorkflowNotFoundError' || (e as Error).name === 'QueryNotRegisteredError') return null;
+    throw e;
+  }
+}
+
+/**
+ * Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking
+ * the payer), reading its query every 100 ms for up to 5 s: the payment workflow has no update that
+ * waits for the redirect and answers once (that would be a handler in workflows/payment.ts).
+ */
+export async function awaitBankRedirect(
+  deps: { temporal: Client; transactions: TransactionRepository },
+  order: OrderRef,
+): Promise<BankRedirect | null> {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    const redirect = await bankRedirectOf(deps, order);
+    if (redirect) return redirect;
+    const t = await deps.transactions.findByOrder(order);
+    if (!t || t.status !== 'Pending') return null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
