@@ -21,6 +21,7 @@ import { WebhookRepository } from './store/webhook-repository';
 import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
+import { DailyFiguresRepository } from './store/daily-figures-repository';
 import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
@@ -92,6 +93,8 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
     await new CheckoutRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
   });
+  // The dashboard's daily figures, counted from the orders stored before they existed.
+  await migrateOnce(store.db, 'daily-figures-v1', now(), () => new DailyFiguresRepository(store.db).rebuildAll(now()));
   return {
     config,
     logger,
