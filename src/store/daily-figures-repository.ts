@@ -13,7 +13,7 @@ import { istStartOfDay } from '../domain/ist-time';
 import { isDuplicateKeyError } from './mongo';
 
 /** One merchant's totals of one IST day (`_id` = `<merchantIdentifier>:<yyyy-MM-dd>`). */
-interface DailyFiguresDoc extends FigureTotals {
+export interface DailyFiguresDoc extends FigureTotals {
   _id: string;
   merchantIdentifier: string;
   day: string;
@@ -48,6 +48,11 @@ const REBUILD_ATTEMPTS = 5;
 const CLAIMS_IN_FLIGHT = 16;
 
 const dayKey = (merchantIdentifier: string, day: string) => `${merchantIdentifier}:${day}`;
+
+/** A day's document as first stored with these totals (a rebuild, or a benchmark's seeded store). */
+export function dailyFiguresDoc(merchantIdentifier: string, day: string, totals: FigureTotals): DailyFiguresDoc {
+  return { _id: dayKey(merchantIdentifier, day), merchantIdentifier, day, ...totals, rev: 1 };
+}
 
 const sameContribution = (a: FigureContribution | undefined, b: FigureContribution) =>
   !!a && a.succeeded === b.succeeded && a.failed === b.failed && a.volumePaise === b.volumePaise;
@@ -224,7 +229,7 @@ export class DailyFiguresRepository {
   private async replaceDay(_id: string, merchantIdentifier: string, day: string, rev: number | undefined, totals: FigureTotals) {
     if (rev === undefined) {
       try {
-        await this.days.insertOne({ _id, merchantIdentifier, day, ...totals, rev: 1 });
+        await this.days.insertOne(dailyFiguresDoc(merchantIdentifier, day, totals));
         return true;
       } catch (e) {
         if (isDuplicateKeyError(e)) return false;
