@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { lastIstDays, overviewDays } from '../../domain/overview';
-import { DailyFiguresRepository } from '../../store/daily-figures-repository';
+import { lastIstDays } from '../../domain/overview';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
+import { overviewFigures } from '../../usecases/overview-figures';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardState } from '../middleware/dashboard-session';
@@ -21,24 +21,21 @@ const FAILED_SHOWN = 100;
 export function overview(deps: ApiDeps) {
   const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
   const endpoints = new WebhookEndpointRepository(deps.store.db);
-  const figures = new DailyFiguresRepository(deps.store.db);
   return async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);
-    const days = lastIstDays(deps.now(), OVERVIEW_DAYS);
+    const now = deps.now();
+    const days = lastIstDays(now, OVERVIEW_DAYS);
     const from = days[0]!.from;
     const until = days.at(-1)!.until;
-    const [totals, endpoint, failed] = await Promise.all([
-      figures.ofDays(
-        viewer.merchantIdentifier,
-        days.map((d) => d.day),
-      ),
+    const [figures, endpoint, failed] = await Promise.all([
+      overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),
       endpoints.health(viewer.merchantIdentifier),
       webhooks.failedBetween(viewer.merchantIdentifier, from, until, FAILED_SHOWN + 1),
     ]);
     sendPage(
       ctx,
       200,
-      overviewPage(viewer, overviewDays(totals, days), {
+      overviewPage(viewer, figures, {
         endpoint,
         failedDeliveries: {
           count: Math.min(failed.length, FAILED_SHOWN),
