@@ -21,6 +21,7 @@ import { WebhookRepository } from './store/webhook-repository';
 import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
+import { DailyFiguresRepository } from './store/daily-figures-repository';
 import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
@@ -95,6 +96,8 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   });
   // Pending orders stored before the pending-payment sweep read them from its queue (SweepQueue).
   await migrateOnce(store.db, 'pending-sweep-queue-v1', now(), () => transactions.queuePendingForSweep());
+  // The dashboard's daily figures, counted from the orders stored before they existed.
+  await migrateOnce(store.db, 'daily-figures-v1', now(), () => new DailyFiguresRepository(store.db).rebuildAll(now()));
   return {
     config,
     logger,

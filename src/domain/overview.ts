@@ -1,6 +1,6 @@
 import { formatIstDateTime, istStartOfDay } from './ist-time';
 import type { Paise } from './money';
-import type { Transaction } from './transaction';
+import { NO_FIGURES, type FigureTotals } from './daily-figures';
 
 /**
  * The dashboard overview's figures per IST day: volume (what was paid), count (orders created) and
@@ -28,25 +28,21 @@ export function lastIstDays(now: Date, n: number): { day: string; from: Date; un
   });
 }
 
-/** Counts each row into its day (rows outside every day are ignored); one pass, rows in any order. */
-export async function dailyFigures(
-  rows: AsyncIterable<Pick<Transaction, 'createdAt' | 'status' | 'amountPaise' | 'successAt'>>,
-  days: { day: string; from: Date; until: Date }[],
-): Promise<DayFigures[]> {
-  const figures = days.map((d) => ({ day: d.day, count: 0, succeeded: 0, failed: 0, volumePaise: 0 }));
-  const start = days[0]?.from.getTime() ?? 0;
-  for await (const t of rows) {
-    const f = figures[Math.floor((t.createdAt.getTime() - start) / DAY_MS)];
-    if (!f) continue;
-    f.count++;
-    // Anything that succeeded counts as paid, whatever refunds or chargebacks came after.
-    if (t.successAt) {
-      f.succeeded++;
-      f.volumePaise += t.amountPaise;
-    } else if (t.status === 'Failure') f.failed++;
-  }
-  return figures.map((f) => ({
-    ...f,
-    successRate: f.succeeded + f.failed === 0 ? null : f.succeeded / (f.succeeded + f.failed),
-  }));
+/**
+ * The overview's figures of `days` from the stored daily totals (a day with none stored had no
+ * orders), with each day's success rate.
+ */
+export function overviewDays(totals: ReadonlyMap<string, FigureTotals>, days: { day: string }[]): DayFigures[] {
+  return days.map(({ day }) => {
+    const f = totals.get(day) ?? NO_FIGURES;
+    const answered = f.succeeded + f.failed;
+    return {
+      day,
+      count: f.count,
+      succeeded: f.succeeded,
+      failed: f.failed,
+      volumePaise: f.volumePaise,
+      successRate: answered === 0 ? null : f.succeeded / answered,
+    };
+  });
 }

@@ -1,17 +1,16 @@
 import type { Collection, Db, Document, Filter, FindCursor, Sort } from 'mongodb';
 import { PayerDataCipher } from '../domain/payer-data';
 import { PaymentResponse } from '../domain/response-codes';
+import type { FigureContribution } from '../domain/daily-figures';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
+import { DailyFiguresRepository } from './daily-figures-repository';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
 import { BUYER_FIELDS, openBuyer, sealBuyer, type BuyerDetails } from './sealed-buyer';
 import { holdsPayerDataInClear, openInstrument, sealInstrument, type StoredInstrument } from './sealed-instrument';
 
 export { orderKey, type OrderRef } from './order-id-repository';
-
-/** The fields of a transaction the dashboard's overview counts. */
-export type OverviewRow = Pick<Transaction, 'createdAt' | 'status' | 'amountPaise' | 'successAt'>;
 
 /**
  * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
@@ -22,7 +21,13 @@ export type OverviewRow = Pick<Transaction, 'createdAt' | 'status' | 'amountPais
  * them in clear instead (read as is, rewritten at start-up).
  */
 type TransactionDoc = Omit<Transaction, 'instrument' | keyof BuyerDetails> &
-  Partial<BuyerDetails> & { _id: string; instrument: StoredInstrument; buyerSealed?: string } & Partial<SweepQueue>;
+  Partial<BuyerDetails> & {
+    _id: string;
+    instrument: StoredInstrument;
+    buyerSealed?: string;
+    /** What the order has added to its day's dashboard figures (daily-figures-repository.ts). */
+    countedInFigures?: FigureContribution;
+  } & Partial<SweepQueue>;
 
 /**
  * Where a Pending order waits for the pending-payment sweep, kept only while it is Pending (index
@@ -108,9 +113,12 @@ export class TransactionRepository {
   private readonly txns: Collection<TransactionDoc>;
   private readonly orderIds: OrderIdRepository;
   private readonly cipher: PayerDataCipher;
+  /** Every write below also keeps the order's day of the dashboard figures up to date. */
+  private readonly figures: DailyFiguresRepository;
 
   constructor(db: Db, masterKey: string) {
     this.txns = db.collection<TransactionDoc>('transactions');
+    this.figures = new DailyFiguresRepository(db);
     this.orderIds = new OrderIdRepository(db);
     this.cipher = new PayerDataCipher(masterKey);
   }
@@ -133,6 +141,7 @@ export class TransactionRepository {
     buyerSealed,
     sweepLane: _lane,
     sweepDueAt: _due,
+    countedInFigures: _counted,
     ...rest
   }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
     ({
@@ -215,7 +224,10 @@ export class TransactionRepository {
     // Insert, and on the primary key's refusal read the order that exists. (Not an upsert with
     // $setOnInsert: FerretDB 1.24 drops null and empty-array fields from it.)
     try {
-      await this.txns.insertOne(this.toDoc(transaction));
+      // Inserted as counted in its day's figures, then added there: a crash between the two leaves
+      // the order out of them until a rebuild (daily-figures-repository.ts).
+      await this.txns.insertOne({ ...this.toDoc(transaction), countedInFigures: DailyFiguresRepository.NEW_ORDER });
+      await this.figures.addNewOrders([transaction]);
       return { transaction, created: true };
     } catch (e) {
       if (!isDuplicateKeyError(e)) throw e;
@@ -236,13 +248,14 @@ export class TransactionRepository {
     let taken = new Set<number>();
     try {
       await this.txns.insertMany(
-        free.map((t) => this.toDoc(pending(t))),
+        free.map((t) => ({ ...this.toDoc(pending(t)), countedInFigures: DailyFiguresRepository.NEW_ORDER })),
         { ordered: false },
       );
     } catch (e) {
       taken = new Set(duplicateIndexes(e));
     }
     const created = new Set(free.filter((_, i) => !taken.has(i)));
+    await this.figures.addNewOrders([...created]);
     return ts.map((t) => created.has(t));
   }
 
@@ -409,11 +422,16 @@ export class TransactionRepository {
       },
       { returnDocument: 'after' },
     );
-    if (updated) return { applied: true, transaction: this.toTransaction(updated) };
-    const current = await this.findByOrder(order);
+    if (updated) {
+      await this.figures.count(updated);
+      return { applied: true, transaction: this.toTransaction(updated) };
+    }
+    const current = await this.txns.findOne({ _id: orderKey(order) });
     if (!current || current.txnId !== order.txnId)
       throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
-    return { applied: false, transaction: current };
+    // A retry after a crash between the outcome's write and its count counts it now (else: no write).
+    await this.figures.count(current);
+    return { applied: false, transaction: this.toTransaction(current) };
   }
 
   /**
@@ -503,21 +521,6 @@ export class TransactionRepository {
     return this.page(filter, { createdAt: 1, txnId: 1 }, 0, q.limit);
   }
 
-  /**
-   * What the dashboard's overview counts of each transaction created in [from, until): one range
-   * read of merchant_created in its order, only the fields it needs.
-   */
-  figuresBetween(merchantIdentifier: string, from: Date, until: Date): FindCursor<OverviewRow> {
-    return this.txns
-      .find(
-        { merchantIdentifier, createdAt: { $gte: from, $lt: until } },
-        { projection: { _id: 0, createdAt: 1, status: 1, amountPaise: 1, successAt: 1 } },
-      )
-      .sort({ createdAt: 1 })
-      .batchSize(1000)
-      .map((doc) => doc as OverviewRow);
-  }
-
   /** The merchant's transaction of a gateway txnId (index txnId_unique); another merchant's: null. */
   async findByTxnIdOfMerchant(merchantIdentifier: string, txnId: string): Promise<Transaction | null> {
     const doc = await this.txns.findOne({ txnId, merchantIdentifier });
@@ -573,7 +576,9 @@ export class TransactionRepository {
       },
       { returnDocument: 'after' },
     );
-    return updated ? this.toTransaction(updated) : null;
+    if (!updated) return null;
+    await this.figures.count(updated);
+    return this.toTransaction(updated);
   }
 }
 

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { newTxnId } from '../../src/domain/identifiers';
-import { formatIstDateTime } from '../../src/domain/ist-time';
+import { formatIstDateTime, istStartOfDay } from '../../src/domain/ist-time';
+import { DailyFiguresRepository } from '../../src/store/daily-figures-repository';
 import { PaymentResponse } from '../../src/domain/response-codes';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { WebhookEndpointRepository } from '../../src/store/webhook-endpoint-repository';
@@ -85,6 +86,36 @@ describe('Merchant dashboard: overview (/dashboard)', function () {
     );
     assert.doesNotMatch(page.text, /₹999\.00|₹777\.00/);
     assert.match(page.text, /id="all-well"/);
+  });
+
+  it('a retried outcome changes no figure, and a rebuild from the orders gives the same page, to the paisa', async () => {
+    const now = gw.rt.now();
+    const m = merchant.merchantIdentifier;
+    await order(m, now, 12_345, 'Success');
+    await order(m, now, 5_001, 'Failure');
+    await order(m, new Date(now.getTime() - 2 * DAY_MS), 99_999, 'Success');
+    const page = async () => (await owner.send('/dashboard')).text.replace(/<input[^>]*csrf[^>]*>/g, '');
+    const before = await page();
+    assert.match(before, /id="today-volume">₹123\.45</);
+    // The payment activity retried after its write: every order's outcome recorded again.
+    const orders = await gw.rt.store.db.collection('transactions').find({ merchantIdentifier: m }).toArray();
+    for (const t of orders)
+      await gw.rt.transactions.recordOutcome(
+        { merchantIdentifier: m, orderId: t.orderId as string, txnId: t.txnId as string },
+        {
+          status: t.status as 'Success' | 'Failure',
+          responseCode: t.responseCode as string,
+          responseDescription: t.responseDescription as string,
+          bankRefNum: null,
+          authCode: null,
+          markedFailedByService: false,
+        },
+        now,
+      );
+    assert.equal(await page(), before);
+    const today = istStartOfDay(now).getTime();
+    await new DailyFiguresRepository(gw.rt.store.db).rebuild(m, new Date(today - 13 * DAY_MS), new Date(today + DAY_MS));
+    assert.equal(await page(), before);
   });
 
   it('says when the webhook endpoint is disabled and deliveries failed; never another merchant’s', async () => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { BSON, MongoClient, type Db, type Document } from 'mongodb';
 import type { Transaction } from '../../src/domain/transaction';
 import { ensureIndexes } from '../../src/store/mongo';
+import { DailyFiguresRepository } from '../../src/store/daily-figures-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { MandateRepository } from '../../src/store/mandate-repository';
@@ -98,11 +99,14 @@ describe('store: the range reads the gateway makes are index searches', function
     assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
   });
 
-  it("reads the overview's figures from merchant_created, in its order", async () => {
-    const [find] = await capture(() =>
-      repo.figuresBetween(MERCHANT, new Date(DAY - 13 * 86_400_000), new Date(DAY + 86_400_000)).toArray(),
-    );
-    assertIndexSearch(await explainFind(db, find!), 'merchant_created', { ordered: true });
+  it("rebuilds a day's figures from merchant_created, in its order; the overview reads its days by _id", async () => {
+    const figures = new DailyFiguresRepository(db);
+    const rebuilt = await capture(() => figures.rebuild(MERCHANT, new Date(DAY), new Date(DAY + 86_400_000)));
+    const find = rebuilt.find((c) => c.find === 'transactions')!;
+    assertIndexSearch(await explainFind(db, find), 'merchant_created', { ordered: true });
+    const [days] = await capture(() => figures.ofDays(MERCHANT, ['2026-01-01', '2026-01-02']));
+    assert.equal(days!.find, 'daily_figures');
+    assertIndexSearch(await explainFind(db, days!), '_id_', { ordered: false });
   });
 
   it("reads a merchant's failed webhook deliveries from merchant_created of webhook_deliveries", async () => {
@@ -249,11 +253,13 @@ function doc(i: number): Document {
     txnId: `T${i}`,
     merchantIdentifier: MERCHANT,
     orderId: `o-${i}`,
+    amountPaise: 1_000 + i,
     status: success ? 'Success' : 'Pending',
     createdAt,
     updatedAt: createdAt,
     successAt: success ? new Date(createdAt.getTime() + 2000) : null,
     refunds: [],
+    version: 2,
   };
   return { _id: `${MERCHANT}:o-${i}`, ...t };
 }

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
-import { dailyFigures, lastIstDays } from '../../domain/overview';
+import { lastIstDays } from '../../domain/overview';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
+import { overviewFigures } from '../../usecases/overview-figures';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardState } from '../middleware/dashboard-session';
@@ -12,21 +13,22 @@ export const OVERVIEW_DAYS = 14;
 const FAILED_SHOWN = 100;
 
 /**
- * GET /dashboard: the overview. One range read of the merchant's transactions of the last 14 IST
- * days (merchant_created, only the fields counted), one of its failed deliveries (merchant_created
- * of webhook_deliveries) and its endpoint's health by _id: the cost follows the merchant's own
- * volume of those days, never the store's size.
+ * GET /dashboard: the overview. The merchant's daily figures of the last 14 IST days (14 documents
+ * by _id, kept up to date by every write of its transactions), one range read of its failed
+ * deliveries (merchant_created of webhook_deliveries, at most 101) and its endpoint's health by
+ * _id: the cost is the same whatever the merchant's volume and the store's size.
  */
 export function overview(deps: ApiDeps) {
   const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
   const endpoints = new WebhookEndpointRepository(deps.store.db);
   return async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);
-    const days = lastIstDays(deps.now(), OVERVIEW_DAYS);
+    const now = deps.now();
+    const days = lastIstDays(now, OVERVIEW_DAYS);
     const from = days[0]!.from;
     const until = days.at(-1)!.until;
     const [figures, endpoint, failed] = await Promise.all([
-      dailyFigures(deps.transactions.figuresBetween(viewer.merchantIdentifier, from, until), days),
+      overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),
       endpoints.health(viewer.merchantIdentifier),
       webhooks.failedBetween(viewer.merchantIdentifier, from, until, FAILED_SHOWN + 1),
     ]);
