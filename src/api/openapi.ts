@@ -18,13 +18,16 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
 }
 
 export function assembleOpenApiDocument(modules: readonly AudienceModule[], baseUrl: string, o: ReferenceOptions) {
-  const paths: Record<string, object> = {};
+  const declared: Record<string, object> = {};
   for (const m of modules) {
     for (const [path, item] of Object.entries(m.paths?.(o) ?? {})) {
-      if (Object.hasOwn(paths, path)) throw new Error(`${path} is documented twice (the ${m.name} module's is the second)`);
-      paths[path] = item;
+      if (Object.hasOwn(declared, path)) throw new Error(`${path} is documented twice (the ${m.name} module's is the second)`);
+      declared[path] = item;
     }
   }
+  // Sorted, so that the document (and the SDK's types generated from it) does not reorder when a
+  // module or an operation is added: a new path lands at its place.
+  const paths = Object.fromEntries(Object.entries(declared).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const webhooks = Object.assign({}, ...modules.map((m) => m.webhooks?.() ?? {})) as Record<string, object>;
   const componentSchemas = Object.assign({}, ...modules.map((m) => m.componentSchemas?.() ?? {})) as Record<string, object>;
   return {

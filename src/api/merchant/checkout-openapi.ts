@@ -2,18 +2,11 @@ import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation, successError } from '../reference/operation';
-import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
+import { operation } from '../reference/operation';
 import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
-import {
-  checkoutCancelFormSchema,
-  checkoutFieldsSchema,
-  checkoutPayFormSchema,
-  checkoutResponseSchema,
-  legacyQuerySchema,
-} from '../schemas/checkout';
+import { checkoutFieldsSchema, checkoutResponseSchema, legacyQuerySchema } from '../schemas/checkout';
 import { CheckTxnCodes } from '../../domain/check-txn';
-import { EXAMPLE_MERCHANT, exampleExpressForm, exampleLegacyForm, pathParameter, signedDataForm } from '../reference/examples';
+import { exampleExpressForm, exampleLegacyForm, signedDataForm } from '../reference/examples';
 
 const refusals = Object.values(CheckoutRefusals)
   .map((r) => `${r.code} ${r.description} (HTTP ${r.http})`)
@@ -62,54 +55,9 @@ function expressPath(version: 'V8' | 'V7') {
   };
 }
 
-/** Zaakpay's checkout entries, the hosted page's forms, its legacy status API, and the sandbox's return page. */
-export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
-  const token = { ...pathParameter('token'), schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32}$' } };
-  const pageForm = (summary: string, description: string, request: z.ZodType, example: Record<string, string>) => ({
-    post: {
-      ...operation({
-        summary,
-        description,
-        in: 'form',
-        request,
-        example,
-        responses: {
-          303: { description: 'back to the page, which shows what happened' },
-          400: { description: 'the page, saying why (an instrument not accepted, a form not readable)', html: true },
-          403: { description: 'a form not posted from the page (no matching cookie, another Origin)', html: true },
-          404: { description: 'no such checkout', html: true },
-        },
-        errors: [405, 413, 503],
-        errorEnvelope: checkoutResponseSchema,
-      }),
-      parameters: [token],
-    },
-  });
-  const sandbox = {
-    '/sandbox/v1/checkout/return': {
-      post: operation({
-        summary: "A merchant's returnUrl for trying the hosted checkout without a merchant site (sandbox)",
-        description:
-          'Shows, as a page, the fields a checkout returned (in order) and whether the checksum verifies with the key of the merchant named in the query, as V8, V7 or legacy return. Unknown fields are refused (400, 2002); an unknown merchant is 404 (2042).',
-        in: 'form',
-        query: sandboxReturnQuerySchema,
-        request: sandboxReturnFormSchema,
-        queryExample: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier },
-        example: {
-          orderId: 'checkout-1001',
-          amount: '25000',
-          responseCode: '100',
-          responseDescription: 'The transaction was completed successfully.',
-          checksum: '0'.repeat(64),
-        },
-        responses: { 200: { description: 'the page', html: true } },
-        errors: [400, 404, 413, 415, 503],
-        errorEnvelope: successError,
-      }),
-    },
-  };
+/** Zaakpay's checkout entries and its legacy status API (the hosted page is the payer module's, the sandbox's return page the sandbox module's). */
+export function checkoutPaths(): Record<string, object> {
   return {
-    ...(sandboxEnabled ? sandbox : {}),
     '/api/paymentTransact/V8': expressPath('V8'),
     '/api/paymentTransact/V7': expressPath('V7'),
     '/transact': {
@@ -128,37 +76,6 @@ export function checkoutPaths(sandboxEnabled: boolean): Record<string, object> {
         errorPages: true,
       }),
     },
-    '/checkout/{token}': {
-      get: {
-        ...operation({
-          summary: 'The hosted checkout page (HTML)',
-          description:
-            "What the payer sees: open (the payer's choices, the UPI QR, the time left, a cancel), in progress (it refreshes itself), or final with the signed return to the merchant. Works without JavaScript; the token is the payer's capability.",
-          in: 'query',
-          request: z.object({}),
-          example: {},
-          responses: {
-            200: { description: 'the page', html: true },
-            404: { description: 'no such checkout', html: true },
-          },
-          errors: [503],
-          errorEnvelope: checkoutResponseSchema,
-        }),
-        parameters: [token],
-      },
-    },
-    '/checkout/{token}/pay': pageForm(
-      "The hosted checkout's pay form",
-      'One instrument per form: payerVpa, cardNumber or bankCode (the sandbox test instruments, while the sandbox is on). The order takes one payer only, through its payment workflow.',
-      checkoutPayFormSchema,
-      { csrf: 'the csrf field of the page', payerVpa: 'success@sandbox' },
-    ),
-    '/checkout/{token}/cancel': pageForm(
-      "The hosted checkout's cancel",
-      'The payer cancels: the order fails with 102 (cancelled by the payer) unless it is no longer waiting for a payer, and the result goes back to the merchant.',
-      checkoutCancelFormSchema,
-      { csrf: 'the csrf field of the page' },
-    ),
     '/checkTxn': {
       post: operation({
         summary: "Zaakpay's legacy status API (v=5): one order, its card and its refunds",

@@ -37,13 +37,11 @@ export const merchantModule: AudienceModule = {
     checkTxnRoutes(deps),
     legacyXmlRoutes(deps),
   ],
-  // The checkout's, QR's and mandates' modules also document their sandbox and hosted-page
-  // operations (beside the merchant's, which they explain).
-  paths: (o) => ({
-    ...qrPaths(o.sandboxEnabled),
+  paths: () => ({
+    ...qrPaths(),
     ...refundPaths(),
-    ...mandatePaths(o.sandboxEnabled),
-    ...checkoutPaths(o.sandboxEnabled),
+    ...mandatePaths(),
+    ...checkoutPaths(),
     ...ledgerPaths(),
     ...legacyXmlPaths(),
     ...paymentLinkPaths(),

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { EXAMPLE_MERCHANT, exampleCustomCheckoutForm } from '../reference/examples';
+import { exampleCustomCheckoutForm } from '../reference/examples';
 import { MandateResponse } from '../../domain/mandate';
-import { SANDBOX_MANDATE_PAYERS } from '../../domain/sandbox-bank';
 import { operation } from '../reference/operation';
 import { checkoutDataSchema, checkoutResponseSchema } from '../schemas/checkout';
 import { mandateDataSchema, mandateFormSchema, mandateResponseSchema, TRANSACT_U_VERSIONS } from '../schemas/mandates';
 import { CHECKOUT_FLOW } from './checkout-openapi';
-import { sandboxMandateRevokeResponseSchema, sandboxMandateRevokeSchema } from '../schemas/sandbox-mandates';
 
 const codes = Object.values(MandateResponse)
   .map((c) => `${c.code} ${c.description}`)
   .join('; ');
 
-/** The mandate operations of the API reference (create, notify, execute), and the sandbox payer's revoke. */
-export function mandatePaths(sandboxEnabled: boolean): Record<string, object> {
+/** The mandate operations of the API reference (create, notify, execute); the sandbox payer's revoke is the sandbox module's. */
+export function mandatePaths(): Record<string, object> {
   const paths: Record<string, object> = {
     '/transactU': {
       post: operation({
@@ -43,22 +41,5 @@ export function mandatePaths(sandboxEnabled: boolean): Record<string, object> {
       }),
     },
   };
-  if (sandboxEnabled) {
-    paths['/sandbox/v1/mandates/revoke'] = {
-      post: operation({
-        summary: 'Revoke an active mandate as its sandbox payer',
-        description: `The payer revokes the mandate (named by its create orderId): it becomes REVOKED and every debit still scheduled under it is cancelled (1124). Sandbox payers: ${Object.keys(
-          SANDBOX_MANDATE_PAYERS,
-        ).join(
-          ', ',
-        )} (approves; declines; approves but every debit fails; approves but every notify is refused with 1110). Refused with HTTP 200 and success false: 2036 no such mandate, 2037 not ACTIVE.`,
-        request: sandboxMandateRevokeSchema,
-        example: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier, orderId: 'mandate-1001' },
-        responses: { 200: { description: 'revoked, or refused (2036, 2037)', schema: sandboxMandateRevokeResponseSchema } },
-        errors: [400, 401, 413, 415, 503],
-        errorEnvelope: sandboxMandateRevokeResponseSchema,
-      }),
-    };
-  }
   return paths;
 }

@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import { EXAMPLE_MERCHANT, exampleQrImageQuery, exampleQrRequest } from '../reference/examples';
+import { exampleQrImageQuery, exampleQrRequest } from '../reference/examples';
 import { operation, successError } from '../reference/operation';
-import {
-  createQrResponseSchema,
-  createQrSchema,
-  qrImageQuerySchema,
-  sandboxQrPayResponseSchema,
-  sandboxQrPaySchema,
-} from '../schemas/qr';
+import { createQrResponseSchema, createQrSchema, qrImageQuerySchema } from '../schemas/qr';
 
 /** The dynamic QR operations of the API reference. */
-export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
+export function qrPaths(): Record<string, object> {
   const paths: Record<string, object> = {
     '/api/payments/v1/upi/qr': {
       post: operation({
@@ -40,22 +34,5 @@ export function qrPaths(sandboxEnabled: boolean): Record<string, object> {
       }),
     },
   };
-  if (sandboxEnabled) {
-    paths['/sandbox/v1/qr/pay'] = {
-      post: operation({
-        summary: 'Pay an open dynamic QR as a sandbox payer',
-        description:
-          '202 when the payer is accepted; the outcome follows from the order workflow (success@sandbox pays, failure@sandbox is declined, noanswer@sandbox gets no bank answer). Refused with HTTP 200 and `success: false`: 2020 unknown order, 2031 not a QR order, 2032 not open (paid, expired or already being paid).',
-        request: sandboxQrPaySchema,
-        example: { merchantIdentifier: EXAMPLE_MERCHANT.merchantIdentifier, orderId: 'qr-1001', payerVpa: 'success@sandbox' },
-        responses: {
-          202: { description: 'payer accepted', schema: sandboxQrPayResponseSchema },
-          200: { description: 'refused (2020, 2031, 2032)', schema: sandboxQrPayResponseSchema },
-        },
-        errors: [400, 401, 413, 415, 503],
-        errorEnvelope: successError,
-      }),
-    };
-  }
   return paths;
 }

@@ -5,6 +5,7 @@ import type { DashboardUser } from '../../store/dashboard-user-repository';
 import type { ApiDeps } from '../deps';
 import { fromOurOrigin, readPageForm, sameToken, sendPage } from '../hosted-page';
 import { publicDashboardPage, type DashboardViewer } from '../pages/dashboard-layout';
+import { html } from '../pages/html';
 
 export const SESSION_COOKIE = 'gw_dashboard';
 
@@ -42,9 +43,9 @@ export function setSessionCookie(ctx: Context, publicBaseUrl: string, token: str
 export function refusalPage(ctx: Context, status: number, title: string, text: string): void {
   const state = ctx.state.dashboard as DashboardState | undefined;
   const back = state
-    ? '<p><a href="/dashboard">Back to the dashboard</a></p>'
-    : '<p><a href="/dashboard/sign-in">Sign in</a></p>';
-  sendPage(ctx, status, publicDashboardPage(title, `<p>${text}</p>${back}`));
+    ? html`<p><a href="/dashboard">Back to the dashboard</a></p>`
+    : html`<p><a href="/dashboard/sign-in">Sign in</a></p>`;
+  sendPage(ctx, status, publicDashboardPage(title, html`<p>${text}</p>${back}`));
 }
 
 export const notFoundPage = (ctx: Context) =>

@@ -1,5 +1,6 @@
 import type { CheckoutChoice } from '../../domain/checkout';
-import { errorNote, esc, layout, payerForms, qrSection, resultSection, summary, type OrderView, type Outcome } from './layout';
+import { errorNote, layout, payerForms, qrSection, resultSection, summary, type OrderView, type Outcome } from './layout';
+import { html } from './html';
 
 /** The hosted checkout, in the hosted pages' one layout (layout.ts). */
 
@@ -37,14 +38,14 @@ export function checkoutOpenPage(v: OpenCheckoutView): string {
   const qr = offers('upiApp') || !v.sandbox ? qrSection(v) : '';
   return layout(
     `Pay ${v.merchantName}`,
-    `${summary(v)}
+    html`${summary(v)}
 ${errorNote(v.error)}
 ${qr}
 ${forms}
 <section class="card" aria-label="Cancel">
-  ${qr ? '' : `<p class="muted">Time left: <strong id="time-left">${esc(v.timeLeft)}</strong> (until ${esc(v.expiresAt)} IST)</p>`}
-  <form method="post" action="${esc(v.cancelPath)}"><input type="hidden" name="csrf" value="${esc(v.csrf)}">
-    <button type="submit" class="secondary" id="cancel">Cancel and return to ${esc(v.merchantName)}</button>
+  ${qr ? '' : html`<p class="muted">Time left: <strong id="time-left">${v.timeLeft}</strong> (until ${v.expiresAt} IST)</p>`}
+  <form method="post" action="${v.cancelPath}"><input type="hidden" name="csrf" value="${v.csrf}">
+    <button type="submit" class="secondary" id="cancel">Cancel and return to ${v.merchantName}</button>
   </form>
 </section>`,
     { refreshSeconds: Math.max(1, v.secondsLeft + 1) },
@@ -73,20 +74,18 @@ export function checkoutResultPage(
   },
 ): string {
   const heading = HEADINGS[v.outcome];
-  const fields = v.returnFields
-    .map(([k, value]) => `<input type="hidden" name="${esc(k)}" value="${esc(value)}">`)
-    .join('\n    ');
+  const fields = v.returnFields.map(([k, value]) => html`<input type="hidden" name="${k}" value="${value}">`);
   const script = v.autoSubmitNonce
-    ? `<script nonce="${esc(v.autoSubmitNonce)}">document.getElementById('return').submit();</script>`
+    ? html`<script nonce="${v.autoSubmitNonce}">document.getElementById('return').submit();</script>`
     : '';
   return layout(
     heading,
-    `${summary(v, `Payment to ${v.merchantName}`)}
+    html`${summary(v, `Payment to ${v.merchantName}`)}
 ${resultSection({ ...v, heading })}
 <section class="card" aria-label="Return to the merchant">
-  <form method="post" action="${esc(v.returnUrl)}" id="return">
+  <form method="post" action="${v.returnUrl}" id="return">
     ${fields}
-    <button type="submit" id="return-button">Return to ${esc(v.merchantName)}</button>
+    <button type="submit" id="return-button">Return to ${v.merchantName}</button>
   </form>
 </section>
 ${script}`,
@@ -97,9 +96,9 @@ ${script}`,
 export function checkoutRefusedPage(code: string, text: string): string {
   return layout(
     'Payment request refused',
-    `<section class="card" role="alert"><h1>Payment request refused</h1>
+    html`<section class="card" role="alert"><h1>Payment request refused</h1>
   <p>The merchant's payment request could not be accepted. Please go back to the merchant and try again.</p>
-  <p class="muted">Code <span id="code">${esc(code)}</span>: <span id="reason">${esc(text)}</span></p>
+  <p class="muted">Code <span id="code">${code}</span>: <span id="reason">${text}</span></p>
 </section>`,
   );
 }

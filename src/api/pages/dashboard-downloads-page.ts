@@ -1,13 +1,13 @@
 import { dashboardPage, type DashboardViewer } from './dashboard-layout';
-import { esc } from './layout';
+import { html } from './html';
 
 /** Downloads: the ledger of a period and the successful transactions of a day, as CSV (GET forms: nothing changes). */
 export function downloadsPage(v: DashboardViewer, o: { today: string; error?: string }): string {
-  const today = esc(o.today);
+  const today = o.today;
   return dashboardPage(
     'Downloads',
     v,
-    `<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Ledger of a period</h2>
+    html`<section class="card" aria-labelledby="ledger-heading"><h2 id="ledger-heading">Ledger of a period</h2>
   <p>Every transaction created in the period (IST days, both included), with the ledger API's fields; refunds as JSON in refundDetail.</p>
   <form method="get" action="/dashboard/downloads/ledger.csv">
     <label for="ledger-from">From</label><input id="ledger-from" name="from" type="date" value="${today}" required>

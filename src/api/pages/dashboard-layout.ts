@@ -1,5 +1,6 @@
 import { mayDo, type DashboardPermission, type DashboardRole } from '../../domain/dashboard-roles';
-import { esc, layout } from './layout';
+import { layout } from './layout';
+import { html, type Html } from './html';
 
 /**
  * The dashboard's frame around the one page layout (layout.ts): a skip link, the navigation (a
@@ -30,18 +31,18 @@ export const DASHBOARD_NAV: { key: string; href: string; label: string; permissi
 ];
 
 /** A table that may scroll sideways on a phone: a labelled region the keyboard can reach and scroll. */
-export const scrollableTable = (label: string, table: string) =>
-  `<div class="table-wrap" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+export const scrollableTable = (label: string, table: Html) =>
+  html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 
-export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${esc(csrf)}">`;
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
-function frame(v: DashboardViewer, current: string): string {
-  const links = DASHBOARD_NAV.filter((n) => !n.permission || mayDo(v.role, n.permission))
-    .map((n) => `<li><a href="${esc(n.href)}"${n.key === current ? ' aria-current="page"' : ''}>${esc(n.label)}</a></li>`)
-    .join('');
-  return `<a class="skip" href="#main">Skip to content</a>
+function frame(v: DashboardViewer, current: string) {
+  const links = DASHBOARD_NAV.filter((n) => !n.permission || mayDo(v.role, n.permission)).map(
+    (n) => html`<li><a href="${n.href}"${n.key === current ? html` aria-current="page"` : ''}>${n.label}</a></li>`,
+  );
+  return html`<a class="skip" href="#main">Skip to content</a>
 <header class="bar">
-  <div class="who"><span><strong>${esc(v.merchantName)}</strong> · <span id="signed-in-as">${esc(v.email)}</span> (${esc(v.role)})</span>
+  <div class="who"><span><strong>${v.merchantName}</strong> · <span id="signed-in-as">${v.email}</span> (${v.role})</span>
   <form method="post" action="/dashboard/sign-out">${csrfField(v.csrf)}<button type="submit">Sign out</button></form></div>
   <nav aria-label="Dashboard"><ul>${links}</ul></nav>
 </header>`;
@@ -56,19 +57,19 @@ export interface DashboardPageOptions {
   error?: string;
 }
 
-export function dashboardPage(title: string, v: DashboardViewer, body: string, o: DashboardPageOptions): string {
-  const notice = o.notice ? `<p class="notice" role="status" id="notice">${esc(o.notice)}</p>` : '';
-  const error = o.error ? `<p class="error" role="alert" id="error">${esc(o.error)}</p>` : '';
-  return layout(`${title} · ${v.merchantName} dashboard`, `<h1>${esc(title)}</h1>\n${notice}${error}\n${body}`, {
+export function dashboardPage(title: string, v: DashboardViewer, body: Html, o: DashboardPageOptions): string {
+  const notice = o.notice ? html`<p class="notice" role="status" id="notice">${o.notice}</p>` : '';
+  const error = o.error ? html`<p class="error" role="alert" id="error">${o.error}</p>` : '';
+  return layout(`${title} · ${v.merchantName} dashboard`, html`<h1>${title}</h1>\n${notice}${error}\n${body}`, {
     header: frame(v, o.current),
     wide: true,
   });
 }
 
 /** A page for someone not signed in (sign-in, invitation): the same layout without navigation. */
-export function publicDashboardPage(title: string, body: string, error?: string): string {
-  const alert = error ? `<p class="error" role="alert" id="error">${esc(error)}</p>` : '';
-  return layout(`${title} · Merchant dashboard`, `<section class="card"><h1>${esc(title)}</h1>${alert}${body}</section>`, {
+export function publicDashboardPage(title: string, body: Html, error?: string): string {
+  const alert = error ? html`<p class="error" role="alert" id="error">${error}</p>` : '';
+  return layout(`${title} · Merchant dashboard`, html`<section class="card"><h1>${title}</h1>${alert}${body}</section>`, {
     wide: false,
   });
 }

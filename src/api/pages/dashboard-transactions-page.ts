@@ -8,13 +8,13 @@ import { TxnStatus } from '../../domain/txn-status';
 import { mayDo } from '../../domain/dashboard-roles';
 import type { WebhookDelivery } from '../../store/webhook-repository';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
-import { esc } from './layout';
+import { html } from './html';
 
 const ist = (d: Date) => `${formatIstDateTime(d)} IST`;
 export const orderPath = (orderId: string) => `/dashboard/transactions/${encodeURIComponent(orderId)}`;
 
 const option = (value: string, label: string, selected: string | undefined) =>
-  `<option value="${esc(value)}"${value === selected ? ' selected' : ''}>${esc(label)}</option>`;
+  html`<option value="${value}"${value === selected ? ' selected' : ''}>${label}</option>`;
 
 /** What the search form shows: the fields as the user gave them (dates filled in with the period searched). */
 export interface SearchFormValues {
@@ -26,27 +26,25 @@ export interface SearchFormValues {
   to: string;
 }
 
-function searchForm(f: SearchFormValues): string {
+function searchForm(f: SearchFormValues) {
   const input = (id: keyof SearchFormValues, label: string, type = 'text') =>
-    `<div><label for="q-${id}">${label}</label><input id="q-${id}" name="${id}" type="${type}" value="${esc(f[id] ?? '')}"></div>`;
-  return `<form method="get" action="/dashboard/transactions" class="search" role="search" aria-label="Transactions">
+    html`<div><label for="q-${id}">${label}</label><input id="q-${id}" name="${id}" type="${type}" value="${f[id] ?? ''}"></div>`;
+  return html`<form method="get" action="/dashboard/transactions" class="search" role="search" aria-label="Transactions">
   <div class="fields">
   ${input('orderId', 'orderId')}${input('txnId', 'txnId')}
   <div><label for="q-status">Status</label><select id="q-status" name="status">${option('', 'Any', f.status)}${Object.keys(
     TxnStatus,
-  )
-    .map((s) => option(s, s, f.status))
-    .join('')}</select></div>
+  ).map((s) => option(s, s, f.status))}</select></div>
   <div><label for="q-kind">Kind</label><select id="q-kind" name="kind">${option('', 'Any', f.kind)}${TRANSACTION_KINDS.map((k) =>
     option(k, TRANSACTION_KIND_LABELS[k], f.kind),
-  ).join('')}</select></div>
+  )}</select></div>
   ${input('from', 'Created from (IST day)', 'date')}${input('to', 'to (IST day, included)', 'date')}
   </div>
   <button type="submit" class="inline">Search</button>
 </form>`;
 }
 
-const SEARCH_STYLE = `<style>
+const SEARCH_STYLE = html`<style>
   .search .fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0 1rem; }
   .timeline { list-style: none; padding: 0; } .timeline li { border-left: 3px solid #0b4ea2; padding: .25rem 0 .75rem .75rem; }
   dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -59,26 +57,24 @@ export function transactionSearchPage(
   rows: Transaction[],
   o: { nextHref?: string; error?: string; status?: number },
 ): string {
-  const body = rows
-    .map(
-      (t) => `<tr><td><a href="${esc(orderPath(t.orderId))}">${esc(t.orderId)}</a></td><td><code>${esc(t.txnId)}</code></td>
-  <td>${esc(ist(t.createdAt))}</td><td>${esc(formatRupees(t.amountPaise))}</td><td>${esc(t.status)}</td><td>${esc(TRANSACTION_KIND_LABELS[transactionKind(t)])}</td></tr>`,
-    )
-    .join('');
+  const body = rows.map(
+    (t) => html`<tr><td><a href="${orderPath(t.orderId)}">${t.orderId}</a></td><td><code>${t.txnId}</code></td>
+  <td>${ist(t.createdAt)}</td><td>${formatRupees(t.amountPaise)}</td><td>${t.status}</td><td>${TRANSACTION_KIND_LABELS[transactionKind(t)]}</td></tr>`,
+  );
   const results = o.error
     ? ''
     : rows.length === 0
-      ? '<p id="no-results">No transaction matches this search.</p>'
-      : scrollableTable(
+      ? html`<p id="no-results">No transaction matches this search.</p>`
+      : html`${scrollableTable(
           'Transactions found',
-          `<table id="results"><caption class="muted">Oldest first, created ${esc(f.from)} to ${esc(f.to)} (IST)</caption>
+          html`<table id="results"><caption class="muted">Oldest first, created ${f.from} to ${f.to} (IST)</caption>
   <thead><tr><th scope="col">orderId</th><th scope="col">txnId</th><th scope="col">Created</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Kind</th></tr></thead>
   <tbody>${body}</tbody></table>`,
-        ) + (o.nextHref ? `<p><a id="next-page" href="${esc(o.nextHref)}">Next page</a></p>` : '');
+        )}${o.nextHref ? html`<p><a id="next-page" href="${o.nextHref}">Next page</a></p>` : ''}`;
   return dashboardPage(
     'Transactions',
     v,
-    `${SEARCH_STYLE}<section class="card" aria-labelledby="search-heading"><h2 id="search-heading">Search</h2>${searchForm(f)}</section>
+    html`${SEARCH_STYLE}<section class="card" aria-labelledby="search-heading"><h2 id="search-heading">Search</h2>${searchForm(f)}</section>
 <section class="card" aria-labelledby="results-heading"><h2 id="results-heading">Results</h2>${results}</section>`,
     { current: 'transactions', ...(o.error ? { error: o.error } : {}) },
   );
@@ -129,24 +125,24 @@ function timeline(t: Transaction, deliveries: WebhookDelivery[]): TimelineEvent[
   return events.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
-function refundForms(v: DashboardViewer, t: Transaction, refundId: string): string {
+function refundForms(v: DashboardViewer, t: Transaction, refundId: string) {
   const remaining = refundablePaise(t);
   const refundable = ['Success', 'PartialRefund'].includes(t.status) && remaining > 0;
-  if (!mayDo(v.role, 'payments')) return '<p class="muted" id="refund-not-allowed">Your role cannot refund.</p>';
-  if (!refundable) return '<p id="not-refundable">Nothing of this order can be refunded.</p>';
+  if (!mayDo(v.role, 'payments')) return html`<p class="muted" id="refund-not-allowed">Your role cannot refund.</p>`;
+  if (!refundable) return html`<p id="not-refundable">Nothing of this order can be refunded.</p>`;
   const action = `${orderPath(t.orderId)}/refunds`;
-  const common = `${csrfField(v.csrf)}<input type="hidden" name="refundId" value="${esc(refundId)}">`;
-  return `<p>What remains to refund: <strong id="remaining">${esc(formatRupees(remaining))}</strong></p>
-  <form method="post" action="${esc(action)}" aria-labelledby="partial-heading">${common}<input type="hidden" name="updateDesired" value="22">
+  const common = html`${csrfField(v.csrf)}<input type="hidden" name="refundId" value="${refundId}">`;
+  return html`<p>What remains to refund: <strong id="remaining">${formatRupees(remaining)}</strong></p>
+  <form method="post" action="${action}" aria-labelledby="partial-heading">${common}<input type="hidden" name="updateDesired" value="22">
     <h3 id="partial-heading">Refund part</h3>
     <label for="refund-amount">Amount in rupees</label><input id="refund-amount" name="amount" inputmode="decimal" required>
     <label for="refund-reason">Reason (5 to 30 letters, digits, spaces)</label><input id="refund-reason" name="reason" required>
     <button type="submit" id="refund-partial">Refund this amount</button>
   </form>
-  <form method="post" action="${esc(action)}" aria-labelledby="full-heading">${common}<input type="hidden" name="updateDesired" value="14">
+  <form method="post" action="${action}" aria-labelledby="full-heading">${common}<input type="hidden" name="updateDesired" value="14">
     <h3 id="full-heading">Refund all that remains</h3>
     <label for="full-reason">Reason</label><input id="full-reason" name="reason" required>
-    <button type="submit" class="secondary" id="refund-full">Refund ${esc(formatRupees(remaining))}</button>
+    <button type="submit" class="secondary" id="refund-full">Refund ${formatRupees(remaining)}</button>
   </form>`;
 }
 
@@ -156,20 +152,20 @@ export function transactionDetailPage(
   t: Transaction,
   o: { deliveries: WebhookDelivery[]; workflowUrl: string | null; refundId: string; notice?: string; error?: string },
 ): string {
-  const fact = (k: string, value: string, id?: string) => `<dt>${esc(k)}</dt><dd${id ? ` id="${id}"` : ''}>${esc(value)}</dd>`;
-  const events = timeline(t, o.deliveries)
-    .map((e) => `<li><time datetime="${esc(e.at.toISOString())}">${esc(ist(e.at))}</time><br>${esc(e.text)}</li>`)
-    .join('');
+  const fact = (k: string, value: string, id?: string) => html`<dt>${k}</dt><dd${id ? html` id="${id}"` : ''}>${value}</dd>`;
+  const events = timeline(t, o.deliveries).map(
+    (e) => html`<li><time datetime="${e.at.toISOString()}">${ist(e.at)}</time><br>${e.text}</li>`,
+  );
   return dashboardPage(
     `Order ${t.orderId}`,
     v,
-    `${SEARCH_STYLE}<p><a href="/dashboard/transactions">Back to the search</a></p>
+    html`${SEARCH_STYLE}<p><a href="/dashboard/transactions">Back to the search</a></p>
 <section class="card" aria-labelledby="facts-heading"><h2 id="facts-heading">The order</h2><dl class="facts">
   ${fact('orderId', t.orderId)}${fact('txnId', t.txnId)}${fact('Amount', formatRupees(t.amountPaise))}${fact('Status', t.status, 'txn-status')}
   ${fact('Kind', TRANSACTION_KIND_LABELS[transactionKind(t)])}${fact('Instrument', describeInstrument(t.instrument))}
   ${fact('Refunded or being refunded', formatRupees(t.refundReservedPaise ?? 0), 'refunded')}
   ${fact('Product', t.productDescription)}</dl>
-  ${o.workflowUrl ? `<p><a id="workflow-link" href="${esc(o.workflowUrl)}" rel="noreferrer">The order's workflow in Temporal UI</a></p>` : ''}</section>
+  ${o.workflowUrl ? html`<p><a id="workflow-link" href="${o.workflowUrl}" rel="noreferrer">The order's workflow in Temporal UI</a></p>` : ''}</section>
 <section class="card" aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2><ol class="timeline" id="timeline">${events}</ol>
   <p class="muted">Non-real-time webhooks (reconciliation, automatic refunds) are batched with other orders' updates: see the delivery log on the <a href="/dashboard/webhooks">Webhooks</a> page.</p></section>
 <section class="card" aria-labelledby="refund-heading"><h2 id="refund-heading">Refund</h2>${refundForms(v, t, o.refundId)}</section>`,

@@ -3,10 +3,10 @@ import type { DashboardUser } from '../../store/dashboard-user-repository';
 import type { CreatedInvitation } from '../../usecases/dashboard-invitations';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
-import { esc } from './layout';
+import { html } from './html';
 
 const roleOptions = (selected: string) =>
-  DASHBOARD_ROLES.map((r) => `<option value="${r}"${r === selected ? ' selected' : ''}>${r}</option>`).join('');
+  DASHBOARD_ROLES.map((r) => html`<option value="${r}"${r === selected ? ' selected' : ''}>${r}</option>`);
 
 /** The merchant's users, their roles, and (for an owner) invitations, role changes and removal. */
 export function usersPage(
@@ -15,30 +15,28 @@ export function usersPage(
   o: { invitation?: CreatedInvitation; notice?: string; error?: string } = {},
 ): string {
   const owner = mayDo(v.role, 'users');
-  const rows = users
-    .map((u) => {
-      const path = `/dashboard/users/${encodeURIComponent(u.email)}`;
-      const self = u.email === v.email;
-      const actions =
-        owner && !self
-          ? `<form method="post" action="${esc(path)}/role">${csrfField(v.csrf)}
-        <label for="role-${esc(u.email)}">Role of ${esc(u.email)}</label>
-        <select id="role-${esc(u.email)}" name="role">${roleOptions(u.role)}</select>
+  const rows = users.map((u) => {
+    const path = `/dashboard/users/${encodeURIComponent(u.email)}`;
+    const self = u.email === v.email;
+    const actions =
+      owner && !self
+        ? html`<form method="post" action="${path}/role">${csrfField(v.csrf)}
+        <label for="role-${u.email}">Role of ${u.email}</label>
+        <select id="role-${u.email}" name="role">${roleOptions(u.role)}</select>
         <button class="inline" type="submit">Change role</button></form>
-        <form method="post" action="${esc(path)}/remove">${csrfField(v.csrf)}<button class="inline secondary" type="submit" aria-label="Remove ${esc(u.email)}">Remove</button></form>`
-          : self
-            ? 'you'
-            : '';
-      return `<tr><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td>${esc(formatIstDateTime(u.createdAt))} IST</td><td>${actions}</td></tr>`;
-    })
-    .join('');
+        <form method="post" action="${path}/remove">${csrfField(v.csrf)}<button class="inline secondary" type="submit" aria-label="Remove ${u.email}">Remove</button></form>`
+        : self
+          ? 'you'
+          : '';
+    return html`<tr><td>${u.email}</td><td>${u.role}</td><td>${formatIstDateTime(u.createdAt)} IST</td><td>${actions}</td></tr>`;
+  });
   const created = o.invitation
-    ? `<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">Invitation link for ${esc(o.invitation.email)}</h2>
-  <p>Give this link to ${esc(o.invitation.email)}; it is shown only now, works once, and expires ${esc(formatIstDateTime(o.invitation.expiresAt))} IST.</p>
-  <p><code id="invitation-url">${esc(o.invitation.invitationUrl)}</code></p></section>`
+    ? html`<section class="card" aria-labelledby="link-heading"><h2 id="link-heading">Invitation link for ${o.invitation.email}</h2>
+  <p>Give this link to ${o.invitation.email}; it is shown only now, works once, and expires ${formatIstDateTime(o.invitation.expiresAt)} IST.</p>
+  <p><code id="invitation-url">${o.invitation.invitationUrl}</code></p></section>`
     : '';
   const invite = owner
-    ? `<section class="card" aria-labelledby="invite-heading"><h2 id="invite-heading">Invite a user</h2>
+    ? html`<section class="card" aria-labelledby="invite-heading"><h2 id="invite-heading">Invite a user</h2>
   <form method="post" action="/dashboard/users/invitations">${csrfField(v.csrf)}
     <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required>
     <label for="invite-role">Role</label><select id="invite-role" name="role">${roleOptions('viewer')}</select>
@@ -49,10 +47,10 @@ export function usersPage(
   return dashboardPage(
     'Users',
     v,
-    `${created}<section class="card" aria-labelledby="users-heading"><h2 id="users-heading">Users of ${esc(v.merchantName)}</h2>
+    html`${created}<section class="card" aria-labelledby="users-heading"><h2 id="users-heading">Users of ${v.merchantName}</h2>
   ${scrollableTable(
     'Users',
-    `<table><caption class="muted">Everyone who can sign in to this dashboard</caption>
+    html`<table><caption class="muted">Everyone who can sign in to this dashboard</caption>
   <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
   <tbody>${rows}</tbody></table>`,
   )}</section>${invite}`,

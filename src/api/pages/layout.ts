@@ -1,31 +1,30 @@
-import escapeHtml from 'escape-html';
 import { SANDBOX_CARDS, SANDBOX_NETBANKING, SANDBOX_VPAS } from '../../domain/sandbox-bank';
+import { html, type Html } from './html';
 
 /**
  * The one layout of the hosted pages (payment links, checkout), server-rendered: plain HTML and
  * CSS, readable on a phone, labelled fields in reading order, text contrast above 7:1. Everything
- * the merchant or payer sent is escaped (`esc`); nothing needs script, so every page works with
+ * the merchant or payer sent is escaped (the `html` template of html.ts); nothing needs script, so every page works with
  * JavaScript off (a page may carry one script with the response's nonce, as an extra).
  */
-export const esc = (v: string | number) => escapeHtml(String(v));
 
 export interface PageOptions {
   /** Reload the page after this many seconds (a meta refresh: works without script). */
   refreshSeconds?: number;
   /** Before the main content: the dashboard's skip link and navigation. */
-  header?: string;
+  header?: Html;
   /** A wider column, for the dashboard's tables (still one column on a phone). */
   wide?: boolean;
 }
 
-export function layout(title: string, body: string, options: PageOptions = {}): string {
-  return `<!doctype html>
+export function layout(title: string, body: Html, options: PageOptions = {}): string {
+  const page = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
-<title>${esc(title)}</title>
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+<title>${title}</title>
 <style>
   body { font-family: system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #111; line-height: 1.5; }
   main { max-width: 30rem; margin: 0 auto; padding: 1rem; }
@@ -59,10 +58,11 @@ ${options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refres
   .notice { background: #e6f4ea; color: #0a4d1f; border-radius: .4rem; padding: .6rem; }
 </style>
 </head>
-<body>${options.header ?? ''}<main${options.wide ? ' class="wide" id="main"' : ''}>
+<body>${options.header ?? ''}<main${options.wide ? html` class="wide" id="main"` : ''}>
 ${body}
 </main></body>
 </html>`;
+  return page.text;
 }
 
 /** What every hosted page shows of the order. */
@@ -73,25 +73,25 @@ export interface OrderView {
   amountText: string;
 }
 
-export function summary(v: OrderView, heading = `Pay ${v.merchantName}`): string {
-  return `<section class="card" aria-labelledby="what">
-  <h1 id="what">${esc(heading)}</h1>
-  <p class="amount" id="amount">${esc(v.amountText)}</p>
-  ${v.productDescription ? `<p>${esc(v.productDescription)}</p>` : ''}
-  ${v.invoiceNumber ? `<p class="muted">Invoice <span id="invoice">${esc(v.invoiceNumber)}</span></p>` : ''}
+export function summary(v: OrderView, heading = `Pay ${v.merchantName}`) {
+  return html`<section class="card" aria-labelledby="what">
+  <h1 id="what">${heading}</h1>
+  <p class="amount" id="amount">${v.amountText}</p>
+  ${v.productDescription ? html`<p>${v.productDescription}</p>` : ''}
+  ${v.invoiceNumber ? html`<p class="muted">Invoice <span id="invoice">${v.invoiceNumber}</span></p>` : ''}
 </section>`;
 }
 
 export const errorNote = (error: string | undefined) =>
-  error ? `<p class="error" role="alert" id="error">${esc(error)}</p>` : '';
+  error ? html`<p class="error" role="alert" id="error">${error}</p>` : '';
 
 /** The order's UPI QR (and, for a phone, the same intent as a link to open a UPI app), with the time left. */
-export function qrSection(v: OrderView & { qrDataUri: string; timeLeft: string; expiresAt: string; appLink?: string }): string {
-  return `<section class="card" aria-labelledby="scan">
+export function qrSection(v: OrderView & { qrDataUri: string; timeLeft: string; expiresAt: string; appLink?: string }) {
+  return html`<section class="card" aria-labelledby="scan">
   <h2 id="scan">Scan with any UPI app</h2>
-  <img class="qr" src="${v.qrDataUri}" alt="UPI QR code for ${esc(v.amountText)} to ${esc(v.merchantName)}">
-  ${v.appLink ? `<p><a id="upi-app" href="${esc(v.appLink)}">Pay in a UPI app on this phone</a></p>` : ''}
-  <p class="muted">Time left: <strong id="time-left">${esc(v.timeLeft)}</strong> (until ${esc(v.expiresAt)} IST)</p>
+  <img class="qr" src="${v.qrDataUri}" alt="UPI QR code for ${v.amountText} to ${v.merchantName}">
+  ${v.appLink ? html`<p><a id="upi-app" href="${v.appLink}">Pay in a UPI app on this phone</a></p>` : ''}
+  <p class="muted">Time left: <strong id="time-left">${v.timeLeft}</strong> (until ${v.expiresAt} IST)</p>
 </section>`;
 }
 
@@ -109,41 +109,41 @@ export interface PayerForms {
 }
 
 /** A form per instrument of the sandbox payer; each posts to `payPath` with the page's CSRF token. */
-export function payerForms(v: PayerForms): string {
-  const hidden = `<input type="hidden" name="csrf" value="${esc(v.csrf)}">`;
+export function payerForms(v: PayerForms) {
+  const hidden = html`<input type="hidden" name="csrf" value="${v.csrf}">`;
   const option = (value: string) =>
-    `<option value="${esc(value)}"${value === v.netbanking?.selected ? ' selected' : ''}>${esc(value)}</option>`;
+    html`<option value="${value}"${value === v.netbanking?.selected ? ' selected' : ''}>${value}</option>`;
   const forms = [
     v.upiId &&
-      `<form method="post" action="${esc(v.payPath)}">${hidden}
+      html`<form method="post" action="${v.payPath}">${hidden}
     <label for="payerVpa">UPI ID</label>
-    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${esc(v.sandbox === false ? 'name@bank' : Object.keys(SANDBOX_VPAS)[0]!)}"${v.upiId.value ? ` value="${esc(v.upiId.value)}"` : ''} required>
-    <button type="submit">Pay ${esc(v.amountText)} by UPI</button>
+    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${v.sandbox === false ? 'name@bank' : Object.keys(SANDBOX_VPAS)[0]!}"${v.upiId.value ? html` value="${v.upiId.value}"` : ''} required>
+    <button type="submit">Pay ${v.amountText} by UPI</button>
   </form>`,
     v.card?.atBank &&
-      `<form method="post" action="${esc(v.payPath)}">${hidden}<input type="hidden" name="cardAtBank" value="1">
+      html`<form method="post" action="${v.payPath}">${hidden}<input type="hidden" name="cardAtBank" value="1">
     <p class="muted">Card: you enter your card on your bank's secure page.</p>
-    <button type="submit">Pay ${esc(v.amountText)} by card</button>
+    <button type="submit">Pay ${v.amountText} by card</button>
   </form>`,
     v.card &&
       !v.card.atBank &&
-      `<form method="post" action="${esc(v.payPath)}">${hidden}
+      html`<form method="post" action="${v.payPath}">${hidden}
     <label for="cardNumber">Card number</label>
-    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${esc(Object.keys(SANDBOX_CARDS)[0]!)}" required>
-    <button type="submit">Pay ${esc(v.amountText)} by card</button>
+    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${Object.keys(SANDBOX_CARDS)[0]!}" required>
+    <button type="submit">Pay ${v.amountText} by card</button>
   </form>`,
     v.netbanking &&
-      `<form method="post" action="${esc(v.payPath)}">${hidden}
+      html`<form method="post" action="${v.payPath}">${hidden}
     <label for="bankCode">Net banking</label>
-    <select id="bankCode" name="bankCode">${Object.keys(SANDBOX_NETBANKING).map(option).join('')}</select>
-    <button type="submit">Pay ${esc(v.amountText)} by net banking</button>
+    <select id="bankCode" name="bankCode">${Object.keys(SANDBOX_NETBANKING).map(option)}</select>
+    <button type="submit">Pay ${v.amountText} by net banking</button>
   </form>`,
   ].filter(Boolean);
   return forms.length === 0
     ? ''
-    : `<section class="card" aria-labelledby="pay">
+    : html`<section class="card" aria-labelledby="pay">
   <h2 id="pay">${v.sandbox === false ? 'Or pay here' : 'Or pay here (sandbox)'}</h2>
-  ${forms.join('\n  ')}
+  ${forms}
 </section>`;
 }
 
@@ -154,15 +154,15 @@ export function payerForms(v: PayerForms): string {
  */
 export function processingPage(v: OrderView & { selfPath: string; bankUrl?: string; refreshSeconds?: number }): string {
   const atBank = v.bankUrl
-    ? `<p>Your bank is waiting for you to confirm: <a id="bank-link" href="${esc(v.bankUrl)}">continue at your bank</a>.</p>`
+    ? html`<p>Your bank is waiting for you to confirm: <a id="bank-link" href="${v.bankUrl}">continue at your bank</a>.</p>`
     : '';
   return layout(
     'Payment in progress',
-    `${summary(v)}
+    html`${summary(v)}
 <section class="card" role="status">
   <p class="result">Payment in progress…</p>
   ${atBank}
-  <p>This page refreshes by itself. <a href="${esc(v.selfPath)}">Check again</a></p>
+  <p>This page refreshes by itself. <a href="${v.selfPath}">Check again</a></p>
 </section>`,
     v.refreshSeconds !== undefined ? { refreshSeconds: v.refreshSeconds } : v.bankUrl ? {} : { refreshSeconds: 2 },
   );
@@ -170,27 +170,25 @@ export function processingPage(v: OrderView & { selfPath: string; bankUrl?: stri
 
 /** A bank that wants its page reached by POST: a form the payer sends on (no script: one button). */
 export function bankFormPage(r: { url: string; fields: Record<string, string> }): string {
-  const fields = Object.entries(r.fields)
-    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
-    .join('');
+  const fields = Object.entries(r.fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
   return layout(
     'Continue at your bank',
-    `<section class="card" role="status"><h1>Continue at your bank</h1><p>Your bank asks you to confirm this payment on its own page.</p>
-<form method="post" action="${esc(r.url)}">${fields}<button type="submit" id="to-bank">Continue to your bank</button></form></section>`,
+    html`<section class="card" role="status"><h1>Continue at your bank</h1><p>Your bank asks you to confirm this payment on its own page.</p>
+<form method="post" action="${r.url}">${fields}<button type="submit" id="to-bank">Continue to your bank</button></form></section>`,
   );
 }
 
 export type Outcome = 'paid' | 'declined' | 'expired' | 'cancelled';
 
 /** The final result of an order, as the payer reads it. */
-export function resultSection(v: { heading: string; outcome: Outcome; detail: string; reference?: string }): string {
-  return `<section class="card" role="status">
-  <p class="result ${v.outcome === 'paid' ? 'ok' : 'bad'}" id="result">${esc(v.heading)}</p>
-  <p>${esc(v.detail)}</p>
-  ${v.reference ? `<p class="muted">Reference <span id="reference">${esc(v.reference)}</span></p>` : ''}
+export function resultSection(v: { heading: string; outcome: Outcome; detail: string; reference?: string }) {
+  return html`<section class="card" role="status">
+  <p class="result ${v.outcome === 'paid' ? 'ok' : 'bad'}" id="result">${v.heading}</p>
+  <p>${v.detail}</p>
+  ${v.reference ? html`<p class="muted">Reference <span id="reference">${v.reference}</span></p>` : ''}
 </section>`;
 }
 
 export function messagePage(title: string, text: string): string {
-  return layout(title, `<section class="card" role="status"><h1>${esc(title)}</h1><p>${esc(text)}</p></section>`);
+  return layout(title, html`<section class="card" role="status"><h1>${title}</h1><p>${text}</p></section>`);
 }

@@ -10,6 +10,7 @@ import {
   summary,
   type OrderView,
 } from './layout';
+import { html } from './html';
 
 /** The hosted page of a payment link, in the hosted pages' one layout (layout.ts). */
 export type LinkView = OrderView & { invoiceNumber: string | null };
@@ -32,7 +33,7 @@ export function openPage(
   const sandbox = v.sandbox ?? true;
   return layout(
     `Pay ${v.merchantName}`,
-    `${summary(v)}
+    html`${summary(v)}
 ${errorNote(v.error)}
 ${qrSection(v)}
 ${payerForms({
@@ -53,5 +54,5 @@ export function resultPage(
   const heading = { paid: 'Payment successful', declined: 'Payment declined', expired: 'This payment link has expired' }[
     v.outcome
   ];
-  return layout(heading, `${summary(v, `Payment to ${v.merchantName}`)}\n${resultSection({ ...v, heading })}`);
+  return layout(heading, html`${summary(v, `Payment to ${v.merchantName}`)}\n${resultSection({ ...v, heading })}`);
 }

@@ -1,4 +1,4 @@
-import { esc } from './layout';
+import { html } from './html';
 
 /** One bar: its label on the axis, its height, and what a reader (or a screen reader) is told. */
 export interface Bar {
@@ -13,7 +13,7 @@ export interface Bar {
  * naming the highest and latest bars); each bar also carries its own title for a pointer's tooltip.
  * The figures themselves are in a table beside it.
  */
-export function barChart(c: { id: string; title: string; bars: Bar[]; max?: number }): string {
+export function barChart(c: { id: string; title: string; bars: Bar[]; max?: number }) {
   const width = 640;
   const height = 180;
   const top = 16;
@@ -28,23 +28,21 @@ export function barChart(c: { id: string; title: string; bars: Bar[]; max?: numb
     highest && highest.value > 0 ? `Highest: ${highest.label}, ${highest.text}.` : 'Nothing yet in this period.',
     latest ? `Latest: ${latest.label}, ${latest.text}.` : '',
   ].join(' ');
-  const bars = c.bars
-    .map((b, i) => {
-      const h = (b.value / max) * plot;
-      const x = i * slot + (slot - barWidth) / 2;
-      const showLabel = c.bars.length <= 7 || i % 2 === c.bars.length % 2 || i === c.bars.length - 1;
-      return `<g><title>${esc(`${b.label}: ${b.text}`)}</title><rect x="${x.toFixed(1)}" y="${(top + plot - h).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="#0b4ea2"></rect>${
-        showLabel
-          ? `<text x="${(x + barWidth / 2).toFixed(1)}" y="${height - 10}" text-anchor="middle" font-size="11" fill="#111">${esc(b.label)}</text>`
-          : ''
-      }</g>`;
-    })
-    .join('');
-  return `<figure class="chart">
-<svg id="${esc(c.id)}" role="img" aria-labelledby="${esc(c.id)}-title ${esc(c.id)}-desc" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet">
-<title id="${esc(c.id)}-title">${esc(c.title)}</title><desc id="${esc(c.id)}-desc">${esc(description)}</desc>
+  const bars = c.bars.map((b, i) => {
+    const h = (b.value / max) * plot;
+    const x = i * slot + (slot - barWidth) / 2;
+    const showLabel = c.bars.length <= 7 || i % 2 === c.bars.length % 2 || i === c.bars.length - 1;
+    return html`<g><title>${`${b.label}: ${b.text}`}</title><rect x="${x.toFixed(1)}" y="${(top + plot - h).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="#0b4ea2"></rect>${
+      showLabel
+        ? html`<text x="${(x + barWidth / 2).toFixed(1)}" y="${height - 10}" text-anchor="middle" font-size="11" fill="#111">${b.label}</text>`
+        : ''
+    }</g>`;
+  });
+  return html`<figure class="chart">
+<svg id="${c.id}" role="img" aria-labelledby="${c.id}-title ${c.id}-desc" viewBox="0 0 ${width} ${height}" width="100%" preserveAspectRatio="xMidYMid meet">
+<title id="${c.id}-title">${c.title}</title><desc id="${c.id}-desc">${description}</desc>
 <line x1="0" y1="${top + plot}" x2="${width}" y2="${top + plot}" stroke="#555"></line>${bars}
 </svg>
-<figcaption>${esc(c.title)}</figcaption>
+<figcaption>${c.title}</figcaption>
 </figure>`;
 }

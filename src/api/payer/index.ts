@@ -1,13 +1,15 @@
 import type { AudienceModule } from '../audience';
 import { checkoutPageRoutes } from './checkout-page';
+import { checkoutPagePaths } from './checkout-page-openapi';
 import { paymentLinkPageRoutes } from './payment-link-page';
 
 /**
- * The payer's pages: the hosted checkout and the payment link page (HTML for people). The checkout
- * page's forms are documented with the checkout entries that lead to them (merchant/checkout-openapi.ts).
+ * The payer's pages: the hosted checkout (documented, as the checkout entries lead to it) and the
+ * payment link page (HTML for people only).
  */
 export const payerModule: AudienceModule = {
   name: 'payer',
   routers: (deps) => [paymentLinkPageRoutes(deps), checkoutPageRoutes(deps)],
+  paths: checkoutPagePaths,
   undocumented: ['/pl/:token', '/pl/:token/pay'],
 };

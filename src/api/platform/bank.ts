@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import escapeHtml from 'escape-html';
 import type { Context } from 'koa';
 import { buildBankOpenApiDocument } from '../../bank/openapi';
 import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
@@ -11,6 +10,7 @@ import { handleBankCallback } from '../../usecases/bank-callback';
 import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { html } from '../pages/html';
 
 /**
  * The gateway's side of the bank boundary:
@@ -91,5 +91,6 @@ function page(ctx: Context, status: number, title: string, detail: string) {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></body></html>`;
+  ctx.body =
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1>${title}</h1><p>${detail}</p></body></html>`.text;
 }

@@ -1,16 +1,18 @@
 import type { AudienceModule } from '../audience';
 import { sandboxRoutes } from './sandbox';
 import { sandboxCheckoutReturnRoutes } from './sandbox-checkout-return';
+import { sandboxCheckoutReturnPaths } from './sandbox-checkout-return-openapi';
 import { sandboxMandateRoutes } from './sandbox-mandates';
+import { sandboxMandatePaths } from './sandbox-mandates-openapi';
 import { sandboxPaths } from './sandbox-openapi';
 import { sandboxQrRoutes } from './sandbox-qr';
+import { sandboxQrPaths } from './sandbox-qr-openapi';
 import { sandboxTimeRoutes } from './sandbox-time';
 import { sandboxTimePaths } from './sandbox-time-openapi';
 
 /**
  * The sandbox (/sandbox/v1, SANDBOX_ENABLED only): test payments, QR and mandate events, a returnUrl
- * to try the checkout with, and time travel (TIME_SKIPPING only). Its QR, mandate and checkout-return
- * operations are documented beside the merchant operations they exercise.
+ * to try the checkout with, and time travel (TIME_SKIPPING only), documented only where they are on.
  */
 export const sandboxModule: AudienceModule = {
   name: 'sandbox',
@@ -20,5 +22,10 @@ export const sandboxModule: AudienceModule = {
       : []),
     ...(deps.timeTravel ? [sandboxTimeRoutes(deps, deps.timeTravel)] : []),
   ],
-  paths: (o) => ({ ...(o.timeSkipping ? sandboxTimePaths() : {}), ...(o.sandboxEnabled ? sandboxPaths() : {}) }),
+  paths: (o) => ({
+    ...(o.sandboxEnabled
+      ? { ...sandboxQrPaths(), ...sandboxMandatePaths(), ...sandboxCheckoutReturnPaths(), ...sandboxPaths() }
+      : {}),
+    ...(o.timeSkipping ? sandboxTimePaths() : {}),
+  }),
 };

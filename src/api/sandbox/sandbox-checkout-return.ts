@@ -6,8 +6,9 @@ import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { readRawBody, validate } from '../middleware/body';
 import { parseFormPairs } from '../middleware/form-body';
-import { esc, layout, messagePage } from '../pages/layout';
+import { layout, messagePage } from '../pages/layout';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
+import { html } from '../pages/html';
 
 /**
  * `POST /sandbox/v1/checkout/return?merchantIdentifier=...`: a merchant's returnUrl for trying the
@@ -24,7 +25,7 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
     const merchant = await deps.merchants.findById(merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
     const kind = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
-    const rows = pairs.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td id="f-${esc(k)}">${esc(v)}</td></tr>`).join('');
+    const rows = pairs.map(([k, v]) => html`<tr><th scope="row">${k}</th><td id="f-${k}">${v}</td></tr>`);
     sendPage(
       ctx,
       200,
@@ -32,7 +33,7 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
         ? messagePage('Nothing returned', 'The return carried no fields.')
         : layout(
             'Returned to the merchant',
-            `<section class="card" role="status"><h1>Returned to ${esc(merchant.name)}</h1>
+            html`<section class="card" role="status"><h1>Returned to ${merchant.name}</h1>
   <p class="result ${kind ? 'ok' : 'bad'}" id="verified">${kind ? `checksum verified (${kind} return)` : 'checksum does NOT verify'}</p>
   <table>${rows}</table></section>`,
           ),
