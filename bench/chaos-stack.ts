@@ -198,7 +198,8 @@ function spawnGatewayProcess(
   return child;
 }
 
-async function waitFor(child: ChildProcess, name: string, ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+// Three minutes: on a loaded shared machine a worker took over a minute to start.
+async function waitFor(child: ChildProcess, name: string, ready: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} process exited during start-up`);

@@ -24,19 +24,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { MongoClient, type Collection, type Document, type Filter, type Sort } from 'mongodb';
 import { freePort } from '../src/devstack/process';
-import { newTxnId } from '../src/domain/identifiers';
-import type { PaymentInstrument } from '../src/domain/instrument';
 import type { Transaction } from '../src/domain/transaction';
 import { orderKey, TransactionRepository } from '../src/store/transaction-repository';
 import { startChaosStack, startGateway, type ChaosStack } from './chaos-stack';
+import { DAY_MS, DAYS, FIRST_DAY, ledgerTransaction } from './support/ledger-docs';
 import { round } from './support/load';
 import { ratioRow, report, runBench, type BenchRow } from './support/report';
 
 const PER_MERCHANT = Number(process.env.LEDGER_BENCH_MERCHANT_TXNS ?? 100_000);
 const SMALL_PER_MERCHANT = Math.round(PER_MERCHANT / 10);
-const DAYS = 10;
-const FIRST_DAY = Date.UTC(2026, 0, 1) - 5.5 * 3_600_000; // 2026-01-01 00:00 IST
-const DAY_MS = 86_400_000;
 const PAGE = 10_000;
 const BULK_PAGE = 500;
 const ROUNDS = 4;
@@ -53,53 +49,12 @@ const SUCCESS_STATES = [
 
 const say = (line: string) => console.log(`[bench:ledger] ${line}`);
 
-const INSTRUMENTS: PaymentInstrument[] = [
-  { kind: 'UPI', vpa: 'asha@okbank', bankName: 'HDFC Bank' },
-  { kind: 'CARD', cardToken: '401200XXXXXX1112', cardId: 'c0ffee', brand: 'VISA', cardType: 'CREDIT', bankName: 'ICICI Bank' },
-  { kind: 'NETBANKING', bankCode: 'SBIN', bankName: 'State Bank of India' },
-];
-
-/** One stored transaction, i-th of its merchant (oldest first): mostly successes, some with a refund. */
-function transaction(merchantIdentifier: string, i: number): Transaction & { _id: string } {
-  const createdAt = new Date(FIRST_DAY + Math.floor((i / PER_MERCHANT) * DAYS * DAY_MS));
-  const status = i % 10 === 0 ? 'Failure' : i % 10 === 1 ? 'Pending' : i % 10 === 2 ? 'PartialRefund' : 'Success';
-  const succeeded = status === 'Success' || status === 'PartialRefund';
-  const successAt = succeeded ? new Date(createdAt.getTime() + 2_000) : null;
-  const t: Transaction = {
-    txnId: newTxnId(createdAt),
-    merchantIdentifier,
-    orderId: `bench-${i}`,
-    amountPaise: 900 + ((i * 7919) % 1_000_000),
-    productDescription: 'Benchmark order',
-    buyerName: 'Asha Rao',
-    buyerEmail: 'asha@example.in',
-    ipAddress: '203.0.113.7',
-    instrument: INSTRUMENTS[i % 3]!,
-    status,
-    responseCode: succeeded ? '100' : status === 'Failure' ? '1022' : '208',
-    responseDescription: succeeded ? 'The transaction was completed successfully.' : 'Declined',
-    bankRefNum: succeeded ? '123456789012' : null,
-    authCode: succeeded ? '123456' : null,
-    markedFailedByService: false,
-    createdAt,
-    updatedAt: successAt ?? createdAt,
-    completedAt: status === 'Pending' ? null : (successAt ?? createdAt),
-    successAt,
-    refunds:
-      status === 'PartialRefund'
-        ? [{ merchantRefId: `r-${i}`, amountPaise: 500, rrn: '998877665544', status: 'SUCCESS', createdAt: successAt! }]
-        : [],
-    version: 2,
-  };
-  // Pending orders in the sweep's queue, as TransactionRepository.createPending stores them.
-  const queued = status === 'Pending' ? { sweepLane: 'unswept', sweepDueAt: t.updatedAt } : {};
-  return { _id: orderKey(t), ...t, ...queued };
-}
-
 /** Stores the merchant's transactions in the large store, and the first tenth in the small one too. */
 async function seed(large: Collection<Document>, small: Collection<Document>, merchantIdentifier: string) {
   for (let i = 0; i < PER_MERCHANT; i += 2000) {
-    const docs = Array.from({ length: Math.min(2000, PER_MERCHANT - i) }, (_, k) => transaction(merchantIdentifier, i + k));
+    const docs = Array.from({ length: Math.min(2000, PER_MERCHANT - i) }, (_, k) =>
+      ledgerTransaction(merchantIdentifier, i + k, PER_MERCHANT),
+    );
     await large.insertMany(docs as unknown as Document[], { ordered: false });
     const early = docs.filter((_, k) => i + k < SMALL_PER_MERCHANT);
     if (early.length > 0) await small.insertMany(early as unknown as Document[], { ordered: false });
