@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { signBankRequest } from './signing';
+import { BANK_SIGNATURE_HEADER, signBankRequest } from './signing';
 
 /**
  * One signed exchange of the bank protocol, either direction: the body is serialised once, those
@@ -24,6 +24,8 @@ export interface SignedResponse {
   text: string;
   json: unknown;
   headers: http.IncomingHttpHeaders;
+  /** The X-Bank-Signature the request carried: the bank's answer is signed over it (verifyBankAnswer). */
+  requestSignature: string;
 }
 
 const MAX_RESPONSE_BYTES = 1_048_576;
@@ -65,7 +67,7 @@ export async function signedCall(o: {
   } catch {
     json = undefined;
   }
-  return { ...result, json };
+  return { ...result, json, requestSignature: headers[BANK_SIGNATURE_HEADER]! };
 }
 
 class RetryOnNewSocket extends Error {}

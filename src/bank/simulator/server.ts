@@ -18,7 +18,7 @@ import {
   type BankResponseCode,
 } from '../protocol';
 import { buildBankOpenApiDocument } from '../openapi';
-import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../signing';
+import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, signBankAnswer, verifyBankSignature } from '../signing';
 import { SimulatorBooks, type DebitEntry, type PaymentEntry, type RefundEntry } from './books';
 import { callbackSender } from './callbacks';
 import { BankConductTable, type ConductSettings } from './conduct';
@@ -443,6 +443,18 @@ export async function startBankSimulator(
 
   const adminToken = o.adminToken ?? randomBytes(24).toString('base64url');
   const app = new Koa();
+  // Every answer is signed over the request it answers (signBankAnswer): the gateway reads no other.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.respond === false) return;
+    const body: unknown = ctx.body;
+    if (body !== undefined && body !== null && typeof body !== 'string' && !Buffer.isBuffer(body)) {
+      ctx.body = JSON.stringify(body);
+      ctx.type = 'application/json';
+    }
+    const raw = typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? ctx.body : '';
+    ctx.set(signBankAnswer(o.secret, ctx.get(BANK_SIGNATURE_HEADER), raw, new Date()));
+  });
   app.use(simulatorGuard(adminToken));
   app.use(async (ctx, next) => {
     try {
