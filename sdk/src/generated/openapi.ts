@@ -248,7 +248,7 @@ export interface paths {
           height: string;
           /** @example upi://pay?pa=merchantgateway@sandbox&am=150.00 */
           data: string;
-          /** @example ad75e71589a4eed05256112df0f178b403090176c62b28c8037eb7d3a9ae3555 */
+          /** @example 07bedd6926ba22981341d7e82c900055df32fce3a897a4c5b3ff01146d434859 */
           checksum: string;
         };
         header?: never;
@@ -7691,6 +7691,215 @@ export interface paths {
                 /** @description the new key: shown in this answer only */
                 secretKey: string;
                 previousKeyAcceptedUntil: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/secret-key/revoke-previous': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke the previous secret key now (operator)
+     * @description Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "previousKeyAcceptedUntil": "2026-11-27T10:00:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description the rotation's previousKeyAcceptedUntil, naming the previous key to revoke: a request made before a newer rotation names a key that is no longer the previous one and revokes nothing (404, code 2048)
+             */
+            previousKeyAcceptedUntil: string;
+          };
+        };
+      };
+      responses: {
+        /** @description only the current key is accepted from now on */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description from this instant only the current secret key is accepted */
+                previousKeyRevokedAt: string;
               };
             };
           };
