@@ -117,6 +117,11 @@ export const configSchema = z.object({
     .describe(
       'earlier MASTER_KEYs whose payload-codec keys still decode Temporal payloads (workflows started before a key rotation); new payloads are always sealed under MASTER_KEY',
     ),
+  PAYLOAD_CODEC_PLAINTEXT_UNTIL: instant
+    .optional()
+    .describe(
+      'until when Temporal payloads not encrypted (histories written before the payload codec) are still read; unset, they are refused (a workflow task meeting one fails and retries until an operator acts)',
+    ),
   CODEC_CORS_ORIGINS: z
     .string()
     .regex(

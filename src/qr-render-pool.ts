@@ -4,30 +4,65 @@ import { Worker } from 'node:worker_threads';
 import type { QrRenderReply, QrRenderTask } from './qr-render-worker';
 
 interface Pending {
+  owner: string;
   task: QrRenderTask;
   resolve: (png: Buffer) => void;
   reject: (e: Error) => void;
 }
 
+/** One owner's tasks: those waiting, and how many were started since it last had none at all. */
+interface OwnerQueue {
+  waiting: Pending[];
+  started: number;
+  running: number;
+}
+
 /**
  * A small pool of worker threads rendering QR PNGs, so a batch of hundreds of large images never
  * blocks the event loop (every merchant's requests) for seconds. Workers start on first use, take
- * one task at a time from a shared queue, and never keep the process alive on their own; a worker
- * that dies fails its task and is replaced on the next one.
+ * one task at a time, and never keep the process alive on their own; a worker that dies fails its
+ * task and is replaced on the next one.
+ *
+ * Fair between owners (merchants): the next task is the oldest of the owner that has started the
+ * fewest tasks since it last had nothing waiting or running (ties: the owner that came first). A
+ * merchant's batch of 500 QR codes never makes another merchant's single QR wait behind it: that
+ * one starts as soon as a thread is free.
  */
 export class QrRenderPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
-  private readonly queue: Pending[] = [];
+  private readonly owners = new Map<string, OwnerQueue>();
   private nextId = 1;
 
   constructor(private readonly size: number) {}
 
-  render(text: string, width: number, height: number): Promise<Buffer> {
+  render(owner: string, text: string, width: number, height: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task: { id: this.nextId++, text, width, height }, resolve, reject });
+      let queue = this.owners.get(owner);
+      if (!queue) this.owners.set(owner, (queue = { waiting: [], started: 0, running: 0 }));
+      queue.waiting.push({ owner, task: { id: this.nextId++, text, width, height }, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** The next task in turn (see the class), or none waiting. */
+  private take(): Pending | undefined {
+    let chosen: OwnerQueue | undefined;
+    for (const queue of this.owners.values()) {
+      if (queue.waiting.length > 0 && (!chosen || queue.started < chosen.started)) chosen = queue;
+    }
+    if (!chosen) return undefined;
+    chosen.started++;
+    chosen.running++;
+    return chosen.waiting.shift();
+  }
+
+  /** A task of `owner` ended; an owner with nothing left is forgotten (its count starts again). */
+  private finished(owner: string): void {
+    const queue = this.owners.get(owner);
+    if (!queue) return;
+    queue.running--;
+    if (queue.running <= 0 && queue.waiting.length === 0) this.owners.delete(owner);
   }
 
   /** Stops every worker (tests, shutdown); a later render starts new ones. */
@@ -38,10 +73,10 @@ export class QrRenderPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while ([...this.owners.values()].some((q) => q.waiting.length > 0)) {
       const worker = this.idle.pop() ?? (this.busy.size < this.size ? this.spawn() : undefined);
       if (!worker) return;
-      const next = this.queue.shift()!;
+      const next = this.take()!;
       this.busy.set(worker, next);
       worker.postMessage(next.task);
     }
@@ -54,6 +89,7 @@ export class QrRenderPool {
       const pending = this.busy.get(worker);
       this.busy.delete(worker);
       this.idle.push(worker);
+      if (pending) this.finished(pending.owner);
       if (pending && pending.task.id === reply.id) {
         if ('png' in reply) pending.resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength));
         else pending.reject(new Error(`QR rendering failed: ${reply.error}`));
@@ -65,6 +101,7 @@ export class QrRenderPool {
       this.busy.delete(worker);
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
+      if (pending) this.finished(pending.owner);
       pending?.reject(e);
       this.dispatch();
     };
@@ -92,6 +129,6 @@ const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
 /** The process's one pool (stateless: any replica renders any image). */
 export const qrRenderPool = new QrRenderPool(POOL_SIZE);
 
-/** renderQrPng (domain/qr-png.ts) in the pool. */
-export const renderQrPngOffLoop = (text: string, width: number, height: number): Promise<Buffer> =>
-  qrRenderPool.render(text, width, height);
+/** renderQrPng (domain/qr-png.ts) in the pool, queued with the other images of `merchantIdentifier`. */
+export const renderQrPngOffLoop = (merchantIdentifier: string, text: string, width: number, height: number): Promise<Buffer> =>
+  qrRenderPool.render(merchantIdentifier, text, width, height);

@@ -63,6 +63,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     timeSkipping: config.TIME_SKIPPING,
     masterKey: config.MASTER_KEY,
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+    ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
     tls: temporalTls(config),
   }).catch(async (e) => {
     await store.close();

@@ -33,6 +33,7 @@ import {
   type BankInstrument,
   type BankResponseCode,
 } from './protocol';
+import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankAnswer } from './signing';
 import { signedCall } from './signed-http';
 import { isSimulatorAnswer, SimulatorBankRefused } from './simulator-marker';
 
@@ -265,6 +266,19 @@ export class HttpBankConnector implements BankConnector, BankPayouts {
     // Retried, not failed: the order waits (visible in Temporal UI) until an acquirer answers.
     if (this.o.refuseSimulator && isSimulatorAnswer(res.headers))
       throw new BankCallError(new SimulatorBankRefused(this.base).message);
+    // Nothing the bank did not sign is read, whatever its status: a forged refusal or outcome is
+    // retried like a 5xx (never taken as an answer), visible in Temporal UI meanwhile.
+    const signed = verifyBankAnswer(
+      this.o.secret,
+      res.requestSignature,
+      { timestamp: headerOf(res.headers[BANK_TIMESTAMP_HEADER]), signature: headerOf(res.headers[BANK_SIGNATURE_HEADER]) },
+      res.text,
+      new Date(),
+    );
+    if (!signed.ok)
+      throw new BankCallError(
+        `${method} ${path}: the answer (${res.status}) is not signed by the bank: signature ${signed.problem}`,
+      );
     if (res.status === 404 && 'notFound' in o) return o.notFound as N;
     if (res.status >= 500 || res.status === 408 || res.status === 429) {
       throw new BankCallError(`${method} ${path}: the bank answered ${res.status}`);
@@ -317,3 +331,5 @@ export function bankInstrument(i: PaymentInstrument): BankInstrument | null {
 
 const mandateIdOf = (r: { txnId: string } & MandateRef) =>
   r.merchantIdentifier && r.mandateOrderId ? bankMandateId(r.merchantIdentifier, r.mandateOrderId) : r.txnId;
+
+const headerOf = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

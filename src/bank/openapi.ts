@@ -34,7 +34,7 @@ const json = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
-const SIGNING = `Every request and every callback carries \`X-Bank-Timestamp\` (Unix seconds) and \`X-Bank-Signature\`: the lowercase hex HMAC-SHA256 of \`<timestamp>.<raw body>\` (an empty body for GET) with the secret the gateway and the bank share. A receiver refuses a signature that does not match (compared in constant time) or a timestamp more than ${BANK_SIGNATURE_WINDOW_SECONDS / 60} minutes from its clock, with 401.`;
+const SIGNING = `Every request and every callback carries \`X-Bank-Timestamp\` (Unix seconds) and \`X-Bank-Signature\`: the lowercase hex HMAC-SHA256 of \`<timestamp>.<raw body>\` (an empty body for GET) with the secret the gateway and the bank share. A receiver refuses a signature that does not match (compared in constant time) or a timestamp more than ${BANK_SIGNATURE_WINDOW_SECONDS / 60} minutes from its clock, with 401. The bank's answers to the gateway's requests carry the same two headers, the signature over \`<timestamp>.<the request's X-Bank-Signature>.<raw answer body>\`; the gateway reads no answer (of any status) without them, and retries the call.`;
 
 const IDEMPOTENCY =
   'The id the gateway chooses (txnId, refundId, debitId, notificationId, mandateId) is the idempotency key: the bank answers a repeat with the first answer and commits nothing new; the same id with other contents is 409 IDEMPOTENCY_CONFLICT. The gateway abandons a call after 10 s and retries it on a network error, a timeout or a 5xx, so a call the bank committed but whose answer was lost is repeated, never paid twice.';

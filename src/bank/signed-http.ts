@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { OutboundTimeoutError, sendHttp } from '../outbound/http-client';
-import { signBankRequest } from './signing';
+import { BANK_SIGNATURE_HEADER, signBankRequest } from './signing';
 
 /**
  * One signed exchange of the bank protocol, either direction: the body is serialised once, those
@@ -23,6 +23,8 @@ export interface SignedResponse {
   text: string;
   json: unknown;
   headers: http.IncomingHttpHeaders;
+  /** The X-Bank-Signature the request carried: the bank's answer is signed over it (verifyBankAnswer). */
+  requestSignature: string;
 }
 
 const MAX_RESPONSE_BYTES = 1_048_576;
@@ -65,5 +67,5 @@ export async function signedCall(o: {
   } catch {
     json = undefined;
   }
-  return { ...result, json };
+  return { ...result, json, requestSignature: headers[BANK_SIGNATURE_HEADER]! };
 }

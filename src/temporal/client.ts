@@ -10,7 +10,14 @@ import { connectingTo } from './tls';
 export async function connectTemporalClient(
   address: string,
   namespace: string,
-  o: { timeSkipping?: boolean; masterKey: string; previousMasterKeys?: readonly string[]; tls?: TLSConfig },
+  o: {
+    timeSkipping?: boolean;
+    masterKey: string;
+    previousMasterKeys?: readonly string[];
+    /** Until when unencrypted payloads are still read (PAYLOAD_CODEC_PLAINTEXT_UNTIL); never when unset. */
+    plaintextUntil?: Date;
+    tls?: TLSConfig;
+  },
 ): Promise<Client> {
   const connection = await connectingTo(address, o.tls, () =>
     Connection.connect({
@@ -20,7 +27,11 @@ export async function connectTemporalClient(
     }),
   );
   // Payer data never reaches the server in clear: every payload goes through the codec.
-  return new Client({ connection, namespace, dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys) });
+  return new Client({
+    connection,
+    namespace,
+    dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
+  });
 }
 
 /** The test server's TestService of a client opened with `timeSkipping` (undefined otherwise). */

@@ -22,12 +22,17 @@ export function codecKeyOf(masterKeyHex: string): CodecKey {
  * memos, signals and queries reach the server, its history and Temporal UI as ciphertext with
  * the key id in the payload's metadata. Encodes with the first key; decodes with whichever key
  * the id names, so keys rotate by putting the new one first and keeping the old ones until no
- * history needs them. Payloads not encrypted (histories recorded before) pass through.
+ * history needs them. A payload not encrypted (a history recorded before the codec, or one written
+ * past it) is refused once the migration window is over: `acceptsPlaintext` says whether it still
+ * lasts (PAYLOAD_CODEC_PLAINTEXT_UNTIL).
  */
 export class AesGcmPayloadCodec implements PayloadCodec {
   private readonly byId: Map<string, Buffer>;
 
-  constructor(private readonly keys: [CodecKey, ...CodecKey[]]) {
+  constructor(
+    private readonly keys: [CodecKey, ...CodecKey[]],
+    private readonly acceptsPlaintext: () => boolean = () => false,
+  ) {
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
 
@@ -47,7 +52,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((p) => {
-      if (Buffer.from(p.metadata?.encoding ?? []).toString() !== ENCRYPTED_ENCODING) return p;
+      if (Buffer.from(p.metadata?.encoding ?? []).toString() !== ENCRYPTED_ENCODING) {
+        if (this.acceptsPlaintext()) return p;
+        throw new Error('unencrypted payload refused: the codec migration window (PAYLOAD_CODEC_PLAINTEXT_UNTIL) is over');
+      }
       const id = Buffer.from(p.metadata?.[KEY_ID] ?? []).toString();
       const key = this.byId.get(id);
       if (!key) throw new Error(`payload encrypted with unknown key ${id}`);
@@ -80,7 +88,20 @@ export const codecKeysOf = (masterKeyHex: string, previousMasterKeys: readonly s
   ...previousMasterKeys.map(codecKeyOf),
 ];
 
-/** The data converter of every gateway client and worker: the default converter, then the codec. */
-export const gatewayDataConverter = (masterKeyHex: string, previousMasterKeys: readonly string[] = []) => ({
-  payloadCodecs: [new AesGcmPayloadCodec(codecKeysOf(masterKeyHex, previousMasterKeys))],
+/**
+ * Whether unencrypted payloads are still read: until `until` (wall-clock time: a deadline of the
+ * deployment's migration, not business time); never when unset.
+ */
+export const plaintextAcceptedUntil = (until: Date | undefined) => () => until !== undefined && Date.now() < until.getTime();
+
+/**
+ * The data converter of every gateway client and worker: the default converter, then the codec.
+ * `plaintextUntil`: until when payloads written before the codec are still read (unset: never).
+ */
+export const gatewayDataConverter = (
+  masterKeyHex: string,
+  previousMasterKeys: readonly string[] = [],
+  plaintextUntil?: Date,
+) => ({
+  payloadCodecs: [new AesGcmPayloadCodec(codecKeysOf(masterKeyHex, previousMasterKeys), plaintextAcceptedUntil(plaintextUntil))],
 });

@@ -21,6 +21,8 @@ export interface WorkerOptions {
   masterKey: string;
   /** Earlier MASTER_KEYs: payloads they sealed still decode (PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS). */
   previousMasterKeys?: readonly string[];
+  /** Until when unencrypted payloads are still read (PAYLOAD_CODEC_PLAINTEXT_UNTIL); never when unset. */
+  plaintextUntil?: Date;
   /** mTLS to the frontend (temporalTls of the configuration); plaintext when undefined. */
   tls?: TLSConfig;
   /** A prebuilt bundle (tests bundle once and share it); otherwise workflows/ is bundled at start. */
@@ -42,7 +44,7 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     activities: createActivities(o.activityDeps),
-    dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys),
+    dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
     ...(o.testServerClock ? timeSkippingOptions(o.testServerClock) : {}),
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
   });

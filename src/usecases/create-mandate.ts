@@ -212,5 +212,8 @@ async function bankPostData(
     validityEnd: npciDate(mandateConfig.endDate),
   });
   if (m.mode === 'upiIntentMandate') return { ...urls, txnid: m.txnId };
-  return { link: (await renderQrPngOffLoop(urls.androidIntentUrl, QR_SIDE, QR_SIDE)).toString('base64'), txnid: m.txnId };
+  return {
+    link: (await renderQrPngOffLoop(merchant.merchantIdentifier, urls.androidIntentUrl, QR_SIDE, QR_SIDE)).toString('base64'),
+    txnid: m.txnId,
+  };
 }

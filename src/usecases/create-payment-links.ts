@@ -76,7 +76,7 @@ export async function createPaymentLinks(
     ours.map(async (p) => {
       const link = linkUrl(deps, p.link._id);
       const qrCode = p.qrImgSize
-        ? (await renderQrPngOffLoop(link, p.qrImgSize.width, p.qrImgSize.height)).toString('base64')
+        ? (await renderQrPngOffLoop(merchant.merchantIdentifier, link, p.qrImgSize.width, p.qrImgSize.height)).toString('base64')
         : undefined;
       answers.set(p, { ...p.echo, link, ...(qrCode ? { qrCode } : {}) });
     }),

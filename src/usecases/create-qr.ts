@@ -56,7 +56,7 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
     height: r.height,
     url,
   });
-  const imgData = (await renderQrPngOffLoop(url, r.width, r.height)).toString('base64');
+  const imgData = (await renderQrPngOffLoop(r.merchant.merchantIdentifier, url, r.width, r.height)).toString('base64');
   const data = JSON.stringify({ orderId: r.orderId, serviceOrderId: txnId, qrDetails: { url, imgUrl, imgData } });
 
   const { transaction, created, heldBy } = await deps.transactions.createPending({

@@ -104,6 +104,10 @@ const QR_SIDE = 300;
 
 /** `bankPostData` of the JSON answer (208): the app links of a UPI intent, or the QR of a upiqr checkout. */
 export async function checkoutBankPostData(intent: string, t: Transaction, qr: boolean): Promise<Record<string, string>> {
-  if (qr) return { link: (await renderQrPngOffLoop(intent, QR_SIDE, QR_SIDE)).toString('base64'), txnid: t.txnId };
+  if (qr)
+    return {
+      link: (await renderQrPngOffLoop(t.merchantIdentifier, intent, QR_SIDE, QR_SIDE)).toString('base64'),
+      txnid: t.txnId,
+    };
   return { ...paymentIntentUrls(intent), txnid: t.txnId };
 }

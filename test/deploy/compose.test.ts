@@ -1014,8 +1014,14 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
     it('the native gateway processes set the same variables as the sandbox profile of compose (but for what a container network needs) and validate as staging', () => {
       const composeKeys = new Set(Object.keys(environmentOf(service(loadSandboxCompose(compose), WORKER))));
-      // Compose's own: the UI's codec origins and key rotation are operator options it passes through.
-      for (const k of ['LOG_LEVEL', 'PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS']) composeKeys.delete(k);
+      // Compose's own: the UI's codec origins, key rotation and upgrade windows are operator options it passes through.
+      for (const k of [
+        'LOG_LEVEL',
+        'PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS',
+        'PAYLOAD_CODEC_PLAINTEXT_UNTIL',
+        'QR_IMAGE_UNLABELLED_UNTIL',
+      ])
+        composeKeys.delete(k);
       // The native stack's own: the loopback webhooks of its test.
       const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());

@@ -19,6 +19,7 @@ import { checkStatus, request } from '../support/http';
 import { newOrderId } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { refund } from '../support/refunds';
+import { createData, istDate, notifyData, transactU } from '../support/mandates';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -307,6 +308,21 @@ describe('the production stack, probed from outside', function () {
         if (Date.now() > deadline) throw new Error(`refund not final: ${JSON.stringify(order?.refundDetails)}`);
         await sleep(500);
       }
+    });
+
+    it('a mandate notify: /transactU?v=13 through Caddy, the mandate approved by the bank, the debit scheduled (1109)', async () => {
+      const parent = newOrderId('prod-mandate');
+      const created = await transactU(publicUrl, merchant, createData(merchant, { orderId: parent, today: new Date() }));
+      assert.equal(created.json?.responseCode, '1101', created.text);
+      const active = await finalStatus(parent);
+      assert.equal(active.txnStatus, '0', `the bank approved the mandate: ${JSON.stringify(active)}`);
+      // The day after tomorrow at 08:00 IST: at least 24 hours ahead, outside the peak windows.
+      const debit = newOrderId('prod-debit');
+      const executionDate = `${istDate(new Date(), 2)} 08:00:00`;
+      const notified = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
+      assert.equal(notified.status, 200, notified.text);
+      assert.equal(notified.json?.responseCode, '1109', notified.text);
+      assert.equal((await statusOf(debit))?.txnStatus, '2', 'the debit waits for its executionDate');
     });
   });
 

@@ -101,6 +101,7 @@ export async function startTestGateway(
     workflowBundle: bundle,
     masterKey: config.MASTER_KEY,
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
+    ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
     tls: temporalTls(config),
     testServerClock: rt.timeTravel?.clock,
   });

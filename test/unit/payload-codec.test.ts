@@ -31,9 +31,17 @@ describe('Temporal payload codec (AES-256-GCM, key id in the metadata)', () => {
     await assert.rejects(() => rotated.decode([tampered]));
   });
 
-  it('passes through payloads never encrypted (histories recorded before)', async () => {
+  it('refuses a payload never encrypted, unless the migration window (PAYLOAD_CODEC_PLAINTEXT_UNTIL) still lasts', async () => {
     const plain = defaultPayloadConverter.toPayload({ a: 1 });
-    assert.deepEqual(await new AesGcmPayloadCodec([codecKeyOf(master)]).decode([plain]), [plain]);
+    await assert.rejects(() => new AesGcmPayloadCodec([codecKeyOf(master)]).decode([plain]), /unencrypted payload refused/);
+    const decode = (until?: Date) => gatewayDataConverter(master, [], until).payloadCodecs[0]!.decode([plain]);
+    await assert.rejects(() => decode(), /unencrypted payload refused/, 'unset: never');
+    assert.deepEqual(await decode(new Date(Date.now() + 60_000)), [plain], 'during the window');
+    await assert.rejects(() => decode(new Date(Date.now() - 1)), /unencrypted payload refused/, 'once it is over');
+    // Encrypted payloads are read whatever the window.
+    const [sealed] = await new AesGcmPayloadCodec([codecKeyOf(master)]).encode([plain]);
+    const [opened] = await gatewayDataConverter(master).payloadCodecs[0]!.decode([sealed!]);
+    assert.deepEqual(defaultPayloadConverter.fromPayload(opened!), { a: 1 });
   });
 
   it("the clients' and workers' converter: MASTER_KEY seals, PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS only decode", async () => {

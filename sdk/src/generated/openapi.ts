@@ -1791,7 +1791,7 @@ export interface paths {
           height: string;
           /** @example upi://pay?pa=merchantgateway@sandbox&am=150.00 */
           data: string;
-          /** @example ad75e71589a4eed05256112df0f178b403090176c62b28c8037eb7d3a9ae3555 */
+          /** @example 07bedd6926ba22981341d7e82c900055df32fce3a897a4c5b3ff01146d434859 */
           checksum: string;
         };
         header?: never;

@@ -84,7 +84,7 @@ export function qrRoutes(deps: ApiDeps): Router {
     const url = q.data;
     ctx.type = 'image/png';
     ctx.set('Cache-Control', 'private, max-age=900');
-    ctx.body = await renderQrPngOffLoop(url, width, height);
+    ctx.body = await renderQrPngOffLoop(merchant.merchantIdentifier, url, width, height);
   });
   return router;
 }

@@ -18,6 +18,12 @@ export function errorEnvelope(logger: Logger) {
       // The router answered a known path with another method: 405, its Allow header kept.
       if (ctx.body === undefined && (ctx.status === 405 || ctx.status === 501)) throw new ApiError('methodNotAllowed');
     } catch (e) {
+      if (clientGone(ctx, e)) {
+        // Nobody reads an answer: no error of ours, and logged (and counted) as such, nginx's 499.
+        logger.info({ requestId: ctx.state.requestId, path: loggedPath(ctx.path) }, 'client closed the request');
+        ctx.status = CLIENT_CLOSED_REQUEST;
+        return;
+      }
       const classified = classify(e);
       if (classified === 'internal' || classified === 'dependencyUnavailable') {
         logger.error({ err: e, requestId: ctx.state.requestId, path: loggedPath(ctx.path) }, 'request failed');
@@ -30,6 +36,18 @@ export function errorEnvelope(logger: Logger) {
       ctx.body = errorBody(envelopeFor(ctx), kind, fixedText ? undefined : detail);
     }
   };
+}
+
+/** What the access log and the metrics say of a request its client abandoned (nginx's convention). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The client went away before its answer: its body was cut off (raw-body's request.aborted), or its
+ * connection is closed (a proxy giving up, a payer closing the tab, a replica's peer killed).
+ */
+function clientGone(ctx: Context, e: unknown): boolean {
+  const err = e as { type?: unknown; code?: unknown } | null;
+  return err?.type === 'request.aborted' || err?.code === 'ECONNABORTED' || ctx.req.socket.destroyed;
 }
 
 function classify(e: unknown): ApiErrorKind {

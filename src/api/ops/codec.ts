@@ -20,7 +20,11 @@ export function codecRoutes(deps: ApiDeps): Router {
   // Temporal UI's browser calls cross-origin: the CORS preflight comes before the operator token.
   router.use(corsFor(deps.config.CODEC_CORS_ORIGINS, 'POST'));
   router.use(operatorAuth(deps.config.OPS_TOKEN));
-  const codec = new AesGcmPayloadCodec(codecKeysOf(deps.config.MASTER_KEY, deps.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS));
+  // Temporal UI shows what it is given: a payload in clear is shown as it is, never refused here.
+  const codec = new AesGcmPayloadCodec(
+    codecKeysOf(deps.config.MASTER_KEY, deps.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
+    () => true,
+  );
   for (const direction of ['encode', 'decode'] as const) {
     router.options(`/${direction}`, () => undefined); // answered by corsFor
     router.post(`/${direction}`, async (ctx) => {

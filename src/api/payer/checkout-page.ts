@@ -88,7 +88,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     }
     const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
     const intent = checkoutIntent(deps.config, merchant, t);
-    const qr = (await renderQrPngOffLoop(intent, 220, 220)).toString('base64');
+    const qr = (await renderQrPngOffLoop(t.merchantIdentifier, intent, 220, 220)).toString('base64');
     const left = deadline.getTime() - now.getTime();
     const upiCollect = checkout.paymentMode === 'UPI' && checkout.bankid ? { upiId: checkout.bankid } : {};
     const bank = checkout.paymentMode === 'NETBANKING' && checkout.bankid ? { bankCode: checkout.bankid.toUpperCase() } : {};

@@ -88,7 +88,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
       note: t.productDescription,
       merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
     });
-    const qr = (await renderQrPngOffLoop(intent, 220, 220)).toString('base64');
+    const qr = (await renderQrPngOffLoop(link.merchantIdentifier, intent, 220, 220)).toString('base64');
     html(
       ctx,
       error ? 400 : 200,

@@ -1,5 +1,6 @@
 import { expressChecksumTexts, legacyChecksumTexts } from '../../domain/checkout-checksum';
 import { hmacSha256Hex, qrChecksumPayload } from '../../domain/checksum';
+import { QR_IMAGE_LABEL } from '../../domain/qr-image-address';
 
 /**
  * The merchant every example request of the API reference is signed for. Import it on a gateway
@@ -29,10 +30,10 @@ export function exampleQrRequest() {
   return { ...fields, checksum: sign(qrChecksumPayload(fields)) };
 }
 
-/** The address's `data` is the UPI intent; the checksum covers it percent-encoded, as it stands in the address. */
+/** The address's `data` is the UPI intent; the checksum covers the label and it percent-encoded, as it stands in the address. */
 export function exampleQrImageQuery() {
   const data = 'upi://pay?pa=merchantgateway@sandbox&am=150.00';
-  return { mid: M, width: '300', height: '300', data, checksum: sign(`${M}300300${encodeURIComponent(data)}`) };
+  return { mid: M, width: '300', height: '300', data, checksum: sign(`${QR_IMAGE_LABEL}${M}300300${encodeURIComponent(data)}`) };
 }
 
 const checkoutFields: [string, string][] = [

@@ -12,7 +12,7 @@ import {
   type BankCallback,
 } from '../protocol';
 import { buildBankOpenApiDocument } from '../openapi';
-import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../signing';
+import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, signBankAnswer, verifyBankSignature } from '../signing';
 import type { PaymentEntry } from './books';
 import { simulatorGuard } from './admin-guard';
 import { HttpProblem, sleep, type SimulatorDesk } from './desk';
@@ -48,6 +48,18 @@ export function simulatorApp(s: {
   const { createMandate, notifyDebit, createDebit } = s.mandates;
 
   const app = new Koa();
+  // Every answer is signed over the request it answers (signBankAnswer): the gateway reads no other.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.respond === false) return;
+    const body: unknown = ctx.body;
+    if (body !== undefined && body !== null && typeof body !== 'string' && !Buffer.isBuffer(body)) {
+      ctx.body = JSON.stringify(body);
+      ctx.type = 'application/json';
+    }
+    const raw = typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body) ? ctx.body : '';
+    ctx.set(signBankAnswer(simulatorSecret, ctx.get(BANK_SIGNATURE_HEADER), raw, new Date()));
+  });
   app.use(simulatorGuard(adminToken));
   app.use(async (ctx, next) => {
     try {
