@@ -9,6 +9,9 @@
  * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
  * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
  * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
+ * `record.ts payment-local` records issue 35's payments whose activities are local (patched
+ * payment-local-activities): applied with its webhook delivered inline, a lost completion, a first
+ * webhook attempt handed over, and a bank refusing the request.
  * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
  * into non-real-time calls, and a run of the pending sweep.
@@ -242,6 +245,40 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       args: [{ deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}) }],
     });
     console.log(name, await worker.runUntil(execution));
+    await save(name, workflowId);
+  };
+
+  /**
+   * Issue 35: a payment whose bank request, outcome and first webhook attempt are local activities
+   * (patched payment-local-activities) runs them in the worker of its workflow task: a cached worker
+   * of its own holding the activities, as in production.
+   */
+  const localPayment = async (name: string, lost: boolean, webhook?: 'first attempt fails', o: { vpa?: string } = {}) => {
+    if (!wanted(name)) return;
+    const txnId = `TXN${id()}`;
+    if (lost) lostCompletion.add(txnId);
+    const orderId = `order-${id()}`;
+    const input: PaymentWorkflowInput = {
+      txnId,
+      merchantIdentifier: MERCHANT,
+      orderId,
+      amountPaise: 10_000,
+      instrument: { kind: 'UPI', vpa: o.vpa ?? 'success@sandbox' } as PaymentWorkflowInput['instrument'],
+      bankTimeoutMs: 900_000,
+    };
+    if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${orderId}`);
+    const queue = `${taskQueue}-local-payment`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: queue,
+      workflowBundle: bundle,
+      activities,
+    });
+    const workflowId = `payment:${MERCHANT}:${orderId}`;
+    console.log(
+      name,
+      await worker.runUntil(env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue: queue, args: [input] })),
+    );
     await save(name, workflowId);
   };
 
@@ -564,6 +601,11 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await reconciliation('reconciliation-two-batches');
     await lateUpdates('webhook-batch-late-updates-cut-into-calls');
     await sweep('sweep-pending-payments');
+    // Issue 35: local activities (patched payment-local-activities).
+    await localPayment('payment-local-activities-applied-webhook-delivered', false);
+    await localPayment('payment-local-activities-completion-lost', true);
+    await localPayment('payment-local-activities-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
+    await localPayment('payment-local-activities-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
   }
   await stopWorkflows();
   activityWorker.shutdown();
