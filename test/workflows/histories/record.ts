@@ -11,7 +11,8 @@
  * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
  * `record.ts payment-local` records issue 35's payments whose activities are local (patched
  * payment-local-activities): applied with its webhook delivered inline, a lost completion, a first
- * webhook attempt handed over, and a bank refusing the request.
+ * webhook attempt handed over, and a bank refusing the request; `record.ts webhook-delivery-waited`
+ * a delivery started with its first wait as the start delay (no timer before attempt 2).
  * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
  * into non-real-time calls, and a run of the pending sweep.
@@ -225,6 +226,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     name: string,
     outcomes: Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>,
     retryAfterMs?: number,
+    o: { waitedBeforeStart?: true } = {},
   ) => {
     if (!wanted(name)) return;
     const orderId = `order-${id()}`;
@@ -242,7 +244,9 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     const execution = env.client.workflow.execute('webhookDeliveryWorkflow', {
       workflowId,
       taskQueue: deliveryQueue,
-      args: [{ deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}) }],
+      args: [
+        { deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}), ...o },
+      ],
     });
     console.log(name, await worker.runUntil(execution));
     await save(name, workflowId);
@@ -602,6 +606,10 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await lateUpdates('webhook-batch-late-updates-cut-into-calls');
     await sweep('sweep-pending-payments');
     // Issue 35: local activities (patched payment-local-activities).
+    // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
+    await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
+      waitedBeforeStart: true,
+    });
     await localPayment('payment-local-activities-applied-webhook-delivered', false);
     await localPayment('payment-local-activities-completion-lost', true);
     await localPayment('payment-local-activities-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
