@@ -131,12 +131,23 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return stage === 'awaiting-payer' && payer === undefined && lateAnswer === undefined && !cancelled;
   }
 
+  /**
+   * `decidedByBankReply`: the outcome is the bank's synchronous reply, which no message can change,
+   * so its write may be a local activity in this same task. A local activity's write stays done when
+   * its task fails (a completion the server refuses because a message arrived meanwhile), and the
+   * task's retry must then decide the same: true of the bank's reply (asked again with the same
+   * txnId, the same answer), not of an outcome a message decides (a late answer, a payer, a cancel,
+   * a timeout that raced one): there the write stays an activity, scheduled by a completed task, so
+   * the decision is in the history before anything is written (the money model found the race).
+   */
   const record = async (
     answer: BankAnswer | null,
     outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'refusedByBank' | 'instrument'> = {},
+    how: { decidedByBankReply?: boolean } = {},
   ) => {
     stage = 'recording';
-    const recorded = await paymentActivities().recordPaymentOutcome({
+    const { recordPaymentOutcome } = how.decidedByBankReply ? paymentActivities() : remote;
+    const recorded = await recordPaymentOutcome({
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
       txnId: input.txnId,
@@ -190,19 +201,15 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return lateAnswer ? record(lateAnswer, withPayer) : record(null, { refusedByBank: true, ...withPayer });
   }
 
-  let answer: BankAnswer | null;
-  if (reply.kind === 'answered') {
-    answer = reply.answer;
-  } else {
-    stage = 'awaiting-bank';
-    redirect = reply.redirect ?? null;
-    const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
-    answer = answered ? lateAnswer! : null;
-    // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
-    if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
-    if (!answer)
-      log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
-  }
+  if (reply.kind === 'answered') return record(reply.answer, payer ? { instrument: payer } : {}, { decidedByBankReply: true });
+  stage = 'awaiting-bank';
+  redirect = reply.redirect ?? null;
+  const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
+  let answer: BankAnswer | null = answered ? lateAnswer! : null;
+  // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
+  if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
+  if (!answer)
+    log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   return record(answer, payer ? { instrument: payer } : {});
 }
 
