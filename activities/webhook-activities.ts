@@ -330,11 +330,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
         retryAfterMs = first.retryAfterMs;
       }
-      await startWebhookDeliveryWorkflow(deps, {
-        ...input,
-        fromAttempt: 2,
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      });
+      // The wait before attempt 2 (a Retry-After when shorter) as the delivery's start delay, when this call made attempt 1.
+      const wait = prepared.scheduleMs[1];
+      const startDelayMs = stored.attempts === 0 && wait !== undefined ? Math.min(wait, retryAfterMs ?? wait) : undefined;
+      await startWebhookDeliveryWorkflow(
+        deps,
+        { ...input, fromAttempt: 2, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+        { ...(startDelayMs !== undefined ? { startDelayMs } : {}) },
+      );
       return { state: 'handed over', attempts: 1 };
     },
   };

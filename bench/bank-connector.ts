@@ -2,14 +2,19 @@
  * The network boundary's cost: sandbox payments created over HTTP and carried to their final
  * outcome (the workflow's result), through the http connector against the bank simulator on
  * loopback, beside the same through the in-process sandbox bank, at the same concurrency, in the
- * same run. Measurements alternate (sandbox then http, http then sandbox, ...) so a noisy neighbour
- * or a warming cache hits both alike.
+ * same run. Measurements rotate (sandbox, http, bare; http, bare, sandbox; ...) so a noisy
+ * neighbour or a warming cache hits each alike.
+ *
+ * Issue 35: each kind of payment is also set beside a bare workflow that runs one no-op activity
+ * (bench/bare-workflow/), started and awaited by the same client on the same server, at the same
+ * concurrency: what a payment costs beyond the least a workflow with one step costs (target 0.8).
  */
 import { randomBytes } from 'node:crypto';
 import type { TestGateway } from '../test/support/gateway';
 import { paymentFinished } from '../test/support/payments';
 import { loopLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
+import { withBareWorkflowWorker } from './bare-workflow/worker';
 
 export async function benchBankConnector(
   sandbox: TestGateway,
@@ -41,23 +46,32 @@ export async function benchBankConnector(
     if (result.status !== 'Success') throw new Error(`ended ${result.status}`);
   };
 
-  const rates = { sandbox: [] as number[], http: [] as number[] };
+  const bareQueue = `bench-bare-${run}`;
+  const bareWorkflow = (label: string) => (i: number) =>
+    sandbox.rt.temporal.workflow.execute('bareOneActivityWorkflow', {
+      workflowId: `bench-bare-${run}-${label}-${i}`,
+      taskQueue: bareQueue,
+    });
+  const kinds = {
+    sandbox: { label: 'in-process sandbox', op: (r: string) => payAndFinish(sandbox, r) },
+    http: { label: 'http connector + simulator', op: (r: string) => payAndFinish(http, r) },
+    bare: { label: 'bare workflow, one no-op activity', op: bareWorkflow },
+  };
+  const names = Object.keys(kinds) as (keyof typeof kinds)[];
+  const rates = { sandbox: [] as number[], http: [] as number[], bare: [] as number[] };
   const details: Record<string, LoadResult> = {};
-  // A short warm-up of each (workflow bundle caches, connections), not counted.
-  await loopLoad(payAndFinish(sandbox, 'warm'), { concurrency: o.connections, seconds: 1 });
-  await loopLoad(payAndFinish(http, 'warm'), { concurrency: o.connections, seconds: 1 });
-  for (let r = 0; r < (o.rounds ?? 4); r++) {
-    // Alternating which goes first, so neither always runs on the warmer (or busier) machine.
-    const order = [
-      ['sandbox', sandbox],
-      ['http', http],
-    ] as const;
-    for (const [name, gw] of r % 2 === 0 ? order : [...order].reverse()) {
-      const result = await loopLoad(payAndFinish(gw, `${name}${r}`), { concurrency: o.connections, seconds: o.seconds });
-      details[`${name === 'http' ? 'http connector + simulator' : 'in-process sandbox'}, round ${r + 1}`] = result;
-      rates[name].push(result.perSecond);
+  await withBareWorkflowWorker(sandbox, bareQueue, async () => {
+    // A short warm-up of each (workflow bundle caches, connections), not counted.
+    for (const name of names) await loopLoad(kinds[name].op(`warm`), { concurrency: o.connections, seconds: 1 });
+    for (let r = 0; r < (o.rounds ?? 4); r++) {
+      // Rotating which goes first, so none always runs on the warmer (or busier) machine.
+      for (const name of [...names.slice(r % names.length), ...names.slice(0, r % names.length)]) {
+        const result = await loopLoad(kinds[name].op(`${name}${r}`), { concurrency: o.connections, seconds: o.seconds });
+        details[`${kinds[name].label}, round ${r + 1}`] = result;
+        rates[name].push(result.perSecond);
+      }
     }
-  }
+  });
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const books = http.bank.books.snapshot(merchants.get(http));
   const failures = Object.values(details).reduce((n, d) => n + d.failures, 0);
@@ -73,6 +87,18 @@ export async function benchBankConnector(
           value: failures || !agree ? 0 : mean(rates.http),
         },
         { label: `sandbox ${round(mean(rates.sandbox))}/s`, value: mean(rates.sandbox) },
+        { atLeast: 0.8 },
+      ),
+      ratioRow(
+        'payment end to end/s (created, asked of the bank, recorded), in-process sandbox vs a bare workflow running one no-op activity',
+        { label: `sandbox ${round(mean(rates.sandbox))}/s`, value: mean(rates.sandbox) },
+        { label: `bare ${round(mean(rates.bare))}/s`, value: mean(rates.bare) },
+        { atLeast: 0.8 },
+      ),
+      ratioRow(
+        'payment end to end/s, http connector + bank simulator vs a bare workflow running one no-op activity',
+        { label: `http ${round(mean(rates.http))}/s`, value: failures || !agree ? 0 : mean(rates.http) },
+        { label: `bare ${round(mean(rates.bare))}/s`, value: mean(rates.bare) },
         { atLeast: 0.8 },
       ),
     ],

@@ -1,9 +1,11 @@
 import {
   ActivityFailure,
+  ApplicationFailure,
   condition,
   log,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
@@ -24,12 +26,29 @@ import type { PaymentWorkflowInput, PaymentWorkflowResult } from '../src/tempora
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
-const { requestBankPayment, recordPaymentOutcome } = proxyActivities<PaymentActivities>({
+const paymentActivityOptions = {
   startToCloseTimeout: '30 seconds',
   // Transient faults (store or bank unreachable) retry until they heal; the workflow never gives up
   // on recording an outcome, because a payment must not be left Pending forever.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
+/** Histories recorded before issue 35 scheduled these as activities; they replay so. */
+const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
+/**
+ * Issue 35: the bank request and the outcome's store write run as local activities, in the worker
+ * that runs the workflow task, so a payment whose bank answers at once is one workflow task (no
+ * activity task through the server, no second workflow task per result). What a crash costs: the
+ * worker dying before the task completes loses the task, and the next worker re-runs every local
+ * activity of it (after the 10 s workflow task timeout): the bank is asked again with the same txnId
+ * (BankConnector: requests are idempotent per txnId, the same as an activity retried after a lost
+ * completion today), the outcome write finds the order recorded already (`applied: false`, status
+ * final: the webhook is still ensured, realtimeWebhookDue) and the first webhook attempt is not sent
+ * again when the store shows it settled, or is sent again with the same X-Webhook-Id when the crash
+ * came mid-call. A bank slower than the task timeout keeps the task alive: the SDK heartbeats it.
+ */
+const local = proxyLocalActivities<PaymentActivities>(paymentActivityOptions);
+/** Local activities for payments from issue 35 on; the activity commands of older histories before. */
+const paymentActivities = () => (patched('payment-local-activities') ? local : remote);
 
 // The status inquiry (issue 21): asked once; a bank unreachable for all its attempts counts as no answer.
 const { inquireBankPayment } = proxyActivities<BankActivities>({
@@ -97,11 +116,22 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return stage === 'awaiting-payer' && payer === undefined && lateAnswer === undefined && !cancelled;
   }
 
+  /**
+   * `decidedByBankReply`: the outcome is the bank's synchronous reply, which no message can change,
+   * so its write may be a local activity in this same task. A local activity's write stays done when
+   * its task fails (a completion the server refuses because a message arrived meanwhile), and the
+   * task's retry must then decide the same: true of the bank's reply (asked again with the same
+   * txnId, the same answer), not of an outcome a message decides (a late answer, a payer, a cancel,
+   * a timeout that raced one): there the write stays an activity, scheduled by a completed task, so
+   * the decision is in the history before anything is written (the money model found the race).
+   */
   const record = async (
     answer: BankAnswer | null,
     outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'refusedByBank' | 'instrument'> = {},
+    how: { decidedByBankReply?: boolean } = {},
   ) => {
     stage = 'recording';
+    const { recordPaymentOutcome } = how.decidedByBankReply ? paymentActivities() : remote;
     const recorded = await recordPaymentOutcome({
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
@@ -113,7 +143,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     // The workflow that changed the transaction tells the merchant, in real time unless the activity
     // reported a reconciliation's delayed success to the non-real-time webhook.
     if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded) && patched('realtime-webhooks'))
-      await startRealtimeWebhook(input);
+      await startRealtimeWebhook(input, { local: patched('payment-local-activities') });
     stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null && !outcome.cancelled };
   };
@@ -133,9 +163,9 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     stage = 'requesting-bank';
   }
 
-  let reply: Awaited<ReturnType<typeof requestBankPayment>>;
+  let reply: Awaited<ReturnType<PaymentActivities['requestBankPayment']>>;
   try {
-    reply = await requestBankPayment({
+    reply = await paymentActivities().requestBankPayment({
       txnId: input.txnId,
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
@@ -148,25 +178,23 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     // Only a non-retryable failure gets here (the retry policy has no attempt limit): the bank refused
     // the request, or answered about another payment. The order must not stay Pending for ever: it is
     // a Failure the service decided (a later approval still becomes a delayed success), with its webhook.
-    if (!(e instanceof ActivityFailure) || !patched('bank-refusal-recorded')) throw e;
-    log.warn('the bank refused the payment request; marking the payment failed', { txnId: input.txnId, error: String(e.cause) });
+    // A local activity's failure reaches the workflow as the ApplicationFailure itself, not wrapped.
+    const refusal = e instanceof ActivityFailure ? e.cause : e instanceof ApplicationFailure ? e : undefined;
+    if (!refusal || !patched('bank-refusal-recorded')) throw e;
+    log.warn('the bank refused the payment request; marking the payment failed', { txnId: input.txnId, error: String(refusal) });
     const withPayer = payer ? { instrument: payer } : {};
     return lateAnswer ? record(lateAnswer, withPayer) : record(null, { refusedByBank: true, ...withPayer });
   }
 
-  let answer: BankAnswer | null;
-  if (reply.kind === 'answered') {
-    answer = reply.answer;
-  } else {
-    stage = 'awaiting-bank';
-    redirect = reply.redirect ?? null;
-    const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
-    answer = answered ? lateAnswer! : null;
-    // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
-    if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
-    if (!answer)
-      log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
-  }
+  if (reply.kind === 'answered') return record(reply.answer, payer ? { instrument: payer } : {}, { decidedByBankReply: true });
+  stage = 'awaiting-bank';
+  redirect = reply.redirect ?? null;
+  const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
+  let answer: BankAnswer | null = answered ? lateAnswer! : null;
+  // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
+  if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
+  if (!answer)
+    log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   return record(answer, payer ? { instrument: payer } : {});
 }
 

@@ -1,4 +1,4 @@
-import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import {
@@ -18,10 +18,18 @@ const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
  * it, or Temporal or the store being away, never loses the delivery; a retry never re-sends what the
  * store shows settled (deliverWebhookFirstAttempt).
  */
-const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>({
+const firstAttemptOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+} as const;
+const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>(firstAttemptOptions);
+/**
+ * The same first attempt as a local activity, in the caller's workflow task (the payment workflow
+ * from issue 35, patched there): no activity task through the server. A crash before the task
+ * completes re-runs it, as a lost activity completion re-runs the activity above: the same delivery
+ * id and bytes, never re-sent once the store shows it settled.
+ */
+const { deliverWebhookFirstAttempt: localFirstAttempt } = proxyLocalActivities<WebhookActivities>(firstAttemptOptions);
 
 /**
  * Whether the outcome just recorded is sent as a real-time webhook: whenever the stored outcome of
@@ -40,9 +48,12 @@ export function realtimeWebhookDue(recorded: { status: string; applied: boolean;
  * The real-time webhook of an order's outcome, as its own workflow that outlives the caller. Its id
  * is the order's, so a replayed or repeated call finds it started and adds nothing.
  */
-export async function startRealtimeWebhook(order: { merchantIdentifier: string; orderId: string }): Promise<void> {
+export async function startRealtimeWebhook(
+  order: { merchantIdentifier: string; orderId: string },
+  how: { local?: boolean } = {},
+): Promise<void> {
   const deliveryId = `rt:${order.merchantIdentifier}:${order.orderId}`;
-  await deliverWebhook({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId });
+  await deliverWebhook({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId }, how);
 }
 
 /**
@@ -51,9 +62,9 @@ export async function startRealtimeWebhook(order: { merchantIdentifier: string; 
  * (why not the activity's own retries: the measured comparison at the top of ./webhook.ts).
  * Histories recorded before the patch started the delivery workflow at once; they replay so.
  */
-export async function deliverWebhook(input: WebhookDeliveryInput): Promise<void> {
+export async function deliverWebhook(input: WebhookDeliveryInput, how: { local?: boolean } = {}): Promise<void> {
   if (patched('webhook-first-attempt-inline')) {
-    await deliverWebhookFirstAttempt(input);
+    await (how.local ? localFirstAttempt : deliverWebhookFirstAttempt)(input);
     return;
   }
   await startDeliveryWorkflow(input);

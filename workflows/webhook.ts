@@ -95,9 +95,12 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   // with Retry-After is waited for, capped by the schedule's next wait. Histories before replay without.
   const health = patched('webhook-endpoint-health');
   let retryAfterMs = health ? input.retryAfterMs : undefined;
-  for (let i = (input.fromAttempt ?? 1) - 1; i < scheduleMs.length; i++) {
+  const first = (input.fromAttempt ?? 1) - 1;
+  for (let i = first; i < scheduleMs.length; i++) {
     const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]!) : scheduleMs[i]!;
-    if (wait > 0) await sleep(wait);
+    // Issue 35: a hand-over started with its first wait as the start delay has waited already.
+    const waited = i === first && input.waitedBeforeStart === true && patched('webhook-first-wait-as-start-delay');
+    if (wait > 0 && !waited) await sleep(wait);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.
     const outcome = await attempt
       .attemptWebhook({

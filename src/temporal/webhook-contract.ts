@@ -27,6 +27,11 @@ export interface WebhookDeliveryInput {
    * asked for, which replaces the schedule's wait before attempt 2 when shorter.
    */
   retryAfterMs?: number;
+  /**
+   * Started with that wait as the workflow's start delay (issue 35): the server held the first
+   * workflow task back, so the workflow sends attempt `fromAttempt` at once, with no timer of its own.
+   */
+  waitedBeforeStart?: true;
 }
 
 /** How a delivery ended (`delivered`, `failed`, or `not sent: <why>`), after how many attempts. */

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { temporal } from '@temporalio/proto';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
@@ -122,6 +123,27 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
           [200, ' SUCCESS\n', null],
         ],
       );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('hands a failed first attempt over to a delivery workflow that the server starts after the wait: attempt 2 in its first task, no timer (issue 35)', async () => {
+    const receiver = await startReceiver((n) => (n === 1 ? { status: 500, body: 'oops' } : { status: 200, body: 'SUCCESS' }));
+    try {
+      const m = await merchantWith(receiver.url);
+      const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 2, workflow: true });
+      const [first, second] = receiver.calls;
+      // The schedule's wait before attempt 2 (300 ms here) still holds: the server served it as the start delay.
+      assert.ok(
+        second!.receivedAt - first!.receivedAt >= 300,
+        `attempt 2 came ${second!.receivedAt - first!.receivedAt} ms after 1`,
+      );
+      const history = await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).fetchHistory();
+      const { EVENT_TYPE_TIMER_STARTED, EVENT_TYPE_WORKFLOW_TASK_COMPLETED } = temporal.api.enums.v1.EventType;
+      assert.equal(history.events!.filter((e) => e.eventType === EVENT_TYPE_TIMER_STARTED).length, 0, 'no timer');
+      assert.equal(history.events!.filter((e) => e.eventType === EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length, 1, 'one task');
     } finally {
       await receiver.close();
     }

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { BankAnswer, BankPaymentRequest } from '../../src/bank/connector';
@@ -51,6 +52,14 @@ describe('payment workflow (time-skipping)', function () {
     },
   };
   const statusOf = (a: BankAnswer | null) => (a?.approved ? 'Success' : 'Failure');
+  /** First webhook attempts asked of the (fake) receiver, by delivery id. */
+  const firstAttempts = new Map<string, number>();
+  const webhookActivities = {
+    async deliverWebhookFirstAttempt({ deliveryId }: { deliveryId: string }) {
+      firstAttempts.set(deliveryId, (firstAttempts.get(deliveryId) ?? 0) + 1);
+      return { state: 'delivered', attempts: 1 };
+    },
+  };
 
   before(async () => {
     env = await timeSkippingEnvironment();
@@ -64,7 +73,7 @@ describe('payment workflow (time-skipping)', function () {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: await workflowBundle(),
-      activities,
+      activities: { ...activities, ...webhookActivities },
     });
     return worker.runUntil(fn);
   }
@@ -120,6 +129,28 @@ describe('payment workflow (time-skipping)', function () {
     assert.deepEqual(result, { txnId: t.txnId, status: 'Success', markedFailedByService: false });
     assert.equal(recorded.get(t.txnId)?.answer?.response, 'success');
     assert.match(recorded.get(t.txnId)?.answer?.bankRefNum ?? '', /^\d{12}$/);
+  });
+
+  it('a payment whose bank answers at once, with its webhook, takes one workflow task and no activity task (issue 35)', async () => {
+    const t = transaction({ payerVpa: 'success@sandbox' });
+    const result = await withWorker(async () => {
+      await ensurePaymentWorkflow({ ...deps(), realtimeWebhook: true }, t);
+      return env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).result();
+    });
+    assert.equal(result.status, 'Success');
+    assert.equal(firstAttempts.get(`rt:${t.merchantIdentifier}:${t.orderId}`), 1, 'its webhook was attempted once');
+    const history = await env.client.workflow.getHandle(paymentWorkflowId(t.merchantIdentifier, t.orderId)).fetchHistory();
+    const count = (type: temporal.api.enums.v1.EventType) => history.events!.filter((e) => e.eventType === type).length;
+    const { EVENT_TYPE_WORKFLOW_TASK_COMPLETED, EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, EVENT_TYPE_MARKER_RECORDED } =
+      temporal.api.enums.v1.EventType;
+    // The bank request, the outcome's write and the first webhook attempt are local activities: markers, no tasks.
+    const tasks = count(EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    assert.ok(tasks <= 2, `${tasks} workflow tasks`);
+    assert.equal(count(EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), 0, 'no activity task');
+    const localActivities = history.events!.filter(
+      (e) => e.eventType === EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+    );
+    assert.equal(localActivities.length, 3, 'the bank request, the outcome and the first webhook attempt');
   });
 
   it('records Failure when the bank declines, and 1021 below 9 rupees', async () => {

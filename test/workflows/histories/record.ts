@@ -9,6 +9,10 @@
  * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
  * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
  * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
+ * `record.ts payment-local` records issue 35's payments whose activities are local (patched
+ * payment-local-activities): applied with its webhook delivered inline, a lost completion, a first
+ * webhook attempt handed over, and a bank refusing the request; `record.ts webhook-delivery-waited`
+ * a delivery started with its first wait as the start delay (no timer before attempt 2).
  * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
  * into non-real-time calls, and a run of the pending sweep.
@@ -246,6 +250,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     name: string,
     outcomes: Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>,
     retryAfterMs?: number,
+    o: { waitedBeforeStart?: true } = {},
   ) => {
     if (!wanted(name)) return;
     const orderId = `order-${id()}`;
@@ -263,9 +268,45 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     const execution = env.client.workflow.execute('webhookDeliveryWorkflow', {
       workflowId,
       taskQueue: deliveryQueue,
-      args: [{ deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}) }],
+      args: [
+        { deliveryId, merchantIdentifier: MERCHANT, orderId, fromAttempt: 2, ...(retryAfterMs ? { retryAfterMs } : {}), ...o },
+      ],
     });
     console.log(name, await worker.runUntil(execution));
+    await save(name, workflowId);
+  };
+
+  /**
+   * Issue 35: a payment whose bank request, outcome and first webhook attempt are local activities
+   * (patched payment-local-activities) runs them in the worker of its workflow task: a cached worker
+   * of its own holding the activities, as in production.
+   */
+  const localPayment = async (name: string, lost: boolean, webhook?: 'first attempt fails', o: { vpa?: string } = {}) => {
+    if (!wanted(name)) return;
+    const txnId = `TXN${id()}`;
+    if (lost) lostCompletion.add(txnId);
+    const orderId = `order-${id()}`;
+    const input: PaymentWorkflowInput = {
+      txnId,
+      merchantIdentifier: MERCHANT,
+      orderId,
+      amountPaise: 10_000,
+      instrument: { kind: 'UPI', vpa: o.vpa ?? 'success@sandbox' } as PaymentWorkflowInput['instrument'],
+      bankTimeoutMs: 900_000,
+    };
+    if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${orderId}`);
+    const queue = `${taskQueue}-local-payment`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: queue,
+      workflowBundle: bundle,
+      activities,
+    });
+    const workflowId = `payment:${MERCHANT}:${orderId}`;
+    console.log(
+      name,
+      await worker.runUntil(env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue: queue, args: [input] })),
+    );
     await save(name, workflowId);
   };
 
@@ -607,6 +648,15 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await sweep('sweep-pending-payments');
     // Issue 34.
     await settlement('settlement-held-released-payout-pending-then-paid');
+    // Issue 35: local activities (patched payment-local-activities).
+    // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
+    await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
+      waitedBeforeStart: true,
+    });
+    await localPayment('payment-local-activities-applied-webhook-delivered', false);
+    await localPayment('payment-local-activities-completion-lost', true);
+    await localPayment('payment-local-activities-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
+    await localPayment('payment-local-activities-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
   }
   await stopWorkflows();
   activityWorker.shutdown();
