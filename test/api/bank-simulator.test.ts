@@ -351,8 +351,11 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
       '/v1/mandates/{mandateId}/notifications',
       '/v1/payments',
       '/v1/payments/{txnId}',
+      '/v1/payouts',
+      '/v1/payouts/{payoutId}',
       '/v1/refunds',
       '/v1/refunds/{refundId}',
+      '/v1/settlement-files/{date}',
     ]);
     assert.ok(res.json.webhooks.bankCallback.post.requestBody);
     const own = await request(`${gw.baseUrl}/openapi.json`);

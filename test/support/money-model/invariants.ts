@@ -224,3 +224,54 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
   }
   return problems;
 }
+
+/**
+ * (6) Settlement: to the paisa, what the merchant's settlements paid (net) plus their fees and
+ * taxes, plus the balance they carry, plus what no settlement has claimed yet, equals what payers
+ * paid minus refunds and chargebacks plus reverts.
+ */
+export async function settlementBalances(w: World, stored: Map<string, Transaction>): Promise<string[]> {
+  const db = w.stack.gw.rt.store.db;
+  const m = w.merchant.merchantIdentifier;
+  const lines = await db
+    .collection<{ settlementAmountPaise: number; feePaise: number; taxPaise: number }>('settlement_lines')
+    .find({ merchantIdentifier: m })
+    .toArray();
+  const settlements = await db
+    .collection<{ state: string; netPaise: number; carriedOutPaise: number; carriedIntoId?: string }>('settlements')
+    .find({ merchantIdentifier: m })
+    .toArray();
+  let owed = 0;
+  let unsettled = 0;
+  for (const t of stored.values()) {
+    if (!t.successAt) continue;
+    owed += t.amountPaise;
+    if (!t.saleSettlementId) unsettled += t.amountPaise;
+    for (const r of t.refunds) {
+      if (r.status !== 'SUCCESS') continue;
+      owed -= r.amountPaise;
+      if (!r.settlementId) unsettled -= r.amountPaise;
+    }
+    if (t.chargeback) {
+      owed -= t.chargeback.amountPaise;
+      if (!t.chargeback.settlementId) unsettled -= t.chargeback.amountPaise;
+      if (t.chargeback.revertedAt) {
+        owed += t.chargeback.amountPaise;
+        if (!t.chargeback.reversalSettlementId) unsettled += t.chargeback.amountPaise;
+      }
+    }
+  }
+  const claimed = lines.reduce((s, l) => s + l.settlementAmountPaise + l.feePaise + l.taxPaise, 0);
+  const linesNet = lines.reduce((s, l) => s + l.settlementAmountPaise, 0);
+  const paidNet = settlements.filter((s) => s.state === 'paid').reduce((s, x) => s + x.netPaise, 0);
+  const carried = settlements
+    .filter((s) => (s.state === 'carried_forward' || s.state === 'payout_refused') && !s.carriedIntoId)
+    .reduce((s, x) => s + x.carriedOutPaise, 0);
+  const open = settlements.filter((s) => s.state !== 'paid' && s.state !== 'carried_forward' && s.state !== 'payout_refused');
+  const problems: string[] = [];
+  if (claimed + unsettled !== owed)
+    problems.push(`(6) settled ${claimed} + unsettled ${unsettled} paise != paid - refunds - chargebacks + reverts ${owed}`);
+  if (open.length === 0 && paidNet + carried !== linesNet)
+    problems.push(`(6) settlements paid ${paidNet} + carried ${carried} paise != their lines' net ${linesNet}`);
+  return problems;
+}

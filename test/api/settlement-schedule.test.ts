@@ -1,0 +1,33 @@
+import { strict as assert } from 'node:assert';
+import { ensureSettlementSchedule } from '../../src/temporal/schedules';
+import { SETTLEMENT_SCHEDULE_ID } from '../../src/temporal/settlement-contract';
+import { sharedGateway, type TestGateway } from '../support/gateway';
+
+/** The daily settlement schedule on the real Temporal server: created once, in IST, kept in line with the configuration. */
+describe('settlement:daily schedule', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  before(async () => {
+    gw = await sharedGateway();
+  });
+  after(async () => {
+    await gw.rt.temporal.schedule
+      .getHandle(SETTLEMENT_SCHEDULE_ID)
+      .delete()
+      .catch(() => undefined);
+  });
+
+  it('starts settlementDayWorkflow every day at the configured IST hour; a second ensure changes nothing, a new hour updates it', async () => {
+    const queue = gw.rt.config.TEMPORAL_TASK_QUEUE;
+    await ensureSettlementSchedule(gw.rt.temporal, queue, 9);
+    await ensureSettlementSchedule(gw.rt.temporal, queue, 9);
+    const d = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).describe();
+    assert.equal(d.action.type, 'startWorkflow');
+    assert.equal(d.action.type === 'startWorkflow' && d.action.workflowType, 'settlementDayWorkflow');
+    assert.equal(d.spec.timezone, 'Asia/Kolkata');
+    assert.deepEqual(d.spec.calendars?.[0]?.hour, [{ start: 9, end: 9, step: 1 }]);
+    await ensureSettlementSchedule(gw.rt.temporal, queue, 10);
+    const moved = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).describe();
+    assert.deepEqual(moved.spec.calendars?.[0]?.hour, [{ start: 10, end: 10, step: 1 }]);
+  });
+});
