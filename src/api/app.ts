@@ -26,6 +26,9 @@ import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { opsKeyRoutes } from './routes/ops-keys';
+import { opsSettlementRoutes } from './routes/ops-settlements';
+import { settlementReportRoutes } from './routes/settlement-report';
+import { splitPaymentRoutes } from './routes/split-payments';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
 import { paymentLinkRoutes } from './routes/payment-links';
 import { qrRoutes } from './routes/qr';
@@ -73,6 +76,9 @@ export function createApp(deps: ApiDeps): Koa {
     legacyXmlRoutes(deps),
     opsRoutes(deps),
     opsKeyRoutes(deps),
+    opsSettlementRoutes(deps),
+    settlementReportRoutes(deps),
+    splitPaymentRoutes(deps),
     codecRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),

@@ -6,7 +6,8 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`. Chosen by path, so that errors raised
  * before any route matched (a wrong method, say) still speak the endpoint's envelope.
  */
-export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn';
+export type EnvelopeKind =
+  'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn' | 'settlementReport' | 'split';
 
 /** Zaakpay's checkout entries (and `/transactU?v=8`): their JSON answer's shape. */
 const CHECKOUT_PATHS = new Set(['/api/paymentTransact/V8', '/api/paymentTransact/V7', '/transact']);
@@ -50,6 +51,8 @@ export function envelopeForPath(rawPath: string): EnvelopeKind {
   if (path === '/transactU') return 'mandate';
   if (CHECKOUT_PATHS.has(path)) return 'checkout';
   if (path === '/checkTxn') return 'checkTxn';
+  if (path === '/api/v2/getSettlementReport') return 'settlementReport';
+  if (path === '/api/v1/splitTxnByAmount') return 'split';
   return path === '/updateTxn' ? 'refund' : 'success';
 }
 
@@ -80,6 +83,8 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
   }
   if (kind === 'checkout') return checkoutFailure(String(code), text);
   if (kind === 'checkTxn') return checkTxnFailure(String(code), text);
+  if (kind === 'settlementReport') return settlementReportFailure(String(code), text);
+  if (kind === 'split') return splitFailure(String(code), text);
   // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
   if (kind === 'paylink') return { success: false, statusCode: http, errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
@@ -106,4 +111,14 @@ export function checkoutFailure(code: string, text: string, echo: Record<string,
 /** Zaakpay's check status answer (`/checkTxn?v=5`) without an order. */
 export function checkTxnFailure(code: string, text: string, merchantIdentifier: string | null = null) {
   return { success: false, merchantIdentifier, version: '5', orders: [], responseCode: code, responseDescription: text };
+}
+
+/** Zaakpay's Settlement API answer for a refusal: no lines. */
+export function settlementReportFailure(code: string, text: string) {
+  return { report: [], responsecode: code, responsedescription: text };
+}
+
+/** Zaakpay's Split Payment API answer for a refusal (orderId echoed once read). */
+export function splitFailure(code: string, text: string, orderId: string | null = null) {
+  return { status: 'FAILURE', errorCode: code, errorDescription: text, orderId };
 }

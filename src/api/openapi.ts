@@ -18,6 +18,7 @@ import { formDataComponentSchemas } from './docs/form-data-schemas';
 import { statusPaths } from './docs/status';
 import { provisioningPaths } from './docs/provisioning';
 import { sandboxPaths } from './docs/sandbox';
+import { settlementPaths } from './docs/settlements';
 
 const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
@@ -40,6 +41,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
     ...opsPaths(),
     ...keyPaths(),
     ...webhookPaths(),
+    ...settlementPaths(),
     ...(timeSkipping ? sandboxTimePaths() : {}),
     // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
     ...(bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
@@ -64,6 +66,12 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
           in: 'header',
           name: 'checksum',
           description: 'HMAC-SHA256 of the raw body with the secret key',
+        },
+        zaakChecksum: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'zaakchecksum',
+          description: "HMAC-SHA256 of the raw body with the master merchant's secret key (Split Payment API)",
         },
         operatorToken: { type: 'http', scheme: 'bearer' },
         apiKey: {

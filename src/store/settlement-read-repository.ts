@@ -1,0 +1,66 @@
+import type { Collection, Db, FindCursor } from 'mongodb';
+import type { Paise } from '../domain/money';
+import type { SettlementLine } from '../domain/settlement-report';
+
+export type SettlementState = 'open' | 'payout_requested' | 'paid' | 'carried_forward' | 'payout_refused' | 'held';
+
+/** A settlement as the settlement engine writes it (the shared settlement data contract). */
+export interface Settlement {
+  _id: string;
+  merchantIdentifier: string;
+  settlementDate: string;
+  state: SettlementState;
+  lineCount: number;
+  grossPaise: Paise;
+  refundsPaise: Paise;
+  chargebacksPaise: Paise;
+  feePaise: Paise;
+  taxPaise: Paise;
+  carriedInPaise: Paise;
+  netPaise: Paise;
+  carriedOutPaise: Paise;
+  utr?: string;
+  payoutId?: string;
+  accountLast4?: string;
+  ifsc?: string;
+  createdAt: Date;
+  paidAt?: Date;
+  failureReason?: string;
+}
+
+/**
+ * What merchants read of settlements: the `settlements` and `settlement_lines` collections the
+ * settlement engine writes. Read only here; every read names the merchant, so another merchant's
+ * settlement is never found.
+ */
+export class SettlementReadRepository {
+  private readonly settlements: Collection<Settlement>;
+  private readonly lines: Collection<SettlementLine>;
+
+  constructor(db: Db) {
+    this.settlements = db.collection<Settlement>('settlements');
+    this.lines = db.collection<SettlementLine>('settlement_lines');
+  }
+
+  /** The lines of one merchant and settlement (UTR) date, in transaction time order. */
+  linesOfDate(merchantIdentifier: string, settlementDate: string): Promise<SettlementLine[]> {
+    return this.lines.find({ merchantIdentifier, settlementDate }).sort({ txnDate: 1, _id: 1 }).toArray();
+  }
+
+  /** The merchant's latest settlements, newest date first. */
+  latest(merchantIdentifier: string, limit: number): Promise<Settlement[]> {
+    return this.settlements.find({ merchantIdentifier }).sort({ settlementDate: -1 }).limit(limit).toArray();
+  }
+
+  async find(merchantIdentifier: string, settlementId: string): Promise<Settlement | null> {
+    return this.settlements.findOne({ _id: settlementId, merchantIdentifier });
+  }
+
+  /**
+   * The lines of one settlement that are this merchant's (a split's sub-merchant lines are in their
+   * own merchant's settlement), as a cursor for the page or the CSV download.
+   */
+  linesOf(merchantIdentifier: string, settlementId: string): FindCursor<SettlementLine> {
+    return this.lines.find({ settlementId, merchantIdentifier }).sort({ txnDate: 1, _id: 1 });
+  }
+}
