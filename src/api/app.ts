@@ -18,6 +18,7 @@ import { dashboardTransactionRoutes } from './routes/dashboard-transactions';
 import { dashboardDownloadRoutes } from './routes/dashboard-downloads';
 import { dashboardLinkRoutes } from './routes/dashboard-links';
 import { dashboardMandateRoutes } from './routes/dashboard-mandates';
+import { dashboardSettlementRoutes } from './routes/dashboard-settlements';
 import { checkoutEntryRoutes } from './routes/checkout-entries';
 import { checkoutPageRoutes } from './routes/checkout-page';
 import { codecRoutes } from './routes/codec';
@@ -93,6 +94,7 @@ export function createApp(deps: ApiDeps): Koa {
     dashboardDownloadRoutes(deps),
     dashboardLinkRoutes(deps),
     dashboardMandateRoutes(deps),
+    dashboardSettlementRoutes(deps),
   ];
   if (deps.config.SANDBOX_ENABLED) {
     routers.push(sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps));

@@ -62,6 +62,22 @@ export interface SettlementReportLine {
   arn: string;
 }
 
+/** The report's fields in Zaakpay's order: the CSV download's columns too. */
+export const SETTLEMENT_REPORT_COLUMNS = [
+  'partner_transaction_id',
+  'client_transaction_id',
+  'txn_date',
+  'amount',
+  'settlement_date',
+  'settlement_action',
+  'transaction_utr',
+  'partner_service_fee',
+  'partner_service_tax',
+  'settlement_amount',
+  'rrn',
+  'arn',
+] as const satisfies readonly (keyof SettlementReportLine)[];
+
 export function toReportLine(l: SettlementLine): SettlementReportLine {
   return {
     partner_transaction_id: l.txnId,

@@ -56,6 +56,15 @@ export class SettlementReadRepository {
     return this.settlements.findOne({ _id: settlementId, merchantIdentifier });
   }
 
+  /** The settlement that took this merchant's sale of txnId (its SALE line's), if one did. */
+  async settlementOfSale(
+    merchantIdentifier: string,
+    txnId: string,
+  ): Promise<{ line: SettlementLine; settlement: Settlement | null } | null> {
+    const line = await this.lines.findOne({ _id: `SALE:${txnId}:${merchantIdentifier}` });
+    return line ? { line, settlement: await this.find(merchantIdentifier, line.settlementId) } : null;
+  }
+
   /**
    * The lines of one settlement that are this merchant's (a split's sub-merchant lines are in their
    * own merchant's settlement), as a cursor for the page or the CSV download.

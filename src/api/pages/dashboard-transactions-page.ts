@@ -154,10 +154,19 @@ function refundForms(v: DashboardViewer, t: Transaction, refundId: string): stri
 export function transactionDetailPage(
   v: DashboardViewer,
   t: Transaction,
-  o: { deliveries: WebhookDelivery[]; workflowUrl: string | null; refundId: string; notice?: string; error?: string },
+  o: {
+    deliveries: WebhookDelivery[];
+    workflowUrl: string | null;
+    refundId: string;
+    /** The sale's settlement state (null: the order was never paid). */
+    settlement?: { text: string; event?: TimelineEvent } | null;
+    notice?: string;
+    error?: string;
+  },
 ): string {
   const fact = (k: string, value: string, id?: string) => `<dt>${esc(k)}</dt><dd${id ? ` id="${id}"` : ''}>${esc(value)}</dd>`;
-  const events = timeline(t, o.deliveries)
+  const events = [...timeline(t, o.deliveries), ...(o.settlement?.event ? [o.settlement.event] : [])]
+    .sort((a, b) => a.at.getTime() - b.at.getTime())
     .map((e) => `<li><time datetime="${esc(e.at.toISOString())}">${esc(ist(e.at))}</time><br>${esc(e.text)}</li>`)
     .join('');
   return dashboardPage(
@@ -168,6 +177,7 @@ export function transactionDetailPage(
   ${fact('orderId', t.orderId)}${fact('txnId', t.txnId)}${fact('Amount', formatRupees(t.amountPaise))}${fact('Status', t.status, 'txn-status')}
   ${fact('Kind', TRANSACTION_KIND_LABELS[transactionKind(t)])}${fact('Instrument', describeInstrument(t.instrument))}
   ${fact('Refunded or being refunded', formatRupees(t.refundReservedPaise ?? 0), 'refunded')}
+  ${o.settlement ? fact('Settlement', o.settlement.text, 'settlement-state') : ''}
   ${fact('Product', t.productDescription)}</dl>
   ${o.workflowUrl ? `<p><a id="workflow-link" href="${esc(o.workflowUrl)}" rel="noreferrer">The order's workflow in Temporal UI</a></p>` : ''}</section>
 <section class="card" aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2><ol class="timeline" id="timeline">${events}</ol>

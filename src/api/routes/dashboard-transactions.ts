@@ -11,6 +11,8 @@ import { istDay } from '../../domain/report-range';
 import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { WebhookRepository } from '../../store/webhook-repository';
+import { SettlementReadRepository } from '../../store/settlement-read-repository';
+import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -61,6 +63,7 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
   const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
+  const settlements = new SettlementReadRepository(deps.store.db);
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
@@ -115,7 +118,10 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
 
   const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
     // The real-time webhook of the order is stored under its delivery id (workflows/realtime-webhook.ts).
-    const delivery = await webhooks.find(`rt:${t.merchantIdentifier}:${t.orderId}`);
+    const [delivery, sale] = await Promise.all([
+      webhooks.find(`rt:${t.merchantIdentifier}:${t.orderId}`),
+      t.successAt ? settlements.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
+    ]);
     sendPage(
       ctx,
       status,
@@ -123,6 +129,7 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
         deliveries: delivery ? [delivery] : [],
         workflowUrl: workflowUrl(deps.config, t),
         refundId: `dash${randomBytes(8).toString('hex')}`,
+        settlement: orderSettlementState(t.successAt !== null, sale),
         ...o,
       }),
     );
