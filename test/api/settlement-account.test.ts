@@ -3,6 +3,7 @@ import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { RUN_MASTER_KEY } from '../support/gateway';
+import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 
 describe('Operator API: a merchant settlement account and its master merchant', function () {
   this.timeout(60_000);
@@ -126,5 +127,51 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(unlinked.status, 200);
     const after = await gw.rt.store.db.collection('merchants').findOne({ _id: sub.merchantIdentifier as never });
     assert.equal(after!.masterMerchantIdentifier, undefined);
+  });
+
+  it('the CLI sets and shows the account and links a sub-merchant through the same ops API', async function () {
+    this.timeout(4 * SPAWN_TIMEOUT_MS);
+    const env = cliEnvFor(gw);
+    const json = async (...args: string[]) => {
+      const run = await runCli(args, env);
+      assert.equal(run.code, 0, run.stderr);
+      return JSON.parse(run.stdout);
+    };
+    const m = await gw.newMerchant('CLI seller');
+    const master = await gw.newMerchant('CLI market');
+    const set = await json(
+      'settlement-account',
+      'set',
+      m.merchantIdentifier,
+      '--ifsc',
+      'SBIN0000123',
+      '--account-number',
+      '123456789012',
+      '--holder-name',
+      'CLI Seller',
+    );
+    assert.equal(set.settlementAccount.accountNumberMasked, 'XXXXXXXX9012');
+    const shown = await json('settlement-account', 'show', m.merchantIdentifier);
+    assert.deepEqual(shown, set);
+    const refused = await runCli(
+      [
+        'settlement-account',
+        'set',
+        m.merchantIdentifier,
+        '--ifsc',
+        'SBIN1000123',
+        '--account-number',
+        '123456789012',
+        '--holder-name',
+        'X',
+      ],
+      env,
+    );
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /--ifsc/);
+    const linked = await json('link-master', m.merchantIdentifier, '--master', master.merchantIdentifier);
+    assert.deepEqual(linked, { merchantIdentifier: m.merchantIdentifier, masterMerchantIdentifier: master.merchantIdentifier });
+    const unlinked = await json('link-master', m.merchantIdentifier, '--master', '');
+    assert.equal(unlinked.masterMerchantIdentifier, null);
   });
 });
