@@ -1,4 +1,5 @@
-import type { SplitRepository } from '../store/split-repository';
+import type { Db } from 'mongodb';
+import { SplitRepository } from '../store/split-repository';
 
 export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | 'masterIsSub';
 
@@ -8,10 +9,11 @@ export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | '
  * sub-merchant, so splits never chain.
  */
 export async function linkSubMerchant(
-  splits: SplitRepository,
+  db: Db,
   merchantIdentifier: string,
   masterMerchantIdentifier: string | null,
 ): Promise<{ merchantIdentifier: string; masterMerchantIdentifier: string | null } | LinkRefusal> {
+  const splits = new SplitRepository(db);
   if (masterMerchantIdentifier !== null) {
     if (masterMerchantIdentifier === merchantIdentifier) return 'selfLink';
     const found = await splits.existing([merchantIdentifier, masterMerchantIdentifier]);

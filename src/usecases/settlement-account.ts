@@ -1,5 +1,6 @@
+import type { Db } from 'mongodb';
 import type { MaskedSettlementAccount, SettlementAccountInput } from '../domain/settlement-account';
-import type { SettlementAccountRepository } from '../store/settlement-account-repository';
+import { SettlementAccountRepository } from '../store/settlement-account-repository';
 
 /** The masked account as the ops API, the CLI and the dashboard show it. */
 export function settlementAccountView(merchantIdentifier: string, a: MaskedSettlementAccount | null) {
@@ -10,15 +11,18 @@ export function settlementAccountView(merchantIdentifier: string, a: MaskedSettl
 }
 
 /**
- * Sets the merchant's settlement bank account (validated by settlementAccountSchema) and answers
- * it masked; null when the merchant does not exist. One use case for the operator and the owner.
+ * The merchant's settlement bank account, one use case for the operator (API, CLI) and the owner
+ * (dashboard): set it (validated by settlementAccountSchema) and read it masked.
  */
-export async function setSettlementAccount(
-  accounts: SettlementAccountRepository,
-  merchantIdentifier: string,
-  account: SettlementAccountInput,
-  now: Date,
-) {
-  if (!(await accounts.set(merchantIdentifier, account, now))) return null;
-  return settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier));
+export function settlementAccountUseCases(db: Db, masterKey: string) {
+  const accounts = new SettlementAccountRepository(db, masterKey);
+  return {
+    /** Sets the account and answers it masked; null when the merchant does not exist. */
+    async set(merchantIdentifier: string, account: SettlementAccountInput, now: Date) {
+      if (!(await accounts.set(merchantIdentifier, account, now))) return null;
+      return settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier));
+    },
+    /** The account masked (null: none set). */
+    masked: (merchantIdentifier: string) => accounts.readMasked(merchantIdentifier),
+  };
 }

@@ -1,5 +1,6 @@
+import type { Db } from 'mongodb';
 import type { SplitCode, SplitShares } from '../domain/split';
-import type { SplitRepository } from '../store/split-repository';
+import { SplitRepository } from '../store/split-repository';
 import { orderKey, type TransactionRepository } from '../store/transaction-repository';
 
 /**
@@ -8,18 +9,19 @@ import { orderKey, type TransactionRepository } from '../store/transaction-repos
  * order not yet claimed by a settlement (the conditional write decides that race).
  */
 export async function splitOrder(
-  deps: { transactions: TransactionRepository; splits: SplitRepository; now: () => Date },
+  deps: { db: Db; transactions: TransactionRepository; now: () => Date },
   masterMerchantIdentifier: string,
   s: SplitShares,
 ): Promise<SplitCode> {
+  const splits = new SplitRepository(deps.db);
   const order = { merchantIdentifier: masterMerchantIdentifier, orderId: s.orderId };
   const t = await deps.transactions.findByOrder(order);
   if (!t || t.status !== 'Success') return 'orderNotPaid';
   if (t.amountPaise !== s.orderAmountPaise) return 'orderAmountDiffers';
   const subs = s.shares.slice(1).map((x) => x.merchantIdentifier);
-  const masters = await deps.splits.mastersOf(subs);
+  const masters = await splits.mastersOf(subs);
   if (subs.some((m) => masters.get(m) !== masterMerchantIdentifier)) return 'subMerchantNotLinked';
-  const written = await deps.splits.recordSplit(orderKey(order), t.txnId, {
+  const written = await splits.recordSplit(orderKey(order), t.txnId, {
     masterMerchantIdentifier,
     shares: s.shares,
     at: deps.now(),

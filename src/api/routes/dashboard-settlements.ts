@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toReportLine } from '../../domain/settlement-report';
-import { SettlementAccountRepository } from '../../store/settlement-account-repository';
-import { SettlementReadRepository } from '../../store/settlement-read-repository';
-import { setSettlementAccount } from '../../usecases/settlement-account';
+import { settlementReads } from '../../usecases/read-settlements';
+import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
@@ -23,8 +22,8 @@ const LINES_SHOWN = 500;
 export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/settlements' });
   router.use(dashboardSession(deps));
-  const reads = new SettlementReadRepository(deps.store.db);
-  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
+  const reads = settlementReads(deps.store.db);
+  const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const mayManage = requirePermission('settlementAccount');
 
@@ -34,7 +33,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   });
 
   const showAccount = async (ctx: Context, status: number, o: Parameters<typeof bankAccountPage>[2] = {}) =>
-    sendPage(ctx, status, bankAccountPage(dashboardState(ctx).viewer, await accounts.readMasked(mid(ctx)), o));
+    sendPage(ctx, status, bankAccountPage(dashboardState(ctx).viewer, await accounts.masked(mid(ctx)), o));
 
   router.get('/account', mayManage, (ctx) =>
     showAccount(ctx, 200, ctx.query.done === 'saved' ? { notice: 'Bank account saved.' } : {}),
@@ -53,7 +52,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
         error: `${formProblem(parsed.error)}. Nothing was changed.`,
         values: { ifsc: form.ifsc ?? '', holderName: form.holderName ?? '' },
       });
-    await setSettlementAccount(accounts, mid(ctx), parsed.data, deps.now());
+    await accounts.set(mid(ctx), parsed.data, deps.now());
     deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'settlement account set');
     ctx.status = 303;
     ctx.redirect('/dashboard/settlements/account?done=saved');

@@ -11,7 +11,7 @@ import { istDay } from '../../domain/report-range';
 import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { WebhookRepository } from '../../store/webhook-repository';
-import { SettlementReadRepository } from '../../store/settlement-read-repository';
+import { settlementReads } from '../../usecases/read-settlements';
 import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
@@ -63,7 +63,7 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
   const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
-  const settlements = new SettlementReadRepository(deps.store.db);
+  const settlements = settlementReads(deps.store.db);
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);

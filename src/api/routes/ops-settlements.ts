@@ -1,9 +1,7 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
-import { SettlementAccountRepository } from '../../store/settlement-account-repository';
-import { SplitRepository } from '../../store/split-repository';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
-import { setSettlementAccount, settlementAccountView } from '../../usecases/settlement-account';
+import { settlementAccountUseCases, settlementAccountView } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
@@ -13,13 +11,12 @@ import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlement
 export function opsSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
   router.use(operatorAuth(deps.config.OPS_TOKEN));
-  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
-  const splits = new SplitRepository(deps.store.db);
+  const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
 
   router.put('/settlement-account', async (ctx) => {
     const { body } = await readJson(ctx, settlementAccountSchema, deps.config.MAX_BODY_BYTES);
     const merchantIdentifier = ctx.params.merchantIdentifier!;
-    const view = await setSettlementAccount(accounts, merchantIdentifier, body, deps.now());
+    const view = await accounts.set(merchantIdentifier, body, deps.now());
     if (!view) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, by: 'operator' }, 'settlement account set');
     ctx.body = { success: true, data: view };
@@ -28,12 +25,12 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   router.get('/settlement-account', async (ctx) => {
     const merchantIdentifier = ctx.params.merchantIdentifier!;
     if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    ctx.body = { success: true, data: settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier)) };
+    ctx.body = { success: true, data: settlementAccountView(merchantIdentifier, await accounts.masked(merchantIdentifier)) };
   });
 
   router.put('/master', async (ctx) => {
     const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);
-    const result = await linkSubMerchant(splits, ctx.params.merchantIdentifier!, body.masterMerchantIdentifier);
+    const result = await linkSubMerchant(deps.store.db, ctx.params.merchantIdentifier!, body.masterMerchantIdentifier);
     if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
     if (typeof result === 'string')
       throw new ApiError(

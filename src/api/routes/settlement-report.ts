@@ -8,7 +8,7 @@ import {
   toReportLine,
   type SettlementReportCode,
 } from '../../domain/settlement-report';
-import { SettlementReadRepository } from '../../store/settlement-read-repository';
+import { settlementReads } from '../../usecases/read-settlements';
 import type { ApiDeps } from '../deps';
 import { settlementReportFailure } from '../envelope';
 import { parseJsonBody, readRawBody } from '../middleware/body';
@@ -27,7 +27,7 @@ export const SETTLEMENT_REPORT_CALLS_PER_HOUR = 2;
  */
 export function settlementReportRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  const reads = new SettlementReadRepository(deps.store.db);
+  const reads = settlementReads(deps.store.db);
   const limiter = sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
     points: SETTLEMENT_REPORT_CALLS_PER_HOUR,
     durationSeconds: 3600,

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { checksumMatches, secretKeysAt } from '../../domain/checksum';
 import { namedMerchant, SplitCodes, splitRequestSchema, splitShares, type SplitCode } from '../../domain/split';
-import { SplitRepository } from '../../store/split-repository';
 import { splitOrder } from '../../usecases/split-order';
 import type { ApiDeps } from '../deps';
 import { splitFailure } from '../envelope';
@@ -18,7 +17,6 @@ export const SPLIT_PATH = '/api/v1/splitTxnByAmount';
  */
 export function splitPaymentRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  const splits = new SplitRepository(deps.store.db);
 
   router.post(SPLIT_PATH, async (ctx: Context) => {
     let orderId: string | null = null;
@@ -50,7 +48,7 @@ export function splitPaymentRoutes(deps: ApiDeps): Router {
     const shares = splitShares(master.merchantIdentifier, parsed.data);
     if ('refused' in shares) return answer(shares.refused, shares.detail);
     const result = await splitOrder(
-      { transactions: deps.transactions, splits, now: deps.now },
+      { db: deps.store.db, transactions: deps.transactions, now: deps.now },
       master.merchantIdentifier,
       shares,
     );
