@@ -75,6 +75,42 @@ export interface BankConnector {
   ): Promise<{ accepted: boolean }>;
 }
 
+/**
+ * The acquirer's payouts: settlements paid to merchants' bank accounts, and its daily settlement
+ * file. Apart from BankConnector so the payment-side fakes of workflow tests need not implement it;
+ * both connectors (sandbox, http) implement the two.
+ */
+export interface BankPayouts {
+  /** Pays a merchant's settlement. Idempotent per payoutId (the settlement id): a repeat answers the first payout. */
+  requestPayout(request: BankPayoutRequest): Promise<BankPayoutAnswer>;
+  /** The payout's answer now, or null when the bank does not know it. */
+  inquirePayout(request: { payoutId: string }): Promise<BankPayoutAnswer | null>;
+  /** The bank's list of the payouts it made on an IST date (`yyyy-MM-dd`). */
+  settlementFile(date: string): Promise<BankPayoutLine[]>;
+}
+
+export interface BankPayoutRequest {
+  payoutId: string;
+  merchantIdentifier: string;
+  amountPaise: Paise;
+  ifsc: string;
+  accountNumber: string;
+}
+
+export interface BankPayoutAnswer {
+  status: 'PAID' | 'REFUSED' | 'PENDING';
+  utr: string | null;
+  responseCode: string;
+  responseDescription: string;
+}
+
+export interface BankPayoutLine {
+  payoutId: string;
+  merchantIdentifier: string;
+  amountPaise: Paise;
+  utr: string;
+}
+
 export interface BankRefundRequest {
   refundId: string;
   txnId: string;

@@ -3,6 +3,7 @@ import { createMandateActivities, type MandateActivityDeps } from './mandate-act
 import { createPaymentActivities, type PaymentActivityDeps } from './payment-activities';
 import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
 import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
+import { createSettlementActivities, type SettlementActivityDeps } from './settlement-activities';
 import { createSweepActivities, type SweepActivityDeps } from './sweep-activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities';
 
@@ -12,7 +13,8 @@ export type ActivityDeps = PaymentActivityDeps &
   ReconciliationActivityDeps &
   WebhookActivityDeps &
   MandateActivityDeps &
-  BankActivityDeps;
+  BankActivityDeps &
+  SettlementActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
@@ -24,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createMandateActivities(deps),
     ...createBankActivities(deps),
+    ...createSettlementActivities(deps),
   };
 }
 

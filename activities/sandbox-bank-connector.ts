@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { SANDBOX_SLOW_BANK_MS, sandboxBankDecision, sandboxConductOf, sandboxMandatePayer } from '../src/domain/sandbox-bank';
 import { SANDBOX_FAIL_REASON } from '../src/domain/refund';
+import { istDate } from '../src/domain/settlement-calendar';
 import type {
   BankAnswer,
   BankConnector,
+  BankPayoutAnswer,
+  BankPayoutLine,
+  BankPayoutRequest,
+  BankPayouts,
   BankPaymentRequest,
   BankRefundAnswer,
   BankRefundRequest,
@@ -17,12 +22,56 @@ import type {
  * answers a second late, `inquiryPending` keeps its approval from the first status inquiry;
  * `afterDeadline` never answers here (only the bank simulator approves after the deadline).
  */
-export class SandboxBankConnector implements BankConnector {
+export class SandboxBankConnector implements BankConnector, BankPayouts {
+  /** Payouts made by this process, by payoutId, with their IST date (the sandbox's settlement file). */
+  private readonly payouts = new Map<string, { line: BankPayoutLine; answer: BankPayoutAnswer; date: string }>();
+
   /** Approvals of `inquiryPending` payers, with the inquiries asked so far (this process only). */
   private readonly withheld = new Map<string, { answer: BankAnswer; inquiries: number }>();
 
   /** `refundDelayMs`: how long the sandbox bank takes to settle a refund (a few seconds by default). */
-  constructor(private readonly refundDelayMs = 0) {}
+  constructor(
+    private readonly refundDelayMs = 0,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Pays at once, with a UTR derived from the payoutId; an account number starting with 000 is
+   * refused as invalid (DECISIONS.md test instruments). A repeated payoutId answers the first payout.
+   */
+  async requestPayout(request: BankPayoutRequest): Promise<BankPayoutAnswer> {
+    const known = this.payouts.get(request.payoutId);
+    if (known) return known.answer;
+    const refused = request.accountNumber.startsWith('000');
+    const answer: BankPayoutAnswer = refused
+      ? {
+          status: 'REFUSED',
+          utr: null,
+          responseCode: '52',
+          responseDescription: 'Refused: the beneficiary account is invalid or closed',
+        }
+      : {
+          status: 'PAID',
+          utr: `SBX${referenceDigits(request.payoutId).slice(0, 16)}`,
+          responseCode: '00',
+          responseDescription: 'Paid',
+        };
+    const { payoutId, merchantIdentifier, amountPaise } = request;
+    this.payouts.set(payoutId, {
+      line: { payoutId, merchantIdentifier, amountPaise, utr: answer.utr ?? '' },
+      answer,
+      date: istDate(this.now()),
+    });
+    return answer;
+  }
+
+  async inquirePayout(request: { payoutId: string }): Promise<BankPayoutAnswer | null> {
+    return this.payouts.get(request.payoutId)?.answer ?? null;
+  }
+
+  async settlementFile(date: string): Promise<BankPayoutLine[]> {
+    return [...this.payouts.values()].filter((p) => p.date === date && p.answer.status === 'PAID').map((p) => p.line);
+  }
 
   async requestRefund(request: BankRefundRequest): Promise<BankRefundAnswer> {
     await new Promise((resolve) => setTimeout(resolve, this.refundDelayMs));

@@ -1,5 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { isIsoDate } from './domain/settlement-calendar';
+import { feePlanSchema } from './domain/settlement-fees';
 
 /**
  * Every environment variable the gateway reads, parsed once at start-up. Each key carries one
@@ -8,6 +10,13 @@ import { z } from 'zod';
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 const port = z.coerce.number().int().min(0).max(65535);
 const hexKey = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)');
 
@@ -217,6 +226,33 @@ export const configSchema = z.object({
     .positive()
     .default(60)
     .describe('how long an order must have been Pending before the sweep ensures its payment workflow'),
+  SETTLEMENT_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30)
+    .default(1)
+    .describe('payments captured on an IST day settle this many working days later (T+N)'),
+  SETTLEMENT_HOLIDAYS: z
+    .string()
+    .default('')
+    .refine((v) => v.split(',').every((d) => d.trim() === '' || isIsoDate(d.trim())), 'must be comma-separated yyyy-MM-dd dates')
+    .describe('dates (yyyy-MM-dd, comma-separated) that are not working days for settlements, besides Saturdays and Sundays'),
+  SETTLEMENT_FEE_PLAN: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v === '' || feePlanSchema.safeParse(safeJson(v)).success,
+      'must be a fee plan as JSON (docs/operators/settlements.md)',
+    )
+    .describe('the fee plan of merchants without their own, as JSON (empty: the built-in default)'),
+  SETTLEMENT_HOUR_IST: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(23)
+    .default(9)
+    .describe("the IST hour the daily settlement schedule starts the day's settlements"),
   MERCHANT_CACHE_SECONDS: z.coerce
     .number()
     .int()

@@ -1,6 +1,6 @@
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { BankConnector } from '../activities/bank-connector';
+import type { BankConnector, BankPayouts } from '../activities/bank-connector';
 import { SandboxBankConnector } from '../activities/sandbox-bank-connector';
 import { HttpBankConnector } from './bank/http-connector';
 import { refuseSimulatorBank } from './bank/simulator-marker';
@@ -25,6 +25,7 @@ import { migrateOnce } from './store/migration-markers';
 import { TransactionRepository } from './store/transaction-repository';
 import { connectTemporalClient, testServiceOf } from './temporal/client';
 import { temporalTls } from './temporal/tls';
+import { settlementActivityDeps } from './settlement-runtime';
 import { registerSearchAttributes } from './temporal/register-search-attributes';
 import { TestServerClock } from './temporal/test-server-clock';
 import { TimeTravel } from './temporal/time-travel';
@@ -137,7 +138,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */
-export function bankConnector(config: Config): BankConnector {
+export function bankConnector(config: Config): BankConnector & BankPayouts {
   if (config.BANK_CONNECTOR === 'http') {
     return new HttpBankConnector({
       baseUrl: config.BANK_BASE_URL!,
@@ -151,7 +152,9 @@ export function bankConnector(config: Config): BankConnector {
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {
+  const bank = bankConnector(rt.config);
   return {
+    ...settlementActivityDeps(rt, bank),
     ...startPaymentDeps(rt),
     merchants: rt.merchants,
     mandates: rt.mandates,
@@ -169,6 +172,6 @@ export function activityDeps(rt: Runtime): ActivityDeps {
         .map((r) => r.trim())
         .filter(Boolean),
     },
-    bank: bankConnector(rt.config),
+    bank,
   };
 }

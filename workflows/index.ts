@@ -6,3 +6,5 @@ export { webhookDeliveryWorkflow } from './webhook';
 export { webhookBatchWorkflow } from './webhook-batch';
 export { mandateWorkflow } from './mandate';
 export { mandateDebitWorkflow } from './mandate-debit';
+export { settlementWorkflow } from './settlement';
+export { settlementDayWorkflow } from './settlement-day';

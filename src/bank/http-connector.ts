@@ -4,6 +4,10 @@ import type {
   BankAnswer,
   BankConnector,
   BankPaymentRequest,
+  BankPayoutAnswer,
+  BankPayoutLine,
+  BankPayoutRequest,
+  BankPayouts,
   BankRefundAnswer,
   BankRefundRequest,
   BankReply,
@@ -22,7 +26,9 @@ import {
   mandateResponseSchema,
   notificationResponseSchema,
   paymentResponseSchema,
+  payoutResponseSchema,
   refundResponseSchema,
+  settlementFileSchema,
   type BankInstrument,
   type BankResponseCode,
 } from './protocol';
@@ -63,7 +69,7 @@ export class BankCallError extends Error {
   }
 }
 
-export class HttpBankConnector implements BankConnector {
+export class HttpBankConnector implements BankConnector, BankPayouts {
   private readonly base: string;
   private readonly pendingBudgetMs: number;
 
@@ -160,6 +166,37 @@ export class HttpBankConnector implements BankConnector {
     if (!answer) return { accepted: false };
     this.requireEcho(answer.notificationId, request.txnId);
     return { accepted: answer.status === 'ACCEPTED' };
+  }
+
+  /** A PENDING payout is answered as is: the settlement workflow asks again (inquirePayout) later. */
+  async requestPayout(request: BankPayoutRequest): Promise<BankPayoutAnswer> {
+    const answer = await this.call(payoutResponseSchema, 'POST', BankPaths.payouts, { ...request });
+    this.requireEcho(answer.payoutId, request.payoutId, answer.amountPaise, request.amountPaise);
+    return {
+      status: answer.status,
+      utr: answer.utr,
+      responseCode: answer.responseCode,
+      responseDescription: answer.responseDescription,
+    };
+  }
+
+  async inquirePayout(request: { payoutId: string }): Promise<BankPayoutAnswer | null> {
+    const answer = await this.call(payoutResponseSchema, 'GET', BankPaths.payout(request.payoutId), undefined, {
+      notFound: null,
+    });
+    if (!answer) return null;
+    this.requireEcho(answer.payoutId, request.payoutId);
+    return {
+      status: answer.status,
+      utr: answer.utr,
+      responseCode: answer.responseCode,
+      responseDescription: answer.responseDescription,
+    };
+  }
+
+  async settlementFile(date: string): Promise<BankPayoutLine[]> {
+    const file = await this.call(settlementFileSchema, 'GET', BankPaths.settlementFile(date), undefined, { notFound: null });
+    return file?.payouts ?? [];
   }
 
   private async debit(request: BankPaymentRequest, i: Extract<PaymentInstrument, { kind: 'UPI_MANDATE' }>): Promise<BankReply> {

@@ -14,8 +14,12 @@ import {
   notificationResponseSchema,
   paymentRequestSchema,
   paymentResponseSchema,
+  PAYOUT_RESPONSE_CODES,
+  payoutRequestSchema,
+  payoutResponseSchema,
   refundRequestSchema,
   refundResponseSchema,
+  settlementFileSchema,
 } from './protocol';
 import { BANK_SIGNATURE_WINDOW_SECONDS } from './signing';
 
@@ -103,6 +107,8 @@ const EXAMPLE_IDS: Record<string, string> = {
   refundId: 'T2611230001:refund-1001-a',
   mandateId: 'b19e8f103bce406cbd3476431b6b7973:mandate-1001',
   debitId: 'T2611230002',
+  payoutId: 'settlement:b19e8f103bce406cbd3476431b6b7973:2026-11-24',
+  date: '2026-11-24',
 };
 const EXAMPLE_MERCHANT_ID = 'b19e8f103bce406cbd3476431b6b7973';
 const EXAMPLE_CALLBACK_URL = 'https://gateway.example/bank/v1/callbacks';
@@ -237,6 +243,45 @@ export function buildBankOpenApiDocument(serverUrl: string) {
           response: debitResponseSchema,
           params: ['mandateId', 'debitId'],
           errorCodes: [401, 404, 503],
+        }),
+      },
+      '/v1/payouts': {
+        post: op({
+          summary: "Pay a merchant's settlement to its bank account",
+          example: {
+            payoutId: EXAMPLE_IDS.payoutId,
+            merchantIdentifier: EXAMPLE_MERCHANT_ID,
+            amountPaise: 987_654,
+            ifsc: 'HDFC0001234',
+            accountNumber: '50100012345678',
+          },
+          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. Codes: ${Object.entries(
+            PAYOUT_RESPONSE_CODES,
+          )
+            .map(([c, d]) => `${c} ${d}`)
+            .join('; ')}.`,
+          request: payoutRequestSchema,
+          response: payoutResponseSchema,
+          errorCodes: [400, 401, 409, 503],
+        }),
+      },
+      '/v1/payouts/{payoutId}': {
+        get: op({
+          summary: 'Status of a payout',
+          description: 'What the bank holds now.',
+          response: payoutResponseSchema,
+          params: ['payoutId'],
+          errorCodes: [401, 404, 503],
+        }),
+      },
+      '/v1/settlement-files/{date}': {
+        get: op({
+          summary: "The bank's settlement file of an IST date",
+          description:
+            'Every payout the bank paid on that date (yyyy-MM-dd, IST), with its UTR and amount; the gateway reconciles its settlements against it. A date without payouts has an empty list.',
+          response: settlementFileSchema,
+          params: ['date'],
+          errorCodes: [401, 503],
         }),
       },
     },

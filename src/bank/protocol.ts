@@ -178,6 +178,49 @@ export const debitResponseSchema = z.strictObject({
 });
 export type BankDebitResponse = z.infer<typeof debitResponseSchema>;
 
+export const payoutRequestSchema = z.strictObject({
+  payoutId: bankIdField.describe("the gateway's settlement id: the idempotency key, a repeat gets the first answer"),
+  merchantIdentifier: z.string().min(1).max(64),
+  amountPaise,
+  ifsc: z.string().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'an IFSC: 4 letters, 0, 6 letters or digits'),
+  accountNumber: z.string().regex(/^\d{6,18}$/, '6-18 digits'),
+});
+export type BankPayoutRequestBody = z.infer<typeof payoutRequestSchema>;
+
+/** Payout response codes: 00 paid, 09 in progress, 52 account invalid, 91 the beneficiary bank is down. */
+export const PAYOUT_RESPONSE_CODES = {
+  '00': 'Paid',
+  '09': 'Payout in progress',
+  '52': 'Refused: the beneficiary account is invalid or closed',
+  '91': 'Refused: the beneficiary bank is unavailable',
+} as const;
+
+export const payoutResponseSchema = z.strictObject({
+  payoutId: bankIdField,
+  amountPaise,
+  status: z.enum(['PAID', 'REFUSED', 'PENDING']).describe('PAID and REFUSED are final; PENDING: ask again (GET)'),
+  utr: z.string().max(22).nullable().describe("the bank's unique transaction reference, when PAID"),
+  responseCode: z.enum(Object.keys(PAYOUT_RESPONSE_CODES) as [keyof typeof PAYOUT_RESPONSE_CODES]),
+  responseDescription: z.string(),
+});
+export type BankPayoutResponse = z.infer<typeof payoutResponseSchema>;
+
+export const settlementFileSchema = z.strictObject({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('the payout date, IST (yyyy-MM-dd)'),
+  payouts: z.array(
+    z.strictObject({
+      payoutId: bankIdField,
+      merchantIdentifier: z.string().min(1).max(64),
+      amountPaise,
+      utr: z.string().max(22),
+    }),
+  ),
+});
+export type BankSettlementFile = z.infer<typeof settlementFileSchema>;
+
 export const bankErrorSchema = z.strictObject({
   error: z.enum(['BAD_REQUEST', 'BAD_SIGNATURE', 'NOT_FOUND', 'IDEMPOTENCY_CONFLICT', 'UNAVAILABLE']),
   message: z.string(),
@@ -250,6 +293,9 @@ export const BankPaths = {
   debits: (mandateId: string) => `/v1/mandates/${encodeURIComponent(mandateId)}/debits`,
   debit: (mandateId: string, debitId: string) =>
     `/v1/mandates/${encodeURIComponent(mandateId)}/debits/${encodeURIComponent(debitId)}`,
+  payouts: '/v1/payouts',
+  payout: (payoutId: string) => `/v1/payouts/${encodeURIComponent(payoutId)}`,
+  settlementFile: (date: string) => `/v1/settlement-files/${encodeURIComponent(date)}`,
 } as const;
 
 /** The gateway's side: where banks post callbacks, and where their pages send payers back. */

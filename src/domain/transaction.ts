@@ -17,6 +17,8 @@ export interface RefundEntry {
   completedAt?: Date | null;
   /** An auto-refund of a delayed success: its completion is reported to the non-real-time webhook. */
   auto?: boolean;
+  /** The settlement that deducted this refund (claimed once, by conditional update). */
+  settlementId?: string;
 }
 
 /** A chargeback the bank raised on a successful transaction, and its revert. */
@@ -24,6 +26,17 @@ export interface Chargeback {
   amountPaise: Paise;
   raisedAt: Date;
   revertedAt: Date | null;
+  /** The settlement that deducted the chargeback (claimed once, by conditional update). */
+  settlementId?: string;
+  /** The settlement that added back its revert. */
+  reversalSettlementId?: string;
+}
+
+/** An order split among merchants (the split payment API): each share settles to its merchant. */
+export interface TransactionSplit {
+  masterMerchantIdentifier: string;
+  shares: { merchantIdentifier: string; amountPaise: Paise }[];
+  at: Date;
 }
 
 /**
@@ -79,6 +92,10 @@ export interface Transaction {
   executeAt?: Date;
   /** Orders made by a payment link or hosted checkout (their instrument becomes the payer's when paid). */
   channel?: 'link' | 'checkout';
+  /** Set once, before the sale is settled, by the split payment API. */
+  split?: TransactionSplit;
+  /** The settlement that claimed the sale (claimed once, by conditional update). */
+  saleSettlementId?: string;
   version: number;
 }
 

@@ -52,6 +52,9 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   { key: { status: 1, sweptAt: 1, updatedAt: 1 }, name: 'status_swept_updated' },
   { key: { 'refunds.status': 1, refundsSweptAt: 1, updatedAt: 1 }, name: 'refund_status_swept_updated', sparse: true },
+  // Settlements: a merchant's orders changed since a date (refunds settled, chargebacks raised or
+  // reverted), read as a two-sided date range so the embedded store answers it from the index too.
+  { key: { merchantIdentifier: 1, updatedAt: 1, txnId: 1 }, name: 'merchant_updated' },
 ];
 
 /** Indexes an earlier version created and no read uses any more (dropped at start-up). */
@@ -73,7 +76,20 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);
+  await ensureSettlementIndexes(db);
   await dropReplacedIndexes(db);
+}
+
+/** Settlements by merchant and date, by state (needs attention), lines by settlement (totals) and by merchant and date. */
+async function ensureSettlementIndexes(db: Db): Promise<void> {
+  const lines = db.collection('settlement_lines');
+  await lines.createIndex({ merchantIdentifier: 1, settlementDate: 1 }, { name: 'merchant_date' });
+  await lines.createIndex({ settlementId: 1 }, { name: 'settlement' });
+  const settlements = db.collection('settlements');
+  await settlements.createIndex({ merchantIdentifier: 1, settlementDate: 1 }, { name: 'merchant_date' });
+  await settlements.createIndex({ state: 1, settlementDate: 1 }, { name: 'state_date' });
+  await settlements.createIndex({ settlementDate: 1 }, { name: 'date' });
+  await db.collection('settlement_differences').createIndex({ date: 1 }, { name: 'date' });
 }
 
 async function dropReplacedIndexes(db: Db): Promise<void> {

@@ -198,6 +198,16 @@ export class TransactionRepository {
     return doc ? this.toTransaction(doc) : null;
   }
 
+  /** The settlement engine's reads (settlement-claim-repository.ts): payer data opened, at most `limit`. */
+  async findMatching(filter: Filter<Document>, sort: Sort, limit: number): Promise<Transaction[]> {
+    const docs = await this.txns
+      .find(filter as Filter<TransactionDoc>)
+      .sort(sort)
+      .limit(limit)
+      .toArray();
+    return docs.map(this.toTransaction);
+  }
+
   /** Transactions by gateway txnId, one query per batch (index txnId_unique, on either store). */
   async findByTxnIds(txnIds: string[]): Promise<Transaction[]> {
     if (txnIds.length === 0) return [];

@@ -2,6 +2,8 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type Schedu
 import type { Config } from '../config';
 import { KindKey } from './search-attributes';
 import type { pendingPaymentsSweepWorkflow } from '../../workflows/pending-payments-sweep';
+import type { settlementDayWorkflow } from '../../workflows/settlement-day';
+import { SETTLEMENT_SCHEDULE_ID, type SettlementDayInput } from './settlement-contract';
 
 export const PENDING_SWEEP_SCHEDULE_ID = 'sweep:pending-payments';
 
@@ -85,4 +87,38 @@ export async function ensureWorkerSchedules(
     return;
   }
   await ensureSchedules(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(rt.config));
+  await ensureSettlementSchedule(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, rt.config.SETTLEMENT_HOUR_IST);
+}
+
+/**
+ * `settlement:daily`: every day at `hourIst` (IST, after the previous day's cut-off at midnight)
+ * the settlement-day workflow starts the day's settlements; on a day that is not a working day it
+ * starts none. Its workflow id is the schedule's, with the start time appended by Temporal; each
+ * settlement it starts is idempotent by its own id, so a catch-up run starts nothing twice.
+ */
+export async function ensureSettlementSchedule(client: Client, taskQueue: string, hourIst: number): Promise<void> {
+  const spec = { calendars: [{ hour: hourIst, minute: 0 }], timezone: 'Asia/Kolkata' };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: 'settlementDayWorkflow',
+    taskQueue,
+    args: [{}] as [SettlementDayInput],
+  };
+  try {
+    await client.schedule.create<typeof settlementDayWorkflow>({
+      scheduleId: SETTLEMENT_SCHEDULE_ID,
+      spec,
+      action,
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+      memo: { purpose: "start each merchant's settlement of the day, then reconcile the bank's settlement file" },
+    });
+  } catch (e) {
+    if (!(e instanceof ScheduleAlreadyRunning)) throw e;
+    const handle = client.schedule.getHandle(SETTLEMENT_SCHEDULE_ID);
+    const d = await handle.describe();
+    const hour = d.spec.calendars?.[0]?.hour;
+    const same = Array.isArray(hour) && hour.length === 1 && (hour[0] as { start?: number }).start === hourIst;
+    if (same && d.action.taskQueue === taskQueue) return;
+    await handle.update<typeof settlementDayWorkflow>((previous) => ({ ...previous, spec, action }));
+  }
 }

@@ -20,6 +20,8 @@ import { z } from 'zod';
  * even when the bank has decided; `settleOnInquiry` keeps the payment undecided until the first
  * status inquiry, answers that one PENDING and decides (calling back) `afterMs` later: an approval
  * after the gateway's deadline, which is when the gateway asks.
+ * Payout faults (payouts.ts): `refusePayout` refuses the payout (`code` 52 invalid account, 91
+ * beneficiary bank down); `silence` and `late` answer it PENDING (paid after `ms` for `late`).
  * `share` draws from the simulator's random source, seeded when the simulator is (conduct.ts).
  */
 export const OPERATIONS = [
@@ -31,6 +33,9 @@ export const OPERATIONS = [
   'notification',
   'debit',
   'debitInquiry',
+  'payout',
+  'payoutInquiry',
+  'settlementFile',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -50,6 +55,7 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reorderCallbacks'), maxDelayMs: z.number().int().min(1).max(60_000).default(500) }),
   z.strictObject({ kind: z.literal('inquiryPending'), times: z.number().int().min(1).max(100).default(1) }),
   z.strictObject({ kind: z.literal('settleOnInquiry'), afterMs: z.number().int().min(0).max(3_600_000).default(0) }),
+  z.strictObject({ kind: z.literal('refusePayout'), code: z.enum(['52', '91']).default('52') }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 

@@ -23,6 +23,7 @@ import { SimulatorBooks, type DebitEntry, type PaymentEntry, type RefundEntry } 
 import { callbackSender } from './callbacks';
 import { BankConductTable, type ConductSettings } from './conduct';
 import { hostileRoutes } from './hostile-routes';
+import { payoutRoutes, type PayoutEntry } from './payouts';
 import { FaultTable, faultOf, faultRuleSchema, type Fault, type RequestFacts } from './faults';
 import {
   decideDebit,
@@ -72,6 +73,8 @@ export interface BankSimulator {
   /** Bearer token of the /admin/* routes. */
   adminToken: string;
   books: SimulatorBooks;
+  /** The payouts it made or refused, by payoutId (payouts.ts). */
+  payouts: Map<string, PayoutEntry>;
   faults: FaultTable;
   conduct: BankConductTable;
   server: http.Server;
@@ -99,6 +102,7 @@ export async function startBankSimulator(
   listen: { host?: string; port?: number } = {},
 ): Promise<BankSimulator> {
   const books = new SimulatorBooks();
+  const payouts = new Map<string, PayoutEntry>();
   const conduct = new BankConductTable(o.conduct);
   const faults = new FaultTable(conduct.random);
   const log = o.log ?? (() => undefined);
@@ -690,6 +694,15 @@ export async function startBankSimulator(
     ctx.status = 202;
     ctx.body = { sent: true };
   });
+  payoutRoutes(router, {
+    payouts,
+    faults,
+    readSigned,
+    exchange,
+    later,
+    notFound: (m) => new HttpProblem(404, 'NOT_FOUND', m),
+    conflict: (m) => new HttpProblem(409, 'IDEMPOTENCY_CONFLICT', m),
+  });
   hostileRoutes(router, {
     books,
     conduct,
@@ -699,6 +712,7 @@ export async function startBankSimulator(
   });
   router.post('/admin/reset', (ctx) => {
     books.clear();
+    payouts.clear();
     faults.remove();
     conduct.clear();
     ctx.status = 204;
@@ -729,6 +743,7 @@ export async function startBankSimulator(
     url,
     adminToken,
     books,
+    payouts,
     faults,
     conduct,
     server,

@@ -1,0 +1,249 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { settlementId, settlementOutcome, type SettlementState } from '../src/domain/settlement';
+import {
+  addDays,
+  captureWindow,
+  istDate,
+  istMidnight,
+  isWorkingDay,
+  type SettlementCalendar,
+} from '../src/domain/settlement-calendar';
+import type { FeePlan } from '../src/domain/settlement-fees';
+import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';
+import type { SettlementRepository } from '../src/store/settlement-repository';
+import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
+import { SETTLEMENT_PAGE_SIZE, type SettlementWorkflowInput } from '../src/temporal/settlement-contract';
+import type { BankPayoutAnswer, BankPayouts } from './bank-connector';
+
+/** The merchant's settlement bank account, opened (settle-merchant's reader, injected). */
+export type SettlementAccountReader = (
+  merchantIdentifier: string,
+) => Promise<{ ifsc: string; accountNumber: string; holderName: string } | null>;
+
+export interface SettlementActivityDeps {
+  settlementStore: SettlementRepository;
+  settlementClaims: SettlementClaimRepository;
+  settlementSettings: SettlementSettingsRepository;
+  payouts: BankPayouts;
+  settlementAccount: SettlementAccountReader;
+  settlementCalendar: SettlementCalendar;
+  defaultFeePlan: FeePlan;
+  now: () => Date;
+  temporal: Client;
+  taskQueue: string;
+}
+
+/**
+ * How far before its capture window a settlement still claims what was missed (a sale that became
+ * a delayed success late, a day whose settlement never ran): bounded, so a settlement's reads grow
+ * with the merchant's recent volume, never with the store.
+ */
+export const SETTLEMENT_LOOKBACK_DAYS = 10;
+
+export type ClaimPhase = 'sales' | 'adjustments';
+
+export interface ClaimPageInput extends SettlementWorkflowInput {
+  phase: ClaimPhase;
+  cursor: ClaimCursor | null;
+}
+
+/** What the workflow carries between steps: small, whatever the day's volume. */
+export interface SettlementStep {
+  state: SettlementState;
+  netPaise: number;
+  utr: string | null;
+}
+
+export function createSettlementActivities(deps: SettlementActivityDeps) {
+  const { settlementStore: store, settlementClaims: claims, settlementSettings: settings, now } = deps;
+
+  /** The capture window of the date (empty on a day that is not a working day), with the lookback. */
+  const scopeOf = async (input: SettlementWorkflowInput): Promise<ClaimScope> => {
+    const w = captureWindow(deps.settlementCalendar, input.settlementDate) ?? {
+      from: istMidnight(input.settlementDate),
+      to: istMidnight(input.settlementDate),
+    };
+    const s = await settings.get(input.merchantIdentifier);
+    return {
+      settlementId: settlementId(input.merchantIdentifier, input.settlementDate),
+      merchantIdentifier: input.merchantIdentifier,
+      settlementDate: input.settlementDate,
+      from: new Date(w.from.getTime() - SETTLEMENT_LOOKBACK_DAYS * 86_400_000),
+      to: w.to,
+      plan: s.feePlan ?? deps.defaultFeePlan,
+    };
+  };
+
+  const stepOf = async (id: string): Promise<SettlementStep> => {
+    const s = await store.find(id);
+    return { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
+  };
+
+  return {
+    /** Creates the settlement (or finds it, on a retry or a repeated run): `held` when the merchant is. */
+    async openSettlement(input: SettlementWorkflowInput): Promise<SettlementStep> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      const { held } = await settings.get(input.merchantIdentifier);
+      const s = await store.open(id, input.merchantIdentifier, input.settlementDate, held, now());
+      if (s.state === 'open' || s.state === 'held') await store.setHeld(id, held);
+      return stepOf(id);
+    },
+
+    /** One page of claims and lines (SETTLEMENT_PAGE_SIZE transactions); `next` null when the phase is done. */
+    async claimSettlementPage(input: ClaimPageInput): Promise<{ lines: number; next: ClaimCursor | null }> {
+      const scope = await scopeOf(input);
+      if (input.phase === 'sales') return claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE);
+      return claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE);
+    },
+
+    /**
+     * Sums the lines (after adopting split shares parked for this merchant), takes in what earlier
+     * settlements carried out, and decides: a positive net is paid, anything else carried forward.
+     */
+    async totalSettlement(input: SettlementWorkflowInput): Promise<SettlementStep & { pay: boolean }> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      const before = await store.find(id);
+      if (before && before.state !== 'open') return { ...(await stepOf(id)), pay: before.state === 'payout_requested' };
+      await store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate);
+      const totals = await store.totals(id);
+      const carriedIn = await store.takeCarried(input.merchantIdentifier, id, input.settlementDate);
+      await store.setTotals(id, totals, carriedIn);
+      const outcome = settlementOutcome(totals.linesNetPaise, carriedIn);
+      if (!outcome.pay) await store.carryForward(id);
+      return { ...(await stepOf(id)), pay: outcome.pay };
+    },
+
+    /**
+     * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
+     * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
+     */
+    async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      const s = await store.find(id);
+      if (!s) throw new Error(`settlement ${id} does not exist`);
+      if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
+      if (s.state === 'payout_refused')
+        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
+      const account = await deps.settlementAccount(input.merchantIdentifier);
+      if (!account && s.state === 'open') {
+        const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
+        await store.recordRefused(id, reason);
+        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+      }
+      if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
+      await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
+      return deps.payouts.requestPayout({
+        payoutId: id,
+        merchantIdentifier: input.merchantIdentifier,
+        amountPaise: s.netPaise,
+        ifsc: account.ifsc,
+        accountNumber: account.accountNumber,
+      });
+    },
+
+    /** The bank's answer now about a PENDING payout (PENDING again when it does not know it yet). */
+    async inquireSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+      const answer = await deps.payouts.inquirePayout({ payoutId: settlementId(input.merchantIdentifier, input.settlementDate) });
+      return answer ?? { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'not known to the bank yet' };
+    },
+
+    /** Records the bank's final answer: paid with its UTR (stamped on the lines too), or refused and carried forward. */
+    async recordSettlementPayout(input: SettlementWorkflowInput & { answer: BankPayoutAnswer }): Promise<SettlementStep> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      if (input.answer.status === 'PAID') await store.recordPaid(id, input.answer.utr ?? '', now());
+      else if (input.answer.status === 'REFUSED')
+        await store.recordRefused(
+          id,
+          `the bank refused the payout: ${input.answer.responseCode} ${input.answer.responseDescription}`,
+        );
+      return stepOf(id);
+    },
+
+    /**
+     * The daily starter: one settlement workflow per merchant with anything due on the date (today
+     * in IST when not given), each started once by its id (a repeated start does nothing). A date
+     * that is not a working day starts none.
+     */
+    async startDueSettlements(input: { settlementDate?: string }): Promise<{ settlementDate: string; started: number }> {
+      const settlementDate = input.settlementDate ?? istDate(now());
+      if (!isWorkingDay(deps.settlementCalendar, settlementDate)) return { settlementDate, started: 0 };
+      let started = 0;
+      for (const merchantIdentifier of await store.merchantIdentifiers()) {
+        const scope = await scopeOf({ merchantIdentifier, settlementDate });
+        if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(merchantIdentifier))) continue;
+        if (await startSettlement(deps, { merchantIdentifier, settlementDate })) started++;
+      }
+      return { settlementDate, started };
+    },
+
+    /**
+     * Compares the bank's settlement file of a date with the settlements paid that date: each
+     * difference is recorded once (settlement_differences), never written over the settlement.
+     */
+    async reconcileSettlementFile(input: { date: string }): Promise<{ payouts: number; differences: number }> {
+      const file = await deps.payouts.settlementFile(input.date);
+      const ours = await store.paidOn(input.date);
+      const atBank = new Map(file.map((p) => [p.payoutId, p]));
+      const known = new Map((await store.findByPayoutIds(file.map((p) => p.payoutId))).map((s) => [s._id, s]));
+      for (const s of ours) known.set(s._id, s);
+      let differences = 0;
+      const record = async (
+        payoutId: string,
+        kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs',
+      ) => {
+        const s = known.get(payoutId);
+        const b = atBank.get(payoutId);
+        const recorded = await store.recordDifference({
+          _id: `${input.date}:${payoutId}:${kind}`,
+          date: input.date,
+          payoutId,
+          merchantIdentifier: s?.merchantIdentifier ?? b?.merchantIdentifier ?? null,
+          kind,
+          gateway: s ? { amountPaise: s.netPaise, utr: s.utr ?? null, state: s.state } : null,
+          bank: b ? { amountPaise: b.amountPaise, utr: b.utr } : null,
+          foundAt: now(),
+        });
+        if (recorded) differences++;
+      };
+      for (const s of ours) if (!atBank.has(s._id)) await record(s._id, 'missing_at_bank');
+      for (const b of file) {
+        const s = known.get(b.payoutId);
+        if (!s || (s.state !== 'paid' && s.state !== 'payout_requested')) await record(b.payoutId, 'unknown_to_gateway');
+        else {
+          if (s.netPaise !== b.amountPaise) await record(b.payoutId, 'amount_differs');
+          if (s.utr && s.utr !== b.utr) await record(b.payoutId, 'utr_differs');
+        }
+      }
+      return { payouts: file.length, differences };
+    },
+
+    /** The previous working day (the date whose bank file the starter reconciles). */
+    async previousWorkingDay(input: { settlementDate: string }): Promise<string> {
+      let d = addDays(input.settlementDate, -1);
+      while (!isWorkingDay(deps.settlementCalendar, d)) d = addDays(d, -1);
+      return d;
+    },
+  };
+}
+
+/** Starts `settlement:<merchant>:<date>` unless it exists, running or closed; true when this call started it. */
+export async function startSettlement(
+  deps: { temporal: Client; taskQueue: string },
+  input: SettlementWorkflowInput,
+): Promise<boolean> {
+  try {
+    await deps.temporal.workflow.start('settlementWorkflow', {
+      workflowId: settlementId(input.merchantIdentifier, input.settlementDate),
+      taskQueue: deps.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw e;
+  }
+}
+
+export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

@@ -1,0 +1,81 @@
+import { istWallClockToInstant } from './ist-time';
+
+/**
+ * Working days in IST: Saturdays, Sundays and the configured holidays (`yyyy-MM-dd`) are off. A
+ * payment captured on IST day D settles on the N-th working day after D (DECISIONS.md).
+ */
+export interface SettlementCalendar {
+  days: number;
+  holidays: ReadonlySet<string>;
+}
+
+const DAY_MS = 86_400_000;
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+
+/** The IST calendar date (`yyyy-MM-dd`) of an instant. */
+export function istDate(instant: Date): string {
+  return new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** A `yyyy-MM-dd` date moved by whole days (calendar arithmetic on UTC midnight, no time zone involved). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** True for a real `yyyy-MM-dd` date. */
+export function isIsoDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && addDays(text, 0) === text;
+}
+
+export function isWorkingDay(cal: SettlementCalendar, date: string): boolean {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return weekday !== 0 && weekday !== 6 && !cal.holidays.has(date);
+}
+
+/** The N-th working day after `date` (T+N). */
+export function settlementDateOf(cal: SettlementCalendar, captureDate: string): string {
+  let d = captureDate;
+  for (let left = cal.days; left > 0;) {
+    d = addDays(d, 1);
+    if (isWorkingDay(cal, d)) left--;
+  }
+  return d;
+}
+
+/** The settlement date of a payment captured at `capturedAt`. */
+export const settlementDateOfCapture = (cal: SettlementCalendar, capturedAt: Date) => settlementDateOf(cal, istDate(capturedAt));
+
+/**
+ * The IST capture days that settle on `settlementDate` (none when it is not a working day), as the
+ * instants [from, to) they span. settlementDateOf never decreases with the capture date, so the days
+ * are the ones just before it, walking back until one settles earlier.
+ */
+export function captureWindow(cal: SettlementCalendar, settlementDate: string): { from: Date; to: Date } | null {
+  let earliest: string | null = null;
+  let latest: string | null = null;
+  for (let d = addDays(settlementDate, -1), i = 0; i < 400; d = addDays(d, -1), i++) {
+    const s = settlementDateOf(cal, d);
+    if (s > settlementDate) continue;
+    if (s < settlementDate) break;
+    latest ??= d;
+    earliest = d;
+  }
+  if (!earliest || !latest) return null;
+  return { from: istMidnight(earliest), to: istMidnight(addDays(latest, 1)) };
+}
+
+/** IST midnight starting a `yyyy-MM-dd` date. */
+export function istMidnight(date: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  return istWallClockToInstant(y!, m!, d!)!;
+}
+
+/** Parses SETTLEMENT_HOLIDAYS: comma-separated `yyyy-MM-dd` dates (spaces allowed); throws on a bad date. */
+export function parseHolidays(text: string): Set<string> {
+  const dates = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const d of dates) if (!isIsoDate(d)) throw new Error(`not a yyyy-MM-dd date: ${d}`);
+  return new Set(dates);
+}

@@ -1,0 +1,248 @@
+import type { Collection, Db, Document, Filter } from 'mongodb';
+import { chargebackLine, refundLine, saleLines } from '../domain/settlement-lines';
+import { settlementLineId, type SettlementLine } from '../domain/settlement';
+import type { FeePlan } from '../domain/settlement-fees';
+import type { Transaction } from '../domain/transaction';
+import type { TransactionRepository } from './transaction-repository';
+
+/** Where a page of claims resumes: after the rows at `at` (ISO), of which `ties` were read already. */
+export interface ClaimCursor {
+  at: string;
+  ties: number;
+}
+
+export interface ClaimScope {
+  settlementId: string;
+  merchantIdentifier: string;
+  settlementDate: string;
+  /** Captures from this instant on (the window's start, minus the lookback) ... */
+  from: Date;
+  /** ... and before this one (the end of the last capture day settling on the date). */
+  to: Date;
+  plan: FeePlan;
+}
+
+/** Far enough for any updatedAt, with the same 13 digits of epoch ms (the embedded store's range pushdown). */
+const FAR_FUTURE = new Date('2200-01-01T00:00:00Z');
+
+/**
+ * Claims a merchant's sales, refunds and chargebacks for one settlement, a page at a time: each
+ * event by a conditional update of its transaction (`saleSettlementId`, the refund's or the
+ * chargeback's `settlementId`, absent before), bumping `version` so a concurrent read-modify-write
+ * of the order (a refund settling) re-reads it. Then the lines of what this settlement holds are
+ * inserted by their deterministic `_id`: a retried page claims nothing twice and inserts no line
+ * twice, and an event claimed before a crash (still this settlement's) gets its line on the retry.
+ * Split shares of other merchants get a line parked for them (`pendingLineSettlementId`), which
+ * their own next settlement adopts.
+ */
+export class SettlementClaimRepository {
+  private readonly txns: Collection<Document>;
+  private readonly lines: Collection<SettlementLine>;
+
+  constructor(
+    db: Db,
+    private readonly transactions: TransactionRepository,
+  ) {
+    this.txns = db.collection('transactions');
+    this.lines = db.collection<SettlementLine>('settlement_lines');
+  }
+
+  /** One page of sales captured in [from, to): paid orders (successAt set) not claimed by another settlement. */
+  async claimSales(
+    s: ClaimScope,
+    cursor: ClaimCursor | null,
+    limit: number,
+  ): Promise<{ lines: number; next: ClaimCursor | null }> {
+    const page = await this.page('successAt', { $gte: s.from, $lt: s.to }, s, cursor, limit, {
+      saleSettlementId: { $in: [null, s.settlementId] },
+    });
+    const unclaimed = page.rows.filter((t) => t.saleSettlementId === undefined).map((t) => t.txnId);
+    const mine = await this.claim(
+      unclaimed.map((txnId) => ({
+        filter: { txnId, saleSettlementId: { $exists: false } },
+        set: { saleSettlementId: s.settlementId },
+      })),
+    );
+    const held = page.rows.filter((t) => t.saleSettlementId === s.settlementId || mine.has(t.txnId));
+    const ctx = { settlementId: s.settlementId, settlementDate: s.settlementDate };
+    const lines = held.flatMap((t) =>
+      saleLines(t, s.plan, ctx).map((l) =>
+        l.merchantIdentifier === s.merchantIdentifier
+          ? l
+          : { ...l, settlementId: pendingLineSettlementId(l.merchantIdentifier), settlementDate: '' },
+      ),
+    );
+    await this.insertLines(lines);
+    return { lines: lines.length, next: page.next };
+  }
+
+  /**
+   * One page of the merchant's orders changed since `from`: their refunds settled (SUCCESS) and
+   * chargebacks raised or reverted before `to`, not claimed by another settlement.
+   */
+  async claimAdjustments(
+    s: ClaimScope,
+    cursor: ClaimCursor | null,
+    limit: number,
+  ): Promise<{ lines: number; next: ClaimCursor | null }> {
+    const page = await this.page('updatedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, limit, {});
+    const ours = (id: string | undefined) => id === undefined || id === s.settlementId;
+    const due = page.rows.flatMap((t) => adjustmentsDue(t, s.to, ours));
+    const claims = due
+      .filter((d) => d.claimedBy === undefined)
+      .map((d) => ({ filter: { txnId: d.t.txnId, ...d.unclaimed }, set: d.set(s.settlementId), key: d.key }));
+    const won = await this.claim(claims);
+    const held = due.filter((d) => d.claimedBy === s.settlementId || won.has(d.key));
+    const sales = await this.saleFees(held.filter((d) => d.kind === 'refund').map((d) => d.t));
+    const ctx = { settlementId: s.settlementId, settlementDate: s.settlementDate };
+    const lines = held.map((d) => {
+      if (d.kind === 'refund') {
+        const master = d.t.split?.masterMerchantIdentifier ?? d.t.merchantIdentifier;
+        const sale = sales.get(d.t.txnId) ?? saleLines(d.t, s.plan, ctx).find((l) => l.merchantIdentifier === master)!;
+        return refundLine(d.t, d.index, s.plan, sale, ctx);
+      }
+      return chargebackLine(d.t, d.t.chargeback!.amountPaise, d.kind === 'reversal', ctx);
+    });
+    await this.insertLines(lines);
+    return { lines: lines.length, next: page.next };
+  }
+
+  /** Anything this settlement would claim: one unclaimed sale in the window, or one due adjustment. */
+  async hasDue(s: ClaimScope): Promise<boolean> {
+    const sale = await this.transactions.findMatching(
+      { merchantIdentifier: s.merchantIdentifier, successAt: { $gte: s.from, $lt: s.to }, saleSettlementId: { $in: [null] } },
+      { successAt: 1, txnId: 1 },
+      1,
+    );
+    if (sale.length > 0) return true;
+    for (let cursor: ClaimCursor | null = null, first = true; first || cursor; first = false) {
+      const page = await this.page('updatedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, 1000, {});
+      if (page.rows.some((t) => adjustmentsDue(t, s.to, (id) => id === undefined).length > 0)) return true;
+      cursor = page.next;
+    }
+    return false;
+  }
+
+  /** The fee each refunded sale was charged: its SALE line on the master, where it has one. */
+  private async saleFees(ts: Transaction[]): Promise<Map<string, { feePaise: number; taxPaise: number }>> {
+    if (ts.length === 0) return new Map();
+    const ids = ts.map((t) => settlementLineId('SALE', t.txnId, t.split?.masterMerchantIdentifier ?? t.merchantIdentifier));
+    const found = await this.lines.find({ _id: { $in: ids } }, { projection: { txnId: 1, feePaise: 1, taxPaise: 1 } }).toArray();
+    return new Map(found.map((l) => [l.txnId, { feePaise: l.feePaise, taxPaise: l.taxPaise }]));
+  }
+
+  /** A page of the merchant's transactions by a date field in a range, resuming after the cursor. */
+  private async page(
+    field: 'successAt' | 'updatedAt',
+    range: { $gte: Date; $lt: Date },
+    s: ClaimScope,
+    cursor: ClaimCursor | null,
+    limit: number,
+    extra: Filter<Document>,
+  ): Promise<{ rows: Transaction[]; next: ClaimCursor | null }> {
+    const start = cursor ? new Date(cursor.at) : range.$gte;
+    const skip = cursor?.ties ?? 0;
+    // Ties at the cursor's instant come back in txnId order, so skipping those read resumes exactly.
+    const rows = await this.transactions.findMatching(
+      { merchantIdentifier: s.merchantIdentifier, [field]: { $gte: start, $lt: range.$lt }, ...extra },
+      { [field]: 1, txnId: 1 },
+      limit + skip,
+    );
+    const fresh = rows.slice(skip);
+    if (fresh.length < limit) return { rows: fresh, next: null };
+    const last = (fresh[fresh.length - 1]![field] as Date).getTime();
+    const ties = rows.filter((t) => (t[field] as Date).getTime() === last).length;
+    return { rows: fresh, next: { at: new Date(last).toISOString(), ties } };
+  }
+
+  /** Conditional claims in one round trip; returns the keys (txnId or `key`) of those this call won. */
+  private async claim(claims: { filter: Filter<Document>; set: Record<string, string>; key?: string }[]): Promise<Set<string>> {
+    if (claims.length === 0) return new Set();
+    const result = await this.txns.bulkWrite(
+      claims.map((c) => ({ updateOne: { filter: c.filter, update: { $set: c.set, $inc: { version: 1 } } } })),
+      { ordered: false },
+    );
+    if (result.modifiedCount === claims.length) return new Set(claims.map((c) => c.key ?? (c.filter.txnId as string)));
+    // Some were claimed meanwhile by another settlement: read back which are ours.
+    const ours = new Set<string>();
+    const again = await this.transactions.findByTxnIds([...new Set(claims.map((c) => c.filter.txnId as string))]);
+    const byTxn = new Map(again.map((t) => [t.txnId, t]));
+    for (const c of claims) {
+      const t = byTxn.get(c.filter.txnId as string);
+      const [path, value] = Object.entries(c.set)[0]!;
+      if (t && valueAt(t, path) === value) ours.add(c.key ?? t.txnId);
+    }
+    return ours;
+  }
+
+  private async insertLines(lines: SettlementLine[]): Promise<void> {
+    if (lines.length === 0) return;
+    try {
+      await this.lines.insertMany(lines, { ordered: false });
+    } catch (e) {
+      const errors = (e as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
+      const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
+      // A line inserted by an earlier attempt of this page: the same line, kept.
+      if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+    }
+  }
+}
+
+/** Where a split share's line for another merchant waits until that merchant's next settlement adopts it. */
+export const pendingLineSettlementId = (merchantIdentifier: string) => `pending:${merchantIdentifier}`;
+
+interface Adjustment {
+  kind: 'refund' | 'chargeback' | 'reversal';
+  t: Transaction;
+  index: number;
+  key: string;
+  claimedBy: string | undefined;
+  unclaimed: Filter<Document>;
+  set: (settlementId: string) => Record<string, string>;
+}
+
+/** The refunds, chargeback and revert of an order that are due before `to` and may be this settlement's. */
+function adjustmentsDue(t: Transaction, to: Date, ours: (id: string | undefined) => boolean): Adjustment[] {
+  const due: Adjustment[] = [];
+  t.refunds.forEach((r, index) => {
+    if (r.status !== 'SUCCESS' || !r.completedAt || r.completedAt >= to || !ours(r.settlementId)) return;
+    const path = `refunds.${index}.settlementId`;
+    due.push({
+      kind: 'refund',
+      t,
+      index,
+      key: `refund:${t.txnId}:${index}`,
+      claimedBy: r.settlementId,
+      unclaimed: { [`refunds.${index}.merchantRefId`]: r.merchantRefId, [path]: { $exists: false } },
+      set: (id) => ({ [path]: id }),
+    });
+  });
+  const cb = t.chargeback;
+  if (cb && cb.raisedAt < to && ours(cb.settlementId))
+    due.push({
+      kind: 'chargeback',
+      t,
+      index: 0,
+      key: `chargeback:${t.txnId}`,
+      claimedBy: cb.settlementId,
+      unclaimed: { chargeback: { $exists: true }, 'chargeback.settlementId': { $exists: false } },
+      set: (id) => ({ 'chargeback.settlementId': id }),
+    });
+  if (cb?.revertedAt && cb.revertedAt < to && ours(cb.reversalSettlementId))
+    due.push({
+      kind: 'reversal',
+      t,
+      index: 0,
+      key: `reversal:${t.txnId}`,
+      claimedBy: cb.reversalSettlementId,
+      unclaimed: { 'chargeback.revertedAt': { $ne: null }, 'chargeback.reversalSettlementId': { $exists: false } },
+      set: (id) => ({ 'chargeback.reversalSettlementId': id }),
+    });
+  return due;
+}
+
+function valueAt(t: Transaction, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), t);
+}

@@ -1,0 +1,229 @@
+import type { Collection, Db } from 'mongodb';
+import {
+  addLines,
+  EMPTY_TOTALS,
+  type Settlement,
+  type SettlementLine,
+  type SettlementState,
+  type SettlementTotals,
+} from '../domain/settlement';
+import { isDuplicateKeyError } from './mongo';
+import { pendingLineSettlementId } from './settlement-claim-repository';
+
+/** A difference between the bank's settlement file and the gateway's settlements, recorded once. */
+export interface SettlementDifference {
+  /** `<date>:<payoutId>:<kind>`: the same difference found again is not recorded twice. */
+  _id: string;
+  date: string;
+  payoutId: string;
+  merchantIdentifier: string | null;
+  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs';
+  gateway: { amountPaise: number; utr: string | null; state: string } | null;
+  bank: { amountPaise: number; utr: string } | null;
+  foundAt: Date;
+}
+
+/**
+ * The `settlements` (one per merchant and date, `_id` the workflow id) and `settlement_lines`
+ * collections, and the differences found against the bank's files. Every write is conditional on
+ * the state it moves from, so a retried activity changes nothing the first attempt changed.
+ */
+export class SettlementRepository {
+  readonly settlements: Collection<Settlement & { carriedIntoId?: string }>;
+  readonly lines: Collection<SettlementLine>;
+  private readonly differences: Collection<SettlementDifference>;
+  private readonly merchants: Collection<{ _id: string }>;
+
+  constructor(db: Db) {
+    this.merchants = db.collection<{ _id: string }>('merchants');
+    this.settlements = db.collection('settlements');
+    this.lines = db.collection<SettlementLine>('settlement_lines');
+    this.differences = db.collection<SettlementDifference>('settlement_differences');
+  }
+
+  /** Creates the settlement (state open, or held) unless it exists; returns it as stored. */
+  async open(id: string, merchantIdentifier: string, settlementDate: string, held: boolean, now: Date): Promise<Settlement> {
+    const fresh: Settlement = {
+      _id: id,
+      merchantIdentifier,
+      settlementDate,
+      state: held ? 'held' : 'open',
+      lineCount: 0,
+      grossPaise: 0,
+      refundsPaise: 0,
+      chargebacksPaise: 0,
+      feePaise: 0,
+      taxPaise: 0,
+      carriedInPaise: 0,
+      netPaise: 0,
+      carriedOutPaise: 0,
+      createdAt: now,
+    };
+    try {
+      await this.settlements.insertOne(fresh);
+      return fresh;
+    } catch (e) {
+      if (!isDuplicateKeyError(e)) throw e;
+      return (await this.find(id))!;
+    }
+  }
+
+  async find(id: string): Promise<Settlement | null> {
+    return this.settlements.findOne({ _id: id });
+  }
+
+  /** Moves between open and held (the merchant's hold); nothing once the settlement went further. */
+  async setHeld(id: string, held: boolean): Promise<void> {
+    await this.settlements.updateOne({ _id: id, state: held ? 'open' : 'held' }, { $set: { state: held ? 'held' : 'open' } });
+  }
+
+  /** Split shares other merchants' settlements parked for this merchant join this settlement. */
+  async adoptParkedLines(merchantIdentifier: string, id: string, settlementDate: string): Promise<number> {
+    const r = await this.lines.updateMany(
+      { merchantIdentifier, settlementId: pendingLineSettlementId(merchantIdentifier) },
+      { $set: { settlementId: id, settlementDate } },
+    );
+    return r.modifiedCount;
+  }
+
+  /**
+   * The sums of a settlement's lines, streamed through the `settlement` index and added here: the
+   * embedded store's `$group` does not sum (FerretDB 1.24 answers 0), and the cost is the lines' anyway.
+   */
+  async totals(id: string): Promise<SettlementTotals> {
+    let t = EMPTY_TOTALS;
+    const cursor = this.lines.find(
+      { settlementId: id },
+      { projection: { _id: 0, action: 1, amountPaise: 1, feePaise: 1, taxPaise: 1, settlementAmountPaise: 1 }, batchSize: 1000 },
+    );
+    let batch: SettlementLine[] = [];
+    for await (const line of cursor) {
+      batch.push(line);
+      if (batch.length === 1000) {
+        t = addLines(t, batch);
+        batch = [];
+      }
+    }
+    return addLines(t, batch);
+  }
+
+  /**
+   * Takes into this settlement what the merchant's earlier ones carried out (a negative net, a
+   * refused payout), each once: claimed by `carriedIntoId`. Returns the sum this settlement holds.
+   */
+  async takeCarried(merchantIdentifier: string, id: string, settlementDate: string): Promise<number> {
+    const carrying = {
+      merchantIdentifier,
+      state: { $in: ['carried_forward', 'payout_refused'] as SettlementState[] },
+      settlementDate: { $lt: settlementDate },
+    };
+    await this.settlements.updateMany({ ...carrying, carriedIntoId: { $exists: false } }, { $set: { carriedIntoId: id } });
+    const taken = await this.settlements
+      .find({ ...carrying, carriedIntoId: id }, { projection: { carriedOutPaise: 1 } })
+      .toArray();
+    return taken.reduce((sum, s) => sum + s.carriedOutPaise, 0);
+  }
+
+  /** Records the totals while the settlement is open (a retry writes the same sums). */
+  async setTotals(id: string, t: SettlementTotals, carriedInPaise: number): Promise<void> {
+    const { linesNetPaise, ...sums } = t;
+    await this.settlements.updateOne(
+      { _id: id, state: 'open' },
+      { $set: { ...sums, carriedInPaise, netPaise: linesNetPaise + carriedInPaise } },
+    );
+  }
+
+  /** Nothing to pay: the (zero or negative) net is carried into the next settlement. */
+  async carryForward(id: string): Promise<Settlement | null> {
+    const s = await this.find(id);
+    if (!s) return null;
+    await this.settlements.updateOne(
+      { _id: id, state: 'open' },
+      { $set: { state: 'carried_forward', carriedOutPaise: s.netPaise } },
+    );
+    return this.find(id);
+  }
+
+  /** The payout is about to be asked for: the account it goes to is recorded first. */
+  async markPayoutRequested(id: string, account: { ifsc: string; accountLast4: string }): Promise<void> {
+    await this.settlements.updateOne(
+      { _id: id, state: 'open' },
+      { $set: { state: 'payout_requested', payoutId: id, ...account } },
+    );
+  }
+
+  async recordPaid(id: string, utr: string, at: Date): Promise<void> {
+    const r = await this.settlements.updateOne(
+      { _id: id, state: 'payout_requested' },
+      { $set: { state: 'paid', utr, paidAt: at, carriedOutPaise: 0 } },
+    );
+    if (r.modifiedCount === 1 || (await this.find(id))?.state === 'paid')
+      await this.lines.updateMany({ settlementId: id }, { $set: { utr } });
+  }
+
+  /** The bank refused (or there is no account): the whole net is carried into the next settlement. */
+  async recordRefused(id: string, reason: string): Promise<void> {
+    const s = await this.find(id);
+    if (!s) return;
+    await this.settlements.updateOne(
+      { _id: id, state: { $in: ['open', 'payout_requested'] } },
+      { $set: { state: 'payout_refused', failureReason: reason, carriedOutPaise: s.netPaise } },
+    );
+  }
+
+  /** Refused payouts whose money is not yet taken by a later settlement: the operator's "needs attention". */
+  async refusedNotCarried(limit: number): Promise<Settlement[]> {
+    return this.settlements
+      .find({ state: 'payout_refused', carriedIntoId: { $exists: false } })
+      .sort({ settlementDate: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Held settlements: waiting for the operator's release. */
+  async held(merchantIdentifier?: string): Promise<Settlement[]> {
+    return this.settlements.find({ state: 'held', ...(merchantIdentifier ? { merchantIdentifier } : {}) }).toArray();
+  }
+
+  async paidOn(date: string): Promise<Settlement[]> {
+    return this.settlements.find({ settlementDate: date, state: 'paid' }).toArray();
+  }
+
+  async findByPayoutIds(ids: string[]): Promise<Settlement[]> {
+    return ids.length ? this.settlements.find({ _id: { $in: ids } }).toArray() : [];
+  }
+
+  /** Every merchant's identifier (the merchants' `_id`), for the daily starter: a small collection. */
+  async merchantIdentifiers(): Promise<string[]> {
+    return (await this.merchants.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id);
+  }
+
+  /** Lines parked for the merchant by others' split orders, or money carried in from a refused payout. */
+  async hasParkedOrRefused(merchantIdentifier: string): Promise<boolean> {
+    const parked = await this.lines.findOne({ merchantIdentifier, settlementId: pendingLineSettlementId(merchantIdentifier) });
+    if (parked) return true;
+    return (
+      (await this.settlements.findOne({ merchantIdentifier, state: 'payout_refused', carriedIntoId: { $exists: false } })) !==
+      null
+    );
+  }
+
+  /** Records a difference once; one found again keeps what was first recorded (never overwritten). */
+  async recordDifference(d: SettlementDifference): Promise<boolean> {
+    try {
+      await this.differences.insertOne(d);
+      return true;
+    } catch (e) {
+      if (isDuplicateKeyError(e)) return false;
+      throw e;
+    }
+  }
+
+  async differencesOn(date: string | undefined, limit: number): Promise<SettlementDifference[]> {
+    return this.differences
+      .find(date ? { date } : {})
+      .sort({ date: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+}

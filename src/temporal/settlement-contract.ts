@@ -1,0 +1,45 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { SettlementState } from '../domain/settlement';
+
+/*
+ * The settlement workflows' contract (workflows/settlement.ts): ids, inputs and messages, apart
+ * from the workflows so the ops API and the activities that start or signal them need not import
+ * workflow code.
+ */
+
+export { settlementId as settlementWorkflowId } from '../domain/settlement';
+
+/** One merchant's settlement of one date (`settlement:<merchantIdentifier>:<yyyy-MM-dd>`). */
+export interface SettlementWorkflowInput {
+  merchantIdentifier: string;
+  /** The settlement (UTR) date, IST, `yyyy-MM-dd`. */
+  settlementDate: string;
+}
+
+/** What the workflow did: its final state and net (paise), or `held` while it waits. */
+export interface SettlementWorkflowResult {
+  settlementId: string;
+  state: SettlementState;
+  netPaise: number;
+  utr: string | null;
+}
+
+/** The operator released the merchant's settlements (POST /ops/v1/merchants/:id/settlements/release). */
+export const releaseSettlementSignal = defineSignal('releaseSettlement');
+
+/** The workflow's state as it runs: `held` while it waits for a release. */
+export const settlementStateQuery = defineQuery<string>('settlementState');
+
+/** The daily starter (`settlement-day:<date>`): one settlement per merchant with something due. */
+export interface SettlementDayInput {
+  /** The settlement date; absent (the schedule): today's IST date when the run starts. */
+  settlementDate?: string;
+}
+
+export const SETTLEMENT_SCHEDULE_ID = 'settlement:daily';
+
+/** How long a settlement waits before asking the bank again about a PENDING payout. */
+export const PAYOUT_INQUIRY_INTERVAL = '10 minutes';
+
+/** Claims and lines per activity call: a 100,000-payment day is 100 calls, never 100,000 lines in history. */
+export const SETTLEMENT_PAGE_SIZE = 1000;

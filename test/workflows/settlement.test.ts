@@ -1,0 +1,300 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import type { BankPayoutAnswer, BankPayoutRequest, BankPayouts } from '../../activities/bank-connector';
+import { SandboxBankConnector } from '../../activities/sandbox-bank-connector';
+import { createSettlementActivities, type SettlementActivityDeps } from '../../activities/settlement-activities';
+import type { FeePlan } from '../../src/domain/settlement-fees';
+import { connectStore, type Store } from '../../src/store/mongo';
+import { SettlementClaimRepository } from '../../src/store/settlement-claim-repository';
+import { SettlementRepository } from '../../src/store/settlement-repository';
+import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
+import { TransactionRepository } from '../../src/store/transaction-repository';
+import {
+  releaseSettlementSignal,
+  settlementStateQuery,
+  settlementWorkflowId,
+  type SettlementWorkflowResult,
+} from '../../src/temporal/settlement-contract';
+import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+
+const MASTER_KEY = 'a'.repeat(64);
+// 1 % on UPI, no fixed fee: a 100-rupee sale pays 1 rupee of fee and 18 paise of GST.
+const plan: FeePlan = {
+  upi: { percentBps: 100, fixedPaise: 0 },
+  card: { debit: { percentBps: 0, fixedPaise: 0 }, credit: { percentBps: 0, fixedPaise: 0 } },
+  netbanking: { percentBps: 0, fixedPaise: 0 },
+  wallet: { percentBps: 0, fixedPaise: 0 },
+  refundReturnsFee: false,
+};
+const account = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test Merchant' };
+
+/**
+ * The settlement workflow on the time-skipping server with its real activities against the real
+ * store; the bank is the sandbox connector (idempotent per payoutId, as the protocol says) behind a
+ * recorder that can crash or refuse on demand: the point is the workflow's exactly-once money.
+ * Dates: captures on Monday 2026-11-02 (IST) settle Tuesday 2026-11-03 (T+1), Tuesday's on Wednesday...
+ */
+describe('settlement workflow (time-skipping, real store)', function () {
+  this.timeout(180_000);
+  const env = timeSkippingPerSuite();
+  const taskQueue = 'settlement-test';
+  let store: Store;
+  let transactions: TransactionRepository;
+  let settlements: SettlementRepository;
+  let settings: SettlementSettingsRepository;
+
+  before(async () => {
+    const s = await testStore();
+    store = await connectStore(s.uri, s.dbName);
+    transactions = new TransactionRepository(store.db, MASTER_KEY);
+    settlements = new SettlementRepository(store.db);
+    settings = new SettlementSettingsRepository(store.db);
+  });
+  after(() => store?.close());
+
+  /** The bank as the workflow sees it: every request noted; `refuse` dates refused; crash after paying once. */
+  class RecordingBank implements BankPayouts {
+    readonly sandbox = new SandboxBankConnector();
+    readonly requests: BankPayoutRequest[] = [];
+    refuse = new Set<string>();
+    async requestPayout(r: BankPayoutRequest): Promise<BankPayoutAnswer> {
+      this.requests.push(r);
+      if (this.refuse.has(r.payoutId))
+        return { status: 'REFUSED', utr: null, responseCode: '91', responseDescription: 'beneficiary bank down' };
+      return this.sandbox.requestPayout(r);
+    }
+    inquirePayout(r: { payoutId: string }) {
+      return this.sandbox.inquirePayout(r);
+    }
+    settlementFile(date: string) {
+      return this.sandbox.settlementFile(date);
+    }
+  }
+
+  function activitiesWith(bank: BankPayouts, o: { crashAfterPayoutOnce?: boolean } = {}) {
+    const deps: SettlementActivityDeps = {
+      settlementStore: settlements,
+      settlementClaims: new SettlementClaimRepository(store.db, transactions),
+      settlementSettings: settings,
+      payouts: bank,
+      settlementAccount: async () => account,
+      settlementCalendar: { days: 1, holidays: new Set() },
+      defaultFeePlan: plan,
+      now: () => new Date(),
+      temporal: env().client,
+      taskQueue,
+    };
+    const real = createSettlementActivities(deps);
+    let crashed = false;
+    return {
+      ...real,
+      // The worker dies after the bank paid and before anything was recorded: the activity is retried.
+      async requestSettlementPayout(input: Parameters<typeof real.requestSettlementPayout>[0]) {
+        const answer = await real.requestSettlementPayout(input);
+        if (o.crashAfterPayoutOnce && !crashed) {
+          crashed = true;
+          throw new Error('worker crashed after the payout');
+        }
+        return answer;
+      },
+    };
+  }
+
+  async function settle(
+    activities: ReturnType<typeof activitiesWith>,
+    merchantIdentifier: string,
+    settlementDate: string,
+  ): Promise<SettlementWorkflowResult> {
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+    });
+    return worker.runUntil(
+      env().client.workflow.execute('settlementWorkflow', {
+        workflowId: settlementWorkflowId(merchantIdentifier, settlementDate),
+        taskQueue,
+        args: [{ merchantIdentifier, settlementDate }],
+      }),
+    );
+  }
+
+  const merchant = () => `m${randomBytes(8).toString('hex')}`;
+
+  /** A paid UPI order captured at `at` (stored as the repository reads it: instrument in clear, as before sealing). */
+  async function paid(merchantIdentifier: string, amountPaise: number, at: string, extra: Record<string, unknown> = {}) {
+    const orderId = `o-${randomBytes(6).toString('hex')}`;
+    const txnId = `T${randomBytes(8).toString('hex')}`;
+    const when = new Date(at);
+    await store.db.collection('transactions').insertOne({
+      _id: `${merchantIdentifier}:${orderId}` as never,
+      txnId,
+      merchantIdentifier,
+      orderId,
+      amountPaise,
+      productDescription: 'test',
+      buyerName: null,
+      buyerEmail: null,
+      ipAddress: null,
+      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
+      status: 'Success',
+      responseCode: '100',
+      responseDescription: 'Transaction Successful',
+      bankRefNum: '123456789012',
+      authCode: '123456',
+      markedFailedByService: false,
+      createdAt: when,
+      updatedAt: when,
+      completedAt: when,
+      successAt: when,
+      refunds: [],
+      version: 1,
+      ...extra,
+    });
+    return { merchantIdentifier, orderId, txnId };
+  }
+
+  const lines = (settlementId: string) => store.db.collection('settlement_lines').find({ settlementId }).toArray();
+
+  it('a crash between the payout and its record pays once: one payout at the bank, one UTR on the settlement and its lines', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    await paid(m, 20_000, '2026-11-02T12:00:00Z');
+    const bank = new RecordingBank();
+    const result = await settle(activitiesWith(bank, { crashAfterPayoutOnce: true }), m, '2026-11-03');
+    const id = settlementWorkflowId(m, '2026-11-03');
+    // 300 rupees - 3 rupees fee - 54 paise GST
+    assert.equal(result.state, 'paid');
+    assert.equal(result.netPaise, 30_000 - 300 - 54);
+    assert.equal(bank.requests.length, 2, 'the retried activity asked again, with the same payoutId');
+    assert.deepEqual(new Set(bank.requests.map((r) => r.payoutId)), new Set([id]));
+    const file = await bank.settlementFile(new Date(Date.now() + 5.5 * 3600_000).toISOString().slice(0, 10));
+    assert.deepEqual(
+      file.filter((p) => p.merchantIdentifier === m).map((p) => [p.payoutId, p.amountPaise]),
+      [[id, 29_646]],
+      'one payout at the bank',
+    );
+    const s = (await settlements.find(id))!;
+    assert.equal(s.utr, file.find((p) => p.payoutId === id)!.utr);
+    assert.deepEqual([s.grossPaise, s.feePaise, s.taxPaise, s.lineCount], [30_000, 300, 54, 2]);
+    const ls = await lines(id);
+    assert.equal(ls.length, 2);
+    assert.ok(ls.every((l) => l.utr === s.utr));
+    // A second run of the same settlement (a schedule's catch-up) claims nothing new and pays nothing.
+    const again = await settle(activitiesWith(bank), m, '2026-11-03').catch((e: Error) => e);
+    assert.ok(again instanceof Error || again.state === 'paid');
+    assert.equal(new Set(bank.requests.map((r) => r.payoutId)).size, 1);
+  });
+
+  it('a payout refused is carried into the next cycle, whose payout holds its money once', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    await paid(m, 5_000, '2026-11-03T05:00:00Z');
+    const bank = new RecordingBank();
+    bank.refuse.add(settlementWorkflowId(m, '2026-11-03'));
+    const first = await settle(activitiesWith(bank), m, '2026-11-03');
+    assert.equal(first.state, 'payout_refused');
+    const refused = (await settlements.find(settlementWorkflowId(m, '2026-11-03')))!;
+    assert.equal(refused.carriedOutPaise, 10_000 - 100 - 18);
+    assert.match(refused.failureReason!, /91/);
+    assert.ok(
+      (await settlements.refusedNotCarried(1000)).some((s) => s._id === refused._id),
+      'needs attention',
+    );
+
+    const second = await settle(activitiesWith(bank), m, '2026-11-04');
+    assert.equal(second.state, 'paid');
+    const next = (await settlements.find(settlementWorkflowId(m, '2026-11-04')))!;
+    assert.equal(next.carriedInPaise, 9_882);
+    assert.equal(next.netPaise, 9_882 + 5_000 - 50 - 9);
+    assert.deepEqual(
+      bank.requests.map((r) => [r.payoutId, r.amountPaise]),
+      [
+        [settlementWorkflowId(m, '2026-11-03'), 9_882],
+        [settlementWorkflowId(m, '2026-11-04'), 14_823],
+      ],
+    );
+    assert.ok(!(await settlements.refusedNotCarried(1000)).some((s) => s._id === refused._id), 'no longer needs attention');
+    // A later settlement does not take the same carry again.
+    await paid(m, 1_000, '2026-11-04T05:00:00Z');
+    const third = await settle(activitiesWith(bank), m, '2026-11-05');
+    assert.equal(third.netPaise, 1_000 - 10 - 2);
+  });
+
+  it('a refund settling after its payment was settled is deducted from the next settlement; a negative net carries forward', async () => {
+    const m = merchant();
+    const sale = await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    assert.equal((await settle(activitiesWith(bank), m, '2026-11-03')).state, 'paid');
+    // Refunded in full on Tuesday (IST): Wednesday's settlement deducts it; nothing else that day.
+    await store.db.collection('transactions').updateOne(
+      { txnId: sale.txnId },
+      {
+        $set: {
+          status: 'Refund',
+          updatedAt: new Date('2026-11-03T06:00:00Z'),
+          refunds: [
+            {
+              merchantRefId: 'r1',
+              amountPaise: 10_000,
+              rrn: '999',
+              status: 'SUCCESS',
+              createdAt: new Date('2026-11-03T05:00:00Z'),
+              completedAt: new Date('2026-11-03T06:00:00Z'),
+            },
+          ],
+        },
+        $inc: { version: 1 },
+      },
+    );
+    const wednesday = await settle(activitiesWith(bank), m, '2026-11-04');
+    assert.equal(wednesday.state, 'carried_forward');
+    assert.equal(wednesday.netPaise, -10_000);
+    const refundLines = await lines(settlementWorkflowId(m, '2026-11-04'));
+    assert.deepEqual(
+      refundLines.map((l) => [l._id, l.settlementAmountPaise]),
+      [[`REFUND:${sale.txnId}/r1:${m}`, -10_000]],
+    );
+    // Thursday: a 150-rupee sale pays 150 - fee - tax - the 100 rupees carried.
+    await paid(m, 15_000, '2026-11-04T05:00:00Z');
+    const thursday = await settle(activitiesWith(bank), m, '2026-11-05');
+    assert.equal(thursday.state, 'paid');
+    assert.equal(thursday.netPaise, 15_000 - 150 - 27 - 10_000);
+    // The refund was claimed once: its sale's settlement and Thursday's hold no line of it.
+    const all = await store.db.collection('settlement_lines').find({ txnId: sale.txnId }).toArray();
+    assert.deepEqual(all.map((l) => l.action).sort(), ['REFUND', 'SALE']);
+  });
+
+  it('a held merchant waits in state held until released, then settles', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    await settings.setHeld(m, true, new Date());
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+    });
+    const result = await worker.runUntil(async () => {
+      const handle = await env().client.workflow.start('settlementWorkflow', {
+        workflowId: settlementWorkflowId(m, '2026-11-03'),
+        taskQueue,
+        args: [{ merchantIdentifier: m, settlementDate: '2026-11-03' }],
+      });
+      for (let i = 0; i < 100 && (await handle.query(settlementStateQuery)) !== 'held'; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await handle.query(settlementStateQuery), 'held');
+      assert.equal((await settlements.find(settlementWorkflowId(m, '2026-11-03')))!.state, 'held');
+      assert.equal(bank.requests.length, 0);
+      await settings.setHeld(m, false, new Date());
+      await handle.signal(releaseSettlementSignal);
+      return handle.result();
+    });
+    assert.equal(result.state, 'paid');
+    assert.equal(bank.requests.length, 1);
+  });
+});

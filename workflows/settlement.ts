@@ -1,0 +1,69 @@
+import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import type { BankPayoutAnswer } from '../activities/bank-connector';
+import type { ClaimPhase, SettlementActivities } from '../activities/settlement-activities';
+import {
+  PAYOUT_INQUIRY_INTERVAL,
+  releaseSettlementSignal,
+  settlementStateQuery,
+  settlementWorkflowId,
+  type SettlementWorkflowInput,
+  type SettlementWorkflowResult,
+} from '../src/temporal/settlement-contract';
+
+const act = proxyActivities<SettlementActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+/**
+ * One merchant's settlement of one date (workflow id `settlement:<merchant>:<yyyy-MM-dd>`, also
+ * the settlement's `_id` and the bank's payoutId). Each step is an idempotent activity: open (or
+ * wait while the merchant is held), claim the due sales, refunds and chargebacks a page at a time,
+ * total them with what earlier settlements carried out, ask the bank to pay, record its UTR.
+ *
+ * No continue-as-new: the history holds one small event group per page of 1,000 transactions (100
+ * for a 100,000-payment day) plus a handful of steps, far below Temporal's limits; lines and
+ * totals stay in the store, only cursors and sums travel through history.
+ */
+export async function settlementWorkflow(input: SettlementWorkflowInput): Promise<SettlementWorkflowResult> {
+  const settlementId = settlementWorkflowId(input.merchantIdentifier, input.settlementDate);
+  let state = 'opening';
+  let released = false;
+  setHandler(settlementStateQuery, () => state);
+  setHandler(releaseSettlementSignal, () => {
+    released = true;
+  });
+
+  let step = await act.openSettlement(input);
+  while (step.state === 'held') {
+    state = 'held';
+    await condition(() => released);
+    released = false;
+    step = await act.openSettlement(input);
+  }
+  const done = (s: { state: string; netPaise: number; utr: string | null }): SettlementWorkflowResult => {
+    state = s.state;
+    return { settlementId, state: s.state as SettlementWorkflowResult['state'], netPaise: s.netPaise, utr: s.utr };
+  };
+  if (step.state !== 'open' && step.state !== 'payout_requested') return done(step);
+
+  if (step.state === 'open') {
+    state = 'claiming';
+    for (const phase of ['sales', 'adjustments'] as ClaimPhase[]) {
+      let cursor = null;
+      do cursor = (await act.claimSettlementPage({ ...input, phase, cursor })).next;
+      while (cursor);
+    }
+  }
+  state = 'totalling';
+  const totals = await act.totalSettlement(input);
+  if (!totals.pay) return done(totals);
+
+  state = 'payout_requested';
+  let answer: BankPayoutAnswer = await act.requestSettlementPayout(input);
+  while (answer.status === 'PENDING') {
+    await sleep(PAYOUT_INQUIRY_INTERVAL);
+    answer = await act.inquireSettlementPayout(input);
+  }
+  return done(await act.recordSettlementPayout({ ...input, answer }));
+}
