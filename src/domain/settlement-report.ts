@@ -1,5 +1,6 @@
 import { formatIstDateTime, istWallClockToInstant } from './ist-time';
 import type { Paise } from './money';
+import type { SettlementAction, SettlementLine } from './settlement';
 
 /**
  * Zaakpay's Settlement API (`POST /api/v2/getSettlementReport`, DECISIONS.md, Settlements and split
@@ -23,27 +24,6 @@ export function rupeesText(paise: Paise): string {
   const sign = paise < 0 ? '-' : '';
   const abs = Math.abs(paise);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-export type SettlementAction = 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
-
-/** One settlement line as the store holds it (the shared settlement data contract). */
-export interface SettlementLine {
-  _id: string;
-  settlementId: string;
-  merchantIdentifier: string;
-  txnId: string;
-  orderId: string;
-  action: SettlementAction;
-  txnDate: Date;
-  amountPaise: Paise;
-  feePaise: Paise;
-  taxPaise: Paise;
-  settlementAmountPaise: Paise;
-  settlementDate: string;
-  utr?: string;
-  rrn?: string;
-  arn?: string;
 }
 
 /** A report line exactly as Zaakpay's sample orders and formats it. */

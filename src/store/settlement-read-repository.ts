@@ -1,32 +1,7 @@
 import type { Collection, Db, FindCursor } from 'mongodb';
-import type { Paise } from '../domain/money';
-import type { SettlementLine } from '../domain/settlement-report';
+import type { Settlement, SettlementLine } from '../domain/settlement';
 
-export type SettlementState = 'open' | 'payout_requested' | 'paid' | 'carried_forward' | 'payout_refused' | 'held';
-
-/** A settlement as the settlement engine writes it (the shared settlement data contract). */
-export interface Settlement {
-  _id: string;
-  merchantIdentifier: string;
-  settlementDate: string;
-  state: SettlementState;
-  lineCount: number;
-  grossPaise: Paise;
-  refundsPaise: Paise;
-  chargebacksPaise: Paise;
-  feePaise: Paise;
-  taxPaise: Paise;
-  carriedInPaise: Paise;
-  netPaise: Paise;
-  carriedOutPaise: Paise;
-  utr?: string;
-  payoutId?: string;
-  accountLast4?: string;
-  ifsc?: string;
-  createdAt: Date;
-  paidAt?: Date;
-  failureReason?: string;
-}
+export type { Settlement, SettlementState } from '../domain/settlement';
 
 /**
  * What merchants read of settlements: the `settlements` and `settlement_lines` collections the

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { Paise } from '../domain/money';
+import type { TransactionSplit } from '../domain/transaction';
 
 interface MerchantLinkDoc {
   _id: string;
@@ -7,18 +7,11 @@ interface MerchantLinkDoc {
   masterMerchantIdentifier?: string;
 }
 
-/** `transactions.split` (the settlement data contract), written once by the split API. */
-export interface OrderSplit {
-  masterMerchantIdentifier: string;
-  shares: { merchantIdentifier: string; amountPaise: Paise }[];
-  at: Date;
-}
-
 interface SplitTxnDoc {
   _id: string;
   txnId: string;
   status: string;
-  split?: OrderSplit;
+  split?: TransactionSplit;
   saleSettlementId?: string;
 }
 
@@ -71,7 +64,7 @@ export class SplitRepository {
    * Writes the split once, only on a paid order not yet claimed by a settlement; when the write
    * matched nothing, the order as it now stands says why.
    */
-  async recordSplit(orderKey: string, txnId: string, split: OrderSplit): Promise<SplitWriteResult> {
+  async recordSplit(orderKey: string, txnId: string, split: TransactionSplit): Promise<SplitWriteResult> {
     const r = await this.txns.updateOne(
       { _id: orderKey, txnId, status: 'Success', split: { $exists: false }, saleSettlementId: { $exists: false } },
       { $set: { split } },

@@ -3,6 +3,7 @@ import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { RUN_MASTER_KEY } from '../support/gateway';
+import { settlementActivityDeps } from '../../src/settlement-runtime';
 import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 
 describe('Operator API: a merchant settlement account and its master merchant', function () {
@@ -42,6 +43,13 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.match(doc!.settlementAccount.accountNumberSealed, /^pd1\./);
     const reader = new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY);
     assert.deepEqual(await reader.read(m.merchantIdentifier), ACCOUNT);
+    // The settlement engine's payout reads it through the reader the runtime wires by default.
+    const payouts = {} as Parameters<typeof settlementActivityDeps>[1];
+    assert.deepEqual(await settlementActivityDeps(gw.rt, payouts).settlementAccount(m.merchantIdentifier), ACCOUNT);
+    assert.equal(
+      await settlementActivityDeps(gw.rt, payouts).settlementAccount((await gw.newMerchant()).merchantIdentifier),
+      null,
+    );
 
     // A sealed number copied onto another merchant does not open there.
     const other = await gw.newMerchant();

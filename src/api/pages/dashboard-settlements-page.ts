@@ -1,7 +1,7 @@
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupees } from '../../domain/money';
 import type { MaskedSettlementAccount } from '../../domain/settlement-account';
-import type { SettlementLine } from '../../domain/settlement-report';
+import type { SettlementLine } from '../../domain/settlement';
 import type { Settlement, SettlementState } from '../../store/settlement-read-repository';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { orderPath } from './dashboard-transactions-page';
