@@ -14,12 +14,12 @@ export const SplitCodes = {
   merchantUnknown: { code: '101', description: 'Merchant identifier is not valid', http: 401 },
   checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
   orderNotPaid: { code: '190', description: 'OrderId either not processed or Rejected.', http: 200 },
-  requestInvalid: { code: '2060', description: 'The split request is invalid', http: 400 },
-  subMerchantNotLinked: { code: '2061', description: 'A sub-merchant is not linked to this master merchant', http: 200 },
-  sharesDoNotAddUp: { code: '2062', description: 'The shares do not add up to orderAmount', http: 200 },
-  orderAmountDiffers: { code: '2063', description: "orderAmount is not the order's amount", http: 200 },
-  alreadySplit: { code: '2064', description: 'This order was split already; a split is set once', http: 200 },
-  alreadySettled: { code: '2065', description: 'This order is already being settled; it can no longer be split', http: 200 },
+  requestInvalid: { code: '2070', description: 'The split request is invalid', http: 400 },
+  subMerchantNotLinked: { code: '2071', description: 'A sub-merchant is not linked to this master merchant', http: 200 },
+  sharesDoNotAddUp: { code: '2072', description: 'The shares do not add up to orderAmount', http: 200 },
+  orderAmountDiffers: { code: '2073', description: "orderAmount is not the order's amount", http: 200 },
+  alreadySplit: { code: '2074', description: 'This order was split already; a split is set once', http: 200 },
+  alreadySettled: { code: '2075', description: 'This order is already being settled; it can no longer be split', http: 200 },
 } as const;
 export type SplitCode = keyof typeof SplitCodes;
 

@@ -68,13 +68,13 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
     ]);
     assert.ok(doc!.split.at instanceof Date);
 
-    // Set once: a second split (even another) is refused with 2064 and changes nothing.
+    // Set once: a second split (even another) is refused with 2074 and changes nothing.
     const again = await split(
       body(orderId, { master: '0', subs: [{ zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: 10000 }] }),
     );
     assert.equal(again.status, 200);
     assert.equal(again.json.status, 'FAILURE');
-    assert.equal(again.json.errorCode, '2064');
+    assert.equal(again.json.errorCode, '2074');
     assert.deepEqual((await txnDoc(orderId))!.split, doc!.split);
   });
 
@@ -126,10 +126,10 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
   it('refuses every rule with its code and records nothing', async () => {
     const orderId = await paidOrder();
     const cases: [string, string, number][] = [
-      [body(orderId, { orderAmount: '10001', master: '4001' }), '2063', 200], // not the order's amount (shares add up to it)
-      [body(orderId, { master: '4001' }), '2062', 200], // shares add to 10001, orderAmount is 10000
-      [body(orderId, { subs: [{ zaakMerchantIdentifier: stranger.merchantIdentifier, merchantAmount: '6000' }] }), '2061', 200],
-      [body(orderId, { subs: [{ zaakMerchantIdentifier: 'nosuchmerchant1', merchantAmount: '6000' }] }), '2061', 200],
+      [body(orderId, { orderAmount: '10001', master: '4001' }), '2073', 200], // not the order's amount (shares add up to it)
+      [body(orderId, { master: '4001' }), '2072', 200], // shares add to 10001, orderAmount is 10000
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: stranger.merchantIdentifier, merchantAmount: '6000' }] }), '2071', 200],
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: 'nosuchmerchant1', merchantAmount: '6000' }] }), '2071', 200],
       [
         body(orderId, {
           subs: [
@@ -137,19 +137,19 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
             { zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '3000' },
           ],
         }),
-        '2060',
+        '2070',
         400,
       ],
-      [body(orderId, { subs: [{ zaakMerchantIdentifier: master.merchantIdentifier, merchantAmount: '6000' }] }), '2060', 400],
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: master.merchantIdentifier, merchantAmount: '6000' }] }), '2070', 400],
       [
         body(orderId, { master: '10000', subs: [{ zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '0' }] }),
-        '2060',
+        '2070',
         400,
       ],
-      [body(orderId, { subs: [] }), '2060', 400],
-      [body(orderId, { master: '40.00' }), '2060', 400], // rupees are not paise
-      [body(orderId, { master: -1 }), '2060', 400],
-      [body(orderId, { subs: [{ merchantAmount: '6000' }] }), '2060', 400],
+      [body(orderId, { subs: [] }), '2070', 400],
+      [body(orderId, { master: '40.00' }), '2070', 400], // rupees are not paise
+      [body(orderId, { master: -1 }), '2070', 400],
+      [body(orderId, { subs: [{ merchantAmount: '6000' }] }), '2070', 400],
       [
         body(orderId, {
           subs: [
@@ -160,7 +160,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
             },
           ],
         }),
-        '2060',
+        '2070',
         400,
       ],
       [body(`${orderId}-unknown`), '190', 200],
@@ -177,7 +177,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
     assert.equal(notJson.json.errorCode, '2001');
   });
 
-  it('refuses an order that is not paid (190) or that a settlement has claimed (2065)', async () => {
+  it('refuses an order that is not paid (190) or that a settlement has claimed (2075)', async () => {
     const failed = await paidOrder(10_000, 'failure@sandbox');
     assert.equal((await split(body(failed))).json.errorCode, '190');
 
@@ -190,7 +190,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
         { $set: { saleSettlementId: `settlement:${master.merchantIdentifier}:2026-11-27` } },
       );
     const res = await split(body(claimed));
-    assert.equal(res.json.errorCode, '2065', res.text);
+    assert.equal(res.json.errorCode, '2075', res.text);
     assert.equal((await txnDoc(claimed))!.split, undefined);
   });
 
@@ -207,7 +207,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
       ),
     );
     const codes = answers.map((a) => a.json.errorCode).sort();
-    assert.deepEqual(codes, ['100', '2064', '2064', '2064']);
+    assert.deepEqual(codes, ['100', '2074', '2074', '2074']);
     const winner = answers.find((a) => a.json.errorCode === '100')!;
     assert.equal(winner.json.status, 'SUCCESS');
   });
