@@ -27,7 +27,7 @@ import { ledgerRoutes } from './routes/ledger';
 import { openApiRoutes } from './routes/openapi';
 import { opsRoutes } from './routes/ops';
 import { opsKeyRoutes } from './routes/ops-keys';
-import { opsSettlementRoutes } from './routes/ops-settlements';
+import { opsSettlementAccountRoutes } from './routes/ops-settlement-account';
 import { settlementReportRoutes } from './routes/settlement-report';
 import { splitPaymentRoutes } from './routes/split-payments';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
@@ -77,7 +77,7 @@ export function createApp(deps: ApiDeps): Koa {
     legacyXmlRoutes(deps),
     opsRoutes(deps),
     opsKeyRoutes(deps),
-    opsSettlementRoutes(deps),
+    opsSettlementAccountRoutes(deps),
     settlementReportRoutes(deps),
     splitPaymentRoutes(deps),
     codecRoutes(deps),

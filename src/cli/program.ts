@@ -4,7 +4,7 @@ import { codecCommands } from './commands/codec';
 import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
 import { reconcileCommands } from './commands/reconcile';
-import { settlementCommands } from './commands/settlements';
+import { settlementAccountCommands } from './commands/settlement-account';
 import { webhookCommands } from './commands/webhooks';
 import type { CliContext } from './context';
 
@@ -31,7 +31,7 @@ export function createProgram(ctx: CliContext): Command {
   chargebackCommands(program, ctx);
   webhookCommands(program, ctx);
   codecCommands(program, ctx);
-  settlementCommands(program, ctx);
+  settlementAccountCommands(program, ctx);
   return program;
 }
 

@@ -11,7 +11,7 @@ import {
   settlementReportResponseSchema,
   splitRequestDocSchema,
   splitResponseSchema,
-} from '../schemas/settlements';
+} from '../schemas/settlement-merchant';
 import { EXAMPLE_MERCHANT, pathParameter } from './examples';
 import { operation, successError } from './operation';
 

@@ -9,7 +9,7 @@ import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
 import { bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
-import { settlementAccountSchema } from '../schemas/settlements';
+import { settlementAccountSchema } from '../schemas/settlement-merchant';
 
 const LISTED = 100;
 const LINES_SHOWN = 500;

@@ -5,10 +5,10 @@ import { settlementAccountUseCases, settlementAccountView } from '../../usecases
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
-import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlements';
+import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
 
 /** Operator API for settlements: a merchant's settlement bank account, and its link to a master merchant. */
-export function opsSettlementRoutes(deps: ApiDeps): Router {
+export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
   router.use(operatorAuth(deps.config.OPS_TOKEN));
   const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlements';
+import { masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlement-merchant';
 import type { CliContext } from '../context';
 import { validated } from '../validate';
 
 const path = (merchantIdentifier: string, rest: string) => `/merchants/${encodeURIComponent(merchantIdentifier)}/${rest}`;
 
 /** /ops/v1/merchants/{id}/settlement-account and /master: where a merchant is paid, and split payments' sub-merchants. */
-export function settlementCommands(program: Command, ctx: CliContext): void {
+export function settlementAccountCommands(program: Command, ctx: CliContext): void {
   const account = program
     .command('settlement-account')
     .description("a merchant's settlement bank account (where its settlements are paid)");
