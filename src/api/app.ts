@@ -30,6 +30,7 @@ import { opsKeyRoutes } from './routes/ops-keys';
 import { opsSettlementAccountRoutes } from './routes/ops-settlement-account';
 import { settlementReportRoutes } from './routes/settlement-report';
 import { splitPaymentRoutes } from './routes/split-payments';
+import { opsSettlementRoutes } from './routes/ops-settlements';
 import { paymentLinkPageRoutes } from './routes/payment-link-page';
 import { paymentLinkRoutes } from './routes/payment-links';
 import { qrRoutes } from './routes/qr';
@@ -80,6 +81,7 @@ export function createApp(deps: ApiDeps): Koa {
     opsSettlementAccountRoutes(deps),
     settlementReportRoutes(deps),
     splitPaymentRoutes(deps),
+    opsSettlementRoutes(deps),
     codecRoutes(deps),
     chargebackRoutes(deps),
     reconciliationRoutes(deps),

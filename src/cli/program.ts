@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { chargebackCommands } from './commands/chargebacks';
+import { settlementCommands } from './commands/settlements';
 import { codecCommands } from './commands/codec';
 import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
@@ -29,6 +30,7 @@ export function createProgram(ctx: CliContext): Command {
   keyCommands(program, ctx);
   reconcileCommands(program, ctx);
   chargebackCommands(program, ctx);
+  settlementCommands(program, ctx);
   webhookCommands(program, ctx);
   codecCommands(program, ctx);
   settlementAccountCommands(program, ctx);

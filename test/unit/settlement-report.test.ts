@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { maskAccountNumber } from '../../src/domain/settlement-account';
 import { parseUtrDate, rupeesText, settlementReportChecksumString } from '../../src/domain/settlement-report';
 import { splitRequestSchema, splitShares } from '../../src/domain/split';
-import { settlementAccountSchema } from '../../src/api/schemas/settlements';
+import { settlementAccountSchema } from '../../src/api/schemas/settlement-merchant';
 
 describe('Settlement report and split rules (pure)', () => {
   it('rupeesText: paise as rupees with two decimals, signed', () => {

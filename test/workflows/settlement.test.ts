@@ -297,4 +297,45 @@ describe('settlement workflow (time-skipping, real store)', function () {
     assert.equal(result.state, 'paid');
     assert.equal(bank.requests.length, 1);
   });
+
+  it("the bank's file is reconciled: a paid settlement the bank does not list is a difference, recorded once, the settlement untouched", async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-09T05:00:00Z');
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    assert.equal((await settle(activities, m, '2026-11-10')).state, 'paid');
+    const id = settlementWorkflowId(m, '2026-11-10');
+    // The sandbox bank files payouts under the day it made them (today): its file of 2026-11-10 lacks this one.
+    const first = await activities.reconcileSettlementFile({ date: '2026-11-10' });
+    assert.ok(first.differences >= 1);
+    const again = await activities.reconcileSettlementFile({ date: '2026-11-10' });
+    assert.equal(again.differences, 0, 'a difference found again is not recorded twice');
+    const recorded = await settlements.differencesOn('2026-11-10', 1000);
+    const ours = recorded.filter((d) => d.payoutId === id);
+    assert.deepEqual(
+      ours.map((d) => [d.kind, d.gateway?.amountPaise, d.bank]),
+      [['missing_at_bank', 9_882, null]],
+    );
+    assert.equal((await settlements.find(id))!.state, 'paid', 'never overwritten');
+  });
+
+  it('the daily starter starts one settlement per merchant with something due, once', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-16T05:00:00Z');
+    // The starter goes through the merchants collection (only `_id` is read).
+    await store.db.collection<{ _id: string }>('merchants').insertOne({ _id: m });
+    const activities = activitiesWith(new RecordingBank());
+    const first = await activities.startDueSettlements({ settlementDate: '2026-11-17' });
+    assert.ok(first.started >= 1);
+    const handle = env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-17'));
+    assert.equal((await handle.describe()).type, 'settlementWorkflow');
+    const second = await activities.startDueSettlements({ settlementDate: '2026-11-17' });
+    assert.equal(second.started, 0, 'a second start of the same ids does nothing');
+    assert.deepEqual(
+      await activities.startDueSettlements({ settlementDate: '2026-11-21' }),
+      { settlementDate: '2026-11-21', started: 0 },
+      'Saturday',
+    );
+    await handle.terminate('the test worker does not run it');
+  });
 });

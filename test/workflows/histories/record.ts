@@ -70,6 +70,9 @@ const attemptOutcomes = new Map<
   Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>
 >();
 
+/** Merchants whose held settlement the recording released (openSettlement answers open from then on). */
+const settlementReleased = new Set<string>();
+
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
     await passGate(`bank:${r.txnId}`);
@@ -143,6 +146,27 @@ const activities = {
   },
   async pendingMandateDebits(i: { orderIds: string[] }) {
     return i.orderIds;
+  },
+  // Issue 34's settlement: held first, two pages of sales, a payout the bank answers PENDING then PAID.
+  async openSettlement(i: { merchantIdentifier: string }) {
+    const held = !settlementReleased.has(i.merchantIdentifier);
+    return { state: held ? 'held' : 'open', netPaise: 0, utr: null };
+  },
+  async claimSettlementPage(i: { phase: string; cursor: { at: string; ties: number } | null }) {
+    const more = i.phase === 'sales' && i.cursor === null;
+    return { lines: more ? 1000 : 3, next: more ? { at: new Date(0).toISOString(), ties: 1 } : null };
+  },
+  async totalSettlement() {
+    return { state: 'open', netPaise: 987_654, utr: null, pay: true };
+  },
+  async requestSettlementPayout() {
+    return { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' };
+  },
+  async inquireSettlementPayout() {
+    return { status: 'PAID', utr: 'SIMU000000000001', responseCode: '00', responseDescription: 'Paid' };
+  },
+  async recordSettlementPayout() {
+    return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001' };
   },
   async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
     for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
@@ -504,6 +528,23 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
+  /** Issue 34: a settlement held then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes). */
+  const settlement = async (name: string) => {
+    if (!wanted(name)) return;
+    const merchantIdentifier = `m${id()}`;
+    const workflowId = `settlement:${merchantIdentifier}:2026-11-03`;
+    const handle = await env.client.workflow.start('settlementWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ merchantIdentifier, settlementDate: '2026-11-03' }],
+    });
+    while ((await handle.query<string>('settlementState')) !== 'held') await new Promise((r) => setTimeout(r, 100));
+    settlementReleased.add(merchantIdentifier);
+    await handle.signal('releaseSettlement');
+    await handle.result();
+    await save(name, workflowId);
+  };
+
   /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
   const refundFailing = async (name: string, reason: string) => {
     if (!wanted(name)) return;
@@ -564,6 +605,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await reconciliation('reconciliation-two-batches');
     await lateUpdates('webhook-batch-late-updates-cut-into-calls');
     await sweep('sweep-pending-payments');
+    // Issue 34.
+    await settlement('settlement-held-released-payout-pending-then-paid');
   }
   await stopWorkflows();
   activityWorker.shutdown();

@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { settlementOperations } from '../../usecases/settlement-operations';
+import type { ApiDeps } from '../deps';
+import { operatorAuth } from '../middleware/authenticate';
+import { readJson, validate } from '../middleware/body';
+import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
+
+/**
+ * The operator's side of settlements (docs/operators/settlements.md): a merchant's fee plan, hold
+ * and release, a settlement by id, what needs attention (refused payouts not yet carried into a
+ * later settlement, held settlements) and the differences found in the bank's settlement files.
+ */
+export function opsSettlementRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/ops/v1' });
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  const ops = settlementOperations(deps);
+
+  const knownMerchant = async (merchantIdentifier: string) => {
+    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+    return merchantIdentifier;
+  };
+
+  router.get('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
+    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    ctx.body = { success: true, data: { merchantIdentifier: m, ...(await ops.feePlanOf(m)) } };
+  });
+  router.put('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
+    const { body } = await readJson(ctx, feePlanSchema, deps.config.MAX_BODY_BYTES);
+    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    await ops.setFeePlan(m, body);
+    deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
+    ctx.body = { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
+  });
+  router.post('/merchants/:merchantIdentifier/settlements/hold', async (ctx) => {
+    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    await ops.hold(m);
+    deps.logger.info({ merchantIdentifier: m }, 'settlements held');
+    ctx.body = { success: true, data: { merchantIdentifier: m, held: true } };
+  });
+  router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
+    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const released = await ops.release(m);
+    deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
+    ctx.body = { success: true, data: { merchantIdentifier: m, held: false, released } };
+  });
+  router.get('/settlements/needs-attention', async (ctx) => {
+    ctx.body = { success: true, data: await ops.needsAttention() };
+  });
+  router.get('/settlements/differences', async (ctx) => {
+    const q = validate(differencesQuerySchema, ctx.query);
+    ctx.body = { success: true, data: { differences: await ops.differences(q.date, q.limit) } };
+  });
+  router.get('/settlements/:settlementId', async (ctx) => {
+    const s = await ops.find(ctx.params.settlementId!);
+    if (!s) throw new ApiError('settlementNotFound');
+    ctx.body = { success: true, data: s };
+  });
+  return router;
+}

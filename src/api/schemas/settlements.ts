@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { isIsoDate } from '../../domain/settlement-calendar';
+
+export { feePlanSchema } from '../../domain/settlement-fees';
+
+/** `?date=yyyy-MM-dd` of the differences list (optional). */
+export const differencesQuerySchema = z.strictObject({
+  date: z.string().refine(isIsoDate, 'must be a yyyy-MM-dd date').optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
