@@ -3,6 +3,7 @@ import type { SettlementAccountReader, SettlementActivityDeps } from '../activit
 import type { Config } from './config';
 import { parseHolidays, type SettlementCalendar } from './domain/settlement-calendar';
 import { DEFAULT_FEE_PLAN, feePlanSchema, type FeePlan } from './domain/settlement-fees';
+import { SettlementAccountRepository, readSettlementAccount } from './store/settlement-account-repository';
 import { SettlementClaimRepository } from './store/settlement-claim-repository';
 import { SettlementRepository } from './store/settlement-repository';
 import { SettlementSettingsRepository } from './store/settlement-settings-repository';
@@ -20,13 +21,6 @@ export const settlementCalendar = (c: Pick<Config, 'SETTLEMENT_DAYS' | 'SETTLEME
 export const defaultFeePlan = (c: Pick<Config, 'SETTLEMENT_FEE_PLAN'>): FeePlan =>
   c.SETTLEMENT_FEE_PLAN ? feePlanSchema.parse(JSON.parse(c.SETTLEMENT_FEE_PLAN)) : DEFAULT_FEE_PLAN;
 
-/**
- * Until the merchant bank-account reader is wired (the settlement account is set through the
- * merchant APIs), no merchant has an account: its settlements are refused with that reason and
- * their net carried forward, visible in "needs attention".
- */
-const noAccountYet: SettlementAccountReader = async () => null;
-
 /** The settlement activities' dependencies, sharing the runtime's store, clock and bank. */
 export function settlementActivityDeps(
   rt: {
@@ -37,7 +31,10 @@ export function settlementActivityDeps(
     now: () => Date;
   },
   payouts: BankPayouts,
-  settlementAccount: SettlementAccountReader = noAccountYet,
+  /** The merchant's settlement bank account (set by an operator or the owner; none: the payout is refused and carried). */
+  settlementAccount: SettlementAccountReader = readSettlementAccount(
+    new SettlementAccountRepository(rt.store.db, rt.config.MASTER_KEY),
+  ),
 ): SettlementActivityDeps {
   return {
     settlementStore: new SettlementRepository(rt.store.db),

@@ -5,7 +5,8 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
  * everyone else's `{success, message: {code: string, text}}`, and Zaakpay's entries their own
  * answer shapes. Which path speaks which is declared by the audience modules (envelope-of.ts).
  */
-export type EnvelopeKind = 'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn';
+export type EnvelopeKind =
+  'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn' | 'settlementReport' | 'split';
 
 /** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
 export function failureBody(kind: EnvelopeKind, code: number, text: string, http = 200): object {
@@ -34,6 +35,8 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
   }
   if (kind === 'checkout') return checkoutFailure(String(code), text);
   if (kind === 'checkTxn') return checkTxnFailure(String(code), text);
+  if (kind === 'settlementReport') return settlementReportFailure(String(code), text);
+  if (kind === 'split') return splitFailure(String(code), text);
   // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
   if (kind === 'paylink') return { success: false, statusCode: http, errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
@@ -60,4 +63,14 @@ export function checkoutFailure(code: string, text: string, echo: Record<string,
 /** Zaakpay's check status answer (`/checkTxn?v=5`) without an order. */
 export function checkTxnFailure(code: string, text: string, merchantIdentifier: string | null = null) {
   return { success: false, merchantIdentifier, version: '5', orders: [], responseCode: code, responseDescription: text };
+}
+
+/** Zaakpay's Settlement API answer for a refusal: no lines. */
+export function settlementReportFailure(code: string, text: string) {
+  return { report: [], responsecode: code, responsedescription: text };
+}
+
+/** Zaakpay's Split Payment API answer for a refusal (orderId echoed once read). */
+export function splitFailure(code: string, text: string, orderId: string | null = null) {
+  return { status: 'FAILURE', errorCode: code, errorDescription: text, orderId };
 }

@@ -48,6 +48,12 @@ export function assembleOpenApiDocument(modules: readonly AudienceModule[], base
           name: 'checksum',
           description: 'HMAC-SHA256 of the raw body with the secret key',
         },
+        zaakChecksum: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'zaakchecksum',
+          description: "HMAC-SHA256 of the raw body with the master merchant's secret key (Split Payment API)",
+        },
         operatorToken: { type: 'http', scheme: 'bearer' },
         apiKey: {
           type: 'apiKey',

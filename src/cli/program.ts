@@ -5,6 +5,7 @@ import { codecCommands } from './commands/codec';
 import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
 import { reconcileCommands } from './commands/reconcile';
+import { settlementAccountCommands } from './commands/settlement-account';
 import { webhookCommands } from './commands/webhooks';
 import type { CliContext } from './context';
 
@@ -32,6 +33,7 @@ export function createProgram(ctx: CliContext): Command {
   settlementCommands(program, ctx);
   webhookCommands(program, ctx);
   codecCommands(program, ctx);
+  settlementAccountCommands(program, ctx);
   return program;
 }
 

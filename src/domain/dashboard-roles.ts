@@ -17,10 +17,12 @@ export type DashboardPermission =
   /** webhook URL, format, auto-refund, signing secret, test webhooks, replays, re-enabling the endpoint */
   | 'webhooks'
   /** money: refunds and payment links */
-  | 'payments';
+  | 'payments'
+  /** where settlements are paid: the settlement bank account */
+  | 'settlementAccount';
 
 const GRANTS: Record<DashboardRole, readonly DashboardPermission[]> = {
-  owner: ['users', 'keys', 'credentials', 'webhooks', 'payments'],
+  owner: ['users', 'keys', 'credentials', 'webhooks', 'payments', 'settlementAccount'],
   developer: ['keys', 'webhooks'],
   viewer: [],
 };

@@ -2,8 +2,7 @@ import type { Collection, Db, Document, Filter } from 'mongodb';
 import { chargebackLine, refundLine, saleLines } from '../domain/settlement-lines';
 import { settlementLineId, type SettlementLine } from '../domain/settlement';
 import type { FeePlan } from '../domain/settlement-fees';
-import type { Transaction } from '../domain/transaction';
-import type { TransactionRepository } from './transaction-repository';
+import type { TransactionRepository, TransactionWithoutBuyer } from './transaction-repository';
 
 /** Where a page of claims resumes: after the rows at `at` (ISO), of which `ties` were read already. */
 export interface ClaimCursor {
@@ -124,7 +123,7 @@ export class SettlementClaimRepository {
   }
 
   /** The fee each refunded sale was charged: its SALE line on the master, where it has one. */
-  private async saleFees(ts: Transaction[]): Promise<Map<string, { feePaise: number; taxPaise: number }>> {
+  private async saleFees(ts: TransactionWithoutBuyer[]): Promise<Map<string, { feePaise: number; taxPaise: number }>> {
     if (ts.length === 0) return new Map();
     const ids = ts.map((t) => settlementLineId('SALE', t.txnId, t.split?.masterMerchantIdentifier ?? t.merchantIdentifier));
     const found = await this.lines.find({ _id: { $in: ids } }, { projection: { txnId: 1, feePaise: 1, taxPaise: 1 } }).toArray();
@@ -139,7 +138,7 @@ export class SettlementClaimRepository {
     cursor: ClaimCursor | null,
     limit: number,
     extra: Filter<Document>,
-  ): Promise<{ rows: Transaction[]; next: ClaimCursor | null }> {
+  ): Promise<{ rows: TransactionWithoutBuyer[]; next: ClaimCursor | null }> {
     const start = cursor ? new Date(cursor.at) : range.$gte;
     const skip = cursor?.ties ?? 0;
     // Ties at the cursor's instant come back in txnId order, so skipping those read resumes exactly.
@@ -193,7 +192,7 @@ export const pendingLineSettlementId = (merchantIdentifier: string) => `pending:
 
 interface Adjustment {
   kind: 'refund' | 'chargeback' | 'reversal';
-  t: Transaction;
+  t: TransactionWithoutBuyer;
   index: number;
   key: string;
   claimedBy: string | undefined;
@@ -202,7 +201,7 @@ interface Adjustment {
 }
 
 /** The refunds, chargeback and revert of an order that are due before `to` and may be this settlement's. */
-function adjustmentsDue(t: Transaction, to: Date, ours: (id: string | undefined) => boolean): Adjustment[] {
+function adjustmentsDue(t: TransactionWithoutBuyer, to: Date, ours: (id: string | undefined) => boolean): Adjustment[] {
   const due: Adjustment[] = [];
   t.refunds.forEach((r, index) => {
     if (r.status !== 'SUCCESS' || !r.completedAt || r.completedAt >= to || !ours(r.settlementId)) return;
@@ -241,7 +240,7 @@ function adjustmentsDue(t: Transaction, to: Date, ours: (id: string | undefined)
   return due;
 }
 
-function valueAt(t: Transaction, path: string): unknown {
+function valueAt(t: TransactionWithoutBuyer, path: string): unknown {
   return path
     .split('.')
     .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), t);

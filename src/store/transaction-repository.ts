@@ -273,10 +273,13 @@ export class TransactionRepository {
     return doc ? this.toTransaction(doc) : null;
   }
 
-  /** The settlement engine's reads (settlement-claim-repository.ts): payer data opened, at most `limit`. */
-  async findMatching(filter: Filter<Document>, sort: Sort, limit: number): Promise<Transaction[]> {
+  /**
+   * The settlement engine's reads (settlement-claim-repository.ts), at most `limit`: without the
+   * buyer's details, which a settlement never shows (neither read nor opened).
+   */
+  async findMatching(filter: Filter<Document>, sort: Sort, limit: number): Promise<TransactionWithoutBuyer[]> {
     const docs = await this.txns
-      .find(filter as Filter<TransactionDoc>)
+      .find(filter as Filter<TransactionDoc>, { projection: WITHOUT_BUYER })
       .sort(sort)
       .limit(limit)
       .toArray();

@@ -83,6 +83,7 @@ describe('API reference examples: every operation of /openapi.json has a working
         if (schemes.includes('operatorToken')) headers.authorization = `Bearer ${gw.rt.config.OPS_TOKEN}`;
         if (schemes.includes('apiKey')) headers['x-api-key'] = apiKey;
         if (schemes.includes('statusChecksum')) headers.checksum = hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, body ?? '');
+        if (schemes.includes('zaakChecksum')) headers.zaakchecksum = hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, body ?? '');
         const url = `${gw.baseUrl}${path}${query.size ? `?${query}` : ''}`;
         const res = await request(url, { method: method.toUpperCase(), headers, ...(body !== undefined ? { body } : {}) });
         sent++;

@@ -29,6 +29,9 @@ const COMMAND_OF: Record<string, string> = {
   'POST /ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret/rotate': 'cli webhooks secret rotate',
   'GET /ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': 'cli webhooks endpoint show',
   'POST /ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable': 'cli webhooks endpoint enable',
+  'PUT /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account set',
+  'GET /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account show',
+  'PUT /ops/v1/merchants/{merchantIdentifier}/master': 'cli link-master',
 };
 
 const leafCommands = () =>

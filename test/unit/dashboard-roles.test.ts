@@ -8,13 +8,13 @@ import {
   type DashboardPermission,
 } from '../../src/domain/dashboard-roles';
 
-const PERMISSIONS: DashboardPermission[] = ['users', 'keys', 'webhooks', 'payments'];
+const PERMISSIONS: DashboardPermission[] = ['users', 'keys', 'webhooks', 'payments', 'settlementAccount'];
 
 describe('dashboard roles (domain)', () => {
   it('owner may do everything, developer keys and webhooks only, viewer nothing', () => {
     const granted = Object.fromEntries(DASHBOARD_ROLES.map((r) => [r, PERMISSIONS.filter((p) => mayDo(r, p))]));
     assert.deepEqual(granted, {
-      owner: ['users', 'keys', 'webhooks', 'payments'],
+      owner: ['users', 'keys', 'webhooks', 'payments', 'settlementAccount'],
       developer: ['keys', 'webhooks'],
       viewer: [],
     });

@@ -2407,6 +2407,562 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/splitTxnByAmount': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Zaakpay's Split Payment API: share a paid order among the master merchant and its sub-merchants
+     * @description Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share.
+     *
+     *     | HTTP | code | meaning |
+     *     |---|---|---|
+     *     | 200 | 100 | Split recorded |
+     *     | 401 | 101 | Merchant identifier is not valid |
+     *     | 401 | 180 | Checksum received with request is not equal to what we calculated |
+     *     | 200 | 190 | OrderId either not processed or Rejected. |
+     *     | 400 | 2070 | The split request is invalid |
+     *     | 200 | 2071 | A sub-merchant is not linked to this master merchant |
+     *     | 200 | 2072 | The shares do not add up to orderAmount |
+     *     | 200 | 2073 | orderAmount is not the order's amount |
+     *     | 200 | 2074 | This order was split already; a split is set once |
+     *     | 200 | 2075 | This order is already being settled; it can no longer be split |
+     *
+     *     A body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "orderId": "order-1001",
+           *       "orderAmount": "10000",
+           *       "masterMerchantIdentifier": {
+           *         "zaakMerchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *         "merchantAmount": "4000"
+           *       },
+           *       "subMerchantIdentifiers": [
+           *         {
+           *           "zaakMerchantIdentifier": "seller0000000000000000000000001",
+           *           "merchantAmount": "6000"
+           *         }
+           *       ],
+           *       "isCustomIdentifier": false
+           *     }
+           */
+          'application/json': {
+            orderId: string;
+            /** @description integer paise: the order's amount */
+            orderAmount: string | number;
+            masterMerchantIdentifier: {
+              zaakMerchantIdentifier?: string;
+              merchantIdentifier?: string;
+              /** @description integer paise, as digits or a JSON integer */
+              merchantAmount: string | number;
+            } & {
+              [key: string]: unknown;
+            };
+            subMerchantIdentifiers: ({
+              zaakMerchantIdentifier?: string;
+              merchantIdentifier?: string;
+              /** @description integer paise, as digits or a JSON integer */
+              merchantAmount: string | number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            isCustomIdentifier?: boolean | ('true' | 'false');
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description recorded (SUCCESS, 100) or refused with a code (FAILURE) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/getSettlementReport': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Zaakpay's Settlement API: the lines settled on one UTR date
+     * @description JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds (negative), chargebacks (negative) and their reversals, with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429, 2029 and `Retry-After` (seconds). Refusals carry `report: []`.
+     *
+     *     | HTTP | code | meaning |
+     *     |---|---|---|
+     *     | 200 | 100 | Successful |
+     *     | 401 | 101 | Merchant identifier is not valid |
+     *     | 400 | 109 | utr_date is not a valid date (dd-MM-yyyy) |
+     *     | 401 | 180 | Checksum received with request is not equal to what we calculated |
+     *     | 429 | 2029 | API limit exhausted: at most 2 calls an hour |
+     *
+     *     A body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
+           *       "utr_date": "24-11-2026",
+           *       "checksum": "0aa5d39d72dfdcb6d25a373b0170fb5a735eb2da0d6b625f0eef4cf4554a1e01"
+           *     }
+           */
+          'application/json': {
+            merchantIdentifier: string;
+            /** @description the settlement (UTR) date, dd-MM-yyyy */
+            utr_date: string;
+            /** @description HMAC-SHA256 (hex) of the text `merchantIdentifier,utr_date` under the secret key */
+            checksum: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description the report (possibly empty) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description signed: negative for REFUND and CHARGEBACK */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/checkTxn': {
     parameters: {
       query?: never;
@@ -5990,6 +6546,530 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ops/v1/merchants/{merchantIdentifier}/fee-plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A merchant's fee plan (operator)
+     * @description The merchant's own plan (source merchant) or the default of SETTLEMENT_FEE_PLAN (source default). Rates are basis points of the amount plus fixed paise, per instrument; GST 18 % is added on the fee. Unknown merchant: 404, code 2042.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the answer */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @enum {string} */
+                source: 'merchant' | 'default';
+                feePlan: {
+                  upi: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  card: {
+                    debit: {
+                      /** @description percentage in basis points: 199 = 1.99 % */
+                      percentBps: number;
+                      /** @description fixed fee in paise */
+                      fixedPaise: number;
+                    };
+                    credit: {
+                      /** @description percentage in basis points: 199 = 1.99 % */
+                      percentBps: number;
+                      /** @description fixed fee in paise */
+                      fixedPaise: number;
+                    };
+                  };
+                  /** @description card rates of one network, overriding `card` */
+                  networks?: {
+                    [key: string]: {
+                      debit?: {
+                        /** @description percentage in basis points: 199 = 1.99 % */
+                        percentBps: number;
+                        /** @description fixed fee in paise */
+                        fixedPaise: number;
+                      };
+                      credit?: {
+                        /** @description percentage in basis points: 199 = 1.99 % */
+                        percentBps: number;
+                        /** @description fixed fee in paise */
+                        fixedPaise: number;
+                      };
+                    };
+                  };
+                  netbanking: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  wallet: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  refundReturnsFee: boolean;
+                };
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    /**
+     * Set a merchant's fee plan (operator): used by its settlements from the next one on
+     * @description The whole plan: upi, card (debit and credit), optional per-network card rates, netbanking, wallet, each {percentBps, fixedPaise}, and refundReturnsFee. Unknown merchant: 404, code 2042.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "upi": {
+           *         "percentBps": 0,
+           *         "fixedPaise": 0
+           *       },
+           *       "card": {
+           *         "debit": {
+           *           "percentBps": 40,
+           *           "fixedPaise": 0
+           *         },
+           *         "credit": {
+           *           "percentBps": 190,
+           *           "fixedPaise": 0
+           *         }
+           *       },
+           *       "networks": {
+           *         "AMEX": {
+           *           "credit": {
+           *             "percentBps": 300,
+           *             "fixedPaise": 0
+           *           }
+           *         },
+           *         "RUPAY": {
+           *           "debit": {
+           *             "percentBps": 0,
+           *             "fixedPaise": 0
+           *           }
+           *         }
+           *       },
+           *       "netbanking": {
+           *         "percentBps": 190,
+           *         "fixedPaise": 0
+           *       },
+           *       "wallet": {
+           *         "percentBps": 190,
+           *         "fixedPaise": 0
+           *       },
+           *       "refundReturnsFee": false
+           *     }
+           */
+          'application/json': {
+            upi: {
+              /** @description percentage in basis points: 199 = 1.99 % */
+              percentBps: number;
+              /** @description fixed fee in paise */
+              fixedPaise: number;
+            };
+            card: {
+              debit: {
+                /** @description percentage in basis points: 199 = 1.99 % */
+                percentBps: number;
+                /** @description fixed fee in paise */
+                fixedPaise: number;
+              };
+              credit: {
+                /** @description percentage in basis points: 199 = 1.99 % */
+                percentBps: number;
+                /** @description fixed fee in paise */
+                fixedPaise: number;
+              };
+            };
+            /** @description card rates of one network, overriding `card` */
+            networks?: {
+              [key: string]: {
+                debit?: {
+                  /** @description percentage in basis points: 199 = 1.99 % */
+                  percentBps: number;
+                  /** @description fixed fee in paise */
+                  fixedPaise: number;
+                };
+                credit?: {
+                  /** @description percentage in basis points: 199 = 1.99 % */
+                  percentBps: number;
+                  /** @description fixed fee in paise */
+                  fixedPaise: number;
+                };
+              };
+            };
+            netbanking: {
+              /** @description percentage in basis points: 199 = 1.99 % */
+              percentBps: number;
+              /** @description fixed fee in paise */
+              fixedPaise: number;
+            };
+            wallet: {
+              /** @description percentage in basis points: 199 = 1.99 % */
+              percentBps: number;
+              /** @description fixed fee in paise */
+              fixedPaise: number;
+            };
+            refundReturnsFee: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description the plan now in force */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @enum {string} */
+                source: 'merchant' | 'default';
+                feePlan: {
+                  upi: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  card: {
+                    debit: {
+                      /** @description percentage in basis points: 199 = 1.99 % */
+                      percentBps: number;
+                      /** @description fixed fee in paise */
+                      fixedPaise: number;
+                    };
+                    credit: {
+                      /** @description percentage in basis points: 199 = 1.99 % */
+                      percentBps: number;
+                      /** @description fixed fee in paise */
+                      fixedPaise: number;
+                    };
+                  };
+                  /** @description card rates of one network, overriding `card` */
+                  networks?: {
+                    [key: string]: {
+                      debit?: {
+                        /** @description percentage in basis points: 199 = 1.99 % */
+                        percentBps: number;
+                        /** @description fixed fee in paise */
+                        fixedPaise: number;
+                      };
+                      credit?: {
+                        /** @description percentage in basis points: 199 = 1.99 % */
+                        percentBps: number;
+                        /** @description fixed fee in paise */
+                        fixedPaise: number;
+                      };
+                    };
+                  };
+                  netbanking: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  wallet: {
+                    /** @description percentage in basis points: 199 = 1.99 % */
+                    percentBps: number;
+                    /** @description fixed fee in paise */
+                    fixedPaise: number;
+                  };
+                  refundReturnsFee: boolean;
+                };
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/merchants/{merchantIdentifier}/invitations': {
     parameters: {
       query?: never;
@@ -6201,6 +7281,211 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/master': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Link a sub-merchant to its master merchant for split payments (operator)
+     * @description The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 400 (2002): the master is unknown, is the merchant itself, or is itself a sub-merchant (splits do not chain). Unknown merchant: 404, code 2042.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "masterMerchantIdentifier": null
+           *     }
+           */
+          'application/json': {
+            /** @description null removes the link */
+            masterMerchantIdentifier: string | null;
+          };
+        };
+      };
+      responses: {
+        /** @description the link as it now stands */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                masterMerchantIdentifier: string | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -6467,6 +7752,759 @@ export interface paths {
                 /** @description the new key: shown in this answer only */
                 secretKey: string;
                 previousKeyAcceptedUntil: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/settlement-account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A merchant's settlement bank account, masked (operator)
+     * @description null when none is set. Unknown merchant: 404, code 2042.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the account, masked */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description null: no account set yet */
+                settlementAccount: {
+                  ifsc: string;
+                  accountLast4: string;
+                  /** @description X for every digit but the last four */
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description ISO 8601 */
+                  updatedAt: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    /**
+     * Set a merchant's settlement bank account (operator)
+     * @description Where the merchant's settlements are paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners set the same through Settlements > Bank account. Unknown merchant: 404, code 2042.
+     */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "ifsc": "HDFC0001234",
+           *       "accountNumber": "50100123456789",
+           *       "holderName": "Meera Stores"
+           *     }
+           */
+          'application/json': {
+            ifsc: string;
+            accountNumber: string;
+            holderName: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the account, masked */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description null: no account set yet */
+                settlementAccount: {
+                  ifsc: string;
+                  accountLast4: string;
+                  /** @description X for every digit but the last four */
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description ISO 8601 */
+                  updatedAt: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/settlements/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hold a merchant's settlements (operator): they wait, state held, until released
+     * @description No body, or {}. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description held */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                held: boolean;
+                released?: number;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/settlements/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Release a merchant's held settlements (operator): they go on to the payout
+     * @description No body, or {}. `released` counts the held settlement workflows signalled. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description released */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                held: boolean;
+                released?: number;
               };
             };
           };
@@ -7597,6 +9635,423 @@ export interface paths {
                   line: number;
                   reason: string;
                 }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/settlements/differences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Differences between the bank's settlement files and the gateway's settlements (operator)
+     * @description Recorded when the bank file is reconciled (never overwriting a settlement): a payout missing from the file, one the gateway does not know, another amount or UTR. ?date=yyyy-MM-dd narrows to one file; ?limit (1 to 1000, default 100).
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the differences, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                differences: {
+                  [key: string]: unknown;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/settlements/needs-attention': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements
+     * @description Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the answer */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/settlements/{settlementId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One settlement by id, settlement:<merchantIdentifier>:<yyyy-MM-dd> (operator)
+     * @description Its state, totals, carried balances, UTR and payout. Unknown settlement: 404, code 2060.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example settlement:b19e8f103bce406cbd3476431b6b7973:2026-11-24 */
+          settlementId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the answer */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                _id: string;
+                merchantIdentifier: string;
+                settlementDate: string;
+                state: string;
+              } & {
+                [key: string]: unknown;
               };
             };
           };

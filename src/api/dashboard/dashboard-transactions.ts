@@ -11,6 +11,8 @@ import { istDay } from '../../domain/report-range';
 import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { orderRealtimeDelivery } from '../../usecases/webhook-deliveries';
+import { settlementReads } from '../../usecases/read-settlements';
+import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -60,6 +62,7 @@ function workflowUrl(config: Config, t: Transaction): string | null {
 export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
+  const settlements = settlementReads(deps.store.db);
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
@@ -113,7 +116,10 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
     });
 
   const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
-    const delivery = await orderRealtimeDelivery(deps, t);
+    const [delivery, sale] = await Promise.all([
+      orderRealtimeDelivery(deps, t),
+      t.successAt ? settlements.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
+    ]);
     sendPage(
       ctx,
       status,
@@ -121,6 +127,7 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
         deliveries: delivery ? [delivery] : [],
         workflowUrl: workflowUrl(deps.config, t),
         refundId: `dash${randomBytes(8).toString('hex')}`,
+        settlement: orderSettlementState(t.successAt !== null, sale),
         ...o,
       }),
     );

@@ -5,6 +5,7 @@ import { dashboardDownloadRoutes } from './dashboard-downloads';
 import { dashboardHomeRoutes, dashboardNotFound } from './dashboard-home';
 import { dashboardLinkRoutes } from './dashboard-links';
 import { dashboardMandateRoutes } from './dashboard-mandates';
+import { dashboardSettlementRoutes } from './dashboard-settlements';
 import { dashboardTransactionRoutes } from './dashboard-transactions';
 import { dashboardUserRoutes } from './dashboard-users';
 import { dashboardWebhookRoutes } from './dashboard-webhooks';
@@ -23,6 +24,7 @@ export const dashboardModule: AudienceModule = {
     dashboardDownloadRoutes(deps),
     dashboardLinkRoutes(deps),
     dashboardMandateRoutes(deps),
+    dashboardSettlementRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };

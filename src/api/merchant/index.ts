@@ -15,6 +15,9 @@ import { qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
 import { refundRoutes } from './refunds';
 import { refundPaths } from './refunds-openapi';
+import { settlementReportRoutes } from './settlement-report';
+import { settlementPaths } from './settlements-openapi';
+import { splitPaymentRoutes } from './split-payments';
 import { statusRoutes } from './status';
 import { statusPaths } from './status-openapi';
 import { transactURoutes } from './transact-u';
@@ -36,6 +39,8 @@ export const merchantModule: AudienceModule = {
     checkoutEntryRoutes(deps),
     checkTxnRoutes(deps),
     legacyXmlRoutes(deps),
+    settlementReportRoutes(deps),
+    splitPaymentRoutes(deps),
   ],
   paths: () => ({
     ...qrPaths(),
@@ -46,6 +51,7 @@ export const merchantModule: AudienceModule = {
     ...legacyXmlPaths(),
     ...paymentLinkPaths(),
     ...statusPaths(),
+    ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,

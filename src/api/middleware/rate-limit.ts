@@ -19,7 +19,8 @@ export type ApiFamily =
   | 'paylink-page'
   | 'mandates'
   | 'checkout'
-  | 'checkTxn';
+  | 'checkTxn'
+  | 'split';
 
 export interface RateLimit {
   /** Counts one request of the merchant in the family; throws 429 (with Retry-After) past the limit. */

@@ -7,7 +7,9 @@ import { opsKeyRoutes } from './ops-keys';
 import { opsPaths } from './ops-openapi';
 import { provisioningPaths } from './provisioning-openapi';
 import { reconciliationRoutes } from './reconciliations';
+import { opsSettlementAccountRoutes } from './settlement-account';
 import { opsSettlementRoutes } from './settlements';
+import { settlementOpsPaths } from './settlements-openapi';
 import { webhookRoutes } from './webhooks';
 import { webhookPaths } from './webhooks-openapi';
 
@@ -22,6 +24,7 @@ export const opsModule: AudienceModule = {
     reconciliationRoutes(deps),
     webhookRoutes(deps),
     opsSettlementRoutes(deps),
+    opsSettlementAccountRoutes(deps),
   ],
-  paths: () => ({ ...opsPaths(), ...keyPaths(), ...webhookPaths(), ...provisioningPaths() }),
+  paths: () => ({ ...opsPaths(), ...keyPaths(), ...webhookPaths(), ...provisioningPaths(), ...settlementOpsPaths() }),
 };

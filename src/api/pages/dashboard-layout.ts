@@ -24,6 +24,8 @@ export const DASHBOARD_NAV: { key: string; href: string; label: string; permissi
   { key: 'links', href: '/dashboard/links', label: 'Payment links' },
   { key: 'mandates', href: '/dashboard/mandates', label: 'Mandates' },
   { key: 'downloads', href: '/dashboard/downloads', label: 'Downloads' },
+  { key: 'settlements', href: '/dashboard/settlements', label: 'Settlements' },
+  { key: 'bank-account', href: '/dashboard/settlements/account', label: 'Bank account', permission: 'settlementAccount' },
   { key: 'developers', href: '/dashboard/developers', label: 'Developers' },
   { key: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { key: 'users', href: '/dashboard/users', label: 'Users' },

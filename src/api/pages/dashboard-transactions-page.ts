@@ -150,12 +150,20 @@ function refundForms(v: DashboardViewer, t: Transaction, refundId: string) {
 export function transactionDetailPage(
   v: DashboardViewer,
   t: Transaction,
-  o: { deliveries: WebhookDelivery[]; workflowUrl: string | null; refundId: string; notice?: string; error?: string },
+  o: {
+    deliveries: WebhookDelivery[];
+    workflowUrl: string | null;
+    refundId: string;
+    /** The sale's settlement state (null: the order was never paid). */
+    settlement?: { text: string; event?: TimelineEvent } | null;
+    notice?: string;
+    error?: string;
+  },
 ): string {
   const fact = (k: string, value: string, id?: string) => html`<dt>${k}</dt><dd${id ? html` id="${id}"` : ''}>${value}</dd>`;
-  const events = timeline(t, o.deliveries).map(
-    (e) => html`<li><time datetime="${e.at.toISOString()}">${ist(e.at)}</time><br>${e.text}</li>`,
-  );
+  const events = [...timeline(t, o.deliveries), ...(o.settlement?.event ? [o.settlement.event] : [])]
+    .sort((a, b) => a.at.getTime() - b.at.getTime())
+    .map((e) => html`<li><time datetime="${e.at.toISOString()}">${ist(e.at)}</time><br>${e.text}</li>`);
   return dashboardPage(
     `Order ${t.orderId}`,
     v,
@@ -164,6 +172,7 @@ export function transactionDetailPage(
   ${fact('orderId', t.orderId)}${fact('txnId', t.txnId)}${fact('Amount', formatRupees(t.amountPaise))}${fact('Status', t.status, 'txn-status')}
   ${fact('Kind', TRANSACTION_KIND_LABELS[transactionKind(t)])}${fact('Instrument', describeInstrument(t.instrument))}
   ${fact('Refunded or being refunded', formatRupees(t.refundReservedPaise ?? 0), 'refunded')}
+  ${o.settlement ? fact('Settlement', o.settlement.text, 'settlement-state') : ''}
   ${fact('Product', t.productDescription)}</dl>
   ${o.workflowUrl ? html`<p><a id="workflow-link" href="${o.workflowUrl}" rel="noreferrer">The order's workflow in Temporal UI</a></p>` : ''}</section>
 <section class="card" aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2><ol class="timeline" id="timeline">${events}</ol>

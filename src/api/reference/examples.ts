@@ -78,6 +78,7 @@ export const examplePathParameter = {
   deliveryId: `rt:${M}:order-1001`,
   reconciliationId: 'rec-2026-11-23-1',
   keyId: 'ak_5f1c2e9a7b3d4c6e',
+  settlementId: `settlement:${M}:2026-11-24`,
 } as const;
 
 /** A path parameter of the reference, with its example. */

@@ -51,7 +51,15 @@ export function operation(o: {
    * the `x-gateway-auth` extension, and explained in the description: `qrChecksum`, `formChecksum`
    * (over a form's `data` field), `expressChecksum` and `legacyChecksum` (the checkout's flat forms).
    */
-  bodySignature?: 'qrChecksum' | 'formChecksum' | 'expressChecksum' | 'legacyChecksum';
+  bodySignature?:
+    | 'qrChecksum'
+    | 'formChecksum'
+    | 'expressChecksum'
+    | 'legacyChecksum'
+    /** Zaakpay's Settlement API: `checksum` over `merchantIdentifier,utr_date`. */
+    | 'settlementReportChecksum'
+    /** Zaakpay's Split Payment API: the `zaakchecksum` header over the exact body. */
+    | 'zaakchecksumHeader';
   /** A JSON request body, or (with `in: 'query'`) the query parameters, each a string property. */
   request: z.ZodType;
   in?: 'body' | 'form' | 'csv' | 'query';

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { hmacSha256Hex } from '../../domain/checksum';
+import { SettlementReportCodes, settlementReportChecksumString } from '../../domain/settlement-report';
+import { SplitCodes } from '../../domain/split';
+import {
+  masterLinkResponseSchema,
+  masterLinkSchema,
+  settlementAccountResponseSchema,
+  settlementAccountSchema,
+  settlementReportRequestSchema,
+  settlementReportResponseSchema,
+  splitRequestDocSchema,
+  splitResponseSchema,
+} from '../schemas/settlement-merchant';
+import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
+import { operation, successError } from '../reference/operation';
+
+const M = EXAMPLE_MERCHANT.merchantIdentifier;
+const merchantIdentifierParam = {
+  ...pathParameter('merchantIdentifier'),
+  schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
+};
+const codeTable = (codes: Record<string, { code: string; description: string; http: number }>) =>
+  `\n\n| HTTP | code | meaning |\n|---|---|---|\n${Object.values(codes)
+    .map((c) => `| ${c.http} | ${c.code} | ${c.description} |`)
+    .join('\n')}`;
+
+const reportExample = () => {
+  const utrDate = '24-11-2026';
+  return {
+    merchantIdentifier: M,
+    utr_date: utrDate,
+    checksum: hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, settlementReportChecksumString(M, utrDate)),
+  };
+};
+
+/** The example split body, exactly as the `zaakchecksum` header is computed over it. */
+export const EXAMPLE_SPLIT_BODY = {
+  orderId: 'order-1001',
+  orderAmount: '10000',
+  masterMerchantIdentifier: { zaakMerchantIdentifier: M, merchantAmount: '4000' },
+  subMerchantIdentifiers: [{ zaakMerchantIdentifier: 'seller0000000000000000000000001', merchantAmount: '6000' }],
+  isCustomIdentifier: false,
+};
+
+/** Zaakpay's Settlement and Split Payment APIs, and the operator's settlement settings. */
+export function settlementPaths(): Record<string, object> {
+  return {
+    '/api/v2/getSettlementReport': {
+      post: operation({
+        summary: "Zaakpay's Settlement API: the lines settled on one UTR date",
+        description:
+          "JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds (negative), chargebacks (negative) and their reversals, with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429, 2029 and `Retry-After` (seconds). Refusals carry `report: []`." +
+          codeTable(SettlementReportCodes) +
+          '\n\nA body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).',
+        bodySignature: 'settlementReportChecksum',
+        request: settlementReportRequestSchema,
+        example: reportExample(),
+        responses: { 200: { description: 'the report (possibly empty)', schema: settlementReportResponseSchema } },
+        errors: [400, 401, 413, 415],
+        errorEnvelope: settlementReportResponseSchema,
+      }),
+    },
+    '/api/v1/splitTxnByAmount': {
+      post: operation({
+        summary: "Zaakpay's Split Payment API: share a paid order among the master merchant and its sub-merchants",
+        description:
+          "Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share." +
+          codeTable(SplitCodes) +
+          '\n\nA body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).',
+        bodySignature: 'zaakchecksumHeader',
+        security: [{ zaakChecksum: [] }],
+        request: splitRequestDocSchema,
+        example: EXAMPLE_SPLIT_BODY,
+        responses: {
+          200: { description: 'recorded (SUCCESS, 100) or refused with a code (FAILURE)', schema: splitResponseSchema },
+        },
+        errors: [400, 401, 413, 415],
+        errorEnvelope: splitResponseSchema,
+      }),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/settlement-account': {
+      put: {
+        ...operation({
+          summary: "Set a merchant's settlement bank account (operator)",
+          description:
+            "Where the merchant's settlements are paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners set the same through Settlements > Bank account. Unknown merchant: 404, code 2042.",
+          security: [{ operatorToken: [] }],
+          request: settlementAccountSchema,
+          example: { ifsc: 'HDFC0001234', accountNumber: '50100123456789', holderName: 'Meera Stores' },
+          responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+      get: {
+        ...operation({
+          summary: "A merchant's settlement bank account, masked (operator)",
+          description: 'null when none is set. Unknown merchant: 404, code 2042.',
+          security: [{ operatorToken: [] }],
+          in: 'query',
+          request: z.object({}),
+          example: {},
+          responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
+          errors: [401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/master': {
+      put: {
+        ...operation({
+          summary: 'Link a sub-merchant to its master merchant for split payments (operator)',
+          description:
+            "The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 400 (2002): the master is unknown, is the merchant itself, or is itself a sub-merchant (splits do not chain). Unknown merchant: 404, code 2042.",
+          security: [{ operatorToken: [] }],
+          request: masterLinkSchema,
+          example: { masterMerchantIdentifier: null },
+          responses: { 200: { description: 'the link as it now stands', schema: masterLinkResponseSchema } },
+          errors: [400, 401, 404, 413, 415, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+    },
+  };
+}

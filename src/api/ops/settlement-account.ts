@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import { ApiError } from '../../domain/api-errors';
+import { linkSubMerchant } from '../../usecases/link-sub-merchant';
+import { settlementAccountUseCases, settlementAccountView } from '../../usecases/settlement-account';
+import type { ApiDeps } from '../deps';
+import { operatorAuth } from '../middleware/authenticate';
+import { readJson } from '../middleware/body';
+import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
+
+/** Operator API for settlements: a merchant's settlement bank account, and its link to a master merchant. */
+export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
+  const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
+  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
+
+  router.put('/settlement-account', async (ctx) => {
+    const { body } = await readJson(ctx, settlementAccountSchema, deps.config.MAX_BODY_BYTES);
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const view = await accounts.set(merchantIdentifier, body, deps.now());
+    if (!view) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier, by: 'operator' }, 'settlement account set');
+    ctx.body = { success: true, data: view };
+  });
+
+  router.get('/settlement-account', async (ctx) => {
+    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+    ctx.body = { success: true, data: settlementAccountView(merchantIdentifier, await accounts.masked(merchantIdentifier)) };
+  });
+
+  router.put('/master', async (ctx) => {
+    const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);
+    const result = await linkSubMerchant(deps.store.db, ctx.params.merchantIdentifier!, body.masterMerchantIdentifier);
+    if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
+    if (typeof result === 'string')
+      throw new ApiError(
+        'validationFailed',
+        result === 'masterNotFound'
+          ? 'masterMerchantIdentifier: no such merchant'
+          : result === 'selfLink'
+            ? 'masterMerchantIdentifier: a merchant cannot be its own master'
+            : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
+      );
+    deps.logger.info(result, 'sub-merchant link changed');
+    ctx.body = { success: true, data: result };
+  });
+  return router;
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { DEFAULT_FEE_PLAN } from '../../domain/settlement-fees';
+import { pathParameter } from '../reference/examples';
+import { operation, successError } from '../reference/operation';
+import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
+
+const merchantIdentifier = { ...pathParameter('merchantIdentifier'), schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' } };
+const settlementId = pathParameter('settlementId');
+const noBody = z.strictObject({});
+const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+const feePlanAnswer = ok(
+  z.object({ merchantIdentifier: z.string(), source: z.enum(['merchant', 'default']), feePlan: feePlanSchema }),
+);
+const holdAnswer = ok(z.object({ merchantIdentifier: z.string(), held: z.boolean(), released: z.number().int().optional() }));
+const settlementRecord = z
+  .object({ _id: z.string(), merchantIdentifier: z.string(), settlementDate: z.string(), state: z.string() })
+  .loose();
+
+/**
+ * The operator's side of settlements (docs/operators/settlements.md): fee plans, hold and release,
+ * what needs attention, the bank file's differences and one settlement by id.
+ */
+export function settlementOpsPaths(): Record<string, object> {
+  const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[] = []) => ({
+    ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
+    parameters,
+  });
+  const read = (summary: string, description: string, schema: z.ZodType, errors: number[] = [401, 404, 503]) => ({
+    summary,
+    description,
+    in: 'query' as const,
+    request: z.object({}),
+    example: {},
+    responses: { 200: { description: 'the answer', schema } },
+    errors,
+  });
+  return {
+    '/ops/v1/merchants/{merchantIdentifier}/fee-plan': {
+      get: op(
+        read(
+          "A merchant's fee plan (operator)",
+          "The merchant's own plan (source merchant) or the default of SETTLEMENT_FEE_PLAN (source default). Rates are basis points of the amount plus fixed paise, per instrument; GST 18 % is added on the fee. Unknown merchant: 404, code 2042.",
+          feePlanAnswer,
+        ),
+        [merchantIdentifier],
+      ),
+      put: op(
+        {
+          summary: "Set a merchant's fee plan (operator): used by its settlements from the next one on",
+          description:
+            'The whole plan: upi, card (debit and credit), optional per-network card rates, netbanking, wallet, each {percentBps, fixedPaise}, and refundReturnsFee. Unknown merchant: 404, code 2042.',
+          request: feePlanSchema,
+          example: DEFAULT_FEE_PLAN,
+          responses: { 200: { description: 'the plan now in force', schema: feePlanAnswer } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/settlements/hold': {
+      post: op(
+        {
+          summary: "Hold a merchant's settlements (operator): they wait, state held, until released",
+          description: 'No body, or {}. Unknown merchant: 404, code 2042.',
+          bodyOptional: true,
+          request: noBody,
+          example: {},
+          responses: { 200: { description: 'held', schema: holdAnswer } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/settlements/release': {
+      post: op(
+        {
+          summary: "Release a merchant's held settlements (operator): they go on to the payout",
+          description:
+            'No body, or {}. `released` counts the held settlement workflows signalled. Unknown merchant: 404, code 2042.',
+          bodyOptional: true,
+          request: noBody,
+          example: {},
+          responses: { 200: { description: 'released', schema: holdAnswer } },
+          errors: [400, 401, 404, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
+    '/ops/v1/settlements/needs-attention': {
+      get: op(
+        read(
+          'Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements',
+          'Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.',
+          ok(z.object({}).loose()),
+          [401, 503],
+        ),
+      ),
+    },
+    '/ops/v1/settlements/differences': {
+      get: {
+        ...op({
+          summary: "Differences between the bank's settlement files and the gateway's settlements (operator)",
+          description:
+            'Recorded when the bank file is reconciled (never overwriting a settlement): a payout missing from the file, one the gateway does not know, another amount or UTR. ?date=yyyy-MM-dd narrows to one file; ?limit (1 to 1000, default 100).',
+          in: 'query',
+          request: differencesQuerySchema,
+          example: {},
+          responses: {
+            200: {
+              description: 'the differences, newest first',
+              schema: ok(z.object({ differences: z.array(z.object({}).loose()) })),
+            },
+          },
+          errors: [400, 401, 503],
+        }),
+      },
+    },
+    '/ops/v1/settlements/{settlementId}': {
+      get: op(
+        read(
+          'One settlement by id, settlement:<merchantIdentifier>:<yyyy-MM-dd> (operator)',
+          'Its state, totals, carried balances, UTR and payout. Unknown settlement: 404, code 2060.',
+          ok(settlementRecord),
+        ),
+        [settlementId],
+      ),
+    },
+  };
+}

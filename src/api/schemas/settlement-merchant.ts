@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN } from '../../domain/settlement-account';
+
+const merchantIdentifierField = z.string().regex(/^[A-Za-z0-9]{6,64}$/, 'must be 6 to 64 letters and digits');
+
+/** The settlement bank account as the operator API, the CLI and the dashboard take it. */
+export const settlementAccountSchema = z.strictObject({
+  ifsc: z
+    .string()
+    .regex(IFSC_PATTERN, 'must be an IFSC: 4 capital letters, then 0, then 6 capital letters or digits (e.g. HDFC0001234)'),
+  accountNumber: z.string().regex(ACCOUNT_NUMBER_PATTERN, 'must be 9 to 18 digits'),
+  holderName: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^\S(?:[\s\S]*\S)?$/, 'must not start or end with whitespace'),
+});
+
+export const maskedSettlementAccountSchema = z.object({
+  ifsc: z.string(),
+  accountLast4: z.string(),
+  accountNumberMasked: z.string().describe('X for every digit but the last four'),
+  holderName: z.string(),
+  updatedAt: z.string().describe('ISO 8601'),
+});
+
+export const settlementAccountResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    settlementAccount: maskedSettlementAccountSchema.nullable().describe('null: no account set yet'),
+  }),
+});
+
+export const masterLinkSchema = z.strictObject({
+  masterMerchantIdentifier: merchantIdentifierField.nullable().describe('null removes the link'),
+});
+
+export const masterLinkResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ merchantIdentifier: z.string(), masterMerchantIdentifier: z.string().nullable() }),
+});
+
+/** Zaakpay's Settlement API request (its fields as it names them; unknown fields ignored). */
+export const settlementReportRequestSchema = z.object({
+  merchantIdentifier: z.string(),
+  utr_date: z.string().describe('the settlement (UTR) date, dd-MM-yyyy'),
+  checksum: z.string().describe('HMAC-SHA256 (hex) of the text `merchantIdentifier,utr_date` under the secret key'),
+});
+
+const rupeesText = z.string().describe('rupees with two decimals, as text');
+export const settlementReportResponseSchema = z.object({
+  report: z.array(
+    z.object({
+      partner_transaction_id: z.string().describe("the gateway's txnId"),
+      client_transaction_id: z.string().describe('the orderId'),
+      txn_date: z.string().describe('capture time, yyyy-MM-dd HH:mm:ss IST'),
+      amount: rupeesText,
+      settlement_date: z.string().describe('yyyy-MM-dd'),
+      settlement_action: z.enum(['SALE', 'REFUND', 'CHARGEBACK', 'CHARGEBACK_REVERSAL']),
+      transaction_utr: z.string().describe("the payout's UTR; empty until the settlement is paid"),
+      partner_service_fee: rupeesText,
+      partner_service_tax: rupeesText.describe('18 % GST on the fee'),
+      settlement_amount: rupeesText.describe('signed: negative for REFUND and CHARGEBACK'),
+      rrn: z.string(),
+      arn: z.string(),
+    }),
+  ),
+  responsecode: z.string(),
+  responsedescription: z.string(),
+});
+
+const splitParticipant = z.object({
+  zaakMerchantIdentifier: z.string().optional(),
+  merchantIdentifier: z.string().optional(),
+  merchantAmount: z.union([z.string(), z.number()]).describe('integer paise, as digits or a JSON integer'),
+});
+/** The documented shape of the split request (the route validates with domain/split.ts's schema). */
+export const splitRequestDocSchema = z.object({
+  orderId: z.string(),
+  orderAmount: z.union([z.string(), z.number()]).describe("integer paise: the order's amount"),
+  masterMerchantIdentifier: splitParticipant,
+  subMerchantIdentifiers: z.array(splitParticipant),
+  isCustomIdentifier: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+});
+
+export const splitResponseSchema = z.object({
+  status: z.enum(['SUCCESS', 'FAILURE']),
+  errorCode: z.string(),
+  errorDescription: z.string(),
+  orderId: z.string().nullable(),
+});

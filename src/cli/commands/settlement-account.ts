@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlement-merchant';
+import type { CliContext } from '../context';
+import { validated } from '../validate';
+
+const path = (merchantIdentifier: string, rest: string) => `/merchants/${encodeURIComponent(merchantIdentifier)}/${rest}`;
+
+/** /ops/v1/merchants/{id}/settlement-account and /master: where a merchant is paid, and split payments' sub-merchants. */
+export function settlementAccountCommands(program: Command, ctx: CliContext): void {
+  const account = program
+    .command('settlement-account')
+    .description("a merchant's settlement bank account (where its settlements are paid)");
+  account
+    .command('set')
+    .description('Set the settlement bank account and print it masked (the account number is sealed at rest).')
+    .argument('<merchantIdentifier>')
+    .option('--ifsc <ifsc>', 'the branch IFSC: 4 capital letters, 0, 6 capital letters or digits (required)')
+    .option('--account-number <digits>', '9 to 18 digits (required)')
+    .option('--holder-name <name>', 'the account holder as the bank knows it (required)')
+    .action(async (m: string, o: { ifsc?: string; accountNumber?: string; holderName?: string }, command: Command) => {
+      const body = validated(command, settlementAccountSchema, o, {
+        ifsc: '--ifsc',
+        accountNumber: '--account-number',
+        holderName: '--holder-name',
+      });
+      ctx.print(await ctx.client().call('PUT', path(m, 'settlement-account'), { json: body }));
+    });
+  account
+    .command('show')
+    .description('Print the settlement bank account, masked (null when none is set).')
+    .argument('<merchantIdentifier>')
+    .action(async (m: string) => ctx.print(await ctx.client().call('GET', path(m, 'settlement-account'))));
+
+  program
+    .command('link-master')
+    .description(
+      "Link a sub-merchant to its master merchant, whose split payments (/api/v1/splitTxnByAmount) may then give it shares; --master '' unlinks it.",
+    )
+    .argument('<merchantIdentifier>', 'the sub-merchant')
+    .option('--master <merchantIdentifier>', 'the master merchant (required; "" unlinks)')
+    .action(async (m: string, o: { master?: string }, command: Command) => {
+      const body = validated(
+        command,
+        masterLinkSchema,
+        o.master === undefined ? {} : { masterMerchantIdentifier: o.master === '' ? null : o.master },
+        { masterMerchantIdentifier: '--master' },
+      );
+      ctx.print(await ctx.client().call('PUT', path(m, 'master'), { json: body }));
+    });
+}

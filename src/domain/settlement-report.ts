@@ -1,0 +1,86 @@
+import { formatIstDateTime, istWallClockToInstant } from './ist-time';
+import type { Paise } from './money';
+import type { SettlementAction, SettlementLine } from './settlement';
+
+/**
+ * Zaakpay's Settlement API (`POST /api/v2/getSettlementReport`, DECISIONS.md, Settlements and split
+ * payments): the checksum string, the utr_date format and the report line's fields and formats.
+ */
+
+/** The exact string the request's checksum is the HMAC-SHA256 of: `merchantIdentifier,utr_date`. */
+export const settlementReportChecksumString = (merchantIdentifier: string, utrDate: string) => `${merchantIdentifier},${utrDate}`;
+
+/** `dd-MM-yyyy` (as Zaakpay's sample, zero-padded) to the settlement date `yyyy-MM-dd`, or null when no such date. */
+export function parseUtrDate(text: string): string | null {
+  const m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(text);
+  if (!m) return null;
+  const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 2000 || !istWallClockToInstant(y, mo, d)) return null;
+  return `${m[3]}-${m[2]}-${m[1]}`;
+}
+
+/** Paise as rupees with two decimals, as text (`1234` -> `"12.34"`, `-5` -> `"-0.05"`), as Zaakpay's report carries money. */
+export function rupeesText(paise: Paise): string {
+  const sign = paise < 0 ? '-' : '';
+  const abs = Math.abs(paise);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A report line exactly as Zaakpay's sample orders and formats it. */
+export interface SettlementReportLine {
+  partner_transaction_id: string;
+  client_transaction_id: string;
+  txn_date: string;
+  amount: string;
+  settlement_date: string;
+  settlement_action: SettlementAction;
+  transaction_utr: string;
+  partner_service_fee: string;
+  partner_service_tax: string;
+  settlement_amount: string;
+  rrn: string;
+  arn: string;
+}
+
+/** The report's fields in Zaakpay's order: the CSV download's columns too. */
+export const SETTLEMENT_REPORT_COLUMNS = [
+  'partner_transaction_id',
+  'client_transaction_id',
+  'txn_date',
+  'amount',
+  'settlement_date',
+  'settlement_action',
+  'transaction_utr',
+  'partner_service_fee',
+  'partner_service_tax',
+  'settlement_amount',
+  'rrn',
+  'arn',
+] as const satisfies readonly (keyof SettlementReportLine)[];
+
+export function toReportLine(l: SettlementLine): SettlementReportLine {
+  return {
+    partner_transaction_id: l.txnId,
+    client_transaction_id: l.orderId,
+    txn_date: formatIstDateTime(l.txnDate),
+    amount: rupeesText(l.amountPaise),
+    settlement_date: l.settlementDate,
+    settlement_action: l.action,
+    transaction_utr: l.utr ?? '',
+    partner_service_fee: rupeesText(l.feePaise),
+    partner_service_tax: rupeesText(l.taxPaise),
+    settlement_amount: rupeesText(l.settlementAmountPaise),
+    rrn: l.rrn ?? '',
+    arn: l.arn ?? '',
+  };
+}
+
+/** The answers and their codes (Zaakpay's where it has one, 2029 for its "API limit exhausted"). */
+export const SettlementReportCodes = {
+  ok: { code: '100', description: 'Successful', http: 200 },
+  merchantUnknown: { code: '101', description: 'Merchant identifier is not valid', http: 401 },
+  dateInvalid: { code: '109', description: 'utr_date is not a valid date (dd-MM-yyyy)', http: 400 },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
+  limitExhausted: { code: '2029', description: 'API limit exhausted: at most 2 calls an hour', http: 429 },
+} as const;
+export type SettlementReportCode = keyof typeof SettlementReportCodes;

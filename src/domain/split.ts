@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { Paise } from './money';
+
+/**
+ * Zaakpay's Split Payment API (`POST /api/v1/splitTxnByAmount`, DECISIONS.md, Settlements and split
+ * payments). Amounts are integer paise, as Zaakpay documents them ("Txn amount in paisa, Integer"),
+ * sent as digit strings (its sample) or JSON integers. A merchant is named by
+ * `zaakMerchantIdentifier` or `merchantIdentifier` (one namespace here: the merchant's identifier;
+ * `isCustomIdentifier` says which Zaakpay expects and both are accepted), trimmed as its sample's
+ * padded identifiers need.
+ */
+export const SplitCodes = {
+  recorded: { code: '100', description: 'Split recorded', http: 200 },
+  merchantUnknown: { code: '101', description: 'Merchant identifier is not valid', http: 401 },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
+  orderNotPaid: { code: '190', description: 'OrderId either not processed or Rejected.', http: 200 },
+  requestInvalid: { code: '2070', description: 'The split request is invalid', http: 400 },
+  subMerchantNotLinked: { code: '2071', description: 'A sub-merchant is not linked to this master merchant', http: 200 },
+  sharesDoNotAddUp: { code: '2072', description: 'The shares do not add up to orderAmount', http: 200 },
+  orderAmountDiffers: { code: '2073', description: "orderAmount is not the order's amount", http: 200 },
+  alreadySplit: { code: '2074', description: 'This order was split already; a split is set once', http: 200 },
+  alreadySettled: { code: '2075', description: 'This order is already being settled; it can no longer be split', http: 200 },
+} as const;
+export type SplitCode = keyof typeof SplitCodes;
+
+const paise = z.union([
+  z.string().regex(/^\d{1,12}$/, 'must be integer paise'),
+  z.number().int('must be integer paise').nonnegative().max(1e12),
+]);
+
+const participant = z.object({
+  zaakMerchantIdentifier: z.string().optional(),
+  merchantIdentifier: z.string().optional(),
+  merchantAmount: paise,
+});
+
+export const splitRequestSchema = z.object({
+  orderId: z.string().min(1).max(64),
+  orderAmount: paise,
+  masterMerchantIdentifier: participant,
+  subMerchantIdentifiers: z.array(participant).min(1).max(50),
+  isCustomIdentifier: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
+});
+export type SplitRequest = z.infer<typeof splitRequestSchema>;
+
+/** The merchant an entry names (trimmed), or null when it names none or two different ones. */
+export function namedMerchant(p: { zaakMerchantIdentifier?: unknown; merchantIdentifier?: unknown }): string | null {
+  const names = [p.zaakMerchantIdentifier, p.merchantIdentifier]
+    .filter((n): n is string => typeof n === 'string')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (names.length === 0 || names.some((n) => n !== names[0])) return null;
+  return /^[A-Za-z0-9]{1,64}$/.test(names[0]!) ? names[0]! : null;
+}
+
+export interface SplitShares {
+  orderId: string;
+  orderAmountPaise: Paise;
+  /** The master's share first (it may be 0), then each sub-merchant's. */
+  shares: { merchantIdentifier: string; amountPaise: Paise }[];
+}
+
+/**
+ * The request's shares, or why they cannot be: every sub-merchant named once, none the master, each
+ * share above 0 (the master's may be 0), the shares adding up to orderAmount.
+ */
+export function splitShares(master: string, r: SplitRequest): SplitShares | { refused: SplitCode; detail?: string } {
+  const subs = r.subMerchantIdentifiers.map((s) => ({ name: namedMerchant(s), amount: Number(s.merchantAmount) }));
+  if (subs.some((s) => s.name === null))
+    return { refused: 'requestInvalid', detail: 'each sub-merchant needs one zaakMerchantIdentifier or merchantIdentifier' };
+  const names = subs.map((s) => s.name!);
+  if (new Set(names).size !== names.length) return { refused: 'requestInvalid', detail: 'a sub-merchant is named twice' };
+  if (names.includes(master)) return { refused: 'requestInvalid', detail: 'the master cannot also be a sub-merchant' };
+  if (subs.some((s) => s.amount === 0))
+    return { refused: 'requestInvalid', detail: "a sub-merchant's merchantAmount must be above 0" };
+  const orderAmountPaise = Number(r.orderAmount);
+  const shares = [
+    { merchantIdentifier: master, amountPaise: Number(r.masterMerchantIdentifier.merchantAmount) },
+    ...subs.map((s) => ({ merchantIdentifier: s.name!, amountPaise: s.amount })),
+  ];
+  if (shares.reduce((sum, s) => sum + s.amountPaise, 0) !== orderAmountPaise) return { refused: 'sharesDoNotAddUp' };
+  return { orderId: r.orderId, orderAmountPaise, shares };
+}

@@ -1,0 +1,185 @@
+import { strict as assert } from 'node:assert';
+import { sharedGateway, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
+import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
+import { RUN_MASTER_KEY } from '../support/gateway';
+import { settlementActivityDeps } from '../../src/settlement-runtime';
+import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
+
+describe('Operator API: a merchant settlement account and its master merchant', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  let auth: Record<string, string>;
+  const accountUrl = (m: string) => `${gw.baseUrl}/ops/v1/merchants/${m}/settlement-account`;
+  const masterUrl = (m: string) => `${gw.baseUrl}/ops/v1/merchants/${m}/master`;
+  const ACCOUNT = { ifsc: 'HDFC0001234', accountNumber: '50100123456789', holderName: 'Acme Stores Pvt Ltd' };
+
+  before(async () => {
+    gw = await sharedGateway();
+    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+  });
+
+  it('PUT stores the account sealed and answers it masked; GET reads it back masked', async () => {
+    const m = await gw.newMerchant();
+    const none = await request(accountUrl(m.merchantIdentifier), { headers: auth });
+    assert.equal(none.status, 200, none.text);
+    assert.deepEqual(none.json, { success: true, data: { merchantIdentifier: m.merchantIdentifier, settlementAccount: null } });
+
+    const put = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body: ACCOUNT, headers: auth });
+    assert.equal(put.status, 200, put.text);
+    const shown = put.json.data.settlementAccount;
+    assert.equal(shown.ifsc, 'HDFC0001234');
+    assert.equal(shown.accountLast4, '6789');
+    assert.equal(shown.accountNumberMasked, 'XXXXXXXXXX6789');
+    assert.equal(shown.holderName, 'Acme Stores Pvt Ltd');
+    assert.ok(!put.text.includes(ACCOUNT.accountNumber), 'the whole number is never answered');
+
+    const get = await request(accountUrl(m.merchantIdentifier), { headers: auth });
+    assert.deepEqual(get.json, put.json);
+
+    // At rest: sealed, never the clear number; the reader the settlement engine takes opens it.
+    const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
+    assert.ok(!JSON.stringify(doc).includes(ACCOUNT.accountNumber), 'the account number is not stored in clear');
+    assert.match(doc!.settlementAccount.accountNumberSealed, /^pd1\./);
+    const reader = new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY);
+    assert.deepEqual(await reader.read(m.merchantIdentifier), ACCOUNT);
+    // The settlement engine's payout reads it through the reader the runtime wires by default.
+    const payouts = {} as Parameters<typeof settlementActivityDeps>[1];
+    assert.deepEqual(await settlementActivityDeps(gw.rt, payouts).settlementAccount(m.merchantIdentifier), ACCOUNT);
+    assert.equal(
+      await settlementActivityDeps(gw.rt, payouts).settlementAccount((await gw.newMerchant()).merchantIdentifier),
+      null,
+    );
+
+    // A sealed number copied onto another merchant does not open there.
+    const other = await gw.newMerchant();
+    await gw.rt.store.db
+      .collection('merchants')
+      .updateOne({ _id: other.merchantIdentifier as never }, { $set: { settlementAccount: doc!.settlementAccount } });
+    await assert.rejects(reader.read(other.merchantIdentifier));
+  });
+
+  it('refuses a bad IFSC, account number or holder with 400 (2002), changing nothing', async () => {
+    const m = await gw.newMerchant();
+    const bad = [
+      { ...ACCOUNT, ifsc: 'HDFC1001234' }, // fifth character must be 0
+      { ...ACCOUNT, ifsc: 'hdfc0001234' },
+      { ...ACCOUNT, ifsc: 'HDF00001234' },
+      { ...ACCOUNT, ifsc: 'HDFC000123' },
+      { ...ACCOUNT, accountNumber: '12345678' }, // 8 digits
+      { ...ACCOUNT, accountNumber: '1234567890123456789' }, // 19
+      { ...ACCOUNT, accountNumber: '12345678901a' },
+      { ...ACCOUNT, holderName: ' Acme' },
+      { ...ACCOUNT, extra: 1 },
+      { ifsc: ACCOUNT.ifsc },
+    ];
+    for (const body of bad) {
+      const res = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body, headers: auth });
+      assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
+      assert.equal(res.json.message.code, '2002');
+    }
+    for (const ok of ['123456789', '123456789012345678']) {
+      const res = await request(accountUrl(m.merchantIdentifier), {
+        method: 'PUT',
+        body: { ...ACCOUNT, accountNumber: ok },
+        headers: auth,
+      });
+      assert.equal(res.status, 200, res.text);
+    }
+    const malformed = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body: '{"ifsc":', headers: auth });
+    assert.equal(malformed.status, 400);
+  });
+
+  it('needs the operator token, and an unknown merchant is 404 (2042)', async () => {
+    const m = await gw.newMerchant();
+    const noToken = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body: ACCOUNT });
+    assert.equal(noToken.status, 401);
+    const unknown = await request(accountUrl('nosuchmerchant1'), { method: 'PUT', body: ACCOUNT, headers: auth });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.message.code, '2042');
+    assert.equal((await request(accountUrl('nosuchmerchant1'), { headers: auth })).status, 404);
+  });
+
+  it('PUT /master links a sub-merchant to a master, unlinks with null, and refuses impossible links', async () => {
+    const master = await gw.newMerchant('Marketplace');
+    const sub = await gw.newMerchant('Seller');
+    const linked = await request(masterUrl(sub.merchantIdentifier), {
+      method: 'PUT',
+      body: { masterMerchantIdentifier: master.merchantIdentifier },
+      headers: auth,
+    });
+    assert.equal(linked.status, 200, linked.text);
+    assert.deepEqual(linked.json.data, {
+      merchantIdentifier: sub.merchantIdentifier,
+      masterMerchantIdentifier: master.merchantIdentifier,
+    });
+    const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: sub.merchantIdentifier as never });
+    assert.equal(doc!.masterMerchantIdentifier, master.merchantIdentifier);
+
+    const refusals: [string, object, number][] = [
+      [sub.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 400], // itself
+      [sub.merchantIdentifier, { masterMerchantIdentifier: 'nosuchmerchant1' }, 400],
+      [master.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 400], // a sub cannot be a master
+      ['nosuchmerchant1', { masterMerchantIdentifier: master.merchantIdentifier }, 404],
+      [sub.merchantIdentifier, {}, 400],
+    ];
+    for (const [m, body, status] of refusals) {
+      const res = await request(masterUrl(m), { method: 'PUT', body, headers: auth });
+      assert.equal(res.status, status, `${m} ${JSON.stringify(body)}: ${res.text}`);
+    }
+    const unlinked = await request(masterUrl(sub.merchantIdentifier), {
+      method: 'PUT',
+      body: { masterMerchantIdentifier: null },
+      headers: auth,
+    });
+    assert.equal(unlinked.status, 200);
+    const after = await gw.rt.store.db.collection('merchants').findOne({ _id: sub.merchantIdentifier as never });
+    assert.equal(after!.masterMerchantIdentifier, undefined);
+  });
+
+  it('the CLI sets and shows the account and links a sub-merchant through the same ops API', async function () {
+    this.timeout(4 * SPAWN_TIMEOUT_MS);
+    const env = cliEnvFor(gw);
+    const json = async (...args: string[]) => {
+      const run = await runCli(args, env);
+      assert.equal(run.code, 0, run.stderr);
+      return JSON.parse(run.stdout);
+    };
+    const m = await gw.newMerchant('CLI seller');
+    const master = await gw.newMerchant('CLI market');
+    const set = await json(
+      'settlement-account',
+      'set',
+      m.merchantIdentifier,
+      '--ifsc',
+      'SBIN0000123',
+      '--account-number',
+      '123456789012',
+      '--holder-name',
+      'CLI Seller',
+    );
+    assert.equal(set.settlementAccount.accountNumberMasked, 'XXXXXXXX9012');
+    const shown = await json('settlement-account', 'show', m.merchantIdentifier);
+    assert.deepEqual(shown, set);
+    const refused = await runCli(
+      [
+        'settlement-account',
+        'set',
+        m.merchantIdentifier,
+        '--ifsc',
+        'SBIN1000123',
+        '--account-number',
+        '123456789012',
+        '--holder-name',
+        'X',
+      ],
+      env,
+    );
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /--ifsc/);
+    const linked = await json('link-master', m.merchantIdentifier, '--master', master.merchantIdentifier);
+    assert.deepEqual(linked, { merchantIdentifier: m.merchantIdentifier, masterMerchantIdentifier: master.merchantIdentifier });
+    const unlinked = await json('link-master', m.merchantIdentifier, '--master', '');
+    assert.equal(unlinked.masterMerchantIdentifier, null);
+  });
+});

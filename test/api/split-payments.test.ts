@@ -1,0 +1,214 @@
+import { strict as assert } from 'node:assert';
+import { createHmac } from 'node:crypto';
+import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
+import { sharedGateway, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
+import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+
+/** Zaakpay's Split Payment API against the real gateway: real paid orders, the checksum over the exact body. */
+describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function () {
+  this.timeout(90_000);
+  let gw: TestGateway;
+  let master: MerchantCredentials;
+  let sellerA: MerchantCredentials;
+  let sellerB: MerchantCredentials;
+  let stranger: MerchantCredentials;
+  const url = () => `${gw.baseUrl}/api/v1/splitTxnByAmount`;
+  const split = (raw: string, key = master.secretKey, headers: Record<string, string> = {}) =>
+    request(url(), { body: raw, headers: { zaakchecksum: createHmac('sha256', key).update(raw).digest('hex'), ...headers } });
+  const body = (orderId: string, o: { orderAmount?: unknown; master?: unknown; subs?: unknown[] } = {}) =>
+    JSON.stringify({
+      orderId,
+      orderAmount: o.orderAmount ?? '10000',
+      masterMerchantIdentifier: { zaakMerchantIdentifier: master.merchantIdentifier, merchantAmount: o.master ?? '4000' },
+      subMerchantIdentifiers: o.subs ?? [
+        { zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '3500' },
+        { zaakMerchantIdentifier: sellerB.merchantIdentifier, merchantAmount: '2500' },
+      ],
+      isCustomIdentifier: false,
+    });
+  const txnDoc = (orderId: string) =>
+    gw.rt.store.db.collection('transactions').findOne({ _id: `${master.merchantIdentifier}:${orderId}` as never });
+  async function paidOrder(amount = 10_000, payerVpa = 'success@sandbox') {
+    const orderId = newOrderId('split');
+    await sandboxPay(gw, { merchantIdentifier: master.merchantIdentifier, orderId, amount, payerVpa });
+    await paymentFinished(gw, master.merchantIdentifier, orderId);
+    return orderId;
+  }
+  const link = async (sub: MerchantCredentials, to: MerchantCredentials) => {
+    const res = await request(`${gw.baseUrl}/ops/v1/merchants/${sub.merchantIdentifier}/master`, {
+      method: 'PUT',
+      body: { masterMerchantIdentifier: to.merchantIdentifier },
+      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+    });
+    assert.equal(res.status, 200, res.text);
+  };
+
+  before(async () => {
+    gw = await sharedGateway();
+    master = await gw.newMerchant('Marketplace');
+    sellerA = await gw.newMerchant('Seller A');
+    sellerB = await gw.newMerchant('Seller B');
+    stranger = await gw.newMerchant('Unlinked seller');
+    await link(sellerA, master);
+    await link(sellerB, master);
+  });
+
+  it('records the split once on a paid order: SUCCESS 100, the shares in paise on the transaction', async () => {
+    const orderId = await paidOrder();
+    const res = await split(body(orderId));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.text, JSON.stringify({ status: 'SUCCESS', errorCode: '100', errorDescription: 'Split recorded', orderId }));
+    const doc = await txnDoc(orderId);
+    assert.equal(doc!.split.masterMerchantIdentifier, master.merchantIdentifier);
+    assert.deepEqual(doc!.split.shares, [
+      { merchantIdentifier: master.merchantIdentifier, amountPaise: 4000 },
+      { merchantIdentifier: sellerA.merchantIdentifier, amountPaise: 3500 },
+      { merchantIdentifier: sellerB.merchantIdentifier, amountPaise: 2500 },
+    ]);
+    assert.ok(doc!.split.at instanceof Date);
+
+    // Set once: a second split (even another) is refused with 2074 and changes nothing.
+    const again = await split(
+      body(orderId, { master: '0', subs: [{ zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: 10000 }] }),
+    );
+    assert.equal(again.status, 200);
+    assert.equal(again.json.status, 'FAILURE');
+    assert.equal(again.json.errorCode, '2074');
+    assert.deepEqual((await txnDoc(orderId))!.split, doc!.split);
+  });
+
+  it('takes Zaakpay custom identifiers, JSON integer amounts and padded identifiers as its sample sends them', async () => {
+    const orderId = await paidOrder();
+    const raw = JSON.stringify({
+      orderId,
+      orderAmount: 10000,
+      masterMerchantIdentifier: { merchantIdentifier: master.merchantIdentifier, merchantAmount: 0 },
+      subMerchantIdentifiers: [
+        { merchantIdentifier: ` ${sellerA.merchantIdentifier} `, merchantAmount: 6000 },
+        { merchantIdentifier: sellerB.merchantIdentifier, merchantAmount: 4000 },
+      ],
+      isCustomIdentifier: true,
+    });
+    const res = await split(raw);
+    assert.equal(res.json.status, 'SUCCESS', res.text);
+    assert.deepEqual(
+      (await txnDoc(orderId))!.split.shares.map((s: { amountPaise: number }) => s.amountPaise),
+      [0, 6000, 4000],
+    );
+  });
+
+  it('refuses with 180 a checksum of other bytes, another key or none, and 101 an unknown master', async () => {
+    const orderId = await paidOrder();
+    const raw = body(orderId);
+    const expect = async (p: Promise<{ status: number; json: any }>, status: number, code: string) => {
+      const res = await p;
+      assert.equal(res.status, status, JSON.stringify(res.json));
+      assert.equal(res.json.status, 'FAILURE');
+      assert.equal(res.json.errorCode, code);
+    };
+    await expect(split(raw, sellerA.secretKey), 401, '180');
+    // Signed, then reformatted: the checksum covers the exact bytes.
+    await expect(
+      request(url(), {
+        body: raw.replace('{', '{ '),
+        headers: { zaakchecksum: createHmac('sha256', master.secretKey).update(raw).digest('hex') },
+      }),
+      401,
+      '180',
+    );
+    await expect(request(url(), { body: raw }), 401, '180');
+    await expect(split(raw.replaceAll(master.merchantIdentifier, 'nosuchmerchant1')), 401, '101');
+    await expect(split('{"orderId":"x"}'), 401, '101');
+    assert.equal((await txnDoc(orderId))!.split, undefined, 'nothing was recorded');
+  });
+
+  it('refuses every rule with its code and records nothing', async () => {
+    const orderId = await paidOrder();
+    const cases: [string, string, number][] = [
+      [body(orderId, { orderAmount: '10001', master: '4001' }), '2073', 200], // not the order's amount (shares add up to it)
+      [body(orderId, { master: '4001' }), '2072', 200], // shares add to 10001, orderAmount is 10000
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: stranger.merchantIdentifier, merchantAmount: '6000' }] }), '2071', 200],
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: 'nosuchmerchant1', merchantAmount: '6000' }] }), '2071', 200],
+      [
+        body(orderId, {
+          subs: [
+            { zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '3000' },
+            { zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '3000' },
+          ],
+        }),
+        '2070',
+        400,
+      ],
+      [body(orderId, { subs: [{ zaakMerchantIdentifier: master.merchantIdentifier, merchantAmount: '6000' }] }), '2070', 400],
+      [
+        body(orderId, { master: '10000', subs: [{ zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: '0' }] }),
+        '2070',
+        400,
+      ],
+      [body(orderId, { subs: [] }), '2070', 400],
+      [body(orderId, { master: '40.00' }), '2070', 400], // rupees are not paise
+      [body(orderId, { master: -1 }), '2070', 400],
+      [body(orderId, { subs: [{ merchantAmount: '6000' }] }), '2070', 400],
+      [
+        body(orderId, {
+          subs: [
+            {
+              zaakMerchantIdentifier: sellerA.merchantIdentifier,
+              merchantIdentifier: sellerB.merchantIdentifier,
+              merchantAmount: '6000',
+            },
+          ],
+        }),
+        '2070',
+        400,
+      ],
+      [body(`${orderId}-unknown`), '190', 200],
+    ];
+    for (const [raw, code, status] of cases) {
+      const res = await split(raw);
+      assert.equal(res.status, status, `${raw}: ${res.text}`);
+      assert.equal(res.json.errorCode, code, `${raw}: ${res.text}`);
+      assert.equal(res.json.status, 'FAILURE');
+    }
+    assert.equal((await txnDoc(orderId))!.split, undefined, 'nothing was recorded');
+    const notJson = await split('{"orderId":');
+    assert.equal(notJson.status, 400);
+    assert.equal(notJson.json.errorCode, '2001');
+  });
+
+  it('refuses an order that is not paid (190) or that a settlement has claimed (2075)', async () => {
+    const failed = await paidOrder(10_000, 'failure@sandbox');
+    assert.equal((await split(body(failed))).json.errorCode, '190');
+
+    const claimed = await paidOrder();
+    // The settlement engine claims a sale with saleSettlementId (the shared data contract).
+    await gw.rt.store.db
+      .collection('transactions')
+      .updateOne(
+        { _id: `${master.merchantIdentifier}:${claimed}` as never },
+        { $set: { saleSettlementId: `settlement:${master.merchantIdentifier}:2026-11-27` } },
+      );
+    const res = await split(body(claimed));
+    assert.equal(res.json.errorCode, '2075', res.text);
+    assert.equal((await txnDoc(claimed))!.split, undefined);
+  });
+
+  it('a split racing another for the same order is recorded exactly once', async () => {
+    const orderId = await paidOrder();
+    const answers = await Promise.all(
+      ['4000', '3000', '2000', '1000'].map((m) =>
+        split(
+          body(orderId, {
+            master: m,
+            subs: [{ zaakMerchantIdentifier: sellerA.merchantIdentifier, merchantAmount: String(10000 - Number(m)) }],
+          }),
+        ),
+      ),
+    );
+    const codes = answers.map((a) => a.json.errorCode).sort();
+    assert.deepEqual(codes, ['100', '2074', '2074', '2074']);
+    const winner = answers.find((a) => a.json.errorCode === '100')!;
+    assert.equal(winner.json.status, 'SUCCESS');
+  });
+});

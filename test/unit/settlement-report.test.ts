@@ -1,0 +1,75 @@
+import { strict as assert } from 'node:assert';
+import { maskAccountNumber } from '../../src/domain/settlement-account';
+import { parseUtrDate, rupeesText, settlementReportChecksumString } from '../../src/domain/settlement-report';
+import { splitRequestSchema, splitShares } from '../../src/domain/split';
+import { settlementAccountSchema } from '../../src/api/schemas/settlement-merchant';
+
+describe('Settlement report and split rules (pure)', () => {
+  it('rupeesText: paise as rupees with two decimals, signed', () => {
+    assert.equal(rupeesText(31890), '318.90');
+    assert.equal(rupeesText(0), '0.00');
+    assert.equal(rupeesText(5), '0.05');
+    assert.equal(rupeesText(-5), '-0.05');
+    assert.equal(rupeesText(-100000), '-1000.00');
+    assert.equal(rupeesText(100_000_000), '1000000.00');
+  });
+
+  it('parseUtrDate: dd-MM-yyyy real dates only', () => {
+    assert.equal(parseUtrDate('06-03-2019'), '2019-03-06');
+    assert.equal(parseUtrDate('29-02-2028'), '2028-02-29');
+    for (const bad of ['29-02-2026', '6-03-2019', '2019-03-06', '06/03/2019', '32-01-2026', '01-00-2026', ' 06-03-2019', ''])
+      assert.equal(parseUtrDate(bad), null, bad);
+  });
+
+  it("the checksum string is Zaakpay's: merchantIdentifier,utr_date", () => {
+    assert.equal(
+      settlementReportChecksumString('b19e8f103bce406cbd3476431b6b7973', '06-03-2019'),
+      'b19e8f103bce406cbd3476431b6b7973,06-03-2019',
+    );
+  });
+
+  it('account: IFSC and account number validated, number masked to its last four', () => {
+    const ok = { ifsc: 'SBIN0ABC123', accountNumber: '123456789', holderName: 'A' };
+    assert.ok(settlementAccountSchema.safeParse(ok).success);
+    for (const ifsc of ['SBIN1ABC123', 'SBI0ABC1234', 'SBIN0ABC12', 'SBIN0ABC1234', 'sbin0abc123'])
+      assert.equal(settlementAccountSchema.safeParse({ ...ok, ifsc }).success, false, ifsc);
+    assert.equal(maskAccountNumber('50100123456789'), 'XXXXXXXXXX6789');
+  });
+
+  it('splitShares: the master first, shares adding up to orderAmount, subs distinct and above 0', () => {
+    const r = (subs: { zaakMerchantIdentifier: string; merchantAmount: string }[], master = '0', orderAmount = '1000') =>
+      splitShares(
+        'master1',
+        splitRequestSchema.parse({
+          orderId: 'o1',
+          orderAmount,
+          masterMerchantIdentifier: { zaakMerchantIdentifier: 'master1', merchantAmount: master },
+          subMerchantIdentifiers: subs,
+        }),
+      );
+    assert.deepEqual(
+      r([
+        { zaakMerchantIdentifier: ' sub1 ', merchantAmount: '600' },
+        { zaakMerchantIdentifier: 'sub2', merchantAmount: '400' },
+      ]),
+      {
+        orderId: 'o1',
+        orderAmountPaise: 1000,
+        shares: [
+          { merchantIdentifier: 'master1', amountPaise: 0 },
+          { merchantIdentifier: 'sub1', amountPaise: 600 },
+          { merchantIdentifier: 'sub2', amountPaise: 400 },
+        ],
+      },
+    );
+    assert.deepEqual(r([{ zaakMerchantIdentifier: 'sub1', merchantAmount: '999' }]), { refused: 'sharesDoNotAddUp' });
+    assert.equal(
+      (r([{ zaakMerchantIdentifier: 'master1', merchantAmount: '1000' }]) as { refused: string }).refused,
+      'requestInvalid',
+    );
+    assert.equal(
+      (r([{ zaakMerchantIdentifier: 'sub1', merchantAmount: '0' }], '1000') as { refused: string }).refused,
+      'requestInvalid',
+    );
+  });
+});
