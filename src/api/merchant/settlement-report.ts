@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
 import {
   parseUtrDate,
   settlementReportChecksumString,
@@ -10,6 +10,7 @@ import {
 } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
 import type { ApiDeps } from '../deps';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { settlementReportFailure } from '../envelope';
 import { parseJsonBody, readRawBody } from '../middleware/body';
 import { sharedLimiter } from '../middleware/rate-limit';
@@ -50,7 +51,10 @@ export function settlementReportRoutes(deps: ApiDeps): Router {
     if (!merchant) return refuse('merchantUnknown');
     if (typeof utrDate !== 'string') return refuse('dateInvalid');
     const signed = settlementReportChecksumString(merchant.merchantIdentifier, utrDate);
-    if (typeof checksum !== 'string' || !checksumMatches(secretKeysAt(merchant, deps.now()), signed, checksum))
+    if (
+      typeof checksum !== 'string' ||
+      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, signed, checksum)))
+    )
       return refuse('checksumMismatch');
     const settlementDate = parseUtrDate(utrDate);
     if (!settlementDate) return refuse('dateInvalid');

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { checksumMatches, secretKeysAt } from '../../domain/checksum';
+import { checksumMatches } from '../../domain/checksum';
 import { namedMerchant, SplitCodes, splitRequestSchema, splitShares, type SplitCode } from '../../domain/split';
 import { splitOrder } from '../../usecases/split-order';
 import type { ApiDeps } from '../deps';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { splitFailure } from '../envelope';
 import { parseJsonBody, readRawBody } from '../middleware/body';
 
@@ -37,7 +38,8 @@ export function splitPaymentRoutes(deps: ApiDeps): Router {
     const master = masterName ? await deps.merchants.findById(masterName) : null;
     if (!master) return answer('merchantUnknown');
     const presented = ctx.get('zaakchecksum');
-    if (!checksumMatches(secretKeysAt(master, deps.now()), raw, presented)) return answer('checksumMismatch');
+    if (!(await verifiedWithKeysInForce(deps.merchants, master, deps.now(), (keys) => checksumMatches(keys, raw, presented))))
+      return answer('checksumMismatch');
     await deps.rateLimit.consume(ctx, 'split', master.merchantIdentifier);
 
     const parsed = splitRequestSchema.safeParse(body);
