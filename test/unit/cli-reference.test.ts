@@ -32,6 +32,13 @@ const COMMAND_OF: Record<string, string> = {
   'PUT /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account set',
   'GET /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account show',
   'PUT /ops/v1/merchants/{merchantIdentifier}/master': 'cli link-master',
+  'GET /ops/v1/merchants/{merchantIdentifier}/fee-plan': 'cli fee-plan show',
+  'PUT /ops/v1/merchants/{merchantIdentifier}/fee-plan': 'cli fee-plan set',
+  'POST /ops/v1/merchants/{merchantIdentifier}/settlements/hold': 'cli settlements hold',
+  'POST /ops/v1/merchants/{merchantIdentifier}/settlements/release': 'cli settlements release',
+  'GET /ops/v1/settlements/needs-attention': 'cli settlements attention',
+  'GET /ops/v1/settlements/differences': 'cli settlements differences',
+  'GET /ops/v1/settlements/{settlementId}': 'cli settlements show',
 };
 
 const leafCommands = () =>

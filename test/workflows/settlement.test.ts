@@ -46,12 +46,17 @@ describe('settlement workflow (time-skipping, real store)', function () {
 
   before(async () => {
     const s = await testStore();
-    store = await connectStore(s.uri, s.dbName);
+    // A database of its own: the daily starter reads every merchant of its store, and other suites'
+    // orders in the shared one are sealed under their own keys.
+    store = await connectStore(s.uri, `${s.dbName}_settlement_${Date.now().toString(36)}`);
     transactions = new TransactionRepository(store.db, MASTER_KEY);
     settlements = new SettlementRepository(store.db);
     settings = new SettlementSettingsRepository(store.db);
   });
-  after(() => store?.close());
+  after(async () => {
+    await store?.db.dropDatabase().catch(() => undefined);
+    await store?.close();
+  });
 
   /** The bank as the workflow sees it: every request noted; `refuse` dates refused; crash after paying once. */
   class RecordingBank implements BankPayouts {
