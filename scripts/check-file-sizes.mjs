@@ -6,10 +6,7 @@ import path from 'node:path';
 const MAX_LINES = 400;
 const FOLDERS = ['src', 'workflows', 'activities'];
 /** Files still above the limit, each with the size it may not grow past (remove as they are split). */
-const KNOWN = {
-  'src/config.ts': 519,
-  'src/store/transaction-repository.ts': 429,
-};
+const KNOWN = {};
 
 const root = path.resolve(import.meta.dirname, '..');
 const files = FOLDERS.flatMap((folder) =>

@@ -1,90 +1,28 @@
 import type { Collection, Db, Document, Filter, FindCursor, Sort } from 'mongodb';
 import { PayerDataCipher } from '../domain/payer-data';
-import { PaymentResponse } from '../domain/response-codes';
-import type { FigureContribution } from '../domain/daily-figures';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
-import { statesThatMayBecome, TxnStatus, type TxnStatusName } from '../domain/txn-status';
+import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
 import { DailyFiguresRepository } from './daily-figures-repository';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
-import { BUYER_FIELDS, openBuyer, sealBuyer, type BuyerDetails } from './sealed-buyer';
-import { holdsPayerDataInClear, openInstrument, sealInstrument, type StoredInstrument } from './sealed-instrument';
+import { BUYER_FIELDS, sealBuyer, type BuyerDetails } from './sealed-buyer';
+import { holdsPayerDataInClear, sealInstrument } from './sealed-instrument';
+import {
+  docToTransaction,
+  EARLIEST_DATE,
+  pending,
+  SWEEP_QUEUE_FIELDS,
+  sweepQueueUpdate,
+  toDoc,
+  type NewTransaction,
+  type TransactionDoc,
+} from './transaction-doc';
+import { TransactionPages } from './transaction-pages';
+import { TransactionSweeps } from './transaction-sweeps';
 
 export { orderKey, type OrderRef } from './order-id-repository';
-
-/**
- * Stored with the order's natural key as `_id` (`<merchantIdentifier>:<orderId>`): the primary key
- * itself makes an order unique per merchant, and every order lookup is a primary-key lookup. The
- * instrument's payer data (VPA, masked card, card id) is sealed for this order (sealed-instrument.ts),
- * and so are the buyer's name, email and address, together as `buyerSealed` (sealed-buyer.ts).
- * Nothing queries those: no keyed hash is kept for them. Orders stored before they were sealed hold
- * them in clear instead (read as is, rewritten at start-up).
- */
-type TransactionDoc = Omit<Transaction, 'instrument' | keyof BuyerDetails> &
-  Partial<BuyerDetails> & {
-    _id: string;
-    instrument: StoredInstrument;
-    buyerSealed?: string;
-    /** What the order has added to its day's dashboard figures (daily-figures-repository.ts). */
-    countedInFigures?: FigureContribution;
-  } & Partial<SweepQueue>;
-
-/**
- * Where a Pending order waits for the pending-payment sweep, kept only while it is Pending (index
- * sweep_lane_due): `unswept` since its last write (`sweepDueAt` = updatedAt), or `swept` at
- * `sweepDueAt` (= sweptAt). The sweep reads the unswept lane, then the swept one, each in the order
- * of sweepDueAt, from the index: it reads what it takes, not every Pending order.
- */
-interface SweepQueue {
-  sweepLane: 'unswept' | 'swept';
-  sweepDueAt: Date;
-}
-const SWEEP_QUEUE_FIELDS = { sweepLane: '', sweepDueAt: '' } as const;
-
-/** The sweep queue's fields for an order written at `at` into `status`: set while Pending, else removed. */
-function sweepQueueUpdate(status: TxnStatusName, at: Date): { $set?: SweepQueue; $unset?: typeof SWEEP_QUEUE_FIELDS } {
-  return status === 'Pending' ? { $set: { sweepLane: 'unswept', sweepDueAt: at } } : { $unset: SWEEP_QUEUE_FIELDS };
-}
-
-/** The earliest date the embedded store compares as a date in an index search (13 digits of epoch ms). */
-const EARLIEST_DATE = new Date(1e12);
-
-export type NewTransaction = Omit<
-  Transaction,
-  | 'status'
-  | 'responseCode'
-  | 'responseDescription'
-  | 'bankRefNum'
-  | 'authCode'
-  | 'markedFailedByService'
-  | 'updatedAt'
-  | 'completedAt'
-  | 'successAt'
-  | 'refunds'
-  | 'version'
->;
-
-/** A record's place in a page order: its date (createdAt or successAt), then its txnId. */
-export interface SortKey {
-  at: Date;
-  txnId: string;
-}
-
-/** The latest date the embedded store compares as a date in an index search (13 digits of epoch ms). */
-const LATEST_DATE = new Date(Date.UTC(2286, 0, 1));
-
-/**
- * `field` in [from, until), and after `after` in the order (field, txnId) when given. The range
- * starts at the keyset's date, so the store seeks there in the index and reads on; the ties on
- * that date are settled by txnId.
- */
-function afterKeyset(field: 'createdAt' | 'successAt', from: Date, until: Date, after?: SortKey): Filter<TransactionDoc> {
-  if (!after) return { [field]: { $gte: from, $lt: until } };
-  return {
-    [field]: { $gte: after.at > from ? after.at : from, $lt: until },
-    $and: [{ $or: [{ [field]: { $gt: after.at } }, { txnId: { $gt: after.txnId } }] }],
-  } as Filter<TransactionDoc>;
-}
+export type { NewTransaction } from './transaction-doc';
+export type { SortKey } from './transaction-pages';
 
 /** A transaction as read without its buyer's details (findByOrderWithoutBuyer). */
 export type TransactionWithoutBuyer = Omit<Transaction, keyof BuyerDetails>;
@@ -115,40 +53,22 @@ export class TransactionRepository {
   private readonly cipher: PayerDataCipher;
   /** Every write below also keeps the order's day of the dashboard figures up to date. */
   private readonly figures: DailyFiguresRepository;
+  /** The sweeps' reads and marks, and the page and settlement reads (delegated to below). */
+  private readonly sweeps: TransactionSweeps;
+  private readonly pages: TransactionPages;
 
   constructor(db: Db, masterKey: string) {
     this.txns = db.collection<TransactionDoc>('transactions');
     this.figures = new DailyFiguresRepository(db);
     this.orderIds = new OrderIdRepository(db);
     this.cipher = new PayerDataCipher(masterKey);
-  }
-
-  /** The document as stored: payer data sealed. */
-  private toDoc(t: Transaction): TransactionDoc {
-    const { buyerName: _name, buyerEmail: _email, ipAddress: _ip, ...rest } = t;
-    return {
-      _id: orderKey(t),
-      ...rest,
-      buyerSealed: sealBuyer(this.cipher, t, t),
-      instrument: sealInstrument(this.cipher, t, t.instrument),
-      ...sweepQueueUpdate(t.status, t.updatedAt).$set,
-    };
+    this.sweeps = new TransactionSweeps(this.txns, this.toTransaction);
+    this.pages = new TransactionPages(this.txns, this.toTransaction);
   }
 
   /** The transaction as the gateway knows it, payer data opened (stored in clear before: as is). */
-  private toTransaction = ({
-    _id,
-    buyerSealed,
-    sweepLane: _lane,
-    sweepDueAt: _due,
-    countedInFigures: _counted,
-    ...rest
-  }: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
-    ({
-      ...rest,
-      ...(buyerSealed !== undefined ? openBuyer(this.cipher, rest, buyerSealed) : {}),
-      instrument: openInstrument(this.cipher, rest, rest.instrument),
-    }) as Transaction;
+  private toTransaction = (doc: Omit<TransactionDoc, '_id'> & { _id?: string }): Transaction =>
+    docToTransaction(this.cipher, doc);
 
   /**
    * Seals the buyer details (name, email, address) of transactions stored before they were
@@ -226,7 +146,7 @@ export class TransactionRepository {
     try {
       // Inserted as counted in its day's figures, then added there: a crash between the two leaves
       // the order out of them until a rebuild (daily-figures-repository.ts).
-      await this.txns.insertOne({ ...this.toDoc(transaction), countedInFigures: DailyFiguresRepository.NEW_ORDER });
+      await this.txns.insertOne({ ...toDoc(this.cipher, transaction), countedInFigures: DailyFiguresRepository.NEW_ORDER });
       await this.figures.addNewOrders([transaction]);
       return { transaction, created: true };
     } catch (e) {
@@ -248,7 +168,7 @@ export class TransactionRepository {
     let taken = new Set<number>();
     try {
       await this.txns.insertMany(
-        free.map((t) => ({ ...this.toDoc(pending(t)), countedInFigures: DailyFiguresRepository.NEW_ORDER })),
+        free.map((t) => ({ ...toDoc(this.cipher, pending(t)), countedInFigures: DailyFiguresRepository.NEW_ORDER })),
         { ordered: false },
       );
     } catch (e) {
@@ -273,17 +193,10 @@ export class TransactionRepository {
     return doc ? this.toTransaction(doc) : null;
   }
 
-  /**
-   * The settlement engine's reads (settlement-claim-repository.ts), at most `limit`: without the
-   * buyer's details, which a settlement never shows (neither read nor opened).
-   */
-  async findMatching(filter: Filter<Document>, sort: Sort, limit: number): Promise<TransactionWithoutBuyer[]> {
-    const docs = await this.txns
-      .find(filter as Filter<TransactionDoc>, { projection: WITHOUT_BUYER })
-      .sort(sort)
-      .limit(limit)
-      .toArray();
-    return docs.map(this.toTransaction);
+  /** The settlement engine's reads (TransactionPages.findMatching). */
+  findMatching(filter: Filter<Document>, sort: Sort, limit: number): Promise<TransactionWithoutBuyer[]> {
+    // Without the buyer's details, which a settlement never shows (neither read nor opened).
+    return this.pages.findMatching(filter, sort, limit, WITHOUT_BUYER);
   }
 
   /** Transactions by gateway txnId, one query per batch (index txnId_unique, on either store). */
@@ -292,98 +205,39 @@ export class TransactionRepository {
     return (await this.txns.find({ txnId: { $in: txnIds } }).toArray()).map(this.toTransaction);
   }
 
-  /**
-   * Pending orders not touched since `before`: candidates for the sweep. Never swept first, then
-   * the longest unswept: orders that rightly wait for days (payment links, QRs) are revisited in
-   * turn and can never crowd a new orphan out of a run's `limit`.
-   */
-  async findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
-    // From the sweep queue's index (SweepQueue): the unswept lane in the order of their last write,
-    // then the swept lane in the order of their last sweep (a swept order was untouched since before
-    // an earlier `before`; updatedAt is checked all the same). Both ranges are bounded on both sides
-    // so that the embedded store searches the index in its order and stops at the limit.
-    const lane = (sweepLane: SweepQueue['sweepLane'], dueBefore: Date, n: number) =>
-      this.txns
-        .find({ sweepLane, sweepDueAt: { $gte: EARLIEST_DATE, $lt: dueBefore }, status: 'Pending', updatedAt: { $lt: before } })
-        .sort({ sweepDueAt: 1, updatedAt: 1 })
-        .limit(n)
-        .toArray();
-    const docs = await lane('unswept', before, limit);
-    if (docs.length < limit) docs.push(...(await lane('swept', LATEST_DATE, limit - docs.length)));
-    return docs.map(this.toTransaction);
+  /** Pending orders not touched since `before`, for the sweep (TransactionSweeps.findPendingSince). */
+  findPendingSince(before: Date, limit: number): Promise<Transaction[]> {
+    return this.sweeps.findPendingSince(before, limit);
   }
 
-  /** Notes that the sweep ensured these orders' workflows (see findPendingSince): they go to the back of the queue. */
-  async markSwept(orders: OrderRef[], at: Date): Promise<void> {
-    if (orders.length === 0) return;
-    await this.txns.updateMany(
-      { _id: { $in: orders.map(orderKey) }, status: 'Pending' },
-      { $set: { sweptAt: at, sweepLane: 'swept', sweepDueAt: at } },
-    );
+  /** Sends these swept orders to the back of the sweep queue (TransactionSweeps.markSwept). */
+  markSwept(orders: OrderRef[], at: Date): Promise<void> {
+    return this.sweeps.markSwept(orders, at);
   }
 
-  /**
-   * Puts Pending orders stored before the sweep queue existed into it (at start-up, once per store:
-   * runtime.ts), each as it would stand had it been written with it: swept at its sweptAt, or
-   * unswept since its updatedAt. Conditional on the order still Pending and still outside the queue.
-   * Returns how many it queued.
-   */
-  async queuePendingForSweep(): Promise<number> {
-    const outside = { status: 'Pending', sweepLane: { $exists: false } } as Filter<TransactionDoc>;
-    let queued = 0;
-    for await (const doc of this.txns.find(outside, { projection: { _id: 1, updatedAt: 1, sweptAt: 1 } })) {
-      const queue: SweepQueue = doc.sweptAt
-        ? { sweepLane: 'swept', sweepDueAt: doc.sweptAt }
-        : { sweepLane: 'unswept', sweepDueAt: doc.updatedAt };
-      queued += (await this.txns.updateOne({ _id: doc._id, ...outside } as Filter<TransactionDoc>, { $set: queue }))
-        .modifiedCount;
-    }
-    return queued;
+  /** Queues Pending orders stored before the sweep queue existed (TransactionSweeps.queuePendingForSweep). */
+  queuePendingForSweep(): Promise<number> {
+    return this.sweeps.queuePendingForSweep();
   }
 
-  /**
-   * Orders with a refund still PENDING and untouched since `before`: candidates for the sweep. As
-   * findPendingSince: never swept first, then the longest unswept, so refunds that rightly wait for
-   * the bank are revisited in turn and never crowd an orphaned refund out of a run's `limit`.
-   */
-  async findWithPendingRefundsSince(before: Date, limit: number): Promise<Transaction[]> {
-    const docs = await this.txns
-      .find({ 'refunds.status': 'PENDING', updatedAt: { $lt: before } })
-      .sort({ refundsSweptAt: 1, updatedAt: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map(this.toTransaction);
+  /** Orders with a PENDING refund untouched since `before` (TransactionSweeps.findWithPendingRefundsSince). */
+  findWithPendingRefundsSince(before: Date, limit: number): Promise<Transaction[]> {
+    return this.sweeps.findWithPendingRefundsSince(before, limit);
   }
 
-  /** Notes that the sweep ensured these orders' refund workflows (see findWithPendingRefundsSince). */
-  async markRefundsSwept(orders: OrderRef[], at: Date): Promise<void> {
-    if (orders.length === 0) return;
-    await this.txns.updateMany(
-      { _id: { $in: orders.map(orderKey) }, 'refunds.status': 'PENDING' },
-      { $set: { refundsSweptAt: at } },
-    );
+  /** Notes that the sweep ensured these orders' refund workflows (TransactionSweeps.markRefundsSwept). */
+  markRefundsSwept(orders: OrderRef[], at: Date): Promise<void> {
+    return this.sweeps.markRefundsSwept(orders, at);
   }
 
-  /**
-   * Orders whose last chargeback change has no delivery started yet and that nobody touched since
-   * `before`: candidates for the sweep, never swept first, then the longest unswept.
-   */
-  async findWithChargebackNoticeSince(before: Date, limit: number): Promise<Transaction[]> {
-    const docs = await this.txns
-      .find({ 'chargebackNotice.version': { $exists: true }, updatedAt: { $lt: before } })
-      .sort({ chargebackNoticeSweptAt: 1, updatedAt: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map(this.toTransaction);
+  /** Orders with an undelivered chargeback notice untouched since `before` (TransactionSweeps). */
+  findWithChargebackNoticeSince(before: Date, limit: number): Promise<Transaction[]> {
+    return this.sweeps.findWithChargebackNoticeSince(before, limit);
   }
 
-  /** Notes that the sweep visited these orders' chargeback notices (see findWithChargebackNoticeSince). */
-  async markChargebackNoticesSwept(orders: OrderRef[], at: Date): Promise<void> {
-    if (orders.length === 0) return;
-    await this.txns.updateMany(
-      { _id: { $in: orders.map(orderKey) }, 'chargebackNotice.version': { $exists: true } },
-      { $set: { chargebackNoticeSweptAt: at } },
-    );
+  /** Notes that the sweep visited these orders' chargeback notices (TransactionSweeps). */
+  markChargebackNoticesSwept(orders: OrderRef[], at: Date): Promise<void> {
+    return this.sweeps.markChargebackNoticesSwept(orders, at);
   }
 
   /**
@@ -437,91 +291,24 @@ export class TransactionRepository {
     return { applied: false, transaction: this.toTransaction(current) };
   }
 
-  /**
-   * A ledger page: the merchant's transactions initiated in [from, until), oldest first then by
-   * txnId (index merchant_created), `limit` of them after `skip`. A cursor, so a page streams.
-   */
-  ledgerPage(q: {
-    merchantIdentifier: string;
-    from: Date;
-    until: Date;
-    statuses: TxnStatusName[];
-    includeDelayedSuccess: boolean;
-    skip: number;
-    limit: number;
-    /** Continue after this record's sort key (where the previous page ended) instead of skipping. */
-    after?: SortKey;
-  }): FindCursor<Transaction> {
-    const filter: Filter<TransactionDoc> = {
-      merchantIdentifier: q.merchantIdentifier,
-      ...afterKeyset('createdAt', q.from, q.until, q.after),
-    };
-    if (q.statuses.length < Object.keys(TxnStatus).length) filter.status = { $in: q.statuses };
-    if (!q.includeDelayedSuccess) filter.delayedSuccess = { $ne: true };
-    return this.page(filter, { createdAt: 1, txnId: 1 }, q.skip, q.limit);
+  /** A ledger page of the merchant's transactions (TransactionPages.ledgerPage). */
+  ledgerPage(q: Parameters<TransactionPages['ledgerPage']>[0]): FindCursor<Transaction> {
+    return this.pages.ledgerPage(q);
   }
 
-  /** A bulk page: the merchant's transactions that succeeded in [from, until), by success time then txnId. */
-  bulkPage(q: {
-    merchantIdentifier: string;
-    from: Date;
-    until: Date;
-    statuses: TxnStatusName[];
-    skip: number;
-    limit: number;
-    /** As ledgerPage's. */
-    after?: SortKey;
-  }): FindCursor<Transaction> {
-    const filter: Filter<TransactionDoc> = {
-      merchantIdentifier: q.merchantIdentifier,
-      ...afterKeyset('successAt', q.from, q.until, q.after),
-      status: { $in: q.statuses },
-    };
-    return this.page(filter, { successAt: 1, txnId: 1 }, q.skip, q.limit);
+  /** A bulk page of the merchant's successful transactions (TransactionPages.bulkPage). */
+  bulkPage(q: Parameters<TransactionPages['bulkPage']>[0]): FindCursor<Transaction> {
+    return this.pages.bulkPage(q);
   }
 
-  /**
-   * Whether any of the merchant's transactions whose `field` lies in [from, upTo] was written at or
-   * after `since` (every write stamps updatedAt): if none was, the records before a page's keyset
-   * are the ones that were there when the keyset was taken, and the page after it is the page the
-   * plain skip would read. One index search of the merchant's recent writes (merchant_updated).
-   */
-  async writtenSince(q: { merchantIdentifier: string; field: 'createdAt' | 'successAt'; from: Date; upTo: Date; since: Date }) {
-    const written = await this.txns.findOne(
-      {
-        merchantIdentifier: q.merchantIdentifier,
-        // Bounded on both sides so that the embedded store searches the index (docs/contributors/store.md).
-        updatedAt: { $gte: q.since, $lt: LATEST_DATE },
-        [q.field]: { $gte: q.from, $lte: q.upTo },
-      },
-      { projection: { _id: 1 }, sort: { updatedAt: 1 } },
-    );
-    return written !== null;
+  /** Whether a page's range was written since `since` (TransactionPages.writtenSince). */
+  writtenSince(q: Parameters<TransactionPages['writtenSince']>[0]): Promise<boolean> {
+    return this.pages.writtenSince(q);
   }
 
-  /**
-   * A dashboard search page: the merchant's transactions created in [from, until), oldest first then
-   * by txnId, `limit` of them after the keyset cursor `after` (the last row of the page before). The
-   * range starts at the cursor's createdAt, so the store seeks there in merchant_created and reads
-   * on: nothing before the cursor is read or skipped, whatever page this is. `where` narrows what
-   * is read (status, kind); the store applies it to the rows of the range.
-   */
-  searchPage(q: {
-    merchantIdentifier: string;
-    from: Date;
-    until: Date;
-    after?: { createdAt: Date; txnId: string };
-    where?: Document[];
-    limit: number;
-  }): FindCursor<Transaction> {
-    const and = [...(q.where ?? [])] as Filter<TransactionDoc>[];
-    if (q.after) and.push({ $or: [{ createdAt: { $gt: q.after.createdAt } }, { txnId: { $gt: q.after.txnId } }] });
-    const filter: Filter<TransactionDoc> = {
-      merchantIdentifier: q.merchantIdentifier,
-      createdAt: { $gte: q.after && q.after.createdAt > q.from ? q.after.createdAt : q.from, $lt: q.until },
-      ...(and.length ? { $and: and } : {}),
-    };
-    return this.page(filter, { createdAt: 1, txnId: 1 }, 0, q.limit);
+  /** A dashboard search page (TransactionPages.searchPage). */
+  searchPage(q: Parameters<TransactionPages['searchPage']>[0]): FindCursor<Transaction> {
+    return this.pages.searchPage(q);
   }
 
   /** The merchant's transaction of a gateway txnId (index txnId_unique); another merchant's: null. */
@@ -537,16 +324,6 @@ export class TransactionRepository {
       .find({ _id: { $in: orderIds.map((orderId) => orderKey({ merchantIdentifier, orderId })) } })
       .toArray();
     return docs.map(this.toTransaction);
-  }
-
-  private page(filter: Filter<TransactionDoc>, sort: Sort, skip: number, limit: number): FindCursor<Transaction> {
-    return this.txns
-      .find(filter, { projection: { _id: 0 } })
-      .sort(sort)
-      .skip(skip)
-      .limit(limit)
-      .batchSize(Math.min(limit, 1000))
-      .map(this.toTransaction);
   }
 
   /** Clears the reconciliation's pending follow-ups once they are all started. */
@@ -583,22 +360,4 @@ export class TransactionRepository {
     await this.figures.count(updated);
     return this.toTransaction(updated);
   }
-}
-
-/** A new order as first stored: Pending, nothing answered yet. */
-function pending(t: NewTransaction): Transaction {
-  return {
-    ...t,
-    status: 'Pending',
-    responseCode: PaymentResponse.pending.code,
-    responseDescription: PaymentResponse.pending.description,
-    bankRefNum: null,
-    authCode: null,
-    markedFailedByService: false,
-    updatedAt: t.createdAt,
-    completedAt: null,
-    successAt: null,
-    refunds: [],
-    version: 1,
-  };
 }

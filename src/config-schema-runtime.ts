@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { bool, port } from './config-schema-fields';
+
+/** Configuration: the environment, the HTTP server, the store, Temporal and the local dev stack. */
+export const runtimeSettings = z.object({
+  GATEWAY_ENV: z
+    .enum(['development', 'test', 'staging', 'production'])
+    .default('development')
+    .describe(
+      'development, test, staging or production; staging and production require strong MASTER_KEY and OPS_TOKEN and an https PUBLIC_BASE_URL, and production never runs the sandbox',
+    ),
+  API_HOST: z.string().min(1).default('127.0.0.1').describe('address the HTTP API binds to'),
+  API_PORT: port.default(3000).describe('port of the HTTP API'),
+  PUBLIC_BASE_URL: z
+    .url()
+    .optional()
+    .describe(
+      'base URL merchants and payers use to reach the API; defaults to http://localhost:<API_PORT> (staging and production: required, https)',
+    ),
+  TRUST_PROXY: bool
+    .default(false)
+    .describe(
+      'the API sits behind one TLS-terminating proxy: take the scheme, host and client address from its X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For (the last hop only)',
+    ),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional()
+    .describe('MongoDB to use; when unset, npm start and npm test run the local FerretDB store'),
+  MONGODB_DB: z
+    .string()
+    .min(1)
+    .default('gateway')
+    .describe('database name (with TIME_SKIPPING, the gateway uses <name>_time_skipping instead)'),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Temporal frontend host:port; when unset, npm start runs the local dev server'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default').describe('Temporal namespace'),
+  TEMPORAL_UI_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) address')
+    .optional()
+    .describe(
+      "Temporal UI's address (http://localhost:8233); the dashboard links each order to its workflow there (unset: no link)",
+    ),
+  TEMPORAL_TLS_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "mTLS to Temporal: PEM file of the CA that signed the frontend's certificate (with TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE, all or none; production and staging require them)",
+    ),
+  TEMPORAL_TLS_CERT_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("mTLS to Temporal: PEM file of the gateway's client certificate (the frontend requires one)"),
+  TEMPORAL_TLS_KEY_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("mTLS to Temporal: PEM file of that client certificate's private key"),
+  TEMPORAL_TLS_SERVER_NAME: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "mTLS to Temporal: the name the frontend's certificate must carry, when it differs from TEMPORAL_ADDRESS's host (e.g. temporal)",
+    ),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('payments').describe('task queue of the payment worker'),
+  DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
+  DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
+  DEV_TEMPORAL_UI_PORT: port.default(8233).describe('npm start: port of Temporal UI'),
+  DEV_TEMPORAL_UI_CODEC_PORT: port
+    .default(8234)
+    .describe("npm start: loopback port of Temporal UI's codec site (adds the operator token, forwards to /ops/v1/codec)"),
+  DEV_BANK_SIMULATOR_PORT: port
+    .default(4100)
+    .describe('npm start -- --bank=simulator: port of the local bank simulator (BANK_BASE_URL points there)'),
+  DATA_DIR: z.string().min(1).default('.data').describe('npm start: where local data persists'),
+});
