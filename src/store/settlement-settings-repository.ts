@@ -8,8 +8,6 @@ export interface SettlementSettings {
   /** Held: its settlements wait (state `held`) until an operator releases them. */
   held: boolean;
   heldAt?: Date;
-  /** The merchant receives the `settlement.processed` webhook. */
-  settlementWebhook: boolean;
   updatedAt?: Date;
 }
 
@@ -29,7 +27,6 @@ export class SettlementSettingsRepository {
       ...(d?.feePlan ? { feePlan: d.feePlan } : {}),
       held: d?.held ?? false,
       ...(d?.heldAt ? { heldAt: d.heldAt } : {}),
-      settlementWebhook: d?.settlementWebhook ?? false,
     };
   }
 
@@ -43,9 +40,5 @@ export class SettlementSettingsRepository {
       held ? { $set: { held, heldAt: now, updatedAt: now } } : { $set: { held, updatedAt: now }, $unset: { heldAt: '' } },
       { upsert: true },
     );
-  }
-
-  async setSettlementWebhook(merchantIdentifier: string, on: boolean, now: Date): Promise<void> {
-    await this.coll.updateOne({ _id: merchantIdentifier }, { $set: { settlementWebhook: on, updatedAt: now } }, { upsert: true });
   }
 }
