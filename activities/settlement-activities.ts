@@ -13,7 +13,12 @@ import type { FeePlan } from '../src/domain/settlement-fees';
 import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
-import { SETTLEMENT_PAGE_SIZE, type SettlementWorkflowInput } from '../src/temporal/settlement-contract';
+import {
+  SETTLEMENT_PAGE_SIZE,
+  SETTLEMENT_WORKFLOW_TYPE,
+  type SettlementWorkflow,
+  type SettlementWorkflowInput,
+} from '../src/temporal/settlement-contract';
 import type { BankPayoutAnswer, BankPayouts } from '../src/bank/connector';
 
 /** The merchant's settlement bank account, opened (settle-merchant's reader, injected). */
@@ -233,7 +238,7 @@ export async function startSettlement(
   input: SettlementWorkflowInput,
 ): Promise<boolean> {
   try {
-    await deps.temporal.workflow.start('settlementWorkflow', {
+    await deps.temporal.workflow.start<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementId(input.merchantIdentifier, input.settlementDate),
       taskQueue: deps.taskQueue,
       args: [input],

@@ -36,6 +36,11 @@ export interface SettlementDayInput {
   settlementDate?: string;
 }
 
+export const SETTLEMENT_WORKFLOW_TYPE = 'settlementWorkflow';
+
+/** The settlement workflow's signature, for a typed start by name. */
+export type SettlementWorkflow = (input: SettlementWorkflowInput) => Promise<SettlementWorkflowResult>;
+
 export const SETTLEMENT_SCHEDULE_ID = 'settlement:daily';
 export const SETTLEMENT_DAY_WORKFLOW_TYPE = 'settlementDayWorkflow';
 

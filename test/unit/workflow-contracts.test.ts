@@ -5,6 +5,12 @@ import { MANDATE_WORKFLOW_TYPE, MandateFailure, mandateRefusal, type MandateWork
 import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow } from '../../src/temporal/payment-contract';
 import { RECONCILIATION_WORKFLOW_TYPE, type ReconciliationWorkflow } from '../../src/temporal/reconciliation-contract';
 import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../../src/temporal/refund-contract';
+import {
+  SETTLEMENT_DAY_WORKFLOW_TYPE,
+  SETTLEMENT_WORKFLOW_TYPE,
+  type SettlementDayWorkflow,
+  type SettlementWorkflow,
+} from '../../src/temporal/settlement-contract';
 import { PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE, type PendingPaymentsSweepWorkflow } from '../../src/temporal/sweep-contract';
 import { WEBHOOK_BATCH_WORKFLOW_TYPE, type WebhookBatchWorkflow } from '../../src/temporal/webhook-batch-contract';
 import { WEBHOOK_DELIVERY_WORKFLOW_TYPE, type WebhookDeliveryWorkflow } from '../../src/temporal/webhook-contract';
@@ -20,6 +26,8 @@ const signatures: {
   pendingPaymentsSweepWorkflow: PendingPaymentsSweepWorkflow;
   webhookBatchWorkflow: WebhookBatchWorkflow;
   webhookDeliveryWorkflow: WebhookDeliveryWorkflow;
+  settlementWorkflow: SettlementWorkflow;
+  settlementDayWorkflow: SettlementDayWorkflow;
 } = workflows;
 
 describe('workflow contracts (src/temporal/*-contract.ts)', () => {
@@ -33,6 +41,8 @@ describe('workflow contracts (src/temporal/*-contract.ts)', () => {
       pendingPaymentsSweepWorkflow: PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE,
       webhookBatchWorkflow: WEBHOOK_BATCH_WORKFLOW_TYPE,
       webhookDeliveryWorkflow: WEBHOOK_DELIVERY_WORKFLOW_TYPE,
+      settlementWorkflow: SETTLEMENT_WORKFLOW_TYPE,
+      settlementDayWorkflow: SETTLEMENT_DAY_WORKFLOW_TYPE,
     };
     for (const [exported, type] of Object.entries(names)) {
       assert.equal(signatures[exported as keyof typeof signatures].name, type, exported);
