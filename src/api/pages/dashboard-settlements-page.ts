@@ -24,7 +24,9 @@ const money = (paise: number) => formatRupees(paise);
 /** The merchant's latest settlements: date, UTR, gross, fees, tax, net and state, each linking to its lines. */
 export function settlementsPage(v: DashboardViewer, settlements: Settlement[], more: boolean): string {
   const rows = settlements.map(
-    (s) => html`<tr><td><a href="${settlementPath(s._id)}">${s.settlementDate}</a></td><td>${s.utr ? html`<code>${s.utr}</code>` : '—'}</td>
+    (
+      s,
+    ) => html`<tr><td><a href="${settlementPath(s._id)}">${s.settlementDate}</a></td><td>${s.utr ? html`<code>${s.utr}</code>` : '—'}</td>
   <td>${money(s.grossPaise)}</td><td>${money(s.feePaise)}</td><td>${money(s.taxPaise)}</td><td>${money(s.netPaise)}</td><td class="settlement-state">${SETTLEMENT_STATE_LABELS[s.state]}</td></tr>`,
   );
   const list: Html = settlements.length
@@ -48,7 +50,9 @@ export function settlementsPage(v: DashboardViewer, settlements: Settlement[], m
 export function settlementDetailPage(v: DashboardViewer, s: Settlement, lines: SettlementLine[], more: boolean): string {
   const fact = (k: string, value: string, id?: string) => html`<dt>${k}</dt><dd${id ? html` id="${id}"` : ''}>${value}</dd>`;
   const rows = lines.map(
-    (l) => html`<tr><td><a href="${orderPath(l.orderId)}">${l.orderId}</a></td><td><code>${l.txnId}</code></td><td>${l.action}</td>
+    (
+      l,
+    ) => html`<tr><td><a href="${orderPath(l.orderId)}">${l.orderId}</a></td><td><code>${l.txnId}</code></td><td>${l.action}</td>
   <td>${formatIstDateTime(l.txnDate)} IST</td><td>${money(l.amountPaise)}</td><td>${money(l.feePaise)}</td><td>${money(l.taxPaise)}</td><td>${money(l.settlementAmountPaise)}</td></tr>`,
   );
   const table: Html = lines.length
