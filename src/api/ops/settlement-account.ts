@@ -32,14 +32,13 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
     const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);
     const result = await linkSubMerchant(deps.store.db, ctx.params.merchantIdentifier!, body.masterMerchantIdentifier);
     if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
+    if (result === 'masterNotFound') throw new ApiError('merchantNotFound', 'masterMerchantIdentifier: no such merchant');
     if (typeof result === 'string')
       throw new ApiError(
         'validationFailed',
-        result === 'masterNotFound'
-          ? 'masterMerchantIdentifier: no such merchant'
-          : result === 'selfLink'
-            ? 'masterMerchantIdentifier: a merchant cannot be its own master'
-            : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
+        result === 'selfLink'
+          ? 'masterMerchantIdentifier: a merchant cannot be its own master'
+          : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
       );
     deps.logger.info(result, 'sub-merchant link changed');
     ctx.body = { success: true, data: result };

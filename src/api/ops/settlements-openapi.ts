@@ -2,16 +2,16 @@ import { z } from 'zod';
 import { DEFAULT_FEE_PLAN } from '../../domain/settlement-fees';
 import { pathParameter } from '../reference/examples';
 import { operation, successError } from '../reference/operation';
+import { noBodySchema } from '../schemas/keys';
 import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
 
 const merchantIdentifier = { ...pathParameter('merchantIdentifier'), schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' } };
 const settlementId = pathParameter('settlementId');
-const noBody = z.strictObject({});
 const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 const feePlanAnswer = ok(
   z.object({ merchantIdentifier: z.string(), source: z.enum(['merchant', 'default']), feePlan: feePlanSchema }),
 );
-const holdAnswer = ok(z.object({ merchantIdentifier: z.string(), held: z.boolean(), released: z.number().int().optional() }));
+const holdAnswer = ok(z.object({ merchantIdentifier: z.string(), held: z.boolean(), released: z.array(z.string()).optional() }));
 const settlementRecord = z
   .object({ _id: z.string(), merchantIdentifier: z.string(), settlementDate: z.string(), state: z.string() })
   .loose();
@@ -63,7 +63,7 @@ export function settlementOpsPaths(): Record<string, object> {
           summary: "Hold a merchant's settlements (operator): they wait, state held, until released",
           description: 'No body, or {}. Unknown merchant: 404, code 2042.',
           bodyOptional: true,
-          request: noBody,
+          request: noBodySchema,
           example: {},
           responses: { 200: { description: 'held', schema: holdAnswer } },
           errors: [400, 401, 404, 413, 415, 503],
@@ -76,9 +76,9 @@ export function settlementOpsPaths(): Record<string, object> {
         {
           summary: "Release a merchant's held settlements (operator): they go on to the payout",
           description:
-            'No body, or {}. `released` counts the held settlement workflows signalled. Unknown merchant: 404, code 2042.',
+            'No body, or {}. `released` lists the held settlements (their ids) told to go on. Unknown merchant: 404, code 2042.',
           bodyOptional: true,
-          request: noBody,
+          request: noBodySchema,
           example: {},
           responses: { 200: { description: 'released', schema: holdAnswer } },
           errors: [400, 401, 404, 413, 415, 503],

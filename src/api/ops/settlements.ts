@@ -4,6 +4,7 @@ import { settlementOperations } from '../../usecases/settlement-operations';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
+import { noBodySchema } from '../schemas/keys';
 import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
 
 /**
@@ -33,12 +34,16 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     ctx.body = { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/hold', async (ctx) => {
+    // No body, or {}: anything else is refused before the merchant's settlements change.
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     await ops.hold(m);
     deps.logger.info({ merchantIdentifier: m }, 'settlements held');
     ctx.body = { success: true, data: { merchantIdentifier: m, held: true } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
+    // No body, or {}: anything else is refused before the merchant's settlements change.
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     const released = await ops.release(m);
     deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
