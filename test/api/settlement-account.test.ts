@@ -117,9 +117,9 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(doc!.masterMerchantIdentifier, master.merchantIdentifier);
 
     const refusals: [string, object, number][] = [
-      [sub.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 400], // itself
+      [sub.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 409], // itself
       [sub.merchantIdentifier, { masterMerchantIdentifier: 'nosuchmerchant1' }, 404],
-      [master.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 400], // a sub cannot be a master
+      [master.merchantIdentifier, { masterMerchantIdentifier: sub.merchantIdentifier }, 409], // a sub cannot be a master
       ['nosuchmerchant1', { masterMerchantIdentifier: master.merchantIdentifier }, 404],
       [sub.merchantIdentifier, {}, 400],
     ];

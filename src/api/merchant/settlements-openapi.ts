@@ -114,12 +114,12 @@ export function settlementPaths(): Record<string, object> {
         ...operation({
           summary: 'Link a sub-merchant to its master merchant for split payments (operator)',
           description:
-            "The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 400 (2002) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.",
+            "The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 409 (2061) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.",
           security: [{ operatorToken: [] }],
           request: masterLinkSchema,
           example: { masterMerchantIdentifier: null },
           responses: { 200: { description: 'the link as it now stands', schema: masterLinkResponseSchema } },
-          errors: [400, 401, 404, 413, 415, 503],
+          errors: [400, 401, 404, 409, 413, 415, 503],
           errorEnvelope: successError,
         }),
         parameters: [merchantIdentifierParam],

@@ -35,7 +35,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
     if (result === 'masterNotFound') throw new ApiError('merchantNotFound', 'masterMerchantIdentifier: no such merchant');
     if (typeof result === 'string')
       throw new ApiError(
-        'validationFailed',
+        'subMerchantLinkRefused',
         result === 'selfLink'
           ? 'masterMerchantIdentifier: a merchant cannot be its own master'
           : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
