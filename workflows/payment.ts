@@ -16,6 +16,7 @@ import type { PaymentInstrument } from '../src/domain/instrument';
 import {
   bankAnswerSignal,
   bankAnswerUpdate,
+  awaitBankRedirectUpdate,
   bankRedirectQuery,
   payerCancelUpdate,
   paymentStageQuery,
@@ -68,6 +69,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let cancelled = false;
   setHandler(paymentStageQuery, () => stage);
   setHandler(bankRedirectQuery, () => redirect);
+  // No command of its own (no timer: the caller bounds its wait), so histories recorded before replay as they are.
+  setHandler(awaitBankRedirectUpdate, async () => {
+    await condition(() => stage !== 'awaiting-payer' && stage !== 'requesting-bank');
+    return redirect;
+  });
   setHandler(bankAnswerSignal, (answer) => {
     lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
   });

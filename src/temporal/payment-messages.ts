@@ -35,3 +35,10 @@ export const paymentStageQuery = defineQuery<PaymentStage>('stage');
 
 /** Where the payer's browser must go to authenticate at the bank (card, net banking over http); null otherwise. */
 export const bankRedirectQuery = defineQuery<BankRedirect | null>('bankRedirect');
+
+/**
+ * Answers once the workflow knows whether the payer must go to the bank: the redirect, or null when
+ * the bank answered without one (or the payment is past asking). The hosted pages wait on it
+ * instead of polling the query.
+ */
+export const awaitBankRedirectUpdate = defineUpdate<BankRedirect | null, []>('awaitBankRedirect');

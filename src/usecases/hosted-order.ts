@@ -8,7 +8,7 @@ import type { CheckoutRepository } from '../store/checkout-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
-import { bankRedirectQuery } from '../temporal/payment-messages';
+import { awaitBankRedirectUpdate, bankRedirectQuery } from '../temporal/payment-messages';
 import { paymentWorkflowId } from '../temporal/workflow-ids';
 
 /*
@@ -68,20 +68,15 @@ export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef
 }
 
 /**
- * Waits a moment for the workflow to hear the bank's REDIRECT (it asks the bank right after taking
- * the payer), reading its query every 100 ms for up to 5 s: the payment workflow has no update that
- * waits for the redirect and answers once (that would be a handler in workflows/payment.ts).
+ * Waits a moment (at most 5 s) for the workflow to hear the bank's REDIRECT: it asks the bank right
+ * after taking the payer, and its update answers as soon as it knows. A workflow that finished, a
+ * worker of a release without the update, or a bank slower than that: what the query says now.
  */
-export async function awaitBankRedirect(
-  deps: { temporal: Client; transactions: TransactionRepository },
-  order: OrderRef,
-): Promise<BankRedirect | null> {
-  for (let waited = 0; waited < 5_000; waited += 100) {
-    const redirect = await bankRedirectOf(deps, order);
-    if (redirect) return redirect;
-    const t = await deps.transactions.findByOrder(order);
-    if (!t || t.status !== 'Pending') return null;
-    await new Promise((r) => setTimeout(r, 100));
+export async function awaitBankRedirect(deps: { temporal: Client }, order: OrderRef): Promise<BankRedirect | null> {
+  const handle = deps.temporal.workflow.getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId));
+  try {
+    return await deps.temporal.withAbortSignal(AbortSignal.timeout(5_000), () => handle.executeUpdate(awaitBankRedirectUpdate));
+  } catch {
+    return bankRedirectOf(deps, order);
   }
-  return null;
 }
