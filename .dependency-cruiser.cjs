@@ -8,9 +8,7 @@
  * modules it may still import. They should call a use case instead (issue 33: routes call use cases
  * only).
  */
-const routesReachingTheStore = {
-  'src/api/dashboard/dashboard-overview.ts': ['webhook-repository', 'webhook-endpoint-repository'],
-};
+const routesReachingTheStore = {};
 
 /** The HTTP API's audience modules (src/api/<audience>/: routes, their OpenAPI, the module's index.ts). */
 const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';

@@ -65,3 +65,17 @@ export async function webhookOverview(deps: WebhookDeliveryDeps, merchantIdentif
   ]);
   return merchant ? { merchant, secrets: secrets ?? [], health, deliveries } : null;
 }
+
+/** What the dashboard's overview shows of the webhooks: the endpoint's health and the failed deliveries of a period (at most `limit`). */
+export async function webhookTrouble(
+  deps: Pick<WebhookDeliveryDeps, 'webhooks' | 'webhookEndpoints'>,
+  merchantIdentifier: string,
+  period: { from: Date; until: Date },
+  limit: number,
+) {
+  const [endpoint, failed] = await Promise.all([
+    deps.webhookEndpoints.health(merchantIdentifier),
+    deps.webhooks.failedBetween(merchantIdentifier, period.from, period.until, limit),
+  ]);
+  return { endpoint, failed };
+}

@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import { lastIstDays } from '../../domain/overview';
-import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
-import { WebhookRepository } from '../../store/webhook-repository';
 import { overviewFigures } from '../../usecases/overview-figures';
+import { webhookTrouble } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardState } from '../middleware/dashboard-session';
@@ -19,18 +18,15 @@ const FAILED_SHOWN = 100;
  * _id: the cost is the same whatever the merchant's volume and the store's size.
  */
 export function overview(deps: ApiDeps) {
-  const webhooks = new WebhookRepository(deps.store.db, deps.config.MASTER_KEY);
-  const endpoints = new WebhookEndpointRepository(deps.store.db);
   return async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);
     const now = deps.now();
     const days = lastIstDays(now, OVERVIEW_DAYS);
     const from = days[0]!.from;
     const until = days.at(-1)!.until;
-    const [figures, endpoint, failed] = await Promise.all([
+    const [figures, { endpoint, failed }] = await Promise.all([
       overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),
-      endpoints.health(viewer.merchantIdentifier),
-      webhooks.failedBetween(viewer.merchantIdentifier, from, until, FAILED_SHOWN + 1),
+      webhookTrouble(deps, viewer.merchantIdentifier, { from, until }, FAILED_SHOWN + 1),
     ]);
     sendPage(
       ctx,
