@@ -7297,7 +7297,7 @@ export interface paths {
     get?: never;
     /**
      * Link a sub-merchant to its master merchant for split payments (operator)
-     * @description The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 400 (2002): the master is unknown, is the merchant itself, or is itself a sub-merchant (splits do not chain). Unknown merchant: 404, code 2042.
+     * @description The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 409 (2061) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.
      */
     put: {
       parameters: {
@@ -7389,6 +7389,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -8305,7 +8321,7 @@ export interface paths {
               data: {
                 merchantIdentifier: string;
                 held: boolean;
-                released?: number;
+                released?: string[];
               };
             };
           };
@@ -8473,7 +8489,7 @@ export interface paths {
     put?: never;
     /**
      * Release a merchant's held settlements (operator): they go on to the payout
-     * @description No body, or {}. `released` counts the held settlement workflows signalled. Unknown merchant: 404, code 2042.
+     * @description No body, or {}. `released` lists the held settlements (their ids) told to go on. Unknown merchant: 404, code 2042.
      */
     post: {
       parameters: {
@@ -8504,7 +8520,7 @@ export interface paths {
               data: {
                 merchantIdentifier: string;
                 held: boolean;
-                released?: number;
+                released?: string[];
               };
             };
           };
