@@ -125,20 +125,36 @@ function* spread(merchantIdentifier: string, tag: string, count: number, from: n
     yield transaction(merchantIdentifier, tag, i, new Date(from + Math.floor(((until - from) * i) / count)));
 }
 
-/** Inserts the orders, adding each to `figures` (per merchant and IST day) as the repository counts it. */
+const INSERT_BATCH = 2_000;
+const PROGRESS_EVERY = 100_000;
+
+/**
+ * Inserts the orders, adding each to `figures` (per merchant and IST day) as the repository counts it.
+ * One batch is in the store while the next is built, so the store never waits on this process; more
+ * than one in flight made the embedded store slower (its SQLite takes one writer at a time).
+ */
 async function insertAll(store: Store, docs: Iterable<Transaction & { _id: string }>, figures: Map<string, FigureTotals>) {
   const coll = store.db.collection('transactions');
+  const started = performance.now();
+  let inserted = 0;
+  let inFlight: Promise<unknown> = Promise.resolve();
   let batch: Document[] = [];
+  const send = async () => {
+    await inFlight;
+    inserted += batch.length;
+    if (inserted % PROGRESS_EVERY < batch.length)
+      say(`  ${inserted} orders sent to the store, ${round((performance.now() - started) / inserted, 3)} ms an order so far`);
+    inFlight = coll.insertMany(batch, { ordered: false });
+    batch = [];
+  };
   for (const d of docs) {
     const key = `${d.merchantIdentifier}|${figureDay(d.createdAt)}`;
     figures.set(key, addFigures(figures.get(key) ?? NO_FIGURES, figureChange(null, figureContribution(d))!));
     batch.push(d);
-    if (batch.length === 2000) {
-      await coll.insertMany(batch, { ordered: false });
-      batch = [];
-    }
+    if (batch.length === INSERT_BATCH) await send();
   }
-  if (batch.length) await coll.insertMany(batch, { ordered: false });
+  if (batch.length) await send();
+  await inFlight;
 }
 
 async function insertFigures(store: Store, figures: Map<string, FigureTotals>) {
