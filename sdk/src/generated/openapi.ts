@@ -5228,8 +5228,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a merchant's webhook address, webhook body format, auto-refund or default return URL (operator)
-     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     * Change a merchant's webhook address, webhook body format, auto-refund, settlement webhook or default return URL (operator)
+     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
      */
     patch: {
       parameters: {
@@ -5260,6 +5260,8 @@ export interface paths {
             webhookFormat?: 'form' | 'json';
             /** @description refund a reconciled delayed success at once */
             autoRefund?: boolean;
+            /** @description send a `settlement.processed` webhook when a settlement is paid (off by default) */
+            settlementWebhook?: boolean;
             /** @description where a hosted checkout sends the payer back when its request has no returnUrl; null removes it */
             defaultReturnUrl?: string | null;
           };
@@ -5282,6 +5284,7 @@ export interface paths {
                 /** @enum {string} */
                 webhookFormat: 'form' | 'json';
                 autoRefund: boolean;
+                settlementWebhook: boolean;
                 defaultReturnUrl: string | null;
               };
             };
