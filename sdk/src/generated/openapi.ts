@@ -13145,6 +13145,62 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  settlementProcessed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A settlement paid into your bank account, posted with ?event=settlement.processed (opt-in)
+     * @description Sent once per paid settlement to merchants who opted in (`settlementWebhook: true`, or the dashboard's Webhooks settings), through the same delivery as transaction webhooks: the same body format, `checksum`, headers, signatures, retries and delivery log. `txnData` is the JSON text of a SettlementProcessed object; the delivery id (`X-Webhook-Id`) is `settlement-processed:<merchantIdentifier>:<yyyy-MM-dd>`. Settlements that pay nothing (a net carried forward, a payout refused) send none.
+     */
+    post: {
+      parameters: {
+        query: {
+          event: 'settlement.processed';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/x-www-form-urlencoded': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+          'application/json': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+        };
+      };
+      responses: {
+        /** @description acknowledged: the body, trimmed, is SUCCESS */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -13277,6 +13333,35 @@ export interface components {
       refundStatus?: 'SUCCESS' | 'FAILED';
       /** @description chargebacks: the amount charged back, paise */
       chargebackAmount?: number;
+    };
+    SettlementProcessed: {
+      /** @constant */
+      event: 'settlement.processed';
+      /** @description settlement:<merchantIdentifier>:<yyyy-MM-dd> */
+      settlementId: string;
+      merchantIdentifier: string;
+      /** @description dd-MM-yyyy, IST: the UTR date, as getSettlementReport takes it in utr_date */
+      settlementDate: string;
+      /** @description the bank's reference of the payout */
+      utr: string;
+      /** @description yyyy-MM-dd HH:mm:ss, IST */
+      paidAt: string;
+      /** @description lines settled: sales, refunds, chargebacks and their reversals */
+      transactionCount: string;
+      /** @description the sales */
+      grossAmount: string;
+      /** @description refunds deducted */
+      refundAmount: string;
+      /** @description chargebacks deducted, net of reversals */
+      chargebackAmount: string;
+      /** @description fees */
+      feeAmount: string;
+      /** @description GST on the fees */
+      taxAmount: string;
+      /** @description what earlier settlements carried into this one (negative: a deficit) */
+      carriedInAmount: string;
+      /** @description what the bank paid into your account */
+      netAmount: string;
     };
     MandateData: {
       merchantIdentifier: string;
