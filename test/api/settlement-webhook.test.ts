@@ -9,6 +9,7 @@ import { standardWebhookSignature } from '../../src/domain/standard-webhooks';
 import { settlementCalendar } from '../../src/settlement-runtime';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
+import { WebhookEndpointRepository } from '../../src/store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import {
   SETTLEMENT_WORKFLOW_TYPE,
@@ -134,6 +135,18 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
         [[1, 200]],
       );
 
+      const listed = await request(`${gw.baseUrl}/ops/v1/webhooks?merchantIdentifier=${m.merchantIdentifier}`, {
+        headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      });
+      assert.deepEqual(
+        listed.json.data.map((d: { deliveryId: string; state: string }) => [d.deliveryId, d.state]),
+        [[deliveryId, 'delivered']],
+        'operators list it with the payment webhooks',
+      );
+      // The endpoint's health counts it as any call.
+      const health = await new WebhookEndpointRepository(gw.rt.store.db).health(m.merchantIdentifier);
+      assert.deepEqual([health.attempts, health.successes, health.state], [1, 1, 'enabled']);
+
       const again = await settle(m.merchantIdentifier, true);
       assert.equal(again.state, 'paid');
       assert.equal(receiver.calls.length, 1, 'a repeated run of the settlement sends nothing again');
@@ -178,6 +191,9 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
         JSON.parse(JSON.parse(receiver.calls[1]!.body).txnData).utr,
         (await settlements.find(result.settlementId))!.utr,
       );
+      const health = await new WebhookEndpointRepository(gw.rt.store.db).health(m.merchantIdentifier);
+      assert.deepEqual([health.attempts, health.successes], [2, 1], 'the failed attempt counted against the endpoint');
+      assert.ok(health.lastFailureAt);
     } finally {
       await receiver.close();
     }
