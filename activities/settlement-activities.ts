@@ -10,6 +10,7 @@ import {
   type SettlementCalendar,
 } from '../src/domain/settlement-calendar';
 import type { FeePlan } from '../src/domain/settlement-fees';
+import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
@@ -32,6 +33,8 @@ export interface SettlementActivityDeps {
   settlementSettings: SettlementSettingsRepository;
   payouts: BankPayouts;
   settlementAccount: SettlementAccountReader;
+  /** Whether a merchant opted in to the `settlement.processed` webhook (through the merchant cache). */
+  merchants: Pick<MerchantRepository, 'findById'>;
   settlementCalendar: SettlementCalendar;
   defaultFeePlan: FeePlan;
   now: () => Date;
@@ -58,6 +61,8 @@ export interface SettlementStep {
   state: SettlementState;
   netPaise: number;
   utr: string | null;
+  /** Paid, and the merchant opted in to the `settlement.processed` webhook: the workflow hands it over. */
+  processedWebhook?: true;
 }
 
 export function createSettlementActivities(deps: SettlementActivityDeps) {
@@ -82,7 +87,10 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
 
   const stepOf = async (id: string): Promise<SettlementStep> => {
     const s = await store.find(id);
-    return { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
+    const step: SettlementStep = { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
+    if (s?.state === 'paid' && (await deps.merchants.findById(s.merchantIdentifier))?.settlementWebhook)
+      step.processedWebhook = true;
+    return step;
   };
 
   return {

@@ -2,10 +2,12 @@ import type { Client } from '@temporalio/client';
 import type { AddressPolicy } from '../src/domain/network-address';
 import { parseRetryAfter } from '../src/domain/retry-after';
 import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
+import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
 import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
 import type { MerchantRepository } from '../src/store/merchant-repository';
+import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
@@ -18,6 +20,8 @@ export interface WebhookActivityDeps {
   transactions: TransactionRepository;
   merchants: MerchantRepository;
   webhooks: WebhookRepository;
+  /** Settlements, read by the `settlement.processed` call. */
+  settlementStore: Pick<SettlementRepository, 'find'>;
   /** Endpoint health per merchant: disabled after WEBHOOK_ENDPOINT_DISABLE_AFTER of failures or on 410. */
   webhookEndpoints: WebhookEndpointRepository;
   webhookDisableAfterMs: number;
@@ -186,6 +190,40 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     },
 
     /**
+     * A paid settlement's `settlement.processed` call, built once from the settlement as stored and
+     * kept under its delivery id. The settlement workflow hands it over only for a merchant opted in
+     * when the payout was recorded; the JSON is the `txnData` text, in the merchant's body format.
+     */
+    async prepareSettlementWebhook(input: {
+      deliveryId: string;
+      merchantIdentifier: string;
+      settlementId: string;
+    }): Promise<PreparedWebhook> {
+      const [s, merchant] = await Promise.all([
+        deps.settlementStore.find(input.settlementId),
+        deps.merchants.findById(input.merchantIdentifier),
+      ]);
+      if (!s || !merchant || s.merchantIdentifier !== merchant.merchantIdentifier)
+        return { send: false, reason: 'settlement or merchant not found' };
+      if (s.state !== 'paid') return { send: false, reason: `the settlement is ${s.state}, not paid` };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const event = settlementProcessedEvent(s);
+      const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, JSON.stringify(event));
+      // The merchant's address with `?event=settlement.processed` as its query (payments carry `?realtime=`).
+      const url = new URL(merchant.webhookUrl);
+      url.search = '';
+      url.searchParams.set('event', event.event);
+      return store({
+        _id: input.deliveryId,
+        merchantIdentifier: s.merchantIdentifier,
+        realtime: false,
+        url: url.toString(),
+        contentType: payload.contentType,
+        body: payload.body,
+      });
+    },
+
+    /**
      * A replay: the stored bytes of `replayOf` under a new delivery id, linked to the first. The URL
      * stays the one first called; the address is checked again on every attempt.
      */
@@ -311,7 +349,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
                   merchantIdentifier: input.merchantIdentifier,
                   update: input.update,
                 })
-              : await activities.prepareRealtimeWebhook(input);
+              : input.settlementId !== undefined
+                ? await activities.prepareSettlementWebhook({
+                    deliveryId: input.deliveryId,
+                    merchantIdentifier: input.merchantIdentifier,
+                    settlementId: input.settlementId,
+                  })
+                : await activities.prepareRealtimeWebhook(input);
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };

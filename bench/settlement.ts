@@ -26,6 +26,7 @@ import { newTxnId } from '../src/domain/identifiers';
 import { PayerDataCipher } from '../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../src/domain/settlement-fees';
 import type { Transaction } from '../src/domain/transaction';
+import { MerchantRepository } from '../src/store/merchant-repository';
 import { ensureIndexes } from '../src/store/mongo';
 import { sealInstrument } from '../src/store/sealed-instrument';
 import { SettlementClaimRepository } from '../src/store/settlement-claim-repository';
@@ -88,6 +89,7 @@ async function settle(db: Db, merchantIdentifier: string): Promise<number> {
     settlementSettings: new SettlementSettingsRepository(db),
     payouts: new SandboxBankConnector(),
     settlementAccount: async () => ({ ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Bench' }),
+    merchants: new MerchantRepository(db, MASTER_KEY),
     settlementCalendar: { days: 1, holidays: new Set() },
     defaultFeePlan: DEFAULT_FEE_PLAN,
     now: () => new Date(),

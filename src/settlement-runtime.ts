@@ -9,6 +9,7 @@ import { SettlementRepository } from './store/settlement-repository';
 import { SettlementSettingsRepository } from './store/settlement-settings-repository';
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
+import type { MerchantRepository } from './store/merchant-repository';
 import type { TransactionRepository } from './store/transaction-repository';
 
 /** The working-day calendar of the configuration (SETTLEMENT_DAYS, SETTLEMENT_HOLIDAYS). */
@@ -27,6 +28,7 @@ export function settlementActivityDeps(
     config: Config;
     store: { db: Db };
     transactions: TransactionRepository;
+    merchants: MerchantRepository;
     temporal: Client;
     now: () => Date;
   },
@@ -42,6 +44,7 @@ export function settlementActivityDeps(
     settlementSettings: new SettlementSettingsRepository(rt.store.db),
     payouts,
     settlementAccount,
+    merchants: rt.merchants,
     settlementCalendar: settlementCalendar(rt.config),
     defaultFeePlan: defaultFeePlan(rt.config),
     now: rt.now,

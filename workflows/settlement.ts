@@ -1,6 +1,7 @@
-import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { BankPayoutAnswer } from '../src/bank/connector';
-import type { ClaimPhase, SettlementActivities } from '../activities/settlement-activities';
+import type { ClaimPhase, SettlementActivities, SettlementStep } from '../activities/settlement-activities';
+import { settlementProcessedDeliveryId } from '../src/domain/settlement-webhook';
 import {
   PAYOUT_INQUIRY_INTERVAL,
   releaseSettlementSignal,
@@ -9,6 +10,7 @@ import {
   type SettlementWorkflowInput,
   type SettlementWorkflowResult,
 } from '../src/temporal/settlement-contract';
+import { deliverWebhook } from './realtime-webhook';
 
 const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '5 minutes',
@@ -19,7 +21,8 @@ const act = proxyActivities<SettlementActivities>({
  * One merchant's settlement of one date (workflow id `settlement:<merchant>:<yyyy-MM-dd>`, also
  * the settlement's `_id` and the bank's payoutId). Each step is an idempotent activity: open (or
  * wait while the merchant is held), claim the due sales, refunds and chargebacks a page at a time,
- * total them with what earlier settlements carried out, ask the bank to pay, record its UTR.
+ * total them with what earlier settlements carried out, ask the bank to pay, record its UTR, and
+ * (merchants opted in) hand the `settlement.processed` webhook to the payments' delivery machinery.
  *
  * No continue-as-new: the history holds one small event group per page of 1,000 transactions (100
  * for a 100,000-payment day) plus a handful of steps, far below Temporal's limits; lines and
@@ -45,7 +48,25 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     state = s.state;
     return { settlementId, state: s.state as SettlementWorkflowResult['state'], netPaise: s.netPaise, utr: s.utr };
   };
-  if (step.state !== 'open' && step.state !== 'payout_requested') return done(step);
+  /**
+   * A paid settlement of a merchant opted in hands its `settlement.processed` call over, under a
+   * delivery id named by the settlement: a retried step, a replay or a repeated run (which finds the
+   * settlement paid at once, and so heals a run that ended between the record and the hand-over)
+   * finds the stored delivery and sends nothing twice. Histories recorded before the patch end without it.
+   */
+  const finish = async (s: SettlementStep): Promise<SettlementWorkflowResult> => {
+    const result = done(s);
+    if (s.state === 'paid' && s.processedWebhook && patched('settlement-processed-webhook')) {
+      await deliverWebhook({
+        deliveryId: settlementProcessedDeliveryId(input),
+        merchantIdentifier: input.merchantIdentifier,
+        orderId: '',
+        settlementId,
+      });
+    }
+    return result;
+  };
+  if (step.state !== 'open' && step.state !== 'payout_requested') return finish(step);
 
   if (step.state === 'open') {
     state = 'claiming';
@@ -65,5 +86,5 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     await sleep(PAYOUT_INQUIRY_INTERVAL);
     answer = await act.inquireSettlementPayout(input);
   }
-  return done(await act.recordSettlementPayout({ ...input, answer }));
+  return finish(await act.recordSettlementPayout({ ...input, answer }));
 }

@@ -88,7 +88,13 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
               merchantIdentifier: input.merchantIdentifier,
               update: input.update,
             })
-          : await store.prepareRealtimeWebhook(input);
+          : input.settlementId !== undefined
+            ? await store.prepareSettlementWebhook({
+                deliveryId: input.deliveryId,
+                merchantIdentifier: input.merchantIdentifier,
+                settlementId: input.settlementId,
+              })
+            : await store.prepareRealtimeWebhook(input);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503

@@ -10,6 +10,8 @@ export interface Merchant {
   /** During a secret key rotation's overlap: the replaced key(s), accepted until retiresAt (secretKeysAt). */
   previousSecretKeys: { secretKey: string; retiresAt: Date }[];
   autoRefund: boolean;
+  /** Opted in to the `settlement.processed` webhook (off by default). */
+  settlementWebhook: boolean;
   webhookFormat: WebhookFormat;
   defaultReturnUrl: string | null;
   /** The RSA keys that decrypt payerVpa (retired ones left out), the newest first: the one to hand out. */

@@ -18,6 +18,8 @@ export interface MerchantDoc {
     retiredAt?: Date | null;
   }[];
   autoRefund: boolean;
+  /** Opted in to the `settlement.processed` webhook; absent (merchants stored before it existed): off. */
+  settlementWebhook?: boolean;
   /** Absent on merchants stored before it existed: form. */
   webhookFormat?: WebhookFormat;
   /**

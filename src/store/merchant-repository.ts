@@ -13,6 +13,7 @@ export interface MerchantSettings {
   webhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   autoRefund?: boolean;
+  settlementWebhook?: boolean;
   defaultReturnUrl?: string | null;
 }
 

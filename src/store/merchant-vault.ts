@@ -81,6 +81,7 @@ export class MerchantVault {
         retiresAt: p.retiresAt,
       })),
       autoRefund: doc.autoRefund,
+      settlementWebhook: doc.settlementWebhook ?? false,
       webhookFormat: doc.webhookFormat ?? 'form',
       defaultReturnUrl: doc.defaultReturnUrl ?? null,
       // Keys are appended: of two made in the same millisecond the later one is the newer.

@@ -17,6 +17,8 @@ export interface WebhookDeliveryInput {
   late?: LateUpdate[];
   /** A non-real-time call of one refund outcome or chargeback change, as recorded. */
   update?: RecordedUpdate;
+  /** A `settlement.processed` call: the paid settlement it reports (`settlement:<merchant>:<date>`). */
+  settlementId?: string;
   /**
    * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
    * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.

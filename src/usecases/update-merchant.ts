@@ -9,11 +9,15 @@ export function merchantSettingsView(m: Merchant) {
     webhookUrl: m.webhookUrl,
     webhookFormat: m.webhookFormat,
     autoRefund: m.autoRefund,
+    settlementWebhook: m.settlementWebhook,
     defaultReturnUrl: m.defaultReturnUrl,
   };
 }
 
-/** Changes a merchant's webhook address, webhook body format, auto-refund or default return URL; null when unknown. */
+/**
+ * Changes a merchant's webhook address, webhook body format, auto-refund, settlement webhook opt-in or
+ * default return URL; null when unknown.
+ */
 export async function updateMerchant(merchants: MerchantRepository, merchantIdentifier: string, settings: MerchantSettings) {
   const merchant = await merchants.updateSettings(merchantIdentifier, settings);
   return merchant ? merchantSettingsView(merchant) : null;

@@ -114,16 +114,28 @@ function describeCliAgainst(mode: GatewayMode) {
 
     it('merchant update changes settings and prints them; bad values are usage errors, an unknown merchant the API’s 2042', async () => {
       const m = await gw.newMerchant('Upd');
-      const run = await cli(['merchant', 'update', m.merchantIdentifier, '--auto-refund', 'true', '--webhook-format', 'json']);
+      const run = await cli([
+        'merchant',
+        'update',
+        m.merchantIdentifier,
+        '--auto-refund',
+        'true',
+        '--webhook-format',
+        'json',
+        '--settlement-webhook',
+        'true',
+      ]);
       assert.deepEqual(printed(run), {
         merchantIdentifier: m.merchantIdentifier,
         name: 'Upd',
         webhookUrl: null,
         webhookFormat: 'json',
         autoRefund: true,
+        settlementWebhook: true,
         defaultReturnUrl: null,
       });
       assert.equal((await gw.rt.merchants.findById(m.merchantIdentifier))?.autoRefund, true);
+      assert.equal((await gw.rt.merchants.findById(m.merchantIdentifier))?.settlementWebhook, true);
       const withReturn = printed(
         await cli(['merchant', 'update', m.merchantIdentifier, '--default-return-url', 'https://upd.example/r']),
       );
@@ -132,7 +144,13 @@ function describeCliAgainst(mode: GatewayMode) {
         printed(await cli(['merchant', 'update', m.merchantIdentifier, '--default-return-url', ''])).defaultReturnUrl,
         null,
       );
-      for (const args of [['--auto-refund', 'maybe'], ['--webhook-format', 'xml'], ['--default-return-url', 'ftp://x'], []])
+      for (const args of [
+        ['--auto-refund', 'maybe'],
+        ['--settlement-webhook', 'yes'],
+        ['--webhook-format', 'xml'],
+        ['--default-return-url', 'ftp://x'],
+        [],
+      ])
         usageError(await cli(['merchant', 'update', m.merchantIdentifier, ...args]), /error: /);
       assert.equal(
         (await gw.rt.merchants.findById(m.merchantIdentifier))?.webhookFormat,

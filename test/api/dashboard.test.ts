@@ -264,6 +264,33 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
   });
 
   describe('Developers and Webhooks pages', () => {
+    it('the settlement.processed opt-in: off by default, a checked box turns it on, an unchecked one off again', async () => {
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      const optIn = async () => (await gw.rt.merchants.findById(merchant.merchantIdentifier))!.settlementWebhook;
+      const page = await dev.client.send('/dashboard/webhooks');
+      assert.match(page.text, /<input type="checkbox" id="settlementWebhook" name="settlementWebhook" value="on" style/);
+      assert.equal(await optIn(), false);
+
+      const on = await dev.client.post('/dashboard/webhooks/settings', {
+        webhookUrl: 'https://example.com/hook',
+        webhookFormat: 'json',
+        settlementWebhook: 'on',
+      });
+      assert.equal(on.status, 303);
+      assert.equal(await optIn(), true);
+      assert.match(
+        (await dev.client.send('/dashboard/webhooks')).text,
+        /id="settlementWebhook" name="settlementWebhook" value="on" checked/,
+      );
+
+      const off = await dev.client.post('/dashboard/webhooks/settings', {
+        webhookUrl: 'https://example.com/hook',
+        webhookFormat: 'json',
+      });
+      assert.equal(off.status, 303);
+      assert.equal(await optIn(), false);
+    });
+
     it("another merchant's API key, RSA key or webhook delivery in an address is 404 and stays as it was", async () => {
       const other = await gw.newMerchant('Other Merchant');
       const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
@@ -304,7 +331,10 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
         [`/dashboard/developers/api-keys/${keyId}/revoke`, {}],
         ['/dashboard/developers/secret-key/rotate', {}],
         ['/dashboard/developers/encryption-keys/rotate', {}],
-        ['/dashboard/webhooks/settings', { webhookUrl: 'https://example.com/hook', webhookFormat: 'json' }],
+        [
+          '/dashboard/webhooks/settings',
+          { webhookUrl: 'https://example.com/hook', webhookFormat: 'json', settlementWebhook: 'on' },
+        ],
         ['/dashboard/webhooks/signing-secret/rotate', {}],
         ['/dashboard/webhooks/endpoint/enable', {}],
         ['/dashboard/webhooks/test', {}],

@@ -17,11 +17,13 @@ describe('Operator API: PATCH /ops/v1/merchants/:merchantIdentifier', function (
       headers: { authorization: `Bearer ${token}` },
     });
 
-  it('changes the webhook address, its body format, auto-refund and the default return URL, and the next request sees them', async () => {
+  it('changes the webhook address, its body format, auto-refund, the settlement webhook and the default return URL, and the next request sees them', async () => {
+    assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))?.settlementWebhook, false, 'off by default');
     const res = await patch(merchant.merchantIdentifier, {
       webhookUrl: 'https://shop.example/hooks',
       webhookFormat: 'json',
       autoRefund: true,
+      settlementWebhook: true,
       defaultReturnUrl: 'https://shop.example/zaakpay/response',
     });
     assert.equal(res.status, 200);
@@ -33,17 +35,23 @@ describe('Operator API: PATCH /ops/v1/merchants/:merchantIdentifier', function (
         webhookUrl: 'https://shop.example/hooks',
         webhookFormat: 'json',
         autoRefund: true,
+        settlementWebhook: true,
         defaultReturnUrl: 'https://shop.example/zaakpay/response',
       },
     });
     const stored = await gw.rt.merchants.findById(merchant.merchantIdentifier);
     assert.equal(stored?.autoRefund, true);
+    assert.equal(stored?.settlementWebhook, true);
     assert.equal(stored?.webhookFormat, 'json');
     assert.equal(stored?.defaultReturnUrl, 'https://shop.example/zaakpay/response');
 
     const partial = await patch(merchant.merchantIdentifier, { webhookUrl: null });
     assert.equal(partial.json.data.webhookUrl, null);
     assert.equal(partial.json.data.autoRefund, true, 'fields not sent stay as they were');
+    assert.equal(partial.json.data.settlementWebhook, true, 'fields not sent stay as they were');
+    const off = await patch(merchant.merchantIdentifier, { settlementWebhook: false });
+    assert.equal(off.json.data.settlementWebhook, false);
+    assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))?.settlementWebhook, false);
     const removed = await patch(merchant.merchantIdentifier, { defaultReturnUrl: null });
     assert.equal(removed.json.data.defaultReturnUrl, null);
   });
@@ -54,6 +62,7 @@ describe('Operator API: PATCH /ops/v1/merchants/:merchantIdentifier', function (
       [() => patch(merchant.merchantIdentifier, '{"autoRefund":'), 400, '2001'],
       [() => patch(merchant.merchantIdentifier, {}), 400, '2002'],
       [() => patch(merchant.merchantIdentifier, { autoRefund: 'yes' }), 400, '2002'],
+      [() => patch(merchant.merchantIdentifier, { settlementWebhook: 'on' }), 400, '2002'],
       [() => patch(merchant.merchantIdentifier, { webhookFormat: 'xml' }), 400, '2002'],
       [() => patch(merchant.merchantIdentifier, { webhookUrl: 'ftp://x.example' }), 400, '2002'],
       [() => patch(merchant.merchantIdentifier, { defaultReturnUrl: 'javascript:alert(1)' }), 400, '2002'],

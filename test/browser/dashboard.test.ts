@@ -149,9 +149,12 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
       await assertAccessible(page, 'webhooks');
       await page.getByLabel('Webhook URL').fill(receiver.url);
       await page.getByLabel('Body format').selectOption('json');
+      await page.getByLabel('Send a settlement.processed webhook when a settlement is paid').check();
       await page.getByRole('button', { name: 'Save webhook settings' }).click();
       assert.equal(await page.locator('#notice').innerText(), 'Webhook settings saved.');
       assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.webhookUrl, receiver.url);
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.settlementWebhook, true, 'opted in');
+      assert.ok(await page.getByLabel('Send a settlement.processed webhook when a settlement is paid').isChecked());
 
       await page.getByRole('button', { name: 'Send a test webhook' }).click();
       assert.equal(await page.locator('#test-status').innerText(), 'HTTP 200');

@@ -5,6 +5,7 @@ import type { BankPayoutAnswer, BankPayoutRequest, BankPayouts } from '../../src
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { createSettlementActivities, type SettlementActivityDeps } from '../../activities/settlement-activities';
 import type { FeePlan } from '../../src/domain/settlement-fees';
+import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { SettlementClaimRepository } from '../../src/store/settlement-claim-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
@@ -84,6 +85,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
       settlementSettings: settings,
       payouts: bank,
       settlementAccount: async () => account,
+      merchants: new MerchantRepository(store.db, MASTER_KEY),
       settlementCalendar: { days: 1, holidays: new Set() },
       defaultFeePlan: plan,
       now: () => new Date(),

@@ -5228,8 +5228,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Change a merchant's webhook address, webhook body format, auto-refund or default return URL (operator)
-     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     * Change a merchant's webhook address, webhook body format, auto-refund, settlement webhook or default return URL (operator)
+     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
      */
     patch: {
       parameters: {
@@ -5260,6 +5260,8 @@ export interface paths {
             webhookFormat?: 'form' | 'json';
             /** @description refund a reconciled delayed success at once */
             autoRefund?: boolean;
+            /** @description send a `settlement.processed` webhook when a settlement is paid (off by default) */
+            settlementWebhook?: boolean;
             /** @description where a hosted checkout sends the payer back when its request has no returnUrl; null removes it */
             defaultReturnUrl?: string | null;
           };
@@ -5282,6 +5284,7 @@ export interface paths {
                 /** @enum {string} */
                 webhookFormat: 'form' | 'json';
                 autoRefund: boolean;
+                settlementWebhook: boolean;
                 defaultReturnUrl: string | null;
               };
             };
@@ -13142,6 +13145,62 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  settlementProcessed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A settlement paid into your bank account, posted with ?event=settlement.processed (opt-in)
+     * @description Sent once per paid settlement to merchants who opted in (`settlementWebhook: true`, or the dashboard's Webhooks settings), through the same delivery as transaction webhooks: the same body format, `checksum`, headers, signatures, retries and delivery log. `txnData` is the JSON text of a SettlementProcessed object; the delivery id (`X-Webhook-Id`) is `settlement-processed:<merchantIdentifier>:<yyyy-MM-dd>`. Settlements that pay nothing (a net carried forward, a payout refused) send none.
+     */
+    post: {
+      parameters: {
+        query: {
+          event: 'settlement.processed';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/x-www-form-urlencoded': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+          'application/json': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+        };
+      };
+      responses: {
+        /** @description acknowledged: the body, trimmed, is SUCCESS */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -13274,6 +13333,35 @@ export interface components {
       refundStatus?: 'SUCCESS' | 'FAILED';
       /** @description chargebacks: the amount charged back, paise */
       chargebackAmount?: number;
+    };
+    SettlementProcessed: {
+      /** @constant */
+      event: 'settlement.processed';
+      /** @description settlement:<merchantIdentifier>:<yyyy-MM-dd> */
+      settlementId: string;
+      merchantIdentifier: string;
+      /** @description dd-MM-yyyy, IST: the UTR date, as getSettlementReport takes it in utr_date */
+      settlementDate: string;
+      /** @description the bank's reference of the payout */
+      utr: string;
+      /** @description yyyy-MM-dd HH:mm:ss, IST */
+      paidAt: string;
+      /** @description lines settled: sales, refunds, chargebacks and their reversals */
+      transactionCount: string;
+      /** @description the sales */
+      grossAmount: string;
+      /** @description refunds deducted */
+      refundAmount: string;
+      /** @description chargebacks deducted, net of reversals */
+      chargebackAmount: string;
+      /** @description fees */
+      feeAmount: string;
+      /** @description GST on the fees */
+      taxAmount: string;
+      /** @description what earlier settlements carried into this one (negative: a deficit) */
+      carriedInAmount: string;
+      /** @description what the bank paid into your account */
+      netAmount: string;
     };
     MandateData: {
       merchantIdentifier: string;

@@ -48,12 +48,13 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}));
 
   router.post('/settings', mayChange, async (ctx) => {
-    const { webhookUrl, webhookFormat, autoRefund, ...rest } = dashboardState(ctx).form;
+    const { webhookUrl, webhookFormat, autoRefund, settlementWebhook, ...rest } = dashboardState(ctx).form;
     const parsed = merchantSettingsSchema.safeParse({
       ...rest,
       webhookUrl: webhookUrl?.trim() ? webhookUrl.trim() : null,
       ...(webhookFormat !== undefined ? { webhookFormat } : {}),
       autoRefund: autoRefund === 'on',
+      settlementWebhook: settlementWebhook === 'on',
     });
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });
     const refused = parsed.data.webhookUrl ? await refusedWebhookUrl(parsed.data.webhookUrl, policy) : null;

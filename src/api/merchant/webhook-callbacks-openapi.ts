@@ -1,5 +1,11 @@
 import { jsonSchema } from '../reference/operation';
-import { lateTxnSchema, realtimeTxnSchema, txnDataSchema, webhookBodySchema } from '../schemas/webhook-payload';
+import {
+  lateTxnSchema,
+  realtimeTxnSchema,
+  settlementProcessedSchema,
+  txnDataSchema,
+  webhookBodySchema,
+} from '../schemas/webhook-payload';
 
 /** The parsed `txnData` and its entries, as named component schemas (the SDK's types take these names). */
 export function webhookComponentSchemas(): Record<string, object> {
@@ -7,12 +13,19 @@ export function webhookComponentSchemas(): Record<string, object> {
     TxnData: jsonSchema(txnDataSchema, 'output'),
     RealtimeTxn: jsonSchema(realtimeTxnSchema, 'output'),
     LateTxn: jsonSchema(lateTxnSchema, 'output'),
+    SettlementProcessed: jsonSchema(settlementProcessedSchema, 'output'),
   };
 }
 
 /** OpenAPI 3.1 `webhooks`: what the gateway posts to the merchant's webhook URL. */
 export function webhookCallbacks(): Record<string, object> {
   const body = { schema: jsonSchema(webhookBodySchema, 'output') };
+  const acknowledged = {
+    200: {
+      description: 'acknowledged: the body, trimmed, is SUCCESS',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
+  };
   return {
     transaction: {
       post: {
@@ -24,12 +37,20 @@ export function webhookCallbacks(): Record<string, object> {
           required: true,
           content: { 'application/x-www-form-urlencoded': body, 'application/json': body },
         },
-        responses: {
-          200: {
-            description: 'acknowledged: the body, trimmed, is SUCCESS',
-            content: { 'text/plain': { schema: { type: 'string' } } },
-          },
+        responses: acknowledged,
+      },
+    },
+    settlementProcessed: {
+      post: {
+        summary: 'A settlement paid into your bank account, posted with ?event=settlement.processed (opt-in)',
+        description:
+          "Sent once per paid settlement to merchants who opted in (`settlementWebhook: true`, or the dashboard's Webhooks settings), through the same delivery as transaction webhooks: the same body format, `checksum`, headers, signatures, retries and delivery log. `txnData` is the JSON text of a SettlementProcessed object; the delivery id (`X-Webhook-Id`) is `settlement-processed:<merchantIdentifier>:<yyyy-MM-dd>`. Settlements that pay nothing (a net carried forward, a payout refused) send none.",
+        parameters: [{ name: 'event', in: 'query', required: true, schema: { type: 'string', enum: ['settlement.processed'] } }],
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': body, 'application/json': body },
         },
+        responses: acknowledged,
       },
     },
   };

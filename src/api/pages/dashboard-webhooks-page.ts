@@ -39,6 +39,8 @@ export function webhooksPage(
     </select>
     <p><input type="checkbox" id="autoRefund" name="autoRefund" value="on"${m.autoRefund ? ' checked' : ''}${disabled} style="width:auto">
     <label for="autoRefund" style="display:inline">Refund a delayed success (found by reconciliation) at once</label></p>
+    <p><input type="checkbox" id="settlementWebhook" name="settlementWebhook" value="on"${m.settlementWebhook ? ' checked' : ''}${disabled} style="width:auto">
+    <label for="settlementWebhook" style="display:inline">Send a <code>settlement.processed</code> webhook when a settlement is paid</label></p>
     ${can ? html`<button type="submit">Save webhook settings</button>` : ''}
   </form></section>`;
 

@@ -42,13 +42,17 @@ export const merchantSettingsSchema = z
     webhookUrl: webhookUrlField.nullable().optional().describe('null removes it'),
     webhookFormat: z.enum(['form', 'json']).optional().describe('body of webhook calls: form (default) or JSON'),
     autoRefund: z.boolean().optional().describe('refund a reconciled delayed success at once'),
+    settlementWebhook: z
+      .boolean()
+      .optional()
+      .describe('send a `settlement.processed` webhook when a settlement is paid (off by default)'),
     defaultReturnUrl: returnUrlField
       .nullable()
       .optional()
       .describe('where a hosted checkout sends the payer back when its request has no returnUrl; null removes it'),
   })
   .refine((s) => Object.keys(s).length > 0, {
-    message: 'send at least one of webhookUrl, webhookFormat, autoRefund, defaultReturnUrl',
+    message: 'send at least one of webhookUrl, webhookFormat, autoRefund, settlementWebhook, defaultReturnUrl',
   })
   .meta({ minProperties: 1 });
 
@@ -60,6 +64,7 @@ export const merchantSettingsResponseSchema = z.object({
     webhookUrl: z.string().nullable(),
     webhookFormat: z.enum(['form', 'json']),
     autoRefund: z.boolean(),
+    settlementWebhook: z.boolean(),
     defaultReturnUrl: z.string().nullable(),
   }),
 });

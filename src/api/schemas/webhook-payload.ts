@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SettlementProcessedEvent } from '../../domain/settlement-webhook';
 
 /**
  * What the gateway posts to a merchant's webhook URL (DECISIONS.md, Webhooks), for the API
@@ -62,3 +63,26 @@ export const webhookBodySchema = z.object({
   txnData: text.describe('the JSON text of a TxnData object, exactly as signed'),
   checksum: text.describe('HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key'),
 });
+
+const rupees = text.describe('rupees with two decimals, as text (as getSettlementReport carries money)');
+
+/**
+ * The `settlement.processed` call's `txnData` (domain/settlement-webhook.ts), sent to merchants who
+ * opt in when a settlement is paid; `satisfies` keeps it the shape the domain builds.
+ */
+export const settlementProcessedSchema = z.object({
+  event: z.literal('settlement.processed'),
+  settlementId: text.describe('settlement:<merchantIdentifier>:<yyyy-MM-dd>'),
+  merchantIdentifier: text,
+  settlementDate: text.describe('dd-MM-yyyy, IST: the UTR date, as getSettlementReport takes it in utr_date'),
+  utr: text.describe("the bank's reference of the payout"),
+  paidAt: text.describe('yyyy-MM-dd HH:mm:ss, IST'),
+  transactionCount: text.describe('lines settled: sales, refunds, chargebacks and their reversals'),
+  grossAmount: rupees.describe('the sales'),
+  refundAmount: rupees.describe('refunds deducted'),
+  chargebackAmount: rupees.describe('chargebacks deducted, net of reversals'),
+  feeAmount: rupees.describe('fees'),
+  taxAmount: rupees.describe('GST on the fees'),
+  carriedInAmount: rupees.describe('what earlier settlements carried into this one (negative: a deficit)'),
+  netAmount: rupees.describe('what the bank paid into your account'),
+}) satisfies z.ZodType<SettlementProcessedEvent>;

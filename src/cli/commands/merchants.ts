@@ -11,6 +11,7 @@ const FLAG_OF = {
   secretKey: '--secret-key',
   webhookFormat: '--webhook-format',
   autoRefund: '--auto-refund',
+  settlementWebhook: '--settlement-webhook',
   defaultReturnUrl: '--default-return-url',
   email: '--email',
   role: '--role',
@@ -48,6 +49,7 @@ export function merchantCommands(program: Command, ctx: CliContext): void {
     .option('--webhook-url <url>', 'where webhooks are sent; "" removes it')
     .option('--webhook-format <format>', 'body of webhook calls: form or json')
     .option('--auto-refund <bool>', 'true: refund a reconciled delayed success at once', booleanArg)
+    .option('--settlement-webhook <bool>', 'true: send a settlement.processed webhook when a settlement is paid', booleanArg)
     .option(
       '--default-return-url <url>',
       'where the hosted checkout sends the payer back when the request has none; "" removes it',
@@ -55,7 +57,13 @@ export function merchantCommands(program: Command, ctx: CliContext): void {
     .action(
       async (
         merchantIdentifier: string,
-        o: { webhookUrl?: string; webhookFormat?: string; autoRefund?: boolean; defaultReturnUrl?: string },
+        o: {
+          webhookUrl?: string;
+          webhookFormat?: string;
+          autoRefund?: boolean;
+          settlementWebhook?: boolean;
+          defaultReturnUrl?: string;
+        },
         command: Command,
       ) => {
         const body = validated(

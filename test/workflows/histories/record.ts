@@ -15,7 +15,8 @@
  * a delivery started with its first wait as the start delay (no timer before attempt 2).
  * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
- * into non-real-time calls, and a run of the pending sweep.
+ * into non-real-time calls, and a run of the pending sweep. `record.ts settlement-paid-processed-webhook`
+ * a paid settlement handing its settlement.processed call over (patched settlement-processed-webhook).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -76,6 +77,8 @@ const attemptOutcomes = new Map<
 
 /** Merchants whose held settlement the recording released (openSettlement answers open from then on). */
 const settlementReleased = new Set<string>();
+/** Merchants opted in to the settlement.processed webhook (recordSettlementPayout says so). */
+const settlementWebhookOptedIn = new Set<string>();
 
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
@@ -169,8 +172,9 @@ const activities = {
   async inquireSettlementPayout() {
     return { status: 'PAID', utr: 'SIMU000000000001', responseCode: '00', responseDescription: 'Paid' };
   },
-  async recordSettlementPayout() {
-    return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001' };
+  async recordSettlementPayout(i: { merchantIdentifier: string }) {
+    const optedIn = settlementWebhookOptedIn.has(i.merchantIdentifier);
+    return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001', ...(optedIn ? { processedWebhook: true } : {}) };
   },
   async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
     for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
@@ -570,9 +574,10 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /** Issue 34: a settlement held then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes). */
-  const settlement = async (name: string) => {
+  const settlement = async (name: string, o: { processedWebhook?: true } = {}) => {
     if (!wanted(name)) return;
     const merchantIdentifier = `m${id()}`;
+    if (o.processedWebhook) settlementWebhookOptedIn.add(merchantIdentifier);
     const workflowId = `settlement:${merchantIdentifier}:2026-11-03`;
     const handle = await env.client.workflow.start('settlementWorkflow', {
       workflowId,
@@ -648,6 +653,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await sweep('sweep-pending-payments');
     // Issue 34.
     await settlement('settlement-held-released-payout-pending-then-paid');
+    // Issue 34: the settlement.processed webhook of a merchant opted in (patched settlement-processed-webhook).
+    await settlement('settlement-paid-processed-webhook-delivered', { processedWebhook: true });
     // Issue 35: local activities (patched payment-local-activities).
     // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
