@@ -172,6 +172,16 @@ const activities = {
   async recordSettlementPayout() {
     return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001' };
   },
+  // Issue 34's daily starter, before each merchant's start was its own activity: one call started all.
+  async startDueSettlements(i: { settlementDate?: string }) {
+    return { settlementDate: i.settlementDate ?? '2026-11-03', started: 3 };
+  },
+  async previousWorkingDay() {
+    return '2026-11-02';
+  },
+  async reconcileSettlementFile() {
+    return { payouts: 3, differences: 0 };
+  },
   async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
     for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
   },
@@ -586,6 +596,18 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
+  /** Issue 34: the daily starter of a date (its settlements are started by activities, faked here). */
+  const settlementDay = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `settlement-day:${id()}`;
+    await env.client.workflow.execute('settlementDayWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ settlementDate: '2026-11-03' }],
+    });
+    await save(name, workflowId);
+  };
+
   /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
   const refundFailing = async (name: string, reason: string) => {
     if (!wanted(name)) return;
@@ -648,6 +670,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await sweep('sweep-pending-payments');
     // Issue 34.
     await settlement('settlement-held-released-payout-pending-then-paid');
+    // Recorded at 8a1cd44: every merchant's start inside one startDueSettlements activity.
+    await settlementDay('settlement-day-one-starter-activity');
     // Issue 35: local activities (patched payment-local-activities).
     // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
