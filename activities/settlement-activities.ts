@@ -60,6 +60,9 @@ export interface SettlementStep {
   utr: string | null;
 }
 
+/** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
+export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
+
 export function createSettlementActivities(deps: SettlementActivityDeps) {
   const { settlementStore: store, settlementClaims: claims, settlementSettings: settings, now } = deps;
 
@@ -85,13 +88,55 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     return { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
   };
 
+  /**
+   * Applies the merchant's hold to an open or held settlement (nothing changes one further on) and
+   * says whether it is held. The flag is read again after moving to held: a release clears the
+   * flag before it looks for held settlements to signal, so one of the two sees the other.
+   */
+  const applyHold = async (id: string, merchantIdentifier: string): Promise<boolean> => {
+    const { held } = await settings.get(merchantIdentifier);
+    await store.setHeld(id, held);
+    if (!held) return false;
+    if ((await settings.get(merchantIdentifier)).held) return true;
+    await store.setHeld(id, false);
+    return false;
+  };
+
+  /**
+   * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
+   * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
+   */
+  const requestPayout = async (input: SettlementWorkflowInput): Promise<BankPayoutAnswer> => {
+    const id = settlementId(input.merchantIdentifier, input.settlementDate);
+    const s = await store.find(id);
+    if (!s) throw new Error(`settlement ${id} does not exist`);
+    if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
+    if (s.state === 'payout_refused')
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
+    const account = await deps.settlementAccount(input.merchantIdentifier);
+    if (!account && s.state === 'open') {
+      const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
+      await store.recordRefused(id, reason);
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+    }
+    if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
+    await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
+    return deps.payouts.requestPayout({
+      payoutId: id,
+      merchantIdentifier: input.merchantIdentifier,
+      amountPaise: s.netPaise,
+      ifsc: account.ifsc,
+      accountNumber: account.accountNumber,
+    });
+  };
+
   return {
     /** Creates the settlement (or finds it, on a retry or a repeated run): `held` when the merchant is. */
     async openSettlement(input: SettlementWorkflowInput): Promise<SettlementStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const { held } = await settings.get(input.merchantIdentifier);
       const s = await store.open(id, input.merchantIdentifier, input.settlementDate, held, now());
-      if (s.state === 'open' || s.state === 'held') await store.setHeld(id, held);
+      if (s.state === 'open' || s.state === 'held') await applyHold(id, input.merchantIdentifier);
       return stepOf(id);
     },
 
@@ -119,32 +164,21 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return { ...(await stepOf(id)), pay: outcome.pay };
     },
 
+    /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
+    requestSettlementPayout: (input: SettlementWorkflowInput) => requestPayout(input),
+
     /**
-     * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
-     * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
+     * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
+     * asked of the bank (the workflow waits for the release, then calls again); otherwise the payout
+     * is requested. A settlement whose payout was requested already is past any hold: a retry after a
+     * crash asks the bank again for the same payout.
      */
-    async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+    async requestSettlementPayoutUnlessHeld(input: SettlementWorkflowInput): Promise<PayoutStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const s = await store.find(id);
-      if (!s) throw new Error(`settlement ${id} does not exist`);
-      if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
-      if (s.state === 'payout_refused')
-        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
-      const account = await deps.settlementAccount(input.merchantIdentifier);
-      if (!account && s.state === 'open') {
-        const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
-        await store.recordRefused(id, reason);
-        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
-      }
-      if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
-      await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
-      return deps.payouts.requestPayout({
-        payoutId: id,
-        merchantIdentifier: input.merchantIdentifier,
-        amountPaise: s.netPaise,
-        ifsc: account.ifsc,
-        accountNumber: account.accountNumber,
-      });
+      if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
+        return { held: true };
+      return { held: false, answer: await requestPayout(input) };
     },
 
     /** The bank's answer now about a PENDING payout (PENDING again when it does not know it yet). */

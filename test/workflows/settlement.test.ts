@@ -10,6 +10,7 @@ import { SettlementClaimRepository } from '../../src/store/settlement-claim-repo
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
+import { settlementOperations } from '../../src/usecases/settlement-operations';
 import {
   releaseSettlementSignal,
   settlementStateQuery,
@@ -77,7 +78,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
     }
   }
 
-  function activitiesWith(bank: BankPayouts, o: { crashAfterPayoutOnce?: boolean } = {}) {
+  function activitiesWith(bank: BankPayouts, o: { crashAfterPayoutOnce?: boolean; onClaimPage?: () => Promise<void> } = {}) {
     const deps: SettlementActivityDeps = {
       settlementStore: settlements,
       settlementClaims: new SettlementClaimRepository(store.db, transactions),
@@ -94,9 +95,13 @@ describe('settlement workflow (time-skipping, real store)', function () {
     let crashed = false;
     return {
       ...real,
+      async claimSettlementPage(input: Parameters<typeof real.claimSettlementPage>[0]) {
+        await o.onClaimPage?.();
+        return real.claimSettlementPage(input);
+      },
       // The worker dies after the bank paid and before anything was recorded: the activity is retried.
-      async requestSettlementPayout(input: Parameters<typeof real.requestSettlementPayout>[0]) {
-        const answer = await real.requestSettlementPayout(input);
+      async requestSettlementPayoutUnlessHeld(input: Parameters<typeof real.requestSettlementPayoutUnlessHeld>[0]) {
+        const answer = await real.requestSettlementPayoutUnlessHeld(input);
         if (o.crashAfterPayoutOnce && !crashed) {
           crashed = true;
           throw new Error('worker crashed after the payout');
@@ -301,6 +306,69 @@ describe('settlement workflow (time-skipping, real store)', function () {
     });
     assert.equal(result.state, 'paid');
     assert.equal(bank.requests.length, 1);
+  });
+
+  it('a hold placed while the settlement claims stops it before the payout; the release pays it once', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    // The operator holds the merchant after the settlement opened, while it claims its first page.
+    const ops = settlementOperations({
+      store,
+      config: { SETTLEMENT_FEE_PLAN: '' },
+      temporal: env().client,
+      now: () => new Date(),
+    });
+    const activities = activitiesWith(bank, { onClaimPage: () => ops.hold(m) });
+    const id = settlementWorkflowId(m, '2026-11-03');
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+    });
+    const result = await worker.runUntil(async () => {
+      const handle = await env().client.workflow.start('settlementWorkflow', {
+        workflowId: id,
+        taskQueue,
+        args: [{ merchantIdentifier: m, settlementDate: '2026-11-03' }],
+      });
+      for (let i = 0; i < 200 && (await handle.query(settlementStateQuery)) !== 'held'; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await handle.query(settlementStateQuery), 'held');
+      const s = (await settlements.find(id))!;
+      assert.deepEqual([s.state, s.netPaise, s.lineCount], ['held', 9_882, 1], 'claimed and totalled, then held');
+      assert.equal(bank.requests.length, 0, 'no payout while held');
+      // The operator's release (the use case behind the ops API) clears the flag and signals it.
+      assert.deepEqual(await ops.release(m), [id]);
+      return handle.result();
+    });
+    assert.equal(result.state, 'paid');
+    assert.deepEqual(
+      bank.requests.map((r) => [r.payoutId, r.amountPaise]),
+      [[id, 9_882]],
+      'exactly one payout',
+    );
+    assert.equal((await settlements.find(id))!.state, 'paid');
+  });
+
+  it('a hold placed once the payout is requested does not stop it, even across a crash and retry', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    // The hold arrives while the bank is being asked: the payout was requested, so it goes on.
+    const holdingBank: BankPayouts = {
+      requestPayout: async (r) => {
+        await settings.setHeld(m, true, new Date());
+        return bank.requestPayout(r);
+      },
+      inquirePayout: (r) => bank.inquirePayout(r),
+      settlementFile: (d) => bank.settlementFile(d),
+    };
+    const result = await settle(activitiesWith(holdingBank, { crashAfterPayoutOnce: true }), m, '2026-11-03');
+    assert.equal(result.state, 'paid', 'the retry after the crash asks again, held or not');
+    assert.deepEqual(new Set(bank.requests.map((r) => r.payoutId)), new Set([settlementWorkflowId(m, '2026-11-03')]));
+    assert.equal((await settlements.held(m)).length, 0);
   });
 
   it("the bank's file is reconciled: a paid settlement the bank does not list is a difference, recorded once, the settlement untouched", async () => {

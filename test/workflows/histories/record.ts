@@ -76,6 +76,8 @@ const attemptOutcomes = new Map<
 
 /** Merchants whose held settlement the recording released (openSettlement answers open from then on). */
 const settlementReleased = new Set<string>();
+/** Merchants held only once their settlement is totalled (patched settlement-hold-before-payout): open at the opening. */
+const heldBeforePayout = new Set<string>();
 
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
@@ -153,7 +155,7 @@ const activities = {
   },
   // Issue 34's settlement: held first, two pages of sales, a payout the bank answers PENDING then PAID.
   async openSettlement(i: { merchantIdentifier: string }) {
-    const held = !settlementReleased.has(i.merchantIdentifier);
+    const held = !settlementReleased.has(i.merchantIdentifier) && !heldBeforePayout.has(i.merchantIdentifier);
     return { state: held ? 'held' : 'open', netPaise: 0, utr: null };
   },
   async claimSettlementPage(i: { phase: string; cursor: { at: string; ties: number } | null }) {
@@ -165,6 +167,13 @@ const activities = {
   },
   async requestSettlementPayout() {
     return { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' };
+  },
+  async requestSettlementPayoutUnlessHeld(i: { merchantIdentifier: string }) {
+    if (!settlementReleased.has(i.merchantIdentifier)) return { held: true };
+    return {
+      held: false,
+      answer: { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' },
+    };
   },
   async inquireSettlementPayout() {
     return { status: 'PAID', utr: 'SIMU000000000001', responseCode: '00', responseDescription: 'Paid' };
@@ -579,10 +588,11 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
-  /** Issue 34: a settlement held then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes). */
-  const settlement = async (name: string) => {
+  /** Issue 34: a settlement held (at its opening, or before its payout) then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes). */
+  const settlement = async (name: string, o: { heldBeforePayout?: true } = {}) => {
     if (!wanted(name)) return;
     const merchantIdentifier = `m${id()}`;
+    if (o.heldBeforePayout) heldBeforePayout.add(merchantIdentifier);
     const workflowId = `settlement:${merchantIdentifier}:2026-11-03`;
     const handle = await env.client.workflow.start('settlementWorkflow', {
       workflowId,
@@ -670,6 +680,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await sweep('sweep-pending-payments');
     // Issue 34.
     await settlement('settlement-held-released-payout-pending-then-paid');
+    // Patched settlement-hold-before-payout: opened, claimed and totalled, then held before the payout.
+    await settlement('settlement-held-before-payout-released-payout-pending-then-paid', { heldBeforePayout: true });
     // Recorded at 8a1cd44: every merchant's start inside one startDueSettlements activity.
     await settlementDay('settlement-day-one-starter-activity');
     // Issue 35: local activities (patched payment-local-activities).
