@@ -60,6 +60,9 @@ export interface SettlementStep {
   utr: string | null;
 }
 
+/** What the daily run did for one merchant. */
+export type MerchantStart = 'started' | 'already_started' | 'nothing_due';
+
 /** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
 export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
 
@@ -128,6 +131,18 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       ifsc: account.ifsc,
       accountNumber: account.accountNumber,
     });
+  };
+
+  const dueDate = (input: { settlementDate?: string }) => {
+    const settlementDate = input.settlementDate ?? istDate(now());
+    return { settlementDate, workingDay: isWorkingDay(deps.settlementCalendar, settlementDate) };
+  };
+
+  /** Starts the merchant's settlement of the date when anything is due (each id once). */
+  const startIfDue = async (input: SettlementWorkflowInput): Promise<MerchantStart> => {
+    const scope = await scopeOf(input);
+    if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier))) return 'nothing_due';
+    return (await startSettlement(deps, input)) ? 'started' : 'already_started';
   };
 
   return {
@@ -200,21 +215,37 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     },
 
     /**
-     * The daily starter: one settlement workflow per merchant with anything due on the date (today
-     * in IST when not given), each started once by its id (a repeated start does nothing). A date
-     * that is not a working day starts none.
+     * The daily starter of runs begun before each merchant had its own start (patch
+     * settlement-day-per-merchant): every merchant in one activity.
      */
     async startDueSettlements(input: { settlementDate?: string }): Promise<{ settlementDate: string; started: number }> {
-      const settlementDate = input.settlementDate ?? istDate(now());
-      if (!isWorkingDay(deps.settlementCalendar, settlementDate)) return { settlementDate, started: 0 };
+      const { settlementDate, workingDay } = dueDate(input);
+      if (!workingDay) return { settlementDate, started: 0 };
       let started = 0;
-      for (const merchantIdentifier of await store.merchantIdentifiers()) {
-        const scope = await scopeOf({ merchantIdentifier, settlementDate });
-        if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(merchantIdentifier))) continue;
-        if (await startSettlement(deps, { merchantIdentifier, settlementDate })) started++;
-      }
+      for (const merchantIdentifier of await store.merchantIdentifiers())
+        if ((await startIfDue({ merchantIdentifier, settlementDate })) === 'started') started++;
       return { settlementDate, started };
     },
+
+    /** The date the daily run settles (today in IST when not given) and whether it is a working day (none start otherwise). */
+    async settlementRunDate(input: { settlementDate?: string }): Promise<{ settlementDate: string; workingDay: boolean }> {
+      return dueDate(input);
+    },
+
+    /** A page of merchants for the daily run, in identifier order; `next` (the last one) null at the end. */
+    async settlementMerchantsPage(input: {
+      after: string | null;
+      limit: number;
+    }): Promise<{ merchants: string[]; next: string | null }> {
+      const merchants = await store.merchantIdentifiersAfter(input.after, input.limit);
+      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1]! };
+    },
+
+    /**
+     * One merchant's part of the daily run, an activity of its own so a merchant whose data cannot
+     * be read (or whose start fails) is retried and reported alone while the others start.
+     */
+    startMerchantSettlement: (input: SettlementWorkflowInput): Promise<MerchantStart> => startIfDue(input),
 
     /**
      * Compares the bank's settlement file of a date with the settlements paid that date: each

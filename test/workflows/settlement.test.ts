@@ -392,6 +392,54 @@ describe('settlement workflow (time-skipping, real store)', function () {
     assert.equal((await settlements.find(id))!.state, 'paid', 'never overwritten');
   });
 
+  it('the daily run starts each merchant on its own: one whose orders cannot be read is reported, the others start and pay', async () => {
+    const prefix = merchant();
+    const [broken, a, b] = [`${prefix}0`, `${prefix}1`, `${prefix}2`];
+    await paid(a, 10_000, '2026-11-23T05:00:00Z');
+    await paid(b, 20_000, '2026-11-23T06:00:00Z');
+    // An order whose refunds are not a list: reading the merchant's due adjustments throws.
+    await paid(broken, 5_000, '2026-11-23T05:00:00Z', { successAt: null, refunds: 'corrupt' });
+    // The broken merchant first, as the one-activity starter met it before the others.
+    await store.db.collection<{ _id: string }>('merchants').insertMany([{ _id: broken }, { _id: a }, { _id: b }]);
+    const bank = new RecordingBank();
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: activitiesWith(bank),
+    });
+    const run = await worker.runUntil(async () => {
+      const result = (await env().client.workflow.execute('settlementDayWorkflow', {
+        workflowId: `settlement-day:${prefix}`,
+        taskQueue,
+        args: [{ settlementDate: '2026-11-24' }],
+      })) as { started: number; failed: { merchantIdentifier: string; reason: string }[]; failedCount: number };
+      for (const m of [a, b]) await env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-24')).result();
+      return result;
+    });
+    assert.deepEqual(
+      run.failed.map((f) => f.merchantIdentifier),
+      [broken],
+      'the broken merchant is reported after its retries',
+    );
+    assert.match(run.failed[0]!.reason, /forEach|refunds/);
+    assert.equal(run.failedCount, 1);
+    assert.ok(run.started >= 2);
+    assert.deepEqual(
+      bank.requests
+        .filter((r) => r.merchantIdentifier.startsWith(prefix))
+        .map((r) => [r.merchantIdentifier, r.amountPaise])
+        .sort(),
+      [
+        [a, 10_000 - 100 - 18],
+        [b, 20_000 - 200 - 36],
+      ],
+    );
+    assert.equal(await settlements.find(settlementWorkflowId(broken, '2026-11-24')), null, 'nothing started for it');
+    // The suite's later starters walk every merchant of this database: the broken one leaves it.
+    await store.db.collection<{ _id: string }>('merchants').deleteOne({ _id: broken });
+  });
+
   it('the daily starter starts one settlement per merchant with something due, once', async () => {
     const m = merchant();
     await paid(m, 10_000, '2026-11-16T05:00:00Z');

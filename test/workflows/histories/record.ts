@@ -185,6 +185,18 @@ const activities = {
   async startDueSettlements(i: { settlementDate?: string }) {
     return { settlementDate: i.settlementDate ?? '2026-11-03', started: 3 };
   },
+  // Since patch settlement-day-per-merchant: a page of merchants, each started by an activity of its own.
+  async settlementRunDate(i: { settlementDate?: string }) {
+    return { settlementDate: i.settlementDate ?? '2026-11-03', workingDay: true };
+  },
+  async settlementMerchantsPage(i: { after: string | null }) {
+    return i.after === null ? { merchants: ['m1', 'broken', 'm2'], next: null } : { merchants: [], next: null };
+  },
+  async startMerchantSettlement(i: { merchantIdentifier: string }) {
+    if (i.merchantIdentifier === 'broken')
+      throw ApplicationFailure.nonRetryable("Cannot read properties of null (reading 'forEach')", 'TypeError');
+    return i.merchantIdentifier === 'm1' ? 'started' : 'already_started';
+  },
   async previousWorkingDay() {
     return '2026-11-02';
   },
@@ -684,6 +696,8 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await settlement('settlement-held-before-payout-released-payout-pending-then-paid', { heldBeforePayout: true });
     // Recorded at 8a1cd44: every merchant's start inside one startDueSettlements activity.
     await settlementDay('settlement-day-one-starter-activity');
+    // Patched settlement-day-per-merchant: three merchants started one by one, one of them failing.
+    await settlementDay('settlement-day-per-merchant-one-failed');
     // Issue 35: local activities (patched payment-local-activities).
     // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
