@@ -371,6 +371,133 @@ describe('settlement workflow (time-skipping, real store)', function () {
     assert.equal((await settlements.held(m)).length, 0);
   });
 
+  /**
+   * The money identity per merchant, from what the engine stored: what its paid settlements paid,
+   * plus the fees and taxes of its lines, plus what is still unsettled (a carry no later settlement
+   * took, split shares parked for it) equals what its payers paid it minus refunds and chargebacks.
+   */
+  async function moneyOf(m: string) {
+    const all = await store.db.collection('settlements').find({ merchantIdentifier: m }).toArray();
+    const parked = await store.db
+      .collection('settlement_lines')
+      .find({ settlementId: `pending:${m}` })
+      .toArray();
+    const sum = (xs: Record<string, unknown>[], f: string) => xs.reduce((t, x) => t + (x[f] as number), 0);
+    return {
+      paidOut: sum(
+        all.filter((x) => x.state === 'paid'),
+        'netPaise',
+      ),
+      fees: sum(all, 'feePaise') + sum(parked, 'feePaise') + sum(all, 'taxPaise') + sum(parked, 'taxPaise'),
+      unsettled:
+        sum(
+          all.filter((x) => (x.state === 'carried_forward' || x.state === 'payout_refused') && !x.carriedIntoId),
+          'carriedOutPaise',
+        ) + sum(parked, 'settlementAmountPaise'),
+    };
+  }
+  const identity = async (m: string) => {
+    const { paidOut, fees, unsettled } = await moneyOf(m);
+    return paidOut + fees + unsettled;
+  };
+
+  it('a split order settles each share to its own merchant, the fee and tax on the master, to the paisa', async () => {
+    const [master, sub1, sub2] = [merchant(), merchant(), merchant()];
+    const split = {
+      masterMerchantIdentifier: master,
+      shares: [
+        { merchantIdentifier: master, amountPaise: 4_001 },
+        { merchantIdentifier: sub1, amountPaise: 3_500 },
+        { merchantIdentifier: sub2, amountPaise: 2_499 },
+      ],
+      at: new Date('2026-11-02T05:10:00Z'),
+    };
+    const order = await paid(master, 10_000, '2026-11-02T05:00:00Z', { split });
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    // sub2's settlement runs before its master's: its share waits for its next settlement.
+    assert.equal((await settle(activities, sub2, '2026-11-03')).state, 'carried_forward');
+    assert.equal((await settle(activities, master, '2026-11-03')).netPaise, 4_001 - 100 - 18);
+    assert.equal((await settle(activities, sub1, '2026-11-03')).netPaise, 3_500);
+    assert.equal((await settle(activities, sub2, '2026-11-04')).netPaise, 2_499);
+    assert.deepEqual(
+      bank.requests.map((r) => [r.merchantIdentifier, r.amountPaise]),
+      [
+        [master, 3_883],
+        [sub1, 3_500],
+        [sub2, 2_499],
+      ],
+    );
+    const shareLines = await store.db.collection('settlement_lines').find({ txnId: order.txnId }).sort({ _id: 1 }).toArray();
+    assert.deepEqual(
+      shareLines
+        .map((l) => [l.merchantIdentifier, l.settlementId, l.amountPaise, l.feePaise, l.taxPaise, l.settlementAmountPaise])
+        .sort(),
+      [
+        [master, settlementWorkflowId(master, '2026-11-03'), 4_001, 100, 18, 3_883],
+        [sub1, settlementWorkflowId(sub1, '2026-11-03'), 3_500, 0, 0, 3_500],
+        [sub2, settlementWorkflowId(sub2, '2026-11-04'), 2_499, 0, 0, 2_499],
+      ].sort(),
+    );
+    // Every paisa the payer paid: the three payouts plus the fee and its tax.
+    assert.equal(bank.requests.reduce((t, r) => t + r.amountPaise, 0) + 100 + 18, 10_000);
+    assert.deepEqual(
+      [await identity(master), await identity(sub1), await identity(sub2)],
+      [4_001, 3_500, 2_499],
+      "each merchant's share",
+    );
+  });
+
+  it('a chargeback after its sale was settled is deducted from the next settlement, its revert added back', async () => {
+    const m = merchant();
+    const sale = await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    assert.equal((await settle(activities, m, '2026-11-03')).netPaise, 9_882);
+    // The bank charges the whole sale back on Tuesday (IST): Wednesday's settlement deducts it.
+    await store.db.collection('transactions').updateOne(
+      { txnId: sale.txnId },
+      {
+        $set: {
+          chargeback: { amountPaise: 10_000, raisedAt: new Date('2026-11-03T06:00:00Z'), revertedAt: null },
+          updatedAt: new Date('2026-11-03T06:00:00Z'),
+        },
+        $inc: { version: 1 },
+      },
+    );
+    const wednesday = await settle(activities, m, '2026-11-04');
+    assert.deepEqual([wednesday.state, wednesday.netPaise], ['carried_forward', -10_000]);
+    assert.equal(await identity(m), 10_000 - 10_000, 'paid minus the chargeback');
+    // The merchant wins the dispute on Wednesday, and sells 50 rupees: Thursday adds the revert back.
+    await store.db
+      .collection('transactions')
+      .updateOne(
+        { txnId: sale.txnId },
+        {
+          $set: { 'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'), updatedAt: new Date('2026-11-04T06:00:00Z') },
+          $inc: { version: 1 },
+        },
+      );
+    await paid(m, 5_000, '2026-11-04T05:00:00Z');
+    const thursday = await settle(activities, m, '2026-11-05');
+    assert.equal(thursday.state, 'paid');
+    assert.equal(thursday.netPaise, 10_000 - 10_000 + 5_000 - 50 - 9, 'revert + sale - the chargeback carried in');
+    const t = (await settlements.find(settlementWorkflowId(m, '2026-11-05')))!;
+    assert.deepEqual([t.chargebacksPaise, t.carriedInPaise, t.grossPaise], [-10_000, -10_000, 5_000]);
+    const cbLines = await store.db.collection('settlement_lines').find({ txnId: sale.txnId }).toArray();
+    assert.deepEqual(cbLines.map((l) => [l.action, l.settlementId, l.settlementAmountPaise]).sort(), [
+      ['CHARGEBACK', settlementWorkflowId(m, '2026-11-04'), -10_000],
+      ['CHARGEBACK_REVERSAL', settlementWorkflowId(m, '2026-11-05'), 10_000],
+      ['SALE', settlementWorkflowId(m, '2026-11-03'), 9_882],
+    ]);
+    // A fourth settlement claims neither again.
+    await paid(m, 1_000, '2026-11-05T05:00:00Z');
+    assert.equal((await settle(activities, m, '2026-11-06')).netPaise, 1_000 - 10 - 2);
+    // Paid 16,000, charged back 10,000 and reverted: all of it is paid out, fees, taxes.
+    assert.deepEqual(await moneyOf(m), { paidOut: 9_882 + 4_941 + 988, fees: 160 + 29, unsettled: 0 });
+    assert.equal(await identity(m), 16_000);
+  });
+
   it("the bank's file is reconciled: a paid settlement the bank does not list is a difference, recorded once, the settlement untouched", async () => {
     const m = merchant();
     await paid(m, 10_000, '2026-11-09T05:00:00Z');
