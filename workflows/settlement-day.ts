@@ -7,9 +7,12 @@ const act = proxyActivities<SettlementActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/** One merchant's start: retried a few times on its own, then reported as failed so the run goes on. */
+/**
+ * One merchant's start: retried a few times on its own, then reported as failed so the run goes on.
+ * Ten minutes, as the one-activity starter had: a large merchant's due-check reads its recent orders.
+ */
 const startOne = proxyActivities<SettlementActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 

@@ -469,15 +469,13 @@ describe('settlement workflow (time-skipping, real store)', function () {
     assert.deepEqual([wednesday.state, wednesday.netPaise], ['carried_forward', -10_000]);
     assert.equal(await identity(m), 10_000 - 10_000, 'paid minus the chargeback');
     // The merchant wins the dispute on Wednesday, and sells 50 rupees: Thursday adds the revert back.
-    await store.db
-      .collection('transactions')
-      .updateOne(
-        { txnId: sale.txnId },
-        {
-          $set: { 'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'), updatedAt: new Date('2026-11-04T06:00:00Z') },
-          $inc: { version: 1 },
-        },
-      );
+    await store.db.collection('transactions').updateOne(
+      { txnId: sale.txnId },
+      {
+        $set: { 'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'), updatedAt: new Date('2026-11-04T06:00:00Z') },
+        $inc: { version: 1 },
+      },
+    );
     await paid(m, 5_000, '2026-11-04T05:00:00Z');
     const thursday = await settle(activities, m, '2026-11-05');
     assert.equal(thursday.state, 'paid');
