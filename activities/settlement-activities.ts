@@ -65,6 +65,12 @@ export interface SettlementStep {
   processedWebhook?: true;
 }
 
+/** What the daily run did for one merchant. */
+export type MerchantStart = 'started' | 'already_started' | 'nothing_due';
+
+/** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
+export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
+
 export function createSettlementActivities(deps: SettlementActivityDeps) {
   const { settlementStore: store, settlementClaims: claims, settlementSettings: settings, now } = deps;
 
@@ -93,13 +99,67 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     return step;
   };
 
+  /**
+   * Applies the merchant's hold to an open or held settlement (nothing changes one further on) and
+   * says whether it is held. The flag is read again after moving to held: a release clears the
+   * flag before it looks for held settlements to signal, so one of the two sees the other.
+   */
+  const applyHold = async (id: string, merchantIdentifier: string): Promise<boolean> => {
+    const { held } = await settings.get(merchantIdentifier);
+    await store.setHeld(id, held);
+    if (!held) return false;
+    if ((await settings.get(merchantIdentifier)).held) return true;
+    await store.setHeld(id, false);
+    return false;
+  };
+
+  /**
+   * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
+   * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
+   */
+  const requestPayout = async (input: SettlementWorkflowInput): Promise<BankPayoutAnswer> => {
+    const id = settlementId(input.merchantIdentifier, input.settlementDate);
+    const s = await store.find(id);
+    if (!s) throw new Error(`settlement ${id} does not exist`);
+    if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
+    if (s.state === 'payout_refused')
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
+    const account = await deps.settlementAccount(input.merchantIdentifier);
+    if (!account && s.state === 'open') {
+      const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
+      await store.recordRefused(id, reason);
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+    }
+    if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
+    await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
+    return deps.payouts.requestPayout({
+      payoutId: id,
+      merchantIdentifier: input.merchantIdentifier,
+      amountPaise: s.netPaise,
+      ifsc: account.ifsc,
+      accountNumber: account.accountNumber,
+    });
+  };
+
+  const dueDate = (input: { settlementDate?: string }) => {
+    const settlementDate = input.settlementDate ?? istDate(now());
+    return { settlementDate, workingDay: isWorkingDay(deps.settlementCalendar, settlementDate) };
+  };
+
+  /** Starts the merchant's settlement of the date when anything is due (each id once). */
+  const startIfDue = async (input: SettlementWorkflowInput): Promise<MerchantStart> => {
+    const scope = await scopeOf(input);
+    if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier))) return 'nothing_due';
+    return (await startSettlement(deps, input)) ? 'started' : 'already_started';
+  };
+
   return {
     /** Creates the settlement (or finds it, on a retry or a repeated run): `held` when the merchant is. */
     async openSettlement(input: SettlementWorkflowInput): Promise<SettlementStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const { held } = await settings.get(input.merchantIdentifier);
       const s = await store.open(id, input.merchantIdentifier, input.settlementDate, held, now());
-      if (s.state === 'open' || s.state === 'held') await store.setHeld(id, held);
+      if (s.state === 'open' || s.state === 'held') await applyHold(id, input.merchantIdentifier);
       return stepOf(id);
     },
 
@@ -127,32 +187,21 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return { ...(await stepOf(id)), pay: outcome.pay };
     },
 
+    /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
+    requestSettlementPayout: (input: SettlementWorkflowInput) => requestPayout(input),
+
     /**
-     * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
-     * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
+     * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
+     * asked of the bank (the workflow waits for the release, then calls again); otherwise the payout
+     * is requested. A settlement whose payout was requested already is past any hold: a retry after a
+     * crash asks the bank again for the same payout.
      */
-    async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+    async requestSettlementPayoutUnlessHeld(input: SettlementWorkflowInput): Promise<PayoutStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const s = await store.find(id);
-      if (!s) throw new Error(`settlement ${id} does not exist`);
-      if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
-      if (s.state === 'payout_refused')
-        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
-      const account = await deps.settlementAccount(input.merchantIdentifier);
-      if (!account && s.state === 'open') {
-        const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
-        await store.recordRefused(id, reason);
-        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
-      }
-      if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
-      await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
-      return deps.payouts.requestPayout({
-        payoutId: id,
-        merchantIdentifier: input.merchantIdentifier,
-        amountPaise: s.netPaise,
-        ifsc: account.ifsc,
-        accountNumber: account.accountNumber,
-      });
+      if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
+        return { held: true };
+      return { held: false, answer: await requestPayout(input) };
     },
 
     /** The bank's answer now about a PENDING payout (PENDING again when it does not know it yet). */
@@ -174,21 +223,37 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     },
 
     /**
-     * The daily starter: one settlement workflow per merchant with anything due on the date (today
-     * in IST when not given), each started once by its id (a repeated start does nothing). A date
-     * that is not a working day starts none.
+     * The daily starter of runs begun before each merchant had its own start (patch
+     * settlement-day-per-merchant): every merchant in one activity.
      */
     async startDueSettlements(input: { settlementDate?: string }): Promise<{ settlementDate: string; started: number }> {
-      const settlementDate = input.settlementDate ?? istDate(now());
-      if (!isWorkingDay(deps.settlementCalendar, settlementDate)) return { settlementDate, started: 0 };
+      const { settlementDate, workingDay } = dueDate(input);
+      if (!workingDay) return { settlementDate, started: 0 };
       let started = 0;
-      for (const merchantIdentifier of await store.merchantIdentifiers()) {
-        const scope = await scopeOf({ merchantIdentifier, settlementDate });
-        if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(merchantIdentifier))) continue;
-        if (await startSettlement(deps, { merchantIdentifier, settlementDate })) started++;
-      }
+      for (const merchantIdentifier of await store.merchantIdentifiers())
+        if ((await startIfDue({ merchantIdentifier, settlementDate })) === 'started') started++;
       return { settlementDate, started };
     },
+
+    /** The date the daily run settles (today in IST when not given) and whether it is a working day (none start otherwise). */
+    async settlementRunDate(input: { settlementDate?: string }): Promise<{ settlementDate: string; workingDay: boolean }> {
+      return dueDate(input);
+    },
+
+    /** A page of merchants for the daily run, in identifier order; `next` (the last one) null at the end. */
+    async settlementMerchantsPage(input: {
+      after: string | null;
+      limit: number;
+    }): Promise<{ merchants: string[]; next: string | null }> {
+      const merchants = await store.merchantIdentifiersAfter(input.after, input.limit);
+      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1]! };
+    },
+
+    /**
+     * One merchant's part of the daily run, an activity of its own so a merchant whose data cannot
+     * be read (or whose start fails) is retried and reported alone while the others start.
+     */
+    startMerchantSettlement: (input: SettlementWorkflowInput): Promise<MerchantStart> => startIfDue(input),
 
     /**
      * Compares the bank's settlement file of a date with the settlements paid that date: each

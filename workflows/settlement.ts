@@ -21,8 +21,10 @@ const act = proxyActivities<SettlementActivities>({
  * One merchant's settlement of one date (workflow id `settlement:<merchant>:<yyyy-MM-dd>`, also
  * the settlement's `_id` and the bank's payoutId). Each step is an idempotent activity: open (or
  * wait while the merchant is held), claim the due sales, refunds and chargebacks a page at a time,
- * total them with what earlier settlements carried out, ask the bank to pay, record its UTR, and
- * (merchants opted in) hand the `settlement.processed` webhook to the payments' delivery machinery.
+ * total them with what earlier settlements carried out, ask the bank to pay (or wait again while
+ * the merchant is held: a hold stops any settlement whose payout is not yet requested), record its
+ * UTR, and (merchants opted in) hand the `settlement.processed` webhook to the payments' delivery
+ * machinery.
  *
  * No continue-as-new: the history holds one small event group per page of 1,000 transactions (100
  * for a 100,000-payment day) plus a handful of steps, far below Temporal's limits; lines and
@@ -81,7 +83,19 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
   if (!totals.pay) return done(totals);
 
   state = 'payout_requested';
-  let answer: BankPayoutAnswer = await act.requestSettlementPayout(input);
+  let answer: BankPayoutAnswer;
+  if (patched('settlement-hold-before-payout')) {
+    // A hold placed while claiming or totalling stops the settlement here, before the bank is asked.
+    let payout = await act.requestSettlementPayoutUnlessHeld(input);
+    while (payout.held) {
+      state = 'held';
+      await condition(() => released);
+      released = false;
+      state = 'payout_requested';
+      payout = await act.requestSettlementPayoutUnlessHeld(input);
+    }
+    answer = payout.answer;
+  } else answer = await act.requestSettlementPayout(input);
   while (answer.status === 'PENDING') {
     await sleep(PAYOUT_INQUIRY_INTERVAL);
     answer = await act.inquireSettlementPayout(input);

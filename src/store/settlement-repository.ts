@@ -198,6 +198,16 @@ export class SettlementRepository {
     return (await this.merchants.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id);
   }
 
+  /** A page of merchants' identifiers in `_id` order after `after` (the daily starter walks them a page at a time). */
+  async merchantIdentifiersAfter(after: string | null, limit: number): Promise<string[]> {
+    const rows = await this.merchants
+      .find(after === null ? {} : { _id: { $gt: after } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return rows.map((m) => m._id);
+  }
+
   /** Lines parked for the merchant by others' split orders, or money carried in from a refused payout. */
   async hasParkedOrRefused(merchantIdentifier: string): Promise<boolean> {
     const parked = await this.lines.findOne({ merchantIdentifier, settlementId: pendingLineSettlementId(merchantIdentifier) });

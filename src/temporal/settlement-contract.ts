@@ -34,6 +34,18 @@ export const settlementStateQuery = defineQuery<string>('settlementState');
 export interface SettlementDayInput {
   /** The settlement date; absent (the schedule): today's IST date when the run starts. */
   settlementDate?: string;
+  /** Set by the run itself when it continues as new: where it stopped and what it did so far. */
+  carried?: SettlementDayProgress;
+}
+
+/** How far a daily run went: the last merchant it walked past, its starts and failures. */
+export interface SettlementDayProgress {
+  after: string | null;
+  started: number;
+  alreadyStarted: number;
+  /** Merchants whose start failed after its retries (the first 100; failedCount counts them all). */
+  failed: { merchantIdentifier: string; reason: string }[];
+  failedCount: number;
 }
 
 export const SETTLEMENT_WORKFLOW_TYPE = 'settlementWorkflow';

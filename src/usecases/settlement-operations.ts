@@ -29,7 +29,10 @@ export function settlementOperations(deps: SettlementOperationDeps) {
     /** Applies to the merchant's settlements from their next claim (lines already claimed keep their fee). */
     setFeePlan: (merchantIdentifier: string, plan: FeePlan) => settings.setFeePlan(merchantIdentifier, plan, deps.now()),
 
-    /** Holds a merchant's settlements: those opened from now on wait in `held` for a release. */
+    /**
+     * Holds a merchant's settlements: each whose payout is not yet requested waits in `held` for a
+     * release (at its opening, or before its payout); one whose payout was requested goes on.
+     */
     hold: (merchantIdentifier: string) => settings.setHeld(merchantIdentifier, true, deps.now()),
 
     /**

@@ -11,6 +11,7 @@ import { SettlementClaimRepository } from '../../src/store/settlement-claim-repo
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
+import { settlementOperations } from '../../src/usecases/settlement-operations';
 import {
   releaseSettlementSignal,
   settlementStateQuery,
@@ -78,7 +79,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
     }
   }
 
-  function activitiesWith(bank: BankPayouts, o: { crashAfterPayoutOnce?: boolean } = {}) {
+  function activitiesWith(bank: BankPayouts, o: { crashAfterPayoutOnce?: boolean; onClaimPage?: () => Promise<void> } = {}) {
     const deps: SettlementActivityDeps = {
       settlementStore: settlements,
       settlementClaims: new SettlementClaimRepository(store.db, transactions),
@@ -96,9 +97,13 @@ describe('settlement workflow (time-skipping, real store)', function () {
     let crashed = false;
     return {
       ...real,
+      async claimSettlementPage(input: Parameters<typeof real.claimSettlementPage>[0]) {
+        await o.onClaimPage?.();
+        return real.claimSettlementPage(input);
+      },
       // The worker dies after the bank paid and before anything was recorded: the activity is retried.
-      async requestSettlementPayout(input: Parameters<typeof real.requestSettlementPayout>[0]) {
-        const answer = await real.requestSettlementPayout(input);
+      async requestSettlementPayoutUnlessHeld(input: Parameters<typeof real.requestSettlementPayoutUnlessHeld>[0]) {
+        const answer = await real.requestSettlementPayoutUnlessHeld(input);
         if (o.crashAfterPayoutOnce && !crashed) {
           crashed = true;
           throw new Error('worker crashed after the payout');
@@ -305,6 +310,194 @@ describe('settlement workflow (time-skipping, real store)', function () {
     assert.equal(bank.requests.length, 1);
   });
 
+  it('a hold placed while the settlement claims stops it before the payout; the release pays it once', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    // The operator holds the merchant after the settlement opened, while it claims its first page.
+    const ops = settlementOperations({
+      store,
+      config: { SETTLEMENT_FEE_PLAN: '' },
+      temporal: env().client,
+      now: () => new Date(),
+    });
+    const activities = activitiesWith(bank, { onClaimPage: () => ops.hold(m) });
+    const id = settlementWorkflowId(m, '2026-11-03');
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+    });
+    const result = await worker.runUntil(async () => {
+      const handle = await env().client.workflow.start('settlementWorkflow', {
+        workflowId: id,
+        taskQueue,
+        args: [{ merchantIdentifier: m, settlementDate: '2026-11-03' }],
+      });
+      for (let i = 0; i < 200 && (await handle.query(settlementStateQuery)) !== 'held'; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await handle.query(settlementStateQuery), 'held');
+      const s = (await settlements.find(id))!;
+      assert.deepEqual([s.state, s.netPaise, s.lineCount], ['held', 9_882, 1], 'claimed and totalled, then held');
+      assert.equal(bank.requests.length, 0, 'no payout while held');
+      // The operator's release (the use case behind the ops API) clears the flag and signals it.
+      assert.deepEqual(await ops.release(m), [id]);
+      return handle.result();
+    });
+    assert.equal(result.state, 'paid');
+    assert.deepEqual(
+      bank.requests.map((r) => [r.payoutId, r.amountPaise]),
+      [[id, 9_882]],
+      'exactly one payout',
+    );
+    assert.equal((await settlements.find(id))!.state, 'paid');
+  });
+
+  it('a hold placed once the payout is requested does not stop it, even across a crash and retry', async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    // The hold arrives while the bank is being asked: the payout was requested, so it goes on.
+    const holdingBank: BankPayouts = {
+      requestPayout: async (r) => {
+        await settings.setHeld(m, true, new Date());
+        return bank.requestPayout(r);
+      },
+      inquirePayout: (r) => bank.inquirePayout(r),
+      settlementFile: (d) => bank.settlementFile(d),
+    };
+    const result = await settle(activitiesWith(holdingBank, { crashAfterPayoutOnce: true }), m, '2026-11-03');
+    assert.equal(result.state, 'paid', 'the retry after the crash asks again, held or not');
+    assert.deepEqual(new Set(bank.requests.map((r) => r.payoutId)), new Set([settlementWorkflowId(m, '2026-11-03')]));
+    assert.equal((await settlements.held(m)).length, 0);
+  });
+
+  /**
+   * The money identity per merchant, from what the engine stored: what its paid settlements paid,
+   * plus the fees and taxes of its lines, plus what is still unsettled (a carry no later settlement
+   * took, split shares parked for it) equals what its payers paid it minus refunds and chargebacks.
+   */
+  async function moneyOf(m: string) {
+    const all = await store.db.collection('settlements').find({ merchantIdentifier: m }).toArray();
+    const parked = await store.db
+      .collection('settlement_lines')
+      .find({ settlementId: `pending:${m}` })
+      .toArray();
+    const sum = (xs: Record<string, unknown>[], f: string) => xs.reduce((t, x) => t + (x[f] as number), 0);
+    return {
+      paidOut: sum(
+        all.filter((x) => x.state === 'paid'),
+        'netPaise',
+      ),
+      fees: sum(all, 'feePaise') + sum(parked, 'feePaise') + sum(all, 'taxPaise') + sum(parked, 'taxPaise'),
+      unsettled:
+        sum(
+          all.filter((x) => (x.state === 'carried_forward' || x.state === 'payout_refused') && !x.carriedIntoId),
+          'carriedOutPaise',
+        ) + sum(parked, 'settlementAmountPaise'),
+    };
+  }
+  const identity = async (m: string) => {
+    const { paidOut, fees, unsettled } = await moneyOf(m);
+    return paidOut + fees + unsettled;
+  };
+
+  it('a split order settles each share to its own merchant, the fee and tax on the master, to the paisa', async () => {
+    const [master, sub1, sub2] = [merchant(), merchant(), merchant()];
+    const split = {
+      masterMerchantIdentifier: master,
+      shares: [
+        { merchantIdentifier: master, amountPaise: 4_001 },
+        { merchantIdentifier: sub1, amountPaise: 3_500 },
+        { merchantIdentifier: sub2, amountPaise: 2_499 },
+      ],
+      at: new Date('2026-11-02T05:10:00Z'),
+    };
+    const order = await paid(master, 10_000, '2026-11-02T05:00:00Z', { split });
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    // sub2's settlement runs before its master's: its share waits for its next settlement.
+    assert.equal((await settle(activities, sub2, '2026-11-03')).state, 'carried_forward');
+    assert.equal((await settle(activities, master, '2026-11-03')).netPaise, 4_001 - 100 - 18);
+    assert.equal((await settle(activities, sub1, '2026-11-03')).netPaise, 3_500);
+    assert.equal((await settle(activities, sub2, '2026-11-04')).netPaise, 2_499);
+    assert.deepEqual(
+      bank.requests.map((r) => [r.merchantIdentifier, r.amountPaise]),
+      [
+        [master, 3_883],
+        [sub1, 3_500],
+        [sub2, 2_499],
+      ],
+    );
+    const shareLines = await store.db.collection('settlement_lines').find({ txnId: order.txnId }).sort({ _id: 1 }).toArray();
+    assert.deepEqual(
+      shareLines
+        .map((l) => [l.merchantIdentifier, l.settlementId, l.amountPaise, l.feePaise, l.taxPaise, l.settlementAmountPaise])
+        .sort(),
+      [
+        [master, settlementWorkflowId(master, '2026-11-03'), 4_001, 100, 18, 3_883],
+        [sub1, settlementWorkflowId(sub1, '2026-11-03'), 3_500, 0, 0, 3_500],
+        [sub2, settlementWorkflowId(sub2, '2026-11-04'), 2_499, 0, 0, 2_499],
+      ].sort(),
+    );
+    // Every paisa the payer paid: the three payouts plus the fee and its tax.
+    assert.equal(bank.requests.reduce((t, r) => t + r.amountPaise, 0) + 100 + 18, 10_000);
+    assert.deepEqual(
+      [await identity(master), await identity(sub1), await identity(sub2)],
+      [4_001, 3_500, 2_499],
+      "each merchant's share",
+    );
+  });
+
+  it('a chargeback after its sale was settled is deducted from the next settlement, its revert added back', async () => {
+    const m = merchant();
+    const sale = await paid(m, 10_000, '2026-11-02T05:00:00Z');
+    const bank = new RecordingBank();
+    const activities = activitiesWith(bank);
+    assert.equal((await settle(activities, m, '2026-11-03')).netPaise, 9_882);
+    // The bank charges the whole sale back on Tuesday (IST): Wednesday's settlement deducts it.
+    await store.db.collection('transactions').updateOne(
+      { txnId: sale.txnId },
+      {
+        $set: {
+          chargeback: { amountPaise: 10_000, raisedAt: new Date('2026-11-03T06:00:00Z'), revertedAt: null },
+          updatedAt: new Date('2026-11-03T06:00:00Z'),
+        },
+        $inc: { version: 1 },
+      },
+    );
+    const wednesday = await settle(activities, m, '2026-11-04');
+    assert.deepEqual([wednesday.state, wednesday.netPaise], ['carried_forward', -10_000]);
+    assert.equal(await identity(m), 10_000 - 10_000, 'paid minus the chargeback');
+    // The merchant wins the dispute on Wednesday, and sells 50 rupees: Thursday adds the revert back.
+    await store.db.collection('transactions').updateOne(
+      { txnId: sale.txnId },
+      {
+        $set: { 'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'), updatedAt: new Date('2026-11-04T06:00:00Z') },
+        $inc: { version: 1 },
+      },
+    );
+    await paid(m, 5_000, '2026-11-04T05:00:00Z');
+    const thursday = await settle(activities, m, '2026-11-05');
+    assert.equal(thursday.state, 'paid');
+    assert.equal(thursday.netPaise, 10_000 - 10_000 + 5_000 - 50 - 9, 'revert + sale - the chargeback carried in');
+    const t = (await settlements.find(settlementWorkflowId(m, '2026-11-05')))!;
+    assert.deepEqual([t.chargebacksPaise, t.carriedInPaise, t.grossPaise], [-10_000, -10_000, 5_000]);
+    const cbLines = await store.db.collection('settlement_lines').find({ txnId: sale.txnId }).toArray();
+    assert.deepEqual(cbLines.map((l) => [l.action, l.settlementId, l.settlementAmountPaise]).sort(), [
+      ['CHARGEBACK', settlementWorkflowId(m, '2026-11-04'), -10_000],
+      ['CHARGEBACK_REVERSAL', settlementWorkflowId(m, '2026-11-05'), 10_000],
+      ['SALE', settlementWorkflowId(m, '2026-11-03'), 9_882],
+    ]);
+    // A fourth settlement claims neither again.
+    await paid(m, 1_000, '2026-11-05T05:00:00Z');
+    assert.equal((await settle(activities, m, '2026-11-06')).netPaise, 1_000 - 10 - 2);
+    // Paid 16,000, charged back 10,000 and reverted: all of it is paid out, fees, taxes.
+    assert.deepEqual(await moneyOf(m), { paidOut: 9_882 + 4_941 + 988, fees: 160 + 29, unsettled: 0 });
+    assert.equal(await identity(m), 16_000);
+  });
+
   it("the bank's file is reconciled: a paid settlement the bank does not list is a difference, recorded once, the settlement untouched", async () => {
     const m = merchant();
     await paid(m, 10_000, '2026-11-09T05:00:00Z');
@@ -324,6 +517,54 @@ describe('settlement workflow (time-skipping, real store)', function () {
       [['missing_at_bank', 9_882, null]],
     );
     assert.equal((await settlements.find(id))!.state, 'paid', 'never overwritten');
+  });
+
+  it('the daily run starts each merchant on its own: one whose orders cannot be read is reported, the others start and pay', async () => {
+    const prefix = merchant();
+    const [broken, a, b] = [`${prefix}0`, `${prefix}1`, `${prefix}2`];
+    await paid(a, 10_000, '2026-11-23T05:00:00Z');
+    await paid(b, 20_000, '2026-11-23T06:00:00Z');
+    // An order whose refunds are not a list: reading the merchant's due adjustments throws.
+    await paid(broken, 5_000, '2026-11-23T05:00:00Z', { successAt: null, refunds: 'corrupt' });
+    // The broken merchant first, as the one-activity starter met it before the others.
+    await store.db.collection<{ _id: string }>('merchants').insertMany([{ _id: broken }, { _id: a }, { _id: b }]);
+    const bank = new RecordingBank();
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: activitiesWith(bank),
+    });
+    const run = await worker.runUntil(async () => {
+      const result = (await env().client.workflow.execute('settlementDayWorkflow', {
+        workflowId: `settlement-day:${prefix}`,
+        taskQueue,
+        args: [{ settlementDate: '2026-11-24' }],
+      })) as { started: number; failed: { merchantIdentifier: string; reason: string }[]; failedCount: number };
+      for (const m of [a, b]) await env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-24')).result();
+      return result;
+    });
+    assert.deepEqual(
+      run.failed.map((f) => f.merchantIdentifier),
+      [broken],
+      'the broken merchant is reported after its retries',
+    );
+    assert.match(run.failed[0]!.reason, /forEach|refunds/);
+    assert.equal(run.failedCount, 1);
+    assert.ok(run.started >= 2);
+    assert.deepEqual(
+      bank.requests
+        .filter((r) => r.merchantIdentifier.startsWith(prefix))
+        .map((r) => [r.merchantIdentifier, r.amountPaise])
+        .sort(),
+      [
+        [a, 10_000 - 100 - 18],
+        [b, 20_000 - 200 - 36],
+      ],
+    );
+    assert.equal(await settlements.find(settlementWorkflowId(broken, '2026-11-24')), null, 'nothing started for it');
+    // The suite's later starters walk every merchant of this database: the broken one leaves it.
+    await store.db.collection<{ _id: string }>('merchants').deleteOne({ _id: broken });
   });
 
   it('the daily starter starts one settlement per merchant with something due, once', async () => {

@@ -61,7 +61,8 @@ export function settlementOpsPaths(): Record<string, object> {
       post: op(
         {
           summary: "Hold a merchant's settlements (operator): they wait, state held, until released",
-          description: 'No body, or {}. Unknown merchant: 404, code 2042.',
+          description:
+            'No body, or {}. Every settlement of the merchant whose payout is not yet requested waits (at its opening, or right before its payout); a payout already requested cannot be held. Unknown merchant: 404, code 2042.',
           bodyOptional: true,
           request: noBodySchema,
           example: {},

@@ -79,6 +79,8 @@ const attemptOutcomes = new Map<
 const settlementReleased = new Set<string>();
 /** Merchants opted in to the settlement.processed webhook (recordSettlementPayout says so). */
 const settlementWebhookOptedIn = new Set<string>();
+/** Merchants held only once their settlement is totalled (patched settlement-hold-before-payout): open at the opening. */
+const heldBeforePayout = new Set<string>();
 
 const activities = {
   async requestBankPayment(r: BankPaymentRequest) {
@@ -156,7 +158,7 @@ const activities = {
   },
   // Issue 34's settlement: held first, two pages of sales, a payout the bank answers PENDING then PAID.
   async openSettlement(i: { merchantIdentifier: string }) {
-    const held = !settlementReleased.has(i.merchantIdentifier);
+    const held = !settlementReleased.has(i.merchantIdentifier) && !heldBeforePayout.has(i.merchantIdentifier);
     return { state: held ? 'held' : 'open', netPaise: 0, utr: null };
   },
   async claimSettlementPage(i: { phase: string; cursor: { at: string; ties: number } | null }) {
@@ -169,12 +171,41 @@ const activities = {
   async requestSettlementPayout() {
     return { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' };
   },
+  async requestSettlementPayoutUnlessHeld(i: { merchantIdentifier: string }) {
+    if (!settlementReleased.has(i.merchantIdentifier)) return { held: true };
+    return {
+      held: false,
+      answer: { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' },
+    };
+  },
   async inquireSettlementPayout() {
     return { status: 'PAID', utr: 'SIMU000000000001', responseCode: '00', responseDescription: 'Paid' };
   },
   async recordSettlementPayout(i: { merchantIdentifier: string }) {
     const optedIn = settlementWebhookOptedIn.has(i.merchantIdentifier);
     return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001', ...(optedIn ? { processedWebhook: true } : {}) };
+  },
+  // Issue 34's daily starter, before each merchant's start was its own activity: one call started all.
+  async startDueSettlements(i: { settlementDate?: string }) {
+    return { settlementDate: i.settlementDate ?? '2026-11-03', started: 3 };
+  },
+  // Since patch settlement-day-per-merchant: a page of merchants, each started by an activity of its own.
+  async settlementRunDate(i: { settlementDate?: string }) {
+    return { settlementDate: i.settlementDate ?? '2026-11-03', workingDay: true };
+  },
+  async settlementMerchantsPage(i: { after: string | null }) {
+    return i.after === null ? { merchants: ['m1', 'broken', 'm2'], next: null } : { merchants: [], next: null };
+  },
+  async startMerchantSettlement(i: { merchantIdentifier: string }) {
+    if (i.merchantIdentifier === 'broken')
+      throw ApplicationFailure.nonRetryable("Cannot read properties of null (reading 'forEach')", 'TypeError');
+    return i.merchantIdentifier === 'm1' ? 'started' : 'already_started';
+  },
+  async previousWorkingDay() {
+    return '2026-11-02';
+  },
+  async reconcileSettlementFile() {
+    return { payouts: 3, differences: 0 };
   },
   async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
     for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
@@ -573,11 +604,12 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
-  /** Issue 34: a settlement held then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes). */
-  const settlement = async (name: string, o: { processedWebhook?: true } = {}) => {
+  /** Issue 34: a settlement held (at its opening, or before its payout) then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes); optionally its settlement.processed webhook. */
+  const settlement = async (name: string, o: { processedWebhook?: true; heldBeforePayout?: true } = {}) => {
     if (!wanted(name)) return;
     const merchantIdentifier = `m${id()}`;
     if (o.processedWebhook) settlementWebhookOptedIn.add(merchantIdentifier);
+    if (o.heldBeforePayout) heldBeforePayout.add(merchantIdentifier);
     const workflowId = `settlement:${merchantIdentifier}:2026-11-03`;
     const handle = await env.client.workflow.start('settlementWorkflow', {
       workflowId,
@@ -588,6 +620,18 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     settlementReleased.add(merchantIdentifier);
     await handle.signal('releaseSettlement');
     await handle.result();
+    await save(name, workflowId);
+  };
+
+  /** Issue 34: the daily starter of a date (its settlements are started by activities, faked here). */
+  const settlementDay = async (name: string) => {
+    if (!wanted(name)) return;
+    const workflowId = `settlement-day:${id()}`;
+    await env.client.workflow.execute('settlementDayWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ settlementDate: '2026-11-03' }],
+    });
     await save(name, workflowId);
   };
 
@@ -655,6 +699,12 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await settlement('settlement-held-released-payout-pending-then-paid');
     // Issue 34: the settlement.processed webhook of a merchant opted in (patched settlement-processed-webhook).
     await settlement('settlement-paid-processed-webhook-delivered', { processedWebhook: true });
+    // Patched settlement-hold-before-payout: opened, claimed and totalled, then held before the payout.
+    await settlement('settlement-held-before-payout-released-payout-pending-then-paid', { heldBeforePayout: true });
+    // Recorded at 8a1cd44: every merchant's start inside one startDueSettlements activity.
+    await settlementDay('settlement-day-one-starter-activity');
+    // Patched settlement-day-per-merchant: three merchants started one by one, one of them failing.
+    await settlementDay('settlement-day-per-merchant-one-failed');
     // Issue 35: local activities (patched payment-local-activities).
     // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
