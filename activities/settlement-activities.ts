@@ -34,7 +34,7 @@ export interface SettlementActivityDeps {
   payouts: BankPayouts;
   settlementAccount: SettlementAccountReader;
   /** Whether a merchant opted in to the `settlement.processed` webhook (through the merchant cache). */
-  merchants: Pick<MerchantRepository, 'findById'>;
+  merchants: Pick<MerchantRepository, 'settlementWebhookOptedIn'>;
   settlementCalendar: SettlementCalendar;
   defaultFeePlan: FeePlan;
   now: () => Date;
@@ -94,7 +94,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
   const stepOf = async (id: string): Promise<SettlementStep> => {
     const s = await store.find(id);
     const step: SettlementStep = { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
-    if (s?.state === 'paid' && (await deps.merchants.findById(s.merchantIdentifier))?.settlementWebhook)
+    if (s?.state === 'paid' && (await deps.merchants.settlementWebhookOptedIn(s.merchantIdentifier)))
       step.processedWebhook = true;
     return step;
   };

@@ -125,6 +125,12 @@ export class MerchantRepository {
     return doc ? this.vault.open(doc) : null;
   }
 
+  /** Whether the merchant opted in to the `settlement.processed` webhook: the flag alone, as stored now (no secret opened). */
+  async settlementWebhookOptedIn(merchantIdentifier: string): Promise<boolean> {
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { settlementWebhook: 1 } });
+    return doc?.settlementWebhook === true;
+  }
+
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
     const cached = this.cache.get(merchantIdentifier);
     if (cached && cached.expiresAt > Date.now()) return cached.merchant;
