@@ -91,6 +91,23 @@ describe('Status API: POST /api/payments/v1/status', function () {
     assert.deepEqual(after.json, before);
   });
 
+  it("reads a UPI order without opening its payer's VPA, which the answer never shows", async () => {
+    const { orderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
+    const { orderId: otherOrderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
+    const before = (await statusOf(orderId)).json;
+    // A sealed VPA that would not open (sealed for another order): a read that opened it would fail.
+    const txns = gw.rt.store.db.collection<{ _id: string; instrument: { kind: string; sealed?: string } }>('transactions');
+    const other = await txns.findOne({ _id: `${merchant.merchantIdentifier}:${otherOrderId}` });
+    assert.ok(other?.instrument.sealed);
+    await txns.updateOne(
+      { _id: `${merchant.merchantIdentifier}:${orderId}` },
+      { $set: { 'instrument.sealed': other.instrument.sealed } },
+    );
+    const after = await statusOf(orderId);
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(after.json, before);
+  });
+
   it('always gives paymentInstrument.card as an object (NA without a card), so card.cardToken can be read', async () => {
     for (const [instrument, paymentMode] of [
       [{ payerVpa: 'success@sandbox' }, 'UPI'],
