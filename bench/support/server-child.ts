@@ -21,8 +21,12 @@ import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { apiDeps, openRuntime } from '../../src/runtime';
+import { STATUS_SOURCE_FIELDS } from '../../src/domain/status-record';
 import { STORE_CLIENT_OPTIONS } from '../../src/store/mongo';
 import { orderKey } from '../../src/store/transaction-repository';
+
+/** The same read as the status API's: the fields its record is made of. */
+const STATUS_FIELDS = Object.fromEntries(STATUS_SOURCE_FIELDS.map((k) => [k, 1]));
 
 type Started = { server: Server; close(): Promise<void> };
 
@@ -41,7 +45,7 @@ async function bareFind(o: { uri: string; dbName: string }): Promise<Started> {
   app.use(async (ctx) => {
     const body = await getRawBody(ctx.req, { limit: 65536, encoding: 'utf8' });
     const { merchantIdentifier, orderId } = JSON.parse(body) as { merchantIdentifier: string; orderId: string };
-    const order = await coll.findOne({ _id: orderKey({ merchantIdentifier, orderId }) });
+    const order = await coll.findOne({ _id: orderKey({ merchantIdentifier, orderId }) }, { projection: STATUS_FIELDS });
     ctx.body = { status: true, message: { code: 100, text: 'Transaction completed successfully' }, data: { orders: [order] } };
   });
   return { server: http.createServer(app.callback()), close: () => client.close() };
