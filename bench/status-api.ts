@@ -164,10 +164,12 @@ async function profiled(
   mkdirSync(dir, { recursive: true });
   const files = { api: path.join(dir, 'status-api.cpuprofile'), koaFind: path.join(dir, 'bare-koa-findone.cpuprofile') };
   await Promise.all([s.api.stopProfile(files.api), s.koaFind.stopProfile(files.koaFind)]);
-  const total = (ms: Measured[]) => ms.reduce((n, x) => n + (x.load.total ?? 0), 0);
+  // CPU per request over every round of a side: its profile's shares divide it.
+  const cpu = (ms: Measured[]) =>
+    ms.reduce((n, x) => n + x.cpuUsPerRequest * (x.load.total ?? 0), 0) / ms.reduce((n, x) => n + (x.load.total ?? 0), 0);
   return {
-    'status API': summariseCpuProfile(files.api, total(m.status)),
-    'bare Koa + findOne': summariseCpuProfile(files.koaFind, total(m.baseline)),
+    'status API': summariseCpuProfile(files.api, cpu(m.status)),
+    'bare Koa + findOne': summariseCpuProfile(files.koaFind, cpu(m.baseline)),
   };
 }
 

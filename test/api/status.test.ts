@@ -265,6 +265,11 @@ describe('Status API: POST /api/payments/v1/status', function () {
       expectError(await request(url(), { body, headers: { checksum: signedOther } }), 401, 2011);
     });
 
+    it('an invalid body with a wrong checksum: 401, before its fields are judged (nothing learnt of the rules)', async () => {
+      const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId: 12345, version: '13' });
+      expectError(await request(url(), { body, headers: { checksum: 'f'.repeat(64) } }), 401, 2011);
+    });
+
     it('unknown merchant: 401', async () => {
       expectError(await checkStatus(gw.baseUrl, merchant.secretKey, { merchantIdentifier: 'f'.repeat(32), orderId }), 401, 2012);
     });
