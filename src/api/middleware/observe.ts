@@ -38,12 +38,10 @@ export function observe(logger: Logger, registry: Registry) {
       };
       duration.observe(labels, seconds);
       requests.inc(labels);
-      // The access line is built only where it is written (a level above info writes none).
-      if (logger.isLevelEnabled('info'))
-        logger.info(
-          { requestId: ctx.state.requestId, ...labels, path: loggedPath(ctx.path), ms: Math.round(seconds * 1000) },
-          'request',
-        );
+      logger.info(
+        { requestId: ctx.state.requestId, ...labels, path: loggedPath(ctx.path), ms: Math.round(seconds * 1000) },
+        'request',
+      );
     }
   };
 }
