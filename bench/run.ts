@@ -6,6 +6,7 @@
  *
  *   npm run bench [-- --seconds 10 --connections 8 --large 100000]
  *   npm run bench -- --only status      (status | limits | payments | scaling | bank)
+ *   npm run bench:status -- --profile .data/profiles   (and where the status API's CPU goes)
  */
 import { parseArgs } from 'node:util';
 import { startTestGateway } from '../test/support/gateway';
@@ -26,6 +27,7 @@ async function main(): Promise<number> {
       small: { type: 'string', default: '1000' },
       large: { type: 'string', default: '100000' },
       only: { type: 'string', multiple: true },
+      profile: { type: 'string' },
     },
   });
   const seconds = Number(values.seconds);
@@ -44,9 +46,14 @@ async function main(): Promise<number> {
       Object.assign(details, r.details);
     }
     if (wanted('status')) {
-      const r = await benchStatusApi(gw, { connections, seconds });
+      const r = await benchStatusApi(gw, { connections, seconds, ...(values.profile ? { cpuProfileDir: values.profile } : {}) });
       rows.push(...r.rows);
       Object.assign(details, r.details);
+      for (const [side, p] of Object.entries(r.profiles ?? {})) {
+        console.log(`\n${side}: ${p.totalUs} µs of CPU per request (self time, µs per request)`);
+        console.table(p.byGroup.filter((g) => g.usPerRequest >= 0.5));
+        console.table(p.byFunction);
+      }
     }
     if (wanted('limits')) {
       const limited = await startTestGateway({

@@ -31,6 +31,7 @@ autocannon(
         p50Ms: r.latency.p50,
         p99Ms: r.latency.p99,
         meanMs: r.latency.average,
+        total: r.requests.total,
         failures: r.non2xx + r.errors + r.timeouts,
         clientCpuUsPerRequest: Math.round((process.cpuUsage().user + process.cpuUsage().system) / Math.max(1, r.requests.total)),
       }),

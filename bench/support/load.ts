@@ -9,6 +9,8 @@ export interface LoadResult {
   p99Ms: number;
   meanMs: number;
   failures: number;
+  /** Requests answered (HTTP loads only). */
+  total?: number;
   /** CPU the load generator spent per request (HTTP loads only). */
   clientCpuUsPerRequest?: number;
 }

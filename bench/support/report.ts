@@ -6,6 +6,8 @@ export interface BenchRow {
   ratio: number;
   target: string;
   met: boolean;
+  /** How far the ratio moved between the rounds it is the median of, where a row has rounds. */
+  spread?: string;
 }
 
 export function ratioRow(

@@ -24,8 +24,14 @@ export type PaymentInstrument =
   /** A debit under a UPI AutoPay mandate: the payer approved it once, at the mandate's creation. */
   | { kind: 'UPI_MANDATE'; vpa: string; bankName: string; mandateOrderId: string };
 
+/**
+ * What the status API needs of an instrument: a card whole (its type, masked number and id), any
+ * other kind at least its kind (the status read opens no VPA).
+ */
+export type ShownInstrument = PaymentInstrument | { kind: Exclude<PaymentInstrument['kind'], 'CARD'> };
+
 /** `paymentInstrument.paymentMode` of the status API. */
-export function paymentModeText(i: PaymentInstrument): string {
+export function paymentModeText(i: ShownInstrument): string {
   switch (i.kind) {
     case 'UPI':
     case 'UPI_QR':

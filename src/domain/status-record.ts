@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatIstDateTime } from './ist-time';
-import { paymentModeText } from './instrument';
+import { paymentModeText, type ShownInstrument } from './instrument';
 import { mandateStatusView, type Mandate } from './mandate';
 import { paiseToWire } from './money';
 import { publishedOutcome } from './response-codes';
@@ -51,8 +51,25 @@ export type StatusOrderRecord = z.infer<typeof statusOrderRecordSchema>;
 /** The card of a payment that had none (DECISIONS.md, Status API records): the webhook's NA for text without data. */
 const NO_CARD = { cardToken: 'NA', cardId: 'NA' } as const;
 
-/** What a record is made of: never the buyer's details. */
-type StatusSource = Omit<Transaction, 'buyerName' | 'buyerEmail' | 'ipAddress'>;
+/** What a record is made of (never the buyer's details, nor a VPA): the status API reads only these. */
+export const STATUS_SOURCE_FIELDS = [
+  'merchantIdentifier',
+  'orderId',
+  'txnId',
+  'amountPaise',
+  'productDescription',
+  'createdAt',
+  'instrument',
+  'completedAt',
+  'updatedAt',
+  'status',
+  'responseCode',
+  'responseDescription',
+  'refunds',
+] as const;
+export type StatusSource = Pick<Transaction, Exclude<(typeof STATUS_SOURCE_FIELDS)[number], 'instrument'>> & {
+  instrument: ShownInstrument;
+};
 
 export function toStatusOrderRecord(t: StatusSource): StatusOrderRecord {
   return {

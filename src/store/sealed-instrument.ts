@@ -1,4 +1,4 @@
-import type { PaymentInstrument } from '../domain/instrument';
+import type { PaymentInstrument, ShownInstrument } from '../domain/instrument';
 import type { PayerDataCipher, PayerFieldContext } from '../domain/payer-data';
 
 /** The fields of each instrument kind that identify the payer: sealed together at rest. */
@@ -61,4 +61,13 @@ export function openInstrument(
   if (typeof stored !== 'object' || stored === null || !('sealed' in stored)) return stored;
   const { sealed, payerHash: _hash, ...rest } = stored;
   return { ...rest, ...(JSON.parse(cipher.open(sealed, context(order))) as object) } as PaymentInstrument;
+}
+
+/** What the status API shows of a stored instrument: a card opened, any other kind as its kind alone (nothing opened). */
+export function openShownInstrument(
+  cipher: PayerDataCipher,
+  order: { merchantIdentifier: string; orderId: string },
+  stored: StoredInstrument,
+): ShownInstrument {
+  return stored.kind === 'CARD' ? (openInstrument(cipher, order, stored) as ShownInstrument) : { kind: stored.kind };
 }

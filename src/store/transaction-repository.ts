@@ -1,12 +1,13 @@
 import type { Collection, Db, Document, Filter, FindCursor, Sort } from 'mongodb';
 import { PayerDataCipher } from '../domain/payer-data';
+import { STATUS_SOURCE_FIELDS, type StatusSource } from '../domain/status-record';
 import type { PaymentOutcome, RefundEntry, Transaction } from '../domain/transaction';
 import { statesThatMayBecome, type TxnStatusName } from '../domain/txn-status';
 import { DailyFiguresRepository } from './daily-figures-repository';
 import { isDuplicateKeyError } from './mongo';
 import { duplicateIndexes, orderKey, OrderIdRepository, type OrderIdClaim, type OrderRef } from './order-id-repository';
 import { BUYER_FIELDS, sealBuyer, type BuyerDetails } from './sealed-buyer';
-import { holdsPayerDataInClear, sealInstrument } from './sealed-instrument';
+import { holdsPayerDataInClear, openShownInstrument, sealInstrument } from './sealed-instrument';
 import {
   docToTransaction,
   EARLIEST_DATE,
@@ -24,9 +25,10 @@ export { orderKey, type OrderRef } from './order-id-repository';
 export type { NewTransaction } from './transaction-doc';
 export type { SortKey } from './transaction-pages';
 
-/** A transaction as read without its buyer's details (findByOrderWithoutBuyer). */
+/** A transaction as read without its buyer's details (the settlement engine's reads). */
 export type TransactionWithoutBuyer = Omit<Transaction, keyof BuyerDetails>;
 const WITHOUT_BUYER = Object.fromEntries(['buyerSealed', ...BUYER_FIELDS].map((k) => [k, 0 as const]));
+const STATUS_SOURCE = Object.fromEntries(STATUS_SOURCE_FIELDS.map((k) => [k, 1 as const]));
 
 export class TransactionNotFoundError extends Error {
   override readonly name = 'TransactionNotFoundError';
@@ -185,12 +187,13 @@ export class TransactionRepository {
   }
 
   /**
-   * The order's transaction without the buyer's name, email and address: neither read from the
-   * store nor opened (an AES-GCM open per read). For the status API, which never shows them.
+   * What the status API shows of the order's transaction, read alone (a projection): never the
+   * buyer's details, and the instrument's sealed payer data opened only for a card, whose masked
+   * number and id the record shows (a VPA it never shows). Each open is an AES-GCM decryption.
    */
-  async findByOrderWithoutBuyer(order: OrderRef): Promise<TransactionWithoutBuyer | null> {
-    const doc = await this.txns.findOne({ _id: orderKey(order) }, { projection: WITHOUT_BUYER });
-    return doc ? this.toTransaction(doc) : null;
+  async findStatusSource(order: OrderRef): Promise<StatusSource | null> {
+    const doc = await this.txns.findOne({ _id: orderKey(order) }, { projection: STATUS_SOURCE });
+    return doc ? { ...doc, instrument: openShownInstrument(this.cipher, doc, doc.instrument) } : null;
   }
 
   /** The settlement engine's reads (TransactionPages.findMatching). */

@@ -10,8 +10,8 @@ type ReadOrderDeps = { transactions: TransactionRepository; mandates: MandateRep
  * mandate debit) or a mandate, read by its create orderId. One namespace per merchant, so at most one.
  */
 export async function readOrder(deps: ReadOrderDeps, order: OrderRef): Promise<StatusOrderRecord | null> {
-  // Without the buyer's details, which the record never shows: nothing to decrypt for them.
-  const txn = await deps.transactions.findByOrderWithoutBuyer(order);
+  // Only what the record shows: nothing to decrypt but a card's masked number and id.
+  const txn = await deps.transactions.findStatusSource(order);
   if (txn) return toStatusOrderRecord(txn);
   const mandate = await deps.mandates.findByOrder(order);
   return mandate ? toStatusMandateRecord(mandate) : null;

@@ -91,6 +91,23 @@ describe('Status API: POST /api/payments/v1/status', function () {
     assert.deepEqual(after.json, before);
   });
 
+  it("reads a UPI order without opening its payer's VPA, which the answer never shows", async () => {
+    const { orderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
+    const { orderId: otherOrderId } = await payToCompletion({ payerVpa: 'success@sandbox' });
+    const before = (await statusOf(orderId)).json;
+    // A sealed VPA that would not open (sealed for another order): a read that opened it would fail.
+    const txns = gw.rt.store.db.collection<{ _id: string; instrument: { kind: string; sealed?: string } }>('transactions');
+    const other = await txns.findOne({ _id: `${merchant.merchantIdentifier}:${otherOrderId}` });
+    assert.ok(other?.instrument.sealed);
+    await txns.updateOne(
+      { _id: `${merchant.merchantIdentifier}:${orderId}` },
+      { $set: { 'instrument.sealed': other.instrument.sealed } },
+    );
+    const after = await statusOf(orderId);
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(after.json, before);
+  });
+
   it('always gives paymentInstrument.card as an object (NA without a card), so card.cardToken can be read', async () => {
     for (const [instrument, paymentMode] of [
       [{ payerVpa: 'success@sandbox' }, 'UPI'],
@@ -246,6 +263,11 @@ describe('Status API: POST /api/payments/v1/status', function () {
       expectError(await request(url(), { body, headers: { checksum: 'not-hex' } }), 401, 2011);
       const signedOther = hmacSha256Hex(merchant.secretKey, JSON.stringify(JSON.parse(body), null, 1));
       expectError(await request(url(), { body, headers: { checksum: signedOther } }), 401, 2011);
+    });
+
+    it('an invalid body with a wrong checksum: 401, before its fields are judged (nothing learnt of the rules)', async () => {
+      const body = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderId: 12345, version: '13' });
+      expectError(await request(url(), { body, headers: { checksum: 'f'.repeat(64) } }), 401, 2011);
     });
 
     it('unknown merchant: 401', async () => {

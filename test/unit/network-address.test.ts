@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import ipaddr from 'ipaddr.js';
 import { addressLimitKey, refusedAddress, refusedPlainHttp } from '../../src/domain/network-address';
 import { refusedWebhookUrl } from '../../src/usecases/check-webhook-url';
 
@@ -49,6 +50,29 @@ describe('webhook address rules', () => {
     assert.notEqual(addressLimitKey('2001:db8:1:2::9'), addressLimitKey('2001:db8:1:3::9'));
     assert.equal(addressLimitKey('::ffff:203.0.113.7'), '203.0.113.7');
     assert.equal(addressLimitKey('203.0.113.7'), '203.0.113.7');
+  });
+  it("keys every spelling of an IPv4 address as ipaddr's canonical form, the dotted fast path included", () => {
+    const canonical = (a: string) => {
+      const ip = ipaddr.parse(a);
+      return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()
+        ? (ip as ipaddr.IPv6).toIPv4Address().toString()
+        : ip.toString();
+    };
+    for (const a of [
+      '127.0.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '10.20.30.40',
+      '::ffff:127.0.0.1',
+      '::FFFF:10.0.0.9',
+      '010.0.0.1',
+      '0x7f.0.0.1',
+      '127.1',
+    ])
+      assert.equal(addressLimitKey(a), canonical(a), a);
+    // Not addresses: kept as they are, whatever they look like.
+    for (const a of ['256.0.0.1', '1.2.3', '1.2.3.4.5', 'unknown', '::ffff:1.2.3.256'])
+      assert.equal(addressLimitKey(a), ipaddr.isValid(a) ? canonical(a) : a, a);
   });
   it('production takes only https webhook and return URLs; other environments take http too', async () => {
     assert.equal(refusedPlainHttp('http://shop.example/return', 'production'), 'must be https in production');

@@ -12,11 +12,13 @@ export function statusRoutes(deps: ApiDeps): Router {
   router.post('/api/payments/v1/status', async (ctx) => {
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
     const parsed = parseJsonBody(raw);
-    // Authenticated before the rest is validated: a caller without the key learns nothing of the rules.
-    const { merchantIdentifier } = validate(statusCallerSchema, parsed);
+    // Authenticated before the rest is validated: a caller without the key learns nothing of the
+    // rules. A valid request (nearly every one) is parsed once, its errors then being none to hide.
+    const valid = statusRequestSchema.safeParse(parsed);
+    const { merchantIdentifier } = valid.success ? valid.data : validate(statusCallerSchema, parsed);
     const merchant = await authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw, deps.now());
     await deps.rateLimit.consume(ctx, 'status', merchant.merchantIdentifier);
-    const body = validate(statusRequestSchema, parsed);
+    const body = valid.success ? valid.data : validate(statusRequestSchema, parsed);
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
     const record = await readOrder(deps, order);
