@@ -9,6 +9,7 @@ import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
+import type { EndpointHealthBuffer } from '../src/store/webhook-endpoint-buffer';
 import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
 import { policyLookup } from '../src/outbound/checked-address';
@@ -20,6 +21,8 @@ export interface WebhookActivityDeps {
   webhooks: WebhookRepository;
   /** Endpoint health per merchant: disabled after WEBHOOK_ENDPOINT_DISABLE_AFTER of failures or on 410. */
   webhookEndpoints: WebhookEndpointRepository;
+  /** The same health as this worker counts it, written every second (and a failed attempt at once). */
+  webhookEndpointHealth: EndpointHealthBuffer;
   webhookDisableAfterMs: number;
   webhookAddressPolicy: AddressPolicy;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
@@ -64,12 +67,89 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
+interface AttemptInput {
+  deliveryId: string;
+  attempt: number;
+  url: string;
+  contentType: string;
+  body: string;
+  /** Whose signing secrets sign the attempt; absent (deliveries started before): read from the store. */
+  merchantIdentifier?: string;
+}
+
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const checkedLookup = policyLookup(deps.webhookAddressPolicy);
 
+  /**
+   * One attempt of a delivery the caller has just read as not delivered. Store round trips: the
+   * merchant's document once (the key and signing secrets in force now), the attempt logged; the
+   * endpoint's disabled flag only when this worker has not learnt it in the last two seconds, and
+   * its health written with the merchant's other attempts of the second (a failure at once).
+   */
+  async function attempt(input: AttemptInput, merchantIdentifier: string | undefined): Promise<AttemptOutcome> {
+    const started = Date.now();
+    const at = deps.now();
+    // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
+    if (
+      merchantIdentifier &&
+      !deps.webhookEndpointHealth.knownEnabled(merchantIdentifier) &&
+      (await deps.webhookEndpoints.isDisabled(merchantIdentifier))
+    ) {
+      await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
+      return { acknowledged: false, endpointDisabled: true };
+    }
+    // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
+    // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
+    const signer = merchantIdentifier ? await deps.merchants.webhookSigner(merchantIdentifier, at) : null;
+    const body = signer ? signedAttemptBody(input.body, input.contentType, signer.merchant.secretKey) : input.body;
+    const signed = standardWebhookHeaders(
+      (signer?.secrets ?? []).map((s) => s.secret),
+      input.deliveryId,
+      at,
+      body,
+    );
+    const result = await postCheckedWebhook(
+      { ...input, body },
+      signed,
+      deps.webhookAddressPolicy,
+      deps.webhookAttemptTimeoutMs,
+      checkedLookup,
+    );
+    const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
+    await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
+      attempt: input.attempt,
+      at,
+      httpStatus: result.status,
+      response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
+      error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
+      durationMs: Date.now() - started,
+    });
+    if (!merchantIdentifier) return { acknowledged };
+    const { disabled } = await deps.webhookEndpointHealth.record({
+      merchantIdentifier,
+      acknowledged,
+      at,
+      httpStatus: result.status,
+      durationMs: Date.now() - started,
+    });
+    if (disabled) {
+      // The endpoint is disabled now (by this attempt): its delivery stops here, failed, kept for a replay.
+      await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
+      return { acknowledged: false, endpointDisabled: true };
+    }
+    const retryAfterMs =
+      !acknowledged && (result.status === 429 || result.status === 503) && 'retryAfter' in result
+        ? parseRetryAfter(result.retryAfter, at)
+        : null;
+    return retryAfterMs === null ? { acknowledged } : { acknowledged, retryAfterMs };
+  }
+
   /** Stores a call under its delivery id (the first stored bytes win) and hands the workflow what to send. */
   async function store(call: Omit<WebhookDelivery, 'state' | 'attempts' | 'createdAt'>): Promise<PreparedWebhook> {
-    const stored = await deps.webhooks.createOrGet({ ...call, createdAt: deps.now() });
+    return preparedFrom(await deps.webhooks.createOrGet({ ...call, createdAt: deps.now() }));
+  }
+
+  function preparedFrom(stored: WebhookDelivery): PreparedWebhook {
     return {
       send: true,
       url: stored.url,
@@ -102,7 +182,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * Builds the real-time webhook of an order's final outcome once and stores it under its
      * delivery id: every attempt (and a replay of this activity) sends the stored bytes.
      */
-    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string }): Promise<PreparedWebhook> {
+    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string; fromAttempt?: number }): Promise<PreparedWebhook> {
+      // Handed over after attempt 1: the call is stored already, and its stored bytes are what is sent.
+      if ((input.fromAttempt ?? 1) > 1) {
+        const stored = await deps.webhooks.find(input.deliveryId);
+        if (stored) return preparedFrom(stored);
+      }
       const [t, merchant] = await Promise.all([
         deps.transactions.findByOrder(input),
         deps.merchants.findById(input.merchantIdentifier),
@@ -207,73 +292,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * One attempt: POST the stored txnData, signed now; acknowledged only by a 2xx whose trimmed body is SUCCESS.
      * The attempt is logged, and an acknowledged one ends the delivery, in one store write.
      */
-    async attemptWebhook(input: {
-      deliveryId: string;
-      attempt: number;
-      url: string;
-      contentType: string;
-      body: string;
-      /** Whose signing secrets sign the attempt; absent (deliveries started before): read from the store. */
-      merchantIdentifier?: string;
-    }): Promise<AttemptOutcome> {
-      const started = Date.now();
-      const at = deps.now();
+    async attemptWebhook(input: AttemptInput): Promise<AttemptOutcome> {
       // Never send again what the store shows delivered: an attempt repeated after its
       // acknowledgement was recorded (a worker lost the task, a restarted delivery) is acknowledged.
       const stored = await deps.webhooks.findSummary(input.deliveryId);
       if (stored?.state === 'delivered') return { acknowledged: true };
-      const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
-      // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
-      if (merchantIdentifier && (await deps.webhookEndpoints.isDisabled(merchantIdentifier))) {
-        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
-        return { acknowledged: false, endpointDisabled: true };
-      }
-      // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
-      // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
-      const [merchant, secrets] = merchantIdentifier
-        ? await Promise.all([
-            deps.merchants.findFresh(merchantIdentifier),
-            deps.merchants.webhookSigningSecrets(merchantIdentifier, at),
-          ])
-        : [null, null];
-      const body = merchant ? signedAttemptBody(input.body, input.contentType, merchant.secretKey) : input.body;
-      const signed = standardWebhookHeaders(
-        (secrets ?? []).map((s) => s.secret),
-        input.deliveryId,
-        at,
-        body,
-      );
-      const result = await postCheckedWebhook(
-        { ...input, body },
-        signed,
-        deps.webhookAddressPolicy,
-        deps.webhookAttemptTimeoutMs,
-        checkedLookup,
-      );
-      const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
-      await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
-        attempt: input.attempt,
-        at,
-        httpStatus: result.status,
-        response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
-        error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
-        durationMs: Date.now() - started,
-      });
-      if (!merchantIdentifier) return { acknowledged };
-      const { disabled } = await deps.webhookEndpoints.recordAttempt(
-        { merchantIdentifier, acknowledged, at, httpStatus: result.status, durationMs: Date.now() - started },
-        deps.webhookDisableAfterMs,
-      );
-      if (disabled) {
-        // This attempt disabled the endpoint: its delivery stops here, failed, kept for a replay.
-        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
-        return { acknowledged: false, endpointDisabled: true };
-      }
-      const retryAfterMs =
-        !acknowledged && (result.status === 429 || result.status === 503) && 'retryAfter' in result
-          ? parseRetryAfter(result.retryAfter, at)
-          : null;
-      return retryAfterMs === null ? { acknowledged } : { acknowledged, retryAfterMs };
+      return attempt(input, input.merchantIdentifier ?? stored?.merchantIdentifier);
     },
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
@@ -318,14 +342,18 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (stored.state === 'failed') return { state: 'failed', reason: 'stored as failed already' };
       let retryAfterMs: number | undefined;
       if (stored.attempts === 0 && stored.state === 'pending') {
-        const first = await activities.attemptWebhook({
-          merchantIdentifier: input.merchantIdentifier,
-          deliveryId: input.deliveryId,
-          attempt: 1,
-          url: prepared.url,
-          contentType: prepared.contentType,
-          body: prepared.body,
-        });
+        // The store was read (or written) just now by prepare: pending, nothing attempted.
+        const first = await attempt(
+          {
+            merchantIdentifier: input.merchantIdentifier,
+            deliveryId: input.deliveryId,
+            attempt: 1,
+            url: prepared.url,
+            contentType: prepared.contentType,
+            body: prepared.body,
+          },
+          input.merchantIdentifier,
+        );
         if (first.acknowledged) return { state: 'delivered', attempts: 1 };
         if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
         retryAfterMs = first.retryAfterMs;
