@@ -67,6 +67,12 @@ export interface AttemptOutcome {
   retryAfterMs?: number;
 }
 
+/** The reads an attempt needs before it sends (beginAttempt). */
+interface AttemptReads {
+  signer: Promise<{ merchant: { secretKey: string }; secrets: { secret: string }[] } | null>;
+  disabled: Promise<boolean>;
+}
+
 interface AttemptInput {
   deliveryId: string;
   attempt: number;
@@ -81,26 +87,43 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
   const checkedLookup = policyLookup(deps.webhookAddressPolicy);
 
   /**
-   * One attempt of a delivery the caller has just read as not delivered. Store round trips: the
-   * merchant's document once (the key and signing secrets in force now), the attempt logged; the
-   * endpoint's disabled flag only when this worker has not learnt it in the last two seconds, and
-   * its health written with the merchant's other attempts of the second (a failure at once).
+   * What an attempt reads before it sends, started at once so the reads overlap each other (and
+   * whatever the caller reads meanwhile): the merchant's document (the key and signing secrets in
+   * force now, signed at each attempt so a rotation reaches retries and replays) and the endpoint's
+   * disabled flag, unless this worker learnt in the last two seconds that it is enabled.
    */
-  async function attempt(input: AttemptInput, merchantIdentifier: string | undefined): Promise<AttemptOutcome> {
-    const started = Date.now();
+  function beginAttempt(merchantIdentifier: string | undefined): AttemptReads {
+    if (!merchantIdentifier) return { signer: Promise.resolve(null), disabled: Promise.resolve(false) };
+    const reads = {
+      signer: deps.merchants.webhookSigner(merchantIdentifier, deps.now()),
+      disabled: deps.webhookEndpointHealth.knownEnabled(merchantIdentifier)
+        ? Promise.resolve(false)
+        : deps.webhookEndpoints.isDisabled(merchantIdentifier),
+    };
+    // Awaited by the attempt; a caller that decides not to send leaves them unread, never unhandled.
+    reads.signer.catch(() => undefined);
+    reads.disabled.catch(() => undefined);
+    return reads;
+  }
+
+  /**
+   * One attempt of a delivery the caller has just read as not delivered: its sequential store round
+   * trips are the reads of beginAttempt (overlapping) and the attempt logged after the POST; the
+   * endpoint's health is written with the merchant's other attempts of the second (a failure at once).
+   */
+  async function attempt(
+    input: AttemptInput,
+    merchantIdentifier: string | undefined,
+    reads: AttemptReads,
+  ): Promise<AttemptOutcome> {
+    const [disabledNow, signer] = await Promise.all([reads.disabled, reads.signer]);
     const at = deps.now();
     // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
-    if (
-      merchantIdentifier &&
-      !deps.webhookEndpointHealth.knownEnabled(merchantIdentifier) &&
-      (await deps.webhookEndpoints.isDisabled(merchantIdentifier))
-    ) {
+    if (disabledNow) {
       await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
       return { acknowledged: false, endpointDisabled: true };
     }
-    // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
-    // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
-    const signer = merchantIdentifier ? await deps.merchants.webhookSigner(merchantIdentifier, at) : null;
+    // The contract checksum over the same txnData bytes, and the Standard Webhooks headers.
     const body = signer ? signedAttemptBody(input.body, input.contentType, signer.merchant.secretKey) : input.body;
     const signed = standardWebhookHeaders(
       (signer?.secrets ?? []).map((s) => s.secret),
@@ -108,6 +131,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       at,
       body,
     );
+    const started = Date.now();
     const result = await postCheckedWebhook(
       { ...input, body },
       signed,
@@ -116,22 +140,23 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       checkedLookup,
     );
     const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
-    await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
-      attempt: input.attempt,
-      at,
-      httpStatus: result.status,
-      response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
-      error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
-      durationMs: Date.now() - started,
-    });
-    if (!merchantIdentifier) return { acknowledged };
-    const { disabled } = await deps.webhookEndpointHealth.record({
-      merchantIdentifier,
-      acknowledged,
-      at,
-      httpStatus: result.status,
-      durationMs: Date.now() - started,
-    });
+    const durationMs = Date.now() - started;
+    // The attempt logged and (a failure, at once) the endpoint's health, side by side.
+    const [, health] = await Promise.all([
+      deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
+        attempt: input.attempt,
+        at,
+        httpStatus: result.status,
+        response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
+        error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
+        durationMs,
+      }),
+      merchantIdentifier
+        ? deps.webhookEndpointHealth.record({ merchantIdentifier, acknowledged, at, httpStatus: result.status, durationMs })
+        : null,
+    ]);
+    if (!health) return { acknowledged };
+    const { disabled } = health;
     if (disabled) {
       // The endpoint is disabled now (by this attempt): its delivery stops here, failed, kept for a replay.
       await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
@@ -295,9 +320,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     async attemptWebhook(input: AttemptInput): Promise<AttemptOutcome> {
       // Never send again what the store shows delivered: an attempt repeated after its
       // acknowledgement was recorded (a worker lost the task, a restarted delivery) is acknowledged.
+      const reads = input.merchantIdentifier !== undefined ? beginAttempt(input.merchantIdentifier) : null;
       const stored = await deps.webhooks.findSummary(input.deliveryId);
       if (stored?.state === 'delivered') return { acknowledged: true };
-      return attempt(input, input.merchantIdentifier ?? stored?.merchantIdentifier);
+      const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
+      return attempt(input, merchantIdentifier, reads ?? beginAttempt(merchantIdentifier));
     },
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
@@ -320,6 +347,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * the POST and the store write sends attempt 1 again, with the same bytes and `X-Webhook-Id`.
      */
     async deliverWebhookFirstAttempt(input: WebhookDeliveryInput): Promise<FirstAttemptOutcome> {
+      // The attempt's reads start beside the call's preparation when the merchant (cached) has an
+      // address at all: a merchant without one costs no read more.
+      const cached = await deps.merchants.findById(input.merchantIdentifier);
+      const reads = cached?.webhookUrl ? beginAttempt(input.merchantIdentifier) : null;
       const prepared =
         input.replayOf !== undefined
           ? await activities.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
@@ -353,6 +384,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
             body: prepared.body,
           },
           input.merchantIdentifier,
+          reads ?? beginAttempt(input.merchantIdentifier),
         );
         if (first.acknowledged) return { state: 'delivered', attempts: 1 };
         if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
