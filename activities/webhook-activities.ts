@@ -1,44 +1,29 @@
 import type { Client } from '@temporalio/client';
-import type { AddressPolicy } from '../src/domain/network-address';
-import { parseRetryAfter } from '../src/domain/retry-after';
-import { standardWebhookHeaders } from '../src/domain/standard-webhooks';
 import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
-import { isWebhookAcknowledged, realtimeEntry, signedAttemptBody, webhookPayload } from '../src/domain/webhook';
+import { realtimeEntry, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
-import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
-import type { WebhookDelivery, WebhookRepository } from '../src/store/webhook-repository';
-import { ENDPOINT_DISABLED, type WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
+import type { WebhookDelivery } from '../src/store/webhook-repository';
+import { ENDPOINT_DISABLED } from '../src/store/webhook-endpoint-repository';
+import { createWebhookAttempt, type AttemptInput, type AttemptOutcome, type WebhookAttemptDeps } from './webhook-attempt';
 import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
-import { policyLookup } from '../src/outbound/checked-address';
-import { postCheckedWebhook } from '../src/outbound/webhook-post';
 
-export interface WebhookActivityDeps {
+export interface WebhookActivityDeps extends WebhookAttemptDeps {
   transactions: TransactionRepository;
-  merchants: MerchantRepository;
-  webhooks: WebhookRepository;
   /** Settlements, read by the `settlement.processed` call. */
   settlementStore: Pick<SettlementRepository, 'find'>;
-  /** Endpoint health per merchant: disabled after WEBHOOK_ENDPOINT_DISABLE_AFTER of failures or on 410. */
-  webhookEndpoints: WebhookEndpointRepository;
   webhookDisableAfterMs: number;
-  webhookAddressPolicy: AddressPolicy;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
   webhookScheduleMs: number[];
-  /** How long an attempt waits for an answer (WEBHOOK_ATTEMPT_TIMEOUT_SECONDS, at most 15 s). */
-  webhookAttemptTimeoutMs: number;
   /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
   webhookBatchWindowMs: number;
-  now: () => Date;
   /** Delivery workflows are started through the client (startWebhookDelivery). */
   temporal: Client;
   taskQueue: string;
 }
-
-const RESPONSE_KEPT_BYTES = 512;
 
 export type PreparedWebhook =
   | {
@@ -59,21 +44,15 @@ export type FirstAttemptOutcome =
   | { state: 'failed'; reason: string }
   | { state: 'not sent'; reason: string };
 
-/** What one attempt came to, as the delivery workflow reads it. */
-export interface AttemptOutcome {
-  acknowledged: boolean;
-  /** The endpoint is disabled (now or before): the delivery is failed, nothing more is sent. */
-  endpointDisabled?: true;
-  /** A 429 or 503 with Retry-After: how long the receiver asked to wait (ms). */
-  retryAfterMs?: number;
-}
-
 export function createWebhookActivities(deps: WebhookActivityDeps) {
-  const checkedLookup = policyLookup(deps.webhookAddressPolicy);
+  const { beginAttempt, attempt } = createWebhookAttempt(deps);
 
   /** Stores a call under its delivery id (the first stored bytes win) and hands the workflow what to send. */
   async function store(call: Omit<WebhookDelivery, 'state' | 'attempts' | 'createdAt'>): Promise<PreparedWebhook> {
-    const stored = await deps.webhooks.createOrGet({ ...call, createdAt: deps.now() });
+    return preparedFrom(await deps.webhooks.createOrGet({ ...call, createdAt: deps.now() }));
+  }
+
+  function preparedFrom(stored: WebhookDelivery): PreparedWebhook {
     return {
       send: true,
       url: stored.url,
@@ -106,7 +85,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * Builds the real-time webhook of an order's final outcome once and stores it under its
      * delivery id: every attempt (and a replay of this activity) sends the stored bytes.
      */
-    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string }): Promise<PreparedWebhook> {
+    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string; fromAttempt?: number }): Promise<PreparedWebhook> {
+      // Handed over after attempt 1: the call is stored already, and its stored bytes are what is sent.
+      if ((input.fromAttempt ?? 1) > 1) {
+        const stored = await deps.webhooks.find(input.deliveryId);
+        if (stored) return preparedFrom(stored);
+      }
       const [t, merchant] = await Promise.all([
         deps.transactions.findByOrder(input),
         deps.merchants.findById(input.merchantIdentifier),
@@ -245,73 +229,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * One attempt: POST the stored txnData, signed now; acknowledged only by a 2xx whose trimmed body is SUCCESS.
      * The attempt is logged, and an acknowledged one ends the delivery, in one store write.
      */
-    async attemptWebhook(input: {
-      deliveryId: string;
-      attempt: number;
-      url: string;
-      contentType: string;
-      body: string;
-      /** Whose signing secrets sign the attempt; absent (deliveries started before): read from the store. */
-      merchantIdentifier?: string;
-    }): Promise<AttemptOutcome> {
-      const started = Date.now();
-      const at = deps.now();
+    async attemptWebhook(input: AttemptInput): Promise<AttemptOutcome> {
       // Never send again what the store shows delivered: an attempt repeated after its
       // acknowledgement was recorded (a worker lost the task, a restarted delivery) is acknowledged.
+      const reads = input.merchantIdentifier !== undefined ? beginAttempt(input.merchantIdentifier) : null;
       const stored = await deps.webhooks.findSummary(input.deliveryId);
       if (stored?.state === 'delivered') return { acknowledged: true };
       const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
-      // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
-      if (merchantIdentifier && (await deps.webhookEndpoints.isDisabled(merchantIdentifier))) {
-        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
-        return { acknowledged: false, endpointDisabled: true };
-      }
-      // Signed at each attempt with the keys in force now, so a rotation reaches retries and replays:
-      // the contract checksum over the same txnData bytes, and the Standard Webhooks headers.
-      const [merchant, secrets] = merchantIdentifier
-        ? await Promise.all([
-            deps.merchants.findFresh(merchantIdentifier),
-            deps.merchants.webhookSigningSecrets(merchantIdentifier, at),
-          ])
-        : [null, null];
-      const body = merchant ? signedAttemptBody(input.body, input.contentType, merchant.secretKey) : input.body;
-      const signed = standardWebhookHeaders(
-        (secrets ?? []).map((s) => s.secret),
-        input.deliveryId,
-        at,
-        body,
-      );
-      const result = await postCheckedWebhook(
-        { ...input, body },
-        signed,
-        deps.webhookAddressPolicy,
-        deps.webhookAttemptTimeoutMs,
-        checkedLookup,
-      );
-      const acknowledged = result.status !== null && isWebhookAcknowledged(result.status, result.text ?? '');
-      await deps.webhooks.recordAttempt(input.deliveryId, acknowledged, {
-        attempt: input.attempt,
-        at,
-        httpStatus: result.status,
-        response: result.text === null ? null : Buffer.from(result.text).subarray(0, RESPONSE_KEPT_BYTES).toString(),
-        error: 'error' in result ? result.error : acknowledged ? null : 'not acknowledged with SUCCESS',
-        durationMs: Date.now() - started,
-      });
-      if (!merchantIdentifier) return { acknowledged };
-      const { disabled } = await deps.webhookEndpoints.recordAttempt(
-        { merchantIdentifier, acknowledged, at, httpStatus: result.status, durationMs: Date.now() - started },
-        deps.webhookDisableAfterMs,
-      );
-      if (disabled) {
-        // This attempt disabled the endpoint: its delivery stops here, failed, kept for a replay.
-        await deps.webhooks.finish(input.deliveryId, 'failed', ENDPOINT_DISABLED);
-        return { acknowledged: false, endpointDisabled: true };
-      }
-      const retryAfterMs =
-        !acknowledged && (result.status === 429 || result.status === 503) && 'retryAfter' in result
-          ? parseRetryAfter(result.retryAfter, at)
-          : null;
-      return retryAfterMs === null ? { acknowledged } : { acknowledged, retryAfterMs };
+      return attempt(input, merchantIdentifier, reads ?? beginAttempt(merchantIdentifier));
     },
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
@@ -334,6 +259,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * the POST and the store write sends attempt 1 again, with the same bytes and `X-Webhook-Id`.
      */
     async deliverWebhookFirstAttempt(input: WebhookDeliveryInput): Promise<FirstAttemptOutcome> {
+      // The attempt's reads start beside the call's preparation when the merchant (cached) has an
+      // address at all: a merchant without one costs no read more.
+      const cached = await deps.merchants.findById(input.merchantIdentifier);
+      const reads = cached?.webhookUrl ? beginAttempt(input.merchantIdentifier) : null;
       const prepared =
         input.replayOf !== undefined
           ? await activities.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
@@ -362,14 +291,19 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (stored.state === 'failed') return { state: 'failed', reason: 'stored as failed already' };
       let retryAfterMs: number | undefined;
       if (stored.attempts === 0 && stored.state === 'pending') {
-        const first = await activities.attemptWebhook({
-          merchantIdentifier: input.merchantIdentifier,
-          deliveryId: input.deliveryId,
-          attempt: 1,
-          url: prepared.url,
-          contentType: prepared.contentType,
-          body: prepared.body,
-        });
+        // The store was read (or written) just now by prepare: pending, nothing attempted.
+        const first = await attempt(
+          {
+            merchantIdentifier: input.merchantIdentifier,
+            deliveryId: input.deliveryId,
+            attempt: 1,
+            url: prepared.url,
+            contentType: prepared.contentType,
+            body: prepared.body,
+          },
+          input.merchantIdentifier,
+          reads ?? beginAttempt(input.merchantIdentifier),
+        );
         if (first.acknowledged) return { state: 'delivered', attempts: 1 };
         if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
         retryAfterMs = first.retryAfterMs;
@@ -388,3 +322,4 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+export type { AttemptOutcome };

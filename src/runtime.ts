@@ -19,6 +19,7 @@ import { DashboardUserRepository } from './store/dashboard-user-repository';
 import { ReconciliationRepository } from './store/reconciliation-repository';
 import { WebhookRepository } from './store/webhook-repository';
 import { WebhookEndpointRepository } from './store/webhook-endpoint-repository';
+import { EndpointHealthBuffer } from './store/webhook-endpoint-buffer';
 import { parseDurationList } from './domain/durations';
 import { connectStore, type Store } from './store/mongo';
 import { DailyFiguresRepository } from './store/daily-figures-repository';
@@ -46,6 +47,8 @@ export interface Runtime {
   now: () => Date;
   /** Time-skipping mode only: the test server's clock (which `now` reads) and the skips testers ask for. */
   timeTravel?: TimeTravel;
+  /** Work to finish before the connections close (what a worker kept in memory is written); openRuntime has it. */
+  onClose?(finish: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +102,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   await migrateOnce(store.db, 'pending-sweep-queue-v1', now(), () => transactions.queuePendingForSweep());
   // The dashboard's daily figures, counted from the orders stored before they existed.
   await migrateOnce(store.db, 'daily-figures-v1', now(), () => new DailyFiguresRepository(store.db).rebuildAll(now()));
+  const beforeClose: (() => Promise<void>)[] = [];
   return {
     config,
     logger,
@@ -109,7 +113,9 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     temporal,
     now,
     timeTravel,
+    onClose: (finish) => void beforeClose.push(finish),
     async close() {
+      for (const finish of beforeClose.splice(0)) await finish().catch(() => undefined);
       await temporal.connection.close();
       await store.close();
     },
@@ -162,6 +168,11 @@ export function bankConnector(config: Config): BankConnector & BankPayouts {
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   const bank = bankConnector(rt.config);
+  const webhookEndpoints = new WebhookEndpointRepository(rt.store.db);
+  const webhookDisableAfterMs = parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0]!;
+  // Endpoint health counted in memory and written every second; what is left is written at shutdown.
+  const webhookEndpointHealth = new EndpointHealthBuffer(webhookEndpoints, webhookDisableAfterMs);
+  rt.onClose?.(() => webhookEndpointHealth.close());
   return {
     ...settlementActivityDeps(rt, bank),
     ...startPaymentDeps(rt),
@@ -170,8 +181,9 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     mandateWorkflow: mandateWorkflowDeps(rt.config, rt.temporal),
     reconciliations: new ReconciliationRepository(rt.store.db),
     webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
-    webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
-    webhookDisableAfterMs: parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0]!,
+    webhookEndpoints,
+    webhookEndpointHealth,
+    webhookDisableAfterMs,
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
     webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,

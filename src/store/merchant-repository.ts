@@ -189,16 +189,39 @@ export class MerchantRepository {
    * rotation's overlap); a merchant without one gets one now. Null for an unknown merchant.
    */
   async webhookSigningSecrets(merchantIdentifier: string, at: Date): Promise<WebhookSigningSecret[] | null> {
-    const read = () => this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
-    let doc = await read();
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
+    return doc ? this.signingSecretsOf(merchantIdentifier, doc, at) : null;
+  }
+
+  /**
+   * What a webhook attempt signs with, as stored now (past this process's cache, as findFresh):
+   * the merchant (its secret key for the checksum) and its signing secrets in use at `at`, from one
+   * read of the merchant's document. Null for an unknown merchant.
+   */
+  async webhookSigner(
+    merchantIdentifier: string,
+    at: Date,
+  ): Promise<{ merchant: Merchant; secrets: WebhookSigningSecret[] } | null> {
+    const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
+    const secrets = await this.signingSecretsOf(merchantIdentifier, doc, at);
+    return secrets ? { merchant: this.vault.open(doc), secrets } : null;
+  }
+
+  /** The signing secrets in use of a merchant document just read; a merchant without one gets one now. */
+  private async signingSecretsOf(
+    merchantIdentifier: string,
+    read: Pick<MerchantDoc, 'webhookSigningSecrets'>,
+    at: Date,
+  ): Promise<WebhookSigningSecret[] | null> {
+    let doc: Pick<MerchantDoc, 'webhookSigningSecrets'> | null = read;
     if (!doc.webhookSigningSecrets?.length) {
       // Two callers racing here: the condition lets one write win, both then read it.
       await this.merchants.updateOne(
         { _id: merchantIdentifier, webhookSigningSecrets: { $exists: false } },
         { $set: { webhookSigningSecrets: [this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), at)] } },
       );
-      doc = await read();
+      doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
       if (!doc) return null;
     }
     return this.vault.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);

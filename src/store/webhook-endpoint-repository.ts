@@ -1,12 +1,20 @@
 import type { Collection, Db } from 'mongodb';
+import { isDuplicateKeyError } from './mongo';
+import {
+  countAttempt,
+  noCounts,
+  WEBHOOK_LATENCY_BUCKETS,
+  type EndpointAttempt,
+  type EndpointCounts,
+} from './webhook-endpoint-counts';
 
-/** Latency buckets of webhook attempts, in seconds (the histogram in /metrics). */
-export const WEBHOOK_LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
+export { WEBHOOK_LATENCY_BUCKETS, type EndpointAttempt };
 
 /**
- * The health of one merchant's webhook endpoint (`webhook_endpoints`, keyed by merchantIdentifier).
- * Every attempt changes it with one atomic single-document update: counters for metrics, and
- * `failingSince`, the first failed attempt since the last acknowledged one. Absent: never called.
+ * The health of one merchant's webhook endpoint (`webhook_endpoints`, keyed by merchantIdentifier):
+ * counters for metrics, and `failingSince`, the first failed attempt since the last acknowledged
+ * one. Workers add their counts in batches (EndpointHealthBuffer), each batch one atomic update
+ * marked with its writer's sequence number. Absent: never called.
  */
 export interface WebhookEndpointDoc {
   _id: string;
@@ -23,6 +31,8 @@ export interface WebhookEndpointDoc {
   latencySumSeconds?: number;
   /** Cumulative: `b<i>` counts attempts within WEBHOOK_LATENCY_BUCKETS[i] seconds. */
   latencyBuckets?: Record<string, number>;
+  /** Per writer (a worker process): the sequence number of its last batch added, so a retried batch is added once. */
+  batches?: Record<string, number>;
 }
 
 /** A merchant's endpoint health as operators read it. */
@@ -38,14 +48,6 @@ export interface WebhookEndpointHealth {
   successes: number;
 }
 
-export interface EndpointAttempt {
-  merchantIdentifier: string;
-  acknowledged: boolean;
-  at: Date;
-  httpStatus: number | null;
-  durationMs: number;
-}
-
 export const ENDPOINT_DISABLED = 'endpoint disabled';
 
 export class WebhookEndpointRepository {
@@ -56,40 +58,80 @@ export class WebhookEndpointRepository {
   }
 
   /**
-   * Counts an attempt and follows the endpoint's health: acknowledged, it answers again
-   * (`failingSince` cleared); failed, `failingSince` keeps the earliest failure. A 410 disables
-   * the endpoint at once; so does a failure when every attempt has failed for `disableAfterMs`.
-   * Returns whether this attempt disabled it.
+   * Counts one attempt at once (what EndpointHealthBuffer does in batches). Returns whether this
+   * attempt disabled the endpoint.
    */
   async recordAttempt(a: EndpointAttempt, disableAfterMs: number): Promise<{ disabled: string | null }> {
-    const seconds = a.durationMs / 1000;
-    const inc: Record<string, number> = { attempts: 1, latencySumSeconds: seconds };
-    if (a.acknowledged) inc.successes = 1;
-    WEBHOOK_LATENCY_BUCKETS.forEach((le, i) => {
-      if (seconds <= le) inc[`latencyBuckets.b${i}`] = 1;
-    });
-    if (a.acknowledged) {
+    const counts = noCounts();
+    countAttempt(counts, a);
+    return this.addCounts(a.merchantIdentifier, counts, disableAfterMs);
+  }
+
+  /**
+   * Adds a batch of attempts and follows the endpoint's health: a success clears a failing streak
+   * that began before it; failures after the latest success keep the earliest in `failingSince`.
+   * A 410 disables the endpoint at once; so does a failure when every attempt has failed for
+   * `disableAfterMs`. Returns whether this batch disabled it (only the batch that does reports it),
+   * and whether the endpoint is disabled now (null: not known).
+   *
+   * With `batch` (its writer and that writer's sequence number, increasing per writer), the counters
+   * are added at most once: a batch retried after an answer was lost finds its number stored and
+   * adds nothing again. Everything else here is idempotent on its own.
+   */
+  async addCounts(
+    merchantIdentifier: string,
+    c: EndpointCounts,
+    disableAfterMs: number,
+    batch?: { writer: string; seq: number },
+  ): Promise<{ disabled: string | null; isDisabled: boolean | null }> {
+    // A success ends the streak of failures before it (not one another worker saw start after it).
+    if (c.lastSuccessAt) {
       await this.endpoints.updateOne(
-        { _id: a.merchantIdentifier },
-        { $inc: inc, $set: { lastSuccessAt: a.at }, $unset: { failingSince: '' } },
-        { upsert: true },
+        { _id: merchantIdentifier, failingSince: { $lte: c.lastSuccessAt } },
+        { $unset: { failingSince: '' } },
       );
-      return { disabled: null };
     }
-    await this.endpoints.updateOne(
-      { _id: a.merchantIdentifier },
-      { $inc: inc, $set: { lastFailureAt: a.at }, $min: { failingSince: a.at } },
-      { upsert: true },
-    );
-    const reason =
-      a.httpStatus === 410 ? 'answered 410 Gone' : `every attempt failed for ${Math.round(disableAfterMs / 3_600_000)}h`;
-    // Conditional, so only the attempt that disables the endpoint reports it.
-    const filter: Record<string, unknown> = { _id: a.merchantIdentifier, disabled: { $ne: true } };
-    if (a.httpStatus !== 410) filter.failingSince = { $lte: new Date(a.at.getTime() - disableAfterMs) };
-    const r = await this.endpoints.updateOne(filter, {
-      $set: { disabled: true, disabledAt: a.at, disabledReason: reason },
+    const inc: Record<string, number> = { attempts: c.attempts, latencySumSeconds: c.latencySumSeconds };
+    if (c.successes > 0) inc.successes = c.successes;
+    c.latencyBuckets.forEach((n, i) => {
+      if (n > 0) inc[`latencyBuckets.b${i}`] = n;
     });
-    return { disabled: r.modifiedCount === 1 ? reason : null };
+    const max: Record<string, Date> = {};
+    if (c.lastSuccessAt) max.lastSuccessAt = c.lastSuccessAt;
+    if (c.lastFailureAt) max.lastFailureAt = c.lastFailureAt;
+    const marker = batch ? `batches.${batch.writer}` : null;
+    const update = {
+      $inc: inc,
+      ...(Object.keys(max).length > 0 ? { $max: max } : {}),
+      ...(c.failingSince ? { $min: { failingSince: c.failingSince } } : {}),
+      ...(marker && batch ? { $set: { [marker]: batch.seq } } : {}),
+    };
+    const filter: Record<string, unknown> = { _id: merchantIdentifier };
+    if (marker && batch) filter[marker] = { $ne: batch.seq };
+    let doc: WebhookEndpointDoc | null;
+    try {
+      doc = await this.endpoints.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' });
+    } catch (e) {
+      // The marker did not match, so the upsert tried to insert the existing document: added before.
+      if (!(marker && isDuplicateKeyError(e))) throw e;
+      doc = await this.endpoints.findOne({ _id: merchantIdentifier });
+      if (doc?.batches?.[batch!.writer] !== batch!.seq) throw e;
+    }
+    if (!c.lastFailureAt || doc?.disabled) return { disabled: null, isDisabled: doc?.disabled === true };
+    const reason = c.gone
+      ? 'answered 410 Gone'
+      : doc?.failingSince && doc.failingSince.getTime() <= c.lastFailureAt.getTime() - disableAfterMs
+        ? `every attempt failed for ${Math.round(disableAfterMs / 3_600_000)}h`
+        : null;
+    if (!reason) return { disabled: null, isDisabled: false };
+    // Conditional, so only the batch that disables the endpoint reports it.
+    const disable: Record<string, unknown> = { _id: merchantIdentifier, disabled: { $ne: true } };
+    if (!c.gone) disable.failingSince = { $lte: new Date(c.lastFailureAt.getTime() - disableAfterMs) };
+    const r = await this.endpoints.updateOne(disable, {
+      $set: { disabled: true, disabledAt: c.lastFailureAt, disabledReason: reason },
+    });
+    // Not modified: disabled by another writer meanwhile, or a success ended the streak; unknown which.
+    return r.modifiedCount === 1 ? { disabled: reason, isDisabled: true } : { disabled: null, isDisabled: null };
   }
 
   async isDisabled(merchantIdentifier: string): Promise<boolean> {
