@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ENDPOINT_HEALTH_FLUSH_MS } from '../../src/store/webhook-endpoint-buffer';
+import { withinHealthBound } from '../support/endpoint-health';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { deliveryOutcome } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -27,19 +27,6 @@ async function pay(gw: TestGateway, merchantIdentifier: string, prefix: string):
 }
 
 const opsAuth = (gw: TestGateway) => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
-
-/**
- * Reads until `done` holds, within the bound health counts keep (workers add acknowledged attempts
- * to the store once a second, ENDPOINT_HEALTH_FLUSH_MS), with a margin for a loaded machine.
- */
-async function withinHealthBound<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5 * ENDPOINT_HEALTH_FLUSH_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Webhook endpoint health: 410 disables, calls while disabled are kept failed, enable and replay, Retry-After, metrics', function () {
   this.timeout(120_000);
