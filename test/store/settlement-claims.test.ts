@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Db, type Document } from 'mongodb';
 import { newTxnId } from '../../src/domain/identifiers';
 import { PayerDataCipher } from '../../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
@@ -9,6 +9,7 @@ import { ensureIndexes } from '../../src/store/mongo';
 import { sealInstrument } from '../../src/store/sealed-instrument';
 import { CLAIMS_PER_COMMAND, SettlementClaimRepository, type ClaimScope } from '../../src/store/settlement-claim-repository';
 import { orderKey, TransactionRepository } from '../../src/store/transaction-repository';
+import { assertIndexSearch, explainFind } from '../support/query-plans';
 import { testStore } from '../support/servers';
 
 const MASTER_KEY = 'c'.repeat(64);
@@ -28,11 +29,18 @@ describe('store: a settlement claims a page of many sales', function () {
   let client: MongoClient;
   let db: Db;
   let claims: SettlementClaimRepository;
+  const sent: Document[] = [];
+  const claimCommands: Document[] = [];
 
   before(async () => {
     const store = await testStore();
-    client = await new MongoClient(store.uri).connect();
+    client = await new MongoClient(store.uri, { monitorCommands: true }).connect();
     db = client.db(`${store.dbName}_claims_${randomBytes(3).toString('hex')}`);
+    client.on('commandStarted', (e) => {
+      if (e.databaseName !== db.databaseName) return;
+      if (e.commandName === 'find') sent.push(e.command);
+      if (e.commandName === 'update' && e.command.update === 'transactions') claimCommands.push(e.command);
+    });
     await ensureIndexes(db);
     const cipher = new PayerDataCipher(MASTER_KEY);
     const docs = Array.from({ length: SALES }, (_, i) => {
@@ -82,8 +90,15 @@ describe('store: a settlement claims a page of many sales', function () {
 
   it(`claims ${SALES} sales in one page (more than 100, in commands of ${CLAIMS_PER_COMMAND}), each once`, async () => {
     assert.ok(CLAIMS_PER_COMMAND < 100, 'a command stays below the embedded store pool of 100 connections');
+    claimCommands.length = 0;
     const first = await claims.claimSales(scope('settlement:claims-merchant:2026-11-03'), null, 1000);
     assert.deepEqual(first, { lines: SALES, next: null });
+    assert.deepEqual(
+      claimCommands.map((c) => (c.updates as unknown[]).length),
+      Array.from({ length: Math.ceil(SALES / CLAIMS_PER_COMMAND) }, (_, i) =>
+        Math.min(CLAIMS_PER_COMMAND, SALES - i * CLAIMS_PER_COMMAND),
+      ),
+    );
     const txns = db.collection('transactions');
     assert.equal(await txns.countDocuments({ saleSettlementId: 'settlement:claims-merchant:2026-11-03' }), SALES);
     assert.equal(
@@ -98,5 +113,21 @@ describe('store: a settlement claims a page of many sales', function () {
       next: null,
     });
     assert.equal(await db.collection('settlement_lines').countDocuments({}), SALES);
+  });
+
+  // What the store reads for each claim page and each claim, explained as the repository sent it:
+  // the merchant's window from its index, never the store's other merchants (bench:settlement).
+  it('reads the sales and adjustments pages from merchant_success and merchant_updated in their order, claims by txnId_unique', async () => {
+    sent.length = 0;
+    await claims.claimSales(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
+    await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
+    const finds = sent.filter((c) => c.find === 'transactions');
+    const salesPage = finds.find((c) => (c.filter as Document).successAt !== undefined)!;
+    const adjustmentsPage = finds.find((c) => (c.filter as Document).updatedAt !== undefined)!;
+    assertIndexSearch(await explainFind(db, salesPage), 'merchant_success', { ordered: true });
+    assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_updated', { ordered: true });
+    const update = claimCommands[0]!; // the first test's first command of claims
+    const claim = (update.updates as { q: Document }[])[0]!.q;
+    assertIndexSearch(await explainFind(db, { find: 'transactions', filter: claim }), 'txnId_unique', { ordered: false });
   });
 });
