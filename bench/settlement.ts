@@ -8,7 +8,10 @@
  * captured on Monday 2026-11-02 IST (SETTLEMENT_BENCH_N, default 10,000) and the large one also
  * merchant B with 2N. A settlement's store work (the activities the workflow runs: open, every
  * claim page, totals; the payout is the sandbox bank's) is timed for A in each store and B in the
- * large one. Temporal adds a fixed cost per page and is left out. Reported:
+ * large one. Temporal adds a fixed cost per page and is left out. Seeding inserts unordered
+ * batches of SETTLEMENT_BENCH_BATCH (default 10,000) and prints its rate; with SETTLEMENT_BENCH_DIR
+ * the stores are kept there and a rerun with the same sizes skips seeding (docs/contributors/benchmarks.md,
+ * Settlements). Each settlement's time is printed by phase. Reported:
  * - A at the large store beside A at the small one (target <= 1.5: flat in the store's size);
  * - B beside A, both in the large store (target <= 2.5: linear in the day's payments, 2 expected).
  */
