@@ -21,6 +21,14 @@ export interface ClaimScope {
   plan: FeePlan;
 }
 
+/**
+ * Conditional claims sent in one update command at most. The embedded store (FerretDB 1.24 on
+ * SQLite) keeps each matched statement's read open until the whole command ends, one pooled SQLite
+ * connection each out of 100: a command of 100 claims that all match waits forever for a connection
+ * to write with. 50 leaves room for the store's other requests.
+ */
+export const CLAIMS_PER_COMMAND = 50;
+
 /** Far enough for any updatedAt, with the same 13 digits of epoch ms (the embedded store's range pushdown). */
 const FAR_FUTURE = new Date('2200-01-01T00:00:00Z');
 
@@ -154,14 +162,20 @@ export class SettlementClaimRepository {
     return { rows: fresh, next: { at: new Date(last).toISOString(), ties } };
   }
 
-  /** Conditional claims in one round trip; returns the keys (txnId or `key`) of those this call won. */
+  /** Conditional claims, CLAIMS_PER_COMMAND a round trip; returns the keys (txnId or `key`) of those this call won. */
   private async claim(claims: { filter: Filter<Document>; set: Record<string, string>; key?: string }[]): Promise<Set<string>> {
     if (claims.length === 0) return new Set();
-    const result = await this.txns.bulkWrite(
-      claims.map((c) => ({ updateOne: { filter: c.filter, update: { $set: c.set, $inc: { version: 1 } } } })),
-      { ordered: false },
-    );
-    if (result.modifiedCount === claims.length) return new Set(claims.map((c) => c.key ?? (c.filter.txnId as string)));
+    let modified = 0;
+    for (let i = 0; i < claims.length; i += CLAIMS_PER_COMMAND) {
+      const result = await this.txns.bulkWrite(
+        claims
+          .slice(i, i + CLAIMS_PER_COMMAND)
+          .map((c) => ({ updateOne: { filter: c.filter, update: { $set: c.set, $inc: { version: 1 } } } })),
+        { ordered: false },
+      );
+      modified += result.modifiedCount;
+    }
+    if (modified === claims.length) return new Set(claims.map((c) => c.key ?? (c.filter.txnId as string)));
     // Some were claimed meanwhile by another settlement: read back which are ours.
     const ours = new Set<string>();
     const again = await this.transactions.findByTxnIds([...new Set(claims.map((c) => c.filter.txnId as string))]);

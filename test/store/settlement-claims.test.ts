@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db, type Document } from 'mongodb';
+import { newTxnId } from '../../src/domain/identifiers';
+import { PayerDataCipher } from '../../src/domain/payer-data';
+import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
+import type { Transaction } from '../../src/domain/transaction';
+import { ensureIndexes } from '../../src/store/mongo';
+import { sealInstrument } from '../../src/store/sealed-instrument';
+import { CLAIMS_PER_COMMAND, SettlementClaimRepository, type ClaimScope } from '../../src/store/settlement-claim-repository';
+import { orderKey, TransactionRepository } from '../../src/store/transaction-repository';
+import { assertIndexSearch, explainFind } from '../support/query-plans';
+import { testStore } from '../support/servers';
+
+const MASTER_KEY = 'c'.repeat(64);
+const MERCHANT = 'claims-merchant';
+const DAY = Date.parse('2026-11-01T18:30:00Z'); // Monday 2026-11-02 00:00 IST
+// More unclaimed sales on one page than the embedded store has pooled connections (100).
+const SALES = 150;
+
+/**
+ * A settlement's claims against the real store. On FerretDB 1.24 (SQLite) an update command keeps
+ * every matched statement's read open until the command ends, one of its 100 pooled connections
+ * each: a page of 100 or more unclaimed sales sent as one command waited forever (the settlement
+ * bench's first page never returned). The claims now go CLAIMS_PER_COMMAND a command.
+ */
+describe('store: a settlement claims a page of many sales', function () {
+  this.timeout(120_000);
+  let client: MongoClient;
+  let db: Db;
+  let claims: SettlementClaimRepository;
+  const sent: Document[] = [];
+  const claimCommands: Document[] = [];
+
+  before(async () => {
+    const store = await testStore();
+    client = await new MongoClient(store.uri, { monitorCommands: true }).connect();
+    db = client.db(`${store.dbName}_claims_${randomBytes(3).toString('hex')}`);
+    client.on('commandStarted', (e) => {
+      if (e.databaseName !== db.databaseName) return;
+      if (e.commandName === 'find') sent.push(e.command);
+      if (e.commandName === 'update' && e.command.update === 'transactions') claimCommands.push(e.command);
+    });
+    await ensureIndexes(db);
+    const cipher = new PayerDataCipher(MASTER_KEY);
+    const docs = Array.from({ length: SALES }, (_, i) => {
+      const at = new Date(DAY + i * 60_000);
+      const t: Transaction = {
+        txnId: newTxnId(at),
+        merchantIdentifier: MERCHANT,
+        orderId: `sale-${i}`,
+        amountPaise: 10_000,
+        productDescription: 'Masala chai',
+        buyerName: null,
+        buyerEmail: null,
+        ipAddress: null,
+        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
+        status: 'Success',
+        responseCode: '100',
+        responseDescription: 'The transaction was completed successfully.',
+        bankRefNum: '123456789012',
+        authCode: '123456',
+        markedFailedByService: false,
+        createdAt: at,
+        updatedAt: at,
+        completedAt: at,
+        successAt: at,
+        refunds: [],
+        version: 2,
+      };
+      return { _id: orderKey(t), ...t, instrument: sealInstrument(cipher, t, t.instrument) };
+    });
+    await db.collection('transactions').insertMany(docs as never[], { ordered: false });
+    claims = new SettlementClaimRepository(db, new TransactionRepository(db, MASTER_KEY));
+  });
+
+  after(async () => {
+    await db?.dropDatabase().catch(() => undefined);
+    await client?.close();
+  });
+
+  const scope = (settlementId: string): ClaimScope => ({
+    settlementId,
+    merchantIdentifier: MERCHANT,
+    settlementDate: '2026-11-03',
+    from: new Date(DAY),
+    to: new Date(DAY + 86_400_000),
+    plan: DEFAULT_FEE_PLAN,
+  });
+
+  it(`claims ${SALES} sales in one page (more than 100, in commands of ${CLAIMS_PER_COMMAND}), each once`, async () => {
+    assert.ok(CLAIMS_PER_COMMAND < 100, 'a command stays below the embedded store pool of 100 connections');
+    claimCommands.length = 0;
+    const first = await claims.claimSales(scope('settlement:claims-merchant:2026-11-03'), null, 1000);
+    assert.deepEqual(first, { lines: SALES, next: null });
+    assert.deepEqual(
+      claimCommands.map((c) => (c.updates as unknown[]).length),
+      Array.from({ length: Math.ceil(SALES / CLAIMS_PER_COMMAND) }, (_, i) =>
+        Math.min(CLAIMS_PER_COMMAND, SALES - i * CLAIMS_PER_COMMAND),
+      ),
+    );
+    const txns = db.collection('transactions');
+    assert.equal(await txns.countDocuments({ saleSettlementId: 'settlement:claims-merchant:2026-11-03' }), SALES);
+    assert.equal(
+      await db.collection('settlement_lines').countDocuments({ settlementId: 'settlement:claims-merchant:2026-11-03' }),
+      SALES,
+    );
+
+    // A retried page holds the same sales and inserts no line twice; another settlement gets none.
+    assert.deepEqual(await claims.claimSales(scope('settlement:claims-merchant:2026-11-03'), null, 1000), first);
+    assert.deepEqual(await claims.claimSales(scope('settlement:claims-merchant:2026-11-04'), null, 1000), {
+      lines: 0,
+      next: null,
+    });
+    assert.equal(await db.collection('settlement_lines').countDocuments({}), SALES);
+  });
+
+  // What the store reads for each claim page and each claim, explained as the repository sent it:
+  // the merchant's window from its index, never the store's other merchants (bench:settlement).
+  it('reads the sales and adjustments pages from merchant_success and merchant_updated in their order, claims by txnId_unique', async () => {
+    sent.length = 0;
+    await claims.claimSales(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
+    await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
+    const finds = sent.filter((c) => c.find === 'transactions');
+    const salesPage = finds.find((c) => (c.filter as Document).successAt !== undefined)!;
+    const adjustmentsPage = finds.find((c) => (c.filter as Document).updatedAt !== undefined)!;
+    assertIndexSearch(await explainFind(db, salesPage), 'merchant_success', { ordered: true });
+    assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_updated', { ordered: true });
+    const update = claimCommands[0]!; // the first test's first command of claims
+    const claim = (update.updates as { q: Document }[])[0]!.q;
+    assertIndexSearch(await explainFind(db, { find: 'transactions', filter: claim }), 'txnId_unique', { ordered: false });
+  });
+});
