@@ -25,18 +25,16 @@ import { SandboxBankConnector } from '../src/bank/sandbox-connector';
 import { createSettlementActivities } from '../activities/settlement-activities';
 import { startFerretdb } from '../src/devstack/ferretdb';
 import { freePort } from '../src/devstack/process';
-import { newTxnId } from '../src/domain/identifiers';
 import { PayerDataCipher } from '../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../src/domain/settlement-fees';
-import type { Transaction } from '../src/domain/transaction';
 import { MerchantRepository } from '../src/store/merchant-repository';
 import { ensureIndexes } from '../src/store/mongo';
-import { sealInstrument } from '../src/store/sealed-instrument';
 import { SettlementClaimRepository } from '../src/store/settlement-claim-repository';
 import { SettlementRepository } from '../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
-import { orderKey, TransactionRepository } from '../src/store/transaction-repository';
+import { TransactionRepository } from '../src/store/transaction-repository';
 import { ratioRow, report, runBench } from './support/report';
+import { storedPaidUpiOrder } from '../test/support/stored-orders';
 
 const N = Number(process.env.SETTLEMENT_BENCH_N ?? 10_000);
 const SMALL = Number(process.env.SETTLEMENT_BENCH_SMALL ?? 20_000);
@@ -52,30 +50,13 @@ const SEED_BATCH = Number(process.env.SETTLEMENT_BENCH_BATCH ?? 10_000);
 /** Paid UPI order `index` of `count` of `merchant`, captured through the IST day, in the stored form (payer data sealed). */
 function storedOrder(cipher: PayerDataCipher, merchant: string, index: number, count: number) {
   const at = new Date(CAPTURE_DAY + Math.floor((index / count) * 86_000_000));
-  const t: Transaction = {
-    txnId: newTxnId(at),
+  return storedPaidUpiOrder(cipher, {
     merchantIdentifier: merchant,
     orderId: `day-${index}`,
     amountPaise: 900 + ((index * 7919) % 100_000),
+    at,
     productDescription: 'Benchmark order',
-    buyerName: null,
-    buyerEmail: null,
-    ipAddress: null,
-    instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
-    status: 'Success',
-    responseCode: '100',
-    responseDescription: 'The transaction was completed successfully.',
-    bankRefNum: '123456789012',
-    authCode: '123456',
-    markedFailedByService: false,
-    createdAt: at,
-    updatedAt: at,
-    completedAt: at,
-    successAt: at,
-    refunds: [],
-    version: 2,
-  };
-  return { _id: orderKey(t), ...t, instrument: sealInstrument(cipher, t, t.instrument) };
+  });
 }
 
 /** The day's orders of each merchant, in batches of SEED_BATCH, with progress and rate. */

@@ -4,8 +4,9 @@ import { hmacSha256Hex } from '../../src/domain/checksum';
 import { newTxnId } from '../../src/domain/identifiers';
 import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
 import { PayerDataCipher } from '../../src/domain/payer-data';
-import { sealInstrument, type StoredInstrument } from '../../src/store/sealed-instrument';
-import { orderKey, type NewTransaction, type TransactionRepository } from '../../src/store/transaction-repository';
+import type { StoredInstrument } from '../../src/store/sealed-instrument';
+import type { NewTransaction, TransactionRepository } from '../../src/store/transaction-repository';
+import { storedPaidUpiOrder } from '../../test/support/stored-orders';
 
 /** A new UPI order, as the API writes it before its workflow runs. */
 function newOrder(merchantIdentifier: string, orderId: string, at: Date): NewTransaction {
@@ -57,18 +58,9 @@ export async function seedOtherMerchantsTo(db: Db, masterKey: string, total: num
   while (count < total) {
     const n = Math.min(1000, total - count);
     const merchant = randomBytes(16).toString('hex');
-    const docs = Array.from({ length: n }, (_, i) => {
-      const t: Transaction = {
-        ...newOrder(merchant, `other-${count + i}`, at),
-        ...PAID,
-        updatedAt: at,
-        completedAt: at,
-        successAt: at,
-        refunds: [],
-        version: 2,
-      };
-      return { _id: orderKey(t), ...t, instrument: sealInstrument(cipher, t, t.instrument) };
-    });
+    const docs = Array.from({ length: n }, (_, i) =>
+      storedPaidUpiOrder(cipher, { merchantIdentifier: merchant, orderId: `other-${count + i}`, amountPaise: 10_000, at }),
+    );
     await coll.insertMany(docs, { ordered: false });
     count += n;
   }

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db, type Document } from 'mongodb';
-import { newTxnId } from '../../src/domain/identifiers';
 import { PayerDataCipher } from '../../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
-import type { Transaction } from '../../src/domain/transaction';
 import { ensureIndexes } from '../../src/store/mongo';
-import { sealInstrument } from '../../src/store/sealed-instrument';
 import { CLAIMS_PER_COMMAND, SettlementClaimRepository, type ClaimScope } from '../../src/store/settlement-claim-repository';
-import { orderKey, TransactionRepository } from '../../src/store/transaction-repository';
+import { TransactionRepository } from '../../src/store/transaction-repository';
 import { assertIndexSearch, explainFind } from '../support/query-plans';
 import { testStore } from '../support/servers';
+import { storedPaidUpiOrder } from '../support/stored-orders';
 
 const MASTER_KEY = 'c'.repeat(64);
 const MERCHANT = 'claims-merchant';
@@ -43,33 +41,14 @@ describe('store: a settlement claims a page of many sales', function () {
     });
     await ensureIndexes(db);
     const cipher = new PayerDataCipher(MASTER_KEY);
-    const docs = Array.from({ length: SALES }, (_, i) => {
-      const at = new Date(DAY + i * 60_000);
-      const t: Transaction = {
-        txnId: newTxnId(at),
+    const docs = Array.from({ length: SALES }, (_, i) =>
+      storedPaidUpiOrder(cipher, {
         merchantIdentifier: MERCHANT,
         orderId: `sale-${i}`,
         amountPaise: 10_000,
-        productDescription: 'Masala chai',
-        buyerName: null,
-        buyerEmail: null,
-        ipAddress: null,
-        instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
-        status: 'Success',
-        responseCode: '100',
-        responseDescription: 'The transaction was completed successfully.',
-        bankRefNum: '123456789012',
-        authCode: '123456',
-        markedFailedByService: false,
-        createdAt: at,
-        updatedAt: at,
-        completedAt: at,
-        successAt: at,
-        refunds: [],
-        version: 2,
-      };
-      return { _id: orderKey(t), ...t, instrument: sealInstrument(cipher, t, t.instrument) };
-    });
+        at: new Date(DAY + i * 60_000),
+      }),
+    );
     await db.collection('transactions').insertMany(docs as never[], { ordered: false });
     claims = new SettlementClaimRepository(db, new TransactionRepository(db, MASTER_KEY));
   });
