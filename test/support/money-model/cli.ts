@@ -1,5 +1,5 @@
 /**
- * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P]`: the money model at any
+ * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P] [--stories]`: the money model at any
  * size against its own stack (docs/contributors/tests.md, "The money model"). Exits 1 on a
  * violation, printing the seed, the shrunk sequence and the path that replays it.
  */
@@ -19,6 +19,8 @@ async function main(): Promise<boolean> {
       without: { type: 'string', default: '' },
       // Replays one sequence: the path a failure prints (with its seed).
       path: { type: 'string' },
+      // Prints every sequence as it ran, passing or not.
+      stories: { type: 'boolean', default: false },
     },
   });
   const o = {
@@ -28,6 +30,7 @@ async function main(): Promise<boolean> {
     shrink: !values['no-shrink'],
     without: values.without.split(',').filter(Boolean),
     path: values.path,
+    stories: values.stories,
   };
   console.log(
     `[money] ${o.runs} sequences of at most ${o.maxCommands} commands, seed ${o.seed}${o.without.length ? `, without ${o.without.join(', ')}` : ''}`,

@@ -31,6 +31,8 @@ export interface MoneyRunOptions {
   log?: (line: string) => void;
   /** fast-check's replay path of one sequence (printed with a failure): runs that sequence alone. */
   path?: string;
+  /** Logs each sequence as it ran, passing or not (what a seed exercises). */
+  stories?: boolean;
 }
 
 export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<void> {
@@ -46,8 +48,9 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
         await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }), cmds);
         const problems = await settleAndCheck(w);
         o.log?.(
-          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
         );
+        if (o.stories) o.log?.(`  ${w.story.join('\n  ')}`);
         if (problems.length > 0) throw new Error(problems.join('\n'));
       } catch (e) {
         const err = e as Error;
@@ -114,6 +117,8 @@ async function settleAndCheck(w: World): Promise<string[]> {
 }
 
 const books = (w: World) => w.stack.bank.books.snapshot(w.merchant.merchantIdentifier);
+const payoutsAtBank = (w: World) =>
+  [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === w.merchant.merchantIdentifier).length;
 
 /**
  * A quiet point before time jumps: every payment the payers made has reached the bank (or is final),

@@ -53,15 +53,26 @@ async function advanceToNextCycle(w: World): Promise<string> {
   return date;
 }
 
+/** The simulator's fault rules armed for a settlement's payout, removed once it ended (a net of 0 asks no payout). */
+const armed = new Map<string, string>();
+
 /** Arms the simulator so that the settlement's first payout request meets the fault. */
 function armPayoutFault(w: World, payoutId: string, fault: PayoutFault): void {
   if (fault === 'none') return;
-  const faults = w.stack.bank.faults;
   const match = { operation: 'payout' as const, id: payoutId };
-  if (fault === 'refuse') faults.add({ match, fault: { kind: 'refusePayout', code: '91' }, times: 1 });
-  if (fault === 'late') faults.add({ match, fault: { kind: 'late', ms: 400 }, times: 1 });
-  if (fault === 'errorAfterCommit') faults.add({ match, fault: { kind: 'error', status: 503, afterCommit: true }, times: 1 });
-  if (fault === 'dropAfterCommit') faults.add({ match, fault: { kind: 'drop', afterCommit: true }, times: 1 });
+  const rule = w.stack.bank.faults.add({
+    match,
+    times: 1,
+    fault:
+      fault === 'refuse'
+        ? { kind: 'refusePayout', code: '91' }
+        : fault === 'late'
+          ? { kind: 'late', ms: 400 }
+          : fault === 'errorAfterCommit'
+            ? { kind: 'error', status: 503, afterCommit: true }
+            : { kind: 'drop', afterCommit: true },
+  });
+  armed.set(payoutId, rule.id);
 }
 
 /**
@@ -105,6 +116,9 @@ async function finishSettlement(w: World, id: string): Promise<string> {
   for (let i = 0; i < 60; i++) {
     const d = await handle.describe();
     if (d.status.name !== 'RUNNING') {
+      const rule = armed.get(id);
+      if (rule !== undefined) w.stack.bank.faults.remove(rule);
+      armed.delete(id);
       if (d.status.name !== 'COMPLETED') throw new Error(`(5) settlement workflow ${id} is ${d.status.name}`);
       const r = await handle.result();
       return `${r.state} ${r.netPaise}${r.utr ? ` ${r.utr}` : ''}`;
