@@ -33,6 +33,8 @@ export interface MoneyRunOptions {
   path?: string;
   /** Logs each sequence as it ran, passing or not (what a seed exercises). */
   stories?: boolean;
+  /** fast-check's size of the sequences (its default draws most under ten commands whatever `maxCommands`). */
+  size?: fc.SizeForArbitrary;
 }
 
 export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<void> {
@@ -40,7 +42,7 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
   const property = fc.asyncProperty(
     fc.boolean(),
     fc.nat(),
-    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands }),
+    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands, ...(o.size ? { size: o.size } : {}) }),
     async (autoRefund, bankSeed, cmds) => {
       const w = await newWorld(stack, { autoRefund, seed: bankSeed });
       const started = Date.now();
