@@ -1,6 +1,7 @@
 import type { Settlement, SettlementLine } from '../../../src/domain/settlement';
 import { chargebackEventId, refundEventId, settlementLineId } from '../../../src/domain/settlement';
 import type { Transaction } from '../../../src/domain/transaction';
+import type { PayoutEntry } from '../../../src/bank/simulator/payouts';
 import { storedTransactions } from './invariants';
 import type { World } from './world';
 
@@ -25,7 +26,11 @@ export async function settlementInvariants(w: World, quiet: boolean): Promise<st
   return [
     ...(quiet ? balances(stored, lines, settlements) : []),
     ...settledOnce(stored, lines, settlements, quiet),
-    ...paidOnce(w, settlements, quiet),
+    ...paidOnce(
+      [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === m),
+      settlements,
+      quiet,
+    ),
   ];
 }
 
@@ -35,7 +40,7 @@ export async function settlementInvariants(w: World, quiet: boolean): Promise<st
  * refunds and chargebacks plus reverts; and the paid settlements' net plus the balance carried
  * equals their lines' net.
  */
-function balances(
+export function balances(
   stored: Map<string, Transaction>,
   lines: SettlementLine[],
   settlements: (Settlement & { carriedIntoId?: string })[],
@@ -105,7 +110,7 @@ function claimsOf(t: Transaction): { lineId: string; settlementId: string | unde
  * its id) belongs to the settlement that claimed the event, for the event's amount, and no line
  * exists without its claim; once quiet, every claim has its line, in a settlement that ended.
  */
-function settledOnce(
+export function settledOnce(
   stored: Map<string, Transaction>,
   lines: SettlementLine[],
   settlements: Settlement[],
@@ -140,15 +145,17 @@ function settledOnce(
   return problems;
 }
 
+/** What the bank simulator holds of one payout (payouts.ts), as the check reads it. */
+export type PayoutAtBank = Pick<PayoutEntry, 'request' | 'answer'>;
+
 /**
  * (8) Each payout is paid at the bank at most once per settlement id, and only for a settlement
  * the gateway records paid (with the bank's UTR and amount): a payout the bank paid while the
  * gateway recorded it refused (or carried) would be paid again by the next settlement.
  */
-function paidOnce(w: World, settlements: Settlement[], quiet: boolean): string[] {
+export function paidOnce(atBank: PayoutAtBank[], settlements: Settlement[], quiet: boolean): string[] {
   const problems: string[] = [];
   const mine = new Map(settlements.map((s) => [s._id, s]));
-  const atBank = [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === w.merchant.merchantIdentifier);
   for (const p of atBank) {
     const s = mine.get(p.request.payoutId);
     const status = p.answer.status;
