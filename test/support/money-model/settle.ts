@@ -163,8 +163,8 @@ async function replayActivities(w: World, input: { merchantIdentifier: string; s
   const totals = await act.totalSettlement(input);
   // The payout steps ran only for a settlement that went to the bank (paid, or refused by it).
   if (totals.state !== 'paid' && totals.state !== 'payout_refused') return;
-  const answer = await act.requestSettlementPayout(input);
-  if (answer.status !== 'PENDING') await act.recordSettlementPayout({ ...input, answer });
+  const payout = await act.requestSettlementPayoutUnlessHeld(input);
+  if (!payout.held && payout.answer.status !== 'PENDING') await act.recordSettlementPayout({ ...input, answer: payout.answer });
 }
 
 /**
