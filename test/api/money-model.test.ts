@@ -18,7 +18,7 @@ describe('money model: bank books, store and webhook receiver agree (fast-check,
     await stack?.stop();
   });
 
-  it('holds the money invariants over seeded interleavings of payments, QRs, refunds, bank files, rotations and skips', async () => {
+  it('holds the money invariants over seeded interleavings of payments, QRs, refunds, chargebacks, settlements, bank files, rotations and skips', async () => {
     await runMoneyModel(stack, {
       seed: Number(process.env.MONEY_SEED ?? 8),
       runs: Number(process.env.MONEY_RUNS ?? 12),

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import type { Transaction } from '../../src/domain/transaction';
+import type { Settlement, SettlementLine } from '../../src/domain/settlement';
 import { approvedEndSuccess, refundsBounded, webhooksFaithful, type Books } from '../support/money-model/invariants';
+import { balances, paidOnce, settledOnce, type PayoutAtBank } from '../support/money-model/settlement-invariants';
 import type { World } from '../support/money-model/world';
 
 /**
@@ -97,5 +99,71 @@ describe('money model checker: each invariant catches its violation', () => {
     assert.match(webhooksFaithful(world, stored).join(), /does not verify with the key in force \(key #2\)/);
     calls.push(call(61_000, 'new-key', JSON.stringify({ txns: [{ orderId: 'o1', responseCode: '100' }], again: true })));
     assert.match(webhooksFaithful(world, stored).join(), /changed its txnData/);
+  });
+
+  it("(4) a chargeback's non-real-time entry does not announce the order's outcome", () => {
+    calls.length = 0;
+    const txnData = JSON.stringify({ txns: [{ orderid: 'o1', chargebackAmount: 4000, txnStatus: '8' }], refunds: [] });
+    calls.push({
+      url: '/hooks/payments/m1',
+      receivedAt: 20_000,
+      headers: { 'x-webhook-id': 'cb:m1:o1', 'x-webhook-attempt': '1' },
+      body: JSON.stringify({ txnData, checksum: hmacSha256Hex('new-key', txnData) }),
+    });
+    assert.match(
+      webhooksFaithful(world, new Map([['T1', txn({ status: 'PartialChargeback' })]])).join(),
+      /the receiver got \[\]/,
+    );
+  });
+
+  const settlement = (id: string, over: Partial<Settlement> = {}) =>
+    ({ _id: id, merchantIdentifier: 'm1', state: 'paid', netPaise: 9_764, carriedOutPaise: 0, utr: 'U1', ...over }) as Settlement;
+  const saleLine = (settlementId: string, over: Partial<SettlementLine> = {}) =>
+    ({
+      _id: 'SALE:T1:m1',
+      settlementId,
+      txnId: 'T1',
+      action: 'SALE',
+      amountPaise: 10_000,
+      feePaise: 200,
+      taxPaise: 36,
+      settlementAmountPaise: 9_764,
+      ...over,
+    }) as SettlementLine;
+  const sold = (over: Partial<Transaction> = {}) =>
+    new Map([['T1', txn({ merchantIdentifier: 'm1', successAt: new Date(0), saleSettlementId: 'S1', ...over })]]);
+
+  it('(6) money settled and unsettled differs from what was paid, or a paid net from its lines', () => {
+    assert.deepEqual(balances(sold(), [saleLine('S1')], [settlement('S1')]), []);
+    assert.match(balances(sold(), [], [settlement('S1')]).join(), /settled 0 \+ unsettled 0 paise != .* 10000/);
+    assert.match(balances(sold(), [saleLine('S1')], [settlement('S1', { netPaise: 9_000 })]).join(), /paid 9000 \+ carried 0/);
+  });
+
+  it('(7) an event settled in another settlement than its claim, a line without a claim, a claim without its line', () => {
+    assert.deepEqual(settledOnce(sold(), [saleLine('S1')], [settlement('S1')], true), []);
+    assert.match(settledOnce(sold(), [saleLine('S2')], [settlement('S1')], true).join(), /claimed by S1, its line is in S2/);
+    assert.match(
+      settledOnce(sold({ saleSettlementId: undefined }), [saleLine('S1')], [], false).join(),
+      /no order says was claimed/,
+    );
+    assert.match(settledOnce(sold(), [], [settlement('S1')], true).join(), /has no line/);
+    assert.deepEqual(
+      settledOnce(sold(), [], [settlement('S1', { state: 'open' })], false),
+      [],
+      'a claim waits for its line while settling',
+    );
+  });
+
+  it('(8) a payout the bank paid while the gateway holds it refused, a paid settlement the bank never paid', () => {
+    const payout = (status: string, amountPaise = 9_764): PayoutAtBank =>
+      ({
+        request: { payoutId: 'S1', merchantIdentifier: 'm1', amountPaise },
+        answer: { status, utr: status === 'PAID' ? 'U1' : null },
+      }) as PayoutAtBank;
+    assert.deepEqual(paidOnce([payout('PAID')], [settlement('S1')], true), []);
+    assert.match(paidOnce([payout('PAID')], [settlement('S1', { state: 'payout_refused' })], true).join(), /the bank paid S1/);
+    assert.match(paidOnce([], [settlement('S1')], true).join(), /the bank paid no such payout/);
+    assert.match(paidOnce([payout('PAID', 5)], [settlement('S1')], true).join(), /the bank paid 5/);
+    assert.deepEqual(paidOnce([payout('PAID')], [settlement('S1', { state: 'payout_requested' })], false), [], 'still answering');
   });
 });

@@ -1,9 +1,10 @@
 /**
- * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P]`: the money model at any
+ * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P] [--stories] [--size medium]`: the money model at any
  * size against its own stack (docs/contributors/tests.md, "The money model"). Exits 1 on a
  * violation, printing the seed, the shrunk sequence and the path that replays it.
  */
 import { parseArgs } from 'node:util';
+import type fc from 'fast-check';
 import { stopTestServers } from '../servers';
 import { runMoneyModel } from './run';
 import { startMoneyStack } from './world';
@@ -19,8 +20,14 @@ async function main(): Promise<boolean> {
       without: { type: 'string', default: '' },
       // Replays one sequence: the path a failure prints (with its seed).
       path: { type: 'string' },
+      // Prints every sequence as it ran, passing or not.
+      stories: { type: 'boolean', default: false },
+      // fast-check's size of the sequences: xsmall, small (its default), medium, large, xlarge, max.
+      size: { type: 'string' },
     },
   });
+  const sizes = ['xsmall', 'small', 'medium', 'large', 'xlarge', 'max'];
+  if (values.size !== undefined && !sizes.includes(values.size)) throw new Error(`--size must be one of ${sizes.join(', ')}`);
   const o = {
     runs: Number(values.runs),
     seed: Number(values.seed),
@@ -28,6 +35,8 @@ async function main(): Promise<boolean> {
     shrink: !values['no-shrink'],
     without: values.without.split(',').filter(Boolean),
     path: values.path,
+    stories: values.stories,
+    ...(values.size ? { size: values.size as fc.SizeForArbitrary } : {}),
   };
   console.log(
     `[money] ${o.runs} sequences of at most ${o.maxCommands} commands, seed ${o.seed}${o.without.length ? `, without ${o.without.join(', ')}` : ''}`,

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import type { World } from './world';
+import { assertSettlements, finishSettlements, PAYOUT_FAULTS, settle } from './settle';
 import {
   askRefunds,
   cancelledCheckout,
+  chargeback,
   createMandate,
   notifyDebit,
   openQr,
@@ -48,7 +50,13 @@ function command(name: string, check: (m: Model) => boolean, run: (m: Model, w: 
   return {
     check,
     async run(m, w) {
-      const said = await run(m, w);
+      let said: string | void;
+      try {
+        said = await run(m, w);
+      } catch (e) {
+        w.story.push(`${name}: threw`);
+        throw e;
+      }
       w.story.push(said ? `${name}: ${said}` : name);
     },
     toString: () => name,
@@ -193,6 +201,45 @@ const refundCmd = fc
     ),
   );
 
+/** The bank charges an order back (a share of it, or all) or reverts the chargeback it raised. */
+const chargebackCmd = fc
+  .record({ i: fc.nat(), revert: fc.boolean(), share: fc.constantFrom(100, 40, 1) })
+  .map(({ i, revert, share }) =>
+    command(
+      `chargeback(#${i}, ${revert ? 'revert' : `raise ${share}%`})`,
+      (m) => m.orders > 0,
+      async (_m, w) => chargeback(w, pick(w.orders, i)!, revert ? 'revert' : 'raise', share),
+    ),
+  );
+
+/**
+ * The merchant's settlement of a due date (settle.ts): the next cycle (the clock moved to its run)
+ * or the latest one already due (perhaps settled before: the same id), with a payout fault, in
+ * flight while the next commands run, or replayed. After it, invariants 6 to 8: in full once
+ * every settlement of the sequence has ended, else what holds while one runs.
+ */
+const settleCmd = fc
+  // Mostly the next cycle: the one with something to settle.
+  .record({
+    advance: fc.constantFrom(true, true, false),
+    fault: fc.constantFrom(...PAYOUT_FAULTS),
+    inFlight: fc.boolean(),
+    twice: fc.boolean(),
+  })
+  .map((o) =>
+    command(
+      `settle(${o.advance ? 'next cycle' : 'latest due'}, ${o.fault}${o.inFlight ? ', in flight' : ''}${o.twice ? ', twice' : ''})`,
+      () => true,
+      async (_m, w) => {
+        const said = await settle(w, o);
+        const quiet = !o.inFlight || o.twice;
+        if (quiet) await finishSettlements(w);
+        await assertSettlements(w, quiet);
+        return said;
+      },
+    ),
+  );
+
 const skipCmd = fc.constantFrom(60, 900, 3600, 6 * 3600).map((seconds) =>
   command(
     `skip(${seconds}s)`,
@@ -270,6 +317,9 @@ export const allCommands = (without: string[] = []) => {
     revokeCmd,
     refundCmd,
     refundCmd,
+    chargebackCmd,
+    settleCmd,
+    settleCmd,
     skipCmd,
     waitCmd,
     reconcileCmd,

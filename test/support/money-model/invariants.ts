@@ -169,9 +169,13 @@ export function webhooksFaithful(w: World, stored: Map<string, Transaction>): st
       problems.push(`(4) webhook ${id} changed its txnData between attempts`);
     bytesById.set(id, body.txnData);
     // Real-time entries carry orderId and responseCode; the non-real-time webhook lists delayed
-    // successes (`orderid`, no code) in its txns: each such entry announces a success (100).
-    const { txns } = JSON.parse(body.txnData) as { txns: { orderId?: string; orderid?: string; responseCode?: string }[] };
+    // successes (`orderid`, no code) in its txns: each such entry announces a success (100). A
+    // chargeback's entry (with its chargebackAmount) announces no outcome.
+    const { txns } = JSON.parse(body.txnData) as {
+      txns: { orderId?: string; orderid?: string; responseCode?: string; chargebackAmount?: number }[];
+    };
     for (const t of txns) {
+      if (t.chargebackAmount !== undefined) continue;
       const orderId = t.orderId ?? t.orderid ?? '';
       seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
     }
@@ -207,6 +211,7 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
     ...[...stored.values()].map((t) => paymentWorkflowId(m, t.orderId)),
     ...[...stored.values()].flatMap((t) => t.refunds.map((r) => refundWorkflowId(m, t.orderId, r.merchantRefId))),
     ...w.reconciliationIds.map((id) => `reconciliation:${id}`),
+    ...w.settlements,
   ];
   for (const t of stored.values()) if (t.status === 'Pending') problems.push(`(5) order ${t.orderId} is still Pending`);
   for (const id of ids) {
@@ -222,56 +227,5 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
     const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
     if (failed > 0) problems.push(`(5) workflow ${id} failed ${failed} workflow task(s)`);
   }
-  return problems;
-}
-
-/**
- * (6) Settlement: to the paisa, what the merchant's settlements paid (net) plus their fees and
- * taxes, plus the balance they carry, plus what no settlement has claimed yet, equals what payers
- * paid minus refunds and chargebacks plus reverts.
- */
-export async function settlementBalances(w: World, stored: Map<string, Transaction>): Promise<string[]> {
-  const db = w.stack.gw.rt.store.db;
-  const m = w.merchant.merchantIdentifier;
-  const lines = await db
-    .collection<{ settlementAmountPaise: number; feePaise: number; taxPaise: number }>('settlement_lines')
-    .find({ merchantIdentifier: m })
-    .toArray();
-  const settlements = await db
-    .collection<{ state: string; netPaise: number; carriedOutPaise: number; carriedIntoId?: string }>('settlements')
-    .find({ merchantIdentifier: m })
-    .toArray();
-  let owed = 0;
-  let unsettled = 0;
-  for (const t of stored.values()) {
-    if (!t.successAt) continue;
-    owed += t.amountPaise;
-    if (!t.saleSettlementId) unsettled += t.amountPaise;
-    for (const r of t.refunds) {
-      if (r.status !== 'SUCCESS') continue;
-      owed -= r.amountPaise;
-      if (!r.settlementId) unsettled -= r.amountPaise;
-    }
-    if (t.chargeback) {
-      owed -= t.chargeback.amountPaise;
-      if (!t.chargeback.settlementId) unsettled -= t.chargeback.amountPaise;
-      if (t.chargeback.revertedAt) {
-        owed += t.chargeback.amountPaise;
-        if (!t.chargeback.reversalSettlementId) unsettled += t.chargeback.amountPaise;
-      }
-    }
-  }
-  const claimed = lines.reduce((s, l) => s + l.settlementAmountPaise + l.feePaise + l.taxPaise, 0);
-  const linesNet = lines.reduce((s, l) => s + l.settlementAmountPaise, 0);
-  const paidNet = settlements.filter((s) => s.state === 'paid').reduce((s, x) => s + x.netPaise, 0);
-  const carried = settlements
-    .filter((s) => (s.state === 'carried_forward' || s.state === 'payout_refused') && !s.carriedIntoId)
-    .reduce((s, x) => s + x.carriedOutPaise, 0);
-  const open = settlements.filter((s) => s.state !== 'paid' && s.state !== 'carried_forward' && s.state !== 'payout_refused');
-  const problems: string[] = [];
-  if (claimed + unsettled !== owed)
-    problems.push(`(6) settled ${claimed} + unsettled ${unsettled} paise != paid - refunds - chargebacks + reverts ${owed}`);
-  if (open.length === 0 && paidNet + carried !== linesNet)
-    problems.push(`(6) settlements paid ${paidNet} + carried ${carried} paise != their lines' net ${linesNet}`);
   return problems;
 }

@@ -1,20 +1,17 @@
 import fc from 'fast-check';
-import { createSettlementActivities } from '../../../activities/settlement-activities';
-import { settlementDateOfCapture } from '../../../src/domain/settlement-calendar';
-import { bankConnector } from '../../../src/runtime';
-import { settlementActivityDeps, settlementCalendar } from '../../../src/settlement-runtime';
 import { paymentWorkflowId } from '../../../src/temporal/workflow-ids';
 import { allCommands, type Model } from './commands';
 import {
   approvedEndSuccess,
   debitsLawful,
   refundsBounded,
-  settlementBalances,
   storedDeliveries,
   storedTransactions,
   webhooksFaithful,
   workflowsHealthy,
 } from './invariants';
+import { finishSettlements, settle } from './settle';
+import { settlementInvariants } from './settlement-invariants';
 import { newWorld, skip, uploadBankFile, type MoneyStack, type World } from './world';
 
 /**
@@ -34,6 +31,10 @@ export interface MoneyRunOptions {
   log?: (line: string) => void;
   /** fast-check's replay path of one sequence (printed with a failure): runs that sequence alone. */
   path?: string;
+  /** Logs each sequence as it ran, passing or not (what a seed exercises). */
+  stories?: boolean;
+  /** fast-check's size of the sequences (its default draws most under ten commands whatever `maxCommands`). */
+  size?: fc.SizeForArbitrary;
 }
 
 export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<void> {
@@ -41,7 +42,7 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
   const property = fc.asyncProperty(
     fc.boolean(),
     fc.nat(),
-    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands }),
+    fc.commands(allCommands(o.without), { maxCommands: o.maxCommands, ...(o.size ? { size: o.size } : {}) }),
     async (autoRefund, bankSeed, cmds) => {
       const w = await newWorld(stack, { autoRefund, seed: bankSeed });
       const started = Date.now();
@@ -49,8 +50,9 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
         await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }), cmds);
         const problems = await settleAndCheck(w);
         o.log?.(
-          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
         );
+        if (o.stories) o.log?.(`  ${w.story.join('\n  ')}`);
         if (problems.length > 0) throw new Error(problems.join('\n'));
       } catch (e) {
         const err = e as Error;
@@ -102,8 +104,12 @@ async function settleAndCheck(w: World): Promise<string[]> {
     ...webhooksFaithful(w, after),
     ...(await workflowsHealthy(w, after)),
   );
-  await settleMerchant(w);
-  problems.push(...(await settlementBalances(w, await storedTransactions(w))));
+  // The settlements still running end, then the cycle of the latest captures settles; the
+  // settlement invariants hold in full (the settle commands checked them along the way).
+  await finishSettlements(w);
+  await settle(w, { advance: true, fault: 'none', inFlight: false, twice: false });
+  await finishSettlements(w);
+  problems.push(...(await settlementInvariants(w, true)));
   if (problems.some((p) => p.startsWith('(4)'))) {
     problems.push(`deliveries stored: ${(await storedDeliveries(w)).join('; ')}`);
     for (const c of w.stack.receiver.calls.filter((c) => c.url.includes(w.merchant.merchantIdentifier)))
@@ -113,6 +119,8 @@ async function settleAndCheck(w: World): Promise<string[]> {
 }
 
 const books = (w: World) => w.stack.bank.books.snapshot(w.merchant.merchantIdentifier);
+const payoutsAtBank = (w: World) =>
+  [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === w.merchant.merchantIdentifier).length;
 
 /**
  * A quiet point before time jumps: every payment the payers made has reached the bank (or is final),
@@ -140,39 +148,4 @@ async function waitForCallbacks(w: World): Promise<void> {
   await w.stack.bank.settled();
   await new Promise((r) => setTimeout(r, 300));
   await w.stack.bank.settled();
-}
-
-/**
- * The merchant's settlement of the date its latest captures settle on, run through the engine's
- * own activities (the schedule's work, without waiting for 09:00 IST): claims, totals, payout at
- * the bank simulator, record.
- */
-async function settleMerchant(w: World): Promise<void> {
-  const rt = w.stack.gw.rt;
-  const act = createSettlementActivities(
-    settlementActivityDeps(rt, bankConnector(rt.config), async () => ({
-      ifsc: 'HDFC0001234',
-      accountNumber: '50100012345678',
-      holderName: 'Money Model',
-    })),
-  );
-  const input = {
-    merchantIdentifier: w.merchant.merchantIdentifier,
-    settlementDate: settlementDateOfCapture(settlementCalendar(rt.config), rt.now()),
-  };
-  const opened = await act.openSettlement(input);
-  if (opened.state !== 'open') return;
-  for (const phase of ['sales', 'adjustments'] as const) {
-    let cursor = null;
-    do cursor = (await act.claimSettlementPage({ ...input, phase, cursor })).next;
-    while (cursor);
-  }
-  const totals = await act.totalSettlement(input);
-  if (!totals.pay) return;
-  let answer = await act.requestSettlementPayout(input);
-  for (let i = 0; answer.status === 'PENDING' && i < 50; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    answer = await act.inquireSettlementPayout(input);
-  }
-  await act.recordSettlementPayout({ ...input, answer });
 }

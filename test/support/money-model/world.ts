@@ -88,6 +88,8 @@ export interface World {
   reconciliationIds: string[];
   mandates: ModelMandate[];
   debits: ModelDebit[];
+  /** The settlements the sequence started (their ids), in order (settle.ts). */
+  settlements: string[];
   story: string[];
 }
 
@@ -117,6 +119,13 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     webhookFormat: 'json',
     autoRefund: o.autoRefund,
   });
+  // Its settlements pay to an account the operator set (the bank simulator pays any but 000...).
+  const account = await request(`${stack.gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/settlement-account`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${stack.gw.rt.config.OPS_TOKEN}` },
+    body: { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Money Model' },
+  });
+  expectOk('settlement account', account, (x) => x.status === 200);
   // The bank's random choices of this sequence (reordered callbacks, shares) follow its seed.
   stack.bank.conduct.configure({ seed: o.seed >>> 0, share: 0 });
   return {
@@ -127,6 +136,7 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     reconciliationIds: [],
     mandates: [],
     debits: [],
+    settlements: [],
     story: [`merchant ${merchant.merchantIdentifier} (autoRefund ${o.autoRefund})`],
   };
 }
@@ -237,6 +247,22 @@ export async function askRefunds(
   );
   for (const a of answers) if (a.status >= 500) throw new Error(`refund answered ${a.status}: ${a.text.slice(0, 300)}`);
   return answers.map((a) => a.status);
+}
+
+/**
+ * The operator records the bank's chargeback of an order (`raise`, `share` % of it) or its revert
+ * (of the amount raised, as the bank reverts it); a refusal (not Success, nothing to revert) is an answer.
+ */
+export async function chargeback(w: World, order: ModelOrder, action: 'raise' | 'revert', share: number): Promise<string> {
+  const m = w.merchant.merchantIdentifier;
+  const raised = (await w.stack.gw.rt.transactions.findByOrder({ merchantIdentifier: m, orderId: order.orderId }))?.chargeback;
+  const amount = action === 'revert' && raised ? raised.amountPaise : Math.max(1, Math.floor((order.amountPaise * share) / 100));
+  const r = await request(`${w.stack.gw.baseUrl}/ops/v1/chargebacks`, {
+    headers: opsAuth(w),
+    body: { merchantIdentifier: m, orderId: order.orderId, action, amount },
+  });
+  if (r.status >= 500) throw new Error(`chargeback answered ${r.status}: ${r.text.slice(0, 300)}`);
+  return `${order.orderId} ${amount} → ${r.json?.success === true ? r.json.data.txnStatus : r.json?.message?.code}`;
 }
 
 export async function rotateSecretKey(w: World): Promise<void> {
