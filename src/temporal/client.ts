@@ -1,5 +1,6 @@
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection';
+import { quietCallContext } from './call-context';
 import { gatewayDataConverter } from './payload-codec';
 import { connectingTo } from './tls';
 
@@ -26,6 +27,8 @@ export async function connectTemporalClient(
       ...(o.timeSkipping ? { [InternalConnectionOptionsSymbol]: { supportsTestService: true } } : {}),
     }),
   );
+  // Connecting set a deadline, which left the client's call context on for every promise: off again.
+  quietCallContext(connection);
   // Payer data never reaches the server in clear: every payload goes through the codec.
   return new Client({
     connection,

@@ -1,7 +1,8 @@
-import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { TestServerClock } from './test-server-clock';
+import { withCallContext } from './call-context';
 
 const { EventType } = temporal.api.enums.v1;
 const { PendingActivityState } = temporal.api.enums.v1;
@@ -55,7 +56,10 @@ export class TimeTravel {
     // Measured from the server's own reading: the sleep starts a moment later, so it ends at or just after the target.
     const duration = msToTs(target.getTime() - from.getTime());
     try {
-      await this.client.connection.withDeadline(deadline, () => this.clock.testService.unlockTimeSkippingWithSleep({ duration }));
+      const connection = this.client.connection as Connection;
+      await withCallContext(connection, () =>
+        connection.withDeadline(deadline, () => this.clock.testService.unlockTimeSkippingWithSleep({ duration })),
+      );
     } catch (e) {
       if (!isDeadlineExceeded(e)) throw e;
       // The server keeps its wake-up: time goes on to the target as the busy workflows finish.

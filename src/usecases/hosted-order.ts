@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import type { BankRedirect } from '../bank/connector';
 import { CHECKOUT_TOKEN_PATTERN, type Checkout } from '../domain/checkout';
 import type { Merchant } from '../domain/merchant';
@@ -8,6 +8,7 @@ import type { CheckoutRepository } from '../store/checkout-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
+import { withCallContext } from '../temporal/call-context';
 import { awaitBankRedirectUpdate, bankRedirectQuery } from '../temporal/payment-messages';
 import { paymentWorkflowId } from '../temporal/workflow-ids';
 
@@ -75,7 +76,9 @@ export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef
 export async function awaitBankRedirect(deps: { temporal: Client }, order: OrderRef): Promise<BankRedirect | null> {
   const handle = deps.temporal.workflow.getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId));
   try {
-    return await deps.temporal.withAbortSignal(AbortSignal.timeout(5_000), () => handle.executeUpdate(awaitBankRedirectUpdate));
+    return await withCallContext(deps.temporal.connection as Connection, () =>
+      deps.temporal.withAbortSignal(AbortSignal.timeout(5_000), () => handle.executeUpdate(awaitBankRedirectUpdate)),
+    );
   } catch {
     return bankRedirectOf(deps, order);
   }
