@@ -1,3 +1,4 @@
+import { activityInfo } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { settlementId, settlementOutcome, type SettlementState } from '../src/domain/settlement';
@@ -16,6 +17,7 @@ import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
 import {
   SETTLEMENT_PAGE_SIZE,
+  SETTLEMENT_START_ATTEMPTS,
   SETTLEMENT_WORKFLOW_TYPE,
   type SettlementWorkflow,
   type SettlementWorkflowInput,
@@ -253,7 +255,23 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
      * One merchant's part of the daily run, an activity of its own so a merchant whose data cannot
      * be read (or whose start fails) is retried and reported alone while the others start.
      */
-    startMerchantSettlement: (input: SettlementWorkflowInput): Promise<MerchantStart> => startIfDue(input),
+    async startMerchantSettlement(input: SettlementWorkflowInput): Promise<MerchantStart> {
+      try {
+        const outcome = await startIfDue(input);
+        await store.clearStartFailure(input.merchantIdentifier, input.settlementDate);
+        return outcome;
+      } catch (e) {
+        // The run gives up on the merchant after this attempt: the operator's "needs attention" lists it.
+        if (activityInfo().attempt >= SETTLEMENT_START_ATTEMPTS)
+          await store.recordStartFailure({
+            merchantIdentifier: input.merchantIdentifier,
+            settlementDate: input.settlementDate,
+            reason: e instanceof Error ? e.message : String(e),
+            failedAt: now(),
+          });
+        throw e;
+      }
+    },
 
     /**
      * Compares the bank's settlement file of a date with the settlements paid that date: each

@@ -1,6 +1,10 @@
 import { ActivityFailure, continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement-activities';
-import type { SettlementDayInput, SettlementDayProgress } from '../src/temporal/settlement-contract';
+import {
+  SETTLEMENT_START_ATTEMPTS,
+  type SettlementDayInput,
+  type SettlementDayProgress,
+} from '../src/temporal/settlement-contract';
 
 const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
@@ -13,7 +17,12 @@ const act = proxyActivities<SettlementActivities>({
  */
 const startOne = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: SETTLEMENT_START_ATTEMPTS,
+  },
 });
 
 /** Merchants per page, and how many of a page start at once. */

@@ -23,6 +23,15 @@ export interface SettlementDifference {
   foundAt: Date;
 }
 
+/** A merchant whose settlement the daily run could not start after its retries (`_id` merchant:date). */
+export interface SettlementStartFailure {
+  _id: string;
+  merchantIdentifier: string;
+  settlementDate: string;
+  reason: string;
+  failedAt: Date;
+}
+
 /**
  * The `settlements` (one per merchant and date, `_id` the workflow id) and `settlement_lines`
  * collections, and the differences found against the bank's files. Every write is conditional on
@@ -33,8 +42,10 @@ export class SettlementRepository {
   readonly lines: Collection<SettlementLine>;
   private readonly differences: Collection<SettlementDifference>;
   private readonly merchants: Collection<{ _id: string }>;
+  private readonly startFailures: Collection<SettlementStartFailure>;
 
   constructor(db: Db) {
+    this.startFailures = db.collection<SettlementStartFailure>('settlement_start_failures');
     this.merchants = db.collection<{ _id: string }>('merchants');
     this.settlements = db.collection('settlements');
     this.lines = db.collection<SettlementLine>('settlement_lines');
@@ -178,6 +189,22 @@ export class SettlementRepository {
       .sort({ settlementDate: 1 })
       .limit(limit)
       .toArray();
+  }
+
+  /** Notes that the daily run gave up starting the merchant's settlement of the date (kept until a start succeeds). */
+  async recordStartFailure(f: Omit<SettlementStartFailure, '_id'>): Promise<void> {
+    const _id = `${f.merchantIdentifier}:${f.settlementDate}`;
+    await this.startFailures.replaceOne({ _id }, f, { upsert: true });
+  }
+
+  /** A start that succeeded (or found nothing due) clears what an earlier run noted for that date. */
+  async clearStartFailure(merchantIdentifier: string, settlementDate: string): Promise<void> {
+    await this.startFailures.deleteOne({ _id: `${merchantIdentifier}:${settlementDate}` });
+  }
+
+  /** Settlements the daily run could not start, oldest date first: the operator's "needs attention". */
+  async startFailuresListed(limit: number): Promise<SettlementStartFailure[]> {
+    return this.startFailures.find({}).sort({ settlementDate: 1, merchantIdentifier: 1 }).limit(limit).toArray();
   }
 
   /** Held settlements: waiting for the operator's release. */

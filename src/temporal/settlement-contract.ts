@@ -64,3 +64,6 @@ export const PAYOUT_INQUIRY_INTERVAL = '10 minutes';
 
 /** Claims and lines per activity call: a 100,000-payment day is 100 calls, never 100,000 lines in history. */
 export const SETTLEMENT_PAGE_SIZE = 1000;
+
+/** Attempts the daily run gives one merchant's start before reporting it (and listing it as not started). */
+export const SETTLEMENT_START_ATTEMPTS = 5;

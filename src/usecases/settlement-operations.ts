@@ -54,11 +54,15 @@ export function settlementOperations(deps: SettlementOperationDeps) {
       return signalled;
     },
 
-    /** Refused payouts not yet carried into a later settlement, held settlements, recent bank-file differences. */
+    /**
+     * Refused payouts not yet carried into a later settlement, held settlements, settlements the
+     * daily run could not start, recent bank-file differences.
+     */
     async needsAttention() {
       return {
         refused: await settlements.refusedNotCarried(100),
         held: await settlements.held(),
+        notStarted: await settlements.startFailuresListed(100),
         differences: await settlements.differencesOn(undefined, 100),
       };
     },

@@ -566,6 +566,13 @@ describe('settlement workflow (time-skipping, real store)', function () {
       ],
     );
     assert.equal(await settlements.find(settlementWorkflowId(broken, '2026-11-24')), null, 'nothing started for it');
+    // The operator's "needs attention" lists it, with the reason; the merchants that started are not there.
+    const notStarted = (await settlements.startFailuresListed(1000)).filter((f) => f.merchantIdentifier.startsWith(prefix));
+    assert.deepEqual(
+      notStarted.map((f) => [f.merchantIdentifier, f.settlementDate]),
+      [[broken, '2026-11-24']],
+    );
+    assert.match(notStarted[0]!.reason, /forEach|refunds/);
   });
 
   it('the daily starter starts one settlement per merchant with something due, once', async () => {

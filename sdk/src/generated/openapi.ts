@@ -9915,7 +9915,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements
+     * Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements, settlements the daily run could not start (notStarted), bank-file differences
      * @description Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.
      */
     get: {

@@ -90,7 +90,7 @@ export function settlementOpsPaths(): Record<string, object> {
     '/ops/v1/settlements/needs-attention': {
       get: op(
         read(
-          'Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements',
+          'Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements, settlements the daily run could not start (notStarted), bank-file differences',
           'Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.',
           ok(z.object({}).loose()),
           [401, 503],
