@@ -16,6 +16,7 @@ export {
 } from './checkout';
 export {
   isRealtimeTxn,
+  isSettlementProcessed,
   verifyWebhook,
   WEBHOOK_ACKNOWLEDGEMENT,
   type VerifiedWebhook,

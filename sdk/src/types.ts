@@ -49,4 +49,6 @@ export type CheckTxnResponse = JsonAnswer<'/checkTxn'>;
 export type TxnData = Schemas['TxnData'];
 export type RealtimeTxn = Schemas['RealtimeTxn'];
 export type LateTxn = Schemas['LateTxn'];
+/** The `txnData` of a `settlement.processed` call (merchants opted in to settlement webhooks). */
+export type SettlementProcessed = Schemas['SettlementProcessed'];
 export type WebhookBody = webhooks['transaction']['post']['requestBody']['content']['application/json'];

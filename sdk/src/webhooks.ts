@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { checksumMatches } from './checksum';
 import { SignatureVerificationError } from './signature-error';
-import type { LateTxn, RealtimeTxn, TxnData } from './types';
+import type { LateTxn, RealtimeTxn, SettlementProcessed, TxnData } from './types';
 
 /**
  * Webhook verification (DECISIONS.md, Webhooks): the contract's `checksum` (HMAC-SHA256 of the exact
@@ -22,8 +22,10 @@ export interface WebhookVerifyOptions {
 export type Headers = Record<string, string | string[] | undefined>;
 
 export interface VerifiedWebhook {
-  /** The parsed `txnData`. */
+  /** The parsed `txnData` of a transaction call (for a `settlement.processed` call, read `settlement`). */
   txnData: TxnData;
+  /** The parsed `txnData` of a `settlement.processed` call; undefined for a transaction call. */
+  settlement: SettlementProcessed | undefined;
   /** The exact `txnData` text the checksum covers. */
   txnDataText: string;
   /** `webhook-id` / `X-Webhook-Id`: the same on every attempt of one delivery; drop a duplicate by it. */
@@ -36,6 +38,10 @@ export interface VerifiedWebhook {
 
 /** What to answer the gateway once a webhook is handled; anything else makes it retry. */
 export const WEBHOOK_ACKNOWLEDGEMENT = 'SUCCESS';
+
+/** Whether a parsed `txnData` is a `settlement.processed` event rather than a transaction's. */
+export const isSettlementProcessed = (txnData: unknown): txnData is SettlementProcessed =>
+  typeof txnData === 'object' && txnData !== null && (txnData as { event?: unknown }).event === 'settlement.processed';
 
 /** A real-time entry (full fields) rather than a non-real-time one (amount, orderid, txnDate). */
 export const isRealtimeTxn = (t: RealtimeTxn | LateTxn): t is RealtimeTxn => 'pgTransId' in t;
@@ -81,6 +87,7 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: Headers, op
   const attempt = header(headers, 'x-webhook-attempt');
   return {
     txnData: parsed,
+    settlement: isSettlementProcessed(parsed) ? parsed : undefined,
     txnDataText: txnData,
     id: header(headers, 'webhook-id') ?? header(headers, 'x-webhook-id'),
     attempt: attempt === undefined ? undefined : Number(attempt),
