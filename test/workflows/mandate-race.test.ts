@@ -221,7 +221,13 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
     ]);
     assert.equal(outcome.state, 'INACTIVE', order);
     assert.deepEqual(await update.result(), { kind: 'notified' }, order);
-    const debit = await deps.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId: debitOrderId });
+    // The mandate asks a running debit to stop and may end before the debit has recorded it: wait for that record.
+    const debitRef = { merchantIdentifier: merchant.merchantIdentifier, orderId: debitOrderId };
+    await until(
+      `${order}: the debit's end`,
+      async () => (await deps.transactions.findByOrder(debitRef))?.status !== 'Pending',
+    ).catch(() => undefined);
+    const debit = await deps.transactions.findByOrder(debitRef);
     assert.deepEqual([debit?.status, debit?.responseCode], ['Failure', '1124'], `${order}: the debit is cancelled`);
     assert.ok(!bankCalls.some((t) => t.startsWith(debitTxnId)), `${order}: the debit never reached the bank`);
     const mandate = await deps.mandates.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId });
