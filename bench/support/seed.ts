@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { newTxnId } from '../../src/domain/identifiers';
-import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
+import type { Transaction } from '../../src/domain/transaction';
 import { PayerDataCipher } from '../../src/domain/payer-data';
 import type { StoredInstrument } from '../../src/store/sealed-instrument';
 import type { NewTransaction, TransactionRepository } from '../../src/store/transaction-repository';
-import { storedPaidUpiOrder } from '../../test/support/stored-orders';
+import { PAID_OUTCOME, storedPaidUpiOrder } from '../../test/support/stored-orders';
 
 /** A new UPI order, as the API writes it before its workflow runs. */
 function newOrder(merchantIdentifier: string, orderId: string, at: Date): NewTransaction {
@@ -24,15 +24,6 @@ function newOrder(merchantIdentifier: string, orderId: string, at: Date): NewTra
   };
 }
 
-const PAID: PaymentOutcome = {
-  status: 'Success',
-  responseCode: '100',
-  responseDescription: 'The transaction was completed successfully.',
-  bankRefNum: '123456789012',
-  authCode: '123456',
-  markedFailedByService: false,
-};
-
 /** Paid orders of one merchant through the repository (the path the workflows write). */
 export async function seedPaidOrders(transactions: TransactionRepository, merchantIdentifier: string, count: number) {
   const orderIds: string[] = [];
@@ -40,7 +31,7 @@ export async function seedPaidOrders(transactions: TransactionRepository, mercha
     const orderId = `bench-${randomBytes(5).toString('hex')}`;
     const { transaction } = await transactions.createPending(newOrder(merchantIdentifier, orderId, new Date()));
     if (!transaction) throw new Error(`order ${orderId} is held by another kind of order`);
-    await transactions.recordOutcome({ merchantIdentifier, orderId, txnId: transaction.txnId }, PAID, new Date());
+    await transactions.recordOutcome({ merchantIdentifier, orderId, txnId: transaction.txnId }, PAID_OUTCOME, new Date());
     orderIds.push(orderId);
   }
   return orderIds;

@@ -1,8 +1,18 @@
 import { newTxnId } from '../../src/domain/identifiers';
 import type { PayerDataCipher } from '../../src/domain/payer-data';
-import type { Transaction } from '../../src/domain/transaction';
+import type { PaymentOutcome, Transaction } from '../../src/domain/transaction';
 import { sealInstrument } from '../../src/store/sealed-instrument';
 import { orderKey } from '../../src/store/transaction-repository';
+
+/** The sandbox bank's approval, as a paid order records it. */
+export const PAID_OUTCOME: PaymentOutcome = {
+  status: 'Success',
+  responseCode: '100',
+  responseDescription: 'The transaction was completed successfully.',
+  bankRefNum: '123456789012',
+  authCode: '123456',
+  markedFailedByService: false,
+};
 
 /**
  * A paid UPI order as the repository stores it (payer data sealed under the cipher's key), for
@@ -22,12 +32,7 @@ export function storedPaidUpiOrder(
     buyerEmail: null,
     ipAddress: null,
     instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox Bank' },
-    status: 'Success',
-    responseCode: '100',
-    responseDescription: 'The transaction was completed successfully.',
-    bankRefNum: '123456789012',
-    authCode: '123456',
-    markedFailedByService: false,
+    ...PAID_OUTCOME,
     createdAt: o.at,
     updatedAt: o.at,
     completedAt: o.at,
