@@ -56,7 +56,7 @@ describe('Sandbox sealed: SANDBOX_ENABLED=false, the bank over http', function (
     }
   });
 
-  it('the link page shows no test instrument: a UPI ID field, the card at the bank, no net banking list', async () => {
+  it('the link page offers no sandbox instrument: a UPI ID field, the card at the bank, no net banking list', async () => {
     const { path } = await newLink();
     const page = await openLink(gw, path);
     assert.equal(page.status, 200);
