@@ -1,7 +1,10 @@
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { activityInfo } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
 import { realtimeEntry, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
+import { isQuickRetry, waitBefore } from '../src/domain/webhook-quick-retries';
 import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
@@ -18,6 +21,8 @@ export interface WebhookActivityDeps extends WebhookAttemptDeps {
   webhookDisableAfterMs: number;
   /** Waits before each attempt (configuration WEBHOOK_RETRY_SCHEDULE). */
   webhookScheduleMs: number[];
+  /** Attempts retried by the transaction's workflow itself (configuration WEBHOOK_QUICK_RETRIES_WITHIN). */
+  webhookQuickRetriesWithinMs: number;
   /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
   webhookBatchWindowMs: number;
   /** Delivery workflows are started through the client (startWebhookDelivery). */
@@ -43,6 +48,15 @@ export type FirstAttemptOutcome =
   | { state: 'handed over'; attempts: number }
   | { state: 'failed'; reason: string }
   | { state: 'not sent'; reason: string };
+
+/** Whether this run is a retry of the running activity (false outside an activity, as in a bench calling it directly). */
+function isActivityRetry(): boolean {
+  try {
+    return activityInfo().attempt > 1;
+  } catch {
+    return false;
+  }
+}
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { beginAttempt, attempt } = createWebhookAttempt(deps);
@@ -248,23 +262,30 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     ...activities,
 
     /**
-     * The first attempt of a delivery, run by the workflow that changed the transaction right after
-     * the outcome is stored: the call is built and stored once, attempted once, and only when that
-     * attempt fails is the delivery handed to its own workflow (`webhook:<deliveryId>`), which goes
-     * on from attempt 2 on the schedule. A delivery answered SUCCESS at once costs no workflow.
+     * The first attempts of a delivery, run by the workflow that changed the transaction right after
+     * the outcome is stored: the call is built and stored once and attempted; a failed attempt is
+     * retried by this activity's own retry while the schedule's waits stay within
+     * WEBHOOK_QUICK_RETRIES_WITHIN (isQuickRetry), and after that the delivery is handed to its own
+     * workflow (`webhook:<deliveryId>`), which goes on from the next attempt on the schedule. A
+     * delivery acknowledged by then costs no workflow.
      *
-     * Repeated (the activity retried after a worker died or a completion was lost), it never sends
-     * what the store already settled: a delivery stored as delivered is reported delivered; one with
-     * a failed attempt logged is handed over without a new first attempt. A worker that died between
-     * the POST and the store write sends attempt 1 again, with the same bytes and `X-Webhook-Id`.
+     * Repeated (a quick retry, or a run repeated after a worker died or a completion was lost), it
+     * numbers its attempt from the store's log and never sends what the store already settled: a
+     * delivery stored as delivered is reported delivered; one whose next attempt is not a quick retry
+     * is handed over without a new attempt. A worker that died between the POST and the store write
+     * sends that attempt again, with the same bytes and `X-Webhook-Id`.
      */
     async deliverWebhookFirstAttempt(input: WebhookDeliveryInput): Promise<FirstAttemptOutcome> {
       // The attempt's reads start beside the call's preparation when the merchant (cached) has an
       // address at all: a merchant without one costs no read more.
       const cached = await deps.merchants.findById(input.merchantIdentifier);
       const reads = cached?.webhookUrl ? beginAttempt(input.merchantIdentifier) : null;
-      const prepared =
-        input.replayOf !== undefined
+      // A retry of this activity (a quick retry, or after a crash) sends what the store holds: one read
+      // instead of building the call again and having its insert refused.
+      const storedCall = isActivityRetry() ? await deps.webhooks.find(input.deliveryId) : null;
+      const prepared = storedCall
+        ? preparedFrom(storedCall)
+        : input.replayOf !== undefined
           ? await activities.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
           : input.late !== undefined
             ? await activities.prepareLateWebhook({
@@ -289,14 +310,18 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };
       if (stored.state === 'failed') return { state: 'failed', reason: 'stored as failed already' };
+      // The attempt this run makes: the first, or a quick retry after the attempts the store has logged
+      // (a retry of this activity, or a run repeated after a worker died); otherwise it hands over.
+      const schedule = prepared.scheduleMs;
+      const next = stored.attempts + 1;
       let retryAfterMs: number | undefined;
-      if (stored.attempts === 0 && stored.state === 'pending') {
-        // The store was read (or written) just now by prepare: pending, nothing attempted.
-        const first = await attempt(
+      let made = stored.attempts;
+      if (next === 1 || isQuickRetry(schedule, next, deps.webhookQuickRetriesWithinMs)) {
+        const outcome = await attempt(
           {
             merchantIdentifier: input.merchantIdentifier,
             deliveryId: input.deliveryId,
-            attempt: 1,
+            attempt: next,
             url: prepared.url,
             contentType: prepared.contentType,
             body: prepared.body,
@@ -304,19 +329,31 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
           input.merchantIdentifier,
           reads ?? beginAttempt(input.merchantIdentifier),
         );
-        if (first.acknowledged) return { state: 'delivered', attempts: 1 };
-        if (first.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
-        retryAfterMs = first.retryAfterMs;
+        if (outcome.acknowledged) return { state: 'delivered', attempts: next };
+        if (outcome.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
+        made = next;
+        retryAfterMs = outcome.retryAfterMs;
+        // A quick retry is this activity's own Temporal retry after the schedule's wait: no workflow,
+        // no timer, no server round trip as a local activity. BENIGN: an expected failure, logged at debug.
+        if (isQuickRetry(schedule, made + 1, deps.webhookQuickRetriesWithinMs)) {
+          const wait = waitBefore(schedule, made + 1, retryAfterMs)!;
+          throw ApplicationFailure.create({
+            type: 'WebhookNotAcknowledged',
+            message: `webhook attempt ${made} of ${input.deliveryId} not acknowledged; attempt ${made + 1} in ${wait} ms`,
+            nextRetryDelay: Math.max(wait, 1),
+            category: ApplicationFailureCategory.BENIGN,
+          });
+        }
       }
-      // The wait before attempt 2 (a Retry-After when shorter) as the delivery's start delay, when this call made attempt 1.
-      const wait = prepared.scheduleMs[1];
-      const startDelayMs = stored.attempts === 0 && wait !== undefined ? Math.min(wait, retryAfterMs ?? wait) : undefined;
+      // The wait before the next attempt (a Retry-After when shorter) as the delivery's start delay,
+      // when this run made an attempt; past the schedule the delivery workflow records the failure.
+      const startDelayMs = made > stored.attempts ? waitBefore(schedule, made + 1, retryAfterMs) : undefined;
       await startWebhookDeliveryWorkflow(
         deps,
-        { ...input, fromAttempt: 2, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+        { ...input, fromAttempt: made + 1, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
         { ...(startDelayMs !== undefined ? { startDelayMs } : {}) },
       );
-      return { state: 'handed over', attempts: 1 };
+      return { state: 'handed over', attempts: made };
     },
   };
 }

@@ -91,6 +91,14 @@ export const limitSettings = z.object({
     .regex(/^\s*\d+(ms|s|m|h)?(\s*,\s*\d+(ms|s|m|h)?)*\s*$/, 'a comma-separated list of waits such as 0,5s,5m,2h')
     .default('0,5s,5m,30m,2h,5h,10h,10h')
     .describe('waits before each webhook attempt (the first is usually 0); after the last attempt the delivery fails'),
+  WEBHOOK_QUICK_RETRIES_WITHIN: z
+    .string()
+    .regex(/^\s*\d+(ms|s)?\s*$/, 'a wait such as 5s (at most 30s)')
+    .refine((v) => (v.trim().endsWith('ms') ? parseInt(v.trim(), 10) : parseInt(v.trim(), 10) * 1000) <= 30_000, 'at most 30s')
+    .default('5s')
+    .describe(
+      "webhook attempts whose waits since the first add up to at most this are retried by the transaction's workflow itself; later ones by the delivery's own workflow (0: every retry there)",
+    ),
   WEBHOOK_BATCH_WINDOW: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')

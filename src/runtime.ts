@@ -185,6 +185,7 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     webhookEndpointHealth,
     webhookDisableAfterMs,
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
+    webhookQuickRetriesWithinMs: parseDurationList(rt.config.WEBHOOK_QUICK_RETRIES_WITHIN)[0]!,
     webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
     webhookAddressPolicy: {

@@ -14,9 +14,10 @@ const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
 
 /**
  * The first attempt: one HTTP call (at most 15 s, WEBHOOK_ATTEMPT_TIMEOUT_SECONDS) plus two store
- * writes and, when it fails, a workflow start. Retried until it completes, so a worker dying during
- * it, or Temporal or the store being away, never loses the delivery; a retry never re-sends what the
- * store shows settled (deliverWebhookFirstAttempt).
+ * writes and, when it fails, either a quick retry (this activity retried after the schedule's wait,
+ * set by its failure's nextRetryDelay) or a workflow start. Retried until it completes, so a worker
+ * dying during it, or Temporal or the store being away, never loses the delivery; a retry never
+ * re-sends what the store shows settled (deliverWebhookFirstAttempt).
  */
 const firstAttemptOptions = {
   startToCloseTimeout: '30 seconds',
@@ -57,9 +58,10 @@ export async function startRealtimeWebhook(
 }
 
 /**
- * A delivery made durable by the workflow that changed the transaction: its first attempt runs here,
- * as an activity; only a failed one starts the delivery workflow that goes on with the schedule
- * (why not the activity's own retries: the measured comparison at the top of ./webhook.ts).
+ * A delivery made durable by the workflow that changed the transaction: its first attempt and quick
+ * retries run here, as an activity; only a delivery still failing after them starts the delivery
+ * workflow that goes on with the schedule (why not the activity's own retries throughout: the
+ * measured comparison at the top of ./webhook.ts).
  * Histories recorded before the patch started the delivery workflow at once; they replay so.
  */
 export async function deliverWebhook(input: WebhookDeliveryInput, how: { local?: boolean } = {}): Promise<void> {

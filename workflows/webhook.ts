@@ -31,6 +31,12 @@
  * and X-Webhook-Id (after the activity's 30 s start-to-close timeout inline, after the 10 s workflow
  * task timeout here; test/api/webhook-worker-crash.test.ts); the retries design numbers its attempts
  * from the store's log, so a crash would cost it no step of the schedule either.
+ * Issue 35 took the cheaper design for the short waits only: the first-attempt activity retries
+ * itself (nextRetryDelay) while the schedule's waits since attempt 1 stay within
+ * WEBHOOK_QUICK_RETRIES_WITHIN (default 5 s, at most 30 s: attempt 2 of the default schedule), and
+ * hands over after that. A transient failure then costs no second workflow, and the transaction's
+ * workflow is held at most that long; every reason above still holds for the long waits. This
+ * workflow starts at `fromAttempt`, the attempt after the last one the activity made.
  */
 import {
   type LocalActivityOptions,

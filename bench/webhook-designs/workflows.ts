@@ -7,8 +7,8 @@ import { deliverWebhook } from '../../workflows/realtime-webhook';
 import type { WebhookDeliveryInput } from '../../src/temporal/webhook-contract';
 import type { RetriesDeliveryActivities } from './retries-activity';
 
-/** The product: first attempt as an activity here, a failed one handed to `webhook:<deliveryId>`. */
-export async function handOverDesignWorkflow(input: WebhookDeliveryInput): Promise<void> {
+/** The product: the first attempt and its quick retries as an activity here, then a hand-over to `webhook:<deliveryId>`. */
+export async function productDesignWorkflow(input: WebhookDeliveryInput): Promise<void> {
   await deliverWebhook(input);
 }
 

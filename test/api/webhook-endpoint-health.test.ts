@@ -116,8 +116,9 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
     }
   });
 
-  it('a 503 with Retry-After is waited for instead of the longer scheduled wait, and a 429 at the first attempt hands the wait over', async () => {
-    // Attempt 1: 429 Retry-After 2 (schedule: 1 s); attempt 2: 503 Retry-After 2 (schedule: 60 s); attempt 3: SUCCESS.
+  it('a 503 with Retry-After is waited for instead of the longer scheduled wait by the delivery workflow, and a 429 at the first attempt by its quick retry', async () => {
+    // Attempt 1: 429 Retry-After 2 (schedule: 1 s); attempt 2, a quick retry in the payment workflow: 503
+    // Retry-After 2 (schedule: 60 s, past WEBHOOK_QUICK_RETRIES_WITHIN: handed over); attempt 3: SUCCESS.
     const { receiver, m } = await merchantWithReceiver(gw, (n) =>
       n === 1
         ? { status: 429, body: 'slow down', headers: { 'retry-after': '2' } }

@@ -3,6 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
+import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
@@ -12,7 +13,12 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
   this.timeout(60_000);
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms', WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: '1' });
+    // Attempt 2 is a quick retry inside the payment workflow (300 ms of waits); attempts 3 and 4 are the delivery workflow's.
+    gw = await startTestGateway({
+      WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms',
+      WEBHOOK_QUICK_RETRIES_WITHIN: '300ms',
+      WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: '1',
+    });
   });
   after(async () => gw?.stop());
 
@@ -99,7 +105,8 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     try {
       const m = await merchantWith(receiver.url);
       const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
-      // The failed first attempt handed the delivery over to its workflow, which went on with attempt 2.
+      // Attempt 2 was the payment workflow's quick retry; its failure handed the delivery over to its
+      // workflow, which went on with attempt 3.
       assert.deepEqual(delivery, { state: 'delivered', attempts: 4, workflow: true });
       assert.equal(new Set(receiver.calls.map((c) => c.body)).size, 1, 'the same bytes every time');
       assert.deepEqual(
@@ -128,17 +135,42 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
     }
   });
 
-  it('hands a failed first attempt over to a delivery workflow that the server starts after the wait: attempt 2 in its first task, no timer (issue 35)', async () => {
+  it('retries a failed first attempt inside the payment workflow after the wait, with no delivery workflow (issue 35)', async () => {
     const receiver = await startReceiver((n) => (n === 1 ? { status: 500, body: 'oops' } : { status: 200, body: 'SUCCESS' }));
     try {
       const m = await merchantWith(receiver.url);
       const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
-      assert.deepEqual(delivery, { state: 'delivered', attempts: 2, workflow: true });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 2, workflow: false });
       const [first, second] = receiver.calls;
-      // The schedule's wait before attempt 2 (300 ms here) still holds: the server served it as the start delay.
       assert.ok(
         second!.receivedAt - first!.receivedAt >= 300,
         `attempt 2 came ${second!.receivedAt - first!.receivedAt} ms after 1`,
+      );
+      assert.equal(second!.body, first!.body, 'the same stored bytes');
+      // The payment workflow's history holds no timer and no failed activity: the retry was the local activity's own.
+      const history = await gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId)).fetchHistory();
+      const { EVENT_TYPE_TIMER_STARTED, EVENT_TYPE_ACTIVITY_TASK_FAILED } = temporal.api.enums.v1.EventType;
+      assert.equal(
+        history.events!.filter((e) => e.eventType === EVENT_TYPE_TIMER_STARTED || e.eventType === EVENT_TYPE_ACTIVITY_TASK_FAILED)
+          .length,
+        0,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('hands a delivery still failing after its quick retries over to a delivery workflow that the server starts after the wait: attempt 3 in its first task, no timer (issue 35)', async () => {
+    const receiver = await startReceiver((n) => (n <= 2 ? { status: 500, body: 'oops' } : { status: 200, body: 'SUCCESS' }));
+    try {
+      const m = await merchantWith(receiver.url);
+      const { orderId, delivery } = await pay(m, { payerVpa: 'success@sandbox' });
+      assert.deepEqual(delivery, { state: 'delivered', attempts: 3, workflow: true });
+      const [, second, third] = receiver.calls;
+      // The schedule's wait before attempt 3 (300 ms here) still holds: the server served it as the start delay.
+      assert.ok(
+        third!.receivedAt - second!.receivedAt >= 300,
+        `attempt 3 came ${third!.receivedAt - second!.receivedAt} ms after 2`,
       );
       const history = await gw.rt.temporal.workflow.getHandle(`webhook:rt:${m.merchantIdentifier}:${orderId}`).fetchHistory();
       const { EVENT_TYPE_TIMER_STARTED, EVENT_TYPE_WORKFLOW_TASK_COMPLETED } = temporal.api.enums.v1.EventType;
