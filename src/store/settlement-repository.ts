@@ -207,6 +207,14 @@ export class SettlementRepository {
     return this.startFailures.find({}).sort({ settlementDate: 1, merchantIdentifier: 1 }).limit(limit).toArray();
   }
 
+  /** The merchant's settlements whose payout is requested and not yet answered: a hold cannot stop them. */
+  async payoutRequestedIds(merchantIdentifier: string): Promise<string[]> {
+    const found = await this.settlements
+      .find({ state: 'payout_requested', merchantIdentifier }, { projection: { _id: 1 } })
+      .toArray();
+    return found.map((s) => s._id);
+  }
+
   /** Held settlements: waiting for the operator's release. */
   async held(merchantIdentifier?: string): Promise<Settlement[]> {
     return this.settlements.find({ state: 'held', ...(merchantIdentifier ? { merchantIdentifier } : {}) }).toArray();

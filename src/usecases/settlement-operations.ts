@@ -31,9 +31,13 @@ export function settlementOperations(deps: SettlementOperationDeps) {
 
     /**
      * Holds a merchant's settlements: each whose payout is not yet requested waits in `held` for a
-     * release (at its opening, or before its payout); one whose payout was requested goes on.
+     * release (at its opening, or before its payout); one whose payout was requested goes on, and
+     * is returned (read after the flag is set, so one requested meanwhile is listed too).
      */
-    hold: (merchantIdentifier: string) => settings.setHeld(merchantIdentifier, true, deps.now()),
+    async hold(merchantIdentifier: string): Promise<{ payoutRequested: string[] }> {
+      await settings.setHeld(merchantIdentifier, true, deps.now());
+      return { payoutRequested: await settlements.payoutRequestedIds(merchantIdentifier) };
+    },
 
     /**
      * Releases a merchant's settlements: the flag first (a workflow re-reads it when told), then a

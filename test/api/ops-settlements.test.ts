@@ -60,10 +60,21 @@ describe('Operator API: settlements', function () {
     assert.equal(unknown.json.message.code, '2042');
   });
 
-  it('hold and release: the flag is stored, release answers the settlements it told', async () => {
+  it('hold and release: the flag is stored, the hold answers the payouts it cannot stop, release the settlements it told', async () => {
+    // One settlement of the merchant is at the bank (payout requested): the hold cannot stop it.
+    const atBank = `settlement:${merchant}:2026-11-02`;
+    await gw.rt.store.db.collection('settlements').insertOne({
+      _id: atBank as never,
+      merchantIdentifier: merchant,
+      settlementDate: '2026-11-02',
+      state: 'payout_requested',
+      netPaise: 7000,
+      createdAt: new Date(),
+    });
     const hold = await request(`${base}/merchants/${merchant}/settlements/hold`, { method: 'POST', headers: auth });
     assert.equal(hold.status, 200, hold.text);
-    assert.deepEqual(hold.json.data, { merchantIdentifier: merchant, held: true });
+    assert.deepEqual(hold.json.data, { merchantIdentifier: merchant, held: true, payoutRequested: [atBank] });
+    await gw.rt.store.db.collection('settlements').deleteOne({ _id: atBank as never });
     const stored = await gw.rt.store.db
       .collection<{ _id: string; held: boolean }>('settlement_settings')
       .findOne({ _id: merchant });

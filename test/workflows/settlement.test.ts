@@ -321,7 +321,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
       temporal: env().client,
       now: () => new Date(),
     });
-    const activities = activitiesWith(bank, { onClaimPage: () => ops.hold(m) });
+    const activities = activitiesWith(bank, { onClaimPage: async () => void (await ops.hold(m)) });
     const id = settlementWorkflowId(m, '2026-11-03');
     const worker = await Worker.create({
       connection: env().nativeConnection,

@@ -8293,7 +8293,7 @@ export interface paths {
     put?: never;
     /**
      * Hold a merchant's settlements (operator): they wait, state held, until released
-     * @description No body, or {}. Every settlement of the merchant whose payout is not yet requested waits (at its opening, or right before its payout); a payout already requested cannot be held. Unknown merchant: 404, code 2042.
+     * @description No body, or {}. Every settlement of the merchant whose payout is not yet requested waits (at its opening, or right before its payout); a payout already requested cannot be held: `payoutRequested` lists those settlements (their ids), which finish paid or refused whatever the hold. Unknown merchant: 404, code 2042.
      */
     post: {
       parameters: {
@@ -8325,6 +8325,7 @@ export interface paths {
                 merchantIdentifier: string;
                 held: boolean;
                 released?: string[];
+                payoutRequested?: string[];
               };
             };
           };
@@ -8524,6 +8525,7 @@ export interface paths {
                 merchantIdentifier: string;
                 held: boolean;
                 released?: string[];
+                payoutRequested?: string[];
               };
             };
           };

@@ -11,7 +11,14 @@ const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true)
 const feePlanAnswer = ok(
   z.object({ merchantIdentifier: z.string(), source: z.enum(['merchant', 'default']), feePlan: feePlanSchema }),
 );
-const holdAnswer = ok(z.object({ merchantIdentifier: z.string(), held: z.boolean(), released: z.array(z.string()).optional() }));
+const holdAnswer = ok(
+  z.object({
+    merchantIdentifier: z.string(),
+    held: z.boolean(),
+    released: z.array(z.string()).optional(),
+    payoutRequested: z.array(z.string()).optional(),
+  }),
+);
 const settlementRecord = z
   .object({ _id: z.string(), merchantIdentifier: z.string(), settlementDate: z.string(), state: z.string() })
   .loose();
@@ -62,7 +69,7 @@ export function settlementOpsPaths(): Record<string, object> {
         {
           summary: "Hold a merchant's settlements (operator): they wait, state held, until released",
           description:
-            'No body, or {}. Every settlement of the merchant whose payout is not yet requested waits (at its opening, or right before its payout); a payout already requested cannot be held. Unknown merchant: 404, code 2042.',
+            'No body, or {}. Every settlement of the merchant whose payout is not yet requested waits (at its opening, or right before its payout); a payout already requested cannot be held: `payoutRequested` lists those settlements (their ids), which finish paid or refused whatever the hold. Unknown merchant: 404, code 2042.',
           bodyOptional: true,
           request: noBodySchema,
           example: {},

@@ -37,9 +37,9 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     // No body, or {}: anything else is refused before the merchant's settlements change.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
-    await ops.hold(m);
-    deps.logger.info({ merchantIdentifier: m }, 'settlements held');
-    ctx.body = { success: true, data: { merchantIdentifier: m, held: true } };
+    const { payoutRequested } = await ops.hold(m);
+    deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
+    ctx.body = { success: true, data: { merchantIdentifier: m, held: true, payoutRequested } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
     // No body, or {}: anything else is refused before the merchant's settlements change.
