@@ -118,10 +118,10 @@ describe('Webhook delivery survives a worker killed during an attempt', function
   });
   /**
    * A sandbox payment whose workflow runs on a worker process killed while the receiver holds the
-   * inline first attempt open; a second worker (in this process) finishes the payment. Returns the
+   * inline attempt open (the first, or the call numbered `killAtCall`); a second worker (in this process) finishes the payment. Returns the
    * delivery id once the payment workflow has ended.
    */
-  async function payThroughKilledWorker(receiver: Awaited<ReturnType<typeof startReceiver>>, name: string) {
+  async function payThroughKilledWorker(receiver: Awaited<ReturnType<typeof startReceiver>>, name: string, killAtCall = 1) {
     const taskQueue = `crash-${randomBytes(4).toString('hex')}`;
     const m = await gw.newMerchant(name);
     await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
@@ -140,7 +140,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
       instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
     });
     assert.equal(started.kind, 'started');
-    await receiver.received(1);
+    await receiver.received(killAtCall);
     const payment = gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId));
     const result = await killWorkerAndResume(taskQueue, () => payment.result());
     assert.equal(result.status, 'Success');
@@ -209,6 +209,39 @@ describe('Webhook delivery survives a worker killed during an attempt', function
           [2, 200],
         ],
         'the killed call never reached the store; the failed and the acknowledged ones did',
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(receiver.calls.length, 3, 'nothing after the acknowledgement');
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('a worker killed during a quick retry: attempt 2 sent again with the same bytes, acknowledged once, no delivery workflow', async () => {
+    // Attempt 1 fails; its quick retry (5 s later, inside the payment workflow) is held open while
+    // the worker dies; the next worker finds attempt 1 logged and sends attempt 2 again.
+    const receiver = await startReceiver((n) =>
+      n === 1 ? { status: 500, body: 'try later' } : n === 2 ? 'hang' : { status: 200, body: 'SUCCESS' },
+    );
+    try {
+      const { deliveryId } = await payThroughKilledWorker(receiver, 'Crash quick retry', 2);
+      assert.deepEqual(await deliveryOutcome(gw, deliveryId), { state: 'delivered', attempts: 2, workflow: false });
+      assert.deepEqual(
+        receiver.calls.map((c) => c.headers['x-webhook-attempt']),
+        ['1', '2', '2'],
+      );
+      assert.deepEqual([...perWebhookId(receiver.calls).entries()], [[deliveryId, 3]]);
+      assert.ok(
+        receiver.calls.every((c) => c.body === receiver.calls[0]!.body),
+        'the same stored bytes on every call',
+      );
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      assert.deepEqual(
+        stored?.attempts.map((a) => [a.attempt, a.httpStatus]),
+        [
+          [1, 500],
+          [2, 200],
+        ],
+        'the killed call never reached the store',
       );
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(receiver.calls.length, 3, 'nothing after the acknowledgement');
