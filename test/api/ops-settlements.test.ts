@@ -28,6 +28,15 @@ describe('Operator API: settlements', function () {
     merchant = res.json.data.merchantIdentifier;
   });
 
+  /** A settlement of the merchant on `date`, written to the store as the engine would have left it; its id. */
+  async function storedSettlement(date: string, fields: { state: string; netPaise: number } & Record<string, unknown>) {
+    const _id = `settlement:${merchant}:${date}`;
+    await gw.rt.store.db
+      .collection('settlements')
+      .insertOne({ _id: _id as never, merchantIdentifier: merchant, settlementDate: date, createdAt: new Date(), ...fields });
+    return _id;
+  }
+
   it('a merchant without a plan has the default; PUT sets its own, GET reads it back', async () => {
     const before = await request(`${base}/merchants/${merchant}/fee-plan`, { headers: auth });
     assert.equal(before.status, 200, before.text);
@@ -62,15 +71,7 @@ describe('Operator API: settlements', function () {
 
   it('hold and release: the flag is stored, the hold answers the payouts it cannot stop, release the settlements it told', async () => {
     // One settlement of the merchant is at the bank (payout requested): the hold cannot stop it.
-    const atBank = `settlement:${merchant}:2026-11-02`;
-    await gw.rt.store.db.collection('settlements').insertOne({
-      _id: atBank as never,
-      merchantIdentifier: merchant,
-      settlementDate: '2026-11-02',
-      state: 'payout_requested',
-      netPaise: 7000,
-      createdAt: new Date(),
-    });
+    const atBank = await storedSettlement('2026-11-02', { state: 'payout_requested', netPaise: 7000 });
     const hold = await request(`${base}/merchants/${merchant}/settlements/hold`, { method: 'POST', headers: auth });
     assert.equal(hold.status, 200, hold.text);
     assert.deepEqual(hold.json.data, { merchantIdentifier: merchant, held: true, payoutRequested: [atBank] });
@@ -84,16 +85,11 @@ describe('Operator API: settlements', function () {
   });
 
   it('needs attention lists refused payouts not carried yet; a settlement is read by id; unknown is 404 2060', async () => {
-    const id = `settlement:${merchant}:2026-11-03`;
-    await gw.rt.store.db.collection('settlements').insertOne({
-      _id: id as never,
-      merchantIdentifier: merchant,
-      settlementDate: '2026-11-03',
+    const id = await storedSettlement('2026-11-03', {
       state: 'payout_refused',
       netPaise: 5000,
       carriedOutPaise: 5000,
       failureReason: 'no settlement bank account',
-      createdAt: new Date(),
     });
     const attention = await request(`${base}/settlements/needs-attention`, { headers: auth });
     assert.equal(attention.status, 200, attention.text);
