@@ -48,8 +48,22 @@ const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
  * came mid-call. A bank slower than the task timeout keeps the task alive: the SDK heartbeats it.
  */
 const local = proxyLocalActivities<PaymentActivities>(paymentActivityOptions);
-/** Local activities for payments from issue 35 on; the activity commands of older histories before. */
-const paymentActivities = () => (patched('payment-local-activities') ? local : remote);
+
+/**
+ * One patch stands for every change of the payment path patched before it. Each `patched()` of a new
+ * execution records a marker and (sdk-core, always) an upsert of the TemporalChangeVersion search
+ * attribute, a visibility write on the server: three of them cost a payment about a sixth of what a
+ * bare workflow costs here (docs/contributors/benchmarks.md). A payment started since records this
+ * one; histories recorded before it do not have it, so there each change is asked as it was recorded.
+ */
+const CURRENT = 'payment-changes-through-2026-11';
+const PAYMENT_PATCHES = [
+  'payment-local-activities',
+  'realtime-webhooks',
+  'bank-refusal-recorded',
+  'bank-status-inquiry',
+] as const;
+type PaymentPatch = (typeof PAYMENT_PATCHES)[number];
 
 // The status inquiry (issue 21): asked once; a bank unreachable for all its attempts counts as no answer.
 const { inquireBankPayment } = proxyActivities<BankActivities>({
@@ -62,6 +76,11 @@ const { inquireBankPayment } = proxyActivities<BankActivities>({
  * late answer up to the configured timeout, then record Success or Failure exactly once.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentWorkflowResult> {
+  // First, before any other command: whether this payment records the one patch (see CURRENT).
+  const current = patched(CURRENT);
+  const has = (change: PaymentPatch) => current || patched(change);
+  /** Local activities for payments from issue 35 on; the activity commands of older histories before. */
+  const paymentActivities = () => (has('payment-local-activities') ? local : remote);
   let stage: PaymentStage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
   let lateAnswer: BankAnswer | undefined;
   let payer: PaymentInstrument | undefined;
@@ -148,8 +167,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
     // The workflow that changed the transaction tells the merchant, in real time unless the activity
     // reported a reconciliation's delayed success to the non-real-time webhook.
-    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded) && patched('realtime-webhooks'))
-      await startRealtimeWebhook(input, { local: patched('payment-local-activities') });
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded, current) && has('realtime-webhooks'))
+      await startRealtimeWebhook(input, { local: has('payment-local-activities'), current });
     stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null && !outcome.cancelled };
   };
@@ -186,7 +205,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     // a Failure the service decided (a later approval still becomes a delayed success), with its webhook.
     // A local activity's failure reaches the workflow as the ApplicationFailure itself, not wrapped.
     const refusal = e instanceof ActivityFailure ? e.cause : e instanceof ApplicationFailure ? e : undefined;
-    if (!refusal || !patched('bank-refusal-recorded')) throw e;
+    if (!refusal || !has('bank-refusal-recorded')) throw e;
     log.warn('the bank refused the payment request; marking the payment failed', { txnId: input.txnId, error: String(refusal) });
     const withPayer = payer ? { instrument: payer } : {};
     return lateAnswer ? record(lateAnswer, withPayer) : record(null, { refusedByBank: true, ...withPayer });
@@ -198,7 +217,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
   let answer: BankAnswer | null = answered ? lateAnswer! : null;
   // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
-  if (!answered && patched('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
+  if (!answered && has('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
   if (!answer)
     log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
   return record(answer, payer ? { instrument: payer } : {});

@@ -33,6 +33,16 @@ const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>(firstA
 const { deliverWebhookFirstAttempt: localFirstAttempt } = proxyLocalActivities<WebhookActivities>(firstAttemptOptions);
 
 /**
+ * How the caller's workflow delivers: `local`, the first attempt as a local activity (payments);
+ * `current`, the caller records one patch standing for the changes patched here before it (the
+ * payment workflow's CURRENT), so these ask no patch of their own.
+ */
+export interface DeliverHow {
+  local?: boolean;
+  current?: boolean;
+}
+
+/**
  * Whether the outcome just recorded is sent as a real-time webhook: whenever the stored outcome of
  * the order's transaction is final, not only when this call applied it. The store write may have
  * committed on an attempt whose completion was lost (a worker crash, a timeout); the retry then
@@ -40,9 +50,9 @@ const { deliverWebhookFirstAttempt: localFirstAttempt } = proxyLocalActivities<W
  * harmless: its id is the order's. Histories recorded before (only `applied` sent it) keep theirs.
  * Never for an outcome the activity reported to the non-real-time webhook (`realtime: false`).
  */
-export function realtimeWebhookDue(recorded: { status: string; applied: boolean; realtime?: false }): boolean {
+export function realtimeWebhookDue(recorded: { status: string; applied: boolean; realtime?: false }, current = false): boolean {
   if (recorded.realtime === false) return false;
-  return recorded.applied || (recorded.status !== 'Pending' && patched('realtime-webhook-when-stored-final'));
+  return recorded.applied || (recorded.status !== 'Pending' && (current || patched('realtime-webhook-when-stored-final')));
 }
 
 /**
@@ -51,7 +61,7 @@ export function realtimeWebhookDue(recorded: { status: string; applied: boolean;
  */
 export async function startRealtimeWebhook(
   order: { merchantIdentifier: string; orderId: string },
-  how: { local?: boolean } = {},
+  how: DeliverHow = {},
 ): Promise<void> {
   const deliveryId = `rt:${order.merchantIdentifier}:${order.orderId}`;
   await deliverWebhook({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId }, how);
@@ -64,8 +74,8 @@ export async function startRealtimeWebhook(
  * measured comparison at the top of ./webhook.ts).
  * Histories recorded before the patch started the delivery workflow at once; they replay so.
  */
-export async function deliverWebhook(input: WebhookDeliveryInput, how: { local?: boolean } = {}): Promise<void> {
-  if (patched('webhook-first-attempt-inline')) {
+export async function deliverWebhook(input: WebhookDeliveryInput, how: DeliverHow = {}): Promise<void> {
+  if (how.current || patched('webhook-first-attempt-inline')) {
     await (how.local ? localFirstAttempt : deliverWebhookFirstAttempt)(input);
     return;
   }

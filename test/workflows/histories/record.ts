@@ -13,6 +13,8 @@
  * payment-local-activities): applied with its webhook delivered inline, a lost completion, a first
  * webhook attempt handed over, and a bank refusing the request; `record.ts webhook-delivery-waited`
  * a delivery started with its first wait as the start delay (no timer before attempt 2).
+ * `record.ts payment-one-patch` the same payments under the one patch that stands for the payment
+ * path's changes (payment-changes-through-2026-11: one marker and one search-attribute upsert).
  * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
  * into non-real-time calls, and a run of the pending sweep. `record.ts settlement-paid-processed-webhook`
@@ -714,6 +716,11 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await localPayment('payment-local-activities-completion-lost', true);
     await localPayment('payment-local-activities-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
     await localPayment('payment-local-activities-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
+    // Issue 35: one patch standing for the payment path's changes (payment-changes-through-2026-11).
+    await localPayment('payment-one-patch-applied-webhook-delivered', false);
+    await localPayment('payment-one-patch-completion-lost', true);
+    await localPayment('payment-one-patch-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
+    await localPayment('payment-one-patch-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
   }
   await stopWorkflows();
   activityWorker.shutdown();
