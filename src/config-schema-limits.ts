@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { bool } from './config-schema-fields';
+import { parseDurationList } from './domain/durations';
 
 /** Configuration: caches, body and rate limits, the dashboard, webhooks, timeouts, time skipping and logging. */
 export const limitSettings = z.object({
@@ -93,8 +94,9 @@ export const limitSettings = z.object({
     .describe('waits before each webhook attempt (the first is usually 0); after the last attempt the delivery fails'),
   WEBHOOK_QUICK_RETRIES_WITHIN: z
     .string()
-    .regex(/^\s*\d+(ms|s)?\s*$/, 'a wait such as 5s (at most 30s)')
-    .refine((v) => (v.trim().endsWith('ms') ? parseInt(v.trim(), 10) : parseInt(v.trim(), 10) * 1000) <= 30_000, 'at most 30s')
+    // abort: the bound below only reads what the pattern accepted.
+    .regex(/^\s*\d+(ms|s)?\s*$/, { message: 'a wait such as 5s (at most 30s)', abort: true })
+    .refine((v) => parseDurationList(v)[0]! <= 30_000, 'at most 30s')
     .default('5s')
     .describe(
       "webhook attempts whose waits since the first add up to at most this are retried by the transaction's workflow itself; later ones by the delivery's own workflow (0: every retry there)",

@@ -52,6 +52,17 @@ describe('configuration', () => {
     );
   });
 
+  it('webhook quick retries: 5s by default, up to 30s, refused past it or with a unit it does not take', () => {
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, '5s');
+    for (const ok of ['0', '500ms', '30s', '30000ms'])
+      assert.equal(loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: ok }, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, ok);
+    for (const bad of ['31s', '30001ms', '1m', 'soon'])
+      assert.throws(
+        () => loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: bad }, { MASTER_KEY, OPS_TOKEN }),
+        /WEBHOOK_QUICK_RETRIES_WITHIN/,
+      );
+  });
+
   it('production requires its own MASTER_KEY and OPS_TOKEN (no generated ones)', () => {
     assert.throws(
       () => loadConfig({ GATEWAY_ENV: 'production' }, { MASTER_KEY, OPS_TOKEN }),
