@@ -105,12 +105,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         const stored = await deps.webhooks.find(input.deliveryId);
         if (stored) return preparedFrom(stored);
       }
-      const [t, merchant] = await Promise.all([
-        deps.transactions.findByOrder(input),
-        deps.merchants.findById(input.merchantIdentifier),
-      ]);
-      if (!t || !merchant) return { send: false, reason: 'order or merchant not found' };
+      // The merchant first (cached): one without an address costs no read of the order.
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (!merchant) return { send: false, reason: 'order or merchant not found' };
       if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      const t = await deps.transactions.findByOrder(input);
+      if (!t) return { send: false, reason: 'order or merchant not found' };
       // The body must say what the workflow recorded. Refunds and chargebacks since change no field
       // of the real-time entry; only a reconciliation's delayed success rewrites the outcome (a
       // Failure becomes Success), and it is never sent in real-time form: its non-real-time call
