@@ -3,6 +3,7 @@ import { withCardSeen } from '../src/bank/card-at-bank';
 import type { PaymentInstrument } from '../src/domain/instrument';
 import { PaymentResponse } from '../src/domain/response-codes';
 import type { PaymentOutcome } from '../src/domain/transaction';
+import type { MerchantRepository } from '../src/store/merchant-repository';
 import { TransactionNotFoundError, type OrderRef, type TransactionRepository } from '../src/store/transaction-repository';
 import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from '../src/bank/connector';
@@ -10,11 +11,17 @@ import { PaymentFailure } from '../src/temporal/payment-contract';
 
 export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
+  merchants: Pick<MerchantRepository, 'findById'>;
   bank: BankConnector;
   now: () => Date;
 }
 
-/** What recording an outcome reports to the workflow; `realtime: false` when no real-time webhook is due. */
+/**
+ * What recording an outcome reports to the workflow; `realtime: false` when no real-time webhook is
+ * due: the outcome went to the non-real-time webhook, or the merchant has no webhook URL. The
+ * workflow then schedules no delivery at all (realtimeWebhookDue), which is what a payment of a
+ * merchant without webhooks costs least: one local activity fewer (docs/contributors/benchmarks.md).
+ */
 export interface OutcomeRecorded {
   status: string;
   applied: boolean;
@@ -101,6 +108,12 @@ export interface RecordOutcomeInput {
   refusedByBank?: boolean;
   /** A dynamic QR's payer, recorded with the outcome. */
   instrument?: PaymentInstrument;
+  /**
+   * The order's amount as the workflow started with it: lets the outcome's write claim the daily
+   * figures' change itself (TransactionRepository.recordOutcome). Absent from workflows started
+   * before; the store's amount is what counts either way.
+   */
+  amountPaise?: number;
 }
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
@@ -122,9 +135,14 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
         ...(input.instrument ? { instrument: withCardSeen(input.instrument, input.answer?.card) } : {}),
       };
       const { applied, transaction } = await recordPending(transactions, input, outcome, now());
-      if (!(outcome.delayedSuccess && transaction.delayedSuccess)) return { status: transaction.status, applied };
-      await reportLateUpdate(deps, transaction.merchantIdentifier, delayedSuccessUpdate(transaction, now()));
-      return { status: transaction.status, applied, realtime: false };
+      if (outcome.delayedSuccess && transaction.delayedSuccess) {
+        await reportLateUpdate(deps, transaction.merchantIdentifier, delayedSuccessUpdate(transaction, now()));
+        return { status: transaction.status, applied, realtime: false };
+      }
+      // The same (cached) read the delivery would make first: without an address there is nothing to send.
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (merchant && !merchant.webhookUrl) return { status: transaction.status, applied, realtime: false };
+      return { status: transaction.status, applied };
     },
   };
 }
@@ -145,12 +163,13 @@ export async function recordPendingOutcome(
 
 async function recordPending(
   transactions: TransactionRepository,
-  order: OrderRef & { txnId: string },
+  order: OrderRef & { txnId: string; amountPaise?: number },
   outcome: PaymentOutcome,
   at: Date,
 ) {
+  const known = order.amountPaise === undefined ? undefined : { amountPaise: order.amountPaise };
   try {
-    return await transactions.recordOutcome(order, outcome, at, ['Pending']);
+    return await transactions.recordOutcome(order, outcome, at, ['Pending'], known);
   } catch (e) {
     // Retrying cannot make a missing transaction appear: fail the workflow for an operator to see.
     if (e instanceof TransactionNotFoundError)

@@ -253,4 +253,23 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       await receiver.close();
     }
   });
+
+  it('a merchant without a webhook URL: its payment takes no webhook step (two local activities, not three) and stores no call (issue 35)', async () => {
+    const m = await gw.newMerchant('No hooks');
+    const orderId = newOrderId('wh');
+    await sandboxPay(gw, { merchantIdentifier: m.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });
+    assert.equal((await paymentFinished(gw, m.merchantIdentifier, orderId)).status, 'Success');
+    const history = await gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId)).fetchHistory();
+    const localActivities = history.events!.filter(
+      (e) =>
+        e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED &&
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+    );
+    assert.equal(localActivities.length, 2, "the bank request and the outcome's write");
+    assert.deepEqual(await deliveryOutcome(gw, `rt:${m.merchantIdentifier}:${orderId}`), {
+      state: 'not sent',
+      attempts: 0,
+      workflow: false,
+    });
+  });
 });

@@ -104,7 +104,13 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
         return super.requestPayment(r);
       }
     }
-    const activityDeps = { ...deps, bank: new HeldBank(), taskQueue, webhookBatchWindowMs: 1000 };
+    const activityDeps = {
+      ...deps,
+      merchants: new MerchantRepository(store.db, deps.config.MASTER_KEY, 0),
+      bank: new HeldBank(),
+      taskQueue,
+      webhookBatchWindowMs: 1000,
+    };
     const real = { ...createMandateActivities(activityDeps), ...createPaymentActivities(activityDeps) };
     const activities = {
       ...real,
