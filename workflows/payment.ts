@@ -156,6 +156,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
       txnId: input.txnId,
+      amountPaise: input.amountPaise,
       answer,
       ...outcome,
     });

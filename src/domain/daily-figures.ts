@@ -26,7 +26,7 @@ export const NO_FIGURES: Readonly<FigureTotals> = Object.freeze({ count: 0, succ
 
 export type FigureSource = Pick<Transaction, 'createdAt' | 'status' | 'amountPaise' | 'successAt'>;
 
-export function figureContribution(t: FigureSource): FigureContribution {
+export function figureContribution(t: Pick<FigureSource, 'status' | 'amountPaise' | 'successAt'>): FigureContribution {
   if (t.successAt) return { succeeded: 1, failed: 0, volumePaise: t.amountPaise };
   return { succeeded: 0, failed: t.status === 'Failure' ? 1 : 0, volumePaise: 0 };
 }

@@ -136,6 +136,28 @@ export class DailyFiguresRepository {
     if (current) throw new Error(`order ${current._id} kept changing while its daily figures were counted`);
   }
 
+  /**
+   * For a write that moves an order between two states it knows (a Pending order recording its
+   * outcome, with the order's amount): the condition and the `$set` that make that write its own
+   * claim, so the order is not written a second time. The write matches only while the order holds
+   * what `before` contributes; once it matched, `addClaimed` adds the change to the day, and a crash
+   * in between loses that addition, as one between `count`'s claim and addition does. A write that
+   * does not match changed nothing: its caller writes as before and calls `count`.
+   */
+  static claimInWrite(
+    before: Parameters<typeof figureContribution>[0],
+    after: Parameters<typeof figureContribution>[0],
+  ): { filter: Filter<CountableDoc>; set: { countedInFigures: FigureContribution }; change: FigureTotals | null } {
+    const counted = figureContribution(before);
+    const target = figureContribution(after);
+    return { filter: stillCounted(counted), set: { countedInFigures: target }, change: figureChange(counted, target) };
+  }
+
+  /** Adds what a write claimed with `claimInWrite` to the order's day. */
+  async addClaimed(order: { merchantIdentifier: string; createdAt: Date }, change: FigureTotals | null): Promise<void> {
+    if (change) await this.add(order.merchantIdentifier, figureDay(order.createdAt), change);
+  }
+
   /** The merchant's totals of these IST days (days without orders are absent). */
   async ofDays(merchantIdentifier: string, days: string[]): Promise<Map<string, FigureTotals>> {
     const docs = await this.days.find({ _id: { $in: days.map((d) => dayKey(merchantIdentifier, d)) } }).toArray();

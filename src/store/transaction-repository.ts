@@ -257,31 +257,51 @@ export class TransactionRepository {
   /**
    * Applies a payment outcome to the order's transaction `txnId` if it may still move to it.
    * Returns the document as it stands afterwards and whether this call changed it (false on a
-   * replay or a refused transition). `from` narrows the states it may leave.
+   * replay or a refused transition). `from` narrows the states it may leave. A caller that knows
+   * the order's amount (`known`, the payment workflow's) saves a write when the order is Pending:
+   * the outcome's write claims the daily figures' change itself (claimInWrite).
    */
   async recordOutcome(
     order: OrderRef & { txnId: string },
     outcome: PaymentOutcome,
     at: Date,
     from: readonly TxnStatusName[] = statesThatMayBecome(outcome.status),
+    known?: { amountPaise: number },
   ): Promise<{ applied: boolean; transaction: Transaction }> {
     const allowed = from.filter((s) => statesThatMayBecome(outcome.status).includes(s));
-    const updated = await this.txns.findOneAndUpdate(
-      { _id: orderKey(order), txnId: order.txnId, status: { $in: allowed } },
-      {
-        $set: {
-          ...outcome,
-          ...(outcome.instrument ? { instrument: sealInstrument(this.cipher, order, outcome.instrument) } : {}),
-          updatedAt: at,
-          completedAt: at,
-          ...(outcome.status === 'Success' ? { successAt: at } : {}),
+    const write = (also: { filter?: Filter<TransactionDoc>; set?: Document } = {}) =>
+      this.txns.findOneAndUpdate(
+        { _id: orderKey(order), txnId: order.txnId, status: { $in: allowed }, ...also.filter },
+        {
+          $set: {
+            ...outcome,
+            ...(outcome.instrument ? { instrument: sealInstrument(this.cipher, order, outcome.instrument) } : {}),
+            updatedAt: at,
+            completedAt: at,
+            ...(outcome.status === 'Success' ? { successAt: at } : {}),
+            ...also.set,
+          },
+          // Final: out of the sweep queue.
+          $unset: SWEEP_QUEUE_FIELDS,
+          $inc: { version: 1 },
         },
-        // Final: out of the sweep queue.
-        $unset: SWEEP_QUEUE_FIELDS,
-        $inc: { version: 1 },
-      },
-      { returnDocument: 'after' },
-    );
+        { returnDocument: 'after' },
+      );
+    if (known && allowed.length === 1 && allowed[0] === 'Pending') {
+      const { amountPaise } = known;
+      const claim = DailyFiguresRepository.claimInWrite(
+        { status: 'Pending', successAt: null, amountPaise },
+        { status: outcome.status, successAt: outcome.status === 'Success' ? at : null, amountPaise },
+      );
+      const claimed = await write({ filter: { amountPaise, ...claim.filter } as Filter<TransactionDoc>, set: claim.set });
+      if (claimed) {
+        await this.figures.addClaimed(claimed, claim.change);
+        return { applied: true, transaction: this.toTransaction(claimed) };
+      }
+      // Not Pending any more, or counted otherwise than a Pending order (stored before daily
+      // figures, or a crash mid-count): the plain write below, then count.
+    }
+    const updated = await write();
     if (updated) {
       await this.figures.count(updated);
       return { applied: true, transaction: this.toTransaction(updated) };

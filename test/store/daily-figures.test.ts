@@ -45,13 +45,16 @@ describe('store: daily figures kept by the transaction writes, idempotent, equal
   let db: Db;
   let txns: TransactionRepository;
   let figures: DailyFiguresRepository;
+  let storeUri: string;
+  const key = randomBytes(32).toString('hex');
 
   before(async () => {
     const store = await testStore();
+    storeUri = store.uri;
     client = await new MongoClient(store.uri).connect();
     db = client.db(`${store.dbName}_figures_${randomBytes(3).toString('hex')}`);
     await ensureIndexes(db);
-    txns = new TransactionRepository(db, randomBytes(32).toString('hex'));
+    txns = new TransactionRepository(db, key);
     figures = new DailyFiguresRepository(db);
   });
   after(async () => {
@@ -197,6 +200,53 @@ describe('store: daily figures kept by the transaction writes, idempotent, equal
     await txns.createPending(next);
     await txns.recordOutcome(next, outcome('Failure'), NOW);
     assert.deepEqual(await stored(m), await fromOrders(m));
+  });
+
+  it("a Pending order's outcome written with its amount known claims its figures in that write: one write of the order; a retry, racers and a wrong amount count once", async () => {
+    const m = merchant();
+    const watched = await new MongoClient(storeUri, { monitorCommands: true }).connect();
+    try {
+      const commands: string[] = [];
+      watched.on('commandStarted', (e) => {
+        const target = e.command[e.commandName] as unknown;
+        if (target === 'transactions' || target === 'daily_figures') commands.push(`${e.commandName} ${target}`);
+      });
+      const payments = new TransactionRepository(watched.db(db.databaseName), key);
+      const t = order(m, TODAY, 8_000);
+      await payments.createPending(t);
+      commands.length = 0;
+      const first = await payments.recordOutcome(t, outcome('Success'), NOW, ['Pending'], { amountPaise: 8_000 });
+      assert.equal(first.applied, true);
+      assert.equal(first.transaction.status, 'Success');
+      assert.deepEqual(commands, ['findAndModify transactions', 'update daily_figures'], 'the outcome, then its day');
+      assert.deepEqual((await stored(m)).get(figureDay(TODAY)), { count: 1, succeeded: 1, failed: 0, volumePaise: 8_000 });
+      // The activity retried after it wrote: nothing applied, nothing counted again.
+      assert.equal(
+        (await payments.recordOutcome(t, outcome('Success'), NOW, ['Pending'], { amountPaise: 8_000 })).applied,
+        false,
+      );
+      // Eight workers racing to record one outcome.
+      const raced = order(m, TODAY, 4_242);
+      await payments.createPending(raced);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          payments.recordOutcome(raced, outcome('Failure'), NOW, ['Pending'], { amountPaise: 4_242 }),
+        ),
+      );
+      assert.equal(results.filter((r) => r.applied).length, 1);
+      // An amount that is not the order's: the write does not match, the plain write and count do.
+      const other = order(m, YESTERDAY, 9_000);
+      await payments.createPending(other);
+      const wrong = await payments.recordOutcome(other, outcome('Success'), NOW, ['Pending'], { amountPaise: 1 });
+      assert.equal(wrong.applied, true);
+      assert.equal(wrong.transaction.amountPaise, 9_000);
+      const truth = await fromOrders(m);
+      assert.deepEqual(truth.get(figureDay(TODAY)), { count: 2, succeeded: 1, failed: 1, volumePaise: 8_000 });
+      assert.deepEqual(truth.get(figureDay(YESTERDAY)), { count: 1, succeeded: 1, failed: 0, volumePaise: 9_000 });
+      assert.deepEqual(await stored(m), truth);
+    } finally {
+      await watched.close();
+    }
   });
 
   it('orders stored before daily figures existed are counted by rebuildAll, then kept by later writes', async () => {
