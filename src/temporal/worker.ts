@@ -72,10 +72,15 @@ let runtimeInstalled = false;
 /**
  * Once per process, before the first connection: entry points decide when to stop (they also close
  * the API and the store), so the SDK must not act on SIGINT itself; its logs below WARN (webpack's
- * bundle report, state changes) stay out of the console.
+ * bundle report, state changes) stay out of the console. The SDK core's own warnings go through the
+ * same logger, on standard error with the rest (the core would print them on standard output).
  */
 export function installWorkerRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+  Runtime.install({
+    shutdownSignals: [],
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: { logging: { forward: {}, filter: { core: 'WARN', other: 'ERROR' } } },
+  });
 }
