@@ -19,8 +19,8 @@ export interface PaymentActivityDeps extends LateUpdateDeps {
 /**
  * What recording an outcome reports to the workflow; `realtime: false` when no real-time webhook is
  * due: the outcome went to the non-real-time webhook, or the merchant has no webhook URL. The
- * workflow then schedules no delivery at all (realtimeWebhookDue), which is what a payment of a
- * merchant without webhooks costs least: one local activity fewer (docs/contributors/benchmarks.md).
+ * workflow then schedules no delivery at all (realtimeWebhookDue): a payment of a merchant without
+ * webhooks runs one local activity fewer (docs/contributors/benchmarks.md).
  */
 export interface OutcomeRecorded {
   status: string;
