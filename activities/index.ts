@@ -18,12 +18,13 @@ export type ActivityDeps = PaymentActivityDeps &
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
+  const webhook = createWebhookActivities(deps);
   return {
-    ...createPaymentActivities(deps),
+    ...createPaymentActivities({ ...deps, deliverWebhookFirstAttempt: webhook.deliverWebhookFirstAttempt }),
     ...createSweepActivities(deps),
     ...createRefundActivities(deps),
     ...createReconciliationActivities(deps),
-    ...createWebhookActivities(deps),
+    ...webhook,
     ...createMandateActivities(deps),
     ...createBankActivities(deps),
     ...createSettlementActivities(deps),

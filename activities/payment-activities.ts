@@ -8,19 +8,27 @@ import { TransactionNotFoundError, type OrderRef, type TransactionRepository } f
 import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../src/usecases/report-late-update';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from '../src/bank/connector';
 import { PaymentFailure } from '../src/temporal/payment-contract';
+import { realtimeDeliveryId, type WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 
 export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
   merchants: Pick<MerchantRepository, 'findById'>;
   bank: BankConnector;
   now: () => Date;
+  /**
+   * The real-time webhook's first attempt, its quick retries and its hand-over (the webhook
+   * activities' deliverWebhookFirstAttempt), made by the outcome's activity when the workflow asks
+   * (`deliverRealtime`). Absent (a test's own activities): the workflow's own step delivers.
+   */
+  deliverWebhookFirstAttempt?: (input: WebhookDeliveryInput) => Promise<unknown>;
 }
 
 /**
  * What recording an outcome reports to the workflow; `realtime: false` when no real-time webhook is
- * due: the outcome went to the non-real-time webhook, or the merchant has no webhook URL. The
- * workflow then schedules no delivery at all (realtimeWebhookDue): a payment of a merchant without
- * webhooks runs one local activity fewer (docs/contributors/benchmarks.md).
+ * due from the workflow: the outcome went to the non-real-time webhook, the merchant has no webhook
+ * URL, or this activity made the first attempt itself (`deliverRealtime`). The workflow then
+ * schedules no delivery step (realtimeWebhookDue): a payment runs one local activity fewer
+ * (docs/contributors/benchmarks.md).
  */
 export interface OutcomeRecorded {
   status: string;
@@ -114,6 +122,13 @@ export interface RecordOutcomeInput {
    * before; the store's amount is what counts either way.
    */
   amountPaise?: number;
+  /**
+   * The workflow's real-time webhook is made here, right after the outcome's write: the first
+   * attempt, its quick retries (this activity's own retries, which find the outcome recorded) or the
+   * hand-over to the delivery workflow. Absent (workflows started before, or without real-time
+   * webhooks): the workflow's own step does it, as before.
+   */
+  deliverRealtime?: true;
 }
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
@@ -142,6 +157,11 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       // The same (cached) read the delivery would make first: without an address there is nothing to send.
       const merchant = await deps.merchants.findById(input.merchantIdentifier);
       if (merchant && !merchant.webhookUrl) return { status: transaction.status, applied, realtime: false };
+      if (input.deliverRealtime && deps.deliverWebhookFirstAttempt && transaction.status !== 'Pending') {
+        const order = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
+        await deps.deliverWebhookFirstAttempt({ deliveryId: realtimeDeliveryId(order), ...order });
+        return { status: transaction.status, applied, realtime: false };
+      }
       return { status: transaction.status, applied };
     },
   };

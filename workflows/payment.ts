@@ -157,6 +157,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       orderId: input.orderId,
       txnId: input.txnId,
       amountPaise: input.amountPaise,
+      // The first webhook attempt in the outcome's own activity: one local activity fewer.
+      ...(current && input.realtimeWebhook !== false ? { deliverRealtime: true as const } : {}),
       answer,
       ...outcome,
     });

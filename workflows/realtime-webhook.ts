@@ -2,6 +2,7 @@ import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, star
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
 import {
+  realtimeDeliveryId,
   WEBHOOK_DELIVERY_WORKFLOW_TYPE,
   webhookDeliveryWorkflowId,
   type WebhookDeliveryInput,
@@ -63,7 +64,7 @@ export async function startRealtimeWebhook(
   order: { merchantIdentifier: string; orderId: string },
   how: DeliverHow = {},
 ): Promise<void> {
-  const deliveryId = `rt:${order.merchantIdentifier}:${order.orderId}`;
+  const deliveryId = realtimeDeliveryId(order);
   await deliverWebhook({ deliveryId, merchantIdentifier: order.merchantIdentifier, orderId: order.orderId }, how);
 }
 

@@ -44,6 +44,10 @@ export interface WebhookDeliveryResult {
 
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 
+/** The real-time webhook of an order's outcome: one per order, whichever process makes it. */
+export const realtimeDeliveryId = (order: { merchantIdentifier: string; orderId: string }) =>
+  `rt:${order.merchantIdentifier}:${order.orderId}`;
+
 /** One delivery, named by its deliveryId. */
 export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook:${deliveryId}`;
 

@@ -1,6 +1,7 @@
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { WebhookEndpointHealth, WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import type { DeliveryFilter, WebhookDelivery, WebhookDeliverySummary, WebhookRepository } from '../store/webhook-repository';
+import { realtimeDeliveryId } from '../temporal/webhook-contract';
 
 export type { DeliveryFilter, WebhookDelivery, WebhookDeliverySummary, WebhookEndpointHealth };
 
@@ -34,7 +35,7 @@ export function orderRealtimeDelivery(
   deps: Pick<WebhookDeliveryDeps, 'webhooks'>,
   order: { merchantIdentifier: string; orderId: string },
 ): Promise<WebhookDelivery | null> {
-  return deps.webhooks.find(`rt:${order.merchantIdentifier}:${order.orderId}`);
+  return deps.webhooks.find(realtimeDeliveryId(order));
 }
 
 /** The merchant's endpoint health; null for an unknown merchant. */
