@@ -43,9 +43,10 @@ const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
  * activity of it (after the 10 s workflow task timeout): the bank is asked again with the same txnId
  * (BankConnector: requests are idempotent per txnId, the same as an activity retried after a lost
  * completion today), the outcome write finds the order recorded already (`applied: false`, status
- * final: the webhook is still ensured, realtimeWebhookDue) and the first webhook attempt is not sent
- * again when the store shows it settled, or is sent again with the same X-Webhook-Id when the crash
- * came mid-call. A bank slower than the task timeout keeps the task alive: the SDK heartbeats it.
+ * final: the webhook is still ensured, realtimeWebhookDue) and the first webhook attempt (made by
+ * that same activity since `deliverRealtime`) is not sent again when the store shows it settled, or
+ * is sent again with the same X-Webhook-Id when the crash came mid-call. A bank slower than the task
+ * timeout keeps the task alive: the SDK heartbeats it.
  */
 const local = proxyLocalActivities<PaymentActivities>(paymentActivityOptions);
 
