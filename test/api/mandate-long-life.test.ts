@@ -73,8 +73,8 @@ describe('Mandates: one notified 2,100 times (dev server)', function () {
           const res = await transactU(gw.baseUrl, merchant, notifyData(merchant, { orderId: debits[i]!, parent, executionDate }));
           const answer = `${res.status} ${res.json?.responseCode ?? res.text}`;
           answers.set(debits[i]!, answer);
-          if (answer !== '200 1109') console.log(`      notify ${i + 1}: ${answer}`);
-          if ((i + 1) % 500 === 0) console.log(`      ${i + 1} notifies in ${Math.round((Date.now() - started) / 1000)} s`);
+          if (answer !== '200 1109') console.error(`      notify ${i + 1}: ${answer}`);
+          if ((i + 1) % 500 === 0) console.error(`      ${i + 1} notifies in ${Math.round((Date.now() - started) / 1000)} s`);
         }
       }),
     );
@@ -85,7 +85,7 @@ describe('Mandates: one notified 2,100 times (dev server)', function () {
     const runs: string[] = [];
     const workflowId = mandateWorkflowId(merchant.merchantIdentifier, parent);
     for await (const w of gw.rt.temporal.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runs.push(w.status.name);
-    console.log(`      ${runs.length} runs of the mandate's workflow`);
+    console.error(`      ${runs.length} runs of the mandate's workflow`);
     assert.ok(runs.filter((s) => s === 'CONTINUED_AS_NEW').length >= 2, `runs: ${runs.join(', ')}`);
     assert.deepEqual(
       runs.filter((s) => s !== 'CONTINUED_AS_NEW'),

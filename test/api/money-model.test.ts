@@ -24,7 +24,7 @@ describe('money model: bank books, store and webhook receiver agree (fast-check,
       runs: Number(process.env.MONEY_RUNS ?? 12),
       maxCommands: Number(process.env.MONEY_COMMANDS ?? 8),
       shrink: process.env.MONEY_SHRINK === 'true',
-      log: (line) => console.log(`      ${line}`),
+      log: (line) => console.error(`      ${line}`),
     });
   });
 });

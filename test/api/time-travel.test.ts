@@ -419,7 +419,7 @@ async function dumpOpenWorkflows(gw: TestGateway) {
     const d = await svc.describeWorkflowExecution({ namespace, execution: e.execution });
     const h = await svc.getWorkflowExecutionHistory({ namespace, execution: e.execution });
     const events = h.history?.events ?? [];
-    console.log(
+    console.error(
       e.execution?.workflowId,
       JSON.stringify(d.pendingActivities),
       events.slice(-3).map((x) => x.eventType),

@@ -38,7 +38,7 @@ describe(`store: the patched store's range reads answer as MongoDB does (DIFF_SE
     dbName = `${store.dbName}_diff_${randomBytes(3).toString('hex')}`;
     const plain = await testUnpatchedStore();
     if (plain) unpatched = await new MongoClient(plain.uri).connect();
-    else console.log('      (no unpatched FerretDB here: compared with the JavaScript reference only)');
+    else console.error('      (no unpatched FerretDB here: compared with the JavaScript reference only)');
   });
 
   after(async () => {
@@ -47,7 +47,7 @@ describe(`store: the patched store's range reads answer as MongoDB does (DIFF_SE
     await patched?.close();
     await unpatched?.close();
     if (pushdowns.queries > 0) {
-      console.log(
+      console.error(
         `      pushed down: the filter of ${pushdowns.filter} of ${pushdowns.queries} queries, the order of ${pushdowns.sort}`,
       );
     }

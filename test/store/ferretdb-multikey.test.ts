@@ -76,7 +76,7 @@ describe('store: orders with a refund pending, found through a multikey table', 
 
   it('appears in a store the unpatched FerretDB wrote, when the patched one opens it', async function () {
     if (process.env.MONGODB_URI) this.skip();
-    const unpatched = unpatchedFerretdbBinary((line) => console.log(`      ${line}`));
+    const unpatched = unpatchedFerretdbBinary((line) => console.error(`      ${line}`));
     if (!unpatched) this.skip();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-upgrade-'));
     try {

@@ -16,7 +16,7 @@ export const mochaHooks = {
     try {
       // Against the simulator (GATEWAY_TEST_BANK=simulator): show that the money really crossed the network.
       const bank = await servers.bankSimulatorIfStarted();
-      if (bank) console.log(`  bank simulator's books: ${JSON.stringify(bank.books.snapshot().totals)}`);
+      if (bank) console.error(`  bank simulator's books: ${JSON.stringify(bank.books.snapshot().totals)}`);
       const temporal = servers.testTemporalStarted;
       if (temporal) {
         const problems: typeof import('./problems') = require('./problems');

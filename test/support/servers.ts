@@ -45,7 +45,7 @@ export const testStore = once(async (): Promise<{ uri: string; dbName: string }>
  */
 export const testUnpatchedStore = once(async (): Promise<{ uri: string; dbName: string } | undefined> => {
   if (process.env.MONGODB_URI) return undefined;
-  const binary = unpatchedFerretdbBinary((line) => console.log(`      [unpatched store] ${line}`));
+  const binary = unpatchedFerretdbBinary((line) => console.error(`      [unpatched store] ${line}`));
   if (!binary) return undefined;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-unpatched-'));
   const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir, binary });
