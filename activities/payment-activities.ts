@@ -9,6 +9,7 @@ import { delayedSuccessUpdate, reportLateUpdate, type LateUpdateDeps } from '../
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply } from '../src/bank/connector';
 import { PaymentFailure } from '../src/temporal/payment-contract';
 import { realtimeDeliveryId, type WebhookDeliveryInput } from '../src/temporal/webhook-contract';
+import type { RecordedOutcome } from './webhook-activities';
 
 export interface PaymentActivityDeps extends LateUpdateDeps {
   transactions: TransactionRepository;
@@ -20,7 +21,7 @@ export interface PaymentActivityDeps extends LateUpdateDeps {
    * activities' deliverWebhookFirstAttempt), made by the outcome's activity when the workflow asks
    * (`deliverRealtime`). Absent (a test's own activities): the workflow's own step delivers.
    */
-  deliverWebhookFirstAttempt?: (input: WebhookDeliveryInput) => Promise<unknown>;
+  deliverWebhookFirstAttempt?: (input: WebhookDeliveryInput, recorded?: RecordedOutcome) => Promise<unknown>;
 }
 
 /**
@@ -159,7 +160,9 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
       if (merchant && !merchant.webhookUrl) return { status: transaction.status, applied, realtime: false };
       if (input.deliverRealtime && deps.deliverWebhookFirstAttempt && transaction.status !== 'Pending') {
         const order = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
-        await deps.deliverWebhookFirstAttempt({ deliveryId: realtimeDeliveryId(order), ...order });
+        // The transaction as this write left it (or found it, on a replay): the call says what was recorded.
+        const recorded = merchant ? { transaction, merchant } : undefined;
+        await deps.deliverWebhookFirstAttempt({ deliveryId: realtimeDeliveryId(order), ...order }, recorded);
         return { status: transaction.status, applied, realtime: false };
       }
       return { status: transaction.status, applied };

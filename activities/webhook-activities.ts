@@ -2,6 +2,8 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { activityInfo } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
+import type { Merchant } from '../src/domain/merchant';
+import type { Transaction } from '../src/domain/transaction';
 import { realtimeEntry, webhookPayload } from '../src/domain/webhook';
 import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import { isQuickRetry, waitBefore } from '../src/domain/webhook-quick-retries';
@@ -41,6 +43,16 @@ export type PreparedWebhook =
       stored?: { state: WebhookDelivery['state']; attempts: number };
     }
   | { send: false; reason: string };
+
+/**
+ * What the activity that just recorded an order's outcome holds already (the transaction as its write
+ * left it, the merchant it read): handed in-process to the real-time call's preparation, which then
+ * reads neither again. Never passed through Temporal.
+ */
+export interface RecordedOutcome {
+  transaction: Transaction;
+  merchant: Merchant;
+}
 
 /** What the first attempt inside the transaction's workflow came to. */
 export type FirstAttemptOutcome =
@@ -99,17 +111,20 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * Builds the real-time webhook of an order's final outcome once and stores it under its
      * delivery id: every attempt (and a replay of this activity) sends the stored bytes.
      */
-    async prepareRealtimeWebhook(input: OrderRef & { deliveryId: string; fromAttempt?: number }): Promise<PreparedWebhook> {
+    async prepareRealtimeWebhook(
+      input: OrderRef & { deliveryId: string; fromAttempt?: number },
+      recorded?: RecordedOutcome,
+    ): Promise<PreparedWebhook> {
       // Handed over after attempt 1: the call is stored already, and its stored bytes are what is sent.
       if ((input.fromAttempt ?? 1) > 1) {
         const stored = await deps.webhooks.find(input.deliveryId);
         if (stored) return preparedFrom(stored);
       }
       // The merchant first (cached): one without an address costs no read of the order.
-      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      const merchant = recorded?.merchant ?? (await deps.merchants.findById(input.merchantIdentifier));
       if (!merchant) return { send: false, reason: 'order or merchant not found' };
       if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
-      const t = await deps.transactions.findByOrder(input);
+      const t = recorded?.transaction ?? (await deps.transactions.findByOrder(input));
       if (!t) return { send: false, reason: 'order or merchant not found' };
       // The body must say what the workflow recorded. Refunds and chargebacks since change no field
       // of the real-time entry; only a reconciliation's delayed success rewrites the outcome (a
@@ -274,11 +289,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
      * delivery stored as delivered is reported delivered; one whose next attempt is not a quick retry
      * is handed over without a new attempt. A worker that died between the POST and the store write
      * sends that attempt again, with the same bytes and `X-Webhook-Id`.
+     *
+     * `recorded`: the outcome's activity calling in-process with what its write returned, so the
+     * real-time call is built without reading the order again (never set by a workflow).
      */
-    async deliverWebhookFirstAttempt(input: WebhookDeliveryInput): Promise<FirstAttemptOutcome> {
+    async deliverWebhookFirstAttempt(input: WebhookDeliveryInput, recorded?: RecordedOutcome): Promise<FirstAttemptOutcome> {
       // The attempt's reads start beside the call's preparation when the merchant (cached) has an
       // address at all: a merchant without one costs no read more.
-      const cached = await deps.merchants.findById(input.merchantIdentifier);
+      const cached = recorded?.merchant ?? (await deps.merchants.findById(input.merchantIdentifier));
       const reads = cached?.webhookUrl ? beginAttempt(input.merchantIdentifier) : null;
       // A retry of this activity (a quick retry, or after a crash) sends what the store holds: one read
       // instead of building the call again and having its insert refused.
@@ -305,7 +323,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
                     merchantIdentifier: input.merchantIdentifier,
                     settlementId: input.settlementId,
                   })
-                : await activities.prepareRealtimeWebhook(input);
+                : await activities.prepareRealtimeWebhook(input, recorded);
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };

@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { temporal } from '@temporalio/proto';
+import { createActivities } from '../../activities';
 import { hmacSha256Hex } from '../../src/domain/checksum';
+import { activityDeps } from '../../src/runtime';
+import type { TransactionRepository } from '../../src/store/transaction-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
@@ -264,6 +267,62 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       assert.equal(receiver.calls.length, 1, 'nothing sent again');
       const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
       assert.equal(stored?.attempts.length, 1, 'no attempt logged again');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("builds the call from the transaction the outcome's write returned: the order is not read again (issue 35)", async () => {
+    const receiver = await startReceiver();
+    try {
+      const m = await merchantWith(receiver.url);
+      const order = { merchantIdentifier: m.merchantIdentifier, orderId: newOrderId('wh') };
+      const txnId = `T${order.orderId}`;
+      await gw.rt.transactions.createPending({
+        ...order,
+        txnId,
+        amountPaise: 12_345,
+        productDescription: 'one read',
+        buyerName: null,
+        buyerEmail: null,
+        ipAddress: null,
+        instrument: { kind: 'NETBANKING', bankCode: 'SBIN', bankName: 'State Bank of India' },
+        createdAt: gw.rt.now(),
+      });
+      // The real repository, its reads of an order counted.
+      const orderReads: string[] = [];
+      const transactions = new Proxy(gw.rt.transactions, {
+        get(target, name) {
+          if (name === 'findByOrder')
+            return (o: { orderId: string }) => (orderReads.push(o.orderId), target.findByOrder(o as never));
+          const value = Reflect.get(target, name, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      }) as TransactionRepository;
+      const activities = createActivities({ ...activityDeps(gw.rt), transactions });
+      const recorded = await activities.recordPaymentOutcome({
+        ...order,
+        txnId,
+        answer: { approved: true, response: 'success', bankRefNum: 'RRN1', authCode: null },
+        amountPaise: 12_345,
+        deliverRealtime: true,
+      });
+      assert.deepEqual(recorded, { status: 'Success', applied: true, realtime: false });
+      assert.deepEqual(orderReads, [], 'no read of the order after its write');
+      assert.equal(receiver.calls.length, 1);
+      const txnData = JSON.parse(new URLSearchParams(receiver.calls[0]!.body).get('txnData')!) as {
+        txns: { orderId: string; amount: string; responseCode: string; bankRefNum: string }[];
+      };
+      assert.deepEqual(
+        txnData.txns.map((t) => [t.orderId, t.amount, t.responseCode, t.bankRefNum]),
+        [[order.orderId, '12345', '100', 'RRN1']],
+      );
+      assert.deepEqual(
+        await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY)
+          .find(`rt:${m.merchantIdentifier}:${order.orderId}`)
+          .then((d) => [d?.state, d?.attempts.length]),
+        ['delivered', 1],
+      );
     } finally {
       await receiver.close();
     }
