@@ -40,6 +40,14 @@ const COUNT = Number(process.env.WEBHOOK_BENCH_COUNT ?? 10_000);
 const PAYMENTS = Number(process.env.WEBHOOK_BENCH_PAYMENTS ?? 400);
 const DESIGN_COUNT = Number(process.env.WEBHOOK_BENCH_DESIGN_COUNT ?? 1000);
 const CONCURRENCY = 32;
+/**
+ * Rows 1 and 2 run each side in four rounds, in the order ceiling-measured, measured-ceiling,
+ * ceiling-measured, measured-ceiling (ABBA): a machine slowing or speeding up steadily through the
+ * run then weighs on both sides alike, which two rounds each in one order did not (the ceiling
+ * always ran first).
+ */
+const ROUND_ORDER = ['ceiling', 'measured', 'ceiling', 'measured'] as const;
+const PER_ROUND = PAYMENTS / ROUND_ORDER.length;
 /** WEBHOOK_QUICK_RETRIES_WITHIN for the gateway under test: 0 measures the hand-over after the first attempt alone. */
 const QUICK_RETRIES_WITHIN = process.env.WEBHOOK_BENCH_QUICK_RETRIES_WITHIN ?? '5s';
 
@@ -96,9 +104,12 @@ async function main(): Promise<boolean> {
     await payments(gw, off.merchantIdentifier, `warm-off-${run}`, 20);
     let onSeconds = 0;
     let offSeconds = 0;
-    for (let r = 0; r < 2; r++) {
-      offSeconds += PAYMENTS / 2 / (await payments(gw, off.merchantIdentifier, `off-${run}-${r}`, PAYMENTS / 2));
-      onSeconds += PAYMENTS / 2 / (await payments(gw, on.merchantIdentifier, `on-${run}-${r}`, PAYMENTS / 2));
+    for (const [r, first] of ROUND_ORDER.entries()) {
+      const withoutWebhooks = async () =>
+        (offSeconds += PER_ROUND / (await payments(gw, off.merchantIdentifier, `off-${run}-${r}`, PER_ROUND)));
+      const withWebhooks = async () =>
+        (onSeconds += PER_ROUND / (await payments(gw, on.merchantIdentifier, `on-${run}-${r}`, PER_ROUND)));
+      for (const side of first === 'ceiling' ? [withoutWebhooks, withWebhooks] : [withWebhooks, withoutWebhooks]) await side();
     }
     const onPerSecond = PAYMENTS / onSeconds;
     const offPerSecond = PAYMENTS / offSeconds;
@@ -110,14 +121,18 @@ async function main(): Promise<boolean> {
     let failingSeconds = 0;
     let plainSeconds = 0;
     const failingIds: string[] = [];
-    for (let r = 0; r < 2; r++) {
-      plainSeconds += PAYMENTS / 2 / (await payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PAYMENTS / 2));
-      const began = performance.now();
-      await payments(gw, on.merchantIdentifier, `failing-${run}-${r}`, PAYMENTS / 2);
-      const roundIds = Array.from({ length: PAYMENTS / 2 }, (_, i) => `rt:${on.merchantIdentifier}:failing-${run}-${r}-${i}`);
-      while (roundIds.some((id) => !acked.has(id))) await new Promise((res) => setTimeout(res, 20));
-      failingIds.push(...roundIds);
-      failingSeconds += (performance.now() - began) / 1000;
+    for (const [r, first] of ROUND_ORDER.entries()) {
+      const plain = async () =>
+        (plainSeconds += PER_ROUND / (await payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PER_ROUND)));
+      const failing = async () => {
+        const began = performance.now();
+        await payments(gw, on.merchantIdentifier, `failing-${run}-${r}`, PER_ROUND);
+        const roundIds = Array.from({ length: PER_ROUND }, (_, i) => `rt:${on.merchantIdentifier}:failing-${run}-${r}-${i}`);
+        while (roundIds.some((id) => !acked.has(id))) await new Promise((res) => setTimeout(res, 20));
+        failingIds.push(...roundIds);
+        failingSeconds += (performance.now() - began) / 1000;
+      };
+      for (const side of first === 'ceiling' ? [plain, failing] : [failing, plain]) await side();
     }
     const failingPerSecond = PAYMENTS / failingSeconds;
     const plainPerSecond = PAYMENTS / plainSeconds;
