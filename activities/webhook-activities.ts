@@ -1,5 +1,4 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { activityInfo } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
 import type { Merchant } from '../src/domain/merchant';
@@ -12,6 +11,7 @@ import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookDelivery } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED } from '../src/store/webhook-endpoint-repository';
+import { isActivityRetry } from './activity-retry';
 import { createWebhookAttempt, type AttemptInput, type AttemptOutcome, type WebhookAttemptDeps } from './webhook-attempt';
 import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
@@ -60,15 +60,6 @@ export type FirstAttemptOutcome =
   | { state: 'handed over'; attempts: number }
   | { state: 'failed'; reason: string }
   | { state: 'not sent'; reason: string };
-
-/** Whether this run is a retry of the running activity (false outside an activity, as in a bench calling it directly). */
-function isActivityRetry(): boolean {
-  try {
-    return activityInfo().attempt > 1;
-  } catch {
-    return false;
-  }
-}
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { beginAttempt, attempt } = createWebhookAttempt(deps);

@@ -48,6 +48,27 @@ const CONCURRENCY = 32;
  */
 const ROUND_ORDER = ['ceiling', 'measured', 'ceiling', 'measured'] as const;
 const PER_ROUND = PAYMENTS / ROUND_ORDER.length;
+/** Payments per merchant before any round is timed. */
+const WARM_UP = 100;
+
+/**
+ * Runs a ceiling side and a measured side in ROUND_ORDER, `timeRound(side, r)` answering the seconds
+ * PER_ROUND payments took: each side's payments/s over all its rounds, and each round's (to see the noise).
+ */
+async function interleavedRounds(
+  timeRound: (side: 'ceiling' | 'measured', r: number) => Promise<number>,
+): Promise<{ ceiling: number; measured: number; rounds: { ceiling: number[]; measured: number[] } }> {
+  const seconds = { ceiling: 0, measured: 0 };
+  const rounds = { ceiling: [] as number[], measured: [] as number[] };
+  for (const [r, first] of ROUND_ORDER.entries()) {
+    for (const side of first === 'ceiling' ? (['ceiling', 'measured'] as const) : (['measured', 'ceiling'] as const)) {
+      const took = await timeRound(side, r);
+      seconds[side] += took;
+      rounds[side].push(round(PER_ROUND / took));
+    }
+  }
+  return { ceiling: PAYMENTS / seconds.ceiling, measured: PAYMENTS / seconds.measured, rounds };
+}
 /** WEBHOOK_QUICK_RETRIES_WITHIN for the gateway under test: 0 measures the hand-over after the first attempt alone. */
 const QUICK_RETRIES_WITHIN = process.env.WEBHOOK_BENCH_QUICK_RETRIES_WITHIN ?? '5s';
 
@@ -100,42 +121,33 @@ async function main(): Promise<boolean> {
     const run = randomBytes(3).toString('hex');
 
     // Warm-up (bundles, connections, JIT), then interleaved rounds so drift hits both sides.
-    await payments(gw, on.merchantIdentifier, `warm-on-${run}`, 20);
-    await payments(gw, off.merchantIdentifier, `warm-off-${run}`, 20);
-    let onSeconds = 0;
-    let offSeconds = 0;
-    for (const [r, first] of ROUND_ORDER.entries()) {
-      const withoutWebhooks = async () =>
-        (offSeconds += PER_ROUND / (await payments(gw, off.merchantIdentifier, `off-${run}-${r}`, PER_ROUND)));
-      const withWebhooks = async () =>
-        (onSeconds += PER_ROUND / (await payments(gw, on.merchantIdentifier, `on-${run}-${r}`, PER_ROUND)));
-      for (const side of first === 'ceiling' ? [withoutWebhooks, withWebhooks] : [withWebhooks, withoutWebhooks]) await side();
-    }
-    const onPerSecond = PAYMENTS / onSeconds;
-    const offPerSecond = PAYMENTS / offSeconds;
+    await payments(gw, on.merchantIdentifier, `warm-on-${run}`, WARM_UP);
+    await payments(gw, off.merchantIdentifier, `warm-off-${run}`, WARM_UP);
+    const onOff = await interleavedRounds(async (side, r) => {
+      const m = side === 'measured' ? on : off;
+      return (
+        PER_ROUND / (await payments(gw, m.merchantIdentifier, `${side === 'measured' ? 'on' : 'off'}-${run}-${r}`, PER_ROUND))
+      );
+    });
+    const onPerSecond = onOff.measured;
+    const offPerSecond = onOff.ceiling;
 
     // Issue 35: the same payments with 20 % of first attempts failing, each counted once its webhook
     // is acknowledged (the failed ones by the delivery workflow), beside payments without a webhook
     // URL, in interleaved rounds of their own.
     failShare = 0.2;
-    let failingSeconds = 0;
-    let plainSeconds = 0;
     const failingIds: string[] = [];
-    for (const [r, first] of ROUND_ORDER.entries()) {
-      const plain = async () =>
-        (plainSeconds += PER_ROUND / (await payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PER_ROUND)));
-      const failing = async () => {
-        const began = performance.now();
-        await payments(gw, on.merchantIdentifier, `failing-${run}-${r}`, PER_ROUND);
-        const roundIds = Array.from({ length: PER_ROUND }, (_, i) => `rt:${on.merchantIdentifier}:failing-${run}-${r}-${i}`);
-        while (roundIds.some((id) => !acked.has(id))) await new Promise((res) => setTimeout(res, 20));
-        failingIds.push(...roundIds);
-        failingSeconds += (performance.now() - began) / 1000;
-      };
-      for (const side of first === 'ceiling' ? [plain, failing] : [failing, plain]) await side();
-    }
-    const failingPerSecond = PAYMENTS / failingSeconds;
-    const plainPerSecond = PAYMENTS / plainSeconds;
+    const failingPlain = await interleavedRounds(async (side, r) => {
+      if (side === 'ceiling') return PER_ROUND / (await payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PER_ROUND));
+      const began = performance.now();
+      await payments(gw, on.merchantIdentifier, `failing-${run}-${r}`, PER_ROUND);
+      const roundIds = Array.from({ length: PER_ROUND }, (_, i) => `rt:${on.merchantIdentifier}:failing-${run}-${r}-${i}`);
+      while (roundIds.some((id) => !acked.has(id))) await new Promise((res) => setTimeout(res, 20));
+      failingIds.push(...roundIds);
+      return (performance.now() - began) / 1000;
+    });
+    const failingPerSecond = failingPlain.measured;
+    const plainPerSecond = failingPlain.ceiling;
     failShare = 0;
 
     // What Temporal here can do at all for one workflow per payment: bare starts (no worker runs
@@ -182,6 +194,7 @@ async function main(): Promise<boolean> {
           failing20PerSecond: round(failingPerSecond),
           withoutUrlPerSecond: round(plainPerSecond),
           each: PAYMENTS,
+          roundsPerSecond: { onOff: onOff.rounds, failingPlain: failingPlain.rounds },
         },
         deliveries: COUNT,
         delivered,

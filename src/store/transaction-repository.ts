@@ -259,16 +259,22 @@ export class TransactionRepository {
    * Returns the document as it stands afterwards and whether this call changed it (false on a
    * replay or a refused transition). `from` narrows the states it may leave. A caller that knows
    * the order's amount (`known`, the payment workflow's) saves a write when the order is Pending:
-   * the outcome's write claims the daily figures' change itself (claimInWrite).
+   * the outcome's write claims the daily figures' change itself (claimInWrite). One that may have
+   * recorded it already (`mayBeRecorded`, a retried activity) reads the order first: found moved
+   * on, it is answered without the writes that would be refused.
    */
   async recordOutcome(
     order: OrderRef & { txnId: string },
     outcome: PaymentOutcome,
     at: Date,
     from: readonly TxnStatusName[] = statesThatMayBecome(outcome.status),
-    known?: { amountPaise: number },
+    known: { amountPaise?: number; mayBeRecorded?: boolean } = {},
   ): Promise<{ applied: boolean; transaction: Transaction }> {
     const allowed = from.filter((s) => statesThatMayBecome(outcome.status).includes(s));
+    if (known.mayBeRecorded) {
+      const current = await this.txns.findOne({ _id: orderKey(order) });
+      if (current && current.txnId === order.txnId && !allowed.includes(current.status)) return this.notApplied(current);
+    }
     const write = (also: { filter?: Filter<TransactionDoc>; set?: Document } = {}) =>
       this.txns.findOneAndUpdate(
         { _id: orderKey(order), txnId: order.txnId, status: { $in: allowed }, ...also.filter },
@@ -287,8 +293,8 @@ export class TransactionRepository {
         },
         { returnDocument: 'after' },
       );
-    if (known && allowed.length === 1 && allowed[0] === 'Pending') {
-      const { amountPaise } = known;
+    const { amountPaise } = known;
+    if (amountPaise !== undefined && allowed.length === 1 && allowed[0] === 'Pending') {
       const claim = DailyFiguresRepository.claimInWrite(
         { status: 'Pending', successAt: null, amountPaise },
         { status: outcome.status, successAt: outcome.status === 'Success' ? at : null, amountPaise },
@@ -309,6 +315,11 @@ export class TransactionRepository {
     const current = await this.txns.findOne({ _id: orderKey(order) });
     if (!current || current.txnId !== order.txnId)
       throw new TransactionNotFoundError(`transaction ${order.txnId} of order ${orderKey(order)} does not exist`);
+    return this.notApplied(current);
+  }
+
+  /** An outcome found recorded (or refused): the order as it stands, counted. */
+  private async notApplied(current: TransactionDoc): Promise<{ applied: false; transaction: Transaction }> {
     // A retry after a crash between the outcome's write and its count counts it now (else: no write).
     await this.figures.count(current);
     return { applied: false, transaction: this.toTransaction(current) };

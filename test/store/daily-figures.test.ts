@@ -225,6 +225,24 @@ describe('store: daily figures kept by the transaction writes, idempotent, equal
         (await payments.recordOutcome(t, outcome('Success'), NOW, ['Pending'], { amountPaise: 8_000 })).applied,
         false,
       );
+      // A retry that says so (mayBeRecorded) reads the order once and writes nothing.
+      commands.length = 0;
+      const retried = await payments.recordOutcome(t, outcome('Success'), NOW, ['Pending'], {
+        amountPaise: 8_000,
+        mayBeRecorded: true,
+      });
+      assert.deepEqual([retried.applied, retried.transaction.status], [false, 'Success']);
+      assert.deepEqual(commands, ['find transactions'], 'one read, no refused write');
+      // A retry whose first run never wrote: the read, then the write that claims the figures.
+      const unwritten = order(m, TODAY, 1_500);
+      await payments.createPending(unwritten);
+      commands.length = 0;
+      const late = await payments.recordOutcome(unwritten, outcome('Failure'), NOW, ['Pending'], {
+        amountPaise: 1_500,
+        mayBeRecorded: true,
+      });
+      assert.deepEqual([late.applied, late.transaction.status], [true, 'Failure']);
+      assert.deepEqual(commands, ['find transactions', 'findAndModify transactions', 'update daily_figures']);
       // Eight workers racing to record one outcome.
       const raced = order(m, TODAY, 4_242);
       await payments.createPending(raced);
@@ -241,7 +259,7 @@ describe('store: daily figures kept by the transaction writes, idempotent, equal
       assert.equal(wrong.applied, true);
       assert.equal(wrong.transaction.amountPaise, 9_000);
       const truth = await fromOrders(m);
-      assert.deepEqual(truth.get(figureDay(TODAY)), { count: 2, succeeded: 1, failed: 1, volumePaise: 8_000 });
+      assert.deepEqual(truth.get(figureDay(TODAY)), { count: 3, succeeded: 1, failed: 2, volumePaise: 8_000 });
       assert.deepEqual(truth.get(figureDay(YESTERDAY)), { count: 1, succeeded: 1, failed: 0, volumePaise: 9_000 });
       assert.deepEqual(await stored(m), truth);
     } finally {

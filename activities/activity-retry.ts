@@ -1,0 +1,13 @@
+import { activityInfo } from '@temporalio/activity';
+
+/**
+ * Whether this run is a retry of the running activity: its earlier run may have done part of its
+ * work (false outside an activity, as in a bench or test calling it directly).
+ */
+export function isActivityRetry(): boolean {
+  try {
+    return activityInfo().attempt > 1;
+  } catch {
+    return false;
+  }
+}
