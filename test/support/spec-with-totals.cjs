@@ -8,7 +8,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { Spec } = require('mocha').reporters;
+const { Base, Spec } = require('mocha').reporters;
 
 function addToTotals(file, counts) {
   let before = { passes: 0, failures: 0, pending: 0 };
@@ -28,6 +28,16 @@ function addToTotals(file, counts) {
 }
 
 class SpecWithTotals extends Spec {
+  // Mocha's own summary ("N passing (20m)", "N pending", "N failing") is left out: the closing line
+  // says it for both runs, and it is the one line of its kind. Failures are still listed in full.
+  epilogue() {
+    if (this.stats.failures) {
+      Base.consoleLog();
+      Base.list(this.failures);
+    }
+    Base.consoleLog();
+  }
+
   constructor(runner, options) {
     super(runner, options);
     runner.once('end', () => {
