@@ -13,7 +13,7 @@ import type { WebhookDelivery } from '../src/store/webhook-repository';
 import { ENDPOINT_DISABLED } from '../src/store/webhook-endpoint-repository';
 import { isActivityRetry } from './activity-retry';
 import { createWebhookAttempt, type AttemptInput, type AttemptOutcome, type WebhookAttemptDeps } from './webhook-attempt';
-import type { WebhookDeliveryInput } from '../src/temporal/webhook-contract';
+import { prepareWebhookCall, type WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
 
 export interface WebhookActivityDeps extends WebhookAttemptDeps {
@@ -294,27 +294,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const storedCall = isActivityRetry() ? await deps.webhooks.find(input.deliveryId) : null;
       const prepared = storedCall
         ? preparedFrom(storedCall)
-        : input.replayOf !== undefined
-          ? await activities.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
-          : input.late !== undefined
-            ? await activities.prepareLateWebhook({
-                deliveryId: input.deliveryId,
-                merchantIdentifier: input.merchantIdentifier,
-                late: input.late,
-              })
-            : input.update !== undefined
-              ? await activities.prepareUpdateWebhook({
-                  deliveryId: input.deliveryId,
-                  merchantIdentifier: input.merchantIdentifier,
-                  update: input.update,
-                })
-              : input.settlementId !== undefined
-                ? await activities.prepareSettlementWebhook({
-                    deliveryId: input.deliveryId,
-                    merchantIdentifier: input.merchantIdentifier,
-                    settlementId: input.settlementId,
-                  })
-                : await activities.prepareRealtimeWebhook(input, recorded);
+        : await prepareWebhookCall(input, {
+            ...activities,
+            prepareRealtimeWebhook: (realtime) => activities.prepareRealtimeWebhook(realtime, recorded),
+          });
       if (!prepared.send) return { state: 'not sent', reason: prepared.reason };
       const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
       if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };

@@ -48,7 +48,7 @@ import {
 } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../src/temporal/webhook-contract';
+import { prepareWebhookCall, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/webhook-contract';
 
 const storeOptions: LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
@@ -79,28 +79,7 @@ const remote = {
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const legacy = !patched('webhook-local-activities');
   const { store, attempt } = legacy ? remote : local;
-  const prepared =
-    input.replayOf !== undefined
-      ? await store.prepareReplayWebhook({ deliveryId: input.deliveryId, replayOf: input.replayOf })
-      : input.late !== undefined
-        ? await store.prepareLateWebhook({
-            deliveryId: input.deliveryId,
-            merchantIdentifier: input.merchantIdentifier,
-            late: input.late,
-          })
-        : input.update !== undefined
-          ? await store.prepareUpdateWebhook({
-              deliveryId: input.deliveryId,
-              merchantIdentifier: input.merchantIdentifier,
-              update: input.update,
-            })
-          : input.settlementId !== undefined
-            ? await store.prepareSettlementWebhook({
-                deliveryId: input.deliveryId,
-                merchantIdentifier: input.merchantIdentifier,
-                settlementId: input.settlementId,
-              })
-            : await store.prepareRealtimeWebhook(input);
+  const prepared = await prepareWebhookCall(input, store);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503

@@ -53,3 +53,27 @@ export const webhookDeliveryWorkflowId = (deliveryId: string) => `webhook:${deli
 
 /** The workflow's signature, for a typed start by name. */
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
+
+/**
+ * The preparation of a delivery's call, one per kind: the webhook activities themselves, or a
+ * workflow's proxies of them. Each builds the call once, stores it under its delivery id and
+ * answers what to send (`P`).
+ */
+export interface WebhookCallPreparations<P> {
+  prepareReplayWebhook(input: { deliveryId: string; replayOf: string }): Promise<P>;
+  prepareLateWebhook(input: { deliveryId: string; merchantIdentifier: string; late: LateUpdate[] }): Promise<P>;
+  prepareUpdateWebhook(input: { deliveryId: string; merchantIdentifier: string; update: RecordedUpdate }): Promise<P>;
+  prepareSettlementWebhook(input: { deliveryId: string; merchantIdentifier: string; settlementId: string }): Promise<P>;
+  prepareRealtimeWebhook(input: WebhookDeliveryInput): Promise<P>;
+}
+
+/** Prepares the call a delivery carries, by its kind: a replay, late updates, an update, a settlement, or else the real-time one. */
+export function prepareWebhookCall<P>(input: WebhookDeliveryInput, prepare: WebhookCallPreparations<P>): Promise<P> {
+  const { deliveryId, merchantIdentifier } = input;
+  if (input.replayOf !== undefined) return prepare.prepareReplayWebhook({ deliveryId, replayOf: input.replayOf });
+  if (input.late !== undefined) return prepare.prepareLateWebhook({ deliveryId, merchantIdentifier, late: input.late });
+  if (input.update !== undefined) return prepare.prepareUpdateWebhook({ deliveryId, merchantIdentifier, update: input.update });
+  if (input.settlementId !== undefined)
+    return prepare.prepareSettlementWebhook({ deliveryId, merchantIdentifier, settlementId: input.settlementId });
+  return prepare.prepareRealtimeWebhook(input);
+}
