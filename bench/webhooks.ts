@@ -32,6 +32,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestGateway, stopGateways, type TestGateway } from '../test/support/gateway';
 import { paymentFinished, sandboxPay } from '../test/support/payments';
 import { stopTestServers } from '../test/support/servers';
+import { realtimeDeliveryId } from '../src/temporal/webhook-contract';
 import { round, runConcurrently } from './support/load';
 import { compareDeliveryDesigns, type DesignFigures } from './webhook-designs/compare';
 import { ratioRow, report, runBench } from './support/report';
@@ -72,7 +73,7 @@ async function interleavedRounds(
 /** WEBHOOK_QUICK_RETRIES_WITHIN for the gateway under test: 0 measures the hand-over after the first attempt alone. */
 const QUICK_RETRIES_WITHIN = process.env.WEBHOOK_BENCH_QUICK_RETRIES_WITHIN ?? '5s';
 
-/** `n` sandbox payments of one merchant, CONCURRENCY at a time, each until its workflow ends: payments/s. */
+/** `n` sandbox payments of one merchant, CONCURRENCY at a time, each until its workflow ends: the seconds they took. */
 async function payments(gw: TestGateway, merchantIdentifier: string, prefix: string, n: number): Promise<number> {
   const began = performance.now();
   await runConcurrently(n, CONCURRENCY, async (i) => {
@@ -82,7 +83,7 @@ async function payments(gw: TestGateway, merchantIdentifier: string, prefix: str
       throw new Error(`sandbox payment ${orderId}: ${res.status} ${JSON.stringify(res.json)}`);
     await paymentFinished(gw, merchantIdentifier, orderId);
   });
-  return n / ((performance.now() - began) / 1000);
+  return (performance.now() - began) / 1000;
 }
 
 async function main(): Promise<boolean> {
@@ -123,12 +124,11 @@ async function main(): Promise<boolean> {
     // Warm-up (bundles, connections, JIT), then interleaved rounds so drift hits both sides.
     await payments(gw, on.merchantIdentifier, `warm-on-${run}`, WARM_UP);
     await payments(gw, off.merchantIdentifier, `warm-off-${run}`, WARM_UP);
-    const onOff = await interleavedRounds(async (side, r) => {
-      const m = side === 'measured' ? on : off;
-      return (
-        PER_ROUND / (await payments(gw, m.merchantIdentifier, `${side === 'measured' ? 'on' : 'off'}-${run}-${r}`, PER_ROUND))
-      );
-    });
+    const onOff = await interleavedRounds((side, r) =>
+      side === 'measured'
+        ? payments(gw, on.merchantIdentifier, `on-${run}-${r}`, PER_ROUND)
+        : payments(gw, off.merchantIdentifier, `off-${run}-${r}`, PER_ROUND),
+    );
     const onPerSecond = onOff.measured;
     const offPerSecond = onOff.ceiling;
 
@@ -138,10 +138,12 @@ async function main(): Promise<boolean> {
     failShare = 0.2;
     const failingIds: string[] = [];
     const failingPlain = await interleavedRounds(async (side, r) => {
-      if (side === 'ceiling') return PER_ROUND / (await payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PER_ROUND));
+      if (side === 'ceiling') return payments(gw, off.merchantIdentifier, `plain-${run}-${r}`, PER_ROUND);
       const began = performance.now();
       await payments(gw, on.merchantIdentifier, `failing-${run}-${r}`, PER_ROUND);
-      const roundIds = Array.from({ length: PER_ROUND }, (_, i) => `rt:${on.merchantIdentifier}:failing-${run}-${r}-${i}`);
+      const roundIds = Array.from({ length: PER_ROUND }, (_, i) =>
+        realtimeDeliveryId({ merchantIdentifier: on.merchantIdentifier, orderId: `failing-${run}-${r}-${i}` }),
+      );
       while (roundIds.some((id) => !acked.has(id))) await new Promise((res) => setTimeout(res, 20));
       failingIds.push(...roundIds);
       return (performance.now() - began) / 1000;
@@ -176,7 +178,9 @@ async function main(): Promise<boolean> {
     const [product, activityRetries] = designs as [DesignFigures, DesignFigures];
 
     const prefix = `fail-${run}`;
-    const ids = Array.from({ length: COUNT }, (_, i) => `rt:${on.merchantIdentifier}:${prefix}-${i}`);
+    const ids = Array.from({ length: COUNT }, (_, i) =>
+      realtimeDeliveryId({ merchantIdentifier: on.merchantIdentifier, orderId: `${prefix}-${i}` }),
+    );
     const started = performance.now();
     await payments(gw, on.merchantIdentifier, prefix, COUNT);
     const deadline = Date.now() + 30 * 60_000;
