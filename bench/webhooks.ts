@@ -166,7 +166,8 @@ async function main(): Promise<boolean> {
     const startsPerSecond = startsCount / ((performance.now() - startsBegan) / 1000);
 
     failShare = 0.2;
-    const onOrders = [0, 1].flatMap((r) => Array.from({ length: PAYMENTS / 2 }, (_, i) => `on-${run}-${r}-${i}`));
+    // The orders row 1 paid with webhooks on, every round's.
+    const onOrders = ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `on-${run}-${r}-${i}`));
     const designs = await compareDeliveryDesigns(gw, {
       merchantIdentifier: on.merchantIdentifier,
       orderIds: onOrders,
