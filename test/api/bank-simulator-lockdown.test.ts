@@ -37,6 +37,10 @@ describe('Bank simulator lockdown: admin token, own secret, refused by productio
       ['POST', '/admin/payments/any/settle', { approved: true }],
       ['POST', '/admin/callbacks', {}],
       ['POST', '/admin/reset'],
+      // The routes match without regard to case: so does the guard.
+      ['GET', '/ADMIN/books'],
+      ['GET', '/Admin/faults'],
+      ['POST', '/aDmin/reset'],
     ];
     for (const [method, p, body] of routes) {
       for (const authorization of [undefined, 'Bearer wrong', `Basic ${sim.adminToken}`, `Bearer ${sim.adminToken}x`]) {

@@ -11,13 +11,15 @@ export const SIMULATOR_MARKER_VALUE = 'sandbox';
 /**
  * The testers' controls (/admin/*) settle payments and list every payer's VPA: they take the
  * simulator's admin token as `Authorization: Bearer <token>`; anything else is 401, before any
- * body is read.
+ * body is read. The router matches paths without regard to case, so the guard does too (`/ADMIN/books`
+ * reaches the same route).
  */
 export function simulatorGuard(adminToken: string) {
   const expected = digest(adminToken);
   return async (ctx: Context, next: Next) => {
     ctx.set(SIMULATOR_MARKER_HEADER, SIMULATOR_MARKER_VALUE);
-    if (ctx.path === '/admin' || ctx.path.startsWith('/admin/')) {
+    const path = ctx.path.toLowerCase();
+    if (path === '/admin' || path.startsWith('/admin/')) {
       const match = /^Bearer (.+)$/.exec(ctx.get('authorization'));
       if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
         ctx.status = 401;
