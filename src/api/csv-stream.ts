@@ -52,7 +52,8 @@ export async function respondWithCsv<T, R extends object>(
   ctx.set('Content-Disposition', `attachment; filename="${o.filename}"`);
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  const csv = stringify({ header: true, columns: [...o.columns] });
+  // A cell holding `;` is quoted too: Excel in locales whose list separator is `;` would split it there.
+  const csv = stringify({ header: true, columns: [...o.columns], quoted_match: ';' });
   // The response stream is destroyed with the error, so the client sees an aborted download.
   ctx.body = pipeline(Readable.from(rows()), csv, () => undefined);
 }

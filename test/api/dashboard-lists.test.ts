@@ -207,6 +207,16 @@ describe('Merchant dashboard: payment links, mandates and downloads', function (
         buyerName: '@SUM(1+1)*cmd',
         productDescription: formula,
       });
+      // Excel in locales whose list separator is `;` splits an unquoted cell there and runs the rest.
+      const splitting = newOrderId('csv');
+      const semicolon = "Ravi;=cmd|' /C calc'!A0";
+      await sandboxPay(gw, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: splitting,
+        payerVpa: 'success@sandbox',
+        buyerName: semicolon,
+      });
+      await paymentFinished(gw, merchant.merchantIdentifier, splitting);
       await paymentFinished(gw, merchant.merchantIdentifier, orderId);
       const ledger = await owner.send(`/dashboard/downloads/ledger.csv?from=${today()}&to=${today()}`);
       const row = (parse(ledger.text, { columns: true }) as Record<string, string>[]).find((r) => r.orderId === orderId)!;
@@ -216,6 +226,9 @@ describe('Merchant dashboard: payment links, mandates and downloads', function (
       const record = (parse(day.text, { columns: true }) as Record<string, string>[]).find((r) => r.orderid === orderId)!;
       assert.equal(record.productDescription, `'${formula}`);
       assert.equal(record.buyerName, "'@SUM(1+1)*cmd");
+      const split = (parse(day.text, { columns: true }) as Record<string, string>[]).find((r) => r.orderid === splitting)!;
+      assert.equal(split.buyerName, semicolon);
+      assert.ok(day.text.includes(`"${semicolon}"`), 'a cell with ; is quoted');
       for (const text of [ledger.text, day.text]) {
         for (const cell of parse(text) as string[][]) {
           for (const c of cell.flat()) assert.ok(!/^[=+@\t\r]/.test(c) && !/^-(?![\d.]+$)/.test(c), `a cell that runs: ${c}`);
