@@ -322,6 +322,43 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       assert.doesNotMatch((await dev.client.send('/dashboard/webhooks')).text, new RegExp(deliveryId));
     });
 
+    it('a viewer never sees the webhook signing secret (it forges calls the merchant trusts); a developer does', async () => {
+      const secrets = (await gw.rt.merchants.webhookSigningSecrets(merchant.merchantIdentifier, new Date()))!;
+      assert.ok(secrets.length > 0);
+      const viewer = await dashboardUser(gw, merchant.merchantIdentifier, 'viewer');
+      const seen = await viewer.client.send('/dashboard/webhooks');
+      assert.equal(seen.status, 200);
+      for (const s of secrets) assert.ok(!seen.text.includes(s.secret), 'the secret is not on the viewer page');
+      assert.match(seen.text, /id="signing-secret-hidden"/);
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      assert.ok((await dev.client.send('/dashboard/webhooks')).text.includes(secrets[0]!.secret));
+    });
+
+    it('the settings form takes only its own fields: a developer cannot set defaultReturnUrl or turn auto-refund on', async () => {
+      const dev = await dashboardUser(gw, merchant.merchantIdentifier, 'developer');
+      const before = await gw.rt.merchants.findById(merchant.merchantIdentifier);
+      const form = { webhookUrl: 'https://example.com/hook', webhookFormat: 'json' };
+      const extra = await dev.client.post('/dashboard/webhooks/settings', { ...form, defaultReturnUrl: 'https://evil.example/' });
+      assert.equal(extra.status, 400);
+      assert.match(extra.text, /Unexpected fields in the form: defaultReturnUrl/);
+      const refund = await dev.client.post('/dashboard/webhooks/settings', { ...form, autoRefund: 'on' });
+      assert.equal(refund.status, 403);
+      assert.deepEqual(await gw.rt.merchants.findById(merchant.merchantIdentifier), before, 'nothing changed');
+      assert.match(
+        (await dev.client.send('/dashboard/webhooks')).text,
+        /id="autoRefund" name="autoRefund" value="on"[^>]* disabled/,
+      );
+
+      // An owner's auto-refund stays on when a developer saves the form (its disabled box is not posted).
+      const owner = await dashboardUser(gw, merchant.merchantIdentifier, 'owner');
+      assert.equal((await owner.client.post('/dashboard/webhooks/settings', { ...form, autoRefund: 'on' })).status, 303);
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.autoRefund, true);
+      assert.equal((await dev.client.post('/dashboard/webhooks/settings', form)).status, 303);
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.autoRefund, true);
+      assert.equal((await owner.client.post('/dashboard/webhooks/settings', form)).status, 303);
+      assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.autoRefund, false, 'the owner turns it off');
+    });
+
     it('a viewer is refused every key and webhook change (403), nothing changed', async () => {
       const viewer = await dashboardUser(gw, merchant.merchantIdentifier, 'viewer');
       const before = await gw.rt.merchants.findById(merchant.merchantIdentifier);

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { mayDo } from '../../domain/dashboard-roles';
 import { parseDurationList } from '../../domain/durations';
 import { merchantSettingsSchema } from '../schemas/ops';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
@@ -49,11 +50,18 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/settings', mayChange, async (ctx) => {
     const { webhookUrl, webhookFormat, autoRefund, settlementWebhook, ...rest } = dashboardState(ctx).form;
+    // Only the form's own fields: the settings' other fields (defaultReturnUrl) are the operators'.
+    const unexpected = Object.keys(rest);
+    if (unexpected.length > 0) return show(ctx, 400, { error: `Unexpected fields in the form: ${unexpected.join(', ')}.` });
+    // Auto-refund moves money, so only a role with the payments permission changes it: for the
+    // others the box is shown disabled, not posted, and the merchant's setting stays as it is.
+    const mayRefund = mayDo(dashboardState(ctx).viewer.role, 'payments');
+    if (!mayRefund && autoRefund !== undefined)
+      return show(ctx, 403, { error: 'Only an owner changes the auto-refund setting; nothing was changed.' });
     const parsed = merchantSettingsSchema.safeParse({
-      ...rest,
       webhookUrl: webhookUrl?.trim() ? webhookUrl.trim() : null,
       ...(webhookFormat !== undefined ? { webhookFormat } : {}),
-      autoRefund: autoRefund === 'on',
+      ...(mayRefund ? { autoRefund: autoRefund === 'on' } : {}),
       settlementWebhook: settlementWebhook === 'on',
     });
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });

@@ -37,7 +37,7 @@ export function webhooksPage(
       <option value="form"${m.webhookFormat === 'form' ? ' selected' : ''}>form: txnData=…&amp;checksum=…</option>
       <option value="json"${m.webhookFormat === 'json' ? ' selected' : ''}>JSON: {"txnData": "…", "checksum": "…"}</option>
     </select>
-    <p><input type="checkbox" id="autoRefund" name="autoRefund" value="on"${m.autoRefund ? ' checked' : ''}${disabled} style="width:auto">
+    <p><input type="checkbox" id="autoRefund" name="autoRefund" value="on"${m.autoRefund ? ' checked' : ''}${mayDo(v.role, 'payments') ? '' : ' disabled'} style="width:auto">
     <label for="autoRefund" style="display:inline">Refund a delayed success (found by reconciliation) at once</label></p>
     <p><input type="checkbox" id="settlementWebhook" name="settlementWebhook" value="on"${m.settlementWebhook ? ' checked' : ''}${disabled} style="width:auto">
     <label for="settlementWebhook" style="display:inline">Send a <code>settlement.processed</code> webhook when a settlement is paid</label></p>
@@ -46,7 +46,12 @@ export function webhooksPage(
 
   const secrets = html`<section class="card" aria-labelledby="signing"><h2 id="signing">Signing secret (Standard Webhooks)</h2>
   <p>Verify the <code>webhook-signature</code> header with it. ${w.secrets.length > 1 ? 'During the overlap both secrets sign each call.' : ''}</p>
-  <ul>${w.secrets.map((s) => html`<li><code class="secret signing-secret">${s.secret}</code> since ${ist(s.createdAt)}${s.retiresAt ? `, until ${ist(s.retiresAt)}` : ''}</li>`)}</ul>
+  ${
+    // Whoever holds the secret can forge calls the merchant's server trusts: shown only to the roles that manage webhooks.
+    can
+      ? html`<ul>${w.secrets.map((s) => html`<li><code class="secret signing-secret">${s.secret}</code> since ${ist(s.createdAt)}${s.retiresAt ? `, until ${ist(s.retiresAt)}` : ''}</li>`)}</ul>`
+      : html`<p id="signing-secret-hidden">${w.secrets.length} secret${w.secrets.length > 1 ? 's' : ''} in force, shown to owners and developers only.</p>`
+  }
   ${can ? form('/dashboard/webhooks/signing-secret/rotate', 'Rotate signing secret', 'inline secondary') : ''}</section>`;
 
   const h = w.health;
