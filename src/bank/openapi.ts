@@ -258,7 +258,7 @@ export function buildBankOpenApiDocument(serverUrl: string) {
             ifsc: 'HDFC0001234',
             accountNumber: '50100012345678',
           },
-          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once, and every request of one payoutId carries the same amount and account. amountPaise is the merchant's net for the day: any size up to Number.MAX_SAFE_INTEGER paise, never bounded by a payment's maximum. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. A 4xx other than 404, 408, 409 and 429 means the bank did not act on the request: the gateway carries the net into the merchant's next settlement. A 409 (the payoutId known with other contents) makes the gateway ask GET /v1/payouts/{payoutId} and take that answer. Codes: ${Object.entries(
+          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once, and every request of one payoutId carries the same amount and account. amountPaise is the merchant's net for the day: any size up to Number.MAX_SAFE_INTEGER paise, never bounded by a payment's maximum. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. A 4xx other than 408, 409 and 429 means the bank did not act on the request: the gateway carries the net into the merchant's next settlement. A 409 (the payoutId known with other contents) makes the gateway ask GET /v1/payouts/{payoutId} and take that answer. Codes: ${Object.entries(
             PAYOUT_RESPONSE_CODES,
           )
             .map(([c, d]) => `${c} ${d}`)
