@@ -34,6 +34,8 @@ export interface Settlement {
   accountLast4?: string;
   ifsc?: string;
   createdAt: Date;
+  /** When the payout was asked of the bank (state payout_requested; absent on settlements requested before it was kept). */
+  payoutRequestedAt?: Date;
   paidAt?: Date;
   failureReason?: string;
   /** The settlement whose carriedOutPaise this one took in (so a carry is taken once). */

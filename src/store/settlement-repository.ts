@@ -17,7 +17,8 @@ export interface SettlementDifference {
   date: string;
   payoutId: string;
   merchantIdentifier: string | null;
-  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs';
+  /** paid_at_bank_not_recorded: the bank paid a payout the gateway still waits to hear about (payout_requested). */
+  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs' | 'paid_at_bank_not_recorded';
   gateway: { amountPaise: number; utr: string | null; state: string } | null;
   bank: { amountPaise: number; utr: string } | null;
   foundAt: Date;
@@ -156,10 +157,10 @@ export class SettlementRepository {
   }
 
   /** The payout is about to be asked for: the account it goes to is recorded first. */
-  async markPayoutRequested(id: string, account: { ifsc: string; accountLast4: string }): Promise<void> {
+  async markPayoutRequested(id: string, account: { ifsc: string; accountLast4: string }, at: Date): Promise<void> {
     await this.settlements.updateOne(
       { _id: id, state: 'open' },
-      { $set: { state: 'payout_requested', payoutId: id, ...account } },
+      { $set: { state: 'payout_requested', payoutId: id, payoutRequestedAt: at, ...account } },
     );
   }
 
@@ -218,10 +219,6 @@ export class SettlementRepository {
   /** Held settlements: waiting for the operator's release. */
   async held(merchantIdentifier?: string): Promise<Settlement[]> {
     return this.settlements.find({ state: 'held', ...(merchantIdentifier ? { merchantIdentifier } : {}) }).toArray();
-  }
-
-  async paidOn(date: string): Promise<Settlement[]> {
-    return this.settlements.find({ settlementDate: date, state: 'paid' }).toArray();
   }
 
   async findByPayoutIds(ids: string[]): Promise<Settlement[]> {
