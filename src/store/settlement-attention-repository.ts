@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { Settlement } from '../domain/settlement';
+import type { SettlementDifference } from './settlement-repository';
 import { UNFINISHED_SETTLEMENT_STATES, type UnfinishedState } from '../domain/settlement-attention';
 import { EARLIEST_DATE } from './transaction-doc';
 
@@ -22,9 +23,11 @@ export interface SettlementFileCheck {
 export class SettlementAttentionRepository {
   private readonly settlements: Collection<Settlement & { payoutRequestedAt?: Date }>;
   private readonly fileChecks: Collection<SettlementFileCheck>;
+  private readonly differences: Collection<SettlementDifference>;
 
   constructor(db: Db) {
     this.settlements = db.collection('settlements');
+    this.differences = db.collection<SettlementDifference>('settlement_differences');
     this.fileChecks = db.collection<SettlementFileCheck>('settlement_file_checks');
   }
 
@@ -33,6 +36,20 @@ export class SettlementAttentionRepository {
     return this.settlements
       .find({ state, createdAt: { $gte: EARLIEST_DATE, $lt: before } })
       .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Held settlements, oldest first: waiting for the operator's release. */
+  held(limit: number): Promise<Settlement[]> {
+    return this.settlements.find({ state: 'held' }).sort({ createdAt: 1 }).limit(limit).toArray();
+  }
+
+  /** Differences found in the bank's files of these dates (`date` index), newest date first. */
+  differencesOn(dates: string[], limit: number): Promise<SettlementDifference[]> {
+    return this.differences
+      .find({ date: { $in: dates } })
+      .sort({ date: -1, _id: 1 })
       .limit(limit)
       .toArray();
   }

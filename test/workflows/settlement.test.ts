@@ -319,7 +319,15 @@ describe('settlement workflow (time-skipping, real store)', function () {
     // The operator holds the merchant after the settlement opened, while it claims its first page.
     const ops = settlementOperations({
       store,
-      config: { SETTLEMENT_FEE_PLAN: '' },
+      config: {
+        SETTLEMENT_FEE_PLAN: '',
+        SETTLEMENT_DAYS: 1,
+        SETTLEMENT_HOLIDAYS: '',
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
+        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
+        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+      },
       temporal: env().client,
       now: () => new Date(),
     });
