@@ -4,6 +4,7 @@ import { createPaymentActivities, type PaymentActivityDeps } from './payment-act
 import { createReconciliationActivities, type ReconciliationActivityDeps } from './reconciliation-activities';
 import { createRefundActivities, type RefundActivityDeps } from './refund-activities';
 import { createSettlementActivities, type SettlementActivityDeps } from './settlement-activities';
+import { createSettlementFileActivities, type SettlementFileActivityDeps } from './settlement-file-activities';
 import { createSweepActivities, type SweepActivityDeps } from './sweep-activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhook-activities';
 
@@ -14,7 +15,8 @@ export type ActivityDeps = PaymentActivityDeps &
   WebhookActivityDeps &
   MandateActivityDeps &
   BankActivityDeps &
-  SettlementActivityDeps;
+  SettlementActivityDeps &
+  SettlementFileActivityDeps;
 
 /** Every activity the worker registers, built from its dependencies so tests can pass fakes. */
 export function createActivities(deps: ActivityDeps) {
@@ -28,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMandateActivities(deps),
     ...createBankActivities(deps),
     ...createSettlementActivities(deps),
+    ...createSettlementFileActivities(deps),
   };
 }
 

@@ -1,34 +1,28 @@
 import { activityInfo } from '@temporalio/activity';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import { settlementId, settlementOutcome, type SettlementState } from '../src/domain/settlement';
-import {
-  addDays,
-  captureWindow,
-  istDate,
-  istMidnight,
-  isWorkingDay,
-  type SettlementCalendar,
-} from '../src/domain/settlement-calendar';
+import { captureWindow, istDate, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
 import type { FeePlan } from '../src/domain/settlement-fees';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
+import type { SettlementAttentionRepository } from '../src/store/settlement-attention-repository';
 import {
   SETTLEMENT_PAGE_SIZE,
   SETTLEMENT_START_ATTEMPTS,
-  SETTLEMENT_WORKFLOW_TYPE,
-  type SettlementWorkflow,
   type SettlementWorkflowInput,
 } from '../src/temporal/settlement-contract';
 import type { BankPayouts } from '../src/bank/connector';
 import { createPayoutActivities, type PayoutActivityDeps } from './settlement-payouts';
+import { startSettlement } from '../src/temporal/settlement-start';
 
 export type { SettlementAccountReader } from './settlement-payouts';
 
 export interface SettlementActivityDeps extends PayoutActivityDeps {
   settlementStore: SettlementRepository;
+  /** The reads of unfinished settlements (the daily run re-starts a merchant's). */
+  settlementAttention: SettlementAttentionRepository;
   settlementClaims: SettlementClaimRepository;
   settlementSettings: SettlementSettingsRepository;
   payouts: BankPayouts;
@@ -47,6 +41,9 @@ export interface SettlementActivityDeps extends PayoutActivityDeps {
  * with the merchant's recent volume, never with the store.
  */
 export const SETTLEMENT_LOOKBACK_DAYS = 10;
+
+/** Unfinished settlements of one merchant the daily run starts again at most (the oldest dates first). */
+export const RESTARTS_PER_RUN = 31;
 
 export type ClaimPhase = 'sales' | 'adjustments';
 
@@ -116,11 +113,21 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     return { settlementDate, workingDay: isWorkingDay(deps.settlementCalendar, settlementDate) };
   };
 
-  /** Starts the merchant's settlement of the date when anything is due (each id once). */
+  /**
+   * Starts the merchant's settlement of the date when anything is due (each id once), and again
+   * every unfinished settlement of the merchant up to that date whose workflow failed, was
+   * terminated or timed out (a running or completed one is not started twice): a settlement that
+   * could not finish is re-run by the next daily run. 'started' when either started.
+   */
   const startIfDue = async (input: SettlementWorkflowInput): Promise<MerchantStart> => {
+    let restarted = false;
+    for (const s of await deps.settlementAttention.unfinishedOf(input.merchantIdentifier, input.settlementDate, RESTARTS_PER_RUN))
+      if (await startSettlement(deps, { merchantIdentifier: s.merchantIdentifier, settlementDate: s.settlementDate }))
+        restarted = true;
     const scope = await scopeOf(input);
-    if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier))) return 'nothing_due';
-    return (await startSettlement(deps, input)) ? 'started' : 'already_started';
+    if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier)))
+      return restarted ? 'started' : 'nothing_due';
+    return (await startSettlement(deps, input)) || restarted ? 'started' : 'already_started';
   };
 
   return {
@@ -207,74 +214,10 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
         throw e;
       }
     },
-
-    /**
-     * Compares the bank's settlement file of a date with the settlements paid that date: each
-     * difference is recorded once (settlement_differences), never written over the settlement.
-     */
-    async reconcileSettlementFile(input: { date: string }): Promise<{ payouts: number; differences: number }> {
-      const file = await deps.payouts.settlementFile(input.date);
-      const ours = await store.paidOn(input.date);
-      const atBank = new Map(file.map((p) => [p.payoutId, p]));
-      const known = new Map((await store.findByPayoutIds(file.map((p) => p.payoutId))).map((s) => [s._id, s]));
-      for (const s of ours) known.set(s._id, s);
-      let differences = 0;
-      const record = async (
-        payoutId: string,
-        kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs',
-      ) => {
-        const s = known.get(payoutId);
-        const b = atBank.get(payoutId);
-        const recorded = await store.recordDifference({
-          _id: `${input.date}:${payoutId}:${kind}`,
-          date: input.date,
-          payoutId,
-          merchantIdentifier: s?.merchantIdentifier ?? b?.merchantIdentifier ?? null,
-          kind,
-          gateway: s ? { amountPaise: s.netPaise, utr: s.utr ?? null, state: s.state } : null,
-          bank: b ? { amountPaise: b.amountPaise, utr: b.utr } : null,
-          foundAt: now(),
-        });
-        if (recorded) differences++;
-      };
-      for (const s of ours) if (!atBank.has(s._id)) await record(s._id, 'missing_at_bank');
-      for (const b of file) {
-        const s = known.get(b.payoutId);
-        if (!s || (s.state !== 'paid' && s.state !== 'payout_requested')) await record(b.payoutId, 'unknown_to_gateway');
-        else {
-          if (s.netPaise !== b.amountPaise) await record(b.payoutId, 'amount_differs');
-          if (s.utr && s.utr !== b.utr) await record(b.payoutId, 'utr_differs');
-        }
-      }
-      return { payouts: file.length, differences };
-    },
-
-    /** The previous working day (the date whose bank file the starter reconciles). */
-    async previousWorkingDay(input: { settlementDate: string }): Promise<string> {
-      let d = addDays(input.settlementDate, -1);
-      while (!isWorkingDay(deps.settlementCalendar, d)) d = addDays(d, -1);
-      return d;
-    },
   };
 }
 
-/** Starts `settlement:<merchant>:<date>` unless it exists, running or closed; true when this call started it. */
-export async function startSettlement(
-  deps: { temporal: Client; taskQueue: string },
-  input: SettlementWorkflowInput,
-): Promise<boolean> {
-  try {
-    await deps.temporal.workflow.start<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
-      workflowId: settlementId(input.merchantIdentifier, input.settlementDate),
-      taskQueue: deps.taskQueue,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    });
-    return true;
-  } catch (e) {
-    if (e instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw e;
-  }
-}
+/** The settlement's start, shared with the operator's run command (src/temporal/settlement-start.ts). */
+export { startSettlement };
 
 export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

@@ -31,6 +31,7 @@ import { DEFAULT_FEE_PLAN } from '../src/domain/settlement-fees';
 import { MerchantRepository } from '../src/store/merchant-repository';
 import { ensureIndexes } from '../src/store/mongo';
 import { SettlementClaimRepository } from '../src/store/settlement-claim-repository';
+import { SettlementAttentionRepository } from '../src/store/settlement-attention-repository';
 import { SettlementRepository } from '../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
 import { TransactionRepository } from '../src/store/transaction-repository';
@@ -138,6 +139,7 @@ async function settle(db: Db, merchantIdentifier: string): Promise<number> {
   const transactions = new TransactionRepository(db, MASTER_KEY);
   const act = createSettlementActivities({
     settlementStore: new SettlementRepository(db),
+    settlementAttention: new SettlementAttentionRepository(db),
     settlementClaims: new SettlementClaimRepository(db, transactions),
     settlementSettings: new SettlementSettingsRepository(db),
     payouts: new SandboxBankConnector(),

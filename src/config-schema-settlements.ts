@@ -32,4 +32,27 @@ export const settlementSettings = z.object({
     .max(23)
     .default(9)
     .describe("the IST hour the daily settlement schedule starts the day's settlements"),
+  SETTLEMENT_FILE_HOUR_IST: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(23)
+    .default(11)
+    .describe("the IST hour the daily schedule checks the bank's settlement file of the day before"),
+  SETTLEMENT_ATTENTION_OPEN_MINUTES: attentionMinutes(
+    120,
+    'a settlement still open (or its workflow failed, terminated or timed out) this long after it was created needs attention',
+  ),
+  SETTLEMENT_ATTENTION_PAYOUT_MINUTES: attentionMinutes(
+    1440,
+    'a settlement whose payout the bank has not answered (payout_requested, PENDING) this long after it was requested needs attention',
+  ),
+  SETTLEMENT_ATTENTION_HELD_MINUTES: attentionMinutes(
+    10080,
+    'a settlement held this long after it was created needs attention (held ones are listed anyway; this one counts in the metric)',
+  ),
 });
+
+function attentionMinutes(fallback: number, description: string) {
+  return z.coerce.number().int().min(0).max(525_600).default(fallback).describe(description);
+}

@@ -6,6 +6,7 @@ import { HttpBankConnector } from './bank/http-connector';
 import { refuseSimulatorBank } from './bank/simulator-marker';
 import type { ApiDeps } from './api/deps';
 import { registerWebhookMetrics } from './api/webhook-metrics';
+import { registerSettlementMetrics } from './api/settlement-metrics';
 import { storeRateLimit } from './api/middleware/rate-limit';
 import { productionLike, type Config } from './config';
 import type { Logger } from './logger';
@@ -137,6 +138,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
+  registerSettlementMetrics(metrics, rt);
   return {
     ...rt,
     paymentLinks: new PaymentLinkRepository(rt.store.db, rt.config.MASTER_KEY),

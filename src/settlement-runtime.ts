@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { parseHolidays, type SettlementCalendar } from './domain/settlement-calendar';
 import { DEFAULT_FEE_PLAN, feePlanSchema, type FeePlan } from './domain/settlement-fees';
 import { PayoutAccountSeal, SettlementAccountRepository, readSettlementAccount } from './store/settlement-account-repository';
+import { SettlementAttentionRepository } from './store/settlement-attention-repository';
 import { SettlementClaimRepository } from './store/settlement-claim-repository';
 import { SettlementRepository } from './store/settlement-repository';
 import { SettlementSettingsRepository } from './store/settlement-settings-repository';
@@ -40,6 +41,7 @@ export function settlementActivityDeps(
 ): SettlementActivityDeps {
   return {
     settlementStore: new SettlementRepository(rt.store.db),
+    settlementAttention: new SettlementAttentionRepository(rt.store.db),
     settlementClaims: new SettlementClaimRepository(rt.store.db, rt.transactions),
     settlementSettings: new SettlementSettingsRepository(rt.store.db),
     payouts,

@@ -8,3 +8,4 @@ export { mandateWorkflow } from './mandate';
 export { mandateDebitWorkflow } from './mandate-debit';
 export { settlementWorkflow } from './settlement';
 export { settlementDayWorkflow } from './settlement-day';
+export { settlementFileWorkflow } from './settlement-file';

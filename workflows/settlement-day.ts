@@ -1,12 +1,13 @@
 import { ActivityFailure, continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement-activities';
+import type { SettlementFileActivities } from '../activities/settlement-file-activities';
 import {
   SETTLEMENT_START_ATTEMPTS,
   type SettlementDayInput,
   type SettlementDayProgress,
 } from '../src/temporal/settlement-contract';
 
-const act = proxyActivities<SettlementActivities>({
+const act = proxyActivities<SettlementActivities & SettlementFileActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
@@ -34,8 +35,11 @@ const FAILURES_LISTED = 100;
 
 /**
  * The daily settlement run (schedule `settlement:daily`, after the cut-off, in IST): starts one
- * settlement workflow per merchant with anything due (each once, by its id), then reconciles the
- * bank's settlement file of the previous working day, whose payouts are complete by now.
+ * settlement workflow per merchant with anything due (each once, by its id), and again those of
+ * its settlements whose workflow failed or was terminated. Runs recorded before patch
+ * settlement-file-own-workflow then reconciled the bank's settlement file of the previous working
+ * day; since, the file is checked by its own workflow and schedule (workflows/settlement-file.ts),
+ * so a bad file never keeps this run open (the schedule skips a day while a run is open).
  *
  * Since patch settlement-day-per-merchant each merchant's start is an activity of its own, a page
  * of merchants at a time, SETTLEMENT_DAY_CONCURRENCY at once: a merchant that cannot be started
@@ -80,9 +84,10 @@ export async function settlementDayWorkflow(input: SettlementDayInput) {
         await continueAsNew<typeof settlementDayWorkflow>({ settlementDate: day.settlementDate, carried: progress });
     } while (progress.after);
   }
+  const { after: _walked, ...run } = progress;
+  if (patched('settlement-file-own-workflow')) return { settlementDate: day.settlementDate, ...run };
   const previous = await act.previousWorkingDay({ settlementDate: day.settlementDate });
   const reconciled = await act.reconcileSettlementFile({ date: previous });
-  const { after: _walked, ...run } = progress;
   return { settlementDate: day.settlementDate, ...run, reconciled: { date: previous, ...reconciled } };
 }
 

@@ -217,13 +217,17 @@ export const payoutResponseSchema = z.strictObject({
 });
 export type BankPayoutResponse = z.infer<typeof payoutResponseSchema>;
 
-export const settlementFileSchema = z.strictObject({
+/**
+ * Read leniently about fields the gateway does not use (a bank adding one breaks nothing), strictly
+ * about the ones it does.
+ */
+export const settlementFileSchema = z.object({
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .describe('the payout date, IST (yyyy-MM-dd)'),
   payouts: z.array(
-    z.strictObject({
+    z.object({
       payoutId: bankIdField,
       merchantIdentifier: z.string().min(1).max(64),
       amountPaise: payoutAmountPaise,

@@ -46,6 +46,11 @@ export const ApiErrors = {
   keyNotFound: { http: 404, code: 2048, text: 'No such key for this merchant' },
   settlementNotFound: { http: 404, code: 2060, text: 'No such settlement' },
   subMerchantLinkRefused: { http: 409, code: 2061, text: 'These merchants cannot be linked so: splits do not chain' },
+  settlementRunRefused: {
+    http: 409,
+    code: 2064,
+    text: 'This date cannot be settled yet: not a working day, or its capture window has not closed',
+  },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   timeSkipUnfinished: { http: 503, code: 2051, text: 'The skip did not finish in time: workflows are still busy' },

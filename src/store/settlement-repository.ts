@@ -17,7 +17,8 @@ export interface SettlementDifference {
   date: string;
   payoutId: string;
   merchantIdentifier: string | null;
-  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs';
+  /** paid_at_bank_not_recorded: the bank paid a payout the gateway still waits to hear about (payout_requested). */
+  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs' | 'paid_at_bank_not_recorded';
   gateway: { amountPaise: number; utr: string | null; state: string } | null;
   bank: { amountPaise: number; utr: string } | null;
   foundAt: Date;
@@ -255,10 +256,6 @@ export class SettlementRepository {
   /** Held settlements: waiting for the operator's release. */
   async held(merchantIdentifier?: string): Promise<Settlement[]> {
     return this.settlements.find({ state: 'held', ...(merchantIdentifier ? { merchantIdentifier } : {}) }).toArray();
-  }
-
-  async paidOn(date: string): Promise<Settlement[]> {
-    return this.settlements.find({ settlementDate: date, state: 'paid' }).toArray();
   }
 
   async findByPayoutIds(ids: string[]): Promise<Settlement[]> {

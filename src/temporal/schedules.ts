@@ -4,9 +4,13 @@ import { KindKey } from './search-attributes';
 import { PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE, type PendingPaymentsSweepWorkflow, type SweepInput } from './sweep-contract';
 import {
   SETTLEMENT_DAY_WORKFLOW_TYPE,
+  SETTLEMENT_FILE_SCHEDULE_ID,
+  SETTLEMENT_FILE_WORKFLOW_TYPE,
   SETTLEMENT_SCHEDULE_ID,
   type SettlementDayInput,
   type SettlementDayWorkflow,
+  type SettlementFileInput,
+  type SettlementFileWorkflow,
 } from './settlement-contract';
 
 export const PENDING_SWEEP_SCHEDULE_ID = 'sweep:pending-payments';
@@ -92,37 +96,66 @@ export async function ensureWorkerSchedules(
   }
   await ensureSchedules(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(rt.config));
   await ensureSettlementSchedule(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, rt.config.SETTLEMENT_HOUR_IST);
+  await ensureSettlementFileSchedule(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, rt.config.SETTLEMENT_FILE_HOUR_IST);
 }
 
 /**
  * `settlement:daily`: every day at `hourIst` (IST, after the previous day's cut-off at midnight)
- * the settlement-day workflow starts the day's settlements; on a day that is not a working day it
- * starts none. Its workflow id is the schedule's, with the start time appended by Temporal; each
- * settlement it starts is idempotent by its own id, so a catch-up run starts nothing twice.
+ * the settlement-day workflow starts the day's settlements (and re-starts those whose workflow
+ * failed or was terminated); on a day that is not a working day it starts none. Each settlement it
+ * starts is idempotent by its own id, so a catch-up run starts nothing twice.
  */
-export async function ensureSettlementSchedule(client: Client, taskQueue: string, hourIst: number): Promise<void> {
-  const spec = { calendars: [{ hour: hourIst, minute: 0 }], timezone: 'Asia/Kolkata' };
-  const action = {
-    type: 'startWorkflow' as const,
+export function ensureSettlementSchedule(client: Client, taskQueue: string, hourIst: number): Promise<void> {
+  return ensureDailySchedule(client, {
+    scheduleId: SETTLEMENT_SCHEDULE_ID,
     workflowType: SETTLEMENT_DAY_WORKFLOW_TYPE,
     taskQueue,
-    args: [{}] as [SettlementDayInput],
-  };
+    hourIst,
+    purpose: "start each merchant's settlement of the day, and re-start those whose workflow failed or was terminated",
+  });
+}
+
+/**
+ * `settlement-file:daily`: every day at `hourIst` (IST) the settlement-file workflow checks the
+ * bank's settlement file of the day before (weekends and holidays too: a payout may be paid late).
+ * Apart from `settlement:daily`, so a file that cannot be read never stops merchants' settlements.
+ */
+export function ensureSettlementFileSchedule(client: Client, taskQueue: string, hourIst: number): Promise<void> {
+  return ensureDailySchedule(client, {
+    scheduleId: SETTLEMENT_FILE_SCHEDULE_ID,
+    workflowType: SETTLEMENT_FILE_WORKFLOW_TYPE,
+    taskQueue,
+    hourIst,
+    purpose: "check the bank's settlement file of the day before against the settlements paid that day",
+  });
+}
+
+/** Both daily workflows take an input whose fields are optional: the schedules start them with `{}`. */
+type DailyWorkflow = SettlementDayWorkflow & SettlementFileWorkflow;
+
+/** Creates a schedule starting `workflowType` every day at `hourIst` IST with `{}`, or brings it in line (hour, task queue). */
+async function ensureDailySchedule(
+  client: Client,
+  o: { scheduleId: string; workflowType: string; taskQueue: string; hourIst: number; purpose: string },
+): Promise<void> {
+  const spec = { calendars: [{ hour: o.hourIst, minute: 0 }], timezone: 'Asia/Kolkata' };
+  const args: [SettlementDayInput & SettlementFileInput] = [{}];
+  const action = { type: 'startWorkflow' as const, workflowType: o.workflowType, taskQueue: o.taskQueue, args };
   try {
-    await client.schedule.create<SettlementDayWorkflow>({
-      scheduleId: SETTLEMENT_SCHEDULE_ID,
+    await client.schedule.create<DailyWorkflow>({
+      scheduleId: o.scheduleId,
       spec,
       action,
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
-      memo: { purpose: "start each merchant's settlement of the day, then reconcile the bank's settlement file" },
+      memo: { purpose: o.purpose },
     });
   } catch (e) {
     if (!(e instanceof ScheduleAlreadyRunning)) throw e;
-    const handle = client.schedule.getHandle(SETTLEMENT_SCHEDULE_ID);
+    const handle = client.schedule.getHandle(o.scheduleId);
     const d = await handle.describe();
     const hour = d.spec.calendars?.[0]?.hour;
-    const same = Array.isArray(hour) && hour.length === 1 && (hour[0] as { start?: number }).start === hourIst;
-    if (same && d.action.taskQueue === taskQueue) return;
-    await handle.update<SettlementDayWorkflow>((previous) => ({ ...previous, spec, action }));
+    const same = Array.isArray(hour) && hour.length === 1 && (hour[0] as { start?: number }).start === o.hourIst;
+    if (same && d.action.taskQueue === o.taskQueue) return;
+    await handle.update<DailyWorkflow>((previous) => ({ ...previous, spec, action }));
   }
 }

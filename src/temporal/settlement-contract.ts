@@ -83,3 +83,18 @@ export const SETTLEMENT_PAGE_SIZE = 1000;
 
 /** Attempts the daily run gives one merchant's start before reporting it (and listing it as not started). */
 export const SETTLEMENT_START_ATTEMPTS = 5;
+
+/** The check of the bank's settlement file of one payout date (`settlement-file:daily`, or an operator's date). */
+export interface SettlementFileInput {
+  /** The payout date, IST `yyyy-MM-dd`; absent (the schedule): the day before the run's IST date. */
+  date?: string;
+}
+
+export const SETTLEMENT_FILE_WORKFLOW_TYPE = 'settlementFileWorkflow';
+export const SETTLEMENT_FILE_SCHEDULE_ID = 'settlement-file:daily';
+
+/** The file check's signature, for a typed schedule by name. */
+export type SettlementFileWorkflow = (input: SettlementFileInput) => Promise<unknown>;
+
+/** Attempts to read and compare a file before the check is recorded as failed (and listed by needs attention). */
+export const SETTLEMENT_FILE_ATTEMPTS = 8;

@@ -1,15 +1,21 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config';
+import { ApiError } from '../domain/api-errors';
+import { settlementId } from '../domain/settlement';
+import { captureWindow } from '../domain/settlement-calendar';
 import type { FeePlan } from '../domain/settlement-fees';
-import { defaultFeePlan } from '../settlement-runtime';
+import { defaultFeePlan, settlementCalendar } from '../settlement-runtime';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
 import { releaseSettlementSignal } from '../temporal/settlement-contract';
+import { runSettlement, type SettlementRunOutcome } from '../temporal/settlement-start';
+import { settlementAttention, type SettlementAttentionDeps } from './settlement-attention';
 
 export interface SettlementOperationDeps {
   store: { db: Db };
-  config: Pick<Config, 'SETTLEMENT_FEE_PLAN'>;
+  config: Pick<Config, 'SETTLEMENT_FEE_PLAN' | 'SETTLEMENT_DAYS' | 'SETTLEMENT_HOLIDAYS' | 'TEMPORAL_TASK_QUEUE'> &
+    SettlementAttentionDeps['config'];
   temporal: Client;
   now: () => Date;
 }
@@ -19,6 +25,8 @@ export function settlementOperations(deps: SettlementOperationDeps) {
   const settings = new SettlementSettingsRepository(deps.store.db);
   const settlements = new SettlementRepository(deps.store.db);
   const fallbackPlan = defaultFeePlan(deps.config);
+  const calendar = settlementCalendar(deps.config);
+  const attention = settlementAttention(deps);
   return {
     /** The merchant's plan, or the configuration's default. */
     async feePlanOf(merchantIdentifier: string): Promise<{ source: 'merchant' | 'default'; feePlan: FeePlan }> {
@@ -58,17 +66,36 @@ export function settlementOperations(deps: SettlementOperationDeps) {
       return signalled;
     },
 
+    /** Everything about settlements an operator must look at, each with its reason (src/usecases/settlement-attention.ts). */
+    needsAttention: () => attention.needsAttention(),
+
     /**
-     * Refused payouts not yet carried into a later settlement, held settlements, settlements the
-     * daily run could not start, recent bank-file differences.
+     * Runs the merchant's settlement of a date through the settlement workflow (the same start as
+     * the daily run, so through the payload codec): started, or already running, or already
+     * completed (with the settlement's state). A date that is not a settlement date, or whose
+     * capture window has not closed yet, is refused and nothing starts.
      */
-    async needsAttention() {
-      return {
-        refused: await settlements.refusedNotCarried(100),
-        held: await settlements.held(),
-        notStarted: await settlements.startFailuresListed(100),
-        differences: await settlements.differencesOn(undefined, 100),
-      };
+    async run(
+      merchantIdentifier: string,
+      settlementDate: string,
+    ): Promise<{ settlementId: string; settlementDate: string; outcome: SettlementRunOutcome; state: string | null }> {
+      const window = captureWindow(calendar, settlementDate);
+      if (!window)
+        throw new ApiError('settlementRunRefused', `${settlementDate} is not a working day: no settlement has that date`);
+      if (deps.now() < window.to)
+        throw new ApiError(
+          'settlementRunRefused',
+          `the capture window of ${settlementDate} closes at ${window.to.toISOString()}: run it after that`,
+        );
+      const id = settlementId(merchantIdentifier, settlementDate);
+      const outcome = await runSettlement(
+        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        {
+          merchantIdentifier,
+          settlementDate,
+        },
+      );
+      return { settlementId: id, settlementDate, outcome, state: (await settlements.find(id))?.state ?? null };
     },
 
     differences: (date: string | undefined, limit: number) => settlements.differencesOn(date, limit),

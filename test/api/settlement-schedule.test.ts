@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { ensureSettlementSchedule } from '../../src/temporal/schedules';
-import { SETTLEMENT_SCHEDULE_ID } from '../../src/temporal/settlement-contract';
+import { ensureSettlementFileSchedule, ensureSettlementSchedule } from '../../src/temporal/schedules';
+import { SETTLEMENT_FILE_SCHEDULE_ID, SETTLEMENT_SCHEDULE_ID } from '../../src/temporal/settlement-contract';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 
 /** The daily settlement schedule on the real Temporal server: created once, in IST, kept in line with the configuration. */
@@ -11,10 +11,11 @@ describe('settlement:daily schedule', function () {
     gw = await sharedGateway();
   });
   after(async () => {
-    await gw.rt.temporal.schedule
-      .getHandle(SETTLEMENT_SCHEDULE_ID)
-      .delete()
-      .catch(() => undefined);
+    for (const id of [SETTLEMENT_SCHEDULE_ID, SETTLEMENT_FILE_SCHEDULE_ID])
+      await gw.rt.temporal.schedule
+        .getHandle(id)
+        .delete()
+        .catch(() => undefined);
   });
 
   it('starts settlementDayWorkflow every day at the configured IST hour; a second ensure changes nothing, a new hour updates it', async () => {
@@ -29,5 +30,18 @@ describe('settlement:daily schedule', function () {
     await ensureSettlementSchedule(gw.rt.temporal, queue, 10);
     const moved = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).describe();
     assert.deepEqual(moved.spec.calendars?.[0]?.hour, [{ start: 10, end: 10, step: 1 }]);
+  });
+
+  it("the bank's settlement file has a schedule of its own: settlementFileWorkflow daily at its IST hour", async () => {
+    const queue = gw.rt.config.TEMPORAL_TASK_QUEUE;
+    await ensureSettlementFileSchedule(gw.rt.temporal, queue, 11);
+    await ensureSettlementFileSchedule(gw.rt.temporal, queue, 11);
+    const d = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_FILE_SCHEDULE_ID).describe();
+    assert.equal(d.action.type === 'startWorkflow' && d.action.workflowType, 'settlementFileWorkflow');
+    assert.equal(d.spec.timezone, 'Asia/Kolkata');
+    assert.deepEqual(d.spec.calendars?.[0]?.hour, [{ start: 11, end: 11, step: 1 }]);
+    await ensureSettlementFileSchedule(gw.rt.temporal, queue, 12);
+    const moved = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_FILE_SCHEDULE_ID).describe();
+    assert.deepEqual(moved.spec.calendars?.[0]?.hour, [{ start: 12, end: 12, step: 1 }]);
   });
 });

@@ -36,6 +36,7 @@ const COMMAND_OF: Record<string, string> = {
   'PUT /ops/v1/merchants/{merchantIdentifier}/fee-plan': 'cli fee-plan set',
   'POST /ops/v1/merchants/{merchantIdentifier}/settlements/hold': 'cli settlements hold',
   'POST /ops/v1/merchants/{merchantIdentifier}/settlements/release': 'cli settlements release',
+  'POST /ops/v1/merchants/{merchantIdentifier}/settlements/run': 'cli settlements run',
   'GET /ops/v1/settlements/needs-attention': 'cli settlements attention',
   'GET /ops/v1/settlements/differences': 'cli settlements differences',
   'GET /ops/v1/settlements/{settlementId}': 'cli settlements show',

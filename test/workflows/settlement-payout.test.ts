@@ -9,6 +9,7 @@ import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
+import { SettlementAttentionRepository } from '../../src/store/settlement-attention-repository';
 import { SettlementClaimRepository } from '../../src/store/settlement-claim-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
@@ -79,6 +80,7 @@ describe('settlement payouts (time-skipping, real store)', function () {
     const transactions = new TransactionRepository(store.db, MASTER_KEY);
     return {
       settlementStore: settlements,
+      settlementAttention: new SettlementAttentionRepository(store.db),
       settlementClaims: new SettlementClaimRepository(store.db, transactions),
       settlementSettings: settings,
       payouts: bank,
@@ -225,7 +227,15 @@ describe('settlement payouts (time-skipping, real store)', function () {
     const bank = new Bank();
     const ops = settlementOperations({
       store,
-      config: { SETTLEMENT_FEE_PLAN: '' },
+      config: {
+        SETTLEMENT_FEE_PLAN: '',
+        SETTLEMENT_DAYS: 1,
+        SETTLEMENT_HOLIDAYS: '',
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
+        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
+        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+      },
       temporal: env().client,
       now: () => new Date(),
     });

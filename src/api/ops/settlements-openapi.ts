@@ -3,7 +3,8 @@ import { DEFAULT_FEE_PLAN } from '../../domain/settlement-fees';
 import { pathParameter } from '../reference/examples';
 import { operation, successError } from '../reference/operation';
 import { noBodySchema } from '../schemas/keys';
-import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
+import { ATTENTION_REASONS } from '../../domain/settlement-attention';
+import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../schemas/settlements';
 
 const merchantIdentifier = { ...pathParameter('merchantIdentifier'), schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' } };
 const settlementId = pathParameter('settlementId');
@@ -19,13 +20,34 @@ const holdAnswer = ok(
     payoutRequested: z.array(z.string()).optional(),
   }),
 );
+const runAnswer = ok(
+  z.object({
+    merchantIdentifier: z.string(),
+    settlementId: z.string(),
+    settlementDate: z.string(),
+    outcome: z.enum(['started', 'already_running', 'already_completed']),
+    state: z.string().nullable().describe("the settlement's state now (null: its workflow has not opened it yet)"),
+  }),
+);
+const attentionAnswer = ok(
+  z.object({
+    unfinished: z.array(
+      z.object({ _id: z.string(), state: z.string(), reason: z.enum(ATTENTION_REASONS), workflow: z.string() }).loose(),
+    ),
+    refused: z.array(z.object({}).loose()),
+    held: z.array(z.object({}).loose()),
+    notStarted: z.array(z.object({}).loose()),
+    bankFileFailures: z.array(z.object({ _id: z.string(), reason: z.string() }).loose()),
+    differences: z.array(z.object({}).loose()),
+  }),
+);
 const settlementRecord = z
   .object({ _id: z.string(), merchantIdentifier: z.string(), settlementDate: z.string(), state: z.string() })
   .loose();
 
 /**
  * The operator's side of settlements (docs/operators/settlements.md): fee plans, hold and release,
- * what needs attention, the bank file's differences and one settlement by id.
+ * running a date, what needs attention, the bank file's differences and one settlement by id.
  */
 export function settlementOpsPaths(): Record<string, object> {
   const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[] = []) => ({
@@ -94,12 +116,26 @@ export function settlementOpsPaths(): Record<string, object> {
         [merchantIdentifier],
       ),
     },
+    '/ops/v1/merchants/{merchantIdentifier}/settlements/run': {
+      post: op(
+        {
+          summary: "Run a merchant's settlement of a date (operator): started, already running or already completed",
+          description:
+            "{date: yyyy-MM-dd}, the settlement (UTR) date. Starts the settlement workflow of that date the way the daily run does (through the payload codec): a date whose workflow failed, was terminated or timed out is run again (each step is idempotent, and picks up from the settlement's stored state); one running or completed is not started twice, and the answer says which (`outcome`, with the settlement's `state`). A date that is not a working day, or whose capture window has not closed yet (it would settle only what was captured so far), is refused with 409, code 2064, and nothing starts. Unknown merchant: 404, code 2042.",
+          request: settlementRunSchema,
+          example: { date: '2026-11-24' },
+          responses: { 200: { description: 'what the run did', schema: runAnswer } },
+          errors: [400, 401, 404, 409, 413, 415, 503],
+        },
+        [merchantIdentifier],
+      ),
+    },
     '/ops/v1/settlements/needs-attention': {
       get: op(
         read(
-          'Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements, settlements the daily run could not start (notStarted), bank-file differences',
-          'Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.',
-          ok(z.object({}).loose()),
+          'Settlements that need an operator (operator): every settlement not final in time, refused payouts, held settlements, merchants not started, bank files not checked, recent bank-file differences',
+          "`unfinished`: settlements still open, held or awaiting the bank past their time (SETTLEMENT_ATTENTION_OPEN_MINUTES, _HELD_MINUTES, _PAYOUT_MINUTES), or whose workflow failed, was terminated or timed out, each with its `reason` (workflow_failed, workflow_terminated, workflow_timed_out, workflow_not_running, open_too_long, held_too_long, payout_pending_too_long) and its workflow's status; the next daily run or `POST .../settlements/run` runs them again. `refused`: refused payouts not yet carried into a later settlement (they leave the list when one takes their net). `held`: held settlements. `notStarted`: merchants the daily run could not start. `bankFileFailures`: payout dates whose bank file could not be checked. `differences`: differences found in the bank files of the last 7 days. At most 100 of each.",
+          attentionAnswer,
           [401, 503],
         ),
       ),

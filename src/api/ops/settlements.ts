@@ -5,12 +5,12 @@ import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
 import { noBodySchema } from '../schemas/keys';
-import { differencesQuerySchema, feePlanSchema } from '../schemas/settlements';
+import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../schemas/settlements';
 
 /**
  * The operator's side of settlements (docs/operators/settlements.md): a merchant's fee plan, hold
- * and release, a settlement by id, what needs attention (refused payouts not yet carried into a
- * later settlement, held settlements) and the differences found in the bank's settlement files.
+ * and release, running a date, a settlement by id, what needs attention (every settlement not
+ * final in time, refused, held, not started, bank files) and the bank files' differences.
  */
 export function opsSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
@@ -48,6 +48,13 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     const released = await ops.release(m);
     deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
     ctx.body = { success: true, data: { merchantIdentifier: m, held: false, released } };
+  });
+  router.post('/merchants/:merchantIdentifier/settlements/run', async (ctx) => {
+    const { body } = await readJson(ctx, settlementRunSchema, deps.config.MAX_BODY_BYTES);
+    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const run = await ops.run(m, body.date);
+    deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
+    ctx.body = { success: true, data: { merchantIdentifier: m, ...run } };
   });
   router.get('/settlements/needs-attention', async (ctx) => {
     ctx.body = { success: true, data: await ops.needsAttention() };

@@ -8,3 +8,8 @@ export const differencesQuerySchema = z.strictObject({
   date: z.string().refine(isIsoDate, 'must be a yyyy-MM-dd date').optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
+
+/** `POST /ops/v1/merchants/:id/settlements/run`: the settlement (UTR) date to run. */
+export const settlementRunSchema = z.strictObject({
+  date: z.string().refine(isIsoDate, 'must be a yyyy-MM-dd date').describe('the settlement (UTR) date, IST, yyyy-MM-dd'),
+});

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { feePlanSchema } from '../../api/schemas/settlements';
+import { feePlanSchema, settlementRunSchema } from '../../api/schemas/settlements';
 import type { CliContext } from '../context';
 import { usageError, validated } from '../validate';
 
@@ -34,7 +34,9 @@ export function settlementCommands(program: Command, ctx: CliContext): void {
       ctx.print(await ctx.client().call('PUT', `${merchantPath(merchant)}/fee-plan`, { json: plan }));
     });
 
-  const settlements = program.command('settlements').description("merchants' settlements: hold, release, what needs attention");
+  const settlements = program
+    .command('settlements')
+    .description("merchants' settlements: hold, release, run a date, what needs attention");
   settlements
     .command('hold')
     .description(
@@ -54,9 +56,20 @@ export function settlementCommands(program: Command, ctx: CliContext): void {
       ctx.print(await ctx.client().call('POST', `${merchantPath(merchant)}/settlements/release`));
     });
   settlements
+    .command('run')
+    .description(
+      "Run the merchant's settlement of a date (docs/operators/settlements.md): started, or already running, or already completed (with its state). A date whose workflow failed or was terminated runs again; a date whose capture window has not closed is refused (exit status 1, code 2064). Prints {merchantIdentifier, settlementId, settlementDate, outcome, state}.",
+    )
+    .argument('<merchantIdentifier>', 'the merchant')
+    .requiredOption('--date <yyyy-MM-dd>', 'the settlement (UTR) date, IST')
+    .action(async (merchant: string, o: { date: string }, command: Command) => {
+      const body = validated(command, settlementRunSchema, { date: o.date }, { date: '--date' });
+      ctx.print(await ctx.client().call('POST', `${merchantPath(merchant)}/settlements/run`, { json: body }));
+    });
+  settlements
     .command('attention')
     .description(
-      'Print what needs attention: refused payouts not yet carried into a later settlement, held settlements, bank-file differences.',
+      'Print what needs attention: settlements not final in time or whose workflow failed or was terminated (unfinished, each with its reason), refused payouts not yet carried into a later settlement, held settlements, merchants the daily run could not start, bank files not checked, recent bank-file differences.',
     )
     .action(async () => {
       ctx.print(await ctx.client().call('GET', '/settlements/needs-attention'));

@@ -1,0 +1,84 @@
+import type { Collection, Db } from 'mongodb';
+import type { Settlement } from '../domain/settlement';
+import type { SettlementDifference } from './settlement-repository';
+import { UNFINISHED_SETTLEMENT_STATES, type UnfinishedState } from '../domain/settlement-attention';
+import { EARLIEST_DATE } from './transaction-doc';
+
+/** The outcome of the daily check of one bank settlement file (`_id` the payout date). */
+export interface SettlementFileCheck {
+  _id: string;
+  state: 'checked' | 'failed';
+  payouts?: number;
+  differences?: number;
+  reason?: string;
+  at: Date;
+}
+
+/**
+ * The reads behind "needs attention" and the daily run's re-starts, each answered from an index
+ * (src/store/mongo.ts) so its cost follows the settlements that are unfinished, never the store:
+ * `state_created` (a state, then a range of two dates) and `merchant_state_date` (a merchant and
+ * its unfinished states). Also the record of each bank-file check.
+ */
+export class SettlementAttentionRepository {
+  private readonly settlements: Collection<Settlement & { payoutRequestedAt?: Date }>;
+  private readonly fileChecks: Collection<SettlementFileCheck>;
+  private readonly differences: Collection<SettlementDifference>;
+
+  constructor(db: Db) {
+    this.settlements = db.collection('settlements');
+    this.differences = db.collection<SettlementDifference>('settlement_differences');
+    this.fileChecks = db.collection<SettlementFileCheck>('settlement_file_checks');
+  }
+
+  /** Settlements in `state` created before `before`, oldest first (the ones that may have waited too long). */
+  createdBefore(state: UnfinishedState, before: Date, limit: number): Promise<Settlement[]> {
+    return this.settlements
+      .find({ state, createdAt: { $gte: EARLIEST_DATE, $lt: before } })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** Held settlements, oldest first: waiting for the operator's release. */
+  held(limit: number): Promise<Settlement[]> {
+    return this.settlements.find({ state: 'held' }).sort({ createdAt: 1 }).limit(limit).toArray();
+  }
+
+  /** Differences found in the bank's files of these dates (`date` index), newest date first. */
+  differencesOn(dates: string[], limit: number): Promise<SettlementDifference[]> {
+    return this.differences
+      .find({ date: { $in: dates } })
+      .sort({ date: -1, _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  /** The merchant's settlements whose workflow has still to finish them, up to a date (the daily run re-starts them). */
+  async unfinishedOf(merchantIdentifier: string, upTo: string, limit: number): Promise<Settlement[]> {
+    const found = await this.settlements
+      .find({ merchantIdentifier, state: { $in: [...UNFINISHED_SETTLEMENT_STATES] } })
+      .limit(limit)
+      .toArray();
+    return found.filter((s) => s.settlementDate <= upTo).sort((a, b) => a.settlementDate.localeCompare(b.settlementDate));
+  }
+
+  /** Settlements recorded paid in a period (the bank-file check of a payout date). */
+  paidBetween(from: Date, to: Date): Promise<Settlement[]> {
+    return this.settlements.find({ state: 'paid', paidAt: { $gte: from, $lt: to } }).toArray();
+  }
+
+  /** Records the check of a date's file: a success replaces an earlier failure of that date. */
+  async recordFileCheck(check: SettlementFileCheck): Promise<void> {
+    await this.fileChecks.replaceOne({ _id: check._id }, check, { upsert: true });
+  }
+
+  /** Files whose check gave up, oldest date first. */
+  failedFileChecks(limit: number): Promise<SettlementFileCheck[]> {
+    return this.fileChecks.find({ state: 'failed' }).sort({ _id: 1 }).limit(limit).toArray();
+  }
+
+  findFileCheck(date: string): Promise<SettlementFileCheck | null> {
+    return this.fileChecks.findOne({ _id: date });
+  }
+}

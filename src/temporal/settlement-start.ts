@@ -1,0 +1,58 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { WorkflowRunStatus } from '../domain/settlement-attention';
+import {
+  SETTLEMENT_WORKFLOW_TYPE,
+  settlementWorkflowId,
+  type SettlementWorkflow,
+  type SettlementWorkflowInput,
+} from './settlement-contract';
+
+/**
+ * Starts `settlement:<merchant>:<date>` unless it runs or has completed; true when this call
+ * started it. A run that failed, was terminated or timed out is started again (its steps are
+ * idempotent and pick up from the settlement's stored state); a completed one never runs twice.
+ */
+export async function startSettlement(
+  deps: { temporal: Client; taskQueue: string },
+  input: SettlementWorkflowInput,
+): Promise<boolean> {
+  try {
+    await deps.temporal.workflow.start<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
+      workflowId: settlementWorkflowId(input.merchantIdentifier, input.settlementDate),
+      taskQueue: deps.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw e;
+  }
+}
+
+/** The status of the settlement workflow's latest run (null when there is none). */
+export async function settlementRunStatus(temporal: Client, settlementId: string): Promise<WorkflowRunStatus> {
+  try {
+    const { status } = await temporal.workflow.getHandle(settlementId).describe();
+    const name = status.name;
+    return name === 'RUNNING' || name === 'COMPLETED' || name === 'FAILED' || name === 'TERMINATED' || name === 'TIMED_OUT'
+      ? name
+      : 'OTHER';
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) return null;
+    throw e;
+  }
+}
+
+export type SettlementRunOutcome = 'started' | 'already_running' | 'already_completed';
+
+/** Starts the settlement, or says why not: its workflow runs, or completed (the operator's run command). */
+export async function runSettlement(
+  deps: { temporal: Client; taskQueue: string },
+  input: SettlementWorkflowInput,
+): Promise<SettlementRunOutcome> {
+  if (await startSettlement(deps, input)) return 'started';
+  const status = await settlementRunStatus(deps.temporal, settlementWorkflowId(input.merchantIdentifier, input.settlementDate));
+  return status === 'RUNNING' ? 'already_running' : 'already_completed';
+}

@@ -1,0 +1,106 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+import type { Config } from '../config';
+import type { Settlement } from '../domain/settlement';
+import {
+  ATTENTION_REASONS,
+  thresholdOf,
+  UNFINISHED_SETTLEMENT_STATES,
+  unfinishedReason,
+  type AttentionReason,
+  type AttentionThresholds,
+} from '../domain/settlement-attention';
+import { addDays, istDate } from '../domain/settlement-calendar';
+import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
+import { SettlementRepository } from '../store/settlement-repository';
+import { settlementRunStatus } from '../temporal/settlement-start';
+
+/** Items each list of needs attention holds at most (the metric counts these too). */
+export const ATTENTION_LIMIT = 100;
+/** Differences found in the bank's files of this many last days are listed. */
+export const DIFFERENCE_DAYS = 7;
+
+export interface SettlementAttentionDeps {
+  store: { db: Db };
+  config: Pick<
+    Config,
+    'SETTLEMENT_ATTENTION_OPEN_MINUTES' | 'SETTLEMENT_ATTENTION_PAYOUT_MINUTES' | 'SETTLEMENT_ATTENTION_HELD_MINUTES'
+  >;
+  temporal: Client;
+  now: () => Date;
+}
+
+export const attentionThresholds = (c: SettlementAttentionDeps['config']): AttentionThresholds => ({
+  openMs: c.SETTLEMENT_ATTENTION_OPEN_MINUTES * 60_000,
+  heldMs: c.SETTLEMENT_ATTENTION_HELD_MINUTES * 60_000,
+  payoutMs: c.SETTLEMENT_ATTENTION_PAYOUT_MINUTES * 60_000,
+});
+
+/**
+ * What needs an operator about settlements: every one not final after its bounded time (or whose
+ * workflow ended without finishing it), refused payouts not yet carried, held ones, merchants the
+ * daily run could not start, bank files whose check failed, recent bank-file differences. Each
+ * read is bounded (ATTENTION_LIMIT) and served by an index; a settlement's workflow is asked
+ * about only when it is past its time.
+ */
+export function settlementAttention(deps: SettlementAttentionDeps) {
+  const settlements = new SettlementRepository(deps.store.db);
+  const attention = new SettlementAttentionRepository(deps.store.db);
+  const thresholds = attentionThresholds(deps.config);
+
+  const unfinished = async (now: Date) => {
+    const listed: (Pick<
+      Settlement,
+      '_id' | 'merchantIdentifier' | 'settlementDate' | 'state' | 'netPaise' | 'createdAt' | 'payoutRequestedAt'
+    > & { reason: AttentionReason; workflow: string })[] = [];
+    for (const state of UNFINISHED_SETTLEMENT_STATES) {
+      const before = new Date(now.getTime() - thresholdOf(thresholds, state));
+      for (const s of await attention.createdBefore(state, before, ATTENTION_LIMIT)) {
+        const workflow = await settlementRunStatus(deps.temporal, s._id);
+        const reason = unfinishedReason(s, workflow, now, thresholds);
+        if (!reason) continue;
+        const { _id, merchantIdentifier, settlementDate, netPaise, createdAt, payoutRequestedAt } = s;
+        listed.push({
+          _id,
+          merchantIdentifier,
+          settlementDate,
+          state: s.state,
+          netPaise,
+          createdAt,
+          ...(payoutRequestedAt ? { payoutRequestedAt } : {}),
+          reason,
+          workflow: workflow ?? 'NOT_FOUND',
+        });
+      }
+    }
+    return listed;
+  };
+
+  return {
+    async needsAttention() {
+      const now = deps.now();
+      const today = istDate(now);
+      const recentDates = Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(today, -i));
+      return {
+        unfinished: await unfinished(now),
+        refused: await settlements.refusedNotCarried(ATTENTION_LIMIT),
+        held: await attention.held(ATTENTION_LIMIT),
+        notStarted: await settlements.startFailuresListed(ATTENTION_LIMIT),
+        bankFileFailures: await attention.failedFileChecks(ATTENTION_LIMIT),
+        differences: await attention.differencesOn(recentDates, ATTENTION_LIMIT),
+      };
+    },
+
+    /** How many are listed for each reason (the `settlements_needing_attention` gauge). */
+    async counts(): Promise<Record<AttentionReason, number>> {
+      const a = await this.needsAttention();
+      const counts = Object.fromEntries(ATTENTION_REASONS.map((r) => [r, 0])) as Record<AttentionReason, number>;
+      for (const u of a.unfinished) counts[u.reason]++;
+      counts.payout_refused = a.refused.length;
+      counts.not_started = a.notStarted.length;
+      counts.bank_file_failed = a.bankFileFailures.length;
+      counts.bank_difference = a.differences.length;
+      return counts;
+    },
+  };
+}

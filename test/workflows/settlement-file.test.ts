@@ -1,0 +1,193 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { createSettlementActivities } from '../../activities/settlement-activities';
+import { createSettlementFileActivities } from '../../activities/settlement-file-activities';
+import type { BankPayoutLine, BankPayouts } from '../../src/bank/connector';
+import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
+import { settlementFileSchema } from '../../src/bank/protocol';
+import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
+import { MerchantRepository } from '../../src/store/merchant-repository';
+import { connectStore, type Store } from '../../src/store/mongo';
+import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
+import { SettlementAttentionRepository } from '../../src/store/settlement-attention-repository';
+import { SettlementClaimRepository } from '../../src/store/settlement-claim-repository';
+import { SettlementRepository } from '../../src/store/settlement-repository';
+import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
+import { TransactionRepository } from '../../src/store/transaction-repository';
+import { settlementWorkflowId } from '../../src/temporal/settlement-contract';
+import { settlementAttention } from '../../src/usecases/settlement-attention';
+import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+
+const MASTER_KEY = 'b'.repeat(64);
+
+/** The sandbox bank, whose settlement file is whatever the test says (or fails, as a bad file does). */
+class FileBank implements BankPayouts {
+  readonly sandbox = new SandboxBankConnector();
+  file: BankPayoutLine[] | Error = [];
+  reads = 0;
+  requestPayout(r: Parameters<BankPayouts['requestPayout']>[0]) {
+    return this.sandbox.requestPayout(r);
+  }
+  inquirePayout(r: { payoutId: string }) {
+    return this.sandbox.inquirePayout(r);
+  }
+  async settlementFile(): Promise<BankPayoutLine[]> {
+    this.reads++;
+    if (this.file instanceof Error) throw this.file;
+    return this.file;
+  }
+}
+
+/**
+ * The bank's settlement file on its own (workflows/settlement-file.ts) on the time-skipping server
+ * with the real activities against the real store: a bad file is retried a bounded number of
+ * times and recorded, never holding up the daily run; files are compared by payout date.
+ */
+describe('bank settlement file workflow (time-skipping, real store)', function () {
+  this.timeout(120_000);
+  const env = timeSkippingPerSuite();
+  const taskQueue = 'settlement-file-test';
+  let store: Store;
+  let settlements: SettlementRepository;
+
+  before(async () => {
+    const s = await testStore();
+    store = await connectStore(s.uri, `${s.dbName}_settlement_file_${Date.now().toString(36)}`);
+    settlements = new SettlementRepository(store.db);
+  });
+  after(async () => {
+    await store?.db.dropDatabase();
+    await store?.close();
+  });
+
+  function activitiesWith(bank: BankPayouts) {
+    const deps = {
+      settlementStore: settlements,
+      settlementAttention: new SettlementAttentionRepository(store.db),
+      settlementClaims: new SettlementClaimRepository(store.db, new TransactionRepository(store.db, MASTER_KEY)),
+      settlementSettings: new SettlementSettingsRepository(store.db),
+      payouts: bank,
+      settlementAccount: async () => ({ ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test' }),
+      payoutAccountSeal: new PayoutAccountSeal(MASTER_KEY),
+      merchants: new MerchantRepository(store.db, MASTER_KEY),
+      settlementCalendar: { days: 1, holidays: new Set<string>() },
+      defaultFeePlan: DEFAULT_FEE_PLAN,
+      now: () => new Date(),
+      temporal: env().client,
+      taskQueue,
+    };
+    return { ...createSettlementActivities(deps), ...createSettlementFileActivities(deps) };
+  }
+
+  const run = async <T>(bank: BankPayouts, workflow: string, args: unknown[], then?: (r: T) => Promise<void>) => {
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: activitiesWith(bank),
+    });
+    return worker.runUntil(async () => {
+      const r = (await env().client.workflow.execute(workflow, {
+        workflowId: `${workflow}:${randomBytes(4).toString('hex')}`,
+        taskQueue,
+        args,
+      })) as T;
+      await then?.(r);
+      return r;
+    });
+  };
+
+  it("a bank file that cannot be read does not hold up the daily run: the merchants' settlements start and pay", async () => {
+    const m = `m${randomBytes(8).toString('hex')}`;
+    await store.db.collection('transactions').insertOne({
+      _id: `${m}:o1` as never,
+      txnId: `T${randomBytes(8).toString('hex')}`,
+      merchantIdentifier: m,
+      orderId: 'o1',
+      amountPaise: 10_000,
+      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
+      status: 'Success',
+      createdAt: new Date('2026-11-23T05:00:00Z'),
+      updatedAt: new Date('2026-11-23T05:00:00Z'),
+      successAt: new Date('2026-11-23T05:00:00Z'),
+      refunds: [],
+      version: 1,
+    });
+    await store.db.collection<{ _id: string }>('merchants').insertOne({ _id: m });
+    const bank = new FileBank();
+    bank.file = new Error("the bank's file does not match the protocol");
+    const day = await run<{ started: number }>(bank, 'settlementDayWorkflow', [{ settlementDate: '2026-11-24' }], async () => {
+      await env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-24')).result();
+    });
+    assert.ok(day.started >= 1);
+    assert.equal((await settlements.find(settlementWorkflowId(m, '2026-11-24')))?.state, 'paid');
+    assert.equal(bank.reads, 0, 'the daily run no longer reads the file');
+  });
+
+  it('a file that fails every attempt is recorded as failed after bounded retries and listed; a good one clears it', async () => {
+    const bank = new FileBank();
+    bank.file = new Error('garbled');
+    const failed = await run<{ failed?: string }>(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
+    assert.match(failed.failed ?? '', /garbled/);
+    assert.ok(bank.reads > 1 && bank.reads <= 10, `bounded attempts (${bank.reads})`);
+    const ops = settlementAttention({
+      store,
+      config: {
+        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
+        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
+        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+      },
+      temporal: env().client,
+      now: () => new Date(),
+    });
+    const listed = (await ops.needsAttention()).bankFileFailures.find((f) => f._id === '2026-10-03');
+    assert.match(listed?.reason ?? '', /garbled/);
+    assert.ok((await ops.counts()).bank_file_failed >= 1);
+    bank.file = [];
+    await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
+    assert.ok(!(await ops.needsAttention()).bankFileFailures.some((f) => f._id === '2026-10-03'));
+  });
+
+  it('compares by payout date; a payout the bank paid while the gateway waits for its answer is a difference', async () => {
+    const m = `m${randomBytes(8).toString('hex')}`;
+    const base = { merchantIdentifier: m, lineCount: 1, netPaise: 5_000, carriedOutPaise: 0, createdAt: new Date() };
+    // Settled Friday, paid on Saturday (late): Saturday's file lists it, Friday's does not.
+    const late = settlementWorkflowId(m, '2026-10-09');
+    const waiting = settlementWorkflowId(m, '2026-10-08');
+    await store.db.collection('settlements').insertMany([
+      {
+        ...base,
+        _id: late as never,
+        settlementDate: '2026-10-09',
+        state: 'paid',
+        utr: 'UTR1',
+        paidAt: new Date('2026-10-10T06:00:00Z'),
+      },
+      { ...base, _id: waiting as never, settlementDate: '2026-10-08', state: 'payout_requested' },
+    ]);
+    const bank = new FileBank();
+    const line = (payoutId: string, utr: string) => ({ payoutId, merchantIdentifier: m, amountPaise: 5_000, utr });
+    bank.file = [];
+    await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-09' }]);
+    assert.deepEqual(await settlements.differencesOn('2026-10-09', 100), [], 'not paid on the 9th: nothing missing');
+    bank.file = [line(late, 'UTR1'), line(waiting, 'UTR2')];
+    await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-10' }]);
+    const found = await settlements.differencesOn('2026-10-10', 100);
+    assert.deepEqual(
+      found.map((d) => [d.payoutId, d.kind]),
+      [[waiting, 'paid_at_bank_not_recorded']],
+    );
+  });
+
+  it('reads a file with fields it does not know; refuses one without a field it uses', () => {
+    const file = {
+      date: '2026-10-10',
+      payouts: [{ payoutId: 'p1', merchantIdentifier: 'm1', amountPaise: 100, utr: 'U1', channel: 'NEFT' }],
+      generatedAt: '2026-10-11T00:00:00Z',
+    };
+    assert.equal(settlementFileSchema.parse(file).payouts[0]!.payoutId, 'p1');
+    const { utr: _utr, ...noUtr } = file.payouts[0]!;
+    assert.equal(settlementFileSchema.safeParse({ ...file, payouts: [noUtr] }).success, false);
+  });
+});
