@@ -16,6 +16,15 @@ const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
+/**
+ * Claim pages and totals heartbeat as they go: an attempt that stops is retried within a minute,
+ * and the settlement's claim fence keeps a stopped attempt that wakes up from writing after the totals.
+ */
+const claimAct = proxyActivities<SettlementActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
 
 /**
  * One merchant's settlement of one date (workflow id `settlement:<merchant>:<yyyy-MM-dd>`, also
@@ -74,12 +83,12 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     state = 'claiming';
     for (const phase of ['sales', 'adjustments'] as ClaimPhase[]) {
       let cursor = null;
-      do cursor = (await act.claimSettlementPage({ ...input, phase, cursor })).next;
+      do cursor = (await claimAct.claimSettlementPage({ ...input, phase, cursor })).next;
       while (cursor);
     }
   }
   state = 'totalling';
-  const totals = await act.totalSettlement(input);
+  const totals = await claimAct.totalSettlement(input);
   if (!totals.pay) return done(totals);
 
   state = 'payout_requested';
