@@ -1,4 +1,4 @@
-import { activityInfo } from '@temporalio/activity';
+import { activityInfo, heartbeat } from '@temporalio/activity';
 
 /**
  * Whether this run is a retry of the running activity: its earlier run may have done part of its
@@ -10,4 +10,14 @@ export function isActivityRetry(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Heartbeats when called inside an activity (the SDK throttles them); nothing elsewhere (benchmarks, store tests). */
+export function heartbeatIfActivity(): void {
+  try {
+    activityInfo();
+  } catch {
+    return;
+  }
+  heartbeat();
 }

@@ -76,7 +76,8 @@ function settle(t: Transaction, input: RecordRefundInput, at: Date) {
           completedAt: at,
         },
   );
-  if (input.answer.approved) return { set: { refunds, updatedAt: at } };
+  // A settled refund is a settleable adjustment: indexed for the settlement engine in the same write.
+  if (input.answer.approved) return { set: { refunds, updatedAt: at, adjustedAt: at } };
   const entry = t.refunds.find((r) => r.merchantRefId === input.merchantRefId)!;
   const reserved = (t.refundReservedPaise ?? 0) - entry.amountPaise;
   return { set: { refunds, refundReservedPaise: reserved, status: statusForReserved(t.amountPaise, reserved), updatedAt: at } };

@@ -5,6 +5,8 @@ import { captureWindow, istDate, istMidnight, isWorkingDay, type SettlementCalen
 import type { FeePlan } from '../src/domain/settlement-fees';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';
+import { ClaimsClosedError } from '../src/store/settlement-claim-fence';
+import { heartbeatIfActivity } from './activity-retry';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
 import type { SettlementAttentionRepository } from '../src/store/settlement-attention-repository';
@@ -140,11 +142,25 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return stepOf(id);
     },
 
-    /** One page of claims and lines (SETTLEMENT_PAGE_SIZE transactions); `next` null when the phase is done. */
+    /**
+     * One page of claims and lines (SETTLEMENT_PAGE_SIZE transactions); `next` null when the phase
+     * is done. It writes only under the settlement's claim lease, taken while the settlement is open
+     * and its claims not closed by the totals: a late attempt (after the totals) adds nothing.
+     */
     async claimSettlementPage(input: ClaimPageInput): Promise<{ lines: number; next: ClaimCursor | null }> {
       const scope = await scopeOf(input);
-      if (input.phase === 'sales') return claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE);
-      return claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE);
+      const lease = await claims.fence.lease(scope.settlementId, now());
+      if (!lease) return { lines: 0, next: null };
+      const guard = claims.fence.guard(scope.settlementId, now, lease, heartbeatIfActivity);
+      try {
+        if (input.phase === 'sales') return await claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE, guard.check);
+        return await claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE, guard.check);
+      } catch (e) {
+        if (e instanceof ClaimsClosedError) return { lines: 0, next: null };
+        throw e;
+      } finally {
+        await claims.fence.release(scope.settlementId, guard.until());
+      }
     },
 
     /**
@@ -155,8 +171,15 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const before = await store.find(id);
       if (before && before.state !== 'open') return { ...(await stepOf(id)), pay: before.state === 'payout_requested' };
+      // Totals only from open, once no claim page may write any more (a live lease: retried later).
+      const fence = await claims.fence.close(id, now());
+      if (fence === 'busy') throw new Error(`settlement ${id}: a claim page still holds its lease; the totals wait for it`);
+      if (fence === 'notOpen') {
+        const s = await store.find(id);
+        return { ...(await stepOf(id)), pay: s?.state === 'payout_requested' };
+      }
       await store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate);
-      const totals = await store.totals(id);
+      const totals = await store.totals(id, heartbeatIfActivity);
       const carriedIn = await store.takeCarried(input.merchantIdentifier, id, input.settlementDate);
       await store.setTotals(id, totals, carriedIn);
       const outcome = settlementOutcome(totals.linesNetPaise, carriedIn);

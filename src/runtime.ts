@@ -1,3 +1,4 @@
+import { backfillAdjustedAt } from './store/migrations/settlement-adjusted-at';
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { BankConnector, BankPayouts } from './bank/connector';
@@ -103,6 +104,8 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   await migrateOnce(store.db, 'pending-sweep-queue-v1', now(), () => transactions.queuePendingForSweep());
   // The dashboard's daily figures, counted from the orders stored before they existed.
   await migrateOnce(store.db, 'daily-figures-v1', now(), () => new DailyFiguresRepository(store.db).rebuildAll(now()));
+  // Orders refunded or charged back before settlements found adjustments by adjustedAt.
+  await migrateOnce(store.db, 'settlement-adjusted-at-v1', now(), () => backfillAdjustedAt(store.db));
   const beforeClose: (() => Promise<void>)[] = [];
   return {
     config,

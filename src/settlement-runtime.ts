@@ -13,10 +13,13 @@ import type { Db } from 'mongodb';
 import type { MerchantRepository } from './store/merchant-repository';
 import type { TransactionRepository } from './store/transaction-repository';
 
-/** The working-day calendar of the configuration (SETTLEMENT_DAYS, SETTLEMENT_HOLIDAYS). */
-export const settlementCalendar = (c: Pick<Config, 'SETTLEMENT_DAYS' | 'SETTLEMENT_HOLIDAYS'>): SettlementCalendar => ({
+/** The working-day calendar of the configuration (SETTLEMENT_DAYS, SETTLEMENT_HOLIDAYS; T+0 cuts off at SETTLEMENT_HOUR_IST). */
+export const settlementCalendar = (
+  c: Pick<Config, 'SETTLEMENT_DAYS' | 'SETTLEMENT_HOLIDAYS'> & Partial<Pick<Config, 'SETTLEMENT_HOUR_IST'>>,
+): SettlementCalendar => ({
   days: c.SETTLEMENT_DAYS,
   holidays: parseHolidays(c.SETTLEMENT_HOLIDAYS),
+  ...(c.SETTLEMENT_HOUR_IST === undefined ? {} : { cutoffHourIst: c.SETTLEMENT_HOUR_IST }),
 });
 
 /** The fee plan of merchants without their own (SETTLEMENT_FEE_PLAN, validated at start-up). */

@@ -18,6 +18,15 @@ const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
+/**
+ * Claim pages and totals heartbeat as they go: an attempt that stops is retried within a minute,
+ * and the settlement's claim fence keeps a stopped attempt that wakes up from writing after the totals.
+ */
+const claimAct = proxyActivities<SettlementActivities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
 
 /**
  * One merchant's settlement of one date (workflow id `settlement:<merchant>:<yyyy-MM-dd>`, also
@@ -87,13 +96,13 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
       do {
         if (bounded && pages >= CLAIM_PAGES_PER_RUN)
           return continueAsNew<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
-        cursor = (await act.claimSettlementPage({ ...base, phase, cursor })).next;
+        cursor = (await claimAct.claimSettlementPage({ ...base, phase, cursor })).next;
         pages++;
       } while (cursor);
     }
   }
   state = 'totalling';
-  const totals = await act.totalSettlement(base);
+  const totals = await claimAct.totalSettlement(base);
   if (!totals.pay) return done(totals);
 
   state = 'payout_requested';

@@ -94,6 +94,22 @@ export function refundReturnedFee(
   };
 }
 
+/**
+ * What the refunds of a sale settled before the one at `index` add up to, in the order they
+ * settled (completedAt, then their place): the running total refundReturnedFee starts from. The
+ * order a refund was asked in is not the order the bank answers in; counting in settling order, a
+ * settled refund's predecessors never change afterwards (a later one settles later), so the
+ * returns of refunds adding up to the whole amount add up to exactly the fee charged.
+ */
+export function refundedBeforePaise(
+  refunds: readonly { amountPaise: Paise; status: string; completedAt?: Date | null }[],
+  index: number,
+): Paise {
+  const at = (i: number) => refunds[i]!.completedAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const before = (i: number) => at(i) < at(index) || (at(i) === at(index) && i < index);
+  return refunds.reduce((sum, r, i) => sum + (i !== index && r.status === 'SUCCESS' && before(i) ? r.amountPaise : 0), 0);
+}
+
 const feeRateSchema = z.strictObject({
   percentBps: z.number().int().min(0).max(10_000).describe('percentage in basis points: 199 = 1.99 %'),
   fixedPaise: z.number().int().min(0).max(100_000).describe('fixed fee in paise'),

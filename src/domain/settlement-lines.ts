@@ -1,6 +1,6 @@
 import type { Paise } from './money';
 import { chargebackEventId, refundEventId, settlementLineId, type SettlementLine } from './settlement';
-import { refundReturnedFee, saleFee, type FeePlan } from './settlement-fees';
+import { refundedBeforePaise, refundReturnedFee, saleFee, type FeePlan } from './settlement-fees';
 import type { Transaction } from './transaction';
 
 type LineTxn = Pick<
@@ -64,7 +64,7 @@ export function refundLine(
   c: LineContext,
 ): SettlementLine {
   const r = t.refunds[index]!;
-  const refundedBefore = t.refunds.slice(0, index).reduce((sum, e) => sum + (e.status === 'SUCCESS' ? e.amountPaise : 0), 0);
+  const refundedBefore = refundedBeforePaise(t.refunds, index);
   const returned = refundReturnedFee(plan, { amountPaise: t.amountPaise, ...sale }, refundedBefore, r.amountPaise);
   const master = t.split?.masterMerchantIdentifier ?? t.merchantIdentifier;
   return {

@@ -123,6 +123,12 @@ export interface Transaction {
   split?: TransactionSplit;
   /** The settlement that claimed the sale (claimed once, by conditional update). */
   saleSettlementId?: string;
+  /**
+   * When the order's latest settleable adjustment happened (a refund settled SUCCESS, a chargeback
+   * raised or reverted), written in the same write as the adjustment: the settlement engine finds
+   * the adjustments it claims by this field (index merchant_adjusted), never by walking every order.
+   */
+  adjustedAt?: Date;
   version: number;
 }
 

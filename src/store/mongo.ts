@@ -50,9 +50,11 @@ export const TRANSACTION_INDEXES: readonly { key: Record<string, 1>; name: strin
   { key: { merchantIdentifier: 1, createdAt: 1, txnId: 1 }, name: 'merchant_created' },
   { key: { merchantIdentifier: 1, successAt: 1, txnId: 1 }, name: 'merchant_success' },
   // A walk's keyset check (has any of the merchant's transactions been written since a page was
-  // read?) and settlements (a merchant's orders changed since a date: refunds settled, chargebacks
-  // raised or reverted, read as a two-sided date range so the embedded store answers from the index).
+  // read?), read as a two-sided date range so the embedded store answers from the index.
   { key: { merchantIdentifier: 1, updatedAt: 1, txnId: 1 }, name: 'merchant_updated' },
+  // Settlements: a merchant's orders with a refund settled or a chargeback raised or reverted since
+  // a date (`adjustedAt`, only on orders that have one), read as a two-sided date range.
+  { key: { merchantIdentifier: 1, adjustedAt: 1, txnId: 1 }, name: 'merchant_adjusted', sparse: true },
   // The pending sweeps: what is due, least recently swept first (so a backlog rotates through runs).
   // The pending-payment sweep's queue (transaction-repository.ts, SweepQueue): only Pending orders hold it.
   { key: { sweepLane: 1, sweepDueAt: 1 }, name: 'sweep_lane_due', sparse: true },

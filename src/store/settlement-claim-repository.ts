@@ -2,13 +2,20 @@ import type { Collection, Db, Document, Filter } from 'mongodb';
 import { chargebackLine, refundLine, saleLines } from '../domain/settlement-lines';
 import { settlementLineId, type SettlementLine } from '../domain/settlement';
 import type { FeePlan } from '../domain/settlement-fees';
+import { SettlementClaimFence } from './settlement-claim-fence';
 import type { TransactionRepository, TransactionWithoutBuyer } from './transaction-repository';
 
-/** Where a page of claims resumes: after the rows at `at` (ISO), of which `ties` were read already. */
-export interface ClaimCursor {
-  at: string;
-  ties: number;
-}
+/**
+ * Where a page of claims resumes: after the row at `at` (ISO) with `txnId`, in the order (date,
+ * txnId). A keyset, never a count of rows read: rows claimed by another settlement meanwhile drop
+ * out of the page's filter and a count would then skip as many unread rows. `ties` (a count of the
+ * rows read at `at`) is what cursors recorded in histories before the keyset carry.
+ */
+export type ClaimCursor = { at: string; txnId: string } | { at: string; ties: number };
+
+/** Called before each write a claim page makes: throws when the page may no longer write (the settlement's fence). */
+export type ClaimGuard = () => Promise<void>;
+const unguarded: ClaimGuard = async () => undefined;
 
 export interface ClaimScope {
   settlementId: string;
@@ -45,6 +52,8 @@ const FAR_FUTURE = new Date('2200-01-01T00:00:00Z');
 export class SettlementClaimRepository {
   private readonly txns: Collection<Document>;
   private readonly lines: Collection<SettlementLine>;
+  /** Orders the claim pages before the totals (settlement-claim-fence.ts). */
+  readonly fence: SettlementClaimFence;
 
   constructor(
     db: Db,
@@ -52,25 +61,47 @@ export class SettlementClaimRepository {
   ) {
     this.txns = db.collection('transactions');
     this.lines = db.collection<SettlementLine>('settlement_lines');
+    this.fence = new SettlementClaimFence(db);
   }
 
-  /** One page of sales captured in [from, to): paid orders (successAt set) not claimed by another settlement. */
+  /**
+   * One page of sales captured in [from, to): paid orders (successAt set) not claimed by another
+   * settlement. Each claim is conditional on the split as read (absent, or set: a split is written
+   * once, only before the claim), so a split recorded between the read and the claim makes the
+   * claim miss; the order is read again and claimed as it now stands. Lines are built only from a
+   * document the claim held: a split answered "recorded" is always settled as recorded, and a
+   * retried page rebuilds the very same lines.
+   */
   async claimSales(
     s: ClaimScope,
     cursor: ClaimCursor | null,
     limit: number,
+    guard: ClaimGuard = unguarded,
   ): Promise<{ lines: number; next: ClaimCursor | null }> {
     const page = await this.page('successAt', { $gte: s.from, $lt: s.to }, s, cursor, limit, {
       saleSettlementId: { $in: [null, s.settlementId] },
     });
-    const unclaimed = page.rows.filter((t) => t.saleSettlementId === undefined).map((t) => t.txnId);
-    const mine = await this.claim(
-      unclaimed.map((txnId) => ({
-        filter: { txnId, saleSettlementId: { $exists: false } },
-        set: { saleSettlementId: s.settlementId },
-      })),
-    );
-    const held = page.rows.filter((t) => t.saleSettlementId === s.settlementId || mine.has(t.txnId));
+    const held = page.rows.filter((t) => t.saleSettlementId === s.settlementId);
+    let todo = page.rows.filter((t) => t.saleSettlementId === undefined);
+    // Each round misses only orders split meanwhile (once each) or claimed elsewhere: a few rounds at most.
+    for (let round = 0; todo.length > 0 && round < 4; round++) {
+      const won = await this.conditionalClaims(
+        todo.map((t) => ({
+          filter: { txnId: t.txnId, saleSettlementId: { $exists: false }, split: { $exists: t.split !== undefined } },
+          set: { saleSettlementId: s.settlementId },
+        })),
+        guard,
+      );
+      if (won === todo.length) {
+        held.push(...todo);
+        break;
+      }
+      // Some missed: claimed by another settlement (dropped), by another attempt of this page
+      // (ours, as it stands), or split since the read (claimed again, with its split).
+      const again = await this.transactions.findByTxnIds(todo.map((t) => t.txnId));
+      held.push(...again.filter((t) => t.saleSettlementId === s.settlementId));
+      todo = again.filter((t) => t.saleSettlementId === undefined);
+    }
     const ctx = { settlementId: s.settlementId, settlementDate: s.settlementDate };
     const lines = held.flatMap((t) =>
       saleLines(t, s.plan, ctx).map((l) =>
@@ -79,26 +110,30 @@ export class SettlementClaimRepository {
           : { ...l, settlementId: pendingLineSettlementId(l.merchantIdentifier), settlementDate: '' },
       ),
     );
+    await guard();
     await this.insertLines(lines);
     return { lines: lines.length, next: page.next };
   }
 
   /**
-   * One page of the merchant's orders changed since `from`: their refunds settled (SUCCESS) and
-   * chargebacks raised or reverted before `to`, not claimed by another settlement.
+   * One page of the merchant's orders with an adjustment since `from` (`adjustedAt`, written with
+   * each refund settled, chargeback raised or reverted): their refunds settled (SUCCESS) and
+   * chargebacks raised or reverted before `to`, not claimed by another settlement. Orders without
+   * any adjustment are never read, however many the merchant has.
    */
   async claimAdjustments(
     s: ClaimScope,
     cursor: ClaimCursor | null,
     limit: number,
+    guard: ClaimGuard = unguarded,
   ): Promise<{ lines: number; next: ClaimCursor | null }> {
-    const page = await this.page('updatedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, limit, {});
+    const page = await this.page('adjustedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, limit, {});
     const ours = (id: string | undefined) => id === undefined || id === s.settlementId;
     const due = page.rows.flatMap((t) => adjustmentsDue(t, s.to, ours));
     const claims = due
       .filter((d) => d.claimedBy === undefined)
       .map((d) => ({ filter: { txnId: d.t.txnId, ...d.unclaimed }, set: d.set(s.settlementId), key: d.key }));
-    const won = await this.claim(claims);
+    const won = await this.claim(claims, guard);
     const held = due.filter((d) => d.claimedBy === s.settlementId || won.has(d.key));
     const sales = await this.saleFees(held.filter((d) => d.kind === 'refund').map((d) => d.t));
     const ctx = { settlementId: s.settlementId, settlementDate: s.settlementDate };
@@ -110,6 +145,7 @@ export class SettlementClaimRepository {
       }
       return chargebackLine(d.t, d.t.chargeback!.amountPaise, d.kind === 'reversal', ctx);
     });
+    await guard();
     await this.insertLines(lines);
     return { lines: lines.length, next: page.next };
   }
@@ -123,7 +159,7 @@ export class SettlementClaimRepository {
     );
     if (sale.length > 0) return true;
     for (let cursor: ClaimCursor | null = null, first = true; first || cursor; first = false) {
-      const page = await this.page('updatedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, 1000, {});
+      const page = await this.page('adjustedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, 1000, {});
       if (page.rows.some((t) => adjustmentsDue(t, s.to, (id) => id === undefined).length > 0)) return true;
       cursor = page.next;
     }
@@ -138,35 +174,40 @@ export class SettlementClaimRepository {
     return new Map(found.map((l) => [l.txnId, { feePaise: l.feePaise, taxPaise: l.taxPaise }]));
   }
 
-  /** A page of the merchant's transactions by a date field in a range, resuming after the cursor. */
+  /** A page of the merchant's transactions by a date field in a range, in (date, txnId) order, after the cursor. */
   private async page(
-    field: 'successAt' | 'updatedAt',
+    field: 'successAt' | 'adjustedAt',
     range: { $gte: Date; $lt: Date },
     s: ClaimScope,
     cursor: ClaimCursor | null,
     limit: number,
     extra: Filter<Document>,
   ): Promise<{ rows: TransactionWithoutBuyer[]; next: ClaimCursor | null }> {
-    const start = cursor ? new Date(cursor.at) : range.$gte;
-    const skip = cursor?.ties ?? 0;
-    // Ties at the cursor's instant come back in txnId order, so skipping those read resumes exactly.
+    const at = cursor ? new Date(cursor.at) : null;
+    const start = at && at > range.$gte ? at : range.$gte;
+    // The range starts at the cursor's date (the store seeks there in the index); its ties by txnId.
+    const after =
+      at && cursor && 'txnId' in cursor ? { $and: [{ $or: [{ [field]: { $gt: at } }, { txnId: { $gt: cursor.txnId } }] }] } : {};
+    const skip = cursor && 'ties' in cursor ? cursor.ties : 0;
     const rows = await this.transactions.findMatching(
-      { merchantIdentifier: s.merchantIdentifier, [field]: { $gte: start, $lt: range.$lt }, ...extra },
+      { merchantIdentifier: s.merchantIdentifier, [field]: { $gte: start, $lt: range.$lt }, ...extra, ...after },
       { [field]: 1, txnId: 1 },
       limit + skip,
     );
     const fresh = rows.slice(skip);
     if (fresh.length < limit) return { rows: fresh, next: null };
-    const last = (fresh[fresh.length - 1]![field] as Date).getTime();
-    const ties = rows.filter((t) => (t[field] as Date).getTime() === last).length;
-    return { rows: fresh, next: { at: new Date(last).toISOString(), ties } };
+    const last = fresh[fresh.length - 1]!;
+    return { rows: fresh, next: { at: (last[field] as Date).toISOString(), txnId: last.txnId } };
   }
 
-  /** Conditional claims, CLAIMS_PER_COMMAND a round trip; returns the keys (txnId or `key`) of those this call won. */
-  private async claim(claims: { filter: Filter<Document>; set: Record<string, string>; key?: string }[]): Promise<Set<string>> {
-    if (claims.length === 0) return new Set();
+  /** Conditional updates, CLAIMS_PER_COMMAND a round trip, each after the guard; returns how many applied. */
+  private async conditionalClaims(
+    claims: { filter: Filter<Document>; set: Record<string, string> }[],
+    guard: ClaimGuard,
+  ): Promise<number> {
     let modified = 0;
     for (let i = 0; i < claims.length; i += CLAIMS_PER_COMMAND) {
+      await guard();
       const result = await this.txns.bulkWrite(
         claims
           .slice(i, i + CLAIMS_PER_COMMAND)
@@ -175,6 +216,16 @@ export class SettlementClaimRepository {
       );
       modified += result.modifiedCount;
     }
+    return modified;
+  }
+
+  /** Conditional claims; returns the keys (txnId or `key`) of those this settlement holds afterwards. */
+  private async claim(
+    claims: { filter: Filter<Document>; set: Record<string, string>; key?: string }[],
+    guard: ClaimGuard,
+  ): Promise<Set<string>> {
+    if (claims.length === 0) return new Set();
+    const modified = await this.conditionalClaims(claims, guard);
     if (modified === claims.length) return new Set(claims.map((c) => c.key ?? (c.filter.txnId as string)));
     // Some were claimed meanwhile by another settlement: read back which are ours.
     const ours = new Set<string>();

@@ -101,8 +101,9 @@ export class SettlementRepository {
   /**
    * The sums of a settlement's lines, streamed through the `settlement` index and added here: the
    * embedded store's `$group` does not sum (FerretDB 1.24 answers 0), and the cost is the lines' anyway.
+   * `progress` is called after every 1,000 lines (the totals activity's heartbeat).
    */
-  async totals(id: string): Promise<SettlementTotals> {
+  async totals(id: string, progress: () => void = () => undefined): Promise<SettlementTotals> {
     let t = EMPTY_TOTALS;
     const cursor = this.lines.find(
       { settlementId: id },
@@ -114,6 +115,7 @@ export class SettlementRepository {
       if (batch.length === 1000) {
         t = addLines(t, batch);
         batch = [];
+        progress();
       }
     }
     return addLines(t, batch);

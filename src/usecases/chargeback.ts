@@ -50,7 +50,14 @@ export async function applyChargeback(
       version: t.version + 1,
     };
     const updated = await deps.transactions.updateIfUnchanged(order, t.version, {
-      set: { status: decision.status, chargeback: decision.chargeback, updatedAt: now, chargebackNotice: notice },
+      // adjustedAt: a raise or revert is a settleable adjustment, indexed for the settlement engine in the same write.
+      set: {
+        status: decision.status,
+        chargeback: decision.chargeback,
+        updatedAt: now,
+        adjustedAt: now,
+        chargebackNotice: notice,
+      },
     });
     if (!updated) continue;
     await startChargebackNotice(deps, updated, notice);

@@ -95,16 +95,17 @@ describe('store: a settlement claims a page of many sales', function () {
   });
 
   // What the store reads for each claim page and each claim, explained as the repository sent it:
-  // the merchant's window from its index, never the store's other merchants (bench:settlement).
-  it('reads the sales and adjustments pages from merchant_success and merchant_updated in their order, claims by txnId_unique', async () => {
+  // the merchant's window from its index, never the store's other merchants (bench:settlement), and
+  // for adjustments only the orders that have one (adjustedAt), never every order updated since.
+  it('reads the sales and adjustments pages from merchant_success and merchant_adjusted in their order, claims by txnId_unique', async () => {
     sent.length = 0;
     await claims.claimSales(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
     await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
     const finds = sent.filter((c) => c.find === 'transactions');
     const salesPage = finds.find((c) => (c.filter as Document).successAt !== undefined)!;
-    const adjustmentsPage = finds.find((c) => (c.filter as Document).updatedAt !== undefined)!;
+    const adjustmentsPage = finds.find((c) => (c.filter as Document).adjustedAt !== undefined)!;
     assertIndexSearch(await explainFind(db, salesPage), 'merchant_success', { ordered: true });
-    assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_updated', { ordered: true });
+    assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_adjusted', { ordered: true });
     const update = claimCommands[0]!; // the first test's first command of claims
     const claim = (update.updates as { q: Document }[])[0]!.q;
     assertIndexSearch(await explainFind(db, { find: 'transactions', filter: claim }), 'txnId_unique', { ordered: false });

@@ -59,4 +59,28 @@ describe('settlement calendar (domain)', () => {
     assert.equal(isIsoDate('2026-02-28'), true);
     assert.equal(isIsoDate('2026-2-28'), false);
   });
+
+  it("T+0 settles a working day's captures on that day up to the cut-off hour; later ones and the weekend's on the next working day", () => {
+    const t0: SettlementCalendar = { days: 0, holidays: new Set(), cutoffHourIst: 9 };
+    // Thursday 2026-11-26: from Wednesday 09:00 IST (03:30 UTC) to Thursday 09:00 IST.
+    assert.deepEqual(captureWindow(t0, '2026-11-26'), {
+      from: new Date('2026-11-25T03:30:00Z'),
+      to: new Date('2026-11-26T03:30:00Z'),
+    });
+    assert.equal(settlementDateOfCapture(t0, new Date('2026-11-26T03:29:00Z')), '2026-11-26', '08:59 IST Thursday');
+    assert.equal(settlementDateOfCapture(t0, new Date('2026-11-26T03:30:00Z')), '2026-11-27', '09:00 IST Thursday');
+    // Monday takes Friday 09:00 to Monday 09:00; Saturday and Sunday take nothing.
+    assert.deepEqual(captureWindow(t0, '2026-11-30'), {
+      from: new Date('2026-11-27T03:30:00Z'),
+      to: new Date('2026-11-30T03:30:00Z'),
+    });
+    assert.equal(captureWindow(t0, '2026-11-28'), null);
+    assert.equal(settlementDateOfCapture(t0, new Date('2026-11-28T06:30:00Z')), '2026-11-30', 'Saturday noon');
+    // Every instant belongs to exactly the window of its settlement date.
+    for (let at = Date.parse('2026-11-20T00:00:00Z'); at < Date.parse('2026-12-10T00:00:00Z'); at += 45 * 60_000) {
+      const s = settlementDateOfCapture(t0, new Date(at));
+      const w = captureWindow(t0, s)!;
+      assert.ok(w.from.getTime() <= at && at < w.to.getTime(), `${new Date(at).toISOString()} settles on ${s}`);
+    }
+  });
 });

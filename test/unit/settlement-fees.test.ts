@@ -8,6 +8,8 @@ import {
   saleFee,
   type FeePlan,
 } from '../../src/domain/settlement-fees';
+import { refundLine } from '../../src/domain/settlement-lines';
+import type { RefundEntry } from '../../src/domain/transaction';
 
 const card = (brand: 'VISA' | 'AMEX' | 'RUPAY', cardType: 'CREDIT' | 'DEBIT'): PaymentInstrument => ({
   kind: 'CARD',
@@ -78,5 +80,62 @@ describe('settlement fees (domain)', () => {
     }
     assert.deepEqual({ fee, tax }, { fee: 333, tax: 60 });
     assert.deepEqual(refundReturnedFee({ refundReturnsFee: false }, sale, 0, 10_001), { feePaise: 0, taxPaise: 0 });
+  });
+
+  // Property: however a sale is refunded in parts and whatever order the bank answers them in, the
+  // REFUND lines (each built when its refund is claimed, from the order as it then stands) return
+  // exactly the fee and tax the sale was charged.
+  it('refunds in parts, answered in any order, return exactly the fee charged (200 random sales)', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const ctx = { settlementId: 's', settlementDate: '2026-11-27' };
+    for (let run = 0; run < 200; run++) {
+      const amountPaise = 100 + rand(10_000_000);
+      const p: FeePlan = { ...plan, card: { ...plan.card, credit: { percentBps: 1 + rand(400), fixedPaise: rand(500) } } };
+      const instrument = card('VISA', 'CREDIT');
+      const charged = saleFee(p, instrument, amountPaise);
+      // Split the amount into 2 to 6 parts, asked for in index order.
+      const cuts = Array.from({ length: 1 + rand(5) }, () => 1 + rand(amountPaise - 1)).sort((a, b) => a - b);
+      const bounds = [0, ...cuts, amountPaise];
+      const parts = bounds
+        .slice(1)
+        .map((b, i) => b - bounds[i]!)
+        .filter((x) => x > 0);
+      const refunds: RefundEntry[] = parts.map((amount, i) => ({
+        merchantRefId: `r${i}`,
+        amountPaise: amount,
+        rrn: null,
+        status: 'PENDING',
+        createdAt: new Date(0),
+      }));
+      // The bank answers in a random order; each refund's line is built once it settled.
+      const order = parts.map((_, i) => i).sort(() => rand(3) - 1);
+      let fee = 0;
+      let tax = 0;
+      order.forEach((index, k) => {
+        refunds[index] = { ...refunds[index]!, status: 'SUCCESS', completedAt: new Date(1_000 * (k + 1)) };
+        const t = {
+          txnId: 't',
+          merchantIdentifier: 'm',
+          orderId: 'o',
+          amountPaise,
+          instrument,
+          successAt: new Date(0),
+          bankRefNum: null,
+          refunds: refunds.map((r) => ({ ...r })),
+        };
+        const line = refundLine(t, index, p, charged, ctx);
+        fee -= line.feePaise;
+        tax -= line.taxPaise;
+      });
+      assert.deepEqual(
+        { fee, tax },
+        { fee: charged.feePaise, tax: charged.taxPaise },
+        `sale ${amountPaise}, parts ${parts}, order ${order}`,
+      );
+    }
   });
 });

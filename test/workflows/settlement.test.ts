@@ -251,6 +251,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
         $set: {
           status: 'Refund',
           updatedAt: new Date('2026-11-03T06:00:00Z'),
+          adjustedAt: new Date('2026-11-03T06:00:00Z'),
           refunds: [
             {
               merchantRefId: 'r1',
@@ -475,6 +476,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
         $set: {
           chargeback: { amountPaise: 10_000, raisedAt: new Date('2026-11-03T06:00:00Z'), revertedAt: null },
           updatedAt: new Date('2026-11-03T06:00:00Z'),
+          adjustedAt: new Date('2026-11-03T06:00:00Z'),
         },
         $inc: { version: 1 },
       },
@@ -486,7 +488,11 @@ describe('settlement workflow (time-skipping, real store)', function () {
     await store.db.collection('transactions').updateOne(
       { txnId: sale.txnId },
       {
-        $set: { 'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'), updatedAt: new Date('2026-11-04T06:00:00Z') },
+        $set: {
+          'chargeback.revertedAt': new Date('2026-11-04T06:00:00Z'),
+          updatedAt: new Date('2026-11-04T06:00:00Z'),
+          adjustedAt: new Date('2026-11-04T06:00:00Z'),
+        },
         $inc: { version: 1 },
       },
     );
@@ -516,7 +522,11 @@ describe('settlement workflow (time-skipping, real store)', function () {
     await paid(a, 10_000, '2026-11-23T05:00:00Z');
     await paid(b, 20_000, '2026-11-23T06:00:00Z');
     // An order whose refunds are not a list: reading the merchant's due adjustments throws.
-    await paid(broken, 5_000, '2026-11-23T05:00:00Z', { successAt: null, refunds: 'corrupt' });
+    await paid(broken, 5_000, '2026-11-23T05:00:00Z', {
+      successAt: null,
+      refunds: 'corrupt',
+      adjustedAt: new Date('2026-11-23T05:00:00Z'),
+    });
     // The broken merchant first, as the one-activity starter met it before the others.
     await store.db.collection<{ _id: string }>('merchants').insertMany([{ _id: broken }, { _id: a }, { _id: b }]);
     const bank = new RecordingBank();
