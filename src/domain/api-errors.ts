@@ -46,6 +46,7 @@ export const ApiErrors = {
   keyNotFound: { http: 404, code: 2048, text: 'No such key for this merchant' },
   settlementNotFound: { http: 404, code: 2060, text: 'No such settlement' },
   subMerchantLinkRefused: { http: 409, code: 2061, text: 'These merchants cannot be linked so: splits do not chain' },
+  customIdentifierTaken: { http: 409, code: 2062, text: 'The master already has a sub-merchant of this custom identifier' },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   timeSkipUnfinished: { http: 503, code: 2051, text: 'The skip did not finish in time: workflows are still busy' },
