@@ -223,7 +223,10 @@ export class GatewayClient {
     return answer;
   }
 
-  /** POST /updateTxn: a full (no amount, 230) or partial (amount in paise, 245) refund. Other codes are returned. */
+  /**
+   * POST /updateTxn: a full (no amount, 230) or partial (amount in paise, 245) refund. Every other code
+   * is returned, refusals included (the gateway answers them with HTTP 200, as Zaakpay): read responseCode.
+   */
   async refund(input: RefundInput): Promise<UpdateTxnResponse> {
     const data: UpdateTxnData = {
       merchantIdentifier: this.mid,
@@ -236,7 +239,10 @@ export class GatewayClient {
     return (await this.signedForm('/updateTxn', data)) as UpdateTxnResponse;
   }
 
-  /** POST /checkTxn?v=5: Zaakpay's legacy status (the order, its card and refunds); unknown: success false, 190. */
+  /**
+   * POST /checkTxn?v=5: Zaakpay's legacy status (the order, its card and refunds). Refusals are returned
+   * (HTTP 200, success false, their code); an unknown order is 190, its orderId and code in orders[0].
+   */
   async checkTxn(orderId: string, merchantRefId?: string): Promise<CheckTxnResponse> {
     return (await this.signedForm('/checkTxn?v=5', {
       merchantIdentifier: this.mid,

@@ -31,7 +31,7 @@ export function fakeRealtimeTxn(overrides: Partial<RealtimeTxn> & { orderId: str
     bank: 'NA',
     bankid: 'NA',
     doRedirect: 'false',
-    responseDescription: 'The transaction was completed successfully.',
+    responseDescription: 'The transaction was completed successfully. ',
     cardId: 'NA',
     cardhashid: 'NA',
     paymentMethod: 'UPI',

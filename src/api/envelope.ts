@@ -8,6 +8,19 @@ import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
 export type EnvelopeKind =
   'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn' | 'settlementReport' | 'split';
 
+/**
+ * Zaakpay's own APIs that the contract does not define answer a refusal of the request (a field,
+ * the checksum, the merchant: 400 and 401 elsewhere) with HTTP 200 and the code in the body, as
+ * Zaakpay does: its merchants' clients (axios, `fetch` checking `r.ok`) throw on any other status
+ * before they read the code. Limits and outages (413, 415, 429, 503) keep their status lines.
+ */
+const CODED_WITH_200: readonly EnvelopeKind[] = ['checkTxn', 'refund', 'split', 'settlementReport'];
+
+/** The status line of a refusal `http` answered in the envelope of `kind`. */
+export function refusalStatus(kind: EnvelopeKind, http: number): number {
+  return CODED_WITH_200.includes(kind) && (http === 400 || http === 401) ? 200 : http;
+}
+
 /** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
 export function failureBody(kind: EnvelopeKind, code: number, text: string, http = 200): object {
   if (kind === 'status') return { status: false, message: { code, text } };
@@ -60,9 +73,9 @@ export function checkoutFailure(code: string, text: string, echo: Record<string,
   };
 }
 
-/** Zaakpay's check status answer (`/checkTxn?v=5`) without an order. */
-export function checkTxnFailure(code: string, text: string, merchantIdentifier: string | null = null) {
-  return { success: false, merchantIdentifier, version: '5', orders: [], responseCode: code, responseDescription: text };
+/** Zaakpay's check status answer (`/checkTxn?v=5`) for a refusal: no order, or the unknown order's entry. */
+export function checkTxnFailure(code: string, text: string, merchantIdentifier: string | null = null, orders: object[] = []) {
+  return { success: false, merchantIdentifier, version: '5', orders, responseCode: code, responseDescription: text };
 }
 
 /** Zaakpay's Settlement API answer for a refusal: no lines. */

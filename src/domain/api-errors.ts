@@ -46,6 +46,7 @@ export const ApiErrors = {
   keyNotFound: { http: 404, code: 2048, text: 'No such key for this merchant' },
   settlementNotFound: { http: 404, code: 2060, text: 'No such settlement' },
   subMerchantLinkRefused: { http: 409, code: 2061, text: 'These merchants cannot be linked so: splits do not chain' },
+  customIdentifierTaken: { http: 409, code: 2062, text: 'The master already has a sub-merchant of this custom identifier' },
   settlementRunRefused: {
     http: 409,
     code: 2064,

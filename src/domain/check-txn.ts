@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { statusOrderRecordSchema, type StatusOrderRecord } from './status-record';
 import { RefundResponse } from './refund';
+import { PublishedOutcome } from './response-codes';
 import type { RefundEntry, Transaction } from './transaction';
 import { realtimeEntry } from './webhook';
 
@@ -9,16 +10,19 @@ import { realtimeEntry } from './webhook';
  * order record with the further product descriptions and the card's details, and Zaakpay's codes.
  */
 
-/** Zaakpay's check status codes the gateway answers with (HTTP status as DECISIONS.md assigns them). */
+/**
+ * Zaakpay's check status codes the gateway answers with, every one with HTTP 200 as Zaakpay does
+ * (only the limits and outages, 413, 415, 429 and 503, keep their status lines).
+ */
 export const CheckTxnCodes = {
-  found: { code: '100', description: 'The transaction was completed successfully.', http: 200 },
-  merchantIdentifierMissing: { code: '110', description: 'MerchantIdentifier field missing or blank', http: 400 },
-  merchantIdentifierInvalid: { code: '111', description: 'MerchantIdentifier not valid', http: 401 },
-  orderIdMissing: { code: '129', description: 'OrderId field missing or blank', http: 400 },
-  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
-  checksumBlank: { code: '189', description: 'Checksum was blank.', http: 401 },
-  orderNotFound: { code: '190', description: 'OrderId either not processed or Rejected.', http: 200 },
-  requestInvalid: { code: '191', description: 'Merchant Identifier or Order Id was not valid', http: 400 },
+  found: PublishedOutcome.success,
+  merchantIdentifierMissing: { code: '110', description: 'MerchantIdentifier field missing or blank' },
+  merchantIdentifierInvalid: { code: '111', description: 'MerchantIdentifier not valid' },
+  orderIdMissing: { code: '129', description: 'OrderId field missing or blank' },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated' },
+  checksumBlank: { code: '189', description: 'Checksum was blank.' },
+  orderNotFound: { code: '190', description: 'OrderId either not processed or Rejected.' },
+  requestInvalid: { code: '191', description: 'Merchant Identifier or Order Id was not valid' },
 } as const;
 export type CheckTxnCode = keyof typeof CheckTxnCodes;
 
@@ -54,6 +58,18 @@ export const checkTxnOrderRecordSchema = statusOrderRecordSchema.extend({
   userAccountDebited: z.boolean().describe('true once money left the payer (the payment succeeded, whatever happened after)'),
 });
 export type CheckTxnOrderRecord = z.infer<typeof checkTxnOrderRecordSchema>;
+
+/** orders[0] for an order the merchant does not have: what was asked and 190, so `orders[0].responseCode` reads. */
+export const checkTxnUnknownOrderSchema = z.object({
+  orderDetail: z.object({ orderId: z.string() }),
+  responseCode: z.literal(CheckTxnCodes.orderNotFound.code),
+  responseDescription: z.string(),
+});
+
+export function unknownOrderEntry(orderId: string): z.infer<typeof checkTxnUnknownOrderSchema> {
+  const c = CheckTxnCodes.orderNotFound;
+  return { orderDetail: { orderId }, responseCode: c.code, responseDescription: c.description };
+}
 
 /**
  * The status API's record of an order with what `/checkTxn` adds: the transaction's further

@@ -60,7 +60,7 @@ export const bulkRecordSchema = z.object({
   orderid: z.string(),
   txnid: z.string(),
   amount: rupees,
-  paymentSource: z.enum(['Credit Card', 'Debit Card', 'Net Banking', 'UPI']),
+  paymentSource: z.enum(['Card', 'Net Banking', 'UPI']).describe('Card for a card of either type (cardType says which)'),
   brand: z.string().nullable(),
   cardType: z.enum(['CREDIT', 'DEBIT']).nullable(),
   buyerName: z.string().nullable(),
@@ -101,6 +101,10 @@ function refundDetail(t: Transaction): BulkRecord['refundDetail'] {
     }));
 }
 
+/** `paymentSource` as Zaakpay's ledger and bulk samples write it: `Card` for any card, cardType saying which. */
+const paymentSource = (i: PaymentInstrument) =>
+  i.kind === 'CARD' ? 'Card' : (paymentModeText(i) as 'Net Banking' | 'UPI' | 'NA');
+
 const nullWhenEmpty = <T>(list: T[]): T[] | null => (list.length === 0 ? null : list);
 
 export function toLedgerRecord(t: Transaction): LedgerRecord {
@@ -126,7 +130,7 @@ export function toLedgerRecord(t: Transaction): LedgerRecord {
     buyerEmail: t.buyerEmail ?? 'NA',
     bankName: bankName(t.instrument) ?? 'NA',
     cardNumber: c?.cardToken ?? null,
-    paymentSource: c ? 'Card' : (paymentModeText(t.instrument) as 'Net Banking' | 'UPI' | 'NA'),
+    paymentSource: paymentSource(t.instrument),
     refundDetail: nullWhenEmpty(refundDetail(t)),
   };
 }
@@ -143,7 +147,7 @@ export function toBulkRecord(t: Transaction, secretKey: string): BulkRecord {
     orderid: t.orderId,
     txnid: t.txnId,
     amount: paiseToRupees(t.amountPaise),
-    paymentSource: paymentModeText(t.instrument) as BulkRecord['paymentSource'],
+    paymentSource: paymentSource(t.instrument) as BulkRecord['paymentSource'],
     brand: c?.brand ?? null,
     cardType: c?.cardType ?? null,
     buyerName: t.buyerName,

@@ -3,8 +3,8 @@ import type { RefundEntry, Transaction } from './transaction';
 import type { TxnStatusName } from './txn-status';
 
 /**
- * Zaakpay's Update/Refund API codes, as DECISIONS.md lists them. Business results are HTTP 200; a
- * missing or wrong checksum is 401 with the same body.
+ * Zaakpay's Update/Refund API codes. Every one is answered with HTTP 200, a missing or wrong
+ * checksum too, as Zaakpay answers them.
  */
 export const RefundResponse = {
   fullRefundInitiated: { code: '230', description: 'Transaction Refund Initiated' },

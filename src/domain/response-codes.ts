@@ -5,7 +5,8 @@
  * Outcome codes; docs/merchants/errors.md).
  */
 export const PublishedOutcome = {
-  success: { code: '100', description: 'The transaction was completed successfully.' },
+  /** Byte for byte Zaakpay's, trailing space included: its sample shows it and plugins compare it. */
+  success: { code: '100', description: 'The transaction was completed successfully. ' },
   pending: { code: '208', description: 'Transaction is in processing state.' },
   belowMinimum: { code: '1021', description: 'Minimum transaction limit is 9 rupees.' },
   declinedByIssuer: { code: '400', description: 'The transaction was declined by the issuing bank.' },

@@ -58,29 +58,44 @@ export const SETTLEMENT_REPORT_COLUMNS = [
   'arn',
 ] as const satisfies readonly (keyof SettlementReportLine)[];
 
-export function toReportLine(l: SettlementLine): SettlementReportLine {
+/**
+ * A line of Zaakpay's Settlement API, as its sample shows it: every money field positive, the
+ * direction in `settlement_action` (SALE and CHARGEBACK_REVERSAL add `settlement_amount`, REFUND and
+ * CHARGEBACK deduct it), and `settlement_amount` = `amount` - fee - tax on every line (a refund that
+ * returns the sale's fee deducts the amount less the fee returned). The stored lines keep their signs.
+ */
+export const toReportLine = (l: SettlementLine): SettlementReportLine => reportLine(l, (p) => rupeesText(Math.abs(p)));
+
+/** The same line with the stored signs (deductions negative), for the dashboard's CSV, whose columns then sum to the net. */
+export const toSignedReportLine = (l: SettlementLine): SettlementReportLine => reportLine(l, rupeesText);
+
+function reportLine(l: SettlementLine, money: (paise: Paise) => string): SettlementReportLine {
   return {
     partner_transaction_id: l.txnId,
     client_transaction_id: l.orderId,
     txn_date: formatIstDateTime(l.txnDate),
-    amount: rupeesText(l.amountPaise),
+    amount: money(l.amountPaise),
     settlement_date: l.settlementDate,
     settlement_action: l.action,
     transaction_utr: l.utr ?? '',
-    partner_service_fee: rupeesText(l.feePaise),
-    partner_service_tax: rupeesText(l.taxPaise),
-    settlement_amount: rupeesText(l.settlementAmountPaise),
+    partner_service_fee: money(l.feePaise),
+    partner_service_tax: money(l.taxPaise),
+    settlement_amount: money(l.settlementAmountPaise),
     rrn: l.rrn ?? '',
     arn: l.arn ?? '',
   };
 }
 
-/** The answers and their codes (Zaakpay's where it has one, 2029 for its "API limit exhausted"). */
+/**
+ * The answers and their codes (Zaakpay's where it has one, 2029 for its "API limit exhausted").
+ * Refusals are HTTP 200 with the code, as Zaakpay answers; past the hourly limit the answer is a
+ * rate limit like any other, 429 with Retry-After, carrying 2029 in this shape.
+ */
 export const SettlementReportCodes = {
   ok: { code: '100', description: 'Successful', http: 200 },
-  merchantUnknown: { code: '101', description: 'Merchant identifier is not valid', http: 401 },
-  dateInvalid: { code: '109', description: 'utr_date is not a valid date (dd-MM-yyyy)', http: 400 },
-  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 401 },
+  merchantUnknown: { code: '101', description: 'Merchant identifier is not valid', http: 200 },
+  dateInvalid: { code: '109', description: 'utr_date is not a valid date (dd-MM-yyyy)', http: 200 },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated', http: 200 },
   limitExhausted: { code: '2029', description: 'API limit exhausted: at most 2 calls an hour', http: 429 },
 } as const;
 export type SettlementReportCode = keyof typeof SettlementReportCodes;

@@ -1,10 +1,12 @@
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, UpdateFilter } from 'mongodb';
 import type { TransactionSplit } from '../domain/transaction';
 
 interface MerchantLinkDoc {
   _id: string;
   /** Set by an operator: the master merchant whose orders may be split to this (sub-)merchant. */
   masterMerchantIdentifier?: string;
+  /** The master's own name for this sub-merchant (Zaakpay's custom identifier), unique per master. */
+  masterCustomIdentifier?: string;
 }
 
 interface SplitTxnDoc {
@@ -31,14 +33,36 @@ export class SplitRepository {
     this.txns = db.collection<SplitTxnDoc>('transactions');
   }
 
-  /** Links (or with null unlinks) a sub-merchant to its master; false when the sub-merchant does not exist. */
-  async linkToMaster(merchantIdentifier: string, masterMerchantIdentifier: string | null): Promise<boolean> {
-    const update =
+  /**
+   * Links (or with null unlinks) a sub-merchant to its master, under the master's own name for it
+   * when given (a link without one removes an earlier name); false when the sub-merchant does not exist.
+   */
+  async linkToMaster(
+    merchantIdentifier: string,
+    masterMerchantIdentifier: string | null,
+    customIdentifier: string | null = null,
+  ): Promise<boolean> {
+    const update: UpdateFilter<MerchantLinkDoc> =
       masterMerchantIdentifier === null
-        ? { $unset: { masterMerchantIdentifier: '' as const } }
-        : { $set: { masterMerchantIdentifier } };
+        ? { $unset: { masterMerchantIdentifier: '', masterCustomIdentifier: '' } }
+        : customIdentifier === null
+          ? { $set: { masterMerchantIdentifier }, $unset: { masterCustomIdentifier: '' } }
+          : { $set: { masterMerchantIdentifier, masterCustomIdentifier: customIdentifier } };
     const r = await this.merchants.updateOne({ _id: merchantIdentifier }, update);
     return r.matchedCount === 1;
+  }
+
+  /** The master's sub-merchants named so (one read): custom identifier -> the merchantIdentifiers it names. */
+  async subMerchantsByCustomIdentifier(master: string, customIdentifiers: string[]): Promise<Map<string, string[]>> {
+    const docs = await this.merchants
+      .find(
+        { masterMerchantIdentifier: master, masterCustomIdentifier: { $in: customIdentifiers } },
+        { projection: { masterCustomIdentifier: 1 } },
+      )
+      .toArray();
+    const named = new Map<string, string[]>();
+    for (const d of docs) named.set(d.masterCustomIdentifier!, [...(named.get(d.masterCustomIdentifier!) ?? []), d._id]);
+    return named;
   }
 
   async masterOf(merchantIdentifier: string): Promise<string | null> {

@@ -1,18 +1,22 @@
 import type { Db } from 'mongodb';
 import { SplitRepository } from '../store/split-repository';
 
-export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | 'masterIsSub';
+export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | 'masterIsSub' | 'customIdentifierTaken';
 
 /**
- * An operator links a sub-merchant to its master (or unlinks it with null): the master's split
- * API may then give the sub-merchant a share of its orders. A master cannot itself be a
- * sub-merchant, so splits never chain.
+ * An operator links a sub-merchant to its master (or unlinks it with null), optionally under the
+ * master's own name for it (the name its split requests give with `isCustomIdentifier: true`, one
+ * sub-merchant per name and master): the master's split API may then give the sub-merchant a share
+ * of its orders. A master cannot itself be a sub-merchant, so splits never chain.
  */
 export async function linkSubMerchant(
   db: Db,
   merchantIdentifier: string,
   masterMerchantIdentifier: string | null,
-): Promise<{ merchantIdentifier: string; masterMerchantIdentifier: string | null } | LinkRefusal> {
+  customIdentifier: string | null = null,
+): Promise<
+  { merchantIdentifier: string; masterMerchantIdentifier: string | null; customIdentifier: string | null } | LinkRefusal
+> {
   const splits = new SplitRepository(db);
   if (masterMerchantIdentifier !== null) {
     if (masterMerchantIdentifier === merchantIdentifier) return 'selfLink';
@@ -20,7 +24,14 @@ export async function linkSubMerchant(
     if (!found.has(merchantIdentifier)) return 'merchantNotFound';
     if (!found.has(masterMerchantIdentifier)) return 'masterNotFound';
     if ((await splits.masterOf(masterMerchantIdentifier)) !== null) return 'masterIsSub';
+    if (customIdentifier !== null) {
+      const holders = (await splits.subMerchantsByCustomIdentifier(masterMerchantIdentifier, [customIdentifier])).get(
+        customIdentifier,
+      );
+      if (holders?.some((h) => h !== merchantIdentifier)) return 'customIdentifierTaken';
+    }
   }
-  if (!(await splits.linkToMaster(merchantIdentifier, masterMerchantIdentifier))) return 'merchantNotFound';
-  return { merchantIdentifier, masterMerchantIdentifier };
+  const name = masterMerchantIdentifier === null ? null : customIdentifier;
+  if (!(await splits.linkToMaster(merchantIdentifier, masterMerchantIdentifier, name))) return 'merchantNotFound';
+  return { merchantIdentifier, masterMerchantIdentifier, customIdentifier: name };
 }

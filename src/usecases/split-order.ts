@@ -1,5 +1,13 @@
 import type { Db } from 'mongodb';
-import type { SplitCode, SplitShares } from '../domain/split';
+import {
+  customNamed,
+  namedMerchant,
+  namesByCustomIdentifier,
+  type Naming,
+  type SplitCode,
+  type SplitRequest,
+  type SplitShares,
+} from '../domain/split';
 import { SplitRepository } from '../store/split-repository';
 import { orderKey, type TransactionRepository } from '../store/transaction-repository';
 
@@ -27,4 +35,27 @@ export async function splitOrder(
     at: deps.now(),
   });
   return written === 'notPaid' ? 'orderNotPaid' : written;
+}
+
+/**
+ * How the request names its sub-merchants: by merchantIdentifier, or (`isCustomIdentifier: true`)
+ * by the master's own names for the sub-merchants linked to it, resolved here in one read. A name
+ * no linked sub-merchant carries (or, after a race of two links, more than one) is refused.
+ */
+export async function subMerchantNaming(
+  db: Db,
+  masterMerchantIdentifier: string,
+  r: SplitRequest,
+): Promise<{ nameOf: (p: Naming) => string | null } | { refused: SplitCode; detail: string }> {
+  if (!namesByCustomIdentifier(r)) return { nameOf: (p) => namedMerchant(p) };
+  const names = r.subMerchantIdentifiers.map(customNamed).filter((n): n is string => n !== null);
+  const found = await new SplitRepository(db).subMerchantsByCustomIdentifier(masterMerchantIdentifier, [...new Set(names)]);
+  const unresolved = names.find((n) => found.get(n)?.length !== 1);
+  if (unresolved !== undefined) return { refused: 'customIdentifierUnknown', detail: unresolved };
+  return {
+    nameOf: (p) => {
+      const name = customNamed(p);
+      return name === null ? null : found.get(name)![0]!;
+    },
+  };
 }

@@ -55,7 +55,7 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assert.notEqual((await ledgerCall(merchant.apiKey, '198.51.100.2')).status, 429);
   });
 
-  it('per address: the Zaakpay-shaped 401 answers (/checkTxn, the checkout entries) count too', async () => {
+  it('per address: the Zaakpay-shaped refusals (/checkTxn with HTTP 200, the checkout entries) count too', async () => {
     const address = '198.51.100.31';
     const form = (fields: Record<string, string>) => ({
       method: 'POST',
@@ -76,7 +76,8 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
           }),
         ),
     ];
-    for (let i = 0; i < 5; i++) assert.equal((await failures[i % 2]!()).status, 401, `failure ${i + 1}`);
+    // Zaakpay's own APIs answer a wrong checksum with HTTP 200 and 180; it is still a failure.
+    for (let i = 0; i < 5; i++) assert.ok([200, 401].includes((await failures[i % 2]!()).status), `failure ${i + 1}`);
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
   });
 

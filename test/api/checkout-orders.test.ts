@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { checkTxnResponseSchema } from '../../src/api/schemas/check-txn';
+import { checkTxnAnswerSchema, checkTxnResponseSchema } from '../../src/api/schemas/check-txn';
 import { checkoutResponseSchema } from '../../src/api/schemas/checkout';
 import {
   awaitResultPage,
@@ -163,26 +163,35 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
     );
   });
 
-  it('/checkTxn refusals: 190 unknown order, 180 wrong checksum, 189 none, 111 unknown merchant, 110 and 129 missing', async () => {
+  it('/checkTxn refusals, all HTTP 200 as Zaakpay answers: 190 unknown order (in orders[0] too), 180, 189, 111, 110, 129', async () => {
     const data = (o: object) => JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, mode: '0', ...o });
     const unknown = await checkTxn(data({ orderDetail: { orderId: 'nobody' } }));
     assert.deepEqual([unknown.status, unknown.json.success, unknown.json.responseCode], [200, false, '190']);
-    checkTxnResponseSchema.parse(unknown.json);
+    // A client reading orders[0].responseCode (as for a found order) reads the 190.
+    assert.deepEqual(unknown.json.orders, [
+      {
+        orderDetail: { orderId: 'nobody' },
+        responseCode: '190',
+        responseDescription: 'OrderId either not processed or Rejected.',
+      },
+    ]);
+    checkTxnAnswerSchema.parse(unknown.json);
     const wrong = await checkTxn(data({ orderDetail: { orderId: 'x' } }), hmac('other', 'x'));
-    assert.deepEqual([wrong.status, wrong.json.responseCode], [401, '180']);
+    assert.deepEqual([wrong.status, wrong.json.responseCode, wrong.json.orders], [200, '180', []]);
     const blank = await checkTxn(data({ orderDetail: { orderId: 'x' } }), null);
-    assert.deepEqual([blank.status, blank.json.responseCode], [401, '189']);
+    assert.deepEqual([blank.status, blank.json.responseCode], [200, '189']);
     const stranger = await checkTxn(JSON.stringify({ merchantIdentifier: 'nosuchmerchant', orderDetail: { orderId: 'x' } }));
-    assert.deepEqual([stranger.status, stranger.json.responseCode], [401, '111']);
+    assert.deepEqual([stranger.status, stranger.json.responseCode], [200, '111']);
     const noMerchant = await checkTxn('{"orderDetail":{"orderId":"x"}}');
-    assert.deepEqual([noMerchant.status, noMerchant.json.responseCode], [400, '110']);
+    assert.deepEqual([noMerchant.status, noMerchant.json.responseCode], [200, '110']);
     const noOrder = await checkTxn(data({ orderDetail: {} }));
-    assert.deepEqual([noOrder.status, noOrder.json.responseCode], [400, '129']);
+    assert.deepEqual([noOrder.status, noOrder.json.responseCode], [200, '129']);
     const garbage = await request(`${gw.baseUrl}/checkTxn?v=5`, {
       body: formBody([['data', '{{{']]),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    assert.deepEqual([garbage.status, garbage.json.responseCode], [400, '110']);
+    assert.deepEqual([garbage.status, garbage.json.responseCode], [200, '110']);
+    for (const r of [wrong, blank, stranger, noMerchant, noOrder, garbage]) checkTxnAnswerSchema.parse(r.json);
   });
 
   it('a checkout nobody pays expires after CHECKOUT_EXPIRY_SECONDS: 183, returned signed; the open page reloads itself then', async () => {

@@ -48,7 +48,7 @@ describe('Ledger: POST /api/v1/ledger', function () {
         state: 7,
         stateDescription: 'Captured',
         responseCode: 100,
-        responseDescription: t!.responseDescription,
+        responseDescription: 'The transaction was completed successfully. ', // Zaakpay's text, its trailing space kept
         orderId,
         txnId: t!.txnId,
         amountInRupees: 123.45,

@@ -93,7 +93,7 @@ describe('Legacy XML APIs: POST /checktransaction and POST /updatetransaction', 
       {
         orderid: orderId,
         responsecode: '100',
-        description: 'The transaction was completed successfully.',
+        description: 'The transaction was completed successfully. ',
         txnid: t!.txnId,
         amount: '10000',
         txnstatus: '0',

@@ -177,6 +177,43 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       assert.match(res.text, /orderDetail\.phone/);
     });
 
+    it('a phone written in groups (+91 98765 43210, +91-9876543210) is accepted as its 10 digits; wrong numbers are not', async () => {
+      for (const phone of [
+        '+91 98765 43210',
+        '+91-9876543210',
+        '+91-98765-43210',
+        '98765 43210',
+        '0 98765 43210',
+        '91 9876543210',
+      ]) {
+        const orderId = newId('mandate');
+        const data = createData(merchant, { orderId, today: clock });
+        data.orderDetail = { ...data.orderDetail, phone };
+        const res = await transactU(gw.baseUrl, merchant, data);
+        assert.equal(res.json.responseCode, '1101', `${phone}: ${res.text}`);
+        assert.equal(res.json.orderDetail.phone, '9876543210', phone);
+      }
+      const wrong = [
+        '+91 12345 67890',
+        '+91 98765 4321',
+        '+91  98765 43210',
+        '+91 98765 43210 1',
+        '+44 98765 43210',
+        '98765_43210',
+        '-9876543210',
+        '9876543210-',
+      ];
+      for (const phone of wrong) {
+        const orderId = newId('mandate');
+        const data = createData(merchant, { orderId, today: clock });
+        data.orderDetail = { ...data.orderDetail, phone };
+        const res = await transactU(gw.baseUrl, merchant, data);
+        assert.equal(res.status, 400, `${phone}: ${res.text}`);
+        assert.match(res.text, /orderDetail\.phone/);
+        assert.equal(await gw.rt.mandates.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId }), null, phone);
+      }
+    });
+
     it('any other mode is a validation error (400) and creates nothing', async () => {
       for (const mode of ['2', 2, 'live', '']) {
         const orderId = newId('mandate');

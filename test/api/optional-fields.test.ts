@@ -40,7 +40,7 @@ describe('Optional fields sent empty and mobiles with a prefix, as Zaakpay’s c
   });
 
   it('payment links: customerEmail "" and customerMobile written +91, 91 or 0 are accepted, echoed as the 10 digits', async () => {
-    const mobiles = ['+919876543210', '919876543210', '09876543210', '9876543210', 919876543210, 9876543210];
+    const mobiles = ['+919876543210', '919876543210', '09876543210', '9876543210', 919876543210, 9876543210, '+91 98765 43210'];
     const entries = mobiles.map((customerMobile) => linkEntry({ customerEmail: '', customerMobile }));
     const res = await createLinks(gw, merchant.apiKey, { batchId: newBatchId(), details: entries });
     assert.equal(res.status, 200, res.text);
@@ -54,7 +54,8 @@ describe('Optional fields sent empty and mobiles with a prefix, as Zaakpay’s c
   });
 
   it('payment links: a mobile that is not Indian, or too short after its prefix, fails the entry naming the field', async () => {
-    const bad = ['+449876543210', '0987654321', '5876543210', '+91 9876543210', 12345];
+    // Grouped by single spaces or hyphens (+91 98765 43210) is accepted; other separators are not.
+    const bad = ['+449876543210', '0987654321', '5876543210', '+91  9876543210', '+91 98765_43210', 12345];
     const res = await createLinks(gw, merchant.apiKey, {
       batchId: newBatchId(),
       details: bad.map((customerMobile) => linkEntry({ customerMobile })),

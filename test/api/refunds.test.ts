@@ -129,7 +129,7 @@ describe('Refunds: POST /updateTxn', function () {
     assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds, []);
   });
 
-  it('mode "1" (live merchants) and mode 1 as a number are accepted and ignored; any other mode is 400', async () => {
+  it('mode "1" (live merchants) and mode 1 as a number are accepted and ignored; any other mode is 2002 (HTTP 200)', async () => {
     const orderId = await paidOrder();
     const live = await updateTxn(gw, merchant, {
       mode: '1',
@@ -150,20 +150,20 @@ describe('Refunds: POST /updateTxn', function () {
         updateDesired: '14',
         updateReason: 'test reason',
       });
-      assert.deepEqual([bad.status, bad.json.responseCode], [400, '2002'], JSON.stringify(mode));
+      assert.deepEqual([bad.status, bad.json.responseCode], [200, '2002'], JSON.stringify(mode));
       assert.match(bad.json.responseDescription, /mode/);
     }
     assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds.length, 2);
   });
 
-  it('missing checksum is 189 and a wrong one 180, both 401, and nothing changes', async () => {
+  it('missing checksum is 189 and a wrong one 180, both HTTP 200 as Zaakpay answers, and nothing changes', async () => {
     const orderId = await paidOrder();
     const data = { orderDetail: { orderId }, updateDesired: '14', updateReason: 'test reason' };
     const blank = await updateTxn(gw, merchant, data, null);
-    assert.equal(blank.status, 401);
+    assert.equal(blank.status, 200);
     assert.equal(blank.json.responseCode, '189');
     const wrong = await updateTxn(gw, merchant, data, 'a'.repeat(64));
-    assert.equal(wrong.status, 401);
+    assert.equal(wrong.status, 200);
     assert.deepEqual(wrong.json, {
       merchantIdentifier: merchant.merchantIdentifier,
       orderDetail: { orderId },
@@ -174,38 +174,38 @@ describe('Refunds: POST /updateTxn', function () {
     assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds, []);
   });
 
-  it('malformed requests are 400 (401 before authentication) in the same shape, never a 500', async () => {
+  it('malformed requests are HTTP 200 with their code in the same shape (415 keeps its status), never a 500', async () => {
     const orderId = await paidOrder();
     const post = (body: string, type = 'application/x-www-form-urlencoded') =>
       request(`${gw.baseUrl}/updateTxn`, { body, headers: { 'content-type': type } });
     const bad: [() => Promise<{ status: number; json: any }>, number, string][] = [
-      [() => post('checksum=abc'), 400, '2002'],
-      [() => post('data=%7Bnot-json&checksum=abc'), 401, '180'], // names no merchant: nothing can match
-      [() => post('data=1&data=2&checksum=abc'), 400, '2005'],
-      [() => post('data=%FF%FE&checksum=abc'), 400, '2005'],
-      [() => post(`data=${encodeURIComponent('{"orderDetail":{}}')}&checksum=abc`), 401, '180'],
-      [() => post('data=%7Bnot-json'), 401, '189'],
+      [() => post('checksum=abc'), 200, '2002'],
+      [() => post('data=%7Bnot-json&checksum=abc'), 200, '180'], // names no merchant: nothing can match
+      [() => post('data=1&data=2&checksum=abc'), 200, '2005'],
+      [() => post('data=%FF%FE&checksum=abc'), 200, '2005'],
+      [() => post(`data=${encodeURIComponent('{"orderDetail":{}}')}&checksum=abc`), 200, '180'],
+      [() => post('data=%7Bnot-json'), 200, '189'],
       [() => post('{}', 'application/json'), 415, '2003'],
       [
         () => updateTxn(gw, merchant, { orderDetail: { orderId }, updateDesired: '22', updateReason: 'test reason' }),
-        400,
+        200,
         '2002',
       ],
       [
         () =>
-          updateTxn(gw, merchant, { orderDetail: { orderId, amount: 100 }, updateDesired: '22', updateReason: 'test reason' }),
-        400,
+          updateTxn(gw, merchant, { orderDetail: { orderId, amount: 100.5 }, updateDesired: '22', updateReason: 'test reason' }),
+        200,
         '2002',
       ],
       [
         () =>
           updateTxn(gw, merchant, { orderDetail: { orderId, amount: '-5' }, updateDesired: '22', updateReason: 'test reason' }),
-        400,
+        200,
         '2002',
       ],
       [
         () => updateTxn(gw, merchant, { orderDetail: { orderId: 5 }, updateDesired: '14', updateReason: 'test reason' }),
-        400,
+        200,
         '2002',
       ],
     ];
@@ -220,14 +220,61 @@ describe('Refunds: POST /updateTxn', function () {
       merchant,
       `{"merchantIdentifier":"${merchant.merchantIdentifier}","orderDetail":{"orderId":"${orderId}","amount":"100","amount":"9000"},"updateDesired":"22","updateReason":"test reason"}`,
     );
-    assert.deepEqual([twice.status, twice.json.responseCode], [400, '2001'], 'a key given twice in data is refused');
+    assert.deepEqual([twice.status, twice.json.responseCode], [200, '2001'], 'a key given twice in data is refused');
     const unknown = await updateTxn(gw, merchant, {
       merchantIdentifier: 'f'.repeat(32),
       orderDetail: { orderId },
       updateDesired: '14',
       updateReason: 'test reason',
     });
-    assert.equal(unknown.status, 401);
+    assert.deepEqual([unknown.status, unknown.json.responseCode], [200, '2012']);
     assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))?.refunds, []);
+  });
+
+  it('the Node kit\'s amounts: "" on a full refund is no amount, a number is paise; other amounts still refused', async () => {
+    const full = await paidOrder();
+    const empty = await updateTxn(gw, merchant, {
+      orderDetail: { orderId: full, amount: '' },
+      updateDesired: '14',
+      updateReason: 'customer request',
+      merchantRefId: 'node-full',
+    });
+    assert.deepEqual([empty.status, empty.json.responseCode], [200, '230'], empty.text);
+    assert.deepEqual(
+      (await storedTransaction(gw, merchant.merchantIdentifier, full))?.refunds.map((r) => r.amountPaise),
+      [10_000],
+    );
+
+    const numbered = await paidOrder();
+    const wholeAsNumber = await updateTxn(gw, merchant, {
+      orderDetail: { orderId: numbered, amount: 10_000 },
+      updateDesired: '14',
+      updateReason: 'customer request',
+      merchantRefId: 'node-number',
+    });
+    assert.deepEqual([wholeAsNumber.status, wholeAsNumber.json.responseCode], [200, '230'], wholeAsNumber.text);
+    const partial = await paidOrder();
+    const partAsNumber = await updateTxn(gw, merchant, {
+      orderDetail: { orderId: partial, amount: 2500 },
+      updateDesired: '22',
+      updateReason: 'customer request',
+      merchantRefId: 'node-part',
+    });
+    assert.deepEqual([partAsNumber.status, partAsNumber.json.responseCode], [200, '245'], partAsNumber.text);
+    assert.deepEqual(
+      (await storedTransaction(gw, merchant.merchantIdentifier, partial))?.refunds.map((r) => r.amountPaise),
+      [2500],
+    );
+
+    // Not loosened: "" is no amount, which a partial refund needs; numbers must be whole paise.
+    for (const amount of ['', 0, -1, 25.5, '25.00', 1e12, true]) {
+      const refused = await updateTxn(gw, merchant, {
+        orderDetail: { orderId: partial, amount },
+        updateDesired: '22',
+        updateReason: 'customer request',
+      });
+      assert.deepEqual([refused.status, refused.json.responseCode], [200, '2002'], JSON.stringify(amount));
+    }
+    assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, partial))?.refunds.length, 1);
   });
 });

@@ -56,7 +56,7 @@ describe('Status API: POST /api/payments/v1/status', function () {
             txnDate: formatIstDateTime(stored!.completedAt!),
             txnStatus: '0',
             responseCode: '100',
-            responseDescription: 'The transaction was completed successfully.',
+            responseDescription: 'The transaction was completed successfully. ',
             refundDetails: [],
           },
         ],

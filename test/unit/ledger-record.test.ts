@@ -95,10 +95,11 @@ describe('ledger and bulk records', () => {
   it('a bulk record: its checksum is the HMAC of its JSON without checksum, recomputed here by hand', () => {
     const r = toBulkRecord(card, 'secret-key');
     assert.equal(r.approvalCode, 4211, "a JSON number, as Zaakpay's sample");
+    assert.deepEqual([r.paymentSource, r.cardType], ['Card', 'DEBIT'], "Zaakpay's sample: Card, cardType saying which");
     assert.equal(toBulkRecord({ ...card, authCode: null }, 'k').approvalCode, null);
     const json =
       '{"txnInitiatedDate":"2026-01-31 23:59:59","txnSuccessDate":"2026-02-01 00:00:00","orderid":"o-1","txnid":"ZP1",' +
-      '"amount":10000.1,"paymentSource":"Debit Card","brand":"VISA","cardType":"DEBIT","buyerName":"Asha","buyerEmail":null,' +
+      '"amount":10000.1,"paymentSource":"Card","brand":"VISA","cardType":"DEBIT","buyerName":"Asha","buyerEmail":null,' +
       '"status":"Success","approvalCode":4211,"productDescription":"Kurta","productDescription1":null,' +
       '"productDescription2":"Cotton","productDescription3":null,"productDescription4":null,"bankName":"HDFC Bank",' +
       '"cardNumber":"401200XXXXXX1112","ipAddress":"203.0.113.9",' +

@@ -36,6 +36,9 @@ describe('Outcome codes: the gateway’s reasons and the codes merchants see', (
       assert.deepEqual(seen(code), { responseCode: '183', responseDescription: 'Unfortunately, the transaction has failed.' });
     assert.deepEqual(seen('102'), { responseCode: '102', responseDescription: 'Customer cancelled transaction.' });
     assert.equal(seen('100').responseCode, '100');
+    // Zaakpay's success text, byte for byte: its trailing space is part of what plugins compare.
+    assert.equal(seen('100').responseDescription, 'The transaction was completed successfully. ');
+    assert.equal(PublishedOutcome.success.description, 'The transaction was completed successfully. ');
     assert.equal(seen('1021').responseDescription, 'Minimum transaction limit is 9 rupees.');
     assert.equal(seen('208').responseCode, '208');
   });

@@ -1,6 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { maskAccountNumber } from '../../src/domain/settlement-account';
-import { parseUtrDate, rupeesText, settlementReportChecksumString } from '../../src/domain/settlement-report';
+import {
+  parseUtrDate,
+  rupeesText,
+  settlementReportChecksumString,
+  toReportLine,
+  toSignedReportLine,
+} from '../../src/domain/settlement-report';
+import type { SettlementLine } from '../../src/domain/settlement';
 import { splitRequestSchema, splitShares } from '../../src/domain/split';
 import { settlementAccountSchema } from '../../src/api/schemas/settlement-merchant';
 
@@ -71,5 +78,40 @@ describe('Settlement report and split rules (pure)', () => {
       (r([{ zaakMerchantIdentifier: 'sub1', merchantAmount: '0' }], '1000') as { refused: string }).refused,
       'requestInvalid',
     );
+  });
+
+  it("report lines: Zaakpay's positive amounts with settlement_action the direction; the CSV keeps the stored signs", () => {
+    const refund = {
+      _id: 'REFUND:R1:m',
+      settlementId: 'settlement:m:2026-11-24',
+      merchantIdentifier: 'm',
+      settlementDate: '2026-11-24',
+      txnId: 'T1',
+      orderId: 'o-1',
+      action: 'REFUND',
+      txnDate: new Date('2026-11-21T15:29:01Z'),
+      amountPaise: 31890,
+      feePaise: -638,
+      taxPaise: -115,
+      settlementAmountPaise: -31137,
+    } as SettlementLine;
+    const money = (l: ReturnType<typeof toReportLine>) => [
+      l.amount,
+      l.partner_service_fee,
+      l.partner_service_tax,
+      l.settlement_amount,
+    ];
+    assert.deepEqual(money(toReportLine(refund)), ['318.90', '6.38', '1.15', '311.37']);
+    assert.equal(toReportLine(refund).settlement_action, 'REFUND');
+    assert.deepEqual(money(toSignedReportLine(refund)), ['318.90', '-6.38', '-1.15', '-311.37']);
+    const chargeback = {
+      ...refund,
+      action: 'CHARGEBACK',
+      feePaise: 0,
+      taxPaise: 0,
+      settlementAmountPaise: -31890,
+    } as SettlementLine;
+    assert.deepEqual(money(toReportLine(chargeback)), ['318.90', '0.00', '0.00', '318.90']);
+    assert.deepEqual(refund.settlementAmountPaise, -31137, 'the stored line is untouched');
   });
 });

@@ -1979,8 +1979,11 @@ export interface paths {
                     txnid: string;
                     /** @description rupees, at most 2 decimals */
                     amount: number;
-                    /** @enum {string} */
-                    paymentSource: 'Credit Card' | 'Debit Card' | 'Net Banking' | 'UPI';
+                    /**
+                     * @description Card for a card of either type (cardType says which)
+                     * @enum {string}
+                     */
+                    paymentSource: 'Card' | 'Net Banking' | 'UPI';
                     brand: string | null;
                     cardType: ('CREDIT' | 'DEBIT') | null;
                     buyerName: string | null;
@@ -2418,22 +2421,23 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's Split Payment API: share a paid order among the master merchant and its sub-merchants
-     * @description Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share.
+     * @description Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored); with `isCustomIdentifier: true` each sub-merchant is named instead by the master's own name for it, given when the operator linked it (`customIdentifier`), and a name no linked sub-merchant carries is 2076 (the master is always named by its merchantIdentifier). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share.
      *
      *     | HTTP | code | meaning |
      *     |---|---|---|
      *     | 200 | 100 | Split recorded |
-     *     | 401 | 101 | Merchant identifier is not valid |
-     *     | 401 | 180 | Checksum received with request is not equal to what we calculated |
+     *     | 200 | 101 | Merchant identifier is not valid |
+     *     | 200 | 180 | Checksum received with request is not equal to what we calculated |
      *     | 200 | 190 | OrderId either not processed or Rejected. |
-     *     | 400 | 2070 | The split request is invalid |
+     *     | 200 | 2070 | The split request is invalid |
      *     | 200 | 2071 | A sub-merchant is not linked to this master merchant |
      *     | 200 | 2072 | The shares do not add up to orderAmount |
      *     | 200 | 2073 | orderAmount is not the order's amount |
      *     | 200 | 2074 | This order was split already; a split is set once |
      *     | 200 | 2075 | This order is already being settled; it can no longer be split |
+     *     | 200 | 2076 | A custom identifier names no sub-merchant the operator linked to this master under that name |
      *
-     *     A body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).
+     *     Refusals are HTTP 200 with the code in this shape, as Zaakpay answers (clients such as axios, or `fetch` checking `r.ok`, read the code instead of throwing): a body that is not JSON is 2001, a field that is not valid 2002. Only a body too large (413), another content type (415, 2003), a rate limit (429, with `Retry-After`) and an outage (503) keep their status lines, in this shape too.
      */
     post: {
       parameters: {
@@ -2504,36 +2508,6 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'SUCCESS' | 'FAILURE';
-              errorCode: string;
-              errorDescription: string;
-              orderId: string | null;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {string} */
-              status: 'SUCCESS' | 'FAILURE';
-              errorCode: string;
-              errorDescription: string;
-              orderId: string | null;
-            };
-          };
-        };
-        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -2595,6 +2569,21 @@ export interface paths {
         };
         /** @description see the error catalogue */
         431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {string} */
+              status: 'SUCCESS' | 'FAILURE';
+              errorCode: string;
+              errorDescription: string;
+              orderId: string | null;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -2627,17 +2616,17 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's Settlement API: the lines settled on one UTR date
-     * @description JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds (negative), chargebacks (negative) and their reversals, with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429, 2029 and `Retry-After` (seconds). Refusals carry `report: []`.
+     * @description JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds, chargebacks and their reversals, every `amount` and `settlement_amount` positive (as Zaakpay's sample) and `settlement_action` giving the direction (REFUND and CHARGEBACK are deducted, SALE and CHARGEBACK_REVERSAL added), with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429 (a rate limit keeps its status line), 2029 and `Retry-After` (seconds). Refusals carry `report: []`.
      *
      *     | HTTP | code | meaning |
      *     |---|---|---|
      *     | 200 | 100 | Successful |
-     *     | 401 | 101 | Merchant identifier is not valid |
-     *     | 400 | 109 | utr_date is not a valid date (dd-MM-yyyy) |
-     *     | 401 | 180 | Checksum received with request is not equal to what we calculated |
+     *     | 200 | 101 | Merchant identifier is not valid |
+     *     | 200 | 109 | utr_date is not a valid date (dd-MM-yyyy) |
+     *     | 200 | 180 | Checksum received with request is not equal to what we calculated |
      *     | 429 | 2029 | API limit exhausted: at most 2 calls an hour |
      *
-     *     A body that is not JSON: 400 with 2001; another content type: 415 with 2003 (in this shape).
+     *     Refusals are HTTP 200 with the code in this shape, as Zaakpay answers (clients such as axios, or `fetch` checking `r.ok`, read the code instead of throwing): a body that is not JSON is 2001, a field that is not valid 2002. Only a body too large (413), another content type (415, 2003), a rate limit (429, with `Retry-After`) and an outage (503) keep their status lines, in this shape too.
      */
     post: {
       parameters: {
@@ -2667,7 +2656,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description the report (possibly empty) */
+        /** @description the report (possibly empty), or a refusal with its code */
         200: {
           headers: {
             [name: string]: unknown;
@@ -2681,7 +2670,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2689,83 +2678,11 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
-                settlement_amount: string;
-                rrn: string;
-                arn: string;
-              }[];
-              responsecode: string;
-              responsedescription: string;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              report: {
-                /** @description the gateway's txnId */
-                partner_transaction_id: string;
-                /** @description the orderId */
-                client_transaction_id: string;
-                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
-                txn_date: string;
-                /** @description rupees with two decimals, as text */
-                amount: string;
-                /** @description yyyy-MM-dd */
-                settlement_date: string;
-                /** @enum {string} */
-                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
-                /** @description the payout's UTR; empty until the settlement is paid */
-                transaction_utr: string;
-                /** @description rupees with two decimals, as text */
-                partner_service_fee: string;
-                /** @description 18 % GST on the fee */
-                partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
-                settlement_amount: string;
-                rrn: string;
-                arn: string;
-              }[];
-              responsecode: string;
-              responsedescription: string;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              report: {
-                /** @description the gateway's txnId */
-                partner_transaction_id: string;
-                /** @description the orderId */
-                client_transaction_id: string;
-                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
-                txn_date: string;
-                /** @description rupees with two decimals, as text */
-                amount: string;
-                /** @description yyyy-MM-dd */
-                settlement_date: string;
-                /** @enum {string} */
-                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
-                /** @description the payout's UTR; empty until the settlement is paid */
-                transaction_utr: string;
-                /** @description rupees with two decimals, as text */
-                partner_service_fee: string;
-                /** @description 18 % GST on the fee */
-                partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2789,7 +2706,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2797,11 +2714,11 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2825,7 +2742,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2833,11 +2750,11 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2861,7 +2778,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2869,11 +2786,11 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2897,7 +2814,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2905,11 +2822,11 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2933,7 +2850,7 @@ export interface paths {
                 client_transaction_id: string;
                 /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
                 txn_date: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 amount: string;
                 /** @description yyyy-MM-dd */
                 settlement_date: string;
@@ -2941,11 +2858,47 @@ export interface paths {
                 settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
                 /** @description the payout's UTR; empty until the settlement is paid */
                 transaction_utr: string;
-                /** @description rupees with two decimals, as text */
+                /** @description rupees with two decimals, as text; never negative */
                 partner_service_fee: string;
                 /** @description 18 % GST on the fee */
                 partner_service_tax: string;
-                /** @description signed: negative for REFUND and CHARGEBACK */
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
+                settlement_amount: string;
+                rrn: string;
+                arn: string;
+              }[];
+              responsecode: string;
+              responsedescription: string;
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              report: {
+                /** @description the gateway's txnId */
+                partner_transaction_id: string;
+                /** @description the orderId */
+                client_transaction_id: string;
+                /** @description capture time, yyyy-MM-dd HH:mm:ss IST */
+                txn_date: string;
+                /** @description rupees with two decimals, as text; never negative */
+                amount: string;
+                /** @description yyyy-MM-dd */
+                settlement_date: string;
+                /** @enum {string} */
+                settlement_action: 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+                /** @description the payout's UTR; empty until the settlement is paid */
+                transaction_utr: string;
+                /** @description rupees with two decimals, as text; never negative */
+                partner_service_fee: string;
+                /** @description 18 % GST on the fee */
+                partner_service_tax: string;
+                /** @description amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it */
                 settlement_amount: string;
                 rrn: string;
                 arn: string;
@@ -2974,7 +2927,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy status API (v=5): one order, its card and its refunds
-     * @description Form fields `data` and `checksum` = HMAC-SHA256 (hex) of the exact `data` text with the secret key. `data` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Codes: 100 The transaction was completed successfully. (HTTP 200); 110 MerchantIdentifier field missing or blank (HTTP 400); 111 MerchantIdentifier not valid (HTTP 401); 129 OrderId field missing or blank (HTTP 400); 180 Checksum received with request is not equal to what we calculated (HTTP 401); 189 Checksum was blank. (HTTP 401); 190 OrderId either not processed or Rejected. (HTTP 200); 191 Merchant Identifier or Order Id was not valid (HTTP 400).
+     * @description Form fields `data` and `checksum` = HMAC-SHA256 (hex) of the exact `data` text with the secret key. `data` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Every answer is HTTP 200 with its code, refusals included, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines); an unknown order's orders[0] carries its orderId and 190. Codes: 100 The transaction was completed successfully. ; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
      */
     post: {
       parameters: {
@@ -3005,7 +2958,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description the order (success true), or none (190, success false) */
+        /** @description the order (success true), or a refusal with its code (success false) */
         200: {
           headers: {
             [name: string]: unknown;
@@ -3016,203 +2969,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
-              /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
-              responseCode: string;
-              responseDescription: string;
-              /** @description the order's txnId, mirrored from orders[0] */
-              txnId?: string;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              success: boolean;
-              merchantIdentifier: string | null;
-              /** @constant */
-              version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
-              /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
-              responseCode: string;
-              responseDescription: string;
-              /** @description the order's txnId, mirrored from orders[0] */
-              txnId?: string;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              success: boolean;
-              merchantIdentifier: string | null;
-              /** @constant */
-              version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3232,59 +3052,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3304,59 +3135,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3376,59 +3218,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3448,59 +3301,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3520,59 +3384,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -3592,59 +3467,70 @@ export interface paths {
               merchantIdentifier: string | null;
               /** @constant */
               version: '5';
-              orders: {
-                orderDetail: {
-                  orderId: string;
-                  /** @description gateway transaction id */
-                  txnId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  productDescription: string;
-                  /** @description yyyy-MM-dd HH:mm:ss, IST */
-                  createDate: string;
-                  /** @description NA when not sent */
-                  product1Description: string;
-                  product2Description: string;
-                  product3Description: string;
-                  product4Description: string;
-                };
-                paymentInstrument: {
-                  paymentMode: string;
-                  /** @description NA in every field unless a card paid */
-                  card: {
-                    cardToken: string;
-                    cardId: string;
-                    cardScheme: string;
-                    first4: string;
-                    last4: string;
-                    bank: string;
-                    cardHashId: string;
-                    paymentMethod: string;
-                  };
-                };
-                /** @description yyyy-MM-dd HH:mm:ss, IST */
-                txnDate: string;
-                /**
-                 * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
-                 * @enum {string}
-                 */
-                txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
-                /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
-                responseCode: string;
-                responseDescription: string;
-                refundDetails: {
-                  merchantRefId: string;
-                  /** @description integer paise */
-                  amount: string;
-                  rrn: string;
-                  /** @enum {string} */
-                  refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
-                  /** @description the refund's bank reference (the rrn); NA until the bank gave one */
-                  arn: string;
-                }[];
-                /** @description true once money left the payer (the payment succeeded, whatever happened after) */
-                userAccountDebited: boolean;
-              }[];
+              /** @description the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals */
+              orders: (
+                | {
+                    orderDetail: {
+                      orderId: string;
+                      /** @description gateway transaction id */
+                      txnId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      productDescription: string;
+                      /** @description yyyy-MM-dd HH:mm:ss, IST */
+                      createDate: string;
+                      /** @description NA when not sent */
+                      product1Description: string;
+                      product2Description: string;
+                      product3Description: string;
+                      product4Description: string;
+                    };
+                    paymentInstrument: {
+                      paymentMode: string;
+                      /** @description NA in every field unless a card paid */
+                      card: {
+                        cardToken: string;
+                        cardId: string;
+                        cardScheme: string;
+                        first4: string;
+                        last4: string;
+                        bank: string;
+                        cardHashId: string;
+                        paymentMethod: string;
+                      };
+                    };
+                    /** @description yyyy-MM-dd HH:mm:ss, IST */
+                    txnDate: string;
+                    /**
+                     * @description 0 Success, 1 Failure, 2 Pending, 3 Refund, 4 Partial Refund, 5 Chargeback Reverted, 6 Chargeback, 7 Partial Chargeback Reverted, 8 Partial Chargeback
+                     * @enum {string}
+                     */
+                    txnStatus: '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8';
+                    /** @description the payment's code; after a refund, its latest refund's: 230 full, 245 partial */
+                    responseCode: string;
+                    responseDescription: string;
+                    refundDetails: {
+                      merchantRefId: string;
+                      /** @description integer paise */
+                      amount: string;
+                      rrn: string;
+                      /** @enum {string} */
+                      refundStatus: 'SUCCESS' | 'PENDING' | 'FAILED';
+                      /** @description the refund's bank reference (the rrn); NA until the bank gave one */
+                      arn: string;
+                    }[];
+                    /** @description true once money left the payer (the payment succeeded, whatever happened after) */
+                    userAccountDebited: boolean;
+                  }
+                | {
+                    orderDetail: {
+                      orderId: string;
+                    };
+                    /** @constant */
+                    responseCode: '190';
+                    responseDescription: string;
+                  }
+              )[];
               /** @description the order's responseCode, or the refusal's code (110, 111, 129, 180, 189, 190, 191) */
               responseCode: string;
               responseDescription: string;
@@ -4309,7 +4195,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy XML status API: one order
-     * @description Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: 100 The transaction was completed successfully.; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
+     * @description Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: 100 The transaction was completed successfully. ; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
      */
     post: {
       parameters: {
@@ -7300,7 +7186,7 @@ export interface paths {
     get?: never;
     /**
      * Link a sub-merchant to its master merchant for split payments (operator)
-     * @description The master's split API may then give this merchant shares of its orders. `null` removes the link (splits already recorded stay). Refused with 409 (2061) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.
+     * @description The master's split API may then give this merchant shares of its orders. `customIdentifier` is the master's own name for it, which the master's split requests may send with `isCustomIdentifier: true` (one sub-merchant per name and master: another one's name is 409, 2062); a link without it has none. `null` removes the link and its name (splits already recorded stay). Refused with 409 (2061) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.
      */
     put: {
       parameters: {
@@ -7322,6 +7208,8 @@ export interface paths {
           'application/json': {
             /** @description null removes the link */
             masterMerchantIdentifier: string | null;
+            /** @description the master's own name for this sub-merchant, as its split requests send it with isCustomIdentifier true; one sub-merchant per name and master; left out, the link has none */
+            customIdentifier?: string;
           };
         };
       };
@@ -7338,6 +7226,7 @@ export interface paths {
               data: {
                 merchantIdentifier: string;
                 masterMerchantIdentifier: string | null;
+                customIdentifier: string | null;
               };
             };
           };
@@ -10954,7 +10843,7 @@ export interface paths {
            *       "orderId": "checkout-1001",
            *       "amount": "25000",
            *       "responseCode": "100",
-           *       "responseDescription": "The transaction was completed successfully.",
+           *       "responseDescription": "The transaction was completed successfully. ",
            *       "checksum": "0000000000000000000000000000000000000000000000000000000000000000"
            *     }
            */
@@ -12759,7 +12648,7 @@ export interface paths {
     put?: never;
     /**
      * Refund all or part of a successful order
-     * @description Form fields `data` (JSON text) and `checksum`. `data`: ["merchantIdentifier","orderDetail","mode","updateDesired","updateReason","merchantRefId"]; orderDetail.orderId, orderDetail.amount (paise as a string: required for 22, ignored by 14, which refunds what remains); fields it does not know, in the form or in `data`, are ignored. Codes (HTTP 200): 230 full refund initiated, 245 partial refund initiated, 184 updateDesired blank, 185 not 14 or 22, 186 updateReason blank, 187 not 5-30 letters, digits and spaces, 190 order unknown, not successful, or charged back, 201 more than remains or nothing remains, 21 merchantRefId reused with another request. HTTP 401: 189 checksum blank, 180 checksum does not match, 2012 unknown merchant. HTTP 400 (same shape, fields null): 2001 data is not JSON, 2002 a field is invalid, 2005 the form is malformed (not UTF-8, a field twice). A refund is PENDING until the bank answers (status API refundDetails); txnStatus is 4 while something remains and 3 when nothing does; a refund the bank fails gives its amount back.
+     * @description Form fields `data` (JSON text) and `checksum`. `data`: ["merchantIdentifier","orderDetail","mode","updateDesired","updateReason","merchantRefId"]; orderDetail.orderId, orderDetail.amount (paise as a string, or a whole number: required for 22, ignored by 14, which refunds what remains; `""` is no amount); fields it does not know, in the form or in `data`, are ignored. Every answer is HTTP 200 with Zaakpay's code, refusals included, as Zaakpay answers (clients such as axios, or `fetch` checking `r.ok`, read the code instead of throwing): 230 full refund initiated, 245 partial refund initiated, 184 updateDesired blank, 185 not 14 or 22, 186 updateReason blank, 187 not 5-30 letters, digits and spaces, 190 order unknown, not successful, or charged back, 201 more than remains or nothing remains, 21 merchantRefId reused with another request, 189 checksum blank, 180 checksum does not match, 2012 unknown merchant; in the same shape, fields null: 2001 data is not JSON, 2002 a field is invalid, 2005 the form is malformed (not UTF-8, a field twice). Only a body too large (413), another content type (415), a rate limit (429, with Retry-After) and an outage (503) keep their status lines. A refund is PENDING until the bank answers (status API refundDetails); txnStatus is 4 while something remains and 3 when nothing does; a refund the bank fails gives its amount back.
      */
     post: {
       parameters: {
@@ -12789,40 +12678,6 @@ export interface paths {
       responses: {
         /** @description a Zaakpay response code */
         200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              merchantIdentifier: string | null;
-              orderDetail: {
-                orderId: string;
-              } | null;
-              responseCode: string;
-              responseDescription: string;
-              merchantRefId: string | null;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              merchantIdentifier: string | null;
-              orderDetail: {
-                orderId: string;
-              } | null;
-              responseCode: string;
-              responseDescription: string;
-              merchantRefId: string | null;
-            };
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -13562,8 +13417,8 @@ export interface components {
       merchantIdentifier: string;
       orderDetail: {
         orderId: string;
-        /** @description paise; required for a partial refund (22), optional for a full one (14) */
-        amount?: string;
+        /** @description paise, as a string (or a whole number); required for a partial refund (22), optional for a full one (14); "" is no amount */
+        amount?: '' | (string | number);
         productDescription?: string;
       };
       /** @description "0" (test) or "1" (live), a string or a number; ignored: the environment decides whether money moves */

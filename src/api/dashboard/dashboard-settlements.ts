@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { SETTLEMENT_REPORT_COLUMNS, toReportLine } from '../../domain/settlement-report';
+import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
@@ -78,7 +78,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
     await respondWithCsv(ctx, reads.linesOf(mid(ctx), s._id), {
       filename: `settlement-${s.settlementDate}.csv`,
       columns: SETTLEMENT_REPORT_COLUMNS,
-      record: toReportLine,
+      record: toSignedReportLine,
     });
   });
   return router;

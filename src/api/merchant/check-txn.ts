@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import { CheckTxnCodes, toCheckTxnRecord, type CheckTxnCode } from '../../domain/check-txn';
+import { CheckTxnCodes, toCheckTxnRecord, unknownOrderEntry, type CheckTxnCode } from '../../domain/check-txn';
 import { checksumMatches } from '../../domain/checksum';
+import { authenticationFailed } from '../middleware/abuse-limits';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseLooseObject } from '../../domain/loose-json';
 import { findOrder } from '../../usecases/read-order';
@@ -15,15 +16,18 @@ import { checkTxnDataSchema, type CheckTxnResponse } from '../schemas/check-txn'
  * `data` and `checksum` (HMAC-SHA256 of the raw `data` string). `data` is read leniently (JSON, or
  * the unquoted form of some PHP kits) only to find the merchant; after the checksum over the raw
  * text matched it is validated. Answers the order as the status API's record with the card and the
- * further product descriptions, its code mirrored at the top level; an unknown order is 190.
+ * further product descriptions, its code mirrored at the top level; an unknown order is 190, in orders[0] too. Every refusal is
+ * HTTP 200 with its code.
  */
 export function checkTxnRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.post('/checkTxn', async (ctx) => {
-    const refuse = (code: CheckTxnCode, merchantIdentifier: string | null = null) => {
+    // Every refusal is HTTP 200 with the code, as Zaakpay answers; failed authentications still count.
+    const refuse = (code: CheckTxnCode, merchantIdentifier: string | null = null, orders: object[] = []) => {
       const c = CheckTxnCodes[code];
-      ctx.status = c.http;
-      ctx.body = checkTxnFailure(c.code, c.description, merchantIdentifier);
+      if (code === 'merchantIdentifierInvalid' || code === 'checksumBlank' || code === 'checksumMismatch')
+        authenticationFailed(ctx);
+      ctx.body = checkTxnFailure(c.code, c.description, merchantIdentifier, orders);
     };
     const form = parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
     const unread = form.data ? parseLooseObject(form.data) : null;
@@ -48,7 +52,7 @@ export function checkTxnRoutes(deps: ApiDeps): Router {
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: parsed.data.orderDetail.orderId };
     const found = await findOrder(deps, order);
-    if (!found) return refuse('orderNotFound', merchant.merchantIdentifier);
+    if (!found) return refuse('orderNotFound', merchant.merchantIdentifier, [unknownOrderEntry(order.orderId)]);
     const { record, transaction } = found;
     const orderRecord = toCheckTxnRecord(record, transaction, parsed.data.refundDetail?.merchantRefId);
     const answer: CheckTxnResponse = {

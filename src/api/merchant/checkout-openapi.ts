@@ -3,7 +3,7 @@ import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
 import { operation } from '../reference/operation';
-import { checkTxnFormSchema, checkTxnResponseSchema } from '../schemas/check-txn';
+import { checkTxnAnswerSchema, checkTxnFormSchema } from '../schemas/check-txn';
 import { checkoutFieldsSchema, checkoutResponseSchema, legacyQuerySchema } from '../schemas/checkout';
 import { CheckTxnCodes } from '../../domain/check-txn';
 import { exampleExpressForm, exampleLegacyForm, signedDataForm } from '../reference/examples';
@@ -79,10 +79,10 @@ export function checkoutPaths(): Record<string, object> {
     '/checkTxn': {
       post: operation({
         summary: "Zaakpay's legacy status API (v=5): one order, its card and its refunds",
-        description: `Form fields \`data\` and \`checksum\` = HMAC-SHA256 (hex) of the exact \`data\` text with the secret key. \`data\` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Codes: ${Object.values(
+        description: `Form fields \`data\` and \`checksum\` = HMAC-SHA256 (hex) of the exact \`data\` text with the secret key. \`data\` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Every answer is HTTP 200 with its code, refusals included, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines); an unknown order's orders[0] carries its orderId and 190. Codes: ${Object.values(
           CheckTxnCodes,
         )
-          .map((c) => `${c.code} ${c.description} (HTTP ${c.http})`)
+          .map((c) => `${c.code} ${c.description}`)
           .join('; ')}.`,
         bodySignature: 'formChecksum',
         in: 'form',
@@ -91,10 +91,13 @@ export function checkoutPaths(): Record<string, object> {
         queryExample: { v: '5' },
         example: signedDataForm({ mode: '0', orderDetail: { orderId: 'checkout-1001' } }),
         responses: {
-          200: { description: 'the order (success true), or none (190, success false)', schema: checkTxnResponseSchema },
+          200: {
+            description: 'the order (success true), or a refusal with its code (success false)',
+            schema: checkTxnAnswerSchema,
+          },
         },
-        errors: [400, 401, 413, 415, 503],
-        errorEnvelope: checkTxnResponseSchema,
+        errors: [413, 415, 429, 503],
+        errorEnvelope: checkTxnAnswerSchema,
       }),
     },
   };

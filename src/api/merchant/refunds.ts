@@ -5,6 +5,7 @@ import { checksumMatches } from '../../domain/checksum';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
+import { authenticationFailed } from '../middleware/abuse-limits';
 import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
@@ -21,26 +22,31 @@ export function refundRoutes(deps: ApiDeps): Router {
     const data = jsonObjectOrNull(form.data);
     const merchantIdentifier = typeof data?.merchantIdentifier === 'string' ? data.merchantIdentifier : null;
     const orderId = readOrderId(data);
-    const answer = (status: number, key: RefundResponseKey, merchantRefId: string | null = null) => {
-      respond(ctx, status, { merchantIdentifier, orderId, key, merchantRefId });
+    // Every answer is HTTP 200 with Zaakpay's code, refusals included, as Zaakpay answers.
+    const answer = (key: RefundResponseKey, merchantRefId: string | null = null) => {
+      respond(ctx, { merchantIdentifier, orderId, key, merchantRefId });
+    };
+    const unauthenticated = (key: RefundResponseKey) => {
+      authenticationFailed(ctx);
+      answer(key);
     };
 
     // Authentication first: until the checksum matches, nothing of `data` is validated.
-    if (!form.checksum) return answer(401, 'checksumBlank');
+    if (!form.checksum) return unauthenticated('checksumBlank');
     // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
-    if (!merchantIdentifier || merchantIdentifier.length > 64) return answer(401, 'checksumMismatch');
+    if (!merchantIdentifier || merchantIdentifier.length > 64) return unauthenticated('checksumMismatch');
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
     const checksum = form.checksum;
     if (
       !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, form.data, checksum)))
     )
-      return answer(401, 'checksumMismatch');
+      return unauthenticated('checksumMismatch');
     await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
 
     // Authenticated: now read `data` as strictly as every JSON body (a key given twice is refused).
     const body = validate(updateTxnDataSchema, parseJsonBody(Buffer.from(form.data, 'utf8')));
     const problem = refundRequestProblem(body.updateDesired, body.updateReason);
-    if (problem) return answer(200, problem, body.merchantRefId ?? null);
+    if (problem) return answer(problem, body.merchantRefId ?? null);
     const updateDesired = body.updateDesired as UpdateDesired;
     if (updateDesired === '22' && body.orderDetail.amount === undefined) {
       throw new ApiError('validationFailed', 'orderDetail.amount is required for a partial refund (22)');
@@ -54,18 +60,16 @@ export function refundRoutes(deps: ApiDeps): Router {
       merchantRefId: body.merchantRefId,
       updateReason: body.updateReason as string,
     });
-    answer(200, result.response, result.merchantRefId);
+    answer(result.response, result.merchantRefId);
   });
   return router;
 }
 
 function respond(
   ctx: Context,
-  status: number,
   r: { merchantIdentifier: string | null; orderId: string | null; key: RefundResponseKey; merchantRefId: string | null },
 ) {
   const code = RefundResponse[r.key];
-  ctx.status = status;
   ctx.body = {
     merchantIdentifier: r.merchantIdentifier,
     orderDetail: r.orderId === null ? null : { orderId: r.orderId },

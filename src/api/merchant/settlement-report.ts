@@ -10,6 +10,7 @@ import {
 } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
 import type { ApiDeps } from '../deps';
+import { authenticationFailed } from '../middleware/abuse-limits';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { settlementReportFailure } from '../envelope';
 import { parseJsonBody, readRawBody } from '../middleware/body';
@@ -22,7 +23,7 @@ export const SETTLEMENT_REPORT_CALLS_PER_HOUR = 2;
 /**
  * Zaakpay's Settlement API: `{merchantIdentifier, utr_date (dd-MM-yyyy), checksum}` with checksum =
  * HMAC-SHA256 (hex) of `merchantIdentifier,utr_date` under the merchant's secret key; answers the
- * lines settled on that date. Refusals (101, 180, 109, 2029) carry an empty report. Only a call
+ * lines settled on that date. Refusals (101, 180, 109: HTTP 200; 2029: 429) carry an empty report. Only a call
  * that passed every check counts against the two calls an hour, counted in the store itself so
  * replicas together never let a third through.
  */
@@ -38,6 +39,7 @@ export function settlementReportRoutes(deps: ApiDeps): Router {
   router.post(SETTLEMENT_REPORT_PATH, async (ctx: Context) => {
     const refuse = (code: SettlementReportCode) => {
       const c = SettlementReportCodes[code];
+      if (code === 'merchantUnknown' || code === 'checksumMismatch') authenticationFailed(ctx);
       ctx.status = c.http;
       ctx.body = settlementReportFailure(c.code, c.description);
     };

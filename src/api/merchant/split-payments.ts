@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { checksumMatches } from '../../domain/checksum';
 import { namedMerchant, SplitCodes, splitRequestSchema, splitShares, type SplitCode } from '../../domain/split';
-import { splitOrder } from '../../usecases/split-order';
+import { splitOrder, subMerchantNaming } from '../../usecases/split-order';
 import type { ApiDeps } from '../deps';
+import { authenticationFailed } from '../middleware/abuse-limits';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { splitFailure } from '../envelope';
 import { parseJsonBody, readRawBody } from '../middleware/body';
@@ -21,9 +22,10 @@ export function splitPaymentRoutes(deps: ApiDeps): Router {
 
   router.post(SPLIT_PATH, async (ctx: Context) => {
     let orderId: string | null = null;
+    // Every answer is HTTP 200 with its code, as Zaakpay answers; failed authentications still count.
     const answer = (code: SplitCode, detail?: string) => {
       const c = SplitCodes[code];
-      ctx.status = c.http;
+      if (code === 'merchantUnknown' || code === 'checksumMismatch') authenticationFailed(ctx);
       ctx.body =
         code === 'recorded'
           ? { status: 'SUCCESS', errorCode: c.code, errorDescription: c.description, orderId }
@@ -47,7 +49,9 @@ export function splitPaymentRoutes(deps: ApiDeps): Router {
       const issue = parsed.error.issues[0]!;
       return answer('requestInvalid', `${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
-    const shares = splitShares(master.merchantIdentifier, parsed.data);
+    const naming = await subMerchantNaming(deps.store.db, master.merchantIdentifier, parsed.data);
+    if ('refused' in naming) return answer(naming.refused, naming.detail);
+    const shares = splitShares(master.merchantIdentifier, parsed.data, naming.nameOf);
     if ('refused' in shares) return answer(shares.refused, shares.detail);
     const result = await splitOrder(
       { db: deps.store.db, transactions: deps.transactions, now: deps.now },

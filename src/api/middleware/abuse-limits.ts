@@ -36,10 +36,16 @@ export function authFailureLimit(client: MongoClient, dbName: string, limits: { 
       if (merchantRefused > 0) throw tooMany(ctx, merchantRefused, 'too many failed authentications for this merchant');
       throw e;
     }
-    // Zaakpay-shaped answers (/updateTxn, /checkTxn, the checkout entries) give their own 401
-    // envelope instead of throwing: counted against the address too (the answer already made stands).
-    if (ctx.status === 401 && byAddress) await byAddress.count(address);
+    // Zaakpay-shaped answers (/updateTxn, /checkTxn, the split and settlement report APIs, the
+    // checkout entries) give their own refusal instead of throwing, a 401 or a coded 200: counted
+    // against the address too (the answer already made stands).
+    if ((ctx.status === 401 || ctx.state.authenticationFailed === true) && byAddress) await byAddress.count(address);
   };
+}
+
+/** Marks a refusal answered in-route (HTTP 200 with Zaakpay's code) as a failed authentication. */
+export function authenticationFailed(ctx: Context): void {
+  ctx.state.authenticationFailed = true;
 }
 
 /** The hosted pages (/pl/:token and its form): per token and per client address, 429 past either. */

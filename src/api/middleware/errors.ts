@@ -3,7 +3,7 @@ import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, M
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { loggedPath } from './observe';
-import { errorBody } from '../envelope';
+import { errorBody, refusalStatus } from '../envelope';
 import { envelopeFor, familyError } from '../envelope-of';
 
 /**
@@ -32,8 +32,9 @@ export function errorEnvelope(logger: Logger) {
       const detail = e instanceof ApiError ? e.detail : undefined;
       // A contract that fixes the text gets the detail in a header instead, for the developer.
       if (fixedText && detail) ctx.set('X-Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 512));
-      ctx.status = ApiErrors[kind].http;
-      ctx.body = errorBody(envelopeFor(ctx), kind, fixedText ? undefined : detail);
+      const envelope = envelopeFor(ctx);
+      ctx.status = refusalStatus(envelope, ApiErrors[kind].http);
+      ctx.body = errorBody(envelope, kind, fixedText ? undefined : detail);
     }
   };
 }

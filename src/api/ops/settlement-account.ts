@@ -30,8 +30,17 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
 
   router.put('/master', async (ctx) => {
     const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);
-    const result = await linkSubMerchant(deps.store.db, ctx.params.merchantIdentifier!, body.masterMerchantIdentifier);
+    if (body.masterMerchantIdentifier === null && body.customIdentifier !== undefined)
+      throw new ApiError('validationFailed', 'customIdentifier: an unlinked merchant has no custom identifier');
+    const result = await linkSubMerchant(
+      deps.store.db,
+      ctx.params.merchantIdentifier!,
+      body.masterMerchantIdentifier,
+      body.customIdentifier ?? null,
+    );
     if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
+    if (result === 'customIdentifierTaken')
+      throw new ApiError('customIdentifierTaken', 'customIdentifier: the master names another sub-merchant so');
     if (result === 'masterNotFound') throw new ApiError('merchantNotFound', 'masterMerchantIdentifier: no such merchant');
     if (typeof result === 'string')
       throw new ApiError(

@@ -18,7 +18,7 @@ export function sandboxCheckoutReturnPaths(): Record<string, object> {
           orderId: 'checkout-1001',
           amount: '25000',
           responseCode: '100',
-          responseDescription: 'The transaction was completed successfully.',
+          responseDescription: 'The transaction was completed successfully. ',
           checksum: '0'.repeat(64),
         },
         responses: { 200: { description: 'the page', html: true } },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkTxnOrderRecordSchema } from '../../domain/check-txn';
+import { checkTxnOrderRecordSchema, checkTxnUnknownOrderSchema } from '../../domain/check-txn';
 import { modeField, orderIdField } from './common';
 
 /** The form of `POST /checkTxn?v=5`. */
@@ -31,3 +31,10 @@ export const checkTxnResponseSchema = z.object({
   txnId: z.string().optional().describe("the order's txnId, mirrored from orders[0]"),
 });
 export type CheckTxnResponse = z.infer<typeof checkTxnResponseSchema>;
+
+/** Every answer: the order found, or a refusal, whose orders are empty but for an unknown order's entry (190). */
+export const checkTxnAnswerSchema = checkTxnResponseSchema.extend({
+  orders: z
+    .array(z.union([checkTxnOrderRecordSchema, checkTxnUnknownOrderSchema]))
+    .describe('the order; for an unknown order (190) one entry with its orderId and the code; empty for the other refusals'),
+});

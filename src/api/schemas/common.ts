@@ -33,14 +33,23 @@ export const emailField = z
 export const emptyAsAbsent = <S extends z.ZodType>(field: S) =>
   z.union([z.literal('').transform(() => undefined), field]).optional();
 
-/** An Indian mobile number: 10 digits (6-9 first), alone or after 0, 91 or +91. */
-export const INDIAN_MOBILE_PATTERN = /^(?:\+91|91|0)?([6-9]\d{9})$/;
+/**
+ * An Indian mobile number as people write it: 10 digits (6-9 first), alone or after 0, 91 or +91,
+ * the digits in groups split by single spaces or hyphens (`+91 98765 43210`, `+91-9876543210`).
+ */
+export const INDIAN_MOBILE_PATTERN = /^(?:(?:\+91|91|0)[ -]?)?[6-9](?:[ -]?\d){9}$/;
 /** A mobile number as Zaakpay's clients write it, kept (and echoed) as its 10 digits. */
 export const indianMobileField = z
   .string()
-  .regex(INDIAN_MOBILE_PATTERN, 'must be an Indian mobile number: 10 digits, alone or after 0, 91 or +91')
-  .transform((v) => INDIAN_MOBILE_PATTERN.exec(v)![1]!)
-  .describe('10 digits starting 6-9, alone or after 0, 91 or +91; kept as the 10 digits');
+  .regex(
+    INDIAN_MOBILE_PATTERN,
+    'must be an Indian mobile number: 10 digits, alone or after 0, 91 or +91 (single spaces or hyphens between groups allowed)',
+  )
+  // The pattern leaves only the prefix and the number's 10 digits once the separators are gone.
+  .transform((v) => v.replace(/[ -]/g, '').slice(-10))
+  .describe(
+    '10 digits starting 6-9, alone or after 0, 91 or +91, optionally grouped by single spaces or hyphens (+91 98765 43210, +91-9876543210); kept as the 10 digits',
+  );
 
 /** Paise as the Zaakpay-shaped forms carry them: a whole number, as a string. */
 export const paiseStringField = z

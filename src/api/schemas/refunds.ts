@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_PAISE } from '../../domain/money';
-import { merchantIdentifierField, modeField, orderIdField } from './common';
+import { amountPaiseField, emptyAsAbsent, merchantIdentifierField, modeField, orderIdField } from './common';
 
 /** The form fields of POST /updateTxn (Zaakpay's Update/Refund API); fields it does not know are ignored. */
 export const updateTxnFormSchema = z.object({
@@ -13,12 +13,18 @@ export const updateTxnDataSchema = z.object({
   merchantIdentifier: merchantIdentifierField,
   orderDetail: z.object({
     orderId: orderIdField,
-    amount: z
-      .string()
-      .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
-      .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`)
-      .optional()
-      .describe('paise; required for a partial refund (22), optional for a full one (14)'),
+    // Zaakpay's Node kit sends "" (no amount) on a full refund, or the paise as a JSON number.
+    amount: emptyAsAbsent(
+      z.union([
+        z
+          .string()
+          .regex(/^[1-9]\d{0,8}$/, 'must be a whole number of paise, as a string')
+          .refine((a) => Number(a) <= MAX_AMOUNT_PAISE, `must be at most ${MAX_AMOUNT_PAISE} paise`),
+        amountPaiseField.transform(String),
+      ]),
+    ).describe(
+      'paise, as a string (or a whole number); required for a partial refund (22), optional for a full one (14); "" is no amount',
+    ),
     productDescription: z.string().max(255).optional(),
   }),
   mode: modeField.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_NUMBER_PATTERN, IFSC_PATTERN } from '../../domain/settlement-account';
+import { CUSTOM_IDENTIFIER_PATTERN } from '../../domain/split';
 
 const merchantIdentifierField = z.string().regex(/^[A-Za-z0-9]{6,64}$/, 'must be 6 to 64 letters and digits');
 
@@ -34,11 +35,22 @@ export const settlementAccountResponseSchema = z.object({
 
 export const masterLinkSchema = z.strictObject({
   masterMerchantIdentifier: merchantIdentifierField.nullable().describe('null removes the link'),
+  customIdentifier: z
+    .string()
+    .regex(CUSTOM_IDENTIFIER_PATTERN, 'must be 1-64 letters, digits and . _ -')
+    .optional()
+    .describe(
+      "the master's own name for this sub-merchant, as its split requests send it with isCustomIdentifier true; one sub-merchant per name and master; left out, the link has none",
+    ),
 });
 
 export const masterLinkResponseSchema = z.object({
   success: z.literal(true),
-  data: z.object({ merchantIdentifier: z.string(), masterMerchantIdentifier: z.string().nullable() }),
+  data: z.object({
+    merchantIdentifier: z.string(),
+    masterMerchantIdentifier: z.string().nullable(),
+    customIdentifier: z.string().nullable(),
+  }),
 });
 
 /** Zaakpay's Settlement API request (its fields as it names them; unknown fields ignored). */
@@ -48,7 +60,7 @@ export const settlementReportRequestSchema = z.object({
   checksum: z.string().describe('HMAC-SHA256 (hex) of the text `merchantIdentifier,utr_date` under the secret key'),
 });
 
-const rupeesText = z.string().describe('rupees with two decimals, as text');
+const rupeesText = z.string().describe('rupees with two decimals, as text; never negative');
 export const settlementReportResponseSchema = z.object({
   report: z.array(
     z.object({
@@ -61,7 +73,9 @@ export const settlementReportResponseSchema = z.object({
       transaction_utr: z.string().describe("the payout's UTR; empty until the settlement is paid"),
       partner_service_fee: rupeesText,
       partner_service_tax: rupeesText.describe('18 % GST on the fee'),
-      settlement_amount: rupeesText.describe('signed: negative for REFUND and CHARGEBACK'),
+      settlement_amount: rupeesText.describe(
+        'amount - fee - tax; positive on every line: SALE and CHARGEBACK_REVERSAL add it, REFUND and CHARGEBACK deduct it',
+      ),
       rrn: z.string(),
       arn: z.string(),
     }),

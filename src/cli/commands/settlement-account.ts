@@ -38,12 +38,16 @@ export function settlementAccountCommands(program: Command, ctx: CliContext): vo
     )
     .argument('<merchantIdentifier>', 'the sub-merchant')
     .option('--master <merchantIdentifier>', 'the master merchant (required; "" unlinks)')
-    .action(async (m: string, o: { master?: string }, command: Command) => {
+    .option('--custom-identifier <name>', "the master's own name for it (its splits' isCustomIdentifier true)")
+    .action(async (m: string, o: { master?: string; customIdentifier?: string }, command: Command) => {
       const body = validated(
         command,
         masterLinkSchema,
-        o.master === undefined ? {} : { masterMerchantIdentifier: o.master === '' ? null : o.master },
-        { masterMerchantIdentifier: '--master' },
+        {
+          ...(o.master === undefined ? {} : { masterMerchantIdentifier: o.master === '' ? null : o.master }),
+          ...(o.customIdentifier === undefined ? {} : { customIdentifier: o.customIdentifier }),
+        },
+        { masterMerchantIdentifier: '--master', customIdentifier: '--custom-identifier' },
       );
       ctx.print(await ctx.client().call('PUT', path(m, 'master'), { json: body }));
     });
