@@ -110,7 +110,7 @@ export interface World {
   /** When the sequence began (gateway time): the schedule settles every working date from its first capture on. */
   startedAt: Date;
   /** The daily run that has not ended (a bank file it cannot read): the schedule skips while it runs. */
-  openDailyRun?: string;
+  openDailyRun?: { id: string; why: string };
   story: string[];
 }
 
