@@ -22,19 +22,16 @@ import {
   type SettlementWorkflow,
   type SettlementWorkflowInput,
 } from '../src/temporal/settlement-contract';
-import type { BankPayoutAnswer, BankPayouts } from '../src/bank/connector';
+import type { BankPayouts } from '../src/bank/connector';
+import { createPayoutActivities, type PayoutActivityDeps } from './settlement-payouts';
 
-/** The merchant's settlement bank account, opened (settle-merchant's reader, injected). */
-export type SettlementAccountReader = (
-  merchantIdentifier: string,
-) => Promise<{ ifsc: string; accountNumber: string; holderName: string } | null>;
+export type { SettlementAccountReader } from './settlement-payouts';
 
-export interface SettlementActivityDeps {
+export interface SettlementActivityDeps extends PayoutActivityDeps {
   settlementStore: SettlementRepository;
   settlementClaims: SettlementClaimRepository;
   settlementSettings: SettlementSettingsRepository;
   payouts: BankPayouts;
-  settlementAccount: SettlementAccountReader;
   /** Whether a merchant opted in to the `settlement.processed` webhook (through the merchant cache). */
   merchants: Pick<MerchantRepository, 'settlementWebhookOptedIn'>;
   settlementCalendar: SettlementCalendar;
@@ -70,8 +67,7 @@ export interface SettlementStep {
 /** What the daily run did for one merchant. */
 export type MerchantStart = 'started' | 'already_started' | 'nothing_due';
 
-/** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
-export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
+export type { PayoutStep } from './settlement-payouts';
 
 export function createSettlementActivities(deps: SettlementActivityDeps) {
   const { settlementStore: store, settlementClaims: claims, settlementSettings: settings, now } = deps;
@@ -113,34 +109,6 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     if ((await settings.get(merchantIdentifier)).held) return true;
     await store.setHeld(id, false);
     return false;
-  };
-
-  /**
-   * Asks the bank to pay the net (payoutId = the settlement id, so a retry after a crash is the
-   * same payout). Without a bank account the settlement is refused here, the same way a bank refuses.
-   */
-  const requestPayout = async (input: SettlementWorkflowInput): Promise<BankPayoutAnswer> => {
-    const id = settlementId(input.merchantIdentifier, input.settlementDate);
-    const s = await store.find(id);
-    if (!s) throw new Error(`settlement ${id} does not exist`);
-    if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
-    if (s.state === 'payout_refused')
-      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
-    const account = await deps.settlementAccount(input.merchantIdentifier);
-    if (!account && s.state === 'open') {
-      const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
-      await store.recordRefused(id, reason);
-      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
-    }
-    if (!account) throw new Error(`settlement ${id}: the bank account disappeared after the payout was requested`);
-    await store.markPayoutRequested(id, { ifsc: account.ifsc, accountLast4: account.accountNumber.slice(-4) });
-    return deps.payouts.requestPayout({
-      payoutId: id,
-      merchantIdentifier: input.merchantIdentifier,
-      amountPaise: s.netPaise,
-      ifsc: account.ifsc,
-      accountNumber: account.accountNumber,
-    });
   };
 
   const dueDate = (input: { settlementDate?: string }) => {
@@ -189,40 +157,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       return { ...(await stepOf(id)), pay: outcome.pay };
     },
 
-    /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
-    requestSettlementPayout: (input: SettlementWorkflowInput) => requestPayout(input),
-
-    /**
-     * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
-     * asked of the bank (the workflow waits for the release, then calls again); otherwise the payout
-     * is requested. A settlement whose payout was requested already is past any hold: a retry after a
-     * crash asks the bank again for the same payout.
-     */
-    async requestSettlementPayoutUnlessHeld(input: SettlementWorkflowInput): Promise<PayoutStep> {
-      const id = settlementId(input.merchantIdentifier, input.settlementDate);
-      const s = await store.find(id);
-      if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
-        return { held: true };
-      return { held: false, answer: await requestPayout(input) };
-    },
-
-    /** The bank's answer now about a PENDING payout (PENDING again when it does not know it yet). */
-    async inquireSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
-      const answer = await deps.payouts.inquirePayout({ payoutId: settlementId(input.merchantIdentifier, input.settlementDate) });
-      return answer ?? { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'not known to the bank yet' };
-    },
-
-    /** Records the bank's final answer: paid with its UTR (stamped on the lines too), or refused and carried forward. */
-    async recordSettlementPayout(input: SettlementWorkflowInput & { answer: BankPayoutAnswer }): Promise<SettlementStep> {
-      const id = settlementId(input.merchantIdentifier, input.settlementDate);
-      if (input.answer.status === 'PAID') await store.recordPaid(id, input.answer.utr ?? '', now());
-      else if (input.answer.status === 'REFUSED')
-        await store.recordRefused(
-          id,
-          `the bank refused the payout: ${input.answer.responseCode} ${input.answer.responseDescription}`,
-        );
-      return stepOf(id);
-    },
+    ...createPayoutActivities(deps, { applyHold, stepOf }),
 
     /**
      * The daily starter of runs begun before each merchant had its own start (patch

@@ -23,6 +23,7 @@ import { Client } from '@temporalio/client';
 import { MongoClient, type Db } from 'mongodb';
 import { SandboxBankConnector } from '../src/bank/sandbox-connector';
 import { createSettlementActivities } from '../activities/settlement-activities';
+import { PayoutAccountSeal } from '../src/store/settlement-account-repository';
 import { startFerretdb } from '../src/devstack/ferretdb';
 import { freePort } from '../src/devstack/process';
 import { PayerDataCipher } from '../src/domain/payer-data';
@@ -141,6 +142,7 @@ async function settle(db: Db, merchantIdentifier: string): Promise<number> {
     settlementSettings: new SettlementSettingsRepository(db),
     payouts: new SandboxBankConnector(),
     settlementAccount: async () => ({ ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Bench' }),
+    payoutAccountSeal: new PayoutAccountSeal(MASTER_KEY),
     merchants: new MerchantRepository(db, MASTER_KEY),
     settlementCalendar: { days: 1, holidays: new Set() },
     defaultFeePlan: DEFAULT_FEE_PLAN,

@@ -3,7 +3,7 @@ import type { SettlementAccountReader, SettlementActivityDeps } from '../activit
 import type { Config } from './config';
 import { parseHolidays, type SettlementCalendar } from './domain/settlement-calendar';
 import { DEFAULT_FEE_PLAN, feePlanSchema, type FeePlan } from './domain/settlement-fees';
-import { SettlementAccountRepository, readSettlementAccount } from './store/settlement-account-repository';
+import { PayoutAccountSeal, SettlementAccountRepository, readSettlementAccount } from './store/settlement-account-repository';
 import { SettlementClaimRepository } from './store/settlement-claim-repository';
 import { SettlementRepository } from './store/settlement-repository';
 import { SettlementSettingsRepository } from './store/settlement-settings-repository';
@@ -44,6 +44,7 @@ export function settlementActivityDeps(
     settlementSettings: new SettlementSettingsRepository(rt.store.db),
     payouts,
     settlementAccount,
+    payoutAccountSeal: new PayoutAccountSeal(rt.config.MASTER_KEY),
     merchants: rt.merchants,
     settlementCalendar: settlementCalendar(rt.config),
     defaultFeePlan: defaultFeePlan(rt.config),

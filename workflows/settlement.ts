@@ -1,8 +1,10 @@
-import { condition, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { BankPayoutAnswer } from '../src/bank/connector';
 import type { ClaimPhase, SettlementActivities, SettlementStep } from '../activities/settlement-activities';
 import { settlementProcessedDeliveryId } from '../src/domain/settlement-webhook';
 import {
+  CLAIM_PAGES_PER_RUN,
+  PAYOUT_INQUIRIES_PER_RUN,
   PAYOUT_INQUIRY_INTERVAL,
   releaseSettlementSignal,
   settlementStateQuery,
@@ -26,12 +28,16 @@ const act = proxyActivities<SettlementActivities>({
  * UTR, and (merchants opted in) hand the `settlement.processed` webhook to the payments' delivery
  * machinery.
  *
- * No continue-as-new: the history holds one small event group per page of 1,000 transactions (100
- * for a 100,000-payment day) plus a handful of steps, far below Temporal's limits; lines and
- * totals stay in the store, only cursors and sums travel through history.
+ * Bounded history at any volume: the run continues as new every CLAIM_PAGES_PER_RUN claim pages
+ * (carrying the phase and cursor) and every PAYOUT_INQUIRIES_PER_RUN inquiries of a PENDING
+ * payout; each continued run opens the settlement again (idempotent, and a hold placed meanwhile
+ * is applied) and goes on from the stored state. Lines and totals stay in the store, only cursors
+ * and sums travel through history. A refused payout ends the run `payout_refused`, never failed.
  */
 export async function settlementWorkflow(input: SettlementWorkflowInput): Promise<SettlementWorkflowResult> {
   const settlementId = settlementWorkflowId(input.merchantIdentifier, input.settlementDate);
+  // What the activities and a continued run are given: the claim position travels only in the input.
+  const base: SettlementWorkflowInput = { merchantIdentifier: input.merchantIdentifier, settlementDate: input.settlementDate };
   let state = 'opening';
   let released = false;
   setHandler(settlementStateQuery, () => state);
@@ -39,12 +45,12 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     released = true;
   });
 
-  let step = await act.openSettlement(input);
+  let step = await act.openSettlement(base);
   while (step.state === 'held') {
     state = 'held';
     await condition(() => released);
     released = false;
-    step = await act.openSettlement(input);
+    step = await act.openSettlement(base);
   }
   const done = (s: { state: string; netPaise: number; utr: string | null }): SettlementWorkflowResult => {
     state = s.state;
@@ -60,7 +66,7 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     const result = done(s);
     if (s.state === 'paid' && s.processedWebhook && patched('settlement-processed-webhook')) {
       await deliverWebhook({
-        deliveryId: settlementProcessedDeliveryId(input),
+        deliveryId: settlementProcessedDeliveryId(base),
         merchantIdentifier: input.merchantIdentifier,
         orderId: '',
         settlementId,
@@ -72,33 +78,49 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
 
   if (step.state === 'open') {
     state = 'claiming';
-    for (const phase of ['sales', 'adjustments'] as ClaimPhase[]) {
-      let cursor = null;
-      do cursor = (await act.claimSettlementPage({ ...input, phase, cursor })).next;
-      while (cursor);
+    // Histories recorded before the patch claimed every page in one run.
+    const bounded = patched('settlement-claim-continue-as-new');
+    const phases: ClaimPhase[] = ['sales', 'adjustments'];
+    let pages = 0;
+    for (const phase of phases.slice(input.claim ? phases.indexOf(input.claim.phase) : 0)) {
+      let cursor = input.claim?.phase === phase ? input.claim.cursor : null;
+      do {
+        if (bounded && pages >= CLAIM_PAGES_PER_RUN)
+          return continueAsNew<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
+        cursor = (await act.claimSettlementPage({ ...base, phase, cursor })).next;
+        pages++;
+      } while (cursor);
     }
   }
   state = 'totalling';
-  const totals = await act.totalSettlement(input);
+  const totals = await act.totalSettlement(base);
   if (!totals.pay) return done(totals);
 
   state = 'payout_requested';
   let answer: BankPayoutAnswer;
   if (patched('settlement-hold-before-payout')) {
     // A hold placed while claiming or totalling stops the settlement here, before the bank is asked.
-    let payout = await act.requestSettlementPayoutUnlessHeld(input);
+    let payout = await act.requestSettlementPayoutUnlessHeld(base);
     while (payout.held) {
       state = 'held';
       await condition(() => released);
       released = false;
       state = 'payout_requested';
-      payout = await act.requestSettlementPayoutUnlessHeld(input);
+      payout = await act.requestSettlementPayoutUnlessHeld(base);
     }
     answer = payout.answer;
-  } else answer = await act.requestSettlementPayout(input);
+  } else answer = await act.requestSettlementPayout(base);
+  let inquiries = 0;
   while (answer.status === 'PENDING') {
     await sleep(PAYOUT_INQUIRY_INTERVAL);
-    answer = await act.inquireSettlementPayout(input);
+    answer = await act.inquireSettlementPayout(base);
+    // Histories recorded before the patch inquired in one run for as long as the bank took.
+    if (
+      answer.status === 'PENDING' &&
+      ++inquiries >= PAYOUT_INQUIRIES_PER_RUN &&
+      patched('settlement-payout-wait-continue-as-new')
+    )
+      return continueAsNew<typeof settlementWorkflow>(base);
   }
-  return finish(await act.recordSettlementPayout({ ...input, answer }));
+  return finish(await act.recordSettlementPayout({ ...base, answer }));
 }

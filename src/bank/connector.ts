@@ -126,7 +126,7 @@ export type BankRefundAnswer = { approved: true; rrn: string } | { approved: fal
  * Transient faults (network, timeout, 5xx, 408, 429) are plain errors that Temporal retries.
  */
 export const BankFailure = {
-  /** The bank refused the request itself (a 4xx other than 404, 408 and 429). */
+  /** The bank refused the request itself (a 4xx other than 404, 408 and 429; the status is the failure's first detail). */
   REQUEST_REFUSED: 'BankRequestRefused',
   /** The bank answered about another id or amount: never recorded as this request's answer. */
   ANSWER_MISMATCH: 'BankAnswerMismatch',

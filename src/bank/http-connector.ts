@@ -284,10 +284,13 @@ export class HttpBankConnector implements BankConnector, BankPayouts {
       throw new BankCallError(`${method} ${path}: the bank answered ${res.status}`);
     }
     if (res.status !== 200) {
-      throw ApplicationFailure.nonRetryable(
-        `${method} ${path}: the bank refused the request with ${res.status}: ${res.text.slice(0, 300)}`,
-        BankFailure.REQUEST_REFUSED,
-      );
+      // The status travels in the details: a caller tells "the bank did not act" (400) from a conflict (409).
+      throw ApplicationFailure.create({
+        message: `${method} ${path}: the bank refused the request with ${res.status}: ${res.text.slice(0, 300)}`,
+        type: BankFailure.REQUEST_REFUSED,
+        nonRetryable: true,
+        details: [res.status],
+      });
     }
     const parsed = schema.safeParse(res.json);
     // A garbled answer may be a bank mid-deployment: retried like a 5xx, and visible in Temporal UI meanwhile.

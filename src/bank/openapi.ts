@@ -178,7 +178,8 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/refunds/{refundId}': {
         get: op({
           summary: 'Status of a refund',
-          description: 'What the bank holds now.',
+          description:
+            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
           response: refundResponseSchema,
           params: ['refundId'],
           errorCodes: [401, 404, 503],
@@ -202,7 +203,8 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/mandates/{mandateId}': {
         get: op({
           summary: 'Status of a mandate',
-          description: 'What the bank holds now.',
+          description:
+            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
           response: mandateResponseSchema,
           params: ['mandateId'],
           errorCodes: [401, 404],
@@ -239,7 +241,8 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/mandates/{mandateId}/debits/{debitId}': {
         get: op({
           summary: 'Status of a debit',
-          description: 'What the bank holds now.',
+          description:
+            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
           response: debitResponseSchema,
           params: ['mandateId', 'debitId'],
           errorCodes: [401, 404, 503],
@@ -255,7 +258,7 @@ export function buildBankOpenApiDocument(serverUrl: string) {
             ifsc: 'HDFC0001234',
             accountNumber: '50100012345678',
           },
-          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. Codes: ${Object.entries(
+          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once, and every request of one payoutId carries the same amount and account. amountPaise is the merchant's net for the day: any size up to Number.MAX_SAFE_INTEGER paise, never bounded by a payment's maximum. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. A 4xx other than 408, 409 and 429 means the bank did not act on the request: the gateway carries the net into the merchant's next settlement. A 409 (the payoutId known with other contents) makes the gateway ask GET /v1/payouts/{payoutId} and take that answer. Codes: ${Object.entries(
             PAYOUT_RESPONSE_CODES,
           )
             .map(([c, d]) => `${c} ${d}`)
@@ -268,7 +271,8 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       '/v1/payouts/{payoutId}': {
         get: op({
           summary: 'Status of a payout',
-          description: 'What the bank holds now.',
+          description:
+            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
           response: payoutResponseSchema,
           params: ['payoutId'],
           errorCodes: [401, 404, 503],

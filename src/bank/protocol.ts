@@ -19,6 +19,18 @@ export const bankIdField = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:\-/]{0,159}$/, 'must be 1-160 characters: letters, digits and . _ : - /');
 const amountPaise = z.number().int().min(1).max(MAX_AMOUNT_PAISE).describe('integer paise');
+/**
+ * A payout or settlement-file sum: a merchant's net for a day, never bounded by the per-payment
+ * maximum, only by what a JSON number carries exactly (Number.MAX_SAFE_INTEGER paise).
+ */
+const payoutAmountPaise = z
+  .number()
+  .int()
+  .min(1)
+  .max(Number.MAX_SAFE_INTEGER)
+  .describe(
+    "integer paise: the merchant's net for the day, any size up to 9007199254740991 (Number.MAX_SAFE_INTEGER), never bounded by a payment's maximum",
+  );
 const url = z.url({ protocol: /^https?$/ });
 
 /**
@@ -181,7 +193,7 @@ export type BankDebitResponse = z.infer<typeof debitResponseSchema>;
 export const payoutRequestSchema = z.strictObject({
   payoutId: bankIdField.describe("the gateway's settlement id: the idempotency key, a repeat gets the first answer"),
   merchantIdentifier: z.string().min(1).max(64),
-  amountPaise,
+  amountPaise: payoutAmountPaise,
   ifsc: z.string().regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, 'an IFSC: 4 letters, 0, 6 letters or digits'),
   accountNumber: z.string().regex(/^\d{6,18}$/, '6-18 digits'),
 });
@@ -197,7 +209,7 @@ export const PAYOUT_RESPONSE_CODES = {
 
 export const payoutResponseSchema = z.strictObject({
   payoutId: bankIdField,
-  amountPaise,
+  amountPaise: payoutAmountPaise,
   status: z.enum(['PAID', 'REFUSED', 'PENDING']).describe('PAID and REFUSED are final; PENDING: ask again (GET)'),
   utr: z.string().max(22).nullable().describe("the bank's unique transaction reference, when PAID"),
   responseCode: z.enum(Object.keys(PAYOUT_RESPONSE_CODES) as [keyof typeof PAYOUT_RESPONSE_CODES]),
@@ -214,7 +226,7 @@ export const settlementFileSchema = z.strictObject({
     z.strictObject({
       payoutId: bankIdField,
       merchantIdentifier: z.string().min(1).max(64),
-      amountPaise,
+      amountPaise: payoutAmountPaise,
       utr: z.string().max(22),
     }),
   ),

@@ -33,6 +33,12 @@ export interface Settlement {
   payoutId?: string;
   accountLast4?: string;
   ifsc?: string;
+  /** The account the payout was first requested to (number sealed): every later request sends it. */
+  payoutAccount?: { ifsc: string; accountNumberSealed: string; accountLast4: string };
+  /** When the payout was marked requested (a hold placed before the bank was asked still stops it). */
+  payoutRequestedAt?: Date;
+  /** When the bank was first asked: from then on the payout is the bank's, and it is awaited. */
+  awaitingBankSince?: Date;
   createdAt: Date;
   paidAt?: Date;
   failureReason?: string;

@@ -81,3 +81,40 @@ export class SettlementAccountRepository {
 export function readSettlementAccount(repository: SettlementAccountRepository) {
   return (merchantIdentifier: string) => repository.read(merchantIdentifier);
 }
+
+/** The account a payout was first requested to, kept on the settlement: the number sealed. */
+export interface SealedPayoutAccount {
+  ifsc: string;
+  accountNumberSealed: string;
+  accountLast4: string;
+}
+
+/**
+ * Seals the account a payout is requested to, bound to its settlement (field `payoutAccount`,
+ * document the settlement's id), so every later request of that payoutId sends the same account.
+ */
+export class PayoutAccountSeal {
+  private readonly cipher: PayerDataCipher;
+
+  constructor(masterKey: string) {
+    this.cipher = new PayerDataCipher(masterKey);
+  }
+
+  seal(settlementId: string, merchantIdentifier: string, a: { ifsc: string; accountNumber: string }): SealedPayoutAccount {
+    return {
+      ifsc: a.ifsc,
+      accountNumberSealed: this.cipher.seal(a.accountNumber, payoutContext(settlementId, merchantIdentifier)),
+      accountLast4: a.accountNumber.slice(-4),
+    };
+  }
+
+  open(settlementId: string, merchantIdentifier: string, a: SealedPayoutAccount): string {
+    return this.cipher.open(a.accountNumberSealed, payoutContext(settlementId, merchantIdentifier));
+  }
+}
+
+const payoutContext = (settlementId: string, merchantIdentifier: string): PayerFieldContext => ({
+  merchantIdentifier,
+  field: 'payoutAccount',
+  documentId: settlementId,
+});

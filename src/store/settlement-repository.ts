@@ -155,11 +155,48 @@ export class SettlementRepository {
     return this.find(id);
   }
 
-  /** The payout is about to be asked for: the account it goes to is recorded first. */
-  async markPayoutRequested(id: string, account: { ifsc: string; accountLast4: string }): Promise<void> {
+  /**
+   * The payout is about to be asked for: the account it goes to is recorded first (its number
+   * sealed), and every later request of the payout sends that account.
+   */
+  async markPayoutRequested(id: string, account: NonNullable<Settlement['payoutAccount']>, at: Date): Promise<void> {
     await this.settlements.updateOne(
       { _id: id, state: 'open' },
-      { $set: { state: 'payout_requested', payoutId: id, ...account } },
+      {
+        $set: {
+          state: 'payout_requested',
+          payoutId: id,
+          ifsc: account.ifsc,
+          accountLast4: account.accountLast4,
+          payoutAccount: account,
+          payoutRequestedAt: at,
+        },
+      },
+    );
+  }
+
+  /** A payout requested before the account was kept on the settlement keeps the account read now, once. */
+  async keepPayoutAccount(id: string, account: NonNullable<Settlement['payoutAccount']>): Promise<void> {
+    await this.settlements.updateOne(
+      { _id: id, state: 'payout_requested', payoutAccount: { $exists: false } },
+      { $set: { payoutAccount: account, ifsc: account.ifsc, accountLast4: account.accountLast4 } },
+    );
+  }
+
+  /** A hold that arrived before the bank was asked moves the settlement back to held; false once the bank was asked. */
+  async returnToHeld(id: string): Promise<boolean> {
+    const r = await this.settlements.updateOne(
+      { _id: id, state: 'payout_requested', awaitingBankSince: { $exists: false } },
+      { $set: { state: 'held' } },
+    );
+    return r.modifiedCount === 1;
+  }
+
+  /** The bank is about to be asked: from now on no hold stops the payout, and it is awaited since `at`. */
+  async markAwaitingBank(id: string, at: Date): Promise<void> {
+    await this.settlements.updateOne(
+      { _id: id, state: 'payout_requested', awaitingBankSince: { $exists: false } },
+      { $set: { awaitingBankSince: at } },
     );
   }
 

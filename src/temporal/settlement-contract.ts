@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { SettlementState } from '../domain/settlement';
+import type { ClaimCursor } from '../store/settlement-claim-repository';
 
 /*
  * The settlement workflows' contract (workflows/settlement.ts): ids, inputs and messages, apart
@@ -14,6 +15,8 @@ export interface SettlementWorkflowInput {
   merchantIdentifier: string;
   /** The settlement (UTR) date, IST, `yyyy-MM-dd`. */
   settlementDate: string;
+  /** Set by the run itself when it continues as new while claiming: the phase and cursor it goes on from. */
+  claim?: { phase: 'sales' | 'adjustments'; cursor: ClaimCursor | null };
 }
 
 /** What the workflow did: its final state and net (paise), or `held` while it waits. */
@@ -61,6 +64,19 @@ export type SettlementDayWorkflow = (input: SettlementDayInput) => Promise<unkno
 
 /** How long a settlement waits before asking the bank again about a PENDING payout. */
 export const PAYOUT_INQUIRY_INTERVAL = '10 minutes';
+
+/**
+ * Inquiries of a PENDING payout per run (a day at PAYOUT_INQUIRY_INTERVAL) before the run continues
+ * as new: a payout awaited for weeks keeps a bounded history. The continued run asks the bank again
+ * with the stored request (idempotent), then inquires on.
+ */
+export const PAYOUT_INQUIRIES_PER_RUN = 144;
+
+/**
+ * Claim pages per run before it continues as new, carrying the phase and cursor: about six
+ * history events a page, so a run stays near 3,000 events whatever the day's volume.
+ */
+export const CLAIM_PAGES_PER_RUN = 500;
 
 /** Claims and lines per activity call: a 100,000-payment day is 100 calls, never 100,000 lines in history. */
 export const SETTLEMENT_PAGE_SIZE = 1000;

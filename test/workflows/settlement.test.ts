@@ -7,6 +7,7 @@ import { createSettlementActivities, type SettlementActivityDeps } from '../../a
 import type { FeePlan } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
+import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
 import { SettlementClaimRepository } from '../../src/store/settlement-claim-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SettlementSettingsRepository } from '../../src/store/settlement-settings-repository';
@@ -86,6 +87,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
       settlementSettings: settings,
       payouts: bank,
       settlementAccount: async () => account,
+      payoutAccountSeal: new PayoutAccountSeal(MASTER_KEY),
       merchants: new MerchantRepository(store.db, MASTER_KEY),
       settlementCalendar: { days: 1, holidays: new Set() },
       defaultFeePlan: plan,

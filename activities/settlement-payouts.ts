@@ -1,0 +1,189 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { BankFailure, type BankPayoutAnswer, type BankPayoutRequest } from '../src/bank/connector';
+import { settlementId, type Settlement } from '../src/domain/settlement';
+import type { BankPayouts } from '../src/bank/connector';
+import type { PayoutAccountSeal } from '../src/store/settlement-account-repository';
+import type { SettlementRepository } from '../src/store/settlement-repository';
+import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
+import type { SettlementWorkflowInput } from '../src/temporal/settlement-contract';
+
+/** The merchant's settlement bank account, opened (settle-merchant's reader, injected). */
+export type SettlementAccountReader = (
+  merchantIdentifier: string,
+) => Promise<{ ifsc: string; accountNumber: string; holderName: string } | null>;
+
+/** What the payout activities need of the settlement activities' dependencies. */
+export interface PayoutActivityDeps {
+  settlementStore: SettlementRepository;
+  settlementSettings: SettlementSettingsRepository;
+  payouts: BankPayouts;
+  settlementAccount: SettlementAccountReader;
+  /** Seals the account a payout is requested to, on the settlement (every later request sends it). */
+  payoutAccountSeal: PayoutAccountSeal;
+  now: () => Date;
+}
+
+/** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
+export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
+
+const pending = (why: string): BankPayoutAnswer => ({
+  status: 'PENDING',
+  utr: null,
+  responseCode: '09',
+  responseDescription: why,
+});
+
+/**
+ * What a bank call's failure means for a payout: `refused` when the bank said it did not act (a
+ * 4xx other than 409), `ask` when it holds something under the payoutId that is not this answer
+ * (409: the id with other contents; an answer about another payout), null when it is not the
+ * bank's word (retried by Temporal).
+ */
+function bankRefusal(e: unknown): { kind: 'refused'; status: string } | { kind: 'ask' } | null {
+  if (!(e instanceof ApplicationFailure)) return null;
+  if (e.type === BankFailure.ANSWER_MISMATCH) return { kind: 'ask' };
+  if (e.type !== BankFailure.REQUEST_REFUSED) return null;
+  const status = e.details?.[0];
+  return status === 409 ? { kind: 'ask' } : { kind: 'refused', status: typeof status === 'number' ? String(status) : '4xx' };
+}
+
+/**
+ * The settlement's payout (payoutId = the settlement id, so a retry after a crash is the same
+ * payout). The first request stores the account on the settlement (sealed) and every later one
+ * (an activity retry, a re-request of a payout the bank does not know, a continued run) sends
+ * the stored amount and account: an account changed meanwhile never reaches the bank under the same
+ * payoutId. A payout the bank refuses, or did not act on, ends `payout_refused` (carried forward),
+ * never a failed workflow; an ambiguous answer is awaited (asked again), never refused.
+ */
+export function createPayoutActivities<Step>(
+  deps: PayoutActivityDeps,
+  shared: {
+    applyHold: (id: string, merchantIdentifier: string) => Promise<boolean>;
+    stepOf: (id: string) => Promise<Step>;
+  },
+) {
+  const { applyHold, stepOf } = shared;
+  const { settlementStore: store, settlementSettings: settings, now } = deps;
+
+  /** The payout as first requested: the settlement's net, to the account stored on it. */
+  const storedRequest = async (s: Settlement): Promise<BankPayoutRequest> => {
+    if (!s.payoutAccount) {
+      // Requested before the account was kept on the settlement: keep the one read now, once.
+      const account = await deps.settlementAccount(s.merchantIdentifier);
+      if (!account) throw new Error(`settlement ${s._id}: the bank account disappeared after the payout was requested`);
+      await store.keepPayoutAccount(s._id, deps.payoutAccountSeal.seal(s._id, s.merchantIdentifier, account));
+      s = (await store.find(s._id))!;
+    }
+    const a = s.payoutAccount!;
+    return {
+      payoutId: s._id,
+      merchantIdentifier: s.merchantIdentifier,
+      amountPaise: s.netPaise,
+      ifsc: a.ifsc,
+      accountNumber: deps.payoutAccountSeal.open(s._id, s.merchantIdentifier, a),
+    };
+  };
+
+  /** What the bank holds under the payoutId now; PENDING when it cannot say (asked again later). */
+  const lookUp = async (payoutId: string): Promise<BankPayoutAnswer | null> => {
+    try {
+      return await deps.payouts.inquirePayout({ payoutId });
+    } catch (e) {
+      if (!bankRefusal(e)) throw e;
+      return pending(`the bank's answer to the inquiry was not usable: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  /** Sends the stored request: a refusal is REFUSED, a conflict is what the bank holds under the id. */
+  const send = async (r: BankPayoutRequest): Promise<BankPayoutAnswer> => {
+    try {
+      return await deps.payouts.requestPayout(r);
+    } catch (e) {
+      const refusal = bankRefusal(e);
+      if (!refusal) throw e;
+      if (refusal.kind === 'ask') return (await lookUp(r.payoutId)) ?? pending('the bank holds the payout under other contents');
+      const message = e instanceof Error ? e.message : String(e);
+      return { status: 'REFUSED', utr: null, responseCode: `HTTP_${refusal.status}`, responseDescription: message.slice(0, 300) };
+    }
+  };
+
+  /**
+   * Requests the payout. `stopIfHeld`: after marking the payout requested the merchant's hold is
+   * read again, and a hold found there (placed while the payout was being marked) moves the
+   * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
+   * stops it: a retry after a crash asks again for the same payout.
+   */
+  const requestPayout = async (input: SettlementWorkflowInput, o: { stopIfHeld: boolean }): Promise<BankPayoutAnswer | null> => {
+    const id = settlementId(input.merchantIdentifier, input.settlementDate);
+    let s = await store.find(id);
+    if (!s) throw new Error(`settlement ${id} does not exist`);
+    if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
+    if (s.state === 'payout_refused')
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
+    if (s.state === 'open') {
+      const account = await deps.settlementAccount(input.merchantIdentifier);
+      if (!account) {
+        const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
+        await store.recordRefused(id, reason);
+        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+      }
+      await store.markPayoutRequested(id, deps.payoutAccountSeal.seal(id, input.merchantIdentifier, account), now());
+      s = (await store.find(id))!;
+    }
+    if (s.state === 'held' && o.stopIfHeld) return null;
+    if (s.state !== 'payout_requested') throw new Error(`settlement ${id} is ${s.state}: no payout to request`);
+    if (!s.awaitingBankSince) {
+      if (o.stopIfHeld && (await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
+      await store.markAwaitingBank(id, now());
+    }
+    return send(await storedRequest(s));
+  };
+
+  return {
+    /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
+    async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+      return (await requestPayout(input, { stopIfHeld: false }))!;
+    },
+
+    /**
+     * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
+     * asked of the bank (the workflow waits for the release, then calls again); otherwise the payout
+     * is requested, the hold read once more before the bank is asked.
+     */
+    async requestSettlementPayoutUnlessHeld(input: SettlementWorkflowInput): Promise<PayoutStep> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      for (;;) {
+        const s = await store.find(id);
+        if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
+          return { held: true };
+        const answer = await requestPayout(input, { stopIfHeld: true });
+        if (answer) return { held: false, answer };
+      }
+    },
+
+    /**
+     * The bank's answer now about a PENDING payout. A bank that does not know it (404) is sent the
+     * same request again (same payoutId, amount and account): the bank pays it once whatever the repeats.
+     */
+    async inquireSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      const answer = await lookUp(id);
+      if (answer) return answer;
+      const s = await store.find(id);
+      if (s?.state !== 'payout_requested') return pending('not known to the bank yet');
+      return send(await storedRequest(s));
+    },
+
+    /** Records the bank's final answer: paid with its UTR (stamped on the lines too), or refused and carried forward. */
+    async recordSettlementPayout(input: SettlementWorkflowInput & { answer: BankPayoutAnswer }): Promise<Step> {
+      const id = settlementId(input.merchantIdentifier, input.settlementDate);
+      if (input.answer.status === 'PAID') await store.recordPaid(id, input.answer.utr ?? '', now());
+      else if (input.answer.status === 'REFUSED')
+        await store.recordRefused(
+          id,
+          `the bank refused the payout: ${input.answer.responseCode} ${input.answer.responseDescription}`,
+        );
+      return stepOf(id);
+    },
+  };
+}
