@@ -71,7 +71,9 @@ export async function liveness(w: World): Promise<string[]> {
 
   for (const t of (await storedTransactions(w)).values()) {
     if (!t.successAt || now < deadline(t.successAt)) continue;
-    const why = t.saleSettlementId ? unpaid(t.saleSettlementId) : 'no settlement claimed it';
+    // A held merchant's settlements wait at their opening, before any claim: listed as held.
+    const heldListed = [...settlements.values()].some((x) => x.state === 'held' && listed.has(x._id));
+    const why = t.saleSettlementId ? unpaid(t.saleSettlementId) : heldListed ? undefined : 'no settlement claimed it';
     if (why)
       problems.push(
         `(L) order ${t.orderId} (${t.amountPaise} paise, captured ${t.successAt.toISOString()}, due ${settlementDateOfCapture(cal, t.successAt)}) is not settled at ${now.toISOString()}: ${why}`,
