@@ -80,4 +80,41 @@ describe('Bank payouts: the http connector against the bank simulator', function
     assert.equal((await bank.requestPayout(q)).status, 'PAID', 'the retry pays');
     assert.equal(await bank.inquirePayout({ payoutId: 'settlement:nobody:2026-11-03' }), null);
   });
+
+  it('refusePayout with afterMs answers PENDING, then REFUSED when asked again (PENDING then REFUSED)', async () => {
+    const p = payout();
+    sim.faults.add(
+      faultRuleSchema.parse({
+        match: { operation: 'payout', id: p.payoutId },
+        fault: { kind: 'refusePayout', code: '91', afterMs: 200 },
+      }),
+    );
+    assert.equal((await bank.requestPayout(p)).status, 'PENDING');
+    await new Promise((r) => setTimeout(r, 400));
+    const later = (await bank.inquirePayout({ payoutId: p.payoutId }))!;
+    assert.deepEqual([later.status, later.responseCode, later.utr], ['REFUSED', '91', null]);
+    assert.ok(!(await bank.settlementFile(istDate(new Date()))).some((l) => l.payoutId === p.payoutId));
+  });
+
+  it('badSettlementFile: a line with a field the protocol does not know is refused; missing reads as no file', async () => {
+    const p = payout();
+    await bank.requestPayout(p);
+    const today = istDate(new Date());
+    sim.faults.add(
+      faultRuleSchema.parse({ match: { operation: 'settlementFile' }, fault: { kind: 'badSettlementFile' }, times: 1 }),
+    );
+    await assert.rejects(bank.settlementFile(today));
+    sim.faults.add(
+      faultRuleSchema.parse({
+        match: { operation: 'settlementFile' },
+        fault: { kind: 'badSettlementFile', form: 'missing' },
+        times: 1,
+      }),
+    );
+    assert.deepEqual(await bank.settlementFile(today), []);
+    assert.ok(
+      (await bank.settlementFile(today)).some((l) => l.payoutId === p.payoutId),
+      'the file again once the fault is spent',
+    );
+  });
 });

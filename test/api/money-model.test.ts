@@ -20,7 +20,7 @@ describe('money model: bank books, store and webhook receiver agree (fast-check,
 
   it('holds the money invariants over seeded interleavings of payments, QRs, refunds, chargebacks, settlements, bank files, rotations and skips', async () => {
     await runMoneyModel(stack, {
-      seed: Number(process.env.MONEY_SEED ?? 8),
+      seed: Number(process.env.MONEY_SEED ?? 50),
       runs: Number(process.env.MONEY_RUNS ?? 12),
       maxCommands: Number(process.env.MONEY_COMMANDS ?? 8),
       shrink: process.env.MONEY_SHRINK === 'true',

@@ -4,6 +4,7 @@ import type { Transaction } from '../../src/domain/transaction';
 import type { Settlement, SettlementLine } from '../../src/domain/settlement';
 import { approvedEndSuccess, refundsBounded, webhooksFaithful, type Books } from '../support/money-model/invariants';
 import { balances, paidOnce, settledOnce, type PayoutAtBank } from '../support/money-model/settlement-invariants';
+import { feesExact } from '../support/money-model/fees';
 import type { World } from '../support/money-model/world';
 
 /**
@@ -122,6 +123,7 @@ describe('money model checker: each invariant catches its violation', () => {
     ({
       _id: 'SALE:T1:m1',
       settlementId,
+      merchantIdentifier: 'm1',
       txnId: 'T1',
       action: 'SALE',
       amountPaise: 10_000,
@@ -134,9 +136,42 @@ describe('money model checker: each invariant catches its violation', () => {
     new Map([['T1', txn({ merchantIdentifier: 'm1', successAt: new Date(0), saleSettlementId: 'S1', ...over })]]);
 
   it('(6) money settled and unsettled differs from what was paid, or a paid net from its lines', () => {
-    assert.deepEqual(balances(sold(), [saleLine('S1')], [settlement('S1')]), []);
-    assert.match(balances(sold(), [], [settlement('S1')]).join(), /settled 0 \+ unsettled 0 paise != .* 10000/);
-    assert.match(balances(sold(), [saleLine('S1')], [settlement('S1', { netPaise: 9_000 })]).join(), /paid 9000 \+ carried 0/);
+    assert.deepEqual(balances('m1', sold(), [saleLine('S1')], [settlement('S1')]), []);
+    assert.match(balances('m1', sold(), [], [settlement('S1')]).join(), /settled 0 \+ unsettled 0 paise != .* 10000/);
+    assert.match(
+      balances('m1', sold(), [saleLine('S1')], [settlement('S1', { netPaise: 9_000 })]).join(),
+      /paid 9000 \+ carried 0/,
+    );
+  });
+
+  it('(6) a fee other than the plan says, and a split share settled to the master', () => {
+    const plan = {
+      upi: { percentBps: 200, fixedPaise: 0 },
+      card: { debit: { percentBps: 1, fixedPaise: 0 }, credit: { percentBps: 1, fixedPaise: 0 } },
+      netbanking: { percentBps: 1, fixedPaise: 0 },
+      wallet: { percentBps: 1, fixedPaise: 0 },
+      refundReturnsFee: false,
+    };
+    const upi = sold({ instrument: { kind: 'UPI' } as Transaction['instrument'] });
+    assert.deepEqual(feesExact(plan, upi, [saleLine('S1')]), []);
+    assert.match(
+      feesExact({ ...plan, upi: { percentBps: 199, fixedPaise: 0 } }, upi, [saleLine('S1')]).join(),
+      /the plan says 199 \+ 36/,
+    );
+    const split = sold({
+      split: {
+        masterMerchantIdentifier: 'm1',
+        shares: [
+          { merchantIdentifier: 'm1', amountPaise: 6_000 },
+          { merchantIdentifier: 'm2', amountPaise: 4_000 },
+        ],
+      } as Transaction['split'],
+    });
+    assert.match(
+      settledOnce(split, [saleLine('S1')], [settlement('S1')], true).join(),
+      /line of 10000 paise for an event of 6000/,
+    );
+    assert.match(settledOnce(split, [saleLine('S1')], [settlement('S1')], true).join(), /SALE:T1:m2 .* has no line/);
   });
 
   it('(7) an event settled in another settlement than its claim, a line without a claim, a claim without its line', () => {

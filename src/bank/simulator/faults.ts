@@ -21,7 +21,10 @@ import { z } from 'zod';
  * status inquiry, answers that one PENDING and decides (calling back) `afterMs` later: an approval
  * after the gateway's deadline, which is when the gateway asks.
  * Payout faults (payouts.ts): `refusePayout` refuses the payout (`code` 52 invalid account, 91
- * beneficiary bank down); `silence` and `late` answer it PENDING (paid after `ms` for `late`).
+ * beneficiary bank down; with `afterMs` it answers PENDING and refuses that much later);
+ * `silence` and `late` answer it PENDING (paid after `ms` for `late`). `badSettlementFile` on a
+ * settlement file answers it with a field the protocol does not know on each line (`extraField`)
+ * or as not found (`missing`).
  * `share` draws from the simulator's random source, seeded when the simulator is (conduct.ts).
  */
 export const OPERATIONS = [
@@ -55,7 +58,12 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reorderCallbacks'), maxDelayMs: z.number().int().min(1).max(60_000).default(500) }),
   z.strictObject({ kind: z.literal('inquiryPending'), times: z.number().int().min(1).max(100).default(1) }),
   z.strictObject({ kind: z.literal('settleOnInquiry'), afterMs: z.number().int().min(0).max(3_600_000).default(0) }),
-  z.strictObject({ kind: z.literal('refusePayout'), code: z.enum(['52', '91']).default('52') }),
+  z.strictObject({
+    kind: z.literal('refusePayout'),
+    code: z.enum(['52', '91']).default('52'),
+    afterMs: z.number().int().min(0).max(3_600_000).optional().describe('answer PENDING, refuse this much later'),
+  }),
+  z.strictObject({ kind: z.literal('badSettlementFile'), form: z.enum(['extraField', 'missing']).default('extraField') }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 

@@ -11,7 +11,8 @@ import { referenceDigits } from './outcomes';
  * (GET /v1/settlement-files/:date): the payouts it paid on an IST date, with their UTRs. A payoutId
  * is the idempotency key: a repeat answers the first payout, the same id with other contents is a
  * 409. An account number starting with 000 is refused as invalid (a test account); faults refuse
- * (`refusePayout`), delay (`late`) or hold (`silence`) a payout on demand.
+ * (`refusePayout`, at once or after a PENDING answer), delay (`late`) or hold (`silence`) a payout
+ * on demand, and spoil a settlement file (`badSettlementFile`).
  */
 export interface PayoutEntry {
   request: z.infer<typeof payoutRequestSchema>;
@@ -61,7 +62,8 @@ export function payoutRoutes(router: Router, d: PayoutRouteDeps): void {
     const late = faultOf(faults, 'late');
     const entry: PayoutEntry = { request: body, answer: answer(body, 'PENDING', '09'), requests: 1 };
     d.payouts.set(body.payoutId, entry);
-    if (refuse) entry.answer = answer(body, 'REFUSED', refuse.code);
+    if (refuse?.afterMs !== undefined) d.later(refuse.afterMs, () => void (entry.answer = answer(body, 'REFUSED', refuse.code)));
+    else if (refuse) entry.answer = answer(body, 'REFUSED', refuse.code);
     else if (body.accountNumber.startsWith('000')) entry.answer = answer(body, 'REFUSED', '52');
     else if (late) d.later(late.ms, () => pay(entry));
     else if (!faultOf(faults, 'silence')) pay(entry);
@@ -90,16 +92,21 @@ export function payoutRoutes(router: Router, d: PayoutRouteDeps): void {
     const date = ctx.params.date!;
     const facts = { operation: 'settlementFile' as const, id: date };
     const f = d.faults.take(facts);
-    await d.exchange(ctx, facts, f, (): BankSettlementFile => ({
-      date,
-      payouts: [...d.payouts.values()]
-        .filter((p) => p.paidOn === date && p.answer.utr)
-        .map((p) => ({
-          payoutId: p.request.payoutId,
-          merchantIdentifier: p.request.merchantIdentifier,
-          amountPaise: p.request.amountPaise,
-          utr: p.answer.utr!,
-        })),
-    }));
+    const bad = faultOf(f, 'badSettlementFile');
+    await d.exchange(ctx, facts, f, (): BankSettlementFile => {
+      if (bad?.form === 'missing') throw d.notFound(`no settlement file of ${date}`);
+      return {
+        date,
+        payouts: [...d.payouts.values()]
+          .filter((p) => p.paidOn === date && p.answer.utr)
+          .map((p) => ({
+            payoutId: p.request.payoutId,
+            merchantIdentifier: p.request.merchantIdentifier,
+            amountPaise: p.request.amountPaise,
+            utr: p.answer.utr!,
+            ...(bad ? { valueDate: date } : {}),
+          })),
+      };
+    });
   });
 }

@@ -1,14 +1,13 @@
 import fc from 'fast-check';
 import type { World } from './world';
+import { createMandate, notifyDebit, revokeMandate } from './mandate-actions';
+import { command, land, landing, landingName, realisticAmount, settlementCommands } from './settlement-commands';
 import { assertSettlements, finishSettlements, PAYOUT_FAULTS, settle } from './settle';
 import {
   askRefunds,
   cancelledCheckout,
   chargeback,
-  createMandate,
-  notifyDebit,
   openQr,
-  revokeMandate,
   payDirect,
   payIntentInApp,
   rotateSecretKey,
@@ -30,8 +29,6 @@ export interface Model {
   mandates: number;
 }
 
-type Cmd = fc.AsyncCommand<Model, World>;
-
 /** Every sandbox VPA: the sandbox's outcomes and the hostile bank's conducts (sandbox-bank.ts). */
 export const VPAS = [
   'success@sandbox',
@@ -46,24 +43,9 @@ const CARDS = ['4012001037141112', '4000000000000002'] as const;
 
 const pick = <T>(list: T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
-function command(name: string, check: (m: Model) => boolean, run: (m: Model, w: World) => Promise<string | void>): Cmd {
-  return {
-    check,
-    async run(m, w) {
-      let said: string | void;
-      try {
-        said = await run(m, w);
-      } catch (e) {
-        w.story.push(`${name}: threw`);
-        throw e;
-      }
-      w.story.push(said ? `${name}: ${said}` : name);
-    },
-    toString: () => name,
-  };
-}
-
-const amount = fc.integer({ min: 900, max: 50_000 });
+/** Payments at a realistic spread (Rs 1 to Rs 10 lakh); debits at the modest amounts of a mandate. */
+const amount = realisticAmount;
+const debitAmount = fc.integer({ min: 900, max: 50_000 });
 
 const payUpi = (vpas: string[]) =>
   fc.tuple(fc.constantFrom(...vpas), amount).map(([vpa, paise]) =>
@@ -139,7 +121,7 @@ const createMandateCmd = fc.constantFrom(...MANDATE_PAYERS).map((payer) =>
 const EXECUTION_TIMES = ['06:00:00', '09:59:00', '10:00:00', '13:00:00', '16:59:00', '21:30:00', '23:45:00'] as const;
 
 const notifyCmd = fc
-  .record({ i: fc.nat(), days: fc.integer({ min: 1, max: 3 }), time: fc.constantFrom(...EXECUTION_TIMES), paise: amount })
+  .record({ i: fc.nat(), days: fc.integer({ min: 1, max: 3 }), time: fc.constantFrom(...EXECUTION_TIMES), paise: debitAmount })
   .map(({ i, days, time, paise }) =>
     command(
       `notify(#${i}, +${days}d ${time}, ${paise})`,
@@ -225,13 +207,17 @@ const settleCmd = fc
     fault: fc.constantFrom(...PAYOUT_FAULTS),
     inFlight: fc.boolean(),
     twice: fc.boolean(),
+    during: fc.option(landing, { nil: undefined, freq: 2 }),
   })
-  .map((o) =>
+  .map(({ during, ...o }) =>
     command(
-      `settle(${o.advance ? 'next cycle' : 'latest due'}, ${o.fault}${o.inFlight ? ', in flight' : ''}${o.twice ? ', twice' : ''})`,
+      `settle(${o.advance ? 'next cycle' : 'latest due'}, ${o.fault}${o.inFlight ? ', in flight' : ''}${o.twice ? ', twice' : ''}${during ? `, ${landingName(during)} during its claim` : ''})`,
       () => true,
       async (_m, w) => {
-        const said = await settle(w, o);
+        const said = await settle(w, {
+          ...o,
+          ...(during ? { during: { name: landingName(during), act: (x) => land(x, during) } } : {}),
+        });
         const quiet = !o.inFlight || o.twice;
         if (quiet) await finishSettlements(w);
         await assertSettlements(w, quiet);
@@ -325,5 +311,6 @@ export const allCommands = (without: string[] = []) => {
     reconcileCmd,
     rotateCmd,
     receiverCmd,
+    ...settlementCommands(),
   ];
 };

@@ -10,7 +10,11 @@ import {
   webhooksFaithful,
   workflowsHealthy,
 } from './invariants';
-import { finishSettlements, settle } from './settle';
+import { feePlanArb } from './settlement-commands';
+import { liveness, listedAmong, needsAttention } from './liveness';
+import { catchUpSchedule, dailyRunEnded } from './schedule';
+import { endSettlements, finishSettlements, settle } from './settle';
+import { holdOrRelease } from './settlement-actions';
 import { settlementInvariants } from './settlement-invariants';
 import { newWorld, skip, uploadBankFile, type MoneyStack, type World } from './world';
 
@@ -42,15 +46,17 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
   const property = fc.asyncProperty(
     fc.boolean(),
     fc.nat(),
+    feePlanArb,
     fc.commands(allCommands(o.without), { maxCommands: o.maxCommands, ...(o.size ? { size: o.size } : {}) }),
-    async (autoRefund, bankSeed, cmds) => {
-      const w = await newWorld(stack, { autoRefund, seed: bankSeed });
+    async (autoRefund, bankSeed, plan, cmds) => {
+      const w = await newWorld(stack, { autoRefund, seed: bankSeed, plan });
       const started = Date.now();
       try {
         await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }), cmds);
         const problems = await settleAndCheck(w);
+        const paid = w.orders.reduce((n, x) => n + x.amountPaise, 0);
         o.log?.(
-          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders, ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+          `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders (Rs ${(paid / 100).toFixed(0)} asked), ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
         );
         if (o.stories) o.log?.(`  ${w.story.join('\n  ')}`);
         if (problems.length > 0) throw new Error(problems.join('\n'));
@@ -60,6 +66,7 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
         throw err;
       } finally {
         stack.receiverDown.delete(w.merchant.merchantIdentifier);
+        await endSettlements(w);
       }
     },
   );
@@ -104,12 +111,20 @@ async function settleAndCheck(w: World): Promise<string[]> {
     ...webhooksFaithful(w, after),
     ...(await workflowsHealthy(w, after)),
   );
-  // The settlements still running end, then the cycle of the latest captures settles; the
-  // settlement invariants hold in full (the settle commands checked them along the way).
+  // The settlements still running end (or wait where they must), the schedule starts every working
+  // day's settlements it would have started by now, and every sale due is settled or listed.
+  await finishSettlements(w);
+  w.story.push(`schedule: ${await catchUpSchedule(w)}`);
+  problems.push(...(await liveness(w)), ...dailyRunEnded(w));
+  // Then the merchant is released and the cycle of the latest captures settles; the settlement
+  // invariants hold in full (the settle commands checked them along the way), a settlement still
+  // waiting excused only when needs-attention lists it.
+  if (w.held) await holdOrRelease(w, false);
   await finishSettlements(w);
   await settle(w, { advance: true, fault: 'none', inFlight: false, twice: false });
-  await finishSettlements(w);
-  problems.push(...(await settlementInvariants(w, true)));
+  w.story.push(`finally: ${(await finishSettlements(w)).join('; ')}`);
+  const listed = listedAmong(await needsAttention(w), w.settlements);
+  problems.push(...(await settlementInvariants(w, true, listed)));
   if (problems.some((p) => p.startsWith('(4)'))) {
     problems.push(`deliveries stored: ${(await storedDeliveries(w)).join('; ')}`);
     for (const c of w.stack.receiver.calls.filter((c) => c.url.includes(w.merchant.merchantIdentifier)))

@@ -3,6 +3,7 @@ import { chargebackEventId, refundEventId, settlementLineId } from '../../../src
 import type { Transaction } from '../../../src/domain/transaction';
 import type { PayoutEntry } from '../../../src/bank/simulator/payouts';
 import { storedTransactions } from './invariants';
+import { feesExact, shareOf } from './fees';
 import type { World } from './world';
 
 /**
@@ -12,26 +13,37 @@ import type { World } from './world';
  * every instant is checked (a line always follows its claim, the bank never pays a settlement
  * the gateway refused or carried).
  */
-export async function settlementInvariants(w: World, quiet: boolean): Promise<string[]> {
+export async function settlementInvariants(w: World, quiet: boolean, listed: Set<string> = new Set()): Promise<string[]> {
   const db = w.stack.gw.rt.store.db;
-  const m = w.merchant.merchantIdentifier;
-  const lines = await db.collection<SettlementLine>('settlement_lines').find({ merchantIdentifier: m }).toArray();
+  // The merchant and the sub-merchants its splits pay: each is checked on its own, to the paisa.
+  const ms = [w.merchant.merchantIdentifier, ...w.sellers.map((s) => s.merchantIdentifier)];
+  const lines = await db
+    .collection<SettlementLine>('settlement_lines')
+    .find({ merchantIdentifier: { $in: ms } })
+    .toArray();
   const settlements = await db
     .collection<Settlement & { carriedIntoId?: string }>('settlements')
-    .find({ merchantIdentifier: m })
+    .find({ merchantIdentifier: { $in: ms } })
     .toArray();
   // The orders after the lines: a line is inserted after its claim, so a claim made between the
   // two reads is seen on its order, never a line without its claim.
   const stored = await storedTransactions(w);
-  return [
-    ...(quiet ? balances(stored, lines, settlements) : []),
-    ...settledOnce(stored, lines, settlements, quiet),
-    ...paidOnce(
-      [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === m),
-      settlements,
-      quiet,
-    ),
-  ];
+  const problems: string[] = [];
+  for (const m of ms) {
+    const mine = lines.filter((l) => l.merchantIdentifier === m);
+    const theirs = settlements.filter((s) => s.merchantIdentifier === m);
+    if (quiet) problems.push(...balances(m, stored, mine, theirs).map((p) => `${p} (merchant ${m})`));
+    problems.push(
+      ...paidOnce(
+        [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === m),
+        theirs,
+        quiet,
+        listed,
+      ),
+    );
+  }
+  problems.push(...settledOnce(stored, lines, settlements, quiet, listed), ...feesExact(w.plan, stored, lines));
+  return problems;
 }
 
 /**
@@ -41,6 +53,7 @@ export async function settlementInvariants(w: World, quiet: boolean): Promise<st
  * equals their lines' net.
  */
 export function balances(
+  m: string,
   stored: Map<string, Transaction>,
   lines: SettlementLine[],
   settlements: (Settlement & { carriedIntoId?: string })[],
@@ -49,8 +62,11 @@ export function balances(
   let unsettled = 0;
   for (const t of stored.values()) {
     if (!t.successAt) continue;
-    owed += t.amountPaise;
-    if (!t.saleSettlementId) unsettled += t.amountPaise;
+    // A split order pays each merchant its share; refunds and chargebacks fall on the master.
+    const share = shareOf(t, m);
+    owed += share;
+    if (!t.saleSettlementId) unsettled += share;
+    if ((t.split?.masterMerchantIdentifier ?? t.merchantIdentifier) !== m) continue;
     for (const r of t.refunds) {
       if (r.status !== 'SUCCESS') continue;
       owed -= r.amountPaise;
@@ -66,7 +82,8 @@ export function balances(
     }
   }
   const claimed = lines.reduce((s, l) => s + l.settlementAmountPaise + l.feePaise + l.taxPaise, 0);
-  const linesNet = lines.reduce((s, l) => s + l.settlementAmountPaise, 0);
+  // Lines parked for a sub-merchant's next settlement belong to no settlement yet.
+  const linesNet = lines.filter((l) => !l.settlementId.startsWith('pending:')).reduce((s, l) => s + l.settlementAmountPaise, 0);
   const paidNet = settlements.filter((s) => s.state === 'paid').reduce((s, x) => s + x.netPaise, 0);
   const carried = settlements
     .filter((s) => (s.state === 'carried_forward' || s.state === 'payout_refused') && !s.carriedIntoId)
@@ -81,9 +98,19 @@ export function balances(
 }
 
 /** The claims an order holds: each event settled, the settlement that claimed it and its amount. */
-function claimsOf(t: Transaction): { lineId: string; settlementId: string | undefined; amountPaise: number }[] {
-  const m = t.merchantIdentifier;
-  const claims = [{ lineId: settlementLineId('SALE', t.txnId, m), settlementId: t.saleSettlementId, amountPaise: t.amountPaise }];
+function claimsOf(t: Transaction): { lineId: string; settlementId: string | undefined; amountPaise: number; other?: true }[] {
+  const m = t.split?.masterMerchantIdentifier ?? t.merchantIdentifier;
+  const recipients = new Set([m, ...(t.split?.shares ?? []).map((s) => s.merchantIdentifier)]);
+  // A split's share of another merchant is claimed with the sale and settled by that merchant's
+  // own settlement (its line parked until then): its line is elsewhere, for the share.
+  const claims: { lineId: string; settlementId: string | undefined; amountPaise: number; other?: true }[] = [
+    ...[...recipients].map((r) => ({
+      lineId: settlementLineId('SALE', t.txnId, r),
+      settlementId: t.saleSettlementId,
+      amountPaise: shareOf(t, r),
+      ...(r === m ? {} : { other: true as const }),
+    })),
+  ];
   for (const r of t.refunds)
     if (r.status === 'SUCCESS' || r.settlementId)
       claims.push({
@@ -115,6 +142,7 @@ export function settledOnce(
   lines: SettlementLine[],
   settlements: Settlement[],
   quiet: boolean,
+  listed: Set<string> = new Set(),
 ): string[] {
   const problems: string[] = [];
   const byId = new Map(lines.map((l) => [l._id, l]));
@@ -131,13 +159,13 @@ export function settledOnce(
         if (quiet) problems.push(`(7) ${c.lineId} (order ${t.orderId}) is claimed by ${c.settlementId} but has no line`);
         continue;
       }
-      if (line.settlementId !== c.settlementId)
+      if (line.settlementId !== c.settlementId && !c.other)
         problems.push(
           `(7) ${c.lineId} (order ${t.orderId}) is claimed by ${c.settlementId}, its line is in ${line.settlementId}`,
         );
       if (line.amountPaise !== c.amountPaise)
         problems.push(`(7) ${c.lineId} (order ${t.orderId}): line of ${line.amountPaise} paise for an event of ${c.amountPaise}`);
-      if (quiet && ended.get(c.settlementId) !== true)
+      if (quiet && ended.get(c.settlementId) !== true && !listed.has(c.settlementId))
         problems.push(`(7) ${c.lineId} (order ${t.orderId}) is claimed by ${c.settlementId}, which has not ended`);
     }
   for (const l of lines)
@@ -153,7 +181,12 @@ export type PayoutAtBank = Pick<PayoutEntry, 'request' | 'answer'>;
  * the gateway records paid (with the bank's UTR and amount): a payout the bank paid while the
  * gateway recorded it refused (or carried) would be paid again by the next settlement.
  */
-export function paidOnce(atBank: PayoutAtBank[], settlements: Settlement[], quiet: boolean): string[] {
+export function paidOnce(
+  atBank: PayoutAtBank[],
+  settlements: Settlement[],
+  quiet: boolean,
+  listed = new Set<string>(),
+): string[] {
   const problems: string[] = [];
   const mine = new Map(settlements.map((s) => [s._id, s]));
   for (const p of atBank) {
@@ -161,7 +194,7 @@ export function paidOnce(atBank: PayoutAtBank[], settlements: Settlement[], quie
     const status = p.answer.status;
     if (!s) problems.push(`(8) the bank holds payout ${p.request.payoutId} (${status}), no settlement of the merchant`);
     else if (status === 'PAID') {
-      if (s.state !== 'paid' && (quiet || s.state !== 'payout_requested'))
+      if (s.state !== 'paid' && ((quiet && !listed.has(s._id)) || s.state !== 'payout_requested'))
         problems.push(`(8) the bank paid ${s._id} ${p.request.amountPaise} paise; the gateway holds it ${s.state}`);
       if (s.state === 'paid' && (s.utr !== p.answer.utr || s.netPaise !== p.request.amountPaise))
         problems.push(

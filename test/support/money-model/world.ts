@@ -1,16 +1,18 @@
 import { hmacSha256Hex } from '../../../src/domain/checksum';
-import { peakWindowAt } from '../../../src/domain/peak-windows';
 import type { BankSimulator } from '../../../src/bank/simulator/server';
 import type { MerchantCredentials } from '../../../src/usecases/provision-merchant';
 import type { TestGateway } from '../gateway';
 import { postForm, legacyChecksum, openPage, submitPageForm, withChecksum, type Pairs } from '../checkout';
 import { request, type HttpResult } from '../http';
-import { createData, istAt, notifyData, transactU } from '../mandates';
 import { sandboxPay } from '../payments';
 import { createQr, payQr } from '../qr';
 import { startReceiver } from '../receiver';
 import { refund } from '../refunds';
 import { skipTime, startTimeSkippingGateway } from '../time-skipping';
+import { testStore } from '../servers';
+import type { FeePlan } from '../../../src/domain/settlement-fees';
+import { breakClaimIfAsked } from './break-claim';
+import { startStoreProxy, type StoreProxy } from './store-proxy';
 
 /**
  * The real stack the money model drives (money-model/README in docs/contributors/tests.md): the
@@ -29,12 +31,19 @@ export interface MoneyStack {
    * read as the booking happens): the bank's books carry no time, and the model's invariant 3 needs it.
    */
   debitBookedAt: Map<string, number>;
+  /** The gateway reaches the store through it: the store-outage command cuts it for a while. */
+  storeProxy: StoreProxy;
   stop(): Promise<void>;
 }
 
 export async function startMoneyStack(): Promise<MoneyStack> {
   const receiverDown = new Set<string>();
-  const gw = await startTimeSkippingGateway({ TIME_SKIP_TIMEOUT_SECONDS: '30' }, { bank: 'simulator' });
+  const storeProxy = await startStoreProxy((await testStore()).uri);
+  const gw = await startTimeSkippingGateway(
+    { TIME_SKIP_TIMEOUT_SECONDS: '30', MONGODB_URI: storeProxy.uri },
+    { bank: 'simulator' },
+  );
+  breakClaimIfAsked();
   const receiver = await startReceiver((n) =>
     receiverDown.has(merchantOfCall(receiver.calls[n - 1]!.url))
       ? { status: 500, body: 'down' }
@@ -57,9 +66,11 @@ export async function startMoneyStack(): Promise<MoneyStack> {
     receiver,
     receiverDown,
     debitBookedAt,
+    storeProxy,
     async stop() {
       await receiver.close();
       await gw.stop();
+      await storeProxy.close();
     },
   };
 }
@@ -90,6 +101,16 @@ export interface World {
   debits: ModelDebit[];
   /** The settlements the sequence started (their ids), in order (settle.ts). */
   settlements: string[];
+  /** The merchant's fee plan: every instrument charged (settlement-invariants.ts computes the fees again). */
+  plan: FeePlan;
+  /** Sub-merchants linked to the merchant, created by the first split (settlement-actions.ts). */
+  sellers: MerchantCredentials[];
+  /** The operator holds the merchant's settlements. */
+  held: boolean;
+  /** When the sequence began (gateway time): the schedule settles every working date from its first capture on. */
+  startedAt: Date;
+  /** The daily run that has not ended (a bank file it cannot read): the schedule skips while it runs. */
+  openDailyRun?: { id: string; why: string };
   story: string[];
 }
 
@@ -112,7 +133,7 @@ export interface ModelDebit {
 /** The bank's id of a mandate (protocol.ts: `<merchantIdentifier>:<orderId>`). */
 export const bankMandateId = (w: World, m: ModelMandate) => `${w.merchant.merchantIdentifier}:${m.orderId}`;
 
-export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed: number }): Promise<World> {
+export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed: number; plan: FeePlan }): Promise<World> {
   const merchant = await stack.gw.newMerchant('Money Model Merchant');
   await stack.gw.rt.merchants.updateSettings(merchant.merchantIdentifier, {
     webhookUrl: `${stack.receiver.url}/${merchant.merchantIdentifier}`,
@@ -126,6 +147,12 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     body: { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Money Model' },
   });
   expectOk('settlement account', account, (x) => x.status === 200);
+  const plan = await request(`${stack.gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/fee-plan`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${stack.gw.rt.config.OPS_TOKEN}` },
+    body: o.plan,
+  });
+  expectOk('fee plan', plan, (x) => x.status === 200);
   // The bank's random choices of this sequence (reordered callbacks, shares) follow its seed.
   stack.bank.conduct.configure({ seed: o.seed >>> 0, share: 0 });
   return {
@@ -137,16 +164,20 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     mandates: [],
     debits: [],
     settlements: [],
-    story: [`merchant ${merchant.merchantIdentifier} (autoRefund ${o.autoRefund})`],
+    plan: o.plan,
+    sellers: [],
+    held: false,
+    startedAt: stack.gw.rt.now(),
+    story: [`merchant ${merchant.merchantIdentifier} (autoRefund ${o.autoRefund}, fee plan ${JSON.stringify(o.plan)})`],
   };
 }
 
-const secretKey = (w: World) => w.keys.at(-1)!.secretKey;
-const opsAuth = (w: World) => ({ authorization: `Bearer ${w.stack.gw.rt.config.OPS_TOKEN}` });
+export const secretKey = (w: World) => w.keys.at(-1)!.secretKey;
+export const opsAuth = (w: World) => ({ authorization: `Bearer ${w.stack.gw.rt.config.OPS_TOKEN}` });
 let counter = 0;
 const nextOrderId = (kind: string) => `mm-${kind}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
-function expectOk(what: string, r: HttpResult, ok: (r: HttpResult) => boolean): HttpResult {
+export function expectOk(what: string, r: HttpResult, ok: (r: HttpResult) => boolean): HttpResult {
   if (!ok(r)) throw new Error(`${what} answered ${r.status}: ${r.text.slice(0, 300)}`);
   return r;
 }
@@ -292,76 +323,6 @@ export async function uploadBankFile(w: World): Promise<void> {
   const id = JSON.parse(text).data.reconciliationId as string;
   w.reconciliationIds.push(id);
   await w.stack.gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
-}
-
-/**
- * A mandate (Adhoc, a year long, no first debit) created at the gateway's time; the sandbox payer
- * answers it at once. Kept when ACTIVE; the answer code otherwise (a create refused is no error).
- */
-export async function createMandate(w: World, payer: string): Promise<string> {
-  const orderId = nextOrderId('mandate');
-  const gw = w.stack.gw;
-  const m = { ...w.merchant, secretKey: secretKey(w) };
-  const r = await transactU(gw.baseUrl, m, createData(m, { orderId, today: gw.rt.now(), payer }));
-  if (r.status >= 500) throw new Error(`mandate create answered ${r.status}: ${r.text.slice(0, 300)}`);
-  if (r.json?.responseCode !== '1101') return `${orderId} → ${r.json?.responseCode}`;
-  const order = { merchantIdentifier: m.merchantIdentifier, orderId };
-  const deadline = Date.now() + 10_000;
-  let state = (await gw.rt.mandates.findByOrder(order))?.state;
-  while (state === 'CREATED' && Date.now() < deadline) {
-    await new Promise((res) => setTimeout(res, 50));
-    state = (await gw.rt.mandates.findByOrder(order))?.state;
-  }
-  if (state === 'ACTIVE') w.mandates.push({ orderId, payer });
-  return `${orderId} → ${state}`;
-}
-
-/** A notify (Adhoc debit) at the IST wall-clock `time` `days` after the gateway's today; kept when accepted (1109). */
-export async function notifyDebit(
-  w: World,
-  mandate: ModelMandate,
-  o: { days: number; time: string; amountPaise: number },
-): Promise<string> {
-  const gw = w.stack.gw;
-  // A notify inside a peak window is refused by design (1119, tested elsewhere): the merchant sends
-  // it when the window ends, so that the model's debits get scheduled.
-  const peak = peakWindowAt(gw.rt.now());
-  if (peak) await skip(w, Math.ceil((peak.end.getTime() - gw.rt.now().getTime()) / 1000) + 1);
-  const now = gw.rt.now();
-  const at = istAt(now, o.days, o.time);
-  const executionDate = `${new Date(at.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 10)} ${o.time}`;
-  const orderId = nextOrderId('debit');
-  const m = { ...w.merchant, secretKey: secretKey(w) };
-  const data = notifyData(m, {
-    orderId,
-    parent: mandate.orderId,
-    executionDate,
-    amount: String(o.amountPaise),
-    payer: mandate.payer,
-  });
-  const r = await transactU(gw.baseUrl, m, data);
-  if (r.status >= 500) throw new Error(`notify answered ${r.status}: ${r.text.slice(0, 300)}`);
-  const code = r.json?.responseCode;
-  if (code === '1109') {
-    const t = await gw.rt.transactions.findByOrder({ merchantIdentifier: m.merchantIdentifier, orderId });
-    if (!t) throw new Error(`notify ${orderId} answered 1109 but no debit is stored`);
-    w.debits.push({ orderId, mandateOrderId: mandate.orderId, txnId: t.txnId, executeAtMs: at.getTime() });
-  }
-  return `${orderId} at ${executionDate} (request at ${now.toISOString()}) → ${code}`;
-}
-
-/** The sandbox payer revokes the mandate; once acknowledged, no debit may reach the bank after. */
-export async function revokeMandate(w: World, mandate: ModelMandate): Promise<string> {
-  const r = await request(`${w.stack.gw.baseUrl}/sandbox/v1/mandates/revoke`, {
-    body: { merchantIdentifier: w.merchant.merchantIdentifier, orderId: mandate.orderId },
-  });
-  if (r.status >= 500) throw new Error(`revoke answered ${r.status}: ${r.text.slice(0, 300)}`);
-  if (r.json?.success === true && !mandate.revoked) {
-    const id = bankMandateId(w, mandate);
-    const debitsAtBank = [...w.stack.bank.books.debits.entries()].filter(([, d]) => d.mandateId === id).map(([k]) => k);
-    mandate.revoked = { debitsAtBank };
-  }
-  return `${mandate.orderId} → ${r.json?.success === true ? 'REVOKED' : r.json?.message?.code}`;
 }
 
 export async function skip(w: World, seconds: number): Promise<void> {
