@@ -7,8 +7,10 @@ import { RECONCILIATION_WORKFLOW_TYPE, type ReconciliationWorkflow } from '../..
 import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../../src/temporal/refund-contract';
 import {
   SETTLEMENT_DAY_WORKFLOW_TYPE,
+  SETTLEMENT_FILE_WORKFLOW_TYPE,
   SETTLEMENT_WORKFLOW_TYPE,
   type SettlementDayWorkflow,
+  type SettlementFileWorkflow,
   type SettlementWorkflow,
 } from '../../src/temporal/settlement-contract';
 import { PENDING_PAYMENTS_SWEEP_WORKFLOW_TYPE, type PendingPaymentsSweepWorkflow } from '../../src/temporal/sweep-contract';
@@ -28,6 +30,7 @@ const signatures: {
   webhookDeliveryWorkflow: WebhookDeliveryWorkflow;
   settlementWorkflow: SettlementWorkflow;
   settlementDayWorkflow: SettlementDayWorkflow;
+  settlementFileWorkflow: SettlementFileWorkflow;
 } = workflows;
 
 describe('workflow contracts (src/temporal/*-contract.ts)', () => {
@@ -43,6 +46,7 @@ describe('workflow contracts (src/temporal/*-contract.ts)', () => {
       webhookDeliveryWorkflow: WEBHOOK_DELIVERY_WORKFLOW_TYPE,
       settlementWorkflow: SETTLEMENT_WORKFLOW_TYPE,
       settlementDayWorkflow: SETTLEMENT_DAY_WORKFLOW_TYPE,
+      settlementFileWorkflow: SETTLEMENT_FILE_WORKFLOW_TYPE,
     };
     for (const [exported, type] of Object.entries(names)) {
       assert.equal(signatures[exported as keyof typeof signatures].name, type, exported);
