@@ -73,9 +73,9 @@ async function legacyCheckoutRequest(
   pairs: FormPairs,
 ): Promise<CheckoutRequest> {
   const match = matchKitForm(endpoint, pairs);
-  const signedPart = 'kit' in match ? match.signed : pairs;
+  const checksum = Object.fromEntries(pairs).checksum!;
   const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-    signedLegacyFields(keys, signedPart, Object.fromEntries(pairs).checksum!),
+    signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, checksum),
   );
   if (!verified) throw new CheckoutRefusal('checksumMismatch');
   const unreadable = (field: string, why: string) => new CheckoutRefusal('legacyFormUnreadable', `${field}: ${why}`);
@@ -85,7 +85,7 @@ async function legacyCheckoutRequest(
   const outcome = (f: Record<string, string>) => {
     if (f.merchantIdentifier !== merchant.merchantIdentifier) return null;
     try {
-      const r = checkoutRequestFromFields(f);
+      const r = checkoutRequestFromFields({ ...f, checksum });
       return JSON.stringify([r.orderId, r.amountPaise, r.returnUrl ?? merchant.defaultReturnUrl]);
     } catch {
       return null;
@@ -93,7 +93,7 @@ async function legacyCheckoutRequest(
   };
   const ambiguous = ambiguousField(endpoint, signed, outcome);
   if (ambiguous) throw unreadable(ambiguous, AMBIGUOUS_RULE);
-  return checkoutRequestFromFields(Object.fromEntries(signed.signed));
+  return checkoutRequestFromFields({ ...Object.fromEntries(signed.signed), checksum });
 }
 
 const QUOTE_RULE =
