@@ -3,13 +3,25 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { awaitResultPage, formBody, openPage, payOnCheckoutPage, postForm, returnFormOf, type Pairs } from '../support/checkout';
+import {
+  awaitResultPage,
+  expressChecksum,
+  formBody,
+  hmac,
+  openPage,
+  payOnCheckoutPage,
+  postForm,
+  returnFormOf,
+  returnVerifies,
+  type Pairs,
+} from '../support/checkout';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import {
   legacyEntries,
   loadPluginFixtures,
   pluginCallForm,
+  pluginFields,
   pluginForm,
   pluginReadsReturn,
   type FormContext,
@@ -56,6 +68,13 @@ async function startShop() {
   };
   return { base, deliver, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+/** What a refusal page says, without its markup. */
+const refusal = (html: string) =>
+  (/<main[^>]*>([\s\S]*?)<\/main>/.exec(html)?.[1] ?? html)
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A short label for a fixture's entry. */
 const labelOf = (fixture: PluginFixture, entry: PluginEntry) =>
@@ -106,7 +125,7 @@ describe('Zaakpay plugins and kits: each form as its plugin posts it, paid, and 
     const returnUrl = returnUrlOf(shop.base, fixture, entry, orderId);
     const form = pluginForm(fixture, entry, ctxFor(orderId, returnUrl));
     const posted = await postForm(`${gw.baseUrl}${entry.endpoint}`, form, { browser: true });
-    assert.equal(posted.status, 303, `${labelOf(fixture, entry)}: ${posted.status} ${posted.text.slice(0, 300)}`);
+    assert.equal(posted.status, 303, `${labelOf(fixture, entry)}: ${posted.status} ${refusal(posted.text)}`);
     const page = await openPage(gw, posted.location!);
     assert.equal(page.status, 200);
     assert.match(page.html, new RegExp(`id="amount">${AMOUNT_TEXT}<`));
@@ -215,6 +234,47 @@ describe('Zaakpay plugins and kits: each form as its plugin posts it, paid, and 
     }
     const t = await gw.rt.transactions.findByOrder({ merchantIdentifier: merchant.merchantIdentifier, orderId });
     assert.deepEqual(t?.refunds, [], 'no update desired but 14 and 22 moves money');
+  });
+
+  it('Node kit: its V8 form pays and its return verifies; its /checkTxn?v=5 reads the order and its /updateTxn refunds it', async () => {
+    const fixture = loadPluginFixtures().find((f) => f.name === 'node-kit')!;
+    const entry = fixture.entries[0]!;
+    const orderId = newOrderId('nod').replace('-', '');
+    const returnUrl = `${shop.base}/response`;
+    // Its input page has two inputs named txnDate; body-parser joins them, and the kit posts "<date>,".
+    const fields = pluginFields(fixture, entry, { ...ctxFor(orderId, returnUrl), txnDate: `${today},` });
+    const posted = await postForm(
+      `${gw.baseUrl}${entry.endpoint}`,
+      [...fields, ['checksum', expressChecksum(merchant.secretKey, fields)]],
+      {
+        browser: true,
+      },
+    );
+    assert.equal(posted.status, 303, refusal(posted.text));
+    const received = await payAndReturn(posted.location!, returnUrl, 'success@sandbox');
+    assert.ok(returnVerifies(merchant.secretKey, 'V8', received), JSON.stringify(received));
+    assert.equal(new Map(received).get('responseCode'), '100');
+
+    const status = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, mode: '0', orderDetail: { orderId } });
+    const read = await postForm(`${gw.baseUrl}/checkTxn?v=5`, [
+      ['data', status],
+      ['checksum', hmac(merchant.secretKey, status)],
+    ]);
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual([read.json.orders[0].orderDetail.orderId, read.json.orders[0].responseCode], [orderId, '100']);
+    const refund = JSON.stringify({
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderDetail: { orderId, amount: '' },
+      mode: '0',
+      updateDesired: '14',
+      updateReason: 'Customer returned it',
+    });
+    const refunded = await postForm(`${gw.baseUrl}/updateTxn`, [
+      ['data', refund],
+      ['checksum', hmac(merchant.secretKey, refund)],
+    ]);
+    assert.equal(refunded.status, 200, refunded.text);
+    assert.equal(refunded.json.responseCode, '230', refunded.text);
   });
 
   it('one plugin’s signed form relabelled with another plugin’s names (osCommerce read as CS-Cart) is refused', async () => {

@@ -142,13 +142,22 @@ function signedValue(fixture: PluginFixture, name: string, v: string): string {
   return phpSanitize(name, v);
 }
 
+/** The fields the plugin's page posts, checksum left out, with the values it posts. */
+export function pluginFields(fixture: PluginFixture, entry: PluginEntry, ctx: FormContext): Pairs {
+  const jsp = /jsp/.test(fixture.name);
+  return entry.fields
+    .filter((name) => name !== 'checksum')
+    .map((name) => {
+      const v = valueOf(fixture, entry, name, ctx);
+      // The JSP kit posts the values it signed, already sanitized.
+      return [name, jsp && name !== 'returnUrl' ? jspSanitize(v) : v] as [string, string];
+    });
+}
+
 /** The form as the plugin's page posts it: every field in its order, the checksum as it computes it. */
 export function pluginForm(fixture: PluginFixture, entry: PluginEntry, ctx: FormContext): Pairs {
   if (!Array.isArray(entry.signedFields)) throw new Error(`${fixture.name} does not sign quoted values`);
-  const posted = new Map<string, string>();
-  for (const name of entry.fields) if (name !== 'checksum') posted.set(name, valueOf(fixture, entry, name, ctx));
-  // The JSP kit posts the values it signed, already sanitized.
-  if (/jsp/.test(fixture.name)) for (const [k, v] of posted) posted.set(k, k === 'returnUrl' ? v : jspSanitize(v));
+  const posted = new Map(pluginFields(fixture, entry, ctx));
   const checksum = hmac(
     ctx.secretKey,
     entry.signedFields.map((k) => `'${signedValue(fixture, k, posted.get(k) ?? '')}'`).join(''),
