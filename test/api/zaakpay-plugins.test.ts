@@ -170,7 +170,8 @@ describe('Zaakpay plugins and kits: each form as its plugin posts it, paid, and 
       const { location, returnUrl } = await openCheckout(fixture, entry, orderId);
       const received = await payAndReturn(location, returnUrl, 'failure@sandbox');
       const verdict = pluginReadsReturn(fixture, received, merchant.secretKey, { amount: AMOUNT });
-      assert.equal(verdict.paid, false, fixture.plugin);
+      // VirtueMart 1.2's notify page confirms any order whose return verifies, whatever its code.
+      assert.equal(verdict.paid, fixture.name === 'virtuemart-1.2', fixture.plugin);
       // VirtueMart 2 verifies only a description ending in one space: a decline reads "compromised" there.
       assert.equal(verdict.verified, fixture.name !== 'virtuemart-2.0', fixture.plugin);
     }

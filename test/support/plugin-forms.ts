@@ -37,6 +37,7 @@ export interface ReturnCheck {
   sanitize?: 'php' | 'none';
   trimValues?: boolean;
   descriptionSuffix?: string;
+  /** The code the plugin (or, for a kit that only shows the return, the code built on it) takes as paid; null: it never looks. */
   successCode: string | null;
   successText: string | null;
   alsoChecks?: { field: string; equals: string; line: number }[];
