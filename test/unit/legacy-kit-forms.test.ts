@@ -36,10 +36,10 @@ describe("legacy forms: the kits' field-name sequences and how a form is matched
     assert.ok('problem' in short && /^missing/.test(short.problem.why), 'the first field it lacks');
     // A checkout form is no status form.
     assert.ok('problem' in matchKitForm('checktransaction', pairsOf(php.names)));
-    // WooCommerce 2.0 posts to ?v=2 only.
+    // Only WooCommerce 2.0 posts to ?v=2.
     const woo = named('WooCommerce 2.0', 'transactV2');
     assert.ok('kit' in matchKitForm('transactV2', pairsOf(woo.names)));
-    assert.ok('problem' in matchKitForm('transact', pairsOf(woo.names)));
+    assert.ok('problem' in matchKitForm('transactV2', pairsOf(php.names)));
   });
 
   it("the platform's additions only where it puts them: Zen Cart's securityToken first, osCommerce 2.2's x and y after the checksum, unsigned", () => {
