@@ -161,7 +161,7 @@ async function answerXml(
       f.merchantIdentifier === merchant.merchantIdentifier ? OUTCOMES[endpoint](f) : null;
     const ambiguous = ambiguousField(endpoint, signed, outcome);
     if (ambiguous) throw unreadable(ambiguous, "these values read as another request under another kit's field names");
-    const fields = Object.fromEntries(signed.signed);
+    const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum! };
     orderid = fields.orderId ?? '';
     if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
     sendXml(ctx, 200, legacyXml(await use(fields, merchant), merchant.secretKey));
