@@ -2,7 +2,7 @@
  * `npm run fuzz`: schemathesis against /openapi.json of a gateway this script starts (the test
  * stack), twice: requests signed for every auth scheme (fuzz/hooks.py), then unsigned. Fails on a
  * 5xx, a response outside the document, a schema-valid request refused for a reason the document
- * does not state, or a schema-invalid request accepted.
+ * does not state, or a schema-invalid request accepted. Then the legacy forms' attacker property.
  *
  *   npm run fuzz [-- --max-examples 30]
  */
@@ -67,11 +67,25 @@ async function main(): Promise<number> {
       if ((await schemathesis(args(gw.baseUrl), { ...env, FUZZ_SIGN: sign })) !== 0) failed++;
     }
     if ((await fuzzTimeSkipping(args, env)) !== 0) failed++;
+    if ((await legacyFormAttacker()) !== 0) failed++;
     return failed === 0 ? 0 : 1;
   } finally {
     await gw.stop();
     await stopTestServers();
   }
+}
+
+/** The legacy forms' attacker property (test/api/legacy-form-property.test.ts), with more runs than npm test gives it. */
+function legacyFormAttacker(): Promise<number> {
+  console.log('\n== fuzz: a payer re-arranging signed legacy forms (fast-check, FC_RUNS=1000)');
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['mocha', 'test/api/legacy-form-property.test.ts'], {
+      stdio: 'inherit',
+      env: { ...process.env, FC_RUNS: process.env.FC_RUNS ?? '1000' },
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
 }
 
 /** The time endpoints exist only in time-skipping mode: a gateway of that mode, its own test server. */

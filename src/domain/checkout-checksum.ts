@@ -80,15 +80,39 @@ export function expressChecksumTexts(pairs: FormPairs): string[] {
   return [keyValues(listed), keyValues(sanitizedPairs(listed)), keyValues(sorted)];
 }
 
-/** Legacy `/transact`: every posted field but the checksum, each value in single quotes, in the order posted. */
+const quotedValues = (pairs: FormPairs) => pairs.map(([, v]) => `'${v}'`).join('');
+/** The first field whose value holds a single quote: with one, `'a''b'` also reads as the one value `a''b`. */
+const quoteIn = (pairs: FormPairs) => pairs.find(([, v]) => v.includes("'"))?.[0];
+
+/**
+ * Legacy `/transact` (and the legacy XML APIs): every posted field but the checksum, each value in
+ * single quotes, in the order posted; over the raw values only when none holds a single quote (so
+ * the text splits into the signed values one way only), and over the PHP-sanitized values (which
+ * hold none).
+ */
 export function legacyChecksumTexts(pairs: FormPairs): string[] {
   const fields = pairs.filter(([k]) => k !== 'checksum');
-  return [
-    fields.map(([, v]) => `'${v}'`).join(''),
-    sanitizedPairs(fields)
-      .map(([, v]) => `'${v}'`)
-      .join(''),
-  ];
+  const sanitized = quotedValues(sanitizedPairs(fields));
+  return quoteIn(fields) === undefined ? [quotedValues(fields), sanitized] : [sanitized];
+}
+
+/**
+ * What verifies a legacy form: its values as signed (raw, or the PHP-sanitized ones when only those
+ * verify, as signedExpressFields); `quoted` names a field when only the raw text verifies and a
+ * value holds a single quote (the form cannot be read one way only); null when nothing verifies.
+ */
+export function signedLegacyFields(
+  keys: VerifyingKeys,
+  pairs: FormPairs,
+  presented: string,
+): { signed: FormPairs } | { quoted: string } | null {
+  const fields = pairs.filter(([k]) => k !== 'checksum');
+  const sanitized = sanitizedPairs(fields);
+  const quoted = quoteIn(fields);
+  const rawMatches = checksumMatches(keys, quotedValues(fields), presented);
+  if (rawMatches && quoted === undefined) return { signed: fields };
+  if (checksumMatches(keys, quotedValues(sanitized), presented)) return { signed: sanitized };
+  return rawMatches ? { quoted: quoted! } : null;
 }
 
 /**
@@ -101,82 +125,6 @@ export function signedExpressFields(keys: VerifyingKeys, pairs: FormPairs, prese
   const [fixed, sanitized, sorted] = expressChecksumTexts(pairs);
   if (checksumMatchesAny(keys, [fixed!, sorted!], presented)) return pairs;
   return checksumMatches(keys, sanitized!, presented) ? sanitizedPairs(pairs) : null;
-}
-
-export function signedLegacyFields(keys: VerifyingKeys, pairs: FormPairs, presented: string): FormPairs | null {
-  const [raw, sanitized] = legacyChecksumTexts(pairs);
-  if (checksumMatches(keys, raw!, presented)) return pairs;
-  return checksumMatches(keys, sanitized!, presented) ? sanitizedPairs(pairs) : null;
-}
-
-/**
- * Zaakpay's legacy kit form (`posttozaakpay.php` of the PHP kit, which the JSP and Magento kits
- * copy), in the order it posts its fields; a merchant's form leaves out the ones it does not send.
- */
-export const LEGACY_FORM_FIELDS = [
-  'merchantIdentifier',
-  'orderId',
-  'returnUrl',
-  'buyerEmail',
-  'buyerFirstName',
-  'buyerLastName',
-  'buyerAddress',
-  'buyerCity',
-  'buyerState',
-  'buyerCountry',
-  'buyerPincode',
-  'buyerPhoneNumber',
-  'txnType',
-  'zpPayOption',
-  'mode',
-  'currency',
-  'amount',
-  'merchantIpAddress',
-  'purpose',
-  'productDescription',
-  'product1Description',
-  'product2Description',
-  'product3Description',
-  'product4Description',
-  'shipToAddress',
-  'shipToCity',
-  'shipToState',
-  'shipToCountry',
-  'shipToPincode',
-  'shipToPhoneNumber',
-  'shipToFirstname',
-  'shipToLastname',
-  'txnDate',
-] as const;
-
-/** What a sorted legacy form may carry: the kit form's fields, the express list's, and paymentMode. */
-const LEGACY_KNOWN = new Set<string>([...LEGACY_FORM_FIELDS, ...EXPRESS_CHECKSUM_FIELDS, 'paymentMode']);
-const LEGACY_RANK = new Map<string, number>(LEGACY_FORM_FIELDS.map((k, i) => [k, i]));
-
-/**
- * The legacy checksum signs values, not names: a payer could re-post a signed form with a signed
- * `900` renamed `amount`. So a legacy form is accepted only when its field names (but checksum), in
- * the order posted, are an order the known kits post (DECISIONS.md, Checkout): the kit form's order
- * (fields left out allowed), or ASCII-sorted, and only names those forms carry (a name posted twice
- * is refused by the form parser).
- * Returns why not (naming the first field out of place), or null.
- */
-export function legacyFieldOrderProblem(pairs: FormPairs): { field: string; why: string } | null {
-  const names = pairs.map(([k]) => k).filter((k) => k !== 'checksum');
-  const unknown = names.find((k) => !LEGACY_KNOWN.has(k));
-  if (unknown !== undefined) {
-    return { field: unknown, why: "not a field of Zaakpay's checkout forms (the legacy checksum binds values, not names)" };
-  }
-  const firstOutOf = (before: (a: string, b: string) => boolean) => names.find((k, i) => i > 0 && !before(names[i - 1]!, k));
-  const rank = (k: string) => LEGACY_RANK.get(k) ?? Infinity;
-  const outOfKitOrder = firstOutOf((a, b) => rank(a) < rank(b));
-  const outOfSorted = firstOutOf((a, b) => a < b);
-  if (outOfKitOrder === undefined || outOfSorted === undefined) return null;
-  return {
-    // The kit's order is the likelier intent of a form whose every name is on the kit's form.
-    field: names.every((k) => LEGACY_RANK.has(k)) ? outOfKitOrder : outOfSorted,
-    why: "out of order: a legacy form posts its fields in the order of Zaakpay's kit form, or sorted by name",
-  };
 }
 
 /** True when `presented` is the HMAC-SHA256 of one of the candidate texts. Every candidate is compared. */

@@ -6,7 +6,7 @@ import { realtimeEntry } from './webhook';
 /**
  * Where a hosted checkout came from decides what its return to the merchant carries
  * (DECISIONS.md, Checkout: the return): `/transactU?v=8` and `/api/paymentTransact/V8` the V8
- * fields, `/V7` its shorter list, the legacy `/transact` (plain, `v=2`, `v=3`) four quoted fields.
+ * fields, `/V7` its shorter list, the legacy `/transact` three quoted fields (`v=2` four).
  */
 export const CHECKOUT_ENTRIES = ['transactU', 'V8', 'V7', 'transact', 'transactV2', 'transactV3'] as const;
 export type CheckoutEntry = (typeof CHECKOUT_ENTRIES)[number];
@@ -35,6 +35,10 @@ export const V8_RETURN_FIELDS = [
   'pgTransTime',
 ] as const;
 
+/** The legacy `/transact` return (plain and `?v=3`) posts exactly these; `?v=2` the amount first. */
+export const LEGACY_RETURN_FIELDS = ['orderId', 'responseCode', 'responseDescription'] as const;
+export const LEGACY_V2_RETURN_FIELDS = ['amount', ...LEGACY_RETURN_FIELDS] as const;
+
 /** V7 posts exactly these. */
 export const V7_RETURN_FIELDS = [
   'amount',
@@ -54,20 +58,16 @@ export const V7_RETURN_FIELDS = [
 /**
  * The signed fields posted back to the merchant's returnUrl once the checkout's order is final, in
  * order, `checksum` last. V8 and V7: the real-time webhook's values (NA where there is no data),
- * signed as `key=value&` of each field in order. Legacy: amount (paise; every version, so a kit
- * comparing it sees an amount a payer changed by renaming signed fields), orderId, responseCode, responseDescription, each free of the characters Zaakpay's PHP kits strip (so a kit
- * signing the sanitized value agrees), signed as the quoted values in that order.
+ * signed as `key=value&` of each field in order. Legacy: exactly orderId, responseCode,
+ * responseDescription (the plugins verify those three), and `?v=2` (WooCommerce 2.0, which
+ * compares the amount) amount in paise first; each value free of the characters Zaakpay's PHP kits
+ * strip (so a kit signing the sanitized value agrees), signed as the quoted values in that order.
  */
 export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secretKey: string): [string, string][] {
   const entryValues = realtimeEntry(t);
   if (entry === 'transact' || entry === 'transactV2' || entry === 'transactV3') {
-    const fields: [string, string][] = [
-      ['amount', entryValues.amount!],
-      ['orderId', entryValues.orderId!],
-      ['responseCode', entryValues.responseCode!],
-      ['responseDescription', entryValues.responseDescription!],
-    ];
-    const clean = fields.map(([k, v]) => [k, phpSanitized(k, v)] as [string, string]);
+    const names = entry === 'transactV2' ? LEGACY_V2_RETURN_FIELDS : LEGACY_RETURN_FIELDS;
+    const clean = names.map((k) => [k, phpSanitized(k, entryValues[k]!)] as [string, string]);
     return [...clean, ['checksum', hmacSha256Hex(secretKey, clean.map(([, v]) => `'${v}'`).join(''))]];
   }
   const names = entry === 'V7' ? V7_RETURN_FIELDS : V8_RETURN_FIELDS;

@@ -83,6 +83,8 @@ export const CheckoutRefusals = {
   merchantNotFound: { code: '101', description: 'Merchant not found. Please check your merchantIdentifier field.', http: 401 },
   fieldMissing: { code: '108', description: 'Mandatory field missing or blank', http: 400 },
   fieldInvalid: { code: '109', description: 'Validation failed', http: 400 },
+  /** A signed legacy form whose names or values cannot be read one way only: refused as Zaakpay refuses, HTTP 200. */
+  legacyFormUnreadable: { code: '109', description: 'Validation failed', http: 200 },
   /** A business result, HTTP 200 like the QR's 128 (DECISIONS.md, HTTP status codes): Zaakpay's exact text. */
   orderIdUsed: { code: '128', description: 'Order Id Already Processed with this Merchant.', http: 200 },
   checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated.', http: 401 },

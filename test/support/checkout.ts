@@ -170,22 +170,117 @@ export function expressPairs(merchant: MerchantCredentials, orderId: string, ext
   return [...base.filter(([k]) => !overridden.has(k)).map(([k, v]) => [k, v] as [string, string]), ...extra];
 }
 
-/** A legacy /transact form as Zaakpay's PHP kit posts it: its fields in the kit form's order. */
+const BUYER = [
+  'buyerEmail',
+  'buyerFirstName',
+  'buyerLastName',
+  'buyerAddress',
+  'buyerCity',
+  'buyerState',
+  'buyerCountry',
+  'buyerPincode',
+  'buyerPhoneNumber',
+];
+const PAYMENT = ['txnType', 'zpPayOption', 'mode', 'currency', 'amount', 'merchantIpAddress', 'purpose', 'productDescription'];
+const SHIP_TO = [
+  'shipToAddress',
+  'shipToCity',
+  'shipToState',
+  'shipToCountry',
+  'shipToPincode',
+  'shipToPhoneNumber',
+  'shipToFirstname',
+  'shipToLastname',
+];
+
+const OSCOMMERCE = [
+  'merchantIdentifier',
+  'orderId',
+  'returnUrl',
+  ...BUYER,
+  'currency',
+  'amount',
+  'productDescription',
+  ...SHIP_TO,
+  'txnType',
+  'zpPayOption',
+  'mode',
+  'merchantIpAddress',
+  'purpose',
+  'txnDate',
+];
+
+/**
+ * Legacy checkout forms as Zaakpay's kits post them, every field in the kit's order (read from the
+ * kits themselves): the PHP kit's merchant form (`test_merchant_input.html`, posted field for field
+ * by `posttozaakpay.php`), WooCommerce 2.0's (`zaakpay/index.php`, to `/transact?v=2`) and the shop
+ * plugins' (each `zaakpay-<platform>-kit` repository, the file named).
+ */
+export const KIT_FORMS = {
+  php: [
+    'merchantIdentifier',
+    'orderId',
+    'returnUrl',
+    ...BUYER,
+    ...PAYMENT,
+    'product1Description',
+    'product2Description',
+    'product3Description',
+    'product4Description',
+    ...SHIP_TO,
+    'txnDate',
+  ],
+  wooCommerce20: ['merchantIdentifier', 'orderId', 'returnUrl', ...BUYER, ...PAYMENT, 'txnDate'],
+  /** `payment/zaakpay.php`: txnType and the rest after the shipping fields. */
+  osCommerce: OSCOMMERCE,
+  /** `module/zaakpay.php`: Zen Cart's form puts its securityToken first, and the plugin signs it. */
+  zenCart: ['securityToken', ...OSCOMMERCE],
+  /** `zaakpay.php`: shipToFirstName and shipToLastName spelt so. */
+  virtueMart2: [
+    'merchantIdentifier',
+    'orderId',
+    'returnUrl',
+    ...BUYER,
+    ...PAYMENT,
+    ...SHIP_TO.slice(0, 6),
+    'shipToFirstName',
+    'shipToLastName',
+    'txnDate',
+  ],
+  /** `Zaakpay/gateway.class.php`: ShipTo... capitalised. */
+  cubeCart: [
+    'merchantIdentifier',
+    'orderId',
+    'returnUrl',
+    ...BUYER,
+    ...PAYMENT,
+    ...SHIP_TO.map((k) => k.replace(/^s/, 'S')),
+    'txnDate',
+  ],
+};
+
+/** A kit's form with these values, the kit's own constants where it sets them, and '' for the rest. */
+export function kitForm(names: readonly string[], values: Record<string, string>): Pairs {
+  const kitConstants: Record<string, string> = {
+    txnType: '1',
+    zpPayOption: '1',
+    mode: '0',
+    currency: 'INR',
+    merchantIpAddress: '127.0.0.1',
+    purpose: '1',
+  };
+  return names.map((k) => [k, values[k] ?? kitConstants[k] ?? '']);
+}
+
+/** A legacy form as WooCommerce 2.0 posts it to `/transact?v=2` (Rs 100, returning to a PHP page). */
 export function legacyKitPairs(merchant: MerchantCredentials, orderId: string, productDescription: string): Pairs {
-  return [
-    ['merchantIdentifier', merchant.merchantIdentifier],
-    ['orderId', orderId],
-    ['returnUrl', 'http://localhost/zp/response.php'],
-    ['buyerEmail', ''],
-    ['txnType', '1'],
-    ['zpPayOption', '1'],
-    ['mode', '0'],
-    ['currency', 'INR'],
-    ['amount', '10000'],
-    ['merchantIpAddress', '127.0.0.1'],
-    ['purpose', '1'],
-    ['productDescription', productDescription],
-  ];
+  return kitForm(KIT_FORMS.wooCommerce20, {
+    merchantIdentifier: merchant.merchantIdentifier,
+    orderId,
+    returnUrl: 'http://localhost/zp/response.php',
+    amount: '10000',
+    productDescription,
+  });
 }
 
 export const withChecksum = (pairs: Pairs, checksum: string): Pairs => [...pairs, ['checksum', checksum]];

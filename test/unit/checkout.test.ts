@@ -1,12 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHmac } from 'node:crypto';
 import { checkoutChoices, checkoutPaymentMode, checkoutToken } from '../../src/domain/checkout';
-import {
-  expressChecksumTexts,
-  legacyChecksumTexts,
-  legacyFieldOrderProblem,
-  phpSanitized,
-} from '../../src/domain/checkout-checksum';
+import { expressChecksumTexts, legacyChecksumTexts, phpSanitized, signedLegacyFields } from '../../src/domain/checkout-checksum';
 import { checkoutReturnFields, verifiedReturnKind } from '../../src/domain/checkout-return';
 import { parseLooseObject } from '../../src/domain/loose-json';
 import type { Transaction } from '../../src/domain/transaction';
@@ -35,23 +30,6 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
     assert.equal(sorted, 'amount=100&merchantIdentifier=m1&orderId=o-1&productDescription=Tea, hot&udf1=x&');
   });
 
-  it("legacy field names: the kit form's order (gaps allowed) or sorted, only the forms' names", () => {
-    const names = (...ks: string[]) => ks.map((k) => [k, 'x'] as [string, string]);
-    assert.equal(legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'returnUrl', 'amount', 'checksum')), null);
-    assert.equal(legacyFieldOrderProblem(names('amount', 'merchantIdentifier', 'orderId', 'returnUrl')), null, 'sorted');
-    assert.equal(
-      legacyFieldOrderProblem(names('amount', 'bankid', 'merchantIdentifier', 'orderId')),
-      null,
-      'sorted, express names',
-    );
-    assert.equal(
-      legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'amount', 'buyerLastName'))?.field,
-      'buyerLastName',
-    );
-    assert.equal(legacyFieldOrderProblem(names('merchantIdentifier', 'orderId', 'amount', 'udf1'))?.field, 'udf1');
-    assert.equal(legacyFieldOrderProblem(names('orderId', 'merchantIdentifier', 'bankid'))?.field, 'merchantIdentifier');
-  });
-
   it('legacy texts: every value but the checksum, quoted, in the order posted', () => {
     const pairs: [string, string][] = [
       ['orderId', 'o-1'],
@@ -60,6 +38,31 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
       ['productDescription', 'a;b'],
     ];
     assert.deepEqual(legacyChecksumTexts(pairs), ["'o-1''''a;b'", "'o-1''''ab'"]);
+  });
+
+  it("legacy texts: over raw values only when none holds a single quote ('A''B' is also the one value A''B)", () => {
+    const signed: [string, string][] = [
+      ['merchantIdentifier', 'm1'],
+      ['currency', 'INR'],
+      ['amount', '50000000'],
+      ['shipToCity', '900'],
+    ];
+    const checksum = hmac('k', "'m1''INR''50000000''900'");
+    assert.deepEqual(signedLegacyFields(['k'], signed, checksum), { signed });
+    // The payer merges two signed values into one, which frees `amount` for the 900 they typed.
+    const merged: [string, string][] = [
+      ['merchantIdentifier', 'm1'],
+      ['currency', "INR''50000000"],
+      ['amount', '900'],
+    ];
+    assert.equal(hmac('k', merged.map(([, v]) => `'${v}'`).join('')), checksum, 'the same text');
+    assert.deepEqual(legacyChecksumTexts(merged), ["'m1''INR50000000''900'"], 'the sanitized text only');
+    assert.deepEqual(signedLegacyFields(['k'], merged, checksum), { quoted: 'currency' });
+    // Signed over the sanitized values (which hold no quote), a quote the payer adds changes nothing.
+    const withQuote: [string, string][] = signed.map(([k, v]) => [k, k === 'shipToCity' ? "9'00" : v]);
+    assert.deepEqual(signedLegacyFields(['k'], withQuote, checksum), {
+      signed: withQuote.map(([k, v]) => [k, v.replace("'", '')]),
+    });
   });
 
   it('reads JSON and the unquoted form of data, nothing else', () => {
@@ -136,7 +139,7 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
       assert.equal(verifiedReturnKind('other', fields), null);
     });
 
-    it('legacy: four fields (amount in every version), free of the PHP kits characters, quoted values signed', () => {
+    it('legacy: orderId, responseCode, responseDescription (v=2: amount first), free of the PHP kits characters, quoted values signed', () => {
       const v2 = checkoutReturnFields('transactV2', order, 's3cret');
       assert.deepEqual(
         v2.map(([k]) => k),
@@ -148,7 +151,14 @@ describe('checkout: request checksums, the signed return, lenient data', () => {
       assert.equal(new Map(v2).get('responseCode'), '183');
       assert.equal(new Map(v2).get('checksum'), hmac('s3cret', `'25050''o-1''183''${description}'`));
       for (const entry of ['transact', 'transactV3'] as const) {
-        assert.deepEqual(checkoutReturnFields(entry, order, 's3cret'), v2, `${entry}: the same return, amount included`);
+        const plain = checkoutReturnFields(entry, order, 's3cret');
+        assert.deepEqual(
+          plain.map(([k]) => k),
+          ['orderId', 'responseCode', 'responseDescription', 'checksum'],
+          entry,
+        );
+        assert.equal(new Map(plain).get('checksum'), hmac('s3cret', `'o-1''183''${description}'`), entry);
+        assert.equal(verifiedReturnKind('s3cret', plain), 'legacy');
       }
       assert.equal(verifiedReturnKind('s3cret', v2), 'legacy');
     });

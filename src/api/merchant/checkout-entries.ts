@@ -8,7 +8,8 @@ import {
   CheckoutRefusals,
   type CheckoutRequest,
 } from '../../domain/checkout';
-import { legacyFieldOrderProblem, signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
+import { signedExpressFields, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
+import { ambiguousField, matchKitForm } from '../../domain/legacy-form-reading';
 import type { CheckoutEntry } from '../../domain/checkout-return';
 import { refusedPlainHttp } from '../../domain/network-address';
 import { checksumMatches } from '../../domain/checksum';
@@ -53,17 +54,51 @@ export function checkoutEntryRoutes(deps: ApiDeps): Router {
       const fields = Object.fromEntries(pairs);
       const merchant = await signer(deps, fields.merchantIdentifier);
       requireChecksum(fields.checksum);
-      const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-        signedLegacyFields(keys, pairs, fields.checksum!),
-      );
-      if (!signed) throw new CheckoutRefusal('checksumMismatch');
-      const misplaced = legacyFieldOrderProblem(pairs);
-      if (misplaced) throw new CheckoutRefusal('fieldInvalid', `${misplaced.field}: ${misplaced.why}`);
-      return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
+      const request = await legacyCheckoutRequest(deps, merchant, entry === 'transactV2' ? 'transactV2' : 'transact', pairs);
+      return begin(deps, ctx, entry, merchant, request);
     });
   });
   return router;
 }
+
+/**
+ * A legacy form's order, read only as a kit posts it (legacy-form-reading.ts): the checksum over
+ * the fields the kit signs (180), then its names one kit's sequence and its values one reading
+ * (109 naming the field, HTTP 200 as Zaakpay answers).
+ */
+async function legacyCheckoutRequest(
+  deps: ApiDeps,
+  merchant: Merchant,
+  endpoint: 'transact' | 'transactV2',
+  pairs: FormPairs,
+): Promise<CheckoutRequest> {
+  const match = matchKitForm(endpoint, pairs);
+  const checksum = Object.fromEntries(pairs).checksum!;
+  const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+    signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, checksum),
+  );
+  if (!verified) throw new CheckoutRefusal('checksumMismatch');
+  const unreadable = (field: string, why: string) => new CheckoutRefusal('legacyFormUnreadable', `${field}: ${why}`);
+  if ('quoted' in verified) throw unreadable(verified.quoted, QUOTE_RULE);
+  if ('problem' in match) throw unreadable(match.problem.field, match.problem.why);
+  const signed = { kit: match.kit, signed: verified.signed };
+  const outcome = (f: Record<string, string>) => {
+    if (f.merchantIdentifier !== merchant.merchantIdentifier) return null;
+    try {
+      const r = checkoutRequestFromFields({ ...f, checksum });
+      return JSON.stringify([r.orderId, r.amountPaise, r.returnUrl ?? merchant.defaultReturnUrl]);
+    } catch {
+      return null;
+    }
+  };
+  const ambiguous = ambiguousField(endpoint, signed, outcome);
+  if (ambiguous) throw unreadable(ambiguous, AMBIGUOUS_RULE);
+  return checkoutRequestFromFields({ ...Object.fromEntries(signed.signed), checksum });
+}
+
+const QUOTE_RULE =
+  "holds a single quote, so the legacy checksum's 'v1''v2'... text splits more than one way: sign the values as Zaakpay's PHP kits sanitize them";
+const AMBIGUOUS_RULE = "these values read as another valid order under another kit's field names";
 
 /** `POST /transactU?v=8`: the custom checkout. */
 export function transactUCheckout(deps: ApiDeps) {

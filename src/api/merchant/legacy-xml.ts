@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
 import { CheckTxnCodes, toCheckTxnRecord } from '../../domain/check-txn';
-import { checksumMatchesAny, legacyChecksumTexts } from '../../domain/checkout-checksum';
+import { signedLegacyFields } from '../../domain/checkout-checksum';
+import { ambiguousField, matchKitForm } from '../../domain/legacy-form-reading';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
 import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
 import type { Merchant } from '../../domain/merchant';
@@ -37,66 +38,99 @@ export function legacyXmlRoutes(deps: ApiDeps): Router {
   const router = new Router();
 
   router.post('/checktransaction', (ctx) =>
-    answerXml(ctx, deps, 'checkTxn', CheckTxnCodes.checksumBlank, CheckTxnCodes.checksumMismatch, async (fields, merchant) => {
-      const form = validate(legacyCheckFormSchema, fields);
-      const found = await findOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: form.orderId });
-      if (!found)
+    answerXml(
+      ctx,
+      deps,
+      'checktransaction',
+      CheckTxnCodes.checksumBlank,
+      CheckTxnCodes.checksumMismatch,
+      async (fields, merchant) => {
+        const form = validate(legacyCheckFormSchema, fields);
+        const found = await findOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: form.orderId });
+        if (!found)
+          return {
+            orderid: form.orderId,
+            responsecode: CheckTxnCodes.orderNotFound.code,
+            description: CheckTxnCodes.orderNotFound.description,
+          };
+        const order = toCheckTxnRecord(found.record, found.transaction);
         return {
           orderid: form.orderId,
-          responsecode: CheckTxnCodes.orderNotFound.code,
-          description: CheckTxnCodes.orderNotFound.description,
+          responsecode: order.responseCode,
+          description: order.responseDescription,
+          txn: {
+            txnid: order.orderDetail.txnId,
+            amount: order.orderDetail.amount,
+            txnstatus: order.txnStatus,
+            txndate: order.txnDate,
+            paymentmode: order.paymentInstrument.paymentMode,
+          },
         };
-      const order = toCheckTxnRecord(found.record, found.transaction);
-      return {
-        orderid: form.orderId,
-        responsecode: order.responseCode,
-        description: order.responseDescription,
-        txn: {
-          txnid: order.orderDetail.txnId,
-          amount: order.orderDetail.amount,
-          txnstatus: order.txnStatus,
-          txndate: order.txnDate,
-          paymentmode: order.paymentInstrument.paymentMode,
-        },
-      };
-    }),
+      },
+    ),
   );
 
   router.post('/updatetransaction', (ctx) =>
-    answerXml(ctx, deps, 'refunds', RefundResponse.checksumBlank, RefundResponse.checksumMismatch, async (fields, merchant) => {
-      const form = validate(legacyUpdateFormSchema, fields);
-      const refused = (key: keyof typeof RefundResponse) => ({
-        orderid: form.orderId,
-        responsecode: RefundResponse[key].code,
-        description: RefundResponse[key].description,
-      });
-      const problem = refundRequestProblem(form.updateDesired, form.updateReason);
-      if (problem) return refused(problem);
-      const updateDesired = form.updateDesired as UpdateDesired;
-      if (updateDesired === '22' && form.amount === undefined)
-        throw new ApiError('validationFailed', 'amount is required for a partial refund (22)');
-      const result = await startRefund(startRefundDeps(deps), {
-        merchantIdentifier: merchant.merchantIdentifier,
-        orderId: form.orderId,
-        updateDesired,
-        amountPaise: form.amount === undefined ? undefined : Number(form.amount),
-        merchantRefId: form.merchantRefId,
-        updateReason: form.updateReason as string,
-      });
-      return refused(result.response);
-    }),
+    answerXml(
+      ctx,
+      deps,
+      'updatetransaction',
+      RefundResponse.checksumBlank,
+      RefundResponse.checksumMismatch,
+      async (fields, merchant) => {
+        const form = validate(legacyUpdateFormSchema, fields);
+        const refused = (key: keyof typeof RefundResponse) => ({
+          orderid: form.orderId,
+          responsecode: RefundResponse[key].code,
+          description: RefundResponse[key].description,
+        });
+        const problem = refundRequestProblem(form.updateDesired, form.updateReason);
+        if (problem) return refused(problem);
+        const updateDesired = form.updateDesired as UpdateDesired;
+        if (updateDesired === '22' && form.amount === undefined)
+          throw new ApiError('validationFailed', 'amount is required for a partial refund (22)');
+        const result = await startRefund(startRefundDeps(deps), {
+          merchantIdentifier: merchant.merchantIdentifier,
+          orderId: form.orderId,
+          updateDesired,
+          amountPaise: form.amount === undefined ? undefined : Number(form.amount),
+          merchantRefId: form.merchantRefId,
+          updateReason: form.updateReason as string,
+        });
+        return refused(result.response);
+      },
+    ),
   );
   return router;
 }
 
+/** What a form would do at the endpoint, for the ambiguity check: null when it would be refused. */
+const OUTCOMES: Record<XmlEndpoint, (f: Record<string, string>) => string | null> = {
+  checktransaction: (f) => {
+    const form = legacyCheckFormSchema.safeParse(f);
+    return form.success ? form.data.orderId : null;
+  },
+  updatetransaction: (f) => {
+    const form = legacyUpdateFormSchema.safeParse(f);
+    if (!form.success || refundRequestProblem(form.data.updateDesired, form.data.updateReason)) return null;
+    return JSON.stringify([form.data.orderId, form.data.updateDesired, form.data.amount ?? null]);
+  },
+};
+type XmlEndpoint = 'checktransaction' | 'updatetransaction';
+
+const unreadable = (field: string, why: string) =>
+  new XmlRefusal(200, { code: '109', description: `Validation failed: ${field}: ${why}` });
+
 /**
- * Reads the form, authenticates it (merchant, then the legacy checksum over the fields in the order
- * posted, raw or PHP-sanitized), and answers what `use` decides, or the refusal, as XML.
+ * Reads the form and authenticates it: the merchant, then the legacy checksum over the fields a
+ * kit signs (raw, or PHP-sanitized), then the names, which must be one kit's sequence for this
+ * endpoint with one reading of its values (legacy-form-reading.ts), else 109 naming the field.
+ * `use` gets the values as signed and decides the answer; refusals are answered in the same XML.
  */
 async function answerXml(
   ctx: Context,
   deps: ApiDeps,
-  family: 'checkTxn' | 'refunds',
+  endpoint: XmlEndpoint,
   blank: Code,
   mismatch: Code,
   use: (fields: Record<string, string>, merchant: Merchant) => Promise<LegacyXmlAnswer>,
@@ -105,21 +139,30 @@ async function answerXml(
   let signer: Merchant | null = null;
   try {
     const pairs = parseFormPairs(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
-    const fields = Object.fromEntries(pairs);
-    orderid = fields.orderId ?? '';
-    const named = fields.merchantIdentifier;
+    const posted = Object.fromEntries(pairs);
+    orderid = posted.orderId ?? '';
+    const named = posted.merchantIdentifier;
     if (!named) throw new XmlRefusal(400, CheckTxnCodes.merchantIdentifierMissing);
     const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
     if (!merchant) throw new XmlRefusal(401, CheckTxnCodes.merchantIdentifierInvalid);
-    if (!fields.checksum) throw new XmlRefusal(401, blank);
-    if (
-      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-        checksumMatchesAny(keys, legacyChecksumTexts(pairs), fields.checksum!),
-      ))
-    )
-      throw new XmlRefusal(401, mismatch);
+    if (!posted.checksum) throw new XmlRefusal(401, blank);
+    const match = matchKitForm(endpoint, pairs);
+    const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+      signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum!),
+    );
+    if (!verified) throw new XmlRefusal(401, mismatch);
     signer = merchant;
-    await deps.rateLimit.consume(ctx, family, merchant.merchantIdentifier);
+    await deps.rateLimit.consume(ctx, endpoint === 'checktransaction' ? 'checkTxn' : 'refunds', merchant.merchantIdentifier);
+    if ('quoted' in verified)
+      throw unreadable(verified.quoted, 'holds a single quote, so the signed text splits more than one way');
+    if ('problem' in match) throw unreadable(match.problem.field, match.problem.why);
+    const signed = { kit: match.kit, signed: verified.signed };
+    const outcome = (f: Record<string, string>) =>
+      f.merchantIdentifier === merchant.merchantIdentifier ? OUTCOMES[endpoint](f) : null;
+    const ambiguous = ambiguousField(endpoint, signed, outcome);
+    if (ambiguous) throw unreadable(ambiguous, "these values read as another request under another kit's field names");
+    const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum! };
+    orderid = fields.orderId ?? '';
     if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
     sendXml(ctx, 200, legacyXml(await use(fields, merchant), merchant.secretKey));
   } catch (e) {
