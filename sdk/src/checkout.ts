@@ -74,9 +74,39 @@ export function signExpressCheckout(
 }
 
 /**
- * The legacy `/transact` (every version's return carries the amount: compare it): `checksum` over
- * every field's value in single quotes, in the order posted. The fields are posted sorted by name,
- * one of the two orders the gateway takes (the legacy checksum binds values, not names).
+ * The form of Zaakpay's PHP kit (and WooCommerce 2.0, which posts the same names to `?v=2`): the
+ * gateway reads a legacy form only with the field names of one of Zaakpay's kits, in its order,
+ * because the legacy checksum binds values, not names.
+ */
+export const LEGACY_CHECKOUT_FIELDS = [
+  'merchantIdentifier',
+  'orderId',
+  'returnUrl',
+  'buyerEmail',
+  'buyerFirstName',
+  'buyerLastName',
+  'buyerAddress',
+  'buyerCity',
+  'buyerState',
+  'buyerCountry',
+  'buyerPincode',
+  'buyerPhoneNumber',
+  'txnType',
+  'zpPayOption',
+  'mode',
+  'currency',
+  'amount',
+  'merchantIpAddress',
+  'purpose',
+  'productDescription',
+  'txnDate',
+] as const;
+
+/**
+ * The legacy `/transact`: every field of LEGACY_CHECKOUT_FIELDS posted in that order (empty when
+ * not given), `checksum` over each value in single quotes, in that order. Values must hold no
+ * single quote, and fields outside the list are refused. The plain return carries orderId,
+ * responseCode and responseDescription; `v=2`'s carries the amount first: compare it.
  */
 export function signLegacyCheckout(
   baseUrl: string,
@@ -84,7 +114,12 @@ export function signLegacyCheckout(
   fields: Record<string, string>,
   v?: '2' | '3',
 ): SignedForm {
-  const pairs = Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const listed: readonly string[] = LEGACY_CHECKOUT_FIELDS;
+  const stray = Object.keys(fields).find((k) => !listed.includes(k));
+  if (stray !== undefined) throw new TypeError(`${stray}: not a field of the legacy form (${listed.join(', ')})`);
+  const quoted = Object.keys(fields).find((k) => fields[k]!.includes("'"));
+  if (quoted !== undefined) throw new TypeError(`${quoted}: a legacy form's values cannot hold a single quote`);
+  const pairs = listed.map((k) => [k, fields[k] ?? ''] as [string, string]);
   return {
     action: join(baseUrl, `/transact${v ? `?v=${v}` : ''}`),
     fields: [...pairs, ['checksum', hmacHex(secretKey, quotedValuesText(pairs))]],

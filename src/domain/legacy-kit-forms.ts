@@ -85,6 +85,66 @@ const OSCOMMERCE = [
 /** The PHP kit's merchant form (every field, empty ones too, as a browser posts a form). */
 const PHP_KIT_FORM = ['merchantIdentifier', 'orderId', 'returnUrl', ...BUYER, ...PAYMENT, ...PRODUCTS, ...shipTo(), 'txnDate'];
 
+const PYTHON_KIT_ORDER = [
+  'returnUrl',
+  'shipToCity',
+  'shipToFirstname',
+  'currency',
+  'buyerPhoneNumber',
+  'buyerState',
+  'productDescription',
+  'shipToCountry',
+  'merchantIdentifier',
+  'shipToPincode',
+  'product3Description',
+  'buyerAddress',
+  'zpPayOption',
+  'mode',
+  'orderId',
+  'product4Description',
+  'shipToPhoneNumber',
+  'shipToState',
+  'buyerEmail',
+  'buyerCity',
+  'buyerLastName',
+  'purpose',
+  'txnDate',
+  'shipToAddress',
+  'buyerCountry',
+  'product2Description',
+  'product1Description',
+  'merchantIpAddress',
+  'amount',
+  'txnType',
+  'buyerFirstName',
+  'shipToLastname',
+  'buyerPincode',
+];
+/** The WordPress core kit posts the buyer's fields first and the merchant's last. */
+const WORDPRESS_CORE = [
+  'buyerEmail',
+  'buyerFirstName',
+  'buyerLastName',
+  'buyerAddress',
+  'buyerCity',
+  'buyerState',
+  'buyerCountry',
+  'buyerPincode',
+  'buyerPhoneNumber',
+  'amount',
+  'txnType',
+  'zpPayOption',
+  'mode',
+  'currency',
+  'merchantIpAddress',
+  'purpose',
+  'productDescription',
+  'txnDate',
+  'merchantIdentifier',
+  'orderId',
+  'returnUrl',
+];
+
 export const LEGACY_KIT_FORMS: readonly LegacyKitForm[] = [
   // The generic kits' merchant form, posted field for field by the kit's redirect page.
   {
@@ -98,6 +158,38 @@ export const LEGACY_KIT_FORMS: readonly LegacyKitForm[] = [
     source: 'zaakpay-jsp-kit test_merchant_input.html, posttozaakpay.jsp',
     endpoint: 'transact',
     names: PHP_KIT_FORM,
+  },
+  {
+    kit: 'PHP kit (its index page)',
+    source: 'zaakpay-php-kit posttozaakpay.php line 32',
+    endpoint: 'transact',
+    names: ['merchantIdentifier', 'orderId', 'returnUrl', ...BUYER, ...PAYMENT, 'txnDate'],
+  },
+  {
+    kit: 'JSP kit (its index page)',
+    source: 'zaakpay-jsp-kit posttozaakpay.jsp line 35',
+    endpoint: 'transact',
+    names: ['merchantIdentifier', 'orderId', ...BUYER, ...PAYMENT, 'txnDate'],
+  },
+  {
+    // The kit posts its dict in Python 2's order of those keys.
+    kit: 'Python kit',
+    source: 'zaakpay-python-kit checksum.py line 28',
+    endpoint: 'transact',
+    names: PYTHON_KIT_ORDER,
+  },
+  {
+    // Rails adds the submit button's commit and the route's controller and action to the params the kit signs and posts.
+    kit: 'Ruby kit',
+    source: 'zaakpay-ruby-kit app/views/payments/post_to_zaakpay.html.erb line 21',
+    endpoint: 'transact',
+    names: [...PHP_KIT_FORM, 'commit', 'controller', 'action'],
+  },
+  {
+    kit: 'WordPress core kit',
+    source: 'zaakpay-core-wordpress-kit posttozaakpay.php line 153',
+    endpoint: 'transact',
+    names: WORDPRESS_CORE,
   },
   {
     kit: 'Magento',
@@ -168,9 +260,24 @@ export const LEGACY_KIT_FORMS: readonly LegacyKitForm[] = [
   {
     // Zen Cart's form adds its securityToken first; the plugin signs it first too.
     kit: 'Zen Cart',
-    source: 'zaakpay-zencart-kit module/zaakpay.php',
+    source: 'zaakpay-zencart-kit module/zaakpay.php line 279',
     endpoint: 'transact',
     names: ['securityToken', ...OSCOMMERCE],
+  },
+  {
+    // Its default confirm button is an image named btn_submit: the browser adds the click's coordinates.
+    kit: 'Zen Cart (image button)',
+    source: 'zaakpay-zencart-kit module/zaakpay.php line 279',
+    endpoint: 'transact',
+    names: ['securityToken', ...OSCOMMERCE],
+    unsignedAfterChecksum: ['btn_submit.x', 'btn_submit.y'],
+  },
+  {
+    kit: 'Zen Cart (CSS button)',
+    source: 'zaakpay-zencart-kit module/zaakpay.php line 279',
+    endpoint: 'transact',
+    names: ['securityToken', ...OSCOMMERCE],
+    unsignedAfterChecksum: ['btn_submit'],
   },
   {
     kit: 'WooCommerce 2.0',

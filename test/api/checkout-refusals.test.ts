@@ -4,6 +4,8 @@ import {
   expressChecksum,
   expressPairs,
   hmac,
+  kitForm,
+  KIT_FORMS,
   legacyChecksum,
   openPage,
   postForm,
@@ -184,14 +186,13 @@ describe('Checkout entries refuse bad input, storing nothing', function () {
     const before = await storedTransaction(gw, merchant.merchantIdentifier, paidId);
     refused(await postTransactU(gw, merchant.secretKey, v8Data(merchant, paidId)), ...used);
     refused(await express('V8', signedExpress(expressPairs(merchant, paidId))), ...used);
-    const legacyPairs: Pairs = [
-      ['merchantIdentifier', merchant.merchantIdentifier],
-      ['orderId', paidId],
-      ['returnUrl', 'http://127.0.0.1:9/return'],
-      ['buyerEmail', 'payer@example.com'],
-      ['currency', 'INR'],
-      ['amount', '10000'],
-    ];
+    const legacyPairs = kitForm(KIT_FORMS.php, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: paidId,
+      returnUrl: 'http://127.0.0.1:9/return',
+      buyerEmail: 'payer@example.com',
+      amount: '10000',
+    });
     refused(await legacy(withChecksum(legacyPairs, legacyChecksum(merchant.secretKey, legacyPairs))), ...used);
     // A browser sees it on a page.
     const page = await postTransactU(gw, merchant.secretKey, v8Data(merchant, paidId), { browser: true });

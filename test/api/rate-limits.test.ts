@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
-import { legacyChecksum, postForm, withChecksum, type Pairs } from '../support/checkout';
+import { kitForm, KIT_FORMS, legacyChecksum, postForm, withChecksum, type Pairs } from '../support/checkout';
 import { newOrderId, sandboxPay } from '../support/payments';
 import { createQr } from '../support/qr';
 
@@ -44,12 +44,12 @@ describe('Rate limits: per merchant and API family', function () {
       const m = await proxied.newMerchant('Replayed');
       const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
       const form = (orderId: string): Pairs => {
-        const pairs: Pairs = [
-          ['merchantIdentifier', m.merchantIdentifier],
-          ['orderId', orderId],
-          ['returnUrl', 'http://localhost/zp/response.php'],
-          ['amount', '10000'],
-        ];
+        const pairs = kitForm(KIT_FORMS.wooCommerce20, {
+          merchantIdentifier: m.merchantIdentifier,
+          orderId,
+          returnUrl: 'http://localhost/zp/response.php',
+          amount: '10000',
+        });
         return withChecksum(pairs, legacyChecksum(m.secretKey, pairs));
       };
       const signed = form(newOrderId('rp'));

@@ -2,7 +2,17 @@ import { strict as assert } from 'node:assert';
 import type { Browser, Page } from 'playwright-core';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { chromiumPath, launchChromium, screenshotPath, SKIP_MESSAGE } from '../support/browser';
-import { expressChecksum, expressPairs, hmac, legacyChecksum, v8Data, withChecksum, type Pairs } from '../support/checkout';
+import {
+  expressChecksum,
+  expressPairs,
+  hmac,
+  kitForm,
+  KIT_FORMS,
+  legacyChecksum,
+  v8Data,
+  withChecksum,
+  type Pairs,
+} from '../support/checkout';
 import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus } from '../support/http';
 import { startMerchantSite } from '../support/merchant-site';
@@ -187,13 +197,13 @@ describe('Hosted checkout in a browser (headless Chromium): cart -> checkout pag
       assert.equal(v7.posts.length, 1);
 
       const legacyId = newOrderId('lg');
-      const form: Pairs = [
-        ['merchantIdentifier', merchant.merchantIdentifier],
-        ['orderId', legacyId],
-        ['returnUrl', legacy.returnUrl],
-        ['amount', '10000'],
-        ['productDescription', 'Zaakpay subscription fee'],
-      ];
+      const form = kitForm(KIT_FORMS.wooCommerce20, {
+        merchantIdentifier: merchant.merchantIdentifier,
+        orderId: legacyId,
+        returnUrl: legacy.returnUrl,
+        amount: '10000',
+        productDescription: 'Zaakpay subscription fee',
+      });
       await page.goto(
         legacy.shop(legacyId, `${gw.baseUrl}/transact?v=2`, withChecksum(form, legacyChecksum(merchant.secretKey, form))),
       );

@@ -193,10 +193,28 @@ const SHIP_TO = [
   'shipToLastname',
 ];
 
+const OSCOMMERCE = [
+  'merchantIdentifier',
+  'orderId',
+  'returnUrl',
+  ...BUYER,
+  'currency',
+  'amount',
+  'productDescription',
+  ...SHIP_TO,
+  'txnType',
+  'zpPayOption',
+  'mode',
+  'merchantIpAddress',
+  'purpose',
+  'txnDate',
+];
+
 /**
  * Legacy checkout forms as Zaakpay's kits post them, every field in the kit's order (read from the
  * kits themselves): the PHP kit's merchant form (`test_merchant_input.html`, posted field for field
- * by `posttozaakpay.php`) and WooCommerce 2.0's (`zaakpay/index.php`, to `/transact?v=2`).
+ * by `posttozaakpay.php`), WooCommerce 2.0's (`zaakpay/index.php`, to `/transact?v=2`) and the shop
+ * plugins' (each `zaakpay-<platform>-kit` repository, the file named).
  */
 export const KIT_FORMS = {
   php: [
@@ -213,6 +231,32 @@ export const KIT_FORMS = {
     'txnDate',
   ],
   wooCommerce20: ['merchantIdentifier', 'orderId', 'returnUrl', ...BUYER, ...PAYMENT, 'txnDate'],
+  /** `payment/zaakpay.php`: txnType and the rest after the shipping fields. */
+  osCommerce: OSCOMMERCE,
+  /** `module/zaakpay.php`: Zen Cart's form puts its securityToken first, and the plugin signs it. */
+  zenCart: ['securityToken', ...OSCOMMERCE],
+  /** `zaakpay.php`: shipToFirstName and shipToLastName spelt so. */
+  virtueMart2: [
+    'merchantIdentifier',
+    'orderId',
+    'returnUrl',
+    ...BUYER,
+    ...PAYMENT,
+    ...SHIP_TO.slice(0, 6),
+    'shipToFirstName',
+    'shipToLastName',
+    'txnDate',
+  ],
+  /** `Zaakpay/gateway.class.php`: ShipTo... capitalised. */
+  cubeCart: [
+    'merchantIdentifier',
+    'orderId',
+    'returnUrl',
+    ...BUYER,
+    ...PAYMENT,
+    ...SHIP_TO.map((k) => k.replace(/^s/, 'S')),
+    'txnDate',
+  ],
 };
 
 /** A kit's form with these values, the kit's own constants where it sets them, and '' for the rest. */

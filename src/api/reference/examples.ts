@@ -1,4 +1,5 @@
 import { expressChecksumTexts, legacyChecksumTexts } from '../../domain/checkout-checksum';
+import { LEGACY_KIT_FORMS } from '../../domain/legacy-kit-forms';
 import { hmacSha256Hex, qrChecksumPayload } from '../../domain/checksum';
 import { QR_IMAGE_LABEL } from '../../domain/qr-image-address';
 
@@ -51,11 +52,11 @@ export function exampleExpressForm(orderId: string): Record<string, string> {
   return { ...Object.fromEntries(fields), checksum: sign(expressChecksumTexts(fields)[0]!) };
 }
 
-/** The legacy form with its fields sorted by name, one of the orders a legacy form is accepted in. */
+/** The legacy form as the PHP kit's index page posts it: its 21 fields in its order, empty where not sent. */
+const LEGACY_KIT_NAMES = LEGACY_KIT_FORMS.find((f) => f.kit === 'PHP kit (its index page)')!.names;
 export function exampleLegacyForm(): Record<string, string> {
-  const fields = checkoutFields
-    .map(([k, v]) => [k, k === 'orderId' ? 'legacy-1001' : v] as [string, string])
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const given = new Map(checkoutFields);
+  const fields = LEGACY_KIT_NAMES.map((k) => [k, k === 'orderId' ? 'legacy-1001' : (given.get(k) ?? '')] as [string, string]);
   return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]!) };
 }
 

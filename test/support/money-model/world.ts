@@ -3,7 +3,7 @@ import { peakWindowAt } from '../../../src/domain/peak-windows';
 import type { BankSimulator } from '../../../src/bank/simulator/server';
 import type { MerchantCredentials } from '../../../src/usecases/provision-merchant';
 import type { TestGateway } from '../gateway';
-import { postForm, legacyChecksum, openPage, submitPageForm, withChecksum, type Pairs } from '../checkout';
+import { kitForm, KIT_FORMS, postForm, legacyChecksum, openPage, submitPageForm, withChecksum } from '../checkout';
 import { request, type HttpResult } from '../http';
 import { createData, istAt, notifyData, transactU } from '../mandates';
 import { sandboxPay } from '../payments';
@@ -186,20 +186,14 @@ export async function scanQr(w: World, order: ModelOrder, vpa: string): Promise<
 export async function cancelledCheckout(w: World, amountPaise: number): Promise<void> {
   const orderId = nextOrderId('cx');
   const m = w.merchant.merchantIdentifier;
-  const pairs: Pairs = [
-    ['merchantIdentifier', m],
-    ['orderId', orderId],
-    ['returnUrl', 'http://localhost/zp/response.php'],
-    ['buyerEmail', ''],
-    ['txnType', '1'],
-    ['zpPayOption', '1'],
-    ['mode', '0'],
-    ['currency', 'INR'],
-    ['amount', String(amountPaise)],
-    ['merchantIpAddress', '127.0.0.1'],
-    ['purpose', '1'],
-    ['productDescription', 'Money model checkout'],
-  ];
+  // WooCommerce 2.0's form, as it posts it to ?v=2.
+  const pairs = kitForm(KIT_FORMS.wooCommerce20, {
+    merchantIdentifier: m,
+    orderId,
+    returnUrl: 'http://localhost/zp/response.php',
+    amount: String(amountPaise),
+    productDescription: 'Money model checkout',
+  });
   const gw = w.stack.gw;
   const posted = await postForm(`${gw.baseUrl}/transact?v=2`, withChecksum(pairs, legacyChecksum(secretKey(w), pairs)), {
     browser: true,
