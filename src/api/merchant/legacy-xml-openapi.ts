@@ -11,7 +11,7 @@ const xmlAnswer = z
     'text/xml: <?xml version="1.0" encoding="UTF-8"?><zaakpay_response><response_element><orderid/><responsecode/><description/> (a status that found its order adds <txnid/><amount/> (paise) <txnstatus/><txndate/> (yyyy-MM-dd HH:mm:ss IST) <paymentmode/>)</response_element><checksum/></zaakpay_response>, on one line',
   );
 const SIGNING =
-  "`checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500.";
+  "`checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500.";
 const codes = (list: { code: string; description: string }[]) => list.map((c) => `${c.code} ${c.description}`).join('; ');
 
 /** Zaakpay's legacy XML status and update APIs, for its older kits (DECISIONS.md, Legacy XML APIs). */
@@ -31,7 +31,7 @@ export function legacyXmlPaths(): Record<string, object> {
           ['submitButton', 'Check Status'],
         ]),
         responses,
-        errors: [400, 401, 413, 415, 503],
+        errors: [413, 415, 429, 503],
         errorEnvelope: xmlAnswer,
         errorMediaType: 'text/xml',
       }),
@@ -50,7 +50,7 @@ export function legacyXmlPaths(): Record<string, object> {
           ['updateReason', 'Test reason'],
         ]),
         responses,
-        errors: [400, 401, 413, 415, 503],
+        errors: [413, 415, 429, 503],
         errorEnvelope: xmlAnswer,
         errorMediaType: 'text/xml',
       }),

@@ -12,6 +12,7 @@ import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import type { ApiDeps } from '../deps';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { readRawBody, validate } from '../middleware/body';
+import { refusalStatus } from '../envelope';
 import { parseFormPairs } from '../middleware/form-body';
 import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
 
@@ -169,7 +170,7 @@ async function answerXml(
     const refusal = asRefusal(e);
     if (!refusal) throw e;
     const answer = { orderid, responsecode: refusal.answer.code, description: refusal.answer.description };
-    sendXml(ctx, refusal.http, legacyXml(answer, signer?.secretKey ?? null));
+    sendXml(ctx, refusalStatus('checkTxn', refusal.http), legacyXml(answer, signer?.secretKey ?? null));
   }
 }
 
