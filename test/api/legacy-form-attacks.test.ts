@@ -34,7 +34,8 @@ describe('Legacy forms: what a payer holding a signed checkout form cannot do', 
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: formBody(pairs),
     });
-    return { status: res.status, element: xml.parse(await res.text()).zaakpay_response.response_element };
+    const answer = xml.parse(await res.text()).zaakpay_response;
+    return { status: res.status, element: answer.response_element, checksum: String(answer.checksum ?? '') };
   }
 
   it("the paid order's /transact form, renamed and re-posted to /updatetransaction or /checktransaction, refunds nothing and reads no status", async () => {
@@ -81,6 +82,12 @@ describe('Legacy forms: what a payer holding a signed checkout form cannot do', 
     const status = await postXml('/checktransaction', renamed({ orderId: 'f1', buyerCity: 'orderId' }));
     assert.deepEqual([status.status, status.element.responsecode], [200, '109'], JSON.stringify(status.element));
     assert.equal(status.element.txnstatus, undefined, 'no status read');
+    // Refusals of a form not read as a kit's are not signed: their text echoes what the poster chose
+    // (a raw orderId, a field's name), and signed it would verify as a forged "100" return.
+    for (const a of [refund, kitNames, status]) assert.equal(a.checksum, '', 'no checksum on an unread form');
+    const forged = await postXml('/checktransaction', renamed({ orderId: 'o', buyerAddress: 'orderId' }));
+    assert.equal(forged.element.responsecode, '109');
+    assert.equal(forged.checksum, '', 'the poster-chosen orderid is not signed');
   });
 
   it('values merged across their quotes cannot open a page for Rs 9 when the form was signed for Rs 5,00,000', async () => {

@@ -152,8 +152,6 @@ async function answerXml(
       signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum!),
     );
     if (!verified) throw new XmlRefusal(401, mismatch);
-    signer = merchant;
-    await deps.rateLimit.consume(ctx, endpoint === 'checktransaction' ? 'checkTxn' : 'refunds', merchant.merchantIdentifier);
     if ('quoted' in verified)
       throw unreadable(verified.quoted, 'holds a single quote, so the signed text splits more than one way');
     if ('problem' in match) throw unreadable(match.problem.field, match.problem.why);
@@ -162,6 +160,11 @@ async function answerXml(
       f.merchantIdentifier === merchant.merchantIdentifier ? OUTCOMES[endpoint](f) : null;
     const ambiguous = ambiguousField(endpoint, signed, outcome);
     if (ambiguous) throw unreadable(ambiguous, "these values read as another request under another kit's field names");
+    // Only a form read as one kit's, as the merchant signed it, gets signed answers and counts against
+    // the merchant's budget. A refusal before this point echoes what the poster chose (a field's name,
+    // a raw orderId): signed, its text would verify as a forged "100" return at the merchant's shop.
+    signer = merchant;
+    await deps.rateLimit.consume(ctx, endpoint === 'checktransaction' ? 'checkTxn' : 'refunds', merchant.merchantIdentifier);
     const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum! };
     orderid = fields.orderId ?? '';
     if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
