@@ -119,12 +119,14 @@ export async function settleDay(): Promise<boolean> {
         { atLeast: 1, atMost: 1 },
       ),
     ];
-    if (slices.length >= 2)
+    // Against the second slice: the first carries the worker's start and a cold store, so a
+    // per-page cost that grew would still look flat against it.
+    if (slices.length >= 3)
       rows.push(
         ratioRow(
-          `claiming the last ${SLICE} sales against the first ${SLICE}`,
+          `claiming the last ${SLICE} sales against the second ${SLICE} (the first includes start-up)`,
           { label: `${(slices[slices.length - 1]! / 1000).toFixed(1)} s`, value: slices[slices.length - 1]! },
-          { label: `${(slices[0]! / 1000).toFixed(1)} s`, value: slices[0]! },
+          { label: `${(slices[1]! / 1000).toFixed(1)} s`, value: slices[1]! },
           { atMost: 1.5 },
         ),
       );

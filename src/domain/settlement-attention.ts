@@ -1,9 +1,10 @@
 import type { Settlement, SettlementState } from './settlement';
 
 /**
- * Why a settlement needs an operator. A settlement that is not final is listed once it has waited
- * longer than its state allows, and at once when its workflow is no longer running (failed,
- * terminated, timed out, or never started again after one of those).
+ * Why a settlement needs an operator. A settlement that is not final is listed once it was created
+ * longer ago than its state allows; its workflow is asked about only then, so one whose workflow
+ * stopped (failed, terminated, timed out, or never started again after one of those) is listed
+ * with that reason from that time on, not at once: the read stays bounded.
  */
 export const ATTENTION_REASONS = [
   'workflow_failed',

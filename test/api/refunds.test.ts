@@ -253,6 +253,13 @@ describe('Refunds: POST /updateTxn', function () {
       merchantRefId: 'node-number',
     });
     assert.deepEqual([wholeAsNumber.status, wholeAsNumber.json.responseCode], [200, '230'], wholeAsNumber.text);
+    const refunded = await storedTransaction(gw, merchant.merchantIdentifier, numbered);
+    assert.deepEqual(
+      refunded?.refunds.map((r) => r.amountPaise),
+      [refunded?.amountPaise],
+      "the number is the whole order's paise",
+    );
+    assert.equal(refunded?.amountPaise, 10_000);
     const partial = await paidOrder();
     const partAsNumber = await updateTxn(gw, merchant, {
       orderDetail: { orderId: partial, amount: 2500 },

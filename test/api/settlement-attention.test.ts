@@ -106,6 +106,22 @@ describe('Settlements: needs attention and re-runs', function () {
     );
   });
 
+  it('a settlement terminated 10 minutes after opening is listed only once past its state time, then with its reason', async () => {
+    const merchant = await newMerchant();
+    const id = await terminatedSettlement(merchant, '2026-11-20', 10 / 1440);
+    assert.ok(!(await unfinished()).some((u) => u._id === id), 'within its time: not listed yet');
+    // The run stopped while the merchant was held: the settlement is `held`, within its held time.
+    assert.equal((await settlementsColl().findOne({ _id: id }))?.state, 'held');
+    const heldMs = gw.rt.config.SETTLEMENT_ATTENTION_HELD_MINUTES * 60_000;
+    // As if that time passed: created just over that long ago.
+    await settlementsColl().updateOne(
+      { _id: id },
+      { $set: { createdAt: new Date(gw.rt.now().getTime() - heldMs - 60_000) } as never },
+    );
+    const listed = (await unfinished()).find((u) => u._id === id);
+    assert.deepEqual([listed?.reason, listed?.workflow], ['workflow_terminated', 'TERMINATED']);
+  });
+
   it("the next daily run's start of the merchant runs its terminated settlement again", async () => {
     const merchant = await newMerchant();
     const id = await terminatedSettlement(merchant, '2026-11-23', 9);

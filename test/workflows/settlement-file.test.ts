@@ -180,6 +180,52 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     );
   });
 
+  it('records each kind of difference once across repeated checks, never touching a settlement', async () => {
+    const m = `m${randomBytes(8).toString('hex')}`;
+    const id = (day: string) => settlementWorkflowId(m, day);
+    const paidOn = { state: 'paid', paidAt: new Date('2026-09-15T06:00:00Z') };
+    const base = { merchantIdentifier: m, lineCount: 1, netPaise: 5_000, carriedOutPaise: 0, createdAt: new Date() };
+    const [missing, amount, utr, waiting, same] = ['09-10', '09-11', '09-12', '09-13', '09-14'].map((d) => id(`2026-${d}`));
+    const unknown = `${m}:not-ours`;
+    await store.db.collection('settlements').insertMany([
+      { ...base, ...paidOn, _id: missing as never, settlementDate: '2026-09-10', utr: 'UTR-M' },
+      { ...base, ...paidOn, _id: amount as never, settlementDate: '2026-09-11', utr: 'UTR-A' },
+      { ...base, ...paidOn, _id: utr as never, settlementDate: '2026-09-12', utr: 'UTR-U' },
+      { ...base, _id: waiting as never, settlementDate: '2026-09-13', state: 'payout_requested' },
+      { ...base, ...paidOn, _id: same as never, settlementDate: '2026-09-14', utr: 'UTR-S' },
+    ]);
+    const before = await store.db.collection('settlements').find({ merchantIdentifier: m }).sort({ _id: 1 }).toArray();
+    const bank = new FileBank();
+    const line = (payoutId: string, amountPaise: number, u: string) => ({ payoutId, merchantIdentifier: m, amountPaise, utr: u });
+    bank.file = [
+      line(amount, 4_000, 'UTR-A'),
+      line(utr, 5_000, 'UTR-OTHER'),
+      line(waiting, 5_000, 'UTR-W'),
+      line(same, 5_000, 'UTR-S'),
+      line(unknown, 700, 'UTR-X'),
+    ];
+    const activities = activitiesWith(bank);
+    const first = await activities.reconcileSettlementFile({ date: '2026-09-15' });
+    assert.deepEqual(first, { payouts: 5, differences: 5 });
+    for (let i = 0; i < 2; i++) {
+      const again = await activities.reconcileSettlementFile({ date: '2026-09-15' });
+      assert.equal(again.differences, 0, 'a difference found again is not recorded again');
+    }
+    const found = (await settlements.differencesOn('2026-09-15', 1000)).filter((d) => d.merchantIdentifier === m);
+    assert.deepEqual(
+      found.map((d) => [d.payoutId, d.kind, d.gateway?.amountPaise ?? null, d.gateway?.utr ?? null, d.bank]).sort(),
+      [
+        [missing, 'missing_at_bank', 5_000, 'UTR-M', null],
+        [amount, 'amount_differs', 5_000, 'UTR-A', { amountPaise: 4_000, utr: 'UTR-A' }],
+        [utr, 'utr_differs', 5_000, 'UTR-U', { amountPaise: 5_000, utr: 'UTR-OTHER' }],
+        [waiting, 'paid_at_bank_not_recorded', 5_000, null, { amountPaise: 5_000, utr: 'UTR-W' }],
+        [unknown, 'unknown_to_gateway', null, null, { amountPaise: 700, utr: 'UTR-X' }],
+      ].sort(),
+    );
+    const after = await store.db.collection('settlements').find({ merchantIdentifier: m }).sort({ _id: 1 }).toArray();
+    assert.deepEqual(after, before, 'no settlement is written over');
+  });
+
   it('reads a file with fields it does not know; refuses one without a field it uses', () => {
     const file = {
       date: '2026-10-10',
