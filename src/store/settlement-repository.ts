@@ -196,11 +196,13 @@ export class SettlementRepository {
   }
 
   /** The bank is about to be asked: from now on no hold stops the payout, and it is awaited since `at`. */
-  async markAwaitingBank(id: string, at: Date): Promise<void> {
-    await this.settlements.updateOne(
+  /** True when this call marked it (its request is the payout's first); false when it already was. */
+  async markAwaitingBank(id: string, at: Date): Promise<boolean> {
+    const r = await this.settlements.updateOne(
       { _id: id, state: 'payout_requested', awaitingBankSince: { $exists: false } },
       { $set: { awaitingBankSince: at } },
     );
+    return r.modifiedCount === 1;
   }
 
   async recordPaid(id: string, utr: string, at: Date): Promise<void> {
