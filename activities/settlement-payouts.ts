@@ -182,7 +182,7 @@ export function createPayoutActivities<Step>(
       return send(await storedRequest(s), { first: false });
     },
 
-    /** Records the bank's final answer: paid with its UTR (stamped on the lines too), or refused and carried forward. */
+    /** Records the bank's final answer: paid with its UTR (on the settlement; lines read it there), or refused and carried forward. */
     async recordSettlementPayout(input: SettlementWorkflowInput & { answer: BankPayoutAnswer }): Promise<Step> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       if (input.answer.status === 'PAID') await store.recordPaid(id, input.answer.utr ?? '', now());
