@@ -94,15 +94,22 @@ export function createPayoutActivities<Step>(
     }
   };
 
-  /** Sends the stored request: a refusal is REFUSED, a conflict is what the bank holds under the id. */
-  const send = async (r: BankPayoutRequest): Promise<BankPayoutAnswer> => {
+  /**
+   * Sends the stored request. Only the answer to a payout's first request (`first`: this attempt
+   * marked it awaiting the bank just before sending) may refuse it: once the bank was asked before
+   * (a retry after a lost answer, a re-request after an inquiry found nothing, a continued run), a
+   * 4xx may answer the repeat while the bank pays the first, so the bank is asked what it holds and
+   * the payout stays PENDING while it cannot say. A conflict (409) is always what the bank holds.
+   */
+  const send = async (r: BankPayoutRequest, o: { first: boolean }): Promise<BankPayoutAnswer> => {
     try {
       return await deps.payouts.requestPayout(r);
     } catch (e) {
       const refusal = bankRefusal(e);
       if (!refusal) throw e;
-      if (refusal.kind === 'ask') return (await lookUp(r.payoutId)) ?? pending('the bank holds the payout under other contents');
       const message = e instanceof Error ? e.message : String(e);
+      if (refusal.kind === 'ask' || !o.first)
+        return (await lookUp(r.payoutId)) ?? pending(`the bank's answer to a repeated request was not usable: ${message}`);
       return { status: 'REFUSED', utr: null, responseCode: `HTTP_${refusal.status}`, responseDescription: message.slice(0, 300) };
     }
   };
@@ -132,11 +139,12 @@ export function createPayoutActivities<Step>(
     }
     if (s.state === 'held' && o.stopIfHeld) return null;
     if (s.state !== 'payout_requested') throw new Error(`settlement ${id} is ${s.state}: no payout to request`);
+    let first = false;
     if (!s.awaitingBankSince) {
       if (o.stopIfHeld && (await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
-      await store.markAwaitingBank(id, now());
+      first = await store.markAwaitingBank(id, now());
     }
-    return send(await storedRequest(s));
+    return send(await storedRequest(s), { first });
   };
 
   return {
@@ -171,10 +179,10 @@ export function createPayoutActivities<Step>(
       if (answer) return answer;
       const s = await store.find(id);
       if (s?.state !== 'payout_requested') return pending('not known to the bank yet');
-      return send(await storedRequest(s));
+      return send(await storedRequest(s), { first: false });
     },
 
-    /** Records the bank's final answer: paid with its UTR (stamped on the lines too), or refused and carried forward. */
+    /** Records the bank's final answer: paid with its UTR (on the settlement; lines read it there), or refused and carried forward. */
     async recordSettlementPayout(input: SettlementWorkflowInput & { answer: BankPayoutAnswer }): Promise<Step> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       if (input.answer.status === 'PAID') await store.recordPaid(id, input.answer.utr ?? '', now());

@@ -23,7 +23,8 @@ const act = proxyActivities<SettlementActivities>({
  * and the settlement's claim fence keeps a stopped attempt that wakes up from writing after the totals.
  */
 const claimAct = proxyActivities<SettlementActivities>({
-  startToCloseTimeout: '5 minutes',
+  // A million-line total takes minutes; the heartbeat, not this bound, finds a stopped worker.
+  startToCloseTimeout: '2 hours',
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });

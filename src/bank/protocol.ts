@@ -207,7 +207,12 @@ export const PAYOUT_RESPONSE_CODES = {
   '91': 'Refused: the beneficiary bank is unavailable',
 } as const;
 
-export const payoutResponseSchema = z.strictObject({
+/**
+ * The answer to a payout request and to its inquiry, read as the settlement file is: leniently
+ * about fields the gateway does not use (a bank adding one is no garbled answer), strictly about
+ * the ones it does. The signature still covers the answer's exact bytes, verified before parsing.
+ */
+export const payoutResponseSchema = z.object({
   payoutId: bankIdField,
   amountPaise: payoutAmountPaise,
   status: z.enum(['PAID', 'REFUSED', 'PENDING']).describe('PAID and REFUSED are final; PENDING: ask again (GET)'),

@@ -64,12 +64,14 @@ export const SETTLEMENT_REPORT_COLUMNS = [
  * CHARGEBACK deduct it), and `settlement_amount` = `amount` - fee - tax on every line (a refund that
  * returns the sale's fee deducts the amount less the fee returned). The stored lines keep their signs.
  */
-export const toReportLine = (l: SettlementLine): SettlementReportLine => reportLine(l, (p) => rupeesText(Math.abs(p)));
+export const toReportLine = (l: SettlementLine, utr: string | null): SettlementReportLine =>
+  reportLine(l, utr, (p) => rupeesText(Math.abs(p)));
 
 /** The same line with the stored signs (deductions negative), for the dashboard's CSV, whose columns then sum to the net. */
-export const toSignedReportLine = (l: SettlementLine): SettlementReportLine => reportLine(l, rupeesText);
+export const toSignedReportLine = (l: SettlementLine, utr: string | null): SettlementReportLine => reportLine(l, utr, rupeesText);
 
-function reportLine(l: SettlementLine, money: (paise: Paise) => string): SettlementReportLine {
+/** `utr`: the UTR of the line's settlement (kept on the settlement only; null until it is paid). */
+function reportLine(l: SettlementLine, utr: string | null, money: (paise: Paise) => string): SettlementReportLine {
   return {
     partner_transaction_id: l.txnId,
     client_transaction_id: l.orderId,
@@ -77,7 +79,7 @@ function reportLine(l: SettlementLine, money: (paise: Paise) => string): Settlem
     amount: money(l.amountPaise),
     settlement_date: l.settlementDate,
     settlement_action: l.action,
-    transaction_utr: l.utr ?? '',
+    transaction_utr: utr ?? '',
     partner_service_fee: money(l.feePaise),
     partner_service_tax: money(l.taxPaise),
     settlement_amount: money(l.settlementAmountPaise),

@@ -65,7 +65,6 @@ export interface SettlementLine {
   taxPaise: Paise;
   settlementAmountPaise: Paise;
   settlementDate: string;
-  utr?: string;
   rrn?: string;
   arn?: string;
 }

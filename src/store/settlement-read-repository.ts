@@ -22,6 +22,14 @@ export class SettlementReadRepository {
     return this.lines.find({ merchantIdentifier, settlementDate }).sort({ txnDate: 1, _id: 1 }).toArray();
   }
 
+  /** The UTRs of these settlements of the merchant that are paid (a line's UTR is its settlement's). */
+  async utrsOf(merchantIdentifier: string, settlementIds: string[]): Promise<Map<string, string>> {
+    const paid = await this.settlements
+      .find({ _id: { $in: settlementIds }, merchantIdentifier, utr: { $exists: true } }, { projection: { utr: 1 } })
+      .toArray();
+    return new Map(paid.map((s) => [s._id, s.utr!]));
+  }
+
   /** The merchant's latest settlements, newest date first. */
   latest(merchantIdentifier: string, limit: number): Promise<Settlement[]> {
     return this.settlements.find({ merchantIdentifier }).sort({ settlementDate: -1 }).limit(limit).toArray();

@@ -196,20 +196,21 @@ export class SettlementRepository {
   }
 
   /** The bank is about to be asked: from now on no hold stops the payout, and it is awaited since `at`. */
-  async markAwaitingBank(id: string, at: Date): Promise<void> {
-    await this.settlements.updateOne(
+  /** True when this call marked it (its request is the payout's first); false when it already was. */
+  async markAwaitingBank(id: string, at: Date): Promise<boolean> {
+    const r = await this.settlements.updateOne(
       { _id: id, state: 'payout_requested', awaitingBankSince: { $exists: false } },
       { $set: { awaitingBankSince: at } },
     );
+    return r.modifiedCount === 1;
   }
 
+  /** The UTR is kept on the settlement only: a line's readers take it from its settlement (one write at any volume). */
   async recordPaid(id: string, utr: string, at: Date): Promise<void> {
-    const r = await this.settlements.updateOne(
+    await this.settlements.updateOne(
       { _id: id, state: 'payout_requested' },
       { $set: { state: 'paid', utr, paidAt: at, carriedOutPaise: 0 } },
     );
-    if (r.modifiedCount === 1 || (await this.find(id))?.state === 'paid')
-      await this.lines.updateMany({ settlementId: id }, { $set: { utr } });
   }
 
   /** The bank refused (or there is no account): the whole net is carried into the next settlement. */

@@ -12,6 +12,7 @@ export function settlementReads(db: Db) {
   return {
     /** The lines of one UTR date (Zaakpay's Settlement API). */
     linesOfDate: (merchantIdentifier: string, settlementDate: string) => reads.linesOfDate(merchantIdentifier, settlementDate),
+    utrsOf: (merchantIdentifier: string, settlementIds: string[]) => reads.utrsOf(merchantIdentifier, settlementIds),
     latest: (merchantIdentifier: string, limit: number) => reads.latest(merchantIdentifier, limit),
     find: (merchantIdentifier: string, settlementId: string) => reads.find(merchantIdentifier, settlementId),
     /** A cursor over the merchant's lines of a settlement (page or CSV). */

@@ -84,6 +84,30 @@ describe('Bank answers: the http connector reads only answers the bank signed (X
     });
   }
 
+  it('a payout answer (request and inquiry) with a field the gateway does not use is read; its bytes are still what is signed', async () => {
+    const payoutId = 'settlement:msig1:2026-11-03';
+    const known = { payoutId, amountPaise: 10_000, status: 'PAID', utr: 'UTR1', responseCode: '00', responseDescription: 'Paid' };
+    const body = JSON.stringify({ ...known, valueDate: '2026-11-03' });
+    answer = (req) => ({ status: 200, body, headers: signBankAnswer(SECRET, requestSignature(req), body, new Date()) });
+    const request = {
+      payoutId,
+      merchantIdentifier: 'msig1',
+      amountPaise: 10_000,
+      ifsc: 'HDFC0001234',
+      accountNumber: '50100012345678',
+    };
+    const paid = { status: 'PAID', utr: 'UTR1', responseCode: '00', responseDescription: 'Paid' };
+    assert.deepEqual(await connector.requestPayout(request), paid);
+    assert.deepEqual(await connector.inquirePayout({ payoutId }), paid);
+    // The added field signed away: the bytes read are not the bytes signed.
+    answer = (req) => ({
+      status: 200,
+      body,
+      headers: signBankAnswer(SECRET, requestSignature(req), JSON.stringify(known), new Date()),
+    });
+    await assert.rejects(connector.inquirePayout({ payoutId }), /not signed by the bank/);
+  });
+
   it('a forged refusal (400) is retried too, never taken as the bank refusing for good', async () => {
     answer = () => ({ status: 400, body: JSON.stringify({ error: 'BAD_REQUEST', message: 'forged' }), headers: {} });
     await assert.rejects(connector.inquirePayment({ txnId: 'TXNFORGED2' }), (e: Error) => e instanceof BankCallError);

@@ -101,9 +101,10 @@ describe('Settlement payouts through the bank simulator (http connector)', funct
     assert.deepEqual(
       lines.map((l) => [l.action, l.utr]),
       [
-        ['SALE', s.utr],
-        ['SALE', s.utr],
+        ['SALE', undefined],
+        ['SALE', undefined],
       ],
+      'the UTR is on the settlement only',
     );
     // The bank's settlement file carries the sum too, and parses.
     const file = await bankConnector(gw.rt.config).settlementFile(atBank.paidOn!);

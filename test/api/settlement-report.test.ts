@@ -44,7 +44,6 @@ describe("Zaakpay's Settlement API: POST /api/v2/getSettlementReport", function 
         feePaise: 638,
         taxPaise: 115,
         settlementAmountPaise: 31137,
-        utr: 'UTR0000123',
         rrn: '611234567890',
       }),
       line({
@@ -57,7 +56,6 @@ describe("Zaakpay's Settlement API: POST /api/v2/getSettlementReport", function 
         feePaise: 0,
         taxPaise: 0,
         settlementAmountPaise: -5,
-        utr: 'UTR0000123',
         arn: '85215228021802487698337',
       }),
       line({
@@ -70,7 +68,6 @@ describe("Zaakpay's Settlement API: POST /api/v2/getSettlementReport", function 
         feePaise: 0,
         taxPaise: 0,
         settlementAmountPaise: -20000,
-        utr: 'UTR0000123',
       }),
       // A refund that returns the sale's fee (the plan says so): stored with negative fee and tax.
       line({
@@ -83,7 +80,6 @@ describe("Zaakpay's Settlement API: POST /api/v2/getSettlementReport", function 
         feePaise: -1000,
         taxPaise: -180,
         settlementAmountPaise: -48820,
-        utr: 'UTR0000123',
       }),
       // Another date and another merchant's line of the same date stay out.
       line({
@@ -111,6 +107,14 @@ describe("Zaakpay's Settlement API: POST /api/v2/getSettlementReport", function 
         settlementAmountPaise: 100,
       }),
     ]);
+    // The UTR is on the paid settlement only: each line's transaction_utr is read from it.
+    await gw.rt.store.db.collection('settlements').insertOne({
+      _id: settlementId as never,
+      merchantIdentifier: m.merchantIdentifier,
+      settlementDate: '2026-11-24',
+      state: 'paid',
+      utr: 'UTR0000123',
+    });
   }
 
   it('answers the lines of the UTR date with 100, exactly as Zaakpay formats them: every amount positive, settlement_action the direction', async () => {

@@ -3,7 +3,7 @@ import type { TestGateway } from './gateway';
 
 /**
  * Seeds a settlement and its lines as the settlement engine writes them (the shared settlement
- * data contract): one SALE line per paid order given, plus a formula-looking orderId line, so the
+ * data contract: the UTR is on the settlement only): one SALE line per paid order given, plus a formula-looking orderId line, so the
  * merchant-facing pages and APIs are tested without running the engine.
  */
 export async function seedPaidSettlement(
@@ -29,7 +29,6 @@ export async function seedPaidSettlement(
     taxPaise: taxOf(t.amountPaise),
     settlementAmountPaise: t.amountPaise - feeOf(t.amountPaise) - taxOf(t.amountPaise),
     settlementDate,
-    ...(o.state === 'paid' || o.state === undefined ? { utr: o.utr ?? 'UTR2611240001' } : {}),
   }));
   const sum = (f: (l: (typeof lines)[number]) => number) => lines.reduce((s, l) => s + f(l), 0);
   const state = o.state ?? 'paid';

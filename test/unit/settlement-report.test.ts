@@ -101,9 +101,9 @@ describe('Settlement report and split rules (pure)', () => {
       l.partner_service_tax,
       l.settlement_amount,
     ];
-    assert.deepEqual(money(toReportLine(refund)), ['318.90', '6.38', '1.15', '311.37']);
-    assert.equal(toReportLine(refund).settlement_action, 'REFUND');
-    assert.deepEqual(money(toSignedReportLine(refund)), ['318.90', '-6.38', '-1.15', '-311.37']);
+    assert.deepEqual(money(toReportLine(refund, null)), ['318.90', '6.38', '1.15', '311.37']);
+    assert.equal(toReportLine(refund, null).settlement_action, 'REFUND');
+    assert.deepEqual(money(toSignedReportLine(refund, null)), ['318.90', '-6.38', '-1.15', '-311.37']);
     const chargeback = {
       ...refund,
       action: 'CHARGEBACK',
@@ -111,7 +111,7 @@ describe('Settlement report and split rules (pure)', () => {
       taxPaise: 0,
       settlementAmountPaise: -31890,
     } as SettlementLine;
-    assert.deepEqual(money(toReportLine(chargeback)), ['318.90', '0.00', '0.00', '318.90']);
+    assert.deepEqual(money(toReportLine(chargeback, null)), ['318.90', '0.00', '0.00', '318.90']);
     assert.deepEqual(refund.settlementAmountPaise, -31137, 'the stored line is untouched');
   });
 });

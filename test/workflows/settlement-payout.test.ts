@@ -187,6 +187,23 @@ describe('settlement payouts (time-skipping, real store)', function () {
     assert.deepEqual([next.state, next.netPaise], ['paid', s.netPaise]);
   });
 
+  it('a 4xx answering a repeat of a payout the bank took is no refusal: the bank is asked, paid once, nothing carried', async () => {
+    const m = merchant();
+    await paid(m, 10_000);
+    const bank = new Bank();
+    // The bank takes the first request and its answer is lost; it refuses the retry (a duplicate).
+    bank.answer = async (r, n) => {
+      if (n > 1) throw refusedWith(400);
+      await bank.sandbox.requestPayout(r);
+      throw new Error('connection reset');
+    };
+    const result = await settle(createSettlementActivities(deps(bank)), m);
+    assert.equal(result.state, 'paid', 'what the bank holds is recorded, not the refusal of the repeat');
+    const s = (await settlements.find(settlementWorkflowId(m, DATE)))!;
+    assert.equal(s.carriedOutPaise, 0, 'nothing carried into a second payout');
+    assert.match(s.utr!, /^SBX/);
+  });
+
   it('a 409 (the payoutId known with other contents) is an inquiry: what the bank holds is recorded, nothing fails', async () => {
     const m = merchant();
     await paid(m, 10_000);

@@ -78,7 +78,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
     await respondWithCsv(ctx, reads.linesOf(mid(ctx), s._id), {
       filename: `settlement-${s.settlementDate}.csv`,
       columns: SETTLEMENT_REPORT_COLUMNS,
-      record: toSignedReportLine,
+      record: (l) => toSignedReportLine(l, s.utr ?? null),
     });
   });
   return router;

@@ -66,8 +66,13 @@ export function settlementReportRoutes(deps: ApiDeps): Router {
       return refuse('limitExhausted');
     }
     const lines = await reads.linesOfDate(merchant.merchantIdentifier, settlementDate);
+    const utrs = await reads.utrsOf(merchant.merchantIdentifier, [...new Set(lines.map((l) => l.settlementId))]);
     const ok = SettlementReportCodes.ok;
-    ctx.body = { report: lines.map(toReportLine), responsecode: ok.code, responsedescription: ok.description };
+    ctx.body = {
+      report: lines.map((l) => toReportLine(l, utrs.get(l.settlementId) ?? null)),
+      responsecode: ok.code,
+      responsedescription: ok.description,
+    };
   });
   return router;
 }
