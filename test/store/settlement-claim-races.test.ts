@@ -240,6 +240,32 @@ describe('store: settlement claims against splits, crashes, other settlements an
       assert.deepEqual(await claims.claimAdjustments(scope(m), null, 1000), { lines: 1, next: null });
       assert.equal((await linesOf(t.txnId))[0]!.action, 'CHARGEBACK');
     });
+    it('a refund an old worker recorded without adjustedAt after the start-up backfill is still found', async () => {
+      const m = merchant();
+      const t = await paid(m, 'old-worker-refund', 6_000);
+      assert.equal(await backfillAdjustedAt(db), 0, 'the start-up backfill ran before the refund');
+      const settledAt = new Date(DAY + 5 * 3_600_000);
+      await db.collection('transactions').updateOne(
+        { _id: orderKey(t) as never },
+        {
+          $push: {
+            refunds: {
+              merchantRefId: 'r1',
+              amountPaise: 1_500,
+              rrn: '7',
+              status: 'SUCCESS',
+              createdAt: settledAt,
+              completedAt: settledAt,
+            },
+          } as never,
+          $set: { updatedAt: settledAt },
+        },
+      );
+      const claims = new SettlementClaimRepository(db, new TransactionRepository(db, MASTER_KEY));
+      assert.deepEqual(await claims.claimAdjustments(scope(m), null, 1000), { lines: 1, next: null });
+      const [line] = await linesOf(t.txnId);
+      assert.deepEqual([line!.action, line!.amountPaise], ['REFUND', 1_500]);
+    });
   });
 
   describe('claim pages and totals are fenced on the settlement', () => {
