@@ -88,6 +88,28 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     };
   };
 
+  /**
+   * Runs a write to the settlement's lines under the claim lease (`check` before each write):
+   * null when the settlement's claims are closed (the totals ran or may run), nothing written after.
+   */
+  const underClaimLease = async <T>(id: string, work: (check: () => Promise<void>) => Promise<T>): Promise<T | null> => {
+    const lease = await claims.fence.lease(id, now());
+    if (!lease) return null;
+    const guard = claims.fence.guard(id, now, lease, heartbeatIfActivity);
+    try {
+      return await work(guard.check);
+    } catch (e) {
+      if (e instanceof ClaimsClosedError) return null;
+      throw e;
+    } finally {
+      await claims.fence.release(id, guard.until());
+    }
+  };
+  const adoptParked = async (input: SettlementWorkflowInput, id: string) => {
+    if (!(await store.hasParkedLines(input.merchantIdentifier))) return;
+    await underClaimLease(id, (check) => store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate, check));
+  };
+
   const stepOf = async (id: string): Promise<SettlementStep> => {
     const s = await store.find(id);
     const step: SettlementStep = { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
@@ -149,18 +171,12 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
      */
     async claimSettlementPage(input: ClaimPageInput): Promise<{ lines: number; next: ClaimCursor | null }> {
       const scope = await scopeOf(input);
-      const lease = await claims.fence.lease(scope.settlementId, now());
-      if (!lease) return { lines: 0, next: null };
-      const guard = claims.fence.guard(scope.settlementId, now, lease, heartbeatIfActivity);
-      try {
-        if (input.phase === 'sales') return await claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE, guard.check);
-        return await claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE, guard.check);
-      } catch (e) {
-        if (e instanceof ClaimsClosedError) return { lines: 0, next: null };
-        throw e;
-      } finally {
-        await claims.fence.release(scope.settlementId, guard.until());
-      }
+      const page = await underClaimLease(scope.settlementId, (check) =>
+        input.phase === 'sales'
+          ? claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE, check)
+          : claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE, check),
+      );
+      return page ?? { lines: 0, next: null };
     },
 
     /**
@@ -171,6 +187,9 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const before = await store.find(id);
       if (before && before.state !== 'open') return { ...(await stepOf(id)), pay: before.state === 'payout_requested' };
+      // Split shares parked for this merchant join under the claim lease, before the claims close:
+      // an attempt Temporal gave up on and that still runs adopts nothing after the totals.
+      await adoptParked(input, id);
       // Totals only from open, once no claim page may write any more (a live lease: retried later).
       const fence = await claims.fence.close(id, now());
       if (fence === 'busy') throw new Error(`settlement ${id}: a claim page still holds its lease; the totals wait for it`);
@@ -178,7 +197,6 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
         const s = await store.find(id);
         return { ...(await stepOf(id)), pay: s?.state === 'payout_requested' };
       }
-      await store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate);
       const totals = await store.totals(id, heartbeatIfActivity);
       const carriedIn = await store.takeCarried(input.merchantIdentifier, id, input.settlementDate);
       await store.setTotals(id, totals, carriedIn);

@@ -104,6 +104,7 @@ async function ensureSettlementIndexes(db: Db): Promise<void> {
   // re-starts: a merchant's unfinished settlements; the bank-file check: settlements paid on a date.
   await settlements.createIndex({ state: 1, createdAt: 1 }, { name: 'state_created' });
   await settlements.createIndex({ merchantIdentifier: 1, state: 1, settlementDate: 1 }, { name: 'merchant_state_date' });
+  await settlements.createIndex({ state: 1, payoutRequestedAt: 1 }, { name: 'state_payout_requested', sparse: true });
   await settlements.createIndex({ state: 1, paidAt: 1 }, { name: 'state_paid' });
   await db.collection('settlement_differences').createIndex({ date: 1 }, { name: 'date' });
   await db.collection('settlement_file_checks').createIndex({ state: 1 }, { name: 'state' });

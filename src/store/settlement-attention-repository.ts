@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { Settlement } from '../domain/settlement';
 import type { SettlementDifference } from './settlement-repository';
-import { UNFINISHED_SETTLEMENT_STATES, type UnfinishedState } from '../domain/settlement-attention';
+import { stateSince, UNFINISHED_SETTLEMENT_STATES, type UnfinishedState } from '../domain/settlement-attention';
 import { EARLIEST_DATE } from './transaction-doc';
 
 /** The outcome of the daily check of one bank settlement file (`_id` the payout date). */
@@ -17,7 +17,7 @@ export interface SettlementFileCheck {
 /**
  * The reads behind "needs attention" and the daily run's re-starts, each answered from an index
  * (src/store/mongo.ts) so its cost follows the settlements that are unfinished, never the store:
- * `state_created` (a state, then a range of two dates) and `merchant_state_date` (a merchant and
+ * `state_created` and `state_payout_requested` (a state, then a range of two dates) and `merchant_state_date` (a merchant and
  * its unfinished states). Also the record of each bank-file check.
  */
 export class SettlementAttentionRepository {
@@ -31,13 +31,27 @@ export class SettlementAttentionRepository {
     this.fileChecks = db.collection<SettlementFileCheck>('settlement_file_checks');
   }
 
-  /** Settlements in `state` created before `before`, oldest first (the ones that may have waited too long). */
-  createdBefore(state: UnfinishedState, before: Date, limit: number): Promise<Settlement[]> {
-    return this.settlements
-      .find({ state, createdAt: { $gte: EARLIEST_DATE, $lt: before } })
-      .sort({ createdAt: 1 })
+  /**
+   * Settlements in `state` since before `before`, longest waiting first (the ones that may have
+   * waited too long), judged as `stateSince` judges them: a requested payout by its
+   * `payoutRequestedAt` (`state_payout_requested`; one stored before that field by its
+   * `createdAt`), every other state by its `createdAt` (`state_created`).
+   */
+  async inStateBefore(state: UnfinishedState, before: Date, limit: number): Promise<Settlement[]> {
+    const created = (extra: object) =>
+      this.settlements
+        .find({ state, createdAt: { $gte: EARLIEST_DATE, $lt: before }, ...extra })
+        .sort({ createdAt: 1 })
+        .limit(limit)
+        .toArray();
+    if (state !== 'payout_requested') return created({});
+    const requested = await this.settlements
+      .find({ state, payoutRequestedAt: { $gte: EARLIEST_DATE, $lt: before } })
+      .sort({ payoutRequestedAt: 1 })
       .limit(limit)
       .toArray();
+    const both = [...requested, ...(await created({ payoutRequestedAt: { $exists: false } }))];
+    return both.sort((a, b) => stateSince(a).getTime() - stateSince(b).getTime()).slice(0, limit);
   }
 
   /** Held settlements, oldest first: waiting for the operator's release. */
@@ -54,13 +68,13 @@ export class SettlementAttentionRepository {
       .toArray();
   }
 
-  /** The merchant's settlements whose workflow has still to finish them, up to a date (the daily run re-starts them). */
-  async unfinishedOf(merchantIdentifier: string, upTo: string, limit: number): Promise<Settlement[]> {
-    const found = await this.settlements
-      .find({ merchantIdentifier, state: { $in: [...UNFINISHED_SETTLEMENT_STATES] } })
+  /** The merchant's settlements whose workflow has still to finish them, up to a date, oldest first (the daily run re-starts them). */
+  unfinishedOf(merchantIdentifier: string, upTo: string, limit: number): Promise<Settlement[]> {
+    return this.settlements
+      .find({ merchantIdentifier, state: { $in: [...UNFINISHED_SETTLEMENT_STATES] }, settlementDate: { $lte: upTo } })
+      .sort({ settlementDate: 1 })
       .limit(limit)
       .toArray();
-    return found.filter((s) => s.settlementDate <= upTo).sort((a, b) => a.settlementDate.localeCompare(b.settlementDate));
   }
 
   /** Settlements recorded paid in a period (the bank-file check of a payout date). */

@@ -10,6 +10,9 @@ import {
 import { isDuplicateKeyError } from './mongo';
 import { pendingLineSettlementId } from './settlement-claim-repository';
 
+/** Parked split shares moved per write: one write stays well inside the claim lease's margin. */
+const ADOPT_PAGE_SIZE = 1000;
+
 /** A difference between the bank's settlement file and the gateway's settlements, recorded once. */
 export interface SettlementDifference {
   /** `<date>:<payoutId>:<kind>`: the same difference found again is not recorded twice. */
@@ -89,13 +92,40 @@ export class SettlementRepository {
     await this.settlements.updateOne({ _id: id, state: held ? 'open' : 'held' }, { $set: { state: held ? 'held' : 'open' } });
   }
 
-  /** Split shares other merchants' settlements parked for this merchant join this settlement. */
-  async adoptParkedLines(merchantIdentifier: string, id: string, settlementDate: string): Promise<number> {
-    const r = await this.lines.updateMany(
-      { merchantIdentifier, settlementId: pendingLineSettlementId(merchantIdentifier) },
-      { $set: { settlementId: id, settlementDate } },
+  /** Whether split shares wait parked for this merchant (the `settlement` index). */
+  async hasParkedLines(merchantIdentifier: string): Promise<boolean> {
+    return (
+      (await this.lines.findOne({ settlementId: pendingLineSettlementId(merchantIdentifier) }, { projection: { _id: 1 } })) !==
+      null
     );
-    return r.modifiedCount;
+  }
+
+  /**
+   * Split shares other merchants' settlements parked for this merchant join this settlement, a
+   * bounded page at a time (`settlement` index): each page's ids are read, then `check` (the claim
+   * fence's guard: it throws once the totals may have run) is called before the conditional write.
+   * Returns how many lines it moved.
+   */
+  async adoptParkedLines(
+    merchantIdentifier: string,
+    id: string,
+    settlementDate: string,
+    check: () => Promise<void>,
+    pageSize = ADOPT_PAGE_SIZE,
+  ): Promise<number> {
+    const parked = pendingLineSettlementId(merchantIdentifier);
+    let moved = 0;
+    for (;;) {
+      const page = await this.lines.find({ settlementId: parked }, { projection: { _id: 1 }, limit: pageSize }).toArray();
+      if (page.length === 0) return moved;
+      await check();
+      const r = await this.lines.updateMany(
+        { _id: { $in: page.map((l) => l._id) }, settlementId: parked },
+        { $set: { settlementId: id, settlementDate } },
+      );
+      moved += r.modifiedCount;
+      if (page.length < pageSize) return moved;
+    }
   }
 
   /**

@@ -55,7 +55,7 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
     > & { reason: AttentionReason; workflow: string })[] = [];
     for (const state of UNFINISHED_SETTLEMENT_STATES) {
       const before = new Date(now.getTime() - thresholdOf(thresholds, state));
-      for (const s of await attention.createdBefore(state, before, ATTENTION_LIMIT)) {
+      for (const s of await attention.inStateBefore(state, before, ATTENTION_LIMIT)) {
         const workflow = await settlementRunStatus(deps.temporal, s._id);
         const reason = unfinishedReason(s, workflow, now, thresholds);
         if (!reason) continue;

@@ -240,14 +240,40 @@ describe('store: settlement claims against splits, crashes, other settlements an
       assert.deepEqual(await claims.claimAdjustments(scope(m), null, 1000), { lines: 1, next: null });
       assert.equal((await linesOf(t.txnId))[0]!.action, 'CHARGEBACK');
     });
+    it('a refund an old worker recorded without adjustedAt after the start-up backfill is still found', async () => {
+      const m = merchant();
+      const t = await paid(m, 'old-worker-refund', 6_000);
+      assert.equal(await backfillAdjustedAt(db), 0, 'the start-up backfill ran before the refund');
+      const settledAt = new Date(DAY + 5 * 3_600_000);
+      await db.collection('transactions').updateOne(
+        { _id: orderKey(t) as never },
+        {
+          $push: {
+            refunds: {
+              merchantRefId: 'r1',
+              amountPaise: 1_500,
+              rrn: '7',
+              status: 'SUCCESS',
+              createdAt: settledAt,
+              completedAt: settledAt,
+            },
+          } as never,
+          $set: { updatedAt: settledAt },
+        },
+      );
+      const claims = new SettlementClaimRepository(db, new TransactionRepository(db, MASTER_KEY));
+      assert.deepEqual(await claims.claimAdjustments(scope(m), null, 1000), { lines: 1, next: null });
+      const [line] = await linesOf(t.txnId);
+      assert.deepEqual([line!.action, line!.amountPaise], ['REFUND', 1_500]);
+    });
   });
 
   describe('claim pages and totals are fenced on the settlement', () => {
     let clock = DAY + 2 * 86_400_000;
-    const activities = () => {
+    const activities = (settlementStore = new SettlementRepository(db)) => {
       const transactions = new TransactionRepository(db, MASTER_KEY);
       return createSettlementActivities({
-        settlementStore: new SettlementRepository(db),
+        settlementStore,
         settlementAttention: new SettlementAttentionRepository(db),
         payoutAccountSeal: new PayoutAccountSeal(MASTER_KEY),
         settlementClaims: new SettlementClaimRepository(db, transactions),
@@ -278,6 +304,45 @@ describe('store: settlement claims against splits, crashes, other settlements an
       assert.equal((await linesOf(late.txnId)).length, 0);
       const stored = await db.collection('transactions').findOne({ txnId: late.txnId });
       assert.equal(stored!.saleSettlementId, undefined, 'left for the next settlement');
+    });
+
+    it('a split share parked after the totals stays parked, even for an attempt Temporal gave up on while it adopted', async () => {
+      const m = merchant();
+      const id = `settlement:${m}:${DATE}`;
+      const input = { merchantIdentifier: m, settlementDate: DATE };
+      const share = (txnId: string, amountPaise: number) =>
+        db.collection('settlement_lines').insertOne({
+          _id: `SALE:${txnId}:${m}`,
+          settlementId: `pending:${m}`,
+          merchantIdentifier: m,
+          txnId,
+          orderId: txnId,
+          action: 'SALE',
+          txnDate: new Date(DAY),
+          amountPaise,
+          feePaise: 0,
+          taxPaise: 0,
+          settlementAmountPaise: amountPaise,
+          settlementDate: 'pending',
+        } as never);
+      await share('early-share', 2_000);
+      await activities().openSettlement(input);
+      // Attempt 1 stalls before its adoption write: its heartbeat times out, attempt 2 totals the
+      // settlement, a new share is parked for the merchant, then attempt 1's write goes on.
+      const stalling = new SettlementRepository(db);
+      const adopt = stalling.adoptParkedLines.bind(stalling);
+      stalling.adoptParkedLines = async (...args: Parameters<typeof adopt>) => {
+        clock += CLAIM_LEASE_MS + 1;
+        assert.equal((await activities().totalSettlement(input)).netPaise, 2_000);
+        await share('late-share', 5_000);
+        return adopt(...args);
+      };
+      await activities(stalling).totalSettlement(input);
+      const late = await db.collection('settlement_lines').findOne({ txnId: 'late-share' });
+      assert.equal(late!.settlementId, `pending:${m}`, 'left for the next settlement, not stranded in a totalled one');
+      const s = await db.collection('settlements').findOne({ _id: id as never });
+      assert.equal(s!.netPaise, 2_000);
+      assert.equal(await db.collection('settlement_lines').countDocuments({ settlementId: id }), 1);
     });
 
     it('totals wait while a claim page holds its lease, and go on once it ran out', async () => {
