@@ -112,6 +112,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.deepEqual(linked.json.data, {
       merchantIdentifier: sub.merchantIdentifier,
       masterMerchantIdentifier: master.merchantIdentifier,
+      customIdentifier: null,
     });
     const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: sub.merchantIdentifier as never });
     assert.equal(doc!.masterMerchantIdentifier, master.merchantIdentifier);
@@ -178,7 +179,11 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /--ifsc/);
     const linked = await json('link-master', m.merchantIdentifier, '--master', master.merchantIdentifier);
-    assert.deepEqual(linked, { merchantIdentifier: m.merchantIdentifier, masterMerchantIdentifier: master.merchantIdentifier });
+    assert.deepEqual(linked, {
+      merchantIdentifier: m.merchantIdentifier,
+      masterMerchantIdentifier: master.merchantIdentifier,
+      customIdentifier: null,
+    });
     const unlinked = await json('link-master', m.merchantIdentifier, '--master', '');
     assert.equal(unlinked.masterMerchantIdentifier, null);
   });

@@ -103,7 +103,8 @@ describe('store: a settlement claims a page of many sales', function () {
     await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
     const finds = sent.filter((c) => c.find === 'transactions');
     const salesPage = finds.find((c) => (c.filter as Document).successAt !== undefined)!;
-    const adjustmentsPage = finds.find((c) => (c.filter as Document).adjustedAt !== undefined)!;
+    // (The first page's fill-in of adjustedAt for orders an older worker wrote reads merchant_updated.)
+    const adjustmentsPage = finds.find((c) => ((c.filter as Document).adjustedAt as Document | undefined)?.$gte !== undefined)!;
     assertIndexSearch(await explainFind(db, salesPage), 'merchant_success', { ordered: true });
     assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_adjusted', { ordered: true });
     const update = claimCommands[0]!; // the first test's first command of claims
