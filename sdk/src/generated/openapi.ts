@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * Express checkout V7, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -324,7 +324,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V7: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -665,7 +665,7 @@ export interface paths {
     };
     /**
      * Express checkout V8, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -978,7 +978,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V8: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -4195,7 +4195,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy XML status API: one order
-     * @description Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: 100 The transaction was completed successfully. ; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
+     * @description Flat form fields merchantIdentifier, orderId, mode (as the older PHP, JSP and Magento kits post them). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500. The status is /checkTxn's: the order's outcome code (230/245 after a refund), 190 no such order. Refusals: 100 The transaction was completed successfully. ; 110 MerchantIdentifier field missing or blank; 111 MerchantIdentifier not valid; 129 OrderId field missing or blank; 180 Checksum received with request is not equal to what we calculated; 189 Checksum was blank.; 190 OrderId either not processed or Rejected.; 191 Merchant Identifier or Order Id was not valid.
      */
     post: {
       parameters: {
@@ -4229,24 +4229,6 @@ export interface paths {
       responses: {
         /** @description the answer (a business result) */
         200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/xml': string;
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/xml': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -8571,6 +8553,232 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ops/v1/merchants/{merchantIdentifier}/settlements/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a merchant's settlement of a date (operator): started, already running or already completed
+     * @description {date: yyyy-MM-dd}, the settlement (UTR) date. Starts the settlement workflow of that date the way the daily run does (through the payload codec): a date whose workflow failed, was terminated or timed out is run again (each step is idempotent, and picks up from the settlement's stored state); one running or completed is not started twice, and the answer says which (`outcome`, with the settlement's `state`). A date that is not a working day, or whose capture window has not closed yet (it would settle only what was captured so far), is refused with 409, code 2064, and nothing starts. Unknown merchant: 404, code 2042.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "date": "2026-11-24"
+           *     }
+           */
+          'application/json': {
+            /** @description the settlement (UTR) date, IST, yyyy-MM-dd */
+            date: string;
+          };
+        };
+      };
+      responses: {
+        /** @description what the run did */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                settlementId: string;
+                settlementDate: string;
+                /** @enum {string} */
+                outcome: 'started' | 'already_running' | 'already_completed';
+                /** @description the settlement's state now (null: its workflow has not opened it yet) */
+                state: string | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': {
     parameters: {
       query?: never;
@@ -9806,8 +10014,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Settlements that need an operator (operator): refused payouts not yet carried into a later settlement, held settlements, settlements the daily run could not start (notStarted), bank-file differences
-     * @description Each with its reason; a refused payout is retried in the next cycle, so it leaves this list when a later settlement takes its net.
+     * Settlements that need an operator (operator): every settlement not final in time, refused payouts, held settlements, merchants not started, bank files not checked, recent bank-file differences
+     * @description `unfinished`: settlements still open, held or awaiting the bank past their time (SETTLEMENT_ATTENTION_OPEN_MINUTES, _HELD_MINUTES, _PAYOUT_MINUTES), or whose workflow failed, was terminated or timed out, each with its `reason` (workflow_failed, workflow_terminated, workflow_timed_out, workflow_not_running, open_too_long, held_too_long, payout_pending_too_long) and its workflow's status; the next daily run or `POST .../settlements/run` runs them again. `refused`: refused payouts not yet carried into a later settlement (they leave the list when one takes their net). `held`: held settlements. `notStarted`: merchants the daily run could not start. `bankFileFailures`: payout dates whose bank file could not be checked. `differences`: differences found in the bank files of the last 7 days. At most 100 of each.
      */
     get: {
       parameters: {
@@ -9828,7 +10036,44 @@ export interface paths {
               /** @constant */
               success: true;
               data: {
-                [key: string]: unknown;
+                unfinished: ({
+                  _id: string;
+                  state: string;
+                  /** @enum {string} */
+                  reason:
+                    | 'workflow_failed'
+                    | 'workflow_terminated'
+                    | 'workflow_timed_out'
+                    | 'workflow_not_running'
+                    | 'open_too_long'
+                    | 'held_too_long'
+                    | 'payout_pending_too_long'
+                    | 'payout_refused'
+                    | 'not_started'
+                    | 'bank_file_failed'
+                    | 'bank_difference';
+                  workflow: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                refused: {
+                  [key: string]: unknown;
+                }[];
+                held: {
+                  [key: string]: unknown;
+                }[];
+                notStarted: {
+                  [key: string]: unknown;
+                }[];
+                bankFileFailures: ({
+                  _id: string;
+                  reason: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                differences: {
+                  [key: string]: unknown;
+                }[];
               };
             };
           };
@@ -11790,7 +12035,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy checkout: send the payer to the hosted checkout
-     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be an order Zaakpay's kits post (the kit form's order, fields left out allowed, or ASCII-sorted; only those forms' names, each once), else 109 naming the field: the checksum binds values, not names. When only the sanitized values verify, the order is made of them. The return carries exactly amount (paise, every version), orderId, responseCode, responseDescription, in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
+     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be exactly one of the sequences Zaakpay's kits and shop plugins post to this endpoint (PHP, JSP, Python, Ruby, WordPress core, Magento, CS-Cart, X-Cart, WHMCS, osCommerce with or without its image button's x and y after the checksum, Zen Cart with its securityToken first, VirtueMart 1.2 and 2, CubeCart; ?v=2 takes WooCommerce 2.0's only); a raw checksum counts only when no value holds a single quote; a form whose values read as another valid order under another kit's names is refused: each of these is 109 naming the field, with HTTP 200. When only the sanitized values verify, the order is made of them. The return carries exactly orderId, responseCode, responseDescription (?v=2: amount in paise first), in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
      */
     post: {
       parameters: {
@@ -11806,14 +12051,28 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "amount": "25000",
-           *       "buyerEmail": "payer@example.com",
-           *       "currency": "INR",
            *       "merchantIdentifier": "b19e8f103bce406cbd3476431b6b7973",
            *       "orderId": "legacy-1001",
-           *       "productDescription": "Cotton kurta",
            *       "returnUrl": "https://shop.example/zaakpay/return",
-           *       "checksum": "81d8abdd52d3b67c915f9536564e038fbe62b59ccc772eca9aab8d8538dbfb7c"
+           *       "buyerEmail": "payer@example.com",
+           *       "buyerFirstName": "",
+           *       "buyerLastName": "",
+           *       "buyerAddress": "",
+           *       "buyerCity": "",
+           *       "buyerState": "",
+           *       "buyerCountry": "",
+           *       "buyerPincode": "",
+           *       "buyerPhoneNumber": "",
+           *       "txnType": "",
+           *       "zpPayOption": "",
+           *       "mode": "",
+           *       "currency": "INR",
+           *       "amount": "25000",
+           *       "merchantIpAddress": "",
+           *       "purpose": "",
+           *       "productDescription": "Cotton kurta",
+           *       "txnDate": "",
+           *       "checksum": "482f57bc75daf99dea3255b7a057d378084b3b729c7c46ec6b370f43021e7149"
            *     }
            */
           'application/x-www-form-urlencoded': {
@@ -12136,7 +12395,7 @@ export interface paths {
     put?: never;
     /**
      * v=8: the custom checkout; v=12 or 13: UPI AutoPay mandates (create, notify a debit, confirm a debit)
-     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
+     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
      */
     post: {
       parameters: {
@@ -12814,7 +13073,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy XML update API: refund all or part of an order
-     * @description Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; fields the form posts besides (the kits' `submitButton`) are signed and otherwise ignored. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Bad input keeps the gateway's code in the same XML (2005 a malformed form, 2002 an invalid field, 415 another content type), never a 500. The same rules and codes as /updateTxn (one refund use case): 230 Transaction Refund Initiated; 245 Transaction Partial Refund Initiated; 184 Update Desired blank; 185 Update Desired not valid; 186 Update Reason blank; 187 Update Reason not valid; 189 Checksum was blank; 180 Checksum does not match; 190 orderId either not processed or rejected; 201 Transaction cannot be refunded; 21 Some refunds already scheduled with bank.
+     * @description Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500. The same rules and codes as /updateTxn (one refund use case): 230 Transaction Refund Initiated; 245 Transaction Partial Refund Initiated; 184 Update Desired blank; 185 Update Desired not valid; 186 Update Reason blank; 187 Update Reason not valid; 189 Checksum was blank; 180 Checksum does not match; 190 orderId either not processed or rejected; 201 Transaction cannot be refunded; 21 Some refunds already scheduled with bank.
      */
     post: {
       parameters: {
@@ -12857,24 +13116,6 @@ export interface paths {
       responses: {
         /** @description the answer (a business result) */
         200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/xml': string;
-          };
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'text/xml': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
           headers: {
             [name: string]: unknown;
           };
