@@ -11,5 +11,9 @@ export const differencesQuerySchema = z.strictObject({
 
 /** `POST /ops/v1/merchants/:id/settlements/run`: the settlement (UTR) date to run. */
 export const settlementRunSchema = z.strictObject({
-  date: z.string().refine(isIsoDate, 'must be a yyyy-MM-dd date').describe('the settlement (UTR) date, IST, yyyy-MM-dd'),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a yyyy-MM-dd date')
+    .refine(isIsoDate, 'must be a yyyy-MM-dd date')
+    .describe('the settlement (UTR) date, IST, yyyy-MM-dd'),
 });
