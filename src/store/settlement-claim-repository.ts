@@ -83,25 +83,25 @@ export class SettlementClaimRepository {
       saleSettlementId: { $in: [null, s.settlementId] },
     });
     const held = page.rows.filter((t) => t.saleSettlementId === s.settlementId);
-    let todo = page.rows.filter((t) => t.saleSettlementId === undefined);
+    let unclaimed = page.rows.filter((t) => t.saleSettlementId === undefined);
     // Each round misses only orders split meanwhile (once each) or claimed elsewhere: a few rounds at most.
-    for (let round = 0; todo.length > 0 && round < 4; round++) {
+    for (let round = 0; unclaimed.length > 0 && round < 4; round++) {
       const won = await this.conditionalClaims(
-        todo.map((t) => ({
+        unclaimed.map((t) => ({
           filter: { txnId: t.txnId, saleSettlementId: { $exists: false }, split: { $exists: t.split !== undefined } },
           set: { saleSettlementId: s.settlementId },
         })),
         guard,
       );
-      if (won === todo.length) {
-        held.push(...todo);
+      if (won === unclaimed.length) {
+        held.push(...unclaimed);
         break;
       }
       // Some missed: claimed by another settlement (dropped), by another attempt of this page
       // (ours, as it stands), or split since the read (claimed again, with its split).
-      const again = await this.transactions.findByTxnIds(todo.map((t) => t.txnId));
+      const again = await this.transactions.findByTxnIds(unclaimed.map((t) => t.txnId));
       held.push(...again.filter((t) => t.saleSettlementId === s.settlementId));
-      todo = again.filter((t) => t.saleSettlementId === undefined);
+      unclaimed = again.filter((t) => t.saleSettlementId === undefined);
     }
     const ctx = { settlementId: s.settlementId, settlementDate: s.settlementDate };
     const lines = held.flatMap((t) =>
