@@ -14,7 +14,7 @@ export type EnvelopeKind =
  * Zaakpay does: its merchants' clients (axios, `fetch` checking `r.ok`) throw on any other status
  * before they read the code. Limits and outages (413, 415, 429, 503) keep their status lines.
  */
-const CODED_WITH_200: readonly EnvelopeKind[] = ['checkTxn', 'refund', 'split', 'settlementReport'];
+const CODED_WITH_200: readonly EnvelopeKind[] = ['checkout', 'checkTxn', 'refund', 'split', 'settlementReport'];
 
 /** The status line of a refusal `http` answered in the envelope of `kind`. */
 export function refusalStatus(kind: EnvelopeKind, http: number): number {

@@ -76,22 +76,22 @@ export interface CheckoutRequest extends Pick<
 }
 
 /**
- * The checkout's refusals, Zaakpay's codes (HTTP status as DECISIONS.md assigns them). The text
- * names the field for 108 and 109.
+ * The checkout's refusals, Zaakpay's codes; the text names the field for 108 and 109. Every one is
+ * answered with HTTP 200 and the code in the body, as Zaakpay answers: its merchants' clients throw
+ * on any other status before they read the code (docs/merchants/errors.md).
  */
 export const CheckoutRefusals = {
-  merchantNotFound: { code: '101', description: 'Merchant not found. Please check your merchantIdentifier field.', http: 401 },
-  fieldMissing: { code: '108', description: 'Mandatory field missing or blank', http: 400 },
-  fieldInvalid: { code: '109', description: 'Validation failed', http: 400 },
-  /** A signed legacy form whose names or values cannot be read one way only: refused as Zaakpay refuses, HTTP 200. */
-  legacyFormUnreadable: { code: '109', description: 'Validation failed', http: 200 },
-  /** A business result, HTTP 200 like the QR's 128 (DECISIONS.md, HTTP status codes): Zaakpay's exact text. */
-  orderIdUsed: { code: '128', description: 'Order Id Already Processed with this Merchant.', http: 200 },
-  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated.', http: 401 },
+  merchantNotFound: { code: '101', description: 'Merchant not found. Please check your merchantIdentifier field.' },
+  fieldMissing: { code: '108', description: 'Mandatory field missing or blank' },
+  fieldInvalid: { code: '109', description: 'Validation failed' },
+  /** A signed legacy form whose names or values cannot be read one way only. */
+  legacyFormUnreadable: { code: '109', description: 'Validation failed' },
+  /** A business result like the QR's 128: Zaakpay's exact text. */
+  orderIdUsed: { code: '128', description: 'Order Id Already Processed with this Merchant.' },
+  checksumMismatch: { code: '180', description: 'Checksum received with request is not equal to what we calculated.' },
   merchantDataIncomplete: {
     code: '182',
     description: 'Merchant Data not complete in our database: send returnUrl or set a default return URL.',
-    http: 400,
   },
 } as const;
 export type CheckoutRefusalKind = keyof typeof CheckoutRefusals;
@@ -109,9 +109,6 @@ export class CheckoutRefusal extends Error {
   }
   get code(): string {
     return CheckoutRefusals[this.kind].code;
-  }
-  get http(): number {
-    return CheckoutRefusals[this.kind].http;
   }
 }
 

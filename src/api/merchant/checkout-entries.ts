@@ -19,7 +19,7 @@ import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps 
 import { startPaymentDeps } from '../../usecases/start-payment';
 import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';
 import type { ApiDeps } from '../deps';
-import { checkoutFailure } from '../envelope';
+import { checkoutFailure, refusalStatus } from '../envelope';
 import { sendPage } from '../hosted-page';
 import { readRawBody } from '../middleware/body';
 import { jsonObjectOrNull, parseFormPairs } from '../middleware/form-body';
@@ -244,14 +244,19 @@ async function answer(ctx: Context, run: () => Promise<Answer>): Promise<void> {
   ctx.redirect(`/checkout/${result.token}`);
 }
 
-/** A checkout refusal, or a request the body reader refused (kept with its HTTP status: 413, 415). */
+/** A checkout refusal (HTTP 200, as Zaakpay), or a request the body reader refused (413 and 415 keep their status lines). */
 function asRefusal(e: unknown): { http: number; code: string; text: string; echo: Record<string, unknown> | null } | null {
   if (e instanceof CheckoutRefusal) {
-    return { http: e.http, code: e.code, text: e.message, echo: e.echo };
+    return { http: 200, code: e.code, text: e.message, echo: e.echo };
   }
   if (e instanceof ApiError && ['malformedBody', 'unsupportedMediaType', 'bodyTooLarge', 'validationFailed'].includes(e.kind)) {
     const invalid = CheckoutRefusals.fieldInvalid;
-    return { http: ApiErrors[e.kind].http, code: invalid.code, text: `${invalid.description}: ${e.message}`, echo: null };
+    return {
+      http: refusalStatus('checkout', ApiErrors[e.kind].http),
+      code: invalid.code,
+      text: `${invalid.description}: ${e.message}`,
+      echo: null,
+    };
   }
   return null;
 }

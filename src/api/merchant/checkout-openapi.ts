@@ -8,12 +8,13 @@ import { checkoutFieldsSchema, checkoutResponseSchema, legacyQuerySchema } from 
 import { CheckTxnCodes } from '../../domain/check-txn';
 import { exampleExpressForm, exampleLegacyForm, signedDataForm } from '../reference/examples';
 
-const refusals = Object.values(CheckoutRefusals)
-  .map((r) => `${r.code} ${r.description} (HTTP ${r.http})`)
+// One entry per code (two refusals share 109); every one is HTTP 200, as Zaakpay answers.
+const refusals = [...new Map(Object.values(CheckoutRefusals).map((r) => [r.code, r.description])).entries()]
+  .map(([code, description]) => `${code} ${description}`)
   .join('; ');
 
 /** What every checkout entry does once the merchant is authenticated (DECISIONS.md, Checkout). */
-export const CHECKOUT_FLOW = `The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: ${refusals}; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent.`;
+export const CHECKOUT_FLOW = `The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): ${refusals}; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent.`;
 
 const RETURNS = `The return to returnUrl carries (V8 and /transactU?v=8) ${V8_RETURN_FIELDS.join(', ')}, then checksum = HMAC-SHA256 of \`key=value&\` of those fields in that order (NA where there is no data); V7 exactly ${V7_RETURN_FIELDS.join(', ')} and the checksum the same way.`;
 
@@ -22,7 +23,7 @@ const expressDescription = `Zaakpay's express checkout: flat fields. \`checksum\
 const entryResponses = {
   200: {
     description:
-      'a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page',
+      'a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page',
     schema: checkoutResponseSchema,
     html: true,
   },
@@ -35,7 +36,7 @@ function expressPath(version: 'V8' | 'V7') {
     bodySignature: 'expressChecksum' as const,
     request: checkoutFieldsSchema,
     responses: entryResponses,
-    errors: [400, 401, 413, 415, 503],
+    errors: [413, 415, 429, 503],
     errorEnvelope: checkoutResponseSchema,
     errorPages: true,
   };
@@ -71,7 +72,7 @@ export function checkoutPaths(): Record<string, object> {
         queryExample: { v: '3' },
         example: exampleLegacyForm(),
         responses: entryResponses,
-        errors: [400, 401, 413, 415, 503],
+        errors: [413, 415, 429, 503],
         errorEnvelope: checkoutResponseSchema,
         errorPages: true,
       }),
