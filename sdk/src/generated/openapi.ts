@@ -11,7 +11,7 @@ export interface paths {
     };
     /**
      * Express checkout V7, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -72,7 +72,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        /** @description a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page */
         200: {
           headers: {
             [name: string]: unknown;
@@ -106,60 +106,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
         };
         /** @description see the error catalogue */
         408: {
@@ -324,7 +270,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V7: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -401,7 +347,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        /** @description a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page */
         200: {
           headers: {
             [name: string]: unknown;
@@ -435,60 +381,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
         };
         /** @description see the error catalogue */
         408: {
@@ -665,7 +557,7 @@ export interface paths {
     };
     /**
      * Express checkout V8, the fields as a query string (some apps send it so)
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     get: {
       parameters: {
@@ -726,7 +618,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        /** @description a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page */
         200: {
           headers: {
             [name: string]: unknown;
@@ -760,60 +652,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
         };
         /** @description see the error catalogue */
         408: {
@@ -978,7 +816,7 @@ export interface paths {
     put?: never;
     /**
      * Express checkout V8: send the payer to the hosted checkout
-     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
+     * @description Zaakpay's express checkout: flat fields. `checksum` = HMAC-SHA256 (hex) with the secret key of `key=value&` for each non-empty field in this order: amount, bankid, buyerAddress, buyerCity, buyerCountry, buyerEmail, buyerFirstName, buyerLastName, buyerPhoneNumber, buyerPincode, buyerState, currency, debitorcredit, isAutoRedirect, merchantIdentifier, merchantIpAddress, mode, orderId, paymentOptionTypes, product1Description, product2Description, product3Description, product4Description, productDescription, productInfo, purpose, returnUrl, shipToAddress, shipToCity, shipToCountry, shipToFirstname, shipToLastname, shipToPhoneNumber, shipToPincode, shipToState, showMobile, txnDate, txnType, zpPayOption; also accepted over the values as Zaakpay's PHP kits sanitize them (the characters ,#(){}<>`!$%^=+|\:'";~[]*& removed, returnUrl keeping #=:&), or over every non-empty field received, ASCII-sorted. The custom checkout's `data` + `checksum` pair (as /transactU?v=8) is taken too. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return to returnUrl carries (V8 and /transactU?v=8) amount, bank, bankid, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription, productDescription, product1Description, product2Description, product3Description, product4Description, pgTransId, pgTransTime, then checksum = HMAC-SHA256 of `key=value&` of those fields in that order (NA where there is no data); V7 exactly amount, bank, cardId, cardScheme, cardToken, cardhashid, doRedirect, orderId, paymentMethod, paymentMode, responseCode, responseDescription and the checksum the same way.
      */
     post: {
       parameters: {
@@ -1055,7 +893,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        /** @description a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page */
         200: {
           headers: {
             [name: string]: unknown;
@@ -1089,60 +927,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
         };
         /** @description see the error catalogue */
         408: {
@@ -12035,7 +11819,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy checkout: send the payer to the hosted checkout
-     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be exactly one of the sequences Zaakpay's kits and shop plugins post to this endpoint (PHP, JSP, Python, Ruby, WordPress core, Magento, CS-Cart, X-Cart, WHMCS, osCommerce with or without its image button's x and y after the checksum, Zen Cart with its securityToken first, VirtueMart 1.2 and 2, CubeCart; ?v=2 takes WooCommerce 2.0's only); a raw checksum counts only when no value holds a single quote; a form whose values read as another valid order under another kit's names is refused: each of these is 109 naming the field, with HTTP 200. When only the sanitized values verify, the order is made of them. The return carries exactly orderId, responseCode, responseDescription (?v=2: amount in paise first), in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
+     * @description Flat fields (as the express checkout). `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them. The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The fields' names, in the order posted, must be exactly one of the sequences Zaakpay's kits and shop plugins post to this endpoint (PHP, JSP, Python, Ruby, WordPress core, Magento, CS-Cart, X-Cart, WHMCS, osCommerce with or without its image button's x and y after the checksum, Zen Cart with its securityToken first, VirtueMart 1.2 and 2, CubeCart; ?v=2 takes WooCommerce 2.0's only); a raw checksum counts only when no value holds a single quote; a form whose values read as another valid order under another kit's names is refused: each of these is 109 naming the field, with HTTP 200. When only the sanitized values verify, the order is made of them. The return carries exactly orderId, responseCode, responseDescription (?v=2: amount in paise first), in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.
      */
     post: {
       parameters: {
@@ -12129,7 +11913,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description a business result: 128 "Order Id Already Processed with this Merchant." (the orderId is used), as JSON or, to a browser, a page */
+        /** @description a refusal with its code (101, 108, 109, 128 "Order Id Already Processed with this Merchant.", 180, 182), as JSON or, to a browser, a page */
         200: {
           headers: {
             [name: string]: unknown;
@@ -12163,60 +11947,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description see the error catalogue */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
-        };
-        /** @description see the error catalogue */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description 208 processing (a UPI intent or QR to pay); 101, 108, 109, 128 (orderId used), 180, 182 a refusal */
-              responseCode: string;
-              responseDescription: string;
-              doRedirect: string;
-              /** @description the request orderDetail, echoed */
-              orderDetail: {
-                [key: string]: unknown;
-              } | null;
-              paymentInstrument: {
-                [key: string]: unknown;
-              } | null;
-              paymentMode: string | null;
-              /** @description UPIAPP {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid}; upiqr {link (base64 PNG of the intent), txnid} */
-              bankPostData: {
-                [key: string]: string;
-              } | null;
-            };
-            'text/html': string;
-          };
         };
         /** @description see the error catalogue */
         408: {
@@ -12395,7 +12125,7 @@ export interface paths {
     put?: never;
     /**
      * v=8: the custom checkout; v=12 or 13: UPI AutoPay mandates (create, notify a debit, confirm a debit)
-     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing: 101 Merchant not found. Please check your merchantIdentifier field. (HTTP 401); 108 Mandatory field missing or blank (HTTP 400); 109 Validation failed (HTTP 400); 109 Validation failed (HTTP 200); 128 Order Id Already Processed with this Merchant. (HTTP 200); 180 Checksum received with request is not equal to what we calculated. (HTTP 401); 182 Merchant Data not complete in our database: send returnUrl or set a default return URL. (HTTP 400); a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
+     * @description Form fields `data` (JSON text) and `checksum` = HMAC-SHA256 of the exact `data` string with the secret key. **v=8, the custom checkout**: `data` fields ["merchantIdentifier","showMobile","mode","returnUrl","orderDetail","paymentInstrument","billingAddress","shippingAddress"] (orderDetail.amount in paise as a string; paymentInstrument.paymentMode UPIAPP, UPI, upiqr, card, netbanking or wallet in any case, or absent for every choice; paymentInstrument.netbanking.bankid a bank code, or the payer's VPA for UPI collect). A server asking for UPIAPP or upiqr (Accept without text/html) gets JSON 208 with bankPostData: the app links {androidIntentUrl, gpayIntentIosUrl, phonepeIntentIosUrl, paytmIntentIosUrl, mbkIntentIosUrl, txnid} or {link: base64 QR PNG, txnid}; the order is paid in the payer's UPI app (POST /sandbox/v1/qr/pay as the sandbox payer). The order is created like any other (payment workflow, status API, ledger, bulk, webhooks; one orderId namespace per merchant) and waits CHECKOUT_EXPIRY_SECONDS for its payer. The answer is a 303 to the hosted checkout page (/checkout/{token}); a browser (Accept text/html) is sent there, where the payer pays (test instruments while the sandbox is on) or cancels (102). Once the order is final, the page posts the signed result to returnUrl (its query kept) by a self-submitting form, with a visible button when script is off; the first showing submits it, later ones leave it to the payer. The same request again while the order waits for its payer answers the same page. A refusal stores nothing and is HTTP 200 with its code in the body, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines): 101 Merchant not found. Please check your merchantIdentifier field.; 108 Mandatory field missing or blank; 109 Validation failed; 128 Order Id Already Processed with this Merchant.; 180 Checksum received with request is not equal to what we calculated.; 182 Merchant Data not complete in our database: send returnUrl or set a default return URL.; a used orderId is 128 "Order Id Already Processed with this Merchant." (HTTP 200, as Zaakpay), the order holding it untouched; returnUrl must be http(s) and may be left out when the merchant has a default return URL. A browser sees a refusal as a page, anyone else as JSON. Fields the entry does not know are ignored; an empty field counts as not sent. The return carries the V8 fields (see /api/paymentTransact/V8). A v=8 refusal is HTTP 200 with its code (101, 108, 109, 128, 180, 182) in the checkout's JSON shape; 400 and 401 below are v=12 and 13's. **v=12 and 13, mandates**: `data` fields: ["merchantIdentifier","encryptionKeyId","merchantIpAddress","showMobile","mode","returnUrl","orderDetail","billingAddress","shippingAddress","paymentInstrument","debitorcredit"] (orderDetail amount in paise as a string; billingAddress keys as the contract spells them, with spaces; txnDate with or without zero padding); fields it does not know, in the form or at any level of `data`, are ignored and never echoed. `payerVpa` is RSA-encrypted (OAEP SHA-1/SHA-256 or PKCS#1 v1.5) with the public key of `encryptionKeyId`, base64. Answers (HTTP 200, the mandate response shape): 1101 Authorization successful: mandate created, awaiting the payer; 1109 Notify success: the debit is scheduled; 1110 Notify failed: the payer’s bank refused the pre-debit notification; 1111 Execute success; 1112 Execute failed; 1117 Mandate inactive: the first debit failed; 1118 Peak-time restriction: no scheduling or execution 10:00-13:00 and 17:00-21:30 IST; 1102 Order id already used with another request; 1113 No mandate with this mandateParentOrderId; 1114 The parent mandate is not active; 1115 Notify and execute apply to Adhoc mandates only; 1116 executionDate must be at least 24 hours after the request; 1119 executionDate is outside the mandate’s startDate and endDate; 1120 The amount exceeds the mandate’s amount; 1121 No notified debit with this orderId awaits confirmation now (executionDate to 24 hours after it); 1122 Execution confirmed: the debit runs now; 1123 Execution lapsed: autoExecute was false and the merchant never confirmed it; 1124 Execution cancelled: the mandate was revoked or expired first. Refusals before the request is read: HTTP 400 2009 v missing or unsupported, 2001 data not a JSON object, 2002 a field invalid, 2005 a malformed form, 2015 unknown encryptionKeyId, 2016 payerVpa does not decrypt (one answer for every cause); HTTP 401 2010 no checksum, 2011 checksum does not match, 2012 unknown merchant. Notify: the parent must be an ACTIVE Adhoc mandate; executionDate at least 24 hours ahead, inside the mandate's dates, outside 10:00-13:00 and 17:00-21:30 IST, and the request itself outside them (1118). The debit is its own order (orderDetail.orderId), visible in the status API, ledger and webhooks; it runs at executionDate (1111, or 1112 after one attempt and 3 retries), or waits for action execute until 24 hours after it when autoExecute is false (else 1123; a confirmation inside a peak window is refused with 1118, confirm again after it). A revoked or expired mandate cancels its scheduled debits (1124). The mandate itself is read through the status API by its create orderId.
      */
     post: {
       parameters: {
@@ -12426,7 +12156,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description a mandate response code, or the checkout JSON 208 */
+        /** @description a mandate response code, or the checkout JSON 208, or a checkout refusal with its code (v=8: HTTP 200, as Zaakpay answers) */
         200: {
           headers: {
             [name: string]: unknown;
