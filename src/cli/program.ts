@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { chargebackCommands } from './commands/chargebacks';
 import { settlementCommands } from './commands/settlements';
+import { auditCommands } from './commands/audit';
 import { codecCommands } from './commands/codec';
 import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
@@ -31,6 +32,7 @@ export function createProgram(ctx: CliContext): Command {
   reconcileCommands(program, ctx);
   chargebackCommands(program, ctx);
   settlementCommands(program, ctx);
+  auditCommands(program, ctx);
   webhookCommands(program, ctx);
   codecCommands(program, ctx);
   settlementAccountCommands(program, ctx);

@@ -1,4 +1,6 @@
 import type { AudienceModule } from '../audience';
+import { opsAuditRoutes } from './audit';
+import { auditPaths } from './audit-openapi';
 import { chargebackRoutes } from './chargebacks';
 import { codecRoutes } from './codec';
 import { keyPaths } from './keys-openapi';
@@ -25,6 +27,14 @@ export const opsModule: AudienceModule = {
     webhookRoutes(deps),
     opsSettlementRoutes(deps),
     opsSettlementAccountRoutes(deps),
+    opsAuditRoutes(deps),
   ],
-  paths: () => ({ ...opsPaths(), ...keyPaths(), ...webhookPaths(), ...provisioningPaths(), ...settlementOpsPaths() }),
+  paths: () => ({
+    ...opsPaths(),
+    ...keyPaths(),
+    ...webhookPaths(),
+    ...provisioningPaths(),
+    ...settlementOpsPaths(),
+    ...auditPaths(),
+  }),
 };

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
+import { auditTrail } from '../../usecases/audit-trail';
 import { settlementOperations } from '../../usecases/settlement-operations';
+import { operatorActor } from './audit-actor';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson, validate } from '../middleware/body';
@@ -16,6 +18,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   router.use(operatorAuth(deps.config.OPS_TOKEN));
   const ops = settlementOperations(deps);
+  const trail = auditTrail(deps.store.db, deps.now);
 
   const knownMerchant = async (merchantIdentifier: string) => {
     if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
@@ -39,6 +42,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     const { payoutRequested } = await ops.hold(m);
     deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
+    await trail.record('settlements.held', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
     ctx.body = { success: true, data: { merchantIdentifier: m, held: true, payoutRequested } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
@@ -47,6 +51,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     const released = await ops.release(m);
     deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
+    await trail.record('settlements.released', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
     ctx.body = { success: true, data: { merchantIdentifier: m, held: false, released } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/run', async (ctx) => {
@@ -54,6 +59,11 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     const run = await ops.run(m, body.date);
     deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
+    await trail.record('settlements.run', operatorActor(ctx), {
+      merchantIdentifier: m,
+      from: ctx.ip || null,
+      detail: { date: body.date, outcome: run.outcome },
+    });
     ctx.body = { success: true, data: { merchantIdentifier: m, ...run } };
   });
   router.get('/settlements/needs-attention', async (ctx) => {

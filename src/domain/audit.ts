@@ -1,0 +1,45 @@
+/**
+ * The audit trail: every action that affects a merchant's money or access, taken by an operator or
+ * a merchant's staff, recorded once and never edited (docs/operators/audit.md).
+ */
+export const AUDIT_ACTIONS = [
+  'merchant.created',
+  'merchant.updated',
+  'key.revealed',
+  'key.rotated',
+  'key.revoked',
+  'operator_token.created',
+  'operator_token.rotated',
+  'operator_token.revoked',
+  'settlement_account.changed',
+  'settlement_account.confirmed',
+  'dashboard.role_changed',
+  'dashboard.user_invited',
+  'refund.requested',
+  'webhook.replayed',
+  'webhook.settings_changed',
+  'webhook.secret_rotated',
+  'settlements.held',
+  'settlements.released',
+  'settlements.run',
+  'chargeback.raised',
+  'reconciliation.applied',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted: an operator (by its token's name), a merchant's staff (by email), or the gateway itself. */
+export type AuditActor = { kind: 'operator'; name: string } | { kind: 'staff'; email: string } | { kind: 'system'; name: string };
+
+/** What is kept of an action: no secret, no account number beyond its last four digits. */
+export type AuditDetail = Readonly<Record<string, string | number | boolean | null>>;
+
+export interface AuditRecord {
+  action: AuditAction;
+  actor: AuditActor;
+  /** The merchant the action affected (null: the gateway as a whole, e.g. an operator token). */
+  merchantIdentifier: string | null;
+  at: Date;
+  /** The client address the request came from (null: not over HTTP). */
+  from: string | null;
+  detail: AuditDetail;
+}

@@ -1,0 +1,32 @@
+import type { Db } from 'mongodb';
+import type { AuditAction, AuditActor, AuditDetail, AuditRecord } from '../domain/audit';
+import { AuditRepository } from '../store/audit-repository';
+
+/** An audit record as the ops API, the CLI and the dashboard show it. */
+export const auditView = (r: AuditRecord & { id: string }) => ({ ...r, at: r.at.toISOString() });
+
+/**
+ * The one way to record and read the audit trail. A use case records after its change is stored,
+ * so a record never names a change that did not happen; a crash between the two loses that one
+ * record, never money (the change itself is idempotent and logged).
+ */
+export function auditTrail(db: Db, now: () => Date) {
+  const records = new AuditRepository(db);
+  return {
+    record: (
+      action: AuditAction,
+      actor: AuditActor,
+      o: { merchantIdentifier: string | null; from: string | null; detail?: AuditDetail },
+    ) =>
+      records.record({
+        action,
+        actor,
+        merchantIdentifier: o.merchantIdentifier,
+        at: now(),
+        from: o.from,
+        detail: o.detail ?? {},
+      }),
+    list: async (o: { merchantIdentifier?: string; before?: Date; limit: number }) => (await records.list(o)).map(auditView),
+  };
+}
+export type AuditTrail = ReturnType<typeof auditTrail>;
