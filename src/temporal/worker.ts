@@ -4,6 +4,7 @@ import {
   Runtime,
   Worker,
   type ActivityExecuteInput,
+  type ActivityInterceptorsFactory,
   type TLSConfig,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
@@ -29,6 +30,8 @@ export interface WorkerOptions {
   workflowBundle?: WorkflowBundleOption;
   /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
   testServerClock?: TestServerClock;
+  /** Tests only: wraps every activity run (the money model's worker crash), after the clock's. */
+  activityInterceptors?: ActivityInterceptorsFactory[];
 }
 
 export const workflowsPath = require.resolve('../../workflows');
@@ -45,7 +48,9 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     taskQueue: o.taskQueue,
     activities: createActivities(o.activityDeps),
     dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
-    ...(o.testServerClock ? timeSkippingOptions(o.testServerClock) : {}),
+    interceptors: {
+      activity: [...(o.testServerClock ? [syncClockFirst(o.testServerClock)] : []), ...(o.activityInterceptors ?? [])],
+    },
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
   });
   return { worker, connection };
@@ -57,14 +62,14 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
  * cached as usual: without a cache every activation ends in an eviction, and a webhook attempt (a
  * local activity) finishing after its workflow was evicted is lost until the task times out.
  */
-function timeSkippingOptions(clock: TestServerClock) {
+function syncClockFirst(clock: TestServerClock): ActivityInterceptorsFactory {
   const syncFirst = {
     execute: async (input: ActivityExecuteInput, next: (i: ActivityExecuteInput) => Promise<unknown>) => {
       await clock.sync();
       return next(input);
     },
   };
-  return { interceptors: { activity: [() => ({ inbound: syncFirst })] } };
+  return () => ({ inbound: syncFirst });
 }
 
 let runtimeInstalled = false;

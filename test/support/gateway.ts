@@ -1,3 +1,4 @@
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ActivityDeps } from '../../activities';
@@ -45,6 +46,8 @@ export async function startTestGateway(
     activityDeps?: (deps: ActivityDeps) => ActivityDeps;
     /** The bank: the in-process sandbox, or the bank simulator through the http connector (default: GATEWAY_TEST_BANK). */
     bank?: 'sandbox' | 'simulator';
+    /** Wraps every activity run (the money model's worker crash). */
+    activityInterceptors?: ActivityInterceptorsFactory[];
   } = {},
 ): Promise<TestGateway> {
   const [store, temporal, bundle] = await Promise.all([
@@ -104,6 +107,7 @@ export async function startTestGateway(
     ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
     tls: temporalTls(config),
     testServerClock: rt.timeTravel?.clock,
+    ...(options.activityInterceptors ? { activityInterceptors: options.activityInterceptors } : {}),
   });
   const workerRun = worker.run();
   const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 }).listen(

@@ -13,7 +13,7 @@ import { request, type HttpResult } from './http';
  */
 export async function startTimeSkippingGateway(
   overrides: Record<string, string> = {},
-  options: { bank?: 'sandbox' | 'simulator' } = {},
+  options: Pick<NonNullable<Parameters<typeof startTestGateway>[1]>, 'bank' | 'activityInterceptors'> = {},
 ): Promise<TestGateway> {
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-test-server-'));
   const server = await startTemporalTestServer({ port: await freePort(), logDir });

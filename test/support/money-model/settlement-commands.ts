@@ -4,7 +4,7 @@ import { askRefunds, chargeback, type ModelOrder, type World } from './world';
 import { dailyRun, FILE_FORMS } from './schedule';
 import { ACCOUNT_CHOICES, changeAccount, holdOrRelease, payBurst, splitOrder, type BurstPayment } from './settlement-actions';
 import type { Model } from './commands';
-import { storeOutage } from './server-faults';
+import { storeOutage, workerCrash } from './server-faults';
 
 /**
  * The settlement side of the model's commands: realistic amounts and busy hours, a fee plan that
@@ -146,4 +146,22 @@ const storeOutageCmd = fc.constantFrom(200, 1000, 3000).map((ms) =>
   ),
 );
 
-export const settlementCommands = () => [burstCmd, burstCmd, splitCmd, holdCmd, accountCmd, dailyRunCmd, storeOutageCmd];
+/** The worker dies under its next activity runs: each is retried, its work possibly done already. */
+const workerCrashCmd = fc.integer({ min: 1, max: 4 }).map((n) =>
+  command(
+    `workerCrash(${n} activities)`,
+    () => true,
+    async (_m, w) => workerCrash(w, n),
+  ),
+);
+
+export const settlementCommands = () => [
+  burstCmd,
+  burstCmd,
+  splitCmd,
+  holdCmd,
+  accountCmd,
+  dailyRunCmd,
+  storeOutageCmd,
+  workerCrashCmd,
+];

@@ -13,6 +13,7 @@ import { testStore } from '../servers';
 import type { FeePlan } from '../../../src/domain/settlement-fees';
 import { breakClaimIfAsked } from './break-claim';
 import { startStoreProxy, type StoreProxy } from './store-proxy';
+import { WorkerCrash } from './worker-crash';
 
 /**
  * The real stack the money model drives (money-model/README in docs/contributors/tests.md): the
@@ -33,15 +34,18 @@ export interface MoneyStack {
   debitBookedAt: Map<string, number>;
   /** The gateway reaches the store through it: the store-outage command cuts it for a while. */
   storeProxy: StoreProxy;
+  /** The worker-crash command arms it: the next activity runs die before or after their work. */
+  workerCrash: WorkerCrash;
   stop(): Promise<void>;
 }
 
 export async function startMoneyStack(): Promise<MoneyStack> {
   const receiverDown = new Set<string>();
   const storeProxy = await startStoreProxy((await testStore()).uri);
+  const workerCrash = new WorkerCrash();
   const gw = await startTimeSkippingGateway(
     { TIME_SKIP_TIMEOUT_SECONDS: '30', MONGODB_URI: storeProxy.uri },
-    { bank: 'simulator' },
+    { bank: 'simulator', activityInterceptors: [workerCrash.interceptor] },
   );
   breakClaimIfAsked();
   const receiver = await startReceiver((n) =>
@@ -67,6 +71,7 @@ export async function startMoneyStack(): Promise<MoneyStack> {
     receiverDown,
     debitBookedAt,
     storeProxy,
+    workerCrash,
     async stop() {
       await receiver.close();
       await gw.stop();
@@ -134,6 +139,7 @@ export interface ModelDebit {
 export const bankMandateId = (w: World, m: ModelMandate) => `${w.merchant.merchantIdentifier}:${m.orderId}`;
 
 export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed: number; plan: FeePlan }): Promise<World> {
+  stack.workerCrash.disarm();
   const merchant = await stack.gw.newMerchant('Money Model Merchant');
   await stack.gw.rt.merchants.updateSettings(merchant.merchantIdentifier, {
     webhookUrl: `${stack.receiver.url}/${merchant.merchantIdentifier}`,
