@@ -1,3 +1,5 @@
+import { recordRun } from './results-file';
+
 /** One hot path beside its ceiling from the same run, and whether the target ratio is met. */
 export interface BenchRow {
   path: string;
@@ -31,8 +33,9 @@ export function ratioRow(
   };
 }
 
-/** Prints the table and a MET/MISSED line per row; returns whether every target was met. */
+/** Prints the table and a MET/MISSED line per row, records the run; returns whether every target was met. */
 export function report(rows: BenchRow[]): boolean {
+  recordRun(rows);
   console.table(rows.map(({ met, ...r }) => ({ ...r, result: met ? 'MET' : 'MISSED' })));
   for (const r of rows) console.log(`${r.met ? 'MET' : 'MISSED'}: ${r.path} ratio ${r.ratio} (target ${r.target})`);
   return rows.every((r) => r.met);

@@ -1,0 +1,41 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RESULTS_FILE, type RecordedRun } from '../../bench/support/results-file';
+import { parseResults, summaryTable, withSummary } from '../../bench/support/summary-table';
+
+const run = (at: string, ratios: Record<string, number>): RecordedRun => ({
+  at,
+  commit: 'c',
+  dirty: false,
+  machine: { cpus: 2, cpuModel: 'x', memoryGiB: 24, loadAverage1m: 1, node: 'v20' },
+  script: 'bench/x.ts',
+  settings: {},
+  rows: Object.entries(ratios).map(([p, ratio]) => ({
+    path: p,
+    measured: '',
+    ceiling: '',
+    ratio,
+    target: '>= 0.8',
+    met: ratio >= 0.8,
+  })),
+});
+
+describe('Benchmark results: every run recorded, the summary generated from all of them', () => {
+  it('summarises each row by the median of every run, with its spread, MET or MISSED by the median', () => {
+    const table = summaryTable([
+      run('2026-12-01T00:00:00Z', { a: 0.9, b: 0.5 }),
+      run('2026-12-02T00:00:00Z', { a: 0.7, b: 0.95 }),
+      run('2026-12-03T00:00:00Z', { a: 0.85 }),
+    ]);
+    assert.match(table, /\| bench\/x\.ts \| a \| 3 \| 0\.85 \| 0\.7 to 0\.9 \| >= 0\.8 \| MET \| 2026-12-03 \|/);
+    // Two runs: the median is their mean, below the target although one run met it.
+    assert.match(table, /\| bench\/x\.ts \| b \| 2 \| 0\.725 \| 0\.5 to 0\.95 \| >= 0\.8 \| MISSED \| 2026-12-02 \|/);
+  });
+
+  it('docs/contributors/benchmarks.md carries the summary of bench/results.jsonl as it is (npm run bench:summary)', () => {
+    const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'contributors', 'benchmarks.md'), 'utf8');
+    const runs = existsSync(RESULTS_FILE) ? parseResults(readFileSync(RESULTS_FILE, 'utf8')) : [];
+    assert.equal(doc, withSummary(doc, runs), 'the summary is stale: run npm run bench:summary');
+  });
+});
