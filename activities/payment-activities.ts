@@ -143,7 +143,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     /**
      * Records the first outcome of a Pending payment; replays return the stored result unchanged.
      * A success a reconciliation file reported (the bank's answer marked `delayed`) is a delayed
-     * success (DECISIONS.md, Transactions and states): reported here to the non-real-time webhook,
+     * success (design.md, Transactions and states): reported here to the non-real-time webhook,
      * also by a retry after the write (at least once), and never sent in real time.
      */
     async recordPaymentOutcome(input: RecordOutcomeInput): Promise<OutcomeRecorded> {

@@ -30,7 +30,7 @@ def schemes(case) -> set:
     return names
 
 
-# The express checkout's signed fields, in order (DECISIONS.md, Checkout).
+# The express checkout's signed fields, in order (design.md, Checkout).
 EXPRESS_FIELDS = [
     "amount", "bankid", "buyerAddress", "buyerCity", "buyerCountry", "buyerEmail", "buyerFirstName",
     "buyerLastName", "buyerPhoneNumber", "buyerPincode", "buyerState", "currency", "debitorcredit",

@@ -215,7 +215,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   redirect = reply.redirect ?? null;
   const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
   let answer: BankAnswer | null = answered ? lateAnswer! : null;
-  // Before giving up on a silent bank, ask it once (DECISIONS.md): only without a final answer is it 1023.
+  // Before giving up on a silent bank, ask it once (design.md, Transactions and states): only without a final answer is it 1023.
   if (!answered && has('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
   if (!answer)
     log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });

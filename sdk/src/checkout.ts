@@ -3,7 +3,7 @@ import { SignatureVerificationError } from './signature-error';
 import type { CheckoutData, CheckoutFields } from './types';
 
 /**
- * Zaakpay-compatible hosted checkout (DECISIONS.md, Checkout): sign one of the three request forms,
+ * Zaakpay-compatible hosted checkout (the gateway's checkout guide): sign one of the three request forms,
  * render it as a page that posts itself to the gateway from the payer's browser, and verify the
  * signed form the payer's browser brings back to your returnUrl.
  */

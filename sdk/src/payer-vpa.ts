@@ -1,6 +1,6 @@
 import { constants, publicEncrypt } from 'node:crypto';
 
-/** How `payerVpa` is RSA-encrypted: the gateway accepts all three (DECISIONS.md, Keys and merchants). */
+/** How `payerVpa` is RSA-encrypted: the gateway accepts all three (OAEP with SHA-256 or SHA-1, and PKCS#1 v1.5). */
 export type VpaPadding = 'oaep-sha256' | 'oaep-sha1' | 'pkcs1';
 
 /**

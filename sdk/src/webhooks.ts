@@ -4,7 +4,7 @@ import { SignatureVerificationError } from './signature-error';
 import type { LateTxn, RealtimeTxn, SettlementProcessed, TxnData } from './types';
 
 /**
- * Webhook verification (DECISIONS.md, Webhooks): the contract's `checksum` (HMAC-SHA256 of the exact
+ * Webhook verification, as the gateway signs its calls: the contract's `checksum` (HMAC-SHA256 of the exact
  * `txnData` text with the secret key) and, when you give your webhook signing secret, the Standard
  * Webhooks signature (`webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">`)
  * with a bounded timestamp, which also refuses replays of old calls.

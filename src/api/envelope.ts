@@ -50,7 +50,7 @@ export function failureBody(kind: EnvelopeKind, code: number, text: string, http
   if (kind === 'checkTxn') return checkTxnFailure(String(code), text);
   if (kind === 'settlementReport') return settlementReportFailure(String(code), text);
   if (kind === 'split') return splitFailure(String(code), text);
-  // The payment link envelope (DECISIONS.md): statusCode is the HTTP status, no entry was made.
+  // The payment link envelope (design.md, Payment links): statusCode is the HTTP status, no entry was made.
   if (kind === 'paylink') return { success: false, statusCode: http, errorMessage: `${code}: ${text}`, data: [] };
   return { success: false, message: { code: String(code), text } };
 }

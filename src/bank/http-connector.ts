@@ -61,7 +61,7 @@ export interface HttpBankConnectorOptions {
   refuseSimulator?: boolean;
 }
 
-/** What the gateway reports for each bank response code (the gateway's codes: DECISIONS.md). */
+/** What the gateway reports for each bank response code (the gateway's codes: design.md, Environments and the bank protocol). */
 const DECLINE_RESPONSE: Partial<Record<BankResponseCode, PaymentResponseKey>> = { '13': 'belowMinimum' };
 
 export class BankCallError extends Error {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_AMOUNT_PAISE } from '../domain/money';
 
 /**
- * The acquirer protocol v1 (DECISIONS.md, Environments and the bank): what the gateway sends a bank
+ * The acquirer protocol v1 (design.md, Environments and the bank protocol): what the gateway sends a bank
  * and what a bank sends back, as zod schemas. The HTTP connector, the callbacks route, the bank
  * simulator and the protocol's OpenAPI document (`GET /bank/openapi.json`) are all built from these,
  * so none of them can drift from the others.

@@ -16,7 +16,7 @@ import type {
 } from './connector';
 
 /**
- * The sandbox bank: decides from the test instrument (DECISIONS.md) and answers at once, or never
+ * The sandbox bank: decides from the test instrument (design.md, Sandbox and test instruments) and answers at once, or never
  * for `noanswer@sandbox`. Reference numbers derive from the txnId, so a retried request gets the
  * same answer. The hostile conducts it can play without calling back (sandbox-bank.ts): `slow`
  * answers a second late, `inquiryPending` keeps its approval from the first status inquiry;
@@ -37,7 +37,7 @@ export class SandboxBankConnector implements BankConnector, BankPayouts {
 
   /**
    * Pays at once, with a UTR derived from the payoutId; an account number starting with 000 is
-   * refused as invalid (DECISIONS.md test instruments). A repeated payoutId answers the first payout.
+   * refused as invalid (design.md, Sandbox and test instruments). A repeated payoutId answers the first payout.
    */
   async requestPayout(request: BankPayoutRequest): Promise<BankPayoutAnswer> {
     const known = this.payouts.get(request.payoutId);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Both directions of the bank protocol are signed the same way (DECISIONS.md): `X-Bank-Timestamp`
+ * Both directions of the bank protocol are signed the same way (design.md, Environments and the bank protocol): `X-Bank-Timestamp`
  * (Unix seconds) and `X-Bank-Signature` = lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`
  * with the shared bank secret. A GET signs an empty body. A timestamp more than five minutes away
  * from the receiver's clock is refused, so a captured request cannot be replayed later.

@@ -1,6 +1,6 @@
 /**
  * The gateway's error catalogue: every failure a client can see, with its HTTP status (as
- * DECISIONS.md assigns them), its numeric code and its text. Codes 2000-2099 are the gateway's
+ * design.md's HTTP status codes assign them), its numeric code and its text. Codes 2000-2099 are the gateway's
  * own; the contract's codes (100, 128, 1030, 1101...) stay with the APIs that define them.
  */
 export const ApiErrors = {
@@ -61,7 +61,7 @@ export const ApiErrors = {
     text: 'The payment is being decided or its workflow has not started: send the callback again',
   },
   // The ledger's and bulk API's own codes (the contract's Errors table).
-  // The ledger's and bulk API's own codes: Zaakpay's published ledger codes (DECISIONS.md, Limits and pagination).
+  // The ledger's and bulk API's own codes: Zaakpay's published ledger codes (design.md, Limits and pagination).
   ledgerApiKeyMissing: { http: 401, code: 100, text: 'API key value can not be empty.' },
   ledgerApiKeyInvalid: { http: 401, code: 112, text: 'X-API-KEY not correct.' },
   ledgerDateMissing: { http: 400, code: 1026, text: 'startDateTime or endDateTime is missing' },
@@ -89,7 +89,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Business results answered with HTTP 200 and a false flag (DECISIONS.md, HTTP status codes). */
+/** Business results answered with HTTP 200 and a false flag (design.md, HTTP status codes). */
 export const BusinessResults = {
   statusFound: { code: 100, text: 'Transaction completed successfully' },
   orderNotFound: { code: 2020, text: 'No transaction found for this order' },

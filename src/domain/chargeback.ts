@@ -9,7 +9,7 @@ export type ChargebackDecision =
   | { ok: false; refusal: 'notAllowed' | 'amountExceeds' | 'amountDiffers' };
 
 /**
- * The chargeback transitions of DECISIONS.md: a Success charged back in full becomes Chargeback
+ * The chargeback transitions (design.md, Transactions and states): a Success charged back in full becomes Chargeback
  * (6), in part Partial Chargeback (8); a revert of the same amount makes them Chargeback Reverted
  * (5) and Partial Chargeback Reverted (7). Nothing else.
  */

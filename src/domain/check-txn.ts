@@ -6,7 +6,7 @@ import type { RefundEntry, Transaction } from './transaction';
 import { realtimeEntry } from './webhook';
 
 /**
- * Zaakpay's legacy status API, `POST /checkTxn?v=5` (DECISIONS.md, Legacy status): the status API's
+ * Zaakpay's legacy status API, `POST /checkTxn?v=5` (design.md, Legacy status): the status API's
  * order record with the further product descriptions and the card's details, and Zaakpay's codes.
  */
 

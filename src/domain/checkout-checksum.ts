@@ -1,7 +1,7 @@
 import { checksumMatches, type VerifyingKeys } from './checksum';
 
 /**
- * The request checksums of Zaakpay's checkout entries (DECISIONS.md, Checkout), as the public kits
+ * The request checksums of Zaakpay's checkout entries (design.md, Checkout), as the public kits
  * compute them. Each scheme yields the candidate texts a genuine request may have been signed over;
  * a checksum is accepted when it is the HMAC-SHA256 of one of them (each compared in constant time).
  */

@@ -5,7 +5,7 @@ import { realtimeEntry } from './webhook';
 
 /**
  * Where a hosted checkout came from decides what its return to the merchant carries
- * (DECISIONS.md, Checkout: the return): `/transactU?v=8` and `/api/paymentTransact/V8` the V8
+ * (design.md, Checkout: the return): `/transactU?v=8` and `/api/paymentTransact/V8` the V8
  * fields, `/V7` its shorter list, the legacy `/transact` three quoted fields (`v=2` four).
  */
 export const CHECKOUT_ENTRIES = ['transactU', 'V8', 'V7', 'transact', 'transactV2', 'transactV3'] as const;

@@ -4,7 +4,7 @@ import { derivedKey } from './secrets';
 import type { Transaction } from './transaction';
 
 /**
- * Zaakpay's hosted checkout (DECISIONS.md, Checkout): what every entry's request comes down to, the
+ * Zaakpay's hosted checkout (design.md, Checkout): what every entry's request comes down to, the
  * payer's choices it may narrow the page to, and the codes its refusals carry.
  */
 

@@ -31,7 +31,7 @@ export interface SecretKeys {
 
 /**
  * The keys a merchant's checksums are verified with at `at`: the current one, and during a rotation's
- * overlap the one(s) it replaced (DECISIONS.md, Keys and merchants). What the gateway signs uses the current one only.
+ * overlap the one(s) it replaced (design.md, Keys and merchants). What the gateway signs uses the current one only.
  */
 export function secretKeysAt(k: SecretKeys, at: Date): string[] {
   return [k.secretKey, ...k.previousSecretKeys.filter((p) => p.retiresAt.getTime() > at.getTime()).map((p) => p.secretKey)];

@@ -1,5 +1,5 @@
 /**
- * Dashboard roles (DECISIONS.md, Merchant dashboard): owner (users, keys, settings, money),
+ * Dashboard roles (design.md, Merchant dashboard): owner (users, keys, settings, money),
  * developer (keys, webhooks, logs) and viewer (read only). Pages ask for a permission, never a role.
  * Only owners hold credentials that move money: a new API key creates payment links and the
  * secret key signs /updateTxn refunds, which a developer may not make in the dashboard either.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** 32 lowercase hex characters (merchantIdentifier and secretKey, as DECISIONS.md fixes them). */
+/** 32 lowercase hex characters (merchantIdentifier and secretKey, when generated: design.md, Keys and merchants). */
 export const randomHex32 = () => randomBytes(16).toString('hex');
 
 /** Gateway transaction id: sortable by creation time, unique without coordination. */

@@ -24,7 +24,7 @@ const refundEntries = z.array(
 const ledgerRefundDetailSchema = refundEntries
   .nullable()
   .describe('refunds started on the transaction and not failed; null when there are none');
-/** The bulk record's refundDetail: the contract types it an array (DECISIONS.md, Status API records). */
+/** The bulk record's refundDetail: the contract types it an array (design.md, Status API records). */
 const bulkRefundDetailSchema = refundEntries.describe(
   'refunds started on the transaction and not failed; [] when there are none',
 );
@@ -87,7 +87,7 @@ export type BulkRecord = z.infer<typeof bulkRecordSchema>;
 const card = (i: PaymentInstrument) => (i.kind === 'CARD' ? i : null);
 const bankName = (i: PaymentInstrument) => ('bankName' in i ? i.bankName : null);
 const responseCodeNumber = (code: string) => (/^\d+$/.test(code) ? Number(code) : null);
-/** Zaakpay's bulk sample carries the approval code as a number (DECISIONS.md, Status API records). */
+/** Zaakpay's bulk sample carries the approval code as a number (design.md, Status API records). */
 const approvalCodeNumber = (code: string | null) => (code !== null && /^\d{1,15}$/.test(code) ? Number(code) : null);
 
 /** The refunds started on the transaction and not failed, as both records list them. */
@@ -110,7 +110,7 @@ const nullWhenEmpty = <T>(list: T[]): T[] | null => (list.length === 0 ? null : 
 export function toLedgerRecord(t: Transaction): LedgerRecord {
   const c = card(t.instrument);
   const state = ledgerStateOf(t);
-  // A Pending transaction has no outcome yet: null, as Zaakpay's ledger sample (DECISIONS.md, Outcome codes).
+  // A Pending transaction has no outcome yet: null, as Zaakpay's ledger sample (design.md, Outcome codes).
   const outcome = t.status === 'Pending' ? null : publishedOutcome(t);
   return {
     txnInitiatedDate: formatIstDateTime(t.createdAt),
@@ -137,7 +137,7 @@ export function toLedgerRecord(t: Transaction): LedgerRecord {
 
 /**
  * A bulk record, signed: the checksum is the HMAC of the record's JSON without `checksum`, the other
- * keys in the order they are returned (DECISIONS.md). Only successful transactions are bulk records.
+ * keys in the order they are returned (design.md, Limits and pagination). Only successful transactions are bulk records.
  */
 export function toBulkRecord(t: Transaction, secretKey: string): BulkRecord {
   const c = card(t.instrument);

@@ -11,7 +11,7 @@ export interface LedgerState {
 
 /**
  * The ledger's `status`, `state` and `stateDescription` for every transaction status: the one table
- * (DECISIONS.md). The contract names 2 Processing, 6 Declined, 7 Captured and 22 Partial Refund
+ * (design.md, Transactions and states). The contract names 2 Processing, 6 Declined, 7 Captured and 22 Partial Refund
  * Initiated; the numbers from 23 on are the gateway's own for the states it does not enumerate.
  */
 export const LEDGER_STATES: Record<TxnStatusName, LedgerState> = {

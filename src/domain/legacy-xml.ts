@@ -1,7 +1,7 @@
 import { hmacSha256Hex } from './checksum';
 
 /**
- * Zaakpay's legacy XML answer (`POST /checktransaction`, `POST /updatetransaction`; DECISIONS.md,
+ * Zaakpay's legacy XML answer (`POST /checktransaction`, `POST /updatetransaction`; design.md,
  * Legacy XML APIs), as its older kits and PHP `simplexml` clients read it. The shape is fixed and
  * small, so it is written here with every value escaped rather than through an XML library.
  */

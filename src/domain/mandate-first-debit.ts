@@ -2,7 +2,7 @@ import { ORDER_ID_PATTERN } from './identifiers';
 import type { Mandate } from './mandate';
 
 /**
- * The orderIds a first debit may take, in order (DECISIONS.md, Mandates): `<orderId>-first` when
+ * The orderIds a first debit may take, in order (design.md, Mandates and peak windows): `<orderId>-first` when
  * that fits the orderId rules (an orderId up to 58 characters), then `<txnid>-first` with the
  * mandate's txnid (bankPostData.txnid of the create answer). The first one free in the merchant's
  * namespace is held for the debit when the mandate is created. (The status API reads the mandate

@@ -1,7 +1,7 @@
 import type { Paise } from './money';
 
 /**
- * UPI AutoPay mandates (DECISIONS.md, Mandates). A mandate is the payer's standing permission for
+ * UPI AutoPay mandates (design.md, Mandates and peak windows). A mandate is the payer's standing permission for
  * the merchant to debit up to `maxAmountPaise` per debit between startDate and endDate; each debit
  * (the first debit, an execution) is a transaction of its own.
  */

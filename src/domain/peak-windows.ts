@@ -1,5 +1,5 @@
 /**
- * UPI AutoPay's peak windows (DECISIONS.md, Mandates): 10:00-13:00 and 17:00-21:30 IST, start
+ * UPI AutoPay's peak windows (design.md, Mandates and peak windows): 10:00-13:00 and 17:00-21:30 IST, start
  * inclusive, end exclusive. No mandate execution, nor its scheduling, happens inside one. IST has no
  * daylight saving, so the minute of the IST day is arithmetic on the instant.
  */

@@ -1,7 +1,7 @@
 import { checksumMatches, hmacSha256Hex, type VerifyingKeys } from './checksum';
 
 /**
- * The signed QR image address of DECISIONS.md: `checksum` = HMAC-SHA256(secretKey, label + mid +
+ * The signed QR image address (design.md, Keys and merchants): `checksum` = HMAC-SHA256(secretKey, label + mid +
  * width + height + data), where `data` is the percent-encoded intent exactly as it stands in the
  * address. The gateway alone signs and checks it, so its text starts with a label of ours
  * (QR_IMAGE_LABEL): no text a merchant signs starts that way (merchant ids are hexadecimal, the

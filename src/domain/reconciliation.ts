@@ -67,7 +67,7 @@ function parseRow(fields: string[], line: number): ReconciliationRow | Rejection
   return { line, txnId, bankRefNum: bankRefNum || null, status, amountPaise: Number(amount) };
 }
 
-/** What a line means for the transaction it names (DECISIONS.md: Operator API, reconciliations). */
+/** What a line means for the transaction it names (design.md, Reconciliation). */
 export type RowVerdict =
   | { kind: 'rejected'; reason: string }
   | { kind: 'unchanged' }

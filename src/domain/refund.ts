@@ -55,7 +55,7 @@ export function decideRefund(t: Transaction, updateDesired: UpdateDesired, amoun
 /**
  * txnStatus after refunds: 3 when nothing remains, 4 while something does, Success when none stands.
  * A refund the bank fails undoes its own step back (4 -> 0, 3 -> 4 or 0): that is the refund not
- * having happened, not a transition of its own, so txn-status.ts keeps DECISIONS.md's table as it is.
+ * having happened, not a transition of its own, so txn-status.ts keeps the table of design.md, Transactions and states, as it is.
  */
 export function statusForReserved(amountPaise: Paise, reservedPaise: Paise): TxnStatusName {
   if (reservedPaise <= 0) return 'Success';

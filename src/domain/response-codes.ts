@@ -1,7 +1,7 @@
 /**
  * Zaakpay's published outcome codes: the only transaction `responseCode`/`responseDescription` pairs
  * merchants see, the same on every surface (status API, /checkTxn, the legacy XML status, webhooks,
- * the checkout return, ledger and bulk), because merchants' code branches on them (DECISIONS.md,
+ * the checkout return, ledger and bulk), because merchants' code branches on them (design.md,
  * Outcome codes; docs/merchants/errors.md).
  */
 export const PublishedOutcome = {

@@ -4,7 +4,7 @@ import { MIN_BANK_AMOUNT_PAISE, type Paise } from './money';
 import type { PaymentResponseKey } from './response-codes';
 
 /**
- * The sandbox payer and bank of DECISIONS.md: the payer picks the outcome through the instrument.
+ * The sandbox payer and bank (design.md, Sandbox and test instruments): the payer picks the outcome through the instrument.
  * One table per instrument kind; everything about the sandbox is decided here.
  */
 export type SandboxBehaviour = 'pay' | 'decline' | 'silent';
@@ -37,7 +37,7 @@ export const SANDBOX_VPAS: Record<string, { behaviour: SandboxBehaviour; bankNam
 export const sandboxConductOf = (vpa: string): BankConduct | undefined => SANDBOX_VPAS[vpa.toLowerCase()]?.conduct;
 
 /**
- * Mandate payers (DECISIONS.md, Sandbox payer for mandates): whether the payer approves the
+ * Mandate payers (design.md, Sandbox and test instruments): whether the payer approves the
  * mandate, whether the payer's bank accepts a pre-debit notification (`notifyfail@sandbox` makes
  * every notify answer 1110), and how its debits end. Any other VPA declines the mandate.
  */

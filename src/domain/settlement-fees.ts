@@ -24,7 +24,7 @@ export interface FeePlan {
   refundReturnsFee: boolean;
 }
 
-/** GST on the gateway's fee, in percent (DECISIONS.md). */
+/** GST on the gateway's fee, in percent (design.md, Settlements and split payments). */
 export const GST_PERCENT = 18;
 
 const rate = (percentBps: number, fixedPaise = 0): FeeRate => ({ percentBps, fixedPaise });

@@ -3,7 +3,7 @@ import type { Paise } from './money';
 import type { SettlementAction, SettlementLine } from './settlement';
 
 /**
- * Zaakpay's Settlement API (`POST /api/v2/getSettlementReport`, DECISIONS.md, Settlements and split
+ * Zaakpay's Settlement API (`POST /api/v2/getSettlementReport`, design.md, Settlements and split
  * payments): the checksum string, the utr_date format and the report line's fields and formats.
  */
 

@@ -131,7 +131,7 @@ export type SettlementOutcome = { pay: true; netPaise: Paise } | { pay: false; n
 
 /**
  * A positive net is paid; zero or negative pays nothing and is carried into the next settlement
- * (DECISIONS.md: "a negative net pays nothing and carries forward").
+ * (design.md, Settlements and split payments).
  */
 export function settlementOutcome(linesNetPaise: Paise, carriedInPaise: Paise): SettlementOutcome {
   const netPaise = linesNetPaise + carriedInPaise;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Paise } from './money';
 
 /**
- * Zaakpay's Split Payment API (`POST /api/v1/splitTxnByAmount`, DECISIONS.md, Settlements and split
+ * Zaakpay's Split Payment API (`POST /api/v1/splitTxnByAmount`, design.md, Settlements and split
  * payments). Amounts are integer paise, as Zaakpay documents them ("Txn amount in paisa, Integer"),
  * sent as digit strings (its sample) or JSON integers. A merchant is named by
  * `zaakMerchantIdentifier` or `merchantIdentifier`, trimmed as its sample's padded identifiers need:

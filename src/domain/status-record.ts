@@ -48,7 +48,7 @@ export const statusOrderRecordSchema = z.object({
 });
 export type StatusOrderRecord = z.infer<typeof statusOrderRecordSchema>;
 
-/** The card of a payment that had none (DECISIONS.md, Status API records): the webhook's NA for text without data. */
+/** The card of a payment that had none (design.md, Status API records): the webhook's NA for text without data. */
 const NO_CARD = { cardToken: 'NA', cardId: 'NA' } as const;
 
 /** What a record is made of (never the buyer's details, nor a VPA): the status API reads only these. */
@@ -97,7 +97,7 @@ export function toStatusOrderRecord(t: StatusSource): StatusOrderRecord {
 }
 
 /**
- * A mandate read through the status API by its create orderId (DECISIONS.md): txnStatus 2 while
+ * A mandate read through the status API by its create orderId (design.md, Status API records): txnStatus 2 while
  * the payer has not answered, 0 while ACTIVE, 1 once it can debit no more; the code tells which.
  */
 export function toStatusMandateRecord(m: Mandate): StatusOrderRecord {

@@ -162,7 +162,7 @@ export function extraProductDescriptions(from: ExtraProductDescriptions): ExtraP
 
 /**
  * A Failure no bank's final answer decided, which a later bank approval (a callback, a reconciliation
- * line) turns into a delayed success (DECISIONS.md): the service marked it (silent bank, expired QR
+ * line) turns into a delayed success (design.md, Transactions and states): the service marked it (silent bank, expired QR
  * or link, a refused request), or the payer cancelled a hosted checkout (102) whose UPI intent or QR
  * the page had already handed out, so the payer may still have paid in their UPI app.
  */

@@ -1,4 +1,4 @@
-/** The contract's `txnStatus` codes (status API) and the transitions DECISIONS.md allows. */
+/** The contract's `txnStatus` codes (status API) and the transitions design.md allows (Transactions and states). */
 export const TxnStatus = {
   Success: 0,
   Failure: 1,

@@ -27,7 +27,7 @@ export interface OrderIdClaim {
 type ClaimDoc = OrderIdClaim & { _id: string };
 
 /**
- * One orderId namespace per merchant across every kind of order (DECISIONS.md, Transactions and
+ * One orderId namespace per merchant across every kind of order (design.md, Transactions and
  * states). Orders live in two collections, so neither's primary key alone can refuse a mandate and
  * a QR racing for one orderId: each first inserts its claim here, keyed like the orders
  * (`<merchantIdentifier>:<orderId>`), and the primary key's refusal is the atomic arbiter. Within one

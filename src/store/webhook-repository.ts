@@ -185,7 +185,7 @@ export class WebhookRepository {
 
   /**
    * Deliveries matching the filter, newest first. An operator listing: it scans the collection,
-   * which the store cannot index beyond _id (ARCHITECTURE.md); `limit` bounds the answer. Bodies
+   * which the store cannot index beyond _id (docs/contributors/store.md); `limit` bounds the answer. Bodies
    * are left out (never shown, never decrypted in bulk).
    */
   async list(filter: DeliveryFilter, limit: number): Promise<WebhookDeliverySummary[]> {

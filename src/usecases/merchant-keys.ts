@@ -7,7 +7,7 @@ import { newEncryptionKey } from './provision-merchant';
 
 /**
  * A merchant's keys, one set of operations for the dashboard, the ops API and the CLI
- * (DECISIONS.md, Merchant dashboard): API keys (several, labelled, shown once, revocable), the
+ * (design.md, Merchant dashboard): API keys (several, labelled, shown once, revocable), the
  * secret key rotated with an overlap, the RSA key rotated and retired.
  */
 

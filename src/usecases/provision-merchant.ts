@@ -22,7 +22,7 @@ export interface MerchantKeys extends MerchantCredentials {
 
 /**
  * Provisions a merchant with new keys, or imports one moving from another Zaakpay-compatible
- * gateway with the merchantIdentifier and secretKey it has (DECISIONS.md, Importing a merchant):
+ * gateway with the merchantIdentifier and secretKey it has (design.md, Importing a merchant):
  * its code then changes only the host. A taken identifier is refused and nothing is stored.
  */
 export async function provisionMerchant(

@@ -21,7 +21,7 @@ import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 
 /**
- * Every refusal of the checkout entries (DECISIONS.md, Checkout): a wrong checksum in any scheme is
+ * Every refusal of the checkout entries (design.md, Checkout): a wrong checksum in any scheme is
  * 180, a missing field 108 and an invalid one 109 naming it, an unknown merchant 101, no return
  * address 182, a used orderId refused without touching its order. A refusal never gives a 500 and
  * stores nothing: no order, no claim on its orderId, no checkout.

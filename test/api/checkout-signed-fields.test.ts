@@ -18,7 +18,7 @@ import { newOrderId, storedTransaction } from '../support/payments';
 /**
  * A payer holding a merchant's signed checkout form cannot change the order it makes: the legacy
  * checksum signs values, not names, so a legacy form is taken only with its names in an order the
- * kits post (DECISIONS.md, Checkout); and a checksum that verifies only over the PHP-sanitized
+ * kits post (design.md, Checkout); and a checksum that verifies only over the PHP-sanitized
  * values makes the order of those values, never of characters the payer added.
  */
 describe('Checkout: the signed fields are the order, whatever the payer re-posts', function () {

@@ -30,7 +30,7 @@ import { newOrderId, paymentFinished } from '../support/payments';
 /**
  * Zaakpay's checkout entries over real HTTP: each entry and checksum scheme creates an order that
  * the hosted page pays through the payment workflow, and the result goes back signed exactly as
- * DECISIONS.md describes it (verified here by code written from DECISIONS.md, not the gateway's).
+ * docs/contributors/design.md describes it (verified here by code written from its rulings, not the gateway's).
  * Also run against the bank simulator (npm run test:bank-simulator): cards and net banking then go
  * through the bank's page.
  */

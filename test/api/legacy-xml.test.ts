@@ -8,7 +8,7 @@ import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../s
 import { refundFinished } from '../support/refunds';
 
 /**
- * Zaakpay's legacy XML APIs as its older kits call them (DECISIONS.md, Legacy XML APIs): the old PHP
+ * Zaakpay's legacy XML APIs as its older kits call them (design.md, Legacy XML APIs): the old PHP
  * kit's status and update pages (test_status_check_input.html through poststatuschecktozaakpay.php,
  * test_mtx_update_input.html through postmtxupdatetozaakpay.php: every field posted, PHP-sanitized,
  * in form order, `submitButton` included, signed `'v1''v2'...`) and the 1.1 PHP kit's refund page

@@ -8,7 +8,7 @@ import { createQr } from '../support/qr';
 
 /**
  * Zaakpay's clients send an optional field empty when they have no value and write mobiles with a
- * prefix (DECISIONS.md, Optional text fields and phone numbers): `""` counts as absent, and
+ * prefix (design.md, Optional text fields and phone numbers): `""` counts as absent, and
  * +919876543210, 919876543210 and 09876543210 are kept as 9876543210. Mandates are in
  * mandates.test.ts (they need the injectable clock).
  */

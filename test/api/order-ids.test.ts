@@ -10,7 +10,7 @@ import { createQr } from '../support/qr';
 import { startReceiver } from '../support/receiver';
 
 /**
- * One orderId namespace per merchant across every kind of order (DECISIONS.md, Transactions and
+ * One orderId namespace per merchant across every kind of order (design.md, Transactions and
  * states): sandbox payments, QR orders, payment links, mandates and each mandate debit. Every debit,
  * first debits included, is read through the status API by its orderId.
  */

@@ -10,7 +10,7 @@ import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../s
 import { startReceiver } from '../support/receiver';
 
 /**
- * One code table for every surface (DECISIONS.md, Outcome codes): merchants' code branches on
+ * One code table for every surface (design.md, Outcome codes): merchants' code branches on
  * Zaakpay's published codes (LetsTryFoods maps 400 to failed and anything unknown to pending), so a
  * decline is 400 and a failure the service decides is 183 on the status API, /checkTxn, the webhook
  * and the ledger alike, while the store and the dashboard keep the gateway's own reason.

@@ -11,7 +11,7 @@ import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../s
 import { createQr, payQr } from '../support/qr';
 import { refundFinished, updateTxn } from '../support/refunds';
 
-/** What merchants' existing code sends besides the contract's fields (DECISIONS.md, Unknown fields). */
+/** What merchants' existing code sends besides the contract's fields (design.md, Unknown fields). */
 const EXTRAS = {
   extra1: 'x',
   extra5: 'y',

@@ -22,7 +22,7 @@ import { newOrderId } from '../support/payments';
  * The hosted checkout in headless Chromium, from the merchant's cart page to its returnUrl: the
  * merchant's site (a loopback server) posts the signed request, the payer pays or cancels on the
  * gateway's page, and the browser posts the signed result back, where the merchant's own code
- * (written from DECISIONS.md) verifies the checksum. With JavaScript off (the payer presses the
+ * (written from the rulings in docs/contributors/design.md) verifies the checksum. With JavaScript off (the payer presses the
  * return button) and on (the return submits itself). Screenshots go to test-output/.
  */
 describe('Hosted checkout in a browser (headless Chromium): cart -> checkout page -> signed return', function () {

@@ -3,7 +3,7 @@ import type { MerchantCredentials } from '../../src/usecases/provision-merchant'
 import type { TestGateway } from './gateway';
 
 /**
- * A merchant's side of Zaakpay's checkout, written from DECISIONS.md (Checkout) and the public
+ * A merchant's side of Zaakpay's checkout, written from the rulings in docs/contributors/design.md (Checkout) and the public
  * kits' documented behaviour, never from the gateway's code: the request checksums, the posts, and
  * the verification of the signed return.
  */
@@ -91,7 +91,7 @@ export function postTransactU(
   );
 }
 
-/** The express checkout's signed fields, in the order DECISIONS.md lists them. */
+/** The express checkout's signed fields, in the order the kits sign them (design.md, Checkout). */
 const EXPRESS_ORDER = [
   'amount',
   'bankid',
@@ -375,7 +375,7 @@ export function returnFormOf(html: string): { action: string; fields: Pairs; aut
   };
 }
 
-/** The V8 return's fields and order (DECISIONS.md); V7 is the first twelve but bankid. */
+/** The V8 return's fields and order (design.md, Checkout: the return); V7 is the first twelve but bankid. */
 export const V8_RETURN = [
   'amount',
   'bank',
@@ -401,7 +401,7 @@ export const V8_RETURN = [
 export const V7_RETURN = V8_RETURN.slice(0, 13).filter((k) => k !== 'bankid');
 
 /**
- * A merchant's verification of the return, as DECISIONS.md describes it: V8/V7 `key=value&` of the
+ * A merchant's verification of the return, as design.md describes it (Checkout: the return): V8/V7 `key=value&` of the
  * listed fields in order; legacy the quoted values of every posted field but checksum, in order.
  */
 export function returnVerifies(secret: string, kind: 'V8' | 'V7' | 'legacy', fields: Pairs): boolean {

@@ -7,7 +7,7 @@ import { returnVerifies, type Pairs } from './checkout';
  * A merchant's web site on loopback, as Zaakpay's kits make one: `GET /shop/<name>` serves a page
  * whose form posts a signed checkout request to the gateway (`forms` says what each carries), and
  * `POST /response` is the returnUrl, which verifies the posted checksum with the merchant's own
- * code (written from DECISIONS.md) and shows what arrived.
+ * code (written from the rulings in docs/contributors/design.md) and shows what arrived.
  */
 export interface ReturnPost {
   url: string;

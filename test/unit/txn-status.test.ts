@@ -16,7 +16,7 @@ describe('transaction status codes and transitions', () => {
     });
   });
 
-  it('allows exactly the transitions of DECISIONS.md', () => {
+  it('allows exactly the transitions of the design rulings', () => {
     const allowed: [TxnStatusName, TxnStatusName][] = [
       ['Pending', 'Success'],
       ['Pending', 'Failure'],

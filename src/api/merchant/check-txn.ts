@@ -12,7 +12,7 @@ import { parseFormBody } from '../middleware/form-body';
 import { checkTxnDataSchema, type CheckTxnResponse } from '../schemas/check-txn';
 
 /**
- * `POST /checkTxn?v=5`, Zaakpay's legacy status API (DECISIONS.md, Legacy status): form fields
+ * `POST /checkTxn?v=5`, Zaakpay's legacy status API (design.md, Legacy status): form fields
  * `data` and `checksum` (HMAC-SHA256 of the raw `data` string). `data` is read leniently (JSON, or
  * the unquoted form of some PHP kits) only to find the merchant; after the checksum over the raw
  * text matched it is validated. Answers the order as the status API's record with the card and the

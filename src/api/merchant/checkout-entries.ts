@@ -27,7 +27,7 @@ import { checkoutRefusedPage } from '../pages/checkout-page';
 import type { CheckoutData, CheckoutResponseBody } from '../schemas/checkout';
 
 /**
- * Zaakpay's checkout entries (DECISIONS.md, Checkout), so merchants' code (and Zaakpay's public
+ * Zaakpay's checkout entries (design.md, Checkout), so merchants' code (and Zaakpay's public
  * kits) take payments by changing only the host:
  *  - `POST /transactU?v=8`: `data` (JSON text) + `checksum` over it (routed here by transact-u.ts);
  *  - `POST|GET /api/paymentTransact/V8` and `/V7`: flat fields, or the same `data` + `checksum`;

@@ -77,7 +77,7 @@ export function ledgerRoutes(deps: ApiDeps): Router {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'bulk', merchant.merchantIdentifier);
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
-    // The checksum header is optional; when sent it must sign the exact body (DECISIONS.md).
+    // The checksum header is optional; when sent it must sign the exact body (design.md, Limits and pagination).
     const presented = ctx.get('checksum');
     if (
       presented &&

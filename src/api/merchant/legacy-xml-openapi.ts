@@ -14,7 +14,7 @@ const SIGNING =
   "`checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500.";
 const codes = (list: { code: string; description: string }[]) => list.map((c) => `${c.code} ${c.description}`).join('; ');
 
-/** Zaakpay's legacy XML status and update APIs, for its older kits (DECISIONS.md, Legacy XML APIs). */
+/** Zaakpay's legacy XML status and update APIs, for its older kits (design.md, Legacy XML APIs). */
 export function legacyXmlPaths(): Record<string, object> {
   const responses = { 200: { description: 'the answer (a business result)', schema: xmlAnswer, mediaType: 'text/xml' } };
   return {

@@ -29,7 +29,7 @@ class XmlRefusal extends Error {
 }
 
 /**
- * Zaakpay's legacy XML APIs (DECISIONS.md, Legacy XML APIs), used by its older kits (PHP, JSP,
+ * Zaakpay's legacy XML APIs (design.md, Legacy XML APIs), used by its older kits (PHP, JSP,
  * Magento, the 1.1 PHP kit's refund page): flat form fields signed `'v1''v2'...` in the order
  * posted. `/checktransaction` is the one status read (`/checkTxn`'s record, so the same codes);
  * `/updatetransaction` the one refund use case (`/updateTxn`'s rules and codes). Every answer,

@@ -6,7 +6,7 @@ import { addressLimitKey } from '../../domain/network-address';
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits';
 
-/** The API families DECISIONS.md limits separately, per merchant. */
+/** The API families limited separately, per merchant (design.md, Limits and pagination). */
 export type ApiFamily =
   | 'status'
   | 'qr'

@@ -42,7 +42,7 @@ interface Loaded {
 }
 
 /**
- * The hosted checkout page (DECISIONS.md, Checkout): GET /checkout/:token shows the order open
+ * The hosted checkout page (design.md, Checkout): GET /checkout/:token shows the order open
  * (its payer's choices), in progress, or final with the signed return to the merchant's returnUrl;
  * POST /checkout/:token/pay takes the payer's instrument and POST /checkout/:token/cancel the
  * payer's cancel, each answered with a redirect back to the page. Payments and cancels go through

@@ -9,7 +9,7 @@ import type { ApiDeps } from '../deps';
  * GET /docs: the API reference rendered in the browser by Swagger UI (npm `swagger-ui-dist`, served
  * from the installed package: nothing is fetched from elsewhere at run time), from GET /openapi.json,
  * with the bank protocol (GET /bank/openapi.json) as the second document of its selector. Not
- * mounted in production (DECISIONS.md, API reference): merchants try requests on staging, and
+ * mounted in production (design.md, API reference): merchants try requests on staging, and
  * production keeps serving the machine-readable /openapi.json.
  */
 export function apiDocsRoutes(deps: ApiDeps): Router {

@@ -12,7 +12,7 @@ export const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
 };
 
 /**
- * Requests say what happens to fields a schema does not know (DECISIONS.md, Unknown fields): a
+ * Requests say what happens to fields a schema does not know (design.md, Unknown fields): a
  * `z.strictObject` (APIs of our own) refuses them, `additionalProperties: false`; a `z.object`
  * (the contract's and Zaakpay-shaped APIs) ignores them, stripped before use and never echoed,
  * which zod's input schema leaves unsaid: `additionalProperties: true` at every level, and for a

@@ -5,7 +5,7 @@ import { emailField, merchantIdentifierField, modeField, orderIdField, paiseStri
 import { billingAddress, shippingAddress } from './mandates';
 
 /**
- * Zaakpay's checkout entries (DECISIONS.md, Checkout). Like every Zaakpay-shaped API, fields they do
+ * Zaakpay's checkout entries (design.md, Checkout). Like every Zaakpay-shaped API, fields they do
  * not know are ignored. The flat forms' kits post every field of their form, the empty ones too:
  * an empty field counts as not sent.
  */

@@ -12,7 +12,7 @@ export const amountPaiseField = z
   .min(1, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`)
   .max(MAX_AMOUNT_PAISE, `must be between 1 and ${MAX_AMOUNT_PAISE} paise`);
 /**
- * Zaakpay's `mode`: "0" test or "1" live, as a string or a number (DECISIONS.md, mode). Live
+ * Zaakpay's `mode`: "0" test or "1" live, as a string or a number (design.md, Mode). Live
  * merchants send "1"; the value is ignored, since the gateway's environment decides whether money moves.
  */
 export const modeField = z
@@ -28,7 +28,7 @@ export const emailField = z
 
 /**
  * An optional field as Zaakpay's clients send it: empty (`buyerEmail: ""`) when they have no value,
- * which counts as absent on every API (DECISIONS.md, Optional text fields).
+ * which counts as absent on every API (design.md, Optional text fields and phone numbers).
  */
 export const emptyAsAbsent = <S extends z.ZodType>(field: S) =>
   z.union([z.literal('').transform(() => undefined), field]).optional();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DASHBOARD_ROLES, EMAIL_PATTERN, normalEmail } from '../../domain/dashboard-roles';
 import { PASSWORD_MAX_LENGTH } from '../../domain/password';
 
-/** The dashboard's own requests and forms: unknown fields are refused (DECISIONS.md, Unknown fields). */
+/** The dashboard's own requests and forms: unknown fields are refused (design.md, Unknown fields). */
 
 // The pattern before the transform, so that the API reference states it (no spaces around it).
 export const emailField = z.string().max(254).regex(EMAIL_PATTERN, 'must be an email address').transform(normalEmail);

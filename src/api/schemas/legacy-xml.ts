@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emptyAsAbsent, merchantIdentifierField, modeField, orderIdField, paiseStringField } from './common';
 
 /**
- * The flat forms of Zaakpay's legacy XML APIs (DECISIONS.md, Legacy XML APIs), read after the
+ * The flat forms of Zaakpay's legacy XML APIs (design.md, Legacy XML APIs), read after the
  * checksum matched. Fields they do not know (the kits' `submitButton`) are ignored but signed.
  */
 export const legacyCheckFormSchema = z.object({

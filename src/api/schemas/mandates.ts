@@ -13,7 +13,7 @@ import {
 
 /**
  * The form fields of POST /transactU (mandate create, notify and execute). Like every level of
- * `data`, a Zaakpay-shaped API: fields it does not know are ignored (DECISIONS.md, Unknown fields).
+ * `data`, a Zaakpay-shaped API: fields it does not know are ignored (design.md, Unknown fields).
  */
 export const mandateFormSchema = z.object({
   data: z

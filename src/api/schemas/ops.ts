@@ -3,7 +3,7 @@ import { returnUrlField } from './common';
 
 export const webhookUrlField = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 
-/** A merchant moving from another Zaakpay-compatible gateway keeps its credentials (DECISIONS.md, Importing a merchant). */
+/** A merchant moving from another Zaakpay-compatible gateway keeps its credentials (design.md, Importing a merchant). */
 const importedIdentifier = z.string().regex(/^[A-Za-z0-9]{6,64}$/, 'must be 6 to 64 letters and digits');
 const importedSecret = z.string().regex(/^[\x20-\x7e]{16,128}$/, 'must be 16 to 128 printable ASCII characters');
 

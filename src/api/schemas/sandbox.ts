@@ -17,7 +17,7 @@ const order = {
 };
 const names = (table: Record<string, unknown>) => Object.keys(table) as [string, ...string[]];
 
-/** Exactly one test instrument: the payer's choice decides the outcome (DECISIONS.md, Sandbox). */
+/** Exactly one test instrument: the payer's choice decides the outcome (design.md, Sandbox and test instruments). */
 export const sandboxPaymentSchema = z.union([
   z.strictObject({ ...order, payerVpa: z.enum(names(SANDBOX_VPAS)).describe('success, decline or no bank answer') }),
   z.strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { SettlementProcessedEvent } from '../../domain/settlement-webhook';
 
 /**
- * What the gateway posts to a merchant's webhook URL (DECISIONS.md, Webhooks), for the API
+ * What the gateway posts to a merchant's webhook URL (design.md, Webhooks), for the API
  * reference's `webhooks` section and so for the merchant SDK's generated types: `txnData` is a JSON
  * text whose parsed shape is `txnDataSchema`; `checksum` is the HMAC-SHA256 of that exact text.
  */

@@ -12,7 +12,7 @@ import {
 import { BANK_RESPONSE_CODES, type BankInstrument, type BankResponseCode } from '../protocol';
 
 /**
- * What the simulated bank decides: the sandbox's outcomes (DECISIONS.md, Sandbox), chosen by the
+ * What the simulated bank decides: the sandbox's outcomes (design.md, Sandbox and test instruments), chosen by the
  * payer's instrument, so the simulator and the in-process sandbox agree on every test instrument.
  */
 export type PaymentDecision =
