@@ -1,3 +1,4 @@
+import { terminateWhenIdle } from './terminate-idle';
 import { addDays, istDate, isWorkingDay } from '../../../src/domain/settlement-calendar';
 import { settlementCalendar } from '../../../src/settlement-runtime';
 import { SETTLEMENT_DAY_WORKFLOW_TYPE, settlementWorkflowId } from '../../../src/temporal/settlement-contract';
@@ -88,7 +89,7 @@ export async function dailyRun(w: World, form: FileForm): Promise<string> {
       id,
       why: `${pending?.activityType?.name ?? 'no activity'} attempt ${pending?.attempt ?? '?'}: ${pending?.lastFailure?.message ?? ''}`,
     };
-    await handle.terminate('the money model: the daily run retries a step (recorded as open)');
+    await terminateWhenIdle(handle, 'the money model: the daily run retries a step (recorded as open)');
   }
   if (rule) w.stack.bank.faults.remove(rule.id);
   for (const m of merchantsOf(w)) {

@@ -1,3 +1,4 @@
+import { terminateWhenIdle } from './terminate-idle';
 import {
   createSettlementActivities,
   startSettlement,
@@ -158,9 +159,7 @@ async function finishSettlement(w: World, id: string): Promise<string> {
 /** Terminates what still runs of the sequence's settlements (PENDING for ever, held), so no later sequence carries them. */
 export async function endSettlements(w: World): Promise<void> {
   for (const id of w.settlements) {
-    const handle = w.stack.gw.rt.temporal.workflow.getHandle(id);
-    const d = await handle.describe().catch(() => undefined);
-    if (d?.status.name === 'RUNNING') await handle.terminate('the money model ends its sequence').catch(() => undefined);
+    await terminateWhenIdle(w.stack.gw.rt.temporal.workflow.getHandle(id), 'the money model ends its sequence');
     const rule = armed.get(id);
     if (rule !== undefined) w.stack.bank.faults.remove(rule);
     armed.delete(id);
