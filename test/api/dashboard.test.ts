@@ -348,7 +348,7 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       assert.ok(!(await viewer.client.send('/dashboard/webhooks')).text.includes(fresh.secret));
     });
 
-    it("the secret key is masked on the Developers page for every role; its rotation shows it once (owners)", async () => {
+    it('the secret key is masked on the Developers page for every role; its rotation shows it once (owners)', async () => {
       for (const role of ['viewer', 'developer', 'owner'] as const) {
         const page = await (await dashboardUser(gw, merchant.merchantIdentifier, role)).client.send('/dashboard/developers');
         assert.ok(!page.text.includes(merchant.secretKey), role);
