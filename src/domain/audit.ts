@@ -5,6 +5,7 @@
 export const AUDIT_ACTIONS = [
   'merchant.created',
   'merchant.updated',
+  'key.created',
   'key.revealed',
   'key.rotated',
   'key.revoked',
@@ -15,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'settlement_account.confirmed',
   'dashboard.role_changed',
   'dashboard.user_invited',
+  'dashboard.user_removed',
   'refund.requested',
   'webhook.replayed',
   'webhook.settings_changed',

@@ -156,7 +156,15 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
       assert.equal((await gw.rt.merchants.findById(merchant.merchantIdentifier))!.settlementWebhook, true, 'opted in');
       assert.ok(await page.getByLabel('Send a settlement.processed webhook when a settlement is paid').isChecked());
 
+      // The signing secret is masked; rotating shows the new one in full, once.
+      assert.match(await page.locator('.signing-secret-masked').first().innerText(), /^whsec_•+.{4}$/);
+      await page.getByRole('button', { name: 'Rotate signing secret' }).click();
+      const secret = await page.locator('#new-signing-secret').innerText();
+      assert.match(secret, /^whsec_/);
+      await assertAccessible(page, 'webhooks with a new signing secret');
+
       await page.getByRole('button', { name: 'Send a test webhook' }).click();
+      assert.equal(await page.locator('#new-signing-secret').count(), 0, 'shown once only');
       assert.equal(await page.locator('#test-status').innerText(), 'HTTP 200');
       assert.equal(await page.locator('#test-response').innerText(), 'SUCCESS');
       await assertAccessible(page, 'webhooks with a test result');
@@ -167,10 +175,12 @@ describe('Merchant dashboard in a browser (headless Chromium)', function () {
       const body = JSON.parse(call.body) as { txnData: string; checksum: string };
       assert.equal(body.checksum, hmacSha256Hex(merchant.secretKey, body.txnData), 'checksum over txnData with the secret key');
       assert.equal(JSON.parse(body.txnData).txns[0].orderId, 'TEST-WEBHOOK');
-      const secret = await page.locator('.signing-secret').first().innerText();
       const id = String(call.headers['webhook-id']);
       const expected = standardWebhookSignature(secret, id, Number(call.headers['webhook-timestamp']), call.body);
-      assert.ok(String(call.headers['webhook-signature']).split(' ').includes(expected), 'signed with the secret the page shows');
+      assert.ok(
+        String(call.headers['webhook-signature']).split(' ').includes(expected),
+        'signed with the secret the rotation showed',
+      );
     } finally {
       await receiver.close();
     }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { acceptInvitation } from '../../usecases/dashboard-invitations';
 import { addressLimitKey } from '../../domain/network-address';
@@ -7,10 +7,10 @@ import { PasswordWorkBusy } from '../../domain/password';
 import { signIn } from '../../usecases/dashboard-sign-in';
 import type { ApiDeps } from '../deps';
 import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, safeNext, setSessionCookie } from '../middleware/dashboard-session';
+import { dashboardSession, dashboardState, refusalPage, safeNext, setSessionCookie } from '../middleware/dashboard-session';
 import { sharedLimiter, type SharedLimiter } from '../middleware/rate-limit';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
-import { acceptInvitationFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
+import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
 
 /** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
 const FORM_COOKIE = 'gw_dashboard_form';
@@ -96,14 +96,21 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     });
   }
 
-  router.post('/sign-out', session, async (ctx) => {
+  /** The sign-out forms carry nothing but their CSRF token: any other field refuses them, nothing changed. */
+  const onlyToken = async (ctx: Context, next: Next) => {
+    if (!emptyFormSchema.safeParse(dashboardState(ctx).form).success)
+      return refusalPage(ctx, 400, 'Unexpected fields', 'This form carried fields it does not have; nothing was changed.');
+    await next();
+  };
+
+  router.post('/sign-out', session, onlyToken, async (ctx) => {
     await deps.dashboardSessions.remove(dashboardState(ctx).token);
     setSessionCookie(ctx, base, null);
     ctx.status = 303;
     ctx.redirect('/dashboard/sign-in');
   });
 
-  router.post('/sign-out-everywhere', session, async (ctx) => {
+  router.post('/sign-out-everywhere', session, onlyToken, async (ctx) => {
     await deps.dashboardSessions.removeAllOf(dashboardState(ctx).user.email);
     setSessionCookie(ctx, base, null);
     ctx.status = 303;

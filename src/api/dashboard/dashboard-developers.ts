@@ -16,6 +16,7 @@ import { dashboardSession, dashboardState, notFoundPage, requirePermission } fro
 import { developersPage } from '../pages/dashboard-developers-page';
 import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema } from '../schemas/keys';
 import { formProblem } from '../schemas/dashboard';
+import { staffAudit } from './staff-audit';
 
 /**
  * The Developers page: the same key use cases as the ops API and CLI. Creating an API key and
@@ -35,6 +36,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
   };
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+  const audit = staffAudit(deps);
   /** A form that carries nothing but its CSRF token. */
   const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
   const done = (ctx: Context, what: string) => {
@@ -56,10 +58,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     const parsed = createApiKeySchema.safeParse(dashboardState(ctx).form);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     const created = (await createApiKey(deps.merchants, mid(ctx), parsed.data.label, deps.now()))!;
-    deps.logger.info(
-      { merchantIdentifier: mid(ctx), keyId: created.keyId, by: dashboardState(ctx).user.email },
-      'api key created',
-    );
+    await audit(ctx, 'key.created', { kind: 'apiKey', keyId: created.keyId, label: created.label });
     await show(ctx, 201, { revealed: { kind: 'apiKey', label: created.label, apiKey: created.apiKey } });
   });
 
@@ -67,10 +66,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now())) === 'string')
       return notFoundPage(ctx);
-    deps.logger.info(
-      { merchantIdentifier: mid(ctx), keyId: ctx.params.keyId, by: dashboardState(ctx).user.email },
-      'api key revoked',
-    );
+    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId! });
     done(ctx, 'revoked');
   });
 
@@ -78,7 +74,10 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
     const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
-    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'secret key rotated');
+    await audit(ctx, 'key.rotated', {
+      kind: 'secretKey',
+      previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil).toISOString(),
+    });
     await show(ctx, 200, {
       revealed: {
         kind: 'secretKey',
@@ -99,13 +98,14 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
           'That previous secret key is no longer the one accepted (the key was rotated again, or its overlap ended): nothing was revoked.',
       });
     }
-    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'previous secret key revoked');
+    await audit(ctx, 'key.revoked', { kind: 'previousSecretKey', acceptedUntil: at.toISOString() });
     done(ctx, 'previous-secret');
   });
 
   router.post('/encryption-keys/rotate', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
+    const keys = await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
+    await audit(ctx, 'key.rotated', { kind: 'encryptionKey', keyId: keys?.encryptionKeys[0]?.encryptionKeyId ?? null });
     done(ctx, 'rsa');
   });
 
@@ -114,6 +114,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now());
     if (result === 'unknown') return notFoundPage(ctx);
     if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
+    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId! });
     done(ctx, 'retired');
   });
 

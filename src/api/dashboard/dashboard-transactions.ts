@@ -23,6 +23,7 @@ import {
   type SearchFormValues,
 } from '../pages/dashboard-transactions-page';
 import { formProblem } from '../schemas/dashboard';
+import { staffAudit } from './staff-audit';
 import {
   decodeCursor,
   encodeCursor,
@@ -62,6 +63,7 @@ function workflowUrl(config: Config, t: Transaction): string | null {
 export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
+  const audit = staffAudit(deps);
   const settlements = settlementReads(deps.store.db);
 
   router.get('/', async (ctx) => {
@@ -157,6 +159,13 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
       updateReason: f.reason,
     });
     if (result.response === 'fullRefundInitiated' || result.response === 'partialRefundInitiated') {
+      await audit(ctx, 'refund.requested', {
+        orderId: t.orderId,
+        updateDesired: f.updateDesired,
+        amountPaise: amountPaise ?? null,
+        merchantRefId: f.refundId,
+        reason: f.reason,
+      });
       ctx.status = 303;
       return ctx.redirect(`${orderPath(t.orderId)}?done=refund`);
     }

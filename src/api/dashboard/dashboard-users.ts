@@ -5,12 +5,14 @@ import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
 import { usersPage } from '../pages/dashboard-users-page';
+import { staffAudit } from './staff-audit';
 import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchema } from '../schemas/dashboard';
 
 /** The merchant's users: everyone reads the list; owners invite, change roles and remove. */
 export function dashboardUserRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/users' });
   router.use(dashboardSession(deps));
+  const audit = staffAudit(deps);
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
@@ -35,6 +37,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
         viewer.merchantIdentifier,
         { ...parsed.data, invitedBy: viewer.email },
       );
+      await audit(ctx, 'dashboard.user_invited', { email: invitation.email, role: invitation.role });
       await show(ctx, 201, { invitation, notice: `Invitation created for ${invitation.email}.` });
     } catch (e) {
       if (!(e instanceof InvitationRefusedError)) throw e;
@@ -56,6 +59,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot change your own role; ask another owner.' });
     await deps.dashboardUsers.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
+    await audit(ctx, 'dashboard.role_changed', { email: user.email, previousRole: user.role, role: parsed.data.role });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=role');
   });
@@ -70,6 +74,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     await deps.dashboardUsers.remove(viewer.merchantIdentifier, user.email);
     // A removed user's sessions end now (they would be refused anyway, the user being gone).
     await deps.dashboardSessions.removeAllOf(user.email);
+    await audit(ctx, 'dashboard.user_removed', { email: user.email, role: user.role });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=removed');
   });

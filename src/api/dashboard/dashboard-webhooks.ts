@@ -13,8 +13,9 @@ import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
 import { webhooksPage } from '../pages/dashboard-webhooks-page';
-import { formProblem } from '../schemas/dashboard';
+import { formProblem, webhookSettingsFormSchema } from '../schemas/dashboard';
 import { noBodySchema } from '../schemas/keys';
+import { staffAudit } from './staff-audit';
 
 const LOG_SIZE = 50;
 
@@ -29,6 +30,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   const mayChange = requirePermission('webhooks');
   const policy = webhookAddressPolicy(deps.config);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+  const audit = staffAudit(deps);
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
     const overview = (await webhookOverview(deps, mid(ctx), LOG_SIZE))!; // the session's merchant exists
@@ -49,10 +51,9 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}));
 
   router.post('/settings', mayChange, async (ctx) => {
-    const { webhookUrl, webhookFormat, autoRefund, settlementWebhook, ...rest } = dashboardState(ctx).form;
-    // Only the form's own fields: the settings' other fields (defaultReturnUrl) are the operators'.
-    const unexpected = Object.keys(rest);
-    if (unexpected.length > 0) return show(ctx, 400, { error: `Unexpected fields in the form: ${unexpected.join(', ')}.` });
+    const form = webhookSettingsFormSchema.safeParse(dashboardState(ctx).form);
+    if (!form.success) return show(ctx, 400, { error: `${formProblem(form.error)} Nothing was changed.` });
+    const { webhookUrl, webhookFormat, autoRefund, settlementWebhook } = form.data;
     // Auto-refund moves money, so only a role with the payments permission changes it: for the
     // others the box is shown disabled, not posted, and the merchant's setting stays as it is.
     const mayRefund = mayDo(dashboardState(ctx).viewer.role, 'payments');
@@ -68,25 +69,28 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     const refused = parsed.data.webhookUrl ? await refusedWebhookUrl(parsed.data.webhookUrl, policy) : null;
     if (refused) return show(ctx, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
     await updateMerchant(deps.merchants, mid(ctx), parsed.data);
-    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'merchant webhook settings changed');
+    await audit(ctx, 'webhook.settings_changed', { ...parsed.data });
     done(ctx, 'saved');
   });
 
-  router.post('/signing-secret/rotate', mayChange, async (ctx) => {
+  router.post('/signing-secret/rotate', requirePermission('signingSecret'), async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    await rotateWebhookSigningSecret(
+    const secrets = await rotateWebhookSigningSecret(
       deps.merchants,
       mid(ctx),
       parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!,
       deps.now(),
     );
-    done(ctx, 'rotated');
+    await audit(ctx, 'webhook.secret_rotated');
+    // Shown in full this once, on this answer only (not behind a redirect a reload would repeat).
+    const fresh = secrets?.find((s) => s.retiresAt === null) ?? secrets?.[0];
+    await show(ctx, 200, { notice: NOTICES.rotated!, ...(fresh ? { revealed: fresh.secret } : {}) });
   });
 
   router.post('/endpoint/enable', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     await enableEndpoint(deps, mid(ctx));
-    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'webhook endpoint enabled');
+    await audit(ctx, 'webhook.settings_changed', { endpoint: 'enabled' });
     done(ctx, 'enabled');
   });
 
@@ -105,10 +109,11 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     const delivery = await findDelivery(deps, ctx.params.deliveryId!);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
-    await replayDelivery(
+    const replayId = await replayDelivery(
       { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
       delivery._id,
     );
+    await audit(ctx, 'webhook.replayed', { deliveryId: delivery._id, replayId });
     done(ctx, 'replayed');
   });
 

@@ -1,4 +1,5 @@
 import type { AudienceModule } from '../audience';
+import { dashboardAuditRoutes } from './dashboard-audit';
 import { dashboardAuthRoutes } from './dashboard-auth';
 import { dashboardDeveloperRoutes } from './dashboard-developers';
 import { dashboardDownloadRoutes } from './dashboard-downloads';
@@ -25,6 +26,7 @@ export const dashboardModule: AudienceModule = {
     dashboardLinkRoutes(deps),
     dashboardMandateRoutes(deps),
     dashboardSettlementRoutes(deps),
+    dashboardAuditRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };

@@ -4,7 +4,9 @@ import { html } from './html';
 
 /** The signed-in user's own account: role, and signing out of every browser. */
 export function accountPage(v: DashboardViewer, notice?: string): string {
-  const can = (['users', 'keys', 'credentials', 'webhooks', 'payments'] as const).filter((p) => mayDo(v.role, p));
+  const can = (['users', 'keys', 'credentials', 'webhooks', 'signingSecret', 'payments'] as const).filter((p) =>
+    mayDo(v.role, p),
+  );
   return dashboardPage(
     'Your account',
     v,

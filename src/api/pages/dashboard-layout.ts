@@ -29,12 +29,19 @@ export const DASHBOARD_NAV: { key: string; href: string; label: string; permissi
   { key: 'developers', href: '/dashboard/developers', label: 'Developers' },
   { key: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { key: 'users', href: '/dashboard/users', label: 'Users' },
+  { key: 'audit', href: '/dashboard/audit', label: 'Audit', permission: 'audit' },
   { key: 'account', href: '/dashboard/account', label: 'Your account' },
 ];
 
 /** A table that may scroll sideways on a phone: a labelled region the keyboard can reach and scroll. */
 export const scrollableTable = (label: string, table: Html) =>
   html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+
+/** A secret as every role may see it: its prefix (whsec_) and last four characters, the rest hidden. */
+export function maskedSecret(secret: string): string {
+  const prefix = /^[a-z]+_/.exec(secret)?.[0] ?? '';
+  return `${prefix}••••••••${secret.slice(-4)}`;
+}
 
 export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 

@@ -4,7 +4,7 @@ import type { Merchant, WebhookSigningSecret } from '../../domain/merchant';
 import type { WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
 import type { WebhookDeliverySummary } from '../../store/webhook-repository';
 import type { TestWebhookResult } from '../../usecases/send-test-webhook';
-import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
+import { csrfField, dashboardPage, maskedSecret, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { html, joinHtml, type HtmlValue } from './html';
 
 const ist = (d: Date | null) => (d ? `${formatIstDateTime(d)} IST` : '—');
@@ -20,7 +20,7 @@ export interface WebhooksView {
 export function webhooksPage(
   v: DashboardViewer,
   w: WebhooksView,
-  o: { test?: TestWebhookResult; notice?: string; error?: string; url?: string } = {},
+  o: { test?: TestWebhookResult; notice?: string; error?: string; url?: string; revealed?: string } = {},
 ): string {
   const can = mayDo(v.role, 'webhooks');
   const m = w.merchant;
@@ -44,15 +44,16 @@ export function webhooksPage(
     ${can ? html`<button type="submit">Save webhook settings</button>` : ''}
   </form></section>`;
 
+  const mayRotate = mayDo(v.role, 'signingSecret');
+  const revealed = o.revealed
+    ? html`<p>Copy the new secret now: it is shown in full only this once.</p><p><code id="new-signing-secret" class="secret">${o.revealed}</code></p>`
+    : '';
+  // Whoever holds the secret can forge calls the merchant's server trusts: masked for everyone, and
+  // shown in full only once, to whoever rotated it.
   const secrets = html`<section class="card" aria-labelledby="signing"><h2 id="signing">Signing secret (Standard Webhooks)</h2>
   <p>Verify the <code>webhook-signature</code> header with it. ${w.secrets.length > 1 ? 'During the overlap both secrets sign each call.' : ''}</p>
-  ${
-    // Whoever holds the secret can forge calls the merchant's server trusts: shown only to the roles that manage webhooks.
-    can
-      ? html`<ul>${w.secrets.map((s) => html`<li><code class="secret signing-secret">${s.secret}</code> since ${ist(s.createdAt)}${s.retiresAt ? `, until ${ist(s.retiresAt)}` : ''}</li>`)}</ul>`
-      : html`<p id="signing-secret-hidden">${w.secrets.length} secret${w.secrets.length > 1 ? 's' : ''} in force, shown to owners and developers only.</p>`
-  }
-  ${can ? form('/dashboard/webhooks/signing-secret/rotate', 'Rotate signing secret', 'inline secondary') : ''}</section>`;
+  ${revealed}<ul>${w.secrets.map((s) => html`<li><code class="signing-secret-masked">${maskedSecret(s.secret)}</code> since ${ist(s.createdAt)}${s.retiresAt ? `, until ${ist(s.retiresAt)}` : ''}</li>`)}</ul>
+  ${mayRotate ? html`${form('/dashboard/webhooks/signing-secret/rotate', 'Rotate signing secret', 'inline secondary')}<p class="muted">The new secret is shown once, here; the previous one keeps signing during the overlap.</p>` : html`<p id="signing-secret-hidden">Shown in full only to owners and developers, once, when they rotate it.</p>`}</section>`;
 
   const h = w.health;
   const health = html`<section class="card" aria-labelledby="health"><h2 id="health">Endpoint health</h2>
@@ -84,9 +85,14 @@ export function webhooksPage(
   const log = html`<section class="card" aria-labelledby="log"><h2 id="log">Delivery log</h2>
   ${w.deliveries.length ? scrollableTable('Table of webhook deliveries', html`<table><thead><tr><th scope="col">Delivery</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Replay</th></tr></thead><tbody>${rows}</tbody></table>`) : html`<p>No deliveries yet.</p>`}</section>`;
 
-  return dashboardPage('Webhooks', v, html`${settings}${test}${health}${secrets}${log}`, {
-    current: 'webhooks',
-    ...(o.notice ? { notice: o.notice } : {}),
-    ...(o.error ? { error: o.error } : {}),
-  });
+  return dashboardPage(
+    'Webhooks',
+    v,
+    o.revealed ? html`${secrets}${settings}${test}${health}${log}` : html`${settings}${test}${health}${secrets}${log}`,
+    {
+      current: 'webhooks',
+      ...(o.notice ? { notice: o.notice } : {}),
+      ...(o.error ? { error: o.error } : {}),
+    },
+  );
 }

@@ -44,6 +44,17 @@ export const inviteUserFormSchema = z.strictObject({ email: emailField, role: ro
 export const changeRoleFormSchema = z.strictObject({ role: roleField });
 export const emptyFormSchema = z.strictObject({});
 
+/**
+ * The Webhooks page's settings form: these four fields and no other (the merchant's other settings,
+ * such as defaultReturnUrl, are the operators'). A checkbox is posted as 'on' or not at all.
+ */
+export const webhookSettingsFormSchema = z.strictObject({
+  webhookUrl: z.string().max(2048).optional(),
+  webhookFormat: z.string().max(10).optional(),
+  autoRefund: z.literal('on').optional(),
+  settlementWebhook: z.literal('on').optional(),
+});
+
 /** The first problem of a form, as a sentence for the page. */
 export function formProblem(error: z.ZodError): string {
   const issue = error.issues[0];
