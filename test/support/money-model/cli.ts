@@ -43,8 +43,10 @@ async function main(): Promise<boolean> {
   );
   const stack = await startMoneyStack();
   try {
-    await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
-    console.log(`[money] PASS: ${o.runs} sequences, seed ${o.seed}`);
+    const { restarts } = await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
+    console.log(
+      `[money] PASS: ${o.runs} sequences, seed ${o.seed}${restarts ? `; ${restarts} ran again on fresh servers after the test server held its time still` : ''}`,
+    );
     return true;
   } catch (e) {
     console.error(`[money] FAIL (seed ${o.seed}):\n${(e as Error).message}`);

@@ -181,6 +181,12 @@ async function duringClaim(w: World, id: string, act: (w: World) => Promise<stri
 
 const activitiesOf = new WeakMap<MoneyStack, SettlementActivities>();
 
+/** The stack was restarted in place: its engine is built again from the new runtime. */
+export function forgetEngine(stack: MoneyStack): void {
+  activitiesOf.delete(stack);
+  armed.clear();
+}
+
 /** The engine's settlement activities as the gateway's worker builds them (its store, clock, bank and accounts). */
 export function engine(stack: MoneyStack): SettlementActivities {
   let act = activitiesOf.get(stack);

@@ -332,3 +332,12 @@ export async function skip(w: World, seconds: number): Promise<void> {
 
 /** A webhook call's checksum as the merchant verifies it: HMAC-SHA256 of txnData with a secret key. */
 export const verifies = (txnData: string, checksum: string, key: string) => hmacSha256Hex(key, txnData) === checksum;
+
+/**
+ * Stops the stack's servers and starts fresh ones in the same object (worlds and commands hold it),
+ * for a sequence to run again on a new Temporal test server (run.ts, the test server's defect).
+ */
+export async function restartMoneyStack(stack: MoneyStack): Promise<void> {
+  await Promise.race([stack.stop(), new Promise((r) => setTimeout(r, 60_000))]);
+  Object.assign(stack, await startMoneyStack());
+}
