@@ -9,6 +9,8 @@ import { opsKeyRoutes } from './ops-keys';
 import { opsPaths } from './ops-openapi';
 import { provisioningPaths } from './provisioning-openapi';
 import { reconciliationRoutes } from './reconciliations';
+import { operatorTokenRoutes } from './operator-tokens';
+import { operatorTokenPaths } from './operator-tokens-openapi';
 import { opsSettlementAccountRoutes } from './settlement-account';
 import { opsSettlementRoutes } from './settlements';
 import { settlementOpsPaths } from './settlements-openapi';
@@ -28,6 +30,7 @@ export const opsModule: AudienceModule = {
     opsSettlementRoutes(deps),
     opsSettlementAccountRoutes(deps),
     opsAuditRoutes(deps),
+    operatorTokenRoutes(deps),
   ],
   paths: () => ({
     ...opsPaths(),
@@ -36,5 +39,6 @@ export const opsModule: AudienceModule = {
     ...provisioningPaths(),
     ...settlementOpsPaths(),
     ...auditPaths(),
+    ...operatorTokenPaths(),
   }),
 };

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 
 /**
  * Liveness, readiness (store and Temporal reachable) and Prometheus metrics. /metrics names every
- * merchant with webhook traffic and costs a store read: it takes the operator token, like /ops/v1.
+ * merchant with webhook traffic and costs a store read: it takes an operator token of the `metrics` scope.
  */
 export function healthRoutes(deps: ApiDeps): Router {
   const router = new Router();
@@ -26,7 +26,7 @@ export function healthRoutes(deps: ApiDeps): Router {
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
   });
-  router.get('/metrics', operatorAuth(deps.config.OPS_TOKEN), async (ctx) => {
+  router.get('/metrics', operatorAuth(deps, 'metrics'), async (ctx) => {
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.metrics();
   });
