@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { sharedGateway, type TestGateway } from '../support/gateway';
+import { freePort } from '../../src/devstack/process';
+import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
 /** Operator tokens by job: each scope opens its own routes only, a revoked token is refused at once, only hashes are kept. */
@@ -22,9 +23,38 @@ describe('Operator API: scoped operator tokens', function () {
     assert.equal(res.status, 201, res.text);
     return res.json.data.merchantIdentifier as string;
   };
+  // A gateway of its own with the operator listener apart, as staging and production run it.
   before(async () => {
-    gw = await sharedGateway();
-    ops = gw.baseUrl;
+    gw = await startTestGateway({ OPS_PORT: String(await freePort()) });
+    ops = gw.opsBaseUrl;
+  });
+  after(() => gw.stop());
+
+  it('serves /ops/* and /metrics on the operator listener only: the public listener answers 404, however the path is spelled', async () => {
+    assert.notEqual(ops, gw.baseUrl);
+    for (const path of [
+      '/ops/v1/audit',
+      '/OPS/v1/audit',
+      '/ops/v1/operator-tokens',
+      '/ops/v1/codec/decode',
+      '/%6Fps/v1/audit',
+      '/metrics',
+    ]) {
+      for (const method of ['GET', 'POST']) {
+        const res = await request(`${gw.baseUrl}${path}`, {
+          method,
+          headers: breakGlass(),
+          ...(method === 'POST' ? { body: {} } : {}),
+        });
+        assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
+      }
+    }
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: breakGlass() })).status, 200);
+    assert.equal((await request(`${ops}/metrics`, { headers: breakGlass() })).status, 200);
+    // The operator listener serves nothing else of the gateway (its probes excepted).
+    assert.equal((await request(`${ops}/api/payments/v1/status`, { body: {} })).status, 404);
+    assert.equal((await request(`${ops}/health`)).status, 200);
+    assert.equal((await request(`${gw.baseUrl}/health`)).status, 200);
   });
 
   /** What each representative route answers a token of `scopes`: its status. */

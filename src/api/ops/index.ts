@@ -20,18 +20,22 @@ import { webhookPaths } from './webhooks-openapi';
 /** The operator API (/ops/v1, the operator's bearer token): merchants, keys, webhooks, chargebacks, reconciliations, the codec. */
 export const opsModule: AudienceModule = {
   name: 'ops',
-  routers: (deps) => [
-    opsRoutes(deps),
-    opsKeyRoutes(deps),
-    codecRoutes(deps),
-    chargebackRoutes(deps),
-    reconciliationRoutes(deps),
-    webhookRoutes(deps),
-    opsSettlementRoutes(deps),
-    opsSettlementAccountRoutes(deps),
-    opsAuditRoutes(deps),
-    operatorTokenRoutes(deps),
-  ],
+  // The public listener serves none of it: operators reach the ops listener over the private network.
+  routers: (deps, api) =>
+    api.listener === 'public'
+      ? []
+      : [
+          opsRoutes(deps),
+          opsKeyRoutes(deps),
+          codecRoutes(deps),
+          chargebackRoutes(deps),
+          reconciliationRoutes(deps),
+          webhookRoutes(deps),
+          opsSettlementRoutes(deps),
+          opsSettlementAccountRoutes(deps),
+          opsAuditRoutes(deps),
+          operatorTokenRoutes(deps),
+        ],
   paths: () => ({
     ...opsPaths(),
     ...keyPaths(),

@@ -2,10 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
 
-/**
- * Liveness, readiness (store and Temporal reachable) and Prometheus metrics. /metrics names every
- * merchant with webhook traffic and costs a store read: it takes an operator token of the `metrics` scope.
- */
+/** Liveness and readiness (store and Temporal reachable), on every listener. */
 export function healthRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.get('/health', (ctx) => {
@@ -26,6 +23,12 @@ export function healthRoutes(deps: ApiDeps): Router {
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
   });
+  return router;
+}
+
+/** GET /metrics, on the ops listener: names every merchant with webhook traffic and costs a store read. */
+export function metricsRoutes(deps: ApiDeps): Router {
+  const router = new Router();
   router.get('/metrics', operatorAuth(deps, 'metrics'), async (ctx) => {
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.metrics();
