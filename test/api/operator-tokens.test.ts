@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { freePort } from '../../src/devstack/process';
+import { cliEnvFor, runCli } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
@@ -198,5 +199,32 @@ describe('Operator API: scoped operator tokens', function () {
     ]);
     const hold = records.find((r) => r.action === 'settlements.held' && r.merchantIdentifier === merchant);
     assert.equal(hold?.actor.name, money.name);
+  });
+
+  it('the CLI creates, lists, rotates and revokes tokens on the operator listener; a token without the tokens scope may not', async () => {
+    const name = `cli-${Date.now().toString(36)}`;
+    const cli = async (args: string[], token = gw.rt.config.OPS_TOKEN) => {
+      const run = await runCli(['operator-tokens', ...args], cliEnvFor(gw, { OPS_TOKEN: token }));
+      return { ...run, out: run.code === 0 ? JSON.parse(run.stdout) : undefined };
+    };
+    const created = await cli(['create', '--name', name, '--scope', 'metrics,read']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual(created.out.scopes, ['read', 'metrics']);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(created.out.token) })).status, 200);
+    const refused = await cli(['create', '--name', `${name}-2`, '--scope', 'tokens'], created.out.token);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /2019/);
+    const usage = await cli(['create', '--name', name, '--scope', 'everything']);
+    assert.equal(usage.code, 2, usage.stderr);
+    const rotated = await cli(['rotate', name]);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(created.out.token) })).status, 401);
+    assert.equal((await cli(['revoke', name])).code, 0);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(rotated.out.token) })).status, 401);
+    const listed = await cli(['list']);
+    const mine = (listed.out.tokens as { name: string; revokedAt: string | null; rotatedAt: string | null }[]).find(
+      (t) => t.name === name,
+    );
+    assert.ok(mine?.revokedAt && mine.rotatedAt);
   });
 });
