@@ -20,6 +20,9 @@ export interface ApiListeners {
 export async function serveApi(rt: Runtime): Promise<ApiListeners> {
   const c = rt.config;
   const split = c.OPS_PORT !== undefined;
+  // The operator API on the public listener would put every operator token one request from the Internet.
+  if (!split && productionLike(c.GATEWAY_ENV))
+    throw new Error(`OPS_PORT: required in ${c.GATEWAY_ENV} (the operator API's own listener, never published)`);
   const servers = [
     await listen(rt, split ? 'public' : 'both', c.API_PORT, c.API_HOST),
     ...(split ? [await listen(rt, 'ops', c.OPS_PORT!, c.OPS_HOST)] : []),
@@ -46,7 +49,11 @@ if (require.main === module) {
     const config = configOrExit();
     const logger = createLogger(config.LOG_LEVEL, 'api');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
-    const listeners = await serveApi(rt);
+    const listeners = await serveApi(rt).catch(async (e: Error) => {
+      logger.fatal(e.message);
+      await rt.close();
+      process.exit(1);
+    });
     logger.info(
       { url: `http://${config.API_HOST}:${config.API_PORT}`, ops: `http://${listeners.opsHost}:${listeners.opsPort}` },
       'API listening',

@@ -143,7 +143,6 @@ describe('configuration', () => {
       [{ BANK_SECRET: 'abcdefgh'.repeat(5) }, /BANK_SECRET: too weak for production: a short pattern repeated/],
       [{ UPI_PAYEE_VPA: 'merchantgateway@sandbox' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
       [{ UPI_PAYEE_VPA: 'gateway@SANDBOX' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
-      [{ OPS_PORT: undefined }, /OPS_PORT: required in production/],
       [{ OPS_PORT: '3000' }, /OPS_PORT: must differ from API_PORT/],
     ];
     for (const [change, message] of refusals) {
