@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { loadConfig } from '../../src/config';
 import { freePort } from '../../src/devstack/process';
+import { serveApi } from '../../src/main/api';
+import type { Runtime } from '../../src/runtime';
 import { cliEnvFor, runCli } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
@@ -226,5 +229,21 @@ describe('Operator API: scoped operator tokens', function () {
       (t) => t.name === name,
     );
     assert.ok(mine?.revokedAt && mine.rotatedAt);
+  });
+
+  it('staging and production refuse to serve the API without an operator listener of its own', async () => {
+    const staging = loadConfig({
+      GATEWAY_ENV: 'staging',
+      MASTER_KEY: gw.rt.config.MASTER_KEY,
+      OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+      PUBLIC_BASE_URL: 'https://pay.example.in',
+      UPI_PAYEE_VPA: 'gateway@examplebank',
+      TEMPORAL_TLS_CA_FILE: '/tls/ca.pem',
+      TEMPORAL_TLS_CERT_FILE: '/tls/client.pem',
+      TEMPORAL_TLS_KEY_FILE: '/tls/client.key',
+      API_PORT: String(await freePort()),
+    });
+    // Refused before anything listens: no runtime is needed beyond the configuration.
+    await assert.rejects(serveApi({ config: staging } as Runtime), /OPS_PORT: required in staging/);
   });
 });
