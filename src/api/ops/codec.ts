@@ -9,9 +9,9 @@ import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 
 /**
- * Temporal's codec-server protocol behind the operator token: POST /ops/v1/codec/decode (and
+ * Temporal's codec-server protocol behind a codec-scoped operator token: POST /ops/v1/codec/decode (and
  * /encode) with `{payloads: [{metadata, data}]}`, base64 values, as Temporal UI and the CLI send
- * with `--codec-endpoint .../ops/v1/codec --codec-auth "Bearer $OPS_TOKEN"`. A payload that does
+ * with `--codec-endpoint .../ops/v1/codec --codec-auth "Bearer <codec token>"`. A payload that does
  * not decrypt (tampered, or an unknown key) is a 400, never a 500. Decodes under MASTER_KEY and
  * PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS; browsers on CODEC_CORS_ORIGINS (Temporal UI) may call it.
  */
