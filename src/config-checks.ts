@@ -41,6 +41,9 @@ export function strictProblems(c: ParsedConfig): string[] {
   if (masterKey) problems.push(`MASTER_KEY: too weak for ${c.GATEWAY_ENV}: ${masterKey}`);
   const opsToken = c.OPS_TOKEN && weakSecret(c.OPS_TOKEN, 32);
   if (opsToken) problems.push(`OPS_TOKEN: too weak for ${c.GATEWAY_ENV}: ${opsToken}`);
+  // The API process refuses to start without OPS_PORT here (main/api.ts); the worker serves no HTTP.
+  if (c.OPS_PORT === c.API_PORT)
+    problems.push('OPS_PORT: must differ from API_PORT (the operator API has a listener of its own)');
   // It signs the bank's callbacks: a guessable one lets anyone mark an order paid.
   const bankSecret = c.BANK_SECRET && weakSecret(c.BANK_SECRET, 32);
   if (bankSecret) problems.push(`BANK_SECRET: too weak for ${c.GATEWAY_ENV}: ${bankSecret}`);

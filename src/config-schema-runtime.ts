@@ -11,6 +11,16 @@ export const runtimeSettings = z.object({
     ),
   API_HOST: z.string().min(1).default('127.0.0.1').describe('address the HTTP API binds to'),
   API_PORT: port.default(3000).describe('port of the HTTP API'),
+  OPS_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('address the operator listener binds to (the private network or loopback, never a public interface)'),
+  OPS_PORT: port
+    .optional()
+    .describe(
+      'port of the operator listener: the ops API (/ops/v1, the payload codec) and /metrics, served there only; staging and production: required and not API_PORT. Unset in development and test: served on API_PORT',
+    ),
   PUBLIC_BASE_URL: z
     .url()
     .optional()

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import type { Listener } from './audience';
 import type { ApiDeps } from './deps';
 import { AUDIENCES } from './audiences';
 import { authFailureLimit } from './middleware/abuse-limits';
@@ -7,8 +8,15 @@ import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
 import { buildOpenApiDocument } from './openapi';
 
-/** The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. */
-export function createApp(deps: ApiDeps): Koa {
+/** The audiences the operator listener serves; the public one serves every other and never these routes. */
+const OPS_LISTENER: ReadonlySet<string> = new Set(['ops', 'platform']);
+
+/**
+ * The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. The public
+ * listener does not mount the operator's routes at all, so no spelling of /ops/* reaches them there.
+ */
+export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
+  const audiences = AUDIENCES.filter((m) => listener !== 'ops' || OPS_LISTENER.has(m.name));
   // Behind a TLS proxy, ctx.protocol, ctx.host and ctx.ip come from its X-Forwarded-* headers; only
   // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
@@ -22,14 +30,14 @@ export function createApp(deps: ApiDeps): Koa {
   );
   if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));
   // Each audience module (src/api/<audience>/index.ts) declares what to mount; see audiences.ts.
-  for (const m of AUDIENCES) for (const middleware of m.middleware?.(deps) ?? []) app.use(middleware);
+  for (const m of audiences) for (const middleware of m.middleware?.(deps) ?? []) app.use(middleware);
   const openApiDocument = buildOpenApiDocument(
     deps.config.PUBLIC_BASE_URL,
     deps.config.SANDBOX_ENABLED,
     deps.config.TIME_SKIPPING,
     deps.config.BANK_CONNECTOR === 'http',
   );
-  for (const router of AUDIENCES.flatMap((m) => m.routers(deps, { openApiDocument }))) {
+  for (const router of audiences.flatMap((m) => m.routers(deps, { openApiDocument, listener }))) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.
     app.use(router.allowedMethods());

@@ -11,9 +11,17 @@ export interface ReferenceOptions {
   bankCallbacks: boolean;
 }
 
-/** What a module's routers may need from the assembled API (only the platform's GET /openapi.json uses it). */
+/**
+ * Which listener an app serves: `public` (merchants, payers, the dashboard; never the operator's
+ * routes), `ops` (the operator API and /metrics, on OPS_HOST:OPS_PORT) or `both` (development and
+ * tests without OPS_PORT).
+ */
+export type Listener = 'public' | 'ops' | 'both';
+
+/** What a module's routers may need from the assembled API (the platform's GET /openapi.json, the listener). */
 export interface AssembledApi {
   openApiDocument: object;
+  listener: Listener;
 }
 
 /**
@@ -26,7 +34,10 @@ export interface AudienceModule {
   name: 'merchant' | 'payer' | 'dashboard' | 'ops' | 'sandbox' | 'platform';
   /** Mounted before every router (e.g. the dashboard's HTML 404 for its own addresses). */
   middleware?: (deps: ApiDeps) => Middleware[];
-  /** The routers to mount, in order; a module that is off on this gateway (the sandbox in production) returns none. */
+  /**
+   * The routers to mount, in order; a module that is off on this gateway (the sandbox in production)
+   * returns none. Only the ops and platform modules are mounted on the ops listener.
+   */
   routers: (deps: ApiDeps, api: AssembledApi) => Router[];
   /** Its OpenAPI path items. */
   paths?: (o: ReferenceOptions) => Record<string, object>;

@@ -54,7 +54,12 @@ export function assembleOpenApiDocument(modules: readonly AudienceModule[], base
           name: 'zaakchecksum',
           description: "HMAC-SHA256 of the raw body with the master merchant's secret key (Split Payment API)",
         },
-        operatorToken: { type: 'http', scheme: 'bearer' },
+        operatorToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "an operator token whose scopes include the operation's job (read, metrics, codec, merchant-admin, money, tokens; docs/operators/production.md); served on the ops listener only",
+        },
         apiKey: {
           type: 'apiKey',
           in: 'header',

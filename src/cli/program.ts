@@ -5,6 +5,7 @@ import { auditCommands } from './commands/audit';
 import { codecCommands } from './commands/codec';
 import { keyCommands } from './commands/keys';
 import { merchantCommands } from './commands/merchants';
+import { operatorTokenCommands } from './commands/operator-tokens';
 import { reconcileCommands } from './commands/reconcile';
 import { settlementAccountCommands } from './commands/settlement-account';
 import { webhookCommands } from './commands/webhooks';
@@ -20,7 +21,7 @@ const HELP_WIDTH = 100;
 export function createProgram(ctx: CliContext): Command {
   const program = new Command('cli')
     .description(
-      'Operate a running gateway through its operator API (/ops/v1) with the operator token. The gateway is GATEWAY_URL with OPS_TOKEN, or the one `npm start` runs (it writes .data/gateway.json; DATA_DIR moves it). ' +
+      'Operate a running gateway through its operator API (/ops/v1) with an operator token. The gateway is GATEWAY_URL (its operator listener) with OPS_TOKEN (a token of the scopes the command needs), or the one `npm start` runs (it writes .data/gateway.json; DATA_DIR moves it). ' +
         'Every command prints one JSON value on stdout (diagnostics on stderr). Exit status: 0 done, 1 the gateway refused or could not be reached (the error code and text on stderr), 2 a usage error (nothing was sent).',
     )
     .usage('<command> [options]')
@@ -36,6 +37,7 @@ export function createProgram(ctx: CliContext): Command {
   webhookCommands(program, ctx);
   codecCommands(program, ctx);
   settlementAccountCommands(program, ctx);
+  operatorTokenCommands(program, ctx);
   return program;
 }
 

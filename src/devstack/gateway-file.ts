@@ -8,6 +8,8 @@ import path from 'node:path';
  */
 export interface RunningGateway {
   baseUrl: string;
+  /** The operator listener (the public one when the dev stack runs without OPS_PORT). */
+  opsBaseUrl: string;
   opsToken: string;
   timeSkipping: boolean;
   pid: number;
@@ -33,6 +35,7 @@ export function readRunningGateway(dataDir: string): RunningGateway | null {
     if (typeof parsed.baseUrl !== 'string' || typeof parsed.opsToken !== 'string') return null;
     return {
       baseUrl: parsed.baseUrl,
+      opsBaseUrl: typeof parsed.opsBaseUrl === 'string' ? parsed.opsBaseUrl : parsed.baseUrl,
       opsToken: parsed.opsToken,
       timeSkipping: parsed.timeSkipping === true,
       pid: Number(parsed.pid),

@@ -26,6 +26,7 @@ export const ApiErrors = {
   apiKeyMissing: { http: 401, code: 2013, text: 'API key is missing or invalid' },
   apiKeyInvalid: { http: 401, code: 2013, text: 'API key is missing or invalid' },
   operatorTokenInvalid: { http: 401, code: 2014, text: 'Operator token is missing or invalid' },
+  operatorScopeMissing: { http: 403, code: 2019, text: "The operator token's scopes do not include this operation" },
   bankSignatureInvalid: {
     http: 401,
     code: 2017,
@@ -44,6 +45,12 @@ export const ApiErrors = {
   bankCallbackMismatch: { http: 409, code: 2046, text: "The callback contradicts the gateway's record of the transaction" },
   merchantIdentifierTaken: { http: 409, code: 2047, text: 'A merchant with this merchantIdentifier exists already' },
   keyNotFound: { http: 404, code: 2048, text: 'No such key for this merchant' },
+  operatorTokenNotFound: { http: 404, code: 2070, text: 'No such operator token' },
+  operatorTokenNameTaken: {
+    http: 409,
+    code: 2071,
+    text: 'An operator token of this name exists already (revoked names are not reused)',
+  },
   settlementNotFound: { http: 404, code: 2060, text: 'No such settlement' },
   subMerchantLinkRefused: { http: 409, code: 2061, text: 'These merchants cannot be linked so: splits do not chain' },
   customIdentifierTaken: { http: 409, code: 2062, text: 'The master already has a sub-merchant of this custom identifier' },

@@ -1,30 +1,65 @@
 /** The HTTP API process (production entry point; `npm start` runs it in-process with the rest). */
 import type { Server } from 'node:http';
 import { createApp } from '../api/app';
+import type { Listener } from '../api/audience';
 import { createServer } from '../api/server';
+import { productionLike } from '../config-checks';
 import { createLogger } from '../logger';
 import { apiDeps, openRuntime, type Runtime } from '../runtime';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 
-export async function serveApi(rt: Runtime): Promise<Server> {
-  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: rt.config.REQUEST_TIMEOUT_SECONDS * 1000 });
-  server.listen(rt.config.API_PORT, rt.config.API_HOST);
+/** The API's listeners: the public one, and the operator's when OPS_PORT gives it its own (staging and production always). */
+export interface ApiListeners {
+  servers: Server[];
+  /** Where the operator API listens (the public listener's address without OPS_PORT). */
+  opsHost: string;
+  opsPort: number;
+}
+
+export async function serveApi(rt: Runtime): Promise<ApiListeners> {
+  const c = rt.config;
+  const split = c.OPS_PORT !== undefined;
+  // The operator API on the public listener would put every operator token one request from the Internet.
+  if (!split && productionLike(c.GATEWAY_ENV))
+    throw new Error(`OPS_PORT: required in ${c.GATEWAY_ENV} (the operator API's own listener, never published)`);
+  const servers = [
+    await listen(rt, split ? 'public' : 'both', c.API_PORT, c.API_HOST),
+    ...(split ? [await listen(rt, 'ops', c.OPS_PORT!, c.OPS_HOST)] : []),
+  ];
+  if (productionLike(c.GATEWAY_ENV))
+    rt.logger.warn(
+      'OPS_TOKEN is the break-glass operator token (every scope): keep it offline and use scoped operator tokens (docs/operators/production.md)',
+    );
+  return { servers, opsHost: split ? c.OPS_HOST : c.API_HOST, opsPort: split ? c.OPS_PORT! : c.API_PORT };
+}
+
+async function listen(rt: Runtime, listener: Listener, port: number, host: string): Promise<Server> {
+  const server = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: rt.config.REQUEST_TIMEOUT_SECONDS * 1000 });
+  server.listen(port, host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
 }
 
-export const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+export const closeServers = (l: ApiListeners) =>
+  Promise.all(l.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 
 if (require.main === module) {
   void (async () => {
     const config = configOrExit();
     const logger = createLogger(config.LOG_LEVEL, 'api');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
-    const server = await serveApi(rt);
-    logger.info({ url: `http://${config.API_HOST}:${config.API_PORT}` }, 'API listening');
+    const listeners = await serveApi(rt).catch(async (e: Error) => {
+      logger.fatal(e.message);
+      await rt.close();
+      process.exit(1);
+    });
+    logger.info(
+      { url: `http://${config.API_HOST}:${config.API_PORT}`, ops: `http://${listeners.opsHost}:${listeners.opsPort}` },
+      'API listening',
+    );
     onShutdown(async () => {
-      await closeServer(server);
+      await closeServers(listeners);
       await rt.close();
     });
   })();

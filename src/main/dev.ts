@@ -28,7 +28,7 @@ import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from '../temporal/worker';
 import { temporalTls } from '../temporal/tls';
-import { closeServer, serveApi } from './api';
+import { closeServers, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 
@@ -78,7 +78,10 @@ async function main(): Promise<void> {
     config = Object.freeze({ ...config, CODEC_CORS_ORIGINS: [...new Set([...config.CODEC_CORS_ORIGINS, ...uiOrigins])] });
     const codecSite = await startCodecSite({
       port: config.DEV_TEMPORAL_UI_CODEC_PORT,
-      apiBaseUrl: `http://${loopbackOf(config.API_HOST)}:${config.API_PORT}`,
+      apiBaseUrl:
+        config.OPS_PORT !== undefined
+          ? `http://${loopbackOf(config.OPS_HOST)}:${config.OPS_PORT}`
+          : `http://${loopbackOf(config.API_HOST)}:${config.API_PORT}`,
       opsToken: config.OPS_TOKEN,
     });
     cleanups.push(() => codecSite.close());
@@ -138,17 +141,20 @@ async function main(): Promise<void> {
   });
   say(`worker: polling task queue ${config.TEMPORAL_TASK_QUEUE}`);
 
-  const server = await serveApi(rt);
-  cleanups.push(() => closeServer(server));
+  const listeners = await serveApi(rt);
+  cleanups.push(async () => void (await closeServers(listeners)));
   // The operator CLI finds this gateway, its mode and its token here (DATA_DIR/gateway.json).
   writeRunningGateway(dataDir, {
     baseUrl: localAddress(config.API_HOST, config.API_PORT),
+    opsBaseUrl: localAddress(listeners.opsHost, listeners.opsPort),
     opsToken: config.OPS_TOKEN,
     timeSkipping: config.TIME_SKIPPING,
     pid: process.pid,
   });
   cleanups.push(async () => removeRunningGateway(dataDir));
-  say(`api: listening on http://${config.API_HOST}:${config.API_PORT} (logs: ${path.relative(process.cwd(), logDir)})`);
+  say(
+    `api: listening on http://${config.API_HOST}:${config.API_PORT}${config.OPS_PORT !== undefined ? `, the operator API on http://${listeners.opsHost}:${listeners.opsPort}` : ''} (logs: ${path.relative(process.cwd(), logDir)})`,
+  );
 
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');

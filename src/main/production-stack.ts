@@ -44,6 +44,9 @@ async function main(): Promise<void> {
   say('profile:  sandbox (docker-compose.sandbox.yml): api and workers as staging, the bank simulator as the bank');
   say('loopback only:');
   say(`  API replicas       ${p.api.map((x) => `127.0.0.1:${x}`).join(', ')}`);
+  say(
+    `  operator API       ${p.ops.map((x) => `http://127.0.0.1:${x}`).join(', ')} (/ops/v1 and /metrics; GATEWAY_URL for the CLI, OPS_TOKEN or the CODEC_TOKEN/METRICS_TOKEN of secrets.json)`,
+  );
   say(`  workers            2 (task queue payments)`);
   say(
     `  Temporal frontend  127.0.0.1:${p.temporal.frontend} (mTLS: certificates in ${path.relative(process.cwd(), path.join(s.dataDir, 'temporal-tls'))})`,

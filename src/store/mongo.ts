@@ -109,6 +109,7 @@ async function ensureSettlementIndexes(db: Db): Promise<void> {
   await db.collection('settlement_differences').createIndex({ date: 1 }, { name: 'date' });
   await db.collection('audit_records').createIndex({ merchantIdentifier: 1, at: -1 }, { name: 'merchant_at' });
   await db.collection('audit_records').createIndex({ at: -1 }, { name: 'at' });
+  await db.collection('operator_tokens').createIndex({ tokenHash: 1 }, { name: 'token_hash' });
   await db.collection('settlement_file_checks').createIndex({ state: 1 }, { name: 'state' });
 }
 

@@ -261,6 +261,7 @@ function describeCliAgainst(mode: GatewayMode) {
       try {
         writeRunningGateway(dataDir, {
           baseUrl: gw.baseUrl,
+          opsBaseUrl: gw.opsBaseUrl,
           opsToken: gw.rt.config.OPS_TOKEN,
           timeSkipping: mode.name === 'time-skipping',
           pid: 1,

@@ -580,6 +580,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const config = loadConfig(interpolatedEnv(apiService));
       assert.equal(config.API_HOST, '0.0.0.0', 'API_HOST=0.0.0.0, else the container is unreachable');
       assert.deepEqual(portsOf(apiService), [], 'api is reached through the TLS proxy only');
+      assert.ok(
+        config.OPS_PORT && config.OPS_PORT !== config.API_PORT,
+        'the operator API on its own listener, published nowhere',
+      );
       const health = healthcheckText(apiService);
       if (health) assert.ok(health.includes(`:${config.API_PORT}/`), `api healthcheck probes port ${config.API_PORT}`);
     });
@@ -619,6 +623,12 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const site = sites['{$PUBLIC_HOST}'];
       assert.ok(site, `a site for {$PUBLIC_HOST}: ${Object.keys(sites).join(', ')}`);
       assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
+      assert.match(
+        site,
+        /@internal path_regexp internal \(\?i\)\^\/\+\(ops\|metrics\)\(\/\|\$\)\n\s*respond @internal 404/,
+        'no /ops/* nor /metrics',
+      );
+      assert.doesNotMatch(site, /OPS_UPSTREAM/, 'the public site never reaches the operator listener');
       assert.match(site, /tls internal/, "a certificate from Caddy's local CA (self-signed root)");
       assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.PUBLIC_BASE_URL).host, 'the site is PUBLIC_BASE_URL');
       assert.equal(caddyEnv.API_UPSTREAMS, `api:${apiConfig.API_PORT}`);
@@ -723,7 +733,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
     });
 
-    it("configures Temporal UI's codec endpoint: a loopback Caddy site adding the operator token, CORS for the UI's origin", () => {
+    it("configures Temporal UI's codec endpoint: a loopback Caddy site adding a codec-scoped token, CORS for the UI's origin", () => {
       const env = interpolatedEnv(service(compose, TEMPORAL_UI));
       const endpoint = new URL(env.TEMPORAL_CODEC_ENDPOINT ?? '');
       assert.equal(endpoint.pathname, '/ops/v1/codec');
@@ -736,10 +746,15 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(caddyEnv.CODEC_SITE, `http://:${endpoint.port}`, 'a Caddy site on that port');
       const site = sites['{$CODEC_SITE}'];
       assert.ok(site, 'the codec site');
-      assert.match(site, /handle \/ops\/v1\/codec\/\*/, 'forwards the codec endpoint only');
-      assert.match(site, /reverse_proxy \{\$API_UPSTREAMS\}/);
-      assert.match(site, /header_up Authorization "Bearer \{\$OPS_TOKEN\}"/);
-      assert.equal(caddyEnv.OPS_TOKEN, apiRaw.OPS_TOKEN);
+      assert.match(
+        site,
+        /@codec path \/ops\/v1\/codec\/decode \/ops\/v1\/codec\/encode\n\s*handle @codec/,
+        'forwards the codec endpoint only',
+      );
+      assert.match(site, /reverse_proxy \{\$OPS_UPSTREAM\}/, "to the API's operator listener");
+      assert.equal(caddyEnv.OPS_UPSTREAM, `api:${apiConfig.OPS_PORT}`);
+      assert.match(site, /header_up Authorization "Bearer \{\$CODEC_TOKEN\}"/, 'a codec-scoped token');
+      assert.equal(caddyEnv.OPS_TOKEN, undefined, 'Caddy never holds the break-glass token');
       assert.equal(env.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'false');
       assert.equal(env.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'false');
       const uiOrigin = `http://127.0.0.1:${portsOf(service(compose, TEMPORAL_UI))[0]?.published}`;
@@ -857,7 +872,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         }
       }
       assert.ok(checked.length >= 12, checked.join(', '));
-      assert.doesNotMatch(caddyfile, /Bearer [A-Za-z0-9]/, 'the Caddyfile carries the token only as {$OPS_TOKEN}');
+      assert.doesNotMatch(caddyfile, /Bearer [A-Za-z0-9]/, 'the Caddyfile carries the token only as {$CODEC_TOKEN}');
     });
   });
 
@@ -976,6 +991,8 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     const secrets = {
       MASTER_KEY: supplied.MASTER_KEY!,
       OPS_TOKEN: supplied.OPS_TOKEN!,
+      CODEC_TOKEN: 'mgwop_codec',
+      METRICS_TOKEN: 'mgwop_metrics',
       BANK_SIMULATOR_SECRET: supplied.BANK_SIMULATOR_SECRET!,
       BANK_SIMULATOR_ADMIN_TOKEN: supplied.BANK_SIMULATOR_ADMIN_TOKEN!,
       POSTGRES_SUPERUSER_PASSWORD: 'x'.repeat(32),
@@ -1025,7 +1042,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       // The native stack's own: the loopback webhooks of its test.
       const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
-      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!) });
+      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!, ports.ops[0]!) });
       assert.equal(config.GATEWAY_ENV, 'staging', 'production refuses a simulator bank');
       assert.equal(config.BANK_CONNECTOR, 'http');
       assert.equal(config.SANDBOX_ENABLED, false);
@@ -1061,7 +1078,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const required = [...text.matchAll(/\{\$([A-Z_]+)\}/g)].map((m) => m[1]!);
       assert.ok(required.includes('API_UPSTREAMS'));
       const composeCaddy = environmentOf(service(compose, CADDY));
-      const nativeCaddy = caddyEnvironment(ports, secrets.OPS_TOKEN);
+      const nativeCaddy = caddyEnvironment(ports, secrets.CODEC_TOKEN);
       for (const k of new Set(required)) {
         assert.ok(composeCaddy[k], `compose's caddy sets ${k}`);
         assert.ok(nativeCaddy[k], `the native stack's Caddy gets ${k}`);

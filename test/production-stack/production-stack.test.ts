@@ -43,8 +43,8 @@ describe('the production stack, probed from outside', function () {
   const bankUrl = `http://127.0.0.1:${state.ports.bankSimulator}`;
   const gw = { baseUrl: publicUrl, bank: { url: bankUrl } } as unknown as TestGateway;
   const adminAuth = { authorization: `Bearer ${secrets.BANK_SIMULATOR_ADMIN_TOKEN}` };
-  /** The operator's side: an API replica on loopback (the operator API is not for the public site). */
-  const opsUrl = `http://127.0.0.1:${state.ports.api[0]}`;
+  /** The operator's side: an API replica's operator listener on loopback (never behind the public site). */
+  const opsUrl = `http://127.0.0.1:${state.ports.ops[0]}`;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let merchant: MerchantCredentials;
 
@@ -150,6 +150,7 @@ describe('the production stack, probed from outside', function () {
           p.https,
           p.http,
           ...p.api,
+          ...p.ops,
           p.bankSimulator,
           p.codec,
           p.postgresql,
@@ -268,9 +269,10 @@ describe('the production stack, probed from outside', function () {
       assert.equal((await request(`${publicUrl}/openapi.json`)).status, 200);
     });
 
-    it('the operator API and the codec need the operator token, and /health answers', async () => {
+    it('the operator API and the codec are not there, even with the break-glass token; /health answers', async () => {
       assert.equal((await request(`${publicUrl}/health`)).status, 200);
-      assert.equal((await request(`${publicUrl}/ops/v1/merchants`, { body: { name: 'x' } })).status, 401);
+      const auth = { authorization: `Bearer ${secrets.OPS_TOKEN}` };
+      assert.equal((await request(`${publicUrl}/ops/v1/merchants`, { body: { name: 'x' }, headers: auth })).status, 404);
     });
   });
 

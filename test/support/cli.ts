@@ -52,7 +52,7 @@ export function cliEnvFor(gw: TestGateway, extra: NodeJS.ProcessEnv = {}): NodeJ
   const { GATEWAY_URL: _u, OPS_TOKEN: _t, MONGODB_URI: _m, TEMPORAL_ADDRESS: _a, DATA_DIR: _d, ...inherited } = process.env;
   return {
     ...inherited,
-    GATEWAY_URL: gw.baseUrl,
+    GATEWAY_URL: gw.opsBaseUrl,
     OPS_TOKEN: gw.rt.config.OPS_TOKEN,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-')),
     ...extra,

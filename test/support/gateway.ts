@@ -2,6 +2,7 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ActivityDeps } from '../../activities';
+import type { Listener } from '../../src/api/audience';
 import { createApp } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
@@ -27,6 +28,8 @@ export const RUN_MASTER_KEY = randomBytes(32).toString('hex');
 /** The real gateway for API tests: Koa over loopback HTTP, the store, Temporal and a worker. */
 export interface TestGateway {
   baseUrl: string;
+  /** The operator listener (/ops/v1, /metrics): its own with OPS_PORT, else baseUrl. */
+  opsBaseUrl: string;
   rt: Runtime;
   /** The bank simulator this gateway pays through (BANK_CONNECTOR=http), if any. */
   bank?: BankSimulator;
@@ -110,20 +113,28 @@ export async function startTestGateway(
     ...(options.activityInterceptors ? { activityInterceptors: options.activityInterceptors } : {}),
   });
   const workerRun = worker.run();
-  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 }).listen(
-    port,
-    '127.0.0.1',
-  );
-  await new Promise((resolve) => server.once('listening', resolve));
+  // With OPS_PORT the operator API has its own listener, as in production; without it, one serves both.
+  const split = config.OPS_PORT !== undefined;
+  const listen = async (listener: Listener, p: number) => {
+    const s = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 });
+    s.listen(p, '127.0.0.1');
+    await new Promise((resolve) => s.once('listening', resolve));
+    return s;
+  };
+  const server = await listen(split ? 'public' : 'both', port);
+  const opsServer = split ? await listen('ops', config.OPS_PORT!) : undefined;
+  const urlOf = (s: typeof server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
   const gateway: TestGateway = {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: urlOf(server),
+    opsBaseUrl: urlOf(opsServer ?? server),
     rt,
     ...(bank ? { bank } : {}),
     newMerchant: (name = 'Test Merchant') => provisionMerchant(rt.merchants, { name }, rt.now()),
     async stop() {
       running.splice(running.indexOf(gateway), 1);
       await new Promise((resolve) => server.close(resolve));
+      if (opsServer) await new Promise((resolve) => opsServer.close(resolve));
       worker.shutdown();
       await workerRun;
       await connection.close();

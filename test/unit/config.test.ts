@@ -19,6 +19,7 @@ const STRONG = {
   OPS_TOKEN: 'Zq7vK2mX9pL4tR8wN1cY6bH3jF5dG0sA',
   PUBLIC_BASE_URL: 'https://pay.example.in',
   UPI_PAYEE_VPA: 'gateway@examplebank',
+  OPS_PORT: '3001',
   ...TEMPORAL_MTLS,
 };
 
@@ -142,6 +143,7 @@ describe('configuration', () => {
       [{ BANK_SECRET: 'abcdefgh'.repeat(5) }, /BANK_SECRET: too weak for production: a short pattern repeated/],
       [{ UPI_PAYEE_VPA: 'merchantgateway@sandbox' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
       [{ UPI_PAYEE_VPA: 'gateway@SANDBOX' }, /UPI_PAYEE_VPA: a @sandbox VPA receives no money/],
+      [{ OPS_PORT: '3000' }, /OPS_PORT: must differ from API_PORT/],
     ];
     for (const [change, message] of refusals) {
       assert.throws(() => loadConfig({ ...production, ...change }), message, JSON.stringify(change));

@@ -14,7 +14,13 @@ describe('DATA_DIR/gateway.json: the gateway npm start announces to the CLI', ()
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-file-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const running = { baseUrl: 'http://127.0.0.1:3000', opsToken: 'tok', timeSkipping: true, pid: 4242 };
+  const running = {
+    baseUrl: 'http://127.0.0.1:3000',
+    opsBaseUrl: 'http://127.0.0.1:3001',
+    opsToken: 'tok',
+    timeSkipping: true,
+    pid: 4242,
+  };
 
   it('is written readable by its owner only and read back', () => {
     writeRunningGateway(dir, running);

@@ -4082,6 +4082,206 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ops/v1/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit trail (operator): who changed what of a merchant, when and from where, newest first
+     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
+     */
+    get: {
+      parameters: {
+        query?: {
+          merchantIdentifier?: string;
+          before?: string;
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the records */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                records: {
+                  id: string;
+                  /** @enum {string} */
+                  action:
+                    | 'merchant.created'
+                    | 'merchant.updated'
+                    | 'key.revealed'
+                    | 'key.rotated'
+                    | 'key.revoked'
+                    | 'operator_token.created'
+                    | 'operator_token.rotated'
+                    | 'operator_token.revoked'
+                    | 'settlement_account.changed'
+                    | 'settlement_account.confirmed'
+                    | 'dashboard.role_changed'
+                    | 'dashboard.user_invited'
+                    | 'refund.requested'
+                    | 'webhook.replayed'
+                    | 'webhook.settings_changed'
+                    | 'webhook.secret_rotated'
+                    | 'settlements.held'
+                    | 'settlements.released'
+                    | 'settlements.run'
+                    | 'chargeback.raised'
+                    | 'reconciliation.applied';
+                  actor: {
+                    /** @enum {string} */
+                    kind: 'operator' | 'staff' | 'system';
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  merchantIdentifier: string | null;
+                  /** @description ISO 8601 instant */
+                  at: string;
+                  /** @description the client address of the request */
+                  from: string | null;
+                  detail: {
+                    [key: string]: string | number | boolean | null;
+                  };
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/chargebacks': {
     parameters: {
       query?: never;
@@ -4168,6 +4368,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -4382,6 +4598,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -4565,6 +4797,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -4732,6 +4980,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -4975,6 +5239,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -5153,6 +5433,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -5304,6 +5600,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -5524,6 +5836,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -5704,6 +6032,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -5862,6 +6206,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -6067,6 +6427,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -6295,6 +6671,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -6605,6 +6997,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -6823,6 +7231,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -7015,6 +7439,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -7256,6 +7696,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -7463,6 +7919,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -7647,6 +8119,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -7802,6 +8290,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -8018,6 +8522,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -8203,6 +8723,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -8413,6 +8949,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -8648,6 +9200,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -8814,6 +9382,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -9011,6 +9595,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -9178,6 +9778,819 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/operator-tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Operator tokens (operator, tokens or read scope): names, scopes, created, rotated, revoked; never the tokens
+     * @description Revoked tokens are listed with revokedAt. The configured OPS_TOKEN (break-glass, every scope) is not listed.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the tokens by name */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                tokens: {
+                  name: string;
+                  scopes: ('read' | 'metrics' | 'codec' | 'merchant-admin' | 'money' | 'tokens')[];
+                  /** @description ISO 8601 instant */
+                  createdAt: string;
+                  rotatedAt: string | null;
+                  revokedAt: string | null;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * A new operator token for one job (operator, tokens scope)
+     * @description Scopes: read, metrics, codec, merchant-admin, money, tokens. The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2071. Recorded in the audit trail (operator_token.created).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "name": "prometheus",
+           *       "scopes": [
+           *         "metrics"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            name: string;
+            scopes: ('read' | 'metrics' | 'codec' | 'merchant-admin' | 'money' | 'tokens')[];
+          };
+        };
+      };
+      responses: {
+        /** @description the new token, shown once */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                name: string;
+                scopes: ('read' | 'metrics' | 'codec' | 'merchant-admin' | 'money' | 'tokens')[];
+                /** @description ISO 8601 instant */
+                createdAt: string;
+                rotatedAt: string | null;
+                revokedAt: string | null;
+                /** @description the token itself, in this answer only (the gateway keeps its SHA-256 hash) */
+                token: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/operator-tokens/{name}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke an operator token (operator, tokens scope): refused from now on, on every replica
+     * @description No body, or {}. Revoking a revoked token changes nothing. Unknown name: 404, code 2070. Recorded in the audit trail (operator_token.revoked).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prometheus */
+          name: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description the token as it now stands */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                name: string;
+                scopes: ('read' | 'metrics' | 'codec' | 'merchant-admin' | 'money' | 'tokens')[];
+                /** @description ISO 8601 instant */
+                createdAt: string;
+                rotatedAt: string | null;
+                revokedAt: string | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/operator-tokens/{name}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new token for the name (operator, tokens scope): the old one is refused at once
+     * @description No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2070. Recorded in the audit trail (operator_token.rotated).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prometheus */
+          name: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          /** @example {} */
+          'application/json': Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description the token as it now stands */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                name: string;
+                scopes: ('read' | 'metrics' | 'codec' | 'merchant-admin' | 'money' | 'tokens')[];
+                /** @description ISO 8601 instant */
+                createdAt: string;
+                rotatedAt: string | null;
+                revokedAt: string | null;
+                /** @description the token itself, in this answer only (the gateway keeps its SHA-256 hash) */
+                token: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -9390,6 +10803,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -9558,6 +10987,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         404: {
           headers: {
             [name: string]: unknown;
@@ -9702,6 +11147,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -9879,6 +11340,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -9997,6 +11474,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -10195,6 +11688,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -10358,6 +11867,22 @@ export interface paths {
           };
         };
         /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
         408: {
           headers: {
             [name: string]: unknown;
@@ -10504,6 +12029,22 @@ export interface paths {
         };
         /** @description see the error catalogue */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
           headers: {
             [name: string]: unknown;
           };

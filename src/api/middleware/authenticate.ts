@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
@@ -96,19 +95,6 @@ export function apiKeyAuth(merchants: MerchantRepository, now: () => Date) {
     const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), now()) : null;
     if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
     ctx.state.merchant = merchant;
-    await next();
-  };
-}
-
-/** Operator API: `Authorization: Bearer <OPS_TOKEN>`. */
-export function operatorAuth(opsToken: string) {
-  const expected = createHash('sha256').update(opsToken).digest();
-  return async (ctx: Context, next: Next) => {
-    const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
-    const presented = createHash('sha256')
-      .update(match?.[1] ?? '')
-      .digest();
-    if (!match || !timingSafeEqual(expected, presented)) throw new ApiError('operatorTokenInvalid');
     await next();
   };
 }

@@ -4,7 +4,7 @@ import { TxnStatus } from '../../domain/txn-status';
 import { applyChargeback } from '../../usecases/chargeback';
 import type { ApiDeps } from '../deps';
 import { failureBody } from '../envelope';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 import { chargebackSchema } from '../schemas/chargebacks';
 
@@ -17,7 +17,7 @@ const REFUSALS = {
 /** POST /ops/v1/chargebacks: an operator records a chargeback the bank raised, or its revert. */
 export function chargebackRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'money'));
   router.post('/chargebacks', async (ctx) => {
     const { body } = await readJson(ctx, chargebackSchema, deps.config.MAX_BODY_BYTES);
     const order = { merchantIdentifier: body.merchantIdentifier, orderId: body.orderId };

@@ -5,13 +5,13 @@ import { AesGcmPayloadCodec, codecKeysOf } from '../../temporal/payload-codec';
 import type { ApiDeps } from '../deps';
 import { codecPayloadsSchema } from '../schemas/codec';
 import { corsFor } from '../middleware/cors';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 
 /**
- * Temporal's codec-server protocol behind the operator token: POST /ops/v1/codec/decode (and
+ * Temporal's codec-server protocol behind a codec-scoped operator token: POST /ops/v1/codec/decode (and
  * /encode) with `{payloads: [{metadata, data}]}`, base64 values, as Temporal UI and the CLI send
- * with `--codec-endpoint .../ops/v1/codec --codec-auth "Bearer $OPS_TOKEN"`. A payload that does
+ * with `--codec-endpoint .../ops/v1/codec --codec-auth "Bearer <codec token>"`. A payload that does
  * not decrypt (tampered, or an unknown key) is a 400, never a 500. Decodes under MASTER_KEY and
  * PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS; browsers on CODEC_CORS_ORIGINS (Temporal UI) may call it.
  */
@@ -19,7 +19,7 @@ export function codecRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/codec' });
   // Temporal UI's browser calls cross-origin: the CORS preflight comes before the operator token.
   router.use(corsFor(deps.config.CODEC_CORS_ORIGINS, 'POST'));
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'codec'));
   // Temporal UI shows what it is given: a payload in clear is shown as it is, never refused here.
   const codec = new AesGcmPayloadCodec(
     codecKeysOf(deps.config.MASTER_KEY, deps.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),

@@ -9,6 +9,8 @@ import { opsKeyRoutes } from './ops-keys';
 import { opsPaths } from './ops-openapi';
 import { provisioningPaths } from './provisioning-openapi';
 import { reconciliationRoutes } from './reconciliations';
+import { operatorTokenRoutes } from './operator-tokens';
+import { operatorTokenPaths } from './operator-tokens-openapi';
 import { opsSettlementAccountRoutes } from './settlement-account';
 import { opsSettlementRoutes } from './settlements';
 import { settlementOpsPaths } from './settlements-openapi';
@@ -18,17 +20,22 @@ import { webhookPaths } from './webhooks-openapi';
 /** The operator API (/ops/v1, the operator's bearer token): merchants, keys, webhooks, chargebacks, reconciliations, the codec. */
 export const opsModule: AudienceModule = {
   name: 'ops',
-  routers: (deps) => [
-    opsRoutes(deps),
-    opsKeyRoutes(deps),
-    codecRoutes(deps),
-    chargebackRoutes(deps),
-    reconciliationRoutes(deps),
-    webhookRoutes(deps),
-    opsSettlementRoutes(deps),
-    opsSettlementAccountRoutes(deps),
-    opsAuditRoutes(deps),
-  ],
+  // The public listener serves none of it: operators reach the ops listener over the private network.
+  routers: (deps, api) =>
+    api.listener === 'public'
+      ? []
+      : [
+          opsRoutes(deps),
+          opsKeyRoutes(deps),
+          codecRoutes(deps),
+          chargebackRoutes(deps),
+          reconciliationRoutes(deps),
+          webhookRoutes(deps),
+          opsSettlementRoutes(deps),
+          opsSettlementAccountRoutes(deps),
+          opsAuditRoutes(deps),
+          operatorTokenRoutes(deps),
+        ],
   paths: () => ({
     ...opsPaths(),
     ...keyPaths(),
@@ -36,5 +43,6 @@ export const opsModule: AudienceModule = {
     ...provisioningPaths(),
     ...settlementOpsPaths(),
     ...auditPaths(),
+    ...operatorTokenPaths(),
   }),
 };

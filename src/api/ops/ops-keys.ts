@@ -14,14 +14,14 @@ import {
   rotateSecretKey,
 } from '../../usecases/merchant-keys';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema, rotateSecretKeySchema } from '../schemas/keys';
 
 /** Operator API on a merchant's keys: the same operations as the dashboard's Developers page. */
 export function opsKeyRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'merchant-admin'));
   const merchantOf = (ctx: Context) => ctx.params.merchantIdentifier!;
   /** No body, or an empty JSON object: anything else is refused. */
   const noBody = async (ctx: Context) => {

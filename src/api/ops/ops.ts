@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
 import { invitationRequestSchema } from '../schemas/dashboard';
@@ -13,7 +13,7 @@ import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-we
 /** Operator API behind the bearer token: merchant provisioning and settings. */
 export function opsRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'merchant-admin'));
   const policy = webhookAddressPolicy(deps.config);
   /** Webhook addresses are checked when set (and again when called). */
   const checkWebhookUrl = async (url: string | null | undefined) => {

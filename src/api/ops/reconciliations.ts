@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/api-errors';
 import { ReconciliationFileError } from '../../domain/reconciliation';
 import { reconciliationReport, startReconciliation } from '../../usecases/reconcile';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readRawBody } from '../middleware/body';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -11,7 +11,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** Bank reconciliation files (operator): upload one, then read its report. */
 export function reconciliationRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'money'));
 
   router.post('/reconciliations', async (ctx) => {
     const raw = await readRawBody(ctx, 'text/csv', deps.config.RECONCILIATION_MAX_BYTES);

@@ -3,14 +3,14 @@ import { ApiError } from '../../domain/api-errors';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
 import { settlementAccountUseCases, settlementAccountView } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
 import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
 
 /** Operator API for settlements: a merchant's settlement bank account, and its link to a master merchant. */
 export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'money'));
   const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
 
   router.put('/settlement-account', async (ctx) => {

@@ -4,7 +4,7 @@ import { auditTrail } from '../../usecases/audit-trail';
 import { settlementOperations } from '../../usecases/settlement-operations';
 import { operatorActor } from './audit-actor';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 import { readJson, validate } from '../middleware/body';
 import { noBodySchema } from '../schemas/keys';
 import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../schemas/settlements';
@@ -16,7 +16,7 @@ import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../s
  */
 export function opsSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'money'));
   const ops = settlementOperations(deps);
   const trail = auditTrail(deps.store.db, deps.now);
 

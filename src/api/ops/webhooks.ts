@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/api-errors';
 import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth, requireOperatorScope } from '../middleware/operator-auth';
 import { readJson, validate } from '../middleware/body';
 import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../domain/merchant';
@@ -38,7 +38,7 @@ const view = (d: WebhookDeliverySummary) => ({
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
-  router.use(operatorAuth(deps.config.OPS_TOKEN));
+  router.use(operatorAuth(deps, 'merchant-admin'));
 
   router.get('/webhooks', async (ctx) => {
     const query = validate(listWebhooksQuerySchema, { ...ctx.query });
@@ -73,7 +73,8 @@ export function webhookRoutes(deps: ApiDeps): Router {
     })),
   });
 
-  router.get('/merchants/:merchantIdentifier/webhook-signing-secret', async (ctx) => {
+  // Reveals the secret: a read token may not.
+  router.get('/merchants/:merchantIdentifier/webhook-signing-secret', requireOperatorScope('merchant-admin'), async (ctx) => {
     const merchantIdentifier = ctx.params.merchantIdentifier!;
     const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');

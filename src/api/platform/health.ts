@@ -1,11 +1,8 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/authenticate';
+import { operatorAuth } from '../middleware/operator-auth';
 
-/**
- * Liveness, readiness (store and Temporal reachable) and Prometheus metrics. /metrics names every
- * merchant with webhook traffic and costs a store read: it takes the operator token, like /ops/v1.
- */
+/** Liveness and readiness (store and Temporal reachable), on every listener. */
 export function healthRoutes(deps: ApiDeps): Router {
   const router = new Router();
   router.get('/health', (ctx) => {
@@ -26,7 +23,13 @@ export function healthRoutes(deps: ApiDeps): Router {
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
   });
-  router.get('/metrics', operatorAuth(deps.config.OPS_TOKEN), async (ctx) => {
+  return router;
+}
+
+/** GET /metrics, on the ops listener: names every merchant with webhook traffic and costs a store read. */
+export function metricsRoutes(deps: ApiDeps): Router {
+  const router = new Router();
+  router.get('/metrics', operatorAuth(deps, 'metrics'), async (ctx) => {
     ctx.type = deps.metrics.contentType;
     ctx.body = await deps.metrics.metrics();
   });

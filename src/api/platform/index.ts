@@ -3,7 +3,7 @@ import { GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import type { AudienceModule } from '../audience';
 import { apiDocsRoutes } from './api-docs';
 import { bankRoutes } from './bank';
-import { healthRoutes } from './health';
+import { healthRoutes, metricsRoutes } from './health';
 import { openApiRoutes } from './openapi';
 
 /**
@@ -13,7 +13,12 @@ import { openApiRoutes } from './openapi';
  */
 export const platformModule: AudienceModule = {
   name: 'platform',
-  routers: (deps, api) => [healthRoutes(deps), openApiRoutes(api.openApiDocument), apiDocsRoutes(deps), bankRoutes(deps)],
+  // /metrics is the operator's (the ops listener); probes answer on both listeners.
+  routers: (deps, api) => [
+    healthRoutes(deps),
+    ...(api.listener === 'public' ? [] : [metricsRoutes(deps)]),
+    ...(api.listener === 'ops' ? [] : [openApiRoutes(api.openApiDocument), apiDocsRoutes(deps), bankRoutes(deps)]),
+  ],
   // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
   paths: (o): Record<string, object> => (o.bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
   undocumented: [

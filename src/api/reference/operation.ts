@@ -128,20 +128,25 @@ export function operation(o: {
         ]),
       ),
       ...Object.fromEntries(
-        [...new Set([...o.errors, ...EVERY_OPERATION_ERRORS])].sort().map((code) => [
-          code,
-          {
-            description: 'see the error catalogue',
-            content: {
-              [o.errorMediaType ?? 'application/json']: { schema: jsonSchema(o.errorEnvelope, 'output') },
-              ...(o.errorPages && PAGE_ERRORS.includes(code) ? HTML_CONTENT : {}),
+        [...new Set([...o.errors, ...EVERY_OPERATION_ERRORS, ...(operatorTokenIn(o.security) ? [403] : [])])]
+          .sort()
+          .map((code) => [
+            code,
+            {
+              description: 'see the error catalogue',
+              content: {
+                [o.errorMediaType ?? 'application/json']: { schema: jsonSchema(o.errorEnvelope, 'output') },
+                ...(o.errorPages && PAGE_ERRORS.includes(code) ? HTML_CONTENT : {}),
+              },
             },
-          },
-        ]),
+          ]),
       ),
     },
   };
 }
+
+/** An operator token may lack the operation's scope: 403, code 2019. */
+const operatorTokenIn = (security: Record<string, string[]>[] | undefined) => !!security?.some((s) => 'operatorToken' in s);
 
 /** A hosted page (HTML) as a response body. */
 const HTML_CONTENT = { 'text/html': { schema: { type: 'string', description: 'a hosted page (HTML)' } } };

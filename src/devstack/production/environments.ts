@@ -21,7 +21,7 @@ export const bankSimulatorUrlOf = (ports: StackPorts) => `http://127.0.0.1:${por
 export const SANDBOX_PROFILE = { GATEWAY_ENV: 'staging', SANDBOX_ENABLED: 'false' } as const;
 
 /** The variables deploy/caddy/Caddyfile reads. */
-export function caddyEnvironment(ports: StackPorts, opsToken: string): Record<string, string> {
+export function caddyEnvironment(ports: StackPorts, codecToken: string): Record<string, string> {
   return {
     PUBLIC_HOST,
     HTTPS_PORT: String(ports.https),
@@ -29,7 +29,8 @@ export function caddyEnvironment(ports: StackPorts, opsToken: string): Record<st
     API_UPSTREAMS: ports.api.map((p) => `127.0.0.1:${p}`).join(' '),
     CODEC_SITE: `http://127.0.0.1:${ports.codec}`,
     CODEC_BIND: '127.0.0.1',
-    OPS_TOKEN: opsToken,
+    OPS_UPSTREAM: `127.0.0.1:${ports.ops[0]}`,
+    CODEC_TOKEN: codecToken,
   };
 }
 
@@ -63,9 +64,11 @@ export function gatewayEnvironment(o: {
   };
 }
 
-/** An API replica's own: loopback, behind Caddy. */
-export const apiEnvironment = (port: number): Record<string, string> => ({
+/** An API replica's own: loopback, behind Caddy; its operator listener on loopback, never behind Caddy's public site. */
+export const apiEnvironment = (port: number, opsPort: number): Record<string, string> => ({
   API_HOST: '127.0.0.1',
   API_PORT: String(port),
+  OPS_HOST: '127.0.0.1',
+  OPS_PORT: String(opsPort),
   TRUST_PROXY: 'true',
 });

@@ -9,7 +9,12 @@ import path from 'node:path';
  */
 export interface StackSecrets {
   MASTER_KEY: string;
+  /** The break-glass operator token (every scope): the probes' operator, nobody's daily token. */
   OPS_TOKEN: string;
+  /** Caddy's codec site's operator token (codec scope only). */
+  CODEC_TOKEN: string;
+  /** /metrics' operator token (metrics scope only), as a Prometheus would hold it. */
+  METRICS_TOKEN: string;
   /** The bank simulator's own (BANK_SIMULATOR_SECRET), the gateway's BANK_SECRET in this sandbox-profile stack; never a real acquirer's. */
   BANK_SIMULATOR_SECRET: string;
   /** The simulator's /admin/* routes (BANK_SIMULATOR_ADMIN_TOKEN). */
@@ -25,6 +30,8 @@ export interface StackSecrets {
 const GENERATE: Record<keyof StackSecrets, () => string> = {
   MASTER_KEY: () => randomBytes(32).toString('hex'),
   OPS_TOKEN: () => randomBytes(24).toString('hex'),
+  CODEC_TOKEN: () => `mgwop_${randomBytes(32).toString('base64url')}`,
+  METRICS_TOKEN: () => `mgwop_${randomBytes(32).toString('base64url')}`,
   BANK_SIMULATOR_SECRET: () => randomBytes(32).toString('hex'),
   BANK_SIMULATOR_ADMIN_TOKEN: () => randomBytes(24).toString('hex'),
   POSTGRES_SUPERUSER_PASSWORD: () => randomBytes(16).toString('hex'),

@@ -51,9 +51,11 @@ export function stackPorts() {
     http: envPort('PROD_STACK_HTTP_PORT', 8080),
     /** Loopback: the API replicas (Caddy balances over them). */
     api: [envPort('PROD_STACK_API1_PORT', 13001), envPort('PROD_STACK_API2_PORT', 13002)],
+    /** Loopback: each API replica's operator listener (OPS_PORT: the ops API and /metrics; never behind the public site). */
+    ops: [envPort('PROD_STACK_OPS1_PORT', 13101), envPort('PROD_STACK_OPS2_PORT', 13102)],
     /** Loopback: the bank simulator (BANK_BASE_URL; never behind Caddy). */
     bankSimulator: envPort('PROD_STACK_BANK_SIMULATOR_PORT', 14100),
-    /** Loopback: Temporal UI's codec site (Caddy adds the operator token). */
+    /** Loopback: Temporal UI's codec site (Caddy adds the codec-scoped operator token). */
     codec: envPort('PROD_STACK_CODEC_PORT', 18234),
     postgresql: envPort('PROD_STACK_POSTGRESQL_PORT', 15432),
     store: envPort('PROD_STACK_STORE_PORT', 17017),

@@ -6,6 +6,7 @@ import { installLocalServers, installTemporalServer, SetupError } from '../insta
 import { projectRoot } from '../paths';
 import { startProcess, waitForPort } from '../process';
 import { apiEnvironment, bankSimulatorUrlOf, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
+import { ensureStackOperatorTokens, STACK_OPERATOR_TOKENS } from './operator-tokens';
 import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
 import { caddyfile, gatewayEnvFile, readEnvFile, stackPorts, TEMPORAL_SERVER_VERSION, type StackPorts } from './settings';
@@ -100,6 +101,12 @@ export async function startProductionStack(o: {
     });
     stoppers.push({ name: 'FerretDB', stop: () => store.process.stop() });
     log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
+    await ensureStackOperatorTokens(
+      `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${ports.store}/?authMechanism=PLAIN&authSource=%24external`,
+      gatewaySettings.MONGODB_DB!,
+      secrets,
+    );
+    log(`operator tokens: ${STACK_OPERATOR_TOKENS.map((t) => `${t.name} (${t.scopes.join(',')})`).join(', ')}`);
 
     const caddyData = path.join(dataDir, 'caddy');
     const caddyRoot = path.join(caddyData, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
@@ -112,7 +119,7 @@ export async function startProductionStack(o: {
         ...process.env,
         XDG_DATA_HOME: caddyData,
         XDG_CONFIG_HOME: caddyData,
-        ...caddyEnvironment(ports, secrets.OPS_TOKEN),
+        ...caddyEnvironment(ports, secrets.CODEC_TOKEN),
       },
     );
     stoppers.push({ name: 'Caddy', stop: () => caddyProcess.stop() });
@@ -186,7 +193,7 @@ export async function startProductionStack(o: {
     }
     for (const [i, port] of ports.api.entries()) {
       const name = `api-${i + 1}`;
-      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port), port);
+      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i]!), port);
       supervised.push(api);
       stoppers.push({ name, stop: () => api.stop() });
     }

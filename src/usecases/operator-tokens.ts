@@ -1,0 +1,82 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from 'mongodb';
+import { ApiError } from '../domain/api-errors';
+import type { AuditActor } from '../domain/audit';
+import {
+  BREAK_GLASS_NAME,
+  hashOperatorToken,
+  newOperatorToken,
+  OPERATOR_SCOPES,
+  type OperatorScope,
+  type OperatorToken,
+} from '../domain/operator-token';
+import { OperatorTokenRepository } from '../store/operator-token-repository';
+import { auditTrail } from './audit-trail';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+export const operatorTokenView = (t: OperatorToken) => ({
+  name: t.name,
+  scopes: t.scopes,
+  createdAt: t.createdAt.toISOString(),
+  rotatedAt: iso(t.rotatedAt),
+  revokedAt: iso(t.revokedAt),
+});
+
+/** Who a presented token is: its name and scopes, or null for a missing, unknown or revoked token. */
+export interface OperatorIdentity {
+  name: string;
+  scopes: readonly OperatorScope[];
+}
+
+/**
+ * Operator tokens by job (docs/operators/production.md): created, rotated and revoked through the
+ * ops API with the `tokens` scope, each change an audit record. The configured OPS_TOKEN is the
+ * break-glass token: every scope, never stored, acting as `ops-token`.
+ */
+export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string) {
+  const tokens = new OperatorTokenRepository(db);
+  const trail = auditTrail(db, now);
+  const breakGlassHash = Buffer.from(hashOperatorToken(breakGlassToken), 'hex');
+  const audit = (action: 'created' | 'rotated' | 'revoked', actor: AuditActor, from: string | null, t: OperatorToken) =>
+    trail.record(`operator_token.${action}`, actor, {
+      merchantIdentifier: null,
+      from,
+      detail: { name: t.name, scopes: t.scopes.join(',') },
+    });
+  return {
+    async identify(presented: string): Promise<OperatorIdentity | null> {
+      if (!presented) return null;
+      const hash = hashOperatorToken(presented);
+      if (timingSafeEqual(Buffer.from(hash, 'hex'), breakGlassHash)) return { name: BREAK_GLASS_NAME, scopes: OPERATOR_SCOPES };
+      // Looked up by its hash: the token itself meets no comparison that could leak timing.
+      const token = await tokens.findLive(hash);
+      return token ? { name: token.name, scopes: token.scopes } : null;
+    },
+    list: async () => (await tokens.list()).map(operatorTokenView),
+    /** A new token: the token itself is in this answer only. */
+    async create(name: string, scopes: OperatorScope[], actor: AuditActor, from: string | null) {
+      if (name === BREAK_GLASS_NAME) throw new ApiError('operatorTokenNameTaken', `${name} is the configured OPS_TOKEN`);
+      const token = newOperatorToken();
+      const unique = [...new Set(scopes)].sort((a, b) => OPERATOR_SCOPES.indexOf(a) - OPERATOR_SCOPES.indexOf(b));
+      if (!(await tokens.create(name, hashOperatorToken(token), unique, now()))) throw new ApiError('operatorTokenNameTaken');
+      const created: OperatorToken = { name, scopes: unique, createdAt: now(), rotatedAt: null, revokedAt: null };
+      await audit('created', actor, from, created);
+      return { token, ...operatorTokenView(created) };
+    },
+    /** A new token for the name; the old one is refused from now on. */
+    async rotate(name: string, actor: AuditActor, from: string | null) {
+      const token = newOperatorToken();
+      const rotated = await tokens.rotate(name, hashOperatorToken(token), now());
+      if (!rotated) throw new ApiError('operatorTokenNotFound', `no live token named ${name}`);
+      await audit('rotated', actor, from, rotated);
+      return { token, ...operatorTokenView(rotated) };
+    },
+    async revoke(name: string, actor: AuditActor, from: string | null) {
+      const revoked = await tokens.revoke(name, now());
+      if (!revoked) throw new ApiError('operatorTokenNotFound', `no token named ${name}`);
+      if (revoked.changed) await audit('revoked', actor, from, revoked.token);
+      return operatorTokenView(revoked.token);
+    },
+  };
+}
+export type OperatorTokens = ReturnType<typeof operatorTokens>;

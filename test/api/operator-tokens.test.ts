@@ -1,0 +1,249 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { loadConfig } from '../../src/config';
+import { freePort } from '../../src/devstack/process';
+import { serveApi } from '../../src/main/api';
+import type { Runtime } from '../../src/runtime';
+import { cliEnvFor, runCli } from '../support/cli';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
+
+/** Operator tokens by job: each scope opens its own routes only, a revoked token is refused at once, only hashes are kept. */
+describe('Operator API: scoped operator tokens', function () {
+  this.timeout(60_000);
+  let gw: TestGateway;
+  /** Where the operator API listens. */
+  let ops: string;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const breakGlass = () => bearer(gw.rt.config.OPS_TOKEN);
+  let run = 0;
+  const issue = async (scopes: string[], name = `t${Date.now().toString(36)}-${run++}`) => {
+    const res = await request(`${ops}/ops/v1/operator-tokens`, { body: { name, scopes }, headers: breakGlass() });
+    assert.equal(res.status, 201, res.text);
+    return { name, token: res.json.data.token as string };
+  };
+  const newMerchant = async () => {
+    const res = await request(`${ops}/ops/v1/merchants`, { body: { name: 'Scoped Stores' }, headers: breakGlass() });
+    assert.equal(res.status, 201, res.text);
+    return res.json.data.merchantIdentifier as string;
+  };
+  // A gateway of its own with the operator listener apart, as staging and production run it.
+  before(async () => {
+    gw = await startTestGateway({ OPS_PORT: String(await freePort()) });
+    ops = gw.opsBaseUrl;
+  });
+  after(() => gw.stop());
+
+  it('serves /ops/* and /metrics on the operator listener only: the public listener answers 404, however the path is spelled', async () => {
+    assert.notEqual(ops, gw.baseUrl);
+    for (const path of [
+      '/ops/v1/audit',
+      '/OPS/v1/audit',
+      '/ops/v1/operator-tokens',
+      '/ops/v1/codec/decode',
+      '/%6Fps/v1/audit',
+      '/metrics',
+    ]) {
+      for (const method of ['GET', 'POST']) {
+        const res = await request(`${gw.baseUrl}${path}`, {
+          method,
+          headers: breakGlass(),
+          ...(method === 'POST' ? { body: {} } : {}),
+        });
+        assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
+      }
+    }
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: breakGlass() })).status, 200);
+    assert.equal((await request(`${ops}/metrics`, { headers: breakGlass() })).status, 200);
+    // The operator listener serves nothing else of the gateway (its probes excepted).
+    assert.equal((await request(`${ops}/api/payments/v1/status`, { body: {} })).status, 404);
+    assert.equal((await request(`${ops}/health`)).status, 200);
+    assert.equal((await request(`${gw.baseUrl}/health`)).status, 200);
+  });
+
+  /** What each representative route answers a token of `scopes`: its status. */
+  async function statuses(token: string, merchant: string): Promise<Record<string, number>> {
+    const h = bearer(token);
+    const m = `${ops}/ops/v1/merchants/${merchant}`;
+    const calls: Record<string, () => Promise<{ status: number }>> = {
+      'GET audit': () => request(`${ops}/ops/v1/audit?merchantIdentifier=${merchant}`, { headers: h }),
+      'GET api-keys': () => request(`${m}/api-keys`, { headers: h }),
+      'GET signing secret': () => request(`${m}/webhook-signing-secret`, { headers: h }),
+      'GET fee-plan': () => request(`${m}/fee-plan`, { headers: h }),
+      'GET webhooks': () => request(`${ops}/ops/v1/webhooks?merchantIdentifier=${merchant}`, { headers: h }),
+      'PATCH merchant': () => request(m, { method: 'PATCH', body: { autoRefund: false }, headers: h }),
+      'POST api-key': () => request(`${m}/api-keys`, { body: { label: 'scoped' }, headers: h }),
+      'POST hold': () => request(`${m}/settlements/hold`, { method: 'POST', headers: h }),
+      'POST chargeback': () =>
+        request(`${ops}/ops/v1/chargebacks`, {
+          body: { merchantIdentifier: merchant, orderId: 'none', amount: 1, action: 'raise' },
+          headers: h,
+        }),
+      'POST decode': () => request(`${ops}/ops/v1/codec/decode`, { body: { payloads: [] }, headers: h }),
+      'GET metrics': () => request(`${ops}/metrics`, { headers: h }),
+      'POST token': () =>
+        request(`${ops}/ops/v1/operator-tokens`, {
+          body: { name: `n${run++}-${merchant.toLowerCase()}`, scopes: ['read'] },
+          headers: h,
+        }),
+    };
+    const out: Record<string, number> = {};
+    for (const [name, call] of Object.entries(calls)) out[name] = (await call()).status;
+    return out;
+  }
+
+  it('each scope opens its own routes and no other: 403 in the ops envelope for the rest', async () => {
+    const merchant = await newMerchant();
+    const deny = 403;
+    const expected: Record<string, Record<string, number>> = {
+      read: { 'GET audit': 200, 'GET api-keys': 200, 'GET signing secret': deny, 'GET fee-plan': 200, 'GET webhooks': 200 },
+      metrics: { 'GET metrics': 200 },
+      codec: { 'POST decode': 200 },
+      'merchant-admin': {
+        'GET api-keys': 200,
+        'GET signing secret': 200,
+        'GET webhooks': 200,
+        'PATCH merchant': 200,
+        'POST api-key': 201,
+      },
+      money: { 'GET fee-plan': 200, 'POST hold': 200, 'POST chargeback': 200 },
+      tokens: { 'POST token': 201 },
+    };
+    for (const [scope, allowed] of Object.entries(expected)) {
+      const { token } = await issue([scope]);
+      const got = await statuses(token, merchant);
+      const want = Object.fromEntries(Object.keys(got).map((k) => [k, allowed[k] ?? deny]));
+      assert.deepEqual(got, want, `scope ${scope}`);
+    }
+    const { token } = await issue(['metrics']);
+    const refused = await request(`${ops}/ops/v1/merchants/${merchant}/api-keys`, { headers: bearer(token) });
+    assert.equal(refused.json.success, false);
+    assert.equal(refused.json.message.code, '2019');
+  });
+
+  it('an unknown token is a 401; a revoked token is refused at once; a rotated token is replaced at once', async () => {
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: bearer('mgwop_not-a-token-of-this-gateway') })).status, 401);
+    const { name, token } = await issue(['read']);
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: bearer(token) })).status, 200);
+    const rotated = await request(`${ops}/ops/v1/operator-tokens/${name}/rotate`, { method: 'POST', headers: breakGlass() });
+    assert.equal(rotated.status, 200, rotated.text);
+    const fresh = rotated.json.data.token as string;
+    assert.notEqual(fresh, token);
+    const old = await request(`${ops}/ops/v1/audit`, { headers: bearer(token) });
+    assert.equal(old.status, 401);
+    assert.equal(old.json.message.code, '2014');
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: bearer(fresh) })).status, 200);
+    const revoked = await request(`${ops}/ops/v1/operator-tokens/${name}/revoke`, { method: 'POST', headers: breakGlass() });
+    assert.equal(revoked.status, 200, revoked.text);
+    assert.ok(revoked.json.data.revokedAt);
+    assert.equal((await request(`${ops}/ops/v1/audit`, { headers: bearer(fresh) })).status, 401);
+    // A revoked name is not rotated back to life, nor given again.
+    assert.equal(
+      (await request(`${ops}/ops/v1/operator-tokens/${name}/rotate`, { method: 'POST', headers: breakGlass() })).status,
+      404,
+    );
+    const again = await request(`${ops}/ops/v1/operator-tokens`, { body: { name, scopes: ['read'] }, headers: breakGlass() });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.json.message.code, '2071');
+  });
+
+  it('keeps only the SHA-256 of a token and lists names and scopes, never a token', async () => {
+    const { name, token } = await issue(['money', 'read', 'money']);
+    const doc = await gw.rt.store.db.collection('operator_tokens').findOne({ _id: name as never });
+    assert.ok(doc);
+    assert.equal(doc.tokenHash, createHash('sha256').update(token).digest('hex'));
+    assert.ok(!JSON.stringify(doc).includes(token));
+    const listed = await request(`${ops}/ops/v1/operator-tokens`, { headers: breakGlass() });
+    assert.equal(listed.status, 200, listed.text);
+    assert.ok(!listed.text.includes(token));
+    const mine = (listed.json.data.tokens as { name: string; scopes: string[]; revokedAt: null }[]).find((t) => t.name === name);
+    assert.deepEqual(mine && { scopes: mine.scopes, revokedAt: mine.revokedAt }, { scopes: ['read', 'money'], revokedAt: null });
+  });
+
+  it("refuses a bad request with a 400 and stores nothing: an unknown scope, a bad name, a stored token's break-glass name", async () => {
+    const before = await gw.rt.store.db.collection('operator_tokens').countDocuments();
+    for (const [body, status] of [
+      [{ name: 'x', scopes: ['everything'] }, 400],
+      [{ name: 'Bad Name!', scopes: ['read'] }, 400],
+      [{ name: 'x', scopes: [] }, 400],
+      [{ name: 'ops-token', scopes: ['read'] }, 409],
+    ] as const) {
+      const res = await request(`${ops}/ops/v1/operator-tokens`, { body, headers: breakGlass() });
+      assert.equal(res.status, status, `${JSON.stringify(body)}: ${res.text}`);
+    }
+    assert.equal(await gw.rt.store.db.collection('operator_tokens').countDocuments(), before);
+  });
+
+  it("records creation, rotation and revocation in the audit trail, and a token's actions under its name", async () => {
+    const { name } = await issue(['read']);
+    await request(`${ops}/ops/v1/operator-tokens/${name}/rotate`, { method: 'POST', headers: breakGlass() });
+    await request(`${ops}/ops/v1/operator-tokens/${name}/revoke`, { method: 'POST', headers: breakGlass() });
+    const money = await issue(['money']);
+    const merchant = await newMerchant();
+    const held = await request(`${ops}/ops/v1/merchants/${merchant}/settlements/hold`, {
+      method: 'POST',
+      headers: bearer(money.token),
+    });
+    assert.equal(held.status, 200, held.text);
+    const trail = await request(`${ops}/ops/v1/audit?limit=500`, { headers: breakGlass() });
+    const records = trail.json.data.records as {
+      action: string;
+      actor: { name?: string };
+      merchantIdentifier: string | null;
+      detail: { name?: string };
+    }[];
+    const ofToken = records
+      .filter((r) => r.detail.name === name)
+      .map((r) => [r.action, r.actor.name, r.merchantIdentifier ?? null]);
+    assert.deepEqual(ofToken, [
+      ['operator_token.revoked', 'ops-token', null],
+      ['operator_token.rotated', 'ops-token', null],
+      ['operator_token.created', 'ops-token', null],
+    ]);
+    const hold = records.find((r) => r.action === 'settlements.held' && r.merchantIdentifier === merchant);
+    assert.equal(hold?.actor.name, money.name);
+  });
+
+  it('the CLI creates, lists, rotates and revokes tokens on the operator listener; a token without the tokens scope may not', async () => {
+    const name = `cli-${Date.now().toString(36)}`;
+    const cli = async (args: string[], token = gw.rt.config.OPS_TOKEN) => {
+      const run = await runCli(['operator-tokens', ...args], cliEnvFor(gw, { OPS_TOKEN: token }));
+      return { ...run, out: run.code === 0 ? JSON.parse(run.stdout) : undefined };
+    };
+    const created = await cli(['create', '--name', name, '--scope', 'metrics,read']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual(created.out.scopes, ['read', 'metrics']);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(created.out.token) })).status, 200);
+    const refused = await cli(['create', '--name', `${name}-2`, '--scope', 'tokens'], created.out.token);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /2019/);
+    const usage = await cli(['create', '--name', name, '--scope', 'everything']);
+    assert.equal(usage.code, 2, usage.stderr);
+    const rotated = await cli(['rotate', name]);
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(created.out.token) })).status, 401);
+    assert.equal((await cli(['revoke', name])).code, 0);
+    assert.equal((await request(`${ops}/metrics`, { headers: bearer(rotated.out.token) })).status, 401);
+    const listed = await cli(['list']);
+    const mine = (listed.out.tokens as { name: string; revokedAt: string | null; rotatedAt: string | null }[]).find(
+      (t) => t.name === name,
+    );
+    assert.ok(mine?.revokedAt && mine.rotatedAt);
+  });
+
+  it('staging and production refuse to serve the API without an operator listener of its own', async () => {
+    const staging = loadConfig({
+      GATEWAY_ENV: 'staging',
+      MASTER_KEY: gw.rt.config.MASTER_KEY,
+      OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+      PUBLIC_BASE_URL: 'https://pay.example.in',
+      UPI_PAYEE_VPA: 'gateway@examplebank',
+      TEMPORAL_TLS_CA_FILE: '/tls/ca.pem',
+      TEMPORAL_TLS_CERT_FILE: '/tls/client.pem',
+      TEMPORAL_TLS_KEY_FILE: '/tls/client.key',
+      API_PORT: String(await freePort()),
+    });
+    // Refused before anything listens: no runtime is needed beyond the configuration.
+    await assert.rejects(serveApi({ config: staging } as Runtime), /OPS_PORT: required in staging/);
+  });
+});
