@@ -5,6 +5,7 @@
 export const AUDIT_ACTIONS = [
   'merchant.created',
   'merchant.updated',
+  'key.created',
   'key.revealed',
   'key.rotated',
   'key.revoked',
@@ -23,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'settlements.released',
   'settlements.run',
   'chargeback.raised',
+  'chargeback.reverted',
   'reconciliation.applied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
