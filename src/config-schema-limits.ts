@@ -10,7 +10,9 @@ export const limitSettings = z.object({
     .int()
     .min(0)
     .default(30)
-    .describe('how long a process caches a merchant it looked up (0 turns the cache off)'),
+    .describe(
+      "how long a process keeps a merchant it opened (0 turns the cache off); each request still reads the merchant's version, so a change is seen at once",
+    ),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(65536).describe('largest request body accepted (413 above)'),
   PAYMENT_LINK_MAX_BODY_BYTES: z.coerce
     .number()

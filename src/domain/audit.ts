@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'settlements.released',
   'settlements.run',
   'chargeback.raised',
+  'chargeback.reverted',
   'reconciliation.applied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -80,7 +80,8 @@ export function expressChecksumTexts(pairs: FormPairs): string[] {
   return [keyValues(listed), keyValues(sanitizedPairs(listed)), keyValues(sorted)];
 }
 
-const quotedValues = (pairs: FormPairs) => pairs.map(([, v]) => `'${v}'`).join('');
+/** The text a legacy checksum covers: every value in single quotes, in order. */
+export const quotedValues = (pairs: FormPairs) => pairs.map(([, v]) => `'${v}'`).join('');
 /** The first field whose value holds a single quote: with one, `'a''b'` also reads as the one value `a''b`. */
 const quoteIn = (pairs: FormPairs) => pairs.find(([, v]) => v.includes("'"))?.[0];
 

@@ -72,3 +72,15 @@ export function sameRefundRequest(existing: RefundEntry, updateDesired: UpdateDe
 
 export const refundInitiated = (updateDesired: UpdateDesired): RefundResponseKey =>
   updateDesired === '14' ? 'fullRefundInitiated' : 'partialRefundInitiated';
+
+/**
+ * How long a refund request sent without a merchantRefId answers as the first one: the same signed
+ * request again within it is the merchant's retry (or a replay of a captured request), not a refund.
+ */
+export const REFUND_REPLAY_WINDOW_MS = 24 * 3_600_000;
+
+/** Where a refund request without a merchantRefId came in, and the text its checksum covers. */
+export interface SignedRefundRequest {
+  entry: 'updateTxn' | 'updatetransaction';
+  signedText: string;
+}

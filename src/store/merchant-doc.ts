@@ -31,6 +31,12 @@ export interface MerchantDoc {
   /** Where a hosted checkout sends the payer back when its request names no returnUrl (absent: none). */
   defaultReturnUrl?: string | null;
   createdAt: Date;
+  /**
+   * Bumped by every change of what a Merchant holds (keys, settings): a process's cached merchant
+   * is used only while this is the version it was opened from. Absent (never changed since it
+   * existed): 0.
+   */
+  version?: number;
 }
 
 export interface StoredSigningSecret {

@@ -37,15 +37,12 @@ export class MerchantRepository {
   private readonly merchants: Collection<MerchantDoc>;
   private readonly apiKeys: ApiKeyRepository;
   private readonly vault: MerchantVault;
-  // Every authenticated request needs its merchant; a short-lived cache of decrypted merchants
-  // saves a store round trip and an AES decryption per request. A change reaches other replicas
-  // within the TTL, except a new secret key, which verifiedWithKeysInForce (src/api/middleware)
-  // accepts at once; unknown merchants are never cached.
-  private readonly cache = new Map<string, { merchant: Merchant; expiresAt: number }>();
-  // Bumped by every change this process makes. A read that began before a change may return the
-  // document as it was: it must not be cached after the change forgot the entry, or the old secret
-  // key would be served (a new key refused with 401, webhooks signed with the old one) for the TTL.
-  private changes = 0;
+  // Every authenticated request needs its merchant: a cache of decrypted merchants saves the whole
+  // document and an AES decryption per request. An entry is used only while the stored document's
+  // `version` (one read by _id, projected) is the one it was opened from; every change of what a
+  // Merchant holds bumps it, so a rotated, revoked or retired key or a new setting is seen by every
+  // replica at the next request. Unknown merchants are never cached.
+  private readonly cache = new Map<string, { merchant: Merchant; version: number; expiresAt: number }>();
 
   constructor(
     private readonly db: Db,
@@ -101,19 +98,8 @@ export class MerchantRepository {
 
   /** Start-up migration (src/store/migrations/secrets-at-rest-v2.ts): how many merchants it rewrote. */
   async migrateSecretsAtRest(): Promise<number> {
-    const rewritten = await migrateSecretsAtRest(this.db, this.vault);
-    if (rewritten > 0) this.forgetAll();
-    return rewritten;
-  }
-
-  private forget(merchantIdentifier: string): void {
-    this.changes++;
-    this.cache.delete(merchantIdentifier);
-  }
-
-  private forgetAll(): void {
-    this.changes++;
-    this.cache.clear();
+    // Resealed, not changed: a cached merchant (its keys in clear) stays right, its version unbumped.
+    return migrateSecretsAtRest(this.db, this.vault);
   }
 
   /**
@@ -131,17 +117,21 @@ export class MerchantRepository {
     return doc?.settlementWebhook === true;
   }
 
+  /** The merchant as stored now: from the cache when the stored version is the cached one's. */
   async findById(merchantIdentifier: string): Promise<Merchant | null> {
     const cached = this.cache.get(merchantIdentifier);
-    if (cached && cached.expiresAt > Date.now()) return cached.merchant;
-    const changesBefore = this.changes;
+    if (cached && cached.expiresAt > Date.now()) {
+      const stored = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { version: 1 } });
+      if (!stored) return null;
+      if ((stored.version ?? 0) === cached.version) return cached.merchant;
+    }
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     const merchant = this.vault.open(doc);
-    if (this.cacheTtlMs > 0 && this.changes === changesBefore) {
+    if (this.cacheTtlMs > 0) {
       this.cache.delete(merchantIdentifier);
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(merchantIdentifier, { merchant, expiresAt: Date.now() + this.cacheTtlMs });
+      this.cache.set(merchantIdentifier, { merchant, version: doc.version ?? 0, expiresAt: Date.now() + this.cacheTtlMs });
     }
     return merchant;
   }
@@ -170,15 +160,11 @@ export class MerchantRepository {
     return this.apiKeys.revoke(merchantIdentifier, keyId, now);
   }
 
-  /**
-   * Applies an operator's settings; null when there is no such merchant. This process's cache
-   * forgets the merchant at once; other replicas see the change within MERCHANT_CACHE_SECONDS.
-   */
+  /** Applies an operator's settings (every replica reads them at its next request); null when there is no such merchant. */
   async updateSettings(merchantIdentifier: string, settings: MerchantSettings): Promise<Merchant | null> {
-    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier },
-      { $set: settings },
+      { $set: settings, $inc: { version: 1 } },
       { returnDocument: 'after' },
     );
     return doc ? this.vault.open(doc) : null;
@@ -277,7 +263,6 @@ export class MerchantRepository {
     overlapMs: number,
     now: Date,
   ): Promise<Merchant | null | false> {
-    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     // Each rotation's end of overlap names its previous key (revokePreviousSecretKeys): never one
@@ -298,10 +283,10 @@ export class MerchantRepository {
           secretKeyEncrypted: this.vault.sealSecretKey(merchantIdentifier, newSecretKey),
           previousSecretKeys: previous,
         },
+        $inc: { version: 1 },
       },
       { returnDocument: 'after' },
     );
-    this.forget(merchantIdentifier);
     return updated ? this.vault.open(updated) : false;
   }
 
@@ -317,7 +302,6 @@ export class MerchantRepository {
     acceptedUntil: Date,
     now: Date,
   ): Promise<Merchant | null | 'unknown' | false> {
-    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
     const newest = (doc.previousSecretKeys ?? []).find((p) => p.retiresAt.getTime() > now.getTime());
@@ -325,10 +309,9 @@ export class MerchantRepository {
     // Every rotation changes the current key: unchanged, nobody rotated since this read.
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier, secretKeyEncrypted: doc.secretKeyEncrypted },
-      { $set: { previousSecretKeys: [] } },
+      { $set: { previousSecretKeys: [] }, $inc: { version: 1 } },
       { returnDocument: 'after' },
     );
-    this.forget(merchantIdentifier);
     return updated ? this.vault.open(updated) : false;
   }
 
@@ -338,7 +321,6 @@ export class MerchantRepository {
     key: { keyId: string; publicKeyPem: string; privateKeyPem: string },
     now: Date,
   ): Promise<Merchant | null> {
-    this.forget(merchantIdentifier);
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier },
       {
@@ -351,6 +333,7 @@ export class MerchantRepository {
             retiredAt: null,
           },
         },
+        $inc: { version: 1 },
       },
       { returnDocument: 'after' },
     );
@@ -364,17 +347,15 @@ export class MerchantRepository {
    * so a key added or another retired meanwhile is kept as the other change left it.
    */
   async retireEncryptionKey(merchantIdentifier: string, keyId: string, now: Date): Promise<Merchant | 'unknown' | 'newest'> {
-    this.forget(merchantIdentifier);
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     const place = doc ? doc.encryptionKeys.findIndex((k) => k.keyId === keyId) : -1;
     if (!doc || place < 0) return 'unknown';
     if (this.vault.open(doc).encryptionKeys[0]?.keyId === keyId) return 'newest';
     const updated = await this.merchants.findOneAndUpdate(
       { _id: merchantIdentifier, [`encryptionKeys.${place}.keyId`]: keyId, [`encryptionKeys.${place}.retiredAt`]: null },
-      { $set: { [`encryptionKeys.${place}.retiredAt`]: now } },
+      { $set: { [`encryptionKeys.${place}.retiredAt`]: now }, $inc: { version: 1 } },
       { returnDocument: 'after' },
     );
-    this.forget(merchantIdentifier);
     if (updated) return this.vault.open(updated);
     // Retired already (by a concurrent call): the same answer as retiring it.
     const again = await this.merchants.findOne({ _id: merchantIdentifier });

@@ -87,6 +87,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('dashboard_users').createIndex({ merchantIdentifier: 1 }, { name: 'merchant' });
   await db.collection('dashboard_sessions').createIndex({ email: 1 }, { name: 'email' });
   await ensureRateLimitIndexes(db);
+  // A refund request's id outlives its replay window by nothing on MongoDB (the embedded store keeps it).
+  await ttlIndex(db.collection('refund_requests'), 'expiresAt', 'expires_ttl');
   await ensureSettlementIndexes(db);
   await dropReplacedIndexes(db);
 }
@@ -136,7 +138,11 @@ export async function ensureTransactionIndexes(coll: Collection): Promise<void> 
 async function ensureRateLimitIndexes(db: Db): Promise<void> {
   const limits = db.collection('rate_limits');
   await limits.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
-  await limits.createIndex({ expire: -1 }, { expireAfterSeconds: 0, name: 'expire_ttl' }).catch((e: { code?: number }) => {
+  await ttlIndex(limits, 'expire', 'expire_ttl');
+}
+
+async function ttlIndex(coll: Collection, field: string, name: string): Promise<void> {
+  await coll.createIndex({ [field]: -1 }, { expireAfterSeconds: 0, name }).catch((e: { code?: number }) => {
     if (e.code !== 238) throw e; // NotImplemented: the embedded store
   });
 }

@@ -3,7 +3,12 @@ import type { AuditAction, AuditActor, AuditDetail, AuditRecord } from '../domai
 import { AuditRepository } from '../store/audit-repository';
 
 /** An audit record as the ops API, the CLI and the dashboard show it. */
-export const auditView = (r: AuditRecord & { id: string }) => ({ ...r, at: r.at.toISOString() });
+// The store may drop a null field written by an upsert (the embedded store does): absent reads as null.
+export const auditView = (r: AuditRecord & { id: string }) => ({
+  ...r,
+  merchantIdentifier: r.merchantIdentifier ?? null,
+  at: r.at.toISOString(),
+});
 
 /**
  * The one way to record and read the audit trail. A use case records after its change is stored,

@@ -1,30 +1,47 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Config } from '../config';
 import { formatRupees, type Paise } from '../domain/money';
-import { decideRefund, refundInitiated, sameRefundRequest, type RefundResponseKey, type UpdateDesired } from '../domain/refund';
+import type { Db } from 'mongodb';
+import {
+  decideRefund,
+  REFUND_REPLAY_WINDOW_MS,
+  refundInitiated,
+  sameRefundRequest,
+  type RefundResponseKey,
+  type SignedRefundRequest,
+  type UpdateDesired,
+} from '../domain/refund';
 import type { RefundEntry, Transaction } from '../domain/transaction';
+import { RefundRequestRepository } from '../store/refund-request-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
 import { refundWorkflowId } from '../temporal/workflow-ids';
 import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../temporal/refund-contract';
 
-export interface RefundRequest {
+export type RefundRequest = {
   merchantIdentifier: string;
   orderId: string;
   updateDesired: UpdateDesired;
   /** Required for a partial refund (22); a full refund (14) refunds what remains. */
   amountPaise?: Paise;
-  /** The merchant's id of this refund; generated when absent (then a repeat is a new refund). */
-  merchantRefId?: string;
   updateReason: string;
   /** An auto-refund of a delayed success (reported to the non-real-time webhook when it succeeds). */
   auto?: boolean;
-}
+} & (
+  | { /** The merchant's id of this refund: its idempotency key. */ merchantRefId: string }
+  | {
+      merchantRefId?: undefined;
+      /** Without a merchantRefId, the signed request is the key for REFUND_REPLAY_WINDOW_MS (refundIdOf). */
+      signedRequest: SignedRefundRequest;
+    }
+);
 
 export interface StartRefundDeps {
   transactions: TransactionRepository;
+  /** Needed by requests without a merchantRefId only (the merchant APIs'); an auto-refund names its id. */
+  refundRequests?: RefundRequestRepository;
   temporal: Client;
   taskQueue: string;
   now: () => Date;
@@ -32,11 +49,18 @@ export interface StartRefundDeps {
 
 export function startRefundDeps(d: {
   config: Config;
+  store: { db: Db };
   transactions: TransactionRepository;
   temporal: Client;
   now: () => Date;
 }): StartRefundDeps {
-  return { transactions: d.transactions, temporal: d.temporal, taskQueue: d.config.TEMPORAL_TASK_QUEUE, now: d.now };
+  return {
+    transactions: d.transactions,
+    refundRequests: new RefundRequestRepository(d.store.db),
+    temporal: d.temporal,
+    taskQueue: d.config.TEMPORAL_TASK_QUEUE,
+    now: d.now,
+  };
 }
 
 export interface RefundResult {
@@ -47,14 +71,18 @@ export interface RefundResult {
 /**
  * Accepts a refund: reserves its amount on the transaction (a compare-and-set on the document's
  * version, so concurrent refunds never exceed the amount), then makes sure its workflow runs. The
- * same merchantRefId with the same request answers as the first time and refunds once; a retry
- * also starts a workflow a crash may have left unstarted.
+ * same merchantRefId with the same request answers as the first time and refunds once (so does the
+ * same signed request without one, for a day: refundIdOf); a retry also starts a workflow a crash
+ * may have left unstarted.
  */
 export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Promise<RefundResult> {
-  const merchantRefId = r.merchantRefId ?? `gw-${randomBytes(8).toString('hex')}`;
+  let claimed = r.merchantRefId;
   for (;;) {
     const t = await deps.transactions.findByOrder(r);
-    if (!t || t.status === 'Pending' || t.status === 'Failure') return { response: 'notProcessed', merchantRefId };
+    // An order that cannot be refunded stores nothing, not even a request's id.
+    if (!t || t.status === 'Pending' || t.status === 'Failure')
+      return { response: 'notProcessed', merchantRefId: claimed ?? newRefundId() };
+    const merchantRefId = (claimed ??= await refundIdOf(deps, r));
 
     const existing = t.refunds.find((e) => e.merchantRefId === merchantRefId);
     if (existing) {
@@ -91,6 +119,32 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
     return { response: refundInitiated(r.updateDesired), merchantRefId };
   }
 }
+
+/**
+ * The merchantRefId of a request sent without one: the same merchant's same signed text at the same
+ * entry point within REFUND_REPLAY_WINDOW_MS gets the id the first one got, so it answers as the
+ * first and refunds once; later it is a new refund. The id is stored before any refund starts under
+ * it: a crash after the store leaves an id with no refund, which the retry then starts (once, by the
+ * refund's own idempotency on merchantRefId); a crash before it leaves nothing.
+ */
+async function refundIdOf(deps: StartRefundDeps, r: RefundRequest): Promise<string> {
+  const signed = 'signedRequest' in r ? r.signedRequest : undefined;
+  if (!signed || !deps.refundRequests)
+    throw new Error('a refund without a merchantRefId needs its signed request and the store of them');
+  const merchantIdentifier = r.merchantIdentifier;
+  const hash = createHash('sha256')
+    .update(JSON.stringify([signed.entry, merchantIdentifier, signed.signedText]))
+    .digest('hex');
+  return deps.refundRequests.claim({
+    hash,
+    merchantIdentifier,
+    candidate: newRefundId(),
+    now: deps.now(),
+    windowMs: REFUND_REPLAY_WINDOW_MS,
+  });
+}
+
+const newRefundId = () => `gw-${randomBytes(8).toString('hex')}`;
 
 /**
  * Starts the refund's workflow unless it exists (the sweep heals a crash before the start). Call it

@@ -42,7 +42,7 @@ describe('Operator API: the audit trail', function () {
     }[];
     assert.deepEqual(
       records.map((r) => r.action),
-      ['settlements.released', 'settlements.held'],
+      ['settlements.released', 'settlements.held', 'merchant.created'],
     );
     for (const r of records) {
       assert.equal(r.merchantIdentifier, merchant);

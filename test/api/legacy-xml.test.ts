@@ -153,7 +153,13 @@ describe('Legacy XML APIs: POST /checktransaction and POST /updatetransaction', 
     const after = await post('/checktransaction', oldKitForm(statusForm(orderId)));
     assert.deepEqual([after.element.responsecode, after.element.txnstatus], ['230', '3']);
     const again = await post('/updatetransaction', oldKitForm(update('14')));
-    assert.equal(again.element.responsecode, '201', 'nothing remains');
+    assert.equal(again.element.responsecode, '230', 'the same signed form within a day answers as the first');
+    const another = await post(
+      '/updatetransaction',
+      oldKitForm(update('14').map(([k, v]) => [k, k === 'updateReason' ? 'other reason' : v])),
+    );
+    assert.equal(another.element.responsecode, '201', 'nothing remains');
+    assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))!.refunds.length, 1);
   });
 
   it("the 1.1 PHP kit's refund page: partial (amount, 245) then full (230), raw values signed", async () => {

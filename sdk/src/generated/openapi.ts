@@ -4091,7 +4091,7 @@ export interface paths {
     };
     /**
      * The audit trail (operator): who changed what of a merchant, when and from where, newest first
-     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
+     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.created, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, dashboard.user_removed, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, chargeback.reverted, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
      */
     get: {
       parameters: {
@@ -4122,6 +4122,7 @@ export interface paths {
                   action:
                     | 'merchant.created'
                     | 'merchant.updated'
+                    | 'key.created'
                     | 'key.revealed'
                     | 'key.rotated'
                     | 'key.revoked'
@@ -4132,6 +4133,7 @@ export interface paths {
                     | 'settlement_account.confirmed'
                     | 'dashboard.role_changed'
                     | 'dashboard.user_invited'
+                    | 'dashboard.user_removed'
                     | 'refund.requested'
                     | 'webhook.replayed'
                     | 'webhook.settings_changed'
@@ -4140,6 +4142,7 @@ export interface paths {
                     | 'settlements.released'
                     | 'settlements.run'
                     | 'chargeback.raised'
+                    | 'chargeback.reverted'
                     | 'reconciliation.applied';
                   actor: {
                     /** @enum {string} */
@@ -5145,7 +5148,7 @@ export interface paths {
     head?: never;
     /**
      * Change a merchant's webhook address, webhook body format, auto-refund, settlement webhook or default return URL (operator)
-     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     * @description Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Every API replica reads the change at its next request. Unknown merchant: 404, code 2042.
      */
     patch: {
       parameters: {
@@ -7617,7 +7620,7 @@ export interface paths {
     put?: never;
     /**
      * Revoke the previous secret key now (operator)
-     * @description Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.
+     * @description Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Every API replica refuses the key from its next request. Unknown merchant: 404, code 2042.
      */
     post: {
       parameters: {
@@ -14344,7 +14347,7 @@ export interface paths {
     put?: never;
     /**
      * Zaakpay's legacy XML update API: refund all or part of an order
-     * @description Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500. The same rules and codes as /updateTxn (one refund use case): 230 Transaction Refund Initiated; 245 Transaction Partial Refund Initiated; 184 Update Desired blank; 185 Update Desired not valid; 186 Update Reason blank; 187 Update Reason not valid; 189 Checksum was blank; 180 Checksum does not match; 190 orderId either not processed or rejected; 201 Transaction cannot be refunded; 21 Some refunds already scheduled with bank.
+     * @description Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it the same signed values within 24 hours answer as the first request, one refund; later they are a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. `checksum` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (`'v1''v2'...`), or the same over the values as Zaakpay's PHP kits sanitize them; the names must be exactly one of the status or refund forms Zaakpay's PHP, JSP, Magento and 1.1 PHP kits post (the PHP kit's `submitButton` included), else 109 naming the field (HTTP 200); a raw checksum counts only when no value holds a single quote. The answer's <checksum> is HMAC-SHA256 of `'orderid''responsecode''description'`, empty when the request was not authenticated (110, 111, 189, 180). Every coded refusal (checksum, merchant, a malformed form 2005, an invalid field 2002) is answered HTTP 200 with the code in the same XML, as Zaakpay answers, since kits read the code, not the status line; 413, 415 (2003), 429 and 503 keep their status lines. Never a 500. The same rules and codes as /updateTxn (one refund use case): 230 Transaction Refund Initiated; 245 Transaction Partial Refund Initiated; 184 Update Desired blank; 185 Update Desired not valid; 186 Update Reason blank; 187 Update Reason not valid; 189 Checksum was blank; 180 Checksum does not match; 190 orderId either not processed or rejected; 201 Transaction cannot be refunded; 21 Some refunds already scheduled with bank.
      */
     post: {
       parameters: {
@@ -14377,7 +14380,7 @@ export interface paths {
             updateReason?: string;
             /** @description paise; required for a partial refund (22) */
             amount?: '' | string;
-            /** @description the merchant's id of this refund, unique per order; generated when absent */
+            /** @description the merchant's id of this refund, unique per order; when absent the same signed form within 24 hours answers as the first (one refund) */
             merchantRefId?: '' | string;
           } & {
             [key: string]: string;
@@ -14939,7 +14942,7 @@ export interface components {
       updateDesired?: unknown;
       /** @description 5 to 30 letters, digits and spaces; "sandbox fail" makes the sandbox bank fail it */
       updateReason?: unknown;
-      /** @description the merchant's id of this refund, unique per order; the idempotency key */
+      /** @description the merchant's id of this refund, unique per order; the idempotency key. Without one, the same `data` text within 24 hours answers as the first (one refund, the same generated merchantRefId); later it is a new refund */
       merchantRefId?: string;
     };
     CheckTxnData: {

@@ -39,7 +39,7 @@ export function legacyXmlPaths(): Record<string, object> {
     '/updatetransaction': {
       post: operation({
         summary: "Zaakpay's legacy XML update API: refund all or part of an order",
-        description: `Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it a repeat is a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. ${SIGNING} The same rules and codes as /updateTxn (one refund use case): ${codes(Object.values(RefundResponse))}.`,
+        description: `Flat form fields merchantIdentifier, orderId, mode, updateDesired, updateReason, amount (paise, a partial refund), merchantRefId (optional: without it the same signed values within 24 hours answer as the first request, one refund; later they are a new refund), as the older PHP kit's update page and the 1.1 PHP kit's refund page post them. ${SIGNING} The same rules and codes as /updateTxn (one refund use case): ${codes(Object.values(RefundResponse))}.`,
         bodySignature: 'legacyChecksum',
         in: 'form',
         request: legacyUpdateFormSchema,

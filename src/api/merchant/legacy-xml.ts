@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
 import { CheckTxnCodes, toCheckTxnRecord } from '../../domain/check-txn';
-import { signedLegacyFields } from '../../domain/checkout-checksum';
+import { quotedValues, signedLegacyFields } from '../../domain/checkout-checksum';
 import { ambiguousField, matchKitForm } from '../../domain/legacy-form-reading';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
 import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
@@ -78,7 +78,7 @@ export function legacyXmlRoutes(deps: ApiDeps): Router {
       'updatetransaction',
       RefundResponse.checksumBlank,
       RefundResponse.checksumMismatch,
-      async (fields, merchant) => {
+      async (fields, merchant, signedText) => {
         const form = validate(legacyUpdateFormSchema, fields);
         const refused = (key: keyof typeof RefundResponse) => ({
           orderid: form.orderId,
@@ -95,8 +95,12 @@ export function legacyXmlRoutes(deps: ApiDeps): Router {
           orderId: form.orderId,
           updateDesired,
           amountPaise: form.amount === undefined ? undefined : Number(form.amount),
-          merchantRefId: form.merchantRefId,
           updateReason: form.updateReason as string,
+          // Without a merchantRefId the text the checksum verified over is the key: a form renamed,
+          // reordered or padded with stripped characters around the same signed values is the same refund.
+          ...(form.merchantRefId !== undefined
+            ? { merchantRefId: form.merchantRefId }
+            : { signedRequest: { entry: 'updatetransaction' as const, signedText } }),
         });
         return refused(result.response);
       },
@@ -134,7 +138,7 @@ async function answerXml(
   endpoint: XmlEndpoint,
   blank: Code,
   mismatch: Code,
-  use: (fields: Record<string, string>, merchant: Merchant) => Promise<LegacyXmlAnswer>,
+  use: (fields: Record<string, string>, merchant: Merchant, signedText: string) => Promise<LegacyXmlAnswer>,
 ): Promise<void> {
   let orderid = '';
   let signer: Merchant | null = null;
@@ -168,7 +172,7 @@ async function answerXml(
     const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum! };
     orderid = fields.orderId ?? '';
     if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
-    sendXml(ctx, 200, legacyXml(await use(fields, merchant), merchant.secretKey));
+    sendXml(ctx, 200, legacyXml(await use(fields, merchant, quotedValues(signed.signed)), merchant.secretKey));
   } catch (e) {
     const refusal = asRefusal(e);
     if (!refusal) throw e;

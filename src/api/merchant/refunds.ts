@@ -57,8 +57,12 @@ export function refundRoutes(deps: ApiDeps): Router {
       orderId: body.orderDetail.orderId,
       updateDesired,
       amountPaise: body.orderDetail.amount === undefined ? undefined : Number(body.orderDetail.amount),
-      merchantRefId: body.merchantRefId,
       updateReason: body.updateReason as string,
+      // Without a merchantRefId the exact `data` string, what the checksum covers, is the key: however
+      // the form is re-encoded around it, the same signed request is the same refund.
+      ...(body.merchantRefId !== undefined
+        ? { merchantRefId: body.merchantRefId }
+        : { signedRequest: { entry: 'updateTxn' as const, signedText: form.data } }),
     });
     answer(result.response, result.merchantRefId);
   });

@@ -18,9 +18,10 @@ export async function requireMerchant(merchants: MerchantRepository, merchantIde
 
 /**
  * Verifies a checksum with the merchant's keys in force (`verify` answers what it verified, or
- * null/false). One that matches none is tried once more with the merchant read afresh from the store:
- * a key rotated a moment ago on another replica is accepted at once, not after MERCHANT_CACHE_SECONDS.
- * A wrong checksum costs one more read; the failed-authentication limits bound how often.
+ * null/false). The merchant was read at this request's version (MerchantRepository.findById), so a
+ * key revoked on any replica is refused already; one that matches none is tried once more with the
+ * merchant read afresh, for a key rotated between that read and this check. A wrong checksum costs
+ * one more read; the failed-authentication limits bound how often.
  */
 export async function verifiedWithKeysInForce<T>(
   merchants: MerchantRepository,

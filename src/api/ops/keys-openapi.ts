@@ -85,7 +85,7 @@ export function keyPaths(): Record<string, object> {
         {
           summary: 'Revoke the previous secret key now (operator)',
           description:
-            "Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.",
+            "Ends a rotation's overlap at once (a key that may have leaked): checksums made with the previous secret key are refused from now on. The body names the rotation seen, by its previousKeyAcceptedUntil: when the key was rotated again since, or the overlap is over, nothing is revoked and the answer is 404, code 2048, so a stale request never revokes the key a newer rotation replaced. A rotation racing this call more than a few times answers 503, code 2050 (send it again). Every API replica refuses the key from its next request. Unknown merchant: 404, code 2042.",
           request: revokePreviousSecretKeySchema,
           example: { previousKeyAcceptedUntil: '2026-11-27T10:00:00.000Z' },
           responses: {

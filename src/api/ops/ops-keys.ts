@@ -13,8 +13,10 @@ import {
   revokePreviousSecretKey,
   rotateSecretKey,
 } from '../../usecases/merchant-keys';
+import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
+import { operatorActor } from './audit-actor';
 import { readJson } from '../middleware/body';
 import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema, rotateSecretKeySchema } from '../schemas/keys';
 
@@ -23,6 +25,10 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
   router.use(operatorAuth(deps, 'merchant-admin'));
   const merchantOf = (ctx: Context) => ctx.params.merchantIdentifier!;
+  const trail = auditTrail(deps.store.db, deps.now);
+  /** Records an operator's change of the merchant's keys, once it is stored (never a key itself). */
+  const audit = (ctx: Context, action: 'key.created' | 'key.rotated' | 'key.revoked', detail: Record<string, string | number>) =>
+    trail.record(action, operatorActor(ctx), { merchantIdentifier: merchantOf(ctx), from: ctx.ip || null, detail });
   /** No body, or an empty JSON object: anything else is refused. */
   const noBody = async (ctx: Context) => {
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
@@ -39,6 +45,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     const created = await createApiKey(deps.merchants, merchantOf(ctx), body.label, deps.now());
     if (!created) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), keyId: created.keyId }, 'api key created');
+    await audit(ctx, 'key.created', { key: 'api_key', keyId: created.keyId, label: body.label });
     ctx.status = 201;
     ctx.body = { success: true, data: created };
   });
@@ -49,6 +56,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     const key = await revokeApiKey(deps.merchants, merchantIdentifier, ctx.params.keyId!, deps.now());
     if (typeof key === 'string') throw new ApiError(key);
     deps.logger.info({ merchantIdentifier, keyId: ctx.params.keyId }, 'api key revoked');
+    await audit(ctx, 'key.revoked', { key: 'api_key', keyId: ctx.params.keyId! });
     ctx.body = { success: true, data: apiKeyView(key) };
   });
 
@@ -64,6 +72,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     const rotated = await rotateSecretKey(deps.merchants, merchantOf(ctx), overlapMs, deps.now());
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), overlapMs }, 'secret key rotated');
+    await audit(ctx, 'key.rotated', { key: 'secret_key', overlapSeconds: overlapMs / 1000 });
     ctx.body = { success: true, data: rotated };
   });
 
@@ -82,6 +91,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
         `no previous secret key accepted until ${body.previousKeyAcceptedUntil} is still accepted`,
       );
     deps.logger.info({ merchantIdentifier: merchantOf(ctx) }, 'previous secret key revoked');
+    await audit(ctx, 'key.revoked', { key: 'previous_secret_key', acceptedUntil: body.previousKeyAcceptedUntil });
     ctx.body = { success: true, data: revoked };
   });
 
@@ -99,6 +109,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
       { merchantIdentifier: merchantOf(ctx), encryptionKeyId: rotated.encryptionKeys[0]?.encryptionKeyId },
       'encryption key rotated',
     );
+    await audit(ctx, 'key.rotated', { key: 'encryption_key', encryptionKeyId: rotated.encryptionKeys[0]?.encryptionKeyId ?? '' });
     ctx.body = { success: true, data: rotated };
   });
 
@@ -109,6 +120,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
       throw new ApiError((await deps.merchants.findById(merchantOf(ctx))) ? 'keyNotFound' : 'merchantNotFound');
     if (result === 'newest') throw new ApiError('validationFailed', 'the newest encryption key cannot be retired: rotate first');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), encryptionKeyId: ctx.params.keyId }, 'encryption key retired');
+    await audit(ctx, 'key.revoked', { key: 'encryption_key', encryptionKeyId: ctx.params.keyId! });
     ctx.body = { success: true, data: result };
   });
   return router;

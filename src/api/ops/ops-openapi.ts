@@ -87,7 +87,7 @@ export function opsPaths(): Record<string, object> {
           summary:
             "Change a merchant's webhook address, webhook body format, auto-refund, settlement webhook or default return URL (operator)",
           description:
-            'Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Other API replicas see the change within MERCHANT_CACHE_SECONDS. Unknown merchant: 404, code 2042.',
+            'Only the fields sent change; `webhookUrl: null` removes the address, `defaultReturnUrl: null` the default return URL (where a hosted checkout sends the payer back when its request names no returnUrl; without either the checkout is refused with 182). `settlementWebhook: true` opts the merchant in to the `settlement.processed` webhook (off by default). Every API replica reads the change at its next request. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           request: merchantSettingsSchema,
           example: { webhookUrl: 'https://meera.example/zaakpay/webhooks', webhookFormat: 'json', autoRefund: true },

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
+import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
+import { operatorActor } from './audit-actor';
 import { readJson } from '../middleware/body';
 import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
 import { invitationRequestSchema } from '../schemas/dashboard';
@@ -15,6 +17,7 @@ export function opsRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   router.use(operatorAuth(deps, 'merchant-admin'));
   const policy = webhookAddressPolicy(deps.config);
+  const trail = auditTrail(deps.store.db, deps.now);
   /** Webhook addresses are checked when set (and again when called). */
   const checkWebhookUrl = async (url: string | null | undefined) => {
     const refused = url ? await refusedWebhookUrl(url, policy) : null;
@@ -27,6 +30,11 @@ export function opsRoutes(deps: ApiDeps): Router {
       throw e instanceof MerchantIdentifierTakenError ? new ApiError('merchantIdentifierTaken') : e;
     });
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
+    await trail.record('merchant.created', operatorActor(ctx), {
+      merchantIdentifier: credentials.merchantIdentifier,
+      from: ctx.ip || null,
+      detail: { name: body.name },
+    });
     ctx.status = 201;
     ctx.body = { success: true, data: credentials };
   });
@@ -36,6 +44,11 @@ export function opsRoutes(deps: ApiDeps): Router {
     const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier!, body);
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
+    await trail.record('merchant.updated', operatorActor(ctx), {
+      merchantIdentifier: updated.merchantIdentifier,
+      from: ctx.ip || null,
+      detail: { changed: Object.keys(body).join(',') },
+    });
     ctx.body = { success: true, data: updated };
   });
   /** A one-time link to the merchant's dashboard: how a merchant's first owner gets in. */
@@ -55,6 +68,11 @@ export function opsRoutes(deps: ApiDeps): Router {
       { merchantIdentifier: ctx.params.merchantIdentifier, role: invitation.role },
       'dashboard invitation created',
     );
+    await trail.record('dashboard.user_invited', operatorActor(ctx), {
+      merchantIdentifier: ctx.params.merchantIdentifier!,
+      from: ctx.ip || null,
+      detail: { email: body.email, role: invitation.role },
+    });
     ctx.status = 201;
     ctx.body = { success: true, data: { ...invitation, expiresAt: invitation.expiresAt.toISOString() } };
   });

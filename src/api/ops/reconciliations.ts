@@ -2,8 +2,10 @@ import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { ReconciliationFileError } from '../../domain/reconciliation';
 import { reconciliationReport, startReconciliation } from '../../usecases/reconcile';
+import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
+import { operatorActor } from './audit-actor';
 import { readRawBody } from '../middleware/body';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -12,6 +14,8 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function reconciliationRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   router.use(operatorAuth(deps, 'money'));
+
+  const trail = auditTrail(deps.store.db, deps.now);
 
   router.post('/reconciliations', async (ctx) => {
     const raw = await readRawBody(ctx, 'text/csv', deps.config.RECONCILIATION_MAX_BYTES);
@@ -32,6 +36,12 @@ export function reconciliationRoutes(deps: ApiDeps): Router {
         text,
       );
       deps.logger.info({ reconciliationId }, 'reconciliation started');
+      // A file names transactions of any merchant, by txnId: the record is the gateway's, its report says whose.
+      await trail.record('reconciliation.applied', operatorActor(ctx), {
+        merchantIdentifier: null,
+        from: ctx.ip || null,
+        detail: { reconciliationId },
+      });
       ctx.status = 202;
       ctx.body = { success: true, data: { reconciliationId } };
     } catch (e) {

@@ -1,9 +1,12 @@
+import type { Context } from 'koa';
 import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
 import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
+import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
 import { operatorAuth, requireOperatorScope } from '../middleware/operator-auth';
+import { operatorActor } from './audit-actor';
 import { readJson, validate } from '../middleware/body';
 import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../domain/merchant';
@@ -39,6 +42,13 @@ export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
   const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps, 'merchant-admin'));
+  const trail = auditTrail(deps.store.db, deps.now);
+  const audit = (
+    ctx: Context,
+    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
+    merchantIdentifier: string | null,
+    detail: Record<string, string | number>,
+  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
 
   router.get('/webhooks', async (ctx) => {
     const query = validate(listWebhooksQuerySchema, { ...ctx.query });
@@ -51,6 +61,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     const { body } = await readJson(ctx, replayFailedSchema, deps.config.MAX_BODY_BYTES);
     const replayed = await replayFailedSince(replayDeps, new Date(body.since), body.merchantIdentifier);
     deps.logger.info({ since: body.since, count: replayed.length }, 'failed webhooks replayed');
+    await audit(ctx, 'webhook.replayed', body.merchantIdentifier ?? null, { since: body.since, count: replayed.length });
     ctx.status = 202;
     ctx.body = { success: true, data: { replayed } };
   });
@@ -60,6 +71,8 @@ export function webhookRoutes(deps: ApiDeps): Router {
     const replayId = await replayDelivery(replayDeps, deliveryId);
     if (!replayId) throw new ApiError('webhookDeliveryNotFound');
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
+    const replayed = await deps.webhooks.findSummary(deliveryId);
+    await audit(ctx, 'webhook.replayed', replayed?.merchantIdentifier ?? null, { deliveryId, replayId });
     ctx.status = 202;
     ctx.body = { success: true, data: { deliveryId, replayId } };
   });
@@ -78,6 +91,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     const merchantIdentifier = ctx.params.merchantIdentifier!;
     const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
+    await audit(ctx, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
 
@@ -91,6 +105,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
+    await audit(ctx, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
   router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
@@ -109,6 +124,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     const health = await enableEndpoint(deps, merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
+    await audit(ctx, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
     ctx.body = { success: true, data: healthJson(health) };
   });
   return router;

@@ -19,6 +19,6 @@ export const legacyUpdateFormSchema = legacyCheckFormSchema.extend({
   updateReason: z.string().optional().describe('5 to 30 letters, digits and spaces'),
   amount: emptyAsAbsent(paiseStringField).describe('paise; required for a partial refund (22)'),
   merchantRefId: emptyAsAbsent(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits and . _ -')).describe(
-    "the merchant's id of this refund, unique per order; generated when absent",
+    "the merchant's id of this refund, unique per order; when absent the same signed form within 24 hours answers as the first (one refund)",
   ),
 });

@@ -37,7 +37,9 @@ export const updateTxnDataSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits and . _ -')
     .optional()
-    .describe("the merchant's id of this refund, unique per order; the idempotency key"),
+    .describe(
+      "the merchant's id of this refund, unique per order; the idempotency key. Without one, the same `data` text within 24 hours answers as the first (one refund, the same generated merchantRefId); later it is a new refund",
+    ),
 });
 
 export const updateTxnResponseSchema = z.object({
