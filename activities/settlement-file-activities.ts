@@ -68,14 +68,26 @@ export function createSettlementFileActivities(deps: SettlementFileActivityDeps)
       return input.date ?? addDays(istDate(now()), -1);
     },
 
-    /** Records how a date's check ended: a success clears an earlier failure; a failure is listed by needs attention. */
+    /**
+     * Records how a date's check ended: a success clears an earlier failure; a failure is listed by
+     * needs attention with its reason, `file_missing` (the bank has no file of that date: never
+     * read as an empty one) or `file_unreadable`, and what the last attempt met (`detail`).
+     */
     async recordSettlementFileCheck(
-      input: { date: string } & ({ ok: true; payouts: number; differences: number } | { ok: false; reason: string }),
+      input: { date: string } & (
+        { ok: true; payouts: number; differences: number } | { ok: false; reason: string; missing?: boolean }
+      ),
     ): Promise<void> {
       await attention.recordFileCheck(
         input.ok
           ? { _id: input.date, state: 'checked', payouts: input.payouts, differences: input.differences, at: now() }
-          : { _id: input.date, state: 'failed', reason: input.reason.slice(0, 500), at: now() },
+          : {
+              _id: input.date,
+              state: 'failed',
+              reason: input.missing ? 'file_missing' : 'file_unreadable',
+              detail: input.reason.slice(0, 500),
+              at: now(),
+            },
       );
     },
 

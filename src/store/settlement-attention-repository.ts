@@ -10,7 +10,10 @@ export interface SettlementFileCheck {
   state: 'checked' | 'failed';
   payouts?: number;
   differences?: number;
+  /** Why it failed: `file_missing` (the bank has no file of the date) or `file_unreadable` (older checks: the message). */
   reason?: string;
+  /** What the last attempt met. */
+  detail?: string;
   at: Date;
 }
 

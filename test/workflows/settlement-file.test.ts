@@ -4,7 +4,10 @@ import { Worker } from '@temporalio/worker';
 import { createSettlementActivities } from '../../activities/settlement-activities';
 import { createSettlementFileActivities } from '../../activities/settlement-file-activities';
 import type { BankPayoutLine, BankPayouts } from '../../src/bank/connector';
+import { HttpBankConnector } from '../../src/bank/http-connector';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
+import { faultRuleSchema } from '../../src/bank/simulator/faults';
+import { startBankSimulator } from '../../src/bank/simulator/server';
 import { settlementFileSchema } from '../../src/bank/protocol';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
@@ -98,6 +101,18 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     });
   };
 
+  const attentionOps = () =>
+    settlementAttention({
+      store,
+      config: {
+        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
+        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
+        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+      },
+      temporal: env().client,
+      now: () => new Date(),
+    });
+
   it("a bank file that cannot be read does not hold up the daily run: the merchants' settlements start and pay", async () => {
     const m = `m${randomBytes(8).toString('hex')}`;
     await store.db.collection('transactions').insertOne({
@@ -131,22 +146,63 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     const failed = await run<{ failed?: string }>(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
     assert.match(failed.failed ?? '', /garbled/);
     assert.ok(bank.reads > 1 && bank.reads <= 10, `bounded attempts (${bank.reads})`);
-    const ops = settlementAttention({
-      store,
-      config: {
-        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
-      },
-      temporal: env().client,
-      now: () => new Date(),
-    });
+    const ops = attentionOps();
     const listed = (await ops.needsAttention()).bankFileFailures.find((f) => f._id === '2026-10-03');
-    assert.match(listed?.reason ?? '', /garbled/);
+    assert.equal(listed?.reason, 'file_unreadable');
+    assert.match(listed?.detail ?? '', /garbled/);
     assert.ok((await ops.counts()).bank_file_failed >= 1);
     bank.file = [];
     await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
     assert.ok(!(await ops.needsAttention()).bankFileFailures.some((f) => f._id === '2026-10-03'));
+  });
+
+  it('a file the bank does not have (404) is no file yet, never an empty one: retried, then listed as file_missing', async () => {
+    const secret = randomBytes(32).toString('hex');
+    const sim = await startBankSimulator({ secret });
+    try {
+      const http = new HttpBankConnector({
+        baseUrl: sim.url,
+        secret,
+        gatewayBaseUrl: 'http://127.0.0.1:1',
+        callTimeoutMs: 2_000,
+      });
+      let reads = 0;
+      const bank: BankPayouts = {
+        requestPayout: (r) => http.requestPayout(r),
+        inquirePayout: (r) => http.inquirePayout(r),
+        settlementFile: (d) => (reads++, http.settlementFile(d)),
+      };
+      // A settlement recorded paid that date: read as an empty file, it would be a false difference.
+      const m = `m${randomBytes(8).toString('hex')}`;
+      const paid = settlementWorkflowId(m, '2026-10-05');
+      await store.db.collection('settlements').insertOne({
+        _id: paid as never,
+        merchantIdentifier: m,
+        settlementDate: '2026-10-05',
+        state: 'paid',
+        utr: 'UTR-P',
+        netPaise: 5_000,
+        paidAt: new Date('2026-10-06T06:00:00Z'),
+        createdAt: new Date(),
+      });
+      sim.faults.add(
+        faultRuleSchema.parse({
+          match: { operation: 'settlementFile', id: '2026-10-06' },
+          fault: { kind: 'badSettlementFile', form: 'missing' },
+        }),
+      );
+      const failed = await run<{ failed?: string }>(bank, 'settlementFileWorkflow', [{ date: '2026-10-06' }]);
+      assert.match(failed.failed ?? '', /no settlement file/);
+      assert.ok(reads > 1 && reads <= 10, `bounded attempts (${reads})`);
+      const listed = (await attentionOps().needsAttention()).bankFileFailures.find((f) => f._id === '2026-10-06');
+      assert.equal(listed?.reason, 'file_missing');
+      assert.deepEqual(await settlements.differencesOn('2026-10-06', 100), [], 'nothing compared with an empty file');
+      sim.faults.remove();
+      await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-06' }]);
+      assert.ok(!(await attentionOps().needsAttention()).bankFileFailures.some((f) => f._id === '2026-10-06'));
+    } finally {
+      await sim.close();
+    }
   });
 
   it('compares by payout date; a payout the bank paid while the gateway waits for its answer is a difference', async () => {
