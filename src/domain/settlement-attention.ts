@@ -1,4 +1,11 @@
 import type { Settlement, SettlementState } from './settlement';
+import { addDays } from './settlement-calendar';
+
+/** Differences found in the bank's files of this many last days are listed (and looked at again). */
+export const DIFFERENCE_DAYS = 7;
+
+/** The dates whose differences are listed: `date` and the DIFFERENCE_DAYS - 1 before it. */
+export const differenceDates = (date: string): string[] => Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(date, -i));
 
 /**
  * Why a settlement needs an operator. A settlement that is not final is listed once it was created

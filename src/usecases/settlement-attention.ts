@@ -4,21 +4,20 @@ import type { Config } from '../config';
 import type { Settlement } from '../domain/settlement';
 import {
   ATTENTION_REASONS,
+  differenceDates,
   thresholdOf,
   UNFINISHED_SETTLEMENT_STATES,
   unfinishedReason,
   type AttentionReason,
   type AttentionThresholds,
 } from '../domain/settlement-attention';
-import { addDays, istDate } from '../domain/settlement-calendar';
+import { istDate } from '../domain/settlement-calendar';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementRepository } from '../store/settlement-repository';
 import { settlementRunStatus } from '../temporal/settlement-start';
 
 /** Items each list of needs attention holds at most (the metric counts these too). */
 export const ATTENTION_LIMIT = 100;
-/** Differences found in the bank's files of this many last days are listed. */
-export const DIFFERENCE_DAYS = 7;
 
 export interface SettlementAttentionDeps {
   store: { db: Db };
@@ -79,8 +78,9 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
   return {
     async needsAttention() {
       const now = deps.now();
-      const today = istDate(now);
-      const recentDates = Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(today, -i));
+      const recentDates = differenceDates(istDate(now));
+      // A payout the bank's file listed before the gateway recorded it paid is no longer a difference once it is.
+      await attention.resolveRecordedPayouts(recentDates, now, ATTENTION_LIMIT);
       return {
         unfinished: await unfinished(now),
         refused: await settlements.refusedNotCarried(ATTENTION_LIMIT),

@@ -9,6 +9,7 @@ import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { faultRuleSchema } from '../../src/bank/simulator/faults';
 import { startBankSimulator } from '../../src/bank/simulator/server';
 import { settlementFileSchema } from '../../src/bank/protocol';
+import { addDays, istDate } from '../../src/domain/settlement-calendar';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
@@ -233,6 +234,55 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     assert.deepEqual(
       found.map((d) => [d.payoutId, d.kind]),
       [[waiting, 'paid_at_bank_not_recorded']],
+    );
+  });
+
+  it('a payout the bank paid before the gateway recorded it stops being listed once recorded paid; the difference is kept, resolved', async () => {
+    const m = `m${randomBytes(8).toString('hex')}`;
+    const today = istDate(new Date());
+    const [paidDay, recordedDay] = [addDays(today, -2), addDays(today, -1)];
+    const same = settlementWorkflowId(m, addDays(today, -4));
+    const other = settlementWorkflowId(m, addDays(today, -3));
+    const base = { merchantIdentifier: m, lineCount: 1, netPaise: 5_000, carriedOutPaise: 0, createdAt: new Date() };
+    await store.db.collection('settlements').insertMany([
+      { ...base, _id: same as never, settlementDate: addDays(today, -4), state: 'payout_requested' },
+      { ...base, _id: other as never, settlementDate: addDays(today, -3), state: 'payout_requested' },
+    ]);
+    const bank = new FileBank();
+    const line = (payoutId: string, utr: string) => ({ payoutId, merchantIdentifier: m, amountPaise: 5_000, utr });
+    bank.file = [line(same, 'UTR-S'), line(other, 'UTR-O')];
+    await run(bank, 'settlementFileWorkflow', [{ date: paidDay }]);
+    const listed = async () =>
+      (await attentionOps().needsAttention()).differences
+        .filter((d) => d.merchantIdentifier === m)
+        .map((d) => [d.payoutId, d.kind]);
+    assert.deepEqual(
+      (await listed()).sort(),
+      [
+        [same, 'paid_at_bank_not_recorded'],
+        [other, 'paid_at_bank_not_recorded'],
+      ].sort(),
+    );
+    // The gateway hears from the bank the next day: one with the bank's UTR, one with another.
+    const paidAt = new Date(`${recordedDay}T06:00:00Z`);
+    await store.db.collection('settlements').updateOne({ _id: same as never }, { $set: { state: 'paid', utr: 'UTR-S', paidAt } });
+    await store.db
+      .collection('settlements')
+      .updateOne({ _id: other as never }, { $set: { state: 'paid', utr: 'UTR-X', paidAt } });
+    assert.deepEqual(await listed(), [[other, 'utr_differs']], 'listed no more once recorded paid as the bank paid it');
+    const kept = await settlements.differencesOn(paidDay, 100);
+    const of = (id: string, kind: string) => kept.find((d) => d.payoutId === id && d.kind === kind);
+    assert.equal(of(same, 'paid_at_bank_not_recorded')?.resolution, 'recorded_paid');
+    assert.ok(of(same, 'paid_at_bank_not_recorded')?.resolvedAt instanceof Date);
+    assert.equal(of(other, 'paid_at_bank_not_recorded')?.resolution, 'recorded_paid_differently');
+    assert.deepEqual(of(other, 'utr_differs')?.bank, { amountPaise: 5_000, utr: 'UTR-O' });
+    // The file of the day it was recorded does not list it (the bank paid it the day before): not missing.
+    bank.file = [];
+    await run(bank, 'settlementFileWorkflow', [{ date: recordedDay }]);
+    assert.deepEqual(
+      (await settlements.differencesOn(recordedDay, 100)).filter((d) => d.merchantIdentifier === m),
+      [],
+      'not missing at the bank',
     );
   });
 
