@@ -8,10 +8,9 @@ export const DIFFERENCE_DAYS = 7;
 export const differenceDates = (date: string): string[] => Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(date, -i));
 
 /**
- * Why a settlement needs an operator. A settlement that is not final is listed once it was created
- * longer ago than its state allows; its workflow is asked about only then, so one whose workflow
- * stopped (failed, terminated, timed out, or never started again after one of those) is listed
- * with that reason from that time on, not at once: the read stays bounded.
+ * Why a settlement needs an operator. A settlement that is not final is listed once it has been
+ * in its state longer than that state allows, or at once when its workflow stopped (failed,
+ * terminated, timed out) without finishing it; one with no workflow at all once past its time.
  */
 export const ATTENTION_REASONS = [
   'workflow_failed',

@@ -57,6 +57,12 @@ export class SettlementAttentionRepository {
     return both.sort((a, b) => stateSince(a).getTime() - stateSince(b).getTime()).slice(0, limit);
   }
 
+  /** Those of these settlements that are not final (by `_id`). */
+  unfinishedByIds(ids: string[]): Promise<Settlement[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.settlements.find({ _id: { $in: ids }, state: { $in: [...UNFINISHED_SETTLEMENT_STATES] } }).toArray();
+  }
+
   /** Held settlements, oldest first: waiting for the operator's release. */
   held(limit: number): Promise<Settlement[]> {
     return this.settlements.find({ state: 'held' }).sort({ createdAt: 1 }).limit(limit).toArray();

@@ -14,7 +14,7 @@ import {
 import { istDate } from '../domain/settlement-calendar';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementRepository } from '../store/settlement-repository';
-import { settlementRunStatus } from '../temporal/settlement-start';
+import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-start';
 
 /** Items each list of needs attention holds at most (the metric counts these too). */
 export const ATTENTION_LIMIT = 100;
@@ -40,7 +40,7 @@ export const attentionThresholds = (c: SettlementAttentionDeps['config']): Atten
  * workflow ended without finishing it), refused payouts not yet carried, held ones, merchants the
  * daily run could not start, bank files whose check failed, recent bank-file differences. Each
  * read is bounded (ATTENTION_LIMIT) and served by an index; a settlement's workflow is asked
- * about only when it is past its time.
+ * about when it is past its time, or when Temporal lists its run among the stopped ones.
  */
 export function settlementAttention(deps: SettlementAttentionDeps) {
   const settlements = new SettlementRepository(deps.store.db);
@@ -52,26 +52,34 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
       Settlement,
       '_id' | 'merchantIdentifier' | 'settlementDate' | 'state' | 'netPaise' | 'createdAt' | 'payoutRequestedAt'
     > & { reason: AttentionReason; workflow: string })[] = [];
+    const seen = new Set<string>();
+    const consider = async (s: Settlement) => {
+      if (seen.has(s._id)) return;
+      seen.add(s._id);
+      const workflow = await settlementRunStatus(deps.temporal, s._id);
+      const reason = unfinishedReason(s, workflow, now, thresholds);
+      if (!reason) return;
+      const { _id, merchantIdentifier, settlementDate, netPaise, createdAt, payoutRequestedAt } = s;
+      listed.push({
+        _id,
+        merchantIdentifier,
+        settlementDate,
+        state: s.state,
+        netPaise,
+        createdAt,
+        ...(payoutRequestedAt ? { payoutRequestedAt } : {}),
+        reason,
+        workflow: workflow ?? 'NOT_FOUND',
+      });
+    };
     for (const state of UNFINISHED_SETTLEMENT_STATES) {
       const before = new Date(now.getTime() - thresholdOf(thresholds, state));
-      for (const s of await attention.inStateBefore(state, before, ATTENTION_LIMIT)) {
-        const workflow = await settlementRunStatus(deps.temporal, s._id);
-        const reason = unfinishedReason(s, workflow, now, thresholds);
-        if (!reason) continue;
-        const { _id, merchantIdentifier, settlementDate, netPaise, createdAt, payoutRequestedAt } = s;
-        listed.push({
-          _id,
-          merchantIdentifier,
-          settlementDate,
-          state: s.state,
-          netPaise,
-          createdAt,
-          ...(payoutRequestedAt ? { payoutRequestedAt } : {}),
-          reason,
-          workflow: workflow ?? 'NOT_FOUND',
-        });
-      }
+      for (const s of await attention.inStateBefore(state, before, ATTENTION_LIMIT)) await consider(s);
     }
+    // A workflow that stopped is listed at once, within its state's time too: Temporal lists the
+    // stopped runs (newest first, bounded), the store says which of them left a settlement unfinished.
+    const stopped = await stoppedSettlementRuns(deps.temporal, ATTENTION_LIMIT);
+    for (const s of await attention.unfinishedByIds(stopped)) await consider(s);
     return listed;
   };
 
