@@ -1,8 +1,12 @@
 import type { BankPayouts } from '../src/bank/connector';
 import type { Settlement } from '../src/domain/settlement';
+import { differenceDates } from '../src/domain/settlement-attention';
 import { addDays, istDate, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
 import type { SettlementAttentionRepository } from '../src/store/settlement-attention-repository';
 import type { SettlementDifference, SettlementRepository } from '../src/store/settlement-repository';
+
+/** Differences looked at again per check (needs attention looks at them too, on each read). */
+const RESOLVE_LIMIT = 1000;
 
 export interface SettlementFileActivityDeps {
   settlementStore: SettlementRepository;
@@ -24,7 +28,8 @@ export function createSettlementFileActivities(deps: SettlementFileActivityDeps)
      * Compares the file with the settlements paid on its date (the payout date, by `paidAt` in
      * IST, not the settlement date, so weekends and late payouts are checked too). A settlement
      * the bank paid while the gateway still waits for the bank's answer (`payout_requested`) is a
-     * difference too: `paid_at_bank_not_recorded`.
+     * difference too: `paid_at_bank_not_recorded`, resolved (kept, no longer listed) once the
+     * gateway records it paid; the date it is recorded on does not list it `missing_at_bank`.
      */
     async reconcileSettlementFile(input: { date: string }): Promise<{ payouts: number; differences: number }> {
       const file = await deps.payouts.settlementFile(input.date);
@@ -50,7 +55,12 @@ export function createSettlementFileActivities(deps: SettlementFileActivityDeps)
         });
         if (recorded) differences++;
       };
-      for (const s of ours) if (!atBank.has(s._id)) await record(s._id, 'missing_at_bank');
+      // Paid by the bank on an earlier date (its file listed it then) and recorded by the gateway on this one: not missing.
+      const listedEarlier = await attention.listedByEarlierFile(
+        ours.filter((s) => !atBank.has(s._id)).map((s) => s._id),
+        input.date,
+      );
+      for (const s of ours) if (!atBank.has(s._id) && !listedEarlier.has(s._id)) await record(s._id, 'missing_at_bank');
       for (const b of file) {
         const s = known.get(b.payoutId);
         if (s?.state === 'payout_requested') await record(b.payoutId, 'paid_at_bank_not_recorded');
@@ -60,6 +70,7 @@ export function createSettlementFileActivities(deps: SettlementFileActivityDeps)
           if (s.utr && s.utr !== b.utr) await record(b.payoutId, 'utr_differs');
         }
       }
+      await attention.resolveRecordedPayouts(differenceDates(input.date), now(), RESOLVE_LIMIT);
       return { payouts: file.length, differences };
     },
 
@@ -68,14 +79,26 @@ export function createSettlementFileActivities(deps: SettlementFileActivityDeps)
       return input.date ?? addDays(istDate(now()), -1);
     },
 
-    /** Records how a date's check ended: a success clears an earlier failure; a failure is listed by needs attention. */
+    /**
+     * Records how a date's check ended: a success clears an earlier failure; a failure is listed by
+     * needs attention with its reason, `file_missing` (the bank has no file of that date: never
+     * read as an empty one) or `file_unreadable`, and what the last attempt met (`detail`).
+     */
     async recordSettlementFileCheck(
-      input: { date: string } & ({ ok: true; payouts: number; differences: number } | { ok: false; reason: string }),
+      input: { date: string } & (
+        { ok: true; payouts: number; differences: number } | { ok: false; reason: string; missing?: boolean }
+      ),
     ): Promise<void> {
       await attention.recordFileCheck(
         input.ok
           ? { _id: input.date, state: 'checked', payouts: input.payouts, differences: input.differences, at: now() }
-          : { _id: input.date, state: 'failed', reason: input.reason.slice(0, 500), at: now() },
+          : {
+              _id: input.date,
+              state: 'failed',
+              reason: input.missing ? 'file_missing' : 'file_unreadable',
+              detail: input.reason.slice(0, 500),
+              at: now(),
+            },
       );
     },
 

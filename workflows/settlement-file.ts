@@ -1,6 +1,6 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { SettlementFileActivities } from '../activities/settlement-file-activities';
-import { SETTLEMENT_FILE_ATTEMPTS, type SettlementFileInput } from '../src/temporal/settlement-contract';
+import { SETTLEMENT_FILE_ATTEMPTS, SETTLEMENT_FILE_MISSING, type SettlementFileInput } from '../src/temporal/settlement-contract';
 
 const act = proxyActivities<SettlementFileActivities>({
   startToCloseTimeout: '10 minutes',
@@ -23,7 +23,8 @@ const check = proxyActivities<SettlementFileActivities>({
  * daily settlement run so a bad file never holds up merchants' settlements: compares the file of a
  * payout date with the settlements paid that date and records the differences. When the file
  * cannot be read or compared after its attempts, the failure is recorded (needs attention lists
- * it) and the workflow completes; the next day's run checks its own date.
+ * it: `file_missing` when the bank kept answering that it has no file of that date) and the
+ * workflow completes; the next day's run checks its own date.
  */
 export async function settlementFileWorkflow(input: SettlementFileInput) {
   const date = await act.settlementFileDate(input);
@@ -34,7 +35,8 @@ export async function settlementFileWorkflow(input: SettlementFileInput) {
   } catch (e) {
     if (!(e instanceof ActivityFailure)) throw e;
     const reason = e.cause?.message ?? e.message;
-    await act.recordSettlementFileCheck({ date, ok: false, reason });
+    const missing = e.cause instanceof ApplicationFailure && e.cause.type === SETTLEMENT_FILE_MISSING;
+    await act.recordSettlementFileCheck({ date, ok: false, reason, ...(missing ? { missing } : {}) });
     return { date, failed: reason };
   }
 }

@@ -35,6 +35,7 @@ import {
 } from './protocol';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankAnswer } from './signing';
 import { signedCall } from './signed-http';
+import { SETTLEMENT_FILE_MISSING } from '../temporal/settlement-contract';
 import { isSimulatorAnswer, SimulatorBankRefused } from './simulator-marker';
 
 /**
@@ -196,9 +197,11 @@ export class HttpBankConnector implements BankConnector, BankPayouts {
     };
   }
 
+  /** A 404 is a file not available yet (retried, then recorded `file_missing`), never an empty file. */
   async settlementFile(date: string): Promise<BankPayoutLine[]> {
     const file = await this.call(settlementFileSchema, 'GET', BankPaths.settlementFile(date), undefined, { notFound: null });
-    return file?.payouts ?? [];
+    if (!file) throw ApplicationFailure.retryable(`the bank has no settlement file of ${date} yet`, SETTLEMENT_FILE_MISSING);
+    return file.payouts;
   }
 
   private async debit(request: BankPaymentRequest, i: Extract<PaymentInstrument, { kind: 'UPI_MANDATE' }>): Promise<BankReply> {

@@ -1,10 +1,16 @@
 import type { Settlement, SettlementState } from './settlement';
+import { addDays } from './settlement-calendar';
+
+/** Differences found in the bank's files of this many last days are listed (and looked at again). */
+export const DIFFERENCE_DAYS = 7;
+
+/** The dates whose differences are listed: `date` and the DIFFERENCE_DAYS - 1 before it. */
+export const differenceDates = (date: string): string[] => Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(date, -i));
 
 /**
- * Why a settlement needs an operator. A settlement that is not final is listed once it was created
- * longer ago than its state allows; its workflow is asked about only then, so one whose workflow
- * stopped (failed, terminated, timed out, or never started again after one of those) is listed
- * with that reason from that time on, not at once: the read stays bounded.
+ * Why a settlement needs an operator. A settlement that is not final is listed once it has been
+ * in its state longer than that state allows, or at once when its workflow stopped (failed,
+ * terminated, timed out) without finishing it; one with no workflow at all once past its time.
  */
 export const ATTENTION_REASONS = [
   'workflow_failed',

@@ -109,6 +109,7 @@ async function ensureSettlementIndexes(db: Db): Promise<void> {
   await settlements.createIndex({ state: 1, payoutRequestedAt: 1 }, { name: 'state_payout_requested', sparse: true });
   await settlements.createIndex({ state: 1, paidAt: 1 }, { name: 'state_paid' });
   await db.collection('settlement_differences').createIndex({ date: 1 }, { name: 'date' });
+  await db.collection('settlement_differences').createIndex({ payoutId: 1 }, { name: 'payout' });
   await db.collection('audit_records').createIndex({ merchantIdentifier: 1, at: -1 }, { name: 'merchant_at' });
   await db.collection('audit_records').createIndex({ at: -1 }, { name: 'at' });
   await db.collection('operator_tokens').createIndex({ tokenHash: 1 }, { name: 'token_hash' });

@@ -10,7 +10,10 @@ export interface SettlementFileCheck {
   state: 'checked' | 'failed';
   payouts?: number;
   differences?: number;
+  /** Why it failed: `file_missing` (the bank has no file of the date) or `file_unreadable` (older checks: the message). */
   reason?: string;
+  /** What the last attempt met. */
+  detail?: string;
   at: Date;
 }
 
@@ -54,18 +57,79 @@ export class SettlementAttentionRepository {
     return both.sort((a, b) => stateSince(a).getTime() - stateSince(b).getTime()).slice(0, limit);
   }
 
+  /** Those of these settlements that are not final (by `_id`). */
+  unfinishedByIds(ids: string[]): Promise<Settlement[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.settlements.find({ _id: { $in: ids }, state: { $in: [...UNFINISHED_SETTLEMENT_STATES] } }).toArray();
+  }
+
   /** Held settlements, oldest first: waiting for the operator's release. */
   held(limit: number): Promise<Settlement[]> {
     return this.settlements.find({ state: 'held' }).sort({ createdAt: 1 }).limit(limit).toArray();
   }
 
-  /** Differences found in the bank's files of these dates (`date` index), newest date first. */
+  /** Differences found in the bank's files of these dates and not resolved since (`date` index), newest date first. */
   differencesOn(dates: string[], limit: number): Promise<SettlementDifference[]> {
     return this.differences
-      .find({ date: { $in: dates } })
+      .find({ date: { $in: dates }, resolvedAt: { $exists: false } })
       .sort({ date: -1, _id: 1 })
       .limit(limit)
       .toArray();
+  }
+
+  /**
+   * Settles `paid_at_bank_not_recorded` differences of these dates whose payout the gateway has
+   * since recorded paid: with the bank's amount and UTR it is `recorded_paid`; with another, that
+   * difference (`amount_differs`, `utr_differs`) is recorded in its place. Each is marked, never
+   * deleted; a conditional write, so concurrent looks mark it once. Returns how many were marked.
+   */
+  async resolveRecordedPayouts(dates: string[], now: Date, limit: number): Promise<number> {
+    const open = await this.differences
+      .find({ date: { $in: dates }, kind: 'paid_at_bank_not_recorded', resolvedAt: { $exists: false } })
+      .limit(limit)
+      .toArray();
+    if (!open.length) return 0;
+    const paid = new Map(
+      (await this.settlements.find({ _id: { $in: open.map((d) => d.payoutId) }, state: 'paid' }).toArray()).map((s) => [
+        s._id,
+        s,
+      ]),
+    );
+    let resolved = 0;
+    for (const d of open) {
+      const s = paid.get(d.payoutId);
+      if (!s || !d.bank) continue;
+      const gateway = { amountPaise: s.netPaise, utr: s.utr ?? null, state: s.state };
+      const differs = [
+        ...(s.netPaise !== d.bank.amountPaise ? (['amount_differs'] as const) : []),
+        ...(s.utr && s.utr !== d.bank.utr ? (['utr_differs'] as const) : []),
+      ];
+      for (const kind of differs) {
+        const id = `${d.date}:${d.payoutId}:${kind}`;
+        const { _id: _found, ...rest } = d;
+        await this.differences.updateOne(
+          { _id: id },
+          { $setOnInsert: { ...rest, kind, gateway, foundAt: now } },
+          { upsert: true },
+        );
+      }
+      const resolution = differs.length ? 'recorded_paid_differently' : 'recorded_paid';
+      const marked = await this.differences.updateOne(
+        { _id: d._id, resolvedAt: { $exists: false } },
+        { $set: { resolvedAt: now, resolution } },
+      );
+      resolved += marked.modifiedCount;
+    }
+    return resolved;
+  }
+
+  /** Payouts an earlier file listed while the gateway still waited for the bank's answer (`payout` index). */
+  async listedByEarlierFile(payoutIds: string[], before: string): Promise<Set<string>> {
+    if (!payoutIds.length) return new Set();
+    const found = await this.differences
+      .find({ payoutId: { $in: payoutIds }, kind: 'paid_at_bank_not_recorded', date: { $lt: before } })
+      .toArray();
+    return new Set(found.map((d) => d.payoutId));
   }
 
   /** The merchant's settlements whose workflow has still to finish them, up to a date, oldest first (the daily run re-starts them). */

@@ -25,6 +25,13 @@ export interface SettlementDifference {
   gateway: { amountPaise: number; utr: string | null; state: string } | null;
   bank: { amountPaise: number; utr: string } | null;
   foundAt: Date;
+  /**
+   * When a later look found the difference settled (it is kept, no longer listed by needs
+   * attention), and why: `recorded_paid` (the gateway recorded the payout paid with the bank's
+   * amount and UTR) or `recorded_paid_differently` (another amount or UTR: recorded as that difference).
+   */
+  resolvedAt?: Date;
+  resolution?: 'recorded_paid' | 'recorded_paid_differently';
 }
 
 /** A merchant whose settlement the daily run could not start after its retries (`_id` merchant:date). */

@@ -98,3 +98,9 @@ export type SettlementFileWorkflow = (input: SettlementFileInput) => Promise<unk
 
 /** Attempts to read and compare a file before the check is recorded as failed (and listed by needs attention). */
 export const SETTLEMENT_FILE_ATTEMPTS = 8;
+
+/**
+ * The (retryable) failure type of a settlement file the bank does not have (404): not available
+ * yet, never an empty file. After its attempts the check is recorded failed with `file_missing`.
+ */
+export const SETTLEMENT_FILE_MISSING = 'BankSettlementFileMissing';

@@ -1,4 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { WorkflowRunStatus } from '../domain/settlement-attention';
 import {
@@ -43,6 +49,30 @@ export async function settlementRunStatus(temporal: Client, settlementId: string
     if (e instanceof WorkflowNotFoundError) return null;
     throw e;
   }
+}
+
+/**
+ * The ids of settlement workflows whose runs stopped without completing (failed, terminated, timed
+ * out), newest first, at most `limit` distinct ids (Temporal's visibility list: a later run of the
+ * same id may have started since; settlementRunStatus says).
+ */
+export async function stoppedSettlementRuns(temporal: Client, limit: number): Promise<string[]> {
+  const query =
+    `WorkflowType = '${SETTLEMENT_WORKFLOW_TYPE}' AND ` +
+    "(ExecutionStatus = 'Failed' OR ExecutionStatus = 'Terminated' OR ExecutionStatus = 'TimedOut')";
+  const ids = new Set<string>();
+  try {
+    for await (const run of temporal.workflow.list({ query, pageSize: limit })) {
+      ids.add(run.workflowId);
+      if (ids.size >= limit) break;
+    }
+  } catch (e) {
+    // A server without a visibility list (the time-skipping test server): the stopped runs are
+    // then found as the others are, once past their state's time.
+    if (e instanceof ServiceError && isGrpcServiceError(e.cause) && e.cause.code === 12 /* UNIMPLEMENTED */) return [];
+    throw e;
+  }
+  return [...ids];
 }
 
 export type SettlementRunOutcome = 'started' | 'already_running' | 'already_completed';

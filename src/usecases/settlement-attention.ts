@@ -4,21 +4,20 @@ import type { Config } from '../config';
 import type { Settlement } from '../domain/settlement';
 import {
   ATTENTION_REASONS,
+  differenceDates,
   thresholdOf,
   UNFINISHED_SETTLEMENT_STATES,
   unfinishedReason,
   type AttentionReason,
   type AttentionThresholds,
 } from '../domain/settlement-attention';
-import { addDays, istDate } from '../domain/settlement-calendar';
+import { istDate } from '../domain/settlement-calendar';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementRepository } from '../store/settlement-repository';
-import { settlementRunStatus } from '../temporal/settlement-start';
+import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-start';
 
 /** Items each list of needs attention holds at most (the metric counts these too). */
 export const ATTENTION_LIMIT = 100;
-/** Differences found in the bank's files of this many last days are listed. */
-export const DIFFERENCE_DAYS = 7;
 
 export interface SettlementAttentionDeps {
   store: { db: Db };
@@ -41,7 +40,7 @@ export const attentionThresholds = (c: SettlementAttentionDeps['config']): Atten
  * workflow ended without finishing it), refused payouts not yet carried, held ones, merchants the
  * daily run could not start, bank files whose check failed, recent bank-file differences. Each
  * read is bounded (ATTENTION_LIMIT) and served by an index; a settlement's workflow is asked
- * about only when it is past its time.
+ * about when it is past its time, or when Temporal lists its run among the stopped ones.
  */
 export function settlementAttention(deps: SettlementAttentionDeps) {
   const settlements = new SettlementRepository(deps.store.db);
@@ -53,34 +52,43 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
       Settlement,
       '_id' | 'merchantIdentifier' | 'settlementDate' | 'state' | 'netPaise' | 'createdAt' | 'payoutRequestedAt'
     > & { reason: AttentionReason; workflow: string })[] = [];
+    const seen = new Set<string>();
+    const consider = async (s: Settlement) => {
+      if (seen.has(s._id)) return;
+      seen.add(s._id);
+      const workflow = await settlementRunStatus(deps.temporal, s._id);
+      const reason = unfinishedReason(s, workflow, now, thresholds);
+      if (!reason) return;
+      const { _id, merchantIdentifier, settlementDate, netPaise, createdAt, payoutRequestedAt } = s;
+      listed.push({
+        _id,
+        merchantIdentifier,
+        settlementDate,
+        state: s.state,
+        netPaise,
+        createdAt,
+        ...(payoutRequestedAt ? { payoutRequestedAt } : {}),
+        reason,
+        workflow: workflow ?? 'NOT_FOUND',
+      });
+    };
     for (const state of UNFINISHED_SETTLEMENT_STATES) {
       const before = new Date(now.getTime() - thresholdOf(thresholds, state));
-      for (const s of await attention.inStateBefore(state, before, ATTENTION_LIMIT)) {
-        const workflow = await settlementRunStatus(deps.temporal, s._id);
-        const reason = unfinishedReason(s, workflow, now, thresholds);
-        if (!reason) continue;
-        const { _id, merchantIdentifier, settlementDate, netPaise, createdAt, payoutRequestedAt } = s;
-        listed.push({
-          _id,
-          merchantIdentifier,
-          settlementDate,
-          state: s.state,
-          netPaise,
-          createdAt,
-          ...(payoutRequestedAt ? { payoutRequestedAt } : {}),
-          reason,
-          workflow: workflow ?? 'NOT_FOUND',
-        });
-      }
+      for (const s of await attention.inStateBefore(state, before, ATTENTION_LIMIT)) await consider(s);
     }
+    // A workflow that stopped is listed at once, within its state's time too: Temporal lists the
+    // stopped runs (newest first, bounded), the store says which of them left a settlement unfinished.
+    const stopped = await stoppedSettlementRuns(deps.temporal, ATTENTION_LIMIT);
+    for (const s of await attention.unfinishedByIds(stopped)) await consider(s);
     return listed;
   };
 
   return {
     async needsAttention() {
       const now = deps.now();
-      const today = istDate(now);
-      const recentDates = Array.from({ length: DIFFERENCE_DAYS }, (_, i) => addDays(today, -i));
+      const recentDates = differenceDates(istDate(now));
+      // A payout the bank's file listed before the gateway recorded it paid is no longer a difference once it is.
+      await attention.resolveRecordedPayouts(recentDates, now, ATTENTION_LIMIT);
       return {
         unfinished: await unfinished(now),
         refused: await settlements.refusedNotCarried(ATTENTION_LIMIT),

@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
+import type { ApplicationFailure } from '@temporalio/common';
 import { HttpBankConnector } from '../../src/bank/http-connector';
 import { faultRuleSchema } from '../../src/bank/simulator/faults';
 import { startBankSimulator, type BankSimulator } from '../../src/bank/simulator/server';
 import { istDate } from '../../src/domain/settlement-calendar';
+import { SETTLEMENT_FILE_MISSING } from '../../src/temporal/settlement-contract';
 
 /**
  * Payouts over the acquirer protocol: the http connector (signed) against the bank simulator on
@@ -96,7 +98,7 @@ describe('Bank payouts: the http connector against the bank simulator', function
     assert.ok(!(await bank.settlementFile(istDate(new Date()))).some((l) => l.payoutId === p.payoutId));
   });
 
-  it('badSettlementFile: a line with a field the protocol does not know is still read; missing reads as no file', async () => {
+  it('badSettlementFile: a line with a field the protocol does not know is still read; missing is no file yet, never an empty one', async () => {
     const p = payout();
     await bank.requestPayout(p);
     const today = istDate(new Date());
@@ -112,7 +114,11 @@ describe('Bank payouts: the http connector against the bank simulator', function
         times: 1,
       }),
     );
-    assert.deepEqual(await bank.settlementFile(today), []);
+    await assert.rejects(bank.settlementFile(today), (e: ApplicationFailure) => {
+      assert.equal(e.type, SETTLEMENT_FILE_MISSING);
+      assert.equal(e.nonRetryable, false, 'retried: the file may come later');
+      return true;
+    });
     assert.ok(
       (await bank.settlementFile(today)).some((l) => l.payoutId === p.payoutId),
       'the file again once the fault is spent',

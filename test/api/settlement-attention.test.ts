@@ -1,11 +1,16 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createSettlementActivities } from '../../activities/settlement-activities';
+import { startFerretdb } from '../../src/devstack/ferretdb';
+import { freePort } from '../../src/devstack/process';
 import { addDays, istDate } from '../../src/domain/settlement-calendar';
 import { bankConnector } from '../../src/runtime';
 import { settlementActivityDeps } from '../../src/settlement-runtime';
 import { settlementStateQuery } from '../../src/temporal/settlement-contract';
-import { sharedGateway, type TestGateway } from '../support/gateway';
+import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
 const DAY = 86_400_000;
@@ -106,20 +111,22 @@ describe('Settlements: needs attention and re-runs', function () {
     );
   });
 
-  it('a settlement terminated 10 minutes after opening is listed only once past its state time, then with its reason', async () => {
+  it('a settlement whose workflow stopped 10 minutes after opening is listed at once with its reason, within its state time', async () => {
     const merchant = await newMerchant();
     const id = await terminatedSettlement(merchant, '2026-11-20', 10 / 1440);
-    assert.ok(!(await unfinished()).some((u) => u._id === id), 'within its time: not listed yet');
-    // The run stopped while the merchant was held: the settlement is `held`, within its held time.
+    // The run stopped while the merchant was held: the settlement is `held`, well within its held time.
     assert.equal((await settlementsColl().findOne({ _id: id }))?.state, 'held');
-    const heldMs = gw.rt.config.SETTLEMENT_ATTENTION_HELD_MINUTES * 60_000;
-    // As if that time passed: created just over that long ago.
-    await settlementsColl().updateOne(
-      { _id: id },
-      { $set: { createdAt: new Date(gw.rt.now().getTime() - heldMs - 60_000) } as never },
-    );
-    const listed = (await unfinished()).find((u) => u._id === id);
+    let listed: { reason: string; workflow: string } | undefined;
+    await until(async () => !!(listed = (await unfinished()).find((u) => u._id === id)), 10_000);
     assert.deepEqual([listed?.reason, listed?.workflow], ['workflow_terminated', 'TERMINATED']);
+    const metrics = await request(`${gw.baseUrl}/metrics`, { headers: auth });
+    const gauge = /^settlements_needing_attention\{reason="workflow_terminated"\} (\d+)$/m.exec(metrics.text);
+    assert.ok(gauge && Number(gauge[1]) >= 1, 'the gauge counts it');
+    // Run again, it finishes: listed no more, though Temporal still lists the stopped run.
+    const again = await request(`${base}/merchants/${merchant}/settlements/run`, { body: { date: '2026-11-20' }, headers: auth });
+    assert.equal(again.json.data.outcome, 'started');
+    await gw.rt.temporal.workflow.getHandle(id).result();
+    assert.ok(!(await unfinished()).some((u) => u._id === id));
   });
 
   it("the next daily run's start of the merchant runs its terminated settlement again", async () => {
@@ -188,5 +195,30 @@ describe('Settlements: needs attention and re-runs', function () {
     assert.equal(unknown.json.message.code, '2042');
     const noToken = await request(`${base}/merchants/${merchant}/settlements/run`, { body: { date: '2026-11-24' } });
     assert.equal(noToken.status, 401);
+  });
+
+  it('the gauge reports no values while the store is out of reach, never the last ones as current; the last success says since when', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-attention-outage-'));
+    const store = await startFerretdb({ port: await freePort(), dataDir: dir, logDir: dir });
+    const own = await startTestGateway({ MONGODB_URI: store.uri });
+    try {
+      const scrape = async () => {
+        const res = await request(`${own.baseUrl}/metrics`, { headers: { authorization: `Bearer ${own.rt.config.OPS_TOKEN}` } });
+        assert.equal(res.status, 200, 'a store away never fails /metrics');
+        const series = res.text.match(/^settlements_needing_attention\{.*$/gm) ?? [];
+        const last = /^settlements_attention_last_success_seconds (\d+)$/m.exec(res.text);
+        return { series, lastSuccess: Number(last?.[1]) };
+      };
+      const up = await scrape();
+      assert.ok(up.series.some((l) => l.startsWith('settlements_needing_attention{reason="workflow_failed"} ')));
+      assert.ok(Math.abs(up.lastSuccess - own.rt.now().getTime() / 1000) < 60, `${up.lastSuccess}`);
+      await store.process.stop();
+      const down = await scrape();
+      assert.deepEqual(down.series, [], 'no stale values');
+      assert.equal(down.lastSuccess, up.lastSuccess, 'the last read that worked');
+    } finally {
+      await own.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

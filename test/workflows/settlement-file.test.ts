@@ -4,8 +4,12 @@ import { Worker } from '@temporalio/worker';
 import { createSettlementActivities } from '../../activities/settlement-activities';
 import { createSettlementFileActivities } from '../../activities/settlement-file-activities';
 import type { BankPayoutLine, BankPayouts } from '../../src/bank/connector';
+import { HttpBankConnector } from '../../src/bank/http-connector';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
+import { faultRuleSchema } from '../../src/bank/simulator/faults';
+import { startBankSimulator } from '../../src/bank/simulator/server';
 import { settlementFileSchema } from '../../src/bank/protocol';
+import { addDays, istDate } from '../../src/domain/settlement-calendar';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
@@ -98,6 +102,18 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     });
   };
 
+  const attentionOps = () =>
+    settlementAttention({
+      store,
+      config: {
+        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
+        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
+        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+      },
+      temporal: env().client,
+      now: () => new Date(),
+    });
+
   it("a bank file that cannot be read does not hold up the daily run: the merchants' settlements start and pay", async () => {
     const m = `m${randomBytes(8).toString('hex')}`;
     await store.db.collection('transactions').insertOne({
@@ -131,22 +147,63 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     const failed = await run<{ failed?: string }>(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
     assert.match(failed.failed ?? '', /garbled/);
     assert.ok(bank.reads > 1 && bank.reads <= 10, `bounded attempts (${bank.reads})`);
-    const ops = settlementAttention({
-      store,
-      config: {
-        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
-      },
-      temporal: env().client,
-      now: () => new Date(),
-    });
+    const ops = attentionOps();
     const listed = (await ops.needsAttention()).bankFileFailures.find((f) => f._id === '2026-10-03');
-    assert.match(listed?.reason ?? '', /garbled/);
+    assert.equal(listed?.reason, 'file_unreadable');
+    assert.match(listed?.detail ?? '', /garbled/);
     assert.ok((await ops.counts()).bank_file_failed >= 1);
     bank.file = [];
     await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-03' }]);
     assert.ok(!(await ops.needsAttention()).bankFileFailures.some((f) => f._id === '2026-10-03'));
+  });
+
+  it('a file the bank does not have (404) is no file yet, never an empty one: retried, then listed as file_missing', async () => {
+    const secret = randomBytes(32).toString('hex');
+    const sim = await startBankSimulator({ secret });
+    try {
+      const http = new HttpBankConnector({
+        baseUrl: sim.url,
+        secret,
+        gatewayBaseUrl: 'http://127.0.0.1:1',
+        callTimeoutMs: 2_000,
+      });
+      let reads = 0;
+      const bank: BankPayouts = {
+        requestPayout: (r) => http.requestPayout(r),
+        inquirePayout: (r) => http.inquirePayout(r),
+        settlementFile: (d) => (reads++, http.settlementFile(d)),
+      };
+      // A settlement recorded paid that date: read as an empty file, it would be a false difference.
+      const m = `m${randomBytes(8).toString('hex')}`;
+      const paid = settlementWorkflowId(m, '2026-10-05');
+      await store.db.collection('settlements').insertOne({
+        _id: paid as never,
+        merchantIdentifier: m,
+        settlementDate: '2026-10-05',
+        state: 'paid',
+        utr: 'UTR-P',
+        netPaise: 5_000,
+        paidAt: new Date('2026-10-06T06:00:00Z'),
+        createdAt: new Date(),
+      });
+      sim.faults.add(
+        faultRuleSchema.parse({
+          match: { operation: 'settlementFile', id: '2026-10-06' },
+          fault: { kind: 'badSettlementFile', form: 'missing' },
+        }),
+      );
+      const failed = await run<{ failed?: string }>(bank, 'settlementFileWorkflow', [{ date: '2026-10-06' }]);
+      assert.match(failed.failed ?? '', /no settlement file/);
+      assert.ok(reads > 1 && reads <= 10, `bounded attempts (${reads})`);
+      const listed = (await attentionOps().needsAttention()).bankFileFailures.find((f) => f._id === '2026-10-06');
+      assert.equal(listed?.reason, 'file_missing');
+      assert.deepEqual(await settlements.differencesOn('2026-10-06', 100), [], 'nothing compared with an empty file');
+      sim.faults.remove();
+      await run(bank, 'settlementFileWorkflow', [{ date: '2026-10-06' }]);
+      assert.ok(!(await attentionOps().needsAttention()).bankFileFailures.some((f) => f._id === '2026-10-06'));
+    } finally {
+      await sim.close();
+    }
   });
 
   it('compares by payout date; a payout the bank paid while the gateway waits for its answer is a difference', async () => {
@@ -177,6 +234,55 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
     assert.deepEqual(
       found.map((d) => [d.payoutId, d.kind]),
       [[waiting, 'paid_at_bank_not_recorded']],
+    );
+  });
+
+  it('a payout the bank paid before the gateway recorded it stops being listed once recorded paid; the difference is kept, resolved', async () => {
+    const m = `m${randomBytes(8).toString('hex')}`;
+    const today = istDate(new Date());
+    const [paidDay, recordedDay] = [addDays(today, -2), addDays(today, -1)];
+    const same = settlementWorkflowId(m, addDays(today, -4));
+    const other = settlementWorkflowId(m, addDays(today, -3));
+    const base = { merchantIdentifier: m, lineCount: 1, netPaise: 5_000, carriedOutPaise: 0, createdAt: new Date() };
+    await store.db.collection('settlements').insertMany([
+      { ...base, _id: same as never, settlementDate: addDays(today, -4), state: 'payout_requested' },
+      { ...base, _id: other as never, settlementDate: addDays(today, -3), state: 'payout_requested' },
+    ]);
+    const bank = new FileBank();
+    const line = (payoutId: string, utr: string) => ({ payoutId, merchantIdentifier: m, amountPaise: 5_000, utr });
+    bank.file = [line(same, 'UTR-S'), line(other, 'UTR-O')];
+    await run(bank, 'settlementFileWorkflow', [{ date: paidDay }]);
+    const listed = async () =>
+      (await attentionOps().needsAttention()).differences
+        .filter((d) => d.merchantIdentifier === m)
+        .map((d) => [d.payoutId, d.kind]);
+    assert.deepEqual(
+      (await listed()).sort(),
+      [
+        [same, 'paid_at_bank_not_recorded'],
+        [other, 'paid_at_bank_not_recorded'],
+      ].sort(),
+    );
+    // The gateway hears from the bank the next day: one with the bank's UTR, one with another.
+    const paidAt = new Date(`${recordedDay}T06:00:00Z`);
+    await store.db.collection('settlements').updateOne({ _id: same as never }, { $set: { state: 'paid', utr: 'UTR-S', paidAt } });
+    await store.db
+      .collection('settlements')
+      .updateOne({ _id: other as never }, { $set: { state: 'paid', utr: 'UTR-X', paidAt } });
+    assert.deepEqual(await listed(), [[other, 'utr_differs']], 'listed no more once recorded paid as the bank paid it');
+    const kept = await settlements.differencesOn(paidDay, 100);
+    const of = (id: string, kind: string) => kept.find((d) => d.payoutId === id && d.kind === kind);
+    assert.equal(of(same, 'paid_at_bank_not_recorded')?.resolution, 'recorded_paid');
+    assert.ok(of(same, 'paid_at_bank_not_recorded')?.resolvedAt instanceof Date);
+    assert.equal(of(other, 'paid_at_bank_not_recorded')?.resolution, 'recorded_paid_differently');
+    assert.deepEqual(of(other, 'utr_differs')?.bank, { amountPaise: 5_000, utr: 'UTR-O' });
+    // The file of the day it was recorded does not list it (the bank paid it the day before): not missing.
+    bank.file = [];
+    await run(bank, 'settlementFileWorkflow', [{ date: recordedDay }]);
+    assert.deepEqual(
+      (await settlements.differencesOn(recordedDay, 100)).filter((d) => d.merchantIdentifier === m),
+      [],
+      'not missing at the bank',
     );
   });
 

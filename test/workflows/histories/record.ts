@@ -19,6 +19,9 @@
  * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
  * into non-real-time calls, and a run of the pending sweep. `record.ts settlement-paid-processed-webhook`
  * a paid settlement handing its settlement.processed call over (patched settlement-processed-webhook).
+ * `record.ts settlement-claim-continued settlement-payout-pending-continued settlement-day-bank-file`
+ * issue 43's settlements continuing as new between claim pages and while a payout stays PENDING
+ * (first and last runs), and a daily run that leaves the bank file to its own workflow.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -81,6 +84,10 @@ const attemptOutcomes = new Map<
 const settlementReleased = new Set<string>();
 /** Merchants opted in to the settlement.processed webhook (recordSettlementPayout says so). */
 const settlementWebhookOptedIn = new Set<string>();
+/** Claim pages left (sales phase) per merchant, for a claim long enough to continue as new (patched settlement-claim-continue-as-new). */
+const claimPagesLeft = new Map<string, number>();
+/** PENDING inquiries left per merchant, for a payout wait long enough to continue as new (patched settlement-payout-wait-continue-as-new). */
+const pendingInquiriesLeft = new Map<string, number>();
 /** Merchants held only once their settlement is totalled (patched settlement-hold-before-payout): open at the opening. */
 const heldBeforePayout = new Set<string>();
 
@@ -163,7 +170,12 @@ const activities = {
     const held = !settlementReleased.has(i.merchantIdentifier) && !heldBeforePayout.has(i.merchantIdentifier);
     return { state: held ? 'held' : 'open', netPaise: 0, utr: null };
   },
-  async claimSettlementPage(i: { phase: string; cursor: { at: string; ties: number } | null }) {
+  async claimSettlementPage(i: { merchantIdentifier: string; phase: string; cursor: { at: string; ties: number } | null }) {
+    const left = claimPagesLeft.get(i.merchantIdentifier);
+    if (left !== undefined && i.phase === 'sales') {
+      claimPagesLeft.set(i.merchantIdentifier, left - 1);
+      return { lines: 1000, next: left > 1 ? { at: new Date(left).toISOString(), ties: 0 } : null };
+    }
     const more = i.phase === 'sales' && i.cursor === null;
     return { lines: more ? 1000 : 3, next: more ? { at: new Date(0).toISOString(), ties: 1 } : null };
   },
@@ -180,7 +192,12 @@ const activities = {
       answer: { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' },
     };
   },
-  async inquireSettlementPayout() {
+  async inquireSettlementPayout(i: { merchantIdentifier: string }) {
+    const left = pendingInquiriesLeft.get(i.merchantIdentifier) ?? 0;
+    if (left > 0) {
+      pendingInquiriesLeft.set(i.merchantIdentifier, left - 1);
+      return { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' };
+    }
     return { status: 'PAID', utr: 'SIMU000000000001', responseCode: '00', responseDescription: 'Paid' };
   },
   async recordSettlementPayout(i: { merchantIdentifier: string }) {
@@ -625,6 +642,27 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
+  /**
+   * Issue 43: a settlement never held whose claim (`claimPages` sales pages) or payout wait
+   * (`pendingInquiries` PENDING answers) is long enough to continue as new; its first and last runs are saved.
+   */
+  const settlementContinued = async (name: string, o: { claimPages?: number; pendingInquiries?: number }) => {
+    if (!wanted(name)) return;
+    const merchantIdentifier = `m${id()}`;
+    settlementReleased.add(merchantIdentifier);
+    if (o.claimPages) claimPagesLeft.set(merchantIdentifier, o.claimPages);
+    if (o.pendingInquiries) pendingInquiriesLeft.set(merchantIdentifier, o.pendingInquiries);
+    const workflowId = `settlement:${merchantIdentifier}:2026-11-03`;
+    const handle = await env.client.workflow.start('settlementWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ merchantIdentifier, settlementDate: '2026-11-03' }],
+    });
+    await handle.result();
+    await save(`${name}-first-run`, workflowId, handle.firstExecutionRunId);
+    await save(`${name}-last-run`, workflowId);
+  };
+
   /** Issue 34: the daily starter of a date (its settlements are started by activities, faked here). */
   const settlementDay = async (name: string) => {
     if (!wanted(name)) return;
@@ -707,6 +745,11 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await settlementDay('settlement-day-one-starter-activity');
     // Patched settlement-day-per-merchant: three merchants started one by one, one of them failing.
     await settlementDay('settlement-day-per-merchant-one-failed');
+    // Issue 43: continue-as-new between claim pages and while a payout stays PENDING; the daily run
+    // without the bank file (patched settlement-file-own-workflow).
+    await settlementContinued('settlement-claim-continued-as-new', { claimPages: 501 });
+    await settlementContinued('settlement-payout-pending-continued-as-new', { pendingInquiries: 150 });
+    await settlementDay('settlement-day-bank-file-own-workflow');
     // Issue 35: local activities (patched payment-local-activities).
     // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
