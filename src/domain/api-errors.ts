@@ -52,6 +52,16 @@ export const ApiErrors = {
     code: 2064,
     text: 'This date cannot be settled yet: not a working day, or its capture window has not closed',
   },
+  settlementAccountChangeNotFound: {
+    http: 404,
+    code: 2070,
+    text: 'No change of the settlement bank account is waiting for confirmation',
+  },
+  settlementAccountConfirmRefused: {
+    http: 409,
+    code: 2071,
+    text: 'Refused: a change needs a second operator, and an early confirmation an account that still cools',
+  },
   methodNotAllowed: { http: 405, code: 2041, text: 'Method not allowed' },
   dependencyUnavailable: { http: 503, code: 2050, text: 'Service temporarily unavailable' },
   timeSkipUnfinished: { http: 503, code: 2051, text: 'The skip did not finish in time: workflows are still busy' },

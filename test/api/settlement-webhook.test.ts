@@ -257,7 +257,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
     await new SettlementAccountRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).set(
       m.merchantIdentifier,
       ACCOUNT,
-      gw.rt.now(),
+      { at: gw.rt.now(), by: 'test', coolingUntil: null },
     );
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}`, {
       method: 'PATCH',
