@@ -127,7 +127,10 @@ export function createPayoutActivities<Step>(
    * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
    * stops it: a retry after a crash asks again for the same payout.
    */
-  const requestPayout = async (input: SettlementWorkflowInput, o: { stopIfHeld: boolean }): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> => {
+  const requestPayout = async (
+    input: SettlementWorkflowInput,
+    o: { stopIfHeld: boolean },
+  ): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> => {
     const id = settlementId(input.merchantIdentifier, input.settlementDate);
     let s = await store.find(id);
     if (!s) throw new Error(`settlement ${id} does not exist`);

@@ -1,10 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
-import type {
-  MaskedSettlementAccount,
-  PendingSettlementAccount,
-  SettlementAccountInput,
-} from '../domain/settlement-account';
+import type { MaskedSettlementAccount, PendingSettlementAccount, SettlementAccountInput } from '../domain/settlement-account';
 import { maskAccountNumber } from '../domain/settlement-account';
 
 /** `merchants.settlementAccount` (the settlement data contract): the account number sealed at rest. */
@@ -107,14 +103,23 @@ export class SettlementAccountRepository {
     const p = (await this.doc(merchantIdentifier))?.settlementAccountProposal;
     if (!p) return null;
     const accountNumber = this.cipher.open(p.accountNumberSealed, context(merchantIdentifier, PROPOSAL));
-    return { account: { ifsc: p.ifsc, accountNumber, holderName: p.holderName }, proposedBy: p.proposedBy, proposedAt: p.proposedAt };
+    return {
+      account: { ifsc: p.ifsc, accountNumber, holderName: p.holderName },
+      proposedBy: p.proposedBy,
+      proposedAt: p.proposedAt,
+    };
   }
 
   /**
    * Makes the proposal read as `proposedAt` the account, in one update: false when it was replaced
    * or applied meanwhile (a second confirmation applies nothing twice).
    */
-  async applyProposal(merchantIdentifier: string, a: SettlementAccountInput, proposedAt: Date, c: AccountChange): Promise<boolean> {
+  async applyProposal(
+    merchantIdentifier: string,
+    a: SettlementAccountInput,
+    proposedAt: Date,
+    c: AccountChange,
+  ): Promise<boolean> {
     const r = await this.merchants.updateOne(
       { _id: merchantIdentifier, 'settlementAccountProposal.proposedAt': proposedAt },
       { $set: { settlementAccount: this.stored(merchantIdentifier, a, c) }, $unset: { settlementAccountProposal: '' } },

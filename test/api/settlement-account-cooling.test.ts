@@ -3,11 +3,7 @@ import { settlementDateOfCapture } from '../../src/domain/settlement-calendar';
 import { settlementCalendar } from '../../src/settlement-runtime';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
-import {
-  SETTLEMENT_WORKFLOW_TYPE,
-  settlementWorkflowId,
-  type SettlementWorkflow,
-} from '../../src/temporal/settlement-contract';
+import { SETTLEMENT_WORKFLOW_TYPE, settlementWorkflowId, type SettlementWorkflow } from '../../src/temporal/settlement-contract';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
 import { RUN_MASTER_KEY, startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';

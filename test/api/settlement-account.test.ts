@@ -107,7 +107,8 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '60200012340000' }, asOperator('ravi'));
     const replaced = await accounts.confirm(m.merchantIdentifier, asOperator('asha'));
     assert.ok(typeof replaced === 'object');
-    const hours = (Date.parse(replaced.settlementAccount!.coolingUntil!) - Date.parse(replaced.settlementAccount!.updatedAt)) / 3_600_000;
+    const hours =
+      (Date.parse(replaced.settlementAccount!.coolingUntil!) - Date.parse(replaced.settlementAccount!.updatedAt)) / 3_600_000;
     assert.equal(hours, gw.rt.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
 
     // A sealed number copied onto another merchant does not open there.

@@ -66,7 +66,8 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
     if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
-    if (!password) return showAccount(ctx, 400, { error: 'Enter your password to change the account. Nothing was changed.', values });
+    if (!password)
+      return showAccount(ctx, 400, { error: 'Enter your password to change the account. Nothing was changed.', values });
     const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
     if (refusedMs > 0) {
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));

@@ -94,7 +94,9 @@ export function settlementPaths(): Record<string, object> {
           security: [{ operatorToken: [] }],
           request: settlementAccountSchema,
           example: { ifsc: 'HDFC0001234', accountNumber: '50100123456789', holderName: 'Meera Stores' },
-          responses: { 202: { description: 'proposed: the account and the pending change, masked', schema: settlementAccountResponseSchema } },
+          responses: {
+            202: { description: 'proposed: the account and the pending change, masked', schema: settlementAccountResponseSchema },
+          },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
@@ -135,7 +137,7 @@ export function settlementPaths(): Record<string, object> {
     '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm-early': {
       post: {
         ...operation({
-          summary: 'End a changed settlement account\'s cooling after checking it with the merchant (operator)',
+          summary: "End a changed settlement account's cooling after checking it with the merchant (operator)",
           description:
             'Payouts to the account (named by its last four digits) no longer wait, and the settlements waiting for it go on at once. 409 (2071) when no account ending so is cooling. Recorded in the audit trail (`settlement_account.confirmed`).',
           security: [{ operatorToken: [] }],

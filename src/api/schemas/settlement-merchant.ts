@@ -23,14 +23,8 @@ export const maskedSettlementAccountSchema = z.object({
   accountNumberMasked: z.string().describe('X for every digit but the last four'),
   holderName: z.string(),
   updatedAt: z.string().describe('ISO 8601'),
-  changedBy: z
-    .string()
-    .nullable()
-    .describe('who made the last change: `owner <email>` or `operators <proposer> + <confirmer>`'),
-  coolingUntil: z
-    .string()
-    .nullable()
-    .describe('ISO 8601: payouts to this account wait until then (null: they do not)'),
+  changedBy: z.string().nullable().describe('who made the last change: `owner <email>` or `operators <proposer> + <confirmer>`'),
+  coolingUntil: z.string().nullable().describe('ISO 8601: payouts to this account wait until then (null: they do not)'),
 });
 
 export const pendingSettlementAccountSchema = z.object({

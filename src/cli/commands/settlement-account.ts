@@ -13,7 +13,7 @@ export function settlementAccountCommands(program: Command, ctx: CliContext): vo
   account
     .command('set')
     .description(
-      "Propose a new settlement bank account (sealed at rest, printed masked): it applies once a second operator runs `confirm`.",
+      'Propose a new settlement bank account (sealed at rest, printed masked): it applies once a second operator runs `confirm`.',
     )
     .argument('<merchantIdentifier>')
     .option('--ifsc <ifsc>', 'the branch IFSC: 4 capital letters, 0, 6 capital letters or digits (required)')
