@@ -100,7 +100,7 @@ export function accountChangeNotice(account: MaskedSettlementAccount | null, now
   const cooling = isCooling(account.coolingUntil, now)
     ? html` Payouts to it wait until ${formatIstDateTime(account.coolingUntil)} IST, unless an operator confirms it earlier; if you did not make this change, contact support now.`
     : '';
-  return html`<p id="account-change-notice" role="status">The bank account was changed on ${formatIstDateTime(account.updatedAt)} IST by ${account.changedBy}: settlements are now paid to the account ending ${account.accountLast4}.${cooling}</p>`;
+  return html`<p id="account-change-notice">The bank account was changed on ${formatIstDateTime(account.updatedAt)} IST by ${account.changedBy}: settlements are now paid to the account ending ${account.accountLast4}.${cooling}</p>`;
 }
 
 /** The settlement bank account (owners only): the masked account, its last change, and the form that replaces it. */
@@ -117,7 +117,7 @@ export function bankAccountPage(
   <dt>Holder</dt><dd>${account.holderName}</dd><dt>Changed</dt><dd>${formatIstDateTime(account.updatedAt)} IST</dd></dl>${accountChangeNotice(account, now) ?? ''}`
     : html`<p id="no-account">No bank account yet: settlements wait until one is set.</p>`;
   const proposal = pending
-    ? html`<p id="pending-change" role="status">Operator ${pending.proposedBy} proposed on ${formatIstDateTime(pending.proposedAt)} IST to pay settlements to the account ending ${pending.accountLast4}; it applies only once a second operator confirms it.</p>`
+    ? html`<p id="pending-change">Operator ${pending.proposedBy} proposed on ${formatIstDateTime(pending.proposedAt)} IST to pay settlements to the account ending ${pending.accountLast4}; it applies only once a second operator confirms it.</p>`
     : '';
   return dashboardPage(
     'Bank account',
