@@ -26,6 +26,8 @@ interface StoredProposal {
 
 interface MerchantAccountDoc {
   _id: string;
+  webhookUrl?: string | null;
+  settlementWebhook?: boolean;
   settlementAccount?: StoredSettlementAccount;
   settlementAccountProposal?: StoredProposal;
 }
@@ -169,6 +171,15 @@ export class SettlementAccountRepository {
     if (!a) return null;
     const accountNumber = this.cipher.open(a.accountNumberSealed, context(merchantIdentifier));
     return { ifsc: a.ifsc, accountNumber, holderName: a.holderName, coolingUntil: a.coolingUntil ?? null };
+  }
+
+  /** Whether the merchant is told of a change by webhook: a webhook URL and the settlement webhooks opted in. */
+  async notifiesByWebhook(merchantIdentifier: string): Promise<boolean> {
+    const doc = await this.merchants.findOne(
+      { _id: merchantIdentifier },
+      { projection: { webhookUrl: 1, settlementWebhook: 1 } },
+    );
+    return !!doc?.webhookUrl && doc.settlementWebhook === true;
   }
 
   private doc(merchantIdentifier: string) {

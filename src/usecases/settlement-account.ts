@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
+import { ACCOUNT_CHANGED, accountChangedDeliveryId, type AccountChangedEvent } from '../domain/account-webhook';
 import type { AuditActor } from '../domain/audit';
 import {
   coolingUntilOf,
@@ -9,6 +10,7 @@ import {
   type SettlementAccountInput,
 } from '../domain/settlement-account';
 import { SettlementAccountRepository } from '../store/settlement-account-repository';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
 import { auditTrail } from './audit-trail';
 import { wakeHeldSettlements } from './settlement-operations';
 
@@ -30,7 +32,7 @@ export type SettlementAccountView = ReturnType<typeof settlementAccountView>;
 
 export interface SettlementAccountDeps {
   store: { db: Db };
-  config: { MASTER_KEY: string; SETTLEMENT_ACCOUNT_COOLING_HOURS: number };
+  config: { MASTER_KEY: string; SETTLEMENT_ACCOUNT_COOLING_HOURS: number; TEMPORAL_TASK_QUEUE: string };
   temporal: Client;
   now: () => Date;
 }
@@ -48,7 +50,8 @@ const actorName = (a: AuditActor) => (a.kind === 'staff' ? a.email : a.name);
  * owner changes it with their password (checked by the dashboard before this is called); an
  * operator only proposes, and a second, different operator confirms. A change of an existing
  * account cools (payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS) unless an operator confirms
- * it early. Each step is an audit record naming the account by its last four digits only.
+ * it early. Each step is an audit record naming the account by its last four digits only; each
+ * change is an `account.changed` webhook to merchants opted in to settlement webhooks.
  */
 export function settlementAccountUseCases(deps: SettlementAccountDeps) {
   const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
@@ -73,16 +76,32 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
     const at = deps.now();
     const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
     if (!(await store({ at, by, coolingUntil }))) return false;
+    const accountLast4 = account.accountNumber.slice(-4);
     await audit.record('settlement_account.changed', origin.actor, {
       merchantIdentifier,
       from: origin.from,
       detail: {
         ...detail,
-        accountLast4: account.accountNumber.slice(-4),
+        accountLast4,
         previousAccountLast4: before?.accountLast4 ?? null,
         coolingUntil: coolingUntil?.toISOString() ?? null,
       },
     });
+    if (await accounts.notifiesByWebhook(merchantIdentifier)) {
+      const event: AccountChangedEvent = {
+        event: ACCOUNT_CHANGED,
+        merchantIdentifier,
+        changedAt: at.toISOString(),
+        changedBy: by,
+        accountLast4,
+        previousAccountLast4: before?.accountLast4 ?? '',
+        coolingUntil: coolingUntil?.toISOString() ?? '',
+      };
+      await startWebhookDeliveryWorkflow(
+        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        { deliveryId: accountChangedDeliveryId(event), merchantIdentifier, orderId: '', accountChange: event },
+      );
+    }
     return true;
   };
 

@@ -6,8 +6,10 @@ import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SETTLEMENT_WORKFLOW_TYPE, settlementWorkflowId, type SettlementWorkflow } from '../../src/temporal/settlement-contract';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
 import { RUN_MASTER_KEY, startTestGateway, type TestGateway } from '../support/gateway';
+import { deliveryOutcome } from '../support/deliveries';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
+import { startReceiver } from '../support/receiver';
 
 const FIRST = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Cooling Stores' };
 const CHANGED = { ifsc: 'ICIC0004321', accountNumber: '60200098765432', holderName: 'Cooling Stores' };
@@ -121,5 +123,54 @@ describe('Settlement payouts to a changed bank account cool first', function () 
     const mid = await changedMerchant(25 * HOUR);
     const result = await (await start(mid)).result();
     assert.equal(result.state, 'paid');
+  });
+
+  it('a change sends account.changed to a merchant opted in to settlement webhooks (last four digits only); not to others', async () => {
+    const receiver = await startReceiver();
+    try {
+      const optedIn = await gw.newMerchant('Told Stores');
+      const silent = await gw.newMerchant('Untold Stores');
+      for (const [m, on] of [
+        [optedIn, true],
+        [silent, false],
+      ] as const) {
+        const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}`, {
+          method: 'PATCH',
+          headers: auth(),
+          body: { webhookUrl: `${receiver.url}/${m.merchantIdentifier}`, webhookFormat: 'json', settlementWebhook: on },
+        });
+        assert.equal(patched.status, 200, patched.text);
+      }
+      const accounts = settlementAccountUseCases(gw.rt);
+      const email = 'owner@told.example';
+      for (const m of [optedIn, silent]) {
+        await accounts.changeByOwner(m.merchantIdentifier, FIRST, { actor: { kind: 'staff', email }, from: null });
+        await accounts.changeByOwner(m.merchantIdentifier, CHANGED, { actor: { kind: 'staff', email }, from: null });
+      }
+      await receiver.received(2);
+      const records = await gw.rt.store.db
+        .collection('webhook_deliveries')
+        .find({ merchantIdentifier: optedIn.merchantIdentifier })
+        .toArray();
+      assert.equal(records.length, 2, 'one delivery per change');
+      for (const r of records) assert.equal((await deliveryOutcome(gw, String(r._id))).state, 'delivered');
+      const events = receiver.calls
+        .filter((c) => c.url.startsWith(`/hooks/payments/${optedIn.merchantIdentifier}?event=account.changed`))
+        .map((c) => JSON.parse(JSON.parse(c.body).txnData));
+      assert.equal(events.length, 2);
+      const last = events.find((e) => e.accountLast4 === '5432')!;
+      assert.equal(last.event, 'account.changed');
+      assert.equal(last.previousAccountLast4, '5678');
+      assert.equal(last.changedBy, `owner ${email}`);
+      assert.ok(Date.parse(last.coolingUntil) > Date.now() + 23 * HOUR, 'the new account cools');
+      assert.equal(events.find((e) => e.accountLast4 === '5678')!.coolingUntil, '', 'a first account does not');
+      assert.ok(!receiver.calls.some((c) => c.body.includes(CHANGED.accountNumber)), 'never the whole number');
+      assert.ok(
+        !receiver.calls.some((c) => c.url.startsWith(`/hooks/payments/${silent.merchantIdentifier}`)),
+        'not opted in: nothing sent',
+      );
+    } finally {
+      await receiver.close();
+    }
   });
 });
