@@ -14,6 +14,7 @@ import {
   splitResponseSchema,
 } from '../schemas/settlement-merchant';
 import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
+import { noBodySchema } from '../schemas/keys';
 import { operation, successError } from '../reference/operation';
 
 const M = EXAMPLE_MERCHANT.merchantIdentifier;
@@ -123,9 +124,9 @@ export function settlementPaths(): Record<string, object> {
         ...operation({
           summary: "Confirm another operator's proposed settlement bank account (operator)",
           description:
-            'Applies the pending change: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2071) when the operator who proposed it confirms; no pending change: 404 (2070). Recorded in the audit trail (`settlement_account.changed`, naming both operators).',
+            'No body, or {}. Applies the pending change: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2071) when the operator who proposed it confirms; no pending change: 404 (2070). Recorded in the audit trail (`settlement_account.changed`, naming both operators).',
           security: [{ operatorToken: [] }],
-          request: z.object({}),
+          request: noBodySchema,
           example: {},
           responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
           errors: [401, 404, 409, 503],

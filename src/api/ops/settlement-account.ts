@@ -6,6 +6,7 @@ import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/authenticate';
 import { readJson } from '../middleware/body';
+import { noBodySchema } from '../schemas/keys';
 import { confirmEarlySchema, masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
 import { operatorActor } from './audit-actor';
 
@@ -31,6 +32,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/settlement-account/confirm', async (ctx) => {
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
     const merchantIdentifier = await known(ctx);
     const result = await accounts.confirm(merchantIdentifier, origin(ctx));
     if (result === 'noProposal') throw new ApiError('settlementAccountChangeNotFound');
