@@ -1,16 +1,20 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { BankFailure, type BankPayoutAnswer, type BankPayoutRequest } from '../src/bank/connector';
 import { settlementId, type Settlement } from '../src/domain/settlement';
+import { isCooling } from '../src/domain/settlement-account';
 import type { BankPayouts } from '../src/bank/connector';
 import type { PayoutAccountSeal } from '../src/store/settlement-account-repository';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { SettlementSettingsRepository } from '../src/store/settlement-settings-repository';
 import type { SettlementWorkflowInput } from '../src/temporal/settlement-contract';
 
-/** The merchant's settlement bank account, opened (settle-merchant's reader, injected). */
+/**
+ * The merchant's settlement bank account, opened (settle-merchant's reader, injected), with until
+ * when payouts to it wait after a change (absent or null: they do not).
+ */
 export type SettlementAccountReader = (
   merchantIdentifier: string,
-) => Promise<{ ifsc: string; accountNumber: string; holderName: string } | null>;
+) => Promise<{ ifsc: string; accountNumber: string; holderName: string; coolingUntil?: Date | null } | null>;
 
 /** What the payout activities need of the settlement activities' dependencies. */
 export interface PayoutActivityDeps {
@@ -23,8 +27,11 @@ export interface PayoutActivityDeps {
   now: () => Date;
 }
 
-/** The payout step's answer: held (nothing asked of the bank), or the bank's answer. */
-export type PayoutStep = { held: true } | { held: false; answer: BankPayoutAnswer };
+/**
+ * The payout step's answer: held (nothing asked of the bank; `coolingUntil`, ISO 8601: the
+ * account changed recently, and the payout waits until then or a release), or the bank's answer.
+ */
+export type PayoutStep = { held: true; coolingUntil?: string } | { held: false; answer: BankPayoutAnswer };
 
 const pending = (why: string): BankPayoutAnswer => ({
   status: 'PENDING',
@@ -120,7 +127,10 @@ export function createPayoutActivities<Step>(
    * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
    * stops it: a retry after a crash asks again for the same payout.
    */
-  const requestPayout = async (input: SettlementWorkflowInput, o: { stopIfHeld: boolean }): Promise<BankPayoutAnswer | null> => {
+  const requestPayout = async (
+    input: SettlementWorkflowInput,
+    o: { stopIfHeld: boolean },
+  ): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> => {
     const id = settlementId(input.merchantIdentifier, input.settlementDate);
     let s = await store.find(id);
     if (!s) throw new Error(`settlement ${id} does not exist`);
@@ -133,6 +143,11 @@ export function createPayoutActivities<Step>(
         const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
         await store.recordRefused(id, reason);
         return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+      }
+      // The account read here is the one sealed on the payout: a recent change waits, never paid early.
+      if (o.stopIfHeld && isCooling(account.coolingUntil, now())) {
+        await store.holdForCooling(id, account.coolingUntil);
+        return { coolingUntil: account.coolingUntil };
       }
       await store.markPayoutRequested(id, deps.payoutAccountSeal.seal(id, input.merchantIdentifier, account), now());
       s = (await store.find(id))!;
@@ -150,13 +165,14 @@ export function createPayoutActivities<Step>(
   return {
     /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
     async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
-      return (await requestPayout(input, { stopIfHeld: false }))!;
+      return (await requestPayout(input, { stopIfHeld: false })) as BankPayoutAnswer;
     },
 
     /**
      * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
-     * asked of the bank (the workflow waits for the release, then calls again); otherwise the payout
-     * is requested, the hold read once more before the bank is asked.
+     * asked of the bank (the workflow waits for the release, then calls again); so it does while the
+     * account cools (the workflow waits for its end or a release); otherwise the payout is
+     * requested, the hold read once more before the bank is asked.
      */
     async requestSettlementPayoutUnlessHeld(input: SettlementWorkflowInput): Promise<PayoutStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
@@ -165,6 +181,7 @@ export function createPayoutActivities<Step>(
         if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
           return { held: true };
         const answer = await requestPayout(input, { stopIfHeld: true });
+        if (answer && 'coolingUntil' in answer) return { held: true, coolingUntil: answer.coolingUntil.toISOString() };
         if (answer) return { held: false, answer };
       }
     },

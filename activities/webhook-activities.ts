@@ -1,5 +1,6 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
+import type { AccountChangedEvent } from '../src/domain/account-webhook';
 import { settlementProcessedEvent } from '../src/domain/settlement-webhook';
 import type { Merchant } from '../src/domain/merchant';
 import type { Transaction } from '../src/domain/transaction';
@@ -212,19 +213,25 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (s.state !== 'paid') return { send: false, reason: `the settlement is ${s.state}, not paid` };
       if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
       const event = settlementProcessedEvent(s);
-      const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, JSON.stringify(event));
-      // The merchant's address with `?event=settlement.processed` as its query (payments carry `?realtime=`).
-      const url = new URL(merchant.webhookUrl);
-      url.search = '';
-      url.searchParams.set('event', event.event);
-      return store({
-        _id: input.deliveryId,
-        merchantIdentifier: s.merchantIdentifier,
-        realtime: false,
-        url: url.toString(),
-        contentType: payload.contentType,
-        body: payload.body,
-      });
+      return store(eventCall({ ...merchant, webhookUrl: merchant.webhookUrl }, s.merchantIdentifier, input.deliveryId, event));
+    },
+
+    /**
+     * A settlement bank account's change as an `account.changed` call (merchants opted in to
+     * settlement webhooks), built once from the change the use case recorded and kept under its delivery id.
+     */
+    async prepareAccountWebhook(input: {
+      deliveryId: string;
+      merchantIdentifier: string;
+      event: AccountChangedEvent;
+    }): Promise<PreparedWebhook> {
+      const merchant = await deps.merchants.findById(input.merchantIdentifier);
+      if (!merchant) return { send: false, reason: 'merchant not found' };
+      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+      if (!merchant.settlementWebhook) return { send: false, reason: 'the merchant is not opted in to settlement webhooks' };
+      return store(
+        eventCall({ ...merchant, webhookUrl: merchant.webhookUrl }, input.merchantIdentifier, input.deliveryId, input.event),
+      );
     },
 
     /**
@@ -352,3 +359,25 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 export type { AttemptOutcome };
+
+/** An event call (`settlement.processed`, `account.changed`): the JSON as `txnData`, to the merchant's address with `?event=<event>`. */
+function eventCall(
+  merchant: Pick<Merchant, 'secretKey' | 'webhookFormat'> & { webhookUrl: string },
+  merchantIdentifier: string,
+  deliveryId: string,
+  event: { event: string },
+): Omit<WebhookDelivery, 'state' | 'createdAt' | 'attempts'> {
+  const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, JSON.stringify(event));
+  // The merchant's address with `?event=...` as its query (payments carry `?realtime=`).
+  const url = new URL(merchant.webhookUrl);
+  url.search = '';
+  url.searchParams.set('event', event.event);
+  return {
+    _id: deliveryId,
+    merchantIdentifier,
+    realtime: false,
+    url: url.toString(),
+    contentType: payload.contentType,
+    body: payload.body,
+  };
+}

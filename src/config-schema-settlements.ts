@@ -39,6 +39,13 @@ export const settlementSettings = z.object({
     .max(23)
     .default(11)
     .describe("the IST hour the daily schedule checks the bank's settlement file of the day before"),
+  SETTLEMENT_ACCOUNT_COOLING_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(720)
+    .default(24)
+    .describe('payouts to a settlement bank account changed less than this many hours ago wait (0: they do not)'),
   SETTLEMENT_ATTENTION_OPEN_MINUTES: attentionMinutes(
     120,
     'a settlement still open (or its workflow failed, terminated or timed out) this long after it was created needs attention',

@@ -34,7 +34,8 @@ const claimAct = proxyActivities<SettlementActivities>({
  * the settlement's `_id` and the bank's payoutId). Each step is an idempotent activity: open (or
  * wait while the merchant is held), claim the due sales, refunds and chargebacks a page at a time,
  * total them with what earlier settlements carried out, ask the bank to pay (or wait again while
- * the merchant is held: a hold stops any settlement whose payout is not yet requested), record its
+ * the merchant is held: a hold stops any settlement whose payout is not yet requested; or until a
+ * recently changed bank account's cooling ends), record its
  * UTR, and (merchants opted in) hand the `settlement.processed` webhook to the payments' delivery
  * machinery.
  *
@@ -113,7 +114,11 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     let payout = await act.requestSettlementPayoutUnlessHeld(base);
     while (payout.held) {
       state = 'held';
-      await condition(() => released);
+      if (payout.coolingUntil && patched('settlement-account-cooling')) {
+        // A recently changed account: wait for its cooling to end, or a release (an early confirmation).
+        const ms = Math.max(1_000, new Date(payout.coolingUntil).getTime() - Date.now());
+        await condition(() => released, ms);
+      } else await condition(() => released);
       released = false;
       state = 'payout_requested';
       payout = await act.requestSettlementPayoutUnlessHeld(base);

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'operator_token.created',
   'operator_token.rotated',
   'operator_token.revoked',
+  'settlement_account.proposed',
   'settlement_account.changed',
   'settlement_account.confirmed',
   'dashboard.role_changed',

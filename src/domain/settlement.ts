@@ -44,6 +44,10 @@ export interface Settlement {
   failureReason?: string;
   /** The settlement whose carriedOutPaise this one took in (so a carry is taken once). */
   carriedFromId?: string;
+  /** Why a `held` settlement waits when it is not the operator's hold: its account was changed recently. */
+  heldReason?: 'account_cooling';
+  /** With `heldReason: account_cooling`: when the account's cooling ends and the payout goes on. */
+  coolingUntil?: Date;
 }
 
 export type SettlementAction = 'SALE' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';

@@ -96,7 +96,18 @@ export class SettlementRepository {
 
   /** Moves between open and held (the merchant's hold); nothing once the settlement went further. */
   async setHeld(id: string, held: boolean): Promise<void> {
-    await this.settlements.updateOne({ _id: id, state: held ? 'open' : 'held' }, { $set: { state: held ? 'held' : 'open' } });
+    await this.settlements.updateOne(
+      { _id: id, state: held ? 'open' : 'held' },
+      { $set: { state: held ? 'held' : 'open' }, $unset: { heldReason: '', coolingUntil: '' } },
+    );
+  }
+
+  /** An open settlement waits in held until its account's cooling ends (or an operator confirms the account). */
+  async holdForCooling(id: string, until: Date): Promise<void> {
+    await this.settlements.updateOne(
+      { _id: id, state: 'open' },
+      { $set: { state: 'held', heldReason: 'account_cooling', coolingUntil: until } },
+    );
   }
 
   /** Whether split shares wait parked for this merchant (the `settlement` index). */

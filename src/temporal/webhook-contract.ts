@@ -1,3 +1,4 @@
+import type { AccountChangedEvent } from '../domain/account-webhook';
 import type { LateUpdate } from '../domain/webhook-late';
 import type { RecordedUpdate } from '../domain/webhook-update';
 
@@ -19,6 +20,8 @@ export interface WebhookDeliveryInput {
   update?: RecordedUpdate;
   /** A `settlement.processed` call: the paid settlement it reports (`settlement:<merchant>:<date>`). */
   settlementId?: string;
+  /** An `account.changed` call: the change it reports (last four digits only). */
+  accountChange?: AccountChangedEvent;
   /**
    * Handed over by a failed first attempt inside the transaction's workflow: the delivery goes on
    * from this attempt (2), after the schedule's wait before it. Absent: from attempt 1.
@@ -64,10 +67,11 @@ export interface WebhookCallPreparations<P> {
   prepareLateWebhook(input: { deliveryId: string; merchantIdentifier: string; late: LateUpdate[] }): Promise<P>;
   prepareUpdateWebhook(input: { deliveryId: string; merchantIdentifier: string; update: RecordedUpdate }): Promise<P>;
   prepareSettlementWebhook(input: { deliveryId: string; merchantIdentifier: string; settlementId: string }): Promise<P>;
+  prepareAccountWebhook(input: { deliveryId: string; merchantIdentifier: string; event: AccountChangedEvent }): Promise<P>;
   prepareRealtimeWebhook(input: WebhookDeliveryInput): Promise<P>;
 }
 
-/** Prepares the call a delivery carries, by its kind: a replay, late updates, an update, a settlement, or else the real-time one. */
+/** Prepares the call a delivery carries, by its kind: a replay, late updates, an update, a settlement, an account change, or else the real-time one. */
 export function prepareWebhookCall<P>(input: WebhookDeliveryInput, prepare: WebhookCallPreparations<P>): Promise<P> {
   const { deliveryId, merchantIdentifier } = input;
   if (input.replayOf !== undefined) return prepare.prepareReplayWebhook({ deliveryId, replayOf: input.replayOf });
@@ -75,5 +79,7 @@ export function prepareWebhookCall<P>(input: WebhookDeliveryInput, prepare: Webh
   if (input.update !== undefined) return prepare.prepareUpdateWebhook({ deliveryId, merchantIdentifier, update: input.update });
   if (input.settlementId !== undefined)
     return prepare.prepareSettlementWebhook({ deliveryId, merchantIdentifier, settlementId: input.settlementId });
+  if (input.accountChange !== undefined)
+    return prepare.prepareAccountWebhook({ deliveryId, merchantIdentifier, event: input.accountChange });
   return prepare.prepareRealtimeWebhook(input);
 }

@@ -1,27 +1,180 @@
+import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
-import type { MaskedSettlementAccount, SettlementAccountInput } from '../domain/settlement-account';
+import { ACCOUNT_CHANGED, accountChangedDeliveryId, type AccountChangedEvent } from '../domain/account-webhook';
+import type { AuditActor } from '../domain/audit';
+import {
+  coolingUntilOf,
+  isCooling,
+  type MaskedSettlementAccount,
+  type PendingSettlementAccount,
+  type SettlementAccountInput,
+} from '../domain/settlement-account';
 import { SettlementAccountRepository } from '../store/settlement-account-repository';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
+import { auditTrail } from './audit-trail';
+import { wakeHeldSettlements } from './settlement-operations';
 
-/** The masked account as the ops API, the CLI and the dashboard show it. */
-export function settlementAccountView(merchantIdentifier: string, a: MaskedSettlementAccount | null) {
+/** The masked account (and an operator's change waiting for confirmation) as the ops API, the CLI and the dashboard show it. */
+export function settlementAccountView(
+  merchantIdentifier: string,
+  a: MaskedSettlementAccount | null,
+  pending: PendingSettlementAccount | null = null,
+) {
   return {
     merchantIdentifier,
-    settlementAccount: a ? { ...a, updatedAt: a.updatedAt.toISOString() } : null,
+    settlementAccount: a
+      ? { ...a, updatedAt: a.updatedAt.toISOString(), coolingUntil: a.coolingUntil?.toISOString() ?? null }
+      : null,
+    pendingChange: pending ? { ...pending, proposedAt: pending.proposedAt.toISOString() } : null,
   };
 }
+export type SettlementAccountView = ReturnType<typeof settlementAccountView>;
+
+export interface SettlementAccountDeps {
+  store: { db: Db };
+  config: { MASTER_KEY: string; SETTLEMENT_ACCOUNT_COOLING_HOURS: number; TEMPORAL_TASK_QUEUE: string };
+  temporal: Client;
+  now: () => Date;
+}
+
+/** Where a change came from: who, and the client address (null: not over HTTP). */
+export interface ChangeOrigin {
+  actor: AuditActor;
+  from: string | null;
+}
+
+const actorName = (a: AuditActor) => (a.kind === 'staff' ? a.email : a.name);
 
 /**
- * The merchant's settlement bank account, one use case for the operator (API, CLI) and the owner
- * (dashboard): set it (validated by settlementAccountSchema) and read it masked.
+ * The merchant's settlement bank account: where its money goes, so every change needs proof. An
+ * owner changes it with their password (checked by the dashboard before this is called); an
+ * operator only proposes, and a second, different operator confirms. A change of an existing
+ * account cools (payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS) unless an operator confirms
+ * it early. Each step is an audit record naming the account by its last four digits only; each
+ * change is an `account.changed` webhook to merchants opted in to settlement webhooks.
  */
-export function settlementAccountUseCases(db: Db, masterKey: string) {
-  const accounts = new SettlementAccountRepository(db, masterKey);
+export function settlementAccountUseCases(deps: SettlementAccountDeps) {
+  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
+  const audit = auditTrail(deps.store.db, deps.now);
+  const view = async (merchantIdentifier: string) =>
+    settlementAccountView(
+      merchantIdentifier,
+      await accounts.readMasked(merchantIdentifier),
+      await accounts.readPendingMasked(merchantIdentifier),
+    );
+
+  /** Stores the account (cooling when it replaces one) through `store`; the change's record once it is stored. */
+  const change = async (
+    merchantIdentifier: string,
+    account: SettlementAccountInput,
+    by: string,
+    origin: ChangeOrigin,
+    store: (c: { at: Date; by: string; coolingUntil: Date | null }) => Promise<boolean>,
+    detail: Record<string, string> = {},
+  ) => {
+    const before = await accounts.readMasked(merchantIdentifier);
+    const at = deps.now();
+    const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
+    if (!(await store({ at, by, coolingUntil }))) return false;
+    const accountLast4 = account.accountNumber.slice(-4);
+    await audit.record('settlement_account.changed', origin.actor, {
+      merchantIdentifier,
+      from: origin.from,
+      detail: {
+        ...detail,
+        accountLast4,
+        previousAccountLast4: before?.accountLast4 ?? null,
+        coolingUntil: coolingUntil?.toISOString() ?? null,
+      },
+    });
+    if (await accounts.notifiesByWebhook(merchantIdentifier)) {
+      const event: AccountChangedEvent = {
+        event: ACCOUNT_CHANGED,
+        merchantIdentifier,
+        changedAt: at.toISOString(),
+        changedBy: by,
+        accountLast4,
+        previousAccountLast4: before?.accountLast4 ?? '',
+        coolingUntil: coolingUntil?.toISOString() ?? '',
+      };
+      await startWebhookDeliveryWorkflow(
+        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        { deliveryId: accountChangedDeliveryId(event), merchantIdentifier, orderId: '', accountChange: event },
+      );
+    }
+    return true;
+  };
+
   return {
-    /** Sets the account and answers it masked; null when the merchant does not exist. */
-    async set(merchantIdentifier: string, account: SettlementAccountInput, now: Date) {
-      if (!(await accounts.set(merchantIdentifier, account, now))) return null;
-      return settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier));
+    /** An owner's change (their password already checked); null when the merchant does not exist. */
+    async changeByOwner(merchantIdentifier: string, account: SettlementAccountInput, origin: ChangeOrigin) {
+      const stored = await change(merchantIdentifier, account, `owner ${actorName(origin.actor)}`, origin, (c) =>
+        accounts.set(merchantIdentifier, account, c),
+      );
+      return stored ? view(merchantIdentifier) : null;
     },
+
+    /** An operator's proposal, replacing any earlier one; nothing is paid to it until another operator confirms. */
+    async propose(merchantIdentifier: string, account: SettlementAccountInput, origin: ChangeOrigin) {
+      if (!(await accounts.propose(merchantIdentifier, account, actorName(origin.actor), deps.now()))) return null;
+      await audit.record('settlement_account.proposed', origin.actor, {
+        merchantIdentifier,
+        from: origin.from,
+        detail: { accountLast4: account.accountNumber.slice(-4) },
+      });
+      return view(merchantIdentifier);
+    },
+
+    /**
+     * A second operator's confirmation: applies the pending proposal. `noProposal` when none is
+     * pending (or another confirmation applied it first), `sameOperator` when its proposer confirms.
+     */
+    async confirm(
+      merchantIdentifier: string,
+      origin: ChangeOrigin,
+    ): Promise<SettlementAccountView | 'noProposal' | 'sameOperator'> {
+      const p = await accounts.proposal(merchantIdentifier);
+      if (!p) return 'noProposal';
+      const confirmer = actorName(origin.actor);
+      if (origin.actor.kind !== 'operator' || confirmer === p.proposedBy) return 'sameOperator';
+      const by = `operators ${p.proposedBy} + ${confirmer}`;
+      const stored = await change(
+        merchantIdentifier,
+        p.account,
+        by,
+        origin,
+        (c) => accounts.applyProposal(merchantIdentifier, p.account, p.proposedAt, c),
+        { proposedBy: p.proposedBy, proposedAt: p.proposedAt.toISOString() },
+      );
+      return stored ? view(merchantIdentifier) : 'noProposal';
+    },
+
+    /**
+     * An operator's early confirmation of a cooling account (named by its last four digits, so the
+     * account confirmed is the one the operator checked): its payouts no longer wait, and settlements
+     * waiting for it go on. `notCooling` when no such account cools.
+     */
+    async confirmEarly(
+      merchantIdentifier: string,
+      accountLast4: string,
+      origin: ChangeOrigin,
+    ): Promise<SettlementAccountView | 'notCooling'> {
+      const before = await accounts.readMasked(merchantIdentifier);
+      if (!before || before.accountLast4 !== accountLast4 || !isCooling(before.coolingUntil, deps.now())) return 'notCooling';
+      if (!(await accounts.endCooling(merchantIdentifier, accountLast4, deps.now()))) return 'notCooling';
+      await audit.record('settlement_account.confirmed', origin.actor, {
+        merchantIdentifier,
+        from: origin.from,
+        detail: { accountLast4, coolingUntil: before.coolingUntil!.toISOString() },
+      });
+      await wakeHeldSettlements(deps, merchantIdentifier);
+      return view(merchantIdentifier);
+    },
+
+    /** The account masked, with any pending change. */
+    view,
+    /** An operator's change waiting for confirmation, masked (null: none). */
+    pending: (merchantIdentifier: string) => accounts.readPendingMasked(merchantIdentifier),
     /** The account masked (null: none set). */
     masked: (merchantIdentifier: string) => accounts.readMasked(merchantIdentifier),
   };

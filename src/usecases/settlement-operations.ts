@@ -53,17 +53,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
      */
     async release(merchantIdentifier: string): Promise<string[]> {
       await settings.setHeld(merchantIdentifier, false, deps.now());
-      const signalled: string[] = [];
-      for (const s of await settlements.held(merchantIdentifier)) {
-        try {
-          await deps.temporal.workflow.getHandle(s._id).signal(releaseSettlementSignal);
-          signalled.push(s._id);
-        } catch (e) {
-          // A held settlement whose workflow is gone (terminated by an operator): nothing waits to be told.
-          if (!(e instanceof WorkflowNotFoundError)) throw e;
-        }
-      }
-      return signalled;
+      return wakeHeldSettlements(deps, merchantIdentifier);
     },
 
     /** Everything about settlements an operator must look at, each with its reason (src/usecases/settlement-attention.ts). */
@@ -102,4 +92,23 @@ export function settlementOperations(deps: SettlementOperationDeps) {
 
     find: (settlementId: string) => settlements.find(settlementId),
   };
+}
+
+/**
+ * Tells each of the merchant's settlements waiting in `held` to look again (after a release, or an
+ * operator's early confirmation of a cooling account): each re-reads why it waits and goes on if
+ * nothing holds it any more. Returns the settlements signalled.
+ */
+export async function wakeHeldSettlements(deps: { store: { db: Db }; temporal: Client }, merchantIdentifier: string) {
+  const signalled: string[] = [];
+  for (const s of await new SettlementRepository(deps.store.db).held(merchantIdentifier)) {
+    try {
+      await deps.temporal.workflow.getHandle(s._id).signal(releaseSettlementSignal);
+      signalled.push(s._id);
+    } catch (e) {
+      // A held settlement whose workflow is gone (terminated by an operator): nothing waits to be told.
+      if (!(e instanceof WorkflowNotFoundError)) throw e;
+    }
+  }
+  return signalled;
 }

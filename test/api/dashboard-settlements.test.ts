@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parse } from 'csv-parse/sync';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { dashboardUser } from '../support/dashboard';
+import { DASHBOARD_PASSWORD, dashboardUser, FormClient } from '../support/dashboard';
+import { request } from '../support/http';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { seedPaidSettlement } from '../support/settlements';
@@ -46,6 +47,7 @@ describe('Dashboard: settlements and the settlement bank account', function () {
       ifsc: ' hdfc0001234 ',
       accountNumber: '5010 0123 4567 89',
       holderName: 'Settling Stores',
+      password: DASHBOARD_PASSWORD,
     });
     assert.equal(saved.status, 303, saved.text.slice(0, 300));
     const page = await client.send(saved.location!);
@@ -53,6 +55,61 @@ describe('Dashboard: settlements and the settlement bank account', function () {
     assert.match(page.text, /XXXXXXXXXX6789/);
     assert.match(page.text, /HDFC0001234/);
     assert.ok(!page.text.includes('50100123456789'), 'the whole number is never shown');
+  });
+
+  it("changing the account needs the owner's password: without it or with a wrong one nothing changes, and wrong ones count as failed sign-ins", async () => {
+    const m = await gw.newMerchant('Guarded Stores');
+    const { client, email } = await dashboardUser(gw, m.merchantIdentifier, 'owner');
+    const account = { ifsc: 'HDFC0001234', accountNumber: '50100123451111', holderName: 'Guarded Stores' };
+    assert.equal((await client.post('/dashboard/settlements/account', { ...account, password: DASHBOARD_PASSWORD })).status, 303);
+    const stolen = { ifsc: 'SBIN0000001', accountNumber: '99990000002222', holderName: 'Someone Else' };
+    const missing = await client.post('/dashboard/settlements/account', stolen);
+    assert.equal(missing.status, 400);
+    assert.match(missing.text, /Enter your password/);
+    for (let i = 0; i < 5; i++) {
+      const wrong = await client.post('/dashboard/settlements/account', { ...stolen, password: `not the password ${i}` });
+      assert.equal(wrong.status, 403, wrong.text.slice(0, 300));
+      assert.match(wrong.text, /Wrong password: nothing was changed/);
+      assert.ok(!wrong.text.includes(stolen.accountNumber), 'the refused number is not echoed back');
+    }
+    const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
+    assert.equal(doc!.settlementAccount.accountLast4, '1111', 'nothing was changed');
+    // Five wrong passwords are five failed sign-ins: the account is throttled, even with the right one.
+    const throttled = await client.post('/dashboard/settlements/account', { ...stolen, password: DASHBOARD_PASSWORD });
+    assert.equal(throttled.status, 429);
+    assert.equal((await new FormClient(gw.baseUrl).signIn(email)).status, 429, 'sign-in shares the limit');
+    const after = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
+    assert.equal(after!.settlementAccount.accountLast4, '1111');
+    const { json } = await request(`${gw.baseUrl}/ops/v1/audit?merchantIdentifier=${m.merchantIdentifier}`, {
+      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+    });
+    const changes = json.data.records.filter((r: { action: string }) => r.action === 'settlement_account.changed');
+    assert.equal(changes.length, 1, 'only the change made with the password is recorded');
+    assert.deepEqual(changes[0].actor, { kind: 'staff', email });
+    assert.equal(changes[0].detail.accountLast4, '1111');
+    assert.equal(changes[0].detail.previousAccountLast4, null);
+    assert.equal(changes[0].detail.coolingUntil, null, 'a first account does not cool');
+    assert.ok(changes[0].from, 'the client address is recorded');
+    assert.ok(!JSON.stringify(json).includes(account.accountNumber));
+  });
+
+  it('every owner sees the last change: when, by whom, the last four digits and the cooling time', async () => {
+    const m = await gw.newMerchant('Noticed Stores');
+    const { client, email } = await dashboardUser(gw, m.merchantIdentifier, 'owner');
+    const other = await dashboardUser(gw, m.merchantIdentifier, 'owner');
+    const first = { ifsc: 'HDFC0001234', accountNumber: '50100123453333', holderName: 'Noticed Stores' };
+    await client.post('/dashboard/settlements/account', { ...first, password: DASHBOARD_PASSWORD });
+    const second = { ...first, accountNumber: '60200123454444' };
+    assert.equal((await client.post('/dashboard/settlements/account', { ...second, password: DASHBOARD_PASSWORD })).status, 303);
+    for (const path of ['/dashboard/settlements/account', '/dashboard/settlements']) {
+      const page = await other.client.send(path);
+      assert.match(page.text, /id="account-change-notice"/, path);
+      assert.ok(page.text.includes(`by owner ${email}`), path);
+      assert.match(page.text, /account ending 4444/, path);
+      assert.match(page.text, /Payouts to it wait until/, path);
+    }
+    const viewer = await dashboardUser(gw, m.merchantIdentifier, 'viewer');
+    assert.doesNotMatch((await viewer.client.send('/dashboard/settlements')).text, /account-change-notice/);
   });
 
   it('developers and viewers cannot see or change the bank account', async () => {
@@ -63,6 +120,7 @@ describe('Dashboard: settlements and the settlement bank account', function () {
         ifsc: 'SBIN0000001',
         accountNumber: '999999999',
         holderName: 'Someone Else',
+        password: DASHBOARD_PASSWORD,
       });
       assert.equal(posted.status, 403, role);
       const nav = await client.send('/dashboard/settlements');

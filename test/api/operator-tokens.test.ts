@@ -144,7 +144,7 @@ describe('Operator API: scoped operator tokens', function () {
     );
     const again = await request(`${ops}/ops/v1/operator-tokens`, { body: { name, scopes: ['read'] }, headers: breakGlass() });
     assert.equal(again.status, 409, again.text);
-    assert.equal(again.json.message.code, '2071');
+    assert.equal(again.json.message.code, '2066');
   });
 
   it('keeps only the SHA-256 of a token and lists names and scopes, never a token', async () => {

@@ -5,6 +5,7 @@ import { SettlementAccountRepository } from '../../src/store/settlement-account-
 import { RUN_MASTER_KEY } from '../support/gateway';
 import { settlementActivityDeps } from '../../src/settlement-runtime';
 import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
+import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
 
 describe('Operator API: a merchant settlement account and its master merchant', function () {
   this.timeout(60_000);
@@ -19,37 +20,96 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
   });
 
-  it('PUT stores the account sealed and answers it masked; GET reads it back masked', async () => {
+  const auditOf = async (m: string) =>
+    (await request(`${gw.baseUrl}/ops/v1/audit?merchantIdentifier=${m}`, { headers: auth })).json.data.records as {
+      action: string;
+      actor: { name: string };
+      from: string | null;
+      detail: Record<string, unknown>;
+    }[];
+
+  it('PUT only proposes: the operator who proposed cannot confirm it, so one operator alone changes nothing', async () => {
     const m = await gw.newMerchant();
     const none = await request(accountUrl(m.merchantIdentifier), { headers: auth });
     assert.equal(none.status, 200, none.text);
-    assert.deepEqual(none.json, { success: true, data: { merchantIdentifier: m.merchantIdentifier, settlementAccount: null } });
+    assert.deepEqual(none.json, {
+      success: true,
+      data: { merchantIdentifier: m.merchantIdentifier, settlementAccount: null, pendingChange: null },
+    });
 
     const put = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body: ACCOUNT, headers: auth });
-    assert.equal(put.status, 200, put.text);
-    const shown = put.json.data.settlementAccount;
+    assert.equal(put.status, 202, put.text);
+    assert.equal(put.json.data.settlementAccount, null, 'nothing is paid to a proposal');
+    const pending = put.json.data.pendingChange;
+    assert.equal(pending.accountNumberMasked, 'XXXXXXXXXX6789');
+    assert.equal(pending.proposedBy, 'operator');
+    assert.ok(!put.text.includes(ACCOUNT.accountNumber), 'the whole number is never answered');
+    assert.deepEqual((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json, put.json);
+
+    const self = await request(`${accountUrl(m.merchantIdentifier)}/confirm`, { method: 'POST', headers: auth });
+    assert.equal(self.status, 409, self.text);
+    assert.equal(self.json.message.code, '2068');
+    const payouts = {} as Parameters<typeof settlementActivityDeps>[1];
+    assert.equal(await settlementActivityDeps(gw.rt, payouts).settlementAccount(m.merchantIdentifier), null, 'still no account');
+    const proposed = (await auditOf(m.merchantIdentifier)).filter((r) => r.action === 'settlement_account.proposed');
+    assert.equal(proposed.length, 1);
+    assert.deepEqual(proposed[0]!.detail, { accountLast4: '6789' });
+    assert.ok(proposed[0]!.from);
+    assert.ok(!(await auditOf(m.merchantIdentifier)).some((r) => r.action === 'settlement_account.changed'));
+
+    const noneWaiting = await request(`${accountUrl((await gw.newMerchant()).merchantIdentifier)}/confirm`, {
+      method: 'POST',
+      headers: auth,
+    });
+    assert.equal(noneWaiting.status, 404);
+    assert.equal(noneWaiting.json.message.code, '2067');
+  });
+
+  it('a second, different operator confirms: the account is stored sealed, answered masked, read by the payout', async () => {
+    const m = await gw.newMerchant();
+    const accounts = settlementAccountUseCases(gw.rt);
+    const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: '127.0.0.1' });
+    await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha'));
+    assert.equal(await accounts.confirm(m.merchantIdentifier, asOperator('asha')), 'sameOperator');
+    const confirmed = await accounts.confirm(m.merchantIdentifier, asOperator('ravi'));
+    assert.ok(typeof confirmed === 'object');
+    const shown = confirmed.settlementAccount!;
     assert.equal(shown.ifsc, 'HDFC0001234');
     assert.equal(shown.accountLast4, '6789');
     assert.equal(shown.accountNumberMasked, 'XXXXXXXXXX6789');
     assert.equal(shown.holderName, 'Acme Stores Pvt Ltd');
-    assert.ok(!put.text.includes(ACCOUNT.accountNumber), 'the whole number is never answered');
+    assert.equal(shown.changedBy, 'operators asha + ravi');
+    assert.equal(shown.coolingUntil, null, 'a first account does not cool');
+    assert.equal(confirmed.pendingChange, null);
+    assert.equal(await accounts.confirm(m.merchantIdentifier, asOperator('mira')), 'noProposal', 'applied once');
 
     const get = await request(accountUrl(m.merchantIdentifier), { headers: auth });
-    assert.deepEqual(get.json, put.json);
+    assert.deepEqual(get.json.data, confirmed);
+    const changed = (await auditOf(m.merchantIdentifier)).filter((r) => r.action === 'settlement_account.changed');
+    assert.equal(changed.length, 1);
+    assert.equal(changed[0]!.actor.name, 'ravi');
+    assert.equal(changed[0]!.detail.proposedBy, 'asha');
+    assert.equal(changed[0]!.detail.accountLast4, '6789');
 
     // At rest: sealed, never the clear number; the reader the settlement engine takes opens it.
     const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
     assert.ok(!JSON.stringify(doc).includes(ACCOUNT.accountNumber), 'the account number is not stored in clear');
     assert.match(doc!.settlementAccount.accountNumberSealed, /^pd1\./);
     const reader = new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY);
-    assert.deepEqual(await reader.read(m.merchantIdentifier), ACCOUNT);
-    // The settlement engine's payout reads it through the reader the runtime wires by default.
+    assert.deepEqual(await reader.read(m.merchantIdentifier), { ...ACCOUNT, coolingUntil: null });
     const payouts = {} as Parameters<typeof settlementActivityDeps>[1];
-    assert.deepEqual(await settlementActivityDeps(gw.rt, payouts).settlementAccount(m.merchantIdentifier), ACCOUNT);
-    assert.equal(
-      await settlementActivityDeps(gw.rt, payouts).settlementAccount((await gw.newMerchant()).merchantIdentifier),
-      null,
-    );
+    assert.deepEqual(await settlementActivityDeps(gw.rt, payouts).settlementAccount(m.merchantIdentifier), {
+      ...ACCOUNT,
+      coolingUntil: null,
+    });
+
+    // A replacement cools: payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS.
+    await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '60200012340000' }, asOperator('ravi'));
+    const replaced = await accounts.confirm(m.merchantIdentifier, asOperator('asha'));
+    assert.ok(typeof replaced === 'object');
+    const hours =
+      (Date.parse(replaced.settlementAccount!.coolingUntil!) - Date.parse(replaced.settlementAccount!.updatedAt)) / 3_600_000;
+    assert.equal(hours, gw.rt.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
 
     // A sealed number copied onto another merchant does not open there.
     const other = await gw.newMerchant();
@@ -84,7 +144,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
         body: { ...ACCOUNT, accountNumber: ok },
         headers: auth,
       });
-      assert.equal(res.status, 200, res.text);
+      assert.equal(res.status, 202, res.text);
     }
     const malformed = await request(accountUrl(m.merchantIdentifier), { method: 'PUT', body: '{"ifsc":', headers: auth });
     assert.equal(malformed.status, 400);
@@ -138,7 +198,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(after!.masterMerchantIdentifier, undefined);
   });
 
-  it('the CLI sets and shows the account and links a sub-merchant through the same ops API', async function () {
+  it('the CLI proposes and shows the account, refuses its own confirmation and links a sub-merchant through the same ops API', async function () {
     this.timeout(4 * SPAWN_TIMEOUT_MS);
     const env = cliEnvFor(gw);
     const json = async (...args: string[]) => {
@@ -159,9 +219,15 @@ describe('Operator API: a merchant settlement account and its master merchant', 
       '--holder-name',
       'CLI Seller',
     );
-    assert.equal(set.settlementAccount.accountNumberMasked, 'XXXXXXXX9012');
+    assert.equal(set.pendingChange.accountNumberMasked, 'XXXXXXXX9012');
     const shown = await json('settlement-account', 'show', m.merchantIdentifier);
     assert.deepEqual(shown, set);
+    const selfConfirmed = await runCli(['settlement-account', 'confirm', m.merchantIdentifier], env);
+    assert.notEqual(selfConfirmed.code, 0, 'the proposing operator cannot confirm');
+    assert.match(selfConfirmed.stderr, /2068/);
+    const early = await runCli(['settlement-account', 'confirm-early', m.merchantIdentifier, '--account-last4', '9012'], env);
+    assert.notEqual(early.code, 0, 'nothing cools');
+    assert.match(early.stderr, /2068/);
     const refused = await runCli(
       [
         'settlement-account',

@@ -43,7 +43,7 @@ describe('Settlement payouts through the bank simulator (http connector)', funct
             requestPayout: async (r) => {
               const answer = await deps.payouts.requestPayout(r);
               if (changeAccountAndCrash.delete(r.merchantIdentifier)) {
-                await accounts.set(r.merchantIdentifier, OTHER_ACCOUNT, new Date());
+                await accounts.set(r.merchantIdentifier, OTHER_ACCOUNT, { at: new Date(), by: 'test', coolingUntil: null });
                 throw new Error('worker died after the bank answered the payout');
               }
               return answer;
@@ -61,7 +61,7 @@ describe('Settlement payouts through the bank simulator (http connector)', funct
 
   async function paidMerchant(amounts: number[]) {
     const m = await gw.newMerchant('Big Day Stores');
-    await accounts.set(m.merchantIdentifier, ACCOUNT, new Date());
+    await accounts.set(m.merchantIdentifier, ACCOUNT, { at: new Date(), by: 'test', coolingUntil: null });
     for (const amount of amounts) {
       const orderId = newOrderId('big');
       const paid = await sandboxPay(gw, {

@@ -43,7 +43,7 @@ describe('Settlements at T+0', function () {
     await new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY).set(
       merchant,
       { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Same Day Stores' },
-      clock,
+      { at: clock, by: 'test', coolingUntil: null },
     );
     clock = ist('07:00');
     const before = await pay(merchant, 50_000);

@@ -254,11 +254,11 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
 
   /** Sets the merchant's webhook URL (JSON body) and its opt-in through the ops API; a bank account for its payout. */
   async function optIn(m: MerchantCredentials, url: string, on: boolean) {
-    await new SettlementAccountRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).set(
-      m.merchantIdentifier,
-      ACCOUNT,
-      gw.rt.now(),
-    );
+    await new SettlementAccountRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).set(m.merchantIdentifier, ACCOUNT, {
+      at: gw.rt.now(),
+      by: 'test',
+      coolingUntil: null,
+    });
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },

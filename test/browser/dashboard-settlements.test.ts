@@ -49,26 +49,50 @@ describe('Merchant dashboard: settlements in a browser (headless Chromium)', fun
   const nav = (page: Page, name: string) =>
     page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
 
-  it('an owner sets the bank account and afterwards sees only its last four digits', async () => {
+  it('an owner sets the bank account with their password, changes it, and every owner sees the change', async () => {
     const page = await signedIn('owner');
     await nav(page, 'Bank account');
     await page.getByRole('heading', { name: 'Bank account', level: 1 }).waitFor();
     await assertAccessible(page, 'bank account, none yet');
+    const password = page.getByLabel('Your dashboard password (to confirm it is you)');
+    assert.equal(await password.getAttribute('type'), 'password');
     await page.getByLabel('IFSC (e.g. HDFC0001234)').fill('HDFC1001234');
     await page.getByLabel('Account number (9 to 18 digits)').fill('50100123456789');
     await page.getByLabel("Account holder's name").fill('Kaveri Crafts');
+    await password.fill(DASHBOARD_PASSWORD);
     await page.getByRole('button', { name: 'Save the bank account' }).click();
     assert.match(await page.getByRole('alert').innerText(), /ifsc: must be an IFSC/);
     await assertAccessible(page, 'bank account refused');
 
     await page.getByLabel('IFSC (e.g. HDFC0001234)').fill('HDFC0001234');
     await page.getByLabel('Account number (9 to 18 digits)').fill('50100123456789');
+    await password.fill('not my password');
+    await page.getByRole('button', { name: 'Save the bank account' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /Wrong password: nothing was changed/);
+    assert.equal(await page.locator('#no-account').count(), 1, 'nothing was set');
+
+    await page.getByLabel('Account number (9 to 18 digits)').fill('50100123456789');
+    await password.fill(DASHBOARD_PASSWORD);
     await page.getByRole('button', { name: 'Save the bank account' }).click();
     assert.match(await page.getByRole('status').innerText(), /Bank account saved/);
     assert.equal(await page.locator('#account-masked').innerText(), 'XXXXXXXXXX6789');
     assert.ok(!(await page.content()).includes('50100123456789'), 'the number is never shown whole');
+    assert.doesNotMatch(await page.locator('#account-change-notice').innerText(), /wait until/, 'a first account does not cool');
     await assertAccessible(page, 'bank account saved');
+
+    await page.getByLabel('IFSC (e.g. HDFC0001234)').fill('HDFC0001234');
+    await page.getByLabel('Account number (9 to 18 digits)').fill('60200123454321');
+    await page.getByLabel("Account holder's name").fill('Kaveri Crafts');
+    await password.fill(DASHBOARD_PASSWORD);
+    await page.getByRole('button', { name: 'Save the bank account' }).click();
+    assert.equal(await page.locator('#account-masked').innerText(), 'XXXXXXXXXX4321');
     await page.screenshot({ path: screenshotPath('dashboard-bank-account.png'), fullPage: true });
+
+    const other = await signedIn('owner');
+    await nav(other, 'Settlements');
+    const notice = await other.locator('#account-change-notice').innerText();
+    assert.match(notice, /by owner .*: settlements are now paid to the account ending 4321\. Payouts to it wait until/);
+    await assertAccessible(other, 'settlements with the account change notice');
   });
 
   it('a viewer reads settlements, a settlement with its lines and CSV, and the order says settled', async () => {

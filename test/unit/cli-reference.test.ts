@@ -31,6 +31,8 @@ const COMMAND_OF: Record<string, string> = {
   'POST /ops/v1/merchants/{merchantIdentifier}/webhook-endpoint/enable': 'cli webhooks endpoint enable',
   'PUT /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account set',
   'GET /ops/v1/merchants/{merchantIdentifier}/settlement-account': 'cli settlement-account show',
+  'POST /ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm': 'cli settlement-account confirm',
+  'POST /ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm-early': 'cli settlement-account confirm-early',
   'PUT /ops/v1/merchants/{merchantIdentifier}/master': 'cli link-master',
   'GET /ops/v1/merchants/{merchantIdentifier}/fee-plan': 'cli fee-plan show',
   'PUT /ops/v1/merchants/{merchantIdentifier}/fee-plan': 'cli fee-plan set',

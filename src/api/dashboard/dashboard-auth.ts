@@ -2,19 +2,17 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { acceptInvitation } from '../../usecases/dashboard-invitations';
-import { addressLimitKey } from '../../domain/network-address';
 import { PasswordWorkBusy } from '../../domain/password';
 import { signIn } from '../../usecases/dashboard-sign-in';
 import type { ApiDeps } from '../deps';
 import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, refusalPage, safeNext, setSessionCookie } from '../middleware/dashboard-session';
-import { sharedLimiter, type SharedLimiter } from '../middleware/rate-limit';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
 import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
+import { passwordAttemptLimits } from './sign-in-limits';
 
 /** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
 const FORM_COOKIE = 'gw_dashboard_form';
-const THROTTLE_WINDOW_SECONDS = 15 * 60;
 
 const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try again in a second.';
 
@@ -22,12 +20,7 @@ const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try 
 export function dashboardAuthRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard' });
   const base = deps.config.PUBLIC_BASE_URL;
-  const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
-    points === 0
-      ? null
-      : sharedLimiter(deps.store.client, deps.config.MONGODB_DB, { points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
-  const byAccount = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
-  const byAddress = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
+  const attempts = passwordAttemptLimits(deps);
   const session = dashboardSession(deps);
 
   const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
@@ -43,25 +36,9 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     if (!sameSiteForm(ctx, FORM_COOKIE, form.csrf, base))
       return showSignIn(ctx, 403, { next, error: 'The sign-in form had expired. Please try again.' });
     const email = normalEmail(form.email);
-    const address = ctx.ip || 'unknown';
-    // Each attempt is counted in the store before the password is checked, and given back when
-    // it was right: concurrent guesses cannot pass the limit while their scrypt runs.
-    const taken: [SharedLimiter, string][] = [];
-    let refusedMs = 0;
-    for (const [limiter, key] of [
-      [byAccount, email],
-      [byAddress, addressLimitKey(address)],
-    ] as const) {
-      if (!limiter) continue;
-      const refused = await limiter.take(key);
-      if (refused > 0) refusedMs = Math.max(refusedMs, refused);
-      else taken.push([limiter, key]);
-    }
-    const giveBack = () => Promise.all(taken.map(([limiter, key]) => limiter.giveBack(key)));
-    if (refusedMs > 0) {
-      await giveBack();
-      return throttled(ctx, refusedMs, next, email);
-    }
+    // Each attempt is counted before the password is checked, and given back when it was right.
+    const { refusedMs, giveBack } = await attempts.take(email, ctx.ip || 'unknown');
+    if (refusedMs > 0) return throttled(ctx, refusedMs, next, email);
     let signedIn: { token: string } | null;
     try {
       signedIn = await signIn(

@@ -2,58 +2,90 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
+import { mayDo } from '../../domain/dashboard-roles';
+import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
+import { isCooling } from '../../domain/settlement-account';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
-import { bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
+import { accountChangeNotice, bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
 import { settlementAccountSchema } from '../schemas/settlement-merchant';
+import { passwordAttemptLimits } from './sign-in-limits';
 
 const LISTED = 100;
 const LINES_SHOWN = 500;
+/** How long the settlements page shows owners the account's last change (the bank account page always does). */
+const NOTICE_DAYS = 7;
 
 /**
  * Settlements (read only for every role): the latest settlements, one settlement's lines and their
  * CSV download (Zaakpay's report columns, formula-neutralised by the CSV helper), and the
- * settlement bank account, which only owners see and change (the ops API's use case).
+ * settlement bank account, which only owners see and change, with their password (the ops API's use case).
  */
 export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/settlements' });
   router.use(dashboardSession(deps));
   const reads = settlementReads(deps.store.db);
-  const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
+  const accounts = settlementAccountUseCases(deps);
+  const attempts = passwordAttemptLimits(deps);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const mayManage = requirePermission('settlementAccount');
 
   router.get('/', async (ctx) => {
+    const { viewer } = dashboardState(ctx);
     const found = await reads.latest(mid(ctx), LISTED + 1);
-    sendPage(ctx, 200, settlementsPage(dashboardState(ctx).viewer, found.slice(0, LISTED), found.length > LISTED));
+    // Owners see a recent change of the account here too, where they look for their money.
+    const account = mayDo(viewer.role, 'settlementAccount') ? await accounts.masked(mid(ctx)) : null;
+    const recent = account && deps.now().getTime() - account.updatedAt.getTime() < NOTICE_DAYS * 86_400_000;
+    const notice = recent || isCooling(account?.coolingUntil, deps.now()) ? accountChangeNotice(account, deps.now()) : null;
+    sendPage(ctx, 200, settlementsPage(viewer, found.slice(0, LISTED), found.length > LISTED, notice));
   });
 
-  const showAccount = async (ctx: Context, status: number, o: Parameters<typeof bankAccountPage>[2] = {}) =>
-    sendPage(ctx, status, bankAccountPage(dashboardState(ctx).viewer, await accounts.masked(mid(ctx)), o));
+  const showAccount = async (ctx: Context, status: number, o: Parameters<typeof bankAccountPage>[4] = {}) => {
+    const [account, pending] = [await accounts.masked(mid(ctx)), await accounts.pending(mid(ctx))];
+    sendPage(ctx, status, bankAccountPage(dashboardState(ctx).viewer, account, pending, deps.now(), o));
+  };
 
   router.get('/account', mayManage, (ctx) =>
     showAccount(ctx, 200, ctx.query.done === 'saved' ? { notice: 'Bank account saved.' } : {}),
   );
 
+  // A change needs the owner's password again: a session alone (a borrowed laptop, a stolen cookie)
+  // cannot send the money elsewhere. Wrong passwords count against the sign-in limits.
   router.post('/account', mayManage, async (ctx) => {
-    const form = dashboardState(ctx).form;
+    const { form, user } = dashboardState(ctx);
+    const { password, ...fields } = form;
+    const values = { ifsc: form.ifsc ?? '', holderName: form.holderName ?? '' };
     const parsed = settlementAccountSchema.safeParse({
-      ...form,
+      ...fields,
       ...(typeof form.ifsc === 'string' ? { ifsc: form.ifsc.trim().toUpperCase() } : {}),
       ...(typeof form.accountNumber === 'string' ? { accountNumber: form.accountNumber.replace(/\s/g, '') } : {}),
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
-    if (!parsed.success)
-      return showAccount(ctx, 400, {
-        error: `${formProblem(parsed.error)}. Nothing was changed.`,
-        values: { ifsc: form.ifsc ?? '', holderName: form.holderName ?? '' },
-      });
-    await accounts.set(mid(ctx), parsed.data, deps.now());
-    deps.logger.info({ merchantIdentifier: mid(ctx), by: dashboardState(ctx).user.email }, 'settlement account set');
+    if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
+    if (!password)
+      return showAccount(ctx, 400, { error: 'Enter your password to change the account. Nothing was changed.', values });
+    const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
+    if (refusedMs > 0) {
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));
+      return showAccount(ctx, 429, { error: 'Too many wrong passwords: nothing was changed. Try again later.', values });
+    }
+    let right: boolean;
+    try {
+      right = await verifyPassword(password, user.passwordHash);
+    } catch (e) {
+      if (!(e instanceof PasswordWorkBusy)) throw e;
+      await giveBack();
+      ctx.set('Retry-After', '1');
+      return showAccount(ctx, 503, { error: 'Too busy to check the password: nothing was changed. Try again.', values });
+    }
+    if (!right) return showAccount(ctx, 403, { error: 'Wrong password: nothing was changed.', values });
+    await giveBack();
+    await accounts.changeByOwner(mid(ctx), parsed.data, { actor: { kind: 'staff', email: user.email }, from: ctx.ip || null });
+    deps.logger.info({ merchantIdentifier: mid(ctx), by: user.email }, 'settlement account set');
     ctx.status = 303;
     ctx.redirect('/dashboard/settlements/account?done=saved');
   });

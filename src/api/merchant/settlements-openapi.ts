@@ -7,12 +7,14 @@ import {
   masterLinkSchema,
   settlementAccountResponseSchema,
   settlementAccountSchema,
+  confirmEarlySchema,
   settlementReportRequestSchema,
   settlementReportResponseSchema,
   splitRequestDocSchema,
   splitResponseSchema,
 } from '../schemas/settlement-merchant';
 import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
+import { noBodySchema } from '../schemas/keys';
 import { operation, successError } from '../reference/operation';
 
 const M = EXAMPLE_MERCHANT.merchantIdentifier;
@@ -87,13 +89,15 @@ export function settlementPaths(): Record<string, object> {
     '/ops/v1/merchants/{merchantIdentifier}/settlement-account': {
       put: {
         ...operation({
-          summary: "Set a merchant's settlement bank account (operator)",
+          summary: "Propose a merchant's settlement bank account (operator; a second operator confirms)",
           description:
-            "Where the merchant's settlements are paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners set the same through Settlements > Bank account. Unknown merchant: 404, code 2042.",
+            "Where the merchant's settlements are to be paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. An operator's change is only a proposal (202, `pendingChange`, replacing any earlier one): it applies when a different operator confirms it (`POST .../settlement-account/confirm`). A changed account (not a first one) cools: payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS unless an operator confirms it early. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners change the same through Settlements > Bank account, with their password. Unknown merchant: 404, code 2042.",
           security: [{ operatorToken: [] }],
           request: settlementAccountSchema,
           example: { ifsc: 'HDFC0001234', accountNumber: '50100123456789', holderName: 'Meera Stores' },
-          responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
+          responses: {
+            202: { description: 'proposed: the account and the pending change, masked', schema: settlementAccountResponseSchema },
+          },
           errors: [400, 401, 404, 413, 415, 503],
           errorEnvelope: successError,
         }),
@@ -101,14 +105,47 @@ export function settlementPaths(): Record<string, object> {
       },
       get: {
         ...operation({
-          summary: "A merchant's settlement bank account, masked (operator)",
-          description: 'null when none is set. Unknown merchant: 404, code 2042.',
+          summary: "A merchant's settlement bank account and any proposed change, masked (operator)",
+          description:
+            'null when none is set; `changedBy` and `coolingUntil` tell the last change. Unknown merchant: 404, code 2042.',
           security: [{ operatorToken: [] }],
           in: 'query',
           request: z.object({}),
           example: {},
           responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
           errors: [401, 404, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm': {
+      post: {
+        ...operation({
+          summary: "Confirm another operator's proposed settlement bank account (operator)",
+          description:
+            'No body, or {}. Applies the pending change: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2068) when the operator who proposed it confirms; no pending change: 404 (2067). Recorded in the audit trail (`settlement_account.changed`, naming both operators).',
+          security: [{ operatorToken: [] }],
+          request: noBodySchema,
+          example: {},
+          responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
+          errors: [401, 404, 409, 503],
+          errorEnvelope: successError,
+        }),
+        parameters: [merchantIdentifierParam],
+      },
+    },
+    '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm-early': {
+      post: {
+        ...operation({
+          summary: "End a changed settlement account's cooling after checking it with the merchant (operator)",
+          description:
+            'Payouts to the account (named by its last four digits) no longer wait, and the settlements waiting for it go on at once. 409 (2068) when no account ending so is cooling. Recorded in the audit trail (`settlement_account.confirmed`).',
+          security: [{ operatorToken: [] }],
+          request: confirmEarlySchema,
+          example: { accountLast4: '6789' },
+          responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
+          errors: [400, 401, 404, 409, 413, 415, 503],
           errorEnvelope: successError,
         }),
         parameters: [merchantIdentifierParam],

@@ -53,5 +53,18 @@ export function webhookCallbacks(): Record<string, object> {
         responses: acknowledged,
       },
     },
+    accountChanged: {
+      post: {
+        summary: 'Your settlement bank account changed, posted with ?event=account.changed (with the settlement webhooks)',
+        description:
+          'Sent once per change of the settlement bank account to merchants opted in to the settlement webhooks (`settlementWebhook: true`), through the same delivery as transaction webhooks. `txnData` is the JSON text of `{event: "account.changed", merchantIdentifier, changedAt, changedBy, accountLast4, previousAccountLast4, coolingUntil}` (times ISO 8601; `previousAccountLast4` and `coolingUntil` empty for a first account; only last four digits); the delivery id is `account-changed:<merchantIdentifier>:<changedAt>`. A change you did not make: contact support at once, payouts to the new account wait until `coolingUntil`.',
+        parameters: [{ name: 'event', in: 'query', required: true, schema: { type: 'string', enum: ['account.changed'] } }],
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': body, 'application/json': body },
+        },
+        responses: acknowledged,
+      },
+    },
   };
 }

@@ -39,7 +39,7 @@ export function operatorTokenPaths(): Record<string, object> {
       }),
       post: op({
         summary: 'A new operator token for one job (operator, tokens scope)',
-        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2071. Recorded in the audit trail (operator_token.created).`,
+        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).`,
         request: createOperatorTokenSchema,
         example: { name: 'prometheus', scopes: ['metrics'] },
         responses: { 201: { description: 'the new token, shown once', schema: ok(operatorTokenIssuedSchema) } },
@@ -48,12 +48,12 @@ export function operatorTokenPaths(): Record<string, object> {
     },
     '/ops/v1/operator-tokens/{name}/rotate': change(
       'A new token for the name (operator, tokens scope): the old one is refused at once',
-      'No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2070. Recorded in the audit trail (operator_token.rotated).',
+      'No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2065. Recorded in the audit trail (operator_token.rotated).',
       operatorTokenIssuedSchema,
     ),
     '/ops/v1/operator-tokens/{name}/revoke': change(
       'Revoke an operator token (operator, tokens scope): refused from now on, on every replica',
-      'No body, or {}. Revoking a revoked token changes nothing. Unknown name: 404, code 2070. Recorded in the audit trail (operator_token.revoked).',
+      'No body, or {}. Revoking a revoked token changes nothing. Unknown name: 404, code 2065. Recorded in the audit trail (operator_token.revoked).',
       operatorTokenSchema,
     ),
   };

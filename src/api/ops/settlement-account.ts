@@ -1,32 +1,66 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
-import { settlementAccountUseCases, settlementAccountView } from '../../usecases/settlement-account';
+import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
-import { masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
+import { noBodySchema } from '../schemas/keys';
+import { confirmEarlySchema, masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
+import { operatorActor } from './audit-actor';
 
-/** Operator API for settlements: a merchant's settlement bank account, and its link to a master merchant. */
+/**
+ * Operator API for settlements: a merchant's settlement bank account (proposed by one operator,
+ * confirmed by another; a cooling account confirmed early), and its link to a master merchant.
+ */
 export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
   router.use(operatorAuth(deps, 'money'));
-  const accounts = settlementAccountUseCases(deps.store.db, deps.config.MASTER_KEY);
+  const accounts = settlementAccountUseCases(deps);
+  const origin = (ctx: Context) => ({ actor: operatorActor(ctx), from: ctx.ip || null });
 
+  // An operator's change is a proposal: nothing is paid to it until a second operator confirms it.
   router.put('/settlement-account', async (ctx) => {
     const { body } = await readJson(ctx, settlementAccountSchema, deps.config.MAX_BODY_BYTES);
     const merchantIdentifier = ctx.params.merchantIdentifier!;
-    const view = await accounts.set(merchantIdentifier, body, deps.now());
+    const view = await accounts.propose(merchantIdentifier, body, origin(ctx));
     if (!view) throw new ApiError('merchantNotFound');
-    deps.logger.info({ merchantIdentifier, by: 'operator' }, 'settlement account set');
+    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account change proposed');
+    ctx.status = 202;
     ctx.body = { success: true, data: view };
   });
 
+  router.post('/settlement-account/confirm', async (ctx) => {
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
+    const merchantIdentifier = await known(ctx);
+    const result = await accounts.confirm(merchantIdentifier, origin(ctx));
+    if (result === 'noProposal') throw new ApiError('settlementAccountChangeNotFound');
+    if (result === 'sameOperator')
+      throw new ApiError('settlementAccountConfirmRefused', 'the operator who proposed the change cannot confirm it');
+    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account changed');
+    ctx.body = { success: true, data: result };
+  });
+
+  router.post('/settlement-account/confirm-early', async (ctx) => {
+    const { body } = await readJson(ctx, confirmEarlySchema, deps.config.MAX_BODY_BYTES);
+    const merchantIdentifier = await known(ctx);
+    const result = await accounts.confirmEarly(merchantIdentifier, body.accountLast4, origin(ctx));
+    if (result === 'notCooling')
+      throw new ApiError('settlementAccountConfirmRefused', 'accountLast4: no account ending so is cooling');
+    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account confirmed early');
+    ctx.body = { success: true, data: result };
+  });
+
   router.get('/settlement-account', async (ctx) => {
+    ctx.body = { success: true, data: await accounts.view(await known(ctx)) };
+  });
+
+  async function known(ctx: Context): Promise<string> {
     const merchantIdentifier = ctx.params.merchantIdentifier!;
     if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    ctx.body = { success: true, data: settlementAccountView(merchantIdentifier, await accounts.masked(merchantIdentifier)) };
-  });
+    return merchantIdentifier;
+  }
 
   router.put('/master', async (ctx) => {
     const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);

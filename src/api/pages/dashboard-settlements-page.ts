@@ -1,6 +1,6 @@
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupees } from '../../domain/money';
-import type { MaskedSettlementAccount } from '../../domain/settlement-account';
+import { isCooling, type MaskedSettlementAccount, type PendingSettlementAccount } from '../../domain/settlement-account';
 import type { SettlementLine } from '../../domain/settlement';
 import type { Settlement, SettlementState } from '../../store/settlement-read-repository';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
@@ -17,17 +17,28 @@ export const SETTLEMENT_STATE_LABELS: Record<SettlementState, string> = {
   held: 'Held by the operator',
 };
 
+/** A settlement's state as the merchant reads it: a cooling wait is not the operator's hold. */
+export const settlementStateLabel = (s: Pick<Settlement, 'state' | 'heldReason' | 'coolingUntil'>) =>
+  s.state === 'held' && s.heldReason === 'account_cooling' && s.coolingUntil
+    ? `Waiting: the bank account changed recently (until ${formatIstDateTime(s.coolingUntil)} IST)`
+    : SETTLEMENT_STATE_LABELS[s.state];
+
 export const settlementPath = (settlementId: string) => `/dashboard/settlements/${encodeURIComponent(settlementId)}`;
 
 const money = (paise: number) => formatRupees(paise);
 
 /** The merchant's latest settlements: date, UTR, gross, fees, tax, net and state, each linking to its lines. */
-export function settlementsPage(v: DashboardViewer, settlements: Settlement[], more: boolean): string {
+export function settlementsPage(
+  v: DashboardViewer,
+  settlements: Settlement[],
+  more: boolean,
+  accountNotice: Html | null = null,
+): string {
   const rows = settlements.map(
     (
       s,
     ) => html`<tr><td><a href="${settlementPath(s._id)}">${s.settlementDate}</a></td><td>${s.utr ? html`<code>${s.utr}</code>` : '—'}</td>
-  <td>${money(s.grossPaise)}</td><td>${money(s.feePaise)}</td><td>${money(s.taxPaise)}</td><td>${money(s.netPaise)}</td><td class="settlement-state">${SETTLEMENT_STATE_LABELS[s.state]}</td></tr>`,
+  <td>${money(s.grossPaise)}</td><td>${money(s.feePaise)}</td><td>${money(s.taxPaise)}</td><td>${money(s.netPaise)}</td><td class="settlement-state">${settlementStateLabel(s)}</td></tr>`,
   );
   const list: Html = settlements.length
     ? html`${scrollableTable(
@@ -40,7 +51,7 @@ export function settlementsPage(v: DashboardViewer, settlements: Settlement[], m
   return dashboardPage(
     'Settlements',
     v,
-    html`<section class="card" aria-labelledby="settlements-heading"><h2 id="settlements-heading">Settlements</h2>
+    html`${accountNotice ? html`<section class="card" aria-label="Bank account change">${accountNotice}</section>` : ''}<section class="card" aria-labelledby="settlements-heading"><h2 id="settlements-heading">Settlements</h2>
   <p>Each settlement pays the day's sales less fees, GST, refunds and chargebacks to your bank account; the UTR is the bank's reference on your statement.</p>${list}</section>`,
     { current: 'settlements' },
   );
@@ -68,7 +79,7 @@ export function settlementDetailPage(v: DashboardViewer, s: Settlement, lines: S
     html`<style>dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; } dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }</style>
 <p><a href="/dashboard/settlements">Back to the settlements</a></p>
 <section class="card" aria-labelledby="figures-heading"><h2 id="figures-heading">Figures</h2><dl class="facts">
-  ${fact('State', SETTLEMENT_STATE_LABELS[s.state], 'settlement-state')}${fact('UTR', s.utr ?? '—', 'settlement-utr')}
+  ${fact('State', settlementStateLabel(s), 'settlement-state')}${fact('UTR', s.utr ?? '—', 'settlement-utr')}
   ${fact('Gross (sales)', formatRupees(s.grossPaise))}${fact('Refunds', formatRupees(s.refundsPaise))}${fact('Chargebacks', formatRupees(s.chargebacksPaise))}
   ${fact('Fees', formatRupees(s.feePaise))}${fact('GST on fees', formatRupees(s.taxPaise))}${fact('Carried in', formatRupees(s.carriedInPaise))}
   ${fact('Net paid', formatRupees(s.netPaise), 'settlement-net')}${fact('Carried out', formatRupees(s.carriedOutPaise))}
@@ -80,29 +91,51 @@ export function settlementDetailPage(v: DashboardViewer, s: Settlement, lines: S
   );
 }
 
-/** The settlement bank account (owners only): the masked account and the form that replaces it. */
+/**
+ * The notice every owner sees of the account's last change: when, by whom, the last four digits,
+ * and until when payouts to it wait. null: no account, or one stored before changes were kept.
+ */
+export function accountChangeNotice(account: MaskedSettlementAccount | null, now: Date): Html | null {
+  if (!account?.changedBy) return null;
+  const cooling = isCooling(account.coolingUntil, now)
+    ? html` Payouts to it wait until ${formatIstDateTime(account.coolingUntil)} IST, unless an operator confirms it earlier; if you did not make this change, contact support now.`
+    : '';
+  return html`<p id="account-change-notice">The bank account was changed on ${formatIstDateTime(account.updatedAt)} IST by ${account.changedBy}: settlements are now paid to the account ending ${account.accountLast4}.${cooling}</p>`;
+}
+
+/** The settlement bank account (owners only): the masked account, its last change, and the form that replaces it. */
 export function bankAccountPage(
   v: DashboardViewer,
   account: MaskedSettlementAccount | null,
+  pending: PendingSettlementAccount | null,
+  now: Date,
   o: { notice?: string; error?: string; values?: Record<string, string> } = {},
 ): string {
   const value = (k: string) => o.values?.[k] ?? '';
   const current = account
     ? html`<dl class="facts" id="current-account"><dt>IFSC</dt><dd>${account.ifsc}</dd><dt>Account</dt><dd id="account-masked">${account.accountNumberMasked}</dd>
-  <dt>Holder</dt><dd>${account.holderName}</dd><dt>Changed</dt><dd>${formatIstDateTime(account.updatedAt)} IST</dd></dl>`
+  <dt>Holder</dt><dd>${account.holderName}</dd><dt>Changed</dt><dd>${formatIstDateTime(account.updatedAt)} IST</dd></dl>${accountChangeNotice(account, now) ?? ''}`
     : html`<p id="no-account">No bank account yet: settlements wait until one is set.</p>`;
+  const proposal = pending
+    ? html`<p id="pending-change">Operator ${pending.proposedBy} proposed on ${formatIstDateTime(pending.proposedAt)} IST to pay settlements to the account ending ${pending.accountLast4}; it applies only once a second operator confirms it.</p>`
+    : '';
   return dashboardPage(
     'Bank account',
     v,
     html`<style>dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; } dl.facts dd { margin: 0; }</style>
-<section class="card" aria-labelledby="current-heading"><h2 id="current-heading">Where settlements are paid</h2>${current}</section>
+<section class="card" aria-labelledby="current-heading"><h2 id="current-heading">Where settlements are paid</h2>${current}${proposal}</section>
 <section class="card" aria-labelledby="change-heading"><h2 id="change-heading">${account ? 'Change the account' : 'Set the account'}</h2>
   <form method="post" action="/dashboard/settlements/account">${csrfField(v.csrf)}
     <label for="ifsc">IFSC (e.g. HDFC0001234)</label><input id="ifsc" name="ifsc" required autocomplete="off" value="${value('ifsc')}">
     <label for="accountNumber">Account number (9 to 18 digits)</label><input id="accountNumber" name="accountNumber" required inputmode="numeric" autocomplete="off">
     <label for="holderName">Account holder's name</label><input id="holderName" name="holderName" required value="${value('holderName')}">
+    <label for="password">Your dashboard password (to confirm it is you)</label><input id="password" name="password" type="password" required autocomplete="current-password">
     <button type="submit" id="save-account">Save the bank account</button>
-  </form><p class="muted">The account number is stored encrypted; only its last four digits are shown.</p></section>`,
+  </form><p class="muted">The account number is stored encrypted; only its last four digits are shown. ${
+    account
+      ? 'Every owner sees the change here, and payouts to a changed account wait a while (see Settlements in the docs).'
+      : ''
+  }</p></section>`,
     { current: 'bank-account', ...(o.notice ? { notice: o.notice } : {}), ...(o.error ? { error: o.error } : {}) },
   );
 }

@@ -23,6 +23,22 @@ export const maskedSettlementAccountSchema = z.object({
   accountNumberMasked: z.string().describe('X for every digit but the last four'),
   holderName: z.string(),
   updatedAt: z.string().describe('ISO 8601'),
+  changedBy: z.string().nullable().describe('who made the last change: `owner <email>` or `operators <proposer> + <confirmer>`'),
+  coolingUntil: z.string().nullable().describe('ISO 8601: payouts to this account wait until then (null: they do not)'),
+});
+
+export const pendingSettlementAccountSchema = z.object({
+  ifsc: z.string(),
+  accountLast4: z.string(),
+  accountNumberMasked: z.string(),
+  holderName: z.string(),
+  proposedBy: z.string().describe("the proposing operator's name"),
+  proposedAt: z.string().describe('ISO 8601'),
+});
+
+/** An operator's early confirmation of a cooling account: its last four digits, as the operator checked them. */
+export const confirmEarlySchema = z.strictObject({
+  accountLast4: z.string().regex(/^\d{4}$/, 'must be the last four digits of the account'),
 });
 
 export const settlementAccountResponseSchema = z.object({
@@ -30,6 +46,9 @@ export const settlementAccountResponseSchema = z.object({
   data: z.object({
     merchantIdentifier: z.string(),
     settlementAccount: maskedSettlementAccountSchema.nullable().describe('null: no account set yet'),
+    pendingChange: pendingSettlementAccountSchema
+      .nullable()
+      .describe("an operator's change waiting for a second operator's confirmation (null: none)"),
   }),
 });
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlement-merchant';
+import { confirmEarlySchema, masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlement-merchant';
 import type { CliContext } from '../context';
 import { validated } from '../validate';
 
@@ -12,7 +12,9 @@ export function settlementAccountCommands(program: Command, ctx: CliContext): vo
     .description("a merchant's settlement bank account (where its settlements are paid)");
   account
     .command('set')
-    .description('Set the settlement bank account and print it masked (the account number is sealed at rest).')
+    .description(
+      'Propose a new settlement bank account (sealed at rest, printed masked): it applies once a second operator runs `confirm`.',
+    )
     .argument('<merchantIdentifier>')
     .option('--ifsc <ifsc>', 'the branch IFSC: 4 capital letters, 0, 6 capital letters or digits (required)')
     .option('--account-number <digits>', '9 to 18 digits (required)')
@@ -26,8 +28,22 @@ export function settlementAccountCommands(program: Command, ctx: CliContext): vo
       ctx.print(await ctx.client().call('PUT', path(m, 'settlement-account'), { json: body }));
     });
   account
+    .command('confirm')
+    .description("Confirm another operator's proposed account: it becomes the account (a replaced one cools first).")
+    .argument('<merchantIdentifier>')
+    .action(async (m: string) => ctx.print(await ctx.client().call('POST', path(m, 'settlement-account/confirm'))));
+  account
+    .command('confirm-early')
+    .description("End a changed account's cooling after checking it with the merchant: its held settlements are paid.")
+    .argument('<merchantIdentifier>')
+    .option('--account-last4 <digits>', 'the last four digits of the account checked (required)')
+    .action(async (m: string, o: { accountLast4?: string }, command: Command) => {
+      const body = validated(command, confirmEarlySchema, o, { accountLast4: '--account-last4' });
+      ctx.print(await ctx.client().call('POST', path(m, 'settlement-account/confirm-early'), { json: body }));
+    });
+  account
     .command('show')
-    .description('Print the settlement bank account, masked (null when none is set).')
+    .description('Print the settlement bank account and any proposed change, masked (null when none).')
     .argument('<merchantIdentifier>')
     .action(async (m: string) => ctx.print(await ctx.client().call('GET', path(m, 'settlement-account'))));
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { FeePlan } from '../../../src/domain/settlement-fees';
 import { request } from '../http';
-import { expectOk, opsAuth, payDirect, secretKey, type ModelOrder, type World } from './world';
+import { expectOk, opsAuth, payDirect, secretKey, setAccountByOperators, type ModelOrder, type World } from './world';
 
 /**
  * What operators, marketplaces and bank accounts do to settlements in the model: bursts of
@@ -39,12 +39,7 @@ export type AccountChoice = keyof typeof ACCOUNTS;
 export const ACCOUNT_CHOICES = Object.keys(ACCOUNTS) as AccountChoice[];
 
 async function setAccount(w: World, merchantIdentifier: string, choice: AccountChoice): Promise<void> {
-  const r = await request(`${w.stack.gw.baseUrl}/ops/v1/merchants/${merchantIdentifier}/settlement-account`, {
-    method: 'PUT',
-    headers: opsAuth(w),
-    body: ACCOUNTS[choice],
-  });
-  expectOk('settlement account', r, (x) => x.status === 200);
+  await setAccountByOperators(w.stack.gw, merchantIdentifier, ACCOUNTS[choice]);
 }
 
 /** The operator changes the merchant's settlement account (perhaps to one the bank refuses). */

@@ -12,6 +12,8 @@ import { skipTime, startTimeSkippingGateway } from '../time-skipping';
 import { testStore } from '../servers';
 import type { FeePlan } from '../../../src/domain/settlement-fees';
 import { breakClaimIfAsked } from './break-claim';
+import { settlementAccountUseCases } from '../../../src/usecases/settlement-account';
+import type { SettlementAccountInput } from '../../../src/domain/settlement-account';
 import { startStoreProxy, type StoreProxy } from './store-proxy';
 import { WorkerCrash } from './worker-crash';
 
@@ -146,13 +148,12 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     webhookFormat: 'json',
     autoRefund: o.autoRefund,
   });
-  // Its settlements pay to an account the operator set (the bank simulator pays any but 000...).
-  const account = await request(`${stack.gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/settlement-account`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${stack.gw.rt.config.OPS_TOKEN}` },
-    body: { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Money Model' },
+  // Its settlements pay to an account two operators set.
+  await setAccountByOperators(stack.gw, merchant.merchantIdentifier, {
+    ifsc: 'HDFC0001234',
+    accountNumber: '50100012345678',
+    holderName: 'Money Model',
   });
-  expectOk('settlement account', account, (x) => x.status === 200);
   const plan = await request(`${stack.gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/fee-plan`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${stack.gw.rt.config.OPS_TOKEN}` },
@@ -340,4 +341,18 @@ export const verifies = (txnData: string, checksum: string, key: string) => hmac
 export async function restartMoneyStack(stack: MoneyStack): Promise<void> {
   await Promise.race([stack.stop(), new Promise((r) => setTimeout(r, 60_000))]);
   Object.assign(stack, await startMoneyStack());
+}
+
+/**
+ * The account as operators set it: one proposes, another confirms, and (a replaced account cools)
+ * one confirms it early, as an operator who checked it with the merchant would.
+ */
+export async function setAccountByOperators(gw: TestGateway, merchantIdentifier: string, account: SettlementAccountInput) {
+  const accounts = settlementAccountUseCases(gw.rt);
+  const by = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
+  await accounts.propose(merchantIdentifier, account, by('model-proposer'));
+  const confirmed = await accounts.confirm(merchantIdentifier, by('model-confirmer'));
+  if (typeof confirmed !== 'object') throw new Error(`the account change was not confirmed: ${confirmed}`);
+  if (confirmed.settlementAccount?.coolingUntil)
+    await accounts.confirmEarly(merchantIdentifier, account.accountNumber.slice(-4), by('model-confirmer'));
 }
