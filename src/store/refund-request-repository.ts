@@ -28,13 +28,26 @@ export class RefundRequestRepository {
    * The merchantRefId of the request `hash`: the one stored while it is unexpired at `now`, else
    * `candidate`, stored first (written before any refund starts under it).
    */
-  async claim(o: { hash: string; merchantIdentifier: string; candidate: string; now: Date; windowMs: number }): Promise<string> {
+  async claim(o: {
+    hash: string;
+    merchantIdentifier: string;
+    candidate: string;
+    now: Date;
+    windowMs: number;
+    /** The stored id's refund failed: replace that id (only that one) with `candidate`. */
+    replacing?: string;
+  }): Promise<string> {
     const fresh = () => ({
       merchantIdentifier: o.merchantIdentifier,
       merchantRefId: o.candidate,
       firstAt: o.now,
       expiresAt: new Date(o.now.getTime() + o.windowMs),
     });
+    if (o.replacing !== undefined) {
+      await this.requests.updateOne({ _id: o.hash, merchantRefId: o.replacing }, { $set: fresh() });
+      const now = await this.requests.findOne({ _id: o.hash });
+      if (now) return now.merchantRefId;
+    }
     for (;;) {
       const stored = await this.requests.findOne({ _id: o.hash });
       if (stored && stored.expiresAt.getTime() > o.now.getTime()) return stored.merchantRefId;

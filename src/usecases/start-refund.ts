@@ -77,6 +77,9 @@ export interface RefundResult {
  */
 export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Promise<RefundResult> {
   let claimed = r.merchantRefId;
+  // The id the gateway gave this exact signed request (no merchantRefId sent): the text is the
+  // first request's by construction, so it is the same refund whatever the amount field held.
+  const byRequest = claimed === undefined;
   for (;;) {
     const t = await deps.transactions.findByOrder(r);
     // An order that cannot be refunded stores nothing, not even a request's id.
@@ -86,7 +89,13 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
 
     const existing = t.refunds.find((e) => e.merchantRefId === merchantRefId);
     if (existing) {
-      if (!sameRefundRequest(existing, r.updateDesired, r.amountPaise)) return { response: 'refIdReused', merchantRefId };
+      // The bank failed the first: that refund moved no money, so the same request asks again.
+      if (byRequest && existing.status === 'FAILED') {
+        claimed = await refundIdOf(deps, r, merchantRefId);
+        continue;
+      }
+      if (!byRequest && !sameRefundRequest(existing, r.updateDesired, r.amountPaise))
+        return { response: 'refIdReused', merchantRefId };
       // A settled refund needs no workflow (and once retention has passed, Temporal would start one).
       if (existing.status === 'PENDING') await ensureRefundWorkflow(deps, t, existing);
       return { response: refundInitiated(r.updateDesired), merchantRefId };
@@ -125,9 +134,10 @@ export async function startRefund(deps: StartRefundDeps, r: RefundRequest): Prom
  * entry point within REFUND_REPLAY_WINDOW_MS gets the id the first one got, so it answers as the
  * first and refunds once; later it is a new refund. The id is stored before any refund starts under
  * it: a crash after the store leaves an id with no refund, which the retry then starts (once, by the
- * refund's own idempotency on merchantRefId); a crash before it leaves nothing.
+ * refund's own idempotency on merchantRefId); a crash before it leaves nothing. `failed`: the id's
+ * refund failed at the bank, so the request gets a new id (once, however many ask at the same time).
  */
-async function refundIdOf(deps: StartRefundDeps, r: RefundRequest): Promise<string> {
+async function refundIdOf(deps: StartRefundDeps, r: RefundRequest, failed?: string): Promise<string> {
   const signed = 'signedRequest' in r ? r.signedRequest : undefined;
   if (!signed || !deps.refundRequests)
     throw new Error('a refund without a merchantRefId needs its signed request and the store of them');
@@ -141,6 +151,7 @@ async function refundIdOf(deps: StartRefundDeps, r: RefundRequest): Promise<stri
     candidate: newRefundId(),
     now: deps.now(),
     windowMs: REFUND_REPLAY_WINDOW_MS,
+    ...(failed ? { replacing: failed } : {}),
   });
 }
 
