@@ -81,6 +81,26 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
   });
 
+  it('per address: the checkout entries alone (180 and 101, answered HTTP 200) count', async () => {
+    const address = '198.51.100.32';
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(address) },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const express = (merchantIdentifier: string) =>
+      fetch(
+        `${gw.baseUrl}/api/paymentTransact/V8`,
+        form({ merchantIdentifier, orderId: 'abuse-2', amount: '10000', checksum: 'f'.repeat(64) }),
+      );
+    for (let i = 0; i < 5; i++) {
+      const res = await express(i % 2 ? merchant.merchantIdentifier : 'nosuchmerchant0');
+      assert.equal(res.status, 200, `failure ${i + 1}`);
+      assert.ok(['101', '180'].includes(((await res.json()) as { responseCode: string }).responseCode));
+    }
+    assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+  });
+
   it('per claimed merchant: past 3 failed checksums from anywhere, failures are 429; its signed calls still work', async () => {
     const body = { merchantIdentifier: merchant.merchantIdentifier, orderId: 'o2' };
     for (let i = 0; i < 3; i++) {

@@ -21,6 +21,7 @@ import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-
 import type { ApiDeps } from '../deps';
 import { checkoutFailure, refusalStatus } from '../envelope';
 import { sendPage } from '../hosted-page';
+import { authenticationFailed } from '../middleware/abuse-limits';
 import { readRawBody } from '../middleware/body';
 import { jsonObjectOrNull, parseFormPairs } from '../middleware/form-body';
 import { checkoutRefusedPage } from '../pages/checkout-page';
@@ -231,6 +232,9 @@ async function answer(ctx: Context, run: () => Promise<Answer>): Promise<void> {
   } catch (e) {
     const refusal = asRefusal(e);
     if (!refusal) throw e;
+    // An unknown merchant or a wrong checksum is a failed authentication, answered 200 as Zaakpay does.
+    if (e instanceof CheckoutRefusal && (e.kind === 'merchantNotFound' || e.kind === 'checksumMismatch'))
+      authenticationFailed(ctx);
     ctx.status = refusal.http;
     if (wantsPage(ctx)) return sendPage(ctx, refusal.http, checkoutRefusedPage(refusal.code, refusal.text));
     ctx.body = checkoutFailure(refusal.code, refusal.text, refusal.echo);
