@@ -8,6 +8,7 @@ import { formBody, legacyChecksum, type Pairs } from '../support/checkout';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
+import { refundFinished } from '../support/refunds';
 
 /**
  * A refund request without a merchantRefId is idempotent on its signed text for a day: a captured
@@ -154,6 +155,37 @@ describe('Refunds without a merchantRefId: the same signed request within a day 
     assert.deepEqual(
       (await refundsOf(orderId)).map(([, a]) => a),
       [2000, 1000],
+    );
+  });
+
+  it('after the bank failed the refund, the same request asks again (a failed refund moved no money); a full refund with an ignored amount answers as the first', async () => {
+    const orderId = await paidOrder();
+    const full = (reason: string) =>
+      JSON.stringify({
+        merchantIdentifier: merchant.merchantIdentifier,
+        mode: '0',
+        // Zaakpay's Node kit sends its form's amount with a full refund too: it is ignored.
+        orderDetail: { orderId, amount: '100' },
+        updateDesired: '14',
+        updateReason: reason,
+      });
+    const failing = await post(full('sandbox fail'));
+    assert.equal(failing.json.responseCode, '230', failing.text);
+    const failed = await refundFinished(gw, merchant.merchantIdentifier, orderId, failing.json.merchantRefId);
+    assert.equal(failed.refundStatus, 'FAILED');
+    const retried = await post(full('sandbox fail'));
+    assert.equal(retried.json.responseCode, '230', retried.text);
+    assert.notEqual(retried.json.merchantRefId, failing.json.merchantRefId, 'a new refund, not the failed one');
+    await refundFinished(gw, merchant.merchantIdentifier, orderId, retried.json.merchantRefId);
+
+    const first = await post(full('customer request'));
+    assert.equal(first.json.responseCode, '230', first.text);
+    const again = await post(full('customer request'));
+    assert.deepEqual(again.json, first.json, 'the retry answers as the first (not 21)');
+    const stored = (await storedTransaction(gw, merchant.merchantIdentifier, orderId))!.refunds;
+    assert.deepEqual(
+      stored.map((r) => r.merchantRefId),
+      [failing.json.merchantRefId, retried.json.merchantRefId, first.json.merchantRefId],
     );
   });
 
