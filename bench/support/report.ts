@@ -28,7 +28,9 @@ export function ratioRow(
     ratio,
     // Neither bound: a figure reported for scale, never a miss.
     target:
-      target.atLeast !== undefined ? `>= ${target.atLeast}` : target.atMost !== undefined ? `<= ${target.atMost}` : 'reported',
+      [target.atLeast !== undefined ? `>= ${target.atLeast}` : '', target.atMost !== undefined ? `<= ${target.atMost}` : '']
+        .filter(Boolean)
+        .join(', ') || 'reported',
     met,
   };
 }

@@ -8,10 +8,12 @@ const median = (xs: number[]) => {
 
 /** Whether a ratio meets a row's target text (`>= x`, `<= x`, or `reported`). */
 function meets(ratio: number, target: string): boolean {
-  const [op, bound] = target.split(' ');
-  if (op === '>=') return ratio >= Number(bound);
-  if (op === '<=') return ratio <= Number(bound);
-  return true;
+  return target.split(', ').every((part) => {
+    const [op, bound] = part.split(' ');
+    if (op === '>=') return ratio >= Number(bound);
+    if (op === '<=') return ratio <= Number(bound);
+    return true;
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ export const bankAnswerSignal = defineSignal<[BankAnswer]>('bankAnswer');
  * the same bank's own reply about the same txnId, to the request or the status inquiry, when that
  * reply is already on its way). Once it decided (recording, done) the update is refused, so the sender re-reads the
  * transaction: a recorded service-decided Failure becomes a delayed success, a payment still being
- * recorded is refused to the sender for a retry (ARCHITECTURE principle 14: never accepted and dropped).
+ * recorded is refused to the sender for a retry (design.md, Transactions and states: never accepted and dropped).
  */
 export const bankAnswerUpdate = defineUpdate<'accepted', [BankAnswer]>('bankAnswerUpdate');
 

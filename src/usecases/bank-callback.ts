@@ -27,7 +27,7 @@ export interface BankCallbackDeps {
  * - a payment still Pending: the answer is offered to its workflow (bankAnswerUpdate), which takes
  *   it while it has not decided; once it decided (or before it started) the transaction is read
  *   again: still Pending (being recorded, or no workflow yet) is answered 503 (2052) so the bank
- *   sends the callback again (ARCHITECTURE principle 14: never accepted and dropped);
+ *   sends the callback again (design.md, Transactions and states: never accepted and dropped);
  * - a Failure no bank decided (silent bank, expired QR, refused request, a cancelled checkout whose
  *   intent was handed out: mayBecomeDelayedSuccess) that the bank approved: a delayed success,
  *   through the same path as a reconciliation line (non-real-time webhook, auto-refund);

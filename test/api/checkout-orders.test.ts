@@ -229,7 +229,7 @@ describe('Checkout orders: status, ledger, bulk, refunds, webhooks, expiry, /che
 
   it("a checkout its payer cancelled that the bank's file reports paid becomes a delayed success: the bank's word about money wins", async () => {
     // The payer may have paid the checkout's UPI intent in their app before cancelling the page
-    // (ARCHITECTURE principle 14): a cancelled order is never a reason to drop money the bank holds.
+    // (design.md, Transactions and states): a cancelled order is never a reason to drop money the bank holds.
     const orderId = newOrderId('cnl');
     const posted = await postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
     await submitPageForm(gw, `${posted.location}/cancel`, await openPage(gw, posted.location!));

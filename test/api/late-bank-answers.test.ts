@@ -25,8 +25,8 @@ async function until<T>(what: () => Promise<T | undefined>, label: string): Prom
 
 /**
  * A bank answer or reconciliation line that arrives after the payment workflow decided is applied
- * (a delayed success) or refused so its sender retries: never accepted and dropped (ARCHITECTURE
- * principle 14). The real stack against the bank simulator; the store write of a silent bank's 1023
+ * (a delayed success) or refused so its sender retries: never accepted and dropped (design.md,
+ * Transactions and states). The real stack against the bank simulator; the store write of a silent bank's 1023
  * can be held, as a degraded store holds it, to open the window between the decision and its record.
  */
 describe('Late bank answers: applied or refused for a retry, never dropped', function () {

@@ -207,7 +207,7 @@ describe('Legacy XML APIs: POST /checktransaction and POST /updatetransaction', 
     );
   });
 
-  it('authentication: 189 without a checksum, 180 wrong (HTTP 401, unsigned), 110 no merchant, 111 unknown merchant; nothing refunded', async () => {
+  it('authentication: 189 without a checksum, 180 wrong (HTTP 200 as Zaakpay answers, unsigned), 110 no merchant, 111 unknown merchant; nothing refunded', async () => {
     const orderId = await paidOrder();
     const fields = statusForm(orderId);
     const blank = await post('/checktransaction', formBody(fields));

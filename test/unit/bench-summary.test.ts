@@ -33,6 +33,12 @@ describe('Benchmark results: every run recorded, the summary generated from all 
     assert.match(table, /\| bench\/x\.ts \| b \| 2 \| 0\.725 \| 0\.5 to 0\.95 \| >= 0\.8 \| MISSED \| 2026-12-02 \|/);
   });
 
+  it('a row with both bounds is MISSED above its upper one', () => {
+    const r = run('2026-12-01T00:00:00Z', {});
+    r.rows.push({ path: 'payout', measured: '', ceiling: '', ratio: 1.2, target: '>= 1, <= 1', met: false });
+    assert.match(summaryTable([r]), /\| payout \| 1 \| 1\.2 \| 1\.2 to 1\.2 \| >= 1, <= 1 \| MISSED \|/);
+  });
+
   it('docs/contributors/benchmarks.md carries the summary of bench/results.jsonl as it is (npm run bench:summary)', () => {
     const doc = readFileSync(path.join(__dirname, '..', '..', 'docs', 'contributors', 'benchmarks.md'), 'utf8');
     const runs = existsSync(RESULTS_FILE) ? parseResults(readFileSync(RESULTS_FILE, 'utf8')) : [];

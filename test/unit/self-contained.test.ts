@@ -16,6 +16,7 @@ const OUTSIDE: readonly { name: string; pattern: RegExp }[] = [
   { name: 'the specification outside the repository', pattern: new RegExp(['merchant-gateway-api', '\\.md'].join('')) },
   { name: 'a shared folder beside the repository', pattern: new RegExp(['\\.\\./', 'shared\\b'].join('')) },
   { name: "a machine's absolute path", pattern: new RegExp(['/', 'work/'].join('')) },
+  { name: 'the architecture notes outside the repository', pattern: new RegExp(['ARCHITECTURE', '(\\.md| principle)'].join('')) },
 ];
 
 /**

@@ -7,7 +7,8 @@ const STARTED = 2;
  * Terminates a workflow once none of its activities is running (a few seconds at most). Temporal's
  * time-skipping test server keeps time locked for an activity that was running when its workflow
  * was terminated, for good: every later time skip would wait forever (tried on 2 December 2026).
- * An activity waiting for its next attempt holds no lock, so a retrying step can still be ended.
+ * A step waiting for its next attempt may hold it too (seen once), so callers wait for retries
+ * they caused themselves (schedule.ts) rather than end them.
  */
 export async function terminateWhenIdle(handle: WorkflowHandle, reason: string): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -15,6 +15,8 @@ import type { ActivityExecuteInput, ActivityInterceptorsFactory } from '@tempora
 export class WorkerCrash {
   private armed = 0;
   private crashes = 0;
+  /** The activity runs that died since the sequence started (its story prints them). */
+  readonly hits: string[] = [];
   /** The next `activities` activity runs die. */
   arm(activities: number): void {
     this.armed += activities;
@@ -22,6 +24,7 @@ export class WorkerCrash {
   /** Nothing armed any longer (a new sequence starts clean). */
   disarm(): void {
     this.armed = 0;
+    this.hits.length = 0;
   }
   readonly interceptor: ActivityInterceptorsFactory = (ctx) => ({
     inbound: {
@@ -29,6 +32,7 @@ export class WorkerCrash {
         if (this.armed === 0 || ctx.info.isLocal) return next(input);
         this.armed--;
         const afterWork = this.crashes++ % 2 === 1;
+        this.hits.push(`${ctx.info.activityType} ${afterWork ? 'after' : 'before'} its work`);
         if (afterWork) await next(input);
         throw new Error(`the worker died ${afterWork ? 'after' : 'before'} ${ctx.info.activityType} did its work (money model)`);
       },
