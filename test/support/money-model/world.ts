@@ -62,7 +62,10 @@ export async function startMoneyStack(): Promise<MoneyStack> {
     if (!debits.has(debitId)) {
       debitBookedAt.set(debitId, gw.rt.now().getTime());
       // The clock's offset may predate a skip under way: the server's own time replaces it.
-      void gw.rt.timeTravel?.clock.sync().then((t) => debitBookedAt.set(debitId, t.getTime()));
+      void gw.rt.timeTravel?.clock.sync().then(
+        (t) => debitBookedAt.set(debitId, t.getTime()),
+        () => undefined, // the stack stopped meanwhile
+      );
     }
     return book(debitId, entry);
   };
@@ -75,6 +78,8 @@ export async function startMoneyStack(): Promise<MoneyStack> {
     storeProxy,
     workerCrash,
     async stop() {
+      // The bank simulator outlives the stack (one per process): its books stop reporting here.
+      debits.set = book;
       await receiver.close();
       await gw.stop();
       await storeProxy.close();
