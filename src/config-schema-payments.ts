@@ -37,7 +37,7 @@ export const paymentSettings = z.object({
     .min(24, 'must be at least 24 characters')
     .optional()
     .describe(
-      'bearer token of the operator API (/ops/v1); generated into DATA_DIR in development (staging and production: at least 32 random characters)',
+      'bearer token of the operator API (/ops/v1), read by the API only (the worker starts without it); generated into DATA_DIR in development (staging and production: at least 32 random characters)',
     ),
   SANDBOX_ENABLED: bool
     .optional()

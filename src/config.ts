@@ -15,6 +15,7 @@ export type Config = Readonly<
     SANDBOX_ENABLED: boolean;
     UPI_PAYEE_VPA: string;
     MASTER_KEY: string;
+    /** Empty only in a process that serves no operator API (the worker, see loadConfig's `needsOpsToken`). */
     OPS_TOKEN: string;
     PUBLIC_BASE_URL: string;
   }
@@ -32,11 +33,14 @@ export const configKeys = Object.keys(configSchema.shape) as (keyof typeof confi
 
 /**
  * Parses the environment. Development and test may leave MASTER_KEY and OPS_TOKEN unset only when
- * `generated` supplies them (the dev stack keeps them in DATA_DIR); production must set both.
+ * `generated` supplies them (the dev stack keeps them in DATA_DIR); production must set both. A
+ * process without the operator API (the worker) passes needsOpsToken false: it never holds the
+ * break-glass token.
  */
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   generated: { MASTER_KEY?: string; OPS_TOKEN?: string } = {},
+  needsOpsToken = true,
 ): Config {
   const relevant = Object.fromEntries(configKeys.map((k) => [k, env[k] === '' ? undefined : env[k]]));
   const parsed = configSchema.safeParse(relevant);
@@ -49,7 +53,7 @@ export function loadConfig(
   const MASTER_KEY = c.MASTER_KEY ?? (strict ? undefined : generated.MASTER_KEY);
   const OPS_TOKEN = c.OPS_TOKEN ?? (strict ? undefined : generated.OPS_TOKEN);
   if (!MASTER_KEY) problems.push('MASTER_KEY: required (64 hexadecimal characters)');
-  if (!OPS_TOKEN) problems.push(`OPS_TOKEN: required (at least ${strict ? 32 : 24} characters)`);
+  if (!OPS_TOKEN && needsOpsToken) problems.push(`OPS_TOKEN: required (at least ${strict ? 32 : 24} characters)`);
   if (c.TIME_SKIPPING && strict) problems.push(`TIME_SKIPPING: not allowed in ${c.GATEWAY_ENV}`);
   if (strict) problems.push(...strictProblems(c));
   problems.push(...bankProblems(c));
@@ -61,7 +65,7 @@ export function loadConfig(
     MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
     SANDBOX_ENABLED: c.SANDBOX_ENABLED ?? c.GATEWAY_ENV !== 'production',
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
-    OPS_TOKEN: OPS_TOKEN!,
+    OPS_TOKEN: OPS_TOKEN ?? '',
     UPI_PAYEE_VPA: c.UPI_PAYEE_VPA ?? SANDBOX_PAYEE_VPA,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
   });

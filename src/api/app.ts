@@ -19,7 +19,9 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   const audiences = AUDIENCES.filter((m) => listener !== 'ops' || OPS_LISTENER.has(m.name));
   // Behind a TLS proxy, ctx.protocol, ctx.host and ctx.ip come from its X-Forwarded-* headers; only
   // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: 1 });
+  // Nothing sits in front of the operator listener: there those headers are the caller's own words,
+  // and ctx.ip is the audit trail's `from`, so it is always the peer's address.
+  const app = new Koa({ proxy: listener !== 'ops' && deps.config.TRUST_PROXY, maxIpsCount: 1 });
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
   app.use(

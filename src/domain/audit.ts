@@ -47,3 +47,17 @@ export interface AuditRecord {
   from: string | null;
   detail: AuditDetail;
 }
+
+/**
+ * A URL as an audit record keeps it: origin and path only. Credentials in its userinfo or query
+ * would otherwise stay in the trail for good; text that is not a URL is kept as nothing.
+ */
+export function auditedUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return null;
+  }
+}

@@ -20,6 +20,7 @@ export interface ApiListeners {
 export async function serveApi(rt: Runtime): Promise<ApiListeners> {
   const c = rt.config;
   const split = c.OPS_PORT !== undefined;
+  if (!c.OPS_TOKEN) throw new Error('OPS_TOKEN: required by the API (the break-glass operator token)');
   // The operator API on the public listener would put every operator token one request from the Internet.
   if (!split && productionLike(c.GATEWAY_ENV))
     throw new Error(`OPS_PORT: required in ${c.GATEWAY_ENV} (the operator API's own listener, never published)`);

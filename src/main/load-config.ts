@@ -5,13 +5,13 @@ import { localSecrets } from '../devstack/local-secrets';
 
 /**
  * The configuration of an entry point: from the environment, with the development master key and
- * operator token from DATA_DIR outside production. Exits with the readable message when invalid.
+ * operator token from DATA_DIR outside production (the worker, without the operator API, needs no OPS_TOKEN). Exits with the readable message when invalid.
  */
-export function configOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+export function configOrExit(env: NodeJS.ProcessEnv = process.env, needsOpsToken = true): Config {
   try {
     const production = productionLike(env.GATEWAY_ENV);
     const generated = production ? {} : localSecrets(path.resolve(env.DATA_DIR || '.data'));
-    return loadConfig(env, generated);
+    return loadConfig(env, generated, needsOpsToken);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
     console.error(e.message);

@@ -9,7 +9,8 @@ import { onShutdown } from './shutdown';
 
 if (require.main === module) {
   void (async () => {
-    const config = configOrExit();
+    // The worker serves no operator API, so it never needs (nor should hold) the break-glass OPS_TOKEN.
+    const config = configOrExit(process.env, false);
     const logger = createLogger(config.LOG_LEVEL, 'worker');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
     const { worker, connection } = await createGatewayWorker({

@@ -13,6 +13,9 @@ import {
 import { OperatorTokenRepository } from '../store/operator-token-repository';
 import { auditTrail } from './audit-trail';
 
+/** Whether the actor is the break-glass OPS_TOKEN (no stored token may take its name). */
+const isBreakGlass = (actor: AuditActor) => actor.kind === 'operator' && actor.name === BREAK_GLASS_NAME;
+
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 export const operatorTokenView = (t: OperatorToken) => ({
   name: t.name,
@@ -31,7 +34,8 @@ export interface OperatorIdentity {
 /**
  * Operator tokens by job (docs/operators/production.md): created, rotated and revoked through the
  * ops API with the `tokens` scope, each change an audit record. The configured OPS_TOKEN is the
- * break-glass token: every scope, never stored, acting as `ops-token`.
+ * break-glass token: every scope, never stored, acting as `ops-token`. Only it creates a token with
+ * the `tokens` scope or rotates another's token; a named token rotates only itself.
  */
 export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string) {
   const tokens = new OperatorTokenRepository(db);
@@ -47,7 +51,8 @@ export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string)
     async identify(presented: string): Promise<OperatorIdentity | null> {
       if (!presented) return null;
       const hash = hashOperatorToken(presented);
-      if (timingSafeEqual(Buffer.from(hash, 'hex'), breakGlassHash)) return { name: BREAK_GLASS_NAME, scopes: OPERATOR_SCOPES };
+      if (breakGlassToken && timingSafeEqual(Buffer.from(hash, 'hex'), breakGlassHash))
+        return { name: BREAK_GLASS_NAME, scopes: OPERATOR_SCOPES };
       // Looked up by its hash: the token itself meets no comparison that could leak timing.
       const token = await tokens.findLive(hash);
       return token ? { name: token.name, scopes: token.scopes } : null;
@@ -56,6 +61,9 @@ export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string)
     /** A new token: the token itself is in this answer only. */
     async create(name: string, scopes: OperatorScope[], actor: AuditActor, from: string | null) {
       if (name === BREAK_GLASS_NAME) throw new ApiError('operatorTokenNameTaken', `${name} is the configured OPS_TOKEN`);
+      // A token that makes tokens could make one of every scope: only the break-glass token grants it.
+      if (scopes.includes('tokens') && !isBreakGlass(actor))
+        throw new ApiError('operatorScopeMissing', 'only the break-glass OPS_TOKEN creates a token with the tokens scope');
       const token = newOperatorToken();
       const unique = [...new Set(scopes)].sort((a, b) => OPERATOR_SCOPES.indexOf(a) - OPERATOR_SCOPES.indexOf(b));
       if (!(await tokens.create(name, hashOperatorToken(token), unique, now()))) throw new ApiError('operatorTokenNameTaken');
@@ -65,6 +73,9 @@ export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string)
     },
     /** A new token for the name; the old one is refused from now on. */
     async rotate(name: string, actor: AuditActor, from: string | null) {
+      // The new token is in the answer: rotating another's would hand its scopes to the caller.
+      if (!isBreakGlass(actor) && !(actor.kind === 'operator' && actor.name === name))
+        throw new ApiError('operatorScopeMissing', 'a named token rotates only itself; the break-glass OPS_TOKEN rotates any');
       const token = newOperatorToken();
       const rotated = await tokens.rotate(name, hashOperatorToken(token), now());
       if (!rotated) throw new ApiError('operatorTokenNotFound', `no live token named ${name}`);

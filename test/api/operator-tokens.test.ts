@@ -5,7 +5,8 @@ import { freePort } from '../../src/devstack/process';
 import { serveApi } from '../../src/main/api';
 import type { Runtime } from '../../src/runtime';
 import { cliEnvFor, runCli } from '../support/cli';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { dashboardUser } from '../support/dashboard';
+import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
 /** Operator tokens by job: each scope opens its own routes only, a revoked token is refused at once, only hashes are kept. */
@@ -29,7 +30,8 @@ describe('Operator API: scoped operator tokens', function () {
   };
   // A gateway of its own with the operator listener apart, as staging and production run it.
   before(async () => {
-    gw = await startTestGateway({ OPS_PORT: String(await freePort()) });
+    // TRUST_PROXY as production sets it: the public listener's proxy, never the operator listener's.
+    gw = await startTestGateway({ OPS_PORT: String(await freePort()), TRUST_PROXY: 'true' });
     ops = gw.opsBaseUrl;
   });
   after(() => gw.stop());
@@ -104,7 +106,6 @@ describe('Operator API: scoped operator tokens', function () {
         'GET signing secret': 200,
         'GET webhooks': 200,
         'PATCH merchant': 200,
-        'POST api-key': 201,
       },
       money: { 'GET fee-plan': 200, 'POST hold': 200, 'POST chargeback': 200 },
       tokens: { 'POST token': 201 },
@@ -229,6 +230,112 @@ describe('Operator API: scoped operator tokens', function () {
       (t) => t.name === name,
     );
     assert.ok(mine?.revokedAt && mine.rotatedAt);
+  });
+
+  it('the tokens scope grants no more than it holds: only the break-glass token creates a tokens token or rotates another', async () => {
+    const admin = await issue(['tokens']);
+    const other = await issue(['money']);
+    const stored = () => gw.rt.store.db.collection('operator_tokens').countDocuments();
+    const before = await stored();
+    for (const scopes of [['tokens'], ['read', 'tokens']]) {
+      const res = await request(`${ops}/ops/v1/operator-tokens`, {
+        body: { name: `esc-${run++}`, scopes },
+        headers: bearer(admin.token),
+      });
+      assert.equal(res.status, 403, res.text);
+      assert.equal(res.json.message.code, '2019');
+    }
+    assert.equal(await stored(), before, 'nothing stored');
+    // Rotating another's token would hand its token (and its scopes) to the caller.
+    const stolen = await request(`${ops}/ops/v1/operator-tokens/${other.name}/rotate`, {
+      method: 'POST',
+      headers: bearer(admin.token),
+    });
+    assert.equal(stolen.status, 403, stolen.text);
+    assert.ok(!stolen.text.includes('mgwop_'));
+    const merchant = await newMerchant();
+    const hold = `${ops}/ops/v1/merchants/${merchant}/settlements/hold`;
+    assert.equal((await request(hold, { method: 'POST', headers: bearer(other.token) })).status, 200, 'still its token');
+    // A named token rotates itself; the break-glass token rotates any; revoking stays with tokens.
+    const self = await request(`${ops}/ops/v1/operator-tokens/${admin.name}/rotate`, {
+      method: 'POST',
+      headers: bearer(admin.token),
+    });
+    assert.equal(self.status, 200, self.text);
+    const renewed = self.json.data.token as string;
+    assert.equal((await request(`${ops}/ops/v1/operator-tokens`, { headers: bearer(admin.token) })).status, 401);
+    const byBreakGlass = await request(`${ops}/ops/v1/operator-tokens/${other.name}/rotate`, {
+      method: 'POST',
+      headers: breakGlass(),
+    });
+    assert.equal(byBreakGlass.status, 200, byBreakGlass.text);
+    const revoked = await request(`${ops}/ops/v1/operator-tokens/${other.name}/revoke`, {
+      method: 'POST',
+      headers: bearer(renewed),
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+  });
+
+  it('listing operator tokens needs the tokens scope: a read token is refused', async () => {
+    const reader = await issue(['read']);
+    const res = await request(`${ops}/ops/v1/operator-tokens`, { headers: bearer(reader.token) });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.json.message.code, '2019');
+    const admin = await issue(['tokens'], `lister-${run++}`.slice(0, 30));
+    assert.equal((await request(`${ops}/ops/v1/operator-tokens`, { headers: bearer(admin.token) })).status, 200);
+  });
+
+  it("a merchant's secret key and new API keys (they sign refunds) need money besides merchant-admin", async () => {
+    const merchant = await newMerchant();
+    const m = `${ops}/ops/v1/merchants/${merchant}`;
+    const secretBefore = (await gw.rt.merchants.findById(merchant))!.secretKey;
+    const keysBefore = (await gw.rt.merchants.listApiKeys(merchant))!.length;
+    const admin = await issue(['merchant-admin']);
+    for (const [path, body] of [
+      ['/api-keys', { label: 'x' }],
+      ['/secret-key/rotate', {}],
+    ] as const) {
+      const res = await request(`${m}${path}`, { body, headers: bearer(admin.token) });
+      assert.equal(res.status, 403, `${path}: ${res.text}`);
+      assert.equal(res.json.message.code, '2019');
+    }
+    assert.equal((await gw.rt.merchants.findById(merchant))!.secretKey, secretBefore, 'the secret key unchanged');
+    assert.equal((await gw.rt.merchants.listApiKeys(merchant))!.length, keysBefore, 'no API key created');
+    const both = await issue(['merchant-admin', 'money']);
+    assert.equal((await request(`${m}/api-keys`, { body: { label: 'x' }, headers: bearer(both.token) })).status, 201);
+    assert.equal((await request(`${m}/secret-key/rotate`, { body: {}, headers: bearer(both.token) })).status, 200);
+  });
+
+  it("records the operator listener's real peer address, whatever X-Forwarded-For says", async () => {
+    const res = await request(`${ops}/ops/v1/merchants`, {
+      body: { name: 'Forwarded Stores' },
+      headers: { ...breakGlass(), 'x-forwarded-for': '203.0.113.9' },
+    });
+    assert.equal(res.status, 201, res.text);
+    const mid = res.json.data.merchantIdentifier as string;
+    const trail = await request(`${ops}/ops/v1/audit?merchantIdentifier=${mid}`, { headers: breakGlass() });
+    const created = (trail.json.data.records as { action: string; from: string }[]).find((r) => r.action === 'merchant.created');
+    assert.match(String(created?.from), /^(::ffff:)?127\.0\.0\.1$|^::1$/);
+  });
+
+  it("keeps a webhook URL's origin and path only in the audit trail: no userinfo, no query", async () => {
+    // The shared gateway: the dashboard's helpers invite on its one listener.
+    const { gw: shared, merchant } = await gatewayWithNewMerchant('Hooked Stores');
+    const mid = merchant.merchantIdentifier;
+    const owner = await dashboardUser(shared, mid, 'owner');
+    const url = 'https://hookuser:hookpass@example.com/hooks/pay?token=querysecret';
+    const saved = await owner.client.post('/dashboard/webhooks/settings', { webhookUrl: url, webhookFormat: 'json' });
+    assert.equal(saved.status, 303, saved.text.slice(0, 300));
+    assert.equal((await shared.rt.merchants.findById(mid))!.webhookUrl, url, 'the setting itself is kept whole');
+    const trail = await request(`${shared.baseUrl}/ops/v1/audit?merchantIdentifier=${mid}`, {
+      headers: bearer(shared.rt.config.OPS_TOKEN),
+    });
+    const records = trail.json.data.records as { action: string; detail: { webhookUrl?: string } }[];
+    assert.equal(
+      records.find((r) => r.action === 'webhook.settings_changed')?.detail.webhookUrl,
+      'https://example.com/hooks/pay',
+    );
+    assert.ok(!/hookpass|querysecret|hookuser/.test(trail.text));
   });
 
   it('staging and production refuse to serve the API without an operator listener of its own', async () => {

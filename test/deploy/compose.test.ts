@@ -533,7 +533,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
       it(`${name}'s values validate against the configuration schema`, () => {
         const raw = environmentOf(service(compose, name));
-        for (const secret of ['MASTER_KEY', 'OPS_TOKEN', 'BANK_SECRET']) {
+        for (const secret of ['MASTER_KEY', ...(name === API ? ['OPS_TOKEN'] : []), 'BANK_SECRET']) {
           assert.match(
             raw[secret] ?? '',
             new RegExp(`^\\$\\{${secret}:\\?[^}]+\\}$`),
@@ -543,14 +543,27 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.match(raw.PUBLIC_BASE_URL ?? '', /^https:\/\/\$\{PUBLIC_HOST:\?[^}]+\}$/, `${name}: PUBLIC_BASE_URL`);
         const env = interpolatedEnv(service(compose, name));
         assert.equal(env.GATEWAY_ENV, 'production');
-        const config = loadConfig(env); // throws ConfigError with the reasons
+        // The worker serves no operator API: it loads its configuration without OPS_TOKEN.
+        const config = loadConfig(env, {}, name === API); // throws ConfigError with the reasons
         assert.equal(config.GATEWAY_ENV, 'production');
         assert.equal(config.MASTER_KEY, supplied.MASTER_KEY);
-        assert.equal(config.OPS_TOKEN, supplied.OPS_TOKEN);
+        assert.equal(config.OPS_TOKEN, name === API ? supplied.OPS_TOKEN : '');
         for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS'] as const)
           assert.ok(env[k], `${name} sets ${k} (else it looks for the dev stack)`);
       });
     }
+
+    it("the break-glass OPS_TOKEN is the api's alone: the worker never gets it, nor needs it", () => {
+      assert.ok(environmentOf(service(compose, API)).OPS_TOKEN, 'api: OPS_TOKEN');
+      assert.equal(environmentOf(service(compose, WORKER)).OPS_TOKEN, undefined, 'worker: OPS_TOKEN');
+      assert.equal(environmentOf(service(loadSandboxCompose(compose), WORKER)).OPS_TOKEN, undefined, 'sandbox worker');
+      assert.match(readFileSync(path.join(root, 'src/main/worker.ts'), 'utf8'), /configOrExit\(process\.env, false\)/);
+      assert.throws(
+        () => loadConfig(interpolatedEnv(service(compose, WORKER))),
+        /OPS_TOKEN: required/,
+        'the API still requires it',
+      );
+    });
 
     it('api and worker agree on store, Temporal and secrets', () => {
       const api = environmentOf(service(compose, API));
@@ -563,7 +576,6 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         'TEMPORAL_NAMESPACE',
         'TEMPORAL_TASK_QUEUE',
         'MASTER_KEY',
-        'OPS_TOKEN',
       ]) {
         assert.equal(worker[k], api[k], `${k} differs between api and worker`);
       }
@@ -605,7 +617,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
 
     it('runs every gateway process as production with the http bank connector and the sandbox off', () => {
       for (const name of [API, WORKER]) {
-        const config = loadConfig(interpolatedEnv(service(compose, name)));
+        const config = loadConfig(interpolatedEnv(service(compose, name)), {}, name === API);
         assert.equal(config.GATEWAY_ENV, 'production', name);
         assert.equal(config.BANK_CONNECTOR, 'http', name);
         assert.equal(config.SANDBOX_ENABLED, false, name);
@@ -677,7 +689,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       for (const name of [API, WORKER]) {
         const raw = environmentOf(service(sandbox, name));
         assert.equal(raw.BANK_SECRET, bankEnv.BANK_SIMULATOR_SECRET, `${name}: signs with the simulator's own secret`);
-        const config = loadConfig(interpolatedEnv(service(sandbox, name)));
+        const config = loadConfig(interpolatedEnv(service(sandbox, name)), {}, name === API);
         assert.equal(config.GATEWAY_ENV, 'staging', `${name}: production refuses the simulator`);
         assert.equal(config.SANDBOX_ENABLED, false, name);
         assert.equal(new URL(config.BANK_BASE_URL!).host, 'bank-simulator:4100');
@@ -1024,7 +1036,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         // Besides the bank (its address and the simulator's secret), the override sets what the native stack sets.
         const settings = Object.fromEntries(Object.entries(over).filter(([k]) => !['BANK_BASE_URL', 'BANK_SECRET'].includes(k)));
         assert.deepEqual(settings, { ...SANDBOX_PROFILE }, `${name}: docker-compose.sandbox.yml's settings`);
-        const config = loadConfig(interpolatedEnv(service(sandbox, name)));
+        const config = loadConfig(interpolatedEnv(service(sandbox, name)), {}, name === API);
         assert.equal(config.GATEWAY_ENV, SANDBOX_PROFILE.GATEWAY_ENV, name);
       }
     });
@@ -1042,7 +1054,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       // The native stack's own: the loopback webhooks of its test.
       const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
-      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!, ports.ops[0]!) });
+      const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!, ports.ops[0]!, secrets.OPS_TOKEN) });
       assert.equal(config.GATEWAY_ENV, 'staging', 'production refuses a simulator bank');
       assert.equal(config.BANK_CONNECTOR, 'http');
       assert.equal(config.SANDBOX_ENABLED, false);
@@ -1051,7 +1063,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(config.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, "the simulator's own secret, no production BANK_SECRET");
       assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
       // Nothing else changes between this and production but GATEWAY_ENV and the bank.
-      const production = loadConfig(interpolatedEnv(service(compose, WORKER)));
+      const production = loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false);
       for (const k of ['BANK_CONNECTOR', 'SANDBOX_ENABLED', 'MONGODB_DB', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const)
         assert.equal(config[k], production[k], k);
     });
@@ -1147,7 +1159,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       };
       assert.equal(retention, '168h', 'seven days (temporal-config/namespace.yaml says why)');
       const webhookRetriesMs = parseDurationList(
-        loadConfig(interpolatedEnv(service(compose, WORKER))).WEBHOOK_RETRY_SCHEDULE,
+        loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false).WEBHOOK_RETRY_SCHEDULE,
       ).reduce((a, b) => a + b, 0);
       assert.ok(168 * 3_600_000 > webhookRetriesMs, 'closed deliveries outlive the longest retry schedule');
       const env = interpolatedEnv(service(compose, ADMIN_TOOLS));

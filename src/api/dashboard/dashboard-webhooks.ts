@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { auditedUrl } from '../../domain/audit';
 import { mayDo } from '../../domain/dashboard-roles';
 import { parseDurationList } from '../../domain/durations';
 import { merchantSettingsSchema } from '../schemas/ops';
@@ -69,7 +70,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     const refused = parsed.data.webhookUrl ? await refusedWebhookUrl(parsed.data.webhookUrl, policy) : null;
     if (refused) return show(ctx, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
     await updateMerchant(deps.merchants, mid(ctx), parsed.data);
-    await audit(ctx, 'webhook.settings_changed', { ...parsed.data });
+    await audit(ctx, 'webhook.settings_changed', { ...parsed.data, webhookUrl: auditedUrl(parsed.data.webhookUrl) });
     done(ctx, 'saved');
   });
 

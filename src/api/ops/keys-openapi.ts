@@ -41,7 +41,7 @@ export function keyPaths(): Record<string, object> {
         {
           summary: 'Another API key for the ledger, bulk and payment link APIs (operator)',
           description:
-            'The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.',
+            'Needs the money scope besides merchant-admin (the key signs refunds): without it 403, code 2019. The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.',
           request: createApiKeySchema,
           example: { label: 'ledger export' },
           responses: { 201: { description: 'the new key, shown once', schema: apiKeyCreatedResponseSchema } },
@@ -70,7 +70,7 @@ export function keyPaths(): Record<string, object> {
         {
           summary: 'Rotate the secret key with an overlap (operator)',
           description:
-            "A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Every API replica accepts the new key at once (a checksum its cached keys refuse is checked again against the merchant as stored), and webhook attempts read the key in force from the store. Unknown merchant: 404, code 2042.",
+            "Needs the money scope besides merchant-admin (the key signs refunds): without it 403, code 2019. A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Every API replica accepts the new key at once (a checksum its cached keys refuse is checked again against the merchant as stored), and webhook attempts read the key in force from the store. Unknown merchant: 404, code 2042.",
           bodyOptional: true,
           request: rotateSecretKeySchema,
           example: { overlapSeconds: 86400 },

@@ -28,7 +28,8 @@ export function operatorTokenPaths(): Record<string, object> {
   return {
     '/ops/v1/operator-tokens': {
       get: op({
-        summary: 'Operator tokens (operator, tokens or read scope): names, scopes, created, rotated, revoked; never the tokens',
+        summary:
+          'Operator tokens (operator, tokens scope; a read token is refused): names, scopes, created, rotated, revoked; never the tokens',
         description:
           'Revoked tokens are listed with revokedAt. The configured OPS_TOKEN (break-glass, every scope) is not listed.',
         in: 'query',
@@ -39,7 +40,7 @@ export function operatorTokenPaths(): Record<string, object> {
       }),
       post: op({
         summary: 'A new operator token for one job (operator, tokens scope)',
-        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).`,
+        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. Only the break-glass OPS_TOKEN creates a token with the tokens scope (otherwise 403, code 2019). The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).`,
         request: createOperatorTokenSchema,
         example: { name: 'prometheus', scopes: ['metrics'] },
         responses: { 201: { description: 'the new token, shown once', schema: ok(operatorTokenIssuedSchema) } },
@@ -48,7 +49,7 @@ export function operatorTokenPaths(): Record<string, object> {
     },
     '/ops/v1/operator-tokens/{name}/rotate': change(
       'A new token for the name (operator, tokens scope): the old one is refused at once',
-      'No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2065. Recorded in the audit trail (operator_token.rotated).',
+      "A named token rotates only itself; the break-glass OPS_TOKEN rotates any (another's name: 403, code 2019). No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2065. Recorded in the audit trail (operator_token.rotated).",
       operatorTokenIssuedSchema,
     ),
     '/ops/v1/operator-tokens/{name}/revoke': change(

@@ -4,12 +4,16 @@ import { ApiError } from '../../domain/api-errors';
 import { operatorTokens } from '../../usecases/operator-tokens';
 import type { ApiDeps } from '../deps';
 import { readJson } from '../middleware/body';
-import { operatorAuth } from '../middleware/operator-auth';
+import { operatorAuth, requireOperatorScope } from '../middleware/operator-auth';
 import { createOperatorTokenSchema, operatorTokenNameSchema } from '../schemas/operator-tokens';
 import { noBodySchema } from '../schemas/keys';
 import { operatorActor } from './audit-actor';
 
-/** Operator tokens by job (docs/operators/production.md): the `tokens` scope creates, rotates and revokes them. */
+/**
+ * Operator tokens by job (docs/operators/production.md): the `tokens` scope lists, creates and revokes
+ * them (a GET too: a `read` token does not list them); rotation and the `tokens` scope itself are the
+ * break-glass token's, but for a token rotating itself (usecases/operator-tokens.ts).
+ */
 export function operatorTokenRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/operator-tokens' });
   router.use(operatorAuth(deps, 'tokens'));
@@ -23,7 +27,7 @@ export function operatorTokenRoutes(deps: ApiDeps): Router {
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
   };
 
-  router.get('/', async (ctx) => {
+  router.get('/', requireOperatorScope('tokens'), async (ctx) => {
     ctx.body = { success: true, data: { tokens: await tokens.list() } };
   });
   router.post('/', async (ctx) => {

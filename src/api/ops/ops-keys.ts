@@ -15,7 +15,7 @@ import {
 } from '../../usecases/merchant-keys';
 import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
+import { operatorAuth, requireOperatorScope } from '../middleware/operator-auth';
 import { operatorActor } from './audit-actor';
 import { readJson } from '../middleware/body';
 import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema, rotateSecretKeySchema } from '../schemas/keys';
@@ -40,7 +40,8 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     ctx.body = { success: true, data: { apiKeys: keys.map(apiKeyView) } };
   });
 
-  router.post('/api-keys', async (ctx) => {
+  // An API key or the secret key (answered in full) signs refunds: money, not only merchant admin.
+  router.post('/api-keys', requireOperatorScope('money'), async (ctx) => {
     const { body } = await readJson(ctx, createApiKeySchema, deps.config.MAX_BODY_BYTES);
     const created = await createApiKey(deps.merchants, merchantOf(ctx), body.label, deps.now());
     if (!created) throw new ApiError('merchantNotFound');
@@ -60,7 +61,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     ctx.body = { success: true, data: apiKeyView(key) };
   });
 
-  router.post('/secret-key/rotate', async (ctx) => {
+  router.post('/secret-key/rotate', requireOperatorScope('money'), async (ctx) => {
     const body =
       ctx.request.length || ctx.get('transfer-encoding')
         ? (await readJson(ctx, rotateSecretKeySchema, deps.config.MAX_BODY_BYTES)).body

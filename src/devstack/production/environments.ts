@@ -34,7 +34,7 @@ export function caddyEnvironment(ports: StackPorts, codecToken: string): Record<
   };
 }
 
-/** The variables of src/config.ts every API replica and worker runs with (an API adds API_HOST/API_PORT/TRUST_PROXY). */
+/** The variables of src/config.ts every API replica and worker runs with (an API adds its listeners, TRUST_PROXY and OPS_TOKEN). */
 export function gatewayEnvironment(o: {
   ports: StackPorts;
   secrets: StackSecrets;
@@ -52,7 +52,6 @@ export function gatewayEnvironment(o: {
     TEMPORAL_TLS_CERT_FILE: path.join(o.temporalTlsGatewayDir, 'client.pem'),
     TEMPORAL_TLS_KEY_FILE: path.join(o.temporalTlsGatewayDir, 'client.key'),
     MASTER_KEY: o.secrets.MASTER_KEY,
-    OPS_TOKEN: o.secrets.OPS_TOKEN,
     PUBLIC_BASE_URL: publicUrlOf(o.ports),
     BANK_BASE_URL: bankSimulatorUrlOf(o.ports),
     // The simulator's own secret (as the sandbox profile's BANK_SECRET=${BANK_SIMULATOR_SECRET}):
@@ -64,8 +63,12 @@ export function gatewayEnvironment(o: {
   };
 }
 
-/** An API replica's own: loopback, behind Caddy; its operator listener on loopback, never behind Caddy's public site. */
-export const apiEnvironment = (port: number, opsPort: number): Record<string, string> => ({
+/**
+ * An API replica's own: loopback, behind Caddy; its operator listener on loopback, never behind
+ * Caddy's public site; the break-glass OPS_TOKEN, which only the operator API reads (never the worker).
+ */
+export const apiEnvironment = (port: number, opsPort: number, opsToken: string): Record<string, string> => ({
+  OPS_TOKEN: opsToken,
   API_HOST: '127.0.0.1',
   API_PORT: String(port),
   OPS_HOST: '127.0.0.1',

@@ -193,7 +193,7 @@ export async function startProductionStack(o: {
     }
     for (const [i, port] of ports.api.entries()) {
       const name = `api-${i + 1}`;
-      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i]!), port);
+      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i]!, secrets.OPS_TOKEN), port);
       supervised.push(api);
       stoppers.push({ name, stop: () => api.stop() });
     }
