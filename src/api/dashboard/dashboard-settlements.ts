@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
-import { mayDo } from '../../domain/dashboard-roles';
 import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
 import { isCooling } from '../../domain/settlement-account';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
@@ -17,7 +16,7 @@ import { passwordAttemptLimits } from './sign-in-limits';
 
 const LISTED = 100;
 const LINES_SHOWN = 500;
-/** How long the settlements page shows owners the account's last change (the bank account page always does). */
+/** How long the settlements page shows every user the account's last change (the bank account page always does). */
 const NOTICE_DAYS = 7;
 
 /**
@@ -37,8 +36,9 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
     const found = await reads.latest(mid(ctx), LISTED + 1);
-    // Owners see a recent change of the account here too, where they look for their money.
-    const account = mayDo(viewer.role, 'settlementAccount') ? await accounts.masked(mid(ctx)) : null;
+    // Every role sees a recent change of the account here, where they look for their money: an owner
+    // demoted by a stolen session must still see where the money goes now.
+    const account = await accounts.masked(mid(ctx));
     const recent = account && deps.now().getTime() - account.updatedAt.getTime() < NOTICE_DAYS * 86_400_000;
     const notice = recent || isCooling(account?.coolingUntil, deps.now()) ? accountChangeNotice(account, deps.now()) : null;
     sendPage(ctx, 200, settlementsPage(viewer, found.slice(0, LISTED), found.length > LISTED, notice));
