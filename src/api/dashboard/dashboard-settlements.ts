@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
-import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
 import { isCooling } from '../../domain/settlement-account';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
@@ -12,7 +11,7 @@ import { dashboardSession, dashboardState, notFoundPage, requirePermission } fro
 import { accountChangeNotice, bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
 import { settlementAccountSchema } from '../schemas/settlement-merchant';
-import { passwordAttemptLimits } from './sign-in-limits';
+import { passwordRecheck } from './password-recheck';
 
 const LISTED = 100;
 const LINES_SHOWN = 500;
@@ -29,7 +28,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   router.use(dashboardSession(deps));
   const reads = settlementReads(deps.store.db);
   const accounts = settlementAccountUseCases(deps);
-  const attempts = passwordAttemptLimits(deps);
+  const recheck = passwordRecheck(deps);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const mayManage = requirePermission('settlementAccount');
 
@@ -66,24 +65,8 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
     if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
-    if (!password)
-      return showAccount(ctx, 400, { error: 'Enter your password to change the account. Nothing was changed.', values });
-    const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
-    if (refusedMs > 0) {
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));
-      return showAccount(ctx, 429, { error: 'Too many wrong passwords: nothing was changed. Try again later.', values });
-    }
-    let right: boolean;
-    try {
-      right = await verifyPassword(password, user.passwordHash);
-    } catch (e) {
-      if (!(e instanceof PasswordWorkBusy)) throw e;
-      await giveBack();
-      ctx.set('Retry-After', '1');
-      return showAccount(ctx, 503, { error: 'Too busy to check the password: nothing was changed. Try again.', values });
-    }
-    if (!right) return showAccount(ctx, 403, { error: 'Wrong password: nothing was changed.', values });
-    await giveBack();
+    const refused = await recheck(ctx, typeof password === 'string' ? password : undefined, 'change the account');
+    if (refused) return showAccount(ctx, refused.status, { error: refused.error, values });
     await accounts.changeByOwner(mid(ctx), parsed.data, { actor: { kind: 'staff', email: user.email }, from: ctx.ip || null });
     deps.logger.info({ merchantIdentifier: mid(ctx), by: user.email }, 'settlement account set');
     ctx.status = 303;
