@@ -140,15 +140,13 @@ describe('Settlement payouts to a changed bank account cool first', function () 
 
     // A change stored before the proposer was kept: its `changedBy` names the proposer first.
     const legacy = await cooling('asha');
-    await gw.rt.store.db
-      .collection('merchants')
-      .updateOne(
-        { _id: legacy as never },
-        {
-          $set: { 'settlementAccount.changedBy': `operators ${BREAK_GLASS_NAME} + ravi` },
-          $unset: { 'settlementAccount.proposedBy': '' },
-        },
-      );
+    await gw.rt.store.db.collection('merchants').updateOne(
+      { _id: legacy as never },
+      {
+        $set: { 'settlementAccount.changedBy': `operators ${BREAK_GLASS_NAME} + ravi` },
+        $unset: { 'settlementAccount.proposedBy': '' },
+      },
+    );
     assert.equal((await early(legacy)).status, 409);
 
     // Any operator but the proposer may.
