@@ -50,6 +50,12 @@ export function coolingUntilOf(hadAccount: boolean, at: Date, coolingHours: numb
   return hadAccount && coolingHours > 0 ? new Date(at.getTime() + coolingHours * 3_600_000) : null;
 }
 
+/** A proposal not confirmed within this long lapses: an old one is no longer what anyone checked. */
+export const PROPOSAL_LIFETIME_MS = 24 * 3_600_000;
+
+/** Whether a proposal made at `proposedAt` may still be confirmed at `now`. */
+export const proposalLive = (proposedAt: Date, now: Date) => now.getTime() - proposedAt.getTime() < PROPOSAL_LIFETIME_MS;
+
 /** Whether payouts to the account still wait at `now`. */
 export const isCooling = (coolingUntil: Date | null | undefined, now: Date): coolingUntil is Date =>
   coolingUntil instanceof Date && coolingUntil.getTime() > now.getTime();

@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import type { MaskedSettlementAccount, PendingSettlementAccount, SettlementAccountInput } from '../domain/settlement-account';
 import { maskAccountNumber } from '../domain/settlement-account';
+import type { AuditActor } from '../domain/audit';
 
 /** `merchants.settlementAccount` (the settlement data contract): the account number sealed at rest. */
 interface StoredSettlementAccount {
@@ -11,6 +12,8 @@ interface StoredSettlementAccount {
   holderName: string;
   updatedAt: Date;
   changedBy?: string;
+  /** Who proposed the change (an operator, or the owner who made it): never the one to end its cooling. */
+  proposedBy?: AuditActor | null;
   coolingUntil?: Date | null;
 }
 
@@ -43,6 +46,7 @@ const PROPOSAL = 'settlementAccountProposal';
 export interface AccountChange {
   at: Date;
   by: string;
+  proposedBy?: AuditActor | null;
   coolingUntil: Date | null;
 }
 
@@ -71,15 +75,16 @@ export class SettlementAccountRepository {
       holderName: a.holderName,
       updatedAt: c.at,
       changedBy: c.by,
+      proposedBy: c.proposedBy ?? null,
       coolingUntil: c.coolingUntil,
     };
   }
 
-  /** Replaces the account; false when the merchant does not exist. */
+  /** Replaces the account, dropping any pending proposal (it was made against the old one); false when the merchant does not exist. */
   async set(merchantIdentifier: string, a: SettlementAccountInput, c: AccountChange): Promise<boolean> {
     const r = await this.merchants.updateOne(
       { _id: merchantIdentifier },
-      { $set: { settlementAccount: this.stored(merchantIdentifier, a, c) } },
+      { $set: { settlementAccount: this.stored(merchantIdentifier, a, c) }, $unset: { [PROPOSAL]: '' } },
     );
     return r.matchedCount === 1;
   }
@@ -123,7 +128,11 @@ export class SettlementAccountRepository {
     c: AccountChange,
   ): Promise<boolean> {
     const r = await this.merchants.updateOne(
-      { _id: merchantIdentifier, 'settlementAccountProposal.proposedAt': proposedAt },
+      {
+        _id: merchantIdentifier,
+        'settlementAccountProposal.proposedAt': proposedAt,
+        'settlementAccountProposal.accountLast4': a.accountNumber.slice(-4),
+      },
       { $set: { settlementAccount: this.stored(merchantIdentifier, a, c) }, $unset: { settlementAccountProposal: '' } },
     );
     return r.modifiedCount === 1;
@@ -136,6 +145,12 @@ export class SettlementAccountRepository {
       { $set: { 'settlementAccount.coolingUntil': null } },
     );
     return r.modifiedCount === 1;
+  }
+
+  /** Who proposed the stored account's change (null: not kept, stored before it was), and the legacy `changedBy` text. */
+  async proposerOf(merchantIdentifier: string): Promise<{ proposedBy: AuditActor | null; changedBy: string | null }> {
+    const a = (await this.doc(merchantIdentifier))?.settlementAccount;
+    return { proposedBy: a?.proposedBy ?? null, changedBy: a?.changedBy ?? null };
   }
 
   /** The account as shown to people: never the whole number. null: no account (or no merchant). */

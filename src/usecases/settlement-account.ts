@@ -5,11 +5,12 @@ import type { AuditActor } from '../domain/audit';
 import {
   coolingUntilOf,
   isCooling,
+  proposalLive,
   type MaskedSettlementAccount,
   type PendingSettlementAccount,
   type SettlementAccountInput,
 } from '../domain/settlement-account';
-import { SettlementAccountRepository } from '../store/settlement-account-repository';
+import { type AccountChange, SettlementAccountRepository } from '../store/settlement-account-repository';
 import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
 import { auditTrail } from './audit-trail';
 import { wakeHeldSettlements } from './settlement-operations';
@@ -44,6 +45,16 @@ export interface ChangeOrigin {
 }
 
 const actorName = (a: AuditActor) => (a.kind === 'staff' ? a.email : a.name);
+const sameActor = (a: AuditActor, b: AuditActor) => a.kind === b.kind && actorName(a) === actorName(b);
+/** The proposer of a change: the operator who proposed it, or the owner who made it. */
+const proposerOf = (origin: ChangeOrigin, detail: Record<string, string>): AuditActor =>
+  detail.proposedBy !== undefined ? { kind: 'operator', name: detail.proposedBy } : origin.actor;
+
+/** What a confirmation names: the proposal the operator checked, as the GET showed it. */
+export interface ProposalNamed {
+  proposedAt: string;
+  accountLast4: string;
+}
 
 /**
  * The merchant's settlement bank account: where its money goes, so every change needs proof. An
@@ -56,12 +67,13 @@ const actorName = (a: AuditActor) => (a.kind === 'staff' ? a.email : a.name);
 export function settlementAccountUseCases(deps: SettlementAccountDeps) {
   const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
   const audit = auditTrail(deps.store.db, deps.now);
+  /** The pending proposal, masked, unless it has lapsed (null: none waits). */
+  const pending = async (merchantIdentifier: string) => {
+    const p = await accounts.readPendingMasked(merchantIdentifier);
+    return p && proposalLive(p.proposedAt, deps.now()) ? p : null;
+  };
   const view = async (merchantIdentifier: string) =>
-    settlementAccountView(
-      merchantIdentifier,
-      await accounts.readMasked(merchantIdentifier),
-      await accounts.readPendingMasked(merchantIdentifier),
-    );
+    settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier), await pending(merchantIdentifier));
 
   /** Stores the account (cooling when it replaces one) through `store`; the change's record once it is stored. */
   const change = async (
@@ -69,13 +81,13 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
     account: SettlementAccountInput,
     by: string,
     origin: ChangeOrigin,
-    store: (c: { at: Date; by: string; coolingUntil: Date | null }) => Promise<boolean>,
+    store: (c: AccountChange) => Promise<boolean>,
     detail: Record<string, string> = {},
   ) => {
     const before = await accounts.readMasked(merchantIdentifier);
     const at = deps.now();
     const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
-    if (!(await store({ at, by, coolingUntil }))) return false;
+    if (!(await store({ at, by, proposedBy: proposerOf(origin, detail), coolingUntil }))) return false;
     const accountLast4 = account.accountNumber.slice(-4);
     await audit.record('settlement_account.changed', origin.actor, {
       merchantIdentifier,
@@ -114,7 +126,11 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
       return stored ? view(merchantIdentifier) : null;
     },
 
-    /** An operator's proposal, replacing any earlier one; nothing is paid to it until another operator confirms. */
+    /**
+     * An operator's proposal, replacing any earlier one (a confirmation names the one it checked, so
+     * the replaced one cannot be confirmed by mistake); nothing is paid to it until another operator
+     * confirms it within PROPOSAL_LIFETIME_MS. Any applied change drops it.
+     */
     async propose(merchantIdentifier: string, account: SettlementAccountInput, origin: ChangeOrigin) {
       if (!(await accounts.propose(merchantIdentifier, account, actorName(origin.actor), deps.now()))) return null;
       await audit.record('settlement_account.proposed', origin.actor, {
@@ -126,15 +142,20 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
     },
 
     /**
-     * A second operator's confirmation: applies the pending proposal. `noProposal` when none is
-     * pending (or another confirmation applied it first), `sameOperator` when its proposer confirms.
+     * A second operator's confirmation of the proposal it names (made at `proposedAt`, to the
+     * account ending `accountLast4`), so a proposal put in its place meanwhile is never applied by
+     * it. `noProposal` when none is pending (lapsed, or another confirmation applied it first),
+     * `notNamed` when the pending one is not the one named, `sameOperator` when its proposer confirms.
      */
     async confirm(
       merchantIdentifier: string,
+      named: ProposalNamed,
       origin: ChangeOrigin,
-    ): Promise<SettlementAccountView | 'noProposal' | 'sameOperator'> {
+    ): Promise<SettlementAccountView | 'noProposal' | 'notNamed' | 'sameOperator'> {
       const p = await accounts.proposal(merchantIdentifier);
-      if (!p) return 'noProposal';
+      if (!p || !proposalLive(p.proposedAt, deps.now())) return 'noProposal';
+      if (p.proposedAt.getTime() !== Date.parse(named.proposedAt) || p.account.accountNumber.slice(-4) !== named.accountLast4)
+        return 'notNamed';
       const confirmer = actorName(origin.actor);
       if (origin.actor.kind !== 'operator' || confirmer === p.proposedBy) return 'sameOperator';
       const by = `operators ${p.proposedBy} + ${confirmer}`;
@@ -152,15 +173,20 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
     /**
      * An operator's early confirmation of a cooling account (named by its last four digits, so the
      * account confirmed is the one the operator checked): its payouts no longer wait, and settlements
-     * waiting for it go on. `notCooling` when no such account cools.
+     * waiting for it go on. `notCooling` when no such account cools; `proposer` when the operator
+     * asking proposed that change (the wait is what protects the merchant from that one operator).
      */
     async confirmEarly(
       merchantIdentifier: string,
       accountLast4: string,
       origin: ChangeOrigin,
-    ): Promise<SettlementAccountView | 'notCooling'> {
+    ): Promise<SettlementAccountView | 'notCooling' | 'proposer'> {
       const before = await accounts.readMasked(merchantIdentifier);
       if (!before || before.accountLast4 !== accountLast4 || !isCooling(before.coolingUntil, deps.now())) return 'notCooling';
+      const { proposedBy, changedBy } = await accounts.proposerOf(merchantIdentifier);
+      if (origin.actor.kind !== 'operator') return 'proposer';
+      if (proposedBy ? sameActor(proposedBy, origin.actor) : changedBy?.startsWith(`operators ${origin.actor.name} + `))
+        return 'proposer';
       if (!(await accounts.endCooling(merchantIdentifier, accountLast4, deps.now()))) return 'notCooling';
       await audit.record('settlement_account.confirmed', origin.actor, {
         merchantIdentifier,
@@ -173,8 +199,8 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
 
     /** The account masked, with any pending change. */
     view,
-    /** An operator's change waiting for confirmation, masked (null: none). */
-    pending: (merchantIdentifier: string) => accounts.readPendingMasked(merchantIdentifier),
+    /** An operator's change waiting for confirmation, masked (null: none, or it lapsed). */
+    pending,
     /** The account masked (null: none set). */
     masked: (merchantIdentifier: string) => accounts.readMasked(merchantIdentifier),
   };

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { AuditRecord } from '../../src/domain/audit';
 import { AuditRepository } from '../../src/store/audit-repository';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
-import { dashboardUser, newEmail } from '../support/dashboard';
+import { DASHBOARD_PASSWORD, dashboardUser, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
@@ -41,7 +41,11 @@ describe('Merchant dashboard: staff audit records and the Audit page (/dashboard
     const invited = newEmail('dev');
     await post('/dashboard/users/invitations', { email: invited, role: 'developer' }, 201);
     const colleague = await dashboardUser(gw, mid, 'developer');
-    await post(`/dashboard/users/${encodeURIComponent(colleague.email)}/role`, { role: 'viewer' }, 303);
+    await post(
+      `/dashboard/users/${encodeURIComponent(colleague.email)}/role`,
+      { role: 'viewer', password: DASHBOARD_PASSWORD },
+      303,
+    );
     await post(`/dashboard/users/${encodeURIComponent(colleague.email)}/remove`, {}, 303);
     // Keys and secrets.
     const apiKey = /id="new-api-key" class="secret">([^<]+)</.exec(

@@ -166,7 +166,7 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       assert.equal(foreign.status, 403);
       assert.equal(await roleOf(viewer.email), 'viewer', 'nothing changed');
 
-      const done = await owner.client.send(path, { form: { csrf: current, role: 'developer' } });
+      const done = await owner.client.send(path, { form: { csrf: current, role: 'developer', password: DASHBOARD_PASSWORD } });
       assert.equal(done.status, 303);
       assert.equal(await roleOf(viewer.email), 'developer', 'the same change with the token goes through');
     });

@@ -5,6 +5,7 @@ import { SettlementAccountRepository } from '../../src/store/settlement-account-
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SETTLEMENT_WORKFLOW_TYPE, settlementWorkflowId, type SettlementWorkflow } from '../../src/temporal/settlement-contract';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
+import { BREAK_GLASS_NAME } from '../../src/domain/operator-token';
 import { RUN_MASTER_KEY, startTestGateway, type TestGateway } from '../support/gateway';
 import { deliveryOutcome } from '../support/deliveries';
 import { request } from '../support/http';
@@ -43,8 +44,9 @@ describe('Settlement payouts to a changed bank account cool first', function () 
       coolingUntil: null,
     });
     const then = settlementAccountUseCases({ ...gw.rt, now: () => new Date(Date.now() - ago) });
-    await then.propose(mid, CHANGED, operator('asha'));
-    const changed = await then.confirm(mid, operator('ravi'));
+    const proposed = await then.propose(mid, CHANGED, operator('asha'));
+    const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: CHANGED.accountNumber.slice(-4) };
+    const changed = await then.confirm(mid, named, operator('ravi'));
     assert.ok(typeof changed === 'object' && changed.settlementAccount?.coolingUntil, 'a replaced account cools');
     const orderId = newOrderId('cool');
     await sandboxPay(gw, { merchantIdentifier: mid, orderId, payerVpa: 'success@sandbox' });
@@ -107,6 +109,51 @@ describe('Settlement payouts to a changed bank account cool first', function () 
     assert.equal(confirmed.length, 1);
     assert.equal(confirmed[0].detail.accountLast4, '5432');
     assert.ok(!audit.text.includes(CHANGED.accountNumber), 'never the whole number');
+  });
+
+  it("the operator who proposed a change cannot end its cooling alone, nor can a legacy change's proposer", async () => {
+    const early = (mid: string) =>
+      request(`${gw.baseUrl}/ops/v1/merchants/${mid}/settlement-account/confirm-early`, {
+        method: 'POST',
+        headers: auth(),
+        body: { accountLast4: '5432' },
+      });
+    const cooling = async (proposer: string) => {
+      const mid = (await gw.newMerchant('Cooling Stores')).merchantIdentifier;
+      const repo = new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY);
+      await repo.set(mid, FIRST, { at: new Date(Date.now() - 30 * 24 * HOUR), by: 'test', coolingUntil: null });
+      const accounts = settlementAccountUseCases(gw.rt);
+      const proposed = await accounts.propose(mid, CHANGED, operator(proposer));
+      const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: '5432' };
+      assert.equal(typeof (await accounts.confirm(mid, named, operator('ravi'))), 'object');
+      return mid;
+    };
+    // The ops token's operator as the proposer is refused, changing nothing.
+    const own = await cooling(BREAK_GLASS_NAME);
+    const refused = await early(own);
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.json.message.code, '2068');
+    const still = await request(`${gw.baseUrl}/ops/v1/merchants/${own}/settlement-account`, { headers: auth() });
+    assert.ok(still.json.data.settlementAccount.coolingUntil, 'still cooling');
+    const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: own as never });
+    assert.deepEqual(doc!.settlementAccount.proposedBy, { kind: 'operator', name: BREAK_GLASS_NAME }, 'the proposer is stored');
+
+    // A change stored before the proposer was kept: its `changedBy` names the proposer first.
+    const legacy = await cooling('asha');
+    await gw.rt.store.db.collection('merchants').updateOne(
+      { _id: legacy as never },
+      {
+        $set: { 'settlementAccount.changedBy': `operators ${BREAK_GLASS_NAME} + ravi` },
+        $unset: { 'settlementAccount.proposedBy': '' },
+      },
+    );
+    assert.equal((await early(legacy)).status, 409);
+
+    // Any operator but the proposer may.
+    const other = await cooling('asha');
+    const ok = await early(other);
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.data.settlementAccount.coolingUntil, null);
   });
 
   it('once the cooling ends the held payout goes on by itself and is paid to the new account', async () => {

@@ -6,6 +6,7 @@ import { RUN_MASTER_KEY } from '../support/gateway';
 import { settlementActivityDeps } from '../../src/settlement-runtime';
 import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
+import { BREAK_GLASS_NAME } from '../../src/domain/operator-token';
 
 describe('Operator API: a merchant settlement account and its master merchant', function () {
   this.timeout(60_000);
@@ -18,6 +19,12 @@ describe('Operator API: a merchant settlement account and its master merchant', 
   before(async () => {
     gw = await sharedGateway();
     auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+  });
+
+  /** What a confirmation names, read from the pending change a view shows. */
+  const namedIn = (v: { pendingChange: { proposedAt: string; accountLast4: string } | null } | null) => ({
+    proposedAt: v!.pendingChange!.proposedAt,
+    accountLast4: v!.pendingChange!.accountLast4,
   });
 
   const auditOf = async (m: string) =>
@@ -42,11 +49,15 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(put.json.data.settlementAccount, null, 'nothing is paid to a proposal');
     const pending = put.json.data.pendingChange;
     assert.equal(pending.accountNumberMasked, 'XXXXXXXXXX6789');
-    assert.equal(pending.proposedBy, 'operator');
+    assert.equal(pending.proposedBy, BREAK_GLASS_NAME, 'the ops token');
     assert.ok(!put.text.includes(ACCOUNT.accountNumber), 'the whole number is never answered');
     assert.deepEqual((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json, put.json);
 
-    const self = await request(`${accountUrl(m.merchantIdentifier)}/confirm`, { method: 'POST', headers: auth });
+    const self = await request(`${accountUrl(m.merchantIdentifier)}/confirm`, {
+      method: 'POST',
+      body: namedIn(put.json.data),
+      headers: auth,
+    });
     assert.equal(self.status, 409, self.text);
     assert.equal(self.json.message.code, '2068');
     const payouts = {} as Parameters<typeof settlementActivityDeps>[1];
@@ -59,6 +70,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
 
     const noneWaiting = await request(`${accountUrl((await gw.newMerchant()).merchantIdentifier)}/confirm`, {
       method: 'POST',
+      body: namedIn(put.json.data),
       headers: auth,
     });
     assert.equal(noneWaiting.status, 404);
@@ -69,9 +81,9 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     const m = await gw.newMerchant();
     const accounts = settlementAccountUseCases(gw.rt);
     const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: '127.0.0.1' });
-    await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha'));
-    assert.equal(await accounts.confirm(m.merchantIdentifier, asOperator('asha')), 'sameOperator');
-    const confirmed = await accounts.confirm(m.merchantIdentifier, asOperator('ravi'));
+    const named = namedIn(await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
+    assert.equal(await accounts.confirm(m.merchantIdentifier, named, asOperator('asha')), 'sameOperator');
+    const confirmed = await accounts.confirm(m.merchantIdentifier, named, asOperator('ravi'));
     assert.ok(typeof confirmed === 'object');
     const shown = confirmed.settlementAccount!;
     assert.equal(shown.ifsc, 'HDFC0001234');
@@ -81,7 +93,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(shown.changedBy, 'operators asha + ravi');
     assert.equal(shown.coolingUntil, null, 'a first account does not cool');
     assert.equal(confirmed.pendingChange, null);
-    assert.equal(await accounts.confirm(m.merchantIdentifier, asOperator('mira')), 'noProposal', 'applied once');
+    assert.equal(await accounts.confirm(m.merchantIdentifier, named, asOperator('mira')), 'noProposal', 'applied once');
 
     const get = await request(accountUrl(m.merchantIdentifier), { headers: auth });
     assert.deepEqual(get.json.data, confirmed);
@@ -104,8 +116,12 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     });
 
     // A replacement cools: payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS.
-    await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '60200012340000' }, asOperator('ravi'));
-    const replaced = await accounts.confirm(m.merchantIdentifier, asOperator('asha'));
+    const next = await accounts.propose(
+      m.merchantIdentifier,
+      { ...ACCOUNT, accountNumber: '60200012340000' },
+      asOperator('ravi'),
+    );
+    const replaced = await accounts.confirm(m.merchantIdentifier, namedIn(next), asOperator('asha'));
     assert.ok(typeof replaced === 'object');
     const hours =
       (Date.parse(replaced.settlementAccount!.coolingUntil!) - Date.parse(replaced.settlementAccount!.updatedAt)) / 3_600_000;
@@ -117,6 +133,63 @@ describe('Operator API: a merchant settlement account and its master merchant', 
       .collection('merchants')
       .updateOne({ _id: other.merchantIdentifier as never }, { $set: { settlementAccount: doc!.settlementAccount } });
     await assert.rejects(reader.read(other.merchantIdentifier));
+  });
+
+  it('a confirmation applies only the change it names: one put in its place meanwhile is refused (409 2068), changing nothing', async () => {
+    const m = await gw.newMerchant();
+    const accounts = settlementAccountUseCases(gw.rt);
+    const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
+    await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '50100012340000' }, asOperator('asha'));
+    const seen = namedIn((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data);
+    assert.equal(seen.accountLast4, '0000');
+    await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '99990000001122' }, asOperator('mallory'));
+    const confirm = (body: object | undefined) =>
+      request(`${accountUrl(m.merchantIdentifier)}/confirm`, { method: 'POST', body, headers: auth });
+    const refused = await confirm(seen);
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.json.message.code, '2068');
+    const after = (await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data;
+    assert.equal(after.settlementAccount, null, 'nothing applied');
+    assert.equal(after.pendingChange.accountLast4, '1122');
+    assert.equal((await confirm({ ...namedIn(after), accountLast4: '0000' })).status, 409, 'both must match');
+    for (const bad of [
+      {},
+      { proposedAt: after.pendingChange.proposedAt },
+      { ...namedIn(after), extra: 1 },
+      { ...namedIn(after), proposedAt: 'yesterday' },
+    ]) {
+      const res = await confirm(bad);
+      assert.equal(res.status, 400, `${JSON.stringify(bad)}: ${res.text}`);
+      assert.equal(res.json.message.code, '2002');
+    }
+    assert.equal((await confirm(undefined)).status, 415, 'no body names nothing');
+    assert.equal((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data.settlementAccount, null);
+    const applied = await confirm(namedIn(after));
+    assert.equal(applied.status, 200, applied.text);
+    assert.equal(applied.json.data.settlementAccount.accountLast4, '1122');
+  });
+
+  it("a proposal lapses after 24 hours (confirming it: 404 2067), and an owner's change drops a pending one", async () => {
+    const m = await gw.newMerchant();
+    const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
+    const dayAgo = settlementAccountUseCases({ ...gw.rt, now: () => new Date(Date.now() - 24 * 3_600_000 - 1_000) });
+    const old = namedIn(await dayAgo.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
+    const shown = await request(accountUrl(m.merchantIdentifier), { headers: auth });
+    assert.equal(shown.json.data.pendingChange, null, 'a lapsed proposal is not shown');
+    const late = await request(`${accountUrl(m.merchantIdentifier)}/confirm`, { method: 'POST', body: old, headers: auth });
+    assert.equal(late.status, 404, late.text);
+    assert.equal(late.json.message.code, '2067');
+    assert.equal((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data.settlementAccount, null);
+
+    const accounts = settlementAccountUseCases(gw.rt);
+    const live = namedIn(await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
+    const owner = { actor: { kind: 'staff' as const, email: 'owner@example.com' }, from: null };
+    await accounts.changeByOwner(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '70700012345555' }, owner);
+    assert.equal((await accounts.view(m.merchantIdentifier)).pendingChange, null);
+    assert.equal(await accounts.confirm(m.merchantIdentifier, live, asOperator('ravi')), 'noProposal');
+    const doc = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
+    assert.equal(doc!.settlementAccountProposal, undefined);
+    assert.equal(doc!.settlementAccount.accountLast4, '5555');
   });
 
   it('refuses a bad IFSC, account number or holder with 400 (2002), changing nothing', async () => {
@@ -222,7 +295,21 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(set.pendingChange.accountNumberMasked, 'XXXXXXXX9012');
     const shown = await json('settlement-account', 'show', m.merchantIdentifier);
     assert.deepEqual(shown, set);
-    const selfConfirmed = await runCli(['settlement-account', 'confirm', m.merchantIdentifier], env);
+    const unnamed = await runCli(['settlement-account', 'confirm', m.merchantIdentifier], env);
+    assert.notEqual(unnamed.code, 0, 'a confirmation names what it confirms');
+    assert.match(unnamed.stderr, /--proposed-at/);
+    const selfConfirmed = await runCli(
+      [
+        'settlement-account',
+        'confirm',
+        m.merchantIdentifier,
+        '--proposed-at',
+        set.pendingChange.proposedAt,
+        '--account-last4',
+        set.pendingChange.accountLast4,
+      ],
+      env,
+    );
     assert.notEqual(selfConfirmed.code, 0, 'the proposing operator cannot confirm');
     assert.match(selfConfirmed.stderr, /2068/);
     const early = await runCli(['settlement-account', 'confirm-early', m.merchantIdentifier, '--account-last4', '9012'], env);

@@ -2,8 +2,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
-import { mayDo } from '../../domain/dashboard-roles';
-import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
 import { isCooling } from '../../domain/settlement-account';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
@@ -13,11 +11,11 @@ import { dashboardSession, dashboardState, notFoundPage, requirePermission } fro
 import { accountChangeNotice, bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
 import { settlementAccountSchema } from '../schemas/settlement-merchant';
-import { passwordAttemptLimits } from './sign-in-limits';
+import { passwordRecheck } from './password-recheck';
 
 const LISTED = 100;
 const LINES_SHOWN = 500;
-/** How long the settlements page shows owners the account's last change (the bank account page always does). */
+/** How long the settlements page shows every user the account's last change (the bank account page always does). */
 const NOTICE_DAYS = 7;
 
 /**
@@ -30,15 +28,16 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   router.use(dashboardSession(deps));
   const reads = settlementReads(deps.store.db);
   const accounts = settlementAccountUseCases(deps);
-  const attempts = passwordAttemptLimits(deps);
+  const recheck = passwordRecheck(deps);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const mayManage = requirePermission('settlementAccount');
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
     const found = await reads.latest(mid(ctx), LISTED + 1);
-    // Owners see a recent change of the account here too, where they look for their money.
-    const account = mayDo(viewer.role, 'settlementAccount') ? await accounts.masked(mid(ctx)) : null;
+    // Every role sees a recent change of the account here, where they look for their money: an owner
+    // demoted by a stolen session must still see where the money goes now.
+    const account = await accounts.masked(mid(ctx));
     const recent = account && deps.now().getTime() - account.updatedAt.getTime() < NOTICE_DAYS * 86_400_000;
     const notice = recent || isCooling(account?.coolingUntil, deps.now()) ? accountChangeNotice(account, deps.now()) : null;
     sendPage(ctx, 200, settlementsPage(viewer, found.slice(0, LISTED), found.length > LISTED, notice));
@@ -66,24 +65,8 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
     if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
-    if (!password)
-      return showAccount(ctx, 400, { error: 'Enter your password to change the account. Nothing was changed.', values });
-    const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
-    if (refusedMs > 0) {
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));
-      return showAccount(ctx, 429, { error: 'Too many wrong passwords: nothing was changed. Try again later.', values });
-    }
-    let right: boolean;
-    try {
-      right = await verifyPassword(password, user.passwordHash);
-    } catch (e) {
-      if (!(e instanceof PasswordWorkBusy)) throw e;
-      await giveBack();
-      ctx.set('Retry-After', '1');
-      return showAccount(ctx, 503, { error: 'Too busy to check the password: nothing was changed. Try again.', values });
-    }
-    if (!right) return showAccount(ctx, 403, { error: 'Wrong password: nothing was changed.', values });
-    await giveBack();
+    const refused = await recheck(ctx, typeof password === 'string' ? password : undefined, 'change the account');
+    if (refused) return showAccount(ctx, refused.status, { error: refused.error, values });
     await accounts.changeByOwner(mid(ctx), parsed.data, { actor: { kind: 'staff', email: user.email }, from: ctx.ip || null });
     deps.logger.info({ merchantIdentifier: mid(ctx), by: user.email }, 'settlement account set');
     ctx.status = 303;

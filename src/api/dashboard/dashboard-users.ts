@@ -5,14 +5,20 @@ import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
 import { usersPage } from '../pages/dashboard-users-page';
+import { passwordRecheck } from './password-recheck';
 import { staffAudit } from './staff-audit';
 import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchema } from '../schemas/dashboard';
 
-/** The merchant's users: everyone reads the list; owners invite, change roles and remove. */
+/**
+ * The merchant's users: everyone reads the list; owners invite, change roles and remove. Inviting an
+ * owner and changing a role need the owner's password again: a stolen session alone must not make
+ * itself a second owner nor demote the real one.
+ */
 export function dashboardUserRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/users' });
   router.use(dashboardSession(deps));
   const audit = staffAudit(deps);
+  const recheck = passwordRecheck(deps);
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
@@ -29,8 +35,13 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
 
   router.post('/invitations', requirePermission('users'), async (ctx) => {
     const { viewer, form } = dashboardState(ctx);
-    const parsed = inviteUserFormSchema.safeParse(form);
+    const { password, ...fields } = form;
+    const parsed = inviteUserFormSchema.safeParse(fields);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+    if (parsed.data.role === 'owner') {
+      const refused = await recheck(ctx, password, 'invite an owner');
+      if (refused) return show(ctx, refused.status, { error: refused.error });
+    }
     try {
       const invitation = await createInvitation(
         { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
@@ -55,9 +66,12 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     const { viewer, form } = dashboardState(ctx);
     const user = await target(ctx);
     if (!user) return notFoundPage(ctx);
-    const parsed = changeRoleFormSchema.safeParse(form);
+    const { password, ...fields } = form;
+    const parsed = changeRoleFormSchema.safeParse(fields);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot change your own role; ask another owner.' });
+    const refused = await recheck(ctx, password, 'change a role');
+    if (refused) return show(ctx, refused.status, { error: refused.error });
     await deps.dashboardUsers.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
     await audit(ctx, 'dashboard.role_changed', { email: user.email, previousRole: user.role, role: parsed.data.role });
     ctx.status = 303;

@@ -8,13 +8,13 @@ import {
   settlementAccountResponseSchema,
   settlementAccountSchema,
   confirmEarlySchema,
+  confirmProposalSchema,
   settlementReportRequestSchema,
   settlementReportResponseSchema,
   splitRequestDocSchema,
   splitResponseSchema,
 } from '../schemas/settlement-merchant';
 import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
-import { noBodySchema } from '../schemas/keys';
 import { operation, successError } from '../reference/operation';
 
 const M = EXAMPLE_MERCHANT.merchantIdentifier;
@@ -124,12 +124,12 @@ export function settlementPaths(): Record<string, object> {
         ...operation({
           summary: "Confirm another operator's proposed settlement bank account (operator)",
           description:
-            'No body, or {}. Applies the pending change: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2068) when the operator who proposed it confirms; no pending change: 404 (2067). Recorded in the audit trail (`settlement_account.changed`, naming both operators).',
+            'Names the pending change it confirms, as the GET shows it (`pendingChange.proposedAt` and `.accountLast4`), and applies it: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2068), changing nothing, when the pending change is not the one named (a later PUT replaced it) or the operator who proposed it confirms; no pending change, or one proposed more than 24 hours ago: 404 (2067). Recorded in the audit trail (`settlement_account.changed`, naming both operators).',
           security: [{ operatorToken: [] }],
-          request: noBodySchema,
-          example: {},
+          request: confirmProposalSchema,
+          example: { proposedAt: '2026-04-01T10:00:00.000Z', accountLast4: '6789' },
           responses: { 200: { description: 'the account, masked', schema: settlementAccountResponseSchema } },
-          errors: [401, 404, 409, 503],
+          errors: [400, 401, 404, 409, 413, 415, 503],
           errorEnvelope: successError,
         }),
         parameters: [merchantIdentifierParam],
@@ -140,7 +140,7 @@ export function settlementPaths(): Record<string, object> {
         ...operation({
           summary: "End a changed settlement account's cooling after checking it with the merchant (operator)",
           description:
-            'Payouts to the account (named by its last four digits) no longer wait, and the settlements waiting for it go on at once. 409 (2068) when no account ending so is cooling. Recorded in the audit trail (`settlement_account.confirmed`).',
+            'Payouts to the account (named by its last four digits) no longer wait, and the settlements waiting for it go on at once. 409 (2068) when no account ending so is cooling, or when the operator asking proposed that change. Recorded in the audit trail (`settlement_account.confirmed`).',
           security: [{ operatorToken: [] }],
           request: confirmEarlySchema,
           example: { accountLast4: '6789' },

@@ -6,8 +6,12 @@ import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
 import { operatorAuth } from '../middleware/operator-auth';
 import { readJson } from '../middleware/body';
-import { noBodySchema } from '../schemas/keys';
-import { confirmEarlySchema, masterLinkSchema, settlementAccountSchema } from '../schemas/settlement-merchant';
+import {
+  confirmEarlySchema,
+  confirmProposalSchema,
+  masterLinkSchema,
+  settlementAccountSchema,
+} from '../schemas/settlement-merchant';
 import { operatorActor } from './audit-actor';
 
 /**
@@ -32,10 +36,12 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/settlement-account/confirm', async (ctx) => {
-    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
+    const { body } = await readJson(ctx, confirmProposalSchema, deps.config.MAX_BODY_BYTES);
     const merchantIdentifier = await known(ctx);
-    const result = await accounts.confirm(merchantIdentifier, origin(ctx));
+    const result = await accounts.confirm(merchantIdentifier, body, origin(ctx));
     if (result === 'noProposal') throw new ApiError('settlementAccountChangeNotFound');
+    if (result === 'notNamed')
+      throw new ApiError('settlementAccountConfirmRefused', 'proposedAt, accountLast4: the pending change is not the one named');
     if (result === 'sameOperator')
       throw new ApiError('settlementAccountConfirmRefused', 'the operator who proposed the change cannot confirm it');
     deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account changed');
@@ -48,6 +54,8 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
     const result = await accounts.confirmEarly(merchantIdentifier, body.accountLast4, origin(ctx));
     if (result === 'notCooling')
       throw new ApiError('settlementAccountConfirmRefused', 'accountLast4: no account ending so is cooling');
+    if (result === 'proposer')
+      throw new ApiError('settlementAccountConfirmRefused', 'the operator who proposed the change cannot end its cooling');
     deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account confirmed early');
     ctx.body = { success: true, data: result };
   });

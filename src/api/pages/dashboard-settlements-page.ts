@@ -92,7 +92,7 @@ export function settlementDetailPage(v: DashboardViewer, s: Settlement, lines: S
 }
 
 /**
- * The notice every owner sees of the account's last change: when, by whom, the last four digits,
+ * The notice every user sees of the account's last change (owners on the bank account page too): when, by whom, the last four digits,
  * and until when payouts to it wait. null: no account, or one stored before changes were kept.
  */
 export function accountChangeNotice(account: MaskedSettlementAccount | null, now: Date): Html | null {

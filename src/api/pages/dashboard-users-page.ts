@@ -23,6 +23,7 @@ export function usersPage(
         ? html`<form method="post" action="${path}/role">${csrfField(v.csrf)}
         <label for="role-${u.email}">Role of ${u.email}</label>
         <select id="role-${u.email}" name="role">${roleOptions(u.role)}</select>
+        <label for="password-${u.email}">Your password</label><input id="password-${u.email}" name="password" type="password" required autocomplete="current-password">
         <button class="inline" type="submit">Change role</button></form>
         <form method="post" action="${path}/remove">${csrfField(v.csrf)}<button class="inline secondary" type="submit" aria-label="Remove ${u.email}">Remove</button></form>`
         : self
@@ -40,9 +41,10 @@ export function usersPage(
   <form method="post" action="/dashboard/users/invitations">${csrfField(v.csrf)}
     <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required>
     <label for="invite-role">Role</label><select id="invite-role" name="role">${roleOptions('viewer')}</select>
+    <label for="invite-password">Your password (needed to invite an owner)</label><input id="invite-password" name="password" type="password" autocomplete="current-password">
     <button type="submit">Create invitation link</button>
   </form>
-  <p class="muted">Owners manage users, keys and settings; developers keys, webhooks and logs; viewers only read.</p></section>`
+  <p class="muted">Owners manage users, keys and settings; developers keys, webhooks and logs; viewers only read. Inviting an owner and changing a role ask for your password again.</p></section>`
     : '';
   return dashboardPage(
     'Users',

@@ -37,6 +37,12 @@ export const pendingSettlementAccountSchema = z.object({
 });
 
 /** An operator's early confirmation of a cooling account: its last four digits, as the operator checked them. */
+/** A confirmation names the pending change it confirms, both as the GET shows them. */
+export const confirmProposalSchema = z.strictObject({
+  proposedAt: z.string().datetime({ message: 'must be the pendingChange.proposedAt the GET shows' }),
+  accountLast4: z.string().regex(/^\d{4}$/, 'must be the pendingChange.accountLast4 the GET shows'),
+});
+
 export const confirmEarlySchema = z.strictObject({
   accountLast4: z.string().regex(/^\d{4}$/, 'must be the last four digits of the account'),
 });

@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { confirmEarlySchema, masterLinkSchema, settlementAccountSchema } from '../../api/schemas/settlement-merchant';
+import {
+  confirmEarlySchema,
+  confirmProposalSchema,
+  masterLinkSchema,
+  settlementAccountSchema,
+} from '../../api/schemas/settlement-merchant';
 import type { CliContext } from '../context';
 import { validated } from '../validate';
 
@@ -29,9 +34,19 @@ export function settlementAccountCommands(program: Command, ctx: CliContext): vo
     });
   account
     .command('confirm')
-    .description("Confirm another operator's proposed account: it becomes the account (a replaced one cools first).")
+    .description(
+      "Confirm another operator's proposed account, named as `show` prints it (a different pending change is refused): it becomes the account (a replaced one cools first).",
+    )
     .argument('<merchantIdentifier>')
-    .action(async (m: string) => ctx.print(await ctx.client().call('POST', path(m, 'settlement-account/confirm'))));
+    .option('--proposed-at <iso>', 'the pendingChange.proposedAt that `show` prints (required)')
+    .option('--account-last4 <digits>', 'the pendingChange.accountLast4 that `show` prints (required)')
+    .action(async (m: string, o: { proposedAt?: string; accountLast4?: string }, command: Command) => {
+      const body = validated(command, confirmProposalSchema, o, {
+        proposedAt: '--proposed-at',
+        accountLast4: '--account-last4',
+      });
+      ctx.print(await ctx.client().call('POST', path(m, 'settlement-account/confirm'), { json: body }));
+    });
   account
     .command('confirm-early')
     .description("End a changed account's cooling after checking it with the merchant: its held settlements are paid.")

@@ -355,8 +355,9 @@ export async function restartMoneyStack(stack: MoneyStack): Promise<void> {
 export async function setAccountByOperators(gw: TestGateway, merchantIdentifier: string, account: SettlementAccountInput) {
   const accounts = settlementAccountUseCases(gw.rt);
   const by = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
-  await accounts.propose(merchantIdentifier, account, by('model-proposer'));
-  const confirmed = await accounts.confirm(merchantIdentifier, by('model-confirmer'));
+  const proposed = await accounts.propose(merchantIdentifier, account, by('model-proposer'));
+  const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: account.accountNumber.slice(-4) };
+  const confirmed = await accounts.confirm(merchantIdentifier, named, by('model-confirmer'));
   if (typeof confirmed !== 'object') throw new Error(`the account change was not confirmed: ${confirmed}`);
   if (confirmed.settlementAccount?.coolingUntil)
     await accounts.confirmEarly(merchantIdentifier, account.accountNumber.slice(-4), by('model-confirmer'));
