@@ -4091,7 +4091,7 @@ export interface paths {
     };
     /**
      * The audit trail (operator): who changed what of a merchant, when and from where, newest first
-     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.created, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, dashboard.user_removed, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, chargeback.reverted, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
+     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.created, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.proposed, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, dashboard.user_removed, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, chargeback.reverted, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
      */
     get: {
       parameters: {
@@ -4129,6 +4129,7 @@ export interface paths {
                     | 'operator_token.created'
                     | 'operator_token.rotated'
                     | 'operator_token.revoked'
+                    | 'settlement_account.proposed'
                     | 'settlement_account.changed'
                     | 'settlement_account.confirmed'
                     | 'dashboard.role_changed'
@@ -5536,7 +5537,7 @@ export interface paths {
     put?: never;
     /**
      * Another API key for the ledger, bulk and payment link APIs (operator)
-     * @description The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.
+     * @description Needs the money scope besides merchant-admin (the key signs refunds): without it 403, code 2019. The key is in this answer only (the store keeps its hash). Every unrevoked key of the merchant is accepted. Unknown merchant: 404, code 2042.
      */
     post: {
       parameters: {
@@ -7845,7 +7846,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the secret key with an overlap (operator)
-     * @description A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Every API replica accepts the new key at once (a checksum its cached keys refuse is checked again against the merchant as stored), and webhook attempts read the key in force from the store. Unknown merchant: 404, code 2042.
+     * @description Needs the money scope besides merchant-admin (the key signs refunds): without it 403, code 2019. A new secret key signs everything the gateway sends from now on (bulk records, checkout returns, webhooks, QR image addresses). Checksums made with the old key are still accepted by every API that verifies one until the overlap ends (default SECRET_KEY_ROTATION_OVERLAP, 24h), so the merchant's deployment can roll. No body, {} or {overlapSeconds}. Every API replica accepts the new key at once (a checksum its cached keys refuse is checked again against the merchant as stored), and webhook attempts read the key in force from the store. Unknown merchant: 404, code 2042.
      */
     post: {
       parameters: {
@@ -8065,8 +8066,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A merchant's settlement bank account, masked (operator)
-     * @description null when none is set. Unknown merchant: 404, code 2042.
+     * A merchant's settlement bank account and any proposed change, masked (operator)
+     * @description null when none is set; `changedBy` and `coolingUntil` tell the last change. Unknown merchant: 404, code 2042.
      */
     get: {
       parameters: {
@@ -8100,6 +8101,21 @@ export interface paths {
                   holderName: string;
                   /** @description ISO 8601 */
                   updatedAt: string;
+                  /** @description who made the last change: `owner <email>` or `operators <proposer> + <confirmer>` */
+                  changedBy: string | null;
+                  /** @description ISO 8601: payouts to this account wait until then (null: they do not) */
+                  coolingUntil: string | null;
+                } | null;
+                /** @description an operator's change waiting for a second operator's confirmation (null: none) */
+                pendingChange: {
+                  ifsc: string;
+                  accountLast4: string;
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description the proposing operator's name */
+                  proposedBy: string;
+                  /** @description ISO 8601 */
+                  proposedAt: string;
                 } | null;
               };
             };
@@ -8220,8 +8236,8 @@ export interface paths {
       };
     };
     /**
-     * Set a merchant's settlement bank account (operator)
-     * @description Where the merchant's settlements are paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners set the same through Settlements > Bank account. Unknown merchant: 404, code 2042.
+     * Propose a merchant's settlement bank account (operator; a second operator confirms)
+     * @description Where the merchant's settlements are to be paid. IFSC: 4 capital letters, 0, 6 capital letters or digits; account number 9 to 18 digits; the holder's name as the bank knows it. An operator's change is only a proposal (202, `pendingChange`, replacing any earlier one): it applies when a different operator confirms it (`POST .../settlement-account/confirm`). A changed account (not a first one) cools: payouts to it wait SETTLEMENT_ACCOUNT_COOLING_HOURS unless an operator confirms it early. The account number is sealed at rest (AES-256-GCM, bound to the merchant) and answered masked. The dashboard's owners change the same through Settlements > Bank account, with their password. Unknown merchant: 404, code 2042.
      */
     put: {
       parameters: {
@@ -8250,8 +8266,8 @@ export interface paths {
         };
       };
       responses: {
-        /** @description the account, masked */
-        200: {
+        /** @description proposed: the account and the pending change, masked */
+        202: {
           headers: {
             [name: string]: unknown;
           };
@@ -8270,6 +8286,21 @@ export interface paths {
                   holderName: string;
                   /** @description ISO 8601 */
                   updatedAt: string;
+                  /** @description who made the last change: `owner <email>` or `operators <proposer> + <confirmer>` */
+                  changedBy: string | null;
+                  /** @description ISO 8601: payouts to this account wait until then (null: they do not) */
+                  coolingUntil: string | null;
+                } | null;
+                /** @description an operator's change waiting for a second operator's confirmation (null: none) */
+                pendingChange: {
+                  ifsc: string;
+                  accountLast4: string;
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description the proposing operator's name */
+                  proposedBy: string;
+                  /** @description ISO 8601 */
+                  proposedAt: string;
                 } | null;
               };
             };
@@ -8438,6 +8469,529 @@ export interface paths {
       };
     };
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm another operator's proposed settlement bank account (operator)
+     * @description Names the pending change it confirms, as the GET shows it (`pendingChange.proposedAt` and `.accountLast4`), and applies it: it becomes the account (a replaced account cools, see PUT). Refused with 409 (2068), changing nothing, when the pending change is not the one named (a later PUT replaced it) or the operator who proposed it confirms; no pending change, or one proposed more than 24 hours ago: 404 (2067). Recorded in the audit trail (`settlement_account.changed`, naming both operators).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "proposedAt": "2026-04-01T10:00:00.000Z",
+           *       "accountLast4": "6789"
+           *     }
+           */
+          'application/json': {
+            /** Format: date-time */
+            proposedAt: string;
+            accountLast4: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the account, masked */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description null: no account set yet */
+                settlementAccount: {
+                  ifsc: string;
+                  accountLast4: string;
+                  /** @description X for every digit but the last four */
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description ISO 8601 */
+                  updatedAt: string;
+                  /** @description who made the last change: `owner <email>` or `operators <proposer> + <confirmer>` */
+                  changedBy: string | null;
+                  /** @description ISO 8601: payouts to this account wait until then (null: they do not) */
+                  coolingUntil: string | null;
+                } | null;
+                /** @description an operator's change waiting for a second operator's confirmation (null: none) */
+                pendingChange: {
+                  ifsc: string;
+                  accountLast4: string;
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description the proposing operator's name */
+                  proposedBy: string;
+                  /** @description ISO 8601 */
+                  proposedAt: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm-early': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End a changed settlement account's cooling after checking it with the merchant (operator)
+     * @description Payouts to the account (named by its last four digits) no longer wait, and the settlements waiting for it go on at once. 409 (2068) when no account ending so is cooling, or when the operator asking proposed that change. Recorded in the audit trail (`settlement_account.confirmed`).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "accountLast4": "6789"
+           *     }
+           */
+          'application/json': {
+            accountLast4: string;
+          };
+        };
+      };
+      responses: {
+        /** @description the account, masked */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                /** @description null: no account set yet */
+                settlementAccount: {
+                  ifsc: string;
+                  accountLast4: string;
+                  /** @description X for every digit but the last four */
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description ISO 8601 */
+                  updatedAt: string;
+                  /** @description who made the last change: `owner <email>` or `operators <proposer> + <confirmer>` */
+                  changedBy: string | null;
+                  /** @description ISO 8601: payouts to this account wait until then (null: they do not) */
+                  coolingUntil: string | null;
+                } | null;
+                /** @description an operator's change waiting for a second operator's confirmation (null: none) */
+                pendingChange: {
+                  ifsc: string;
+                  accountLast4: string;
+                  accountNumberMasked: string;
+                  holderName: string;
+                  /** @description the proposing operator's name */
+                  proposedBy: string;
+                  /** @description ISO 8601 */
+                  proposedAt: string;
+                } | null;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -9939,7 +10493,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Operator tokens (operator, tokens or read scope): names, scopes, created, rotated, revoked; never the tokens
+     * Operator tokens (operator, tokens scope; a read token is refused): names, scopes, created, rotated, revoked; never the tokens
      * @description Revoked tokens are listed with revokedAt. The configured OPS_TOKEN (break-glass, every scope) is not listed.
      */
     get: {
@@ -10074,7 +10628,7 @@ export interface paths {
     put?: never;
     /**
      * A new operator token for one job (operator, tokens scope)
-     * @description Scopes: read, metrics, codec, merchant-admin, money, tokens. The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2071. Recorded in the audit trail (operator_token.created).
+     * @description Scopes: read, metrics, codec, merchant-admin, money, tokens. Only the break-glass OPS_TOKEN creates a token with the tokens scope (otherwise 403, code 2019). The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).
      */
     post: {
       parameters: {
@@ -10301,7 +10855,7 @@ export interface paths {
     put?: never;
     /**
      * Revoke an operator token (operator, tokens scope): refused from now on, on every replica
-     * @description No body, or {}. Revoking a revoked token changes nothing. Unknown name: 404, code 2070. Recorded in the audit trail (operator_token.revoked).
+     * @description No body, or {}. Revoking a revoked token changes nothing. Unknown name: 404, code 2065. Recorded in the audit trail (operator_token.revoked).
      */
     post: {
       parameters: {
@@ -10519,7 +11073,7 @@ export interface paths {
     put?: never;
     /**
      * A new token for the name (operator, tokens scope): the old one is refused at once
-     * @description No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2070. Recorded in the audit trail (operator_token.rotated).
+     * @description A named token rotates only itself; the break-glass OPS_TOKEN rotates any (another's name: 403, code 2019). No body, or {}. The new token is in this answer only. A revoked or unknown name: 404, code 2065. Recorded in the audit trail (operator_token.rotated).
      */
     post: {
       parameters: {
@@ -14534,6 +15088,62 @@ export interface webhooks {
       parameters: {
         query: {
           event: 'settlement.processed';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/x-www-form-urlencoded': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+          'application/json': {
+            /** @description the JSON text of a TxnData object, exactly as signed */
+            txnData: string;
+            /** @description HMAC-SHA256 (lowercase hex) of the exact txnData text with the secret key */
+            checksum: string;
+          };
+        };
+      };
+      responses: {
+        /** @description acknowledged: the body, trimmed, is SUCCESS */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/plain': string;
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  accountChanged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Your settlement bank account changed, posted with ?event=account.changed (with the settlement webhooks)
+     * @description Sent once per change of the settlement bank account to merchants opted in to the settlement webhooks (`settlementWebhook: true`), through the same delivery as transaction webhooks. `txnData` is the JSON text of `{event: "account.changed", merchantIdentifier, changedAt, changedBy, accountLast4, previousAccountLast4, coolingUntil}` (times ISO 8601; `previousAccountLast4` and `coolingUntil` empty for a first account; only last four digits); the delivery id is `account-changed:<merchantIdentifier>:<changedAt>`. A change you did not make: contact support at once, payouts to the new account wait until `coolingUntil`.
+     */
+    post: {
+      parameters: {
+        query: {
+          event: 'account.changed';
         };
         header?: never;
         path?: never;
