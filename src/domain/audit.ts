@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   'settlements.held',
   'settlements.released',
   'settlements.run',
+  'fee_plan.set',
+  'sub_merchant.linked',
   'chargeback.raised',
   'chargeback.reverted',
   'reconciliation.applied',

@@ -70,6 +70,36 @@ describe('Operator API: the audit trail', function () {
     );
   });
 
+  it('records a fee plan set and a sub-merchant linked, with what was set', async () => {
+    const master = await newMerchant('Audited Master');
+    const sub = await newMerchant('Audited Seller');
+    const plan = {
+      upi: { percentBps: 25, fixedPaise: 0 },
+      card: { debit: { percentBps: 40, fixedPaise: 0 }, credit: { percentBps: 180, fixedPaise: 200 } },
+      netbanking: { percentBps: 0, fixedPaise: 1200 },
+      wallet: { percentBps: 150, fixedPaise: 0 },
+      refundReturnsFee: true,
+    };
+    const put = await request(`${base}/merchants/${sub}/fee-plan`, { method: 'PUT', body: plan, headers: auth });
+    assert.equal(put.status, 200, put.text);
+    const linked = await request(`${base}/merchants/${sub}/master`, {
+      method: 'PUT',
+      body: { masterMerchantIdentifier: master, customIdentifier: 'seller-1' },
+      headers: auth,
+    });
+    assert.equal(linked.status, 200, linked.text);
+    const records = (await request(`${base}/audit?merchantIdentifier=${sub}`, { headers: auth })).json.data.records as {
+      action: string;
+      detail: Record<string, unknown>;
+    }[];
+    assert.deepEqual(
+      records.map((r) => r.action),
+      ['sub_merchant.linked', 'fee_plan.set', 'merchant.created'],
+    );
+    assert.deepEqual(JSON.parse(String(records[1]!.detail.feePlan)), plan);
+    assert.equal(records[0]!.detail.masterMerchantIdentifier, master);
+  });
+
   it('refuses a bad query (400) and has no way to write or remove a record; it needs the operator token', async () => {
     for (const q of ['limit=0', 'limit=501', 'before=yesterday', 'merchantIdentifier=a!', 'extra=1']) {
       const res = await request(`${base}/audit?${q}`, { headers: auth });

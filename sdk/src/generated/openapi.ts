@@ -4091,7 +4091,7 @@ export interface paths {
     };
     /**
      * The audit trail (operator): who changed what of a merchant, when and from where, newest first
-     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.created, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.proposed, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, dashboard.user_removed, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, chargeback.raised, chargeback.reverted, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
+     * @description Records of actions that affect a merchant's money or access (merchant.created, merchant.updated, key.created, key.revealed, key.rotated, key.revoked, operator_token.created, operator_token.rotated, operator_token.revoked, settlement_account.proposed, settlement_account.changed, settlement_account.confirmed, dashboard.role_changed, dashboard.user_invited, dashboard.user_removed, refund.requested, webhook.replayed, webhook.settings_changed, webhook.secret_rotated, settlements.held, settlements.released, settlements.run, fee_plan.set, sub_merchant.linked, chargeback.raised, chargeback.reverted, reconciliation.applied), by operators and by merchants' staff. Records are never changed or removed. `merchantIdentifier` narrows to one merchant; the next page passes the last record's `at` as `before`.
      */
     get: {
       parameters: {
@@ -4142,6 +4142,8 @@ export interface paths {
                     | 'settlements.held'
                     | 'settlements.released'
                     | 'settlements.run'
+                    | 'fee_plan.set'
+                    | 'sub_merchant.linked'
                     | 'chargeback.raised'
                     | 'chargeback.reverted'
                     | 'reconciliation.applied';

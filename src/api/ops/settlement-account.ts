@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
+import { auditTrail } from '../../usecases/audit-trail';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import type { ApiDeps } from '../deps';
@@ -92,6 +93,11 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
           : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
       );
     deps.logger.info(result, 'sub-merchant link changed');
+    await auditTrail(deps.store.db, deps.now).record('sub_merchant.linked', operatorActor(ctx), {
+      merchantIdentifier: ctx.params.merchantIdentifier!,
+      from: ctx.ip || null,
+      detail: { masterMerchantIdentifier: body.masterMerchantIdentifier, customIdentifier: body.customIdentifier ?? null },
+    });
     ctx.body = { success: true, data: result };
   });
   return router;

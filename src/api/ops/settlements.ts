@@ -34,6 +34,11 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     const m = await knownMerchant(ctx.params.merchantIdentifier!);
     await ops.setFeePlan(m, body);
     deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
+    await trail.record('fee_plan.set', operatorActor(ctx), {
+      merchantIdentifier: m,
+      from: ctx.ip || null,
+      detail: { feePlan: JSON.stringify(body) },
+    });
     ctx.body = { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
   });
   router.post('/merchants/:merchantIdentifier/settlements/hold', async (ctx) => {
