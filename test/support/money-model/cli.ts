@@ -10,6 +10,7 @@ import { runMoneyModel } from './run';
 import { startMoneyStack } from './world';
 
 async function main(): Promise<boolean> {
+  process.env.MONEY_WORKER_CRASH ??= '1';
   const { values } = parseArgs({
     options: {
       runs: { type: 'string', default: '20' },
