@@ -27,6 +27,20 @@ function addToTotals(file, counts) {
   return total;
 }
 
+// CI prints the tests' standard error when a run fails, which buries mocha's list of failures; it
+// prints this file after it, so the last thing a failed CI shows is which tests failed and why.
+function recordFailures(failures) {
+  const file = process.env.MOCHA_FAILURES_FILE;
+  if (!file) return;
+  const lines = failures.map((test, i) => {
+    const err = test.err || {};
+    const stack = String(err.stack || err.message || err).split('\n').slice(0, 12).join('\n    ');
+    return `${i + 1}) ${test.fullTitle()}\n    ${stack}`;
+  });
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.appendFileSync(file, `${lines.join('\n\n')}\n`);
+}
+
 class SpecWithTotals extends Spec {
   // Mocha's own summary ("N passing (20m)", "N pending", "N failing") is left out: the closing line
   // says it for both runs, and it is the one line of its kind. Failures are still listed in full.
@@ -34,6 +48,7 @@ class SpecWithTotals extends Spec {
     if (this.stats.failures) {
       Base.consoleLog();
       Base.list(this.failures);
+      recordFailures(this.failures);
     }
     Base.consoleLog();
   }
