@@ -34,7 +34,10 @@ function recordFailures(failures) {
   if (!file) return;
   const lines = failures.map((test, i) => {
     const err = test.err || {};
-    const stack = String(err.stack || err.message || err).split('\n').slice(0, 12).join('\n    ');
+    const stack = String(err.stack || err.message || err)
+      .split('\n')
+      .slice(0, 12)
+      .join('\n    ');
     return `${i + 1}) ${test.fullTitle()}\n    ${stack}`;
   });
   fs.mkdirSync(path.dirname(file), { recursive: true });
