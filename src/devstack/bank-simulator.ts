@@ -22,6 +22,7 @@ export async function startBankSimulatorProcess(o: {
     ['--import', 'tsx', entry, '--host', host, '--port', String(o.port), '--data-dir', o.dataDir],
     logFile,
   );
-  await waitForPort(child, host, o.port, 30_000, logFile);
+  // As long as the Temporal server gets: a node process compiling TypeScript on a busy machine is slow to listen.
+  await waitForPort(child, host, o.port, 60_000, logFile);
   return { process: child, url: `http://${host}:${o.port}`, adminToken: localSimulatorAdminToken(o.dataDir) };
 }

@@ -292,14 +292,23 @@ async function startDevStack(
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve();
+    }),
+  );
   const stop = async () => {
-    process.kill(-child.pid!, 'SIGINT');
+    if (exitCode === undefined) process.kill(-child.pid!, 'SIGINT');
     await exited;
   };
   try {
     await waitFor(
-      () => output.includes('ready. Ctrl-C stops every process.'),
+      () => {
+        if (exitCode !== undefined) throw new Error(`npm start exited (${exitCode}) before it was ready:\n${output}`);
+        return output.includes('ready. Ctrl-C stops every process.');
+      },
       150_000,
       () => output,
     );

@@ -51,9 +51,10 @@ describe('Merchant dashboard Audit page in a browser (headless Chromium)', funct
     await nav(page).getByRole('link', { name: 'Audit' }).click();
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     const rows = page.getByRole('region', { name: 'Audit trail' }).locator('tbody tr');
-    assert.equal(await rows.count(), 2);
+    // The owner's two changes, then the operator's invitation that made this owner.
+    assert.equal(await rows.count(), 3, (await rows.allInnerTexts()).join('\n'));
     const cells = async (i: number) => (await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim());
-    const [newest, older] = [await cells(0), await cells(1)];
+    const [newest, older, oldest] = [await cells(0), await cells(1), await cells(2)];
     assert.deepEqual(
       newest.slice(1, 4).map((c, i) => (i === 2 ? /^(::ffff:)?127\.0\.0\.1$|^::1$/.test(c) : c)),
       ['webhook.secret_rotated', email, true],
@@ -61,6 +62,8 @@ describe('Merchant dashboard Audit page in a browser (headless Chromium)', funct
     assert.deepEqual(older.slice(1, 3), ['dashboard.user_invited', email]);
     assert.match(older[4]!, new RegExp(`email: ${invited.replace(/[.+]/g, '\\$&')}`));
     assert.match(older[4]!, /role: developer/);
+    assert.deepEqual(oldest.slice(1, 3), ['dashboard.user_invited', 'operator ops-token']);
+    assert.match(oldest[4]!, new RegExp(`email: ${email.replace(/[.+]/g, '\\$&')}`));
     assert.equal(await nav(page).locator('[aria-current="page"]').innerText(), 'Audit');
     await assertAccessible(page, 'audit');
     const width = await page.locator('html').evaluate((html) => (html as unknown as { scrollWidth: number }).scrollWidth);
