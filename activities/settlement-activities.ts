@@ -1,7 +1,8 @@
 import { activityInfo } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { settlementId, settlementOutcome, type SettlementState } from '../src/domain/settlement';
-import { captureWindow, istDate, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
+import { istDate } from '../src/domain/ist-time';
+import { captureWindow, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
 import type { FeePlan } from '../src/domain/settlement-fees';
 import type { MerchantRepository } from '../src/store/merchant-repository';
 import type { SettlementClaimRepository, ClaimCursor, ClaimScope } from '../src/store/settlement-claim-repository';

@@ -1,7 +1,8 @@
 import type { BankPayouts } from '../src/bank/connector';
 import type { Settlement } from '../src/domain/settlement';
 import { differenceDates } from '../src/domain/settlement-attention';
-import { addDays, istDate, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
+import { istDate } from '../src/domain/ist-time';
+import { addDays, istMidnight, isWorkingDay, type SettlementCalendar } from '../src/domain/settlement-calendar';
 import type { SettlementAttentionRepository } from '../src/store/settlement-attention-repository';
 import type { SettlementDifference, SettlementRepository } from '../src/store/settlement-repository';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SANDBOX_SLOW_BANK_MS, sandboxBankDecision, sandboxConductOf, sandboxMandatePayer } from '../domain/sandbox-bank';
 import { SANDBOX_FAIL_REASON } from '../domain/refund';
-import { istDate } from '../domain/settlement-calendar';
+import { istDate } from '../domain/ist-time';
 import type {
   BankAnswer,
   BankConnector,

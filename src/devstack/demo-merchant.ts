@@ -2,7 +2,7 @@ import { constants, publicEncrypt } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hmacSha256Hex } from '../domain/checksum';
-import { formatIstDateTime } from '../domain/ist-time';
+import { istDate } from '../domain/ist-time';
 import type { MerchantRepository } from '../store/merchant-repository';
 import {
   credentialsOf,
@@ -56,7 +56,7 @@ export function demoInstructions(
     payerVpa: 'success@sandbox',
   });
   const status = JSON.stringify({ merchantIdentifier: c.merchantIdentifier, orderId, version: 13 });
-  const today = formatIstDateTime(now).slice(0, 10);
+  const today = istDate(now);
   const ledger = JSON.stringify({ startDateTime: today, endDateTime: today, status: 'ALL' });
   const mandate = demoMandateData(c, today);
   return [
@@ -135,7 +135,7 @@ function demoMandateData(c: MerchantCredentials, today: string): string {
 
 /** Time-skipping mode: read the gateway's time and move it on (to 08:00 IST tomorrow, outside the peak windows). */
 export function timeTravelInstructions(baseUrl: string, now: Date): string {
-  const tomorrow = formatIstDateTime(new Date(now.getTime() + 24 * 3600_000)).slice(0, 10);
+  const tomorrow = istDate(new Date(now.getTime() + 24 * 3600_000));
   return [
     'Time skipping: the clock runs at wall-clock pace and jumps only when you skip it.',
     `  curl -s ${baseUrl}/sandbox/v1/time`,

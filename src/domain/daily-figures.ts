@@ -1,4 +1,4 @@
-import { formatIstDateTime } from './ist-time';
+import { istDate } from './ist-time';
 import type { Paise } from './money';
 import type { Transaction } from './transaction';
 
@@ -33,7 +33,7 @@ export function figureContribution(t: Pick<FigureSource, 'status' | 'amountPaise
 
 /** The IST day (yyyy-MM-dd) an order's figures belong to: the day it was created. */
 export function figureDay(createdAt: Date): string {
-  return formatIstDateTime(createdAt).slice(0, 10);
+  return istDate(createdAt);
 }
 
 /**

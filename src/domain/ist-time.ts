@@ -1,8 +1,11 @@
 /**
  * India Standard Time is UTC+05:30 all year (no DST), so formatting is plain arithmetic on the
  * instant: faster and more predictable than Intl on a hot path such as a 10,000-row ledger page.
+ * The gateway's one IST module: nothing else defines the offset.
  */
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+export const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
+
+const DAY_MS = 86_400_000;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -32,10 +35,21 @@ export function istWallClockToInstant(y: number, mo: number, d: number, h = 0, m
   return new Date(t.getTime() - IST_OFFSET_MS);
 }
 
+/** `yyyy-MM-dd`: the IST calendar date of `instant`. */
+export function istDate(instant: Date): string {
+  const p = istParts(instant);
+  return `${p.yyyy}-${p.MM}-${p.dd}`;
+}
+
+/** Milliseconds since the IST midnight starting the IST day of `instant` (0 to 86,399,999). */
+export function istMsOfDay(instant: Date): number {
+  return (((instant.getTime() + IST_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS;
+}
+
 /** `yyyy-MM-dd HH:mm:ss` in IST: the status, ledger and bulk APIs' timestamp format. */
 export function formatIstDateTime(instant: Date): string {
   const p = istParts(instant);
-  return `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}`;
+  return `${istDate(instant)} ${p.HH}:${p.mm}:${p.ss}`;
 }
 
 /** `MM/dd/yyyy HH:mm:ss` in IST: the real-time webhook's pgTransTime. */

@@ -1,6 +1,5 @@
 import type { MandateFrequency } from './mandate';
-import type { Paise } from './money';
-import { rupeesWithTwoDecimals } from './upi-intent';
+import { rupeesText, type Paise } from './money';
 
 /** The UPI apps whose iOS deep links a mandate intent response carries (`<app>IntentIosUrl`). */
 export const IOS_UPI_APPS = [
@@ -45,8 +44,8 @@ function mandateQuery(m: MandateIntent): string {
     ['pa', m.payeeVpa],
     ['pn', m.payeeName],
     ['tr', m.txnId],
-    ['am', rupeesWithTwoDecimals(m.maxAmountPaise)],
-    ['mam', rupeesWithTwoDecimals(m.maxAmountPaise)],
+    ['am', rupeesText(m.maxAmountPaise)],
+    ['mam', rupeesText(m.maxAmountPaise)],
     ['amrule', 'MAX'],
     ['cu', 'INR'],
     ['tn', m.note],

@@ -32,8 +32,39 @@ export function rupeesToPaise(rupees: number): Paise | null {
   return Math.abs(paise - rupees * 100) < 1e-6 ? paise : null;
 }
 
-/** `₹12.34`, for memos and logs people read. */
+/**
+ * Paise to text is here only, and integer arithmetic only: the sign, whole rupees and the two paise
+ * digits come from the integer's remainder by 100 (no float rounding: what is divided is a multiple of
+ * 100), so every amount up to Number.MAX_SAFE_INTEGER prints exactly.
+ */
+function rupeeParts(paise: Paise): { sign: '' | '-'; rupees: string; paise: string } {
+  const abs = Math.abs(paise);
+  const rest = abs % 100;
+  return { sign: paise < 0 ? '-' : '', rupees: String((abs - rest) / 100), paise: String(rest).padStart(2, '0') };
+}
+
+/**
+ * Rupees with exactly two decimals and no symbol or grouping (`12345` -> `123.45`, `-5` -> `-0.05`):
+ * the text the settlement report and webhook carry, and UPI intents' `am`.
+ */
+export function rupeesText(paise: Paise): string {
+  const p = rupeeParts(paise);
+  return `${p.sign}${p.rupees}.${p.paise}`;
+}
+
+/** `₹1234.50` (`-₹0.50` when negative), ungrouped: for memos, logs and the dashboard and bank pages. */
 export function formatRupees(paise: Paise): string {
-  const rupees = Math.trunc(paise / 100);
-  return `₹${rupees}.${String(Math.abs(paise % 100)).padStart(2, '0')}`;
+  const p = rupeeParts(paise);
+  return `${p.sign}₹${p.rupees}.${p.paise}`;
+}
+
+/**
+ * `₹1,23,456.78` (`-₹0.50` when negative), grouped the Indian way (the last three digits, then pairs):
+ * what the payer's checkout and payment link pages show, as Intl's en-IN INR currency format does.
+ */
+export function formatRupeesGrouped(paise: Paise): string {
+  const p = rupeeParts(paise);
+  const head = p.rupees.slice(0, -3);
+  const grouped = head ? `${head.replace(/\B(?=(\d{2})+$)/g, ',')},${p.rupees.slice(-3)}` : p.rupees;
+  return `${p.sign}₹${grouped}.${p.paise}`;
 }

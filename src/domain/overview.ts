@@ -1,4 +1,4 @@
-import { formatIstDateTime, istStartOfDay } from './ist-time';
+import { istDate, istStartOfDay } from './ist-time';
 import type { Paise } from './money';
 import { NO_FIGURES, type FigureTotals } from './daily-figures';
 
@@ -24,7 +24,7 @@ export function lastIstDays(now: Date, n: number): { day: string; from: Date; un
   const today = istStartOfDay(now).getTime();
   return Array.from({ length: n }, (_, i) => {
     const from = new Date(today - (n - 1 - i) * DAY_MS);
-    return { day: formatIstDateTime(from).slice(0, 10), from, until: new Date(from.getTime() + DAY_MS) };
+    return { day: istDate(from), from, until: new Date(from.getTime() + DAY_MS) };
   });
 }
 

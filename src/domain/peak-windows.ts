@@ -1,10 +1,10 @@
+import { istMsOfDay } from './ist-time';
+
 /**
  * UPI AutoPay's peak windows (design.md, Mandates and peak windows): 10:00-13:00 and 17:00-21:30 IST, start
  * inclusive, end exclusive. No mandate execution, nor its scheduling, happens inside one. IST has no
- * daylight saving, so the minute of the IST day is arithmetic on the instant.
+ * daylight saving, so the minute of the IST day is arithmetic on the instant (istMsOfDay).
  */
-const IST_OFFSET_MS = (5 * 60 + 30) * 60_000;
-const DAY_MS = 86_400_000;
 
 /** [start, end) in minutes of the IST day. */
 export const PEAK_WINDOWS: readonly (readonly [number, number])[] = [
@@ -14,11 +14,6 @@ export const PEAK_WINDOWS: readonly (readonly [number, number])[] = [
 
 /** The least time between a notify request and the execution it schedules. */
 export const NOTIFY_LEAD_MS = 24 * 3_600_000;
-
-/** Milliseconds since IST midnight of `at`. */
-function istMsOfDay(at: Date): number {
-  return (((at.getTime() + IST_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS;
-}
 
 /** The peak window `at` falls in, as [start, end) instants, or null outside them. */
 export function peakWindowAt(at: Date): { start: Date; end: Date } | null {

@@ -1,4 +1,4 @@
-import { istWallClockToInstant } from './ist-time';
+import { istDate, istWallClockToInstant } from './ist-time';
 
 /**
  * Working days in IST: Saturdays, Sundays and the configured holidays (`yyyy-MM-dd`) are off. A
@@ -17,12 +17,6 @@ export interface SettlementCalendar {
 }
 
 const DAY_MS = 86_400_000;
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
-
-/** The IST calendar date (`yyyy-MM-dd`) of an instant. */
-export function istDate(instant: Date): string {
-  return new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10);
-}
 
 /** A `yyyy-MM-dd` date moved by whole days (calendar arithmetic on UTC midnight, no time zone involved). */
 export function addDays(date: string, days: number): string {

@@ -1,5 +1,5 @@
 import { formatIstDateTime, istWallClockToInstant } from './ist-time';
-import type { Paise } from './money';
+import { rupeesText, type Paise } from './money';
 import type { SettlementAction, SettlementLine } from './settlement';
 
 /**
@@ -17,13 +17,6 @@ export function parseUtrDate(text: string): string | null {
   const [d, mo, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (y < 2000 || !istWallClockToInstant(y, mo, d)) return null;
   return `${m[3]}-${m[2]}-${m[1]}`;
-}
-
-/** Paise as rupees with two decimals, as text (`1234` -> `"12.34"`, `-5` -> `"-0.05"`), as Zaakpay's report carries money. */
-export function rupeesText(paise: Paise): string {
-  const sign = paise < 0 ? '-' : '';
-  const abs = Math.abs(paise);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** A report line exactly as Zaakpay's sample orders and formats it. */

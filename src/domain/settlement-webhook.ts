@@ -1,6 +1,6 @@
 import { formatIstDateTime } from './ist-time';
 import type { Settlement } from './settlement';
-import { rupeesText } from './settlement-report';
+import { rupeesText } from './money';
 
 /**
  * The `settlement.processed` webhook (issue 34), sent to merchants who opt in when a settlement is

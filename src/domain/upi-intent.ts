@@ -1,4 +1,4 @@
-import type { Paise } from './money';
+import { rupeesText, type Paise } from './money';
 
 /**
  * The UPI intent a payer's app scans (NPCI's `upi://pay` deep link), each value percent-encoded:
@@ -16,18 +16,13 @@ export function upiIntentUrl(p: {
   const params: [string, string][] = [
     ['pa', p.payeeVpa],
     ['pn', p.payeeName],
-    ['am', rupeesWithTwoDecimals(p.amountPaise)],
+    ['am', rupeesText(p.amountPaise)],
     ['tr', p.txnId],
     ['tn', p.note],
     ['cu', 'INR'],
     ['mc', p.merchantCategoryCode],
   ];
   return `upi://pay?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
-}
-
-/** `12345` paise -> `123.45`, by integer arithmetic. */
-export function rupeesWithTwoDecimals(paise: Paise): string {
-  return `${Math.trunc(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
 }
 
 /** The UPI apps whose iOS links a checkout's UPI intent answer carries (`<app>IntentIosUrl`), and their schemes. */

@@ -11,7 +11,7 @@ import {
   type AttentionReason,
   type AttentionThresholds,
 } from '../domain/settlement-attention';
-import { istDate } from '../domain/settlement-calendar';
+import { istDate } from '../domain/ist-time';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementRepository } from '../store/settlement-repository';
 import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-start';

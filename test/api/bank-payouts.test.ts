@@ -4,7 +4,7 @@ import type { ApplicationFailure } from '@temporalio/common';
 import { HttpBankConnector } from '../../src/bank/http-connector';
 import { faultRuleSchema } from '../../src/bank/simulator/faults';
 import { startBankSimulator, type BankSimulator } from '../../src/bank/simulator/server';
-import { istDate } from '../../src/domain/settlement-calendar';
+import { istDate } from '../../src/domain/ist-time';
 import { SETTLEMENT_FILE_MISSING } from '../../src/temporal/settlement-contract';
 
 /**

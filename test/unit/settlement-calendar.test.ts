@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { istDate } from '../../src/domain/ist-time';
 import {
   addDays,
   captureWindow,
-  istDate,
   isIsoDate,
   parseHolidays,
   settlementDateOf,

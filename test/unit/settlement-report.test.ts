@@ -2,7 +2,6 @@ import { strict as assert } from 'node:assert';
 import { maskAccountNumber } from '../../src/domain/settlement-account';
 import {
   parseUtrDate,
-  rupeesText,
   settlementReportChecksumString,
   toReportLine,
   toSignedReportLine,
@@ -12,15 +11,6 @@ import { splitRequestSchema, splitShares } from '../../src/domain/split';
 import { settlementAccountSchema } from '../../src/api/schemas/settlement-merchant';
 
 describe('Settlement report and split rules (pure)', () => {
-  it('rupeesText: paise as rupees with two decimals, signed', () => {
-    assert.equal(rupeesText(31890), '318.90');
-    assert.equal(rupeesText(0), '0.00');
-    assert.equal(rupeesText(5), '0.05');
-    assert.equal(rupeesText(-5), '-0.05');
-    assert.equal(rupeesText(-100000), '-1000.00');
-    assert.equal(rupeesText(100_000_000), '1000000.00');
-  });
-
   it('parseUtrDate: dd-MM-yyyy real dates only', () => {
     assert.equal(parseUtrDate('06-03-2019'), '2019-03-06');
     assert.equal(parseUtrDate('29-02-2028'), '2028-02-29');

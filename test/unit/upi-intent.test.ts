@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { IOS_PAY_APPS, paymentIntentUrls, rupeesWithTwoDecimals, upiIntentUrl } from '../../src/domain/upi-intent';
+import { IOS_PAY_APPS, paymentIntentUrls, upiIntentUrl } from '../../src/domain/upi-intent';
 
 describe('UPI intents (domain)', () => {
   it('writes upi://pay with its parameters in order, each value percent-encoded', () => {
@@ -18,15 +18,6 @@ describe('UPI intents (domain)', () => {
     const params = new URL(url).searchParams;
     assert.equal(params.get('pn'), 'Meera & Sons');
     assert.equal(params.get('tn'), 'Order #7 / kurta');
-  });
-
-  it('amounts in rupees with exactly two decimals, by integer arithmetic', () => {
-    assert.equal(rupeesWithTwoDecimals(0), '0.00');
-    assert.equal(rupeesWithTwoDecimals(5), '0.05');
-    assert.equal(rupeesWithTwoDecimals(90), '0.90');
-    assert.equal(rupeesWithTwoDecimals(900), '9.00');
-    assert.equal(rupeesWithTwoDecimals(100_000_001), '1000000.01');
-    for (let paise = 0; paise < 100_000; paise += 7) assert.equal(rupeesWithTwoDecimals(paise), (paise / 100).toFixed(2));
   });
 
   it("gives the same query under the Android intent and each iOS app's scheme", () => {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { formatIstDateTime } from '../../domain/ist-time';
+import { istDate } from '../../domain/ist-time';
 import {
   bulkRecordSchema,
   ledgerRecordSchema,
@@ -39,7 +39,7 @@ const BULK_COLUMNS = Object.keys(bulkRecordSchema.shape) as (keyof BulkRecord & 
 export function dashboardDownloadRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/downloads' });
   router.use(dashboardSession(deps));
-  const today = () => formatIstDateTime(deps.now()).slice(0, 10);
+  const today = () => istDate(deps.now());
   const refuse = (ctx: Context, error: string) =>
     sendPage(ctx, 400, downloadsPage(dashboardState(ctx).viewer, { today: today(), error: `${error} Nothing was downloaded.` }));
 

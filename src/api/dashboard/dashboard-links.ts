@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { formatIstDateTime, istStartOfDay } from '../../domain/ist-time';
+import { istDate, istStartOfDay } from '../../domain/ist-time';
 import { createPaymentLinks, linkUrl } from '../../usecases/create-payment-links';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
@@ -22,7 +22,7 @@ const DAY_MS = 86_400_000;
  */
 function linkExpireByText(now: Date, days: number): string {
   const lastDay = new Date(istStartOfDay(now).getTime() + days * DAY_MS);
-  const [y, m, d] = formatIstDateTime(lastDay).slice(0, 10).split('-');
+  const [y, m, d] = istDate(lastDay).split('-');
   return `${d}/${m}/${y} 23:59:59`;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../../config';
-import { formatIstDateTime } from '../../domain/ist-time';
+import { istDate } from '../../domain/ist-time';
 import { formatRupees, rupeesToPaise } from '../../domain/money';
 import { refundablePaise } from '../../domain/refund';
 import type { Transaction } from '../../domain/transaction';
@@ -34,7 +34,6 @@ import {
 } from '../schemas/dashboard-transactions';
 
 const DAY_MS = 86_400_000;
-const istDate = (d: Date) => formatIstDateTime(d).slice(0, 10);
 
 /** Temporal UI's page of a workflow: TEMPORAL_UI_URL, or the local dev server's UI when npm start runs it. */
 export function temporalUiBase(

@@ -1,4 +1,4 @@
-import { formatIstDateTime } from '../../domain/ist-time';
+import { formatIstDateTime, istDate } from '../../domain/ist-time';
 import type { Mandate } from '../../domain/mandate';
 import { formatRupees } from '../../domain/money';
 import type { Transaction } from '../../domain/transaction';
@@ -6,7 +6,6 @@ import { dashboardPage, scrollableTable, type DashboardViewer } from './dashboar
 import { orderPath } from './dashboard-transactions-page';
 import { html } from './html';
 
-const istDay = (d: Date) => formatIstDateTime(d).slice(0, 10);
 const mandateOf = (t: Transaction) => (t.instrument.kind === 'UPI_MANDATE' ? t.instrument.mandateOrderId : '');
 
 /** UPI AutoPay mandates created in a period with their state, and the debits of that period under any mandate. */
@@ -18,7 +17,7 @@ export function mandatesPage(
   for (const t of o.debits) debitsOf.set(mandateOf(t), (debitsOf.get(mandateOf(t)) ?? 0) + 1);
   const mandateRows = o.mandates.map(
     (m) => html`<tr><td>${m.orderId}</td><td class="mandate-state">${m.state}</td><td>${formatRupees(m.maxAmountPaise)}</td>
-  <td>${m.frequency}</td><td>${istDay(m.validFrom)} to ${istDay(new Date(m.validUntil.getTime() - 1))}</td><td>${formatIstDateTime(m.createdAt)} IST</td><td>${debitsOf.get(m.orderId) ?? 0}</td></tr>`,
+  <td>${m.frequency}</td><td>${istDate(m.validFrom)} to ${istDate(new Date(m.validUntil.getTime() - 1))}</td><td>${formatIstDateTime(m.createdAt)} IST</td><td>${debitsOf.get(m.orderId) ?? 0}</td></tr>`,
   );
   const debitRows = o.debits.map(
     (

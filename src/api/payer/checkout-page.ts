@@ -5,7 +5,7 @@ import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
 import { formatIstDateTime } from '../../domain/ist-time';
-import { paiseToRupees } from '../../domain/money';
+import { formatRupeesGrouped } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
 import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
@@ -32,7 +32,6 @@ import { checkoutOpenPage, checkoutResultPage } from '../pages/checkout-page';
 import { messagePage, processingPage, type OrderView, type Outcome } from '../pages/layout';
 
 const CSRF_COOKIE = 'co_csrf';
-const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
 interface Loaded {
   checkout: Checkout;
@@ -70,7 +69,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
       view: {
         merchantName: merchant.name,
         productDescription: t.productDescription,
-        amountText: rupees.format(paiseToRupees(t.amountPaise)),
+        amountText: formatRupeesGrouped(t.amountPaise),
       },
     };
   }

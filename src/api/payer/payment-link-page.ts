@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
-import { paiseToRupees } from '../../domain/money';
+import { formatRupeesGrouped } from '../../domain/money';
 import { formatTimeLeft } from '../../domain/payment-link';
 import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { PaymentResponse } from '../../domain/response-codes';
@@ -28,7 +28,6 @@ import { hostedPageLimit } from '../middleware/abuse-limits';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 
 const CSRF_COOKIE = 'pl_csrf';
-const rupees = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 
 /**
  * The hosted payment page of a link: GET /pl/:token shows it (open, in progress, paid, declined or
@@ -54,7 +53,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
       merchantName: merchant.name,
       productDescription: t.productDescription,
       invoiceNumber: link.invoiceNumber,
-      amountText: rupees.format(paiseToRupees(t.amountPaise)),
+      amountText: formatRupeesGrouped(t.amountPaise),
     };
     return { link, t, view };
   }

@@ -5,7 +5,7 @@ import { bankCallbackSchema, GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } from '../../bank/signing';
 import { ApiError } from '../../domain/api-errors';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
-import { paiseToRupees } from '../../domain/money';
+import { formatRupees } from '../../domain/money';
 import { handleBankCallback } from '../../usecases/bank-callback';
 import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
@@ -63,7 +63,7 @@ export function bankRoutes(deps: ApiDeps): Router {
       return ctx.redirect(`/checkout/${checkout._id}`);
     }
     const merchant = await deps.merchants.findById(t.merchantIdentifier);
-    const amount = `₹${paiseToRupees(t.amountPaise).toFixed(2)}`;
+    const amount = formatRupees(t.amountPaise);
     const to = merchant ? ` to ${merchant.name}` : '';
     if (t.status === 'Pending') {
       ctx.set('Refresh', '2');

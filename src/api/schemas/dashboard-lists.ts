@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DATE_PATTERN, istDay } from '../../domain/report-range';
-import { formatIstDateTime } from '../../domain/ist-time';
+import { istDate } from '../../domain/ist-time';
 import { MAX_SEARCH_DAYS } from './dashboard-transactions';
 
 /** The period of a dashboard list (a GET form of IST days, both included); empty fields take the default. */
@@ -21,8 +21,8 @@ export function listPeriod(
   | { ok: true; fromText: string; toText: string; from: Date; until: Date }
   | { ok: false; problem: string; fromText: string; toText: string } {
   const raw = (query ?? {}) as Record<string, unknown>;
-  const today = formatIstDateTime(now).slice(0, 10);
-  const fallbackFrom = formatIstDateTime(new Date(now.getTime() - (defaultDays - 1) * DAY_MS)).slice(0, 10);
+  const today = istDate(now);
+  const fallbackFrom = istDate(new Date(now.getTime() - (defaultDays - 1) * DAY_MS));
   const parsed = periodQuerySchema.safeParse(raw);
   const fromText =
     (parsed.success ? parsed.data.from : undefined) ?? (typeof raw.from === 'string' && raw.from ? raw.from : fallbackFrom);

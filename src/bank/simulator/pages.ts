@@ -1,4 +1,5 @@
 import escapeHtml from 'escape-html';
+import { formatRupees } from '../../domain/money';
 import { SANDBOX_CARDS, SANDBOX_NETBANKING } from '../../domain/sandbox-bank';
 import type { BankInstrument } from '../protocol';
 
@@ -16,8 +17,6 @@ input{font-size:1rem;padding:.4rem;width:100%;box-sizing:border-box}button{font-
 small{color:#555}</style></head>
 <body><header><p><strong>Sandbox Bank</strong> · simulated acquirer, test instruments only</p></header>${body}</body></html>`;
 
-const rupees = (paise: number) => `₹${(paise / 100).toFixed(2)}`;
-
 export function bankPage(p: { txnId: string; amountPaise: number; instrument: BankInstrument }): string {
   const action = `/pages/pay/${encodeURIComponent(p.txnId)}`;
   if (p.instrument.type === 'CARD') {
@@ -26,7 +25,7 @@ export function bankPage(p: { txnId: string; amountPaise: number; instrument: Ba
       .join('');
     return layout(
       'Card authentication',
-      `<h1>Pay ${rupees(p.amountPaise)} by card</h1>
+      `<h1>Pay ${formatRupees(p.amountPaise)} by card</h1>
 <form method="post" action="${escapeHtml(action)}">
 <label for="cardNumber">Card number</label>
 <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required>
@@ -39,7 +38,7 @@ export function bankPage(p: { txnId: string; amountPaise: number; instrument: Ba
   const known = SANDBOX_NETBANKING[bank];
   return layout(
     'Net banking',
-    `<h1>Pay ${rupees(p.amountPaise)} from your ${escapeHtml(known?.bankName ?? bank)} account</h1>
+    `<h1>Pay ${formatRupees(p.amountPaise)} from your ${escapeHtml(known?.bankName ?? bank)} account</h1>
 <form method="post" action="${escapeHtml(action)}">
 <button type="submit" name="action" value="pay">Approve</button>
 <button type="submit" name="action" value="cancel">Cancel</button>

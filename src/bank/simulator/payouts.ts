@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { istDate } from '../../domain/settlement-calendar';
+import { istDate } from '../../domain/ist-time';
 import { PAYOUT_RESPONSE_CODES, payoutRequestSchema, type BankPayoutResponse, type BankSettlementFile } from '../protocol';
 import { faultOf, type Fault, type FaultTable, type RequestFacts } from './faults';
 import { referenceDigits } from './outcomes';

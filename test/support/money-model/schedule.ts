@@ -1,5 +1,6 @@
 import { terminateWhenIdle } from './terminate-idle';
-import { addDays, istDate, isWorkingDay } from '../../../src/domain/settlement-calendar';
+import { istDate } from '../../../src/domain/ist-time';
+import { addDays, isWorkingDay } from '../../../src/domain/settlement-calendar';
 import { settlementCalendar } from '../../../src/settlement-runtime';
 import { SETTLEMENT_DAY_WORKFLOW_TYPE, settlementWorkflowId } from '../../../src/temporal/settlement-contract';
 import { engine, finishSettlements, latestDueDate } from './settle';

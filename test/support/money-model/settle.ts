@@ -4,7 +4,8 @@ import {
   startSettlement,
   type SettlementActivities,
 } from '../../../activities/settlement-activities';
-import { addDays, istDate, istMidnight, isWorkingDay, settlementDateOfCapture } from '../../../src/domain/settlement-calendar';
+import { istDate } from '../../../src/domain/ist-time';
+import { addDays, istMidnight, isWorkingDay, settlementDateOfCapture } from '../../../src/domain/settlement-calendar';
 import { bankConnector } from '../../../src/runtime';
 import { settlementActivityDeps, settlementCalendar } from '../../../src/settlement-runtime';
 import { settlementStateQuery, settlementWorkflowId } from '../../../src/temporal/settlement-contract';
