@@ -21,13 +21,13 @@ export interface DocBlock {
   text: string;
 }
 
-/** README.md and every Markdown file under docs/, relative to the project root. */
+/** README.md, CONTRIBUTING.md and every Markdown file under docs/, relative to the project root. */
 export function guideFiles(): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true })
       .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []))
       .sort();
-  return ['README.md', ...walk('docs')];
+  return ['README.md', 'CONTRIBUTING.md', ...walk('docs')];
 }
 
 export function codeBlocks(file: string): DocBlock[] {

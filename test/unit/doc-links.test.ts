@@ -3,8 +3,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { anchorsOf, codeBlocks, guideFiles, proseOf, PROJECT_ROOT } from '../support/doc-blocks';
 
-/** The README and docs/: every relative link reaches a file, and every anchor a heading of it. */
-describe('Documentation links (README.md and docs/)', () => {
+/**
+ * The README, CONTRIBUTING.md and docs/: every relative link reaches a file, every anchor a heading
+ * of it, and every `npm run <script>` they name is a script of package.json (the root's, or sdk/'s
+ * for the commands run in sdk/).
+ */
+describe('Documentation links (README.md, CONTRIBUTING.md and docs/)', () => {
   const files = guideFiles();
 
   it('finds the guides of every reader', () => {
@@ -46,6 +50,21 @@ describe('Documentation links (README.md and docs/)', () => {
       .filter((b) => !b.tags.includes('test') && !b.tags.includes('no-run'))
       .map((b) => `${b.file}:${b.line}`);
     assert.deepEqual(untagged, []);
+  });
+
+  it('every npm script they name exists', () => {
+    const scripts = (dir: string) =>
+      Object.keys(JSON.parse(readFileSync(path.join(PROJECT_ROOT, dir, 'package.json'), 'utf8')).scripts);
+    const known = new Set([...scripts('.'), ...scripts('sdk')]);
+    const missing: string[] = [];
+    for (const file of files) {
+      for (const m of readFileSync(path.join(PROJECT_ROOT, file), 'utf8').matchAll(
+        /npm\s+run(?:\s+-s|\s+--silent)?\s+([\w:.-]+)/g,
+      )) {
+        if (!known.has(m[1]!)) missing.push(`${file}: npm run ${m[1]}`);
+      }
+    }
+    assert.deepEqual(missing, []);
   });
 
   it('the link check sees a broken link (its own self-test)', () => {
