@@ -160,7 +160,10 @@ export function webhooksFaithful(w: World, stored: Map<string, Transaction>): st
     // time-skipping mode hours pass in milliseconds of wall clock) must carry the key in force.
     const firstAttempt = String(c.headers['x-webhook-attempt'] ?? '1') === '1';
     const onItsWay = firstAttempt && keyIndex > 0 && c.receivedAt - w.keys[keyIndex]!.since < 2000;
-    const inForce = [w.keys[keyIndex]!, ...(onItsWay ? [w.keys[keyIndex - 1]!] : [])];
+    // A call received while the next rotation was being answered may already carry the new key.
+    const next = w.keys[keyIndex + 1];
+    const committing = next !== undefined && c.receivedAt >= next.requestedAt;
+    const inForce = [w.keys[keyIndex]!, ...(onItsWay ? [w.keys[keyIndex - 1]!] : []), ...(committing ? [next] : [])];
     if (!inForce.some((k) => verifies(body.txnData, body.checksum, k.secretKey)))
       problems.push(
         `(4) webhook ${id} (attempt ${c.headers['x-webhook-attempt']}) does not verify with the key in force (key #${keyIndex + 1})`,

@@ -106,8 +106,12 @@ export interface World {
   stack: MoneyStack;
   merchant: MerchantCredentials;
   orders: ModelOrder[];
-  /** Secret keys in the order they took force, with when (wall clock, as the receiver sees calls). */
-  keys: { secretKey: string; since: number }[];
+  /**
+   * Secret keys in the order they took force, with when (wall clock, as the receiver sees calls):
+   * `requestedAt` when the rotation was asked for, `since` when it was answered. The gateway commits
+   * the new key somewhere between the two, so a call received in that span may carry either key.
+   */
+  keys: { secretKey: string; since: number; requestedAt: number }[];
   reconciliationIds: string[];
   mandates: ModelMandate[];
   debits: ModelDebit[];
@@ -171,7 +175,7 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
     stack,
     merchant,
     orders: [],
-    keys: [{ secretKey: merchant.secretKey, since: 0 }],
+    keys: [{ secretKey: merchant.secretKey, since: 0, requestedAt: 0 }],
     reconciliationIds: [],
     mandates: [],
     debits: [],
@@ -304,12 +308,13 @@ export async function chargeback(w: World, order: ModelOrder, action: 'raise' | 
 
 export async function rotateSecretKey(w: World): Promise<void> {
   const base = `${w.stack.gw.baseUrl}/ops/v1/merchants/${w.merchant.merchantIdentifier}`;
+  const requestedAt = Date.now();
   const r = expectOk(
     'secret-key rotation',
     await request(`${base}/secret-key/rotate`, { method: 'POST', headers: opsAuth(w) }),
     (x) => Boolean(x.json?.data?.secretKey),
   );
-  w.keys.push({ secretKey: r.json.data.secretKey, since: Date.now() });
+  w.keys.push({ secretKey: r.json.data.secretKey, since: Date.now(), requestedAt });
 }
 
 /** The bank's settlement file of this merchant: every payment it approved. */
