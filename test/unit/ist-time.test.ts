@@ -47,6 +47,8 @@ describe('IST day boundary (18:30 UTC)', () => {
     assert.equal(istDate(midnight), '2026-11-27');
     assert.equal(istDate(new Date('2026-12-31T18:30:00Z')), '2027-01-01');
     assert.equal(istDate(new Date('2026-12-31T18:29:59.999Z')), '2026-12-31');
+    assert.equal(istDate(new Date('1969-12-31T18:29:59.999Z')), '1969-12-31');
+    assert.equal(istDate(new Date('1969-12-31T18:30:00Z')), '1970-01-01');
   });
 
   it('istMsOfDay: 86,399,999 at the last millisecond, 0 at IST midnight, also before 1970', () => {

@@ -81,6 +81,7 @@ describe('mandate intents', () => {
     assert.equal(u.protocol, 'upi:');
     assert.match(urls.androidIntentUrl, /pn=Milk%20%26%20Co&/);
     assert.equal(u.searchParams.get('am'), '5000.05');
+    assert.equal(u.searchParams.get('mam'), '5000.05');
     assert.equal(u.searchParams.get('amrule'), 'MAX');
     assert.equal(u.searchParams.get('recur'), 'ASPRESENTED');
     assert.equal(u.searchParams.get('tn'), 'milk/month');
