@@ -46,10 +46,12 @@ export function istMsOfDay(instant: Date): number {
   return (((instant.getTime() + IST_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS;
 }
 
+type IstParts = ReturnType<typeof istParts>;
+const dateTimeText = (p: IstParts) => `${p.yyyy}-${p.MM}-${p.dd} ${p.HH}:${p.mm}:${p.ss}`;
+
 /** `yyyy-MM-dd HH:mm:ss` in IST: the status, ledger and bulk APIs' timestamp format. */
 export function formatIstDateTime(instant: Date): string {
-  const p = istParts(instant);
-  return `${istDate(instant)} ${p.HH}:${p.mm}:${p.ss}`;
+  return dateTimeText(istParts(instant));
 }
 
 /** `MM/dd/yyyy HH:mm:ss` in IST: the real-time webhook's pgTransTime. */
@@ -60,7 +62,8 @@ export function formatIstUsDateTime(instant: Date): string {
 
 /** `yyyy-MM-dd HH:mm:ss.SSS` in IST: the real-time webhook's txnDate. */
 export function formatIstDateTimeMillis(instant: Date): string {
-  return `${formatIstDateTime(instant)}.${istParts(instant).SSS}`;
+  const p = istParts(instant);
+  return `${dateTimeText(p)}.${p.SSS}`;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
