@@ -299,8 +299,13 @@ async function startDevStack(
       resolve();
     }),
   );
+  // The whole group, even when its leader has exited: the store and Temporal it started may outlive it.
   const stop = async () => {
-    if (exitCode === undefined) process.kill(-child.pid!, 'SIGINT');
+    try {
+      process.kill(-child.pid!, 'SIGINT');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+    }
     await exited;
   };
   try {

@@ -139,7 +139,8 @@ export function refundsBounded(books: Books, stored: Map<string, Transaction>): 
 /**
  * (4) Every final payment reached the receiver at least once with its final responseCode; every call
  * verifies with the secret key in force when it arrived (or the one just before, for a call already
- * on its way when the key was rotated); the retries of one delivery id carry the same txnData.
+ * on its way when the key was rotated, or the next one, for a call received while its rotation was
+ * being answered); the retries of one delivery id carry the same txnData.
  */
 export function webhooksFaithful(w: World, stored: Map<string, Transaction>): string[] {
   const problems: string[] = [];
