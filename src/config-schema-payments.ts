@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, hexKey, instant } from './config-schema-fields';
+import { MANDATE_UPDATES_PER_RUN } from './temporal/mandate-messages';
 
 /** Configuration: keys and tokens, the sandbox and the bank, QR codes, checkout, UPI intents, mandates and the pending sweep. */
 export const paymentSettings = z.object({
@@ -128,6 +129,15 @@ export const paymentSettings = z.object({
     .max(1440)
     .default(60)
     .describe('wait between a failed mandate debit attempt and its retry (one attempt plus at most 3 retries)'),
+  MANDATE_UPDATES_PER_RUN: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(1_800)
+    .default(MANDATE_UPDATES_PER_RUN)
+    .describe(
+      "updates (notifies, revokes) a mandate's workflow run takes before it continues as new; keep it well under the Temporal namespace's history.maxTotalUpdates (2,000 by default)",
+    ),
   PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
     .number()
     .int()

@@ -13,7 +13,6 @@ import type { MandateRepository } from '../store/mandate-repository';
 import type { Merchant } from '../domain/merchant';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
-import { MANDATE_UPDATES_PER_RUN } from '../temporal/mandate-messages';
 import { mandateWorkflowId } from '../temporal/workflow-ids';
 import { MANDATE_WORKFLOW_TYPE, type MandateWorkflow } from '../temporal/mandate-contract';
 
@@ -25,8 +24,6 @@ export interface MandateDeps {
   now: () => Date;
   /** false only where the point is not the webhook (workflow tests); absent means send them. */
   realtimeWebhook?: boolean;
-  /** Updates a mandate's run handles before it continues as new (absent: the workflow's default; tests lower it). */
-  updatesPerRun?: number;
 }
 
 export interface MandateAnswer {
@@ -98,7 +95,6 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
       {
         ...mandateWorkflowDeps(deps.config, deps.temporal),
         realtimeWebhook: deps.realtimeWebhook,
-        updatesPerRun: deps.updatesPerRun ?? MANDATE_UPDATES_PER_RUN,
       },
       mandate,
     );
@@ -142,7 +138,7 @@ export interface MandateWorkflowDeps {
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
   temporal,
-  updatesPerRun: MANDATE_UPDATES_PER_RUN,
+  updatesPerRun: config.MANDATE_UPDATES_PER_RUN,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
   debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,

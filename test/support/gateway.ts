@@ -150,9 +150,11 @@ let shared: Promise<TestGateway> | undefined;
 /** One gateway with default test configuration, shared by the API tests. */
 export const sharedGateway = () => (shared ??= startTestGateway());
 
-export async function stopGateways(): Promise<void> {
-  for (const g of [...running]) await g.stop();
-  shared = undefined;
+/** Stops every gateway still running; `keepShared` leaves the shared one for the next file of a parallel worker. */
+export async function stopGateways(o: { keepShared?: boolean } = {}): Promise<void> {
+  const keep = o.keepShared && shared ? await shared.catch(() => undefined) : undefined;
+  for (const g of [...running]) if (g !== keep) await g.stop();
+  if (!keep) shared = undefined;
 }
 
 /** The shared gateway and a fresh merchant of the test's own. */

@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { startBankSimulator, type BankSimulator } from '../../src/bank/simulator/server';
 import { startFerretdb } from '../../src/devstack/ferretdb';
 import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/paths';
-import { freePort } from '../../src/devstack/process';
+import { freePort, startProcess, waitForPort } from '../../src/devstack/process';
+import { configuredSearchAttributes } from '../../src/devstack/temporal-server';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes';
-import { customSearchAttributes } from '../../src/temporal/search-attributes';
 import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
 import { loadedSupport } from './loaded-support';
 import { unpatchedFerretdbBinary } from './unpatched-ferretdb';
@@ -22,6 +23,18 @@ loadedSupport.servers = true;
  * (TEMPORAL_ADDRESS, else the CLI from .devstack), and one workflow bundle. hooks.ts stops them.
  */
 const stops: (() => Promise<void>)[] = [];
+const dirs: string[] = [];
+
+/** A temporary folder for a server's data and log, removed when this process exits. */
+function temporaryDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+// After process.ts's own exit hook has killed the servers still running (it was registered first).
+process.once('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 const once = <T>(start: () => Promise<T>) => {
   let p: Promise<T> | undefined;
   return () => (p ??= start());
@@ -30,12 +43,9 @@ const once = <T>(start: () => Promise<T>) => {
 export const testStore = once(async (): Promise<{ uri: string; dbName: string }> => {
   const dbName = `gateway_test_${process.pid}`;
   if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, dbName };
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-'));
+  const dir = temporaryDir('gateway-store-');
   const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir });
-  stops.push(async () => {
-    await store.process.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  stops.push(() => store.process.stop());
   return { uri: store.uri, dbName };
 });
 
@@ -47,12 +57,9 @@ export const testUnpatchedStore = once(async (): Promise<{ uri: string; dbName: 
   if (process.env.MONGODB_URI) return undefined;
   const binary = unpatchedFerretdbBinary((line) => console.error(`      [unpatched store] ${line}`));
   if (!binary) return undefined;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'gateway-store-unpatched-'));
+  const dir = temporaryDir('gateway-store-unpatched-');
   const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir, binary });
-  stops.push(async () => {
-    await store.process.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  stops.push(() => store.process.stop());
   return { uri: store.uri, dbName: `gateway_test_${process.pid}` };
 });
 
@@ -73,26 +80,52 @@ export let testTemporalStarted: { address: string; since: Date } | undefined;
 
 export const testTemporal = once(async (): Promise<{ address: string }> => {
   const since = new Date();
-  const started = await startTestTemporal();
-  testTemporalStarted = { ...started, since };
-  return started;
+  const address = process.env.TEMPORAL_ADDRESS ?? (await startTestTemporal()).address;
+  testTemporalStarted = { address, since };
+  return { address };
 });
 
-async function startTestTemporal(): Promise<{ address: string }> {
-  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
+/**
+ * A dev server with the tests' settings plus `extraDynamicConfig` (`key=json` pairs): the run's
+ * shared one (testTemporal), or one of a test's own where it needs a server limit of its own.
+ */
+export async function startTestTemporal(extraDynamicConfig: string[] = []): Promise<{ address: string; stop(): Promise<void> }> {
   installWorkerRuntime();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalCliPath },
-      ip: '127.0.0.1',
-      ui: false,
-      searchAttributes: customSearchAttributes,
-      log: { format: 'pretty', level: 'error' },
-      extraArgs: testServerDynamicConfig.flatMap((v) => ['--dynamic-config-value', v]),
-    },
-  });
-  stops.push(() => env.teardown());
-  return { address: env.address };
+  // Started as a managed process (not the SDK's ephemeral server), so it dies with this process
+  // even when nobody stops it: a parallel worker's servers end with the worker.
+  const dir = temporaryDir('gateway-temporal-');
+  const port = await freePort();
+  const logFile = path.join(dir, 'temporal.log');
+  const args = [
+    ...['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--namespace', 'default'],
+    ...['--log-level', 'error'],
+    ...configuredSearchAttributes().flatMap((a) => ['--search-attribute', `${a.name}=${a.type}`]),
+    ...[...testServerDynamicConfig, ...extraDynamicConfig].flatMap((v) => ['--dynamic-config-value', v]),
+  ];
+  const server = startProcess('Temporal dev server (tests)', temporalCliPath, args, logFile);
+  await waitForPort(server, '127.0.0.1', port, 60_000, logFile);
+  const address = `127.0.0.1:${port}`;
+  await untilNamespaceAnswers(address);
+  stops.push(() => server.stop());
+  return { address, stop: () => server.stop() };
+}
+
+/** The dev server opens its port before its namespace is ready: asks until it answers. */
+async function untilNamespaceAnswers(address: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        return;
+      } catch (e) {
+        if (attempt >= 100) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
 }
 
 /** A time-skipping environment with the custom search attributes registered (one per test file). */

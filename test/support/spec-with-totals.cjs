@@ -44,6 +44,25 @@ function recordFailures(failures) {
   fs.appendFileSync(file, `${lines.join('\n\n')}\n`);
 }
 
+// `npm test` runs mocha in parallel workers, each writing one line per file it ran to
+// MOCHA_FILE_TIMES_FILE (hooks.ts); the last run prints the ten slowest files of both runs.
+function printSlowestFiles(file) {
+  let lines = [];
+  try {
+    lines = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return;
+  }
+  const slowest = lines.sort((a, b) => b.ms - a.ms).slice(0, 10);
+  if (slowest.length === 0) return;
+  process.stdout.write(`the ${slowest.length} slowest test files (wall time, hooks included):\n`);
+  for (const { file: f, ms } of slowest) process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${f}\n`);
+}
+
 class SpecWithTotals extends Spec {
   // Mocha's own summary ("N passing (20m)", "N pending", "N failing") is left out: the closing line
   // says it for both runs, and it is the one line of its kind. Failures are still listed in full.
@@ -63,6 +82,7 @@ class SpecWithTotals extends Spec {
       const file = process.env.MOCHA_TOTALS_FILE;
       const { passes, failures, pending } = file ? addToTotals(file, own) : own;
       if (process.env.MOCHA_TOTALS_MORE_TO_COME && !failures) return;
+      if (process.env.MOCHA_FILE_TIMES_FILE) printSlowestFiles(process.env.MOCHA_FILE_TIMES_FILE);
       const skipped = pending ? `, ${pending} skipped` : '';
       process.stdout.write(`mocha: ${passes} passed, ${failures} failed${skipped}\n`);
     });

@@ -35,6 +35,14 @@ describe('configuration', () => {
     assert.ok(Object.isFrozen(c));
   });
 
+  it("a mandate's run continues as new at most halfway to Temporal's default update limit, and never past 1,800", () => {
+    const temporalDefaultMaxTotalUpdates = 2_000;
+    const c = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.ok(c.MANDATE_UPDATES_PER_RUN <= temporalDefaultMaxTotalUpdates / 2, String(c.MANDATE_UPDATES_PER_RUN));
+    assert.equal(loadConfig({ MANDATE_UPDATES_PER_RUN: '100' }, { MASTER_KEY, OPS_TOKEN }).MANDATE_UPDATES_PER_RUN, 100);
+    assert.throws(() => loadConfig({ MANDATE_UPDATES_PER_RUN: '1801' }, { MASTER_KEY, OPS_TOKEN }), ConfigError);
+  });
+
   it('coerces numbers and booleans from strings', () => {
     const c = loadConfig({ API_PORT: '8080', SANDBOX_ENABLED: 'false', BANK_TIMEOUT_SECONDS: '5' }, { MASTER_KEY, OPS_TOKEN });
     assert.equal(c.API_PORT, 8080);
