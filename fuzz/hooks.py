@@ -51,9 +51,12 @@ EXPRESS_FIELDS = [
 
 
 def as_signed_text(value) -> str:
-    """The gateway concatenates numbers and strings as sent; anything else signs as empty."""
+    """The gateway concatenates numbers and strings as JavaScript's String() writes them (1000.0 is
+    "1000"); anything else signs as empty."""
     if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
         return ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
     return str(value)
 
 
@@ -96,52 +99,69 @@ MAX_SKIP_SECONDS = 366 * 24 * 3600
 IST = timezone(timedelta(hours=5, minutes=30))
 
 
+# The shapes make_valid keeps (the document's patterns, in ASCII).
+LEDGER_DATE_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2})?")
+IMPORTED_ID = re.compile(r"[A-Za-z0-9]{6,64}")
+TOKEN_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+SKIP_UNTIL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
+
+
 def make_valid(case) -> None:
     """Rules of a schema-valid request that depend on the gateway's state or on another field, which
-    the document states in words but JSON Schema cannot: a valid request the fuzzer generates is made
-    to keep them, so it is answered as valid (positive_data_acceptance allows no 400 for it)."""
+    the document states in words but JSON Schema cannot: a request the fuzzer generates is made to
+    keep them, so a valid one is answered as valid (positive_data_acceptance allows no 400 for it).
+    Each rule changes only fields that are schema-valid already, so an invalid request stays
+    invalid; it runs on every case, because schemathesis reclassifies a case after before_call (an
+    invalid API-key header the signing replaces leaves a valid request)."""
     body = case.body if isinstance(case.body, dict) else None
     op = (case.method.upper(), case.path)
     if op == ("POST", "/api/v1/ledger") and body is not None:
         # endDateTime not before startDateTime: swapping the two always gives a valid range.
         start, end = body.get("startDateTime"), body.get("endDateTime")
-        if isinstance(start, str) and isinstance(end, str) and ledger_bounds(start)[0] > ledger_bounds(end)[1]:
-            body["startDateTime"], body["endDateTime"] = end, start
-    elif op == ("POST", "/ops/v1/merchants") and body is not None and isinstance(body.get("merchantIdentifier"), str):
+        if all(isinstance(t, str) and LEDGER_DATE_TIME.fullmatch(t) for t in (start, end)):
+            if ledger_bounds(start)[0] > ledger_bounds(end)[1]:
+                body["startDateTime"], body["endDateTime"] = end, start
+    elif op == ("POST", "/ops/v1/merchants") and body is not None:
         # An identifier no merchant has yet (6 to 64 letters and digits), so the import is new, not 409.
-        body["merchantIdentifier"] = (uuid.uuid4().hex + body["merchantIdentifier"])[:64]
-    elif op == ("POST", "/ops/v1/operator-tokens") and body is not None and isinstance(body.get("name"), str):
+        mid = body.get("merchantIdentifier")
+        if isinstance(mid, str) and IMPORTED_ID.fullmatch(mid):
+            body["merchantIdentifier"] = (uuid.uuid4().hex + mid)[:64]
+    elif op == ("POST", "/ops/v1/operator-tokens") and body is not None:
         # A name no token has had (names are never reused), so the token is new, not 409.
-        body["name"] = (uuid.uuid4().hex[:12] + "-" + body["name"])[:64]
-    elif op == ("POST", "/sandbox/v1/time/skip") and body is not None and isinstance(body.get("until"), str):
+        name = body.get("name")
+        if isinstance(name, str) and TOKEN_NAME.fullmatch(name):
+            body["name"] = (uuid.uuid4().hex[:12] + "-" + name)[:64]
+    elif op == ("POST", "/sandbox/v1/time/skip") and body is not None:
         # `until` after the gateway's current time and at most a year ahead: the generated text picks
         # how far, the gateway's clock where from.
-        ahead = 1 + int(hashlib.sha256(body["until"].encode("utf-8")).hexdigest(), 16) % MAX_SKIP_SECONDS
-        until = datetime.fromtimestamp(gateway_now_ms(case) / 1000 + ahead, IST)
-        body["until"] = until.strftime("%Y-%m-%d %H:%M:%S")
+        until = body.get("until")
+        if isinstance(until, str) and SKIP_UNTIL.fullmatch(until):
+            ahead = 1 + int(hashlib.sha256(until.encode("utf-8")).hexdigest(), 16) % MAX_SKIP_SECONDS
+            moved = datetime.fromtimestamp(gateway_now_ms(case) / 1000 + ahead, IST)
+            body["until"] = moved.strftime("%Y-%m-%d %H:%M:%S")
     elif op == ("POST", "/transactU") and body is not None and isinstance(case.query, dict):
         # `data` is JSON text the form's schema can only call a string; v=12 and 13 (mandates) take
-        # an RSA-encrypted payerVpa the fuzzer does not make. A valid request is sent as v=8, the
-        # custom checkout, with the document's example data under an order id of its own.
-        case.query["v"] = "8"
-        body["data"] = json.dumps(
-            {
-                "merchantIdentifier": MERCHANT,
-                "returnUrl": "https://shop.example/zaakpay/return",
-                "orderDetail": {
-                    "orderId": "fuzz-" + uuid.uuid4().hex,
-                    "amount": "25000",
-                    "currency": "INR",
-                    "productDescription": "Cotton kurta",
-                },
-            }
-        )
+        # an RSA-encrypted payerVpa the fuzzer does not make. A request with a valid v is sent as
+        # v=8, the custom checkout, with the document's example data under an order id of its own.
+        if case.query.get("v") in ("8", "12", "13") and isinstance(body.get("data"), str):
+            case.query["v"] = "8"
+            body["data"] = json.dumps(
+                {
+                    "merchantIdentifier": MERCHANT,
+                    "returnUrl": "https://shop.example/zaakpay/return",
+                    "orderDetail": {
+                        "orderId": "fuzz-" + uuid.uuid4().hex,
+                        "amount": "25000",
+                        "currency": "INR",
+                        "productDescription": "Cotton kurta",
+                    },
+                }
+            )
 
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
-    if positive(case):
-        make_valid(case)
+    make_valid(case)
     if not SIGN:
         return
     names = schemes(case)
@@ -245,7 +265,7 @@ class signed_requests_authenticate:
         self.through = {}
 
     def after_response(self, ctx, response, case):
-        if not SIGN or case.meta is None or not case.meta.generation.mode.is_positive:
+        if not SIGN or not positive(case):
             return None
         if not schemes(case) & SIGNED_SCHEMES:
             return None
