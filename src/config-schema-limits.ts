@@ -26,6 +26,14 @@ export const limitSettings = z.object({
     .min(0)
     .default(50)
     .describe('requests per second per merchant and API family (429 past it); 0 turns limits off'),
+  SETTLEMENT_REPORT_CALLS_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(2)
+    .describe(
+      "calls an hour per merchant to Zaakpay's Settlement API (Zaakpay's own limit: 2); 429 past it; 0 turns the limit off",
+    ),
   AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce
     .number()
     .int()

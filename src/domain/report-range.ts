@@ -7,6 +7,16 @@ import { istWallClockToInstant } from './ist-time';
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
+/**
+ * A calendar date `yyyy-MM-dd` that exists (proleptic Gregorian, years 0000 to 9999: no 2026-06-31,
+ * 29 February only in leap years), as regular-expression source that JavaScript and JSON Schema
+ * validators read alike: ASCII digits spelt [0-9] (a JSON Schema generator may read \d as any
+ * Unicode digit), no look-around. The API reference states it, so the fuzzer's valid dates are real.
+ */
+export const CALENDAR_DATE_SOURCE =
+  '(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))' +
+  '|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+
 export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}))?$/;
 

@@ -7401,12 +7401,17 @@ export interface paths {
            *       "masterMerchantIdentifier": null
            *     }
            */
-          'application/json': {
-            /** @description null removes the link */
-            masterMerchantIdentifier: string | null;
-            /** @description the master's own name for this sub-merchant, as its split requests send it with isCustomIdentifier true; one sub-merchant per name and master; left out, the link has none */
-            customIdentifier?: string;
-          };
+          'application/json':
+            | {
+                /** @description the master merchant */
+                masterMerchantIdentifier: string;
+                /** @description the master's own name for this sub-merchant, as its split requests send it with isCustomIdentifier true; one sub-merchant per name and master; left out, the link has none */
+                customIdentifier?: string;
+              }
+            | {
+                /** @description null removes the link (and its custom identifier: send none) */
+                masterMerchantIdentifier: null;
+              };
         };
       };
       responses: {

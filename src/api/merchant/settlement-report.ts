@@ -17,8 +17,6 @@ import { parseJsonBody, readRawBody } from '../middleware/body';
 import { sharedLimiter } from '../middleware/rate-limit';
 
 export const SETTLEMENT_REPORT_PATH = '/api/v2/getSettlementReport';
-/** Zaakpay's note: two calls an hour per merchant. */
-export const SETTLEMENT_REPORT_CALLS_PER_HOUR = 2;
 
 /**
  * Zaakpay's Settlement API: `{merchantIdentifier, utr_date (dd-MM-yyyy), checksum}` with checksum =
@@ -30,11 +28,16 @@ export const SETTLEMENT_REPORT_CALLS_PER_HOUR = 2;
 export function settlementReportRoutes(deps: ApiDeps): Router {
   const router = new Router();
   const reads = settlementReads(deps.store.db);
-  const limiter = sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
-    points: SETTLEMENT_REPORT_CALLS_PER_HOUR,
-    durationSeconds: 3600,
-    keyPrefix: 'settlement-report',
-  });
+  // Zaakpay's note: two calls an hour per merchant (SETTLEMENT_REPORT_CALLS_PER_HOUR; 0: no limit).
+  const callsPerHour = deps.config.SETTLEMENT_REPORT_CALLS_PER_HOUR;
+  const limiter =
+    callsPerHour > 0
+      ? sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
+          points: callsPerHour,
+          durationSeconds: 3600,
+          keyPrefix: 'settlement-report',
+        })
+      : null;
 
   router.post(SETTLEMENT_REPORT_PATH, async (ctx: Context) => {
     const refuse = (code: SettlementReportCode) => {
@@ -60,7 +63,7 @@ export function settlementReportRoutes(deps: ApiDeps): Router {
       return refuse('checksumMismatch');
     const settlementDate = parseUtrDate(utrDate);
     if (!settlementDate) return refuse('dateInvalid');
-    const refusedForMs = await limiter.take(merchant.merchantIdentifier);
+    const refusedForMs = limiter ? await limiter.take(merchant.merchantIdentifier) : 0;
     if (refusedForMs > 0) {
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedForMs / 1000))));
       return refuse('limitExhausted');

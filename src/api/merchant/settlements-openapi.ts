@@ -3,8 +3,8 @@ import { hmacSha256Hex } from '../../domain/checksum';
 import { SettlementReportCodes, settlementReportChecksumString } from '../../domain/settlement-report';
 import { SplitCodes } from '../../domain/split';
 import {
+  masterLinkDocSchema,
   masterLinkResponseSchema,
-  masterLinkSchema,
   settlementAccountResponseSchema,
   settlementAccountSchema,
   confirmEarlySchema,
@@ -158,7 +158,7 @@ export function settlementPaths(): Record<string, object> {
           description:
             "The master's split API may then give this merchant shares of its orders. `customIdentifier` is the master's own name for it, which the master's split requests may send with `isCustomIdentifier: true` (one sub-merchant per name and master: another one's name is 409, 2062); a link without it has none. `null` removes the link and its name (splits already recorded stay). Refused with 409 (2061) when the master is the merchant itself or is itself a sub-merchant (splits do not chain). Unknown merchant or master: 404, code 2042.",
           security: [{ operatorToken: [] }],
-          request: masterLinkSchema,
+          request: masterLinkDocSchema,
           example: { masterMerchantIdentifier: null },
           responses: { 200: { description: 'the link as it now stands', schema: masterLinkResponseSchema } },
           errors: [400, 401, 404, 409, 413, 415, 503],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiErrorKind } from '../../domain/api-errors';
 import { BusinessResults } from '../../domain/api-errors';
 import { bulkRecordSchema, ledgerRecordSchema } from '../../domain/ledger-record';
+import { CALENDAR_DATE_SOURCE } from '../../domain/report-range';
 
 export const LEDGER_MAX_PAGE_SIZE = 10_000;
 export const LEDGER_DEFAULT_PAGE_SIZE = 1000;
@@ -10,11 +11,11 @@ export const BULK_DEFAULT_PAGE_SIZE = 10;
 /** Far beyond any real walk, and it keeps skip (pageNumber x pageSize) a safe integer. */
 const MAX_PAGE_NUMBER = 1_000_000;
 
-// Calendar-shaped patterns; a date that does not exist (2026-02-30) is refused by the route too.
-const DATE = '\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])';
+// Dates that exist (no 2026-02-30: the route checks it too) and times of day, in ASCII digits.
+const DATE = CALENDAR_DATE_SOURCE;
 const dateTimeField = z
   .string()
-  .regex(new RegExp(`^${DATE}( ([01]\\d|2[0-3]):[0-5]\\d)?$`), 'must be yyyy-MM-dd HH:mm, or yyyy-MM-dd for the whole day')
+  .regex(new RegExp(`^${DATE}( (?:[01][0-9]|2[0-3]):[0-5][0-9])?$`), 'must be yyyy-MM-dd HH:mm, or yyyy-MM-dd for the whole day')
   .describe('IST; yyyy-MM-dd HH:mm (that minute, inclusive) or yyyy-MM-dd (the whole day)');
 const pageNumberField = z.number().int().min(1).max(MAX_PAGE_NUMBER).optional().describe('default 1');
 

@@ -69,6 +69,17 @@ export const masterLinkSchema = z.strictObject({
     ),
 });
 
+/**
+ * The same as the API reference states it: a link (with its optional custom identifier), or `null`
+ * alone (an unlinked merchant has no custom identifier, which the route refuses with 400).
+ */
+export const masterLinkDocSchema = z.union([
+  masterLinkSchema.extend({ masterMerchantIdentifier: merchantIdentifierField.describe('the master merchant') }),
+  z.strictObject({
+    masterMerchantIdentifier: z.null().describe('null removes the link (and its custom identifier: send none)'),
+  }),
+]);
+
 export const masterLinkResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { CALENDAR_DATE_SOURCE } from '../../domain/report-range';
 import { isIsoDate } from '../../domain/settlement-calendar';
+
+/** A calendar date that exists, as the API reference states it (isIsoDate checks the same). */
+const CALENDAR_DATE = new RegExp(`^${CALENDAR_DATE_SOURCE}$`);
 
 export { feePlanSchema } from '../../domain/settlement-fees';
 
 /** `?date=yyyy-MM-dd` of the differences list (optional). */
 export const differencesQuerySchema = z.strictObject({
-  date: z.string().refine(isIsoDate, 'must be a yyyy-MM-dd date').optional(),
+  date: z.string().regex(CALENDAR_DATE, 'must be a yyyy-MM-dd date').refine(isIsoDate, 'must be a yyyy-MM-dd date').optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
@@ -13,7 +17,7 @@ export const differencesQuerySchema = z.strictObject({
 export const settlementRunSchema = z.strictObject({
   date: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a yyyy-MM-dd date')
+    .regex(CALENDAR_DATE, 'must be a yyyy-MM-dd date')
     .refine(isIsoDate, 'must be a yyyy-MM-dd date')
     .describe('the settlement (UTR) date, IST, yyyy-MM-dd'),
 });
