@@ -4,7 +4,10 @@
 // with MOCHA_TOTALS_FILE set, each run adds its counts to that file and prints the running total,
 // so the last line of `npm test` counts every test of both runs. The first run (MOCHA_TOTALS_MORE_TO_COME
 // set) prints its line only when something failed: a passing `npm test` prints exactly one such
-// line, its last, and CI never reads an intermediate total as the closing one.
+// line, its last, and CI never reads an intermediate total as the closing one. CI (.ci/run) runs
+// `npm test` with MOCHA_TOTALS_MORE_TO_COME=1 (the variable reaches both runs), then the production
+// stack's probes (`npm run test:production-stack`) with the same MOCHA_TOTALS_FILE: their line,
+// the last of CI, totals all three runs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
