@@ -41,4 +41,4 @@ jobs=${MOCHA_JOBS:-3}
 export MOCHA_TOTALS_FILE=test-output/mocha-totals.json MOCHA_FILE_TIMES_FILE=test-output/mocha-file-times.jsonl
 rm -f "$MOCHA_TOTALS_FILE" "$MOCHA_FILE_TIMES_FILE"
 MOCHA_TOTALS_MORE_TO_COME=1 npx mocha --parallel --jobs "$jobs" "${files[@]}"
-npm run -s test:bank-simulator
+MOCHA_PRINT_SLOWEST=1 npm run -s test:bank-simulator

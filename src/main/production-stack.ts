@@ -1,11 +1,12 @@
 /**
  * `npm run stack:production`: the production topology of docker-compose.yml on this machine,
- * without Docker (src/devstack/production/stack.ts), in its sandbox profile
- * (docker-compose.sandbox.yml): Caddy terminating TLS on the one public port, two API replicas
- * and two workers as staging (production refuses to pay through the simulator), the Temporal
- * server built from go.temporal.io/server on PostgreSQL with mTLS, the store with authentication,
- * and the bank simulator on loopback only, with its own secret and admin token, never behind
- * Caddy. Prints where everything is; Ctrl-C stops it all.
+ * without Docker (src/devstack/production/stack.ts): Caddy terminating TLS on the one public port,
+ * two API replicas and two workers with GATEWAY_ENV=production (deploy/production.env), the
+ * Temporal server built from go.temporal.io/server on PostgreSQL with mTLS, the store with
+ * authentication, and as the bank an acquirer double: the bank simulator (loopback only, its own
+ * secret and admin token) behind a second, loopback-only Caddy that serves it over TLS without its
+ * X-Bank-Simulator marker (docs/operators/production.md says why). Prints where everything is;
+ * Ctrl-C stops it all.
  *
  *   npm run stack:production [-- --data-dir .data/production-stack]
  */
@@ -23,12 +24,15 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string', default: path.join('.data', 'production-stack') },
       // For npm run test:production-stack: its webhook receiver listens on loopback.
       'allow-loopback-webhooks': { type: 'boolean', default: false },
+      // For npm run test:production-stack: its mandate probe moves the API replicas' clock.
+      'movable-clock': { type: 'boolean', default: false },
     },
   });
   const stack = await startProductionStack({
     dataDir: values['data-dir'],
     log: say,
     allowLoopbackWebhooks: values['allow-loopback-webhooks'],
+    movableClock: values['movable-clock'],
   });
   onShutdown(async () => {
     await stack.stop();
@@ -41,7 +45,7 @@ async function main(): Promise<void> {
   say(
     `          trust ${path.relative(process.cwd(), s.caddyRootCertificate)} (curl --cacert), e.g. curl --cacert ${path.relative(process.cwd(), s.caddyRootCertificate)} ${s.publicUrl}/health`,
   );
-  say('profile:  sandbox (docker-compose.sandbox.yml): api and workers as staging, the bank simulator as the bank');
+  say('profile:  production (GATEWAY_ENV=production): the bank is the acquirer double (the simulator behind TLS, unmarked)');
   say('loopback only:');
   say(`  API replicas       ${p.api.map((x) => `127.0.0.1:${x}`).join(', ')}`);
   say(
@@ -53,7 +57,11 @@ async function main(): Promise<void> {
   );
   say(`  PostgreSQL         127.0.0.1:${p.postgresql}`);
   say(`  store (FerretDB)   127.0.0.1:${p.store} (user gateway)`);
-  say(`  bank simulator     http://127.0.0.1:${p.bankSimulator} (the gateway's bank; /admin/* takes BANK_SIMULATOR_ADMIN_TOKEN)`);
+  say(`  acquirer double    https://127.0.0.1:${p.acquirer} (BANK_BASE_URL: the simulator's /v1 and /pages only)`);
+  say(
+    `  bank simulator     http://127.0.0.1:${p.bankSimulator} (marked X-Bank-Simulator; /admin/* takes BANK_SIMULATOR_ADMIN_TOKEN)`,
+  );
+  say(`  merchant's site    https://127.0.0.1:${p.merchantSite} (webhooks, to a receiver on 127.0.0.1:${p.merchantReceiver})`);
   say(`  codec site         http://127.0.0.1:${p.codec}/ops/v1/codec`);
   say(
     `secrets:  ${path.relative(process.cwd(), path.join(s.dataDir, 'secrets.json'))}; logs: ${path.relative(process.cwd(), path.join(s.dataDir, 'logs'))}`,

@@ -15,13 +15,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
-import {
-  apiEnvironment,
-  bankSimulatorUrlOf,
-  caddyEnvironment,
-  gatewayEnvironment,
-  SANDBOX_PROFILE,
-} from '../../src/devstack/production/environments';
+import { apiEnvironment, acquirerUrlOf, caddyEnvironment, gatewayEnvironment } from '../../src/devstack/production/environments';
 import {
   gatewayEnvFile,
   readEnvFile,
@@ -1022,27 +1016,25 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         const again = Object.keys(ownEnvironmentOf(s)).filter((k) => k in shared);
         assert.deepEqual(again, [], `${name} sets ${again.join(', ')} beside deploy/production.env`);
       }
-      // The native stack runs the sandbox profile: only the override's settings differ from the file.
-      for (const [k, v] of Object.entries(shared))
-        if (!(k in SANDBOX_PROFILE)) assert.equal(native[k], v, `the native stack's ${k}`);
+      // The native stack runs production's profile: every setting of the file as it is (GATEWAY_ENV=production).
+      for (const [k, v] of Object.entries(shared)) assert.equal(native[k], v, `the native stack's ${k}`);
+      assert.equal(native.GATEWAY_ENV, 'production');
     });
 
-    it("the native stack is docker-compose.sandbox.yml's profile: the same settings over deploy/production.env", () => {
-      const sandbox = loadSandboxCompose(compose);
+    it("the native stack is not docker-compose.sandbox.yml's profile: none of its settings but the bank's address and secret", () => {
       for (const name of [API, WORKER]) {
         const over = environmentOf(
           service(parse(readFileSync(path.join(root, 'docker-compose.sandbox.yml'), 'utf8'), { merge: true }) as Compose, name),
         );
-        // Besides the bank (its address and the simulator's secret), the override sets what the native stack sets.
-        const settings = Object.fromEntries(Object.entries(over).filter(([k]) => !['BANK_BASE_URL', 'BANK_SECRET'].includes(k)));
-        assert.deepEqual(settings, { ...SANDBOX_PROFILE }, `${name}: docker-compose.sandbox.yml's settings`);
-        const config = loadConfig(interpolatedEnv(service(sandbox, name)), {}, name === API);
-        assert.equal(config.GATEWAY_ENV, SANDBOX_PROFILE.GATEWAY_ENV, name);
+        for (const [k, v] of Object.entries(over)) {
+          if (k === 'BANK_BASE_URL' || k === 'BANK_SECRET') continue;
+          assert.notEqual(native[k], v, `${name}: the native stack does not set the sandbox profile's ${k}=${v}`);
+        }
       }
     });
 
-    it('the native gateway processes set the same variables as the sandbox profile of compose (but for what a container network needs) and validate as staging', () => {
-      const composeKeys = new Set(Object.keys(environmentOf(service(loadSandboxCompose(compose), WORKER))));
+    it('the native gateway processes set the same variables as compose (but for what a container network needs) and validate as production, their bank the acquirer double', () => {
+      const composeKeys = new Set(Object.keys(environmentOf(service(compose, WORKER))));
       // Compose's own: the UI's codec origins, key rotation and upgrade windows are operator options it passes through.
       for (const k of [
         'LOG_LEVEL',
@@ -1055,14 +1047,24 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
       const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!, ports.ops[0]!, secrets.OPS_TOKEN) });
-      assert.equal(config.GATEWAY_ENV, 'staging', 'production refuses a simulator bank');
+      assert.equal(config.GATEWAY_ENV, 'production');
       assert.equal(config.BANK_CONNECTOR, 'http');
       assert.equal(config.SANDBOX_ENABLED, false);
-      assert.equal(config.BANK_BASE_URL, bankSimulatorUrlOf(ports));
-      assert.equal(new URL(config.BANK_BASE_URL!).hostname, '127.0.0.1', 'the simulator on loopback, not behind Caddy');
-      assert.equal(config.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, "the simulator's own secret, no production BANK_SECRET");
+      assert.equal(config.TIME_SKIPPING, false);
+      assert.equal(config.BANK_BASE_URL, acquirerUrlOf(ports));
+      assert.equal(new URL(config.BANK_BASE_URL!).protocol, 'https:', 'production requires an https bank');
+      assert.equal(
+        new URL(config.BANK_BASE_URL!).hostname,
+        '127.0.0.1',
+        'the acquirer double on loopback, not behind the public Caddy',
+      );
+      assert.equal(
+        config.BANK_SECRET,
+        secrets.BANK_SIMULATOR_SECRET,
+        "the simulator's own secret, no real acquirer's BANK_SECRET",
+      );
       assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
-      // Nothing else changes between this and production but GATEWAY_ENV and the bank.
+      // Nothing else changes between this and compose's production but the bank.
       const production = loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false);
       for (const k of ['BANK_CONNECTOR', 'SANDBOX_ENABLED', 'MONGODB_DB', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const)
         assert.equal(config[k], production[k], k);

@@ -6,11 +6,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import net from 'node:net';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { isInPeakWindow } from '../../src/domain/peak-windows';
+import { signedCall } from '../../src/bank/signed-http';
+import { firstOffPeakInstant, isInPeakWindow } from '../../src/domain/peak-windows';
 import type { StackSecrets } from '../../src/devstack/production/secrets';
 import type { StackState } from '../../src/devstack/production/stack';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
@@ -36,12 +39,15 @@ describe('the production stack, probed from outside', function () {
   const state = readState();
   const secrets = JSON.parse(readFileSync(path.join(state.dataDir, 'secrets.json'), 'utf8')) as StackSecrets;
   const publicUrl = state.publicUrl;
-  /**
-   * The checkout helpers need a base URL and the bank's address: here Caddy and the simulator's
-   * loopback listener (the payer of these probes runs on this machine; a real acquirer's pages are public).
-   */
+  /** The simulator's own listener (loopback, plain http, marked): the bank's operator reads its books there. */
   const bankUrl = `http://127.0.0.1:${state.ports.bankSimulator}`;
-  const gw = { baseUrl: publicUrl, bank: { url: bankUrl } } as unknown as TestGateway;
+  /**
+   * The acquirer double: the gateway's BANK_BASE_URL and the address of the bank's payer pages. The
+   * checkout helpers need a base URL and the bank's address: here Caddy and the acquirer double
+   * (the payer of these probes runs on this machine; a real acquirer's pages are public).
+   */
+  const acquirerUrl = `https://127.0.0.1:${state.ports.acquirer}`;
+  const gw = { baseUrl: publicUrl, bank: { url: acquirerUrl } } as unknown as TestGateway;
   const adminAuth = { authorization: `Bearer ${secrets.BANK_SIMULATOR_ADMIN_TOKEN}` };
   /** The operator's side: an API replica's operator listener on loopback (never behind the public site). */
   const opsUrl = `http://127.0.0.1:${state.ports.ops[0]}`;
@@ -49,9 +55,10 @@ describe('the production stack, probed from outside', function () {
   let merchant: MerchantCredentials;
 
   before(async () => {
-    receiver = await startReceiver();
+    // Production delivers webhooks over https only: the merchant's site (the outside Caddy) fronts the receiver.
+    receiver = await startReceiver(undefined, state.ports.merchantReceiver);
     const res = await request(`${opsUrl}/ops/v1/merchants`, {
-      body: { name: 'Production Stack Chai', webhookUrl: receiver.url },
+      body: { name: 'Production Stack Chai', webhookUrl: `https://127.0.0.1:${state.ports.merchantSite}/hooks/payments` },
       headers: { authorization: `Bearer ${secrets.OPS_TOKEN}` },
     });
     assert.equal(res.status, 201, res.text);
@@ -141,26 +148,46 @@ describe('the production stack, probed from outside', function () {
       assert.ok(publicBinds.includes(state.ports.https), 'the TLS port is public');
     });
 
-    it('from another network namespace (the public side), only Caddy answers', function () {
+    const p = state.ports;
+    const candidates = [
+      p.https,
+      p.http,
+      ...p.api,
+      ...p.ops,
+      p.bankSimulator,
+      p.acquirer,
+      p.merchantSite,
+      p.merchantReceiver,
+      p.codec,
+      p.postgresql,
+      p.store,
+      p.temporal.frontend,
+      p.temporal.frontendHttp,
+      p.temporal.history,
+      p.temporal.matching,
+      p.temporal.worker,
+    ];
+
+    // The public side: the machine's published addresses, on every machine; and, where the machine
+    // lets us make one, a network namespace of our own (a second host's view over a veth pair).
+    it("from the public side (the machine's published addresses; a network namespace where allowed), only Caddy answers", async () => {
+      const addresses = publishedAddresses();
+      assert.ok(addresses.length > 0, 'this machine has an address beyond loopback (else nothing is published)');
+      for (const address of addresses) {
+        const answered = (await Promise.all(candidates.map(async (port) => ((await connects(address, port)) ? port : 0)))).filter(
+          Boolean,
+        );
+        assert.deepEqual(answered.sort(), [p.https, p.http].sort(), `answered at ${address}: ${answered.join(', ')}`);
+        const health = await rawHttps(p.https, '/health', 'localhost', state.caddyRootCertificate, address);
+        assert.equal(health.status, 200, `https://${address}:${p.https}/health: ${health.status} ${health.body.slice(0, 200)}`);
+        for (const route of ['/ops/v1/merchants', '/metrics', '/sandbox/v1/time', '/docs']) {
+          const res = await rawHttps(p.https, route, 'localhost', state.caddyRootCertificate, address);
+          assert.equal(res.status, 404, `https://${address}:${p.https}${route}: ${res.status}`);
+        }
+      }
       const ns = publicSide();
-      if (!ns) return this.skip();
+      if (!ns) return;
       try {
-        const p = state.ports;
-        const candidates = [
-          p.https,
-          p.http,
-          ...p.api,
-          ...p.ops,
-          p.bankSimulator,
-          p.codec,
-          p.postgresql,
-          p.store,
-          p.temporal.frontend,
-          p.temporal.frontendHttp,
-          p.temporal.history,
-          p.temporal.matching,
-          p.temporal.worker,
-        ];
         const answered = ns.probe(candidates);
         assert.deepEqual(answered.sort(), [p.https, p.http].sort(), `answered from the public side: ${answered.join(', ')}`);
         const health = ns.curl(`https://localhost:${p.https}/health`, state.caddyRootCertificate);
@@ -172,7 +199,7 @@ describe('the production stack, probed from outside', function () {
     });
   });
 
-  describe('the bank: the sandbox profile (production refuses the simulator)', () => {
+  describe('the gateway runs as production, its bank the acquirer double', () => {
     /** A running process's environment, as /proc shows it to the user who started the stack. */
     const environOf = (name: string): Record<string, string> => {
       const pid = readState().processes[name]?.pid;
@@ -185,12 +212,14 @@ describe('the production stack, probed from outside', function () {
       );
     };
 
-    it("the gateway runs as staging, its bank the simulator on loopback, signed with the simulator's own secret", () => {
+    it("every API replica and worker runs with GATEWAY_ENV=production, the http connector, the acquirer double over https, the simulator's own secret", () => {
       for (const name of ['api-1', 'api-2', 'worker-1', 'worker-2']) {
         const env = environOf(name);
-        assert.equal(env.GATEWAY_ENV, 'staging', name);
-        assert.equal(env.SANDBOX_ENABLED, 'false', name);
-        assert.equal(env.BANK_BASE_URL, bankUrl, name);
+        assert.equal(env.GATEWAY_ENV, 'production', name);
+        assert.equal(env.BANK_CONNECTOR, 'http', name);
+        assert.equal(env.SANDBOX_ENABLED, undefined, `${name}: production's default (off), never set`);
+        assert.equal(env.TIME_SKIPPING, undefined, name);
+        assert.equal(env.BANK_BASE_URL, acquirerUrl, name);
         assert.equal(env.BANK_SECRET, secrets.BANK_SIMULATOR_SECRET, name);
       }
       const simulator = environOf('bank simulator');
@@ -199,7 +228,29 @@ describe('the production stack, probed from outside', function () {
       assert.notEqual(simulator.GATEWAY_ENV, 'production');
     });
 
-    it('its admin routes take its admin token, and every answer says it is the simulator', async () => {
+    it("the simulator marks every answer on its own listener; the acquirer double forwards the signed protocol unmarked, and nothing of the simulator's admin", async () => {
+      const own = await signedCall({
+        secret: secrets.BANK_SIMULATOR_SECRET,
+        method: 'GET',
+        url: `${bankUrl}/v1/payments/probe-unknown`,
+        timeoutMs: 10_000,
+      });
+      assert.equal(own.headers['x-bank-simulator'], 'sandbox', 'a production gateway pointed here refuses to start');
+      const double = await signedCall({
+        secret: secrets.BANK_SIMULATOR_SECRET,
+        method: 'GET',
+        url: `${acquirerUrl}/v1/payments/probe-unknown`,
+        timeoutMs: 10_000,
+      });
+      assert.equal(double.status, own.status, 'the same answer to a signed inquiry');
+      assert.equal(double.headers['x-bank-simulator'], undefined, 'unmarked: a production gateway accepts it');
+      for (const route of ['/admin/books', '/ADMIN/books', '/admin/faults', '/openapi.json', '/health']) {
+        const res = await request(`${acquirerUrl}${route}`, { headers: adminAuth });
+        assert.equal(res.status, 404, `${route} through the acquirer double: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    });
+
+    it("the simulator's admin routes (its own listener) take its admin token only", async () => {
       const url = `${bankUrl}/admin/books?merchantIdentifier=${merchant.merchantIdentifier}`;
       assert.equal((await request(url)).status, 401, 'no token');
       assert.equal(
@@ -209,7 +260,33 @@ describe('the production stack, probed from outside', function () {
       );
       const ok = await request(url, { headers: adminAuth });
       assert.equal(ok.status, 200, ok.text);
-      assert.equal(ok.headers.get('x-bank-simulator'), 'sandbox', 'a production gateway refuses such answers');
+    });
+  });
+
+  describe('nothing of the sandbox in the production gateway', () => {
+    /** Every route of src/api/sandbox (the sandbox payer, its QR, checkout return, mandates, time). */
+    const sandboxRoutes = [
+      ['GET', '/sandbox/v1/time'],
+      ['POST', '/sandbox/v1/time/skip'],
+      ['POST', '/sandbox/v1/payments'],
+      ['POST', '/sandbox/v1/qr/pay'],
+      ['POST', '/sandbox/v1/checkout/return'],
+      ['POST', '/sandbox/v1/mandates/revoke'],
+    ] as const;
+    const listeners = () => [
+      ['the public port', publicUrl],
+      ...state.ports.api.map((port, i) => [`api-${i + 1}'s own listener`, `http://127.0.0.1:${port}`]),
+      ...state.ports.ops.map((port, i) => [`api-${i + 1}'s operator listener`, `http://127.0.0.1:${port}`]),
+    ];
+    it('every /sandbox/v1 route answers 404 on the public port, on each replica behind Caddy, and on each operator listener (even with the break-glass token)', async () => {
+      for (const [where, base] of listeners()) {
+        for (const [method, route] of sandboxRoutes) {
+          for (const headers of [{}, { authorization: `Bearer ${secrets.OPS_TOKEN}` }] as Record<string, string>[]) {
+            const res = await request(`${base}${route}`, { method, headers, ...(method === 'POST' ? { body: {} } : {}) });
+            assert.equal(res.status, 404, `${where}: ${method} ${route}: ${res.status} ${res.text.slice(0, 200)}`);
+          }
+        }
+      }
     });
   });
 
@@ -264,8 +341,8 @@ describe('the production stack, probed from outside', function () {
       });
     }
 
-    it('serves /docs (Swagger UI) because it runs as staging: production does not mount it, /openapi.json stays', async () => {
-      assert.equal((await request(`${publicUrl}/docs`)).status, 200, 'staging serves the API reference page');
+    it('does not serve /docs (Swagger UI): production does not mount it; /openapi.json stays', async () => {
+      assert.equal((await request(`${publicUrl}/docs`)).status, 404, 'production serves no API reference page');
       assert.equal((await request(`${publicUrl}/openapi.json`)).status, 200);
     });
 
@@ -313,24 +390,56 @@ describe('the production stack, probed from outside', function () {
       }
     });
 
-    it('a mandate notify: /transactU?v=13 through Caddy, the mandate approved by the bank, the debit scheduled (1109)', async () => {
+    /**
+     * Moves the wall clock the API replicas read (libfaketime's offset file, run.ts starts the stack
+     * with --movable-clock) so that it reads `to`, and waits until both replicas' HTTP Date headers
+     * say so. The workers, Temporal and everything else keep the real clock.
+     */
+    async function moveApiClock(to: Date | 'real'): Promise<void> {
+      const clockFile = state.clockFile;
+      assert.ok(clockFile, 'the stack runs with a movable clock (npm run test:production-stack passes --movable-clock)');
+      const offsetS = to === 'real' ? 0 : Math.round((to.getTime() - Date.now()) / 1000);
+      writeFileSync(clockFile, `${offsetS >= 0 ? '+' : ''}${offsetS}\n`);
+      const deadline = Date.now() + 30_000;
+      for (const port of state.ports.api) {
+        for (;;) {
+          const res = await request(`http://127.0.0.1:${port}/health`);
+          const skew = Date.parse(res.headers.get('date') ?? '') - (Date.now() + offsetS * 1000);
+          if (Math.abs(skew) < 5_000) break;
+          if (Date.now() > deadline) throw new Error(`api on ${port}: its clock did not move (skew ${skew} ms)`);
+          await sleep(250);
+        }
+      }
+    }
+
+    it('a mandate notify: /transactU?v=13 through Caddy, refused inside a peak window (1118) and scheduled outside one (1109), the clock moved', async () => {
       const parent = newOrderId('prod-mandate');
       const created = await transactU(publicUrl, merchant, createData(merchant, { orderId: parent, today: new Date() }));
       assert.equal(created.json?.responseCode, '1101', created.text);
       const active = await finalStatus(parent);
       assert.equal(active.txnStatus, '0', `the bank approved the mandate: ${JSON.stringify(active)}`);
-      // The day after tomorrow at 08:00 IST: at least 24 hours ahead, outside the peak windows.
+      // Whatever the hour of this run: the API's clock is moved into the next peak window (5 minutes
+      // after it opens), then to 5 minutes after that window closes. Forward only, under a day.
+      let inPeak = new Date(Math.ceil(Date.now() / 60_000) * 60_000);
+      while (!isInPeakWindow(inPeak)) inPeak = new Date(inPeak.getTime() + 60_000);
+      inPeak = new Date(inPeak.getTime() + 5 * 60_000);
+      const offPeak = new Date(firstOffPeakInstant(inPeak).getTime() + 5 * 60_000);
+      assert.ok(isInPeakWindow(inPeak) && !isInPeakWindow(offPeak));
+      // Two IST days after the moved clock's, at 08:00 IST: more than 24 hours ahead, outside the peak windows.
+      const executionDate = `${istDate(offPeak, 2)} 08:00:00`;
       const debit = newOrderId('prod-debit');
-      const executionDate = `${istDate(new Date(), 2)} 08:00:00`;
-      const notified = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
-      assert.equal(notified.status, 200, notified.text);
-      // The stack runs on the real clock: a notify sent inside a peak window is refused by design
-      // (1118) after the gateway read and authenticated it through Caddy; outside one it is scheduled.
-      if (isInPeakWindow(new Date())) {
-        assert.equal(notified.json?.responseCode, '1118', notified.text);
-        return;
+      try {
+        await moveApiClock(inPeak);
+        const refused = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
+        assert.equal(refused.status, 200, refused.text);
+        assert.equal(refused.json?.responseCode, '1118', `at ${inPeak.toISOString()}, in a peak window: ${refused.text}`);
+        await moveApiClock(offPeak);
+        const notified = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
+        assert.equal(notified.status, 200, notified.text);
+        assert.equal(notified.json?.responseCode, '1109', `at ${offPeak.toISOString()}, off peak: ${notified.text}`);
+      } finally {
+        await moveApiClock('real');
       }
-      assert.equal(notified.json?.responseCode, '1109', notified.text);
       assert.equal((await statusOf(debit))?.txnStatus, '2', 'the debit waits for its executionDate');
     });
   });
@@ -513,7 +622,7 @@ function publicSide():
   for (const s of steps) {
     const r = ip(...s);
     if (r.status !== 0) {
-      console.log(`      (no network namespace here: ip ${s.join(' ')}: ${r.stderr.trim()})`);
+      console.error(`      (no network namespace here, the published addresses only: ip ${s.join(' ')}: ${r.stderr.trim()})`);
       remove();
       return undefined;
     }
@@ -552,11 +661,35 @@ function publicSide():
   };
 }
 
-/** An https request to Caddy's public port with any Host header (SNI stays the public host). */
-function rawHttps(port: number, route: string, host: string, ca: string): Promise<{ status: number; body: string }> {
+/** The machine's addresses beyond loopback: where a port bound to every interface is published. */
+function publishedAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => !a.internal && !(a.family === 'IPv6' && a.address.toLowerCase().startsWith('fe80')))
+    .map((a) => a.address);
+}
+
+/** Whether a TCP connection to address:port is accepted (within 2 s). */
+function connects(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: address, port });
+    s.setTimeout(2000, () => (s.destroy(), resolve(false)));
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** An https request to Caddy's public port with any Host header (SNI stays the public host), at any of its addresses. */
+function rawHttps(
+  port: number,
+  route: string,
+  host: string,
+  ca: string,
+  address = '127.0.0.1',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const req = https.request(
-      { host: '127.0.0.1', port, path: route, servername: 'localhost', headers: { host }, ca: readFileSync(ca) },
+      { host: address, port, path: route, servername: 'localhost', headers: { host }, ca: readFileSync(ca) },
       (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));

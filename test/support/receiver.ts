@@ -20,6 +20,8 @@ export type ReceiverAnswer = { status: number; body: string; headers?: Record<st
  */
 export async function startReceiver(
   answer: (n: number) => ReceiverAnswer | Promise<ReceiverAnswer> = () => ({ status: 200, body: 'SUCCESS' }),
+  /** A fixed port (a TLS site in front of it expects it there); any free one by default. */
+  port = 0,
 ) {
   const calls: ReceivedCall[] = [];
   const server = http.createServer((req, res) => {
@@ -40,7 +42,7 @@ export async function startReceiver(
     });
   });
   const waiters: { n: number; resolve: () => void }[] = [];
-  server.listen(0, '127.0.0.1');
+  server.listen(port, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/payments`,

@@ -4,7 +4,10 @@
 // with MOCHA_TOTALS_FILE set, each run adds its counts to that file and prints the running total,
 // so the last line of `npm test` counts every test of both runs. The first run (MOCHA_TOTALS_MORE_TO_COME
 // set) prints its line only when something failed: a passing `npm test` prints exactly one such
-// line, its last, and CI never reads an intermediate total as the closing one.
+// line, its last, and CI never reads an intermediate total as the closing one. CI (.ci/run) runs
+// `npm test` with MOCHA_TOTALS_MORE_TO_COME=1 (the variable reaches both runs), then the production
+// stack's probes (`npm run test:production-stack`) with the same MOCHA_TOTALS_FILE: their line,
+// the last of CI, totals all three runs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,7 +48,8 @@ function recordFailures(failures) {
 }
 
 // `npm test` runs mocha in parallel workers, each writing one line per file it ran to
-// MOCHA_FILE_TIMES_FILE (hooks.ts); the last run prints the ten slowest files of both runs.
+// MOCHA_FILE_TIMES_FILE (hooks.ts); its last run (MOCHA_PRINT_SLOWEST set) prints the ten slowest
+// files of both runs, before the closing line.
 function printSlowestFiles(file) {
   let lines = [];
   try {
@@ -81,8 +85,8 @@ class SpecWithTotals extends Spec {
       const own = { passes: this.stats.passes, failures: this.stats.failures, pending: this.stats.pending };
       const file = process.env.MOCHA_TOTALS_FILE;
       const { passes, failures, pending } = file ? addToTotals(file, own) : own;
+      if (process.env.MOCHA_PRINT_SLOWEST && process.env.MOCHA_FILE_TIMES_FILE) printSlowestFiles(process.env.MOCHA_FILE_TIMES_FILE);
       if (process.env.MOCHA_TOTALS_MORE_TO_COME && !failures) return;
-      if (process.env.MOCHA_FILE_TIMES_FILE) printSlowestFiles(process.env.MOCHA_FILE_TIMES_FILE);
       const skipped = pending ? `, ${pending} skipped` : '';
       process.stdout.write(`mocha: ${passes} passed, ${failures} failed${skipped}\n`);
     });

@@ -167,7 +167,8 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
   async function activeMandate(o: { updatesPerRun?: number } = {}): Promise<string> {
     const orderId = newId('mandate');
     const now = await serverNow();
-    const answer = await createMandate({ ...deps, ...o }, merchant, {
+    const config = o.updatesPerRun ? { ...deps.config, MANDATE_UPDATES_PER_RUN: o.updatesPerRun } : deps.config;
+    const answer = await createMandate({ ...deps, config }, merchant, {
       orderId,
       amountPaise: 500_000,
       productDescription: 'Milk',

@@ -4,21 +4,29 @@ import { gatewayEnvFile, PUBLIC_HOST, readEnvFile, type StackPorts } from './set
 
 /**
  * The environments the production stack gives Caddy and the gateway's processes: the shared env
- * file (deploy/production.env, also compose's), docker-compose.sandbox.yml's overrides (the bank
- * is the simulator, which production refuses), plus what is this machine's (loopback addresses,
- * file paths, the generated secrets). test/deploy/compose.test.ts compares them with compose's.
+ * file (deploy/production.env, also compose's: GATEWAY_ENV=production, BANK_CONNECTOR=http), plus
+ * what is this machine's (loopback addresses, file paths, the generated secrets) and the bank: the
+ * acquirer double (the simulator behind the outside Caddy's TLS, outside.Caddyfile), whose secret
+ * is the simulator's own. test/deploy/compose.test.ts compares them with compose's.
  */
 
 export const publicUrlOf = (ports: StackPorts) => `https://${PUBLIC_HOST}:${ports.https}`;
-/** The simulator's only listener: loopback, plain http, like its internal network in compose; never behind Caddy. */
+/** The simulator's own listener: loopback, plain http, marked X-Bank-Simulator; the probes read its /admin/* there. */
 export const bankSimulatorUrlOf = (ports: StackPorts) => `http://127.0.0.1:${ports.bankSimulator}`;
+/** The acquirer double (BANK_BASE_URL, and the address of the bank's payer pages): https on loopback, unmarked. */
+export const acquirerUrlOf = (ports: StackPorts) => `https://127.0.0.1:${ports.acquirer}`;
+/** The merchant's site: the probes' webhook receiver behind https, as production requires of webhook URLs. */
+export const merchantSiteUrlOf = (ports: StackPorts) => `https://127.0.0.1:${ports.merchantSite}`;
 
-/**
- * docker-compose.sandbox.yml's settings of api and worker over deploy/production.env: a production
- * gateway refuses to start against the simulator (its answers carry X-Bank-Simulator), so the
- * gateway runs as staging, with the payer-facing sandbox routes off as in production.
- */
-export const SANDBOX_PROFILE = { GATEWAY_ENV: 'staging', SANDBOX_ENABLED: 'false' } as const;
+/** The variables src/devstack/production/outside.Caddyfile reads. */
+export function outsideCaddyEnvironment(ports: StackPorts): Record<string, string> {
+  return {
+    ACQUIRER_SITE: acquirerUrlOf(ports),
+    BANK_SIMULATOR: `127.0.0.1:${ports.bankSimulator}`,
+    MERCHANT_SITE: merchantSiteUrlOf(ports),
+    MERCHANT_RECEIVER: `127.0.0.1:${ports.merchantReceiver}`,
+  };
+}
 
 /** The variables deploy/caddy/Caddyfile reads. */
 export function caddyEnvironment(ports: StackPorts, codecToken: string): Record<string, string> {
@@ -44,7 +52,6 @@ export function gatewayEnvironment(o: {
 }): Record<string, string> {
   return {
     ...readEnvFile(gatewayEnvFile),
-    ...SANDBOX_PROFILE,
     NODE_EXTRA_CA_CERTS: o.caddyRootCertificate,
     MONGODB_URI: `mongodb://gateway:${o.secrets.STORE_PASSWORD}@127.0.0.1:${o.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal.frontend}`,
@@ -53,11 +60,11 @@ export function gatewayEnvironment(o: {
     TEMPORAL_TLS_KEY_FILE: path.join(o.temporalTlsGatewayDir, 'client.key'),
     MASTER_KEY: o.secrets.MASTER_KEY,
     PUBLIC_BASE_URL: publicUrlOf(o.ports),
-    BANK_BASE_URL: bankSimulatorUrlOf(o.ports),
-    // The simulator's own secret (as the sandbox profile's BANK_SECRET=${BANK_SIMULATOR_SECRET}):
-    // this stack holds no production BANK_SECRET at all.
+    BANK_BASE_URL: acquirerUrlOf(o.ports),
+    // The acquirer double's secret is the simulator's own: this stack holds no real acquirer's
+    // BANK_SECRET at all.
     BANK_SECRET: o.secrets.BANK_SIMULATOR_SECRET,
-    // Staging, like production, refuses the sandbox payee; the simulator accepts any.
+    // Production refuses the sandbox payee; the simulator accepts any.
     UPI_PAYEE_VPA: 'merchantgateway@stackbank',
     ...(o.allowLoopbackWebhooks ? { WEBHOOK_ALLOW_LOOPBACK: 'true' } : {}),
   };

@@ -15,6 +15,8 @@ export const TEMPORAL_SERVER_VERSION = '1.32.0';
 export const gatewayEnvFile = path.join(projectRoot, 'deploy', 'production.env');
 export const temporalServerEnvFile = path.join(projectRoot, 'deploy', 'temporal', 'server.env');
 export const caddyfile = path.join(projectRoot, 'deploy', 'caddy', 'Caddyfile');
+/** The stack's stand-in for the world outside the gateway (the acquirer's TLS front, the merchant's site): never deployed. */
+export const outsideCaddyfile = path.join(projectRoot, 'src', 'devstack', 'production', 'outside.Caddyfile');
 export const temporalTlsScript = path.join(projectRoot, 'deploy', 'temporal-tls', 'generate.sh');
 export const temporalSchemaScript = path.join(projectRoot, 'deploy', 'temporal', 'setup-postgresql.sh');
 export const searchAttributesScript = path.join(projectRoot, 'temporal-config', 'register-search-attributes.sh');
@@ -53,8 +55,14 @@ export function stackPorts() {
     api: [envPort('PROD_STACK_API1_PORT', 13001), envPort('PROD_STACK_API2_PORT', 13002)],
     /** Loopback: each API replica's operator listener (OPS_PORT: the ops API and /metrics; never behind the public site). */
     ops: [envPort('PROD_STACK_OPS1_PORT', 13101), envPort('PROD_STACK_OPS2_PORT', 13102)],
-    /** Loopback: the bank simulator (BANK_BASE_URL; never behind Caddy). */
+    /** Loopback: the bank simulator's own listener (plain http, marked X-Bank-Simulator; its /admin/* for the probes; never behind the public Caddy). */
     bankSimulator: envPort('PROD_STACK_BANK_SIMULATOR_PORT', 14100),
+    /** Loopback: the acquirer double, the simulator behind the outside Caddy's TLS (BANK_BASE_URL; the acquirer protocol and payer pages only, unmarked). */
+    acquirer: envPort('PROD_STACK_ACQUIRER_PORT', 14443),
+    /** Loopback: the merchant's webhook site (https, the outside Caddy) in front of the probes' receiver (merchantReceiver). */
+    merchantSite: envPort('PROD_STACK_MERCHANT_SITE_PORT', 14444),
+    /** Loopback: the probes' webhook receiver (plain http, reached through merchantSite only). */
+    merchantReceiver: envPort('PROD_STACK_MERCHANT_RECEIVER_PORT', 14200),
     /** Loopback: Temporal UI's codec site (Caddy adds the codec-scoped operator token). */
     codec: envPort('PROD_STACK_CODEC_PORT', 18234),
     postgresql: envPort('PROD_STACK_POSTGRESQL_PORT', 15432),

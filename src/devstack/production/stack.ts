@@ -1,15 +1,30 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFerretdb } from '../ferretdb';
 import { installLocalServers, installTemporalServer, SetupError } from '../install';
 import { projectRoot } from '../paths';
 import { startProcess, waitForPort } from '../process';
-import { apiEnvironment, bankSimulatorUrlOf, caddyEnvironment, gatewayEnvironment, publicUrlOf } from './environments';
+import {
+  acquirerUrlOf,
+  apiEnvironment,
+  caddyEnvironment,
+  gatewayEnvironment,
+  outsideCaddyEnvironment,
+  publicUrlOf,
+} from './environments';
 import { ensureStackOperatorTokens, STACK_OPERATOR_TOKENS } from './operator-tokens';
-import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
+import { ensureDatabase, ensureRole, postgresqlBinDir, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
-import { caddyfile, gatewayEnvFile, readEnvFile, stackPorts, TEMPORAL_SERVER_VERSION, type StackPorts } from './settings';
+import {
+  caddyfile,
+  gatewayEnvFile,
+  outsideCaddyfile,
+  readEnvFile,
+  stackPorts,
+  TEMPORAL_SERVER_VERSION,
+  type StackPorts,
+} from './settings';
 import { supervise, type Supervised } from './supervisor';
 import {
   issueTemporalCertificates,
@@ -31,6 +46,11 @@ export interface StackState {
   ports: StackPorts;
   caddyRootCertificate: string;
   dataDir: string;
+  /**
+   * With movableClock: the file the API replicas' clock reads its offset from (libfaketime's
+   * FAKETIME_TIMESTAMP_FILE, "+<seconds>", read again at most once a second).
+   */
+  clockFile?: string;
   processes: Record<string, { pid: number | undefined; restarts: number }>;
 }
 
@@ -46,6 +66,12 @@ export async function startProductionStack(o: {
   dataDir: string;
   log: Log;
   allowLoopbackWebhooks?: boolean;
+  /**
+   * For npm run test:production-stack: the API replicas run with libfaketime preloaded, reading an
+   * offset from DATA/clock/offset ("+0" at start), so a probe can move the clock the gateway reads
+   * (the machine's, as far as the replicas can tell) without any setting of the gateway's.
+   */
+  movableClock?: boolean;
 }): Promise<ProductionStack> {
   const log = o.log;
   const ports = stackPorts();
@@ -61,6 +87,7 @@ export async function startProductionStack(o: {
 
   try {
     const caddy = findCaddy();
+    const faketime = o.movableClock ? findLibfaketime() : undefined;
     const { moduleDir } = installTemporalServer(TEMPORAL_SERVER_VERSION, log);
     installLocalServers({ temporal: true, ferretdb: true, log });
 
@@ -128,12 +155,28 @@ export async function startProductionStack(o: {
     const publicUrl = publicUrlOf(ports);
     log(`caddy: ${publicUrl} (TLS, its local CA: ${path.relative(projectRoot, caddyRoot)})`);
 
+    // The world outside the gateway, on loopback: the acquirer double and the merchant's site, TLS
+    // from the same local CA (the same storage), so the gateway trusts one root.
+    const outsideCaddy = startProcess(
+      'outside Caddy',
+      caddy,
+      ['run', '--config', outsideCaddyfile, '--adapter', 'caddyfile'],
+      path.join(logDir, 'outside-caddy.log'),
+      { ...process.env, XDG_DATA_HOME: caddyData, XDG_CONFIG_HOME: caddyData, ...outsideCaddyEnvironment(ports) },
+    );
+    stoppers.push({ name: 'outside Caddy', stop: () => outsideCaddy.stop() });
+    await waitForPort(outsideCaddy, '127.0.0.1', ports.acquirer, 30_000, path.join(logDir, 'outside-caddy.log'));
+    log(
+      `outside: the acquirer double at ${acquirerUrlOf(ports)} (the simulator behind TLS, unmarked), the merchant's site at https://127.0.0.1:${ports.merchantSite}`,
+    );
+
     const nodeEnv = { NODE_EXTRA_CA_CERTS: caddyRoot };
     const tsx = (entry: string, args: string[] = []) =>
       [process.execPath, ['--import', 'tsx', path.join(projectRoot, entry), ...args]] as const;
 
     // The bank simulator as docker-compose.sandbox.yml runs it: not the gateway (never
     // GATEWAY_ENV=production), its own secret and admin token, no BANK_SECRET, on loopback only.
+    // The gateway reaches it through the acquirer double, whose address its payer pages carry.
     const simulator = await supervise(
       'bank simulator',
       async () => {
@@ -143,7 +186,7 @@ export async function startProductionStack(o: {
           '--port',
           String(ports.bankSimulator),
           '--public-url',
-          bankSimulatorUrlOf(ports),
+          acquirerUrlOf(ports),
           '--quiet',
         ]);
         const logFile = path.join(logDir, 'bank-simulator.log');
@@ -191,9 +234,29 @@ export async function startProductionStack(o: {
       supervised.push(w);
       stoppers.push({ name, stop: () => w.stop() });
     }
+    let clockFile: string | undefined;
+    let clockEnv: Record<string, string> = {};
+    if (faketime) {
+      clockFile = path.join(dataDir, 'clock', 'offset');
+      mkdirSync(path.dirname(clockFile), { recursive: true });
+      writeFileSync(clockFile, '+0\n');
+      // Monotonic clocks stay real (timers, timeouts); only the wall clock (Date) moves.
+      clockEnv = {
+        LD_PRELOAD: faketime,
+        FAKETIME_TIMESTAMP_FILE: clockFile,
+        FAKETIME_CACHE_DURATION: '1',
+        DONT_FAKE_MONOTONIC: '1',
+      };
+      log(`clock: the API replicas read the wall clock through libfaketime, offset in ${path.relative(projectRoot, clockFile)}`);
+    }
     for (const [i, port] of ports.api.entries()) {
       const name = `api-${i + 1}`;
-      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i]!, secrets.OPS_TOKEN), port);
+      const api = await gatewayProcess(
+        name,
+        'src/main/api.ts',
+        { ...apiEnvironment(port, ports.ops[i]!, secrets.OPS_TOKEN), ...clockEnv },
+        port,
+      );
       supervised.push(api);
       stoppers.push({ name, stop: () => api.stop() });
     }
@@ -204,10 +267,12 @@ export async function startProductionStack(o: {
       ports,
       caddyRootCertificate: caddyRoot,
       dataDir,
+      ...(clockFile ? { clockFile } : {}),
       processes: Object.fromEntries([
         ['postgresql', { pid: postgresql.child.pid, restarts: 0 }],
         ['ferretdb', { pid: store.process.child.pid, restarts: 0 }],
         ['caddy', { pid: caddyProcess.child.pid, restarts: 0 }],
+        ['outside caddy', { pid: outsideCaddy.child.pid, restarts: 0 }],
         ...supervised.map((s) => [s.name, { pid: s.current().child.pid, restarts: s.restarts() }]),
       ]),
     });
@@ -240,6 +305,43 @@ function findCaddy(): string {
     );
   }
   return 'caddy';
+}
+
+/**
+ * The Debian packages the stack runs that this machine lacks (caddy, postgresql, libfaketime), as
+ * the stack looks for them: .ci/run installs exactly these before `npm run test:production-stack`.
+ */
+export function missingDebianPackages(): string[] {
+  const missing: string[] = [];
+  const lacks = (find: () => unknown) => {
+    try {
+      find();
+      return false;
+    } catch (e) {
+      if (e instanceof SetupError) return true;
+      throw e;
+    }
+  };
+  if (lacks(findCaddy)) missing.push('caddy');
+  if (lacks(postgresqlBinDir)) missing.push('postgresql');
+  if (lacks(findLibfaketime)) missing.push('libfaketime');
+  return missing;
+}
+
+/** libfaketime's thread-safe library (Debian: apt-get install libfaketime), for movableClock. */
+function findLibfaketime(): string {
+  const candidates = [
+    ...(existsSync('/usr/lib') ? readdirSync('/usr/lib').map((d) => path.join('/usr/lib', d, 'faketime')) : []),
+    '/usr/lib/faketime',
+    '/usr/local/lib/faketime',
+  ];
+  for (const dir of candidates) {
+    const lib = path.join(dir, 'libfaketimeMT.so.1');
+    if (existsSync(lib)) return lib;
+  }
+  throw new SetupError(
+    "libfaketime was not found. The production stack's probes move the API replicas' clock with it: apt-get update && apt-get install -y libfaketime",
+  );
 }
 
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {
