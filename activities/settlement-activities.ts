@@ -232,7 +232,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       limit: number;
     }): Promise<{ merchants: string[]; next: string | null }> {
       const merchants = await store.merchantIdentifiersAfter(input.after, input.limit);
-      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1]! };
+      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1] };
     },
 
     /**

@@ -33,7 +33,7 @@ class LooseParser {
   atEnd = () => this.at >= this.text.length;
 
   skipSpace() {
-    while (!this.atEnd() && /\s/.test(this.text[this.at]!)) this.at++;
+    while (!this.atEnd() && /\s/.test(this.text[this.at])) this.at++;
   }
 
   private expect(ch: string) {
@@ -74,7 +74,7 @@ class LooseParser {
       return String(value);
     }
     const start = this.at;
-    while (!this.atEnd() && !stops.includes(this.text[this.at]!) && !'{}"'.includes(this.text[this.at]!)) this.at++;
+    while (!this.atEnd() && !stops.includes(this.text[this.at]) && !'{}"'.includes(this.text[this.at])) this.at++;
     return this.text.slice(start, this.at).trim();
   }
 

@@ -178,7 +178,7 @@ const loopbackOf = (host: string) => (host === '0.0.0.0' || host === '::' ? '127
 function bankFlag(argv: string[]): 'sandbox' | 'simulator' | undefined {
   const i = argv.findIndex((a) => a === '--bank' || a.startsWith('--bank='));
   if (i < 0) return undefined;
-  const value = argv[i]!.startsWith('--bank=') ? argv[i]!.slice('--bank='.length) : argv[i + 1];
+  const value = argv[i].startsWith('--bank=') ? argv[i].slice('--bank='.length) : argv[i + 1];
   if (value === 'simulator' || value === 'sandbox') return value;
   throw new Error(`--bank must be simulator or sandbox, not ${JSON.stringify(value ?? '')}`);
 }

@@ -64,7 +64,7 @@ function stillCounted(counted: FigureContribution | undefined): Filter<Countable
     'countedInFigures.succeeded': counted.succeeded,
     'countedInFigures.failed': counted.failed,
     'countedInFigures.volumePaise': counted.volumePaise,
-  } as Filter<CountableDoc>;
+  };
 }
 
 /**
@@ -95,7 +95,7 @@ export class DailyFiguresRepository {
     succeeded: 0,
     failed: 0,
     volumePaise: 0,
-  }) as FigureContribution;
+  });
 
   /**
    * New orders, just inserted with `countedInFigures` = NEW_ORDER (their insert is the claim): adds

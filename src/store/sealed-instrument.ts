@@ -69,5 +69,5 @@ export function openShownInstrument(
   order: { merchantIdentifier: string; orderId: string },
   stored: StoredInstrument,
 ): ShownInstrument {
-  return stored.kind === 'CARD' ? (openInstrument(cipher, order, stored) as ShownInstrument) : { kind: stored.kind };
+  return stored.kind === 'CARD' ? openInstrument(cipher, order, stored) : { kind: stored.kind };
 }

@@ -88,7 +88,7 @@ export async function createPaymentLinks(
     open.map((p) => p.order),
   );
   return planned.map((p, i) =>
-    'problem' in p ? failed(entries[i]!.raw, p.problem) : (answers.get(p) ?? failed(entries[i]!.raw, ORDER_TAKEN)),
+    'problem' in p ? failed(entries[i].raw, p.problem) : (answers.get(p) ?? failed(entries[i].raw, ORDER_TAKEN)),
   );
 }
 
@@ -167,7 +167,7 @@ async function startWorkflows(deps: CreatePaymentLinksDeps, pending: NewTransact
   await Promise.all(
     Array.from({ length: Math.min(CONCURRENCY, pending.length) }, async () => {
       while (next < pending.length) {
-        const t = pending[next++]!;
+        const t = pending[next++];
         await ensurePaymentWorkflow(deps, t).catch((err: unknown) =>
           // The pending sweep starts it later; paying the link starts it at once.
           deps.logger.warn({ err, orderId: t.orderId }, 'payment link workflow not started yet'),

@@ -191,7 +191,7 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
       await audit.record('settlement_account.confirmed', origin.actor, {
         merchantIdentifier,
         from: origin.from,
-        detail: { accountLast4, coolingUntil: before.coolingUntil!.toISOString() },
+        detail: { accountLast4, coolingUntil: before.coolingUntil.toISOString() },
       });
       await wakeHeldSettlements(deps, merchantIdentifier);
       return view(merchantIdentifier);

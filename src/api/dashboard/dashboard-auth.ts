@@ -120,10 +120,10 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     );
   };
 
-  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token!));
+  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token));
 
   router.post('/invitations/:token', async (ctx) => {
-    const token = ctx.params.token!;
+    const token = ctx.params.token;
     const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
     if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
     if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))

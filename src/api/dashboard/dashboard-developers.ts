@@ -51,7 +51,7 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
   };
 
   router.get('/', (ctx) =>
-    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}) }),
+    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}) }),
   );
 
   router.post('/api-keys', mayHoldCredentials, async (ctx) => {
@@ -64,15 +64,15 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
 
   router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now())) === 'string')
+    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now())) === 'string')
       return notFoundPage(ctx);
-    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId });
     done(ctx, 'revoked');
   });
 
   router.post('/secret-key/rotate', mayHoldCredentials, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
+    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
     const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
     await audit(ctx, 'key.rotated', {
       kind: 'secretKey',
@@ -111,16 +111,16 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
 
   router.post('/encryption-keys/:keyId/retire', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now());
+    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now());
     if (result === 'unknown') return notFoundPage(ctx);
     if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
-    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId });
     done(ctx, 'retired');
   });
 
   /** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
   router.get('/encryption-keys/:file', async (ctx) => {
-    const keyId = /^(.+)\.pem$/.exec(ctx.params.file!)?.[1];
+    const keyId = /^(.+)\.pem$/.exec(ctx.params.file)?.[1];
     const merchant = await deps.merchants.findById(mid(ctx));
     const key = merchant?.encryptionKeys.find((k) => k.keyId === keyId);
     if (!key) return notFoundPage(ctx);

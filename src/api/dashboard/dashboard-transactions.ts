@@ -186,5 +186,5 @@ function pick(raw: Record<string, string | undefined>): Partial<SearchFormValues
   return Object.fromEntries(SEARCH_FIELDS.filter((k) => typeof raw[k] === 'string').map((k) => [k, raw[k]]));
 }
 function definedOnly(v: SearchFormValues): Record<string, string> {
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' && x !== '')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' && x !== ''));
 }

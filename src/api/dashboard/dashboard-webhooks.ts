@@ -49,7 +49,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     ctx.redirect(`/dashboard/webhooks?done=${what}`);
   };
 
-  router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}));
+  router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}));
 
   router.post('/settings', mayChange, async (ctx) => {
     const form = webhookSettingsFormSchema.safeParse(dashboardState(ctx).form);
@@ -79,13 +79,13 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     const secrets = await rotateWebhookSigningSecret(
       deps.merchants,
       mid(ctx),
-      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!,
+      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0],
       deps.now(),
     );
     await audit(ctx, 'webhook.secret_rotated');
     // Shown in full this once, on this answer only (not behind a redirect a reload would repeat).
     const fresh = secrets?.find((s) => s.retiresAt === null) ?? secrets?.[0];
-    await show(ctx, 200, { notice: NOTICES.rotated!, ...(fresh ? { revealed: fresh.secret } : {}) });
+    await show(ctx, 200, { notice: NOTICES.rotated, ...(fresh ? { revealed: fresh.secret } : {}) });
   });
 
   router.post('/endpoint/enable', mayChange, async (ctx) => {
@@ -108,7 +108,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/deliveries/:deliveryId/replay', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const delivery = await findDelivery(deps, ctx.params.deliveryId!);
+    const delivery = await findDelivery(deps, ctx.params.deliveryId);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
     const replayId = await replayDelivery(
       { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },

@@ -54,10 +54,10 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
   router.post('/api-keys/:keyId/revoke', async (ctx) => {
     await noBody(ctx);
     const merchantIdentifier = merchantOf(ctx);
-    const key = await revokeApiKey(deps.merchants, merchantIdentifier, ctx.params.keyId!, deps.now());
+    const key = await revokeApiKey(deps.merchants, merchantIdentifier, ctx.params.keyId, deps.now());
     if (typeof key === 'string') throw new ApiError(key);
     deps.logger.info({ merchantIdentifier, keyId: ctx.params.keyId }, 'api key revoked');
-    await audit(ctx, 'key.revoked', { key: 'api_key', keyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { key: 'api_key', keyId: ctx.params.keyId });
     ctx.body = { success: true, data: apiKeyView(key) };
   });
 
@@ -69,7 +69,7 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     const overlapMs =
       body.overlapSeconds !== undefined
         ? body.overlapSeconds * 1000
-        : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
+        : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
     const rotated = await rotateSecretKey(deps.merchants, merchantOf(ctx), overlapMs, deps.now());
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), overlapMs }, 'secret key rotated');
@@ -116,12 +116,12 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
 
   router.post('/encryption-keys/:keyId/retire', async (ctx) => {
     await noBody(ctx);
-    const result = await retireEncryptionKey(deps.merchants, merchantOf(ctx), ctx.params.keyId!, deps.now());
+    const result = await retireEncryptionKey(deps.merchants, merchantOf(ctx), ctx.params.keyId, deps.now());
     if (result === 'unknown')
       throw new ApiError((await deps.merchants.findById(merchantOf(ctx))) ? 'keyNotFound' : 'merchantNotFound');
     if (result === 'newest') throw new ApiError('validationFailed', 'the newest encryption key cannot be retired: rotate first');
     deps.logger.info({ merchantIdentifier: merchantOf(ctx), encryptionKeyId: ctx.params.keyId }, 'encryption key retired');
-    await audit(ctx, 'key.revoked', { key: 'encryption_key', encryptionKeyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { key: 'encryption_key', encryptionKeyId: ctx.params.keyId });
     ctx.body = { success: true, data: result };
   });
   return router;

@@ -67,7 +67,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/webhooks/:deliveryId/replay', async (ctx) => {
-    const deliveryId = ctx.params.deliveryId!;
+    const deliveryId = ctx.params.deliveryId;
     const replayId = await replayDelivery(replayDeps, deliveryId);
     if (!replayId) throw new ApiError('webhookDeliveryNotFound');
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
@@ -88,7 +88,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
 
   // Reveals the secret: a read token may not.
   router.get('/merchants/:merchantIdentifier/webhook-signing-secret', requireOperatorScope('merchant-admin'), async (ctx) => {
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     await audit(ctx, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
@@ -97,11 +97,11 @@ export function webhookRoutes(deps: ApiDeps): Router {
 
   router.post('/merchants/:merchantIdentifier/webhook-signing-secret/rotate', async (ctx) => {
     const { body } = await readJson(ctx, rotateSigningSecretSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const overlapMs =
       body.overlapSeconds !== undefined
         ? body.overlapSeconds * 1000
-        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!;
+        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
     const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
@@ -110,7 +110,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
   router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
     validate(enableEndpointSchema, { ...ctx.query });
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const health = await endpointHealth(deps, merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     ctx.body = { success: true, data: healthJson(health) };
@@ -120,7 +120,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
     validate(enableEndpointSchema, { ...ctx.query });
     // No body, or an empty JSON object: anything else is refused.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, enableEndpointSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const health = await enableEndpoint(deps, merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');

@@ -106,7 +106,7 @@ export function operation(o: {
     ...(o.in === 'query'
       ? { parameters: queryParameters(request, o.example as Record<string, unknown>) }
       : {
-          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input') as QueryShape, o.queryExample) } : {}),
+          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input'), o.queryExample) } : {}),
           requestBody: {
             required: !o.bodyOptional,
             content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request, example: o.example } },

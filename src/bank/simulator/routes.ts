@@ -151,7 +151,7 @@ export function simulatorApp(s: {
   });
   router.get('/v1/payments/:txnId', async (ctx) => {
     await readSigned(ctx, null);
-    const txnId = ctx.params.txnId!;
+    const txnId = ctx.params.txnId;
     const entry = books.payments.get(txnId);
     const facts = {
       operation: 'paymentInquiry' as const,
@@ -179,7 +179,7 @@ export function simulatorApp(s: {
   });
   router.get('/v1/refunds/:refundId', async (ctx) => {
     await readSigned(ctx, null);
-    const refundId = ctx.params.refundId!;
+    const refundId = ctx.params.refundId;
     const entry = books.refunds.get(refundId);
     const facts = {
       operation: 'refundInquiry' as const,
@@ -199,13 +199,13 @@ export function simulatorApp(s: {
   });
   router.get('/v1/mandates/:mandateId', async (ctx) => {
     await readSigned(ctx, null);
-    const entry = books.mandates.get(ctx.params.mandateId!);
+    const entry = books.mandates.get(ctx.params.mandateId);
     if (!entry) throw new HttpProblem(404, 'NOT_FOUND', `no mandate ${ctx.params.mandateId}`);
     ctx.body = entry.answer;
   });
   router.post('/v1/mandates/:mandateId/notifications', async (ctx) => {
     const body = await readSigned(ctx, notificationRequestSchema);
-    const mandateId = ctx.params.mandateId!;
+    const mandateId = ctx.params.mandateId;
     const facts = {
       operation: 'notification' as const,
       merchantIdentifier: books.mandates.get(mandateId)?.request.merchantIdentifier,
@@ -215,18 +215,18 @@ export function simulatorApp(s: {
   });
   router.post('/v1/mandates/:mandateId/debits', async (ctx) => {
     const body = await readSigned(ctx, debitRequestSchema);
-    const mandateId = ctx.params.mandateId!;
+    const mandateId = ctx.params.mandateId;
     const facts = { operation: 'debit' as const, merchantIdentifier: body.merchantIdentifier, id: body.debitId };
     const f = faults.take(facts);
     await exchange(ctx, facts, f, () => createDebit(mandateId, body, f));
   });
   router.get('/v1/mandates/:mandateId/debits/:debitId', async (ctx) => {
     await readSigned(ctx, null);
-    const entry = books.debits.get(ctx.params.debitId!);
+    const entry = books.debits.get(ctx.params.debitId);
     const facts = {
       operation: 'debitInquiry' as const,
       merchantIdentifier: entry?.request.merchantIdentifier,
-      id: ctx.params.debitId!,
+      id: ctx.params.debitId,
     };
     await exchange(ctx, facts, faults.take(facts), () => {
       if (!entry || entry.mandateId !== ctx.params.mandateId)
@@ -237,11 +237,11 @@ export function simulatorApp(s: {
 
   // The bank's page of a REDIRECT payment: the payer types the card (or approves at the bank) here.
   router.get('/pages/pay/:txnId', (ctx) => {
-    const entry = books.payments.get(ctx.params.txnId!);
+    const entry = books.payments.get(ctx.params.txnId);
     html(ctx, entry ? 200 : 404, entry ? pageOf(entry) : resultPage('No such payment', 'This payment is not known to the bank.'));
   });
   router.post('/pages/pay/:txnId', async (ctx) => {
-    const entry = books.payments.get(ctx.params.txnId!);
+    const entry = books.payments.get(ctx.params.txnId);
     if (!entry) return html(ctx, 404, resultPage('No such payment', 'This payment is not known to the bank.'));
     const form = new URLSearchParams((await getRawBody(ctx.req, { limit: 4096 }).catch(() => Buffer.alloc(0))).toString('utf8'));
     if (entry.answer.status === 'REDIRECT') {
@@ -290,7 +290,7 @@ export function simulatorApp(s: {
       .strictObject({ approved: z.boolean(), callback: z.boolean().default(true) })
       .safeParse(await readAdminJson(ctx));
     if (!body.success) throw new HttpProblem(400, 'BAD_REQUEST', 'expected {approved: boolean, callback?: boolean}');
-    const entry = books.payments.get(ctx.params.txnId!);
+    const entry = books.payments.get(ctx.params.txnId);
     if (!entry) throw new HttpProblem(404, 'NOT_FOUND', `no payment ${ctx.params.txnId}`);
     const changed = settlePayment(
       entry,

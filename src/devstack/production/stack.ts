@@ -90,7 +90,7 @@ export async function startProductionStack(o: {
     stoppers.push({ name: 'Temporal server', stop: () => temporal.stop() });
     const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
     const gatewaySettings = readEnvFile(gatewayEnvFile);
-    registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE!, tlsRoot });
+    registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE, tlsRoot });
     log(`temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL`);
 
     const store = await startFerretdb({
@@ -103,7 +103,7 @@ export async function startProductionStack(o: {
     log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
     await ensureStackOperatorTokens(
       `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${ports.store}/?authMechanism=PLAIN&authSource=%24external`,
-      gatewaySettings.MONGODB_DB!,
+      gatewaySettings.MONGODB_DB,
       secrets,
     );
     log(`operator tokens: ${STACK_OPERATOR_TOKENS.map((t) => `${t.name} (${t.scopes.join(',')})`).join(', ')}`);
@@ -193,7 +193,7 @@ export async function startProductionStack(o: {
     }
     for (const [i, port] of ports.api.entries()) {
       const name = `api-${i + 1}`;
-      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i]!, secrets.OPS_TOKEN), port);
+      const api = await gatewayProcess(name, 'src/main/api.ts', apiEnvironment(port, ports.ops[i], secrets.OPS_TOKEN), port);
       supervised.push(api);
       stoppers.push({ name, stop: () => api.stop() });
     }
@@ -229,7 +229,7 @@ let stateOf: (() => StackState) | undefined;
 /** The gateway's variables come from the stack alone, not from whatever the shell exported. */
 function cleanEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 }
 
 function findCaddy(): string {
