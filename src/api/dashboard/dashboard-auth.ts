@@ -58,9 +58,9 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     ctx.redirect(next);
   });
 
-  function busy(ctx: Context, show: () => void) {
+  function busy(ctx: Context, show: () => void | Promise<void>) {
     ctx.set('Retry-After', '1');
-    show();
+    return show();
   }
 
   function throttled(ctx: Context, ms: number, next: string, email: string) {
