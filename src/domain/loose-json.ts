@@ -45,7 +45,7 @@ class LooseParser {
   object(depth = 0): Record<string, unknown> {
     if (depth > MAX_DEPTH) throw new Error('too deep');
     this.expect('{');
-    const out: Record<string, unknown> = Object.create(null);
+    const out = Object.create(null) as Record<string, unknown>;
     this.skipSpace();
     if (this.text[this.at] === '}') {
       this.at++;

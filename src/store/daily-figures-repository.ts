@@ -191,7 +191,7 @@ export class DailyFiguresRepository {
    * orders before daily figures existed: run once, migration-markers.ts). Returns the orders counted.
    */
   async rebuildAll(now: Date): Promise<number> {
-    const merchants = (await this.txns.distinct('merchantIdentifier', {})) as string[];
+    const merchants: string[] = await this.txns.distinct('merchantIdentifier', {});
     let orders = 0;
     for (const m of merchants) {
       const first = await this.txns

@@ -65,7 +65,7 @@ export async function createPaymentLinks(
   const created = await deps.transactions.createPendingMany(valid.map((p) => p.order));
   // An order that exists already is this batch's when it carries the planned txnId (an earlier try
   // created it); otherwise its orderId was taken by another order.
-  const stored = await Promise.all(valid.map((p, i) => (created[i] ? null : deps.transactions.findByOrder(p.order))));
+  const stored = await Promise.all(valid.map(async (p, i) => (created[i] ? null : deps.transactions.findByOrder(p.order))));
   const ours = valid.filter((p, i) => created[i] || stored[i]?.txnId === p.order.txnId);
   await deps.paymentLinks.insert(ours.map((p) => p.link));
 

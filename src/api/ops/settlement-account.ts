@@ -66,7 +66,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   });
 
   async function known(ctx: Context): Promise<string> {
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = (ctx.params as Record<string, string>).merchantIdentifier;
     if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
     return merchantIdentifier;
   }
