@@ -24,16 +24,16 @@ import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema, rotate
 export function opsKeyRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
   router.use(operatorAuth(deps, 'merchant-admin'));
-  const merchantOf = (ctx: Context) => ctx.params.merchantIdentifier!;
-  const trail = auditTrail(deps.store.db, deps.now);
-  /** Records an operator's change of the merchant's keys, once it is stored (never a key itself). */
-  const audit = (ctx: Context, action: 'key.created' | 'key.rotated' | 'key.revoked', detail: Record<string, string | number>) =>
-    trail.record(action, operatorActor(ctx), { merchantIdentifier: merchantOf(ctx), from: ctx.ip || null, detail });
-  /** No body, or an empty JSON object: anything else is refused. */
-  const noBody = async (ctx: Context) => {
-    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
-  };
+  const kit = keyRouteKit(deps);
+  apiKeyRoutes(router, deps, kit);
+  secretKeyRoutes(router, deps, kit);
+  encryptionKeyRoutes(router, deps, kit);
+  return router;
+}
 
+/** The merchant's API keys: listed, created, revoked. */
+function apiKeyRoutes(router: Router, deps: ApiDeps, kit: KeyRouteKit): void {
+  const { merchantOf, audit, noBody } = kit;
   router.get('/api-keys', async (ctx) => {
     const keys = await listApiKeys(deps.merchants, merchantOf(ctx));
     if (!keys) throw new ApiError('merchantNotFound');
@@ -60,7 +60,11 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'key.revoked', { key: 'api_key', keyId: ctx.params.keyId });
     ctx.body = { success: true, data: apiKeyView(key) };
   });
+}
 
+/** The merchant's secret key: rotated, the previous one revoked. */
+function secretKeyRoutes(router: Router, deps: ApiDeps, kit: KeyRouteKit): void {
+  const { merchantOf, audit } = kit;
   router.post('/secret-key/rotate', requireOperatorScope('money'), async (ctx) => {
     const body =
       ctx.request.length || ctx.get('transfer-encoding')
@@ -95,7 +99,11 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'key.revoked', { key: 'previous_secret_key', acceptedUntil: body.previousKeyAcceptedUntil });
     ctx.body = { success: true, data: revoked };
   });
+}
 
+/** The merchant's encryption keys: listed, rotated, retired. */
+function encryptionKeyRoutes(router: Router, deps: ApiDeps, kit: KeyRouteKit): void {
+  const { merchantOf, audit, noBody } = kit;
   router.get('/encryption-keys', async (ctx) => {
     const merchant = await deps.merchants.findById(merchantOf(ctx));
     if (!merchant) throw new ApiError('merchantNotFound');
@@ -124,5 +132,20 @@ export function opsKeyRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'key.revoked', { key: 'encryption_key', encryptionKeyId: ctx.params.keyId });
     ctx.body = { success: true, data: result };
   });
-  return router;
 }
+
+/** What the key routes share: the merchant named in the address, the audit of a change, the empty body. */
+function keyRouteKit(deps: ApiDeps) {
+  const merchantOf = (ctx: Context) => (ctx.params as Record<string, string>).merchantIdentifier;
+  const trail = auditTrail(deps.store.db, deps.now);
+  /** Records an operator's change of the merchant's keys, once it is stored (never a key itself). */
+  const audit = (ctx: Context, action: 'key.created' | 'key.rotated' | 'key.revoked', detail: Record<string, string | number>) =>
+    trail.record(action, operatorActor(ctx), { merchantIdentifier: merchantOf(ctx), from: ctx.ip || null, detail });
+  /** No body, or an empty JSON object: anything else is refused. */
+  const noBody = async (ctx: Context) => {
+    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
+  };
+  return { merchantOf, trail, audit, noBody };
+}
+
+type KeyRouteKit = ReturnType<typeof keyRouteKit>;

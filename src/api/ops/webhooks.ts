@@ -40,16 +40,17 @@ const view = (d: WebhookDeliverySummary) => ({
 /** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps, 'merchant-admin'));
-  const trail = auditTrail(deps.store.db, deps.now);
-  const audit = (
-    ctx: Context,
-    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
-    merchantIdentifier: string | null,
-    detail: Record<string, string | number>,
-  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
+  const kit = webhookRouteKit(deps);
+  deliveryRoutes(router, deps, kit);
+  signingSecretRoutes(router, deps, kit);
+  endpointRoutes(router, deps, kit);
+  return router;
+}
 
+/** Deliveries: listed and replayed. */
+function deliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { replayDeps, audit } = kit;
   router.get('/webhooks', async (ctx) => {
     const query = validate(listWebhooksQuerySchema, { ...ctx.query });
     const { limit, ...filter } = query;
@@ -76,16 +77,11 @@ export function webhookRoutes(deps: ApiDeps): Router {
     ctx.status = 202;
     ctx.body = { success: true, data: { deliveryId, replayId } };
   });
+}
 
-  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
-    merchantIdentifier,
-    secrets: secrets.map((x) => ({
-      secret: x.secret,
-      createdAt: x.createdAt.toISOString(),
-      retiresAt: x.retiresAt?.toISOString() ?? null,
-    })),
-  });
-
+/** A merchant's webhook signing secret: read and rotated. */
+function signingSecretRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { audit, secretsView } = kit;
   // Reveals the secret: a read token may not.
   router.get('/merchants/:merchantIdentifier/webhook-signing-secret', requireOperatorScope('merchant-admin'), async (ctx) => {
     const merchantIdentifier = ctx.params.merchantIdentifier;
@@ -108,6 +104,11 @@ export function webhookRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
+}
+
+/** A merchant's webhook endpoint: its health, and enabling it again. */
+function endpointRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { audit } = kit;
   router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
     validate(enableEndpointSchema, { ...ctx.query });
     const merchantIdentifier = ctx.params.merchantIdentifier;
@@ -127,8 +128,31 @@ export function webhookRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
     ctx.body = { success: true, data: healthJson(health) };
   });
-  return router;
 }
+
+/** What the operator's webhook routes share: the replay's dependencies, the audit of a change, the secrets' view. */
+function webhookRouteKit(deps: ApiDeps) {
+  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
+  const trail = auditTrail(deps.store.db, deps.now);
+  const audit = (
+    ctx: Context,
+    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
+    merchantIdentifier: string | null,
+    detail: Record<string, string | number>,
+  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
+
+  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
+    merchantIdentifier,
+    secrets: secrets.map((x) => ({
+      secret: x.secret,
+      createdAt: x.createdAt.toISOString(),
+      retiresAt: x.retiresAt?.toISOString() ?? null,
+    })),
+  });
+  return { replayDeps, trail, audit, secretsView };
+}
+
+type WebhookRouteKit = ReturnType<typeof webhookRouteKit>;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const healthJson = (h: WebhookEndpointHealth) => ({
