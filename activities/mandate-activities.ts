@@ -49,20 +49,16 @@ export interface NewMandateDebit {
 /** How a mandate debit ended: the contract's 1111/1112, or the gateway's lapsed and cancelled codes. */
 export type { MandateDebitResult };
 
-export function createMandateActivities({ mandates, transactions, bank, now, temporal, taskQueue }: MandateActivityDeps) {
-  const mandateOf = (r: { merchantIdentifier: string; mandateOrderId: string }): OrderRef => ({
-    merchantIdentifier: r.merchantIdentifier,
-    orderId: r.mandateOrderId,
-  });
-  /** The merchant's debits among `orderIds` whose transaction is still Pending: those that may still run. */
-  const stillPending = async (merchantIdentifier: string, orderIds: string[]): Promise<string[]> => {
-    const pending = new Set(
-      (await transactions.findByOrderIds(merchantIdentifier, orderIds))
-        .filter((t) => t.status === 'Pending')
-        .map((t) => t.orderId),
-    );
-    return orderIds.filter((id) => pending.has(id));
+export function createMandateActivities(deps: MandateActivityDeps) {
+  return {
+    ...bankDebitActivities(deps),
+    ...debitWorkflowActivities(deps),
+    ...mandateRecordActivities(deps),
   };
+}
+
+/** A debit attempt at the bank, fenced against the mandate's end. */
+function bankDebitActivities({ mandates, bank, now }: MandateActivityDeps) {
   return {
     /**
      * One debit attempt at the bank, made only while its mandate is ACTIVE in the store (what a
@@ -109,7 +105,12 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
         nextRetryDelay: Math.min(1_000, until.getTime() - at.getTime()),
       });
     },
+  };
+}
 
+/** The notified debits' own workflows: started, carried to a next run, cancelled. */
+function debitWorkflowActivities({ transactions, temporal, taskQueue }: MandateActivityDeps) {
+  return {
     /**
      * Starts a notified debit's own workflow (not a child: it outlives the mandate's run when that
      * continues as new, and the time-skipping test server holds its clock still when a child closes
@@ -130,7 +131,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
 
     /** Of these debits, those that may still run (their transaction is Pending): what a next run carries. */
     async pendingMandateDebits(input: { merchantIdentifier: string; orderIds: string[] }): Promise<string[]> {
-      return stillPending(input.merchantIdentifier, input.orderIds);
+      return stillPending(transactions, input.merchantIdentifier, input.orderIds);
     },
 
     /**
@@ -138,7 +139,7 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
      * its attempt is at the bank already. One that closed meanwhile has nothing to cancel.
      */
     async cancelMandateDebits(input: { merchantIdentifier: string; orderIds: string[] }): Promise<void> {
-      for (const orderId of await stillPending(input.merchantIdentifier, input.orderIds)) {
+      for (const orderId of await stillPending(transactions, input.merchantIdentifier, input.orderIds)) {
         await temporal.workflow
           .getHandle(mandateDebitWorkflowId(input.merchantIdentifier, orderId))
           .cancel()
@@ -147,7 +148,12 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
           });
       }
     },
+  };
+}
 
+/** The payer's bank asked, and the mandate and its debits recorded in the store. */
+function mandateRecordActivities({ mandates, transactions, bank, now }: MandateActivityDeps) {
+  return {
     async requestMandateApproval(input: { txnId: string; payerVpa: string } & MandateRef): Promise<{ approved: boolean }> {
       return bank.requestMandateApproval(input);
     },
@@ -203,6 +209,23 @@ export function createMandateActivities({ mandates, transactions, bank, now, tem
       return recordPendingOutcome(transactions, input, outcome, now());
     },
   };
+}
+
+const mandateOf = (r: { merchantIdentifier: string; mandateOrderId: string }): OrderRef => ({
+  merchantIdentifier: r.merchantIdentifier,
+  orderId: r.mandateOrderId,
+});
+
+/** The merchant's debits among `orderIds` whose transaction is still Pending: those that may still run. */
+async function stillPending(
+  transactions: TransactionRepository,
+  merchantIdentifier: string,
+  orderIds: string[],
+): Promise<string[]> {
+  const pending = new Set(
+    (await transactions.findByOrderIds(merchantIdentifier, orderIds)).filter((t) => t.status === 'Pending').map((t) => t.orderId),
+  );
+  return orderIds.filter((id) => pending.has(id));
 }
 
 export type MandateActivities = ReturnType<typeof createMandateActivities>;

@@ -37,107 +37,6 @@ const RECORDING_WAIT_MS = 3_200;
 export const BATCH_LEASE_MS = 60_000;
 
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
-  /** Applies one line to its transaction; returns what happened to it. */
-  async function applyRow(row: ReconciliationRow, t: Transaction | undefined, result: BatchResult): Promise<void> {
-    const verdict = judgeRow(row, t);
-    if (verdict.kind === 'rejected') return void result.rejected.push({ line: row.line, reason: verdict.reason });
-    if (verdict.kind === 'unchanged') {
-      // Changed by an earlier try of this batch that stopped before its follow-ups were started.
-      if (t?.lateFollowUpsPending) await startFollowUps(t);
-      return void result.unchanged++;
-    }
-    const txn = t!;
-    if (verdict.kind === 'answerWaitingPayment') {
-      const taken = await offerBankAnswer(deps.temporal, txn, {
-        approved: verdict.approved,
-        response: verdict.approved ? 'success' : 'declinedByBank',
-        bankRefNum: row.bankRefNum,
-        authCode: null,
-        delayed: true,
-      });
-      if (!taken) {
-        // The workflow decided (or has not started): the line applies to what it records.
-        return applyRow(row, await recordedOutcome(txn), result);
-      }
-      result.applied++;
-      result.changed.push({
-        merchantIdentifier: txn.merchantIdentifier,
-        orderId: txn.orderId,
-        txnId: txn.txnId,
-        autoRefundRefId: null,
-      });
-      return;
-    }
-    const { applied, transaction } = await deps.transactions.recordOutcome(
-      txn,
-      {
-        status: 'Success',
-        responseCode: PaymentResponse.success.code,
-        responseDescription: PaymentResponse.success.description,
-        bankRefNum: row.bankRefNum,
-        authCode: null,
-        markedFailedByService: false,
-        delayedSuccess: true,
-        lateFollowUpsPending: true,
-      },
-      deps.now(),
-      ['Failure'],
-    );
-    if (!applied) {
-      if (transaction.lateFollowUpsPending) await startFollowUps(transaction);
-      return void result.unchanged++;
-    }
-    result.applied++;
-    const refundRefId = await startFollowUps(transaction);
-    result.changed.push({
-      merchantIdentifier: txn.merchantIdentifier,
-      orderId: txn.orderId,
-      txnId: txn.txnId,
-      autoRefundRefId: refundRefId,
-    });
-  }
-
-  /**
-   * The transaction once its workflow recorded an outcome: read again for a little while (recording
-   * takes milliseconds), then the batch fails and Temporal retries it, so a line is never counted or
-   * dropped while its payment is still Pending (a workflow recording through a store outage, or one
-   * the pending sweep has not started yet).
-   */
-  async function recordedOutcome(txn: Transaction): Promise<Transaction> {
-    for (let wait = 50; ; wait *= 2) {
-      const [now] = await deps.transactions.findByTxnIds([txn.txnId]);
-      if (now && now.status !== 'Pending') return now;
-      if (wait > RECORDING_WAIT_MS) break;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-    throw new Error(`transaction ${txn.txnId} is still Pending and its workflow refused the line: retrying the batch`);
-  }
-
-  /**
-   * What a delayed success sets off: the auto-refund when the merchant has it on (its workflow reports
-   * it to the non-real-time webhook once it succeeds) and the delayed success itself for that
-   * webhook. Both are idempotent (the refund is keyed by the txnId, the update by its success time),
-   * so a retry after a crash starts each at most once; the pending mark is cleared last.
-   */
-  async function startFollowUps(txn: Transaction): Promise<string | null> {
-    const merchant = await deps.merchants.findById(txn.merchantIdentifier);
-    let refundRefId: string | null = null;
-    if (merchant?.autoRefund) {
-      refundRefId = autoRefundRefId(txn.txnId);
-      await startRefund(deps, {
-        merchantIdentifier: txn.merchantIdentifier,
-        orderId: txn.orderId,
-        updateDesired: '14',
-        merchantRefId: refundRefId,
-        updateReason: AUTO_REFUND_REASON,
-        auto: true,
-      });
-    }
-    await reportLateUpdate(deps, txn.merchantIdentifier, delayedSuccessUpdate(txn, deps.now()));
-    await deps.transactions.clearLateFollowUps(txn);
-    return refundRefId;
-  }
-
   return {
     /**
      * Applies one stored batch of a file: one store query finds its transactions; each changing line
@@ -180,7 +79,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       // applied before the crash then counts as unchanged.
       for (const row of batch.rows) {
         await holdLease();
-        await applyRow(row, byTxnId.get(row.txnId), result);
+        await applyRow(deps, row, byTxnId.get(row.txnId), result);
       }
       if (!(await deps.reconciliations.saveBatchResult(reconciliationId, n, result, owner)))
         throw ApplicationFailure.retryable(
@@ -200,3 +99,109 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
 }
 
 export type ReconciliationActivities = ReturnType<typeof createReconciliationActivities>;
+
+/** Applies one line to its transaction; returns what happened to it. */
+async function applyRow(
+  deps: ReconciliationActivityDeps,
+  row: ReconciliationRow,
+  t: Transaction | undefined,
+  result: BatchResult,
+): Promise<void> {
+  const verdict = judgeRow(row, t);
+  if (verdict.kind === 'rejected') return void result.rejected.push({ line: row.line, reason: verdict.reason });
+  if (verdict.kind === 'unchanged') {
+    // Changed by an earlier try of this batch that stopped before its follow-ups were started.
+    if (t?.lateFollowUpsPending) await startFollowUps(deps, t);
+    return void result.unchanged++;
+  }
+  const txn = t!;
+  if (verdict.kind === 'answerWaitingPayment') {
+    const taken = await offerBankAnswer(deps.temporal, txn, {
+      approved: verdict.approved,
+      response: verdict.approved ? 'success' : 'declinedByBank',
+      bankRefNum: row.bankRefNum,
+      authCode: null,
+      delayed: true,
+    });
+    if (!taken) {
+      // The workflow decided (or has not started): the line applies to what it records.
+      return applyRow(deps, row, await recordedOutcome(deps, txn), result);
+    }
+    result.applied++;
+    result.changed.push({
+      merchantIdentifier: txn.merchantIdentifier,
+      orderId: txn.orderId,
+      txnId: txn.txnId,
+      autoRefundRefId: null,
+    });
+    return;
+  }
+  const { applied, transaction } = await deps.transactions.recordOutcome(
+    txn,
+    {
+      status: 'Success',
+      responseCode: PaymentResponse.success.code,
+      responseDescription: PaymentResponse.success.description,
+      bankRefNum: row.bankRefNum,
+      authCode: null,
+      markedFailedByService: false,
+      delayedSuccess: true,
+      lateFollowUpsPending: true,
+    },
+    deps.now(),
+    ['Failure'],
+  );
+  if (!applied) {
+    if (transaction.lateFollowUpsPending) await startFollowUps(deps, transaction);
+    return void result.unchanged++;
+  }
+  result.applied++;
+  const refundRefId = await startFollowUps(deps, transaction);
+  result.changed.push({
+    merchantIdentifier: txn.merchantIdentifier,
+    orderId: txn.orderId,
+    txnId: txn.txnId,
+    autoRefundRefId: refundRefId,
+  });
+}
+
+/**
+ * The transaction once its workflow recorded an outcome: read again for a little while (recording
+ * takes milliseconds), then the batch fails and Temporal retries it, so a line is never counted or
+ * dropped while its payment is still Pending (a workflow recording through a store outage, or one
+ * the pending sweep has not started yet).
+ */
+async function recordedOutcome(deps: ReconciliationActivityDeps, txn: Transaction): Promise<Transaction> {
+  for (let wait = 50; ; wait *= 2) {
+    const [now] = await deps.transactions.findByTxnIds([txn.txnId]);
+    if (now && now.status !== 'Pending') return now;
+    if (wait > RECORDING_WAIT_MS) break;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+  throw new Error(`transaction ${txn.txnId} is still Pending and its workflow refused the line: retrying the batch`);
+}
+
+/**
+ * What a delayed success sets off: the auto-refund when the merchant has it on (its workflow reports
+ * it to the non-real-time webhook once it succeeds) and the delayed success itself for that
+ * webhook. Both are idempotent (the refund is keyed by the txnId, the update by its success time),
+ * so a retry after a crash starts each at most once; the pending mark is cleared last.
+ */
+async function startFollowUps(deps: ReconciliationActivityDeps, txn: Transaction): Promise<string | null> {
+  const merchant = await deps.merchants.findById(txn.merchantIdentifier);
+  let refundRefId: string | null = null;
+  if (merchant?.autoRefund) {
+    refundRefId = autoRefundRefId(txn.txnId);
+    await startRefund(deps, {
+      merchantIdentifier: txn.merchantIdentifier,
+      orderId: txn.orderId,
+      updateDesired: '14',
+      merchantRefId: refundRefId,
+      updateReason: AUTO_REFUND_REASON,
+      auto: true,
+    });
+  }
+  await reportLateUpdate(deps, txn.merchantIdentifier, delayedSuccessUpdate(txn, deps.now()));
+  await deps.transactions.clearLateFollowUps(txn);
+  return refundRefId;
+}

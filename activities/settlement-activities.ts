@@ -70,99 +70,27 @@ export type MerchantStart = 'started' | 'already_started' | 'nothing_due';
 export type { PayoutStep } from './settlement-payouts';
 
 export function createSettlementActivities(deps: SettlementActivityDeps) {
+  return {
+    ...settlementStepActivities(deps),
+    ...createPayoutActivities(deps, {
+      applyHold: (id, merchantIdentifier) => applyHold(deps, id, merchantIdentifier),
+      stepOf: (id) => stepOf(deps, id),
+    }),
+    ...dailyRunActivities(deps),
+  };
+}
+
+/** One settlement's steps up to its totals: opened, its lines claimed page by page, totalled. */
+function settlementStepActivities(deps: SettlementActivityDeps) {
   const { settlementStore: store, settlementClaims: claims, settlementSettings: settings, now } = deps;
-
-  /** The capture window of the date (empty on a day that is not a working day), with the lookback. */
-  const scopeOf = async (input: SettlementWorkflowInput): Promise<ClaimScope> => {
-    const w = captureWindow(deps.settlementCalendar, input.settlementDate) ?? {
-      from: istMidnight(input.settlementDate),
-      to: istMidnight(input.settlementDate),
-    };
-    const s = await settings.get(input.merchantIdentifier);
-    return {
-      settlementId: settlementId(input.merchantIdentifier, input.settlementDate),
-      merchantIdentifier: input.merchantIdentifier,
-      settlementDate: input.settlementDate,
-      from: new Date(w.from.getTime() - SETTLEMENT_LOOKBACK_DAYS * 86_400_000),
-      to: w.to,
-      plan: s.feePlan ?? deps.defaultFeePlan,
-    };
-  };
-
-  /**
-   * Runs a write to the settlement's lines under the claim lease (`check` before each write):
-   * null when the settlement's claims are closed (the totals ran or may run), nothing written after.
-   */
-  const underClaimLease = async <T>(id: string, work: (check: () => Promise<void>) => Promise<T>): Promise<T | null> => {
-    const lease = await claims.fence.lease(id, now());
-    if (!lease) return null;
-    const guard = claims.fence.guard(id, now, lease, heartbeatIfActivity);
-    try {
-      return await work(guard.check);
-    } catch (e) {
-      if (e instanceof ClaimsClosedError) return null;
-      throw e;
-    } finally {
-      await claims.fence.release(id, guard.until());
-    }
-  };
-  const adoptParked = async (input: SettlementWorkflowInput, id: string) => {
-    if (!(await store.hasParkedLines(input.merchantIdentifier))) return;
-    await underClaimLease(id, (check) => store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate, check));
-  };
-
-  const stepOf = async (id: string): Promise<SettlementStep> => {
-    const s = await store.find(id);
-    const step: SettlementStep = { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
-    if (s?.state === 'paid' && (await deps.merchants.settlementWebhookOptedIn(s.merchantIdentifier)))
-      step.processedWebhook = true;
-    return step;
-  };
-
-  /**
-   * Applies the merchant's hold to an open or held settlement (nothing changes one further on) and
-   * says whether it is held. The flag is read again after moving to held: a release clears the
-   * flag before it looks for held settlements to signal, so one of the two sees the other.
-   */
-  const applyHold = async (id: string, merchantIdentifier: string): Promise<boolean> => {
-    const { held } = await settings.get(merchantIdentifier);
-    await store.setHeld(id, held);
-    if (!held) return false;
-    if ((await settings.get(merchantIdentifier)).held) return true;
-    await store.setHeld(id, false);
-    return false;
-  };
-
-  const dueDate = (input: { settlementDate?: string }) => {
-    const settlementDate = input.settlementDate ?? istDate(now());
-    return { settlementDate, workingDay: isWorkingDay(deps.settlementCalendar, settlementDate) };
-  };
-
-  /**
-   * Starts the merchant's settlement of the date when anything is due (each id once), and again
-   * every unfinished settlement of the merchant up to that date whose workflow failed, was
-   * terminated or timed out (a running or completed one is not started twice): a settlement that
-   * could not finish is re-run by the next daily run. 'started' when either started.
-   */
-  const startIfDue = async (input: SettlementWorkflowInput): Promise<MerchantStart> => {
-    let restarted = false;
-    for (const s of await deps.settlementAttention.unfinishedOf(input.merchantIdentifier, input.settlementDate, RESTARTS_PER_RUN))
-      if (await startSettlement(deps, { merchantIdentifier: s.merchantIdentifier, settlementDate: s.settlementDate }))
-        restarted = true;
-    const scope = await scopeOf(input);
-    if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier)))
-      return restarted ? 'started' : 'nothing_due';
-    return (await startSettlement(deps, input)) || restarted ? 'started' : 'already_started';
-  };
-
   return {
     /** Creates the settlement (or finds it, on a retry or a repeated run): `held` when the merchant is. */
     async openSettlement(input: SettlementWorkflowInput): Promise<SettlementStep> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const { held } = await settings.get(input.merchantIdentifier);
       const s = await store.open(id, input.merchantIdentifier, input.settlementDate, held, now());
-      if (s.state === 'open' || s.state === 'held') await applyHold(id, input.merchantIdentifier);
-      return stepOf(id);
+      if (s.state === 'open' || s.state === 'held') await applyHold(deps, id, input.merchantIdentifier);
+      return stepOf(deps, id);
     },
 
     /**
@@ -171,8 +99,8 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
      * and its claims not closed by the totals: a late attempt (after the totals) adds nothing.
      */
     async claimSettlementPage(input: ClaimPageInput): Promise<{ lines: number; next: ClaimCursor | null }> {
-      const scope = await scopeOf(input);
-      const page = await underClaimLease(scope.settlementId, (check) =>
+      const scope = await scopeOf(deps, input);
+      const page = await underClaimLease(deps, scope.settlementId, (check) =>
         input.phase === 'sales'
           ? claims.claimSales(scope, input.cursor, SETTLEMENT_PAGE_SIZE, check)
           : claims.claimAdjustments(scope, input.cursor, SETTLEMENT_PAGE_SIZE, check),
@@ -187,43 +115,47 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
     async totalSettlement(input: SettlementWorkflowInput): Promise<SettlementStep & { pay: boolean }> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
       const before = await store.find(id);
-      if (before && before.state !== 'open') return { ...(await stepOf(id)), pay: before.state === 'payout_requested' };
+      if (before && before.state !== 'open') return { ...(await stepOf(deps, id)), pay: before.state === 'payout_requested' };
       // Split shares parked for this merchant join under the claim lease, before the claims close:
       // an attempt Temporal gave up on and that still runs adopts nothing after the totals.
-      await adoptParked(input, id);
+      await adoptParked(deps, input, id);
       // Totals only from open, once no claim page may write any more (a live lease: retried later).
       const fence = await claims.fence.close(id, now());
       if (fence === 'busy') throw new Error(`settlement ${id}: a claim page still holds its lease; the totals wait for it`);
       if (fence === 'notOpen') {
         const s = await store.find(id);
-        return { ...(await stepOf(id)), pay: s?.state === 'payout_requested' };
+        return { ...(await stepOf(deps, id)), pay: s?.state === 'payout_requested' };
       }
       const totals = await store.totals(id, heartbeatIfActivity);
       const carriedIn = await store.takeCarried(input.merchantIdentifier, id, input.settlementDate);
       await store.setTotals(id, totals, carriedIn);
       const outcome = settlementOutcome(totals.linesNetPaise, carriedIn);
       if (!outcome.pay) await store.carryForward(id);
-      return { ...(await stepOf(id)), pay: outcome.pay };
+      return { ...(await stepOf(deps, id)), pay: outcome.pay };
     },
+  };
+}
 
-    ...createPayoutActivities(deps, { applyHold, stepOf }),
-
+/** The daily run: its date, the merchants page by page, and each merchant's start. */
+function dailyRunActivities(deps: SettlementActivityDeps) {
+  const { settlementStore: store, now } = deps;
+  return {
     /**
      * The daily starter of runs begun before each merchant had its own start (patch
      * settlement-day-per-merchant): every merchant in one activity.
      */
     async startDueSettlements(input: { settlementDate?: string }): Promise<{ settlementDate: string; started: number }> {
-      const { settlementDate, workingDay } = dueDate(input);
+      const { settlementDate, workingDay } = dueDate(deps, input);
       if (!workingDay) return { settlementDate, started: 0 };
       let started = 0;
       for (const merchantIdentifier of await store.merchantIdentifiers())
-        if ((await startIfDue({ merchantIdentifier, settlementDate })) === 'started') started++;
+        if ((await startIfDue(deps, { merchantIdentifier, settlementDate })) === 'started') started++;
       return { settlementDate, started };
     },
 
     /** The date the daily run settles (today in IST when not given) and whether it is a working day (none start otherwise). */
     async settlementRunDate(input: { settlementDate?: string }): Promise<{ settlementDate: string; workingDay: boolean }> {
-      return dueDate(input);
+      return dueDate(deps, input);
     },
 
     /** A page of merchants for the daily run, in identifier order; `next` (the last one) null at the end. */
@@ -232,7 +164,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
       limit: number;
     }): Promise<{ merchants: string[]; next: string | null }> {
       const merchants = await store.merchantIdentifiersAfter(input.after, input.limit);
-      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1]! };
+      return { merchants, next: merchants.length < input.limit ? null : merchants[merchants.length - 1] };
     },
 
     /**
@@ -241,7 +173,7 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
      */
     async startMerchantSettlement(input: SettlementWorkflowInput): Promise<MerchantStart> {
       try {
-        const outcome = await startIfDue(input);
+        const outcome = await startIfDue(deps, input);
         await store.clearStartFailure(input.merchantIdentifier, input.settlementDate);
         return outcome;
       } catch (e) {
@@ -263,3 +195,96 @@ export function createSettlementActivities(deps: SettlementActivityDeps) {
 export { startSettlement };
 
 export type SettlementActivities = ReturnType<typeof createSettlementActivities>;
+
+/** The capture window of the date (empty on a day that is not a working day), with the lookback. */
+async function scopeOf(deps: SettlementActivityDeps, input: SettlementWorkflowInput): Promise<ClaimScope> {
+  const { settlementSettings: settings } = deps;
+  const w = captureWindow(deps.settlementCalendar, input.settlementDate) ?? {
+    from: istMidnight(input.settlementDate),
+    to: istMidnight(input.settlementDate),
+  };
+  const s = await settings.get(input.merchantIdentifier);
+  return {
+    settlementId: settlementId(input.merchantIdentifier, input.settlementDate),
+    merchantIdentifier: input.merchantIdentifier,
+    settlementDate: input.settlementDate,
+    from: new Date(w.from.getTime() - SETTLEMENT_LOOKBACK_DAYS * 86_400_000),
+    to: w.to,
+    plan: s.feePlan ?? deps.defaultFeePlan,
+  };
+}
+
+/**
+ * Runs a write to the settlement's lines under the claim lease (`check` before each write):
+ * null when the settlement's claims are closed (the totals ran or may run), nothing written after.
+ */
+async function underClaimLease<T>(
+  deps: SettlementActivityDeps,
+  id: string,
+  work: (check: () => Promise<void>) => Promise<T>,
+): Promise<T | null> {
+  const { settlementClaims: claims, now } = deps;
+  const lease = await claims.fence.lease(id, now());
+  if (!lease) return null;
+  const guard = claims.fence.guard(id, now, lease, heartbeatIfActivity);
+  try {
+    return await work(guard.check);
+  } catch (e) {
+    if (e instanceof ClaimsClosedError) return null;
+    throw e;
+  } finally {
+    await claims.fence.release(id, guard.until());
+  }
+}
+async function adoptParked(deps: SettlementActivityDeps, input: SettlementWorkflowInput, id: string) {
+  const { settlementStore: store } = deps;
+  if (!(await store.hasParkedLines(input.merchantIdentifier))) return;
+  await underClaimLease(deps, id, (check) => store.adoptParkedLines(input.merchantIdentifier, id, input.settlementDate, check));
+}
+
+async function stepOf(deps: SettlementActivityDeps, id: string): Promise<SettlementStep> {
+  const { settlementStore: store } = deps;
+  const s = await store.find(id);
+  const step: SettlementStep = { state: s?.state ?? 'open', netPaise: s?.netPaise ?? 0, utr: s?.utr ?? null };
+  if (s?.state === 'paid' && (await deps.merchants.settlementWebhookOptedIn(s.merchantIdentifier))) step.processedWebhook = true;
+  return step;
+}
+
+/**
+ * Applies the merchant's hold to an open or held settlement (nothing changes one further on) and
+ * says whether it is held. The flag is read again after moving to held: a release clears the
+ * flag before it looks for held settlements to signal, so one of the two sees the other.
+ */
+async function applyHold(deps: SettlementActivityDeps, id: string, merchantIdentifier: string): Promise<boolean> {
+  const { settlementStore: store, settlementSettings: settings } = deps;
+  const { held } = await settings.get(merchantIdentifier);
+  await store.setHeld(id, held);
+  if (!held) return false;
+  if ((await settings.get(merchantIdentifier)).held) return true;
+  await store.setHeld(id, false);
+  return false;
+}
+
+function dueDate(deps: SettlementActivityDeps, input: { settlementDate?: string }) {
+  const { now } = deps;
+  const settlementDate = input.settlementDate ?? istDate(now());
+  return { settlementDate, workingDay: isWorkingDay(deps.settlementCalendar, settlementDate) };
+}
+
+/**
+ * Starts the merchant's settlement of the date when anything is due (each id once), and again
+ * every unfinished settlement of the merchant up to that date whose workflow failed, was
+ * terminated or timed out (a running or completed one is not started twice): a settlement that
+ * could not finish is re-run by the next daily run. 'started' when either started.
+ */
+async function startIfDue(deps: SettlementActivityDeps, input: SettlementWorkflowInput): Promise<MerchantStart> {
+  const { settlementStore: store, settlementClaims: claims } = deps;
+  let restarted = false;
+  for (const s of await deps.settlementAttention.unfinishedOf(input.merchantIdentifier, input.settlementDate, RESTARTS_PER_RUN))
+    if (await startSettlement(deps, { merchantIdentifier: s.merchantIdentifier, settlementDate: s.settlementDate }))
+      restarted = true;
+  const scope = await scopeOf(deps, input);
+  if (!(await claims.hasDue(scope)) && !(await store.hasParkedOrRefused(input.merchantIdentifier)))
+    return restarted ? 'started' : 'nothing_due';
+  return (await startSettlement(deps, input)) || restarted ? 'started' : 'already_started';
+}

@@ -70,102 +70,11 @@ export function createPayoutActivities<Step>(
   },
 ) {
   const { applyHold, stepOf } = shared;
-  const { settlementStore: store, settlementSettings: settings, now } = deps;
-
-  /** The payout as first requested: the settlement's net, to the account stored on it. */
-  const storedRequest = async (s: Settlement): Promise<BankPayoutRequest> => {
-    if (!s.payoutAccount) {
-      // Requested before the account was kept on the settlement: keep the one read now, once.
-      const account = await deps.settlementAccount(s.merchantIdentifier);
-      if (!account) throw new Error(`settlement ${s._id}: the bank account disappeared after the payout was requested`);
-      await store.keepPayoutAccount(s._id, deps.payoutAccountSeal.seal(s._id, s.merchantIdentifier, account));
-      s = (await store.find(s._id))!;
-    }
-    const a = s.payoutAccount!;
-    return {
-      payoutId: s._id,
-      merchantIdentifier: s.merchantIdentifier,
-      amountPaise: s.netPaise,
-      ifsc: a.ifsc,
-      accountNumber: deps.payoutAccountSeal.open(s._id, s.merchantIdentifier, a),
-    };
-  };
-
-  /** What the bank holds under the payoutId now; PENDING when it cannot say (asked again later). */
-  const lookUp = async (payoutId: string): Promise<BankPayoutAnswer | null> => {
-    try {
-      return await deps.payouts.inquirePayout({ payoutId });
-    } catch (e) {
-      if (!bankRefusal(e)) throw e;
-      return pending(`the bank's answer to the inquiry was not usable: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-
-  /**
-   * Sends the stored request. Only the answer to a payout's first request (`first`: this attempt
-   * marked it awaiting the bank just before sending) may refuse it: once the bank was asked before
-   * (a retry after a lost answer, a re-request after an inquiry found nothing, a continued run), a
-   * 4xx may answer the repeat while the bank pays the first, so the bank is asked what it holds and
-   * the payout stays PENDING while it cannot say. A conflict (409) is always what the bank holds.
-   */
-  const send = async (r: BankPayoutRequest, o: { first: boolean }): Promise<BankPayoutAnswer> => {
-    try {
-      return await deps.payouts.requestPayout(r);
-    } catch (e) {
-      const refusal = bankRefusal(e);
-      if (!refusal) throw e;
-      const message = e instanceof Error ? e.message : String(e);
-      if (refusal.kind === 'ask' || !o.first)
-        return (await lookUp(r.payoutId)) ?? pending(`the bank's answer to a repeated request was not usable: ${message}`);
-      return { status: 'REFUSED', utr: null, responseCode: `HTTP_${refusal.status}`, responseDescription: message.slice(0, 300) };
-    }
-  };
-
-  /**
-   * Requests the payout. `stopIfHeld`: after marking the payout requested the merchant's hold is
-   * read again, and a hold found there (placed while the payout was being marked) moves the
-   * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
-   * stops it: a retry after a crash asks again for the same payout.
-   */
-  const requestPayout = async (
-    input: SettlementWorkflowInput,
-    o: { stopIfHeld: boolean },
-  ): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> => {
-    const id = settlementId(input.merchantIdentifier, input.settlementDate);
-    let s = await store.find(id);
-    if (!s) throw new Error(`settlement ${id} does not exist`);
-    if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
-    if (s.state === 'payout_refused')
-      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
-    if (s.state === 'open') {
-      const account = await deps.settlementAccount(input.merchantIdentifier);
-      if (!account) {
-        const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
-        await store.recordRefused(id, reason);
-        return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
-      }
-      // The account read here is the one sealed on the payout: a recent change waits, never paid early.
-      if (o.stopIfHeld && isCooling(account.coolingUntil, now())) {
-        await store.holdForCooling(id, account.coolingUntil);
-        return { coolingUntil: account.coolingUntil };
-      }
-      await store.markPayoutRequested(id, deps.payoutAccountSeal.seal(id, input.merchantIdentifier, account), now());
-      s = (await store.find(id))!;
-    }
-    if (s.state === 'held' && o.stopIfHeld) return null;
-    if (s.state !== 'payout_requested') throw new Error(`settlement ${id} is ${s.state}: no payout to request`);
-    let first = false;
-    if (!s.awaitingBankSince) {
-      if (o.stopIfHeld && (await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
-      first = await store.markAwaitingBank(id, now());
-    }
-    return send(await storedRequest(s), { first });
-  };
-
+  const { settlementStore: store, now } = deps;
   return {
     /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
     async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
-      return (await requestPayout(input, { stopIfHeld: false })) as BankPayoutAnswer;
+      return (await requestPayout(deps, input, { stopIfHeld: false })) as BankPayoutAnswer;
     },
 
     /**
@@ -180,7 +89,7 @@ export function createPayoutActivities<Step>(
         const s = await store.find(id);
         if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
           return { held: true };
-        const answer = await requestPayout(input, { stopIfHeld: true });
+        const answer = await requestPayout(deps, input, { stopIfHeld: true });
         if (answer && 'coolingUntil' in answer) return { held: true, coolingUntil: answer.coolingUntil.toISOString() };
         if (answer) return { held: false, answer };
       }
@@ -192,11 +101,11 @@ export function createPayoutActivities<Step>(
      */
     async inquireSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
       const id = settlementId(input.merchantIdentifier, input.settlementDate);
-      const answer = await lookUp(id);
+      const answer = await lookUp(deps, id);
       if (answer) return answer;
       const s = await store.find(id);
       if (s?.state !== 'payout_requested') return pending('not known to the bank yet');
-      return send(await storedRequest(s), { first: false });
+      return send(deps, await storedRequest(deps, s), { first: false });
     },
 
     /** Records the bank's final answer: paid with its UTR (on the settlement; lines read it there), or refused and carried forward. */
@@ -211,4 +120,97 @@ export function createPayoutActivities<Step>(
       return stepOf(id);
     },
   };
+}
+
+/** The payout as first requested: the settlement's net, to the account stored on it. */
+async function storedRequest(deps: PayoutActivityDeps, s: Settlement): Promise<BankPayoutRequest> {
+  const { settlementStore: store } = deps;
+  if (!s.payoutAccount) {
+    // Requested before the account was kept on the settlement: keep the one read now, once.
+    const account = await deps.settlementAccount(s.merchantIdentifier);
+    if (!account) throw new Error(`settlement ${s._id}: the bank account disappeared after the payout was requested`);
+    await store.keepPayoutAccount(s._id, deps.payoutAccountSeal.seal(s._id, s.merchantIdentifier, account));
+    s = (await store.find(s._id))!;
+  }
+  const a = s.payoutAccount!;
+  return {
+    payoutId: s._id,
+    merchantIdentifier: s.merchantIdentifier,
+    amountPaise: s.netPaise,
+    ifsc: a.ifsc,
+    accountNumber: deps.payoutAccountSeal.open(s._id, s.merchantIdentifier, a),
+  };
+}
+
+/** What the bank holds under the payoutId now; PENDING when it cannot say (asked again later). */
+async function lookUp(deps: PayoutActivityDeps, payoutId: string): Promise<BankPayoutAnswer | null> {
+  try {
+    return await deps.payouts.inquirePayout({ payoutId });
+  } catch (e) {
+    if (!bankRefusal(e)) throw e;
+    return pending(`the bank's answer to the inquiry was not usable: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * Sends the stored request. Only the answer to a payout's first request (`first`: this attempt
+ * marked it awaiting the bank just before sending) may refuse it: once the bank was asked before
+ * (a retry after a lost answer, a re-request after an inquiry found nothing, a continued run), a
+ * 4xx may answer the repeat while the bank pays the first, so the bank is asked what it holds and
+ * the payout stays PENDING while it cannot say. A conflict (409) is always what the bank holds.
+ */
+async function send(deps: PayoutActivityDeps, r: BankPayoutRequest, o: { first: boolean }): Promise<BankPayoutAnswer> {
+  try {
+    return await deps.payouts.requestPayout(r);
+  } catch (e) {
+    const refusal = bankRefusal(e);
+    if (!refusal) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    if (refusal.kind === 'ask' || !o.first)
+      return (await lookUp(deps, r.payoutId)) ?? pending(`the bank's answer to a repeated request was not usable: ${message}`);
+    return { status: 'REFUSED', utr: null, responseCode: `HTTP_${refusal.status}`, responseDescription: message.slice(0, 300) };
+  }
+}
+
+/**
+ * Requests the payout. `stopIfHeld`: after marking the payout requested the merchant's hold is
+ * read again, and a hold found there (placed while the payout was being marked) moves the
+ * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
+ * stops it: a retry after a crash asks again for the same payout.
+ */
+async function requestPayout(
+  deps: PayoutActivityDeps,
+  input: SettlementWorkflowInput,
+  o: { stopIfHeld: boolean },
+): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> {
+  const { settlementStore: store, settlementSettings: settings, now } = deps;
+  const id = settlementId(input.merchantIdentifier, input.settlementDate);
+  let s = await store.find(id);
+  if (!s) throw new Error(`settlement ${id} does not exist`);
+  if (s.state === 'paid') return { status: 'PAID', utr: s.utr ?? null, responseCode: '00', responseDescription: 'Paid' };
+  if (s.state === 'payout_refused')
+    return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: s.failureReason ?? 'refused' };
+  if (s.state === 'open') {
+    const account = await deps.settlementAccount(input.merchantIdentifier);
+    if (!account) {
+      const reason = 'no settlement bank account: set one for the merchant, the net is carried into its next settlement';
+      await store.recordRefused(id, reason);
+      return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
+    }
+    // The account read here is the one sealed on the payout: a recent change waits, never paid early.
+    if (o.stopIfHeld && isCooling(account.coolingUntil, now())) {
+      await store.holdForCooling(id, account.coolingUntil);
+      return { coolingUntil: account.coolingUntil };
+    }
+    await store.markPayoutRequested(id, deps.payoutAccountSeal.seal(id, input.merchantIdentifier, account), now());
+    s = (await store.find(id))!;
+  }
+  if (s.state === 'held' && o.stopIfHeld) return null;
+  if (s.state !== 'payout_requested') throw new Error(`settlement ${id} is ${s.state}: no payout to request`);
+  let first = false;
+  if (!s.awaitingBankSince) {
+    if (o.stopIfHeld && (await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
+    first = await store.markAwaitingBank(id, now());
+  }
+  return send(deps, await storedRequest(deps, s), { first });
 }

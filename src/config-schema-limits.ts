@@ -106,7 +106,7 @@ export const limitSettings = z.object({
     .string()
     // abort: the bound below only reads what the pattern accepted.
     .regex(/^\s*\d+(ms|s)?\s*$/, { message: 'a wait such as 5s (at most 30s)', abort: true })
-    .refine((v) => parseDurationList(v)[0]! <= 30_000, 'at most 30s')
+    .refine((v) => parseDurationList(v)[0] <= 30_000, 'at most 30s')
     .default('5s')
     .describe(
       "webhook attempts whose waits since the first add up to at most this are retried by the transaction's workflow itself; later ones by the delivery's own workflow (0: every retry there)",

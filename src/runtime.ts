@@ -177,7 +177,7 @@ export function bankConnector(config: Config): BankConnector & BankPayouts {
 export function activityDeps(rt: Runtime): ActivityDeps {
   const bank = bankConnector(rt.config);
   const webhookEndpoints = new WebhookEndpointRepository(rt.store.db);
-  const webhookDisableAfterMs = parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0]!;
+  const webhookDisableAfterMs = parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0];
   // Endpoint health counted in memory and written every second; what is left is written at shutdown.
   const webhookEndpointHealth = new EndpointHealthBuffer(webhookEndpoints, webhookDisableAfterMs);
   rt.onClose?.(() => webhookEndpointHealth.close());
@@ -193,8 +193,8 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     webhookEndpointHealth,
     webhookDisableAfterMs,
     webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
-    webhookQuickRetriesWithinMs: parseDurationList(rt.config.WEBHOOK_QUICK_RETRIES_WITHIN)[0]!,
-    webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0]!,
+    webhookQuickRetriesWithinMs: parseDurationList(rt.config.WEBHOOK_QUICK_RETRIES_WITHIN)[0],
+    webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0],
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
     webhookAddressPolicy: {
       allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(rt.config.GATEWAY_ENV),

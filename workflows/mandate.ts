@@ -4,7 +4,6 @@ import {
   condition,
   continueAsNew,
   executeChild,
-  getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
   patched,
@@ -34,6 +33,7 @@ import {
   type MandateDebitInput,
   type MandateDebitWorkflow,
 } from '../src/temporal/mandate-debit-contract';
+import { cancelDebits, chunks, requireActive } from './mandate-helpers';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 /**
@@ -41,8 +41,6 @@ import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
  * history depends on it: changing it needs a patched() gate (updatesPerRun travels in the input).
  */
 const EVENTS_PER_RUN = 20_000;
-/** Debits a cancel or prune activity handles at once (well inside its 30 s). */
-const DEBITS_PER_ACTIVITY = 200;
 
 const activities = proxyActivities<MandateActivities>({
   startToCloseTimeout: '30 seconds',
@@ -59,97 +57,120 @@ const activities = proxyActivities<MandateActivities>({
  * at the bank (the fence of claimDebitAtBank).
  */
 export async function mandateWorkflow(input: MandateWorkflowInput): Promise<MandateWorkflowResult> {
-  const carried = input.carried;
+  const run = new MandateRun(input);
+  run.handleMessages();
+  if (input.carried) return await run.untilEnded();
+  return await run.fromCreation();
+}
+
+type DebitStart = Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>;
+
+/** One run of a mandate workflow: its state, the messages it takes and the steps of its life. */
+class MandateRun {
   // The long-lived shape (issue 30): debits started as workflows of their own, the end fenced against
   // debits at the bank, and continue-as-new. Runs begun before it keep the shape they began with.
-  const longLived = carried !== undefined || patched('mandate-long-lived');
-  let state: MandateState = carried ? 'ACTIVE' : 'CREATED';
+  readonly longLived: boolean;
+  state: MandateState;
   /** The state the store holds: what the status API answers (it follows `state` by one activity). */
-  let recorded: MandateState = state;
-  const debits: string[] = [];
+  recorded: MandateState;
+  readonly debits: string[] = [];
   /** The long-lived shape's debits (orderIds) that may still run: carried ones and this run's. */
-  const scheduledDebits: string[] = [...(carried?.pendingDebitOrderIds ?? [])];
-  let updatesHandled = 0;
-  let notifiesHandled = 0;
+  readonly scheduledDebits: string[];
+  updatesHandled = 0;
+  notifiesHandled = 0;
   /** Waiting for the notifies under way to finish before continuing as new: new ones are sent again. */
-  let handingOver = false;
+  handingOver = false;
   // The endings of the debits this run started, which have ended, and how many starts are in flight.
-  const debitsRunning: Promise<unknown>[] = [];
-  const ended = new Set<string>();
-  let startsInFlight = 0;
-  let revokeRequested = false;
-  const bankMandate = { merchantIdentifier: input.merchantIdentifier, mandateOrderId: input.orderId };
-  const bankMandateRef = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
-  setHandler(mandateStateQuery, () => state);
+  readonly debitsRunning: Promise<unknown>[] = [];
+  readonly ended = new Set<string>();
+  startsInFlight = 0;
+  revokeRequested = false;
+  readonly bankMandate: { merchantIdentifier: string; mandateOrderId: string };
+  readonly bankMandateRef: { merchantIdentifier: string; orderId: string };
+
+  constructor(readonly input: MandateWorkflowInput) {
+    const carried = input.carried;
+    this.longLived = carried !== undefined || patched('mandate-long-lived');
+    this.state = carried ? 'ACTIVE' : 'CREATED';
+    this.recorded = this.state;
+    this.scheduledDebits = [...(carried?.pendingDebitOrderIds ?? [])];
+    this.bankMandate = { merchantIdentifier: input.merchantIdentifier, mandateOrderId: input.orderId };
+    this.bankMandateRef = { merchantIdentifier: input.merchantIdentifier, orderId: input.orderId };
+  }
+
   /** While a run hands over, it takes no update: one it took would have to finish before the run ends. */
-  const refuseWhileHandingOver = () => {
-    if (handingOver)
+  refuseWhileHandingOver() {
+    if (this.handingOver)
       throw ApplicationFailure.create({
         type: MandateFailure.CONTINUING_AS_NEW,
         message: 'the mandate is continuing as new: send again',
       });
-  };
+  }
 
-  const moveTo = async (next: MandateState) => {
-    const from = state;
-    state = next;
+  async moveTo(next: MandateState) {
+    const from = this.state;
+    this.state = next;
     upsertSearchAttributes([{ key: MandateStateKey, value: next }]);
     await activities.recordMandateState({
-      merchantIdentifier: input.merchantIdentifier,
-      orderId: input.orderId,
+      merchantIdentifier: this.input.merchantIdentifier,
+      orderId: this.input.orderId,
       state: next,
       from: [from],
     });
     // The fence (claimDebitAtBank): an end is acknowledged only once no debit attempt is at the bank.
-    if (longLived && next !== 'ACTIVE') await activities.awaitNoDebitAtBank(bankMandateRef);
-    recorded = next;
-  };
+    if (this.longLived && next !== 'ACTIVE') await activities.awaitNoDebitAtBank(this.bankMandateRef);
+    this.recorded = next;
+  }
 
-  setHandler(
-    revokeMandateUpdate,
-    async () => {
-      updatesHandled++;
-      revokeRequested = true;
-      // Answers once the store holds the end (so the status API agrees), with the state the mandate
-      // ends in (INACTIVE when a first debit failed meanwhile).
-      await condition(() => recorded !== 'ACTIVE' && recorded !== 'CREATED');
-      return recorded;
-    },
-    {
-      validator: () => {
-        requireActive(state);
-        refuseWhileHandingOver();
+  /** The state query, and the revoke and notify updates. */
+  handleMessages() {
+    setHandler(mandateStateQuery, () => this.state);
+    setHandler(
+      revokeMandateUpdate,
+      async () => {
+        this.updatesHandled++;
+        this.revokeRequested = true;
+        // Answers once the store holds the end (so the status API agrees), with the state the mandate
+        // ends in (INACTIVE when a first debit failed meanwhile).
+        await condition(() => this.recorded !== 'ACTIVE' && this.recorded !== 'CREATED');
+        return this.recorded;
       },
-    },
-  );
-
-  setHandler(
-    notifyDebitUpdate,
-    (request) => {
-      updatesHandled++;
-      notifiesHandled++;
-      return scheduleDebit(request);
-    },
-    {
-      validator: (_request: NotifyDebitRequest) => {
-        requireActive(state);
-        if (input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
-        refuseWhileHandingOver();
+      {
+        validator: () => {
+          requireActive(this.state);
+          this.refuseWhileHandingOver();
+        },
       },
-    },
-  );
+    );
+    setHandler(
+      notifyDebitUpdate,
+      (request) => {
+        this.updatesHandled++;
+        this.notifiesHandled++;
+        return this.scheduleDebit(request);
+      },
+      {
+        validator: (_request: NotifyDebitRequest) => {
+          requireActive(this.state);
+          if (this.input.frequency !== 'Adhoc') throw new Error('notify applies to Adhoc mandates only');
+          this.refuseWhileHandingOver();
+        },
+      },
+    );
+  }
 
-  async function scheduleDebit(request: NotifyDebitRequest): Promise<NotifyDebitResult> {
+  async scheduleDebit(request: NotifyDebitRequest): Promise<NotifyDebitResult> {
+    const input = this.input;
     const notice = await activities.notifyMandateDebit({
       txnId: request.txnId,
       payerVpa: input.payerVpa,
-      ...bankMandate, // the mandate as the bank knows it (issue 21)
+      ...this.bankMandate, // the mandate as the bank knows it (issue 21)
       amountPaise: request.amountPaise,
       executeAtMs: request.executeAtMs,
     });
     if (!notice.accepted) return { kind: 'refused', reason: 'notifyFailed' };
     // The mandate may have ended while the payer's bank was asked.
-    if (state !== 'ACTIVE') return { kind: 'refused', reason: state === 'INACTIVE' ? 'inactive' : 'parentNotActive' };
+    if (this.state !== 'ACTIVE') return { kind: 'refused', reason: this.state === 'INACTIVE' ? 'inactive' : 'parentNotActive' };
     const created = await activities.createMandateDebit({
       merchantIdentifier: input.merchantIdentifier,
       mandateOrderId: input.orderId,
@@ -164,11 +185,11 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
     // The mandate ended while the debit was stored: the debit is notified, and cancelled by that end
     // as a scheduled one would be, without a workflow (its start and the end's cancel could fall in
     // one workflow task, which Temporal refuses: the task would fail forever).
-    if (state !== 'ACTIVE' && patched('mandate-debit-not-started-once-ended')) {
-      await cancelUnstartedDebit(request);
+    if (this.state !== 'ACTIVE' && patched('mandate-debit-not-started-once-ended')) {
+      await this.cancelUnstartedDebit(request);
       return { kind: 'notified' };
     }
-    await startDebit({
+    await this.startDebit({
       orderId: request.orderId,
       txnId: request.txnId,
       amountPaise: request.amountPaise,
@@ -180,65 +201,93 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
   }
 
   /** Records a stored debit that never ran as cancelled (1124), and tells the merchant. */
-  async function cancelUnstartedDebit(d: Pick<NotifyDebitRequest, 'orderId' | 'txnId'>) {
-    const debit = { merchantIdentifier: input.merchantIdentifier, orderId: d.orderId, txnId: d.txnId };
+  async cancelUnstartedDebit(d: Pick<NotifyDebitRequest, 'orderId' | 'txnId'>) {
+    const debit = { merchantIdentifier: this.input.merchantIdentifier, orderId: d.orderId, txnId: d.txnId };
     const recorded = await activities.recordMandateDebitOutcome({ ...debit, result: 'executionCancelled', answer: null });
-    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded)) await startRealtimeWebhook(debit);
+    if (this.input.realtimeWebhook !== false && realtimeWebhookDue(recorded)) await startRealtimeWebhook(debit);
   }
 
-  async function startDebit(
-    d: Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>,
-  ) {
-    const workflowId = mandateDebitWorkflowId(input.merchantIdentifier, d.orderId);
-    debits.push(workflowId);
-    startsInFlight++;
-    if (longLived) {
-      scheduledDebits.push(d.orderId);
-      await activities.startMandateDebit(debitInput(d)).finally(() => startsInFlight--);
+  async startDebit(d: DebitStart) {
+    const workflowId = mandateDebitWorkflowId(this.input.merchantIdentifier, d.orderId);
+    this.debits.push(workflowId);
+    this.startsInFlight++;
+    if (this.longLived) {
+      this.scheduledDebits.push(d.orderId);
+      await activities.startMandateDebit(this.debitInput(d)).finally(() => this.startsInFlight--);
       return;
     }
     const handle = await startChild<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
       workflowId,
-      args: [debitInput(d)],
+      args: [this.debitInput(d)],
       // The mandate cancels its debits explicitly when it ends, and waits for them to end.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: mandateDebitSearchAttributes({ merchantIdentifier: input.merchantIdentifier, orderId: d.orderId }),
+      typedSearchAttributes: mandateDebitSearchAttributes({
+        merchantIdentifier: this.input.merchantIdentifier,
+        orderId: d.orderId,
+      }),
     })
       .catch((e: unknown) => {
         if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
       })
-      .finally(() => startsInFlight--);
-    const end = () => void ended.add(workflowId);
-    if (handle) debitsRunning.push(handle.result().then(end, end));
+      .finally(() => this.startsInFlight--);
+    const end = () => void this.ended.add(workflowId);
+    if (handle) this.debitsRunning.push(handle.result().then(end, end));
   }
 
   // Only debits still running are asked to stop (the test server never answers a cancel of a closed
   // one); a debit started by an earlier attempt of the same notify has no handle here and is asked anyway.
-  const stillRunning = () => debits.filter((id) => !ended.has(id));
-  const debitInput = (
-    d: Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 'executeAtMs' | 'autoExecute' | 'maxRetries'>,
-  ): MandateDebitInput => ({
-    ...d,
-    merchantIdentifier: input.merchantIdentifier,
-    mandateOrderId: input.orderId,
-    payerVpa: input.payerVpa,
-    retryIntervalMs: input.debitRetryIntervalMs,
-    ...(input.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
-  });
+  readonly stillRunning = () => this.debits.filter((id) => !this.ended.has(id));
 
-  if (carried) return await untilEnded();
-
-  // The payer answers in their UPI app (the sandbox payer: within a second or two).
-  await sleep(input.payerAnswerDelayMs);
-  const { approved } = await activities.requestMandateApproval({ txnId: input.txnId, payerVpa: input.payerVpa, ...bankMandate });
-  if (!approved) {
-    await moveTo('DECLINED');
-    return { state, debits };
+  debitInput(d: DebitStart): MandateDebitInput {
+    const input = this.input;
+    return {
+      ...d,
+      merchantIdentifier: input.merchantIdentifier,
+      mandateOrderId: input.orderId,
+      payerVpa: input.payerVpa,
+      retryIntervalMs: input.debitRetryIntervalMs,
+      ...(input.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+    };
   }
-  await moveTo('ACTIVE');
 
-  if (input.firstDebit) {
-    const first = input.firstDebit;
+  readonly result = (): MandateWorkflowResult => ({ state: this.state, debits: this.debits });
+
+  /** A new mandate: the payer's answer, the first debit if asked for, then ACTIVE until its end. */
+  async fromCreation(): Promise<MandateWorkflowResult> {
+    const input = this.input;
+    // The payer answers in their UPI app (the sandbox payer: within a second or two).
+    await sleep(input.payerAnswerDelayMs);
+    const { approved } = await activities.requestMandateApproval({
+      txnId: input.txnId,
+      payerVpa: input.payerVpa,
+      ...this.bankMandate,
+    });
+    if (!approved) {
+      await this.moveTo('DECLINED');
+      return this.result();
+    }
+    await this.moveTo('ACTIVE');
+
+    if (input.firstDebit && !(await this.firstDebitExecuted(input.firstDebit))) {
+      log.info('the first debit failed; the mandate is inactive', {
+        orderId: input.orderId,
+        firstDebit: input.firstDebit.orderId,
+      });
+      await this.moveTo('INACTIVE');
+      await (this.longLived ? this.endScheduledDebits() : this.endDebits());
+      return this.result();
+    }
+
+    if (this.longLived) return await this.untilEnded();
+    const revoked = await condition(() => this.revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
+    await this.moveTo(revoked ? 'REVOKED' : 'EXPIRED');
+    await this.endDebits();
+    return this.result();
+  }
+
+  /** The debit an approved mandate makes at once (customer initiated): whether it was executed. */
+  async firstDebitExecuted(first: NonNullable<MandateWorkflowInput['firstDebit']>): Promise<boolean> {
+    const input = this.input;
     const created = await activities.createMandateDebit({
       merchantIdentifier: input.merchantIdentifier,
       mandateOrderId: input.orderId,
@@ -253,7 +302,10 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
       ? await executeChild<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
           workflowId: mandateDebitWorkflowId(input.merchantIdentifier, first.orderId),
           args: [
-            { ...debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }), customerInitiated: true },
+            {
+              ...this.debitInput({ ...first, executeAtMs: Date.now(), autoExecute: true, maxRetries: 0 }),
+              customerInitiated: true,
+            },
           ],
           typedSearchAttributes: mandateDebitSearchAttributes({
             merchantIdentifier: input.merchantIdentifier,
@@ -261,19 +313,8 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
           }),
         })
       : null;
-    if (outcome?.result !== 'executed') {
-      log.info('the first debit failed; the mandate is inactive', { orderId: input.orderId, firstDebit: first.orderId });
-      await moveTo('INACTIVE');
-      await (longLived ? endScheduledDebits() : endDebits());
-      return { state, debits };
-    }
+    return outcome?.result === 'executed';
   }
-
-  if (longLived) return await untilEnded();
-  const revoked = await condition(() => revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
-  await moveTo(revoked ? 'REVOKED' : 'EXPIRED');
-  await endDebits();
-  return { state, debits };
 
   /**
    * The long-lived shape, ACTIVE: until the payer revokes or the mandate expires, continuing as new
@@ -281,88 +322,68 @@ export async function mandateWorkflow(input: MandateWorkflowInput): Promise<Mand
    * notifies (they are sent again, to the next run) and waits for those under way, so each is
    * answered by the run that took it; the next run gets the debits still Pending to cancel at the end.
    */
-  async function untilEnded(): Promise<MandateWorkflowResult> {
+  async untilEnded(): Promise<MandateWorkflowResult> {
+    const input = this.input;
+    const carried = input.carried;
     const perRun = input.updatesPerRun ?? MANDATE_UPDATES_PER_RUN;
     const handOverDue = () =>
-      updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
+      this.updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
     const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
-    while (await condition(() => revokeRequested || handOverDue(), expiresInMs())) {
-      if (revokeRequested) break;
+    while (await condition(() => this.revokeRequested || handOverDue(), expiresInMs())) {
+      if (this.revokeRequested) break;
       // From here no update is taken (refuseWhileHandingOver); those under way finish first.
-      handingOver = true;
-      await condition(() => allHandlersFinished() && startsInFlight === 0);
-      if (revokeRequested) break;
-      const pendingDebitOrderIds = await pendingOf(scheduledDebits);
+      this.handingOver = true;
+      await condition(() => allHandlersFinished() && this.startsInFlight === 0);
+      if (this.revokeRequested) break;
+      const pendingDebitOrderIds = await this.pendingOf(this.scheduledDebits);
       await continueAsNew<typeof mandateWorkflow>({
         ...input,
         updatesPerRun: perRun,
         carried: {
           pendingDebitOrderIds,
           runsBefore: (carried?.runsBefore ?? 0) + 1,
-          notifiesBefore: (carried?.notifiesBefore ?? 0) + notifiesHandled,
+          notifiesBefore: (carried?.notifiesBefore ?? 0) + this.notifiesHandled,
         },
       });
     }
-    handingOver = false;
-    await moveTo(revokeRequested ? 'REVOKED' : 'EXPIRED');
-    await endScheduledDebits();
-    return { state, debits };
+    this.handingOver = false;
+    await this.moveTo(this.revokeRequested ? 'REVOKED' : 'EXPIRED');
+    await this.endScheduledDebits();
+    return this.result();
   }
 
   /** The long-lived shape's end: asks every debit still Pending to stop, then lets the notifies under way finish. */
-  async function endScheduledDebits(): Promise<void> {
+  async endScheduledDebits(): Promise<void> {
     // A debit is asked to stop once its start has completed (a start in flight may still create it).
-    await condition(() => startsInFlight === 0);
-    for (const chunk of chunks(scheduledDebits)) {
-      await activities.cancelMandateDebits({ merchantIdentifier: input.merchantIdentifier, orderIds: chunk });
+    await condition(() => this.startsInFlight === 0);
+    for (const chunk of chunks(this.scheduledDebits)) {
+      await activities.cancelMandateDebits({ merchantIdentifier: this.input.merchantIdentifier, orderIds: chunk });
     }
     // A notify under way stores its debit and records it cancelled before the mandate closes.
     await condition(allHandlersFinished);
   }
 
-  async function pendingOf(orderIds: string[]): Promise<string[]> {
+  async pendingOf(orderIds: string[]): Promise<string[]> {
     const pending: string[] = [];
     for (const chunk of chunks(orderIds)) {
-      pending.push(...(await activities.pendingMandateDebits({ merchantIdentifier: input.merchantIdentifier, orderIds: chunk })));
+      pending.push(
+        ...(await activities.pendingMandateDebits({ merchantIdentifier: this.input.merchantIdentifier, orderIds: chunk })),
+      );
     }
     return pending;
   }
 
   /** Once the mandate has ended: cancels the debits still scheduled and waits for them and for every notify under way. */
-  async function endDebits(): Promise<void> {
+  async endDebits(): Promise<void> {
     // A debit is asked to stop only once its start is acknowledged: Temporal refuses a start and a
     // cancel of one child in one workflow task, and the task then fails forever.
-    if (patched('mandate-cancels-started-debits')) await condition(() => startsInFlight === 0);
-    await cancelDebits(stillRunning());
+    if (patched('mandate-cancels-started-debits')) await condition(() => this.startsInFlight === 0);
+    await cancelDebits(this.stillRunning());
     // A debit that closes after its mandate would report to a closed parent; the time-skipping test
     // server then holds its clock still for good. Cancelled debits end in moments.
-    await Promise.all(debitsRunning);
+    await Promise.all(this.debitsRunning);
     // A notify under way stores its debit and records it cancelled before the mandate closes.
     // (Before this patch the mandate awaited the flag itself, which waits for nothing.)
     if (patched('mandate-waits-for-its-notifies')) await condition(allHandlersFinished);
-  }
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += DEBITS_PER_ACTIVITY) out.push(items.slice(i, i + DEBITS_PER_ACTIVITY));
-  return out;
-}
-
-function requireActive(state: MandateState): void {
-  if (state === 'INACTIVE')
-    throw ApplicationFailure.create({ type: MandateFailure.INACTIVE, message: 'the mandate is inactive' });
-  if (state !== 'ACTIVE')
-    throw ApplicationFailure.create({ type: MandateFailure.NOT_ACTIVE, message: `the mandate is ${state}` });
-}
-
-/** Asks every scheduled debit to stop; those already finished ignore it. */
-async function cancelDebits(ids: string[]): Promise<void> {
-  for (const id of ids) {
-    await getExternalWorkflowHandle(id)
-      .cancel()
-      .catch((e: unknown) =>
-        log.info('debit already ended; nothing to cancel', { id, error: String(e), mandate: workflowInfo().workflowId }),
-      );
   }
 }

@@ -73,68 +73,100 @@ const { inquireBankPayment } = proxyActivities<BankActivities>({
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentWorkflowResult> {
   // First, before any other command: whether this payment records the one patch (see CURRENT).
-  const current = patched(CURRENT);
-  const has = (change: PaymentPatch) => current || patched(change);
-  /** Local activities for payments from issue 35 on; the activity commands of older histories before. */
-  const paymentActivities = () => (has('payment-local-activities') ? local : remote);
-  let stage: PaymentStage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
-  let lateAnswer: BankAnswer | undefined;
-  let payer: PaymentInstrument | undefined;
-  let redirect: BankRedirect | null = null;
-  let cancelled = false;
-  setHandler(paymentStageQuery, () => stage);
-  setHandler(bankRedirectQuery, () => redirect);
-  // No command of its own (no timer: the caller bounds its wait), so histories recorded before replay as they are.
-  setHandler(awaitBankRedirectUpdate, async () => {
-    await condition(() => stage !== 'awaiting-payer' && stage !== 'requesting-bank');
-    return redirect;
-  });
-  setHandler(bankAnswerSignal, (answer) => {
-    lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
-  });
-  setHandler(
-    bankAnswerUpdate,
-    (answer) => {
-      lateAnswer = answer;
-      return 'accepted' as const;
-    },
-    {
-      // Refused once the workflow decided (or holds an answer already): the sender re-reads the
-      // transaction and applies the answer as a delayed success, or asks its sender to retry.
-      validator: (_answer: BankAnswer) => {
-        if (!takesBankAnswer()) throw new Error('the payment has decided: read the transaction again');
-      },
-    },
-  );
-  setHandler(
-    qrPayerUpdate,
-    (instrument) => {
-      payer = instrument;
-      return 'accepted' as const;
-    },
-    {
-      validator: (_payer: PaymentInstrument) => {
-        if (!waitingForPayer()) throw new Error('the QR is not waiting for a payer');
-      },
-    },
-  );
-  setHandler(
-    payerCancelUpdate,
-    () => {
-      cancelled = true;
-      return 'cancelled' as const;
-    },
-    {
-      validator: () => {
-        if (!waitingForPayer()) throw new Error('the order is not waiting for a payer');
-      },
-    },
-  );
-  function takesBankAnswer(): boolean {
-    return stage !== 'recording' && stage !== 'done' && lateAnswer === undefined && !cancelled;
+  const run = new PaymentRun(input, patched(CURRENT));
+  run.handleMessages();
+  return run.pay();
+}
+
+type BankReply = Awaited<ReturnType<PaymentActivities['requestBankPayment']>>;
+
+/** One payment's run: its stage, the messages it takes and the steps from the payer to the outcome. */
+class PaymentRun {
+  stage: PaymentStage;
+  lateAnswer: BankAnswer | undefined;
+  payer: PaymentInstrument | undefined;
+  redirect: BankRedirect | null = null;
+  cancelled = false;
+
+  constructor(
+    readonly input: PaymentWorkflowInput,
+    readonly current: boolean,
+  ) {
+    this.stage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
   }
-  function waitingForPayer(): boolean {
-    return stage === 'awaiting-payer' && payer === undefined && lateAnswer === undefined && !cancelled;
+
+  has(change: PaymentPatch): boolean {
+    return this.current || patched(change);
+  }
+
+  /** Local activities for payments from issue 35 on; the activity commands of older histories before. */
+  paymentActivities() {
+    return this.has('payment-local-activities') ? local : remote;
+  }
+
+  /** The stage and redirect queries, the bank's answer (signal and update), the QR's payer and the payer's cancel. */
+  handleMessages() {
+    setHandler(paymentStageQuery, () => this.stage);
+    setHandler(bankRedirectQuery, () => this.redirect);
+    // No command of its own (no timer: the caller bounds its wait), so histories recorded before replay as they are.
+    setHandler(awaitBankRedirectUpdate, async () => {
+      await condition(() => this.stage !== 'awaiting-payer' && this.stage !== 'requesting-bank');
+      return this.redirect;
+    });
+    setHandler(bankAnswerSignal, (answer) => {
+      this.lateAnswer ??= answer; // the bank's first word counts; duplicates of a callback are ignored
+    });
+    setHandler(
+      bankAnswerUpdate,
+      (answer) => {
+        this.lateAnswer = answer;
+        return 'accepted' as const;
+      },
+      {
+        // Refused once the workflow decided (or holds an answer already): the sender re-reads the
+        // transaction and applies the answer as a delayed success, or asks its sender to retry.
+        validator: (_answer: BankAnswer) => {
+          if (!this.takesBankAnswer()) throw new Error('the payment has decided: read the transaction again');
+        },
+      },
+    );
+    this.handlePayerMessages();
+  }
+
+  /** The QR's payer and the payer's cancel, both taken only while the order waits for a payer. */
+  handlePayerMessages() {
+    setHandler(
+      qrPayerUpdate,
+      (instrument) => {
+        this.payer = instrument;
+        return 'accepted' as const;
+      },
+      {
+        validator: (_payer: PaymentInstrument) => {
+          if (!this.waitingForPayer()) throw new Error('the QR is not waiting for a payer');
+        },
+      },
+    );
+    setHandler(
+      payerCancelUpdate,
+      () => {
+        this.cancelled = true;
+        return 'cancelled' as const;
+      },
+      {
+        validator: () => {
+          if (!this.waitingForPayer()) throw new Error('the order is not waiting for a payer');
+        },
+      },
+    );
+  }
+
+  takesBankAnswer(): boolean {
+    return this.stage !== 'recording' && this.stage !== 'done' && this.lateAnswer === undefined && !this.cancelled;
+  }
+
+  waitingForPayer(): boolean {
+    return this.stage === 'awaiting-payer' && this.payer === undefined && this.lateAnswer === undefined && !this.cancelled;
   }
 
   /**
@@ -146,50 +178,69 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
    * a timeout that raced one): there the write stays an activity, scheduled by a completed task, so
    * the decision is in the history before anything is written (the money model found the race).
    */
-  const record = async (
+  async record(
     answer: BankAnswer | null,
     outcome: Pick<RecordOutcomeInput, 'expired' | 'cancelled' | 'refusedByBank' | 'instrument'> = {},
     how: { decidedByBankReply?: boolean } = {},
-  ) => {
-    stage = 'recording';
-    const { recordPaymentOutcome } = how.decidedByBankReply ? paymentActivities() : remote;
+  ): Promise<PaymentWorkflowResult> {
+    const input = this.input;
+    this.stage = 'recording';
+    const { recordPaymentOutcome } = how.decidedByBankReply ? this.paymentActivities() : remote;
     const recorded = await recordPaymentOutcome({
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
       txnId: input.txnId,
       amountPaise: input.amountPaise,
       // The first webhook attempt in the outcome's own activity: one local activity fewer.
-      ...(current && input.realtimeWebhook !== false ? { deliverRealtime: true as const } : {}),
+      ...(this.current && input.realtimeWebhook !== false ? { deliverRealtime: true as const } : {}),
       answer,
       ...outcome,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
     // The workflow that changed the transaction tells the merchant, in real time unless the activity
     // reported a reconciliation's delayed success to the non-real-time webhook.
-    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded, current) && has('realtime-webhooks'))
-      await startRealtimeWebhook(input, { local: has('payment-local-activities'), current });
-    stage = 'done';
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded, this.current) && this.has('realtime-webhooks'))
+      await startRealtimeWebhook(input, { local: this.has('payment-local-activities'), current: this.current });
+    this.stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null && !outcome.cancelled };
-  };
-
-  let instrument = input.instrument;
-  if (input.awaitPayerMs !== undefined) {
-    const arrived = await condition(() => payer !== undefined || lateAnswer !== undefined || cancelled, input.awaitPayerMs);
-    if (!arrived) {
-      log.info('nobody paid the QR before it expired', { txnId: input.txnId, awaitPayerMs: input.awaitPayerMs });
-      return record(null, { expired: true });
-    }
-    // The payer walked away from a hosted checkout (nothing reached a bank).
-    if (cancelled) return record(null, { cancelled: true });
-    // Reconciliation may report the bank's answer for a QR paid outside our sight.
-    if (payer === undefined) return record(lateAnswer!);
-    instrument = payer;
-    stage = 'requesting-bank';
   }
 
-  let reply: Awaited<ReturnType<PaymentActivities['requestBankPayment']>>;
-  try {
-    reply = await paymentActivities().requestBankPayment({
+  /** The payment's steps: the payer (a QR's, a page's), the bank's reply, then a late answer or the timeout. */
+  async pay(): Promise<PaymentWorkflowResult> {
+    const input = this.input;
+    let instrument = input.instrument;
+    if (input.awaitPayerMs !== undefined) {
+      const arrived = await condition(
+        () => this.payer !== undefined || this.lateAnswer !== undefined || this.cancelled,
+        input.awaitPayerMs,
+      );
+      if (!arrived) {
+        log.info('nobody paid the QR before it expired', { txnId: input.txnId, awaitPayerMs: input.awaitPayerMs });
+        return this.record(null, { expired: true });
+      }
+      // The payer walked away from a hosted checkout (nothing reached a bank).
+      if (this.cancelled) return this.record(null, { cancelled: true });
+      // Reconciliation may report the bank's answer for a QR paid outside our sight.
+      if (this.payer === undefined) return this.record(this.lateAnswer!);
+      instrument = this.payer;
+      this.stage = 'requesting-bank';
+    }
+
+    let reply: BankReply;
+    try {
+      reply = await this.requestBank(instrument);
+    } catch (e) {
+      return this.bankRefused(e);
+    }
+
+    const withPayer = this.payer ? { instrument: this.payer } : {};
+    if (reply.kind === 'answered') return this.record(reply.answer, withPayer, { decidedByBankReply: true });
+    return this.awaitBank(reply.redirect ?? null);
+  }
+
+  requestBank(instrument: PaymentInstrument): Promise<BankReply> {
+    const input = this.input;
+    return this.paymentActivities().requestBankPayment({
       txnId: input.txnId,
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
@@ -198,28 +249,38 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       // A page's payer (a link's, a checkout's) can be sent to the bank's own page.
       ...(input.instrument.kind === 'PAYMENT_LINK' || input.instrument.kind === 'CHECKOUT' ? { payerAtBrowser: true } : {}),
     });
-  } catch (e) {
-    // Only a non-retryable failure gets here (the retry policy has no attempt limit): the bank refused
-    // the request, or answered about another payment. The order must not stay Pending for ever: it is
-    // a Failure the service decided (a later approval still becomes a delayed success), with its webhook.
-    // A local activity's failure reaches the workflow as the ApplicationFailure itself, not wrapped.
-    const refusal = e instanceof ActivityFailure ? e.cause : e instanceof ApplicationFailure ? e : undefined;
-    if (!refusal || !has('bank-refusal-recorded')) throw e;
-    log.warn('the bank refused the payment request; marking the payment failed', { txnId: input.txnId, error: String(refusal) });
-    const withPayer = payer ? { instrument: payer } : {};
-    return lateAnswer ? record(lateAnswer, withPayer) : record(null, { refusedByBank: true, ...withPayer });
   }
 
-  if (reply.kind === 'answered') return record(reply.answer, payer ? { instrument: payer } : {}, { decidedByBankReply: true });
-  stage = 'awaiting-bank';
-  redirect = reply.redirect ?? null;
-  const answered = await condition(() => lateAnswer !== undefined, input.bankTimeoutMs);
-  let answer: BankAnswer | null = answered ? lateAnswer! : null;
-  // Before giving up on a silent bank, ask it once (design.md, Transactions and states): only without a final answer is it 1023.
-  if (!answered && has('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? lateAnswer ?? null;
-  if (!answer)
-    log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
-  return record(answer, payer ? { instrument: payer } : {});
+  /**
+   * Only a non-retryable failure gets here (the retry policy has no attempt limit): the bank refused
+   * the request, or answered about another payment. The order must not stay Pending for ever: it is
+   * a Failure the service decided (a later approval still becomes a delayed success), with its webhook.
+   * A local activity's failure reaches the workflow as the ApplicationFailure itself, not wrapped.
+   */
+  bankRefused(e: unknown): Promise<PaymentWorkflowResult> {
+    const refusal = e instanceof ActivityFailure ? e.cause : e instanceof ApplicationFailure ? e : undefined;
+    if (!refusal || !this.has('bank-refusal-recorded')) throw e;
+    log.warn('the bank refused the payment request; marking the payment failed', {
+      txnId: this.input.txnId,
+      error: String(refusal),
+    });
+    const withPayer = this.payer ? { instrument: this.payer } : {};
+    return this.lateAnswer ? this.record(this.lateAnswer, withPayer) : this.record(null, { refusedByBank: true, ...withPayer });
+  }
+
+  /** A bank that answers later (a callback, or the page it sent the payer to): its answer, the inquiry or silence. */
+  async awaitBank(redirect: BankRedirect | null): Promise<PaymentWorkflowResult> {
+    const input = this.input;
+    this.stage = 'awaiting-bank';
+    this.redirect = redirect;
+    const answered = await condition(() => this.lateAnswer !== undefined, input.bankTimeoutMs);
+    let answer: BankAnswer | null = answered ? this.lateAnswer! : null;
+    // Before giving up on a silent bank, ask it once (design.md, Transactions and states): only without a final answer is it 1023.
+    if (!answered && this.has('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? this.lateAnswer ?? null;
+    if (!answer)
+      log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
+    return this.record(answer, this.payer ? { instrument: this.payer } : {});
+  }
 }
 
 /** The status inquiry: the bank's final answer, or null when it has none (or cannot be reached). */

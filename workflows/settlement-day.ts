@@ -95,7 +95,7 @@ export async function settlementDayWorkflow(input: SettlementDayInput) {
 async function eachAtMost<T>(limit: number, items: T[], fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length) await fn(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -88,7 +88,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   let retryAfterMs = health ? input.retryAfterMs : undefined;
   const first = (input.fromAttempt ?? 1) - 1;
   for (let i = first; i < scheduleMs.length; i++) {
-    const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]!) : scheduleMs[i]!;
+    const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]) : scheduleMs[i];
     // Issue 35: a hand-over started with its first wait as the start delay has waited already.
     const waited = i === first && input.waitedBeforeStart === true && patched('webhook-first-wait-as-start-delay');
     if (wait > 0 && !waited) await sleep(wait);

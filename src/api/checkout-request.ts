@@ -66,7 +66,7 @@ function validated<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
 
 /** The first problem, as Zaakpay reports it: 108 for a field missing or blank, 109 for one not valid. */
 function refusalOf(issues: readonly z.core.$ZodIssue[], raw: unknown): CheckoutRefusal {
-  const issue = issues[0]!;
+  const issue = issues[0];
   const field = issue.path.join('.');
   const value = issue.path.reduce<unknown>(
     (at, key) => (typeof at === 'object' && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined),

@@ -50,11 +50,12 @@ export async function respondWithPage<T>(
     ctx.body = shape.empty();
     return;
   }
+  const firstRecord = first.value;
   async function* chunks(): AsyncGenerator<string> {
     try {
-      let chunk = shape.open + shape.serialize(first.value);
+      let chunk = shape.open + shape.serialize(firstRecord);
       let count = 1;
-      let last = first.value;
+      let last = firstRecord;
       for (;;) {
         const next = await iterator.next();
         if (next.done) break;

@@ -15,7 +15,10 @@ const lastPath = new WeakMap<object, string>();
 
 export function createServer(app: Koa, o: { requestTimeoutMs: number }): http.Server {
   // Node checks the timeouts on this period (30 s by default), so a stall is answered within it.
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(2_000, o.requestTimeoutMs / 2) }, app.callback());
+  const handle = app.callback(); // Koa answers its own errors: the promise it returns never rejects
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(2_000, o.requestTimeoutMs / 2) }, (req, res) => {
+    void handle(req, res);
+  });
   server.requestTimeout = o.requestTimeoutMs;
   server.headersTimeout = Math.min(o.requestTimeoutMs, 20_000);
   // A request whose headers arrived but whose body stalls has no raw packet to read the path from.

@@ -132,165 +132,185 @@ export function buildBankOpenApiDocument(serverUrl: string) {
       },
     },
     paths: {
-      '/v1/payments': {
-        post: op({
-          summary: 'Request a payment',
-          example: {
-            txnId: EXAMPLE_IDS.txnId,
-            merchantIdentifier: EXAMPLE_MERCHANT_ID,
-            orderId: 'order-1001',
-            amountPaise: 10000,
-            instrument: { type: 'UPI_COLLECT', vpa: 'success@sandbox' },
-            callbackUrl: EXAMPLE_CALLBACK_URL,
-          },
-          description:
-            'UPI collect, UPI intent or QR (the payer known), card or net banking (answered REDIRECT). Idempotent by txnId.',
-          request: paymentRequestSchema,
-          response: paymentResponseSchema,
-          errorCodes: [400, 401, 409, 503],
-        }),
-      },
-      '/v1/payments/{txnId}': {
-        get: op({
-          summary: 'Status inquiry of a payment',
-          description: 'What the bank holds now: the gateway asks once when a payment stays silent past BANK_TIMEOUT_SECONDS.',
-          response: paymentResponseSchema,
-          params: ['txnId'],
-          errorCodes: [401, 404, 503],
-        }),
-      },
-      '/v1/refunds': {
-        post: op({
-          summary: 'Refund part or all of an approved payment',
-          example: {
-            refundId: EXAMPLE_IDS.refundId,
-            txnId: EXAMPLE_IDS.txnId,
-            amountPaise: 2500,
-            reason: 'Damaged item',
-            callbackUrl: EXAMPLE_CALLBACK_URL,
-          },
-          description: 'Idempotent by refundId. PENDING refunds settle later: the gateway reads GET /v1/refunds/{refundId}.',
-          request: refundRequestSchema,
-          response: refundResponseSchema,
-          errorCodes: [400, 401, 409, 503],
-        }),
-      },
-      '/v1/refunds/{refundId}': {
-        get: op({
-          summary: 'Status of a refund',
-          description:
-            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
-          response: refundResponseSchema,
-          params: ['refundId'],
-          errorCodes: [401, 404, 503],
-        }),
-      },
-      '/v1/mandates': {
-        post: op({
-          summary: 'Register a UPI AutoPay mandate (the payer approves it in their app)',
-          example: {
-            mandateId: EXAMPLE_IDS.mandateId,
-            merchantIdentifier: EXAMPLE_MERCHANT_ID,
-            payerVpa: 'success@sandbox',
-            callbackUrl: EXAMPLE_CALLBACK_URL,
-          },
-          description: 'Idempotent by mandateId.',
-          request: mandateRequestSchema,
-          response: mandateResponseSchema,
-          errorCodes: [400, 401, 409, 503],
-        }),
-      },
-      '/v1/mandates/{mandateId}': {
-        get: op({
-          summary: 'Status of a mandate',
-          description:
-            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
-          response: mandateResponseSchema,
-          params: ['mandateId'],
-          errorCodes: [401, 404],
-        }),
-      },
-      '/v1/mandates/{mandateId}/notifications': {
-        post: op({
-          summary: 'Pre-debit notification of a mandate debit',
-          example: { notificationId: EXAMPLE_IDS.debitId, amountPaise: 25000, executeAt: '2026-11-25T08:00:00+05:30' },
-          description:
-            "The payer's bank may refuse it (the gateway then answers the merchant 1110). Idempotent by notificationId.",
-          request: notificationRequestSchema,
-          response: notificationResponseSchema,
-          params: ['mandateId'],
-          errorCodes: [400, 401, 404, 409, 503],
-        }),
-      },
-      '/v1/mandates/{mandateId}/debits': {
-        post: op({
-          summary: 'Debit under a mandate',
-          example: {
-            debitId: EXAMPLE_IDS.debitId,
-            merchantIdentifier: EXAMPLE_MERCHANT_ID,
-            amountPaise: 25000,
-            callbackUrl: EXAMPLE_CALLBACK_URL,
-          },
-          description: 'One attempt of one debit; a retry after a decline is a new debitId. Idempotent by debitId.',
-          request: debitRequestSchema,
-          response: debitResponseSchema,
-          params: ['mandateId'],
-          errorCodes: [400, 401, 404, 409, 503],
-        }),
-      },
-      '/v1/mandates/{mandateId}/debits/{debitId}': {
-        get: op({
-          summary: 'Status of a debit',
-          description:
-            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
-          response: debitResponseSchema,
-          params: ['mandateId', 'debitId'],
-          errorCodes: [401, 404, 503],
-        }),
-      },
-      '/v1/payouts': {
-        post: op({
-          summary: "Pay a merchant's settlement to its bank account",
-          example: {
-            payoutId: EXAMPLE_IDS.payoutId,
-            merchantIdentifier: EXAMPLE_MERCHANT_ID,
-            amountPaise: 987_654,
-            ifsc: 'HDFC0001234',
-            accountNumber: '50100012345678',
-          },
-          description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once, and every request of one payoutId carries the same amount and account. amountPaise is the merchant's net for the day: any size up to Number.MAX_SAFE_INTEGER paise, never bounded by a payment's maximum. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. A 4xx other than 408, 409 and 429 means the bank did not act on the request: the gateway carries the net into the merchant's next settlement. A 409 (the payoutId known with other contents) makes the gateway ask GET /v1/payouts/{payoutId} and take that answer. Codes: ${Object.entries(
-            PAYOUT_RESPONSE_CODES,
-          )
-            .map(([c, d]) => `${c} ${d}`)
-            .join('; ')}.`,
-          request: payoutRequestSchema,
-          response: payoutResponseSchema,
-          errorCodes: [400, 401, 409, 503],
-        }),
-      },
-      '/v1/payouts/{payoutId}': {
-        get: op({
-          summary: 'Status of a payout',
-          description:
-            'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
-          response: payoutResponseSchema,
-          params: ['payoutId'],
-          errorCodes: [401, 404, 503],
-        }),
-      },
-      '/v1/settlement-files/{date}': {
-        get: op({
-          summary: "The bank's settlement file of an IST date",
-          description:
-            'Every payout the bank paid on that date (yyyy-MM-dd, IST), with its UTR and amount; the gateway reconciles its settlements against it. A date without payouts has an empty list.',
-          response: settlementFileSchema,
-          params: ['date'],
-          errorCodes: [401, 503],
-        }),
-      },
+      ...paymentAndRefundPaths(),
+      ...mandatePaths(),
+      ...payoutPaths(),
     },
     webhooks: {
       bankCallback: { post: callbackOperation() },
+    },
+  };
+}
+
+/** Payments and refunds, and their status inquiries. */
+function paymentAndRefundPaths() {
+  return {
+    '/v1/payments': {
+      post: op({
+        summary: 'Request a payment',
+        example: {
+          txnId: EXAMPLE_IDS.txnId,
+          merchantIdentifier: EXAMPLE_MERCHANT_ID,
+          orderId: 'order-1001',
+          amountPaise: 10000,
+          instrument: { type: 'UPI_COLLECT', vpa: 'success@sandbox' },
+          callbackUrl: EXAMPLE_CALLBACK_URL,
+        },
+        description:
+          'UPI collect, UPI intent or QR (the payer known), card or net banking (answered REDIRECT). Idempotent by txnId.',
+        request: paymentRequestSchema,
+        response: paymentResponseSchema,
+        errorCodes: [400, 401, 409, 503],
+      }),
+    },
+    '/v1/payments/{txnId}': {
+      get: op({
+        summary: 'Status inquiry of a payment',
+        description: 'What the bank holds now: the gateway asks once when a payment stays silent past BANK_TIMEOUT_SECONDS.',
+        response: paymentResponseSchema,
+        params: ['txnId'],
+        errorCodes: [401, 404, 503],
+      }),
+    },
+    '/v1/refunds': {
+      post: op({
+        summary: 'Refund part or all of an approved payment',
+        example: {
+          refundId: EXAMPLE_IDS.refundId,
+          txnId: EXAMPLE_IDS.txnId,
+          amountPaise: 2500,
+          reason: 'Damaged item',
+          callbackUrl: EXAMPLE_CALLBACK_URL,
+        },
+        description: 'Idempotent by refundId. PENDING refunds settle later: the gateway reads GET /v1/refunds/{refundId}.',
+        request: refundRequestSchema,
+        response: refundResponseSchema,
+        errorCodes: [400, 401, 409, 503],
+      }),
+    },
+    '/v1/refunds/{refundId}': {
+      get: op({
+        summary: 'Status of a refund',
+        description:
+          'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
+        response: refundResponseSchema,
+        params: ['refundId'],
+        errorCodes: [401, 404, 503],
+      }),
+    },
+  };
+}
+
+/** Mandates, their pre-debit notifications and their debits. */
+function mandatePaths() {
+  return {
+    '/v1/mandates': {
+      post: op({
+        summary: 'Register a UPI AutoPay mandate (the payer approves it in their app)',
+        example: {
+          mandateId: EXAMPLE_IDS.mandateId,
+          merchantIdentifier: EXAMPLE_MERCHANT_ID,
+          payerVpa: 'success@sandbox',
+          callbackUrl: EXAMPLE_CALLBACK_URL,
+        },
+        description: 'Idempotent by mandateId.',
+        request: mandateRequestSchema,
+        response: mandateResponseSchema,
+        errorCodes: [400, 401, 409, 503],
+      }),
+    },
+    '/v1/mandates/{mandateId}': {
+      get: op({
+        summary: 'Status of a mandate',
+        description:
+          'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
+        response: mandateResponseSchema,
+        params: ['mandateId'],
+        errorCodes: [401, 404],
+      }),
+    },
+    '/v1/mandates/{mandateId}/notifications': {
+      post: op({
+        summary: 'Pre-debit notification of a mandate debit',
+        example: { notificationId: EXAMPLE_IDS.debitId, amountPaise: 25000, executeAt: '2026-11-25T08:00:00+05:30' },
+        description: "The payer's bank may refuse it (the gateway then answers the merchant 1110). Idempotent by notificationId.",
+        request: notificationRequestSchema,
+        response: notificationResponseSchema,
+        params: ['mandateId'],
+        errorCodes: [400, 401, 404, 409, 503],
+      }),
+    },
+    '/v1/mandates/{mandateId}/debits': {
+      post: op({
+        summary: 'Debit under a mandate',
+        example: {
+          debitId: EXAMPLE_IDS.debitId,
+          merchantIdentifier: EXAMPLE_MERCHANT_ID,
+          amountPaise: 25000,
+          callbackUrl: EXAMPLE_CALLBACK_URL,
+        },
+        description: 'One attempt of one debit; a retry after a decline is a new debitId. Idempotent by debitId.',
+        request: debitRequestSchema,
+        response: debitResponseSchema,
+        params: ['mandateId'],
+        errorCodes: [400, 401, 404, 409, 503],
+      }),
+    },
+    '/v1/mandates/{mandateId}/debits/{debitId}': {
+      get: op({
+        summary: 'Status of a debit',
+        description:
+          'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
+        response: debitResponseSchema,
+        params: ['mandateId', 'debitId'],
+        errorCodes: [401, 404, 503],
+      }),
+    },
+  };
+}
+
+/** Payouts of settlements, and the settlement file of a date. */
+function payoutPaths() {
+  return {
+    '/v1/payouts': {
+      post: op({
+        summary: "Pay a merchant's settlement to its bank account",
+        example: {
+          payoutId: EXAMPLE_IDS.payoutId,
+          merchantIdentifier: EXAMPLE_MERCHANT_ID,
+          amountPaise: 987_654,
+          ifsc: 'HDFC0001234',
+          accountNumber: '50100012345678',
+        },
+        description: `Idempotent by payoutId (the gateway's settlement id): a settlement retried after a crash is paid once, and every request of one payoutId carries the same amount and account. amountPaise is the merchant's net for the day: any size up to Number.MAX_SAFE_INTEGER paise, never bounded by a payment's maximum. PAID carries the UTR; PENDING is asked again with GET /v1/payouts/{payoutId}; REFUSED is final. A 4xx other than 408, 409 and 429 means the bank did not act on the request: the gateway carries the net into the merchant's next settlement. A 409 (the payoutId known with other contents) makes the gateway ask GET /v1/payouts/{payoutId} and take that answer. Codes: ${Object.entries(
+          PAYOUT_RESPONSE_CODES,
+        )
+          .map(([c, d]) => `${c} ${d}`)
+          .join('; ')}.`,
+        request: payoutRequestSchema,
+        response: payoutResponseSchema,
+        errorCodes: [400, 401, 409, 503],
+      }),
+    },
+    '/v1/payouts/{payoutId}': {
+      get: op({
+        summary: 'Status of a payout',
+        description:
+          'What the bank holds now. 404: the bank does not know the payout; the gateway sends the same request again (same payoutId, amount and account).',
+        response: payoutResponseSchema,
+        params: ['payoutId'],
+        errorCodes: [401, 404, 503],
+      }),
+    },
+    '/v1/settlement-files/{date}': {
+      get: op({
+        summary: "The bank's settlement file of an IST date",
+        description:
+          'Every payout the bank paid on that date (yyyy-MM-dd, IST), with its UTR and amount; the gateway reconciles its settlements against it. A date without payouts has an empty list.',
+        response: settlementFileSchema,
+        params: ['date'],
+        errorCodes: [401, 503],
+      }),
     },
   };
 }

@@ -67,5 +67,5 @@ export async function signedCall(o: {
   } catch {
     json = undefined;
   }
-  return { ...result, json, requestSignature: headers[BANK_SIGNATURE_HEADER]! };
+  return { ...result, json, requestSignature: headers[BANK_SIGNATURE_HEADER] };
 }

@@ -48,5 +48,5 @@ export function wholeNumberArg(value: string): number {
 /** A wait such as 24h, 90m, 3600s or 0, in whole seconds (rounded up). */
 export function waitSecondsArg(value: string): number {
   if (!/^\s*\d+(ms|s|m|h)?\s*$/.test(value)) throw new InvalidArgumentError('a wait such as 24h, 90m or 3600s');
-  return Math.ceil(parseDurationList(value)[0]! / 1000);
+  return Math.ceil(parseDurationList(value)[0] / 1000);
 }

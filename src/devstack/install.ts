@@ -157,7 +157,7 @@ const FERRETDB_PATCH = 'gateway.patch';
  * untouched, so the original module is always checked against go.sum before it is patched.
  */
 function preparePatchedFerretdb(go: string): string {
-  const download = spawnSync(go, ['mod', 'download', '-json', FERRETDB_MODULE.split('@')[0]!], {
+  const download = spawnSync(go, ['mod', 'download', '-json', FERRETDB_MODULE.split('@')[0]], {
     cwd: ferretdbModuleDir,
     encoding: 'utf8',
   });

@@ -124,8 +124,8 @@ export function signedLegacyFields(
  */
 export function signedExpressFields(keys: VerifyingKeys, pairs: FormPairs, presented: string): FormPairs | null {
   const [fixed, sanitized, sorted] = expressChecksumTexts(pairs);
-  if (checksumMatchesAny(keys, [fixed!, sorted!], presented)) return pairs;
-  return checksumMatches(keys, sanitized!, presented) ? sanitizedPairs(pairs) : null;
+  if (checksumMatchesAny(keys, [fixed, sorted], presented)) return pairs;
+  return checksumMatches(keys, sanitized, presented) ? sanitizedPairs(pairs) : null;
 }
 
 /** True when `presented` is the HMAC-SHA256 of one of the candidate texts. Every candidate is compared. */

@@ -67,7 +67,7 @@ export function checkoutReturnFields(entry: CheckoutEntry, t: Transaction, secre
   const entryValues = realtimeEntry(t);
   if (entry === 'transact' || entry === 'transactV2' || entry === 'transactV3') {
     const names = entry === 'transactV2' ? LEGACY_V2_RETURN_FIELDS : LEGACY_RETURN_FIELDS;
-    const clean = names.map((k) => [k, phpSanitized(k, entryValues[k]!)] as [string, string]);
+    const clean = names.map((k) => [k, phpSanitized(k, entryValues[k])] as [string, string]);
     return [...clean, ['checksum', hmacSha256Hex(secretKey, clean.map(([, v]) => `'${v}'`).join(''))]];
   }
   const names = entry === 'V7' ? V7_RETURN_FIELDS : V8_RETURN_FIELDS;

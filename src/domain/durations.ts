@@ -5,6 +5,6 @@ export function parseDurationList(text: string): number[] {
   return text.split(',').map((part) => {
     const m = /^\s*(\d+)(ms|s|m|h)?\s*$/.exec(part);
     if (!m) throw new Error(`not a duration: ${part}`);
-    return Number(m[1]) * UNIT_MS[m[2] ?? 's']!;
+    return Number(m[1]) * UNIT_MS[m[2] ?? 's'];
   });
 }

@@ -91,5 +91,5 @@ export function parseIstDateTime(text: string): Date | null {
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?: (\d{2}):(\d{2}):(\d{2}))?$/.exec(text);
   if (!m) return null;
   const [y, mo, d, h, mi, s] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
-  return istWallClockToInstant(y!, mo!, d!, h, mi, s);
+  return istWallClockToInstant(y, mo, d, h, mi, s);
 }

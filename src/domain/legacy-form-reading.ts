@@ -57,7 +57,7 @@ function firstMisplaced(endpoint: LegacyEndpoint, names: readonly string[]): Leg
     .map((kit) => ({ kit, n: common(kit.names) }))
     .reduce((a, b) => (b.n > a.n ? b : a));
   const rule = `a form to ${PATHS[endpoint]} is read only with the field names of one of Zaakpay's kits, in its order (the checksum signs values, not names)`;
-  if (best.n < names.length) return { field: names[best.n]!, why: `not where any kit posts it: ${rule}` };
+  if (best.n < names.length) return { field: names[best.n], why: `not where any kit posts it: ${rule}` };
   return { field: best.kit.names[best.n] ?? 'checksum', why: `missing: ${rule}` };
 }
 
@@ -72,7 +72,7 @@ export function ambiguousField(
   outcome: (fields: Record<string, string>) => string | null,
 ): string | null {
   const values = match.signed.map(([, v]) => v);
-  const read = (names: readonly string[]) => outcome(Object.fromEntries(names.map((k, i) => [k, values[i]!])));
+  const read = (names: readonly string[]) => outcome(Object.fromEntries(names.map((k, i) => [k, values[i]])));
   const own = read(match.kit.names);
   for (const other of kitFormsOf(endpoint)) {
     if (other.names.length !== values.length || sameNames(other.names, match.kit.names)) continue;

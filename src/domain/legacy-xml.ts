@@ -17,7 +17,7 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 // XML 1.0 allows no control characters but tab, line feed and carriage return, not even escaped.
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const xmlChars = (v: string) => v.replace(NOT_XML_CHAR, '');
-const text = (v: string) => v.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+const text = (v: string) => v.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 
 /** The answer's checksum: HMAC-SHA256 of `'orderid''responsecode''description'` with the secret key. */
 export function legacyXmlChecksum(secretKey: string, a: Pick<LegacyXmlAnswer, 'orderid' | 'responsecode' | 'description'>) {

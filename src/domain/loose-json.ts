@@ -33,7 +33,7 @@ class LooseParser {
   atEnd = () => this.at >= this.text.length;
 
   skipSpace() {
-    while (!this.atEnd() && /\s/.test(this.text[this.at]!)) this.at++;
+    while (!this.atEnd() && /\s/.test(this.text[this.at])) this.at++;
   }
 
   private expect(ch: string) {
@@ -45,7 +45,7 @@ class LooseParser {
   object(depth = 0): Record<string, unknown> {
     if (depth > MAX_DEPTH) throw new Error('too deep');
     this.expect('{');
-    const out: Record<string, unknown> = Object.create(null);
+    const out = Object.create(null) as Record<string, unknown>;
     this.skipSpace();
     if (this.text[this.at] === '}') {
       this.at++;
@@ -74,7 +74,7 @@ class LooseParser {
       return String(value);
     }
     const start = this.at;
-    while (!this.atEnd() && !stops.includes(this.text[this.at]!) && !'{}"'.includes(this.text[this.at]!)) this.at++;
+    while (!this.atEnd() && !stops.includes(this.text[this.at]) && !'{}"'.includes(this.text[this.at])) this.at++;
     return this.text.slice(start, this.at).trim();
   }
 

@@ -63,7 +63,7 @@ export function addressLimitKey(address: string): string {
   // Every request pays for this key (the failed-authentication limit): a socket's address as Node
   // gives it, dotted IPv4 or its mapped form, needs no parse (ipaddr's is most of the cost).
   const dotted = CANONICAL_IPV4.exec(address);
-  if (dotted) return dotted[1]!;
+  if (dotted) return dotted[1];
   if (!ipaddr.isValid(address)) return address;
   const ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv4') return ip.toString();

@@ -38,7 +38,7 @@ export function parseReconciliationFile(text: string): { rows: ReconciliationRow
       info: true,
     }) as unknown as typeof records;
   } catch (e) {
-    throw new ReconciliationFileError(`not a CSV file: ${(e as Error).message.split('\n')[0]!.slice(0, 200)}`);
+    throw new ReconciliationFileError(`not a CSV file: ${(e as Error).message.split('\n')[0].slice(0, 200)}`);
   }
   const [header, ...body] = records;
   if (!header || header.record.join(',') !== RECONCILIATION_HEADER.join(',')) {

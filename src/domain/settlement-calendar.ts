@@ -87,7 +87,7 @@ export function captureWindow(cal: SettlementCalendar, settlementDate: string): 
 /** IST midnight starting a `yyyy-MM-dd` date. */
 export function istMidnight(date: string): Date {
   const [y, m, d] = date.split('-').map(Number);
-  return istWallClockToInstant(y!, m!, d!)!;
+  return istWallClockToInstant(y, m, d)!;
 }
 
 /** Parses SETTLEMENT_HOLIDAYS: comma-separated `yyyy-MM-dd` dates (spaces allowed); throws on a bad date. */

@@ -105,7 +105,7 @@ export function refundedBeforePaise(
   refunds: readonly { amountPaise: Paise; status: string; completedAt?: Date | null }[],
   index: number,
 ): Paise {
-  const at = (i: number) => refunds[i]!.completedAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const at = (i: number) => refunds[i].completedAt?.getTime() ?? Number.POSITIVE_INFINITY;
   const before = (i: number) => at(i) < at(index) || (at(i) === at(index) && i < index);
   return refunds.reduce((sum, r, i) => sum + (i !== index && r.status === 'SUCCESS' && before(i) ? r.amountPaise : 0), 0);
 }

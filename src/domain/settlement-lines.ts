@@ -63,7 +63,7 @@ export function refundLine(
   sale: { feePaise: Paise; taxPaise: Paise },
   c: LineContext,
 ): SettlementLine {
-  const r = t.refunds[index]!;
+  const r = t.refunds[index];
   const refundedBefore = refundedBeforePaise(t.refunds, index);
   const returned = refundReturnedFee(plan, { amountPaise: t.amountPaise, ...sale }, refundedBefore, r.amountPaise);
   const master = t.split?.masterMerchantIdentifier ?? t.merchantIdentifier;

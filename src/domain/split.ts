@@ -60,7 +60,7 @@ export function namedMerchant(p: Naming, pattern = /^[A-Za-z0-9]{1,64}$/): strin
     .map((n) => n.trim())
     .filter((n) => n !== '');
   if (names.length === 0 || names.some((n) => n !== names[0])) return null;
-  return pattern.test(names[0]!) ? names[0]! : null;
+  return pattern.test(names[0]) ? names[0] : null;
 }
 
 /** The custom identifier an entry names (trimmed), or null when it names none, two, or one not valid. */

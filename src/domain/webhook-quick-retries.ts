@@ -9,7 +9,7 @@
 export function isQuickRetry(scheduleMs: readonly number[], attempt: number, withinMs: number): boolean {
   if (attempt < 2 || attempt > scheduleMs.length) return false;
   let waited = 0;
-  for (let i = 1; i < attempt; i++) waited += scheduleMs[i]!;
+  for (let i = 1; i < attempt; i++) waited += scheduleMs[i];
   return waited <= withinMs;
 }
 

@@ -26,13 +26,13 @@ export async function serveApi(rt: Runtime): Promise<ApiListeners> {
     throw new Error(`OPS_PORT: required in ${c.GATEWAY_ENV} (the operator API's own listener, never published)`);
   const servers = [
     await listen(rt, split ? 'public' : 'both', c.API_PORT, c.API_HOST),
-    ...(split ? [await listen(rt, 'ops', c.OPS_PORT!, c.OPS_HOST)] : []),
+    ...(split ? [await listen(rt, 'ops', c.OPS_PORT, c.OPS_HOST)] : []),
   ];
   if (productionLike(c.GATEWAY_ENV))
     rt.logger.warn(
       'OPS_TOKEN is the break-glass operator token (every scope): keep it offline and use scoped operator tokens (docs/operators/production.md)',
     );
-  return { servers, opsHost: split ? c.OPS_HOST : c.API_HOST, opsPort: split ? c.OPS_PORT! : c.API_PORT };
+  return { servers, opsHost: split ? c.OPS_HOST : c.API_HOST, opsPort: split ? c.OPS_PORT : c.API_PORT };
 }
 
 async function listen(rt: Runtime, listener: Listener, port: number, host: string): Promise<Server> {

@@ -38,18 +38,7 @@ async function main(): Promise<void> {
   const timeSkippingFlag = process.argv.includes('--time-skipping');
   const env = timeSkippingFlag ? { ...process.env, TIME_SKIPPING: 'true' } : process.env;
   const bank = bankFlag(process.argv);
-  let config = configOrExit(env);
-  if (bank === 'simulator') {
-    if (config.GATEWAY_ENV === 'production')
-      throw new Error('--bank=simulator is for development: the simulator never runs in production');
-    // The http connector against the local simulator, which shares DATA_DIR/bank.secret with the gateway.
-    config = configOrExit({
-      ...env,
-      BANK_CONNECTOR: 'http',
-      BANK_BASE_URL: `http://127.0.0.1:${config.DEV_BANK_SIMULATOR_PORT}`,
-      BANK_SECRET: localBankSecret(path.resolve(config.DATA_DIR)),
-    });
-  }
+  let config = devConfig(env, bank);
   const dataDir = path.resolve(config.DATA_DIR);
   const logDir = path.join(dataDir, 'logs');
   const children: ManagedProcess[] = [];
@@ -62,6 +51,69 @@ async function main(): Promise<void> {
 
   installLocalServers({ temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, log: (l) => say(l) });
 
+  const stack: DevStack = { dataDir, logDir, children, cleanups };
+  config = await startLocalServices(config, stack);
+  await startBankChoice(config, bank, stack);
+
+  if (config.TIME_SKIPPING) {
+    await dropDatabase(storeUri(config), config.MONGODB_DB);
+    say(`store: database ${config.MONGODB_DB}, fresh for this time-skipping run`);
+  }
+
+  const logger = createLogger(config.LOG_LEVEL);
+  const rt: Runtime = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
+  cleanups.push(() => rt.close());
+
+  await startDevWorker(rt, config, cleanups);
+
+  const listeners = await serveApi(rt);
+  cleanups.push(async () => void (await closeServers(listeners)));
+  // The operator CLI finds this gateway, its mode and its token here (DATA_DIR/gateway.json).
+  writeRunningGateway(dataDir, {
+    baseUrl: localAddress(config.API_HOST, config.API_PORT),
+    opsBaseUrl: localAddress(listeners.opsHost, listeners.opsPort),
+    opsToken: config.OPS_TOKEN,
+    timeSkipping: config.TIME_SKIPPING,
+    pid: process.pid,
+  });
+  cleanups.push(async () => removeRunningGateway(dataDir));
+  say(
+    `api: listening on http://${config.API_HOST}:${config.API_PORT}${config.OPS_PORT !== undefined ? `, the operator API on http://${listeners.opsHost}:${listeners.opsPort}` : ''} (logs: ${path.relative(process.cwd(), logDir)})`,
+  );
+
+  await printDemo(rt, config, dataDir);
+  say('ready. Ctrl-C stops every process.');
+}
+
+type DevConfig = ReturnType<typeof configOrExit>;
+
+/** What the processes started so far need at shutdown, and where they keep data and logs. */
+interface DevStack {
+  dataDir: string;
+  logDir: string;
+  children: ManagedProcess[];
+  cleanups: (() => Promise<void>)[];
+}
+
+/** The configuration, pointed at the local bank simulator with --bank=simulator. */
+function devConfig(env: NodeJS.ProcessEnv, bank: 'sandbox' | 'simulator' | undefined): DevConfig {
+  const config = configOrExit(env);
+  if (bank === 'simulator') {
+    if (config.GATEWAY_ENV === 'production')
+      throw new Error('--bank=simulator is for development: the simulator never runs in production');
+    // The http connector against the local simulator, which shares DATA_DIR/bank.secret with the gateway.
+    return configOrExit({
+      ...env,
+      BANK_CONNECTOR: 'http',
+      BANK_BASE_URL: `http://127.0.0.1:${config.DEV_BANK_SIMULATOR_PORT}`,
+      BANK_SECRET: localBankSecret(path.resolve(config.DATA_DIR)),
+    });
+  }
+  return config;
+}
+
+/** The store and Temporal when not configured elsewhere; the configuration as Temporal UI needs it. */
+async function startLocalServices(config: DevConfig, { dataDir, logDir, children, cleanups }: DevStack): Promise<DevConfig> {
   if (!config.MONGODB_URI) {
     const store = await startFerretdb({ port: config.DEV_MONGODB_PORT, dataDir: path.join(dataDir, 'ferretdb'), logDir });
     children.push(store.process);
@@ -95,7 +147,11 @@ async function main(): Promise<void> {
     children.push(temporal.process);
     say(`temporal: dev server at ${temporal.address}, Temporal UI at ${temporal.uiUrl} (decoding through ${codecSite.url})`);
   }
+  return config;
+}
 
+/** The bank simulator with --bank=simulator; otherwise which bank the gateway pays through. */
+async function startBankChoice(config: DevConfig, bank: 'sandbox' | 'simulator' | undefined, { logDir, children }: DevStack) {
   if (bank === 'simulator') {
     const simulator = await startBankSimulatorProcess({
       port: config.DEV_BANK_SIMULATOR_PORT,
@@ -111,16 +167,10 @@ async function main(): Promise<void> {
       `bank: ${config.BANK_CONNECTOR === 'http' ? `an acquirer over http at ${config.BANK_BASE_URL}` : 'the in-process sandbox'}`,
     );
   }
+}
 
-  if (config.TIME_SKIPPING) {
-    await dropDatabase(storeUri(config), config.MONGODB_DB);
-    say(`store: database ${config.MONGODB_DB}, fresh for this time-skipping run`);
-  }
-
-  const logger = createLogger(config.LOG_LEVEL);
-  const rt: Runtime = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
-  cleanups.push(() => rt.close());
-
+/** The gateway's worker, in this process, and its schedules. */
+async function startDevWorker(rt: Runtime, config: DevConfig, cleanups: DevStack['cleanups']): Promise<void> {
   const { worker, connection } = await createGatewayWorker({
     address: temporalAddress(config),
     namespace: config.TEMPORAL_NAMESPACE,
@@ -140,22 +190,10 @@ async function main(): Promise<void> {
     await connection.close();
   });
   say(`worker: polling task queue ${config.TEMPORAL_TASK_QUEUE}`);
+}
 
-  const listeners = await serveApi(rt);
-  cleanups.push(async () => void (await closeServers(listeners)));
-  // The operator CLI finds this gateway, its mode and its token here (DATA_DIR/gateway.json).
-  writeRunningGateway(dataDir, {
-    baseUrl: localAddress(config.API_HOST, config.API_PORT),
-    opsBaseUrl: localAddress(listeners.opsHost, listeners.opsPort),
-    opsToken: config.OPS_TOKEN,
-    timeSkipping: config.TIME_SKIPPING,
-    pid: process.pid,
-  });
-  cleanups.push(async () => removeRunningGateway(dataDir));
-  say(
-    `api: listening on http://${config.API_HOST}:${config.API_PORT}${config.OPS_PORT !== undefined ? `, the operator API on http://${listeners.opsHost}:${listeners.opsPort}` : ''} (logs: ${path.relative(process.cwd(), logDir)})`,
-  );
-
+/** The demo merchant, and how to use it (and time travel, and the dashboard). */
+async function printDemo(rt: Runtime, config: DevConfig, dataDir: string): Promise<void> {
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
   console.log(
@@ -168,7 +206,6 @@ async function main(): Promise<void> {
     invitationHours: config.DASHBOARD_INVITATION_HOURS,
   };
   console.log(`${await demoDashboardInstructions(invitationDeps, demo.credentials.merchantIdentifier)}\n`);
-  say('ready. Ctrl-C stops every process.');
 }
 
 /** Where this machine reaches the API: its own address, or loopback when it listens on every interface. */
@@ -178,7 +215,7 @@ const loopbackOf = (host: string) => (host === '0.0.0.0' || host === '::' ? '127
 function bankFlag(argv: string[]): 'sandbox' | 'simulator' | undefined {
   const i = argv.findIndex((a) => a === '--bank' || a.startsWith('--bank='));
   if (i < 0) return undefined;
-  const value = argv[i]!.startsWith('--bank=') ? argv[i]!.slice('--bank='.length) : argv[i + 1];
+  const value = argv[i].startsWith('--bank=') ? argv[i].slice('--bank='.length) : argv[i + 1];
   if (value === 'simulator' || value === 'sandbox') return value;
   throw new Error(`--bank must be simulator or sandbox, not ${JSON.stringify(value ?? '')}`);
 }

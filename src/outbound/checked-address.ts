@@ -34,7 +34,7 @@ export function policyLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
+      const list = addresses;
       const refused = list.map((a) => refusedAddress(a.address, policy)).find((r) => r !== null);
       if (refused || list.length === 0) {
         return callback(
@@ -45,8 +45,8 @@ export function policyLookup(policy: AddressPolicy): LookupFunction {
           0,
         );
       }
-      if (options.all) return callback(null, list as never, 0);
-      callback(null, list[0]!.address, list[0]!.family);
+      if (options.all) return callback(null, list, 0);
+      callback(null, list[0].address, list[0].family);
     });
   };
 }

@@ -64,7 +64,7 @@ function stillCounted(counted: FigureContribution | undefined): Filter<Countable
     'countedInFigures.succeeded': counted.succeeded,
     'countedInFigures.failed': counted.failed,
     'countedInFigures.volumePaise': counted.volumePaise,
-  } as Filter<CountableDoc>;
+  };
 }
 
 /**
@@ -95,7 +95,7 @@ export class DailyFiguresRepository {
     succeeded: 0,
     failed: 0,
     volumePaise: 0,
-  }) as FigureContribution;
+  });
 
   /**
    * New orders, just inserted with `countedInFigures` = NEW_ORDER (their insert is the claim): adds
@@ -191,7 +191,7 @@ export class DailyFiguresRepository {
    * orders before daily figures existed: run once, migration-markers.ts). Returns the orders counted.
    */
   async rebuildAll(now: Date): Promise<number> {
-    const merchants = (await this.txns.distinct('merchantIdentifier', {})) as string[];
+    const merchants: string[] = await this.txns.distinct('merchantIdentifier', {});
     let orders = 0;
     for (const m of merchants) {
       const first = await this.txns

@@ -78,13 +78,13 @@ export class OrderIdRepository {
       taken = duplicateIndexes(e);
     }
     const held = new Map(
-      (await this.claims.find({ _id: { $in: taken.map((i) => docs[i]!._id) } }).toArray()).map((d) => [d._id, d]),
+      (await this.claims.find({ _id: { $in: taken.map((i) => docs[i]._id) } }).toArray()).map((d) => [d._id, d]),
     );
     const usable = (doc: ClaimDoc) => {
       const claim = held.get(doc._id);
       return claim !== undefined && mayUse(claim, doc);
     };
-    const refused = new Set(taken.filter((i) => !usable(docs[i]!)));
+    const refused = new Set(taken.filter((i) => !usable(docs[i])));
     return orders.map((_, i) => !refused.has(i));
   }
 }

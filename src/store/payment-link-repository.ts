@@ -66,7 +66,9 @@ const batchContext = (_id: string): PayerFieldContext => ({
 /** The dates of a plan, which its JSON text holds as ISO strings. */
 const PLAN_DATES = new Set(['createdAt', 'payerDeadline']);
 const planFromJson = (text: string): PlannedLinkEntry[] =>
-  JSON.parse(text, (key, value: unknown) => (PLAN_DATES.has(key) && typeof value === 'string' ? new Date(value) : value));
+  JSON.parse(text, (key, value: unknown) =>
+    PLAN_DATES.has(key) && typeof value === 'string' ? new Date(value) : value,
+  ) as PlannedLinkEntry[];
 
 /**
  * The payment_links collection, and payment_link_batches whose `_id` (`<merchant>:<batchId>`) makes

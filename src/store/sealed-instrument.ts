@@ -47,8 +47,8 @@ export function sealInstrument(
     sealed: cipher.seal(JSON.stringify(payer), context(order)),
     payerHash:
       payer.vpa !== undefined
-        ? cipher.lookupHash(order.merchantIdentifier, 'vpa', String(payer.vpa))
-        : cipher.lookupHash(order.merchantIdentifier, 'cardId', String(payer.cardId)),
+        ? cipher.lookupHash(order.merchantIdentifier, 'vpa', payer.vpa as string)
+        : cipher.lookupHash(order.merchantIdentifier, 'cardId', payer.cardId as string),
   };
 }
 
@@ -69,5 +69,5 @@ export function openShownInstrument(
   order: { merchantIdentifier: string; orderId: string },
   stored: StoredInstrument,
 ): ShownInstrument {
-  return stored.kind === 'CARD' ? (openInstrument(cipher, order, stored) as ShownInstrument) : { kind: stored.kind };
+  return stored.kind === 'CARD' ? openInstrument(cipher, order, stored) : { kind: stored.kind };
 }

@@ -204,7 +204,7 @@ export class SettlementClaimRepository {
     );
     const fresh = rows.slice(skip);
     if (fresh.length < limit) return { rows: fresh, next: null };
-    const last = fresh[fresh.length - 1]!;
+    const last = fresh[fresh.length - 1];
     return { rows: fresh, next: { at: (last[field] as Date).toISOString(), txnId: last.txnId } };
   }
 
@@ -241,7 +241,7 @@ export class SettlementClaimRepository {
     const byTxn = new Map(again.map((t) => [t.txnId, t]));
     for (const c of claims) {
       const t = byTxn.get(c.filter.txnId as string);
-      const [path, value] = Object.entries(c.set)[0]!;
+      const [path, value] = Object.entries(c.set)[0];
       if (t && valueAt(t, path) === value) ours.add(c.key ?? t.txnId);
     }
     return ours;

@@ -19,7 +19,7 @@ function afterKeyset(field: 'createdAt' | 'successAt', from: Date, until: Date, 
   return {
     [field]: { $gte: after.at > from ? after.at : from, $lt: until },
     $and: [{ $or: [{ [field]: { $gt: after.at } }, { txnId: { $gt: after.txnId } }] }],
-  } as Filter<TransactionDoc>;
+  };
 }
 
 /**

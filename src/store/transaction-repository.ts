@@ -92,7 +92,7 @@ export class TransactionRepository {
           ipAddress: doc.ipAddress ?? null,
         });
         const r = await this.txns.updateOne(
-          { _id: doc._id, version: doc.version, buyerSealed: { $exists: false } } as Filter<TransactionDoc>,
+          { _id: doc._id, version: doc.version, buyerSealed: { $exists: false } },
           { $set: { buyerSealed }, $unset: unset },
         );
         rewritten += r.modifiedCount;
@@ -119,7 +119,7 @@ export class TransactionRepository {
         if (!holdsPayerDataInClear(doc.instrument)) continue;
         const instrument = sealInstrument(this.cipher, doc, doc.instrument as Transaction['instrument']);
         const r = await this.txns.updateOne(
-          { _id: doc._id, version: doc.version, 'instrument.sealed': { $exists: false } } as Filter<TransactionDoc>,
+          { _id: doc._id, version: doc.version, 'instrument.sealed': { $exists: false } },
           { $set: { instrument } },
         );
         rewritten += r.modifiedCount;
@@ -299,7 +299,7 @@ export class TransactionRepository {
         { status: 'Pending', successAt: null, amountPaise },
         { status: outcome.status, successAt: outcome.status === 'Success' ? at : null, amountPaise },
       );
-      const claimed = await write({ filter: { amountPaise, ...claim.filter } as Filter<TransactionDoc>, set: claim.set });
+      const claimed = await write({ filter: { amountPaise, ...claim.filter }, set: claim.set });
       if (claimed) {
         await this.figures.addClaimed(claimed, claim.change);
         return { applied: true, transaction: this.toTransaction(claimed) };

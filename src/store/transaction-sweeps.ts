@@ -56,8 +56,7 @@ export class TransactionSweeps {
       const queue: SweepQueue = doc.sweptAt
         ? { sweepLane: 'swept', sweepDueAt: doc.sweptAt }
         : { sweepLane: 'unswept', sweepDueAt: doc.updatedAt };
-      queued += (await this.txns.updateOne({ _id: doc._id, ...outside } as Filter<TransactionDoc>, { $set: queue }))
-        .modifiedCount;
+      queued += (await this.txns.updateOne({ _id: doc._id, ...outside }, { $set: queue })).modifiedCount;
     }
     return queued;
   }

@@ -173,14 +173,14 @@ export class WebhookRepository {
     until: Date,
     limit: number,
   ): Promise<Omit<WebhookDelivery, 'body'>[]> {
-    return (await this.deliveries
+    return await this.deliveries
       .find(
         { merchantIdentifier, createdAt: { $gte: from, $lt: until }, state: 'failed' },
         { projection: { body: 0, bodySealed: 0 } },
       )
       .sort({ createdAt: 1 })
       .limit(limit)
-      .toArray()) as Omit<WebhookDelivery, 'body'>[];
+      .toArray();
   }
 
   /**

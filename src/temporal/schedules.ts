@@ -61,7 +61,7 @@ export async function ensureSchedules(
   } catch (e) {
     if (!(e instanceof ScheduleAlreadyRunning)) throw e;
     const handle = client.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
-    if (isUpToDate(await handle.describe(), spec.intervals[0]!.every, action)) return;
+    if (isUpToDate(await handle.describe(), spec.intervals[0].every, action)) return;
     await handle.update<PendingPaymentsSweepWorkflow>((previous) => ({ ...previous, spec, action }));
   }
 }
@@ -74,7 +74,7 @@ function isUpToDate(
   const intervals = d.spec.intervals ?? [];
   return (
     intervals.length === 1 &&
-    intervals[0]!.every === everyMs &&
+    intervals[0].every === everyMs &&
     (d.spec.calendars ?? []).length === 0 &&
     d.action.workflowType === action.workflowType &&
     d.action.taskQueue === action.taskQueue &&

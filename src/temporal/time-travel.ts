@@ -127,7 +127,7 @@ export class TimeTravel {
     do {
       const page = await service.getWorkflowExecutionHistory({ namespace, execution, nextPageToken });
       const events = page.history?.events ?? [];
-      if (events.length > 0) last = events[events.length - 1]!.eventType;
+      if (events.length > 0) last = events[events.length - 1].eventType;
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
     return last;

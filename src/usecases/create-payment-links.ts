@@ -65,7 +65,7 @@ export async function createPaymentLinks(
   const created = await deps.transactions.createPendingMany(valid.map((p) => p.order));
   // An order that exists already is this batch's when it carries the planned txnId (an earlier try
   // created it); otherwise its orderId was taken by another order.
-  const stored = await Promise.all(valid.map((p, i) => (created[i] ? null : deps.transactions.findByOrder(p.order))));
+  const stored = await Promise.all(valid.map(async (p, i) => (created[i] ? null : deps.transactions.findByOrder(p.order))));
   const ours = valid.filter((p, i) => created[i] || stored[i]?.txnId === p.order.txnId);
   await deps.paymentLinks.insert(ours.map((p) => p.link));
 
@@ -88,7 +88,7 @@ export async function createPaymentLinks(
     open.map((p) => p.order),
   );
   return planned.map((p, i) =>
-    'problem' in p ? failed(entries[i]!.raw, p.problem) : (answers.get(p) ?? failed(entries[i]!.raw, ORDER_TAKEN)),
+    'problem' in p ? failed(entries[i].raw, p.problem) : (answers.get(p) ?? failed(entries[i].raw, ORDER_TAKEN)),
   );
 }
 
@@ -167,7 +167,7 @@ async function startWorkflows(deps: CreatePaymentLinksDeps, pending: NewTransact
   await Promise.all(
     Array.from({ length: Math.min(CONCURRENCY, pending.length) }, async () => {
       while (next < pending.length) {
-        const t = pending[next++]!;
+        const t = pending[next++];
         await ensurePaymentWorkflow(deps, t).catch((err: unknown) =>
           // The pending sweep starts it later; paying the link starts it at once.
           deps.logger.warn({ err, orderId: t.orderId }, 'payment link workflow not started yet'),

@@ -62,7 +62,7 @@ export async function rotateSecretKey(merchants: MerchantRepository, merchantIde
     const rotated = await merchants.rotateSecretKey(merchantIdentifier, secretKey, overlapMs, now);
     if (rotated === null) return null;
     if (rotated)
-      return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: rotated.previousSecretKeys[0]!.retiresAt.toISOString() };
+      return { merchantIdentifier, secretKey, previousKeyAcceptedUntil: rotated.previousSecretKeys[0].retiresAt.toISOString() };
   }
   throw contended();
 }

@@ -75,52 +75,12 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
   const view = async (merchantIdentifier: string) =>
     settlementAccountView(merchantIdentifier, await accounts.readMasked(merchantIdentifier), await pending(merchantIdentifier));
 
-  /** Stores the account (cooling when it replaces one) through `store`; the change's record once it is stored. */
-  const change = async (
-    merchantIdentifier: string,
-    account: SettlementAccountInput,
-    by: string,
-    origin: ChangeOrigin,
-    store: (c: AccountChange) => Promise<boolean>,
-    detail: Record<string, string> = {},
-  ) => {
-    const before = await accounts.readMasked(merchantIdentifier);
-    const at = deps.now();
-    const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
-    if (!(await store({ at, by, proposedBy: proposerOf(origin, detail), coolingUntil }))) return false;
-    const accountLast4 = account.accountNumber.slice(-4);
-    await audit.record('settlement_account.changed', origin.actor, {
-      merchantIdentifier,
-      from: origin.from,
-      detail: {
-        ...detail,
-        accountLast4,
-        previousAccountLast4: before?.accountLast4 ?? null,
-        coolingUntil: coolingUntil?.toISOString() ?? null,
-      },
-    });
-    if (await accounts.notifiesByWebhook(merchantIdentifier)) {
-      const event: AccountChangedEvent = {
-        event: ACCOUNT_CHANGED,
-        merchantIdentifier,
-        changedAt: at.toISOString(),
-        changedBy: by,
-        accountLast4,
-        previousAccountLast4: before?.accountLast4 ?? '',
-        coolingUntil: coolingUntil?.toISOString() ?? '',
-      };
-      await startWebhookDeliveryWorkflow(
-        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
-        { deliveryId: accountChangedDeliveryId(event), merchantIdentifier, orderId: '', accountChange: event },
-      );
-    }
-    return true;
-  };
+  const k: AccountKit = { deps, accounts, audit };
 
   return {
     /** An owner's change (their password already checked); null when the merchant does not exist. */
     async changeByOwner(merchantIdentifier: string, account: SettlementAccountInput, origin: ChangeOrigin) {
-      const stored = await change(merchantIdentifier, account, `owner ${actorName(origin.actor)}`, origin, (c) =>
+      const stored = await change(k, merchantIdentifier, account, `owner ${actorName(origin.actor)}`, origin, (c) =>
         accounts.set(merchantIdentifier, account, c),
       );
       return stored ? view(merchantIdentifier) : null;
@@ -160,6 +120,7 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
       if (origin.actor.kind !== 'operator' || confirmer === p.proposedBy) return 'sameOperator';
       const by = `operators ${p.proposedBy} + ${confirmer}`;
       const stored = await change(
+        k,
         merchantIdentifier,
         p.account,
         by,
@@ -191,7 +152,7 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
       await audit.record('settlement_account.confirmed', origin.actor, {
         merchantIdentifier,
         from: origin.from,
-        detail: { accountLast4, coolingUntil: before.coolingUntil!.toISOString() },
+        detail: { accountLast4, coolingUntil: before.coolingUntil.toISOString() },
       });
       await wakeHeldSettlements(deps, merchantIdentifier);
       return view(merchantIdentifier);
@@ -204,4 +165,55 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
     /** The account masked (null: none set). */
     masked: (merchantIdentifier: string) => accounts.readMasked(merchantIdentifier),
   };
+}
+
+/** What a change of the account needs: the use cases' dependencies, the accounts, the audit trail. */
+interface AccountKit {
+  deps: SettlementAccountDeps;
+  accounts: SettlementAccountRepository;
+  audit: ReturnType<typeof auditTrail>;
+}
+
+/** Stores the account (cooling when it replaces one) through `store`; the change's record once it is stored. */
+async function change(
+  k: AccountKit,
+  merchantIdentifier: string,
+  account: SettlementAccountInput,
+  by: string,
+  origin: ChangeOrigin,
+  store: (c: AccountChange) => Promise<boolean>,
+  detail: Record<string, string> = {},
+): Promise<boolean> {
+  const { deps, accounts, audit } = k;
+  const before = await accounts.readMasked(merchantIdentifier);
+  const at = deps.now();
+  const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
+  if (!(await store({ at, by, proposedBy: proposerOf(origin, detail), coolingUntil }))) return false;
+  const accountLast4 = account.accountNumber.slice(-4);
+  await audit.record('settlement_account.changed', origin.actor, {
+    merchantIdentifier,
+    from: origin.from,
+    detail: {
+      ...detail,
+      accountLast4,
+      previousAccountLast4: before?.accountLast4 ?? null,
+      coolingUntil: coolingUntil?.toISOString() ?? null,
+    },
+  });
+  if (await accounts.notifiesByWebhook(merchantIdentifier)) {
+    const event: AccountChangedEvent = {
+      event: ACCOUNT_CHANGED,
+      merchantIdentifier,
+      changedAt: at.toISOString(),
+      changedBy: by,
+      accountLast4,
+      previousAccountLast4: before?.accountLast4 ?? '',
+      coolingUntil: coolingUntil?.toISOString() ?? '',
+    };
+    await startWebhookDeliveryWorkflow(
+      { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+      { deliveryId: accountChangedDeliveryId(event), merchantIdentifier, orderId: '', accountChange: event },
+    );
+  }
+  return true;
 }

@@ -55,7 +55,7 @@ export async function subMerchantNaming(
   return {
     nameOf: (p) => {
       const name = customNamed(p);
-      return name === null ? null : found.get(name)![0]!;
+      return name === null ? null : found.get(name)![0];
     },
   };
 }

@@ -85,7 +85,8 @@ class SpecWithTotals extends Spec {
       const own = { passes: this.stats.passes, failures: this.stats.failures, pending: this.stats.pending };
       const file = process.env.MOCHA_TOTALS_FILE;
       const { passes, failures, pending } = file ? addToTotals(file, own) : own;
-      if (process.env.MOCHA_PRINT_SLOWEST && process.env.MOCHA_FILE_TIMES_FILE) printSlowestFiles(process.env.MOCHA_FILE_TIMES_FILE);
+      if (process.env.MOCHA_PRINT_SLOWEST && process.env.MOCHA_FILE_TIMES_FILE)
+        printSlowestFiles(process.env.MOCHA_FILE_TIMES_FILE);
       if (process.env.MOCHA_TOTALS_MORE_TO_COME && !failures) return;
       const skipped = pending ? `, ${pending} skipped` : '';
       process.stdout.write(`mocha: ${passes} passed, ${failures} failed${skipped}\n`);

@@ -31,9 +31,9 @@ export function dashboardAuditRoutes(deps: ApiDeps): Router {
     let records = found.slice(0, PAGE_SIZE);
     // The next page starts before the last record shown: records sharing the boundary's instant
     // are left to the next page together, so none falls between two pages.
-    const boundary = found.length > PAGE_SIZE ? found[PAGE_SIZE]!.at : null;
+    const boundary = found.length > PAGE_SIZE ? found[PAGE_SIZE].at : null;
     if (boundary !== null && records.some((r) => r.at !== boundary)) records = records.filter((r) => r.at !== boundary);
-    const olderHref = boundary !== null ? `/dashboard/audit?before=${encodeURIComponent(records[records.length - 1]!.at)}` : null;
+    const olderHref = boundary !== null ? `/dashboard/audit?before=${encodeURIComponent(records[records.length - 1].at)}` : null;
     sendPage(ctx, 200, auditPage(viewer, { records, olderHref }));
   });
   return router;

@@ -19,13 +19,16 @@ const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try 
 /** Sign-in (throttled per account and per address), sign-out (here or everywhere), accepting an invitation. */
 export function dashboardAuthRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard' });
-  const base = deps.config.PUBLIC_BASE_URL;
-  const attempts = passwordAttemptLimits(deps);
-  const session = dashboardSession(deps);
+  const kit = authPageKit(deps);
+  signInRoutes(router, deps, kit);
+  signOutRoutes(router, deps, kit);
+  invitationRoutes(router, deps, kit);
+  return router;
+}
 
-  const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
-    sendPage(ctx, status, signInPage({ ...v, csrf: issueFormToken(ctx, FORM_COOKIE, '/dashboard') }));
-
+/** Signing in: the form and its answer. */
+function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
+  const { base, attempts, showSignIn, busy, throttled } = kit;
   router.get('/sign-in', (ctx) => showSignIn(ctx, 200, { next: safeNext(String(ctx.query.next ?? '')) }));
 
   router.post('/sign-in', async (ctx) => {
@@ -57,10 +60,68 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
     ctx.status = 303;
     ctx.redirect(next);
   });
+}
 
-  function busy(ctx: Context, show: () => void) {
+/** Signing out, here or everywhere. */
+function signOutRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
+  const { base, session, onlyToken } = kit;
+  router.post('/sign-out', session, onlyToken, async (ctx) => {
+    await deps.dashboardSessions.remove(dashboardState(ctx).token);
+    setSessionCookie(ctx, base, null);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/sign-in');
+  });
+
+  router.post('/sign-out-everywhere', session, onlyToken, async (ctx) => {
+    await deps.dashboardSessions.removeAllOf(dashboardState(ctx).user.email);
+    setSessionCookie(ctx, base, null);
+    ctx.status = 303;
+    ctx.redirect('/dashboard/sign-in');
+  });
+}
+
+/** An invitation: its page, and accepting it with a password. */
+function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
+  const { base, busy, invitationView } = kit;
+  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token));
+
+  router.post('/invitations/:token', async (ctx) => {
+    const token = ctx.params.token;
+    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
+    if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
+    if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
+      return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
+    if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
+    const accepted = await acceptInvitation(
+      { ...deps, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
+      token,
+      parsed.data.password,
+    ).catch((e: unknown) => {
+      if (e instanceof PasswordWorkBusy) return null;
+      throw e;
+    });
+    if (!accepted) return busy(ctx, () => invitationView(ctx, 503, token, BUSY));
+    if (!accepted.ok) {
+      if (accepted.problem === 'password') return invitationView(ctx, 400, token, accepted.message);
+      return sendPage(ctx, accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));
+    }
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/sign-in?next=${encodeURIComponent('/dashboard')}`);
+  });
+}
+
+/** What the sign-in, sign-out and invitation routes share: the pages shown, the limits and the session. */
+function authPageKit(deps: ApiDeps) {
+  const base = deps.config.PUBLIC_BASE_URL;
+  const attempts = passwordAttemptLimits(deps);
+  const session = dashboardSession(deps);
+
+  const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
+    sendPage(ctx, status, signInPage({ ...v, csrf: issueFormToken(ctx, FORM_COOKIE, '/dashboard') }));
+
+  function busy(ctx: Context, show: () => void | Promise<void>) {
     ctx.set('Retry-After', '1');
-    show();
+    return show();
   }
 
   function throttled(ctx: Context, ms: number, next: string, email: string) {
@@ -79,20 +140,6 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
       return refusalPage(ctx, 400, 'Unexpected fields', 'This form carried fields it does not have; nothing was changed.');
     await next();
   };
-
-  router.post('/sign-out', session, onlyToken, async (ctx) => {
-    await deps.dashboardSessions.remove(dashboardState(ctx).token);
-    setSessionCookie(ctx, base, null);
-    ctx.status = 303;
-    ctx.redirect('/dashboard/sign-in');
-  });
-
-  router.post('/sign-out-everywhere', session, onlyToken, async (ctx) => {
-    await deps.dashboardSessions.removeAllOf(dashboardState(ctx).user.email);
-    setSessionCookie(ctx, base, null);
-    ctx.status = 303;
-    ctx.redirect('/dashboard/sign-in');
-  });
 
   const invitationView = async (ctx: Context, status: number, token: string, error?: string) => {
     const invitation = await deps.dashboardInvitations.find(token);
@@ -119,32 +166,7 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
       }),
     );
   };
-
-  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token!));
-
-  router.post('/invitations/:token', async (ctx) => {
-    const token = ctx.params.token!;
-    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
-    if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
-    if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
-      return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
-    if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
-    const accepted = await acceptInvitation(
-      { ...deps, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
-      token,
-      parsed.data.password,
-    ).catch((e: unknown) => {
-      if (e instanceof PasswordWorkBusy) return null;
-      throw e;
-    });
-    if (!accepted) return busy(ctx, () => invitationView(ctx, 503, token, BUSY));
-    if (!accepted.ok) {
-      if (accepted.problem === 'password') return invitationView(ctx, 400, token, accepted.message);
-      return sendPage(ctx, accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));
-    }
-    ctx.status = 303;
-    ctx.redirect(`/dashboard/sign-in?next=${encodeURIComponent('/dashboard')}`);
-  });
-
-  return router;
+  return { base, attempts, session, showSignIn, busy, throttled, onlyToken, invitationView };
 }
+
+type AuthPageKit = ReturnType<typeof authPageKit>;

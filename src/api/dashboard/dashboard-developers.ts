@@ -26,32 +26,18 @@ import { staffAudit } from './staff-audit';
 export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/developers' });
   router.use(dashboardSession(deps));
-  const mayChange = requirePermission('keys');
-  const mayHoldCredentials = requirePermission('credentials');
+  const kit = developersPageKit(deps);
+  apiKeyPageRoutes(router, deps, kit);
+  secretKeyPageRoutes(router, deps, kit);
+  encryptionKeyPageRoutes(router, deps, kit);
+  return router;
+}
 
-  const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
-    const { viewer } = dashboardState(ctx);
-    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
-    const apiKeys = (await listApiKeys(deps.merchants, viewer.merchantIdentifier)) ?? [];
-    sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
-  };
-  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
-  const audit = staffAudit(deps);
-  /** A form that carries nothing but its CSRF token. */
-  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
-  const done = (ctx: Context, what: string) => {
-    ctx.status = 303;
-    ctx.redirect(`/dashboard/developers?done=${what}`);
-  };
-  const NOTICES: Record<string, string> = {
-    revoked: 'API key revoked: it is refused from now on.',
-    rsa: 'New RSA key: encrypt with it from now on.',
-    retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
-    'previous-secret': 'Previous secret key revoked: only the current secret key is accepted from now on.',
-  };
-
+/** The page and the API keys: created and revoked. */
+function apiKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
+  const { mayChange, mayHoldCredentials, show, mid, audit, emptyForm, done, NOTICES } = kit;
   router.get('/', (ctx) =>
-    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}) }),
+    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}) }),
   );
 
   router.post('/api-keys', mayHoldCredentials, async (ctx) => {
@@ -64,15 +50,19 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
 
   router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now())) === 'string')
+    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now())) === 'string')
       return notFoundPage(ctx);
-    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId });
     done(ctx, 'revoked');
   });
+}
 
+/** The secret key: rotated, the previous one revoked. */
+function secretKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
+  const { mayHoldCredentials, show, mid, audit, emptyForm, done } = kit;
   router.post('/secret-key/rotate', mayHoldCredentials, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0]!;
+    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
     const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
     await audit(ctx, 'key.rotated', {
       kind: 'secretKey',
@@ -101,7 +91,11 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'key.revoked', { kind: 'previousSecretKey', acceptedUntil: at.toISOString() });
     done(ctx, 'previous-secret');
   });
+}
 
+/** The encryption keys: rotated, retired, and the public key as a file. */
+function encryptionKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
+  const { mayChange, show, mid, audit, emptyForm, done } = kit;
   router.post('/encryption-keys/rotate', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     const keys = await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
@@ -111,16 +105,16 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
 
   router.post('/encryption-keys/:keyId/retire', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId!, deps.now());
+    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now());
     if (result === 'unknown') return notFoundPage(ctx);
     if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
-    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId! });
+    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId });
     done(ctx, 'retired');
   });
 
   /** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
   router.get('/encryption-keys/:file', async (ctx) => {
-    const keyId = /^(.+)\.pem$/.exec(ctx.params.file!)?.[1];
+    const keyId = /^(.+)\.pem$/.exec(ctx.params.file)?.[1];
     const merchant = await deps.merchants.findById(mid(ctx));
     const key = merchant?.encryptionKeys.find((k) => k.keyId === keyId);
     if (!key) return notFoundPage(ctx);
@@ -129,6 +123,34 @@ export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = key.publicKeyPem;
   });
-
-  return router;
 }
+
+/** What the Developers page's routes share: the page shown, the permissions, the notices and the audit. */
+function developersPageKit(deps: ApiDeps) {
+  const mayChange = requirePermission('keys');
+  const mayHoldCredentials = requirePermission('credentials');
+
+  const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
+    const { viewer } = dashboardState(ctx);
+    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
+    const apiKeys = (await listApiKeys(deps.merchants, viewer.merchantIdentifier)) ?? [];
+    sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
+  };
+  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+  const audit = staffAudit(deps);
+  /** A form that carries nothing but its CSRF token. */
+  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
+  const done = (ctx: Context, what: string) => {
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/developers?done=${what}`);
+  };
+  const NOTICES: Record<string, string> = {
+    revoked: 'API key revoked: it is refused from now on.',
+    rsa: 'New RSA key: encrypt with it from now on.',
+    retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
+    'previous-secret': 'Previous secret key revoked: only the current secret key is accepted from now on.',
+  };
+  return { mayChange, mayHoldCredentials, show, mid, audit, emptyForm, done, NOTICES };
+}
+
+type DevelopersPageKit = ReturnType<typeof developersPageKit>;

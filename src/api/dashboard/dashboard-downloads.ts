@@ -28,8 +28,8 @@ const date = z.string().regex(DATE_PATTERN, 'must be a date yyyy-MM-dd');
 const ledgerQuerySchema = z.strictObject({ from: date, to: date });
 const dayQuerySchema = z.strictObject({ day: date });
 
-const LEDGER_COLUMNS = Object.keys(ledgerRecordSchema.shape) as (keyof LedgerRecord & string)[];
-const BULK_COLUMNS = Object.keys(bulkRecordSchema.shape) as (keyof BulkRecord & string)[];
+const LEDGER_COLUMNS = Object.keys(ledgerRecordSchema.shape) as (keyof LedgerRecord)[];
+const BULK_COLUMNS = Object.keys(bulkRecordSchema.shape) as (keyof BulkRecord)[];
 
 /**
  * Downloads as CSV, streamed from the same store queries and record formatting as the ledger API

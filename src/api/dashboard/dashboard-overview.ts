@@ -22,7 +22,7 @@ export function overview(deps: ApiDeps) {
     const { viewer } = dashboardState(ctx);
     const now = deps.now();
     const days = lastIstDays(now, OVERVIEW_DAYS);
-    const from = days[0]!.from;
+    const from = days[0].from;
     const until = days.at(-1)!.until;
     const [figures, { endpoint, failed }] = await Promise.all([
       overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),

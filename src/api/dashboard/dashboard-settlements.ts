@@ -74,7 +74,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:settlementId', async (ctx) => {
-    const s = await reads.find(mid(ctx), ctx.params.settlementId!);
+    const s = await reads.find(mid(ctx), ctx.params.settlementId);
     if (!s) return notFoundPage(ctx);
     const lines = await reads
       .linesOf(mid(ctx), s._id)
@@ -88,7 +88,7 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:settlementId/lines.csv', async (ctx) => {
-    const s = await reads.find(mid(ctx), ctx.params.settlementId!);
+    const s = await reads.find(mid(ctx), ctx.params.settlementId);
     if (!s) return notFoundPage(ctx);
     await respondWithCsv(ctx, reads.linesOf(mid(ctx), s._id), {
       filename: `settlement-${s.settlementDate}.csv`,

@@ -62,9 +62,14 @@ function workflowUrl(config: Config, t: Transaction): string | null {
 export function dashboardTransactionRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/transactions' });
   router.use(dashboardSession(deps));
-  const audit = staffAudit(deps);
-  const settlements = settlementReads(deps.store.db);
+  const kit = transactionPageKit(deps);
+  transactionSearchRoute(router, deps);
+  orderRoutes(router, deps, kit);
+  return router;
+}
 
+/** The transactions page: a search, page by page. */
+function transactionSearchRoute(router: Router, deps: ApiDeps): void {
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
     const today = istDate(deps.now());
@@ -104,36 +109,15 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
     const page = rows.slice(0, SEARCH_PAGE_SIZE);
     const nextHref =
       rows.length > SEARCH_PAGE_SIZE
-        ? `/dashboard/transactions?${new URLSearchParams({ ...definedOnly(shown), after: encodeCursor(page.at(-1)!) })}`
+        ? `/dashboard/transactions?${new URLSearchParams({ ...definedOnly(shown), after: encodeCursor(page.at(-1)!) }).toString()}`
         : undefined;
     sendPage(ctx, 200, transactionSearchPage(viewer, shown, page, nextHref ? { nextHref } : {}));
   });
+}
 
-  /** The order named in the address, only if it is this merchant's. */
-  const orderOf = (ctx: Context) =>
-    deps.transactions.findByOrder({
-      merchantIdentifier: dashboardState(ctx).viewer.merchantIdentifier,
-      orderId: ctx.params.orderId!,
-    });
-
-  const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
-    const [delivery, sale] = await Promise.all([
-      orderRealtimeDelivery(deps, t),
-      t.successAt ? settlements.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
-    ]);
-    sendPage(
-      ctx,
-      status,
-      transactionDetailPage(dashboardState(ctx).viewer, t, {
-        deliveries: delivery ? [delivery] : [],
-        workflowUrl: workflowUrl(deps.config, t),
-        refundId: `dash${randomBytes(8).toString('hex')}`,
-        settlement: orderSettlementState(t.successAt !== null, sale),
-        ...o,
-      }),
-    );
-  };
-
+/** One order's page, and a refund from it. */
+function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): void {
+  const { audit, orderOf, showOrder } = kit;
   router.get('/:orderId', async (ctx) => {
     const t = await orderOf(ctx);
     if (!t) return notFoundPage(ctx);
@@ -177,14 +161,46 @@ export function dashboardTransactionRoutes(deps: ApiDeps): Router {
           : 'This order was not paid, so it cannot be refunded. Nothing was refunded.';
     await showOrder(ctx, now, 409, { error });
   });
-
-  return router;
 }
+
+/** What the transaction routes share: the audit, the settlements read, the order named and its page. */
+function transactionPageKit(deps: ApiDeps) {
+  const audit = staffAudit(deps);
+  const settlements = settlementReads(deps.store.db);
+
+  /** The order named in the address, only if it is this merchant's. */
+  const orderOf = (ctx: Context) =>
+    deps.transactions.findByOrder({
+      merchantIdentifier: dashboardState(ctx).viewer.merchantIdentifier,
+      orderId: (ctx.params as Record<string, string>).orderId,
+    });
+
+  const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
+    const [delivery, sale] = await Promise.all([
+      orderRealtimeDelivery(deps, t),
+      t.successAt ? settlements.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
+    ]);
+    sendPage(
+      ctx,
+      status,
+      transactionDetailPage(dashboardState(ctx).viewer, t, {
+        deliveries: delivery ? [delivery] : [],
+        workflowUrl: workflowUrl(deps.config, t),
+        refundId: `dash${randomBytes(8).toString('hex')}`,
+        settlement: orderSettlementState(t.successAt !== null, sale),
+        ...o,
+      }),
+    );
+  };
+  return { audit, settlements, orderOf, showOrder };
+}
+
+type TransactionPageKit = ReturnType<typeof transactionPageKit>;
 
 const SEARCH_FIELDS = ['orderId', 'txnId', 'status', 'kind'] as const;
 function pick(raw: Record<string, string | undefined>): Partial<SearchFormValues> {
   return Object.fromEntries(SEARCH_FIELDS.filter((k) => typeof raw[k] === 'string').map((k) => [k, raw[k]]));
 }
 function definedOnly(v: SearchFormValues): Record<string, string> {
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' && x !== '')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' && x !== ''));
 }

@@ -59,7 +59,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
   /** The user named in the address, only if it is this merchant's (another merchant's user: 404). */
   const target = async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);
-    return deps.dashboardUsers.findOfMerchant(viewer.merchantIdentifier, ctx.params.email!);
+    return deps.dashboardUsers.findOfMerchant(viewer.merchantIdentifier, (ctx.params as Record<string, string>).email);
   };
 
   router.post('/:email/role', requirePermission('users'), async (ctx) => {

@@ -28,28 +28,16 @@ const LOG_SIZE = 50;
 export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/webhooks' });
   router.use(dashboardSession(deps));
-  const mayChange = requirePermission('webhooks');
-  const policy = webhookAddressPolicy(deps.config);
-  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
-  const audit = staffAudit(deps);
+  const kit = webhookPageKit(deps);
+  webhookSettingsRoutes(router, deps, kit);
+  webhookDeliveryRoutes(router, deps, kit);
+  return router;
+}
 
-  const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
-    const overview = (await webhookOverview(deps, mid(ctx), LOG_SIZE))!; // the session's merchant exists
-    sendPage(ctx, status, webhooksPage(dashboardState(ctx).viewer, overview, o));
-  };
-  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
-  const NOTICES: Record<string, string> = {
-    saved: 'Webhook settings saved.',
-    rotated: 'New signing secret: both secrets sign calls during the overlap.',
-    enabled: 'Endpoint enabled: calls are sent again. Replay the deliveries that failed meanwhile.',
-    replayed: 'Delivery replayed: it is listed as a new delivery.',
-  };
-  const done = (ctx: Context, what: string) => {
-    ctx.status = 303;
-    ctx.redirect(`/dashboard/webhooks?done=${what}`);
-  };
-
-  router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)]! } : {}));
+/** The page, the webhook settings and the signing secret. */
+function webhookSettingsRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKit): void {
+  const { mayChange, policy, mid, audit, show, emptyForm, NOTICES, done } = kit;
+  router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}));
 
   router.post('/settings', mayChange, async (ctx) => {
     const form = webhookSettingsFormSchema.safeParse(dashboardState(ctx).form);
@@ -79,15 +67,19 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     const secrets = await rotateWebhookSigningSecret(
       deps.merchants,
       mid(ctx),
-      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!,
+      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0],
       deps.now(),
     );
     await audit(ctx, 'webhook.secret_rotated');
     // Shown in full this once, on this answer only (not behind a redirect a reload would repeat).
     const fresh = secrets?.find((s) => s.retiresAt === null) ?? secrets?.[0];
-    await show(ctx, 200, { notice: NOTICES.rotated!, ...(fresh ? { revealed: fresh.secret } : {}) });
+    await show(ctx, 200, { notice: NOTICES.rotated, ...(fresh ? { revealed: fresh.secret } : {}) });
   });
+}
 
+/** The endpoint enabled again, a test call and a delivery replayed. */
+function webhookDeliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKit): void {
+  const { mayChange, policy, mid, audit, show, emptyForm, done } = kit;
   router.post('/endpoint/enable', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     await enableEndpoint(deps, mid(ctx));
@@ -108,7 +100,7 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
 
   router.post('/deliveries/:deliveryId/replay', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const delivery = await findDelivery(deps, ctx.params.deliveryId!);
+    const delivery = await findDelivery(deps, ctx.params.deliveryId);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
     const replayId = await replayDelivery(
       { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
@@ -117,6 +109,31 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
     await audit(ctx, 'webhook.replayed', { deliveryId: delivery._id, replayId });
     done(ctx, 'replayed');
   });
-
-  return router;
 }
+
+/** What the webhook page's routes share: the page shown, the permission, the notices and the audit. */
+function webhookPageKit(deps: ApiDeps) {
+  const mayChange = requirePermission('webhooks');
+  const policy = webhookAddressPolicy(deps.config);
+  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
+  const audit = staffAudit(deps);
+
+  const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
+    const overview = (await webhookOverview(deps, mid(ctx), LOG_SIZE))!; // the session's merchant exists
+    sendPage(ctx, status, webhooksPage(dashboardState(ctx).viewer, overview, o));
+  };
+  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
+  const NOTICES: Record<string, string> = {
+    saved: 'Webhook settings saved.',
+    rotated: 'New signing secret: both secrets sign calls during the overlap.',
+    enabled: 'Endpoint enabled: calls are sent again. Replay the deliveries that failed meanwhile.',
+    replayed: 'Delivery replayed: it is listed as a new delivery.',
+  };
+  const done = (ctx: Context, what: string) => {
+    ctx.status = 303;
+    ctx.redirect(`/dashboard/webhooks?done=${what}`);
+  };
+  return { mayChange, policy, mid, audit, show, emptyForm, NOTICES, done };
+}
+
+type WebhookPageKit = ReturnType<typeof webhookPageKit>;

@@ -38,7 +38,7 @@ export function checkTxnRoutes(deps: ApiDeps): Router {
     if (!form.checksum) return refuse('checksumBlank', merchant.merchantIdentifier);
     if (
       !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-        checksumMatches(keys, form.data!, form.checksum!),
+        checksumMatches(keys, form.data, form.checksum),
       ))
     )
       return refuse('checksumMismatch', merchant.merchantIdentifier);

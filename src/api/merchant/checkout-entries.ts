@@ -74,7 +74,7 @@ async function legacyCheckoutRequest(
   pairs: FormPairs,
 ): Promise<CheckoutRequest> {
   const match = matchKitForm(endpoint, pairs);
-  const checksum = Object.fromEntries(pairs).checksum!;
+  const checksum = Object.fromEntries(pairs).checksum;
   const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
     signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, checksum),
   );
@@ -118,7 +118,7 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
   const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-    signedExpressFields(keys, pairs, fields.checksum!),
+    signedExpressFields(keys, pairs, fields.checksum),
   );
   if (!signed) throw new CheckoutRefusal('checksumMismatch');
   return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
@@ -134,7 +134,7 @@ async function dataEntry(deps: ApiDeps, ctx: Context, entry: CheckoutEntry, fiel
   requireChecksum(fields.checksum);
   if (
     !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-      checksumMatches(keys, fields.data!, fields.checksum!),
+      checksumMatches(keys, fields.data, fields.checksum),
     ))
   )
     throw new CheckoutRefusal('checksumMismatch');

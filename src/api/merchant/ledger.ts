@@ -28,10 +28,15 @@ const noRecord = BusinessResults.ledgerNoRecord;
 
 export function ledgerRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  const auth = apiKeyAuth(deps.merchants, deps.now);
-  const ledgerWalks = pageWalks(deps.transactions, deps.metrics, 'ledger', 'createdAt');
-  const bulkWalks = pageWalks(deps.transactions, deps.metrics, 'bulk', 'successAt');
+  const kit = ledgerKit(deps);
+  ledgerRoute(router, deps, kit);
+  fetchTxnRoute(router, deps, kit);
+  return router;
+}
 
+/** POST /api/v1/ledger: a page of the ledger. */
+function ledgerRoute(router: Router, deps: ApiDeps, kit: LedgerKit): void {
+  const { auth, ledgerWalks } = kit;
   router.post('/api/v1/ledger', auth, async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'ledger', merchant.merchantIdentifier);
@@ -72,7 +77,11 @@ export function ledgerRoutes(deps: ApiDeps): Router {
       onFullPage: (last) => ledgerWalks.ended(query, pageNumber, readAt, last),
     });
   });
+}
 
+/** POST /api/v1/fetchtxn: a page of transactions by success time. */
+function fetchTxnRoute(router: Router, deps: ApiDeps, kit: LedgerKit): void {
+  const { auth, bulkWalks } = kit;
   router.post('/api/v1/fetchtxn', auth, async (ctx) => {
     const merchant = ctx.state.merchant as Merchant;
     await deps.rateLimit.consume(ctx, 'bulk', merchant.merchantIdentifier);
@@ -115,5 +124,14 @@ export function ledgerRoutes(deps: ApiDeps): Router {
       onFullPage: (last) => bulkWalks.ended(query, pageNumber, readAt, last),
     });
   });
-  return router;
 }
+
+/** What the ledger routes share: the API key check and each page walk. */
+function ledgerKit(deps: ApiDeps) {
+  const auth = apiKeyAuth(deps.merchants, deps.now);
+  const ledgerWalks = pageWalks(deps.transactions, deps.metrics, 'ledger', 'createdAt');
+  const bulkWalks = pageWalks(deps.transactions, deps.metrics, 'bulk', 'successAt');
+  return { auth, ledgerWalks, bulkWalks };
+}
+
+type LedgerKit = ReturnType<typeof ledgerKit>;

@@ -153,7 +153,7 @@ async function answerXml(
     if (!posted.checksum) throw new XmlRefusal(401, blank);
     const match = matchKitForm(endpoint, pairs);
     const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-      signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum!),
+      signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum),
     );
     if (!verified) throw new XmlRefusal(401, mismatch);
     if ('quoted' in verified)
@@ -169,7 +169,7 @@ async function answerXml(
     // a raw orderId): signed, its text would verify as a forged "100" return at the merchant's shop.
     signer = merchant;
     await deps.rateLimit.consume(ctx, endpoint === 'checktransaction' ? 'checkTxn' : 'refunds', merchant.merchantIdentifier);
-    const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum! };
+    const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum };
     orderid = fields.orderId ?? '';
     if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
     sendXml(ctx, 200, legacyXml(await use(fields, merchant, quotedValues(signed.signed)), merchant.secretKey));

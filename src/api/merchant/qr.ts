@@ -70,7 +70,7 @@ export function qrRoutes(deps: ApiDeps): Router {
     // The checksum covers `data` exactly as it stands in the address, before any decoding.
     const now = deps.now();
     const unlabelled = now.getTime() < (deps.config.QR_IMAGE_UNLABELLED_UNTIL?.getTime() ?? -Infinity);
-    const address = { mid: q.mid, width: q.width, height: q.height, rawData: raw.data!, checksum: q.checksum };
+    const address = { mid: q.mid, width: q.width, height: q.height, rawData: raw.data, checksum: q.checksum };
     if (
       !(await verifiedWithKeysInForce(deps.merchants, merchant, now, (keys) =>
         qrImageSignatureMatches(keys, address, unlabelled),

@@ -51,6 +51,14 @@ export const EXAMPLE_SPLIT_BODY = {
 /** Zaakpay's Settlement and Split Payment APIs, and the operator's settlement settings. */
 export function settlementPaths(): Record<string, object> {
   return {
+    ...settlementReportPaths(),
+    ...settlementAccountPaths(),
+  };
+}
+
+/** The settlement report and the split of a transaction by amount. */
+function settlementReportPaths(): Record<string, object> {
+  return {
     '/api/v2/getSettlementReport': {
       post: operation({
         summary: "Zaakpay's Settlement API: the lines settled on one UTR date",
@@ -86,6 +94,20 @@ export function settlementPaths(): Record<string, object> {
         errorEnvelope: splitResponseSchema,
       }),
     },
+  };
+}
+
+/** A merchant's settlement bank account and master settings (operator). */
+function settlementAccountPaths(): Record<string, object> {
+  return {
+    ...settlementAccountSetPaths(),
+    ...settlementAccountConfirmPaths(),
+  };
+}
+
+/** A merchant's settlement bank account: set, read, and confirmed. */
+function settlementAccountSetPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/settlement-account': {
       put: {
         ...operation({
@@ -135,6 +157,12 @@ export function settlementPaths(): Record<string, object> {
         parameters: [merchantIdentifierParam],
       },
     },
+  };
+}
+
+/** An account change confirmed early, and the merchant's master settings. */
+function settlementAccountConfirmPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/settlement-account/confirm-early': {
       post: {
         ...operation({

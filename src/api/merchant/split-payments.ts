@@ -46,7 +46,7 @@ export function splitPaymentRoutes(deps: ApiDeps): Router {
 
     const parsed = splitRequestSchema.safeParse(body);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+      const issue = parsed.error.issues[0];
       return answer('requestInvalid', `${issue.path.join('.') || 'body'}: ${issue.message}`);
     }
     const naming = await subMerchantNaming(deps.store.db, master.merchantIdentifier, parsed.data);

@@ -53,7 +53,7 @@ export function hostedPageLimit(client: MongoClient, dbName: string, limits: { p
   const byToken = limiter(client, dbName, limits.perToken, 'page-token');
   const byAddress = limiter(client, dbName, limits.perAddress, 'page-ip');
   return async (ctx: Context, next: Next) => {
-    const token = String(ctx.params.token ?? '');
+    const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
       byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,

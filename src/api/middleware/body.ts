@@ -81,9 +81,9 @@ function describeIssues(issues: readonly Issue[]): string {
   return issues
     .map((i) => {
       if (i.code === 'invalid_union' && i.errors.length > 0) {
-        const nearest = [...i.errors].sort((a, b) => a.length - b.length)[0]!;
+        const nearest = [...i.errors].sort((a, b) => a.length - b.length)[0];
         // The inner issues' paths are relative to the union: name the field the union sits at.
-        const located = nearest.map((e) => ({ ...e, path: [...i.path, ...e.path] }) as Issue);
+        const located = nearest.map((e) => ({ ...e, path: [...i.path, ...e.path] }));
         return `${describeIssues(located)} (or another of the accepted shapes)`;
       }
       return i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message;

@@ -18,7 +18,7 @@ export function corsFor(origins: readonly string[], methods: string) {
       ctx.set('Access-Control-Allow-Origin', origin);
       ctx.set('Access-Control-Allow-Credentials', 'true');
     }
-    if (ctx.method !== 'OPTIONS') return next();
+    if (ctx.method !== 'OPTIONS') return next() as Promise<void>;
     if (allowed) {
       ctx.set('Access-Control-Allow-Methods', methods);
       ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);

@@ -14,7 +14,7 @@ export function duplicateJsonKey(text: string): string | null {
       const start = i;
       for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
       let next = i + 1;
-      while (next < text.length && /\s/.test(text[next]!)) next++;
+      while (next < text.length && /\s/.test(text[next])) next++;
       const scope = scopes.at(-1);
       if (text[next] === ':' && scope) {
         const key = JSON.parse(text.slice(start, i + 1)) as string;

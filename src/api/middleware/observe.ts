@@ -25,8 +25,9 @@ export function observe(logger: Logger, registry: Registry) {
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
-    ctx.state.requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    ctx.set('X-Request-Id', ctx.state.requestId);
+    const requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {

@@ -15,7 +15,7 @@ export function operatorAuth(deps: Pick<ApiDeps, 'store' | 'now' | 'config'>, jo
   const tokens = operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN);
   return async (ctx: Context, next: Next) => {
     const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
-    const operator = match ? await tokens.identify(match[1]!) : null;
+    const operator = match ? await tokens.identify(match[1]) : null;
     if (!operator) throw new ApiError('operatorTokenInvalid');
     if (!scopeAllows(operator.scopes, job, ctx.method)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
     ctx.state.operatorName = operator.name;

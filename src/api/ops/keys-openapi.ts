@@ -17,12 +17,22 @@ import {
 const merchantIdentifier = { ...pathParameter('merchantIdentifier'), schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' } };
 const keyId = pathParameter('keyId');
 
+const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[]) => ({
+  ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
+  parameters,
+});
+
 /** The operator's key operations on a merchant (the dashboard's Developers page does the same). */
 export function keyPaths(): Record<string, object> {
-  const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[]) => ({
-    ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
-    parameters,
-  });
+  return {
+    ...apiKeyPaths(),
+    ...secretKeyPaths(),
+    ...encryptionKeyPaths(),
+  };
+}
+
+/** A merchant's API keys: listed, created, revoked. */
+function apiKeyPaths(): Record<string, object> {
   return {
     '/ops/v1/merchants/{merchantIdentifier}/api-keys': {
       get: op(
@@ -65,6 +75,12 @@ export function keyPaths(): Record<string, object> {
         [merchantIdentifier, keyId],
       ),
     },
+  };
+}
+
+/** The merchant's secret key: rotated, the previous one revoked. */
+function secretKeyPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/secret-key/rotate': {
       post: op(
         {
@@ -96,6 +112,12 @@ export function keyPaths(): Record<string, object> {
         [merchantIdentifier],
       ),
     },
+  };
+}
+
+/** The merchant's encryption keys: listed, rotated, retired. */
+function encryptionKeyPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/encryption-keys': {
       get: op(
         {

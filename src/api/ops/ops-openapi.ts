@@ -12,24 +12,34 @@ const merchantIdentifierParam = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9]{6,64}$' },
 };
 
+const codec = (direction: 'encode' | 'decode') => ({
+  post: operation({
+    summary: `Temporal codec server: ${direction} payloads (operator)`,
+    description:
+      direction === 'decode'
+        ? "Temporal's codec-server protocol, for Temporal UI (TEMPORAL_CODEC_ENDPOINT=<base>/ops/v1/codec) and `temporal --codec-endpoint <base>/ops/v1/codec --codec-auth 'Bearer <OPS_TOKEN>'`. Each payload whose metadata encoding is binary/encrypted is decrypted (AES-256-GCM) with the key its encryption-key-id names: MASTER_KEY's payload-codec key or one of PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS'; other payloads come back unchanged. Browsers on CODEC_CORS_ORIGINS get their CORS preflight (OPTIONS, answered 204 before the token is checked) and Access-Control-Allow-Origin; X-Namespace is accepted and ignored (one key for all namespaces). Bad JSON, a field not base64, an unknown key id or a tampered payload: 400 (2001, 2002), nothing decoded."
+        : "Temporal's codec-server protocol: each payload is encrypted (AES-256-GCM) under MASTER_KEY's payload-codec key, metadata encoding binary/encrypted and encryption-key-id; what Temporal UI and the CLI send when an operator starts or signals a workflow with input. Same CORS and errors as decode.",
+    security: [{ operatorToken: [] }],
+    request: codecPayloadsSchema,
+    // A plain JSON payload ("hello"): encode encrypts it; decode gives back what is not encrypted as it is.
+    example: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'ImhlbGxvIg==' }] },
+    responses: { 200: { description: `the payloads ${direction}d, in order`, schema: codecPayloadsSchema } },
+    errors: [400, 401, 413, 415],
+    errorEnvelope: successError,
+  }),
+});
+
 /** Operator operations beyond provisioning. */
 export function opsPaths(): Record<string, object> {
-  const codec = (direction: 'encode' | 'decode') => ({
-    post: operation({
-      summary: `Temporal codec server: ${direction} payloads (operator)`,
-      description:
-        direction === 'decode'
-          ? "Temporal's codec-server protocol, for Temporal UI (TEMPORAL_CODEC_ENDPOINT=<base>/ops/v1/codec) and `temporal --codec-endpoint <base>/ops/v1/codec --codec-auth 'Bearer <OPS_TOKEN>'`. Each payload whose metadata encoding is binary/encrypted is decrypted (AES-256-GCM) with the key its encryption-key-id names: MASTER_KEY's payload-codec key or one of PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS'; other payloads come back unchanged. Browsers on CODEC_CORS_ORIGINS get their CORS preflight (OPTIONS, answered 204 before the token is checked) and Access-Control-Allow-Origin; X-Namespace is accepted and ignored (one key for all namespaces). Bad JSON, a field not base64, an unknown key id or a tampered payload: 400 (2001, 2002), nothing decoded."
-          : "Temporal's codec-server protocol: each payload is encrypted (AES-256-GCM) under MASTER_KEY's payload-codec key, metadata encoding binary/encrypted and encryption-key-id; what Temporal UI and the CLI send when an operator starts or signals a workflow with input. Same CORS and errors as decode.",
-      security: [{ operatorToken: [] }],
-      request: codecPayloadsSchema,
-      // A plain JSON payload ("hello"): encode encrypts it; decode gives back what is not encrypted as it is.
-      example: { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'ImhlbGxvIg==' }] },
-      responses: { 200: { description: `the payloads ${direction}d, in order`, schema: codecPayloadsSchema } },
-      errors: [400, 401, 413, 415],
-      errorEnvelope: successError,
-    }),
-  });
+  return {
+    ...codecAndChargebackPaths(),
+    ...reconciliationPaths(),
+    ...merchantPaths(),
+  };
+}
+
+/** Temporal's codec server and chargebacks. */
+function codecAndChargebackPaths(): Record<string, object> {
   return {
     '/ops/v1/codec/encode': codec('encode'),
     '/ops/v1/codec/decode': codec('decode'),
@@ -51,6 +61,12 @@ export function opsPaths(): Record<string, object> {
         errorEnvelope: successError,
       }),
     },
+  };
+}
+
+/** Reconciliation files and their results. */
+function reconciliationPaths(): Record<string, object> {
+  return {
     '/ops/v1/reconciliations': {
       post: operation({
         summary: 'Apply a bank reconciliation file (operator)',
@@ -81,6 +97,12 @@ export function opsPaths(): Record<string, object> {
         parameters: [pathParameter('reconciliationId')],
       },
     },
+  };
+}
+
+/** A merchant as provisioned, and the invitations to its dashboard. */
+function merchantPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}': {
       patch: {
         ...operation({

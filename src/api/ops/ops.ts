@@ -41,7 +41,7 @@ export function opsRoutes(deps: ApiDeps): Router {
   router.patch('/merchants/:merchantIdentifier', async (ctx) => {
     const { body } = await readJson(ctx, merchantSettingsSchema, deps.config.MAX_BODY_BYTES);
     await checkWebhookUrl(body.webhookUrl);
-    const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier!, body);
+    const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier, body);
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
     await trail.record('merchant.updated', operatorActor(ctx), {
@@ -56,7 +56,7 @@ export function opsRoutes(deps: ApiDeps): Router {
     const { body } = await readJson(ctx, invitationRequestSchema, deps.config.MAX_BODY_BYTES);
     const invitation = await createInvitation(
       { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
-      ctx.params.merchantIdentifier!,
+      ctx.params.merchantIdentifier,
       { ...body, invitedBy: 'operator' },
     ).catch((e: unknown) => {
       if (!(e instanceof InvitationRefusedError)) throw e;
@@ -69,7 +69,7 @@ export function opsRoutes(deps: ApiDeps): Router {
       'dashboard invitation created',
     );
     await trail.record('dashboard.user_invited', operatorActor(ctx), {
-      merchantIdentifier: ctx.params.merchantIdentifier!,
+      merchantIdentifier: ctx.params.merchantIdentifier,
       from: ctx.ip || null,
       detail: { email: body.email, role: invitation.role },
     });

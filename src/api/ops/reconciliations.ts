@@ -51,7 +51,7 @@ export function reconciliationRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/reconciliations/:id', async (ctx) => {
-    const report = await reconciliationReport(deps, ctx.params.id!);
+    const report = await reconciliationReport(deps, ctx.params.id);
     if (!report) throw new ApiError('reconciliationNotFound');
     ctx.body = { success: true, data: report };
   });

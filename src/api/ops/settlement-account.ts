@@ -28,7 +28,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   // An operator's change is a proposal: nothing is paid to it until a second operator confirms it.
   router.put('/settlement-account', async (ctx) => {
     const { body } = await readJson(ctx, settlementAccountSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const view = await accounts.propose(merchantIdentifier, body, origin(ctx));
     if (!view) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account change proposed');
@@ -66,7 +66,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
   });
 
   async function known(ctx: Context): Promise<string> {
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = (ctx.params as Record<string, string>).merchantIdentifier;
     if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
     return merchantIdentifier;
   }
@@ -77,7 +77,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
       throw new ApiError('validationFailed', 'customIdentifier: an unlinked merchant has no custom identifier');
     const result = await linkSubMerchant(
       deps.store.db,
-      ctx.params.merchantIdentifier!,
+      ctx.params.merchantIdentifier,
       body.masterMerchantIdentifier,
       body.customIdentifier ?? null,
     );
@@ -94,7 +94,7 @@ export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
       );
     deps.logger.info(result, 'sub-merchant link changed');
     await auditTrail(deps.store.db, deps.now).record('sub_merchant.linked', operatorActor(ctx), {
-      merchantIdentifier: ctx.params.merchantIdentifier!,
+      merchantIdentifier: ctx.params.merchantIdentifier,
       from: ctx.ip || null,
       detail: { masterMerchantIdentifier: body.masterMerchantIdentifier, customIdentifier: body.customIdentifier ?? null },
     });

@@ -45,24 +45,33 @@ const settlementRecord = z
   .object({ _id: z.string(), merchantIdentifier: z.string(), settlementDate: z.string(), state: z.string() })
   .loose();
 
+const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[] = []) => ({
+  ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
+  parameters,
+});
+const read = (summary: string, description: string, schema: z.ZodType, errors: number[] = [401, 404, 503]) => ({
+  summary,
+  description,
+  in: 'query' as const,
+  request: z.object({}),
+  example: {},
+  responses: { 200: { description: 'the answer', schema } },
+  errors,
+});
+
 /**
  * The operator's side of settlements (docs/operators/settlements.md): fee plans, hold and release,
  * running a date, what needs attention, the bank file's differences and one settlement by id.
  */
 export function settlementOpsPaths(): Record<string, object> {
-  const op = (o: Omit<Parameters<typeof operation>[0], 'security' | 'errorEnvelope'>, parameters: object[] = []) => ({
-    ...operation({ ...o, security: [{ operatorToken: [] }], errorEnvelope: successError }),
-    parameters,
-  });
-  const read = (summary: string, description: string, schema: z.ZodType, errors: number[] = [401, 404, 503]) => ({
-    summary,
-    description,
-    in: 'query' as const,
-    request: z.object({}),
-    example: {},
-    responses: { 200: { description: 'the answer', schema } },
-    errors,
-  });
+  return {
+    ...merchantSettlementPaths(),
+    ...settlementViewPaths(),
+  };
+}
+
+/** A merchant's fee plan, hold, release and run. */
+function merchantSettlementPaths(): Record<string, object> {
   return {
     '/ops/v1/merchants/{merchantIdentifier}/fee-plan': {
       get: op(
@@ -130,6 +139,12 @@ export function settlementOpsPaths(): Record<string, object> {
         [merchantIdentifier],
       ),
     },
+  };
+}
+
+/** What needs attention, the bank file's differences and one settlement by id. */
+function settlementViewPaths(): Record<string, object> {
+  return {
     '/ops/v1/settlements/needs-attention': {
       get: op(
         read(

@@ -26,12 +26,12 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   };
 
   router.get('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
-    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const m = await knownMerchant(ctx.params.merchantIdentifier);
     ctx.body = { success: true, data: { merchantIdentifier: m, ...(await ops.feePlanOf(m)) } };
   });
   router.put('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
     const { body } = await readJson(ctx, feePlanSchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const m = await knownMerchant(ctx.params.merchantIdentifier);
     await ops.setFeePlan(m, body);
     deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
     await trail.record('fee_plan.set', operatorActor(ctx), {
@@ -44,7 +44,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   router.post('/merchants/:merchantIdentifier/settlements/hold', async (ctx) => {
     // No body, or {}: anything else is refused before the merchant's settlements change.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const m = await knownMerchant(ctx.params.merchantIdentifier);
     const { payoutRequested } = await ops.hold(m);
     deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
     await trail.record('settlements.held', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
@@ -53,7 +53,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
     // No body, or {}: anything else is refused before the merchant's settlements change.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const m = await knownMerchant(ctx.params.merchantIdentifier);
     const released = await ops.release(m);
     deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
     await trail.record('settlements.released', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
@@ -61,7 +61,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
   });
   router.post('/merchants/:merchantIdentifier/settlements/run', async (ctx) => {
     const { body } = await readJson(ctx, settlementRunSchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier!);
+    const m = await knownMerchant(ctx.params.merchantIdentifier);
     const run = await ops.run(m, body.date);
     deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
     await trail.record('settlements.run', operatorActor(ctx), {
@@ -79,7 +79,7 @@ export function opsSettlementRoutes(deps: ApiDeps): Router {
     ctx.body = { success: true, data: { differences: await ops.differences(q.date, q.limit) } };
   });
   router.get('/settlements/:settlementId', async (ctx) => {
-    const s = await ops.find(ctx.params.settlementId!);
+    const s = await ops.find(ctx.params.settlementId);
     if (!s) throw new ApiError('settlementNotFound');
     ctx.body = { success: true, data: s };
   });

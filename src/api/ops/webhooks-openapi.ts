@@ -16,6 +16,15 @@ import {
 /** Operator operations on webhook deliveries. */
 export function webhookPaths(): Record<string, object> {
   return {
+    ...deliveryPaths(),
+    ...webhookSecretPaths(),
+    ...webhookEndpointPaths(),
+  };
+}
+
+/** Deliveries: listed and replayed. */
+function deliveryPaths(): Record<string, object> {
+  return {
     '/ops/v1/webhooks': {
       get: operation({
         summary: 'Webhook deliveries with their attempts, newest first (operator)',
@@ -60,6 +69,12 @@ export function webhookPaths(): Record<string, object> {
         parameters: [pathParameter('deliveryId')],
       },
     },
+  };
+}
+
+/** A merchant's webhook signing secret. */
+function webhookSecretPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/webhook-signing-secret': {
       get: {
         ...operation({
@@ -93,6 +108,12 @@ export function webhookPaths(): Record<string, object> {
         parameters: [pathParameter('merchantIdentifier')],
       },
     },
+  };
+}
+
+/** A merchant's webhook endpoint: its health, and enabling it again. */
+function webhookEndpointPaths(): Record<string, object> {
+  return {
     '/ops/v1/merchants/{merchantIdentifier}/webhook-endpoint': {
       get: {
         ...operation({

@@ -40,16 +40,17 @@ const view = (d: WebhookDeliverySummary) => ({
 /** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
 export function webhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/ops/v1' });
-  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
   router.use(operatorAuth(deps, 'merchant-admin'));
-  const trail = auditTrail(deps.store.db, deps.now);
-  const audit = (
-    ctx: Context,
-    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
-    merchantIdentifier: string | null,
-    detail: Record<string, string | number>,
-  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
+  const kit = webhookRouteKit(deps);
+  deliveryRoutes(router, deps, kit);
+  signingSecretRoutes(router, deps, kit);
+  endpointRoutes(router, deps, kit);
+  return router;
+}
 
+/** Deliveries: listed and replayed. */
+function deliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { replayDeps, audit } = kit;
   router.get('/webhooks', async (ctx) => {
     const query = validate(listWebhooksQuerySchema, { ...ctx.query });
     const { limit, ...filter } = query;
@@ -67,7 +68,7 @@ export function webhookRoutes(deps: ApiDeps): Router {
   });
 
   router.post('/webhooks/:deliveryId/replay', async (ctx) => {
-    const deliveryId = ctx.params.deliveryId!;
+    const deliveryId = ctx.params.deliveryId;
     const replayId = await replayDelivery(replayDeps, deliveryId);
     if (!replayId) throw new ApiError('webhookDeliveryNotFound');
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
@@ -76,19 +77,14 @@ export function webhookRoutes(deps: ApiDeps): Router {
     ctx.status = 202;
     ctx.body = { success: true, data: { deliveryId, replayId } };
   });
+}
 
-  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
-    merchantIdentifier,
-    secrets: secrets.map((x) => ({
-      secret: x.secret,
-      createdAt: x.createdAt.toISOString(),
-      retiresAt: x.retiresAt?.toISOString() ?? null,
-    })),
-  });
-
+/** A merchant's webhook signing secret: read and rotated. */
+function signingSecretRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { audit, secretsView } = kit;
   // Reveals the secret: a read token may not.
   router.get('/merchants/:merchantIdentifier/webhook-signing-secret', requireOperatorScope('merchant-admin'), async (ctx) => {
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     await audit(ctx, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
@@ -97,20 +93,25 @@ export function webhookRoutes(deps: ApiDeps): Router {
 
   router.post('/merchants/:merchantIdentifier/webhook-signing-secret/rotate', async (ctx) => {
     const { body } = await readJson(ctx, rotateSigningSecretSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const overlapMs =
       body.overlapSeconds !== undefined
         ? body.overlapSeconds * 1000
-        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0]!;
+        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
     const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
     await audit(ctx, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
     ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
   });
+}
+
+/** A merchant's webhook endpoint: its health, and enabling it again. */
+function endpointRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
+  const { audit } = kit;
   router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
     validate(enableEndpointSchema, { ...ctx.query });
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const health = await endpointHealth(deps, merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     ctx.body = { success: true, data: healthJson(health) };
@@ -120,15 +121,38 @@ export function webhookRoutes(deps: ApiDeps): Router {
     validate(enableEndpointSchema, { ...ctx.query });
     // No body, or an empty JSON object: anything else is refused.
     if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, enableEndpointSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier!;
+    const merchantIdentifier = ctx.params.merchantIdentifier;
     const health = await enableEndpoint(deps, merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
     await audit(ctx, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
     ctx.body = { success: true, data: healthJson(health) };
   });
-  return router;
 }
+
+/** What the operator's webhook routes share: the replay's dependencies, the audit of a change, the secrets' view. */
+function webhookRouteKit(deps: ApiDeps) {
+  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
+  const trail = auditTrail(deps.store.db, deps.now);
+  const audit = (
+    ctx: Context,
+    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
+    merchantIdentifier: string | null,
+    detail: Record<string, string | number>,
+  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
+
+  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
+    merchantIdentifier,
+    secrets: secrets.map((x) => ({
+      secret: x.secret,
+      createdAt: x.createdAt.toISOString(),
+      retiresAt: x.retiresAt?.toISOString() ?? null,
+    })),
+  });
+  return { replayDeps, trail, audit, secretsView };
+}
+
+type WebhookRouteKit = ReturnType<typeof webhookRouteKit>;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const healthJson = (h: WebhookEndpointHealth) => ({

@@ -51,9 +51,9 @@ export function developersPage(
   const overlap = m.merchant.previousSecretKeys.filter((p) => p.retiresAt > m.now);
   const secret = html`<section class="card" aria-labelledby="secret-key"><h2 id="secret-key">Secret key</h2>
   <p>Signs checksums both ways: <code id="secret-key-masked">${maskedSecret(m.merchant.secretKey)}</code> (shown in full only once, to the owner who rotates it).</p>
-  <p>${overlap.length ? `A previous key is still accepted until ${ist(overlap[0]!.retiresAt)}.` : 'No previous key is accepted.'}</p>
+  <p>${overlap.length ? `A previous key is still accepted until ${ist(overlap[0].retiresAt)}.` : 'No previous key is accepted.'}</p>
   ${canHoldCredentials ? html`${form('/dashboard/developers/secret-key/rotate', 'Rotate secret key', '', 'inline secondary')}<p class="muted">The old key keeps working for 24 hours, so your deployment can roll.</p>` : ''}
-  ${canHoldCredentials && overlap.length ? html`${form('/dashboard/developers/secret-key/revoke-previous', 'Revoke the previous key now', html`<input type="hidden" name="previousKeyAcceptedUntil" value="${overlap[0]!.retiresAt.toISOString()}">`, 'inline secondary')}<p class="muted">If the previous key may have leaked: it is refused at once, also by a deployment still signing with it.</p>` : ''}</section>`;
+  ${canHoldCredentials && overlap.length ? html`${form('/dashboard/developers/secret-key/revoke-previous', 'Revoke the previous key now', html`<input type="hidden" name="previousKeyAcceptedUntil" value="${overlap[0].retiresAt.toISOString()}">`, 'inline secondary')}<p class="muted">If the previous key may have leaked: it is refused at once, also by a deployment still signing with it.</p>` : ''}</section>`;
 
   const rsaRows = m.merchant.encryptionKeys.map(
     (k, i) => html`<tr><td><code>${k.keyId}</code>${i === 0 ? ' (encrypt with this one)' : ''}</td><td>${ist(k.createdAt)}</td>

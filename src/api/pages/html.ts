@@ -38,8 +38,8 @@ function render(value: HtmlValue): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return Html.trusted(out);
 }
 

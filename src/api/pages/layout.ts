@@ -117,7 +117,7 @@ export function payerForms(v: PayerForms) {
     v.upiId &&
       html`<form method="post" action="${v.payPath}">${hidden}
     <label for="payerVpa">UPI ID</label>
-    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${v.sandbox === false ? 'name@bank' : Object.keys(SANDBOX_VPAS)[0]!}"${v.upiId.value ? html` value="${v.upiId.value}"` : ''} required>
+    <input id="payerVpa" name="payerVpa" autocomplete="off" placeholder="${v.sandbox === false ? 'name@bank' : Object.keys(SANDBOX_VPAS)[0]}"${v.upiId.value ? html` value="${v.upiId.value}"` : ''} required>
     <button type="submit">Pay ${v.amountText} by UPI</button>
   </form>`,
     v.card?.atBank &&
@@ -129,7 +129,7 @@ export function payerForms(v: PayerForms) {
       !v.card.atBank &&
       html`<form method="post" action="${v.payPath}">${hidden}
     <label for="cardNumber">Card number</label>
-    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${Object.keys(SANDBOX_CARDS)[0]!}" required>
+    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="off" placeholder="${Object.keys(SANDBOX_CARDS)[0]}" required>
     <button type="submit">Pay ${v.amountText} by card</button>
   </form>`,
     v.netbanking &&

@@ -50,13 +50,57 @@ interface Loaded {
  */
 export function checkoutPageRoutes(deps: ApiDeps): Router {
   const router = new Router();
+  const kit = checkoutPageKit(deps);
+  checkoutRoutes(router, deps, kit);
+  return router;
+}
+
+/** The checkout's page, paying it and cancelling it. */
+function checkoutRoutes(router: Router, deps: ApiDeps, kit: CheckoutPageKit): void {
+  const { pathOf, pp, load, show, pageForm, pageLimit } = kit;
+  router.get('/checkout/:token', pageLimit, async (ctx) => {
+    const loaded = await load(ctx);
+    if (loaded) await show(ctx, loaded);
+  });
+
+  router.post('/checkout/:token/pay', pageLimit, async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded) return;
+    const form = await pageForm(ctx, loaded);
+    if (!form) return;
+    // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
+    if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
+      return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
+    }
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+    if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
+    const paid = await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
+    await afterPayment(ctx, deps, pp, {
+      order: loaded.checkout,
+      accepted: paid === 'accepted',
+      instrument: instrument.instrument,
+      pagePath: pathOf(loaded.checkout),
+    });
+  });
+
+  router.post('/checkout/:token/cancel', pageLimit, async (ctx) => {
+    const loaded = await load(ctx);
+    if (!loaded || !(await pageForm(ctx, loaded))) return;
+    await cancelWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT');
+    ctx.status = 303;
+    ctx.redirect(pathOf(loaded.checkout));
+  });
+}
+
+/** What the checkout's routes share: the checkout loaded, its pages shown, the form read, the page limit. */
+function checkoutPageKit(deps: ApiDeps) {
   const pathOf = (c: Checkout) => `/checkout/${c._id}`;
   // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
   const pp = pagePayment(deps.config);
   const bankPolicy = { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] };
 
   async function load(ctx: Context): Promise<Loaded | null> {
-    const found = await hostedCheckout(deps, String(ctx.params.token));
+    const found = await hostedCheckout(deps, String((ctx.params as Record<string, string>).token));
     if (!found) {
       sendPage(ctx, 404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
       return null;
@@ -75,7 +119,7 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
   }
 
   async function show(ctx: Context, { checkout, t, merchant, view }: Loaded, error?: string): Promise<void> {
-    if (t.status !== 'Pending') return showResult(ctx, checkout, t, merchant, view);
+    if (t.status !== 'Pending') return showResult(deps, ctx, checkout, t, merchant, view);
     const now = deps.now();
     const deadline = t.payerDeadline ?? now;
     // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
@@ -115,30 +159,6 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     );
   }
 
-  /**
-   * The final result and the signed return. The first time it is shown, a script submits the
-   * return at once (the button does without script); every later showing leaves that to the
-   * payer, so a reload or the back button never posts the result twice.
-   */
-  async function showResult(ctx: Context, checkout: Checkout, t: Transaction, merchant: Merchant, view: OrderView) {
-    const first = await deps.checkouts.markReturnOffered(checkout._id, deps.now());
-    const nonce = first ? randomBytes(16).toString('base64') : undefined;
-    sendPage(
-      ctx,
-      200,
-      checkoutResultPage({
-        ...view,
-        ...outcomeOf(t),
-        reference: t.txnId,
-        returnUrl: checkout.returnUrl,
-        returnFields: checkoutReturnFields(checkout.entry, t, merchant.secretKey),
-        ...(nonce ? { autoSubmitNonce: nonce } : {}),
-      }),
-      // The return may go to any http(s) address (and the merchant's handler may redirect on).
-      { formAction: ['http:', 'https:'], ...(nonce ? { scriptNonce: nonce } : {}) },
-    );
-  }
-
   /** A page's form, from our page: otherwise the page (or a refusal) is answered and null returned. */
   async function pageForm(ctx: Context, loaded: Loaded): Promise<Record<string, string> | null> {
     const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
@@ -157,41 +177,10 @@ export function checkoutPageRoutes(deps: ApiDeps): Router {
     perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
     perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
   });
-
-  router.get('/checkout/:token', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (loaded) await show(ctx, loaded);
-  });
-
-  router.post('/checkout/:token/pay', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (!loaded) return;
-    const form = await pageForm(ctx, loaded);
-    if (!form) return;
-    // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
-    if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
-      return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
-    }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
-    if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
-    await afterPayment(ctx, deps, pp, {
-      order: loaded.checkout,
-      accepted: paid === 'accepted',
-      instrument: instrument.instrument,
-      pagePath: pathOf(loaded.checkout),
-    });
-  });
-
-  router.post('/checkout/:token/cancel', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (!loaded || !(await pageForm(ctx, loaded))) return;
-    await cancelWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT');
-    ctx.status = 303;
-    ctx.redirect(pathOf(loaded.checkout));
-  });
-  return router;
+  return { pathOf, pp, bankPolicy, load, show, pageForm, pageLimit };
 }
+
+type CheckoutPageKit = ReturnType<typeof checkoutPageKit>;
 
 /** What the payer is told of a final order. */
 function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
@@ -201,4 +190,28 @@ function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
   if (t.responseCode === PaymentResponse.qrExpired.code)
     return { outcome: 'expired', detail: 'Nothing was charged. Start the payment again at the merchant.' };
   return { outcome: 'declined', detail: t.responseDescription };
+}
+
+/**
+ * The final result and the signed return. The first time it is shown, a script submits the
+ * return at once (the button does without script); every later showing leaves that to the
+ * payer, so a reload or the back button never posts the result twice.
+ */
+async function showResult(deps: ApiDeps, ctx: Context, checkout: Checkout, t: Transaction, merchant: Merchant, view: OrderView) {
+  const first = await deps.checkouts.markReturnOffered(checkout._id, deps.now());
+  const nonce = first ? randomBytes(16).toString('base64') : undefined;
+  sendPage(
+    ctx,
+    200,
+    checkoutResultPage({
+      ...view,
+      ...outcomeOf(t),
+      reference: t.txnId,
+      returnUrl: checkout.returnUrl,
+      returnFields: checkoutReturnFields(checkout.entry, t, merchant.secretKey),
+      ...(nonce ? { autoSubmitNonce: nonce } : {}),
+    }),
+    // The return may go to any http(s) address (and the merchant's handler may redirect on).
+    { formAction: ['http:', 'https:'], ...(nonce ? { scriptNonce: nonce } : {}) },
+  );
 }

@@ -37,13 +37,49 @@ const CSRF_COOKIE = 'pl_csrf';
  */
 export function paymentLinkPageRoutes(deps: ApiDeps): Router {
   const router = new Router();
+  const kit = paymentLinkPageKit(deps);
+  paymentLinkRoutes(router, deps, kit);
+  return router;
+}
+
+/** The link's page, and paying it. */
+function paymentLinkRoutes(router: Router, deps: ApiDeps, kit: PaymentLinkPageKit): void {
+  const { pp, html, load, show, pageLimit } = kit;
+  router.get('/pl/:token', pageLimit, async (ctx) => {
+    const found = await load(ctx);
+    if (found) await show(ctx, found.link, found.t, found.view);
+  });
+
+  router.post('/pl/:token/pay', pageLimit, async (ctx) => {
+    const found = await load(ctx);
+    if (!found) return;
+    const { link, t, view } = found;
+    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
+    if (!form) return show(ctx, link, t, view, 'The form could not be read. Please try again.');
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
+      return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
+    }
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+    if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
+    const paid = await payLink(startPaymentDeps(deps), link, instrument.instrument);
+    await afterPayment(ctx, deps, pp, {
+      order: link,
+      accepted: paid === 'accepted',
+      instrument: instrument.instrument,
+      pagePath: `/pl/${link._id}`,
+    });
+  });
+}
+
+/** What the payment link's routes share: the link loaded, its page shown, the page limit. */
+function paymentLinkPageKit(deps: ApiDeps) {
   // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
   const pp = pagePayment(deps.config);
   const html = (ctx: Context, status: number, page: string) =>
     sendPage(ctx, status, page, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
 
   async function load(ctx: Context): Promise<{ link: PaymentLink; t: Transaction; view: LinkView } | null> {
-    const found = await hostedPaymentLink(deps, String(ctx.params.token));
+    const found = await hostedPaymentLink(deps, String((ctx.params as Record<string, string>).token));
     if (!found) {
       html(ctx, 404, messagePage('Payment link not found', 'Check the address, or ask the merchant for a new link.'));
       return null;
@@ -113,30 +149,7 @@ export function paymentLinkPageRoutes(deps: ApiDeps): Router {
     perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
     perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
   });
-
-  router.get('/pl/:token', pageLimit, async (ctx) => {
-    const found = await load(ctx);
-    if (found) await show(ctx, found.link, found.t, found.view);
-  });
-
-  router.post('/pl/:token/pay', pageLimit, async (ctx) => {
-    const found = await load(ctx);
-    if (!found) return;
-    const { link, t, view } = found;
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
-    if (!form) return show(ctx, link, t, view, 'The form could not be read. Please try again.');
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
-      return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
-    }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
-    if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await payLink(startPaymentDeps(deps), link, instrument.instrument);
-    await afterPayment(ctx, deps, pp, {
-      order: link,
-      accepted: paid === 'accepted',
-      instrument: instrument.instrument,
-      pagePath: `/pl/${link._id}`,
-    });
-  });
-  return router;
+  return { pp, html, load, show, expired, pageLimit };
 }
+
+type PaymentLinkPageKit = ReturnType<typeof paymentLinkPageKit>;

@@ -22,9 +22,9 @@ export function apiDocsRoutes(deps: ApiDeps): Router {
     ctx.body = DOCS_PAGE;
   });
   router.get('/docs/assets/:file', (ctx) => {
-    const file = ctx.params.file as string;
+    const file = ctx.params.file;
     if (!Object.hasOwn(assets(), file)) return; // 404 through the error envelope
-    serveAsset(ctx, assets()[file]!);
+    serveAsset(ctx, assets()[file]);
   });
   return router;
 }

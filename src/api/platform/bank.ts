@@ -50,9 +50,9 @@ export function bankRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/bank/v1/return/:merchantIdentifier/:orderId/:txnId', async (ctx) => {
-    const { merchantIdentifier, orderId, txnId } = ctx.params as Record<string, string>;
-    const found = ORDER_ID_PATTERN.test(orderId!)
-      ? await deps.transactions.findByOrder({ merchantIdentifier: merchantIdentifier!, orderId: orderId! })
+    const { merchantIdentifier, orderId, txnId } = ctx.params;
+    const found = ORDER_ID_PATTERN.test(orderId)
+      ? await deps.transactions.findByOrder({ merchantIdentifier: merchantIdentifier, orderId: orderId })
       : null;
     const t = found && found.txnId === txnId ? found : null;
     if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');

@@ -49,7 +49,7 @@ const checkoutFields: [string, string][] = [
 
 export function exampleExpressForm(orderId: string): Record<string, string> {
   const fields = checkoutFields.map(([k, v]) => [k, k === 'orderId' ? orderId : v] as [string, string]);
-  return { ...Object.fromEntries(fields), checksum: sign(expressChecksumTexts(fields)[0]!) };
+  return { ...Object.fromEntries(fields), checksum: sign(expressChecksumTexts(fields)[0]) };
 }
 
 /** The legacy form as the PHP kit's index page posts it: its 21 fields in its order, empty where not sent. */
@@ -57,13 +57,13 @@ const LEGACY_KIT_NAMES = LEGACY_KIT_FORMS.find((f) => f.kit === 'PHP kit (its in
 export function exampleLegacyForm(): Record<string, string> {
   const given = new Map(checkoutFields);
   const fields = LEGACY_KIT_NAMES.map((k) => [k, k === 'orderId' ? 'legacy-1001' : (given.get(k) ?? '')] as [string, string]);
-  return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]!) };
+  return { ...Object.fromEntries(fields), checksum: sign(legacyChecksumTexts(fields)[0]) };
 }
 
 /** A legacy XML API's form as Zaakpay's older PHP kit posts it: its fields in form order, signed `'v1''v2'...`. */
 export function exampleLegacyXmlForm(fields: [string, string][]): Record<string, string> {
   const pairs: [string, string][] = [['merchantIdentifier', M], ...fields];
-  return { ...Object.fromEntries(pairs), checksum: sign(legacyChecksumTexts(pairs)[0]!) };
+  return { ...Object.fromEntries(pairs), checksum: sign(legacyChecksumTexts(pairs)[0]) };
 }
 
 export const exampleCustomCheckoutForm = () =>

@@ -19,7 +19,7 @@ export const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
  * form, whose fields are text given once each, a string.
  */
 function statingUnknownFields<T>(node: T, unknown: true | { type: 'string' }): T {
-  if (Array.isArray(node)) return node.map((n) => statingUnknownFields(n, unknown)) as T;
+  if (Array.isArray(node)) return (node as unknown[]).map((n) => statingUnknownFields(n, unknown)) as T;
   if (typeof node !== 'object' || node === null) return node;
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, statingUnknownFields(v, unknown)]));
   if (out.type === 'object' && out.properties !== undefined && out.additionalProperties === undefined) {
@@ -106,7 +106,7 @@ export function operation(o: {
     ...(o.in === 'query'
       ? { parameters: queryParameters(request, o.example as Record<string, unknown>) }
       : {
-          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input') as QueryShape, o.queryExample) } : {}),
+          ...(o.query ? { parameters: queryParameters(jsonSchema(o.query, 'input'), o.queryExample) } : {}),
           requestBody: {
             required: !o.bodyOptional,
             content: { [REQUEST_MEDIA_TYPE[o.in ?? 'body']]: { schema: request, example: o.example } },

@@ -22,7 +22,7 @@ export function sandboxQrRoutes(deps: ApiDeps): Router {
     const result = await payQr(
       deps,
       order,
-      { kind: 'UPI', vpa, bankName: SANDBOX_VPAS[vpa]!.bankName, viaQr: true },
+      { kind: 'UPI', vpa, bankName: SANDBOX_VPAS[vpa].bankName, viaQr: true },
       {
         checkout: checkout !== null,
       },

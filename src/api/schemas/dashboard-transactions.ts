@@ -21,7 +21,7 @@ export const CURSOR_PATTERN = /^(\d{1,15})\.([\x21-\x7e]{1,80})$/;
 export const encodeCursor = (t: { createdAt: Date; txnId: string }) => `${t.createdAt.getTime()}.${t.txnId}`;
 export function decodeCursor(text: string): { createdAt: Date; txnId: string } {
   const m = CURSOR_PATTERN.exec(text)!;
-  return { createdAt: new Date(Number(m[1])), txnId: m[2]! };
+  return { createdAt: new Date(Number(m[1])), txnId: m[2] };
 }
 
 export const transactionSearchSchema = z.strictObject({

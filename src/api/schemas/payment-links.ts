@@ -68,7 +68,7 @@ export function checkPaymentLinkEntry(sent: unknown, now: Date): CheckedLinkEntr
   const raw = knownFields(sent);
   const parsed = paymentLinkEntrySchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0];
     return { raw, problem: `${issue.path.join('.') || 'entry'}: ${issue.message}` };
   }
   const expireBy = parseLinkExpireBy(parsed.data.linkExpireBy);

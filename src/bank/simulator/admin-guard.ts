@@ -21,7 +21,7 @@ export function simulatorGuard(adminToken: string) {
     const path = ctx.path.toLowerCase();
     if (path === '/admin' || path.startsWith('/admin/')) {
       const match = /^Bearer (.+)$/.exec(ctx.get('authorization'));
-      if (!match || !timingSafeEqual(digest(match[1]!), expected)) {
+      if (!match || !timingSafeEqual(digest(match[1]), expected)) {
         ctx.status = 401;
         ctx.set('WWW-Authenticate', 'Bearer');
         ctx.body = {

@@ -58,7 +58,7 @@ export function callbackSender(s: CallbackSettings) {
     const reorder = faultOf(requestFaults, 'reorderCallbacks');
     const stale = () => {
       if (!faultOf(requestFaults, 'outOfOrderCallback') || !('status' in callback)) return;
-      const opposite = { ...callback, eventId: `${callback.eventId}-stale`, status: flip(callback.status) } as BankCallback;
+      const opposite: BankCallback = { ...callback, eventId: `${callback.eventId}-stale`, status: flip(callback.status) };
       if (opposite.type === 'payment') Object.assign(opposite, { bankRefNum: null, authCode: null, responseCode: '05' });
       send(url, opposite, 'outOfOrder');
     };

@@ -9,53 +9,6 @@ import { HttpProblem, requireSame, type SimulatorDesk } from './desk';
 export function mandateDesk(d: SimulatorDesk) {
   const { books, log, later, notify } = d;
 
-  function createMandate(body: z.infer<typeof mandateRequestSchema>) {
-    const existing = books.mandates.get(body.mandateId);
-    if (existing) {
-      requireSame('mandateId', existing.request, body, ['merchantIdentifier', 'payerVpa']);
-      existing.requests++;
-      return existing.answer;
-    }
-    const approved = decideMandate(body.payerVpa).approves;
-    const code: BankResponseCode = approved ? '00' : '05';
-    const answer = {
-      mandateId: body.mandateId,
-      status: approved ? ('APPROVED' as const) : ('DECLINED' as const),
-      responseCode: code,
-      responseDescription: describeCode(code),
-    };
-    books.mandates.set(body.mandateId, { request: body, answer, requests: 1 });
-    log(`mandate ${body.mandateId} ${answer.status}`);
-    return answer;
-  }
-
-  function notifyDebit(mandateId: string, body: z.infer<typeof notificationRequestSchema>) {
-    const mandate = books.mandates.get(mandateId);
-    if (!mandate) throw new HttpProblem(404, 'NOT_FOUND', `no mandate ${mandateId}`);
-    const existing = books.notifications.get(body.notificationId);
-    if (existing) {
-      if (existing.mandateId !== mandateId || existing.amountPaise !== body.amountPaise) {
-        throw new HttpProblem(409, 'IDEMPOTENCY_CONFLICT', `notificationId ${body.notificationId} was sent with other contents`);
-      }
-      existing.requests++;
-      return existing.answer;
-    }
-    const accepted = mandate.answer.status === 'APPROVED' && decideMandate(mandate.request.payerVpa).acceptsNotify;
-    const answer = {
-      notificationId: body.notificationId,
-      mandateId,
-      status: accepted ? ('ACCEPTED' as const) : ('REFUSED' as const),
-    };
-    books.notifications.set(body.notificationId, {
-      mandateId,
-      amountPaise: body.amountPaise,
-      executeAt: body.executeAt,
-      answer,
-      requests: 1,
-    });
-    return answer;
-  }
-
   function createDebit(mandateId: string, body: z.infer<typeof debitRequestSchema>, requestFaults: Fault[]) {
     const mandate = books.mandates.get(mandateId);
     if (!mandate) throw new HttpProblem(404, 'NOT_FOUND', `no mandate ${mandateId}`);
@@ -125,7 +78,58 @@ export function mandateDesk(d: SimulatorDesk) {
     return entry.answer;
   }
 
-  return { createMandate, notifyDebit, createDebit };
+  return {
+    createMandate: (body: z.infer<typeof mandateRequestSchema>) => createMandate(d, body),
+    notifyDebit: (mandateId: string, body: z.infer<typeof notificationRequestSchema>) => notifyDebit(d, mandateId, body),
+    createDebit,
+  };
 }
 
 export type MandateDesk = ReturnType<typeof mandateDesk>;
+
+function createMandate({ books, log }: SimulatorDesk, body: z.infer<typeof mandateRequestSchema>) {
+  const existing = books.mandates.get(body.mandateId);
+  if (existing) {
+    requireSame('mandateId', existing.request, body, ['merchantIdentifier', 'payerVpa']);
+    existing.requests++;
+    return existing.answer;
+  }
+  const approved = decideMandate(body.payerVpa).approves;
+  const code: BankResponseCode = approved ? '00' : '05';
+  const answer = {
+    mandateId: body.mandateId,
+    status: approved ? ('APPROVED' as const) : ('DECLINED' as const),
+    responseCode: code,
+    responseDescription: describeCode(code),
+  };
+  books.mandates.set(body.mandateId, { request: body, answer, requests: 1 });
+  log(`mandate ${body.mandateId} ${answer.status}`);
+  return answer;
+}
+
+function notifyDebit({ books }: SimulatorDesk, mandateId: string, body: z.infer<typeof notificationRequestSchema>) {
+  const mandate = books.mandates.get(mandateId);
+  if (!mandate) throw new HttpProblem(404, 'NOT_FOUND', `no mandate ${mandateId}`);
+  const existing = books.notifications.get(body.notificationId);
+  if (existing) {
+    if (existing.mandateId !== mandateId || existing.amountPaise !== body.amountPaise) {
+      throw new HttpProblem(409, 'IDEMPOTENCY_CONFLICT', `notificationId ${body.notificationId} was sent with other contents`);
+    }
+    existing.requests++;
+    return existing.answer;
+  }
+  const accepted = mandate.answer.status === 'APPROVED' && decideMandate(mandate.request.payerVpa).acceptsNotify;
+  const answer = {
+    notificationId: body.notificationId,
+    mandateId,
+    status: accepted ? ('ACCEPTED' as const) : ('REFUSED' as const),
+  };
+  books.notifications.set(body.notificationId, {
+    mandateId,
+    amountPaise: body.amountPaise,
+    executeAt: body.executeAt,
+    answer,
+    requests: 1,
+  });
+  return answer;
+}

@@ -9,20 +9,6 @@ import { requireSame, type SimulatorDesk } from './desk';
 export function paymentDesk(d: SimulatorDesk) {
   const { books, conduct, log, later, notify, payerDelayMs } = d;
 
-  function paymentAnswer(entry: PaymentEntry, approved: boolean, code: BankResponseCode, card?: CardSeen): BankPaymentResponse {
-    const digits = referenceDigits(entry.request.txnId);
-    return {
-      txnId: entry.request.txnId,
-      amountPaise: entry.request.amountPaise,
-      status: approved ? 'APPROVED' : 'DECLINED',
-      responseCode: code,
-      responseDescription: describeCode(code),
-      bankRefNum: approved ? digits.slice(0, 12) : null,
-      authCode: approved ? digits.slice(12, 18) : null,
-      ...(card ? { card } : {}),
-    };
-  }
-
   /** Commits the final answer of a payment that was PENDING or REDIRECT; `callback` false for a lost one. */
   function settlePayment(
     entry: PaymentEntry,
@@ -38,24 +24,6 @@ export function paymentDesk(d: SimulatorDesk) {
     return true;
   }
 
-  function paymentCallback(entry: PaymentEntry): BankCallback {
-    const a = entry.answer;
-    return {
-      type: 'payment',
-      eventId: `evt-pay-${entry.request.txnId}`,
-      txnId: a.txnId,
-      merchantIdentifier: entry.request.merchantIdentifier,
-      ...(entry.request.orderId ? { orderId: entry.request.orderId } : {}),
-      amountPaise: a.amountPaise,
-      status: a.status === 'APPROVED' ? 'APPROVED' : 'DECLINED',
-      responseCode: a.responseCode,
-      responseDescription: a.responseDescription,
-      bankRefNum: a.bankRefNum,
-      authCode: a.authCode,
-      ...(a.card ? { card: a.card } : {}),
-    };
-  }
-
   function createPayment(body: z.infer<typeof paymentRequestSchema>, ruleFaults: Fault[]): BankPaymentResponse {
     const existing = books.payments.get(body.txnId);
     if (existing) {
@@ -68,15 +36,7 @@ export function paymentDesk(d: SimulatorDesk) {
       ...ruleFaults,
       ...conduct.faultsFor(body.txnId, body.instrument).filter((c) => !faultOf(ruleFaults, c.kind)),
     ];
-    const pending = (status: 'PENDING' | 'REDIRECT'): BankPaymentResponse => ({
-      txnId: body.txnId,
-      amountPaise: body.amountPaise,
-      status,
-      responseCode: '09',
-      responseDescription: describeCode('09'),
-      bankRefNum: null,
-      authCode: null,
-    });
+    const pending = (status: 'PENDING' | 'REDIRECT') => pendingAnswer(body, status);
     const entry: PaymentEntry = {
       request: body,
       answer: pending('PENDING'),
@@ -134,3 +94,47 @@ export function paymentDesk(d: SimulatorDesk) {
 }
 
 export type PaymentDesk = ReturnType<typeof paymentDesk>;
+
+function paymentAnswer(entry: PaymentEntry, approved: boolean, code: BankResponseCode, card?: CardSeen): BankPaymentResponse {
+  const digits = referenceDigits(entry.request.txnId);
+  return {
+    txnId: entry.request.txnId,
+    amountPaise: entry.request.amountPaise,
+    status: approved ? 'APPROVED' : 'DECLINED',
+    responseCode: code,
+    responseDescription: describeCode(code),
+    bankRefNum: approved ? digits.slice(0, 12) : null,
+    authCode: approved ? digits.slice(12, 18) : null,
+    ...(card ? { card } : {}),
+  };
+}
+
+function paymentCallback(entry: PaymentEntry): BankCallback {
+  const a = entry.answer;
+  return {
+    type: 'payment',
+    eventId: `evt-pay-${entry.request.txnId}`,
+    txnId: a.txnId,
+    merchantIdentifier: entry.request.merchantIdentifier,
+    ...(entry.request.orderId ? { orderId: entry.request.orderId } : {}),
+    amountPaise: a.amountPaise,
+    status: a.status === 'APPROVED' ? 'APPROVED' : 'DECLINED',
+    responseCode: a.responseCode,
+    responseDescription: a.responseDescription,
+    bankRefNum: a.bankRefNum,
+    authCode: a.authCode,
+    ...(a.card ? { card: a.card } : {}),
+  };
+}
+
+function pendingAnswer(body: z.infer<typeof paymentRequestSchema>, status: 'PENDING' | 'REDIRECT'): BankPaymentResponse {
+  return {
+    txnId: body.txnId,
+    amountPaise: body.amountPaise,
+    status,
+    responseCode: '09',
+    responseDescription: describeCode('09'),
+    bankRefNum: null,
+    authCode: null,
+  };
+}

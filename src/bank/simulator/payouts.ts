@@ -78,7 +78,7 @@ export function payoutRoutes(router: Router, d: PayoutRouteDeps): void {
   });
   router.get('/v1/payouts/:payoutId', async (ctx) => {
     await d.readSigned(ctx, null);
-    const payoutId = ctx.params.payoutId!;
+    const payoutId = ctx.params.payoutId;
     const entry = d.payouts.get(payoutId);
     const facts = { operation: 'payoutInquiry' as const, merchantIdentifier: entry?.request.merchantIdentifier, id: payoutId };
     const f = d.faults.take(facts);
@@ -89,7 +89,7 @@ export function payoutRoutes(router: Router, d: PayoutRouteDeps): void {
   });
   router.get('/v1/settlement-files/:date', async (ctx) => {
     await d.readSigned(ctx, null);
-    const date = ctx.params.date!;
+    const date = ctx.params.date;
     const facts = { operation: 'settlementFile' as const, id: date };
     const f = d.faults.take(facts);
     const bad = faultOf(f, 'badSettlementFile');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
 import { SimulatorBooks } from './books';
 import { callbackSender } from './callbacks';
 import { BankConductTable, type ConductSettings } from './conduct';
@@ -76,13 +77,7 @@ export async function startBankSimulator(
   let baseUrl = o.publicUrl ?? '';
 
   /** Later work of the bank (a late answer, a payer on autopilot, a settling refund). */
-  const later = (ms: number, work: () => void) => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      work();
-    }, ms);
-    timers.add(t);
-  };
+  const later = laterIn(timers);
   const track = (p: Promise<void>) => {
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
@@ -121,11 +116,7 @@ export async function startBankSimulator(
     sendCallback,
   });
 
-  const server = http.createServer(app.callback());
-  server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1');
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  const { address, port } = server.address() as AddressInfo;
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  const { server, url } = await listenOn(app, listen);
   if (!baseUrl) baseUrl = url;
 
   return {
@@ -152,4 +143,27 @@ export async function startBankSimulator(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Work run after `ms`, its timer kept in `timers` until it runs (close clears those left). */
+function laterIn(timers: Set<NodeJS.Timeout>) {
+  return (ms: number, work: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      work();
+    }, ms);
+    timers.add(t);
+  };
+}
+
+async function listenOn(app: Koa, listen: { host?: string; port?: number }): Promise<{ server: http.Server; url: string }> {
+  const handle = app.callback(); // Koa answers its own errors: the promise it returns never rejects
+  const server = http.createServer((req, res) => {
+    void handle(req, res);
+  });
+  server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { address, port } = server.address() as AddressInfo;
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  return { server, url };
 }

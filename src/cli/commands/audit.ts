@@ -23,6 +23,6 @@ export function auditCommands(program: Command, ctx: CliContext): void {
       const params = new URLSearchParams({ limit: String(q.limit) });
       if (q.merchantIdentifier) params.set('merchantIdentifier', q.merchantIdentifier);
       if (q.before) params.set('before', q.before);
-      ctx.print(await ctx.client().call('GET', `/audit?${params}`));
+      ctx.print(await ctx.client().call('GET', `/audit?${params.toString()}`));
     });
 }

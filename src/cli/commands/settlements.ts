@@ -8,6 +8,12 @@ const merchantPath = (merchant: string) => `/merchants/${encodeURIComponent(merc
 
 /** The operator's settlement endpoints (/ops/v1/merchants/:id/fee-plan, .../settlements/hold|release, /ops/v1/settlements/...), one command each. */
 export function settlementCommands(program: Command, ctx: CliContext): void {
+  feePlanCommands(program, ctx);
+  settlementRunCommands(program, ctx);
+}
+
+/** fee-plan show|set: a merchant's settlement fee plan. */
+function feePlanCommands(program: Command, ctx: CliContext): void {
   const feePlan = program.command('fee-plan').description("a merchant's settlement fee plan");
   feePlan
     .command('show')
@@ -33,7 +39,10 @@ export function settlementCommands(program: Command, ctx: CliContext): void {
       const plan = validated(command, feePlanSchema, body, {});
       ctx.print(await ctx.client().call('PUT', `${merchantPath(merchant)}/fee-plan`, { json: plan }));
     });
+}
 
+/** settlements hold|release|run|...: a merchant's settlements, and what needs attention. */
+function settlementRunCommands(program: Command, ctx: CliContext): void {
   const settlements = program
     .command('settlements')
     .description("merchants' settlements: hold, release, run a date, what needs attention");

@@ -81,8 +81,14 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
       ctx.print(await ctx.client().call('POST', '/webhooks/replay', { json: body }));
     });
 
+  merchantCommands(webhooks, ctx);
+}
+
+/** webhooks secret|endpoint: a merchant's signing secrets and its endpoint's health. */
+function merchantCommands(webhooks: Command, ctx: CliContext): void {
   const secret = webhooks.command('secret').description("a merchant's Standard Webhooks signing secrets");
   merchantCall(
+    ctx,
     secret.command('show'),
     'Print the signing secrets in use, newest first: {merchantIdentifier, secrets: [{secret, createdAt, retiresAt}]}.',
     'GET',
@@ -111,25 +117,27 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
 
   const endpoint = webhooks.command('endpoint').description("a merchant's webhook endpoint health");
   merchantCall(
+    ctx,
     endpoint.command('show'),
     "Print the endpoint's health: enabled or disabled (since when, why), failing since, last success and failure.",
     'GET',
     'webhook-endpoint',
   );
   merchantCall(
+    ctx,
     endpoint.command('enable'),
     'Call a disabled endpoint again from now on (its failures are forgotten); failed deliveries are sent again with webhooks replay or replay-failed.',
     'POST',
     'webhook-endpoint/enable',
   );
+}
 
-  /** A command whose one argument is the merchant and whose answer is printed as it is. */
-  function merchantCall(command: Command, description: string, method: 'GET' | 'POST', rest: string): void {
-    command
-      .description(description)
-      .argument('<merchantIdentifier>')
-      .action(async (merchantIdentifier: string) =>
-        ctx.print(await ctx.client().call(method, merchantPath(merchantIdentifier, rest))),
-      );
-  }
+/** A command whose one argument is the merchant and whose answer is printed as it is. */
+function merchantCall(ctx: CliContext, command: Command, description: string, method: 'GET' | 'POST', rest: string): void {
+  command
+    .description(description)
+    .argument('<merchantIdentifier>')
+    .action(async (merchantIdentifier: string) =>
+      ctx.print(await ctx.client().call(method, merchantPath(merchantIdentifier, rest))),
+    );
 }

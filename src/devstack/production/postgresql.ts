@@ -23,7 +23,7 @@ export function postgresqlBinDir(): string {
       "PostgreSQL was not found (/usr/lib/postgresql/<version>/bin). The production stack runs the operating system's PostgreSQL: apt-get update && apt-get install -y postgresql",
     );
   }
-  return path.join(base, versions[0]!, 'bin');
+  return path.join(base, versions[0], 'bin');
 }
 
 const asRoot = () => process.getuid?.() === 0;

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFerretdb } from '../ferretdb';
-import { installLocalServers, installTemporalServer, SetupError } from '../install';
+import { installLocalServers, installTemporalServer } from '../install';
+import { findCaddy, findLibfaketime } from './debian-packages';
 import { projectRoot } from '../paths';
 import { startProcess, waitForPort } from '../process';
 import {
@@ -14,7 +14,7 @@ import {
   publicUrlOf,
 } from './environments';
 import { ensureStackOperatorTokens, STACK_OPERATOR_TOKENS } from './operator-tokens';
-import { ensureDatabase, ensureRole, postgresqlBinDir, startPostgresql } from './postgresql';
+import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
 import {
   caddyfile,
@@ -62,6 +62,18 @@ export interface ProductionStack {
 
 type Log = (line: string) => void;
 
+/** What every step of the start shares: where things go, and what is started so far. */
+interface StackBuild {
+  log: Log;
+  ports: StackPorts;
+  dataDir: string;
+  logDir: string;
+  secrets: StackSecrets;
+  stoppers: { name: string; stop: () => Promise<void> }[];
+  supervised: Supervised[];
+  writeState: () => void;
+}
+
 export async function startProductionStack(o: {
   dataDir: string;
   log: Log;
@@ -79,10 +91,12 @@ export async function startProductionStack(o: {
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const secrets = stackSecrets(dataDir);
-  const stoppers: { name: string; stop: () => Promise<void> }[] = [];
-  const supervised: Supervised[] = [];
+  const writeState = (): void => {
+    if (stateOf) writeFileSync(path.join(dataDir, 'stack.json'), `${JSON.stringify(stateOf(), null, 2)}\n`);
+  };
+  const b: StackBuild = { log, ports, dataDir, logDir, secrets, stoppers: [], supervised: [], writeState };
   const stop = async () => {
-    for (const s of [...stoppers].reverse()) await s.stop().catch((e: Error) => log(`stopping ${s.name}: ${e.message}`));
+    for (const s of [...b.stoppers].reverse()) await s.stop().catch((e: Error) => log(`stopping ${s.name}: ${e.message}`));
   };
 
   try {
@@ -94,172 +108,19 @@ export async function startProductionStack(o: {
     const tlsRoot = path.join(dataDir, 'temporal-tls');
     const tls = issueTemporalCertificates(tlsRoot);
 
-    const postgresql = await startPostgresql({
-      port: ports.postgresql,
-      dataDir: path.join(dataDir, 'postgresql'),
-      logDir,
-      superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
+    const postgresql = await startStackPostgresql(b);
+    const gatewaySettings = await startStackTemporal(b, moduleDir, tlsRoot);
+    const store = await startStackStore(b, gatewaySettings);
+    const { caddyProcess, caddyRoot, publicUrl } = await startCaddy(b, caddy);
+    const outsideCaddy = await startOutsideCaddy(b, caddy);
+    await startStackSimulator(b, caddyRoot);
+    const clock = faketime ? movableClock(b, faketime) : undefined;
+    await startGatewayProcesses(b, {
+      temporalTlsGatewayDir: tls.gateway,
+      caddyRoot,
+      allowLoopbackWebhooks: o.allowLoopbackWebhooks,
+      apiExtraEnv: clock?.env ?? {},
     });
-    stoppers.push({ name: 'PostgreSQL', stop: () => postgresql.stop() });
-    ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'temporal', secrets.POSTGRES_PASSWORD, 'CREATEDB');
-    ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'gateway', secrets.STORE_PASSWORD);
-    ensureDatabase(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'ferretdb', 'gateway');
-    log(`postgresql: 127.0.0.1:${ports.postgresql} (password authentication)`);
-
-    const serverEnv = temporalServerEnv({ ports, postgresPassword: secrets.POSTGRES_PASSWORD, tlsRoot });
-    setupTemporalSchema(serverEnv);
-    const temporal = await supervise(
-      'Temporal server',
-      () => startTemporalServer({ moduleDir, env: serverEnv, port: ports.temporal.frontend, logDir }),
-      { onStart: () => writeState(), log },
-    );
-    supervised.push(temporal);
-    stoppers.push({ name: 'Temporal server', stop: () => temporal.stop() });
-    const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
-    const gatewaySettings = readEnvFile(gatewayEnvFile);
-    registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE!, tlsRoot });
-    log(`temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL`);
-
-    const store = await startFerretdb({
-      port: ports.store,
-      dataDir: path.join(dataDir, 'ferretdb'),
-      logDir,
-      postgresqlUrl: `postgres://127.0.0.1:${ports.postgresql}/ferretdb`,
-    });
-    stoppers.push({ name: 'FerretDB', stop: () => store.process.stop() });
-    log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
-    await ensureStackOperatorTokens(
-      `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${ports.store}/?authMechanism=PLAIN&authSource=%24external`,
-      gatewaySettings.MONGODB_DB!,
-      secrets,
-    );
-    log(`operator tokens: ${STACK_OPERATOR_TOKENS.map((t) => `${t.name} (${t.scopes.join(',')})`).join(', ')}`);
-
-    const caddyData = path.join(dataDir, 'caddy');
-    const caddyRoot = path.join(caddyData, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
-    const caddyProcess = startProcess(
-      'Caddy',
-      caddy,
-      ['run', '--config', caddyfile, '--adapter', 'caddyfile'],
-      path.join(logDir, 'caddy.log'),
-      {
-        ...process.env,
-        XDG_DATA_HOME: caddyData,
-        XDG_CONFIG_HOME: caddyData,
-        ...caddyEnvironment(ports, secrets.CODEC_TOKEN),
-      },
-    );
-    stoppers.push({ name: 'Caddy', stop: () => caddyProcess.stop() });
-    await waitForPort(caddyProcess, '127.0.0.1', ports.https, 30_000, path.join(logDir, 'caddy.log'));
-    await waitForFile(caddyRoot, 30_000);
-    const publicUrl = publicUrlOf(ports);
-    log(`caddy: ${publicUrl} (TLS, its local CA: ${path.relative(projectRoot, caddyRoot)})`);
-
-    // The world outside the gateway, on loopback: the acquirer double and the merchant's site, TLS
-    // from the same local CA (the same storage), so the gateway trusts one root.
-    const outsideCaddy = startProcess(
-      'outside Caddy',
-      caddy,
-      ['run', '--config', outsideCaddyfile, '--adapter', 'caddyfile'],
-      path.join(logDir, 'outside-caddy.log'),
-      { ...process.env, XDG_DATA_HOME: caddyData, XDG_CONFIG_HOME: caddyData, ...outsideCaddyEnvironment(ports) },
-    );
-    stoppers.push({ name: 'outside Caddy', stop: () => outsideCaddy.stop() });
-    await waitForPort(outsideCaddy, '127.0.0.1', ports.acquirer, 30_000, path.join(logDir, 'outside-caddy.log'));
-    log(
-      `outside: the acquirer double at ${acquirerUrlOf(ports)} (the simulator behind TLS, unmarked), the merchant's site at https://127.0.0.1:${ports.merchantSite}`,
-    );
-
-    const nodeEnv = { NODE_EXTRA_CA_CERTS: caddyRoot };
-    const tsx = (entry: string, args: string[] = []) =>
-      [process.execPath, ['--import', 'tsx', path.join(projectRoot, entry), ...args]] as const;
-
-    // The bank simulator as docker-compose.sandbox.yml runs it: not the gateway (never
-    // GATEWAY_ENV=production), its own secret and admin token, no BANK_SECRET, on loopback only.
-    // The gateway reaches it through the acquirer double, whose address its payer pages carry.
-    const simulator = await supervise(
-      'bank simulator',
-      async () => {
-        const [cmd, args] = tsx('src/main/bank-simulator.ts', [
-          '--host',
-          '127.0.0.1',
-          '--port',
-          String(ports.bankSimulator),
-          '--public-url',
-          acquirerUrlOf(ports),
-          '--quiet',
-        ]);
-        const logFile = path.join(logDir, 'bank-simulator.log');
-        const p = startProcess('bank simulator', cmd, [...args], logFile, {
-          ...cleanEnv(),
-          ...nodeEnv,
-          GATEWAY_ENV: 'development',
-          BANK_SIMULATOR_SECRET: secrets.BANK_SIMULATOR_SECRET,
-          BANK_SIMULATOR_ADMIN_TOKEN: secrets.BANK_SIMULATOR_ADMIN_TOKEN,
-          DATA_DIR: path.join(dataDir, 'bank-simulator'),
-        });
-        await waitForPort(p, '127.0.0.1', ports.bankSimulator, 60_000, logFile);
-        return p;
-      },
-      { onStart: () => writeState(), log },
-    );
-    supervised.push(simulator);
-    stoppers.push({ name: 'bank simulator', stop: () => simulator.stop() });
-
-    const gatewayEnv = {
-      ...cleanEnv(),
-      ...gatewayEnvironment({
-        ports,
-        secrets,
-        temporalTlsGatewayDir: tls.gateway,
-        caddyRootCertificate: caddyRoot,
-        ...(o.allowLoopbackWebhooks ? { allowLoopbackWebhooks: true } : {}),
-      }),
-      LOG_LEVEL: process.env.LOG_LEVEL || 'info',
-    };
-    const gatewayProcess = (name: string, entry: string, extra: Record<string, string>, port?: number) =>
-      supervise(
-        name,
-        async () => {
-          const [cmd, args] = tsx(entry);
-          const logFile = path.join(logDir, `${name}.log`);
-          const p = startProcess(name, cmd, [...args], logFile, { ...gatewayEnv, ...extra });
-          if (port) await waitForPort(p, '127.0.0.1', port, 120_000, logFile);
-          return p;
-        },
-        { onStart: () => writeState(), log },
-      );
-    for (const name of ['worker-1', 'worker-2']) {
-      const w = await gatewayProcess(name, 'src/main/worker.ts', {});
-      supervised.push(w);
-      stoppers.push({ name, stop: () => w.stop() });
-    }
-    let clockFile: string | undefined;
-    let clockEnv: Record<string, string> = {};
-    if (faketime) {
-      clockFile = path.join(dataDir, 'clock', 'offset');
-      mkdirSync(path.dirname(clockFile), { recursive: true });
-      writeFileSync(clockFile, '+0\n');
-      // Monotonic clocks stay real (timers, timeouts); only the wall clock (Date) moves.
-      clockEnv = {
-        LD_PRELOAD: faketime,
-        FAKETIME_TIMESTAMP_FILE: clockFile,
-        FAKETIME_CACHE_DURATION: '1',
-        DONT_FAKE_MONOTONIC: '1',
-      };
-      log(`clock: the API replicas read the wall clock through libfaketime, offset in ${path.relative(projectRoot, clockFile)}`);
-    }
-    for (const [i, port] of ports.api.entries()) {
-      const name = `api-${i + 1}`;
-      const api = await gatewayProcess(
-        name,
-        'src/main/api.ts',
-        { ...apiEnvironment(port, ports.ops[i]!, secrets.OPS_TOKEN), ...clockEnv },
-        port,
-      );
-      supervised.push(api);
-      stoppers.push({ name, stop: () => api.stop() });
-    }
 
     const state = (): StackState => ({
       publicUrl,
@@ -267,13 +128,16 @@ export async function startProductionStack(o: {
       ports,
       caddyRootCertificate: caddyRoot,
       dataDir,
-      ...(clockFile ? { clockFile } : {}),
+      ...(clock ? { clockFile: clock.file } : {}),
       processes: Object.fromEntries([
         ['postgresql', { pid: postgresql.child.pid, restarts: 0 }],
         ['ferretdb', { pid: store.process.child.pid, restarts: 0 }],
         ['caddy', { pid: caddyProcess.child.pid, restarts: 0 }],
         ['outside caddy', { pid: outsideCaddy.child.pid, restarts: 0 }],
-        ...supervised.map((s) => [s.name, { pid: s.current().child.pid, restarts: s.restarts() }]),
+        ...b.supervised.map((s): [string, StackState['processes'][string]] => [
+          s.name,
+          { pid: s.current().child.pid, restarts: s.restarts() },
+        ]),
       ]),
     });
     stateOf = state;
@@ -283,9 +147,211 @@ export async function startProductionStack(o: {
     await stop();
     throw e;
   }
+}
 
-  function writeState(): void {
-    if (stateOf) writeFileSync(path.join(dataDir, 'stack.json'), `${JSON.stringify(stateOf(), null, 2)}\n`);
+async function startStackPostgresql(b: StackBuild) {
+  const { ports, secrets } = b;
+  const postgresql = await startPostgresql({
+    port: ports.postgresql,
+    dataDir: path.join(b.dataDir, 'postgresql'),
+    logDir: b.logDir,
+    superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
+  });
+  b.stoppers.push({ name: 'PostgreSQL', stop: () => postgresql.stop() });
+  ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'temporal', secrets.POSTGRES_PASSWORD, 'CREATEDB');
+  ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'gateway', secrets.STORE_PASSWORD);
+  ensureDatabase(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'ferretdb', 'gateway');
+  b.log(`postgresql: 127.0.0.1:${ports.postgresql} (password authentication)`);
+  return postgresql;
+}
+
+/** The Temporal server (supervised) with its namespace and search attributes; returns the gateway's settings file. */
+async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: string) {
+  const { ports, logDir } = b;
+  const serverEnv = temporalServerEnv({ ports, postgresPassword: b.secrets.POSTGRES_PASSWORD, tlsRoot });
+  setupTemporalSchema(serverEnv);
+  const temporal = await supervise(
+    'Temporal server',
+    () => startTemporalServer({ moduleDir, env: serverEnv, port: ports.temporal.frontend, logDir }),
+    { onStart: () => b.writeState(), log: b.log },
+  );
+  b.supervised.push(temporal);
+  b.stoppers.push({ name: 'Temporal server', stop: () => temporal.stop() });
+  const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
+  const gatewaySettings = readEnvFile(gatewayEnvFile);
+  registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE, tlsRoot });
+  b.log(`temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL`);
+  return gatewaySettings;
+}
+
+/** FerretDB on PostgreSQL, with the stack's operator tokens stored. */
+async function startStackStore(b: StackBuild, gatewaySettings: ReturnType<typeof readEnvFile>) {
+  const { ports, secrets } = b;
+  const store = await startFerretdb({
+    port: ports.store,
+    dataDir: path.join(b.dataDir, 'ferretdb'),
+    logDir: b.logDir,
+    postgresqlUrl: `postgres://127.0.0.1:${ports.postgresql}/ferretdb`,
+  });
+  b.stoppers.push({ name: 'FerretDB', stop: () => store.process.stop() });
+  b.log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
+  await ensureStackOperatorTokens(
+    `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${ports.store}/?authMechanism=PLAIN&authSource=%24external`,
+    gatewaySettings.MONGODB_DB,
+    secrets,
+  );
+  b.log(`operator tokens: ${STACK_OPERATOR_TOKENS.map((t) => `${t.name} (${t.scopes.join(',')})`).join(', ')}`);
+  return store;
+}
+
+/** Caddy, the public site (TLS by its local CA, whose root certificate it writes). */
+async function startCaddy(b: StackBuild, caddy: string) {
+  const { ports, logDir } = b;
+  const caddyData = path.join(b.dataDir, 'caddy');
+  const caddyRoot = path.join(caddyData, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
+  const caddyProcess = startProcess(
+    'Caddy',
+    caddy,
+    ['run', '--config', caddyfile, '--adapter', 'caddyfile'],
+    path.join(logDir, 'caddy.log'),
+    {
+      ...process.env,
+      XDG_DATA_HOME: caddyData,
+      XDG_CONFIG_HOME: caddyData,
+      ...caddyEnvironment(ports, b.secrets.CODEC_TOKEN),
+    },
+  );
+  b.stoppers.push({ name: 'Caddy', stop: () => caddyProcess.stop() });
+  await waitForPort(caddyProcess, '127.0.0.1', ports.https, 30_000, path.join(logDir, 'caddy.log'));
+  await waitForFile(caddyRoot, 30_000);
+  const publicUrl = publicUrlOf(ports);
+  b.log(`caddy: ${publicUrl} (TLS, its local CA: ${path.relative(projectRoot, caddyRoot)})`);
+  return { caddyProcess, caddyRoot, publicUrl };
+}
+
+/**
+ * The world outside the gateway, on loopback: the acquirer double and the merchant's site, TLS
+ * from the same local CA (the same storage), so the gateway trusts one root.
+ */
+async function startOutsideCaddy(b: StackBuild, caddy: string) {
+  const { ports, logDir } = b;
+  const caddyData = path.join(b.dataDir, 'caddy');
+  const outsideCaddy = startProcess(
+    'outside Caddy',
+    caddy,
+    ['run', '--config', outsideCaddyfile, '--adapter', 'caddyfile'],
+    path.join(logDir, 'outside-caddy.log'),
+    { ...process.env, XDG_DATA_HOME: caddyData, XDG_CONFIG_HOME: caddyData, ...outsideCaddyEnvironment(ports) },
+  );
+  b.stoppers.push({ name: 'outside Caddy', stop: () => outsideCaddy.stop() });
+  await waitForPort(outsideCaddy, '127.0.0.1', ports.acquirer, 30_000, path.join(logDir, 'outside-caddy.log'));
+  b.log(
+    `outside: the acquirer double at ${acquirerUrlOf(ports)} (the simulator behind TLS, unmarked), the merchant's site at https://127.0.0.1:${ports.merchantSite}`,
+  );
+  return outsideCaddy;
+}
+
+/** The API replicas' wall clock through libfaketime, its offset in DATA/clock/offset ("+0" at start). */
+function movableClock(b: StackBuild, faketime: string): { file: string; env: Record<string, string> } {
+  const file = path.join(b.dataDir, 'clock', 'offset');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, '+0\n');
+  b.log(`clock: the API replicas read the wall clock through libfaketime, offset in ${path.relative(projectRoot, file)}`);
+  // Monotonic clocks stay real (timers, timeouts); only the wall clock (Date) moves.
+  const env = { LD_PRELOAD: faketime, FAKETIME_TIMESTAMP_FILE: file, FAKETIME_CACHE_DURATION: '1', DONT_FAKE_MONOTONIC: '1' };
+  return { file, env };
+}
+
+const tsx = (entry: string, args: string[] = []) =>
+  [process.execPath, ['--import', 'tsx', path.join(projectRoot, entry), ...args]] as const;
+
+/**
+ * The bank simulator as docker-compose.sandbox.yml runs it: not the gateway (never
+ * GATEWAY_ENV=production), its own secret and admin token, no BANK_SECRET, on loopback only.
+ * The gateway reaches it through the acquirer double, whose address its payer pages carry.
+ */
+async function startStackSimulator(b: StackBuild, caddyRoot: string): Promise<void> {
+  const { ports, secrets } = b;
+  const simulator = await supervise(
+    'bank simulator',
+    async () => {
+      const [cmd, args] = tsx('src/main/bank-simulator.ts', [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(ports.bankSimulator),
+        '--public-url',
+        acquirerUrlOf(ports),
+        '--quiet',
+      ]);
+      const logFile = path.join(b.logDir, 'bank-simulator.log');
+      const p = startProcess('bank simulator', cmd, [...args], logFile, {
+        ...cleanEnv(),
+        NODE_EXTRA_CA_CERTS: caddyRoot,
+        GATEWAY_ENV: 'development',
+        BANK_SIMULATOR_SECRET: secrets.BANK_SIMULATOR_SECRET,
+        BANK_SIMULATOR_ADMIN_TOKEN: secrets.BANK_SIMULATOR_ADMIN_TOKEN,
+        DATA_DIR: path.join(b.dataDir, 'bank-simulator'),
+      });
+      await waitForPort(p, '127.0.0.1', ports.bankSimulator, 60_000, logFile);
+      return p;
+    },
+    { onStart: () => b.writeState(), log: b.log },
+  );
+  b.supervised.push(simulator);
+  b.stoppers.push({ name: 'bank simulator', stop: () => simulator.stop() });
+}
+
+/** The gateway's processes (supervised): two workers, then each API. */
+async function startGatewayProcesses(
+  b: StackBuild,
+  o: {
+    temporalTlsGatewayDir: string;
+    caddyRoot: string;
+    allowLoopbackWebhooks: boolean | undefined;
+    /** The API replicas' own variables besides the gateway's (the movable clock). */
+    apiExtraEnv: Record<string, string>;
+  },
+): Promise<void> {
+  const { ports, secrets } = b;
+  const gatewayEnv = {
+    ...cleanEnv(),
+    ...gatewayEnvironment({
+      ports,
+      secrets,
+      temporalTlsGatewayDir: o.temporalTlsGatewayDir,
+      caddyRootCertificate: o.caddyRoot,
+      ...(o.allowLoopbackWebhooks ? { allowLoopbackWebhooks: true } : {}),
+    }),
+    LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+  };
+  const gatewayProcess = (name: string, entry: string, extra: Record<string, string>, port?: number) =>
+    supervise(
+      name,
+      async () => {
+        const [cmd, args] = tsx(entry);
+        const logFile = path.join(b.logDir, `${name}.log`);
+        const p = startProcess(name, cmd, [...args], logFile, { ...gatewayEnv, ...extra });
+        if (port) await waitForPort(p, '127.0.0.1', port, 120_000, logFile);
+        return p;
+      },
+      { onStart: () => b.writeState(), log: b.log },
+    );
+  for (const name of ['worker-1', 'worker-2']) {
+    const w = await gatewayProcess(name, 'src/main/worker.ts', {});
+    b.supervised.push(w);
+    b.stoppers.push({ name, stop: () => w.stop() });
+  }
+  for (const [i, port] of ports.api.entries()) {
+    const name = `api-${i + 1}`;
+    const api = await gatewayProcess(
+      name,
+      'src/main/api.ts',
+      { ...apiEnvironment(port, ports.ops[i], secrets.OPS_TOKEN), ...o.apiExtraEnv },
+      port,
+    );
+    b.supervised.push(api);
+    b.stoppers.push({ name, stop: () => api.stop() });
   }
 }
 
@@ -294,54 +360,7 @@ let stateOf: (() => StackState) | undefined;
 /** The gateway's variables come from the stack alone, not from whatever the shell exported. */
 function cleanEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-}
-
-function findCaddy(): string {
-  const r = spawnSync('caddy', ['version'], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    throw new SetupError(
-      "Caddy was not found on PATH. The production stack runs the operating system's Caddy: apt-get update && apt-get install -y caddy",
-    );
-  }
-  return 'caddy';
-}
-
-/**
- * The Debian packages the stack runs that this machine lacks (caddy, postgresql, libfaketime), as
- * the stack looks for them: .ci/run installs exactly these before `npm run test:production-stack`.
- */
-export function missingDebianPackages(): string[] {
-  const missing: string[] = [];
-  const lacks = (find: () => unknown) => {
-    try {
-      find();
-      return false;
-    } catch (e) {
-      if (e instanceof SetupError) return true;
-      throw e;
-    }
-  };
-  if (lacks(findCaddy)) missing.push('caddy');
-  if (lacks(postgresqlBinDir)) missing.push('postgresql');
-  if (lacks(findLibfaketime)) missing.push('libfaketime');
-  return missing;
-}
-
-/** libfaketime's thread-safe library (Debian: apt-get install libfaketime), for movableClock. */
-function findLibfaketime(): string {
-  const candidates = [
-    ...(existsSync('/usr/lib') ? readdirSync('/usr/lib').map((d) => path.join('/usr/lib', d, 'faketime')) : []),
-    '/usr/lib/faketime',
-    '/usr/local/lib/faketime',
-  ];
-  for (const dir of candidates) {
-    const lib = path.join(dir, 'libfaketimeMT.so.1');
-    if (existsSync(lib)) return lib;
-  }
-  throw new SetupError(
-    "libfaketime was not found. The production stack's probes move the API replicas' clock with it: apt-get update && apt-get install -y libfaketime",
-  );
+  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
 }
 
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {

@@ -1,0 +1,32 @@
+import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import type { MandateState } from '../src/domain/mandate';
+import { MandateFailure } from '../src/temporal/mandate-contract';
+
+/** The mandate workflow's helpers that need none of its state (workflows/mandate.ts). */
+
+/** Debits a cancel or prune activity handles at once (well inside its 30 s). */
+const DEBITS_PER_ACTIVITY = 200;
+
+export function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += DEBITS_PER_ACTIVITY) out.push(items.slice(i, i + DEBITS_PER_ACTIVITY));
+  return out;
+}
+
+export function requireActive(state: MandateState): void {
+  if (state === 'INACTIVE')
+    throw ApplicationFailure.create({ type: MandateFailure.INACTIVE, message: 'the mandate is inactive' });
+  if (state !== 'ACTIVE')
+    throw ApplicationFailure.create({ type: MandateFailure.NOT_ACTIVE, message: `the mandate is ${state}` });
+}
+
+/** Asks every scheduled debit to stop; those already finished ignore it. */
+export async function cancelDebits(ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await getExternalWorkflowHandle(id)
+      .cancel()
+      .catch((e: unknown) =>
+        log.info('debit already ended; nothing to cancel', { id, error: String(e), mandate: workflowInfo().workflowId }),
+      );
+  }
+}
