@@ -108,21 +108,10 @@ function updateWebhookActivities(deps: WebhookPrepareDeps) {
       merchantIdentifier: string;
       late: LateUpdate[];
     }): Promise<PreparedWebhook> {
-      const merchant = await deps.merchants.findById(input.merchantIdentifier);
-      if (!merchant) return { send: false, reason: 'merchant not found' };
-      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
-      const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, {
+      return storeLateCall(deps, input, {
         merchantIdentifier: input.merchantIdentifier,
         txns: input.late.filter((u) => u.kind === 'txn').map(lateEntry),
         refunds: input.late.filter((u) => u.kind === 'refund').map(lateEntry),
-      });
-      return store(deps, {
-        _id: input.deliveryId,
-        merchantIdentifier: input.merchantIdentifier,
-        realtime: false,
-        url: callUrl(merchant.webhookUrl, false),
-        contentType: payload.contentType,
-        body: payload.body,
       });
     },
 
@@ -135,22 +124,7 @@ function updateWebhookActivities(deps: WebhookPrepareDeps) {
       merchantIdentifier: string;
       update: RecordedUpdate;
     }): Promise<PreparedWebhook> {
-      const merchant = await deps.merchants.findById(input.merchantIdentifier);
-      if (!merchant) return { send: false, reason: 'merchant not found' };
-      if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
-      const payload = webhookPayload(
-        merchant.secretKey,
-        merchant.webhookFormat,
-        updateTxnData(input.merchantIdentifier, input.update),
-      );
-      return store(deps, {
-        _id: input.deliveryId,
-        merchantIdentifier: input.merchantIdentifier,
-        realtime: false,
-        url: callUrl(merchant.webhookUrl, false),
-        contentType: payload.contentType,
-        body: payload.body,
-      });
+      return storeLateCall(deps, input, updateTxnData(input.merchantIdentifier, input.update));
     },
   };
 }
@@ -223,6 +197,26 @@ function replayWebhookActivities(deps: WebhookPrepareDeps) {
       });
     },
   };
+}
+
+/** A non-real-time call (`?realtime=false`) of the merchant's `txnData`, stored under its delivery id. */
+async function storeLateCall(
+  deps: WebhookPrepareDeps,
+  input: { deliveryId: string; merchantIdentifier: string },
+  data: Parameters<typeof webhookPayload>[2],
+): Promise<PreparedWebhook> {
+  const merchant = await deps.merchants.findById(input.merchantIdentifier);
+  if (!merchant) return { send: false, reason: 'merchant not found' };
+  if (!merchant.webhookUrl) return { send: false, reason: 'the merchant has no webhook URL' };
+  const payload = webhookPayload(merchant.secretKey, merchant.webhookFormat, data);
+  return store(deps, {
+    _id: input.deliveryId,
+    merchantIdentifier: input.merchantIdentifier,
+    realtime: false,
+    url: callUrl(merchant.webhookUrl, false),
+    contentType: payload.contentType,
+    body: payload.body,
+  });
 }
 
 /** Stores a call under its delivery id (the first stored bytes win) and hands the workflow what to send. */
