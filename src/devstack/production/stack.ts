@@ -248,6 +248,8 @@ async function startOutsideCaddy(b: StackBuild, caddy: string) {
   b.log(
     `outside: the acquirer double at ${acquirerUrlOf(ports)} (the simulator behind TLS, unmarked), the merchant's site at https://127.0.0.1:${ports.merchantSite}`,
   );
+  // The gateway runs as production but its bank is the simulator: say so where an operator looks.
+  b.log('NOT A BANK: this stack pays through the bank simulator and moves no money; never serve it to real payers');
   return outsideCaddy;
 }
 
