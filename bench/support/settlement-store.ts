@@ -119,8 +119,14 @@ export async function seededStore(db: Db, cipher: PayerDataCipher, size: number,
   if (marker && marker.size === size && JSON.stringify(marker.days) === JSON.stringify(days)) {
     say(`${db.databaseName}: seeded by an earlier run (${size} orders), undoing its claims`);
     const started = performance.now();
-    await db.collection('settlements').deleteMany({});
-    await db.collection('settlement_lines').deleteMany({});
+    // Dropped and indexed again, not emptied: the embedded store deletes a collection's documents by
+    // listing their ids in one statement, past SQLite's limit of variables for a large day's lines.
+    for (const name of ['settlements', 'settlement_lines'])
+      await db
+        .collection(name)
+        .drop()
+        .catch(() => false);
+    await ensureIndexes(db);
     for (const [merchant] of settled)
       await db
         .collection('transactions')
