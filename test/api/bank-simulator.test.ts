@@ -151,6 +151,28 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
     assert.equal(books().totals.paidPaise, 10_000);
   });
 
+  it('DELETE /admin/faults/:id removes that fault alone; the others stay armed', async () => {
+    const admin = { authorization: `Bearer ${sim.adminToken}` };
+    const add = async (merchantIdentifier: string) =>
+      (
+        await request(`${sim.url}/admin/faults`, {
+          body: { match: { merchantIdentifier }, fault: { kind: 'silence' } },
+          headers: admin,
+        })
+      ).json as { id: string };
+    const [first, second] = [await add('nobody-one'), await add('nobody-two')];
+    const removed = await request(`${sim.url}/admin/faults/${first.id}`, { method: 'DELETE', headers: admin });
+    assert.equal(removed.status, 204, removed.text);
+    const left = (
+      (await request(`${sim.url}/admin/faults`, { method: 'GET', headers: admin })).json as { faults: { id: string }[] }
+    ).faults;
+    assert.deepEqual(
+      left.map((f) => f.id).filter((id) => id === first.id || id === second.id),
+      [second.id],
+    );
+    await request(`${sim.url}/admin/faults/${second.id}`, { method: 'DELETE', headers: admin });
+  });
+
   it('card and net banking go through the bank page (REDIRECT) and end by callback', async () => {
     const card = await pay({ cardNumber: '4012001037141112' });
     const declinedCard = await pay({ cardNumber: '4000000000000002' });
