@@ -13,6 +13,9 @@ import {
 import { OperatorTokenRepository } from '../store/operator-token-repository';
 import { auditTrail } from './audit-trail';
 
+/** Scopes only the break-glass token grants: `tokens` (it would grant every scope) and `money` (two of them are two operators). */
+const BREAK_GLASS_ONLY: ReadonlySet<OperatorScope> = new Set(['tokens', 'money']);
+
 /** Whether the actor is the break-glass OPS_TOKEN (no stored token may take its name). */
 const isBreakGlass = (actor: AuditActor) => actor.kind === 'operator' && actor.name === BREAK_GLASS_NAME;
 
@@ -35,7 +38,7 @@ export interface OperatorIdentity {
  * Operator tokens by job (docs/operators/production.md): created, rotated and revoked through the
  * ops API with the `tokens` scope, each change an audit record. The configured OPS_TOKEN is the
  * break-glass token: every scope, never stored, acting as `ops-token`. Only it creates a token with
- * the `tokens` scope or rotates another's token; a named token rotates only itself.
+ * the `tokens` or `money` scope or rotates another's token; a named token rotates only itself.
  */
 export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string) {
   const tokens = new OperatorTokenRepository(db);
@@ -62,8 +65,14 @@ export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string)
     async create(name: string, scopes: OperatorScope[], actor: AuditActor, from: string | null) {
       if (name === BREAK_GLASS_NAME) throw new ApiError('operatorTokenNameTaken', `${name} is the configured OPS_TOKEN`);
       // A token that makes tokens could make one of every scope: only the break-glass token grants it.
-      if (scopes.includes('tokens') && !isBreakGlass(actor))
-        throw new ApiError('operatorScopeMissing', 'only the break-glass OPS_TOKEN creates a token with the tokens scope');
+      // Nor does a tokens token grant money: one holder minting two money tokens would propose and
+      // confirm a settlement account change alone, under two names (the two-operator rule's point).
+      const reserved = scopes.filter((s) => BREAK_GLASS_ONLY.has(s));
+      if (reserved.length > 0 && !isBreakGlass(actor))
+        throw new ApiError(
+          'operatorScopeMissing',
+          `only the break-glass OPS_TOKEN creates a token with the ${reserved.join(' or ')} scope`,
+        );
       const token = newOperatorToken();
       const unique = [...new Set(scopes)].sort((a, b) => OPERATOR_SCOPES.indexOf(a) - OPERATOR_SCOPES.indexOf(b));
       if (!(await tokens.create(name, hashOperatorToken(token), unique, now()))) throw new ApiError('operatorTokenNameTaken');

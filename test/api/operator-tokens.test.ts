@@ -276,6 +276,47 @@ describe('Operator API: scoped operator tokens', function () {
     assert.equal(revoked.status, 200, revoked.text);
   });
 
+  it('a tokens token grants no money scope: one holder cannot mint two operators and change a settlement account alone', async () => {
+    const lead = await issue(['tokens']);
+    const stored = () => gw.rt.store.db.collection('operator_tokens').countDocuments();
+    const before = await stored();
+    for (const scopes of [['money'], ['read', 'money'], ['merchant-admin', 'money']]) {
+      const res = await request(`${ops}/ops/v1/operator-tokens`, {
+        body: { name: `mint-${run++}`, scopes },
+        headers: bearer(lead.token),
+      });
+      assert.equal(res.status, 403, `${scopes.join(',')}: ${res.text}`);
+      assert.equal(res.json.message.code, '2019');
+      assert.ok(!res.text.includes('mgwop_'));
+    }
+    assert.equal(await stored(), before, 'nothing stored');
+    // What the refusal prevents: two money tokens, one proposing and the other confirming, move the
+    // merchant's settlements to an account of their holder's choosing with no one else involved.
+    const merchant = await newMerchant();
+    const m = `${ops}/ops/v1/merchants/${merchant}`;
+    const proposed = await request(`${m}/settlement-account`, {
+      method: 'PUT',
+      body: { ifsc: 'HDFC0001234', accountNumber: '999988887777', holderName: 'Not The Merchant' },
+      headers: breakGlass(),
+    });
+    assert.equal(proposed.status, 202, proposed.text);
+    // The lead's other jobs stay theirs to grant.
+    const reader = await request(`${ops}/ops/v1/operator-tokens`, {
+      body: { name: `mint-${run++}`, scopes: ['read', 'merchant-admin', 'metrics', 'codec'] },
+      headers: bearer(lead.token),
+    });
+    assert.equal(reader.status, 201, reader.text);
+    const confirm = await request(`${m}/settlement-account/confirm`, {
+      body: {
+        proposedAt: proposed.json.data.pendingChange.proposedAt as string,
+        accountLast4: '7777',
+      },
+      headers: bearer(reader.json.data.token as string),
+    });
+    assert.equal(confirm.status, 403, confirm.text);
+    assert.equal((await request(`${m}/settlement-account`, { headers: breakGlass() })).json.data.settlementAccount, null);
+  });
+
   it('listing operator tokens needs the tokens scope: a read token is refused', async () => {
     const reader = await issue(['read']);
     const res = await request(`${ops}/ops/v1/operator-tokens`, { headers: bearer(reader.token) });

@@ -40,7 +40,7 @@ export function operatorTokenPaths(): Record<string, object> {
       }),
       post: op({
         summary: 'A new operator token for one job (operator, tokens scope)',
-        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. Only the break-glass OPS_TOKEN creates a token with the tokens scope (otherwise 403, code 2019). The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).`,
+        description: `Scopes: ${OPERATOR_SCOPES.join(', ')}. Only the break-glass OPS_TOKEN creates a token with the tokens or the money scope (otherwise 403, code 2019). The token is in this answer only (the gateway keeps its SHA-256 hash). A name is never given twice, a revoked token's included: 409, code 2066. Recorded in the audit trail (operator_token.created).`,
         request: createOperatorTokenSchema,
         example: { name: 'prometheus', scopes: ['metrics'] },
         responses: { 201: { description: 'the new token, shown once', schema: ok(operatorTokenIssuedSchema) } },

@@ -11,7 +11,7 @@ import { operatorActor } from './audit-actor';
 
 /**
  * Operator tokens by job (docs/operators/production.md): the `tokens` scope lists, creates and revokes
- * them (a GET too: a `read` token does not list them); rotation and the `tokens` scope itself are the
+ * them (a GET too: a `read` token does not list them); rotation and the `tokens` and `money` scopes are the
  * break-glass token's, but for a token rotating itself (usecases/operator-tokens.ts).
  */
 export function operatorTokenRoutes(deps: ApiDeps): Router {
