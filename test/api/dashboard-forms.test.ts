@@ -34,6 +34,23 @@ const TYPED: Record<string, string> = {
   holderName: 'Forms Test',
 };
 
+/**
+ * Fields no dashboard form shows, which a handler binding whatever is posted would store: the
+ * merchant's settings only operators set, and what provisioning or a stored document holds.
+ */
+const UNSHOWN: Record<string, string> = {
+  defaultReturnUrl: 'https://evil.example/return',
+  autoRefund: 'on',
+  settlementWebhook: 'on',
+  webhookFormat: 'form',
+  merchantIdentifier: 'someone-else',
+  secretKey: 'x'.repeat(32),
+  name: 'Renamed',
+  version: '0',
+  masterMerchantIdentifier: 'someone-else',
+  role: 'owner',
+};
+
 /** Every POST form of a page (the CSRF token left out: the client adds the session's). */
 function postForms(page: string, text: string): PageForm[] {
   return [...text.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map(([, action, body]) => {
@@ -169,7 +186,7 @@ describe('Merchant dashboard forms bind their own fields only (mass assignment)'
       );
     assert.equal(forms.filter((f) => f.action.endsWith('/refunds')).length, 2, 'refund part and refund all');
 
-    const everyField: Record<string, string> = {};
+    const everyField: Record<string, string> = { ...UNSHOWN };
     for (const f of forms) for (const [k, v] of Object.entries(f.fields)) everyField[k] ??= v;
     const before = await stored();
     for (const form of forms) {
@@ -178,6 +195,25 @@ describe('Merchant dashboard forms bind their own fields only (mass assignment)'
       const res = await client.post(form.action, { ...others, ...form.fields });
       assert.equal(res.status, 400, `${form.action} with ${Object.keys(others).join(', ')}: ${res.text.slice(0, 300)}`);
       assert.match(res.text, /Unknown field|Unexpected field/, form.action);
+      assert.deepEqual(await stored(), before, `${form.action}: nothing stored changed`);
+    }
+  });
+
+  it("each form posted with any one field it does not show (another form's, or a setting no form shows) is refused (400), nothing stored changes", async () => {
+    // One at a time: posted together, any field the handler's own schema refuses would hide one it
+    // binds (the webhook settings form once passed defaultReturnUrl on into the merchant's settings,
+    // whose schema refuses the other forms' fields).
+    const { client, forms } = await ownerWithEveryForm();
+    const everyField: Record<string, string> = { ...UNSHOWN };
+    for (const f of forms) for (const [k, v] of Object.entries(f.fields)) everyField[k] ??= v;
+    const before = await stored();
+    for (const form of forms) {
+      for (const [k, v] of Object.entries(everyField)) {
+        if (k in form.fields) continue;
+        const res = await client.post(form.action, { ...form.fields, [k]: v });
+        assert.equal(res.status, 400, `${form.action} with ${k}: ${res.status} ${res.text.slice(0, 300)}`);
+        assert.match(res.text, /Unknown field|Unexpected field/, `${form.action} with ${k}`);
+      }
       assert.deepEqual(await stored(), before, `${form.action}: nothing stored changed`);
     }
   });
