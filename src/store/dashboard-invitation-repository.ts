@@ -37,6 +37,15 @@ export class DashboardInvitationRepository {
     return invitation;
   }
 
+  /** Whether the merchant has an owner invitation still open (unused, unexpired) at `now`. */
+  async ownerInvitationOpen(merchantIdentifier: string, now: Date): Promise<boolean> {
+    const doc = await this.invitations.findOne(
+      { merchantIdentifier, role: 'owner', usedAt: null, expiresAt: { $gt: now } },
+      { projection: { _id: 1 } },
+    );
+    return doc !== null;
+  }
+
   /** Marks the invitation used if it is still unused and unexpired at `now`: only one caller ever wins. */
   async consume(token: string, now: Date): Promise<boolean> {
     const r = await this.invitations.updateOne(

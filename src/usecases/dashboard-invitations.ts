@@ -28,6 +28,20 @@ export class InvitationRefusedError extends Error {
 }
 
 /**
+ * Whether the merchant has an owner, or an owner invitation still open: then an operator's owner
+ * invitation would make a second way in to the money (an owner changes the settlement account with
+ * their own password), so only the break-glass token makes one (ops.ts); owners invite owners.
+ */
+export async function ownerInPlace(
+  deps: Pick<InvitationDeps, 'dashboardUsers' | 'dashboardInvitations' | 'now'>,
+  merchantIdentifier: string,
+): Promise<boolean> {
+  const users = await deps.dashboardUsers.listOfMerchant(merchantIdentifier);
+  if (users.some((u) => u.role === 'owner')) return true;
+  return deps.dashboardInvitations.ownerInvitationOpen(merchantIdentifier, deps.now());
+}
+
+/**
  * A one-time link for `email` to join the merchant's dashboard with `role`: the operator's way to
  * make a merchant's first owner (ops API, CLI) and an owner's way to add users. No mail is sent:
  * whoever invites hands the link on. Only the link's hash is stored.

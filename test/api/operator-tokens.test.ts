@@ -5,7 +5,7 @@ import { freePort } from '../../src/devstack/process';
 import { serveApi } from '../../src/main/api';
 import type { Runtime } from '../../src/runtime';
 import { cliEnvFor, runCli } from '../support/cli';
-import { dashboardUser } from '../support/dashboard';
+import { accept, dashboardUser, FormClient, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 
@@ -315,6 +315,36 @@ describe('Operator API: scoped operator tokens', function () {
     });
     assert.equal(confirm.status, 403, confirm.text);
     assert.equal((await request(`${m}/settlement-account`, { headers: breakGlass() })).json.data.settlementAccount, null);
+  });
+
+  it("a merchant-admin token invites a merchant's first owner only: no second owner (who would change the bank account alone) but by the break-glass token", async () => {
+    const admin = await issue(['merchant-admin']);
+    const merchant = await newMerchant();
+    const invitations = `${ops}/ops/v1/merchants/${merchant}/invitations`;
+    const inviteAs = (token: string, email: string, role = 'owner') =>
+      request(invitations, { body: { email, role }, headers: bearer(token) });
+    const stored = () => gw.rt.store.db.collection('dashboard_invitations').countDocuments({ merchantIdentifier: merchant });
+
+    const first = await inviteAs(admin.token, newEmail('first'));
+    assert.equal(first.status, 201, first.text);
+    // While the first owner's invitation is open, and once it is accepted: no other owner.
+    const open = await inviteAs(admin.token, newEmail('second'));
+    assert.equal(open.status, 403, open.text);
+    assert.equal(open.json.message.code, '2019');
+    const client = new FormClient(gw.baseUrl);
+    const accepted = await accept(client, `${gw.baseUrl}${new URL(first.json.data.invitationUrl as string).pathname}`);
+    assert.equal(accepted.status, 303, accepted.text.slice(0, 300));
+    const before = await stored();
+    const mine = newEmail('mine');
+    const again = await inviteAs(admin.token, mine);
+    assert.equal(again.status, 403, again.text);
+    assert.ok(!again.text.includes('/dashboard/invitations/'), 'no link');
+    assert.equal(await stored(), before, 'nothing stored');
+    assert.equal(await gw.rt.store.db.collection('dashboard_users').countDocuments({ _id: mine as never }), 0);
+
+    // Other roles stay the merchant-admin's to invite; a locked-out merchant's new owner is the break-glass token's.
+    assert.equal((await inviteAs(admin.token, newEmail('dev'), 'developer')).status, 201);
+    assert.equal((await inviteAs(gw.rt.config.OPS_TOKEN, newEmail('recovery'))).status, 201);
   });
 
   it('listing operator tokens needs the tokens scope: a read token is refused', async () => {

@@ -125,7 +125,7 @@ function merchantPaths(): Record<string, object> {
         ...operation({
           summary: "Invite a user to the merchant's dashboard (operator): a one-time link",
           description:
-            "How a merchant's first owner gets in (owners then invite others from the dashboard). No mail is sent: hand the link on. It works once and expires after DASHBOARD_INVITATION_HOURS; only its hash is stored. An email that has a dashboard account already: 400, code 2002. Unknown merchant: 404, code 2042.",
+            "How a merchant's first owner gets in (owners then invite others from the dashboard). An owner invitation to a merchant that has an owner, or an owner invitation still open, takes the break-glass OPS_TOKEN (otherwise 403, code 2019): another owner would change the settlement account with their own password. No mail is sent: hand the link on. It works once and expires after DASHBOARD_INVITATION_HOURS; only its hash is stored. An email that has a dashboard account already: 400, code 2002. Unknown merchant: 404, code 2042.",
           security: [{ operatorToken: [] }],
           request: invitationRequestSchema,
           example: { email: 'owner@meera.example', role: 'owner' },

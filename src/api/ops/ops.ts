@@ -7,7 +7,8 @@ import { operatorActor } from './audit-actor';
 import { readJson } from '../middleware/body';
 import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
 import { invitationRequestSchema } from '../schemas/dashboard';
-import { createInvitation, InvitationRefusedError } from '../../usecases/dashboard-invitations';
+import { createInvitation, InvitationRefusedError, ownerInPlace } from '../../usecases/dashboard-invitations';
+import { BREAK_GLASS_NAME } from '../../domain/operator-token';
 import { ApiError } from '../../domain/api-errors';
 import { updateMerchant } from '../../usecases/update-merchant';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
@@ -54,6 +55,18 @@ export function opsRoutes(deps: ApiDeps): Router {
   /** A one-time link to the merchant's dashboard: how a merchant's first owner gets in. */
   router.post('/merchants/:merchantIdentifier/invitations', async (ctx) => {
     const { body } = await readJson(ctx, invitationRequestSchema, deps.config.MAX_BODY_BYTES);
+    // An operator makes a merchant's first owner. Another owner could change the settlement account
+    // with their own password, alone: one operator's way around the second operator (recovery when
+    // every owner is locked out is the break-glass token's).
+    if (
+      body.role === 'owner' &&
+      ctx.state.operatorName !== BREAK_GLASS_NAME &&
+      (await ownerInPlace(deps, ctx.params.merchantIdentifier))
+    )
+      throw new ApiError(
+        'operatorScopeMissing',
+        'the merchant has an owner or an open owner invitation: its owners invite owners (only the break-glass OPS_TOKEN does here)',
+      );
     const invitation = await createInvitation(
       { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
       ctx.params.merchantIdentifier,
