@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { DASHBOARD_PASSWORD, dashboardUser } from '../support/dashboard';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 
-/** A stolen owner session alone cannot add an owner nor change a role: both ask the password again. */
+/** A stolen owner session alone cannot add an owner, change a role nor remove an owner: each asks the password again. */
 describe("Dashboard users: inviting an owner and changing a role need the owner's password", function () {
   this.timeout(60_000);
   let gw: TestGateway;
@@ -47,5 +47,29 @@ describe("Dashboard users: inviting an owner and changing a role need the owner'
     const changed = await owner.client.post(rolePath, { role: 'viewer', password: DASHBOARD_PASSWORD });
     assert.equal(changed.status, 303, changed.text);
     assert.equal(await roleOf(other.email), 'viewer');
+  });
+
+  it('removing an owner asks the password (a stolen session cannot lock the other owners out); removing a developer does not', async () => {
+    const m = await gw.newMerchant('Guarded Owners');
+    const owner = await dashboardUser(gw, m.merchantIdentifier, 'owner');
+    const other = await dashboardUser(gw, m.merchantIdentifier, 'owner');
+    const dev = await dashboardUser(gw, m.merchantIdentifier, 'developer');
+    const removePath = (email: string) => `/dashboard/users/${encodeURIComponent(email)}/remove`;
+
+    const page = await owner.client.send('/dashboard/users');
+    assert.match(page.text, new RegExp(`action="${removePath(other.email).replace(/[.%]/g, '\\$&')}">[^]*?name="password"`));
+    const noPassword = await owner.client.post(removePath(other.email), {});
+    assert.equal(noPassword.status, 400, noPassword.text);
+    assert.match(noPassword.text, /Enter your password to remove an owner/);
+    const wrong = await owner.client.post(removePath(other.email), { password: 'not the password' });
+    assert.equal(wrong.status, 403);
+    assert.equal(await roleOf(other.email), 'owner', 'the other owner stays');
+    assert.equal((await other.client.send('/dashboard')).status, 200, 'and stays signed in');
+
+    assert.equal((await owner.client.post(removePath(dev.email), {})).status, 303, 'a developer: no password');
+    assert.equal(await roleOf(dev.email), undefined);
+    const removed = await owner.client.post(removePath(other.email), { password: DASHBOARD_PASSWORD });
+    assert.equal(removed.status, 303, removed.text);
+    assert.equal(await roleOf(other.email), undefined);
   });
 });

@@ -82,9 +82,16 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     const { viewer, form } = dashboardState(ctx);
     const user = await target(ctx);
     if (!user) return notFoundPage(ctx);
-    const parsed = emptyFormSchema.safeParse(form);
+    // An owner's removal asks the password, as demoting one does: a session alone (a stolen cookie)
+    // must not lock the other owners out of the notices of where their money goes.
+    const { password, ...fields } = form;
+    const parsed = emptyFormSchema.safeParse(user.role === 'owner' ? fields : form);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot remove yourself; ask another owner.' });
+    if (user.role === 'owner') {
+      const refused = await recheck(ctx, password, 'remove an owner');
+      if (refused) return show(ctx, refused.status, { error: refused.error });
+    }
     await deps.dashboardUsers.remove(viewer.merchantIdentifier, user.email);
     // A removed user's sessions end now (they would be refused anyway, the user being gone).
     await deps.dashboardSessions.removeAllOf(user.email);

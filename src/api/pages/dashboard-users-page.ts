@@ -25,7 +25,7 @@ export function usersPage(
         <select id="role-${u.email}" name="role">${roleOptions(u.role)}</select>
         <label for="password-${u.email}">Your password</label><input id="password-${u.email}" name="password" type="password" required autocomplete="current-password">
         <button class="inline" type="submit">Change role</button></form>
-        <form method="post" action="${path}/remove">${csrfField(v.csrf)}<button class="inline secondary" type="submit" aria-label="Remove ${u.email}">Remove</button></form>`
+        <form method="post" action="${path}/remove">${csrfField(v.csrf)}${u.role === 'owner' ? html`<label for="remove-password-${u.email}">Your password (needed to remove an owner)</label><input id="remove-password-${u.email}" name="password" type="password" required autocomplete="current-password">` : ''}<button class="inline secondary" type="submit" aria-label="Remove ${u.email}">Remove</button></form>`
         : self
           ? 'you'
           : '';
@@ -44,7 +44,7 @@ export function usersPage(
     <label for="invite-password">Your password (needed to invite an owner)</label><input id="invite-password" name="password" type="password" autocomplete="current-password">
     <button type="submit">Create invitation link</button>
   </form>
-  <p class="muted">Owners manage users, keys and settings; developers keys, webhooks and logs; viewers only read. Inviting an owner and changing a role ask for your password again.</p></section>`
+  <p class="muted">Owners manage users, keys and settings; developers keys, webhooks and logs; viewers only read. Inviting an owner, changing a role and removing an owner ask for your password again.</p></section>`
     : '';
   return dashboardPage(
     'Users',
