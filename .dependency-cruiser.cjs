@@ -100,7 +100,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: [exactly('src/temporal/worker.ts'), exactly('src/runtime.ts'), exactly('src/settlement-runtime.ts')],
+        pathNot: [exactly('src/main/gateway-worker.ts'), exactly('src/runtime.ts'), exactly('src/settlement-runtime.ts')],
       },
       to: { path: '^(activities|workflows)/' },
     },

@@ -9,7 +9,9 @@ import tseslint from 'typescript-eslint';
  * - small functions with one job: none above 80 lines (blank lines and comments not counted);
  * - in the pages, an Html value in a plain template literal (it would be escaped as text);
  * - Node built-ins in workflow code, which runs in Temporal's deterministic sandbox (as Temporal's
- *   own samples forbid them): time, randomness and I/O come from @temporalio/workflow or an activity.
+ *   own samples forbid them): time, randomness and I/O come from @temporalio/workflow or an activity. * - `client.workflow` outside src/temporal and src/main: a workflow is started and messaged through
+ *   its typed client (src/temporal/<workflow>-client.ts), which owns its id, options and search
+ *   attributes (dependency-cruiser sees imports, not member calls, so this rule is ESLint's).
  */
 const sandboxed = 'Workflow code runs in a deterministic sandbox: no Node built-ins (use @temporalio/workflow, or an activity).';
 const linted = ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'];
@@ -44,6 +46,20 @@ export default tseslint.config(
     // strings and numbers go into a plain one.
     files: ['src/api/pages/**/*.ts'],
     rules: { '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }] },
+  },
+  {
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    ignores: ['src/temporal/**', 'src/main/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='workflow'], MemberExpression[property.value='workflow']",
+          message:
+            'Start, signal, update and query a workflow through its typed client in src/temporal/<workflow>-client.ts, never client.workflow.',
+        },
+      ],
+    },
   },
   {
     files: ['workflows/**/*.ts'],

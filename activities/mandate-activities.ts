@@ -1,19 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MandateFailure } from '../src/temporal/mandate-contract';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { MandateResponse, SANDBOX_MANDATE_BANK, type MandateState } from '../src/domain/mandate';
 import { peakWindowAt } from '../src/domain/peak-windows';
 import type { PaymentOutcome } from '../src/domain/transaction';
 import type { MandateRepository } from '../src/store/mandate-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
-import { mandateDebitSearchAttributes } from '../src/temporal/mandate-messages';
-import { mandateDebitWorkflowId } from '../src/temporal/workflow-ids';
-import {
-  MANDATE_DEBIT_WORKFLOW_TYPE,
-  type MandateDebitInput,
-  type MandateDebitResult,
-  type MandateDebitWorkflow,
-} from '../src/temporal/mandate-debit-contract';
+import { mandateDebitWorkflowClient } from '../src/temporal/mandate-debit-client';
+import type { MandateDebitInput, MandateDebitResult } from '../src/temporal/mandate-debit-contract';
 import { recordPendingOutcome } from './payment-activities';
 import type { BankAnswer, BankConnector, BankPaymentRequest, BankReply, MandateRef } from '../src/bank/connector';
 
@@ -117,16 +111,7 @@ function debitWorkflowActivities({ transactions, temporal, taskQueue }: MandateA
      * after its parent). A repeated start finds it started and adds nothing.
      */
     async startMandateDebit(input: MandateDebitInput): Promise<void> {
-      try {
-        await temporal.workflow.start<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
-          workflowId: mandateDebitWorkflowId(input.merchantIdentifier, input.orderId),
-          taskQueue,
-          args: [input],
-          typedSearchAttributes: mandateDebitSearchAttributes(input),
-        });
-      } catch (e) {
-        if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-      }
+      await mandateDebitWorkflowClient(temporal).startUnlessExists(taskQueue, input);
     },
 
     /** Of these debits, those that may still run (their transaction is Pending): what a next run carries. */
@@ -140,12 +125,7 @@ function debitWorkflowActivities({ transactions, temporal, taskQueue }: MandateA
      */
     async cancelMandateDebits(input: { merchantIdentifier: string; orderIds: string[] }): Promise<void> {
       for (const orderId of await stillPending(transactions, input.merchantIdentifier, input.orderIds)) {
-        await temporal.workflow
-          .getHandle(mandateDebitWorkflowId(input.merchantIdentifier, orderId))
-          .cancel()
-          .catch((e: unknown) => {
-            if (!(e instanceof WorkflowNotFoundError)) throw e;
-          });
+        await mandateDebitWorkflowClient(temporal).cancelIfRunning({ merchantIdentifier: input.merchantIdentifier, orderId });
       }
     },
   };

@@ -18,7 +18,7 @@ import {
 } from '../src/temporal/settlement-contract';
 import type { BankPayouts } from '../src/bank/connector';
 import { createPayoutActivities, type PayoutActivityDeps } from './settlement-payouts';
-import { startSettlement } from '../src/temporal/settlement-start';
+import { startSettlement } from '../src/temporal/settlement-client';
 
 export type { SettlementAccountReader } from './settlement-payouts';
 
@@ -191,7 +191,7 @@ function dailyRunActivities(deps: SettlementActivityDeps) {
   };
 }
 
-/** The settlement's start, shared with the operator's run command (src/temporal/settlement-start.ts). */
+/** The settlement's start, shared with the operator's run command (src/temporal/settlement-client.ts). */
 export { startSettlement };
 
 export type SettlementActivities = ReturnType<typeof createSettlementActivities>;

@@ -8,7 +8,7 @@ import { isActivityRetry } from './activity-retry';
 import { createWebhookAttempt, type AttemptInput, type AttemptOutcome, type WebhookAttemptDeps } from './webhook-attempt';
 import { createWebhookPrepareActivities, preparedFrom, type RecordedOutcome } from './webhook-prepare-activities';
 import { prepareWebhookCall, type WebhookDeliveryInput } from '../src/temporal/webhook-contract';
-import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../src/temporal/webhook-delivery-client';
 
 export interface WebhookActivityDeps extends WebhookAttemptDeps {
   transactions: TransactionRepository;

@@ -67,8 +67,8 @@ type DebitStart = Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 
 
 /** One run of a mandate workflow: its state, the messages it takes and the steps of its life. */
 class MandateRun {
-  // The long-lived shape (issue 30): debits started as workflows of their own, the end fenced against
-  // debits at the bank, and continue-as-new. Runs begun before it keep the shape they began with.
+  // The long-lived shape: debits started as workflows of their own, the end fenced against debits
+  // at the bank, and continue-as-new. Runs begun before it keep the shape they began with.
   readonly longLived: boolean;
   state: MandateState;
   /** The state the store holds: what the status API answers (it follows `state` by one activity). */
@@ -164,7 +164,7 @@ class MandateRun {
     const notice = await activities.notifyMandateDebit({
       txnId: request.txnId,
       payerVpa: input.payerVpa,
-      ...this.bankMandate, // the mandate as the bank knows it (issue 21)
+      ...this.bankMandate, // the mandate as the bank knows it
       amountPaise: request.amountPaise,
       executeAtMs: request.executeAtMs,
     });

@@ -33,16 +33,16 @@ const paymentActivityOptions = {
   // on recording an outcome, because a payment must not be left Pending forever.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
-/** Histories recorded before issue 35 scheduled these as activities; they replay so. */
+/** Histories recorded before `payment-local-activities` scheduled these as activities; they replay so. */
 const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
 /**
- * Issue 35: the bank request and the outcome's store write run as local activities, in the worker
- * that runs the workflow task, so a payment whose bank answers at once is one workflow task (no
- * activity task through the server, no second workflow task per result). What a crash costs: the
+ * The bank request and the outcome's store write run as local activities, in the worker that runs
+ * the workflow task, so a payment whose bank answers at once is one workflow task (no activity task
+ * through the server, no second workflow task per result). What a crash costs: the
  * worker dying before the task completes loses the task, and the next worker re-runs every local
  * activity of it (after the 10 s workflow task timeout): the bank is asked again with the same txnId
- * (BankConnector: requests are idempotent per txnId, the same as an activity retried after a lost
- * completion today), the outcome write finds the order recorded already (`applied: false`, status
+ * (BankConnector: requests are idempotent per txnId, the same as for an activity retried after a
+ * lost completion), the outcome write finds the order recorded already (`applied: false`, status
  * final: the webhook is still ensured, realtimeWebhookDue) and the first webhook attempt (made by
  * that same activity since `deliverRealtime`) is not sent again when the store shows it settled, or
  * is sent again with the same X-Webhook-Id when the crash came mid-call. A bank slower than the task
@@ -53,15 +53,16 @@ const local = proxyLocalActivities<PaymentActivities>(paymentActivityOptions);
 /**
  * One patch stands for every change of the payment path patched before it. Each `patched()` of a new
  * execution records a marker and (sdk-core, always) an upsert of the TemporalChangeVersion search
- * attribute, a visibility write on the server: three of them cost a payment about a sixth of what a
- * bare workflow costs here (docs/contributors/benchmarks.md). A payment started since records this
+ * attribute, a visibility write on the server, a cost a payment should pay once, not per change
+ * (docs/contributors/benchmarks.md, The cost of a payment). A payment started since records this
  * one; histories recorded before it do not have it, so there each change is asked as it was recorded.
  */
 const CURRENT = 'payment-changes-through-2026-11';
 /** The patches CURRENT stands for. */
 type PaymentPatch = 'payment-local-activities' | 'realtime-webhooks' | 'bank-refusal-recorded' | 'bank-status-inquiry';
 
-// The status inquiry (issue 21): asked once; a bank unreachable for all its attempts counts as no answer.
+// The status inquiry (design.md, Transactions and states): asked once; a bank unreachable for all
+// its attempts counts as no answer.
 const { inquireBankPayment } = proxyActivities<BankActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
@@ -99,7 +100,7 @@ class PaymentRun {
     return this.current || patched(change);
   }
 
-  /** Local activities for payments from issue 35 on; the activity commands of older histories before. */
+  /** Local activities, or activity commands for histories recorded before `payment-local-activities`. */
   paymentActivities() {
     return this.has('payment-local-activities') ? local : remote;
   }

@@ -26,10 +26,10 @@ const firstAttemptOptions = {
 } as const;
 const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>(firstAttemptOptions);
 /**
- * The same first attempt as a local activity, in the caller's workflow task (the payment workflow
- * from issue 35, patched there): no activity task through the server. A crash before the task
- * completes re-runs it, as a lost activity completion re-runs the activity above: the same delivery
- * id and bytes, never re-sent once the store shows it settled.
+ * The same first attempt as a local activity, in the caller's workflow task (the payment workflow,
+ * patched there): no activity task through the server. A crash before the task completes re-runs
+ * it, as a lost activity completion re-runs the activity above: the same delivery id and bytes,
+ * never re-sent once the store shows it settled.
  */
 const { deliverWebhookFirstAttempt: localFirstAttempt } = proxyLocalActivities<WebhookActivities>(firstAttemptOptions);
 
@@ -71,8 +71,8 @@ export async function startRealtimeWebhook(
 /**
  * A delivery made durable by the workflow that changed the transaction: its first attempt and quick
  * retries run here, as an activity; only a delivery still failing after them starts the delivery
- * workflow that goes on with the schedule (why not the activity's own retries throughout: the
- * measured comparison at the top of ./webhook.ts).
+ * workflow that goes on with the schedule (why not the activity's own retries throughout: the top
+ * of ./webhook.ts).
  * Histories recorded before the patch started the delivery workflow at once; they replay so.
  */
 export async function deliverWebhook(input: WebhookDeliveryInput, how: DeliverHow = {}): Promise<void> {

@@ -1,22 +1,13 @@
 /**
- * Webhook delivery after a failed first attempt. Issue 23 asked to measure two designs and keep the
- * better; `npm run bench:webhooks` measures both in one run (bench/webhook-designs/, same server,
- * same receiver failing 20 % of first attempts, bench schedule 0, 50 ms ... 5 s):
- * - hand-over (KEPT): the first attempt is an activity of the workflow that changed the transaction;
- *   a failed one starts this workflow (`webhook:<deliveryId>`), which goes on from attempt 2 with
- *   durable timers and one local activity per attempt;
- * - activity retries (measured, not kept; only in bench/): the whole delivery is one activity of the
- *   transaction's workflow, each failed attempt throwing ApplicationFailure with `nextRetryDelay`
- *   set to the schedule's next wait.
- * Measured at 1,000 deliveries each on the shared 2-core machine under heavy load (load average
- * 20-28): 4.35 deliveries/s hand-over vs 5.68/s activity retries (1.31x); Temporal events a delivery
- * adds: 8.0 vs 6.1 when the first attempt is acknowledged (the 2 are the patch's marker and search
- * attribute, which the retries design would need as well in the product), 25.1 vs 6.1 when it fails
- * (a second workflow: its start, tasks, timers and local-activity markers). Store and receiver see
- * the same in both: one delivery id, the same bytes on every call, every attempt logged, none lost
- * or acknowledged twice.
- * Kept the hand-over all the same, because the cheaper design only saves work on the failing fifth
- * and breaks what the schedule's days require:
+ * Webhook delivery after a failed first attempt, by hand-over: the first attempt is an activity of
+ * the workflow that changed the transaction; a failed one starts this workflow
+ * (`webhook:<deliveryId>`), which goes on with durable timers and one local activity per attempt.
+ * The other design, the whole delivery as one activity of the transaction's workflow retried with
+ * `nextRetryDelay`, costs fewer workflow tasks and history events on a failing delivery
+ * (`npm run bench:webhooks` compares the two; figures in docs/contributors/benchmarks.md). Store and
+ * receiver see the same in both: one delivery id, the same bytes on every call, every attempt logged,
+ * none lost or acknowledged twice. The hand-over is the design for the long waits, because retries
+ * inside the transaction's workflow break what the schedule's days require:
  * - the transaction's workflow would stay open, holding its activity, for the whole schedule (5 s
  *   to 27.5 h on a dead endpoint): the payment's and the debit's results wait for the merchant's
  *   endpoint, the mandate workflow (which tells the merchant of a debit it cancels) stalls mid-way,
@@ -31,8 +22,8 @@
  * and X-Webhook-Id (after the activity's 30 s start-to-close timeout inline, after the 10 s workflow
  * task timeout here; test/api/webhook-worker-crash.test.ts); the retries design numbers its attempts
  * from the store's log, so a crash would cost it no step of the schedule either.
- * Issue 35 took the cheaper design for the short waits only: the first-attempt activity retries
- * itself (nextRetryDelay) while the schedule's waits since attempt 1 stay within
+ * The short waits take the cheaper design: the first-attempt activity retries itself
+ * (nextRetryDelay) while the schedule's waits since attempt 1 stay within
  * WEBHOOK_QUICK_RETRIES_WITHIN (default 5 s, at most 30 s: attempt 2 of the default schedule), and
  * hands over after that. A transient failure then costs no second workflow, and the transaction's
  * workflow is held at most that long; every reason above still holds for the long waits. This
@@ -89,7 +80,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const first = (input.fromAttempt ?? 1) - 1;
   for (let i = first; i < scheduleMs.length; i++) {
     const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]) : scheduleMs[i];
-    // Issue 35: a hand-over started with its first wait as the start delay has waited already.
+    // A hand-over started with its first wait as the start delay has waited already.
     const waited = i === first && input.waitedBeforeStart === true && patched('webhook-first-wait-as-start-delay');
     if (wait > 0 && !waited) await sleep(wait);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.

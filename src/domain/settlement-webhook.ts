@@ -3,9 +3,9 @@ import type { Settlement } from './settlement';
 import { rupeesText } from './money';
 
 /**
- * The `settlement.processed` webhook (issue 34), sent to merchants who opt in when a settlement is
- * paid. It travels the payment webhooks' machinery: its JSON is the `txnData` text, checksummed and
- * signed the same way, in the merchant's body format.
+ * The `settlement.processed` webhook, sent to merchants who opt in when a settlement is paid. It
+ * travels the payment webhooks' machinery: its JSON is the `txnData` text, checksummed and signed
+ * the same way, in the merchant's body format.
  */
 export const SETTLEMENT_PROCESSED = 'settlement.processed';
 

@@ -1,8 +1,9 @@
 import type { Paise } from './money';
 
 /**
- * Settlements (issue 34): one settlement per merchant and settlement date (the date of the bank's
- * UTR, IST), its `_id` the workflow id `settlement:<merchantIdentifier>:<yyyy-MM-dd>`.
+ * Settlements (design.md, Settlements and split payments): one settlement per merchant and
+ * settlement date (the date of the bank's UTR, IST), its `_id` the workflow id
+ * `settlement:<merchantIdentifier>:<yyyy-MM-dd>`.
  */
 export type SettlementState = 'open' | 'payout_requested' | 'paid' | 'carried_forward' | 'payout_refused' | 'held';
 

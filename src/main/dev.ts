@@ -26,7 +26,7 @@ import { createLogger } from '../logger';
 import { activityDeps, apiDeps, openRuntime, type Runtime } from '../runtime';
 import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
-import { createGatewayWorker } from '../temporal/worker';
+import { createGatewayWorker } from './gateway-worker';
 import { temporalTls } from '../temporal/tls';
 import { closeServers, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';

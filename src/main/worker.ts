@@ -2,7 +2,7 @@
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
 import { ensureWorkerSchedules } from '../temporal/schedules';
-import { createGatewayWorker } from '../temporal/worker';
+import { createGatewayWorker } from './gateway-worker';
 import { temporalTls } from '../temporal/tls';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';

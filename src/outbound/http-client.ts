@@ -6,9 +6,9 @@ import type { LookupFunction } from 'node:net';
  * The gateway's one outbound HTTP client: the bank protocol (src/bank/signed-http.ts), webhook
  * attempts and the dashboard's test webhook (src/outbound/webhook-post.ts) all send through it.
  *
- * node:http rather than fetch or undici's own API (bench/outbound-http.ts, measured in
- * docs/contributors/benchmarks.md): about a third of fetch's cost per call, within 0.2 ms of
- * undici.request, no dependency, and it takes the address-checking `lookup` per request.
+ * node:http rather than fetch or undici's own API: cheaper per call than fetch and as fast as
+ * undici.request (`npm run bench:outbound`, figures in docs/contributors/benchmarks.md), no
+ * dependency, and it takes the address-checking `lookup` per request.
  */
 
 export interface OutboundRequest {

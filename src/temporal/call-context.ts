@@ -3,8 +3,9 @@ import type { Connection } from '@temporalio/client';
 /**
  * Temporal's client keeps a call's deadline, abort signal and metadata in an AsyncLocalStorage of
  * its connection. On Node 20 an enabled AsyncLocalStorage runs an async hook for every promise the
- * process makes (2.4 times the cost of an awaited promise here), and the client enables its own for
- * good when it connects (its first call has a deadline). The gateway keeps it enabled only while a
+ * process makes (several times the cost of an awaited promise: docs/contributors/benchmarks.md,
+ * Status API), and the client enables its own for good when it connects (its first call has a
+ * deadline). The gateway keeps it enabled only while a
  * call that sets such a context runs: disabled once connected, and again when the last of those
  * calls ends. A call without a context of its own reads none either way.
  */

@@ -33,8 +33,8 @@ export interface WebhookDeliveryInput {
    */
   retryAfterMs?: number;
   /**
-   * Started with that wait as the workflow's start delay (issue 35): the server held the first
-   * workflow task back, so the workflow sends attempt `fromAttempt` at once, with no timer of its own.
+   * Started with that wait as the workflow's start delay: the server held the first workflow task
+   * back, so the workflow sends attempt `fromAttempt` at once, with no timer of its own.
    */
   waitedBeforeStart?: true;
 }

@@ -4,7 +4,7 @@ import type { Paise } from '../domain/money';
 import type { ChargebackChange, Transaction } from '../domain/transaction';
 import { updateDeliveryId } from '../domain/webhook-update';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
-import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
 
 export type ChargebackResult =
   | { kind: 'applied'; transaction: Transaction }

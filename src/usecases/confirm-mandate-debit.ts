@@ -3,8 +3,7 @@ import { paiseToWire } from '../domain/money';
 import { formatIstDateTime } from '../domain/ist-time';
 import { isInPeakWindow } from '../domain/peak-windows';
 import type { Merchant } from '../domain/merchant';
-import { confirmDebitUpdate } from '../temporal/mandate-messages';
-import { mandateDebitWorkflowId } from '../temporal/workflow-ids';
+import { mandateDebitWorkflowClient } from '../temporal/mandate-debit-client';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
 
 /**
@@ -27,9 +26,7 @@ export async function confirmMandateDebit(
   const now = deps.now();
   if (isInPeakWindow(now)) return { key: 'peakTime', bankPostData: null };
   try {
-    await deps.temporal.workflow
-      .getHandle(mandateDebitWorkflowId(merchantIdentifier, r.orderId))
-      .executeUpdate(confirmDebitUpdate);
+    await mandateDebitWorkflowClient(deps.temporal).confirm({ merchantIdentifier, orderId: r.orderId });
   } catch (e) {
     if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return nothing;
     throw e;

@@ -1,5 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { newTxnId } from '../domain/identifiers';
@@ -7,14 +6,11 @@ import { istStartOfDay, parseIstDateTime } from '../domain/ist-time';
 import { type Mandate, type MandateRequest, type MandateResponseKey } from '../domain/mandate';
 import { firstDebitOrderIds, firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
 import { mandateIntentUrls } from '../domain/mandate-intent';
-import { formatRupees } from '../domain/money';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { MandateRepository } from '../store/mandate-repository';
 import type { Merchant } from '../domain/merchant';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
-import { KindKey, MandateStateKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
-import { mandateWorkflowId } from '../temporal/workflow-ids';
-import { MANDATE_WORKFLOW_TYPE, type MandateWorkflow } from '../temporal/mandate-contract';
+import { mandateWorkflowClient } from '../temporal/mandate-client';
 
 export interface MandateDeps {
   config: Config;
@@ -149,41 +145,26 @@ export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWo
  * remembers it. Call it only for a mandate the store holds CREATED.
  */
 export async function ensureMandateWorkflow(deps: MandateWorkflowDeps, m: Mandate): Promise<void> {
-  try {
-    await deps.temporal.workflow.start<MandateWorkflow>(MANDATE_WORKFLOW_TYPE, {
-      workflowId: mandateWorkflowId(m.merchantIdentifier, m.orderId),
-      taskQueue: deps.taskQueue,
-      args: [
-        {
-          merchantIdentifier: m.merchantIdentifier,
-          orderId: m.orderId,
-          txnId: m.txnId,
-          payerVpa: m.payerVpa,
-          frequency: m.frequency,
-          validUntilMs: m.validUntil.getTime(),
-          productDescription: m.productDescription,
-          firstDebit: m.firstDebit
-            ? { orderId: firstDebitOrderIdOf(m), txnId: firstDebitTxnId(m.txnId), amountPaise: m.firstDebitAmountPaise! }
-            : null,
-          payerAnswerDelayMs: deps.payerAnswerDelayMs,
-          debitRetryIntervalMs: deps.debitRetryIntervalMs,
-          ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
-          updatesPerRun: deps.updatesPerRun,
-        },
-      ],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: MerchantIdKey, value: m.merchantIdentifier },
-        { key: OrderIdKey, value: m.orderId },
-        { key: KindKey, value: 'mandate' },
-        { key: MandateStateKey, value: 'CREATED' },
-      ],
-      memo: { txnId: m.txnId, maxAmount: formatRupees(m.maxAmountPaise), frequency: m.frequency, mode: m.mode },
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
+  await mandateWorkflowClient(deps.temporal).startUnlessExists(
+    deps.taskQueue,
+    {
+      merchantIdentifier: m.merchantIdentifier,
+      orderId: m.orderId,
+      txnId: m.txnId,
+      payerVpa: m.payerVpa,
+      frequency: m.frequency,
+      validUntilMs: m.validUntil.getTime(),
+      productDescription: m.productDescription,
+      firstDebit: m.firstDebit
+        ? { orderId: firstDebitOrderIdOf(m), txnId: firstDebitTxnId(m.txnId), amountPaise: m.firstDebitAmountPaise! }
+        : null,
+      payerAnswerDelayMs: deps.payerAnswerDelayMs,
+      debitRetryIntervalMs: deps.debitRetryIntervalMs,
+      ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+      updatesPerRun: deps.updatesPerRun,
+    },
+    { maxAmountPaise: m.maxAmountPaise, mode: m.mode },
+  );
 }
 
 /** `ddMMyyyy` of an IST date as sent (`yyyy-MM-dd`). */

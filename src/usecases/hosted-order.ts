@@ -1,4 +1,4 @@
-import type { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { BankRedirect } from '../bank/connector';
 import { CHECKOUT_TOKEN_PATTERN, type Checkout } from '../domain/checkout';
 import type { Merchant } from '../domain/merchant';
@@ -8,9 +8,7 @@ import type { CheckoutRepository } from '../store/checkout-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
-import { withCallContext } from '../temporal/call-context';
-import { awaitBankRedirectUpdate, bankRedirectQuery } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { paymentWorkflowClient } from '../temporal/payment-client';
 
 /*
  * The order behind a payer's page (a hosted checkout, a payment link): read by the page's token,
@@ -59,9 +57,7 @@ async function withOrder<Page extends OrderRef>(deps: OrderDeps, page: Page | nu
 /** The bank page the payer must visit, once the order's workflow has it (card and net banking over http). */
 export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef): Promise<BankRedirect | null> {
   try {
-    return await deps.temporal.workflow
-      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
-      .query(bankRedirectQuery);
+    return await paymentWorkflowClient(deps.temporal).bankRedirect(order);
   } catch (e) {
     if ((e as Error).name === 'WorkflowNotFoundError' || (e as Error).name === 'QueryNotRegisteredError') return null;
     throw e;
@@ -74,11 +70,8 @@ export async function bankRedirectOf(deps: { temporal: Client }, order: OrderRef
  * worker of a release without the update, or a bank slower than that: what the query says now.
  */
 export async function awaitBankRedirect(deps: { temporal: Client }, order: OrderRef): Promise<BankRedirect | null> {
-  const handle = deps.temporal.workflow.getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId));
   try {
-    return await withCallContext(deps.temporal.connection as Connection, () =>
-      deps.temporal.withAbortSignal(AbortSignal.timeout(5_000), () => handle.executeUpdate(awaitBankRedirectUpdate)),
-    );
+    return await paymentWorkflowClient(deps.temporal).awaitBankRedirect(order, 5_000);
   } catch {
     return bankRedirectOf(deps, order);
   }

@@ -7,8 +7,8 @@ import { paiseToWire, type Paise } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
 import type { Merchant } from '../domain/merchant';
 import { MandateFailure } from '../temporal/mandate-contract';
-import { notifyDebitUpdate, type NotifyDebitRequest } from '../temporal/mandate-messages';
-import { mandateWorkflowId } from '../temporal/workflow-ids';
+import { mandateWorkflowClient } from '../temporal/mandate-client';
+import type { NotifyDebitRequest } from '../temporal/mandate-messages';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
 import { acrossHandOver, refusalType } from './mandate-hand-over';
 
@@ -68,10 +68,7 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
   };
   try {
     const result = await acrossHandOver(() =>
-      deps.temporal.workflow
-        .getHandle(mandateWorkflowId(merchantIdentifier, parent.orderId))
-        // The update id is the debit's orderId: a retried call gets the first call's result.
-        .executeUpdate(notifyDebitUpdate, { args: [request], updateId: `notify:${r.orderId}` }),
+      mandateWorkflowClient(deps.temporal).notifyDebit({ merchantIdentifier, orderId: parent.orderId }, request),
     );
     return result.kind === 'notified' ? scheduled : refused(result.reason);
   } catch (e) {

@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { BankAnswer } from '../bank/connector';
 import type { OrderRef } from '../store/transaction-repository';
-import { bankAnswerUpdate } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { paymentWorkflowClient } from '../temporal/payment-client';
 
 /**
  * Offers a bank's late answer (a callback, a reconciliation line) to the order's payment workflow.
@@ -12,9 +11,7 @@ import { paymentWorkflowId } from '../temporal/workflow-ids';
  */
 export async function offerBankAnswer(temporal: Client, order: OrderRef, answer: BankAnswer): Promise<boolean> {
   try {
-    await temporal.workflow
-      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
-      .executeUpdate(bankAnswerUpdate, { args: [answer] });
+    await paymentWorkflowClient(temporal).offerBankAnswer(order, answer);
     return true;
   } catch (e) {
     if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return false;

@@ -2,8 +2,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import type { PaymentInstrument } from '../domain/instrument';
 import type { Transaction } from '../domain/transaction';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
-import { qrPayerUpdate } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { paymentWorkflowClient } from '../temporal/payment-client';
 
 export type PayQrResult =
   | { kind: 'accepted'; transaction: Transaction }
@@ -37,9 +36,7 @@ export async function payQr(
  */
 export async function offerPayer(temporal: Client, order: OrderRef, payer: PaymentInstrument): Promise<boolean> {
   try {
-    await temporal.workflow
-      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
-      .executeUpdate(qrPayerUpdate, { args: [payer] });
+    await paymentWorkflowClient(temporal).offerPayer(order, payer);
     return true;
   } catch (e) {
     // Refused by the validator, or the workflow already finished (expired).

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { PaymentInstrument } from '../domain/instrument';
 import type { OrderRef } from '../store/transaction-repository';
-import { payerCancelUpdate, paymentStageQuery, type PaymentStage } from '../temporal/payment-messages';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
+import { paymentWorkflowClient } from '../temporal/payment-client';
+import type { PaymentStage } from '../temporal/payment-messages';
 import { offerPayer } from './pay-qr';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
@@ -35,9 +35,7 @@ export async function cancelWaitingOrder(
 ): Promise<'cancelled' | 'notOpen'> {
   if (!(await ensureOpen(deps, order, kind))) return 'notOpen';
   try {
-    await deps.temporal.workflow
-      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
-      .executeUpdate(payerCancelUpdate);
+    await paymentWorkflowClient(deps.temporal).cancelByPayer(order);
     return 'cancelled';
   } catch (e) {
     if (e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError) return 'notOpen';
@@ -57,9 +55,7 @@ async function ensureOpen(deps: StartPaymentDeps, order: OrderRef, kind: PageOrd
 /** Where the order's payment workflow is; a workflow not started yet is waiting for its payer all the same. */
 export async function paymentStage(deps: Pick<StartPaymentDeps, 'temporal'>, order: OrderRef): Promise<PaymentStage> {
   try {
-    return await deps.temporal.workflow
-      .getHandle(paymentWorkflowId(order.merchantIdentifier, order.orderId))
-      .query(paymentStageQuery);
+    return await paymentWorkflowClient(deps.temporal).stage(order);
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) return 'awaiting-payer';
     throw e;

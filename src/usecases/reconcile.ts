@@ -2,12 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { parseReconciliationFile } from '../domain/reconciliation';
 import type { ReconciliationReport, ReconciliationRepository } from '../store/reconciliation-repository';
-import { KindKey } from '../temporal/search-attributes';
-import {
-  RECONCILIATION_WORKFLOW_TYPE,
-  reconciliationWorkflowId,
-  type ReconciliationWorkflow,
-} from '../temporal/reconciliation-contract';
+import { reconciliationWorkflowClient } from '../temporal/reconciliation-client';
 
 export const RECONCILIATION_BATCH_SIZE = 500;
 
@@ -23,13 +18,11 @@ export async function startReconciliation(
   const parsed = parseReconciliationFile(fileText);
   const reconciliationId = `rcn-${randomBytes(8).toString('hex')}`;
   const batches = await deps.reconciliations.create(reconciliationId, parsed, RECONCILIATION_BATCH_SIZE, deps.now());
-  await deps.temporal.workflow.start<ReconciliationWorkflow>(RECONCILIATION_WORKFLOW_TYPE, {
-    workflowId: reconciliationWorkflowId(reconciliationId),
-    taskQueue: deps.taskQueue,
-    args: [{ reconciliationId, batches }],
-    typedSearchAttributes: [{ key: KindKey, value: 'reconciliation' }],
-    memo: { lines: parsed.lines, unparsable: parsed.rejected.length, batches },
-  });
+  await reconciliationWorkflowClient(deps.temporal).start(
+    deps.taskQueue,
+    { reconciliationId, batches },
+    { lines: parsed.lines, unparsable: parsed.rejected.length },
+  );
   return reconciliationId;
 }
 

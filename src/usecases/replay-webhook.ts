@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { WebhookRepository } from '../store/webhook-repository';
-import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
 
 export interface ReplayDeps {
   webhooks: WebhookRepository;

@@ -1,13 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Transaction } from '../domain/transaction';
 import type { LateUpdate } from '../domain/webhook-late';
-import { KindKey, MerchantIdKey } from '../temporal/search-attributes';
-import {
-  lateUpdateSignal,
-  WEBHOOK_BATCH_WORKFLOW_TYPE,
-  webhookBatchWorkflowId,
-  type WebhookBatchWorkflow,
-} from '../temporal/webhook-batch-contract';
+import { webhookBatchWorkflowClient } from '../temporal/webhook-batch-client';
 
 export interface LateUpdateDeps {
   temporal: Client;
@@ -22,23 +16,15 @@ export interface LateUpdateDeps {
  * non-real-time webhook: it joins the merchant's batching workflow, started if it is not running.
  */
 export async function reportLateUpdate(deps: LateUpdateDeps, merchantIdentifier: string, update: LateUpdate): Promise<void> {
-  await deps.temporal.workflow.signalWithStart<WebhookBatchWorkflow, [LateUpdate]>(WEBHOOK_BATCH_WORKFLOW_TYPE, {
-    workflowId: webhookBatchWorkflowId(merchantIdentifier),
-    taskQueue: deps.taskQueue,
-    args: [
-      {
-        merchantIdentifier,
-        windowMs: deps.webhookBatchWindowMs,
-        ...(deps.webhookBatchSignalsPerRun === undefined ? {} : { signalsPerRun: deps.webhookBatchSignalsPerRun }),
-      },
-    ],
-    signal: lateUpdateSignal,
-    signalArgs: [update],
-    typedSearchAttributes: [
-      { key: MerchantIdKey, value: merchantIdentifier },
-      { key: KindKey, value: 'webhook-batch' },
-    ],
-  });
+  await webhookBatchWorkflowClient(deps.temporal).addLateUpdate(
+    deps.taskQueue,
+    {
+      merchantIdentifier,
+      windowMs: deps.webhookBatchWindowMs,
+      ...(deps.webhookBatchSignalsPerRun === undefined ? {} : { signalsPerRun: deps.webhookBatchSignalsPerRun }),
+    },
+    update,
+  );
 }
 
 /** A delayed success (from reconciliation) as the non-real-time webhook carries it: at its success time. */

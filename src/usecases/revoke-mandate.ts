@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { MandateState } from '../domain/mandate';
 import type { OrderRef } from '../store/transaction-repository';
-import { revokeMandateUpdate } from '../temporal/mandate-messages';
-import { mandateWorkflowId } from '../temporal/workflow-ids';
+import { mandateWorkflowClient } from '../temporal/mandate-client';
 import type { MandateDeps } from './create-mandate';
 import { acrossHandOver } from './mandate-hand-over';
 
@@ -14,11 +13,7 @@ export async function revokeMandate(deps: Pick<MandateDeps, 'mandates' | 'tempor
   const mandate = await deps.mandates.findByOrder(order);
   if (!mandate) return { kind: 'unknownMandate' };
   try {
-    const state = await acrossHandOver(() =>
-      deps.temporal.workflow
-        .getHandle(mandateWorkflowId(order.merchantIdentifier, order.orderId))
-        .executeUpdate(revokeMandateUpdate),
-    );
+    const state = await acrossHandOver(() => mandateWorkflowClient(deps.temporal).revoke(order));
     return { kind: 'ended', state };
   } catch (e) {
     if (!(e instanceof WorkflowUpdateFailedError || e instanceof WorkflowNotFoundError)) throw e;

@@ -11,7 +11,7 @@ import {
   type SettlementAccountInput,
 } from '../domain/settlement-account';
 import { type AccountChange, SettlementAccountRepository } from '../store/settlement-account-repository';
-import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
 import { auditTrail } from './audit-trail';
 import { wakeHeldSettlements } from './settlement-operations';
 

@@ -14,7 +14,7 @@ import {
 import { istDate } from '../domain/ist-time';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementRepository } from '../store/settlement-repository';
-import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-start';
+import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-client';
 
 /** Items each list of needs attention holds at most (the metric counts these too). */
 export const ATTENTION_LIMIT = 100;

@@ -8,8 +8,7 @@ import type { FeePlan } from '../domain/settlement-fees';
 import { defaultFeePlan, settlementCalendar } from '../settlement-runtime';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
-import { releaseSettlementSignal } from '../temporal/settlement-contract';
-import { runSettlement, type SettlementRunOutcome } from '../temporal/settlement-start';
+import { releaseSettlement, runSettlement, type SettlementRunOutcome } from '../temporal/settlement-client';
 import { settlementAttention, type SettlementAttentionDeps } from './settlement-attention';
 
 export interface SettlementOperationDeps {
@@ -103,7 +102,7 @@ export async function wakeHeldSettlements(deps: { store: { db: Db }; temporal: C
   const signalled: string[] = [];
   for (const s of await new SettlementRepository(deps.store.db).held(merchantIdentifier)) {
     try {
-      await deps.temporal.workflow.getHandle(s._id).signal(releaseSettlementSignal);
+      await releaseSettlement(deps.temporal, s._id);
       signalled.push(s._id);
     } catch (e) {
       // A held settlement whose workflow is gone (terminated by an operator): nothing waits to be told.

@@ -1,14 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
-import { awaitsPayer, describeInstrument, type PaymentInstrument } from '../domain/instrument';
-import { formatRupees } from '../domain/money';
+import { awaitsPayer, describeInstrument } from '../domain/instrument';
 import type { Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
-import { KindKey, MerchantIdKey, OrderIdKey, TxnStatusKey } from '../temporal/search-attributes';
-import { paymentWorkflowId } from '../temporal/workflow-ids';
-import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow } from '../temporal/payment-contract';
+import { paymentWorkflowClient } from '../temporal/payment-client';
 
 /** What starts a payment: the order fields of the transaction it stores. */
 export type PaymentRequest = Pick<
@@ -92,44 +88,17 @@ export async function ensurePaymentWorkflow(
   // A QR's payer window runs from the order's creation, also when the workflow starts late (the sweep).
   const deadline = t.payerDeadline?.getTime() ?? t.createdAt.getTime() + deps.qrExpiryMs;
   const awaitPayerMs = awaitsPayer(t.instrument) ? Math.max(1, deadline - deps.now().getTime()) : undefined;
-  try {
-    await deps.temporal.workflow.start<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, {
-      workflowId: paymentWorkflowId(t.merchantIdentifier, t.orderId),
-      taskQueue: deps.taskQueue,
-      args: [
-        {
-          txnId: t.txnId,
-          merchantIdentifier: t.merchantIdentifier,
-          orderId: t.orderId,
-          amountPaise: t.amountPaise,
-          instrument: t.instrument,
-          bankTimeoutMs: deps.bankTimeoutMs,
-          ...(awaitPayerMs !== undefined ? { awaitPayerMs } : {}),
-          ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
-        },
-      ],
-      // Running: reuse it. Closed: refuse, the order already has its result.
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: MerchantIdKey, value: t.merchantIdentifier },
-        { key: OrderIdKey, value: t.orderId },
-        { key: TxnStatusKey, value: 'Pending' },
-        { key: KindKey, value: PAYMENT_KIND[t.instrument.kind] ?? 'payment' },
-      ],
-      memo: { txnId: t.txnId, amount: formatRupees(t.amountPaise), instrument: describeInstrument(t.instrument) },
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
+  await paymentWorkflowClient(deps.temporal).startUnlessExists(deps.taskQueue, {
+    txnId: t.txnId,
+    merchantIdentifier: t.merchantIdentifier,
+    orderId: t.orderId,
+    amountPaise: t.amountPaise,
+    instrument: t.instrument,
+    bankTimeoutMs: deps.bankTimeoutMs,
+    ...(awaitPayerMs !== undefined ? { awaitPayerMs } : {}),
+    ...(deps.realtimeWebhook === false ? { realtimeWebhook: false } : {}),
+  });
 }
-
-/** Temporal UI's Kind of a payment workflow, by how the order is paid. */
-const PAYMENT_KIND: Partial<Record<PaymentInstrument['kind'], string>> = {
-  UPI_QR: 'qr-payment',
-  PAYMENT_LINK: 'payment-link',
-  CHECKOUT: 'checkout',
-};
 
 /** A repeated request is the same order when what the payer was asked to pay is the same. */
 function sameOrder(t: Transaction, r: PaymentRequest): boolean {

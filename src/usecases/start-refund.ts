@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import { formatRupees, type Paise } from '../domain/money';
+import type { Paise } from '../domain/money';
 import type { Db } from 'mongodb';
 import {
   decideRefund,
@@ -16,9 +15,7 @@ import {
 import type { RefundEntry, Transaction } from '../domain/transaction';
 import { RefundRequestRepository } from '../store/refund-request-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
-import { KindKey, MerchantIdKey, OrderIdKey } from '../temporal/search-attributes';
-import { refundWorkflowId } from '../temporal/workflow-ids';
-import { REFUND_WORKFLOW_TYPE, type RefundWorkflow } from '../temporal/refund-contract';
+import { refundWorkflowClient } from '../temporal/refund-client';
 
 export type RefundRequest = {
   merchantIdentifier: string;
@@ -166,32 +163,14 @@ export async function ensureRefundWorkflow(
   t: Transaction,
   e: RefundEntry,
 ) {
-  try {
-    await deps.temporal.workflow.start<RefundWorkflow>(REFUND_WORKFLOW_TYPE, {
-      workflowId: refundWorkflowId(t.merchantIdentifier, t.orderId, e.merchantRefId),
-      taskQueue: deps.taskQueue,
-      args: [
-        {
-          merchantIdentifier: t.merchantIdentifier,
-          orderId: t.orderId,
-          txnId: t.txnId,
-          bankRefNum: t.bankRefNum,
-          merchantRefId: e.merchantRefId,
-          amountPaise: e.amountPaise,
-          reason: e.updateReason ?? '',
-          reportLate: e.auto === true,
-        },
-      ],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: MerchantIdKey, value: t.merchantIdentifier },
-        { key: OrderIdKey, value: t.orderId },
-        { key: KindKey, value: 'refund' },
-      ],
-      memo: { txnId: t.txnId, merchantRefId: e.merchantRefId, amount: formatRupees(e.amountPaise), reason: e.updateReason ?? '' },
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-  }
+  await refundWorkflowClient(deps.temporal).startUnlessExists(deps.taskQueue, {
+    merchantIdentifier: t.merchantIdentifier,
+    orderId: t.orderId,
+    txnId: t.txnId,
+    bankRefNum: t.bankRefNum,
+    merchantRefId: e.merchantRefId,
+    amountPaise: e.amountPaise,
+    reason: e.updateReason ?? '',
+    reportLate: e.auto === true,
+  });
 }

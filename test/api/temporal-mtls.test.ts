@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import type { ActivityDeps } from '../../activities';
 import { connectTemporalClient } from '../../src/temporal/client';
 import { temporalTls } from '../../src/temporal/tls';
-import { createGatewayWorker } from '../../src/temporal/worker';
+import { createGatewayWorker } from '../../src/main/gateway-worker';
 import { startTestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { testTemporal } from '../support/servers';

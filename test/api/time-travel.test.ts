@@ -5,7 +5,7 @@ import { activityDeps } from '../../src/runtime';
 import { testServiceOf } from '../../src/temporal/client';
 import { pendingSweepInput } from '../../src/temporal/schedules';
 import { mandateDebitStageQuery } from '../../src/temporal/mandate-messages';
-import { createGatewayWorker } from '../../src/temporal/worker';
+import { createGatewayWorker } from '../../src/main/gateway-worker';
 import { mandateDebitWorkflowId } from '../../src/temporal/workflow-ids';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, startTestGateway, type TestGateway } from '../support/gateway';

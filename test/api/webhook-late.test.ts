@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import { formatIstDateTimeMillis } from '../../src/domain/ist-time';
-import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-client';
 import { reportLateUpdate } from '../../src/usecases/report-late-update';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';

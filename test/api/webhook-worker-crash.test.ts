@@ -6,7 +6,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
-import { createGatewayWorker } from '../../src/temporal/worker';
+import { createGatewayWorker } from '../../src/main/gateway-worker';
 import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';

@@ -5,7 +5,7 @@ import { hmacSha256Hex } from '../../src/domain/checksum';
 import { activityDeps } from '../../src/runtime';
 import type { TransactionRepository } from '../../src/store/transaction-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
-import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-start';
+import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-client';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';

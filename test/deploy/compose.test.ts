@@ -969,11 +969,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     });
 
     it('ships the workflows the worker bundles at start', () => {
-      // src/temporal/worker.ts: require.resolve('../../workflows') from dist/src/temporal.
-      const workflows = path.posix.join(path.posix.resolve('/dist/src/temporal', '../../workflows'), 'index.js').slice(1);
+      // src/main/gateway-worker.ts: require.resolve('../../workflows') from dist/src/main.
+      const workflows = path.posix.join(path.posix.resolve('/dist/src/main', '../../workflows'), 'index.js').slice(1);
       assert.equal(workflows, 'dist/workflows/index.js');
       assert.ok(outputs.has(workflows), `the build emits ${workflows}`);
-      assert.ok(outputs.has('dist/src/temporal/worker.js'));
+      assert.ok(outputs.has('dist/src/main/gateway-worker.js'));
       assert.equal(
         builtFileOf(['node', 'dist/workflows/index.js'], workdir(runtime)),
         workflows,

@@ -8,7 +8,7 @@ import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
-import { createGatewayWorker } from '../../src/temporal/worker';
+import { createGatewayWorker } from '../../src/main/gateway-worker';
 import { temporalTls } from '../../src/temporal/tls';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';
 import type { BankSimulator } from '../../src/bank/simulator/server';

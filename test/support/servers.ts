@@ -11,7 +11,7 @@ import { temporalCliPath, temporalTestServerPath } from '../../src/devstack/path
 import { freePort, startProcess, waitForPort } from '../../src/devstack/process';
 import { configuredSearchAttributes } from '../../src/devstack/temporal-server';
 import { registerSearchAttributes } from '../../src/temporal/register-search-attributes';
-import { installWorkerRuntime, workflowsPath } from '../../src/temporal/worker';
+import { installWorkerRuntime, workflowsPath } from '../../src/main/gateway-worker';
 import { loadedSupport } from './loaded-support';
 import { unpatchedFerretdbBinary } from './unpatched-ferretdb';
 

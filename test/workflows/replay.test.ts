@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { installWorkerRuntime } from '../../src/temporal/worker';
+import { installWorkerRuntime } from '../../src/main/gateway-worker';
 import { workflowBundle } from '../support/servers';
 
 const dir = path.join(__dirname, 'histories');

@@ -13,8 +13,8 @@ import {
  * repeated start (a retried activity whose first start succeeded, a workflow ensuring its webhook
  * again) is the same delivery, never a second call. A replay carries `replayOf` in its memo too.
  * `startDelayMs`: the wait before its first attempt, served by the server before the workflow's first
- * task (issue 35: a hand-over after a failed first attempt then costs one workflow task, not a timer
- * and two tasks). The workflow id exists from the start, so a repeated start is still refused.
+ * task, so a hand-over after a failed first attempt costs one workflow task, not a timer and two
+ * tasks. The workflow id exists from the start, so a repeated start is still refused.
  */
 export async function startWebhookDeliveryWorkflow(
   deps: { temporal: Client; taskQueue: string },

@@ -9,9 +9,9 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
-import { gatewayDataConverter } from './payload-codec';
-import { connectingTo } from './tls';
-import type { TestServerClock } from './test-server-clock';
+import { gatewayDataConverter } from '../temporal/payload-codec';
+import { connectingTo } from '../temporal/tls';
+import type { TestServerClock } from '../temporal/test-server-clock';
 
 export interface WorkerOptions {
   address: string;

@@ -8,11 +8,17 @@ import {
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { WorkflowRunStatus } from '../domain/settlement-attention';
 import {
+  releaseSettlementSignal,
   SETTLEMENT_WORKFLOW_TYPE,
   settlementWorkflowId,
   type SettlementWorkflow,
   type SettlementWorkflowInput,
 } from './settlement-contract';
+
+/*
+ * The settlement workflow as its callers see it (workflows/settlement.ts): its start (id, options),
+ * the status of its runs, the operator's run command and the release signal.
+ */
 
 /**
  * Starts `settlement:<merchant>:<date>` unless it runs or has completed; true when this call
@@ -85,4 +91,9 @@ export async function runSettlement(
   if (await startSettlement(deps, input)) return 'started';
   const status = await settlementRunStatus(deps.temporal, settlementWorkflowId(input.merchantIdentifier, input.settlementDate));
   return status === 'RUNNING' ? 'already_running' : 'already_completed';
+}
+
+/** Tells a settlement waiting in `held` to look again (releaseSettlementSignal); WorkflowNotFoundError when its workflow is gone. */
+export async function releaseSettlement(temporal: Client, settlementId: string): Promise<void> {
+  await temporal.workflow.getHandle(settlementId).signal(releaseSettlementSignal);
 }
