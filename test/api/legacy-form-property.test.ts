@@ -15,8 +15,19 @@ import { legacyEntries, pluginForm } from '../support/plugin-forms';
  * /checktransaction. Nothing may happen but what the merchant signed for that endpoint: a page
  * only for the signed order, amount and returnUrl; no refund; no status read.
  *
- * FC_RUNS (default 150) and FC_SEED reproduce or widen a run.
+ * Besides blind rearrangements the attacker aims: they type a value that suits one of the
+ * endpoint's decisive names in a payer-typed field and rename that field to it (updateDesired on a
+ * '14'), or shift: they type the form's next values and their own joined by `''`, so the signed
+ * text re-splits under the kit's own names with theirs under the decisive one (the amount). What
+ * happened is read from the store (the order's amount and page, the refunds stored), not from the
+ * answer's code. A control posts each form as signed: a run where no genuine form opens a page
+ * tested nothing. test/api/legacy-form-plants.test.ts shows the property failing with the old
+ * bugs put back.
+ *
+ * FC_RUNS (default 300) and FC_SEED reproduce or widen a run.
  */
+/** Stands for another order's id in an aim: a fresh one at /transact, another paid one at the XML APIs. */
+const OTHER_ORDER = '<other order>';
 const UPDATE_NAMES = ['merchantIdentifier', 'orderId', 'mode', 'updateDesired', 'updateReason', 'amount', 'merchantRefId'];
 const CHECK_NAMES = ['merchantIdentifier', 'orderId', 'mode', 'submitButton'];
 const CHECKOUT_NAMES = [
@@ -29,16 +40,39 @@ const CHECKOUT_NAMES = [
   'productDescription',
 ];
 
+/** What an attacker aims at an endpoint's decisive names: the value they type, then rename it to. */
+const AIMS = {
+  checkout: { amount: ['900'], orderId: [OTHER_ORDER], returnUrl: ['https://evil.example/r'], currency: ['INR'] },
+  refund: { updateDesired: ['14', '22'], updateReason: ['Kumar', 'Test reason'], amount: ['900', '1'], orderId: [OTHER_ORDER] },
+  status: { orderId: [OTHER_ORDER], mode: ['0', '1'] },
+} as const;
+type Target = keyof typeof AIMS;
+
 type Op =
   | { kind: 'rename'; at: number; name: string }
   | { kind: 'move'; name: string; from: number }
   | { kind: 'merge'; at: number; length: number; name: string }
   | { kind: 'split'; at: number; name: string }
   | { kind: 'drop'; at: number }
-  | { kind: 'add'; at: number; name: string; value: string };
+  | { kind: 'add'; at: number; name: string; value: string }
+  | { kind: 'aim'; at: number; name: string; value: string }
+  | { kind: 'shift'; at: number; name: string; value: string };
+
+/** A shift reaches only names after a payer-typed field: at /transact, the amount (and a kit's late orderId). */
+const SHIFTED = new Set(['amount', 'orderId', 'updateDesired', 'updateReason']);
+
+const aimArb = (target: Target, kind: 'aim' | 'shift'): fc.Arbitrary<Op> =>
+  fc.oneof(
+    ...Object.entries(AIMS[target])
+      .filter(([name]) => kind === 'aim' || SHIFTED.has(name))
+      .map(([name, values]) =>
+        fc.record({ kind: fc.constant(kind), at: fc.nat(), name: fc.constant(name), value: fc.constantFrom(...values) }),
+      ),
+  );
 
 /** Rearrangements, naming fields with the endpoint's own names (an attacker aims at them) and a few others. */
-const opArb = (endpointNames: string[]): fc.Arbitrary<Op> => {
+const opArb = (target: Target): fc.Arbitrary<Op> => {
+  const endpointNames = NAMES_OF[target];
   const NAMES = [...endpointNames, ...endpointNames, 'x', 'y', 'btn_submit', 'udf1'];
   return fc.oneof(
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('rename' as const), at: fc.nat(), name: fc.constantFrom(...NAMES) }) },
@@ -70,12 +104,48 @@ const opArb = (endpointNames: string[]): fc.Arbitrary<Op> => {
         value: fc.constantFrom('', '1', '14'),
       }),
     },
+    { weight: 6, arbitrary: aimArb(target, 'aim') },
+    { weight: 6, arbitrary: aimArb(target, 'shift') },
   );
 };
 const NAMES_OF = { checkout: CHECKOUT_NAMES, refund: UPDATE_NAMES, status: CHECK_NAMES };
 
+const joined = (values: readonly string[]) => values.join("''");
+
+/**
+ * What aims and shifts make the payer type, before the merchant signs: an aim types its value in a
+ * payer-typed field; a shift types, in a payer-typed field before the aimed name, what it held, the
+ * form's values up to that name and then its value, joined by `''` (so the signed text reads as the
+ * same names with the aimed one holding the value).
+ */
+function typedFor(
+  ops: readonly Op[],
+  payerTyped: readonly string[],
+  typed: Record<string, string>,
+  form: (t: Record<string, string>) => Pairs,
+) {
+  const t = { ...typed };
+  for (const op of ops) {
+    if ((op.kind !== 'aim' && op.kind !== 'shift') || payerTyped.length === 0) continue;
+    const payer = payerTyped[op.at % payerTyped.length]!;
+    if (op.kind === 'aim') {
+      t[payer] = op.value;
+      continue;
+    }
+    const f = form(t);
+    const [p, at] = [f.findIndex(([k]) => k === payer), f.findIndex(([k]) => k === op.name)];
+    if (p < 0 || at <= p || at + 1 >= f.length) continue;
+    t[payer] = joined(
+      f
+        .slice(p, at)
+        .map(([, v]) => v)
+        .concat(op.value),
+    );
+  }
+  return t;
+}
 /** Applies one rearrangement to the fields (checksum left out); the quoted text is kept by rename, move, merge and split. */
-function apply(fields: Pairs, op: Op, payerAt: number[]): Pairs {
+function apply(fields: Pairs, op: Op, payerAt: number[], payerNames: readonly string[]): Pairs {
   const f = fields.map(([k, v]) => [k, v] as [string, string]);
   const i = (n: number) => n % Math.max(f.length, 1);
   switch (op.kind) {
@@ -112,6 +182,30 @@ function apply(fields: Pairs, op: Op, payerAt: number[]): Pairs {
       return f.filter((_, n) => n !== i(op.at));
     case 'add':
       return [...f.slice(0, i(op.at)), [op.name, op.value], ...f.slice(i(op.at))];
+    case 'aim': {
+      // The typed field takes the aimed name; a field already holding that name goes under another.
+      const at = f.findIndex(([k]) => k === payerNames[op.at % Math.max(payerNames.length, 1)]);
+      if (at < 0) return f;
+      return f.map(([k, v], n) => (n === at ? [op.name, v] : k === op.name ? [`f${n}`, v] : [k, v]));
+    }
+    case 'shift': {
+      // The typed value split into its parts under the names that follow it; the signed values it
+      // pushed along merged into the field after the aimed one. The names stay as the kit posts them.
+      const at = f.findIndex(([k]) => k === payerNames[op.at % Math.max(payerNames.length, 1)]);
+      const extra = f.findIndex(([k]) => k === op.name) - at;
+      const typed = at < 0 ? [] : f[at]![1].split("''");
+      if (at < 0 || extra <= 0 || typed.length <= extra) return f;
+      const parts = [joined(typed.slice(0, typed.length - extra)), ...typed.slice(typed.length - extra)];
+      const values = [...f.slice(0, at).map(([, v]) => v), ...parts, ...f.slice(at + 1).map(([, v]) => v)];
+      const into = at + parts.length;
+      if (into + extra >= values.length) return f;
+      const regrouped = [
+        ...values.slice(0, into),
+        joined(values.slice(into, into + extra + 1)),
+        ...values.slice(into + extra + 1),
+      ];
+      return f.map(([k], n) => [k, regrouped[n]!] as [string, string]);
+    }
   }
 }
 
@@ -155,10 +249,19 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
     status: '/checktransaction: no status read',
   } as const;
   for (const [target, what] of Object.entries(targets)) {
-    it(`${what}, for any signed fixture form`, () => property(target as keyof typeof targets));
+    it(`${what}, for any signed fixture form`, () => property(target as Target));
   }
 
-  async function property(target: 'checkout' | 'refund' | 'status') {
+  let controlsOpened = 0;
+  const refundCount = async () => {
+    let n = 0;
+    for (const orderId of [paid, others])
+      n += (await storedTransaction(gw, merchant.merchantIdentifier, orderId))!.refunds.length;
+    return n;
+  };
+  const rupees = (paise: number) => `Rs ${(paise / 100).toFixed(2)}`;
+
+  async function property(target: Target) {
     const entries = legacyEntries().filter(({ entry }) => entry.endpoint.startsWith('/transact'));
     const typedValue = fc.constantFrom(
       '900',
@@ -176,24 +279,34 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
     await fc.assert(
       fc.asyncProperty(
         fc.nat({ max: entries.length - 1 }),
-        fc.array(typedValue, { minLength: 16, maxLength: 16 }),
+        // null: the field holds what a usual shopper types (a real e-mail address, a name).
+        fc.array(fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: typedValue }), {
+          minLength: 16,
+          maxLength: 16,
+        }),
         fc.boolean(),
-        fc.array(opArb(NAMES_OF[target]), { minLength: 1, maxLength: 4 }),
-        async (which, typed, rawSigned, ops) => {
+        fc.array(opArb(target), { minLength: 1, maxLength: 3 }),
+        async (which, typed, rawSigned, planned) => {
           const { fixture, entry } = entries[which]!;
           const fresh = newOrderId('prop');
-          const run = async (orderId: string): Promise<{ fields: Pairs; checksum: string; payerAt: number[] }> => {
-            const values = Object.fromEntries(entry.payerTyped.map((k, n) => [k, typed[n % typed.length]!]));
-            const form = pluginForm(fixture, entry, {
-              merchantIdentifier: merchant.merchantIdentifier,
-              secretKey: merchant.secretKey,
-              orderId,
-              amount: '50000000',
-              returnUrl: 'https://shop.example/zp/return',
-              txnDate: '2026-12-02',
-              typed: values,
-            });
-            const signedNames = entry.signedFields as string[];
+          // Another order: one the merchant never signed a form for, or (at the XML APIs) another paid one.
+          const other = target === 'checkout' ? newOrderId('stray') : others;
+          const ops = planned.map((op) => ('value' in op && op.value === OTHER_ORDER ? { ...op, value: other } : op));
+          const signedNames = entry.signedFields as string[];
+          const run = (orderId: string): { fields: Pairs; checksum: string; payerAt: number[] } => {
+            const formWith = (values: Record<string, string>) =>
+              pluginForm(fixture, entry, {
+                merchantIdentifier: merchant.merchantIdentifier,
+                secretKey: merchant.secretKey,
+                orderId,
+                amount: '50000000',
+                returnUrl: 'https://shop.example/zp/return',
+                txnDate: '2026-12-02',
+                typed: values,
+              });
+            const signedOf = (values: Record<string, string>) => formWith(values).filter(([k]) => signedNames.includes(k));
+            const base = Object.fromEntries(entry.payerTyped.flatMap((k, n) => (typed[n] === null ? [] : [[k, typed[n]!]])));
+            const form = formWith(typedFor(ops, entry.payerTyped, base, signedOf));
             const fields = form.filter(([k]) => signedNames.includes(k));
             // A merchant's own code signs the raw values, in the form's order.
             const checksum = rawSigned
@@ -202,49 +315,84 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
             const payerAt = fields.flatMap(([k], n) => (entry.payerTyped.includes(k) ? [n] : []));
             return { fields, checksum, payerAt };
           };
-          const mutate = ({ fields, checksum, payerAt }: Awaited<ReturnType<typeof run>>): Pairs => [
-            ...ops.reduce((f, op) => apply(f, op, payerAt), fields),
+          const mutate = ({ fields, checksum, payerAt }: ReturnType<typeof run>): Pairs => [
+            ...ops.reduce((f, op) => apply(f, op, payerAt, entry.payerTyped), fields),
             ['checksum', checksum],
           ];
 
-          // /transact and ?v=2, for a fresh order: a page only for the signed order, amount and returnUrl.
-          const checkout = mutate(await run(fresh));
-          for (const v of target === 'checkout' ? ['', '?v=2'] : []) {
-            const res = await postForm(`${gw.baseUrl}/transact${v}`, checkout);
-            assert.ok(res.status < 500, res.text);
-            if (res.status !== 303) continue;
-            const t = await storedTransaction(gw, merchant.merchantIdentifier, fresh);
-            assert.ok(t, `a page opened for another order: ${JSON.stringify(checkout)}`);
-            assert.equal(t.amountPaise, 50_000_000, `a page for another amount: ${JSON.stringify(checkout)}`);
-            const page = await gw.rt.store.db
+          if (target === 'checkout') {
+            // What the merchant signed: this order, the form's amount (typed by the payer on a donation
+            // form) and its returnUrl.
+            signedIds.add(fresh);
+            const signedForm = run(fresh);
+            const signed = new Map(signedForm.fields);
+            const checkout = mutate(signedForm);
+            const shown = JSON.stringify(checkout);
+            for (const v of ['', '?v=2']) {
+              const res = await postForm(`${gw.baseUrl}/transact${v}`, checkout);
+              assert.ok(res.status < 500, res.text);
+              if (res.status !== 303) continue;
+              const t = await storedTransaction(gw, merchant.merchantIdentifier, fresh);
+              assert.ok(t, `a page for another order: ${shown}`);
+              const amount = Number(signed.get('amount'));
+              assert.equal(
+                t.amountPaise,
+                amount,
+                `a page for ${rupees(t.amountPaise)} where the merchant signed ${rupees(amount)}: ${shown}`,
+              );
+              const page = await gw.rt.store.db
+                .collection('checkouts')
+                .findOne({ merchantIdentifier: merchant.merchantIdentifier, orderId: fresh });
+              if (signed.has('returnUrl'))
+                assert.equal(page?.returnUrl, signed.get('returnUrl'), `a page for another returnUrl: ${shown}`);
+              else assert.notEqual(page?.returnUrl, 'https://evil.example/r', `a page for another returnUrl: ${shown}`);
+            }
+            // The control: the same form as signed, for an order of its own, opens its page as signed.
+            const controlId = newOrderId('ctl');
+            signedIds.add(controlId);
+            const control = run(controlId);
+            const genuine = await postForm(`${gw.baseUrl}/transact${entry.endpoint.endsWith('v=2') ? '?v=2' : ''}`, [
+              ...control.fields,
+              ['checksum', control.checksum],
+            ]);
+            if (genuine.status === 303) {
+              controlsOpened++;
+              const t = await storedTransaction(gw, merchant.merchantIdentifier, controlId);
+              assert.equal(
+                t?.amountPaise,
+                Number(new Map(control.fields).get('amount')),
+                'the genuine form opened for its amount',
+              );
+            }
+            const ids = await gw.rt.store.db
               .collection('checkouts')
-              .findOne({ merchantIdentifier: merchant.merchantIdentifier, orderId: fresh });
-            assert.equal(page?.returnUrl, 'https://shop.example/zp/return', 'another returnUrl');
+              .distinct('orderId', { merchantIdentifier: merchant.merchantIdentifier });
+            const stray = ids.find((id) => !signedIds.has(String(id)));
+            assert.equal(stray, undefined, `a page for another order, ${String(stray)}, the merchant did not sign: ${shown}`);
+            return;
           }
-          signedIds.add(fresh);
-          const ids = await gw.rt.store.db
-            .collection('checkouts')
-            .distinct('orderId', { merchantIdentifier: merchant.merchantIdentifier });
-          const stray = ids.find((id) => !signedIds.has(String(id)));
-          assert.equal(stray, undefined, `a page for an order the merchant did not sign: ${JSON.stringify(checkout)}`);
 
-          // The paid order's form at the XML APIs: no refund, no status.
-          const signedPaid = mutate(await run(paid));
+          // The paid order's checkout form at the XML APIs, which the merchant never signed it for.
+          const signedPaid = mutate(run(paid));
+          const shown = JSON.stringify(signedPaid);
+          const refundsBefore = await refundCount();
           if (target === 'refund') {
             const refund = await postXml('/updatetransaction', signedPaid);
-            assert.ok(!['230', '245'].includes(refund.responsecode!), `a refund: ${JSON.stringify(signedPaid)}`);
-          }
-          if (target === 'status') {
+            assert.ok(!['230', '245'].includes(refund.responsecode!), `a refund (${refund.responsecode}): ${shown}`);
+          } else {
             const status = await postXml('/checktransaction', signedPaid);
-            assert.equal(status.txnstatus, undefined, `a status read: ${JSON.stringify(signedPaid)}`);
+            assert.equal(
+              status.txnstatus,
+              undefined,
+              `a status read of ${status.orderid} (txnStatus ${status.txnstatus}): ${shown}`,
+            );
           }
-          for (const orderId of [paid, others]) {
-            assert.deepEqual((await storedTransaction(gw, merchant.merchantIdentifier, orderId))!.refunds, [], 'no refund');
-          }
+          assert.equal(await refundCount(), refundsBefore, `a refund stored: ${shown}`);
         },
       ),
-      { numRuns: Number(process.env.FC_RUNS ?? 150), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
+      { numRuns: Number(process.env.FC_RUNS ?? 300), ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
     );
+    if (target === 'checkout') assert.ok(controlsOpened > 0, 'no genuine form opened a page: the property tested nothing');
   }
   const signedIds = new Set<string>();
 });
