@@ -1,0 +1,72 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * The attacker property (legacy-form-property.test.ts) would find the two ways a signed legacy
+ * form was turned into money: each old bug is put back in a child mocha
+ * (test/support/legacy-form-plants.cjs, LEGACY_FORM_PLANT) and the property, at its default runs
+ * and a random seed, must fail naming what the payer got. The unplanted run is the property's own
+ * file in the suite.
+ */
+const ROOT = path.join(__dirname, '..', '..');
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+function plantedProperty(plant: string, grep: string): Promise<Run> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('MOCHA_') && k !== 'FC_SEED' && k !== 'FC_RUNS'),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+      '--require',
+      'test/support/legacy-form-plants.cjs',
+      '--grep',
+      grep,
+      'test/api/legacy-form-property.test.ts',
+    ],
+    { cwd: ROOT, env: { ...env, LEGACY_FORM_PLANT: plant }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/** The property's finding: fast-check's failure and the assertion it ended on. */
+const failures = (output: string) =>
+  [...output.matchAll(/Caused by: AssertionError \[ERR_ASSERTION\]: ([^\n]*)/g)].map((m) => m[1]!);
+
+describe('Legacy forms: the attacker property finds the old bugs put back', function () {
+  this.timeout(300_000);
+
+  it('names read freely at /updatetransaction and /checktransaction: the property finds a refund and a status read', async () => {
+    const run = await plantedProperty('names', 'no refund|no status read');
+    assert.match(run.output, /legacy-form-plants: planted names/, 'the plant was loaded');
+    assert.notEqual(run.code, 0, run.output);
+    assert.match(run.output, /Property failed after \d+ tests/, run.output);
+    const found = failures(run.output);
+    assert.equal(found.length, 2, run.output);
+    assert.match(found[0]!, /^a refund/, run.output);
+    assert.match(found[1]!, /^a status read of /, run.output);
+  });
+
+  it('raw checksums counted with a single quote in a value: the property finds a page for Rs 9 of a form signed for Rs 5,00,000', async () => {
+    const run = await plantedProperty('quotes', 'a page only for the signed order');
+    assert.match(run.output, /legacy-form-plants: planted quotes/, 'the plant was loaded');
+    assert.notEqual(run.code, 0, run.output);
+    assert.match(run.output, /Property failed after \d+ tests/, run.output);
+    const found = failures(run.output);
+    assert.equal(found.length, 1, run.output);
+    // Its shift reaches the amount (typed 900) or, on the kits posting orderId after the payer's fields, the order.
+    assert.match(found[0]!, /^a page for (Rs 9\.00 where the merchant signed Rs [\d.]+|another order)/, run.output);
+  });
+});
