@@ -128,6 +128,33 @@ describe('Legacy forms: what a payer holding a signed checkout form cannot do', 
     assert.equal((await storedTransaction(gw, merchant.merchantIdentifier, orderId))!.amountPaise, 50_000_000);
   });
 
+  it("values re-split under the kit's own names cannot open a page for Rs 9 when the form was signed for Rs 5,00,000", async () => {
+    const orderId = newOrderId('sft');
+    // The payer typed as their phone the form's next values and 900, joined as the signed text joins them.
+    const form = kitForm(KIT_FORMS.php, {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId,
+      returnUrl: 'http://localhost/zp/response.php',
+      buyerPhoneNumber: "9876543210''1''1''0''INR''900",
+      amount: '50000000',
+      productDescription: 'Gold',
+    });
+    const checksum = legacyChecksum(merchant.secretKey, form);
+    const at = (k: string) => form.findIndex(([n]) => n === k);
+    const values = form.flatMap(([, v]) => v.split("''"));
+    // Every name where the kit posts it: the phone's parts fill txnType..amount, the values they pushed merged into merchantIpAddress.
+    const mip = at('merchantIpAddress');
+    const shifted = [...values.slice(0, mip), values.slice(mip, mip + 6).join("''"), ...values.slice(mip + 6)];
+    const attack: Pairs = [...form.map(([k], i) => [k, shifted[i]!] as [string, string]), ['checksum', checksum]];
+    assert.equal(new Map(attack).get('amount'), '900');
+    assert.equal(legacyChecksum(merchant.secretKey, attack.slice(0, -1)), checksum, "the same 'v1''v2'... text");
+    for (const v of ['', '?v=2', '?v=3']) {
+      const posted = await postForm(`${gw.baseUrl}/transact${v}`, attack);
+      assert.deepEqual([posted.status, posted.json?.responseCode], [200, '109'], posted.text);
+    }
+    assert.equal(await storedTransaction(gw, merchant.merchantIdentifier, orderId), null, 'no order');
+  });
+
   it('a value holding a single quote, signed raw, is refused naming it: its text splits more than one way', async () => {
     const orderId = newOrderId('qt');
     const form = kitForm(KIT_FORMS.php, {
@@ -138,7 +165,7 @@ describe('Legacy forms: what a payer holding a signed checkout form cannot do', 
       amount: '10000',
     });
     const posted = await postForm(`${gw.baseUrl}/transact`, withChecksum(form, legacyChecksum(merchant.secretKey, form)));
-    assert.deepEqual([posted.status, posted.json.responseCode], [200, '109'], posted.text);
+    assert.deepEqual([posted.status, posted.json?.responseCode], [200, '109'], posted.text);
     assert.match(posted.json.responseDescription, /buyerLastName/);
     // Signed as the PHP kits sign (the quote stripped), the same form opens the page.
     const sanitized = await postForm(
