@@ -40,6 +40,11 @@ export function watchStoreMonitors(
   client.on('serverHeartbeatSucceeded', ended);
   client.on('serverHeartbeatFailed', ended);
   client.on('serverDescriptionChanged', described);
+  // A client closed by its owner stays closed: the watchdog ends with it.
+  const closed = () => {
+    if (!reconnecting) stop();
+  };
+  client.on('topologyClosed', closed);
 
   const check = () => {
     if (reconnecting) return;
@@ -59,13 +64,13 @@ export function watchStoreMonitors(
       });
   };
   const timer = setInterval(check, o.checkEveryMs ?? 1_000).unref();
-  return {
-    stop() {
-      clearInterval(timer);
-      client.off('serverHeartbeatStarted', started);
-      client.off('serverHeartbeatSucceeded', ended);
-      client.off('serverHeartbeatFailed', ended);
-      client.off('serverDescriptionChanged', described);
-    },
-  };
+  function stop() {
+    clearInterval(timer);
+    client.off('serverHeartbeatStarted', started);
+    client.off('serverHeartbeatSucceeded', ended);
+    client.off('serverHeartbeatFailed', ended);
+    client.off('serverDescriptionChanged', described);
+    client.off('topologyClosed', closed);
+  }
+  return { stop };
 }
