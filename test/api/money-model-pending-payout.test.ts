@@ -5,7 +5,6 @@ import { assertSettlements, endSettlements, finishSettlements, settle } from '..
 import { payBurst } from '../support/money-model/settlement-actions';
 import { land } from '../support/money-model/settlement-commands';
 import { newWorld, skip, startMoneyStack, type MoneyStack, type World } from '../support/money-model/world';
-import { stopTestServers } from '../support/servers';
 
 const RATE = { percentBps: 100, fixedPaise: 0 };
 const PLAN = { upi: RATE, card: { debit: RATE, credit: RATE }, netbanking: RATE, wallet: RATE, refundReturnsFee: false };
@@ -29,7 +28,6 @@ describe('money model: a payout left PENDING, then a settlement with a chargebac
   after(async () => {
     if (w) await endSettlements(w);
     await stack?.stop();
-    await stopTestServers();
   });
 
   /** Two UPI payments, waited for until both are Success. */

@@ -184,11 +184,13 @@ describe('settlement after a PENDING payout, with chargebacks during its claim (
     });
     await worker.runUntil(async () => {
       const first = await start(d1);
+      // Until the bank was asked (the stored state, not the workflow's: it names the step it is about to run).
       const deadline = Date.now() + 60_000;
-      while ((await first.query(settlementStateQuery)) !== 'payout_requested') {
+      while (!(await store.db.collection('settlements').findOne({ _id: s1 as never, awaitingBankSince: { $exists: true } }))) {
         if (Date.now() > deadline) throw new Error('the first settlement never asked the bank');
         await new Promise((r) => setTimeout(r, 100));
       }
+      assert.equal(await first.query(settlementStateQuery), 'payout_requested');
 
       clock = new Date('2026-11-04T04:00:00Z');
       const second = (await (await start(d2)).result()) as SettlementWorkflowResult;
