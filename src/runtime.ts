@@ -64,7 +64,9 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     });
     if (bank === 'unreachable') logger.warn({ bank: config.BANK_BASE_URL }, 'the bank did not answer the start-up check');
   }
-  const store = await connectStore(mongodbUri, config.MONGODB_DB);
+  const store = await connectStore(mongodbUri, config.MONGODB_DB, {
+    onStuckMonitor: (address) => logger.warn({ address }, "the store client's server monitor was stuck: the client reconnects"),
+  });
   const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
     timeSkipping: config.TIME_SKIPPING,
     masterKey: config.MASTER_KEY,

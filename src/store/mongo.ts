@@ -1,4 +1,5 @@
 import { MongoClient, ReadPreference, type Collection, type Db, type MongoClientOptions } from 'mongodb';
+import { watchStoreMonitors } from './store-monitor-watchdog';
 
 export interface Store {
   client: MongoClient;
@@ -20,13 +21,34 @@ export const STORE_CLIENT_OPTIONS: Readonly<MongoClientOptions> = Object.freeze(
   readPreference: ReadPreference.PRIMARY,
 });
 
-/** Connects and makes sure every collection's indexes exist (idempotent). */
-export async function connectStore(uri: string, dbName: string): Promise<Store> {
+/**
+ * Connects and makes sure every collection's indexes exist (idempotent). The client is watched for
+ * a stuck server monitor (store-monitor-watchdog.ts), reconnected when one is; `onStuckMonitor` is told.
+ */
+export async function connectStore(
+  uri: string,
+  dbName: string,
+  o: { onStuckMonitor?: (address: string) => void } = {},
+): Promise<Store> {
   const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });
   await client.connect();
+  const watchdog = watchStoreMonitors(client, o.onStuckMonitor ? { onStuck: o.onStuckMonitor } : {});
   const db = client.db(dbName);
-  await ensureIndexes(db);
-  return { client, db, close: () => client.close() };
+  try {
+    await ensureIndexes(db);
+  } catch (e) {
+    watchdog.stop();
+    await client.close();
+    throw e;
+  }
+  return {
+    client,
+    db,
+    close: async () => {
+      watchdog.stop();
+      await client.close();
+    },
+  };
 }
 
 /** Drops a whole database: a time-skipping run starts on a fresh one of its own. */

@@ -11,9 +11,10 @@ import type { World } from './world';
  * and from the bank simulator's payouts. `quiet`: no settlement of the merchant is running, so
  * every claim has its line and every payout its answer; with one in flight, only what holds at
  * every instant is checked (a line always follows its claim, the bank never pays a settlement
- * the gateway refused or carried).
+ * the gateway refused or carried). `excused`: settlements that may still be unfinished when quiet
+ * (listed by needs-attention, or waiting within their state's time: excused.ts).
  */
-export async function settlementInvariants(w: World, quiet: boolean, listed: Set<string> = new Set()): Promise<string[]> {
+export async function settlementInvariants(w: World, quiet: boolean, excused: Set<string> = new Set()): Promise<string[]> {
   const db = w.stack.gw.rt.store.db;
   // The merchant and the sub-merchants its splits pay: each is checked on its own, to the paisa.
   const ms = [w.merchant.merchantIdentifier, ...w.sellers.map((s) => s.merchantIdentifier)];
@@ -38,11 +39,11 @@ export async function settlementInvariants(w: World, quiet: boolean, listed: Set
         [...w.stack.bank.payouts.values()].filter((p) => p.request.merchantIdentifier === m),
         theirs,
         quiet,
-        listed,
+        excused,
       ),
     );
   }
-  problems.push(...settledOnce(stored, lines, settlements, quiet, listed), ...feesExact(w.plan, stored, lines));
+  problems.push(...settledOnce(stored, lines, settlements, quiet, excused), ...feesExact(w.plan, stored, lines));
   return problems;
 }
 
