@@ -2,7 +2,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   executeChild,
   log,
   proxyActivities,
@@ -30,6 +29,7 @@ import {
   type MandateDebitInput,
   type MandateDebitWorkflow,
 } from '../src/temporal/mandate-debit-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 import { chunks, requireActive } from './mandate-helpers';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
@@ -291,8 +291,17 @@ class MandateRun {
     const input = this.input;
     const carried = input.carried;
     const perRun = input.updatesPerRun ?? MANDATE_UPDATES_PER_RUN;
-    const handOverDue = () =>
-      this.updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
+    // A new current build (Worker Versioning) is a reason too: this run is pinned to the build that
+    // began it, and the next one starts on the current build (continueOntoCurrentBuild).
+    const handOverDue = () => {
+      const info = workflowInfo();
+      return (
+        this.updatesHandled >= perRun ||
+        info.continueAsNewSuggested ||
+        info.historyLength >= EVENTS_PER_RUN ||
+        info.targetWorkerDeploymentVersionChanged
+      );
+    };
     const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
     while (await condition(() => this.revokeRequested || handOverDue(), expiresInMs())) {
       if (this.revokeRequested) break;
@@ -301,7 +310,7 @@ class MandateRun {
       await condition(() => allHandlersFinished() && this.startsInFlight === 0);
       if (this.revokeRequested) break;
       const pendingDebitOrderIds = await this.pendingOf(this.scheduledDebits);
-      await continueAsNew<typeof mandateWorkflow>({
+      await continueOntoCurrentBuild<typeof mandateWorkflow>({
         ...input,
         updatesPerRun: perRun,
         carried: {

@@ -1,10 +1,11 @@
-import { ActivityFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement-activities';
 import {
   SETTLEMENT_START_ATTEMPTS,
   type SettlementDayInput,
   type SettlementDayProgress,
 } from '../src/temporal/settlement-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 
 const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
@@ -73,7 +74,7 @@ export async function settlementDayWorkflow(input: SettlementDayInput) {
       progress.after = page.next;
       const info = workflowInfo();
       if (progress.after && (info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN))
-        await continueAsNew<typeof settlementDayWorkflow>({ settlementDate: day.settlementDate, carried: progress });
+        await continueOntoCurrentBuild<typeof settlementDayWorkflow>({ settlementDate: day.settlementDate, carried: progress });
     } while (progress.after);
   }
   const { after: _walked, ...run } = progress;

@@ -1,4 +1,4 @@
-import { condition, continueAsNew, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { ClaimPhase, SettlementActivities, SettlementStep } from '../activities/settlement-activities';
 import { settlementProcessedDeliveryId } from '../src/domain/settlement-webhook';
 import {
@@ -11,6 +11,7 @@ import {
   type SettlementWorkflowInput,
   type SettlementWorkflowResult,
 } from '../src/temporal/settlement-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 import { deliverWebhook } from './realtime-webhook';
 
 const act = proxyActivities<SettlementActivities>({
@@ -93,7 +94,8 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     for (const phase of phases.slice(input.claim ? phases.indexOf(input.claim.phase) : 0)) {
       let cursor = input.claim?.phase === phase ? input.claim.cursor : null;
       do {
-        if (pages >= CLAIM_PAGES_PER_RUN) return continueAsNew<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
+        if (pages >= CLAIM_PAGES_PER_RUN)
+          return continueOntoCurrentBuild<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
         cursor = (await claimAct.claimSettlementPage({ ...base, phase, cursor })).next;
         pages++;
       } while (cursor);
@@ -123,7 +125,7 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
     await sleep(PAYOUT_INQUIRY_INTERVAL);
     answer = await act.inquireSettlementPayout(base);
     if (answer.status === 'PENDING' && ++inquiries >= PAYOUT_INQUIRIES_PER_RUN)
-      return continueAsNew<typeof settlementWorkflow>(base);
+      return continueOntoCurrentBuild<typeof settlementWorkflow>(base);
   }
   return finish(await act.recordSettlementPayout({ ...base, answer }));
 }

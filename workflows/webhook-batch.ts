@@ -1,6 +1,7 @@
-import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
 import { cutIntoCalls, lateDeliveryId, type LateUpdate } from '../src/domain/webhook-late';
 import { lateUpdateSignal, type WebhookBatchInput } from '../src/temporal/webhook-batch-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 import { deliverWebhook } from './realtime-webhook';
 
 /** Rounds per run before continue-as-new keeps the history small. */
@@ -31,7 +32,7 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<vo
   const limit = input.signalsPerRun ?? SIGNALS_PER_RUN;
   const full = () => taken >= limit || workflowInfo().continueAsNewSuggested;
   const carryOn = (unsent: LateUpdate[]) =>
-    continueAsNew<typeof webhookBatchWorkflow>({ ...input, carried: [...unsent, ...pending.splice(0)] });
+    continueOntoCurrentBuild<typeof webhookBatchWorkflow>({ ...input, carried: [...unsent, ...pending.splice(0)] });
 
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     if (!(await condition(() => pending.length > 0, IDLE_MS))) return;
