@@ -7,6 +7,8 @@ import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { temporalCliPath } from '../../src/devstack/paths';
 import type { LateUpdate } from '../../src/domain/webhook-late';
+import type { MandateWorkflowInput } from '../../src/temporal/mandate-contract';
+import { mandateStateQuery, notifyDebitUpdate } from '../../src/temporal/mandate-messages';
 import { lateUpdateSignal } from '../../src/temporal/webhook-batch-contract';
 import { workerDeploymentOptions } from '../../src/temporal/worker-versioning';
 import { testTemporal, workflowBundle } from '../support/servers';
@@ -26,6 +28,7 @@ describe('Worker Versioning (dev server)', function () {
   const taskQueue = `versioning-${suffix}`;
   const versionA: WorkerDeploymentVersion = { deploymentName, buildId: 'build-a' };
   const versionB: WorkerDeploymentVersion = { deploymentName, buildId: 'build-b' };
+  const versionC: WorkerDeploymentVersion = { deploymentName, buildId: 'build-c' };
   let address: string;
   let client: Client;
   let connection: Connection;
@@ -46,9 +49,12 @@ describe('Worker Versioning (dev server)', function () {
     await connection?.close();
   });
 
-  /** A worker of one build with fake activities that record which build ran them. */
+  const started = new Set<string>();
+  /** A worker of one build (once) with fake activities that record which build ran them. */
   async function startWorker(version: WorkerDeploymentVersion) {
     const build = version.buildId;
+    if (started.has(build)) return;
+    started.add(build);
     const worker = await Worker.create({
       connection: nativeConnection,
       taskQueue,
@@ -63,6 +69,25 @@ describe('Worker Versioning (dev server)', function () {
           ran.push({ build, what: `deliver ${(input.late ?? []).map((u) => u.orderId).join(',')}` });
           return { state: 'delivered', attempts: 1 };
         },
+        // A mandate the payer approves at once, whose notifies the bank accepts.
+        async requestMandateApproval() {
+          return { approved: true };
+        },
+        async recordMandateState() {},
+        async awaitNoDebitAtBank() {},
+        async notifyMandateDebit() {
+          return { accepted: true };
+        },
+        async createMandateDebit() {
+          return { ours: true };
+        },
+        async startMandateDebit(input: { orderId: string }) {
+          ran.push({ build, what: `start debit ${input.orderId}` });
+        },
+        async pendingMandateDebits(input: { orderIds: string[] }) {
+          return input.orderIds;
+        },
+        async cancelMandateDebits() {},
       },
     });
     const running = worker.run();
@@ -149,6 +174,66 @@ describe('Worker Versioning (dev server)', function () {
     assert.equal(first.behavior, 1);
     assert.equal(next.buildId, 'build-b', 'the next run started on the current build');
     assert.equal(next.behavior, 1, 'and is pinned there');
+    await client.workflow.getHandle(handle.workflowId).terminate('the test is over');
+  });
+
+  it('an ACTIVE mandate pinned to an old build hands over to the current build at its next task', async () => {
+    ran.length = 0;
+    await startWorker(versionB);
+    await setCurrentVersion(versionB);
+    const input: MandateWorkflowInput = {
+      merchantIdentifier: `m${suffix}`,
+      orderId: `mandate-${suffix}`,
+      txnId: `TXN${suffix}`,
+      payerVpa: 'success@sandbox',
+      frequency: 'Adhoc',
+      validUntilMs: Date.now() + 365 * 86_400_000,
+      productDescription: 'Milk',
+      firstDebit: null,
+      payerAnswerDelayMs: 1,
+      debitRetryIntervalMs: 3_600_000,
+      realtimeWebhook: false,
+    };
+    const handle = await client.workflow.start('mandateWorkflow', {
+      workflowId: `mandate:versioning-${suffix}`,
+      taskQueue,
+      args: [input],
+    });
+    const waitForState = async (state: string) => {
+      for (let i = 0; i < 300; i++) {
+        if (
+          (await client.workflow
+            .getHandle(handle.workflowId)
+            .query(mandateStateQuery)
+            .catch(() => '')) === state
+        )
+          return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.fail(`the mandate never became ${state}`);
+    };
+    await waitForState('ACTIVE');
+    assert.equal((await versioningOf(handle)).buildId, 'build-b', 'started on the current build, B');
+    await startWorker(versionC);
+    await setCurrentVersion(versionC);
+    // Nothing moves the mandate until its next task: a notify, answered by the run pinned to B.
+    const notify = { orderId: `debit-${suffix}`, txnId: `TXN${suffix}D`, amountPaise: 25_000, productDescription: 'Milk' };
+    const executeAtMs = Date.now() + 2 * 86_400_000;
+    assert.deepEqual(await handle.executeUpdate(notifyDebitUpdate, { args: [{ ...notify, executeAtMs, autoExecute: true }] }), {
+      kind: 'notified',
+    });
+    assert.deepEqual(ran, [{ build: 'build-b', what: `start debit debit-${suffix}` }]);
+    // The next run takes the current build for its first task (AUTO_UPGRADE), then is pinned there.
+    let next = await versioningOf(handle);
+    for (let i = 0; i < 300 && (next.runId === handle.firstExecutionRunId || next.behavior !== 1); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      next = await versioningOf(handle);
+    }
+    const first = await versioningOf(handle, handle.firstExecutionRunId);
+    assert.notEqual(next.runId, first.runId, 'the mandate continued as new');
+    assert.equal(first.buildId, 'build-b');
+    assert.equal(next.buildId, 'build-c', `its next run is on the current build: ${JSON.stringify({ first, next })}`);
+    await waitForState('ACTIVE');
     await client.workflow.getHandle(handle.workflowId).terminate('the test is over');
   });
 });
