@@ -140,19 +140,6 @@ function settlementStepActivities(deps: SettlementActivityDeps) {
 function dailyRunActivities(deps: SettlementActivityDeps) {
   const { settlementStore: store, now } = deps;
   return {
-    /**
-     * The daily starter of runs begun before each merchant had its own start (patch
-     * settlement-day-per-merchant): every merchant in one activity.
-     */
-    async startDueSettlements(input: { settlementDate?: string }): Promise<{ settlementDate: string; started: number }> {
-      const { settlementDate, workingDay } = dueDate(deps, input);
-      if (!workingDay) return { settlementDate, started: 0 };
-      let started = 0;
-      for (const merchantIdentifier of await store.merchantIdentifiers())
-        if ((await startIfDue(deps, { merchantIdentifier, settlementDate })) === 'started') started++;
-      return { settlementDate, started };
-    },
-
     /** The date the daily run settles (today in IST when not given) and whether it is a working day (none start otherwise). */
     async settlementRunDate(input: { settlementDate?: string }): Promise<{ settlementDate: string; workingDay: boolean }> {
       return dueDate(deps, input);

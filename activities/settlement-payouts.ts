@@ -72,7 +72,7 @@ export function createPayoutActivities<Step>(
   const { applyHold, stepOf } = shared;
   const { settlementStore: store, now } = deps;
   return {
-    /** The payout step of settlements started before the hold was checked there (patch settlement-hold-before-payout). */
+    /** The payout step without the hold and cooling checks: bench/settlement.ts times the payout alone with it. */
     async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
       return (await requestPayout(deps, input, { stopIfHeld: false })) as BankPayoutAnswer;
     },

@@ -21,7 +21,7 @@ export interface WebhookActivityDeps extends WebhookAttemptDeps {
   webhookQuickRetriesWithinMs: number;
   /** How long late updates are gathered (configuration WEBHOOK_BATCH_WINDOW). */
   webhookBatchWindowMs: number;
-  /** Delivery workflows are started through the client (startWebhookDelivery). */
+  /** A failed first attempt hands over by starting its delivery workflow through the client. */
   temporal: Client;
   taskQueue: string;
 }
@@ -42,15 +42,6 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
   const attempts = createWebhookAttempt(deps);
   const { beginAttempt, attempt } = attempts;
   const activities = {
-    /**
-     * Starts a delivery's own workflow, which outlives the caller. An activity rather than an
-     * abandoned child: the time-skipping test server holds its clock still forever when a child
-     * closes after its parent (it waits for the parent to acknowledge), so no child may outlive one.
-     */
-    async startWebhookDelivery(input: WebhookDeliveryInput): Promise<void> {
-      await startWebhookDeliveryWorkflow(deps, input);
-    },
-
     ...createWebhookPrepareActivities(deps),
 
     /**

@@ -69,6 +69,13 @@ export function bankProblems(c: ParsedConfig): string[] {
   return problems;
 }
 
+/** Worker Versioning takes a deployment and a build together: half of it would silently run unversioned. */
+export function workerVersioningProblems(c: ParsedConfig): string[] {
+  if (c.WORKER_DEPLOYMENT_NAME && !c.WORKER_BUILD_ID) return ['WORKER_BUILD_ID: required with WORKER_DEPLOYMENT_NAME'];
+  if (c.WORKER_BUILD_ID && !c.WORKER_DEPLOYMENT_NAME) return ['WORKER_DEPLOYMENT_NAME: required with WORKER_BUILD_ID'];
+  return [];
+}
+
 const TEMPORAL_TLS_FILES = ['TEMPORAL_TLS_CA_FILE', 'TEMPORAL_TLS_CERT_FILE', 'TEMPORAL_TLS_KEY_FILE'] as const;
 
 /**

@@ -81,6 +81,20 @@ export const runtimeSettings = z.object({
       "mTLS to Temporal: the name the frontend's certificate must carry, when it differs from TEMPORAL_ADDRESS's host (e.g. temporal)",
     ),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('payments').describe('task queue of the payment worker'),
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .regex(/^[^\s.]+$/, 'a name without spaces or dots')
+    .optional()
+    .describe(
+      'Worker Versioning: the Worker Deployment the worker belongs to (with WORKER_BUILD_ID; unset: the worker runs unversioned)',
+    ),
+  WORKER_BUILD_ID: z
+    .string()
+    .regex(/^[^\s]+$/, 'a build id without spaces')
+    .optional()
+    .describe(
+      "Worker Versioning: this build's id within WORKER_DEPLOYMENT_NAME (with it); new workflows are pinned to the deployment's current build",
+    ),
   DEV_MONGODB_PORT: port.default(27017).describe('npm start: port of the local FerretDB store'),
   DEV_TEMPORAL_PORT: port.default(7233).describe('npm start: gRPC port of the local Temporal dev server'),
   DEV_TEMPORAL_UI_PORT: port.default(8233).describe('npm start: port of Temporal UI'),

@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { SANDBOX_PAYEE_VPA, bankProblems, productionLike, strictProblems, temporalTlsProblems } from './config-checks';
+import {
+  SANDBOX_PAYEE_VPA,
+  bankProblems,
+  productionLike,
+  strictProblems,
+  temporalTlsProblems,
+  workerVersioningProblems,
+} from './config-checks';
 import { configSchema } from './config-schema';
 
 /**
@@ -58,6 +65,7 @@ export function loadConfig(
   if (strict) problems.push(...strictProblems(c));
   problems.push(...bankProblems(c));
   problems.push(...temporalTlsProblems(c));
+  problems.push(...workerVersioningProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     ...c,

@@ -4,7 +4,6 @@ import {
   condition,
   isCancellation,
   log,
-  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -12,7 +11,6 @@ import {
 } from '@temporalio/workflow';
 import type { BankAnswer, BankReply } from '../src/bank/connector';
 import type { MandateActivities } from '../activities/mandate-activities';
-import type { PaymentActivities } from '../activities/payment-activities';
 import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
 import { firstOffPeakInstant } from '../src/domain/peak-windows';
 import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
@@ -20,10 +18,6 @@ import type { MandateDebitInput, MandateDebitOutcome, MandateDebitResult } from 
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
-const { requestBankPayment } = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
 const { recordMandateDebitOutcome, requestMandateDebit } = proxyActivities<MandateActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -39,9 +33,6 @@ const { recordMandateDebitOutcome, requestMandateDebit } = proxyActivities<Manda
  * (1124) instead, without asking the bank.
  */
 export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<MandateDebitOutcome> {
-  // Each attempt asks the bank only while the mandate is ACTIVE in the store and, when retried by
-  // Temporal, never inside a peak window (requestMandateDebit). Debits begun before keep their shape.
-  const checksMandate = patched('mandate-debit-checks-mandate');
   let stage: MandateDebitStage = 'scheduled';
   let confirmed = false;
   let attempts = 0;
@@ -87,9 +78,9 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
     for (;;) {
       if (!input.customerInitiated) await sleepUntil(firstOffPeakInstant(new Date()).getTime());
       stage = 'debiting';
-      const sent = await refusalIsAFailedAttempt(input.txnId, () =>
-        checksMandate ? debitWhileMandateActive(input, attempts) : debitOnce(input, attempts).then((answer) => ({ answer })),
-      );
+      // Each attempt asks the bank only while the mandate is ACTIVE in the store and, when retried
+      // by Temporal, never inside a peak window (requestMandateDebit).
+      const sent = await refusalIsAFailedAttempt(input.txnId, () => debitWhileMandateActive(input, attempts));
       if (!sent) {
         log.info('the mandate is no longer active; the debit is cancelled without asking the bank', { orderId: input.orderId });
         return await CancellationScope.nonCancellable(() => finish('executionCancelled', null));
@@ -102,7 +93,7 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
     }
   } catch (e) {
     if (!isCancellation(e)) throw e;
-    // Revoked or expired before the debit ran (a debit under way is never cut off: see debitOnce).
+    // Revoked or expired before the debit ran (a debit under way is never cut off: see debitWhileMandateActive).
     log.info('mandate ended before the debit ran; cancelling it', { orderId: input.orderId });
     return CancellationScope.nonCancellable(() => finish('executionCancelled', null));
   }
@@ -113,22 +104,16 @@ export async function mandateDebitWorkflow(input: MandateDebitInput): Promise<Ma
  * Only a non-retryable failure ends an attempt's activity (its retry policy has no attempt limit):
  * the bank refused the request. That attempt failed (no answer), like a decline: the debit retries
  * per its schedule or ends executionFailed (1112) with its webhook, instead of failing the workflow
- * and staying Pending for ever. Debits that failed so before the gate keep failing on replay.
+ * and staying Pending for ever.
  */
 async function refusalIsAFailedAttempt<T>(txnId: string, attempt: () => Promise<T>): Promise<T | { answer: null }> {
   try {
     return await attempt();
   } catch (e) {
-    if (!(e instanceof ActivityFailure) || isCancellation(e) || !patched('mandate-debit-refusal-recorded')) throw e;
+    if (!(e instanceof ActivityFailure) || isCancellation(e)) throw e;
     log.warn('the bank refused the debit request; this attempt failed', { txnId, error: String(e.cause) });
     return { answer: null };
   }
-}
-
-/** One attempt at the bank, not cancellable once sent: a debit the bank took must be recorded. */
-async function debitOnce(input: MandateDebitInput, attempt: number): Promise<BankAnswer | null> {
-  const reply = await CancellationScope.nonCancellable(() => requestBankPayment(bankRequest(input, attempt)));
-  return answerOf(reply);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ApplicationFailure, getExternalWorkflowHandle, log, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { MandateState } from '../src/domain/mandate';
 import { MandateFailure } from '../src/temporal/mandate-contract';
 
@@ -18,15 +18,4 @@ export function requireActive(state: MandateState): void {
     throw ApplicationFailure.create({ type: MandateFailure.INACTIVE, message: 'the mandate is inactive' });
   if (state !== 'ACTIVE')
     throw ApplicationFailure.create({ type: MandateFailure.NOT_ACTIVE, message: `the mandate is ${state}` });
-}
-
-/** Asks every scheduled debit to stop; those already finished ignore it. */
-export async function cancelDebits(ids: string[]): Promise<void> {
-  for (const id of ids) {
-    await getExternalWorkflowHandle(id)
-      .cancel()
-      .catch((e: unknown) =>
-        log.info('debit already ended; nothing to cancel', { id, error: String(e), mandate: workflowInfo().workflowId }),
-      );
-  }
 }

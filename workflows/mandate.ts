@@ -2,15 +2,11 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   executeChild,
   log,
-  ParentClosePolicy,
-  patched,
   proxyActivities,
   setHandler,
   sleep,
-  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -33,12 +29,14 @@ import {
   type MandateDebitInput,
   type MandateDebitWorkflow,
 } from '../src/temporal/mandate-debit-contract';
-import { cancelDebits, chunks, requireActive } from './mandate-helpers';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
+import { chunks, requireActive } from './mandate-helpers';
 import { realtimeWebhookDue, startRealtimeWebhook } from './realtime-webhook';
 
 /**
  * Our own bound on a run's history, should the server not suggest continuing as new. A run's
- * history depends on it: changing it needs a patched() gate (updatesPerRun travels in the input).
+ * history depends on it: changing it needs a new worker build (docs/contributors/workflow-changes.md;
+ * updatesPerRun travels in the input).
  */
 const EVENTS_PER_RUN = 20_000;
 
@@ -67,22 +65,17 @@ type DebitStart = Pick<MandateDebitInput, 'orderId' | 'txnId' | 'amountPaise' | 
 
 /** One run of a mandate workflow: its state, the messages it takes and the steps of its life. */
 class MandateRun {
-  // The long-lived shape: debits started as workflows of their own, the end fenced against debits
-  // at the bank, and continue-as-new. Runs begun before it keep the shape they began with.
-  readonly longLived: boolean;
   state: MandateState;
   /** The state the store holds: what the status API answers (it follows `state` by one activity). */
   recorded: MandateState;
   readonly debits: string[] = [];
-  /** The long-lived shape's debits (orderIds) that may still run: carried ones and this run's. */
+  /** The debits (orderIds) that may still run: carried ones and this run's. */
   readonly scheduledDebits: string[];
   updatesHandled = 0;
   notifiesHandled = 0;
   /** Waiting for the notifies under way to finish before continuing as new: new ones are sent again. */
   handingOver = false;
-  // The endings of the debits this run started, which have ended, and how many starts are in flight.
-  readonly debitsRunning: Promise<unknown>[] = [];
-  readonly ended = new Set<string>();
+  /** Debit starts (activities) in flight. */
   startsInFlight = 0;
   revokeRequested = false;
   readonly bankMandate: { merchantIdentifier: string; mandateOrderId: string };
@@ -90,7 +83,6 @@ class MandateRun {
 
   constructor(readonly input: MandateWorkflowInput) {
     const carried = input.carried;
-    this.longLived = carried !== undefined || patched('mandate-long-lived');
     this.state = carried ? 'ACTIVE' : 'CREATED';
     this.recorded = this.state;
     this.scheduledDebits = [...(carried?.pendingDebitOrderIds ?? [])];
@@ -118,7 +110,7 @@ class MandateRun {
       from: [from],
     });
     // The fence (claimDebitAtBank): an end is acknowledged only once no debit attempt is at the bank.
-    if (this.longLived && next !== 'ACTIVE') await activities.awaitNoDebitAtBank(this.bankMandateRef);
+    if (next !== 'ACTIVE') await activities.awaitNoDebitAtBank(this.bankMandateRef);
     this.recorded = next;
   }
 
@@ -185,7 +177,7 @@ class MandateRun {
     // The mandate ended while the debit was stored: the debit is notified, and cancelled by that end
     // as a scheduled one would be, without a workflow (its start and the end's cancel could fall in
     // one workflow task, which Temporal refuses: the task would fail forever).
-    if (this.state !== 'ACTIVE' && patched('mandate-debit-not-started-once-ended')) {
+    if (this.state !== 'ACTIVE') {
       await this.cancelUnstartedDebit(request);
       return { kind: 'notified' };
     }
@@ -211,32 +203,9 @@ class MandateRun {
     const workflowId = mandateDebitWorkflowId(this.input.merchantIdentifier, d.orderId);
     this.debits.push(workflowId);
     this.startsInFlight++;
-    if (this.longLived) {
-      this.scheduledDebits.push(d.orderId);
-      await activities.startMandateDebit(this.debitInput(d)).finally(() => this.startsInFlight--);
-      return;
-    }
-    const handle = await startChild<MandateDebitWorkflow>(MANDATE_DEBIT_WORKFLOW_TYPE, {
-      workflowId,
-      args: [this.debitInput(d)],
-      // The mandate cancels its debits explicitly when it ends, and waits for them to end.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: mandateDebitSearchAttributes({
-        merchantIdentifier: this.input.merchantIdentifier,
-        orderId: d.orderId,
-      }),
-    })
-      .catch((e: unknown) => {
-        if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
-      })
-      .finally(() => this.startsInFlight--);
-    const end = () => void this.ended.add(workflowId);
-    if (handle) this.debitsRunning.push(handle.result().then(end, end));
+    this.scheduledDebits.push(d.orderId);
+    await activities.startMandateDebit(this.debitInput(d)).finally(() => this.startsInFlight--);
   }
-
-  // Only debits still running are asked to stop (the test server never answers a cancel of a closed
-  // one); a debit started by an earlier attempt of the same notify has no handle here and is asked anyway.
-  readonly stillRunning = () => this.debits.filter((id) => !this.ended.has(id));
 
   debitInput(d: DebitStart): MandateDebitInput {
     const input = this.input;
@@ -274,15 +243,11 @@ class MandateRun {
         firstDebit: input.firstDebit.orderId,
       });
       await this.moveTo('INACTIVE');
-      await (this.longLived ? this.endScheduledDebits() : this.endDebits());
+      await this.endScheduledDebits();
       return this.result();
     }
 
-    if (this.longLived) return await this.untilEnded();
-    const revoked = await condition(() => this.revokeRequested, Math.max(1, input.validUntilMs - Date.now()));
-    await this.moveTo(revoked ? 'REVOKED' : 'EXPIRED');
-    await this.endDebits();
-    return this.result();
+    return await this.untilEnded();
   }
 
   /** The debit an approved mandate makes at once (customer initiated): whether it was executed. */
@@ -317,7 +282,7 @@ class MandateRun {
   }
 
   /**
-   * The long-lived shape, ACTIVE: until the payer revokes or the mandate expires, continuing as new
+   * ACTIVE: until the payer revokes or the mandate expires, continuing as new
    * whenever this run has handled enough updates or grown long. Before it does, it stops taking
    * notifies (they are sent again, to the next run) and waits for those under way, so each is
    * answered by the run that took it; the next run gets the debits still Pending to cancel at the end.
@@ -326,8 +291,17 @@ class MandateRun {
     const input = this.input;
     const carried = input.carried;
     const perRun = input.updatesPerRun ?? MANDATE_UPDATES_PER_RUN;
-    const handOverDue = () =>
-      this.updatesHandled >= perRun || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= EVENTS_PER_RUN;
+    // A new current build (Worker Versioning) is a reason too: this run is pinned to the build that
+    // began it, and the next one starts on the current build (continueOntoCurrentBuild).
+    const handOverDue = () => {
+      const info = workflowInfo();
+      return (
+        this.updatesHandled >= perRun ||
+        info.continueAsNewSuggested ||
+        info.historyLength >= EVENTS_PER_RUN ||
+        info.targetWorkerDeploymentVersionChanged
+      );
+    };
     const expiresInMs = () => Math.max(1, input.validUntilMs - Date.now());
     while (await condition(() => this.revokeRequested || handOverDue(), expiresInMs())) {
       if (this.revokeRequested) break;
@@ -336,7 +310,7 @@ class MandateRun {
       await condition(() => allHandlersFinished() && this.startsInFlight === 0);
       if (this.revokeRequested) break;
       const pendingDebitOrderIds = await this.pendingOf(this.scheduledDebits);
-      await continueAsNew<typeof mandateWorkflow>({
+      await continueOntoCurrentBuild<typeof mandateWorkflow>({
         ...input,
         updatesPerRun: perRun,
         carried: {
@@ -352,7 +326,7 @@ class MandateRun {
     return this.result();
   }
 
-  /** The long-lived shape's end: asks every debit still Pending to stop, then lets the notifies under way finish. */
+  /** The mandate's end: asks every debit still Pending to stop, then lets the notifies under way finish. */
   async endScheduledDebits(): Promise<void> {
     // A debit is asked to stop once its start has completed (a start in flight may still create it).
     await condition(() => this.startsInFlight === 0);
@@ -371,19 +345,5 @@ class MandateRun {
       );
     }
     return pending;
-  }
-
-  /** Once the mandate has ended: cancels the debits still scheduled and waits for them and for every notify under way. */
-  async endDebits(): Promise<void> {
-    // A debit is asked to stop only once its start is acknowledged: Temporal refuses a start and a
-    // cancel of one child in one workflow task, and the task then fails forever.
-    if (patched('mandate-cancels-started-debits')) await condition(() => this.startsInFlight === 0);
-    await cancelDebits(this.stillRunning());
-    // A debit that closes after its mandate would report to a closed parent; the time-skipping test
-    // server then holds its clock still for good. Cancelled debits end in moments.
-    await Promise.all(this.debitsRunning);
-    // A notify under way stores its debit and records it cancelled before the mandate closes.
-    // (Before this patch the mandate awaited the flag itself, which waits for nothing.)
-    if (patched('mandate-waits-for-its-notifies')) await condition(allHandlersFinished);
   }
 }

@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   condition,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -33,7 +32,10 @@ const paymentActivityOptions = {
   // on recording an outcome, because a payment must not be left Pending forever.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
-/** Histories recorded before `payment-local-activities` scheduled these as activities; they replay so. */
+/**
+ * Outcomes a message decides (a late answer, a payer, a cancel, a timeout) are written by an activity
+ * scheduled by a completed task, so the decision is in the history before anything is written (record).
+ */
 const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
 /**
  * The bank request and the outcome's store write run as local activities, in the worker that runs
@@ -50,17 +52,6 @@ const remote = proxyActivities<PaymentActivities>(paymentActivityOptions);
  */
 const local = proxyLocalActivities<PaymentActivities>(paymentActivityOptions);
 
-/**
- * One patch stands for every change of the payment path patched before it. Each `patched()` of a new
- * execution records a marker and (sdk-core, always) an upsert of the TemporalChangeVersion search
- * attribute, a visibility write on the server, a cost a payment should pay once, not per change
- * (docs/contributors/benchmarks.md, The cost of a payment). A payment started since records this
- * one; histories recorded before it do not have it, so there each change is asked as it was recorded.
- */
-const CURRENT = 'payment-changes-through-2026-11';
-/** The patches CURRENT stands for. */
-type PaymentPatch = 'payment-local-activities' | 'realtime-webhooks' | 'bank-refusal-recorded' | 'bank-status-inquiry';
-
 // The status inquiry (design.md, Transactions and states): asked once; a bank unreachable for all
 // its attempts counts as no answer.
 const { inquireBankPayment } = proxyActivities<BankActivities>({
@@ -73,8 +64,7 @@ const { inquireBankPayment } = proxyActivities<BankActivities>({
  * late answer up to the configured timeout, then record Success or Failure exactly once.
  */
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentWorkflowResult> {
-  // First, before any other command: whether this payment records the one patch (see CURRENT).
-  const run = new PaymentRun(input, patched(CURRENT));
+  const run = new PaymentRun(input);
   run.handleMessages();
   return run.pay();
 }
@@ -89,27 +79,15 @@ class PaymentRun {
   redirect: BankRedirect | null = null;
   cancelled = false;
 
-  constructor(
-    readonly input: PaymentWorkflowInput,
-    readonly current: boolean,
-  ) {
+  constructor(readonly input: PaymentWorkflowInput) {
     this.stage = input.awaitPayerMs === undefined ? 'requesting-bank' : 'awaiting-payer';
-  }
-
-  has(change: PaymentPatch): boolean {
-    return this.current || patched(change);
-  }
-
-  /** Local activities, or activity commands for histories recorded before `payment-local-activities`. */
-  paymentActivities() {
-    return this.has('payment-local-activities') ? local : remote;
   }
 
   /** The stage and redirect queries, the bank's answer (signal and update), the QR's payer and the payer's cancel. */
   handleMessages() {
     setHandler(paymentStageQuery, () => this.stage);
     setHandler(bankRedirectQuery, () => this.redirect);
-    // No command of its own (no timer: the caller bounds its wait), so histories recorded before replay as they are.
+    // No command of its own (no timer): the caller bounds its wait.
     setHandler(awaitBankRedirectUpdate, async () => {
       await condition(() => this.stage !== 'awaiting-payer' && this.stage !== 'requesting-bank');
       return this.redirect;
@@ -186,22 +164,21 @@ class PaymentRun {
   ): Promise<PaymentWorkflowResult> {
     const input = this.input;
     this.stage = 'recording';
-    const { recordPaymentOutcome } = how.decidedByBankReply ? this.paymentActivities() : remote;
+    const { recordPaymentOutcome } = how.decidedByBankReply ? local : remote;
     const recorded = await recordPaymentOutcome({
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
       txnId: input.txnId,
       amountPaise: input.amountPaise,
       // The first webhook attempt in the outcome's own activity: one local activity fewer.
-      ...(this.current && input.realtimeWebhook !== false ? { deliverRealtime: true as const } : {}),
+      ...(input.realtimeWebhook !== false ? { deliverRealtime: true as const } : {}),
       answer,
       ...outcome,
     });
     upsertSearchAttributes([{ key: TxnStatusKey, value: recorded.status }]);
     // The workflow that changed the transaction tells the merchant, in real time unless the activity
     // reported a reconciliation's delayed success to the non-real-time webhook.
-    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded, this.current) && this.has('realtime-webhooks'))
-      await startRealtimeWebhook(input, { local: this.has('payment-local-activities'), current: this.current });
+    if (input.realtimeWebhook !== false && realtimeWebhookDue(recorded)) await startRealtimeWebhook(input, { local: true });
     this.stage = 'done';
     return { txnId: input.txnId, status: recorded.status, markedFailedByService: answer === null && !outcome.cancelled };
   }
@@ -241,7 +218,7 @@ class PaymentRun {
 
   requestBank(instrument: PaymentInstrument): Promise<BankReply> {
     const input = this.input;
-    return this.paymentActivities().requestBankPayment({
+    return local.requestBankPayment({
       txnId: input.txnId,
       merchantIdentifier: input.merchantIdentifier,
       orderId: input.orderId,
@@ -260,7 +237,7 @@ class PaymentRun {
    */
   bankRefused(e: unknown): Promise<PaymentWorkflowResult> {
     const refusal = e instanceof ActivityFailure ? e.cause : e instanceof ApplicationFailure ? e : undefined;
-    if (!refusal || !this.has('bank-refusal-recorded')) throw e;
+    if (!refusal) throw e;
     log.warn('the bank refused the payment request; marking the payment failed', {
       txnId: this.input.txnId,
       error: String(refusal),
@@ -277,7 +254,7 @@ class PaymentRun {
     const answered = await condition(() => this.lateAnswer !== undefined, input.bankTimeoutMs);
     let answer: BankAnswer | null = answered ? this.lateAnswer! : null;
     // Before giving up on a silent bank, ask it once (design.md, Transactions and states): only without a final answer is it 1023.
-    if (!answered && this.has('bank-status-inquiry')) answer = (await inquireOnce(input.txnId)) ?? this.lateAnswer ?? null;
+    if (!answered) answer = (await inquireOnce(input.txnId)) ?? this.lateAnswer ?? null;
     if (!answer)
       log.info('bank stayed silent; marking the payment failed', { txnId: input.txnId, bankTimeoutMs: input.bankTimeoutMs });
     return this.record(answer, this.payer ? { instrument: this.payer } : {});

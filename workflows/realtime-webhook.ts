@@ -1,17 +1,6 @@
-import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
-import { webhookDeliverySearchAttributes } from '../src/temporal/search-attributes';
-import {
-  realtimeDeliveryId,
-  WEBHOOK_DELIVERY_WORKFLOW_TYPE,
-  webhookDeliveryWorkflowId,
-  type WebhookDeliveryInput,
-} from '../src/temporal/webhook-contract';
-
-const { startWebhookDelivery } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+import { realtimeDeliveryId, type WebhookDeliveryInput } from '../src/temporal/webhook-contract';
 
 /**
  * The first attempt: one HTTP call (at most 15 s, WEBHOOK_ATTEMPT_TIMEOUT_SECONDS) plus two store
@@ -26,21 +15,16 @@ const firstAttemptOptions = {
 } as const;
 const { deliverWebhookFirstAttempt } = proxyActivities<WebhookActivities>(firstAttemptOptions);
 /**
- * The same first attempt as a local activity, in the caller's workflow task (the payment workflow,
- * patched there): no activity task through the server. A crash before the task completes re-runs
+ * The same first attempt as a local activity, in the caller's workflow task (the payment workflow):
+ * no activity task through the server. A crash before the task completes re-runs
  * it, as a lost activity completion re-runs the activity above: the same delivery id and bytes,
  * never re-sent once the store shows it settled.
  */
 const { deliverWebhookFirstAttempt: localFirstAttempt } = proxyLocalActivities<WebhookActivities>(firstAttemptOptions);
 
-/**
- * How the caller's workflow delivers: `local`, the first attempt as a local activity (payments);
- * `current`, the caller records one patch standing for the changes patched here before it (the
- * payment workflow's CURRENT), so these ask no patch of their own.
- */
+/** How the caller's workflow delivers: `local`, the first attempt as a local activity (payments). */
 export interface DeliverHow {
   local?: boolean;
-  current?: boolean;
 }
 
 /**
@@ -48,12 +32,11 @@ export interface DeliverHow {
  * the order's transaction is final, not only when this call applied it. The store write may have
  * committed on an attempt whose completion was lost (a worker crash, a timeout); the retry then
  * finds it applied already, and the merchant must still hear of it. Ensuring the delivery twice is
- * harmless: its id is the order's. Histories recorded before (only `applied` sent it) keep theirs.
- * Never for an outcome the activity reported to the non-real-time webhook (`realtime: false`).
+ * harmless: its id is the order's. Never for an outcome the activity reported to the non-real-time webhook (`realtime: false`).
  */
-export function realtimeWebhookDue(recorded: { status: string; applied: boolean; realtime?: false }, current = false): boolean {
+export function realtimeWebhookDue(recorded: { status: string; applied: boolean; realtime?: false }): boolean {
   if (recorded.realtime === false) return false;
-  return recorded.applied || (recorded.status !== 'Pending' && (current || patched('realtime-webhook-when-stored-final')));
+  return recorded.applied || recorded.status !== 'Pending';
 }
 
 /**
@@ -73,30 +56,7 @@ export async function startRealtimeWebhook(
  * retries run here, as an activity; only a delivery still failing after them starts the delivery
  * workflow that goes on with the schedule (why not the activity's own retries throughout: the top
  * of ./webhook.ts).
- * Histories recorded before the patch started the delivery workflow at once; they replay so.
  */
 export async function deliverWebhook(input: WebhookDeliveryInput, how: DeliverHow = {}): Promise<void> {
-  if (how.current || patched('webhook-first-attempt-inline')) {
-    await (how.local ? localFirstAttempt : deliverWebhookFirstAttempt)(input);
-    return;
-  }
-  await startDeliveryWorkflow(input);
-}
-
-/** Starts a delivery workflow through an activity (see startWebhookDelivery for why not a child). */
-export async function startDeliveryWorkflow(input: WebhookDeliveryInput): Promise<void> {
-  if (patched('webhook-delivery-started-by-activity')) {
-    await startWebhookDelivery(input);
-    return;
-  }
-  // Histories recorded before the patch started the delivery as an abandoned child; they replay so.
-  await startChild(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
-    workflowId: webhookDeliveryWorkflowId(input.deliveryId),
-    args: [input],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-    typedSearchAttributes: webhookDeliverySearchAttributes(input),
-  }).catch((e: unknown) => {
-    // Already started by an earlier run of this code path: the delivery exists, nothing to add.
-    if ((e as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw e;
-  });
+  await (how.local ? localFirstAttempt : deliverWebhookFirstAttempt)(input);
 }

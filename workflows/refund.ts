@@ -1,4 +1,4 @@
-import { patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RefundActivities } from '../activities/refund-activities';
 import type { TxnStatusName } from '../src/domain/txn-status';
 import { updateDeliveryId, type RecordedUpdate } from '../src/domain/webhook-update';
@@ -41,8 +41,8 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<Refund
   }
   // Every settled refund reaches the merchant (an auto-refund's success through the batch above):
   // whenever the stored outcome is final, not only when this run applied it; the delivery id is the
-  // refund's, so a repeat adds nothing. Histories recorded before did not send it.
-  if (!joinsLateBatch && recorded.refundStatus !== 'PENDING' && patched('refund-outcome-webhook')) {
+  // refund's, so a repeat adds nothing.
+  if (!joinsLateBatch && recorded.refundStatus !== 'PENDING') {
     const update: RecordedUpdate = {
       kind: 'refund',
       orderId: input.orderId,

@@ -1,20 +1,20 @@
-import { ActivityFailure, continueAsNew, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SettlementActivities } from '../activities/settlement-activities';
-import type { SettlementFileActivities } from '../activities/settlement-file-activities';
 import {
   SETTLEMENT_START_ATTEMPTS,
   type SettlementDayInput,
   type SettlementDayProgress,
 } from '../src/temporal/settlement-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 
-const act = proxyActivities<SettlementActivities & SettlementFileActivities>({
+const act = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 /**
  * One merchant's start: retried a few times on its own, then reported as failed so the run goes on.
- * Ten minutes, as the one-activity starter had: a large merchant's due-check reads its recent orders.
+ * Ten minutes: a large merchant's due-check reads its recent orders.
  */
 const startOne = proxyActivities<SettlementActivities>({
   startToCloseTimeout: '10 minutes',
@@ -36,23 +36,16 @@ const FAILURES_LISTED = 100;
 /**
  * The daily settlement run (schedule `settlement:daily`, after the cut-off, in IST): starts one
  * settlement workflow per merchant with anything due (each once, by its id), and again those of
- * its settlements whose workflow failed or was terminated. Runs recorded before patch
- * settlement-file-own-workflow then reconciled the bank's settlement file of the previous working
- * day; since, the file is checked by its own workflow and schedule (workflows/settlement-file.ts),
- * so a bad file never keeps this run open (the schedule skips a day while a run is open).
+ * its settlements whose workflow failed or was terminated. The bank's settlement file is checked by
+ * its own workflow and schedule (workflows/settlement-file.ts), so a bad file never keeps this run
+ * open (the schedule skips a day while a run is open).
  *
- * Since patch settlement-day-per-merchant each merchant's start is an activity of its own, a page
+ * Each merchant's start is an activity of its own, a page
  * of merchants at a time, SETTLEMENT_DAY_CONCURRENCY at once: a merchant that cannot be started
  * is retried alone and listed in the result's `failed`, and the others start. Thousands of
  * merchants continue as new between pages, carrying the progress.
  */
 export async function settlementDayWorkflow(input: SettlementDayInput) {
-  if (!patched('settlement-day-per-merchant')) {
-    const run = await act.startDueSettlements(input);
-    const previous = await act.previousWorkingDay({ settlementDate: run.settlementDate });
-    const reconciled = await act.reconcileSettlementFile({ date: previous });
-    return { ...run, reconciled: { date: previous, ...reconciled } };
-  }
   const day = input.carried
     ? { settlementDate: input.settlementDate!, workingDay: true }
     : await act.settlementRunDate({ settlementDate: input.settlementDate });
@@ -81,14 +74,11 @@ export async function settlementDayWorkflow(input: SettlementDayInput) {
       progress.after = page.next;
       const info = workflowInfo();
       if (progress.after && (info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN))
-        await continueAsNew<typeof settlementDayWorkflow>({ settlementDate: day.settlementDate, carried: progress });
+        await continueOntoCurrentBuild<typeof settlementDayWorkflow>({ settlementDate: day.settlementDate, carried: progress });
     } while (progress.after);
   }
   const { after: _walked, ...run } = progress;
-  if (patched('settlement-file-own-workflow')) return { settlementDate: day.settlementDate, ...run };
-  const previous = await act.previousWorkingDay({ settlementDate: day.settlementDate });
-  const reconciled = await act.reconcileSettlementFile({ date: previous });
-  return { settlementDate: day.settlementDate, ...run, reconciled: { date: previous, ...reconciled } };
+  return { settlementDate: day.settlementDate, ...run };
 }
 
 /** Runs `fn` on every item, at most `limit` at once, in the items' order (deterministic). */

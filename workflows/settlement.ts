@@ -1,5 +1,4 @@
-import { condition, continueAsNew, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
-import type { BankPayoutAnswer } from '../src/bank/connector';
+import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { ClaimPhase, SettlementActivities, SettlementStep } from '../activities/settlement-activities';
 import { settlementProcessedDeliveryId } from '../src/domain/settlement-webhook';
 import {
@@ -12,6 +11,7 @@ import {
   type SettlementWorkflowInput,
   type SettlementWorkflowResult,
 } from '../src/temporal/settlement-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 import { deliverWebhook } from './realtime-webhook';
 
 const act = proxyActivities<SettlementActivities>({
@@ -71,11 +71,11 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
    * A paid settlement of a merchant opted in hands its `settlement.processed` call over, under a
    * delivery id named by the settlement: a retried step, a replay or a repeated run (which finds the
    * settlement paid at once, and so heals a run that ended between the record and the hand-over)
-   * finds the stored delivery and sends nothing twice. Histories recorded before the patch end without it.
+   * finds the stored delivery and sends nothing twice.
    */
   const finish = async (s: SettlementStep): Promise<SettlementWorkflowResult> => {
     const result = done(s);
-    if (s.state === 'paid' && s.processedWebhook && patched('settlement-processed-webhook')) {
+    if (s.state === 'paid' && s.processedWebhook) {
       await deliverWebhook({
         deliveryId: settlementProcessedDeliveryId(base),
         merchantIdentifier: input.merchantIdentifier,
@@ -89,15 +89,13 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
 
   if (step.state === 'open') {
     state = 'claiming';
-    // Histories recorded before the patch claimed every page in one run.
-    const bounded = patched('settlement-claim-continue-as-new');
     const phases: ClaimPhase[] = ['sales', 'adjustments'];
     let pages = 0;
     for (const phase of phases.slice(input.claim ? phases.indexOf(input.claim.phase) : 0)) {
       let cursor = input.claim?.phase === phase ? input.claim.cursor : null;
       do {
-        if (bounded && pages >= CLAIM_PAGES_PER_RUN)
-          return continueAsNew<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
+        if (pages >= CLAIM_PAGES_PER_RUN)
+          return continueOntoCurrentBuild<typeof settlementWorkflow>({ ...base, claim: { phase, cursor } });
         cursor = (await claimAct.claimSettlementPage({ ...base, phase, cursor })).next;
         pages++;
       } while (cursor);
@@ -108,34 +106,26 @@ export async function settlementWorkflow(input: SettlementWorkflowInput): Promis
   if (!totals.pay) return done(totals);
 
   state = 'payout_requested';
-  let answer: BankPayoutAnswer;
-  if (patched('settlement-hold-before-payout')) {
-    // A hold placed while claiming or totalling stops the settlement here, before the bank is asked.
-    let payout = await act.requestSettlementPayoutUnlessHeld(base);
-    while (payout.held) {
-      state = 'held';
-      if (payout.coolingUntil && patched('settlement-account-cooling')) {
-        // A recently changed account: wait for its cooling to end, or a release (an early confirmation).
-        const ms = Math.max(1_000, new Date(payout.coolingUntil).getTime() - Date.now());
-        await condition(() => released, ms);
-      } else await condition(() => released);
-      released = false;
-      state = 'payout_requested';
-      payout = await act.requestSettlementPayoutUnlessHeld(base);
-    }
-    answer = payout.answer;
-  } else answer = await act.requestSettlementPayout(base);
+  // A hold placed while claiming or totalling stops the settlement here, before the bank is asked.
+  let payout = await act.requestSettlementPayoutUnlessHeld(base);
+  while (payout.held) {
+    state = 'held';
+    if (payout.coolingUntil) {
+      // A recently changed account: wait for its cooling to end, or a release (an early confirmation).
+      const ms = Math.max(1_000, new Date(payout.coolingUntil).getTime() - Date.now());
+      await condition(() => released, ms);
+    } else await condition(() => released);
+    released = false;
+    state = 'payout_requested';
+    payout = await act.requestSettlementPayoutUnlessHeld(base);
+  }
+  let answer = payout.answer;
   let inquiries = 0;
   while (answer.status === 'PENDING') {
     await sleep(PAYOUT_INQUIRY_INTERVAL);
     answer = await act.inquireSettlementPayout(base);
-    // Histories recorded before the patch inquired in one run for as long as the bank took.
-    if (
-      answer.status === 'PENDING' &&
-      ++inquiries >= PAYOUT_INQUIRIES_PER_RUN &&
-      patched('settlement-payout-wait-continue-as-new')
-    )
-      return continueAsNew<typeof settlementWorkflow>(base);
+    if (answer.status === 'PENDING' && ++inquiries >= PAYOUT_INQUIRIES_PER_RUN)
+      return continueOntoCurrentBuild<typeof settlementWorkflow>(base);
   }
   return finish(await act.recordSettlementPayout({ ...base, answer }));
 }

@@ -1,6 +1,7 @@
-import { condition, continueAsNew, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import { cutIntoCalls, lateDeliveryId, lateDeliveryId53, type LateUpdate } from '../src/domain/webhook-late';
+import { condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { cutIntoCalls, lateDeliveryId, type LateUpdate } from '../src/domain/webhook-late';
 import { lateUpdateSignal, type WebhookBatchInput } from '../src/temporal/webhook-batch-contract';
+import { continueOntoCurrentBuild } from './continue-onto-current-build';
 import { deliverWebhook } from './realtime-webhook';
 
 /** Rounds per run before continue-as-new keeps the history small. */
@@ -16,14 +17,12 @@ const IDLE_MS = 60_000;
 /**
  * Late updates of one merchant (workflow id `webhook-batch:<merchant>`, fed by signalWithStart):
  * gathered for a window, then cut into non-real-time deliveries of at most 10 transactions each.
- * A run continues as new after ROUNDS_PER_RUN rounds, and (runs started since the patch) as soon
- * as it has taken `signalsPerRun` updates or Temporal suggests it, even mid-window or between the
+ * A run continues as new after ROUNDS_PER_RUN rounds, and as soon as it has taken `signalsPerRun` updates or Temporal suggests it, even mid-window or between the
  * calls of a round: the updates not yet sent are carried to the next run, and the updates that
  * arrive meanwhile go to it (a signal that lands while the run closes makes the server retry the
  * task, so it is handled, never dropped).
  */
 export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<void> {
-  const bounded = patched('webhook-batch-continue-as-new-on-signals');
   const pending: LateUpdate[] = [...(input.carried ?? [])];
   let taken = 0;
   setHandler(lateUpdateSignal, (u) => {
@@ -31,21 +30,17 @@ export async function webhookBatchWorkflow(input: WebhookBatchInput): Promise<vo
     taken++;
   });
   const limit = input.signalsPerRun ?? SIGNALS_PER_RUN;
-  const full = () => bounded && (taken >= limit || workflowInfo().continueAsNewSuggested);
+  const full = () => taken >= limit || workflowInfo().continueAsNewSuggested;
   const carryOn = (unsent: LateUpdate[]) =>
-    continueAsNew<typeof webhookBatchWorkflow>({ ...input, carried: [...unsent, ...pending.splice(0)] });
+    continueOntoCurrentBuild<typeof webhookBatchWorkflow>({ ...input, carried: [...unsent, ...pending.splice(0)] });
 
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     if (!(await condition(() => pending.length > 0, IDLE_MS))) return;
-    if (bounded) await condition(full, input.windowMs);
-    else await sleep(input.windowMs);
+    await condition(full, input.windowMs);
     const calls = cutIntoCalls(pending.splice(0));
     for (const [i, call] of calls.entries()) {
       if (full()) return carryOn(calls.slice(i).flat());
-      // Full-width ids; runs recorded before keep the 53-bit ids they sent.
-      const deliveryId = patched('webhook-full-width-delivery-ids')
-        ? lateDeliveryId(input.merchantIdentifier, call)
-        : lateDeliveryId53(input.merchantIdentifier, call);
+      const deliveryId = lateDeliveryId(input.merchantIdentifier, call);
       await deliverWebhook({ deliveryId, merchantIdentifier: input.merchantIdentifier, orderId: '', late: call });
     }
     if (full()) return carryOn([]);

@@ -29,14 +29,7 @@
  * workflow is held at most that long; every reason above still holds for the long waits. This
  * workflow starts at `fromAttempt`, the attempt after the last one the activity made.
  */
-import {
-  type LocalActivityOptions,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  sleep,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { type LocalActivityOptions, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhook-activities';
 import { TxnStatusKey } from '../src/temporal/search-attributes';
 import { prepareWebhookCall, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../src/temporal/webhook-contract';
@@ -53,35 +46,25 @@ const attemptOptions: LocalActivityOptions = { startToCloseTimeout: '20 seconds'
  * task instead of four activity round trips through the server, which is what bounds throughput.
  * A worker that dies mid-attempt loses the workflow task; the next worker repeats the attempt.
  */
-const local = {
-  store: proxyLocalActivities<WebhookActivities>(storeOptions),
-  attempt: proxyLocalActivities<WebhookActivities>(attemptOptions),
-};
-/** Deliveries started before local activities keep the activity commands their history recorded. */
-const remote = {
-  store: proxyActivities<WebhookActivities>(storeOptions),
-  attempt: proxyActivities<WebhookActivities>(attemptOptions),
-};
+const store = proxyLocalActivities<WebhookActivities>(storeOptions);
+const attempt = proxyLocalActivities<WebhookActivities>(attemptOptions);
 
 /**
  * One webhook call (workflow id `webhook:<deliveryId>`): the body is built once, then sent on the
  * schedule until the merchant answers SUCCESS; after the last attempt the delivery is failed.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const legacy = !patched('webhook-local-activities');
-  const { store, attempt } = legacy ? remote : local;
   const prepared = await prepareWebhookCall(input, store);
   if (!prepared.send) return { state: `not sent: ${prepared.reason}`, attempts: 0 };
   const { scheduleMs, url, contentType, body } = prepared;
   // Endpoint health: a disabled endpoint ends the delivery (failed, kept for replay), and a 429 or 503
-  // with Retry-After is waited for, capped by the schedule's next wait. Histories before replay without.
-  const health = patched('webhook-endpoint-health');
-  let retryAfterMs = health ? input.retryAfterMs : undefined;
+  // with Retry-After is waited for, capped by the schedule's next wait.
+  let retryAfterMs = input.retryAfterMs;
   const first = (input.fromAttempt ?? 1) - 1;
   for (let i = first; i < scheduleMs.length; i++) {
     const wait = retryAfterMs !== undefined ? Math.min(retryAfterMs, scheduleMs[i]) : scheduleMs[i];
     // A hand-over started with its first wait as the start delay has waited already.
-    const waited = i === first && input.waitedBeforeStart === true && patched('webhook-first-wait-as-start-delay');
+    const waited = i === first && input.waitedBeforeStart === true;
     if (wait > 0 && !waited) await sleep(wait);
     // The attempt records itself, and the delivery as delivered when it is acknowledged.
     const outcome = await attempt
@@ -95,15 +78,14 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       })
       .catch(() => null);
     if (outcome?.acknowledged) {
-      if (legacy) await store.finishWebhook({ deliveryId: input.deliveryId, state: 'delivered' });
       upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook delivered' }]);
       return { state: 'delivered', attempts: i + 1 };
     }
-    if (health && outcome?.endpointDisabled) {
+    if (outcome?.endpointDisabled) {
       upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook failed' }]);
       return { state: 'failed', attempts: i + 1 };
     }
-    retryAfterMs = health ? outcome?.retryAfterMs : undefined;
+    retryAfterMs = outcome?.retryAfterMs;
   }
   await store.finishWebhook({ deliveryId: input.deliveryId, state: 'failed' });
   upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook failed' }]);

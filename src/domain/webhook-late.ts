@@ -36,22 +36,3 @@ export function lateDeliveryId(merchantIdentifier: string, updates: LateUpdate[]
     updates.map((u) => [u.kind, u.orderId, u.amountPaise, u.at]),
   );
 }
-
-/**
- * The id batch runs recorded before full-width ids gave the same call (53-bit cyrb53 over the
- * update keys): kept so those runs replay as they ran.
- */
-export function lateDeliveryId53(merchantIdentifier: string, updates: LateUpdate[]): string {
-  const text = updates.map((u) => `${u.kind}:${u.orderId}:${u.amountPaise}:${u.at}`).join('|');
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const hash = (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-  return `nrt:${merchantIdentifier}:${hash}:${updates.length}`;
-}

@@ -8,10 +8,12 @@ import {
   type TLSConfig,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { gatewayDataConverter } from '../temporal/payload-codec';
 import { connectingTo } from '../temporal/tls';
 import type { TestServerClock } from '../temporal/test-server-clock';
+import { workerDeploymentOptions } from '../temporal/worker-versioning';
 
 export interface WorkerOptions {
   address: string;
@@ -26,6 +28,8 @@ export interface WorkerOptions {
   plaintextUntil?: Date;
   /** mTLS to the frontend (temporalTls of the configuration); plaintext when undefined. */
   tls?: TLSConfig;
+  /** Worker Versioning (WORKER_DEPLOYMENT_NAME, WORKER_BUILD_ID): the version this worker runs as; unversioned when undefined. */
+  deploymentVersion?: WorkerDeploymentVersion;
   /** A prebuilt bundle (tests bundle once and share it); otherwise workflows/ is bundled at start. */
   workflowBundle?: WorkflowBundleOption;
   /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
@@ -52,6 +56,7 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
       activity: [...(o.testServerClock ? [syncClockFirst(o.testServerClock)] : []), ...(o.activityInterceptors ?? [])],
     },
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
+    ...(o.deploymentVersion ? { workerDeploymentOptions: workerDeploymentOptions(o.deploymentVersion) } : {}),
   });
   return { worker, connection };
 }

@@ -4,6 +4,7 @@ import { activityDeps, openRuntime } from '../runtime';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from './gateway-worker';
 import { temporalTls } from '../temporal/tls';
+import { deploymentVersionOf } from '../temporal/worker-versioning';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 
@@ -23,10 +24,11 @@ if (require.main === module) {
       ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
       tls: temporalTls(config),
       testServerClock: rt.timeTravel?.clock,
+      deploymentVersion: deploymentVersionOf(config),
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());
-    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, deploymentVersion: deploymentVersionOf(config) }, 'worker running');
     await worker.run();
     await connection.close();
     await rt.close();

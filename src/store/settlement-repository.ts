@@ -313,11 +313,6 @@ export class SettlementRepository {
     return ids.length ? this.settlements.find({ _id: { $in: ids } }).toArray() : [];
   }
 
-  /** Every merchant's identifier (the merchants' `_id`), for the daily starter: a small collection. */
-  async merchantIdentifiers(): Promise<string[]> {
-    return (await this.merchants.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id);
-  }
-
   /** A page of merchants' identifiers in `_id` order after `after` (the daily starter walks them a page at a time). */
   async merchantIdentifiersAfter(after: string | null, limit: number): Promise<string[]> {
     const rows = await this.merchants

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { contentDeliveryId } from '../../src/domain/webhook-id';
-import { lateDeliveryId, lateDeliveryId53, type LateUpdate } from '../../src/domain/webhook-late';
+import { lateDeliveryId, type LateUpdate } from '../../src/domain/webhook-late';
 
 describe('webhook delivery ids derived from content', () => {
   const update = (orderId: string, amountPaise = 1000): LateUpdate => ({
@@ -36,9 +36,5 @@ describe('webhook delivery ids derived from content', () => {
       contentDeliveryId('nrt', 'm1', ['a,b']),
     ]);
     assert.equal(ids.size, 9);
-  });
-
-  it('keep the 53-bit form for batch runs recorded before', () => {
-    assert.match(lateDeliveryId53('m1', [update('A')]), /^nrt:m1:[0-9a-z]+:1$/);
   });
 });

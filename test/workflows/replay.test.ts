@@ -8,10 +8,12 @@ import { workflowBundle } from '../support/servers';
 const dir = path.join(__dirname, 'histories');
 
 /**
- * Histories recorded by earlier code (histories/record.ts; each file names its run) replay on
- * today's workflows without a nondeterminism error: a workflow running when a worker is upgraded
- * goes on. A history that ends in a failed task (the mandate race) replays too; its next task then
- * runs the new code.
+ * The histories of this build's scenarios (histories/record.ts; each file names its run) replay on
+ * the workflow code without a nondeterminism error: a worker that takes over a running workflow
+ * (a restart, an evicted cache) replays its history on the same build, because each workflow is
+ * pinned to the build that started it (Worker Versioning). A change that fails a replay changes
+ * the workflow's commands: it ships as a new build with its histories recorded again
+ * (docs/contributors/workflow-changes.md), never behind a patch.
  */
 describe('recorded workflow histories replay on the current code', function () {
   this.timeout(60_000);

@@ -578,24 +578,4 @@ describe('settlement workflow (time-skipping, real store)', function () {
     );
     assert.match(notStarted[0]!.reason, /forEach|refunds/);
   });
-
-  it('the daily starter starts one settlement per merchant with something due, once', async () => {
-    const m = merchant();
-    await paid(m, 10_000, '2026-11-16T05:00:00Z');
-    // The starter goes through the merchants collection (only `_id` is read).
-    await store.db.collection<{ _id: string }>('merchants').insertOne({ _id: m });
-    const activities = activitiesWith(new RecordingBank());
-    const first = await activities.startDueSettlements({ settlementDate: '2026-11-17' });
-    assert.ok(first.started >= 1);
-    const handle = env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-17'));
-    assert.equal((await handle.describe()).type, 'settlementWorkflow');
-    const second = await activities.startDueSettlements({ settlementDate: '2026-11-17' });
-    assert.equal(second.started, 0, 'a second start of the same ids does nothing');
-    assert.deepEqual(
-      await activities.startDueSettlements({ settlementDate: '2026-11-21' }),
-      { settlementDate: '2026-11-21', started: 0 },
-      'Saturday',
-    );
-    await handle.terminate('the test worker does not run it');
-  });
 });

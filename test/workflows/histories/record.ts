@@ -1,27 +1,10 @@
 /**
- * Records the workflow histories that test/workflows/replay.test.ts replays: run it on the code
- * whose histories must keep replaying (`node --import tsx test/workflows/histories/record.ts`), and
- * commit the JSON files it writes next to itself. Store and webhook activities are fakes (a history
- * holds only their results); the bank is the sandbox. The file names say what each run did.
- * `payment-silent-bank-before-status-inquiry.json` is older than this script: a payment whose bank
- * stayed silent, recorded on main at e6a5560, before the status inquiry (patched) existed.
- *
- * Arguments name the scenarios to record (a history recorded by older code stays as it was): e.g.
- * `record.ts payment-webhook webhook-delivery` records only the webhook scenarios (issue 23: the first
- * attempt inline, its hand-over, and delivery workflows going on from attempt 2). None: all of them.
- * `record.ts payment-local` records issue 35's payments whose activities are local (patched
- * payment-local-activities): applied with its webhook delivered inline, a lost completion, a first
- * webhook attempt handed over, and a bank refusing the request; `record.ts webhook-delivery-waited`
- * a delivery started with its first wait as the start delay (no timer before attempt 2).
- * `record.ts payment-one-patch` the same payments under the one patch that stands for the payment
- * path's changes (payment-changes-through-2026-11: one marker and one search-attribute upsert).
- * `record.ts refund reconciliation webhook-batch sweep` records the histories of issue 30: a refund
- * (and an auto-refund reported late), a two-batch reconciliation file, a merchant's late updates cut
- * into non-real-time calls, and a run of the pending sweep. `record.ts settlement-paid-processed-webhook`
- * a paid settlement handing its settlement.processed call over (patched settlement-processed-webhook).
- * `record.ts settlement-claim-continued settlement-payout-pending-continued settlement-day-bank-file`
- * issue 43's settlements continuing as new between claim pages and while a payout stays PENDING
- * (first and last runs), and a daily run that leaves the bank file to its own workflow.
+ * Records the workflow histories that test/workflows/replay.test.ts replays: run it on the code of
+ * the build being released (`nice -n 19 node --import tsx test/workflows/histories/record.ts`), and
+ * commit the JSON files it writes next to itself (docs/contributors/workflow-changes.md). Store and
+ * webhook activities are fakes (a history holds only their results); the bank is the sandbox. The
+ * file names say what each run did. Arguments name the scenarios to record by the start of their
+ * names (e.g. `record.ts payment webhook-delivery`); none: all of them.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,11 +67,11 @@ const attemptOutcomes = new Map<
 const settlementReleased = new Set<string>();
 /** Merchants opted in to the settlement.processed webhook (recordSettlementPayout says so). */
 const settlementWebhookOptedIn = new Set<string>();
-/** Claim pages left (sales phase) per merchant, for a claim long enough to continue as new (patched settlement-claim-continue-as-new). */
+/** Claim pages left (sales phase) per merchant, for a claim long enough to continue as new. */
 const claimPagesLeft = new Map<string, number>();
-/** PENDING inquiries left per merchant, for a payout wait long enough to continue as new (patched settlement-payout-wait-continue-as-new). */
+/** PENDING inquiries left per merchant, for a payout wait long enough to continue as new. */
 const pendingInquiriesLeft = new Map<string, number>();
-/** Merchants held only once their settlement is totalled (patched settlement-hold-before-payout): open at the opening. */
+/** Merchants held only once their settlement is totalled: open at the opening. */
 const heldBeforePayout = new Set<string>();
 
 const activities = {
@@ -98,10 +81,12 @@ const activities = {
       throw ApplicationFailure.nonRetryable('the bank refused the request with 400', 'BankRequestRefused');
     return bank.requestPayment(r);
   },
+  async inquireBankPayment(i: { txnId: string }) {
+    return bank.inquirePayment(i);
+  },
   async recordPaymentOutcome(i: { txnId: string; answer: { approved: boolean } | null }) {
     return { status: i.answer?.approved ? 'Success' : 'Failure', applied: !lostCompletion.has(i.txnId) };
   },
-  async startWebhookDelivery() {},
   async deliverWebhookFirstAttempt(i: { deliveryId: string }) {
     return firstAttemptFails.has(i.deliveryId) ? { state: 'handed over', attempts: 1 } : { state: 'delivered', attempts: 1 };
   },
@@ -154,8 +139,9 @@ const activities = {
   async ensureWorkflowsOfStalePayments() {
     return { checked: 3 };
   },
-  // The long-lived shape (issue 30): every mandate stays ACTIVE here, and no debit is at the bank at its end.
+  // Every mandate stays ACTIVE here, and no debit is at the bank at its end.
   async requestMandateDebit(i: { request: BankPaymentRequest }) {
+    await passGate(`bank:${i.request.txnId}`);
     return { kind: 'sent', reply: await bank.requestPayment(i.request) };
   },
   async awaitNoDebitAtBank() {},
@@ -165,7 +151,7 @@ const activities = {
   async pendingMandateDebits(i: { orderIds: string[] }) {
     return i.orderIds;
   },
-  // Issue 34's settlement: held first, two pages of sales, a payout the bank answers PENDING then PAID.
+  // A settlement: held first, two pages of sales, a payout the bank answers PENDING then PAID.
   async openSettlement(i: { merchantIdentifier: string }) {
     const held = !settlementReleased.has(i.merchantIdentifier) && !heldBeforePayout.has(i.merchantIdentifier);
     return { state: held ? 'held' : 'open', netPaise: 0, utr: null };
@@ -181,9 +167,6 @@ const activities = {
   },
   async totalSettlement() {
     return { state: 'open', netPaise: 987_654, utr: null, pay: true };
-  },
-  async requestSettlementPayout() {
-    return { status: 'PENDING', utr: null, responseCode: '09', responseDescription: 'Payout in progress' };
   },
   async requestSettlementPayoutUnlessHeld(i: { merchantIdentifier: string }) {
     if (!settlementReleased.has(i.merchantIdentifier)) return { held: true };
@@ -204,11 +187,7 @@ const activities = {
     const optedIn = settlementWebhookOptedIn.has(i.merchantIdentifier);
     return { state: 'paid', netPaise: 987_654, utr: 'SIMU000000000001', ...(optedIn ? { processedWebhook: true } : {}) };
   },
-  // Issue 34's daily starter, before each merchant's start was its own activity: one call started all.
-  async startDueSettlements(i: { settlementDate?: string }) {
-    return { settlementDate: i.settlementDate ?? '2026-11-03', started: 3 };
-  },
-  // Since patch settlement-day-per-merchant: a page of merchants, each started by an activity of its own.
+  // The daily run: a page of merchants, each started by an activity of its own.
   async settlementRunDate(i: { settlementDate?: string }) {
     return { settlementDate: i.settlementDate ?? '2026-11-03', workingDay: true };
   },
@@ -219,12 +198,6 @@ const activities = {
     if (i.merchantIdentifier === 'broken')
       throw ApplicationFailure.nonRetryable("Cannot read properties of null (reading 'forEach')", 'TypeError');
     return i.merchantIdentifier === 'm1' ? 'started' : 'already_started';
-  },
-  async previousWorkingDay() {
-    return '2026-11-02';
-  },
-  async reconcileSettlementFile() {
-    return { payouts: 3, differences: 0 };
   },
   async cancelMandateDebits(i: { merchantIdentifier: string; orderIds: string[] }) {
     for (const orderId of i.orderIds) await cancelDebitWorkflow(mandateDebitWorkflowId(i.merchantIdentifier, orderId));
@@ -272,33 +245,6 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     console.log(`recorded ${name} (${history.events?.length} events)`);
   };
 
-  const payment = async (
-    name: string,
-    lost: boolean,
-    webhook?: 'first attempt fails',
-    o: { vpa?: string; signalAnswer?: true } = {},
-  ) => {
-    if (!wanted(name)) return;
-    const txnId = `TXN${id()}`;
-    if (lost) lostCompletion.add(txnId);
-    const input: PaymentWorkflowInput = {
-      txnId,
-      merchantIdentifier: MERCHANT,
-      orderId: `order-${id()}`,
-      amountPaise: 10_000,
-      instrument: { kind: 'UPI', vpa: o.vpa ?? 'success@sandbox' } as PaymentWorkflowInput['instrument'],
-      bankTimeoutMs: 900_000,
-    };
-    const workflowId = `payment:${MERCHANT}:${input.orderId}`;
-    if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${input.orderId}`);
-    const handle = await env.client.workflow.start('paymentWorkflow', { workflowId, taskQueue, args: [input] });
-    // A bank's late answer as senders before bankAnswerUpdate delivered it (the signal).
-    if (o.signalAnswer)
-      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '1' });
-    await handle.result().catch((e: unknown) => console.log(name, 'failed:', String(e)));
-    await save(name, workflowId);
-  };
-
   /** A delivery workflow as a failed first attempt hands it over: from attempt 2, answered per attempt as given. */
   const handedOverDelivery = async (
     name: string,
@@ -331,11 +277,16 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
-   * Issue 35: a payment whose bank request, outcome and first webhook attempt are local activities
-   * (patched payment-local-activities) runs them in the worker of its workflow task: a cached worker
-   * of its own holding the activities, as in production.
+   * A payment: its bank request, outcome and first webhook attempt are local activities, run in the
+   * worker of its workflow task (a cached worker of its own holding the activities, as in
+   * production). `signalAnswer`: a late answer sent as the bankAnswer signal right after the start.
    */
-  const localPayment = async (name: string, lost: boolean, webhook?: 'first attempt fails', o: { vpa?: string } = {}) => {
+  const payment = async (
+    name: string,
+    lost: boolean,
+    webhook?: 'first attempt fails',
+    o: { vpa?: string; signalAnswer?: true } = {},
+  ) => {
     if (!wanted(name)) return;
     const txnId = `TXN${id()}`;
     if (lost) lostCompletion.add(txnId);
@@ -349,7 +300,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       bankTimeoutMs: 900_000,
     };
     if (webhook) firstAttemptFails.add(`rt:${MERCHANT}:${orderId}`);
-    const queue = `${taskQueue}-local-payment`;
+    const queue = `${taskQueue}-payment`;
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue: queue,
@@ -357,10 +308,10 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
       activities,
     });
     const workflowId = `payment:${MERCHANT}:${orderId}`;
-    console.log(
-      name,
-      await worker.runUntil(env.client.workflow.execute('paymentWorkflow', { workflowId, taskQueue: queue, args: [input] })),
-    );
+    const handle = await env.client.workflow.start('paymentWorkflow', { workflowId, taskQueue: queue, args: [input] });
+    if (o.signalAnswer)
+      await handle.signal(bankAnswerSignal, { approved: true, response: 'success', bankRefNum: '123456789012', authCode: '1' });
+    console.log(name, await worker.runUntil(handle.result()));
     await save(name, workflowId);
   };
 
@@ -487,7 +438,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
-   * Issue 30's shape: a mandate whose run continues as new after two updates, with a debit carried
+   * A mandate whose run continues as new after two updates, with a debit carried
    * over, revoked in the next run (debits started by an activity, cancelled by one at the end).
    */
   const longLivedRevoked = async (name: string) => {
@@ -523,7 +474,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
-   * The race of issue 18: the notify's debit is stored and INACTIVE is recorded while no workflow
+   * A race: the notify's debit is stored and INACTIVE is recorded while no workflow
    * task runs, so both completions reach the mandate in one task (start and cancel of one child).
    */
   const firstDebitFailsInTheSameTaskAsNotify = async (name: string) => {
@@ -623,7 +574,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
-  /** Issue 34: a settlement held (at its opening, or before its payout) then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes); optionally its settlement.processed webhook. */
+  /** A settlement held (at its opening, or before its payout) then released, two claim pages, its payout PENDING then PAID (asked again after 10 minutes); optionally its settlement.processed webhook. */
   const settlement = async (name: string, o: { processedWebhook?: true; heldBeforePayout?: true } = {}) => {
     if (!wanted(name)) return;
     const merchantIdentifier = `m${id()}`;
@@ -643,7 +594,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   };
 
   /**
-   * Issue 43: a settlement never held whose claim (`claimPages` sales pages) or payout wait
+   * A settlement never held whose claim (`claimPages` sales pages) or payout wait
    * (`pendingInquiries` PENDING answers) is long enough to continue as new; its first and last runs are saved.
    */
   const settlementContinued = async (name: string, o: { claimPages?: number; pendingInquiries?: number }) => {
@@ -663,7 +614,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(`${name}-last-run`, workflowId);
   };
 
-  /** Issue 34: the daily starter of a date (its settlements are started by activities, faked here). */
+  /** The daily starter of a date (its settlements are started by activities, faked here). */
   const settlementDay = async (name: string) => {
     if (!wanted(name)) return;
     const workflowId = `settlement-day:${id()}`;
@@ -675,7 +626,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await save(name, workflowId);
   };
 
-  /** Issue 30: a refund the bank fails, handed to the merchant's webhook (patched refund-outcome-webhook). */
+  /** A refund the bank fails, handed to the merchant's webhook. */
   const refundFailing = async (name: string, reason: string) => {
     if (!wanted(name)) return;
     const input: RefundWorkflowInput = {
@@ -702,68 +653,44 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   } else {
     await payment('payment-applied', false);
     await payment('payment-completion-lost', true);
+    await payment('payment-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
+    await payment('payment-silent-bank-status-inquiry', false, undefined, { vpa: 'noanswer@sandbox' });
+    await payment('payment-late-answer-by-signal', false, undefined, { vpa: 'noanswer@sandbox', signalAnswer: true });
+    await payment('payment-webhook-first-attempt-delivered-inline', false);
+    await payment('payment-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
     await debit('mandate-debit-applied', false);
     await debit('mandate-debit-completion-lost', true);
-    // Issue 30: each attempt through requestMandateDebit (the mandate's state read first), and the long-lived mandate.
-    await debit('mandate-debit-checks-mandate-applied', false);
     await longLivedRevoked('mandate-long-lived-continued-as-new-then-revoked');
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-after-notify-started-debit', true);
     await firstDebitFailsDuringNotify('mandate-first-debit-fails-before-notify-stored-debit', false);
     await revokedWithDebit('mandate-revoked-with-debit', false);
     await revokedWithDebit('mandate-first-debit-then-revoked-with-debit', true);
-    // Issue 23: the first attempt inline (patched webhook-first-attempt-inline), its hand-over, and
-    // the delivery workflow going on from attempt 2 (Retry-After, endpoint health).
-    // Issue 30, recorded at d40b33f: a bank refusing the request failed the workflow (since then:
-    // Failure 1022, patched bank-refusal-recorded); a late answer came as the bankAnswer signal.
-    await payment('payment-bank-refused-request-failed-the-workflow', false, undefined, { vpa: 'refused@sandbox' });
-    await payment('payment-late-answer-by-signal', false, undefined, { vpa: 'noanswer@sandbox', signalAnswer: true });
-    await payment('payment-webhook-first-attempt-delivered-inline', false);
-    await payment('payment-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
+    // Delivery workflows going on from attempt 2 (Retry-After, endpoint health, a start delay as the first wait).
     await handedOverDelivery(
       'webhook-delivery-handed-over-retry-after-then-delivered',
       { 2: { acknowledged: false, retryAfterMs: 60_000 } },
       2_000,
     );
-    await refundFailing('refund-failed-outcome-webhook', 'sandbox fail');
     await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
     });
-    // Issue 30: the workflows that had no recorded history.
+    await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
+      waitedBeforeStart: true,
+    });
+    await refundFailing('refund-failed-outcome-webhook', 'sandbox fail');
     await refund('refund-succeeded', false);
     await refund('refund-auto-succeeded-reported-late', true);
     await reconciliation('reconciliation-two-batches');
     await lateUpdates('webhook-batch-late-updates-cut-into-calls');
     await sweep('sweep-pending-payments');
-    // Issue 34.
     await settlement('settlement-held-released-payout-pending-then-paid');
-    // Issue 34: the settlement.processed webhook of a merchant opted in (patched settlement-processed-webhook).
     await settlement('settlement-paid-processed-webhook-delivered', { processedWebhook: true });
-    // Patched settlement-hold-before-payout: opened, claimed and totalled, then held before the payout.
     await settlement('settlement-held-before-payout-released-payout-pending-then-paid', { heldBeforePayout: true });
-    // Recorded at 8a1cd44: every merchant's start inside one startDueSettlements activity.
-    await settlementDay('settlement-day-one-starter-activity');
-    // Patched settlement-day-per-merchant: three merchants started one by one, one of them failing.
+    // Three merchants started one by one, one of them failing.
     await settlementDay('settlement-day-per-merchant-one-failed');
-    // Issue 43: continue-as-new between claim pages and while a payout stays PENDING; the daily run
-    // without the bank file (patched settlement-file-own-workflow).
     await settlementContinued('settlement-claim-continued-as-new', { claimPages: 501 });
     await settlementContinued('settlement-payout-pending-continued-as-new', { pendingInquiries: 150 });
-    await settlementDay('settlement-day-bank-file-own-workflow');
-    // Issue 35: local activities (patched payment-local-activities).
-    // Issue 35: a hand-over started with its first wait as the start delay (patched webhook-first-wait-as-start-delay).
-    await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
-      waitedBeforeStart: true,
-    });
-    await localPayment('payment-local-activities-applied-webhook-delivered', false);
-    await localPayment('payment-local-activities-completion-lost', true);
-    await localPayment('payment-local-activities-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
-    await localPayment('payment-local-activities-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
-    // Issue 35: one patch standing for the payment path's changes (payment-changes-through-2026-11).
-    await localPayment('payment-one-patch-applied-webhook-delivered', false);
-    await localPayment('payment-one-patch-completion-lost', true);
-    await localPayment('payment-one-patch-webhook-first-attempt-failed-handed-over', false, 'first attempt fails');
-    await localPayment('payment-one-patch-bank-refused-request', false, undefined, { vpa: 'refused@sandbox' });
   }
   await stopWorkflows();
   activityWorker.shutdown();
