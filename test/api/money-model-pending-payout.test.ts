@@ -32,7 +32,10 @@ describe('money model: a payout left PENDING, then a settlement with a chargebac
 
   /** Two UPI payments, waited for until both are Success. */
   async function twoPaid(amounts: [number, number]) {
-    await payBurst(w, amounts.map((amountPaise) => ({ kind: 'upi' as const, payer: 'success@sandbox', amountPaise })));
+    await payBurst(
+      w,
+      amounts.map((amountPaise) => ({ kind: 'upi' as const, payer: 'success@sandbox', amountPaise })),
+    );
     const deadline = Date.now() + 20_000;
     for (;;) {
       const paid = [...(await storedTransactions(w)).values()].filter((t) => t.successAt).length;
