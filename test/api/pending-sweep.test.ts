@@ -182,6 +182,11 @@ describe('pending payments sweep', function () {
 
   it('is scheduled every 5 minutes for orders Pending over a minute by default, idempotently', async () => {
     assert.deepEqual(pendingSweepSettings(gw.rt.config), DEFAULT_PENDING_SWEEP);
+    // From none: another file's worker process on this shared server (src/main/worker.ts) may have
+    // left the schedule with its own settings, and updating that one would set lastUpdatedAt.
+    await sweepSchedule()
+      .delete()
+      .catch(() => undefined);
     await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
     await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
     try {
