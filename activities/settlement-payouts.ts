@@ -72,11 +72,6 @@ export function createPayoutActivities<Step>(
   const { applyHold, stepOf } = shared;
   const { settlementStore: store, now } = deps;
   return {
-    /** The payout step without the hold and cooling checks: bench/settlement.ts times the payout alone with it. */
-    async requestSettlementPayout(input: SettlementWorkflowInput): Promise<BankPayoutAnswer> {
-      return (await requestPayout(deps, input, { stopIfHeld: false })) as BankPayoutAnswer;
-    },
-
     /**
      * The payout step: while the merchant is held, an open settlement moves to `held` and nothing is
      * asked of the bank (the workflow waits for the release, then calls again); so it does while the
@@ -89,7 +84,7 @@ export function createPayoutActivities<Step>(
         const s = await store.find(id);
         if (s && (s.state === 'open' || s.state === 'held') && (await applyHold(id, input.merchantIdentifier)))
           return { held: true };
-        const answer = await requestPayout(deps, input, { stopIfHeld: true });
+        const answer = await requestPayout(deps, input);
         if (answer && 'coolingUntil' in answer) return { held: true, coolingUntil: answer.coolingUntil.toISOString() };
         if (answer) return { held: false, answer };
       }
@@ -173,7 +168,7 @@ async function send(deps: PayoutActivityDeps, r: BankPayoutRequest, o: { first: 
 }
 
 /**
- * Requests the payout. `stopIfHeld`: after marking the payout requested the merchant's hold is
+ * Requests the payout. After marking the payout requested the merchant's hold is
  * read again, and a hold found there (placed while the payout was being marked) moves the
  * settlement back to held, nothing asked of the bank (null). Once the bank was asked, no hold
  * stops it: a retry after a crash asks again for the same payout.
@@ -181,7 +176,6 @@ async function send(deps: PayoutActivityDeps, r: BankPayoutRequest, o: { first: 
 async function requestPayout(
   deps: PayoutActivityDeps,
   input: SettlementWorkflowInput,
-  o: { stopIfHeld: boolean },
 ): Promise<BankPayoutAnswer | { coolingUntil: Date } | null> {
   const { settlementStore: store, settlementSettings: settings, now } = deps;
   const id = settlementId(input.merchantIdentifier, input.settlementDate);
@@ -198,18 +192,18 @@ async function requestPayout(
       return { status: 'REFUSED', utr: null, responseCode: 'NO_ACCOUNT', responseDescription: reason };
     }
     // The account read here is the one sealed on the payout: a recent change waits, never paid early.
-    if (o.stopIfHeld && isCooling(account.coolingUntil, now())) {
+    if (isCooling(account.coolingUntil, now())) {
       await store.holdForCooling(id, account.coolingUntil);
       return { coolingUntil: account.coolingUntil };
     }
     await store.markPayoutRequested(id, deps.payoutAccountSeal.seal(id, input.merchantIdentifier, account), now());
     s = (await store.find(id))!;
   }
-  if (s.state === 'held' && o.stopIfHeld) return null;
+  if (s.state === 'held') return null;
   if (s.state !== 'payout_requested') throw new Error(`settlement ${id} is ${s.state}: no payout to request`);
   let first = false;
   if (!s.awaitingBankSince) {
-    if (o.stopIfHeld && (await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
+    if ((await settings.get(input.merchantIdentifier)).held && (await store.returnToHeld(id))) return null;
     first = await store.markAwaitingBank(id, now());
   }
   return send(deps, await storedRequest(deps, s), { first });

@@ -56,8 +56,10 @@ async function settle(db: Db, merchantIdentifier: string): Promise<number> {
   }
   const totals = await act.totalSettlement(input);
   lap('totals');
-  const answer = await act.requestSettlementPayout(input);
-  const done = await act.recordSettlementPayout({ ...input, answer });
+  // The workflow's own payout step: the bench's merchants are never held.
+  const payout = await act.requestSettlementPayoutUnlessHeld(input);
+  if (payout.held) throw new Error(`${merchantIdentifier} is held: the bench times an unheld payout`);
+  const done = await act.recordSettlementPayout({ ...input, answer: payout.answer });
   lap('payout');
   const ms = performance.now() - started;
   say(

@@ -14,6 +14,7 @@ if (require.main === module) {
     const config = configOrExit(process.env, false);
     const logger = createLogger(config.LOG_LEVEL, 'worker');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
+    const deploymentVersion = deploymentVersionOf(config);
     const { worker, connection } = await createGatewayWorker({
       address: temporalAddress(config),
       namespace: config.TEMPORAL_NAMESPACE,
@@ -24,11 +25,11 @@ if (require.main === module) {
       ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
       tls: temporalTls(config),
       testServerClock: rt.timeTravel?.clock,
-      deploymentVersion: deploymentVersionOf(config),
+      deploymentVersion,
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());
-    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, deploymentVersion: deploymentVersionOf(config) }, 'worker running');
+    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, deploymentVersion }, 'worker running');
     await worker.run();
     await connection.close();
     await rt.close();
