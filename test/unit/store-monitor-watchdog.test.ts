@@ -11,10 +11,12 @@ class EventsOnlyClient extends EventEmitter {
   options = { heartbeatFrequencyMS: 10_000, connectTimeoutMS: 30_000 };
   closes = 0;
   connects = 0;
-  close() {
+  /** Set to hold the watchdog's close open until released (an owner closing meanwhile). */
+  closing?: Promise<void>;
+  async close() {
     this.closes++;
     this.emit('topologyClosed', {});
-    return Promise.resolve();
+    await this.closing;
   }
   connect() {
     this.connects++;
@@ -33,6 +35,7 @@ describe('store monitor watchdog', () => {
     (watchdog = watchStoreMonitors(client as unknown as MongoClient, {
       stuckAfterMs: 20,
       checkEveryMs: 5,
+      repeatAfterMs: 1_000,
       onStuck: (a) => stuck.push(a),
     }));
   const unknown = () => client.emit('serverDescriptionChanged', { address: ADDRESS, newDescription: { type: 'Unknown' } });
@@ -83,5 +86,37 @@ describe('store monitor watchdog', () => {
     await tick(60);
     assert.equal(client.connects, 0);
     assert.equal(client.listenerCount('serverHeartbeatStarted'), 0);
+  });
+
+  it('reconnects again during one outage only after repeatAfterMs, at once after the server was seen known', async () => {
+    watch();
+    unknown();
+    heartbeat();
+    await tick(60);
+    unknown();
+    heartbeat();
+    await tick(60);
+    assert.equal(client.closes, 1, 'a store still out of reach is not reconnected again and again');
+    await tick(1_000);
+    assert.equal(client.closes, 2, 'after repeatAfterMs it is');
+    client.emit('serverDescriptionChanged', { address: ADDRESS, newDescription: { type: 'Standalone' } });
+    unknown();
+    heartbeat();
+    await tick(60);
+    assert.equal(client.closes, 3, 'a new outage after the store answered is healed at once');
+  });
+
+  it('an owner closing the client while the watchdog reconnects it keeps it closed', async () => {
+    let release!: () => void;
+    client.closing = new Promise((r) => (release = r));
+    watch();
+    unknown();
+    heartbeat();
+    await tick(60);
+    assert.equal(client.closes, 1);
+    watchdog.stop();
+    release();
+    await tick(20);
+    assert.equal(client.connects, 0);
   });
 });
