@@ -578,4 +578,43 @@ describe('settlement workflow (time-skipping, real store)', function () {
     );
     assert.match(notStarted[0]!.reason, /forEach|refunds/);
   });
+
+  it("the daily run starts nothing on a non-working day; a merchant's second start of a date starts nothing", async () => {
+    const m = merchant();
+    await paid(m, 10_000, '2026-11-16T05:00:00Z');
+    await store.db.collection<{ _id: string }>('merchants').insertOne({ _id: m });
+    try {
+      const activities = activitiesWith(new RecordingBank());
+      const start = () => activities.startMerchantSettlement({ merchantIdentifier: m, settlementDate: '2026-11-17' });
+      assert.equal(await start(), 'started');
+      const handle = env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-17'));
+      assert.equal((await handle.describe()).type, 'settlementWorkflow');
+      assert.equal(await start(), 'already_started', 'a second start of the same id does nothing');
+      await handle.terminate('the test worker does not run it');
+
+      // Saturday 2026-11-21: the merchant's sale is still unclaimed (due), and nothing starts.
+      const worker = await Worker.create({
+        connection: env().nativeConnection,
+        taskQueue,
+        workflowBundle: await workflowBundle(),
+        activities: activities,
+      });
+      const saturday = (await worker.runUntil(
+        env().client.workflow.execute('settlementDayWorkflow', {
+          workflowId: `settlement-day:${m}:saturday`,
+          taskQueue,
+          args: [{ settlementDate: '2026-11-21' }],
+        }),
+      )) as { started: number; alreadyStarted: number; failedCount: number };
+      assert.deepEqual([saturday.started, saturday.alreadyStarted, saturday.failedCount], [0, 0, 0]);
+      await assert.rejects(
+        env().client.workflow.getHandle(settlementWorkflowId(m, '2026-11-21')).describe(),
+        /not found/i,
+        'no settlement of a Saturday',
+      );
+    } finally {
+      // The suite's other daily runs walk every merchant of this database.
+      await store.db.collection<{ _id: string }>('merchants').deleteOne({ _id: m });
+    }
+  });
 });
