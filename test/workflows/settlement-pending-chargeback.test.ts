@@ -5,6 +5,7 @@ import { createSettlementActivities, type ClaimPageInput } from '../../activitie
 import type { BankPayoutAnswer, BankPayoutRequest, BankPayouts } from '../../src/bank/connector';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { decideChargeback } from '../../src/domain/chargeback';
+import { PayerDataCipher } from '../../src/domain/payer-data';
 import type { SettlementLine } from '../../src/domain/settlement';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
@@ -22,6 +23,7 @@ import {
   type SettlementWorkflowResult,
 } from '../../src/temporal/settlement-contract';
 import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+import { storedPaidUpiOrder } from '../support/stored-orders';
 
 const MASTER_KEY = 'b'.repeat(64);
 const ACCOUNT = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test Merchant' };
@@ -81,32 +83,10 @@ describe('settlement after a PENDING payout, with chargebacks during its claim (
   }
 
   /** A paid UPI order (no fee on the default plan), captured at `when`. */
-  async function paid(merchantIdentifier: string, amountPaise: number, when: Date) {
+  async function paid(merchantIdentifier: string, amountPaise: number, at: Date) {
     const orderId = `o-${randomBytes(6).toString('hex')}`;
-    await store.db.collection('transactions').insertOne({
-      _id: `${merchantIdentifier}:${orderId}` as never,
-      txnId: `T${randomBytes(8).toString('hex')}`,
-      merchantIdentifier,
-      orderId,
-      amountPaise,
-      productDescription: 'test',
-      buyerName: null,
-      buyerEmail: null,
-      ipAddress: null,
-      instrument: { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox' },
-      status: 'Success',
-      responseCode: '100',
-      responseDescription: 'Transaction Successful',
-      bankRefNum: '123456789012',
-      authCode: '123456',
-      markedFailedByService: false,
-      createdAt: when,
-      updatedAt: when,
-      completedAt: when,
-      successAt: when,
-      refunds: [],
-      version: 1,
-    });
+    const order = storedPaidUpiOrder(new PayerDataCipher(MASTER_KEY), { merchantIdentifier, orderId, amountPaise, at });
+    await store.db.collection('transactions').insertOne(order as never);
     return { merchantIdentifier, orderId };
   }
 
