@@ -151,6 +151,8 @@ describe('Legacy forms: what a payer holding a signed checkout form cannot do', 
     for (const v of ['', '?v=2', '?v=3']) {
       const posted = await postForm(`${gw.baseUrl}/transact${v}`, attack);
       assert.deepEqual([posted.status, posted.json?.responseCode], [200, '109'], posted.text);
+      // The quote rule refuses it, naming the field the pushed values were merged into.
+      assert.match(posted.json.responseDescription, /merchantIpAddress: holds a single quote/, posted.text);
     }
     assert.equal(await storedTransaction(gw, merchant.merchantIdentifier, orderId), null, 'no order');
   });

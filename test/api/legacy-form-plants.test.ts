@@ -30,7 +30,8 @@ function plantedProperty(plant: string, grep: string): Promise<Run> {
       grep,
       'test/api/legacy-form-property.test.ts',
     ],
-    { cwd: ROOT, env: { ...env, LEGACY_FORM_PLANT: plant }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // Ended before this test's own timeout, so a hung child never outlives the suite.
+    { cwd: ROOT, env: { ...env, LEGACY_FORM_PLANT: plant }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 280_000 },
   );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));

@@ -343,16 +343,22 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
           if (target === 'checkout') {
             // What the merchant signed: this order, the form's amount (typed by the payer on a donation
             // form) and its returnUrl.
-            signedIds.add(fresh);
-            const signedForm = run(fresh);
-            const signed = new Map(signedForm.fields);
-            const checkout = mutate(signedForm);
-            const shown = JSON.stringify(checkout);
-            for (const v of ['', '?v=2']) {
+            // Each entry its own signed order: a page opened by the first would make the second's
+            // post of the same order a refusal (order used), and its reading would go unchecked.
+            let shown = '';
+            for (const [v, orderId] of [
+              ['', fresh],
+              ['?v=2', newOrderId('prop2')],
+            ] as const) {
+              signedIds.add(orderId);
+              const signedForm = run(orderId);
+              const signed = new Map(signedForm.fields);
+              const checkout = mutate(signedForm);
+              shown = JSON.stringify(checkout);
               const res = await postForm(`${gw.baseUrl}/transact${v}`, checkout);
               assert.ok(res.status < 500, res.text);
               if (res.status !== 303) continue;
-              const t = await storedTransaction(gw, merchant.merchantIdentifier, fresh);
+              const t = await storedTransaction(gw, merchant.merchantIdentifier, orderId);
               assert.ok(t, `a page for another order: ${shown}`);
               const amount = Number(signed.get('amount'));
               assert.equal(
@@ -362,7 +368,7 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
               );
               const page = await gw.rt.store.db
                 .collection('checkouts')
-                .findOne({ merchantIdentifier: merchant.merchantIdentifier, orderId: fresh });
+                .findOne({ merchantIdentifier: merchant.merchantIdentifier, orderId });
               if (signed.has('returnUrl'))
                 assert.equal(page?.returnUrl, signed.get('returnUrl'), `a page for another returnUrl: ${shown}`);
               else assert.notEqual(page?.returnUrl, 'https://evil.example/r', `a page for another returnUrl: ${shown}`);
