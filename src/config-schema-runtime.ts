@@ -21,6 +21,13 @@ export const runtimeSettings = z.object({
     .describe(
       'port of the operator listener: the ops API (/ops/v1, the payload codec) and /metrics, served there only; staging and production: required and not API_PORT. Unset in development and test: served on API_PORT',
     ),
+  WORKER_METRICS_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')
+    .optional()
+    .describe(
+      "host:port where each worker process serves the Temporal SDK's Prometheus metrics (workflow task failures, activity failures and latencies, task slots); unset: not served. Keep it on the private network, like OPS_PORT",
+    ),
   PUBLIC_BASE_URL: z
     .url()
     .optional()

@@ -34,6 +34,8 @@ export interface WorkerOptions {
   workflowBundle?: WorkflowBundleOption;
   /** Time-skipping mode: the test server's clock, re-read before every activity runs. */
   testServerClock?: TestServerClock;
+  /** WORKER_METRICS_ADDRESS: where this process serves the SDK's Prometheus metrics (none when undefined). */
+  metricsAddress?: string;
   /** Tests only: wraps every activity run (the money model's worker crash), after the clock's. */
   activityInterceptors?: ActivityInterceptorsFactory[];
 }
@@ -42,7 +44,7 @@ export const workflowsPath = require.resolve('../../workflows');
 
 /** A worker for every workflow and activity of the gateway. Call `run()`; `shutdown()` drains it. */
 export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installWorkerRuntime();
+  installWorkerRuntime(o.metricsAddress);
   const connection = await connectingTo(o.address, o.tls, () =>
     NativeConnection.connect({ address: o.address, ...(o.tls ? { tls: o.tls } : {}) }),
   );
@@ -84,13 +86,18 @@ let runtimeInstalled = false;
  * the API and the store), so the SDK must not act on SIGINT itself; its logs below WARN (webpack's
  * bundle report, state changes) stay out of the console. The SDK core's own warnings go through the
  * same logger, on standard error with the rest (the core would print them on standard output).
+ * With a metrics address the core serves its Prometheus metrics there (docs/operators/metrics.md):
+ * counters keep the core's names (no `_total`), durations are in seconds.
  */
-export function installWorkerRuntime(): void {
+export function installWorkerRuntime(metricsAddress?: string): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({
     shutdownSignals: [],
     logger: new DefaultLogger('WARN'),
-    telemetryOptions: { logging: { forward: {}, filter: { core: 'WARN', other: 'ERROR' } } },
+    telemetryOptions: {
+      logging: { forward: {}, filter: { core: 'WARN', other: 'ERROR' } },
+      ...(metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress, useSecondsForDurations: true } } } : {}),
+    },
   });
 }

@@ -26,6 +26,7 @@ if (require.main === module) {
       tls: temporalTls(config),
       testServerClock: rt.timeTravel?.clock,
       deploymentVersion,
+      ...(config.WORKER_METRICS_ADDRESS ? { metricsAddress: config.WORKER_METRICS_ADDRESS } : {}),
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());

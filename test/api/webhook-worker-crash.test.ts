@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { activityDeps } from '../../src/runtime';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -7,46 +7,12 @@ import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { createGatewayWorker } from '../../src/main/gateway-worker';
-import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { deliveryOutcome, deliveryResult } from '../support/deliveries';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { workflowBundle } from '../support/servers';
-
-/** `src/main/worker.ts` as its own process on `taskQueue`, resolved once it polls. */
-function startWorkerProcess(gw: TestGateway, taskQueue: string): Promise<ChildProcess> {
-  const c = gw.rt.config;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/worker.ts'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      GATEWAY_ENV: 'test',
-      MONGODB_URI: c.MONGODB_URI,
-      MONGODB_DB: c.MONGODB_DB,
-      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      MASTER_KEY: c.MASTER_KEY,
-      OPS_TOKEN: c.OPS_TOKEN,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (output.includes('worker running')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
-  });
-}
+import { startWorkerProcess } from '../support/worker-process';
 
 describe('Webhook delivery survives a worker killed during an attempt', function () {
   this.timeout(180_000);

@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from './cli';
+import type { TestGateway } from './gateway';
+
+/** `src/main/worker.ts` as its own process on `taskQueue` (with `env` added), resolved once it polls. */
+export function startWorkerProcess(gw: TestGateway, taskQueue: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  const c = gw.rt.config;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/worker.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      GATEWAY_ENV: 'test',
+      MONGODB_URI: c.MONGODB_URI,
+      MONGODB_DB: c.MONGODB_DB,
+      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      MASTER_KEY: c.MASTER_KEY,
+      OPS_TOKEN: c.OPS_TOKEN,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (output.includes('worker running')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+}
