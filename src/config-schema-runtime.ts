@@ -28,6 +28,13 @@ export const runtimeSettings = z.object({
     .describe(
       "host:port where each worker process serves the Temporal SDK's Prometheus metrics (workflow task failures, activity failures and latencies, task slots); unset: not served. Keep it on the private network, like OPS_PORT",
     ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) address')
+    .optional()
+    .describe(
+      'OTLP/HTTP address of a trace collector (http://collector:4318/v1/traces): the API and workers send it one trace per request, from the request through the workflow, its activities and the bank call to the webhook; unset: no tracing',
+    ),
   PUBLIC_BASE_URL: z
     .url()
     .optional()

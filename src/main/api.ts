@@ -1,4 +1,5 @@
 /** The HTTP API process (production entry point; `npm start` runs it in-process with the rest). */
+import { tracing } from './tracing-first'; // first: see its comment
 import type { Server } from 'node:http';
 import { createApp } from '../api/app';
 import type { Listener } from '../api/audience';
@@ -62,6 +63,7 @@ if (require.main === module) {
     onShutdown(async () => {
       await closeServers(listeners);
       await rt.close();
+      await tracing?.shutdown();
     });
   })();
 }

@@ -8,8 +8,11 @@ import {
   type TLSConfig,
   type WorkflowBundleOption,
 } from '@temporalio/worker';
+import type { Context } from '@temporalio/activity';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
+import { OpenTelemetryActivityInboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { createActivities, type ActivityDeps } from '../../activities';
+import type { Tracing } from '../tracing/tracing';
 import { gatewayDataConverter } from '../temporal/payload-codec';
 import { connectingTo } from '../temporal/tls';
 import type { TestServerClock } from '../temporal/test-server-clock';
@@ -36,11 +39,15 @@ export interface WorkerOptions {
   testServerClock?: TestServerClock;
   /** WORKER_METRICS_ADDRESS: where this process serves the SDK's Prometheus metrics (none when undefined). */
   metricsAddress?: string;
+  /** Tracing on (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): workflows and activities continue their starter's trace. Needs `workflowsPath`, not a prebuilt bundle. */
+  tracing?: Tracing;
   /** Tests only: wraps every activity run (the money model's worker crash), after the clock's. */
   activityInterceptors?: ActivityInterceptorsFactory[];
 }
 
 export const workflowsPath = require.resolve('../../workflows');
+/** The Temporal OpenTelemetry interceptors of workflow code, bundled with the workflows when tracing is on. */
+const workflowTracingInterceptors = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 /** A worker for every workflow and activity of the gateway. Call `run()`; `shutdown()` drains it. */
 export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -55,8 +62,14 @@ export async function createGatewayWorker(o: WorkerOptions): Promise<{ worker: W
     activities: createActivities(o.activityDeps),
     dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
     interceptors: {
-      activity: [...(o.testServerClock ? [syncClockFirst(o.testServerClock)] : []), ...(o.activityInterceptors ?? [])],
+      activity: [
+        ...(o.tracing ? [(ctx: Context) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })] : []),
+        ...(o.testServerClock ? [syncClockFirst(o.testServerClock)] : []),
+        ...(o.activityInterceptors ?? []),
+      ],
+      ...(o.tracing ? { workflowModules: [workflowTracingInterceptors] } : {}),
     },
+    ...(o.tracing ? { sinks: { exporter: makeWorkflowExporter(o.tracing.spanProcessor, o.tracing.resource) } } : {}),
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath }),
     ...(o.deploymentVersion ? { workerDeploymentOptions: workerDeploymentOptions(o.deploymentVersion) } : {}),
   });

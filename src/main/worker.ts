@@ -1,4 +1,5 @@
 /** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
+import { tracing } from './tracing-first'; // first: see its comment
 import { createLogger } from '../logger';
 import { activityDeps, openRuntime } from '../runtime';
 import { ensureWorkerSchedules } from '../temporal/schedules';
@@ -27,6 +28,7 @@ if (require.main === module) {
       testServerClock: rt.timeTravel?.clock,
       deploymentVersion,
       ...(config.WORKER_METRICS_ADDRESS ? { metricsAddress: config.WORKER_METRICS_ADDRESS } : {}),
+      ...(tracing ? { tracing } : {}),
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());
@@ -34,5 +36,6 @@ if (require.main === module) {
     await worker.run();
     await connection.close();
     await rt.close();
+    await tracing?.shutdown();
   })();
 }

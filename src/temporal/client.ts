@@ -1,5 +1,6 @@
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { InternalConnectionOptionsSymbol } from '@temporalio/client/lib/connection';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { quietCallContext } from './call-context';
 import { gatewayDataConverter } from './payload-codec';
 import { connectingTo } from './tls';
@@ -34,6 +35,8 @@ export async function connectTemporalClient(
     connection,
     namespace,
     dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
+    // A workflow started in a traced request continues its trace (nothing is sent while tracing is off).
+    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
   });
 }
 

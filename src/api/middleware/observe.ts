@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { Context, Next } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '../../logger';
 
 /**
  * Request id (echoed as X-Request-Id), one access-log line per request and RED metrics labelled
- * by route template (never by raw path, which would explode label cardinality).
+ * by route template (never by raw path, which would explode label cardinality and show tokens).
  */
 export function observe(logger: Logger, registry: Registry) {
   const duration = new Histogram({
@@ -37,6 +38,8 @@ export function observe(logger: Logger, registry: Registry) {
         route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched',
         status: String(ctx.status),
       };
+      // The request's trace span (when tracing is on) is named by its route, never its raw path.
+      trace.getActiveSpan()?.setAttribute('http.route', labels.route).updateName(`${ctx.method} ${labels.route}`);
       duration.observe(labels, seconds);
       requests.inc(labels);
       logger.info(

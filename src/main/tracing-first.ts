@@ -1,0 +1,18 @@
+/**
+ * Imported first by the API's and the worker's entry points, before any module of theirs loads
+ * node:http: OpenTelemetry's HTTP instrumentation hooks the module as it is required, so a process
+ * that started tracing later would trace no request. With OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset
+ * (or invalid: the entry point's configuration check then says so and exits) nothing starts.
+ */
+import path from 'node:path';
+import { runtimeSettings } from '../config-schema-runtime';
+import { startTracing, type Tracing } from '../tracing/tracing';
+
+const endpoint = runtimeSettings.shape.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT.safeParse(
+  process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+);
+const entryPoint = path.basename(require.main?.filename ?? 'gateway', '.ts');
+
+/** This process's tracing (service `gateway-api`, `gateway-worker`), or undefined when off. */
+export const tracing: Tracing | undefined =
+  endpoint.success && endpoint.data ? startTracing(endpoint.data, `gateway-${entryPoint}`) : undefined;
