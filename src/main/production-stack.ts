@@ -9,6 +9,10 @@
  * Ctrl-C stops it all.
  *
  *   npm run stack:production [-- --data-dir .data/production-stack]
+ *
+ * `npm run stack:cluster` (`--cluster`) runs the same with the Temporal server as a cluster:
+ * frontend, matching, Temporal's worker and two history hosts as separate processes, 16 history
+ * shards, in its own data directory (.data/cluster-stack: the shard count is fixed at creation).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +25,8 @@ const say = (line: string) => console.log(`[stack] ${line}`);
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      'data-dir': { type: 'string', default: path.join('.data', 'production-stack') },
+      'data-dir': { type: 'string' },
+      cluster: { type: 'boolean', default: false },
       // For npm run test:production-stack: its webhook receiver listens on loopback.
       'allow-loopback-webhooks': { type: 'boolean', default: false },
       // For npm run test:production-stack: its mandate probe moves the API replicas' clock.
@@ -29,7 +34,8 @@ async function main(): Promise<void> {
     },
   });
   const stack = await startProductionStack({
-    dataDir: values['data-dir'],
+    dataDir: values['data-dir'] ?? path.join('.data', values.cluster ? 'cluster-stack' : 'production-stack'),
+    cluster: values.cluster,
     log: say,
     allowLoopbackWebhooks: values['allow-loopback-webhooks'],
     movableClock: values['movable-clock'],

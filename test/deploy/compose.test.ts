@@ -25,33 +25,20 @@ import {
 } from '../../src/devstack/production/settings';
 import { temporalServerEnv } from '../../src/devstack/production/temporal';
 import { parseDurationList } from '../../src/domain/durations';
-
-const root = path.resolve(__dirname, '../..');
+import {
+  environmentOf,
+  loadCompose,
+  loadComposeOverride,
+  envFilesOf,
+  ownEnvironmentOf,
+  root,
+  service,
+  type Compose,
+  type Service,
+} from '../support/compose';
 
 // ---------------------------------------------------------------------------------------------
 // docker-compose.yml
-
-interface Service {
-  image?: string;
-  build?: string | { context?: string; dockerfile?: string };
-  command?: string | string[];
-  entrypoint?: string | string[];
-  environment?: Record<string, string | number | boolean | null> | string[];
-  env_file?: string | string[];
-  ports?: (string | number | { target: number | string; published?: number | string })[];
-  depends_on?: string[] | Record<string, { condition?: string }>;
-  volumes?: (string | { type?: string; source?: string; target: string })[];
-  healthcheck?: { test?: string | string[]; disable?: boolean };
-  working_dir?: string;
-  restart?: string;
-  networks?: string[] | Record<string, { aliases?: string[] } | null>;
-  network_mode?: string;
-}
-
-interface Compose {
-  services: Record<string, Service>;
-  networks?: Record<string, { internal?: boolean } | null>;
-}
 
 const MONGODB = 'mongodb';
 const POSTGRESQL = 'postgresql';
@@ -66,72 +53,6 @@ const CADDY = 'caddy';
 const BANK_SIMULATOR = 'bank-simulator';
 /** Variables of Node itself that api and worker may set beside src/config.ts's. */
 const NODE_VARIABLES = ['NODE_EXTRA_CA_CERTS'];
-
-function loadCompose(): Compose {
-  // Compose resolves YAML merge keys (`<<: *anchor`); so does this parse.
-  const doc = parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as Compose;
-  assert.ok(doc && typeof doc.services === 'object', 'docker-compose.yml has no services');
-  return doc;
-}
-
-/**
- * docker-compose.yml with the sandbox profile's file over it, merged as compose merges: services'
- * environment maps key by key, networks by name, everything else replaced.
- */
-function loadSandboxCompose(base: Compose): Compose {
-  const over = parse(readFileSync(path.join(root, 'docker-compose.sandbox.yml'), 'utf8'), { merge: true }) as Compose;
-  const services: Record<string, Service> = { ...base.services };
-  for (const [name, s] of Object.entries(over.services)) {
-    const b = base.services[name];
-    if (!b) {
-      services[name] = s;
-      continue;
-    }
-    const networks = { ...networksOfRaw(b), ...networksOfRaw(s) };
-    services[name] = {
-      ...b,
-      ...s,
-      environment: { ...environmentOf(b), ...environmentOf(s) },
-      ...(s.networks ? { networks } : {}),
-    };
-  }
-  return { services, networks: { ...base.networks, ...over.networks } };
-}
-
-const networksOfRaw = (s: Service): Record<string, { aliases?: string[] } | null> => {
-  const n = s.networks ?? ['default'];
-  return Array.isArray(n) ? Object.fromEntries(n.map((name) => [name, null])) : n;
-};
-
-function service(c: Compose, name: string): Service {
-  const s = c.services[name];
-  assert.ok(s, `docker-compose.yml has no service "${name}"`);
-  return s;
-}
-
-/** The env files a service reads (env_file), as absolute paths. */
-const envFilesOf = (s: Service): string[] =>
-  (s.env_file === undefined ? [] : Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => path.resolve(root, f));
-
-/** The environment a service sets, raw (before interpolation): its env files, then environment (list or map syntax) over them. */
-function environmentOf(s: Service): Record<string, string> {
-  const fromFiles = Object.assign({}, ...envFilesOf(s).map((f) => readEnvFile(f))) as Record<string, string>;
-  return { ...fromFiles, ...ownEnvironmentOf(s) };
-}
-
-/** What a service's `environment` sets (not its env files). */
-function ownEnvironmentOf(s: Service): Record<string, string> {
-  const env = s.environment ?? {};
-  if (Array.isArray(env)) {
-    return Object.fromEntries(
-      env.map((entry) => {
-        const i = entry.indexOf('=');
-        return i < 0 ? [entry, ''] : [entry.slice(0, i), entry.slice(i + 1)];
-      }),
-    );
-  }
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]));
-}
 
 /** Plausible values for what the operator must supply, as `${VAR:?message}` demands. */
 const supplied: Record<string, string> = {
@@ -550,7 +471,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     it("the break-glass OPS_TOKEN is the api's alone: the worker never gets it, nor needs it", () => {
       assert.ok(environmentOf(service(compose, API)).OPS_TOKEN, 'api: OPS_TOKEN');
       assert.equal(environmentOf(service(compose, WORKER)).OPS_TOKEN, undefined, 'worker: OPS_TOKEN');
-      assert.equal(environmentOf(service(loadSandboxCompose(compose), WORKER)).OPS_TOKEN, undefined, 'sandbox worker');
+      assert.equal(
+        environmentOf(service(loadComposeOverride(compose, 'docker-compose.sandbox.yml'), WORKER)).OPS_TOKEN,
+        undefined,
+        'sandbox worker',
+      );
       assert.match(readFileSync(path.join(root, 'src/main/worker.ts'), 'utf8'), /configOrExit\(process\.env, false\)/);
       assert.throws(
         () => loadConfig(interpolatedEnv(service(compose, WORKER))),
@@ -670,7 +595,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     });
 
     it('the sandbox profile: the simulator on an internal network with its own secret and admin token, the gateway as staging', () => {
-      const sandbox = loadSandboxCompose(compose);
+      const sandbox = loadComposeOverride(compose, 'docker-compose.sandbox.yml');
       assert.equal(sandbox.networks?.bank?.internal, true, 'the bank network is internal');
       const bank = service(sandbox, BANK_SIMULATOR);
       assert.deepEqual(portsOf(bank), [], 'the simulator publishes no port');
@@ -730,7 +655,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       for (const [c, name] of [
         [compose, CADDY],
-        [loadSandboxCompose(compose), BANK_SIMULATOR],
+        [loadComposeOverride(compose, 'docker-compose.sandbox.yml'), BANK_SIMULATOR],
       ] as const) {
         assert.ok(!('data' in networksOf(service(c, name))), `${name} cannot reach the stores or Temporal`);
       }
@@ -962,7 +887,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(workerFile, 'dist/src/main/worker.js');
       assert.ok(outputs.has(workerFile), `the build emits ${workerFile}`);
 
-      const bank = service(loadSandboxCompose(compose), BANK_SIMULATOR);
+      const bank = service(loadComposeOverride(compose, 'docker-compose.sandbox.yml'), BANK_SIMULATOR);
       const bankFile = builtFileOf((argv(bank.command) ?? []).slice(0, 2), bank.working_dir ?? workdir(runtime));
       assert.equal(bankFile, 'dist/src/main/bank-simulator.js');
       assert.ok(outputs.has(bankFile), `the build emits ${bankFile}`);

@@ -14,7 +14,10 @@ import { canConnect } from '../../src/devstack/process';
 import type { StackState } from '../../src/devstack/production/stack';
 
 const root = path.resolve(__dirname, '../..');
-const dataDir = path.join(root, '.data', 'production-stack-test');
+// `--cluster` (npm run test:cluster): the same probes on `npm run stack:cluster`'s topology, where
+// the Temporal probe kills each of the cluster's processes in turn.
+const cluster = process.argv.includes('--cluster');
+const dataDir = path.join(root, '.data', cluster ? 'cluster-stack-test' : 'production-stack-test');
 // Standard output is mocha's report alone, ending with its closing line (spec-with-totals.cjs; with
 // MOCHA_TOTALS_FILE, CI's total of every run): the stack's own lines and ours go to standard error.
 const say = (line: string) => console.error(`[test:production-stack] ${line}`);
@@ -32,6 +35,7 @@ async function main(): Promise<number> {
       dataDir,
       '--allow-loopback-webhooks',
       '--movable-clock',
+      ...(cluster ? ['--cluster'] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -99,6 +103,7 @@ async function main(): Promise<number> {
       p.postgresql,
       p.store,
       p.temporal.frontend,
+      ...(cluster ? [p.temporal.history, p.temporal.history2, p.temporal.matching, p.temporal.worker] : []),
     ];
     const open = [];
     for (const port of all) if (await canConnect('127.0.0.1', port)) open.push(port);

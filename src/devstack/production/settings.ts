@@ -67,10 +67,11 @@ export function stackPorts() {
     codec: envPort('PROD_STACK_CODEC_PORT', 18234),
     postgresql: envPort('PROD_STACK_POSTGRESQL_PORT', 15432),
     store: envPort('PROD_STACK_STORE_PORT', 17017),
-    /** Loopback: Temporal's services, from this base: frontend gRPC +3, history +4, matching +5, worker +9, frontend HTTP +13, membership -300. */
+    /** Loopback: Temporal's services, from this base: frontend gRPC +3, history +4 (the cluster's second history host +14), matching +5, worker +9, frontend HTTP +13, membership -300. */
     temporal: {
       frontend: temporalBase + 3,
       history: temporalBase + 4,
+      history2: temporalBase + 14,
       matching: temporalBase + 5,
       worker: temporalBase + 9,
       frontendHttp: temporalBase + 13,

@@ -27,6 +27,9 @@ import {
 } from './settings';
 import { supervise, type Supervised } from './supervisor';
 import {
+  CLUSTER_HISTORY_SHARDS,
+  clusterTemporalProcesses,
+  singleTemporalProcess,
   issueTemporalCertificates,
   registerNamespaceAndSearchAttributes,
   setupTemporalSchema,
@@ -84,6 +87,8 @@ export async function startProductionStack(o: {
    * (the machine's, as far as the replicas can tell) without any setting of the gateway's.
    */
   movableClock?: boolean;
+  /** `npm run stack:cluster`: the Temporal server as separate services, two history hosts, 16 shards. */
+  cluster?: boolean;
 }): Promise<ProductionStack> {
   const log = o.log;
   const ports = stackPorts();
@@ -109,7 +114,7 @@ export async function startProductionStack(o: {
     const tls = issueTemporalCertificates(tlsRoot);
 
     const postgresql = await startStackPostgresql(b);
-    const gatewaySettings = await startStackTemporal(b, moduleDir, tlsRoot);
+    const gatewaySettings = await startStackTemporal(b, moduleDir, tlsRoot, o.cluster ?? false);
     const store = await startStackStore(b, gatewaySettings);
     const { caddyProcess, caddyRoot, publicUrl } = await startCaddy(b, caddy);
     const outsideCaddy = await startOutsideCaddy(b, caddy);
@@ -165,22 +170,29 @@ async function startStackPostgresql(b: StackBuild) {
   return postgresql;
 }
 
-/** The Temporal server (supervised) with its namespace and search attributes; returns the gateway's settings file. */
-async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: string) {
+/** The Temporal server's processes (supervised) with its namespace and search attributes; returns the gateway's settings file. */
+async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: string, cluster: boolean) {
   const { ports, logDir } = b;
-  const serverEnv = temporalServerEnv({ ports, postgresPassword: b.secrets.POSTGRES_PASSWORD, tlsRoot });
+  const serverEnv = {
+    ...temporalServerEnv({ ports, postgresPassword: b.secrets.POSTGRES_PASSWORD, tlsRoot }),
+    ...(cluster ? { NUM_HISTORY_SHARDS: String(CLUSTER_HISTORY_SHARDS) } : {}),
+  };
   setupTemporalSchema(serverEnv);
-  const temporal = await supervise(
-    'Temporal server',
-    () => startTemporalServer({ moduleDir, env: serverEnv, port: ports.temporal.frontend, logDir }),
-    { onStart: () => b.writeState(), log: b.log },
-  );
-  b.supervised.push(temporal);
-  b.stoppers.push({ name: 'Temporal server', stop: () => temporal.stop() });
+  for (const server of cluster ? clusterTemporalProcesses(ports) : singleTemporalProcess(ports)) {
+    const temporal = await supervise(
+      server.name,
+      () => startTemporalServer({ moduleDir, env: serverEnv, process: server, logDir }),
+      { onStart: () => b.writeState(), log: b.log },
+    );
+    b.supervised.push(temporal);
+    b.stoppers.push({ name: server.name, stop: () => temporal.stop() });
+  }
   const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
   const gatewaySettings = readEnvFile(gatewayEnvFile);
   registerNamespaceAndSearchAttributes({ address: temporalAddress, namespace: gatewaySettings.TEMPORAL_NAMESPACE, tlsRoot });
-  b.log(`temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL`);
+  b.log(
+    `temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL${cluster ? `, as ${clusterTemporalProcesses(ports).length} processes (${CLUSTER_HISTORY_SHARDS} history shards over two history hosts)` : ''}`,
+  );
   return gatewaySettings;
 }
 

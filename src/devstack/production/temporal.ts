@@ -84,21 +84,66 @@ export function setupTemporalSchema(env: Record<string, string>): void {
   runScript('sh', [temporalSchemaScript], { ...env, TEMPORAL_SQL_TOOL: temporalSqlToolPath }, "setting up Temporal's schemas");
 }
 
+/** One process of the Temporal server: every service (the production stack) or those named (a cluster's). */
+export interface TemporalProcess {
+  name: string;
+  /** The services it runs (`--service`); all of them when empty. */
+  services: string[];
+  /** The gRPC port that answers once it serves. */
+  port: number;
+  /** Its own variables over the shared ones (a second history host's ports). */
+  env?: Record<string, string>;
+}
+
+/** The server as one process of every service (`npm run stack:production`, compose's `temporal`). */
+export const singleTemporalProcess = (ports: StackPorts): TemporalProcess[] => [
+  { name: 'Temporal server', services: [], port: ports.temporal.frontend },
+];
+
+/**
+ * The server as a cluster (`npm run stack:cluster`, compose's cluster file): frontend, matching,
+ * Temporal's own worker and two history hosts, each its own process sharing one PostgreSQL and
+ * finding the others through it (membership). The history shards (NUM_HISTORY_SHARDS, fixed when
+ * the database is created) are spread over the history hosts; losing one moves its shards to the other.
+ */
+export const CLUSTER_HISTORY_SHARDS = 16;
+export function clusterTemporalProcesses(ports: StackPorts): TemporalProcess[] {
+  const t = ports.temporal;
+  return [
+    { name: 'temporal-history-1', services: ['history'], port: t.history },
+    {
+      name: 'temporal-history-2',
+      services: ['history'],
+      port: t.history2,
+      env: { HISTORY_GRPC_PORT: String(t.history2), HISTORY_MEMBERSHIP_PORT: String(t.membershipBase + 14) },
+    },
+    { name: 'temporal-matching', services: ['matching'], port: t.matching },
+    { name: 'temporal-frontend', services: ['frontend'], port: t.frontend },
+    { name: 'temporal-worker', services: ['worker'], port: t.worker },
+  ];
+}
+
 export async function startTemporalServer(o: {
   moduleDir: string;
   env: Record<string, string>;
-  port: number;
+  process: TemporalProcess;
   logDir: string;
 }): Promise<ManagedProcess> {
-  const logFile = path.join(o.logDir, 'temporal-server.log');
+  const logFile = path.join(o.logDir, `${o.process.name.toLowerCase().replace(/\s+/g, '-')}.log`);
   const p = startProcess(
-    'Temporal server',
+    o.process.name,
     temporalServerPath,
-    ['--config-file', path.join(o.moduleDir, 'config', 'docker.yaml'), '--allow-no-auth', 'start'],
+    [
+      '--config-file',
+      path.join(o.moduleDir, 'config', 'docker.yaml'),
+      '--allow-no-auth',
+      'start',
+      ...o.process.services.flatMap((s) => ['--service', s]),
+    ],
     logFile,
-    { ...process.env, ...o.env },
+    { ...process.env, ...o.env, ...o.process.env },
   );
-  await waitForPort(p, '127.0.0.1', o.port, 120_000, logFile);
+  await waitForPort(p, '127.0.0.1', o.process.port, 120_000, logFile);
   return p;
 }
 
