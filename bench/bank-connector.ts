@@ -9,7 +9,7 @@
  * (HMAC checksum), the hosted page, its pay form with a UPI address; the merchant has a webhook URL
  * on a loopback receiver answering 200 at once, so every payment also sends its webhook.
  *
- * Issue 35: each kind of payment is also set beside a bare workflow that runs one no-op local
+ * Each kind of payment is also set beside a bare workflow that runs one no-op local
  * activity (bench/bare-workflow/), as the payment's steps are local activities, started and awaited
  * by the same client on the same server, at the same concurrency: what a payment costs beyond the
  * least a workflow with one step costs (target 0.8).
@@ -77,7 +77,11 @@ export async function benchBankConnector(
   const details: Record<string, LoadResult> = {};
   // Store commands each kind sent while measured, and the operations they were sent for.
   const counter = storeCommandCounter();
-  const commands = { sandbox: {} as Record<string, number>, http: {} as Record<string, number>, bare: {} as Record<string, number> };
+  const commands = {
+    sandbox: {} as Record<string, number>,
+    http: {} as Record<string, number>,
+    bare: {} as Record<string, number>,
+  };
   const operations = { sandbox: 0, http: 0, bare: 0 };
   await withBareWorkflowWorker(sandbox, bareQueue, async () => {
     // A short warm-up of each (workflow bundle caches, connections), not counted.
@@ -105,7 +109,9 @@ export async function benchBankConnector(
   const temporalWork = async (kind: keyof typeof sampled) =>
     meanWork(
       await Promise.all(
-        sampled[kind].map(async (id) => historyWork((await sandbox.rt.temporal.workflow.getHandle(id).fetchHistory()).events ?? [])),
+        sampled[kind].map(async (id) =>
+          historyWork((await sandbox.rt.temporal.workflow.getHandle(id).fetchHistory()).events ?? []),
+        ),
       ),
     );
   const paymentWork = async (gw: TestGateway, kind: 'sandbox' | 'http') =>
@@ -117,7 +123,7 @@ export async function benchBankConnector(
       rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
     });
   const bareWork = describeWork({
-    does: 'start bareOneActivityWorkflow and await its result through the gateway\'s client (no HTTP, no webhook)',
+    does: "start bareOneActivityWorkflow and await its result through the gateway's client (no HTTP, no webhook)",
     temporal: await temporalWork('bare'),
     storeCommands: { byName: commands.bare, operations: operations.bare },
   });

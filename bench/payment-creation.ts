@@ -59,7 +59,9 @@ export async function benchPaymentCreation(
   const startCommands = counter.stop();
   const histories = await Promise.all(
     [0, 1, 2, 3, 4].map(async (i) => {
-      const h = await gw.rt.temporal.workflow.getHandle(paymentWorkflowId(merchant.merchantIdentifier, `pay-${run}-${i}`)).fetchHistory();
+      const h = await gw.rt.temporal.workflow
+        .getHandle(paymentWorkflowId(merchant.merchantIdentifier, `pay-${run}-${i}`))
+        .fetchHistory();
       return historyWork(h.events ?? []);
     }),
   );

@@ -40,7 +40,11 @@ export async function benchRateLimitCost(
           value: withLimits.failures ? 0 : withLimits.perSecond,
           work: work(on, withLimits, onCommands),
         },
-        { label: `${round(withoutLimits.perSecond)}/s`, value: withoutLimits.perSecond, work: work(off, withoutLimits, offCommands) },
+        {
+          label: `${round(withoutLimits.perSecond)}/s`,
+          value: withoutLimits.perSecond,
+          work: work(off, withoutLimits, offCommands),
+        },
         { atLeast: 0.9 },
       ),
     ],

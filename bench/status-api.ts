@@ -50,7 +50,10 @@ export async function benchStatusApi(
   }
   // Merchant after merchant in turn, so each merchant's share of a second is the same.
   const perMerchant = Math.ceil(orders / MERCHANTS);
-  const interleaved = Array.from({ length: signed.length }, (_, i) => signed[(i % MERCHANTS) * perMerchant + Math.floor(i / MERCHANTS)]!);
+  const interleaved = Array.from(
+    { length: signed.length },
+    (_, i) => signed[(i % MERCHANTS) * perMerchant + Math.floor(i / MERCHANTS)]!,
+  );
   const load = { connections: o.connections, seconds: o.seconds, requests: interleaved };
 
   const coll = gw.rt.store.db.collection<{ _id: string }>('transactions');
@@ -213,7 +216,8 @@ async function sidesWork(
   const settings = await s.api.settings();
   const statusCommands = sum(m.status);
   const linesPerRequest = round(statusLogLines / Math.max(1, statusCommands.operations), 2);
-  const koa = 'a bare Koa endpoint in the bench process: reads the body, answers a constant record-sized JSON; no store, no checksum, no log, no limits';
+  const koa =
+    'a bare Koa endpoint in the bench process: reads the body, answers a constant record-sized JSON; no store, no checksum, no log, no limits';
   const findOne = `a driver findOne by _id loop in the bench process, ${connections} at a time; no HTTP`;
   return {
     status: describeWork({

@@ -128,7 +128,9 @@ async function paymentsWork(gw: TestGateway, kind: string, merchantIdentifier: s
     ...(spent.has(kind) ? { storeCommands: spent.get(kind)! } : {}),
     logLevel: gw.rt.config.LOG_LEVEL,
     rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
-    also: [`webhook retry schedule ${gw.rt.config.WEBHOOK_RETRY_SCHEDULE}, quick retries within ${gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN}`],
+    also: [
+      `webhook retry schedule ${gw.rt.config.WEBHOOK_RETRY_SCHEDULE}, quick retries within ${gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN}`,
+    ],
   });
 }
 
@@ -277,13 +279,20 @@ async function main(): Promise<boolean> {
     );
     const quick = gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN;
     const schedule = gw.rt.config.WEBHOOK_RETRY_SCHEDULE;
-    const orders = (p: string) => ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `${p}-${run}-${r}-${i}`));
+    const orders = (p: string) =>
+      ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `${p}-${run}-${r}-${i}`));
     const receiverSays = (failing: boolean) =>
       `webhook URL set, loopback receiver answering 200 at once${failing ? ' (500 to 20 % of first attempts, at random)' : ''}`;
     const work = {
       on: await paymentsWork(gw, 'on', on.merchantIdentifier, orders('on'), receiverSays(false)),
       off: await paymentsWork(gw, 'off', off.merchantIdentifier, orders('off'), 'no webhook URL'),
-      failing: await paymentsWork(gw, 'failing', on.merchantIdentifier, orders('failing'), `${receiverSays(true)}; counted once acknowledged`),
+      failing: await paymentsWork(
+        gw,
+        'failing',
+        on.merchantIdentifier,
+        orders('failing'),
+        `${receiverSays(true)}; counted once acknowledged`,
+      ),
       plain: await paymentsWork(gw, 'plain', off.merchantIdentifier, orders('plain'), 'no webhook URL'),
     };
     const designWork = (d: DesignFigures, how: string) =>
@@ -321,19 +330,33 @@ async function main(): Promise<boolean> {
           {
             label: `${activityRetries.perSecond}/s, ${activityRetries.eventsPerDelivery.firstAttemptFailed} events per failed first attempt`,
             value: activityRetries.perSecond,
-            work: designWork(activityRetries, 'activityRetriesDesignWorkflow: the whole delivery as one activity, retried with nextRetryDelay'),
+            work: designWork(
+              activityRetries,
+              'activityRetriesDesignWorkflow: the whole delivery as one activity, retried with nextRetryDelay',
+            ),
           },
           {
             label: `${product.perSecond}/s, ${product.eventsPerDelivery.firstAttemptFailed} events per failed first attempt`,
             value: product.perSecond,
-            work: designWork(product, `productDesignWorkflow: the first attempt as an activity, its retries within ${quick}, then a delivery workflow`),
+            work: designWork(
+              product,
+              `productDesignWorkflow: the first attempt as an activity, its retries within ${quick}, then a delivery workflow`,
+            ),
           },
           {},
         ),
         ratioRow(
           `webhook deliveries/s: the product vs a loop storing a delivery record and POSTing it to the same receiver (${FLOOR_COUNT} each)`,
-          { label: `${floor.product.perSecond}/s (rounds ${floor.product.rounds.join(', ')})`, value: floor.product.perSecond, work: floor.product.work },
-          { label: `${floor.floor.perSecond}/s (rounds ${floor.floor.rounds.join(', ')})`, value: floor.floor.perSecond, work: floor.floor.work },
+          {
+            label: `${floor.product.perSecond}/s (rounds ${floor.product.rounds.join(', ')})`,
+            value: floor.product.perSecond,
+            work: floor.product.work,
+          },
+          {
+            label: `${floor.floor.perSecond}/s (rounds ${floor.floor.rounds.join(', ')})`,
+            value: floor.floor.perSecond,
+            work: floor.floor.work,
+          },
           { atLeast: 0.5 },
         ),
       ]) &&

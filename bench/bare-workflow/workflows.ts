@@ -1,5 +1,5 @@
 /**
- * The ceiling of a payment end to end (issue 35): a workflow that runs one local activity doing
+ * The ceiling of a payment end to end: a workflow that runs one local activity doing
  * nothing, as a payment runs its bank request and its outcome's write (local activities, in the
  * workflow task that starts it), so the two sides compare the same kind of step. Bench-only:
  * bench/bank-connector.ts runs it on a worker of its own beside the gateway's.

@@ -23,12 +23,7 @@ export interface Side {
   work?: string;
 }
 
-export function ratioRow(
-  path: string,
-  measured: Side,
-  ceiling: Side,
-  target: { atLeast?: number; atMost?: number },
-): BenchRow {
+export function ratioRow(path: string, measured: Side, ceiling: Side, target: { atLeast?: number; atMost?: number }): BenchRow {
   const ratio = Number((measured.value / ceiling.value).toFixed(3));
   const met =
     (target.atLeast === undefined || ratio >= target.atLeast) && (target.atMost === undefined || ratio <= target.atMost);
@@ -62,7 +57,9 @@ export function report(rows: BenchRow[]): boolean {
     })),
   );
   for (const r of rows) {
-    console.log(`${r.met ? 'MET' : 'MISSED'}: ${r.path} ratio ${r.ratio} (target ${r.target}): ${r.measured} against ${r.ceiling}`);
+    console.log(
+      `${r.met ? 'MET' : 'MISSED'}: ${r.path} ratio ${r.ratio} (target ${r.target}): ${r.measured} against ${r.ceiling}`,
+    );
     console.log(`  measured side: ${r.work?.measured ?? 'not described'}`);
     console.log(`  ceiling side:  ${r.work?.ceiling ?? 'not described'}`);
   }

@@ -2,7 +2,14 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_FILE, type RecordedRun } from '../../bench/support/results-file';
-import { parseResults, SUMMARY_END, SUMMARY_START, summaryTable, withSummary, workTable } from '../../bench/support/summary-table';
+import {
+  parseResults,
+  SUMMARY_END,
+  SUMMARY_START,
+  summaryTable,
+  withSummary,
+  workTable,
+} from '../../bench/support/summary-table';
 
 const SUMMARY_START_AND_END = `${SUMMARY_START}\n${SUMMARY_END}`;
 
@@ -60,7 +67,10 @@ describe('Benchmark results: every run recorded, the summary generated from all 
     );
     // A run recorded before rows said what they do leaves it unsaid, never guessed.
     assert.match(workTable([run('2026-11-30T00:00:00Z', { b: 0.9 })]), /\| b \| not recorded \| not recorded \| not recorded \|/);
-    assert.match(withSummary(`${SUMMARY_START_AND_END}`, [described('2026-12-01T00:00:00Z', 40, 50, 'x')]), /\| a \| x \| a loop/);
+    assert.match(
+      withSummary(`${SUMMARY_START_AND_END}`, [described('2026-12-01T00:00:00Z', 40, 50, 'x')]),
+      /\| a \| x \| a loop/,
+    );
   });
 
   it('docs/contributors/benchmarks.md carries the summary of bench/results.jsonl as it is (npm run bench:summary)', () => {
