@@ -336,19 +336,38 @@ async function main(): Promise<boolean> {
       }
     }
     say(`overview: ${ms(smallOverview)} with ${RECENT} orders in 14 days, ${ms(volumeBest)} with ${VOLUME}`);
+    // Each store is served by a gateway app in this process, made with LOG_LEVEL silent (storeSize above).
+    const served = (p: string, stored: number) =>
+      `GET ${p} as the signed-in merchant, through a gateway app in the bench process (log level silent), ${stored} stored, fastest of ${ROUNDS}`;
     const rows: BenchRow[] = Object.keys(requests).map((name) =>
       ratioRow(
         `${name}, ${large!.size.stored} / ${small.size.stored} stored`,
-        { label: `${ms(best.large[name]!)} (${large!.size.stored} stored)`, value: best.large[name]! },
-        { label: `${ms(best.small[name]!)} (${small.size.stored} stored)`, value: best.small[name]! },
+        {
+          label: `${ms(best.large[name]!)} (${large!.size.stored} stored)`,
+          value: best.large[name]!,
+          work: served(requests[name]!, large!.size.stored),
+        },
+        {
+          label: `${ms(best.small[name]!)} (${small.size.stored} stored)`,
+          value: best.small[name]!,
+          work: served(requests[name]!, small.size.stored),
+        },
         { atMost: 1.5 },
       ),
     );
     rows.push(
       ratioRow(
         `overview: ${VOLUME} / ${RECENT} orders of the merchant in 14 days`,
-        { label: `${ms(volumeBest)} (${VOLUME} orders)`, value: volumeBest },
-        { label: `${ms(smallOverview)} (${RECENT} orders)`, value: smallOverview },
+        {
+          label: `${ms(volumeBest)} (${VOLUME} orders)`,
+          value: volumeBest,
+          work: `${served('/dashboard', volume.size.stored)}; the merchant's ${VOLUME} orders in the 14 days`,
+        },
+        {
+          label: `${ms(smallOverview)} (${RECENT} orders)`,
+          value: smallOverview,
+          work: `${served('/dashboard', small.size.stored)}; the merchant's ${RECENT} orders in the 14 days`,
+        },
         { atMost: 1.5 },
       ),
     );

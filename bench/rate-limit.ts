@@ -6,6 +6,7 @@ import type { TestGateway } from '../test/support/gateway';
 import { httpLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
 import { seedPaidOrders, signedStatusRequests } from './support/seed';
+import { describeWork, rateLimitsOf, storeCommandCounter } from './support/work';
 
 export async function benchRateLimitCost(
   off: TestGateway,
@@ -15,8 +16,21 @@ export async function benchRateLimitCost(
   const merchant = await off.newMerchant('Bench limits');
   const orderIds = await seedPaidOrders(off.rt.transactions, merchant.merchantIdentifier, 100);
   const signed = signedStatusRequests(merchant, orderIds);
+  // Both gateways serve from this process: the store commands each sends during its load are counted here.
+  const counter = storeCommandCounter();
+  counter.start();
   const withoutLimits = await httpLoad({ url: `${off.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
+  const offCommands = counter.stop();
+  counter.start();
   const withLimits = await httpLoad({ url: `${on.baseUrl}/api/payments/v1/status`, requests: signed, ...o });
+  const onCommands = counter.stop();
+  const work = (gw: TestGateway, load: LoadResult, byName: Record<string, number>) =>
+    describeWork({
+      does: `signed status request (HMAC checksum) by autocannon, ${o.connections} connections, one merchant; the test gateway in the bench process (API and worker)`,
+      storeCommands: { byName, operations: load.total ?? 0 },
+      logLevel: gw.rt.config.LOG_LEVEL,
+      rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+    });
   return {
     rows: [
       ratioRow(
@@ -24,8 +38,13 @@ export async function benchRateLimitCost(
         {
           label: `${round(withLimits.perSecond)}/s, ${withLimits.failures} failed`,
           value: withLimits.failures ? 0 : withLimits.perSecond,
+          work: work(on, withLimits, onCommands),
         },
-        { label: `${round(withoutLimits.perSecond)}/s`, value: withoutLimits.perSecond },
+        {
+          label: `${round(withoutLimits.perSecond)}/s`,
+          value: withoutLimits.perSecond,
+          work: work(off, withoutLimits, offCommands),
+        },
         { atLeast: 0.9 },
       ),
     ],

@@ -2,9 +2,15 @@
  * The status API beside its ceilings on the same stack and concurrency: a bare Koa JSON endpoint
  * (the HTTP layer alone), a raw driver `findOne` by `_id` loop (the store alone), and a bare Koa
  * endpoint doing the same `findOne` (the least a lookup over HTTP can do).
+ *
+ * The status API serves as in production: log level info (its lines written to a file, as to a
+ * log collector) and the per-merchant rate limit at its production default, counting every
+ * request. The requests are spread over MERCHANTS merchants, as production traffic is, so the
+ * limit counts them all and refuses none at this machine's rates; a refusal would count as a failure.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
@@ -15,9 +21,12 @@ import { httpLoad, loopLoad, round, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
 import { seedPaidOrders, signedStatusRequests } from './support/seed';
 import { startServerProcess, type ServerProcess } from './support/server-process';
+import { describeWork, rateLimitsOf } from './support/work';
 
 /** Rounds of the status API against the bare Koa + findOne endpoint, in turn (the median is kept). */
 const ROUNDS = 5;
+/** Merchants the signed requests are spread over: at 50/s each, up to 2,400 requests a second pass the limit. */
+const MERCHANTS = 48;
 
 export interface StatusBench {
   rows: BenchRow[];
@@ -31,13 +40,23 @@ export async function benchStatusApi(
   o: { connections: number; seconds: number; cpuProfileDir?: string },
   orders = 200,
 ): Promise<StatusBench> {
-  const merchant = await gw.newMerchant('Bench status');
-  const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, orders);
-  const signed = signedStatusRequests(merchant, orderIds);
-  const load = { connections: o.connections, seconds: o.seconds, requests: signed };
+  const signed: ReturnType<typeof signedStatusRequests> = [];
+  const keys: string[] = [];
+  for (let m = 0; m < MERCHANTS; m++) {
+    const merchant = await gw.newMerchant(`Bench status ${m}`);
+    const orderIds = await seedPaidOrders(gw.rt.transactions, merchant.merchantIdentifier, Math.ceil(orders / MERCHANTS));
+    signed.push(...signedStatusRequests(merchant, orderIds));
+    keys.push(...orderIds.map((orderId) => orderKey({ merchantIdentifier: merchant.merchantIdentifier, orderId })));
+  }
+  // Merchant after merchant in turn, so each merchant's share of a second is the same.
+  const perMerchant = Math.ceil(orders / MERCHANTS);
+  const interleaved = Array.from(
+    { length: signed.length },
+    (_, i) => signed[(i % MERCHANTS) * perMerchant + Math.floor(i / MERCHANTS)]!,
+  );
+  const load = { connections: o.connections, seconds: o.seconds, requests: interleaved };
 
   const coll = gw.rt.store.db.collection<{ _id: string }>('transactions');
-  const keys = orderIds.map((orderId) => orderKey({ merchantIdentifier: merchant.merchantIdentifier, orderId }));
   const bare = await bareKoaJsonServer();
   let koa: LoadResult;
   let findOne: LoadResult;
@@ -54,20 +73,25 @@ export async function benchStatusApi(
   // Each side in a process of its own (neither shares an event loop or a heap with the other, nor
   // with this one's worker), reading the same store through the same driver options.
   const c = gw.rt.config;
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'bench-status-log-'));
+  const logFile = path.join(logDir, 'status-api.log');
   const [api, koaFind] = await Promise.all([
-    startServerProcess('gateway-api', {
-      GATEWAY_ENV: 'test',
-      MONGODB_URI: c.MONGODB_URI,
-      MONGODB_DB: c.MONGODB_DB,
-      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
-      MASTER_KEY: c.MASTER_KEY,
-      OPS_TOKEN: c.OPS_TOKEN,
-      LOG_LEVEL: 'silent',
-      MERCHANT_CACHE_SECONDS: '30',
-      RATE_LIMIT_PER_SECOND: '0',
-      // The failed-authentication limits stay at their production defaults: a cost every request pays.
-    }),
+    startServerProcess(
+      'gateway-api',
+      {
+        GATEWAY_ENV: 'test',
+        MONGODB_URI: c.MONGODB_URI,
+        MONGODB_DB: c.MONGODB_DB,
+        TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+        TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
+        MASTER_KEY: c.MASTER_KEY,
+        OPS_TOKEN: c.OPS_TOKEN,
+        MERCHANT_CACHE_SECONDS: '30',
+        // The log level, the per-merchant rate limit and the failed-authentication limits stay at
+        // their production defaults: costs every request pays.
+      },
+      { stdoutFile: logFile },
+    ),
     startServerProcess('bare-find', { uri: c.MONGODB_URI, dbName: c.MONGODB_DB }),
   ]);
   try {
@@ -83,12 +107,14 @@ export async function benchStatusApi(
     const round_ = { ...load, seconds: Math.max(2, o.seconds / 2) };
     const status: Measured[] = [];
     const baseline: Measured[] = [];
+    const linesBefore = logLines(logFile);
     for (let r = 0; r < ROUNDS; r++) {
       const statusFirst = r % 2 === 0;
       if (statusFirst) status.push(await measured(api, statusUrl, round_));
       baseline.push(await measured(koaFind, koaFind.url, round_));
       if (!statusFirst) status.push(await measured(api, statusUrl, round_));
     }
+    const work = await sidesWork({ api, koaFind }, { status, baseline }, logLines(logFile) - linesBefore, o.connections);
     const profiles = o.cpuProfileDir ? await profiled(o.cpuProfileDir, { api, koaFind }, { status, baseline }) : undefined;
 
     const rates = status.map((s, i) => s.load.perSecond / baseline[i]!.load.perSecond);
@@ -103,23 +129,27 @@ export async function benchStatusApi(
       rows: [
         ratioRow(
           'status API requests/s',
-          { label: `${round(statusRate)}/s (median), ${failures} failed`, value: failures ? 0 : statusRate },
-          { label: `min(bare Koa ${round(koa.perSecond)}/s, findOne ${round(findOne.perSecond)}/s)`, value: ceiling },
+          { label: `${round(statusRate)}/s (median), ${failures} failed`, value: failures ? 0 : statusRate, work: work.status },
+          {
+            label: `min(bare Koa ${round(koa.perSecond)}/s, findOne ${round(findOne.perSecond)}/s)`,
+            value: ceiling,
+            work: work.min,
+          },
           { atLeast: 0.8 },
         ),
         // What the row above asks of HTTP here: a bare Koa endpoint doing only the findOne, against the
         // same ceiling (the driver loop has no HTTP at all, so no HTTP endpoint reaches 1).
         ratioRow(
           'bare Koa + findOne vs that ceiling (informative: the most an HTTP lookup reaches here)',
-          { label: `bare Koa + findOne ${round(baseRate)}/s`, value: baseRate },
-          { label: 'the same min', value: ceiling },
+          { label: `bare Koa + findOne ${round(baseRate)}/s`, value: baseRate, work: work.koaFind },
+          { label: 'the same min', value: ceiling, work: work.min },
           {},
         ),
         {
           ...ratioRow(
             'status API vs the least a lookup can do',
-            { label: `${round(statusRate)}/s`, value: failures ? 0 : statusRate },
-            { label: `bare Koa + findOne ${round(baseRate)}/s`, value: baseRate },
+            { label: `${round(statusRate)}/s`, value: failures ? 0 : statusRate, work: work.status },
+            { label: `bare Koa + findOne ${round(baseRate)}/s`, value: baseRate, work: work.koaFind },
             { atLeast: 0.9 },
           ),
           // The median of the rounds' paired ratios, not the ratio of the medians.
@@ -128,8 +158,8 @@ export async function benchStatusApi(
         {
           ...ratioRow(
             'CPU per request: bare Koa + findOne / status API',
-            { label: `bare Koa + findOne ${round(baseCpu, 0)} µs`, value: baseCpu },
-            { label: `status API ${round(statusCpu, 0)} µs`, value: statusCpu },
+            { label: `bare Koa + findOne ${round(baseCpu, 0)} µs`, value: baseCpu, work: work.koaFind },
+            { label: `status API ${round(statusCpu, 0)} µs`, value: statusCpu, work: work.status },
             {},
           ),
           ...pairedRatio(cpus),
@@ -145,12 +175,15 @@ export async function benchStatusApi(
     };
   } finally {
     await Promise.all([api.stop(), koaFind.stop()]);
+    rmSync(logDir, { recursive: true, force: true });
   }
 }
 
 interface Measured {
   load: LoadResult;
   cpuUsPerRequest: number;
+  /** Store commands the server sent during the load, by name. */
+  commands: Record<string, number>;
 }
 
 async function measured(
@@ -158,10 +191,49 @@ async function measured(
   url: string,
   plan: Omit<Parameters<typeof httpLoad>[0], 'url'>,
 ): Promise<Measured> {
+  await server.startCommands();
   const before = await server.cpuMicros();
   const load = await httpLoad({ url, ...plan });
   const cpu = (await server.cpuMicros()) - before;
-  return { load, cpuUsPerRequest: cpu / Math.max(1, load.total ?? 0) };
+  const commands = await server.stopCommands();
+  return { load, cpuUsPerRequest: cpu / Math.max(1, load.total ?? 0), commands };
+}
+
+const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;
+
+/** What each side did per request, from its process's settings, its store commands and its log. */
+async function sidesWork(
+  s: { api: ServerProcess; koaFind: ServerProcess },
+  m: { status: Measured[]; baseline: Measured[] },
+  statusLogLines: number,
+  connections: number,
+): Promise<{ status: string; koaFind: string; koa: string; findOne: string; min: string }> {
+  const sum = (ms: Measured[]) => {
+    const byName: Record<string, number> = {};
+    for (const x of ms) for (const [k, n] of Object.entries(x.commands)) byName[k] = (byName[k] ?? 0) + n;
+    return { byName, operations: ms.reduce((n, x) => n + (x.load.total ?? 0), 0) };
+  };
+  const settings = await s.api.settings();
+  const statusCommands = sum(m.status);
+  const linesPerRequest = round(statusLogLines / Math.max(1, statusCommands.operations), 2);
+  const koa =
+    'a bare Koa endpoint in the bench process: reads the body, answers a constant record-sized JSON; no store, no checksum, no log, no limits';
+  const findOne = `a driver findOne by _id loop in the bench process, ${connections} at a time; no HTTP`;
+  return {
+    status: describeWork({
+      does: `signed status request (HMAC checksum) by autocannon, ${connections} connections, spread over ${MERCHANTS} merchants; the API in its own process as main/api.ts serves it (no worker), merchant cache ${settings.MERCHANT_CACHE_SECONDS} s`,
+      storeCommands: statusCommands,
+      logLevel: `${settings.LOG_LEVEL} (${linesPerRequest} lines per request, to a file)`,
+      rateLimits: `${rateLimitsOf(Number(settings.RATE_LIMIT_PER_SECOND))}; failed authentications ${settings.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE}/min per address, ${settings.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE}/min per merchant`,
+    }),
+    koaFind: describeWork({
+      does: `the same requests by autocannon; a bare Koa endpoint in its own process reads the body and answers the order's findOne by _id with the status projection; no checksum, no log, no limits`,
+      storeCommands: sum(m.baseline),
+    }),
+    koa,
+    findOne,
+    min: `the lower of: ${koa}; ${findOne}`,
+  };
 }
 
 async function profiled(

@@ -6,6 +6,7 @@ import type { TestGateway } from '../test/support/gateway';
 import { httpLoad, type LoadResult } from './support/load';
 import { ratioRow, type BenchRow } from './support/report';
 import { seedOtherMerchantsTo, seedPaidOrders, signedStatusRequests } from './support/seed';
+import { describeWork, rateLimitsOf } from './support/work';
 
 export async function benchStatusScaling(
   gw: TestGateway,
@@ -23,13 +24,19 @@ export async function benchStatusScaling(
   await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.MASTER_KEY, o.large);
   console.log(`seeded ${o.large} stored transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const large = await measure();
+  const work = (count: number) =>
+    describeWork({
+      does: `signed status request (HMAC checksum) by autocannon, 1 connection, one merchant's 50 orders, ${count} transactions stored; the test gateway in the bench process`,
+      logLevel: gw.rt.config.LOG_LEVEL,
+      rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+    });
   const label = (count: number, r: LoadResult) => `${count}: mean ${r.meanMs.toFixed(2)} ms (p99 ${r.p99Ms} ms)`;
   return {
     rows: [
       ratioRow(
         `status latency, ${o.large} / ${o.small} stored`,
-        { label: label(o.large, large), value: large.failures ? Infinity : large.meanMs },
-        { label: label(o.small, small), value: small.meanMs },
+        { label: label(o.large, large), value: large.failures ? Infinity : large.meanMs, work: work(o.large) },
+        { label: label(o.small, small), value: small.meanMs, work: work(o.small) },
         { atMost: 1.5 },
       ),
     ],

@@ -86,14 +86,22 @@ async function main(): Promise<boolean> {
     return report([
       ratioRow(
         `a quiet one-minute skip with ${COUNT} open workflows`,
-        { label: `${round(quietMs, 0)} ms (the test server's bare skip: ${round(bareMs, 0)} ms)`, value: quietMs },
-        { label: 'two seconds', value: 2000 },
+        {
+          label: `${round(quietMs, 0)} ms (the test server's bare skip: ${round(bareMs, 0)} ms)`,
+          value: quietMs,
+          work: `POST /sandbox/v1/time/skip of 60 s with ${COUNT} payments open (bank never answering, webhook URL set), nothing falling due; log level ${gw.rt.config.LOG_LEVEL}`,
+        },
+        { label: 'two seconds', value: 2000, work: 'a fixed budget of two seconds: nothing is run' },
         { atMost: 1 },
       ),
       ratioRow(
         `a 15-minute skip failing ${COUNT} payments and delivering their webhooks`,
-        { label: `${round(busyMs, 0)} ms`, value: busyMs },
-        { label: 'one minute', value: 60_000 },
+        {
+          label: `${round(busyMs, 0)} ms`,
+          value: busyMs,
+          work: `POST /sandbox/v1/time/skip of 15 min: ${COUNT} bank timers fire, ${COUNT} payments fail (1023), ${COUNT} webhooks posted to a loopback receiver before it answers; log level ${gw.rt.config.LOG_LEVEL}`,
+        },
+        { label: 'one minute', value: 60_000, work: 'a fixed budget of one minute: nothing is run' },
         { atMost: 1 },
       ),
     ]);

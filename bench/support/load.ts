@@ -9,7 +9,7 @@ export interface LoadResult {
   p99Ms: number;
   meanMs: number;
   failures: number;
-  /** Requests answered (HTTP loads only). */
+  /** Requests answered, or operations completed by a loop. */
   total?: number;
   /** CPU the load generator spent per request (HTTP loads only). */
   clientCpuUsPerRequest?: number;
@@ -79,6 +79,7 @@ export async function loopLoad(
     p99Ms: at(0.99),
     meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
     failures,
+    total: latencies.length,
   };
 }
 

@@ -7,7 +7,9 @@
  *     `_id`, through a client with the gateway's driver options, <json> = { uri, dbName }.
  * Sends { url } once listening; answers 'cpu' with its CPU time so far, { profile: 'start' } and
  * { profile: 'stop', file } by sampling its CPU through the inspector (only the measured load, not
- * the start-up) into a .cpuprofile file; exits on 'stop'.
+ * the start-up) into a .cpuprofile file, 'settings' with the settings it serves with (the gateway's
+ * log level and limits; none for the bare endpoint), { commands: 'start' } and { commands: 'stop' }
+ * with the store commands it sent in between, by name; exits on 'stop'.
  */
 import { writeFileSync } from 'node:fs';
 import http, { type Server } from 'node:http';
@@ -24,17 +26,28 @@ import { apiDeps, openRuntime } from '../../src/runtime';
 import { STATUS_SOURCE_FIELDS } from '../../src/domain/status-record';
 import { STORE_CLIENT_OPTIONS } from '../../src/store/mongo';
 import { orderKey } from '../../src/store/transaction-repository';
+import { storeCommandCounter } from './work';
 
 /** The same read as the status API's: the fields its record is made of. */
 const STATUS_FIELDS = Object.fromEntries(STATUS_SOURCE_FIELDS.map((k) => [k, 1]));
 
-type Started = { server: Server; close(): Promise<void> };
+type Started = { server: Server; close(): Promise<void>; settings: Record<string, string | number> };
 
 async function gatewayApi(input: Partial<Record<keyof ConfigInput, string>>): Promise<Started> {
   const config = loadConfig(input);
   const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, config.TEMPORAL_ADDRESS!);
   const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 });
-  return { server, close: () => rt.close() };
+  return {
+    server,
+    close: () => rt.close(),
+    settings: {
+      LOG_LEVEL: config.LOG_LEVEL,
+      RATE_LIMIT_PER_SECOND: config.RATE_LIMIT_PER_SECOND,
+      AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: config.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
+      AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: config.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE,
+      MERCHANT_CACHE_SECONDS: config.MERCHANT_CACHE_SECONDS,
+    },
+  };
 }
 
 async function bareFind(o: { uri: string; dbName: string }): Promise<Started> {
@@ -48,7 +61,7 @@ async function bareFind(o: { uri: string; dbName: string }): Promise<Started> {
     const order = await coll.findOne({ _id: orderKey({ merchantIdentifier, orderId }) }, { projection: STATUS_FIELDS });
     ctx.body = { status: true, message: { code: 100, text: 'Transaction completed successfully' }, data: { orders: [order] } };
   });
-  return { server: http.createServer(app.callback()), close: () => client.close() };
+  return { server: http.createServer(app.callback()), close: () => client.close(), settings: {} };
 }
 
 async function main() {
@@ -59,9 +72,16 @@ async function main() {
   await new Promise((resolve) => started.server.once('listening', resolve));
   const inspector = new Session();
   inspector.connect();
-  process.on('message', (m: string | { profile: 'start' | 'stop'; file?: string }) => {
+  const commands = storeCommandCounter();
+  type Message = string | { profile: 'start' | 'stop'; file?: string } | { commands: 'start' | 'stop' };
+  process.on('message', (m: Message) => {
     if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
-    if (typeof m === 'object') void profile(inspector, m).then(() => process.send!({ profiled: m.profile }));
+    if (m === 'settings') process.send!({ settings: started.settings });
+    if (typeof m === 'object' && 'commands' in m) {
+      if (m.commands === 'start') commands.start();
+      process.send!({ commands: m.commands === 'stop' ? commands.stop() : {} });
+    }
+    if (typeof m === 'object' && 'profile' in m) void profile(inspector, m).then(() => process.send!({ profiled: m.profile }));
     if (m === 'stop') {
       started.server.close();
       void started.close().finally(() => process.exit(0));

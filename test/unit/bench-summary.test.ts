@@ -2,7 +2,16 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_FILE, type RecordedRun } from '../../bench/support/results-file';
-import { parseResults, summaryTable, withSummary } from '../../bench/support/summary-table';
+import {
+  parseResults,
+  SUMMARY_END,
+  SUMMARY_START,
+  summaryTable,
+  withSummary,
+  workTable,
+} from '../../bench/support/summary-table';
+
+const SUMMARY_START_AND_END = `${SUMMARY_START}\n${SUMMARY_END}`;
 
 const run = (at: string, ratios: Record<string, number>): RecordedRun => ({
   at,
@@ -37,6 +46,31 @@ describe('Benchmark results: every run recorded, the summary generated from all 
     const r = run('2026-12-01T00:00:00Z', {});
     r.rows.push({ path: 'payout', measured: '', ceiling: '', ratio: 1.2, target: '>= 1, <= 1', met: false });
     assert.match(summaryTable([r]), /\| payout \| 1 \| 1\.2 \| 1\.2 to 1\.2 \| >= 1, <= 1 \| MISSED \|/);
+  });
+
+  it("beside the summary, what each side did in the last run that said so and the median of each side's figure", () => {
+    const described = (at: string, measured: number, ceiling: number, does: string): RecordedRun => {
+      const r = run(at, { a: measured / ceiling });
+      r.rows[0] = { ...r.rows[0]!, work: { measured: does, ceiling: 'a loop | of one POST' }, values: { measured, ceiling } };
+      return r;
+    };
+    const table = workTable([
+      run('2026-11-30T00:00:00Z', { a: 0.9 }),
+      described('2026-12-01T00:00:00Z', 40, 50, '1 workflow task, 2 local activities'),
+      described('2026-12-02T00:00:00Z', 30, 60, '1 workflow task, 1 local activity'),
+      described('2026-12-03T00:00:00Z', 20, 40, '1 workflow task, 1 local activity, a webhook'),
+    ]);
+    // The last description, the pipe in a cell escaped; the medians over the three runs that had figures.
+    assert.match(
+      table,
+      /\| bench\/x\.ts \| a \| 1 workflow task, 1 local activity, a webhook \| a loop \\\| of one POST \| 30 \/ 50 \(3 runs\) \|/,
+    );
+    // A run recorded before rows said what they do leaves it unsaid, never guessed.
+    assert.match(workTable([run('2026-11-30T00:00:00Z', { b: 0.9 })]), /\| b \| not recorded \| not recorded \| not recorded \|/);
+    assert.match(
+      withSummary(`${SUMMARY_START_AND_END}`, [described('2026-12-01T00:00:00Z', 40, 50, 'x')]),
+      /\| a \| x \| a loop/,
+    );
   });
 
   it('docs/contributors/benchmarks.md carries the summary of bench/results.jsonl as it is (npm run bench:summary)', () => {
