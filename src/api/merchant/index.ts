@@ -18,8 +18,7 @@ import { refundPaths } from './refunds-openapi';
 import { settlementReportRoutes } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
 import { splitPaymentRoutes } from './split-payments';
-import { statusRoutes } from './status';
-import { statusPaths } from './status-openapi';
+import { statusOperation } from './status';
 import { transactURoutes } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
@@ -29,8 +28,8 @@ import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-o
  */
 export const merchantModule: AudienceModule = {
   name: 'merchant',
+  operations: [statusOperation],
   routers: (deps) => [
-    statusRoutes(deps),
     ledgerRoutes(deps),
     paymentLinkRoutes(deps),
     qrRoutes(deps),
@@ -50,7 +49,6 @@ export const merchantModule: AudienceModule = {
     ...ledgerPaths(),
     ...legacyXmlPaths(),
     ...paymentLinkPaths(),
-    ...statusPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
