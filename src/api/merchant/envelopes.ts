@@ -13,9 +13,6 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',
   '/updateTxn': 'refund',
-  // Zaakpay's Settlement and Split Payment APIs: their own answer shapes.
-  '/api/v2/getSettlementReport': 'settlementReport',
-  '/api/v1/splitTxnByAmount': 'split',
 };
 
 export const merchantEnvelopes: EnvelopeDeclaration = {

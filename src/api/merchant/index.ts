@@ -15,9 +15,9 @@ import { qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
 import { refundRoutes } from './refunds';
 import { refundPaths } from './refunds-openapi';
-import { settlementReportRoutes } from './settlement-report';
+import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
-import { splitPaymentRoutes } from './split-payments';
+import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
 import { transactURoutes } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
@@ -28,7 +28,7 @@ import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-o
  */
 export const merchantModule: AudienceModule = {
   name: 'merchant',
-  operations: [statusOperation],
+  operations: [statusOperation, settlementReportOperation, splitOperation],
   routers: (deps) => [
     ledgerRoutes(deps),
     paymentLinkRoutes(deps),
@@ -38,8 +38,6 @@ export const merchantModule: AudienceModule = {
     checkoutEntryRoutes(deps),
     checkTxnRoutes(deps),
     legacyXmlRoutes(deps),
-    settlementReportRoutes(deps),
-    splitPaymentRoutes(deps),
   ],
   paths: () => ({
     ...qrPaths(),
