@@ -58,12 +58,19 @@ export interface AuthInput {
 
 /**
  * How a caller proves who it is (a checksum header over the body, a checksum over some of its
- * fields, ...). It throws the catalogue's error, or returns a Refusal for an API with codes of its own.
+ * fields, an API key header, ...). It throws the catalogue's error, or returns a Refusal for an API
+ * with codes of its own. A scheme of the headers alone (`from: 'headers'`) runs before the body is
+ * read, its limit counted then too: a caller without the key never gets its body read.
  */
-export interface AuthScheme<P = Merchant> {
+export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
+  (
+    | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
+    | { from: 'headers'; authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal> }
+  );
+
+interface AuthSchemeStatement<P> {
   security?: Record<string, string[]>[];
   bodySignature?: ReferenceArgument['bodySignature'];
-  authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal>;
   /** Whose budget the operation's limit counts against. */
   limitKey(caller: P): string;
 }
@@ -92,6 +99,11 @@ export class Refusal {
     readonly http = 200,
     readonly authentication = false,
   ) {}
+}
+
+/** An answer already serialized as JSON (stored bytes answered again exactly). */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 /** An operation of any body and caller, as a module lists them. */

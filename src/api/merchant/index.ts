@@ -9,9 +9,8 @@ import { ledgerPaths } from './ledger-openapi';
 import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
 import { mandatePaths } from './mandates-openapi';
-import { paymentLinkRoutes } from './payment-links';
-import { paymentLinkPaths } from './payment-links-openapi';
-import { qrRoutes } from './qr';
+import { paymentLinkOperation } from './payment-links';
+import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
 import { refundRoutes } from './refunds';
 import { refundPaths } from './refunds-openapi';
@@ -28,10 +27,9 @@ import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-o
  */
 export const merchantModule: AudienceModule = {
   name: 'merchant',
-  operations: [statusOperation, settlementReportOperation, splitOperation],
+  operations: [statusOperation, qrOperation, paymentLinkOperation, settlementReportOperation, splitOperation],
   routers: (deps) => [
     ledgerRoutes(deps),
-    paymentLinkRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
     transactURoutes(deps),
@@ -46,7 +44,6 @@ export const merchantModule: AudienceModule = {
     ...checkoutPaths(),
     ...ledgerPaths(),
     ...legacyXmlPaths(),
-    ...paymentLinkPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),

@@ -26,6 +26,7 @@ function coded(code: SettlementReportCode): Refusal {
  */
 const reportChecksum: AuthScheme<Merchant> = {
   bodySignature: 'settlementReportChecksum',
+  from: 'body',
   async authenticate(_ctx, deps, { parsed }) {
     const fields =
       typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

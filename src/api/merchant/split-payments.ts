@@ -30,6 +30,7 @@ const orderIdOf = (body: unknown): string | null => {
 const zaakChecksumOfMaster: AuthScheme<Merchant> = {
   security: [{ zaakChecksum: [] }],
   bodySignature: 'zaakchecksumHeader',
+  from: 'body',
   async authenticate(ctx, deps, { raw, parsed }) {
     const masterEntry = fieldsOf(parsed).masterMerchantIdentifier;
     const masterName = typeof masterEntry === 'object' && masterEntry !== null ? namedMerchant(masterEntry) : null;
