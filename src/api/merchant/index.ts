@@ -14,6 +14,7 @@ import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
 import { refundRoutes } from './refunds';
 import { refundPaths } from './refunds-openapi';
+import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
@@ -27,7 +28,14 @@ import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-o
  */
 export const merchantModule: AudienceModule = {
   name: 'merchant',
-  operations: [statusOperation, qrOperation, paymentLinkOperation, settlementReportOperation, splitOperation],
+  operations: [
+    statusOperation,
+    qrOperation,
+    paymentLinkOperation,
+    settlementReportOperation,
+    splitOperation,
+    settlementListOperation,
+  ],
   routers: (deps) => [
     ledgerRoutes(deps),
     qrRoutes(deps),
