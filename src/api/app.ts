@@ -6,6 +6,7 @@ import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
+import { operationsRouter } from './operation-pipeline';
 import { buildOpenApiDocument } from './openapi';
 
 /** The audiences the operator listener serves; the public one serves every other and never these routes. */
@@ -39,7 +40,11 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
     deps.config.TIME_SKIPPING,
     deps.config.BANK_CONNECTOR === 'http',
   );
-  for (const router of audiences.flatMap((m) => m.routers(deps, { openApiDocument, listener }))) {
+  const routers = audiences.flatMap((m) => [
+    ...(m.operations ? [operationsRouter(m.operations, deps)] : []),
+    ...m.routers(deps, { openApiDocument, listener }),
+  ]);
+  for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.
     app.use(router.allowedMethods());

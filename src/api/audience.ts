@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { ApiErrorKind } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
+import type { DeclaredOperation } from './operation';
 
 /** What the API reference shows on this gateway (the sandbox's and the time travel's operations only where they are on). */
 export interface ReferenceOptions {
@@ -27,11 +28,16 @@ export interface AssembledApi {
 /**
  * One audience of the HTTP API (merchant, payer, dashboard, ops, sandbox, platform): everything app.ts
  * mounts, openapi.ts documents and the error envelope needs to know of it, declared in one place, its
- * folder's index.ts. A new operation goes into one of the folder's route files (or a new one listed
- * here) and its `-openapi.ts` beside it; nothing outside the folder names it.
+ * folder's index.ts. A new operation is declared (operation.ts) in a file of the folder and listed in
+ * `operations`; nothing outside the folder names it.
  */
 export interface AudienceModule {
   name: 'merchant' | 'payer' | 'dashboard' | 'ops' | 'sandbox' | 'platform';
+  /**
+   * Its declared operations: mounted (operation-pipeline.ts) before its routers, documented and
+   * given their envelope from the declaration itself.
+   */
+  operations?: readonly DeclaredOperation[];
   /** Mounted before every router (e.g. the dashboard's HTML 404 for its own addresses). */
   middleware?: (deps: ApiDeps) => Middleware[];
   /**

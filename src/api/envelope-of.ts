@@ -1,13 +1,18 @@
 import type { ApiErrorKind } from '../domain/api-errors';
 import type { EnvelopeKind } from './envelope';
 import { AUDIENCES } from './audiences';
+import { operationEnvelopes } from './operation-reference';
 
 /**
  * The error envelope a path speaks, from what the audience modules declare. Chosen by path (not by
  * the route that matched), so that errors raised before any route matched (a wrong method, a body too
- * large, a broken request Node answers itself) still speak the endpoint's envelope.
+ * large, a broken request Node answers itself) still speak the endpoint's envelope. A declared
+ * operation's path speaks the envelope it declares.
  */
-const declarations = AUDIENCES.flatMap((m) => (m.envelope ? [m.envelope] : []));
+const declarations = AUDIENCES.flatMap((m) => [
+  ...(m.operations ? [operationEnvelopes(m.operations)] : []),
+  ...(m.envelope ? [m.envelope] : []),
+]);
 
 const trimmed = (rawPath: string) => rawPath.replace(/\/+$/, '');
 

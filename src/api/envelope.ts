@@ -22,8 +22,8 @@ export function refusalStatus(kind: EnvelopeKind, http: number): number {
 }
 
 /** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
-export function failureBody(kind: EnvelopeKind, code: number, text: string, http = 200): object {
-  if (kind === 'status') return { status: false, message: { code, text } };
+export function failureBody(kind: EnvelopeKind, code: number | string, text: string, http = 200): object {
+  if (kind === 'status') return { status: false, message: { code: Number(code), text } };
   // Zaakpay's Update/Refund answer, with nothing known of the request it could not read.
   if (kind === 'refund') {
     return {

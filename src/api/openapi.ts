@@ -1,6 +1,7 @@
 import { ApiErrors } from '../domain/api-errors';
 import type { AudienceModule, ReferenceOptions } from './audience';
 import { AUDIENCES } from './audiences';
+import { operationPaths } from './operation-reference';
 import { EXAMPLE_NOTE } from './reference/examples';
 
 const errorTable = Object.values(ApiErrors)
@@ -20,7 +21,8 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
 export function assembleOpenApiDocument(modules: readonly AudienceModule[], baseUrl: string, o: ReferenceOptions) {
   const declared: Record<string, object> = {};
   for (const m of modules) {
-    for (const [path, item] of Object.entries(m.paths?.(o) ?? {})) {
+    const items = [...Object.entries(m.paths?.(o) ?? {}), ...Object.entries(operationPaths(m.operations ?? []))];
+    for (const [path, item] of items) {
       if (Object.hasOwn(declared, path)) throw new Error(`${path} is documented twice (the ${m.name} module's is the second)`);
       declared[path] = item;
     }

@@ -81,6 +81,38 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
   });
 
+  it('per address: the split and settlement report refusals (101 and 180, answered HTTP 200) count', async () => {
+    const address = '198.51.100.33';
+    const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+      fetch(`${gw.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers, ...from(address) },
+        body: JSON.stringify(body),
+      });
+    const me = merchant.merchantIdentifier;
+    const master = (merchantIdentifier: string) => ({ zaakMerchantIdentifier: merchantIdentifier, merchantAmount: '100' });
+    const failures = [
+      () => post('/api/v1/splitTxnByAmount', { orderId: 'abuse-3', masterMerchantIdentifier: master('nosuchmerchant0') }),
+      () =>
+        post(
+          '/api/v1/splitTxnByAmount',
+          { orderId: 'abuse-3', masterMerchantIdentifier: master(me) },
+          { zaakchecksum: 'f'.repeat(64) },
+        ),
+      () => post('/api/v2/getSettlementReport', { merchantIdentifier: 'nosuchmerchant0', utr_date: '24-11-2026', checksum: 'x' }),
+      () => post('/api/v2/getSettlementReport', { merchantIdentifier: me, utr_date: '24-11-2026', checksum: 'f'.repeat(64) }),
+    ];
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await failures[i % 4]!();
+      assert.equal(res.status, 200, `failure ${i + 1}`);
+      const body = (await res.json()) as { errorCode?: string; responsecode?: string };
+      codes.push(body.errorCode ?? body.responsecode ?? '');
+    }
+    assert.deepEqual(codes, ['101', '180', '101', '180', '101']);
+    assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+  });
+
   it('per address: the checkout entries alone (180 and 101, answered HTTP 200) count', async () => {
     const address = '198.51.100.32';
     const form = (fields: Record<string, string>) => ({

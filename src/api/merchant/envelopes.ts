@@ -2,11 +2,10 @@ import type { EnvelopeDeclaration } from '../audience';
 import type { EnvelopeKind } from '../envelope';
 
 /**
- * The merchant API's envelopes: the contract gives the status API `{status, message: {code: number}}`,
- * Zaakpay's entries their own answer shapes, and everything else `{success, message: {code: string}}`.
+ * The merchant API's envelopes of the routes not yet declared as operations (an operation declares
+ * its own): Zaakpay's entries their own answer shapes, and everything else `{success, message: {code: string}}`.
  */
 const BY_PATH: Record<string, EnvelopeKind> = {
-  '/api/payments/v1/status': 'status',
   // Zaakpay's checkout entries (and `/transactU?v=8`, below): their JSON answer's shape.
   '/api/paymentTransact/V8': 'checkout',
   '/api/paymentTransact/V7': 'checkout',
@@ -14,9 +13,6 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',
   '/updateTxn': 'refund',
-  // Zaakpay's Settlement and Split Payment APIs: their own answer shapes.
-  '/api/v2/getSettlementReport': 'settlementReport',
-  '/api/v1/splitTxnByAmount': 'split',
 };
 
 export const merchantEnvelopes: EnvelopeDeclaration = {

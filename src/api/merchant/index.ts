@@ -9,17 +9,16 @@ import { ledgerPaths } from './ledger-openapi';
 import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
 import { mandatePaths } from './mandates-openapi';
-import { paymentLinkRoutes } from './payment-links';
-import { paymentLinkPaths } from './payment-links-openapi';
-import { qrRoutes } from './qr';
+import { paymentLinkOperation } from './payment-links';
+import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
 import { refundRoutes } from './refunds';
 import { refundPaths } from './refunds-openapi';
-import { settlementReportRoutes } from './settlement-report';
+import { settlementListOperation } from './settlement-list';
+import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
-import { splitPaymentRoutes } from './split-payments';
-import { statusRoutes } from './status';
-import { statusPaths } from './status-openapi';
+import { splitOperation } from './split-payments';
+import { statusOperation } from './status';
 import { transactURoutes } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
@@ -29,18 +28,22 @@ import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-o
  */
 export const merchantModule: AudienceModule = {
   name: 'merchant',
+  operations: [
+    statusOperation,
+    qrOperation,
+    paymentLinkOperation,
+    settlementReportOperation,
+    splitOperation,
+    settlementListOperation,
+  ],
   routers: (deps) => [
-    statusRoutes(deps),
     ledgerRoutes(deps),
-    paymentLinkRoutes(deps),
     qrRoutes(deps),
     refundRoutes(deps),
     transactURoutes(deps),
     checkoutEntryRoutes(deps),
     checkTxnRoutes(deps),
     legacyXmlRoutes(deps),
-    settlementReportRoutes(deps),
-    splitPaymentRoutes(deps),
   ],
   paths: () => ({
     ...qrPaths(),
@@ -49,8 +52,6 @@ export const merchantModule: AudienceModule = {
     ...checkoutPaths(),
     ...ledgerPaths(),
     ...legacyXmlPaths(),
-    ...paymentLinkPaths(),
-    ...statusPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),

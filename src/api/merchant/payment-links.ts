@@ -1,21 +1,22 @@
-import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { batchQrPixels } from '../../domain/payment-link';
 import { createPaymentLinks } from '../../usecases/create-payment-links';
 import { startPaymentDeps } from '../../usecases/start-payment';
-import type { Merchant } from '../../domain/merchant';
-import type { ApiDeps } from '../deps';
-import { apiKeyAuth } from '../middleware/authenticate';
-import { readJson } from '../middleware/body';
+import { defineOperation } from '../operation';
+import { apiKey } from '../operation-auth';
 import { checkPaymentLinkEntry, paymentLinkBatchSchema } from '../schemas/payment-links';
+import { paymentLinkReference } from './payment-links-openapi';
 
 /** POST /pl/api/v1/create (`X-API-Key`): a batch of payment links, each entry answered on its own. */
-export function paymentLinkRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post('/pl/api/v1/create', apiKeyAuth(deps.merchants, deps.now), async (ctx) => {
-    const merchant = ctx.state.merchant as Merchant;
-    await deps.rateLimit.consume(ctx, 'paylinks', merchant.merchantIdentifier);
-    const { body } = await readJson(ctx, paymentLinkBatchSchema, deps.config.PAYMENT_LINK_MAX_BODY_BYTES);
+export const paymentLinkOperation = defineOperation({
+  method: 'post',
+  path: '/pl/api/v1/create',
+  envelope: 'paylink',
+  auth: apiKey,
+  body: { contentType: 'application/json', schema: paymentLinkBatchSchema, maxBytes: 'PAYMENT_LINK_MAX_BODY_BYTES' },
+  limit: 'paylinks',
+  reference: paymentLinkReference,
+  async handle({ caller: merchant, body, ip }, deps) {
     const now = deps.now();
     const entries = body.details.map((raw) => checkPaymentLinkEntry(raw, now));
     // Refused before anything is stored or rendered: the images' pixels bound the CPU one request takes.
@@ -31,15 +32,14 @@ export function paymentLinkRoutes(deps: ApiDeps): Router {
       merchant,
       body.batchId,
       entries,
-      ctx.ip || null,
+      ip,
     );
     const failed = data.filter((d) => d.link === null).length;
-    ctx.body = {
+    return {
       success: failed === 0,
       statusCode: failed === 0 ? 200 : failed < data.length ? 207 : 400,
       errorMessage: failed === 0 ? null : `${failed} of ${data.length} links could not be created; see errorDescription`,
       data,
     };
-  });
-  return router;
-}
+  },
+});

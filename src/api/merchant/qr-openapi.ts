@@ -1,24 +1,23 @@
 import { z } from 'zod';
 import { exampleQrImageQuery, exampleQrRequest } from '../reference/examples';
 import { operation, successError } from '../reference/operation';
-import { createQrResponseSchema, createQrSchema, qrImageQuerySchema } from '../schemas/qr';
+import { createQrResponseSchema, qrImageQuerySchema } from '../schemas/qr';
+import type { OperationReference } from '../operation';
 
-/** The dynamic QR operations of the API reference. */
+/** The dynamic QR's entry in the API reference (its operation: qr.ts). */
+export const qrReference: OperationReference = {
+  summary: 'Create a dynamic UPI QR for an order',
+  description:
+    'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 183 (the reason, expired unpaid, stays in the store and the dashboard). Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
+  example: exampleQrRequest(),
+  responses: { 200: { description: 'created (208) or repeated order id (128)', schema: createQrResponseSchema } },
+  errors: [400, 401, 413, 415, 503],
+  errorEnvelope: successError,
+};
+
+/** The QR image address of the API reference. */
 export function qrPaths(): Record<string, object> {
   const paths: Record<string, object> = {
-    '/api/payments/v1/upi/qr': {
-      post: operation({
-        summary: 'Create a dynamic UPI QR for an order',
-        description:
-          'The first request for an order id creates a Pending UPI order (`success: true`, code 208) whose payer has `QR_EXPIRY_SECONDS` to pay; then it fails with responseCode 183 (the reason, expired unpaid, stays in the store and the dashboard). Any later request with that order id (also one that raced it) answers `success: false`, code 128, and exactly the first `data`, byte for byte; when the order id belongs to another kind of payment, `data` holds only orderId and serviceOrderId. The body is authenticated (field `checksum`) before it is validated. Both answers are HTTP 200.',
-        bodySignature: 'qrChecksum',
-        request: createQrSchema,
-        example: exampleQrRequest(),
-        responses: { 200: { description: 'created (208) or repeated order id (128)', schema: createQrResponseSchema } },
-        errors: [400, 401, 413, 415, 503],
-        errorEnvelope: successError,
-      }),
-    },
     '/api/payments/v1/upi/qr/image': {
       get: operation({
         summary: 'The QR image of a signed address (qrDetails.imgUrl)',

@@ -7,36 +7,27 @@ import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { createQr } from '../../usecases/create-qr';
 import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
-import { authenticateQrChecksum, requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
-import { parseJsonBody, readRawBody, validate } from '../middleware/body';
+import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
+import { validate } from '../middleware/body';
+import { defineOperation, JsonText } from '../operation';
+import { signedQrFields } from '../operation-auth';
 import { createQrSchema, qrImageQuerySchema } from '../schemas/qr';
 import { merchantIdentifierField } from '../schemas/common';
+import { qrReference } from './qr-openapi';
 
 /** Only what finding the merchant takes; the rest is validated after the checksum has matched. */
 const qrCaller = z.object({ merchantIdentifier: merchantIdentifierField });
 
-/** Dynamic QR (POST /api/payments/v1/upi/qr) and its signed image address (GET .../qr/image). */
-export function qrRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-
-  router.post('/api/payments/v1/upi/qr', async (ctx) => {
-    const parsed = parseJsonBody(await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES));
-    const { merchantIdentifier } = validate(qrCaller, parsed);
-    const fields = parsed as Record<string, unknown>;
-    const merchant = await authenticateQrChecksum(
-      deps.merchants,
-      {
-        merchantIdentifier,
-        orderId: asSigned(fields.orderId),
-        amount: asSigned(fields.amount),
-        productDescription: asSigned(fields.productDescription),
-        checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
-      },
-      deps.now(),
-    );
-    await deps.rateLimit.consume(ctx, 'qr', merchant.merchantIdentifier);
-    const body = validate(createQrSchema, parsed);
-
+/** Dynamic QR: POST /api/payments/v1/upi/qr creates the order's QR, or answers a repeat with the first one's data. */
+export const qrOperation = defineOperation({
+  method: 'post',
+  path: '/api/payments/v1/upi/qr',
+  envelope: 'success',
+  auth: signedQrFields(qrCaller),
+  body: { contentType: 'application/json', schema: createQrSchema },
+  limit: 'qr',
+  reference: qrReference,
+  async handle({ caller: merchant, body, ip }, deps) {
     const result = await createQr(
       { ...startPaymentDeps(deps), config: deps.config },
       {
@@ -47,14 +38,20 @@ export function qrRoutes(deps: ApiDeps): Router {
         buyerEmail: body.buyerEmail ?? null,
         width: body.width,
         height: body.height,
-        ipAddress: ctx.ip || null,
+        ipAddress: ip,
       },
     );
     const message = result.kind === 'created' ? BusinessResults.qrCreated : BusinessResults.qrOrderRepeated;
     // Written around the stored data text, so a repeat answers the first request's bytes exactly.
-    ctx.type = 'application/json';
-    ctx.body = `{"success":${result.kind === 'created'},"message":${JSON.stringify({ code: String(message.code), text: message.text })},"data":${result.data}}`;
-  });
+    return new JsonText(
+      `{"success":${result.kind === 'created'},"message":${JSON.stringify({ code: String(message.code), text: message.text })},"data":${result.data}}`,
+    );
+  },
+});
+
+/** The QR's signed image address (GET .../qr/image): public, fetched by payers' browsers. */
+export function qrRoutes(deps: ApiDeps): Router {
+  const router = new Router();
 
   router.get('/api/payments/v1/upi/qr/image', async (ctx) => {
     const raw = rawQuery(ctx.querystring);
@@ -87,11 +84,6 @@ export function qrRoutes(deps: ApiDeps): Router {
     ctx.body = await renderQrPngOffLoop(merchant.merchantIdentifier, url, width, height);
   });
   return router;
-}
-
-/** The signed fields as the merchant concatenated them (a wrong type then simply fails the checksum). */
-function asSigned(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
 function decodeQueryValue(value: string): string {

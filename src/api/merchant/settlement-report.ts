@@ -1,6 +1,6 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
+import { z } from 'zod';
 import { checksumMatches } from '../../domain/checksum';
+import type { Merchant } from '../../domain/merchant';
 import {
   parseUtrDate,
   settlementReportChecksumString,
@@ -9,73 +9,93 @@ import {
   type SettlementReportCode,
 } from '../../domain/settlement-report';
 import { settlementReads } from '../../usecases/read-settlements';
-import type { ApiDeps } from '../deps';
-import { authenticationFailed } from '../middleware/abuse-limits';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
-import { settlementReportFailure } from '../envelope';
-import { parseJsonBody, readRawBody } from '../middleware/body';
 import { sharedLimiter } from '../middleware/rate-limit';
+import { defineOperation, Refusal, type AuthScheme, type OperationLimit } from '../operation';
+import { settlementReportReference } from './settlements-openapi';
 
-export const SETTLEMENT_REPORT_PATH = '/api/v2/getSettlementReport';
+/** Zaakpay's answer code as a refusal; an unknown merchant or a wrong checksum counts as a failed authentication. */
+function coded(code: SettlementReportCode): Refusal {
+  const c = SettlementReportCodes[code];
+  return new Refusal(c.code, c.description, c.http, code === 'merchantUnknown' || code === 'checksumMismatch');
+}
 
 /**
- * Zaakpay's Settlement API: `{merchantIdentifier, utr_date (dd-MM-yyyy), checksum}` with checksum =
- * HMAC-SHA256 (hex) of `merchantIdentifier,utr_date` under the merchant's secret key; answers the
- * lines settled on that date. Refusals (101, 180, 109: HTTP 200; 2029: 429) carry an empty report. Only a call
- * that passed every check counts against the two calls an hour, counted in the store itself so
- * replicas together never let a third through.
+ * Body field `checksum` = HMAC-SHA256 (hex) of `merchantIdentifier,utr_date` under the merchant's
+ * keys in force. A utr_date that is not text is refused before the checksum, which covers it.
  */
-export function settlementReportRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  const reads = settlementReads(deps.store.db);
-  // Zaakpay's note: two calls an hour per merchant (SETTLEMENT_REPORT_CALLS_PER_HOUR; 0: no limit).
-  const callsPerHour = deps.config.SETTLEMENT_REPORT_CALLS_PER_HOUR;
-  const limiter =
-    callsPerHour > 0
-      ? sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
-          points: callsPerHour,
-          durationSeconds: 3600,
-          keyPrefix: 'settlement-report',
-        })
-      : null;
-
-  router.post(SETTLEMENT_REPORT_PATH, async (ctx: Context) => {
-    const refuse = (code: SettlementReportCode) => {
-      const c = SettlementReportCodes[code];
-      if (code === 'merchantUnknown' || code === 'checksumMismatch') authenticationFailed(ctx);
-      ctx.status = c.http;
-      ctx.body = settlementReportFailure(c.code, c.description);
-    };
-    const body = parseJsonBody(await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES));
-    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+const reportChecksum: AuthScheme<Merchant> = {
+  bodySignature: 'settlementReportChecksum',
+  from: 'body',
+  async authenticate(_ctx, deps, { parsed }) {
+    const fields =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     const { merchantIdentifier, utr_date: utrDate, checksum } = fields;
     const merchant =
       typeof merchantIdentifier === 'string' && /^[A-Za-z0-9]{1,64}$/.test(merchantIdentifier)
         ? await deps.merchants.findById(merchantIdentifier)
         : null;
-    if (!merchant) return refuse('merchantUnknown');
-    if (typeof utrDate !== 'string') return refuse('dateInvalid');
+    if (!merchant) return coded('merchantUnknown');
+    if (typeof utrDate !== 'string') return coded('dateInvalid');
     const signed = settlementReportChecksumString(merchant.merchantIdentifier, utrDate);
     if (
       typeof checksum !== 'string' ||
       !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, signed, checksum)))
     )
-      return refuse('checksumMismatch');
-    const settlementDate = parseUtrDate(utrDate);
-    if (!settlementDate) return refuse('dateInvalid');
-    const refusedForMs = limiter ? await limiter.take(merchant.merchantIdentifier) : 0;
-    if (refusedForMs > 0) {
+      return coded('checksumMismatch');
+    return merchant;
+  },
+  limitKey: (merchant) => merchant.merchantIdentifier,
+};
+
+/**
+ * Zaakpay's note: two calls an hour per merchant (SETTLEMENT_REPORT_CALLS_PER_HOUR; 0: no limit).
+ * Only a call that passed every check counts, counted in the store itself so replicas together never
+ * let a third through.
+ */
+const callsPerHour: OperationLimit = {
+  counted: 'validated',
+  build(deps) {
+    const perHour = deps.config.SETTLEMENT_REPORT_CALLS_PER_HOUR;
+    if (perHour === 0) return async () => null;
+    const limiter = sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
+      points: perHour,
+      durationSeconds: 3600,
+      keyPrefix: 'settlement-report',
+    });
+    return async (ctx, merchantIdentifier) => {
+      const refusedForMs = await limiter.take(merchantIdentifier);
+      if (refusedForMs === 0) return null;
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedForMs / 1000))));
-      return refuse('limitExhausted');
-    }
-    const lines = await reads.linesOfDate(merchant.merchantIdentifier, settlementDate);
+      return coded('limitExhausted');
+    };
+  },
+};
+
+/** The date the report is of, as the store keys it (yyyy-MM-dd). */
+const reportRequestSchema = z.object({ utr_date: z.string().transform(parseUtrDate).pipe(z.string()) });
+
+/**
+ * Zaakpay's Settlement API: `{merchantIdentifier, utr_date (dd-MM-yyyy), checksum}`; answers the
+ * lines settled on that date. Refusals (101, 180, 109: HTTP 200; 2029: 429) carry an empty report.
+ */
+export const settlementReportOperation = defineOperation({
+  method: 'post',
+  path: '/api/v2/getSettlementReport',
+  envelope: 'settlementReport',
+  auth: reportChecksum,
+  body: { contentType: 'application/json', schema: reportRequestSchema, invalid: () => coded('dateInvalid') },
+  limit: callsPerHour,
+  reference: settlementReportReference,
+  async handle({ caller: merchant, body }, deps) {
+    const reads = settlementReads(deps.store.db);
+    const lines = await reads.linesOfDate(merchant.merchantIdentifier, body.utr_date);
     const utrs = await reads.utrsOf(merchant.merchantIdentifier, [...new Set(lines.map((l) => l.settlementId))]);
     const ok = SettlementReportCodes.ok;
-    ctx.body = {
+    return {
       report: lines.map((l) => toReportLine(l, utrs.get(l.settlementId) ?? null)),
       responsecode: ok.code,
       responsedescription: ok.description,
     };
-  });
-  return router;
-}
+  },
+});

@@ -15,6 +15,7 @@ import {
   splitResponseSchema,
 } from '../schemas/settlement-merchant';
 import { EXAMPLE_MERCHANT, pathParameter } from '../reference/examples';
+import type { OperationReference } from '../operation';
 import { operation, successError } from '../reference/operation';
 
 const M = EXAMPLE_MERCHANT.merchantIdentifier;
@@ -48,54 +49,44 @@ export const EXAMPLE_SPLIT_BODY = {
   isCustomIdentifier: false,
 };
 
-/** Zaakpay's Settlement and Split Payment APIs, and the operator's settlement settings. */
+/** The operator's settlement settings (Zaakpay's Settlement and Split Payment APIs are operations: their entries below). */
 export function settlementPaths(): Record<string, object> {
   return {
-    ...settlementReportPaths(),
     ...settlementAccountPaths(),
   };
 }
 
-/** The settlement report and the split of a transaction by amount. */
-function settlementReportPaths(): Record<string, object> {
-  return {
-    '/api/v2/getSettlementReport': {
-      post: operation({
-        summary: "Zaakpay's Settlement API: the lines settled on one UTR date",
-        description:
-          "JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds, chargebacks and their reversals, every `amount` and `settlement_amount` positive (as Zaakpay's sample) and `settlement_action` giving the direction (REFUND and CHARGEBACK are deducted, SALE and CHARGEBACK_REVERSAL added), with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429 (a rate limit keeps its status line), 2029 and `Retry-After` (seconds). Refusals carry `report: []`." +
-          codeTable(SettlementReportCodes) +
-          CODED_200,
-        bodySignature: 'settlementReportChecksum',
-        request: settlementReportRequestSchema,
-        example: reportExample(),
-        responses: {
-          200: { description: 'the report (possibly empty), or a refusal with its code', schema: settlementReportResponseSchema },
-        },
-        errors: [413, 415, 429, 503],
-        errorEnvelope: settlementReportResponseSchema,
-      }),
-    },
-    '/api/v1/splitTxnByAmount': {
-      post: operation({
-        summary: "Zaakpay's Split Payment API: share a paid order among the master merchant and its sub-merchants",
-        description:
-          "Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored); with `isCustomIdentifier: true` each sub-merchant is named instead by the master's own name for it, given when the operator linked it (`customIdentifier`), and a name no linked sub-merchant carries is 2076 (the master is always named by its merchantIdentifier). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share." +
-          codeTable(SplitCodes) +
-          CODED_200,
-        bodySignature: 'zaakchecksumHeader',
-        security: [{ zaakChecksum: [] }],
-        request: splitRequestDocSchema,
-        example: EXAMPLE_SPLIT_BODY,
-        responses: {
-          200: { description: 'recorded (SUCCESS, 100) or refused with a code (FAILURE)', schema: splitResponseSchema },
-        },
-        errors: [413, 415, 429, 503],
-        errorEnvelope: splitResponseSchema,
-      }),
-    },
-  };
-}
+/** Zaakpay's Settlement API's entry in the API reference (its operation: settlement-report.ts). */
+export const settlementReportReference: OperationReference = {
+  summary: "Zaakpay's Settlement API: the lines settled on one UTR date",
+  description:
+    "JSON `{merchantIdentifier, utr_date, checksum}`: utr_date is the settlement (UTR) date as dd-MM-yyyy; checksum is HMAC-SHA256 (lowercase hex) of the text `merchantIdentifier,utr_date` (a comma, no quotes, no spaces) under the merchant's secret key (during a rotation's overlap, the old key too). Answers every line of that date: sales, refunds, chargebacks and their reversals, every `amount` and `settlement_amount` positive (as Zaakpay's sample) and `settlement_action` giving the direction (REFUND and CHARGEBACK are deducted, SALE and CHARGEBACK_REVERSAL added), with the fee and GST per line; `transaction_utr` is empty until the settlement is paid. A date without a settlement: `report: []` with 100. At most 2 calls an hour per merchant (only calls that pass every check count); a third gets HTTP 429 (a rate limit keeps its status line), 2029 and `Retry-After` (seconds). Refusals carry `report: []`." +
+    codeTable(SettlementReportCodes) +
+    CODED_200,
+  request: settlementReportRequestSchema,
+  example: reportExample(),
+  responses: {
+    200: { description: 'the report (possibly empty), or a refusal with its code', schema: settlementReportResponseSchema },
+  },
+  errors: [413, 415, 429, 503],
+  errorEnvelope: settlementReportResponseSchema,
+};
+
+/** Zaakpay's Split Payment API's entry in the API reference (its operation: split-payments.ts). */
+export const splitReference: OperationReference = {
+  summary: "Zaakpay's Split Payment API: share a paid order among the master merchant and its sub-merchants",
+  description:
+    "Header `zaakchecksum`: HMAC-SHA256 (lowercase hex) of the exact body bytes under the master merchant's secret key. The master is the merchant `masterMerchantIdentifier` names, and `orderId` is its order. Each merchant is named by `zaakMerchantIdentifier` or `merchantIdentifier` (both name the gateway's merchantIdentifier; surrounding spaces are ignored); with `isCustomIdentifier: true` each sub-merchant is named instead by the master's own name for it, given when the operator linked it (`customIdentifier`), and a name no linked sub-merchant carries is 2076 (the master is always named by its merchantIdentifier). Amounts are integer paise (digits as text, or JSON integers): each sub-merchant's share above 0, the master's may be 0, and together exactly `orderAmount`, which must be the order's amount. Each sub-merchant must be linked to this master by an operator (PUT /ops/v1/merchants/{merchantIdentifier}/master). The order must be paid (Success) and not yet taken by a settlement; a split is set once. Each share settles to its own merchant; the fee and GST on the whole order are deducted from the master's share." +
+    codeTable(SplitCodes) +
+    CODED_200,
+  request: splitRequestDocSchema,
+  example: EXAMPLE_SPLIT_BODY,
+  responses: {
+    200: { description: 'recorded (SUCCESS, 100) or refused with a code (FAILURE)', schema: splitResponseSchema },
+  },
+  errors: [413, 415, 429, 503],
+  errorEnvelope: splitResponseSchema,
+};
 
 /** A merchant's settlement bank account and master settings (operator). */
 function settlementAccountPaths(): Record<string, object> {

@@ -1,66 +1,81 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { checksumMatches } from '../../domain/checksum';
+import type { Merchant } from '../../domain/merchant';
 import { namedMerchant, SplitCodes, splitRequestSchema, splitShares, type SplitCode } from '../../domain/split';
 import { splitOrder, subMerchantNaming } from '../../usecases/split-order';
-import type { ApiDeps } from '../deps';
-import { authenticationFailed } from '../middleware/abuse-limits';
-import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { splitFailure } from '../envelope';
-import { parseJsonBody, readRawBody } from '../middleware/body';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
+import { defineOperation, Refusal, type AuthScheme } from '../operation';
+import { splitReference } from './settlements-openapi';
 
-export const SPLIT_PATH = '/api/v1/splitTxnByAmount';
+/** Zaakpay's answer code as a refusal; an unknown master or a wrong checksum counts as a failed authentication. */
+function coded(code: SplitCode, detail?: string): Refusal {
+  const c = SplitCodes[code];
+  const authentication = code === 'merchantUnknown' || code === 'checksumMismatch';
+  return new Refusal(c.code, detail ? `${c.description}: ${detail}` : c.description, 200, authentication);
+}
+
+const fieldsOf = (body: unknown): Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+/** The order id as sent, echoed in every answer once the body is read. */
+const orderIdOf = (body: unknown): string | null => {
+  const orderId = fieldsOf(body).orderId;
+  return typeof orderId === 'string' ? orderId : null;
+};
 
 /**
- * Zaakpay's Split Payment API: a JSON body signed by the header `zaakchecksum` = HMAC-SHA256 (hex)
- * of the exact body under the master merchant's secret key. The master is the merchant
- * `masterMerchantIdentifier` names; its order is split once among it and its linked
- * sub-merchants. Answers `{status, errorCode, errorDescription, orderId}`.
+ * Header `zaakchecksum` = HMAC-SHA256 (hex) of the exact body under the master merchant's keys in
+ * force; the master is the merchant `masterMerchantIdentifier` names.
  */
-export function splitPaymentRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-
-  router.post(SPLIT_PATH, async (ctx: Context) => {
-    let orderId: string | null = null;
-    // Every answer is HTTP 200 with its code, as Zaakpay answers; failed authentications still count.
-    const answer = (code: SplitCode, detail?: string) => {
-      const c = SplitCodes[code];
-      if (code === 'merchantUnknown' || code === 'checksumMismatch') authenticationFailed(ctx);
-      ctx.body =
-        code === 'recorded'
-          ? { status: 'SUCCESS', errorCode: c.code, errorDescription: c.description, orderId }
-          : splitFailure(c.code, detail ? `${c.description}: ${detail}` : c.description, orderId);
-    };
-    const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
-    const body = parseJsonBody(raw);
-    const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-    if (typeof fields.orderId === 'string') orderId = fields.orderId;
-    const masterEntry = fields.masterMerchantIdentifier;
+const zaakChecksumOfMaster: AuthScheme<Merchant> = {
+  security: [{ zaakChecksum: [] }],
+  bodySignature: 'zaakchecksumHeader',
+  from: 'body',
+  async authenticate(ctx, deps, { raw, parsed }) {
+    const masterEntry = fieldsOf(parsed).masterMerchantIdentifier;
     const masterName = typeof masterEntry === 'object' && masterEntry !== null ? namedMerchant(masterEntry) : null;
     const master = masterName ? await deps.merchants.findById(masterName) : null;
-    if (!master) return answer('merchantUnknown');
+    if (!master) return coded('merchantUnknown');
     const presented = ctx.get('zaakchecksum');
     if (!(await verifiedWithKeysInForce(deps.merchants, master, deps.now(), (keys) => checksumMatches(keys, raw, presented))))
-      return answer('checksumMismatch');
-    await deps.rateLimit.consume(ctx, 'split', master.merchantIdentifier);
+      return coded('checksumMismatch');
+    return master;
+  },
+  limitKey: (master) => master.merchantIdentifier,
+};
 
-    const parsed = splitRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return answer('requestInvalid', `${issue.path.join('.') || 'body'}: ${issue.message}`);
-    }
-    const naming = await subMerchantNaming(deps.store.db, master.merchantIdentifier, parsed.data);
-    if ('refused' in naming) return answer(naming.refused, naming.detail);
-    const shares = splitShares(master.merchantIdentifier, parsed.data, naming.nameOf);
-    if ('refused' in shares) return answer(shares.refused, shares.detail);
+/**
+ * Zaakpay's Split Payment API: the master merchant's paid order split once among it and its linked
+ * sub-merchants. Every answer is HTTP 200 with its code, `{status, errorCode, errorDescription, orderId}`,
+ * as Zaakpay answers.
+ */
+export const splitOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/splitTxnByAmount',
+  envelope: 'split',
+  auth: zaakChecksumOfMaster,
+  body: {
+    contentType: 'application/json',
+    schema: splitRequestSchema,
+    invalid: ([issue]) => coded('requestInvalid', `${issue.path.join('.') || 'body'}: ${issue.message}`),
+  },
+  limit: 'split',
+  reference: splitReference,
+  refusalBody: (refusal, parsed) => splitFailure(refusal.code, refusal.text, orderIdOf(parsed)),
+  async handle({ caller: master, body, parsed }, deps) {
+    const naming = await subMerchantNaming(deps.store.db, master.merchantIdentifier, body);
+    if ('refused' in naming) return coded(naming.refused, naming.detail);
+    const shares = splitShares(master.merchantIdentifier, body, naming.nameOf);
+    if ('refused' in shares) return coded(shares.refused, shares.detail);
     const result = await splitOrder(
       { db: deps.store.db, transactions: deps.transactions, now: deps.now },
       master.merchantIdentifier,
       shares,
     );
-    if (result === 'recorded')
-      deps.logger.info({ merchantIdentifier: master.merchantIdentifier, orderId, shares: shares.shares.length }, 'order split');
-    answer(result);
-  });
-  return router;
-}
+    if (result !== 'recorded') return coded(result);
+    const orderId = orderIdOf(parsed);
+    deps.logger.info({ merchantIdentifier: master.merchantIdentifier, orderId, shares: shares.shares.length }, 'order split');
+    const c = SplitCodes.recorded;
+    return { status: 'SUCCESS', errorCode: c.code, errorDescription: c.description, orderId };
+  },
+});

@@ -87,15 +87,20 @@ export async function authenticateFormChecksum(
   return merchant;
 }
 
-/** Ledger, bulk and payment links: header `X-API-Key`; sets ctx.state.merchant. */
+/** Ledger, bulk and payment links: header `X-API-Key`. */
+export async function authenticateApiKey(ctx: Context, merchants: MerchantRepository, at: Date): Promise<Merchant> {
+  const apiKey = ctx.get('x-api-key');
+  // The lookup is by hash: the key itself never meets a comparison that could leak timing. Any
+  // unrevoked key of the merchant is accepted.
+  const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), at) : null;
+  if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
+  return merchant;
+}
+
+/** authenticateApiKey as middleware; sets ctx.state.merchant. */
 export function apiKeyAuth(merchants: MerchantRepository, now: () => Date) {
   return async (ctx: Context, next: Next) => {
-    const apiKey = ctx.get('x-api-key');
-    // The lookup is by hash: the key itself never meets a comparison that could leak timing. Any
-    // unrevoked key of the merchant is accepted.
-    const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), now()) : null;
-    if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
-    ctx.state.merchant = merchant;
+    ctx.state.merchant = await authenticateApiKey(ctx, merchants, now());
     await next();
   };
 }

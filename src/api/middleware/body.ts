@@ -77,7 +77,7 @@ export function validate<S extends z.ZodType>(
 export type Issue = z.core.$ZodIssue;
 
 /** Each problem with its field; for a body of several accepted shapes, the problems of the nearest one. */
-function describeIssues(issues: readonly Issue[]): string {
+export function describeIssues(issues: readonly Issue[]): string {
   return issues
     .map((i) => {
       if (i.code === 'invalid_union' && i.errors.length > 0) {

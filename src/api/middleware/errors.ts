@@ -3,7 +3,7 @@ import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, M
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { loggedPath } from './observe';
-import { errorBody, refusalStatus } from '../envelope';
+import { errorBody, refusalStatus, type EnvelopeKind } from '../envelope';
 import { envelopeFor, familyError } from '../envelope-of';
 
 /**
@@ -32,7 +32,8 @@ export function errorEnvelope(logger: Logger) {
       const detail = e instanceof ApiError ? e.detail : undefined;
       // A contract that fixes the text gets the detail in a header instead, for the developer.
       if (fixedText && detail) ctx.set('X-Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 512));
-      const envelope = envelopeFor(ctx);
+      // The matched operation's own envelope (operation-pipeline.ts); else the one its path declares.
+      const envelope = (ctx.state.operationEnvelope as EnvelopeKind | undefined) ?? envelopeFor(ctx);
       ctx.status = refusalStatus(envelope, ApiErrors[kind].http);
       ctx.body = errorBody(envelope, kind, fixedText ? undefined : detail);
     }

@@ -20,7 +20,8 @@ export type ApiFamily =
   | 'mandates'
   | 'checkout'
   | 'checkTxn'
-  | 'split';
+  | 'split'
+  | 'settlements';
 
 export interface RateLimit {
   /** Counts one request of the merchant in the family; throws 429 (with Retry-After) past the limit. */

@@ -140,3 +140,39 @@ export const splitResponseSchema = z.object({
   errorDescription: z.string(),
   orderId: z.string().nullable(),
 });
+
+export const SETTLEMENT_LIST_DEFAULT_COUNT = 10;
+export const SETTLEMENT_LIST_MAX_COUNT = 100;
+
+/** The settlement list's request: a merchant API, so an unknown field is ignored as the others' are. */
+export const settlementListRequestSchema = z.object({
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .max(SETTLEMENT_LIST_MAX_COUNT)
+    .optional()
+    .describe(`how many of the latest settlements; default ${SETTLEMENT_LIST_DEFAULT_COUNT}`),
+});
+
+const rupees = z.string().describe('rupees with two decimals, as text');
+const settlementListEntrySchema = z.object({
+  settlementDate: z.string().describe("dd-MM-yyyy: the UTR date, the Settlement API's utr_date"),
+  state: z.enum(['open', 'payout_requested', 'paid', 'carried_forward', 'payout_refused', 'held']),
+  utr: z.string().describe('empty until paid'),
+  paidAt: z.string().describe('yyyy-MM-dd HH:mm:ss IST; empty until paid'),
+  transactionCount: z.string().describe('the lines settled'),
+  grossAmount: rupees,
+  refundAmount: rupees,
+  chargebackAmount: rupees,
+  feeAmount: rupees,
+  taxAmount: rupees,
+  carriedInAmount: rupees.describe('what earlier settlements carried into this one; negative for a deficit'),
+  netAmount: rupees.describe('what is (or was) paid'),
+});
+export type SettlementListEntry = z.infer<typeof settlementListEntrySchema>;
+
+export const settlementListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ settlements: z.array(settlementListEntrySchema) }),
+});

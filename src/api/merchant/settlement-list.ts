@@ -1,0 +1,52 @@
+import { rupeesText } from '../../domain/money';
+import { formatIstDateTime } from '../../domain/ist-time';
+import type { Settlement } from '../../domain/settlement';
+import { utrDateText } from '../../domain/settlement-webhook';
+import { settlementReads } from '../../usecases/read-settlements';
+import { defineOperation } from '../operation';
+import { apiKey } from '../operation-auth';
+import {
+  SETTLEMENT_LIST_DEFAULT_COUNT,
+  settlementListRequestSchema,
+  type SettlementListEntry,
+} from '../schemas/settlement-merchant';
+import { settlementListReference } from './settlement-list-openapi';
+
+/**
+ * POST /api/v1/settlements (`X-API-Key`): the merchant's latest settlements, newest date first, with
+ * the figures the `settlement.processed` webhook carries, so a merchant that opted in late (or
+ * missed a call) finds its payouts, and the dates to ask the Settlement API for their lines.
+ */
+export const settlementListOperation = defineOperation({
+  method: 'post',
+  path: '/api/v1/settlements',
+  envelope: 'success',
+  auth: apiKey,
+  body: { contentType: 'application/json', schema: settlementListRequestSchema },
+  limit: 'settlements',
+  reference: settlementListReference,
+  async handle({ caller: merchant, body }, deps) {
+    const latest = await settlementReads(deps.store.db).latest(
+      merchant.merchantIdentifier,
+      body.count ?? SETTLEMENT_LIST_DEFAULT_COUNT,
+    );
+    return { success: true, data: { settlements: latest.map(listEntry) } };
+  },
+});
+
+function listEntry(s: Settlement): SettlementListEntry {
+  return {
+    settlementDate: utrDateText(s.settlementDate),
+    state: s.state,
+    utr: s.utr ?? '',
+    paidAt: s.paidAt ? formatIstDateTime(s.paidAt) : '',
+    transactionCount: String(s.lineCount),
+    grossAmount: rupeesText(s.grossPaise),
+    refundAmount: rupeesText(s.refundsPaise),
+    chargebackAmount: rupeesText(s.chargebacksPaise),
+    feeAmount: rupeesText(s.feePaise),
+    taxAmount: rupeesText(s.taxPaise),
+    carriedInAmount: rupeesText(s.carriedInPaise),
+    netAmount: rupeesText(s.netPaise),
+  };
+}

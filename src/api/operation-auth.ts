@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import type { Merchant } from '../domain/merchant';
+import { authenticateApiKey, authenticateHeaderChecksum, authenticateQrChecksum } from './middleware/authenticate';
+import { validate } from './middleware/body';
+import type { AuthScheme } from './operation';
+
+/**
+ * The authentication schemes operations share. Each reads from the body only what finding the
+ * merchant takes; the rest of the body is validated after it.
+ */
+
+/**
+ * Header `checksum` = HMAC-SHA256 of the exact body under the merchant's keys in force; the merchant
+ * is the body's `merchantIdentifier`, read with `caller` (a body that is valid already is not parsed again).
+ */
+export function headerChecksum(
+  caller: z.ZodType<{ merchantIdentifier: string }>,
+  security: Record<string, string[]>[],
+): AuthScheme<Merchant> {
+  return {
+    security,
+    from: 'body',
+    async authenticate(ctx, deps, { raw, parsed, valid }) {
+      const { merchantIdentifier } = (valid as { merchantIdentifier: string } | undefined) ?? validate(caller, parsed);
+      return authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw, deps.now());
+    },
+    limitKey: (merchant) => merchant.merchantIdentifier,
+  };
+}
+
+/** Header `X-API-Key`: any unrevoked key of the merchant, checked before the body is read. */
+export const apiKey: AuthScheme<Merchant> = {
+  security: [{ apiKey: [] }],
+  from: 'headers',
+  authenticate: (ctx, deps) => authenticateApiKey(ctx, deps.merchants, deps.now()),
+  limitKey: (merchant) => merchant.merchantIdentifier,
+};
+
+/** The signed fields as the merchant concatenated them (a wrong type then simply fails the checksum). */
+function asSigned(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * Body field `checksum` over merchantIdentifier + orderId + amount + productDescription, as sent
+ * (the dynamic QR); the merchant is read with `caller` first.
+ */
+export function signedQrFields(caller: z.ZodType<{ merchantIdentifier: string }>): AuthScheme<Merchant> {
+  return {
+    bodySignature: 'qrChecksum',
+    from: 'body',
+    async authenticate(_ctx, deps, { parsed, valid }) {
+      const { merchantIdentifier } = (valid as { merchantIdentifier: string } | undefined) ?? validate(caller, parsed);
+      const fields = parsed as Record<string, unknown>;
+      const signed = {
+        merchantIdentifier,
+        orderId: asSigned(fields.orderId),
+        amount: asSigned(fields.amount),
+        productDescription: asSigned(fields.productDescription),
+        checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
+      };
+      return authenticateQrChecksum(deps.merchants, signed, deps.now());
+    },
+    limitKey: (merchant) => merchant.merchantIdentifier,
+  };
+}

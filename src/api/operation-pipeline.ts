@@ -1,0 +1,85 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError } from '../domain/api-errors';
+import type { ApiDeps } from './deps';
+import { failureBody } from './envelope';
+import { authenticationFailed } from './middleware/abuse-limits';
+import { describeIssues, parseJsonBody, readRawBody } from './middleware/body';
+import { JsonText, maxBodyBytes, Refusal, type DeclaredOperation, type OperationLimit } from './operation';
+
+/**
+ * Mounts declared operations on one router, each running the same steps in the same order: read the
+ * exact bytes (415, 413), parse them strictly, authenticate, count the limit, validate the whole
+ * body, and only then the handler (a scheme of the headers alone authenticates, and its limit
+ * counts, before the body is read). Authentication comes before validation, so a caller without the
+ * key learns nothing of the body's rules; a body valid at once (nearly every one) is parsed once.
+ */
+export function operationsRouter(operations: readonly DeclaredOperation[], deps: ApiDeps): Router {
+  const router = new Router();
+  for (const op of operations) {
+    const limit = limitOf(op, deps);
+    router.register(op.path, [op.method.toUpperCase()], async (ctx: Context) => {
+      // What the error middleware (middleware/errors.ts) writes a thrown refusal in.
+      ctx.state.operationEnvelope = op.envelope;
+      await run(ctx, op, deps, limit);
+    });
+  }
+  return router;
+}
+
+type Limit = { counted: OperationLimit['counted']; take: ReturnType<OperationLimit['build']> } | null;
+
+async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Limit): Promise<void> {
+  const { auth } = op;
+  const byHeaders = auth.from === 'headers' ? await auth.authenticate(ctx, deps) : undefined;
+  if (byHeaders instanceof Refusal) return answerRefusal(ctx, op, byHeaders, undefined);
+  const counted = async (caller: unknown, when: OperationLimit['counted']) =>
+    limit?.counted === when ? limit.take(ctx, auth.limitKey(caller)) : null;
+  const overByHeaders = byHeaders === undefined ? null : await counted(byHeaders, 'authenticated');
+  if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, undefined);
+
+  const raw = await readRawBody(ctx, op.body.contentType, maxBodyBytes(op.body, deps.config));
+  const parsed = parseJsonBody(raw);
+  const checked = op.body.schema.safeParse(parsed);
+  let caller = byHeaders;
+  if (auth.from === 'body') {
+    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked.success ? checked.data : undefined });
+    if (caller instanceof Refusal) return answerRefusal(ctx, op, caller, parsed);
+    const overAuthenticated = await counted(caller, 'authenticated');
+    if (overAuthenticated) return answerRefusal(ctx, op, overAuthenticated, parsed);
+  }
+  if (!checked.success) {
+    const issues = checked.error.issues;
+    if (op.body.invalid) return answerRefusal(ctx, op, op.body.invalid(issues), parsed);
+    throw new ApiError('validationFailed', describeIssues(issues));
+  }
+  const overValidated = await counted(caller, 'validated');
+  if (overValidated) return answerRefusal(ctx, op, overValidated, parsed);
+
+  const answer = await op.handle({ caller, body: checked.data, parsed, ip: ctx.ip || null }, deps);
+  if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, parsed);
+  if (answer instanceof JsonText) ctx.type = 'application/json';
+  ctx.body = answer instanceof JsonText ? answer.text : answer;
+}
+
+function answerRefusal(ctx: Context, op: DeclaredOperation, refusal: Refusal, parsed: unknown): void {
+  if (refusal.authentication) authenticationFailed(ctx);
+  ctx.status = refusal.http;
+  ctx.body = op.refusalBody?.(refusal, parsed) ?? failureBody(op.envelope, refusal.code, refusal.text, refusal.http);
+}
+
+/** A family names the shared per-merchant limit, counted as soon as the caller is known. */
+function limitOf(op: DeclaredOperation, deps: ApiDeps): Limit {
+  if (op.limit === undefined) return null;
+  if (typeof op.limit === 'string') {
+    const family = op.limit;
+    return {
+      counted: 'authenticated',
+      take: async (ctx, key) => {
+        await deps.rateLimit.consume(ctx, family, key);
+        return null;
+      },
+    };
+  }
+  return { counted: op.limit.counted, take: op.limit.build(deps) };
+}

@@ -1,0 +1,28 @@
+import type { EnvelopeDeclaration } from './audience';
+import type { DeclaredOperation } from './operation';
+import { operation } from './reference/operation';
+
+/** The OpenAPI path items of declared operations: the request is the body's schema, the security the scheme's. */
+export function operationPaths(operations: readonly DeclaredOperation[]): Record<string, Record<string, object>> {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    if (Object.hasOwn(item, op.method)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
+    item[op.method] = operation({
+      ...op.reference,
+      request: op.reference.request ?? op.body.schema,
+      ...(op.auth.security ? { security: op.auth.security } : {}),
+      ...(op.auth.bodySignature ? { bodySignature: op.auth.bodySignature } : {}),
+    });
+  }
+  return paths;
+}
+
+/**
+ * The envelope of each operation's path, for errors raised before any route matched (a wrong
+ * method): the same one the operation's own refusals speak.
+ */
+export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
+  const byPath = new Map(operations.map((op) => [op.path, op.envelope]));
+  return { kindOf: (path) => byPath.get(path) };
+}

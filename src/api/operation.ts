@@ -1,0 +1,118 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { Merchant } from '../domain/merchant';
+import type { Config } from '../config';
+import type { ApiDeps } from './deps';
+import type { EnvelopeKind } from './envelope';
+import type { Issue } from './middleware/body';
+import type { ApiFamily } from './middleware/rate-limit';
+import type { operation as referenceOperation } from './reference/operation';
+
+/**
+ * A declared operation: everything one HTTP operation is (its address, how its caller proves who it
+ * is, its body, its limit, its envelope, its reference entry) as data, and a handler that sees only
+ * a request already authenticated and validated. operation-pipeline.ts runs the steps every
+ * operation shares, in one order; the audience module lists its operations (audience.ts).
+ */
+export interface Operation<B = unknown, P = Merchant> {
+  method: 'get' | 'post';
+  path: string;
+  /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
+  envelope: EnvelopeKind;
+  auth: AuthScheme<P>;
+  body: OperationBody<B>;
+  /** A family of the shared per-merchant limit (counted once authenticated), or a limit of its own. */
+  limit?: ApiFamily | OperationLimit;
+  /** Its entry in the API reference; `request` defaults to the body's schema, the security to the scheme's. */
+  reference: OperationReference;
+  /** The body of a Refusal, when the envelope echoes something of the request (the split's orderId). */
+  refusalBody?: (refusal: Refusal, parsed: unknown) => object;
+  handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
+}
+
+export interface OperationBody<B> {
+  contentType: 'application/json';
+  /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
+  schema: z.ZodType<B>;
+  /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
+  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
+  /** How an invalid body is answered when not with the catalogue's validationFailed (a coded answer of the API's own). */
+  invalid?: (issues: readonly Issue[]) => Refusal;
+}
+
+/** What the handler gets: the caller as authenticated, and the body as validated. */
+export interface OperationRequest<B, P> {
+  caller: P;
+  body: B;
+  /** The body as parsed, before validation (what an answer echoes as it was sent). */
+  parsed: unknown;
+  ip: string | null;
+}
+
+/** What the scheme may read: the exact bytes, the body parsed, and the body validated when it already is valid. */
+export interface AuthInput {
+  raw: Buffer;
+  parsed: unknown;
+  valid: unknown;
+}
+
+/**
+ * How a caller proves who it is (a checksum header over the body, a checksum over some of its
+ * fields, an API key header, ...). It throws the catalogue's error, or returns a Refusal for an API
+ * with codes of its own. A scheme of the headers alone (`from: 'headers'`) runs before the body is
+ * read, its limit counted then too: a caller without the key never gets its body read.
+ */
+export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
+  (
+    | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
+    | { from: 'headers'; authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal> }
+  );
+
+interface AuthSchemeStatement<P> {
+  security?: Record<string, string[]>[];
+  bodySignature?: ReferenceArgument['bodySignature'];
+  /** Whose budget the operation's limit counts against. */
+  limitKey(caller: P): string;
+}
+
+/** A limit of the operation's own (e.g. calls an hour), built once per app. */
+export interface OperationLimit {
+  /** Counted once the caller is authenticated, or only once its request is also valid. */
+  counted: 'authenticated' | 'validated';
+  build(deps: ApiDeps): (ctx: Context, key: string) => Promise<Refusal | null>;
+}
+
+type ReferenceArgument = Parameters<typeof referenceOperation>[0];
+
+export type OperationReference = Omit<ReferenceArgument, 'request' | 'security' | 'bodySignature' | 'in'> & {
+  request?: z.ZodType;
+};
+
+/**
+ * A refusal in the API's own code table (Zaakpay's APIs answer their codes with HTTP 200), written
+ * in the operation's envelope. `authentication` counts it as a failed authentication.
+ */
+export class Refusal {
+  constructor(
+    readonly code: string,
+    readonly text: string,
+    readonly http = 200,
+    readonly authentication = false,
+  ) {}
+}
+
+/** An answer already serialized as JSON (stored bytes answered again exactly). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** An operation of any body and caller, as a module lists them. */
+export type DeclaredOperation = Operation<unknown, unknown>;
+
+/** Declares an operation, its body's type inferred from its schema. */
+export function defineOperation<B, P = Merchant>(o: Operation<B, P>): Operation<B, P> {
+  return o;
+}
+
+/** The bytes its body may have under `config`. */
+export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number => config[body.maxBytes ?? 'MAX_BODY_BYTES'];
