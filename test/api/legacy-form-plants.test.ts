@@ -75,4 +75,15 @@ describe('Legacy forms: the attacker property finds the old bugs put back', func
     // payer's fields, WordPress's late returnUrl, or the mode or txnType after the buyer's fields.
     assert.match(found[0]!, PAGE_NOT_SIGNED, run.output);
   });
+
+  it('any names read at /transact: the property finds a page for what the merchant did not sign', async () => {
+    const run = await plantedProperty('transact-names', 'a page only for what the merchant signed');
+    assert.match(run.output, /legacy-form-plants: planted transact-names/, 'the plant was loaded');
+    assert.notEqual(run.code, 0, run.output);
+    assert.match(run.output, /Property failed after \d+ tests/, run.output);
+    const found = failures(run.output);
+    assert.equal(found.length, 1, run.output);
+    // A typed 900 renamed amount, another order's id renamed orderId, a typed returnUrl, mode or txnType.
+    assert.match(found[0]!, PAGE_NOT_SIGNED, run.output);
+  });
 });
