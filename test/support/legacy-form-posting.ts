@@ -67,28 +67,32 @@ export function mangled(pair: [string, string], how: Mangle): [string, string] {
 }
 
 /**
- * Where a signed checkout form is posted besides `?v=2`: `/transact` (and `?v=3`, read as
- * `/transact`) may open the signed order's page; an unknown version and every `/transactU` (the
- * custom checkout's `data` at v=8, mandates at v=12 and 13) must open none and create no mandate.
+ * Where a signed checkout form is posted: first to `/transact` (or `?v=3`, read as `/transact`),
+ * where the signed order's page may open; then to `?v=2` (WooCommerce 2.0's address, so that
+ * kit's attacks always go there), or to an address that must open no page and create no mandate:
+ * an unknown version, and `/transactU` at any (the custom checkout's `data` at v=8, mandates at 12
+ * and 13).
  */
-export const CHECKOUT_PATHS = [
-  { weight: 6, arbitrary: fc.constant('/transact') },
-  { weight: 1, arbitrary: fc.constant('/transact?v=3') },
-  {
-    weight: 3,
-    arbitrary: fc.constantFrom(
-      '/transact?v=9',
-      '/transact?v=',
-      '/transactU',
-      '/transactU?v=2',
-      '/transactU?v=3',
-      '/transactU?v=8',
-      '/transactU?v=12',
-      '/transactU?v=77',
-    ),
-  },
-];
-export const opensPages = (path: string) => path === '/transact' || path === '/transact?v=3';
+export const checkoutPathsArb = fc.tuple(
+  fc.oneof({ weight: 6, arbitrary: fc.constant('/transact') }, { weight: 1, arbitrary: fc.constant('/transact?v=3') }),
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constant('/transact?v=2') },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        '/transact?v=9',
+        '/transact?v=',
+        '/transactU',
+        '/transactU?v=2',
+        '/transactU?v=3',
+        '/transactU?v=8',
+        '/transactU?v=12',
+        '/transactU?v=77',
+      ),
+    },
+  ),
+);
+export const opensPages = (path: string) => ['/transact', '/transact?v=2', '/transact?v=3'].includes(path);
 
 /** A kit's signed status or update form (the legacy XML APIs) as an attacker's starting form. */
 export interface XmlSource {
