@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * The attacker property (legacy-form-property.test.ts) would find the two ways a signed legacy
- * form was turned into money: each old bug is put back in a child mocha
+ * The attacker property (legacy-form-property.test.ts) would find the ways a signed legacy form
+ * was turned into money: each old bug is put back in a child mocha
  * (test/support/legacy-form-plants.cjs, LEGACY_FORM_PLANT) and the property, at its default runs
  * and a random seed, must fail naming what the payer got. The unplanted run is the property's own
  * file in the suite.
@@ -42,6 +42,13 @@ function plantedProperty(plant: string, grep: string): Promise<Run> {
   });
 }
 
+/**
+ * The property's findings at /transact: a page for something the merchant did not sign, named, or
+ * a page from a kit's signed status or update form (never a checkout form).
+ */
+const PAGE_NOT_SIGNED =
+  /^a page (for (Rs 9\.00 where the merchant signed Rs [\d.]+|another order|another returnUrl|(currency|mode|txnType) "[^"]*" where the merchant signed "[^"]*")|from a signed [\w.-]+ (status|update) form)/;
+
 /** The property's finding: fast-check's failure and the assertion it ended on. */
 const failures = (output: string) =>
   [...output.matchAll(/Caused by: AssertionError \[ERR_ASSERTION\]: ([^\n]*)/g)].map((m) => m[1]!);
@@ -50,7 +57,7 @@ describe('Legacy forms: the attacker property finds the old bugs put back', func
   this.timeout(300_000);
 
   it('names read freely at /updatetransaction and /checktransaction: the property finds a refund and a status read', async () => {
-    const run = await plantedProperty('names', 'no refund|no status read');
+    const run = await plantedProperty('names', 'no refund|a status read only');
     assert.match(run.output, /legacy-form-plants: planted names/, 'the plant was loaded');
     assert.notEqual(run.code, 0, run.output);
     assert.match(run.output, /Property failed after \d+ tests/, run.output);
@@ -61,13 +68,26 @@ describe('Legacy forms: the attacker property finds the old bugs put back', func
   });
 
   it('raw checksums counted with a single quote in a value: the property finds a page for Rs 9 of a form signed for Rs 5,00,000', async () => {
-    const run = await plantedProperty('quotes', 'a page only for the signed order');
+    const run = await plantedProperty('quotes', 'a page only for what the merchant signed');
     assert.match(run.output, /legacy-form-plants: planted quotes/, 'the plant was loaded');
     assert.notEqual(run.code, 0, run.output);
     assert.match(run.output, /Property failed after \d+ tests/, run.output);
     const found = failures(run.output);
     assert.equal(found.length, 1, run.output);
-    // Its shift reaches the amount (typed 900) or, on the kits posting orderId after the payer's fields, the order.
-    assert.match(found[0]!, /^a page for (Rs 9\.00 where the merchant signed Rs [\d.]+|another order)/, run.output);
+    // Its shift reaches the amount (typed 900), the order on the kits posting orderId after the
+    // payer's fields, WordPress's late returnUrl, or the mode or txnType after the buyer's fields.
+    assert.match(found[0]!, PAGE_NOT_SIGNED, run.output);
+  });
+
+  it('any names read at /transact: the property finds a page for what the merchant did not sign', async () => {
+    const run = await plantedProperty('transact-names', 'a page only for what the merchant signed');
+    assert.match(run.output, /legacy-form-plants: planted transact-names/, 'the plant was loaded');
+    assert.notEqual(run.code, 0, run.output);
+    assert.match(run.output, /Property failed after \d+ tests/, run.output);
+    const found = failures(run.output);
+    assert.equal(found.length, 1, run.output);
+    // A typed 900 renamed amount, another order's id renamed orderId, a typed returnUrl, mode or
+    // txnType, or a status or update form's values read as an order.
+    assert.match(found[0]!, PAGE_NOT_SIGNED, run.output);
   });
 });
