@@ -1,5 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { gatewayDataConverter } from '../../src/temporal/payload-codec';
+import { createBenchWorker } from '../support/bench-worker';
 import type { TestGateway } from '../../test/support/gateway';
 import { bareActivities } from './activities';
 
@@ -8,16 +7,12 @@ import { bareActivities } from './activities';
  * with the gateway's payload codec (its client encrypts what it sends), in this process.
  */
 export async function withBareWorkflowWorker<T>(gw: TestGateway, taskQueue: string, fn: () => Promise<T>): Promise<T> {
-  const connection = await NativeConnection.connect({ address: gw.rt.config.TEMPORAL_ADDRESS! });
+  const { worker, connection } = await createBenchWorker(gw, {
+    taskQueue,
+    workflowsPath: require.resolve('./workflows'),
+    activities: bareActivities,
+  });
   try {
-    const worker = await Worker.create({
-      connection,
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-      taskQueue,
-      dataConverter: gatewayDataConverter(gw.rt.config.MASTER_KEY, gw.rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
-      workflowsPath: require.resolve('./workflows'),
-      activities: bareActivities,
-    });
     return await worker.runUntil(fn);
   } finally {
     await connection.close();

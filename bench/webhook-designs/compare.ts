@@ -10,10 +10,9 @@
  * Both run as bench workflows (workflows.ts) on a worker of their own, over orders already stored,
  * in interleaved rounds; each reports deliveries/s and the Temporal events a delivery adds.
  */
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { createBenchWorker } from '../support/bench-worker';
 import { createWebhookActivities } from '../../activities/webhook-activities';
 import { activityDeps } from '../../src/runtime';
-import { gatewayDataConverter } from '../../src/temporal/payload-codec';
 import type { TestGateway } from '../../test/support/gateway';
 import { round, runConcurrently } from '../support/load';
 import { createRetriesDeliveryActivities } from './retries-activity';
@@ -61,13 +60,8 @@ export async function compareDeliveryDesigns(
 ): Promise<DesignFigures[]> {
   const deps = activityDeps(gw.rt);
   const taskQueue = `bench-designs-${o.run}`;
-  const connection = await NativeConnection.connect({ address: gw.rt.config.TEMPORAL_ADDRESS! });
-  const worker = await Worker.create({
-    connection,
-    namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+  const { worker, connection } = await createBenchWorker(gw, {
     taskQueue,
-    // Payloads as the gateway's clients encode them (the payload codec under MASTER_KEY).
-    dataConverter: gatewayDataConverter(gw.rt.config.MASTER_KEY, gw.rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
     workflowsPath: require.resolve('./workflows'),
     activities: { ...createWebhookActivities(deps), ...createRetriesDeliveryActivities(deps) },
   });

@@ -7,12 +7,11 @@
  * The receiver answers every call of these rounds at once: what is compared is the delivery, not
  * its retries.
  */
+import { createBenchWorker } from '../support/bench-worker';
 import { lookup } from 'node:dns';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../../activities/webhook-activities';
 import { postWebhook } from '../../src/outbound/webhook-post';
 import { activityDeps } from '../../src/runtime';
-import { gatewayDataConverter } from '../../src/temporal/payload-codec';
 import type { TestGateway } from '../../test/support/gateway';
 import { round, runConcurrently } from '../support/load';
 import { describeWork, historyWork, meanWork, storeCommandCounter } from '../support/work';
@@ -44,13 +43,9 @@ export async function compareWithDurableFloor(
   },
 ): Promise<FloorFigures> {
   const taskQueue = `bench-floor-${o.run}`;
-  const connection = await NativeConnection.connect({ address: gw.rt.config.TEMPORAL_ADDRESS! });
   const deps = activityDeps(gw.rt);
-  const worker = await Worker.create({
-    connection,
-    namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+  const { worker, connection } = await createBenchWorker(gw, {
     taskQueue,
-    dataConverter: gatewayDataConverter(gw.rt.config.MASTER_KEY, gw.rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
     workflowsPath: require.resolve('./workflows'),
     activities: { ...createWebhookActivities(deps), ...createRetriesDeliveryActivities(deps) },
   });

@@ -41,12 +41,9 @@ export interface SettlementProcessedEvent {
   netAmount: string;
 }
 
-/** The event of a paid settlement, every field text. */
-export function settlementProcessedEvent(s: Settlement): SettlementProcessedEvent {
+/** A settlement's figures as merchants read them (the webhook's event and the settlements list), every field text. */
+export function settlementFigures(s: Settlement) {
   return {
-    event: SETTLEMENT_PROCESSED,
-    settlementId: s._id,
-    merchantIdentifier: s.merchantIdentifier,
     settlementDate: utrDateText(s.settlementDate),
     utr: s.utr ?? '',
     paidAt: s.paidAt ? formatIstDateTime(s.paidAt) : '',
@@ -59,4 +56,9 @@ export function settlementProcessedEvent(s: Settlement): SettlementProcessedEven
     carriedInAmount: rupeesText(s.carriedInPaise),
     netAmount: rupeesText(s.netPaise),
   };
+}
+
+/** The event of a paid settlement, every field text. */
+export function settlementProcessedEvent(s: Settlement): SettlementProcessedEvent {
+  return { event: SETTLEMENT_PROCESSED, settlementId: s._id, merchantIdentifier: s.merchantIdentifier, ...settlementFigures(s) };
 }

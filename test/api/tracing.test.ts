@@ -1,16 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '../../src/devstack/process';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { awaitResultPage, payOnCheckoutPage, postTransactU, v8Data } from '../support/checkout';
-import { PROJECT_ROOT, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { newOrderId } from '../support/payments';
 import { startReceiver } from '../support/receiver';
-import { startWorkerProcess } from '../support/worker-process';
+import { gatewayProcessEnv, startEntryPoint, startWorkerProcess } from '../support/worker-process';
 
 /** One span as OTLP/HTTP JSON carries it, with the service that sent it. */
 interface Span {
@@ -55,29 +54,6 @@ async function startCollector() {
   };
 }
 
-/** `src/main/api.ts` as its own process, resolved once it listens. */
-function startApiProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/api.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (output.includes('API listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`API exited with ${code}:\n${output}`)));
-  });
-}
-
 /**
  * Tracing over real processes: the API (src/main/api.ts) and a worker (src/main/worker.ts), each with
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set to a collector in this test, the bank simulator over the
@@ -112,17 +88,10 @@ describe('Tracing: one payment, one trace from the request to the webhook (OTLP)
     };
     children.push(await startWorkerProcess(gw, taskQueue, shared));
     children.push(
-      await startApiProcess({
+      await startEntryPoint('src/main/api.ts', 'API listening', {
+        ...gatewayProcessEnv(gw, taskQueue),
         ...shared,
-        GATEWAY_ENV: 'test',
-        MONGODB_URI: c.MONGODB_URI,
-        MONGODB_DB: c.MONGODB_DB,
-        TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        MASTER_KEY: c.MASTER_KEY,
-        OPS_TOKEN: c.OPS_TOKEN,
         API_PORT: String(port),
-        LOG_LEVEL: 'info',
       }),
     );
   });

@@ -4,35 +4,43 @@ import type { TestGateway } from './gateway';
 
 /** `src/main/worker.ts` as its own process on `taskQueue` (with `env` added), resolved once it polls. */
 export function startWorkerProcess(gw: TestGateway, taskQueue: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  return startEntryPoint('src/main/worker.ts', 'worker running', { ...gatewayProcessEnv(gw, taskQueue), ...env });
+}
+
+/** What a gateway process needs to share the test gateway's store, Temporal server and keys, on `taskQueue`. */
+export function gatewayProcessEnv(gw: TestGateway, taskQueue: string): NodeJS.ProcessEnv {
   const c = gw.rt.config;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/worker.ts'], {
+  return {
+    GATEWAY_ENV: 'test',
+    MONGODB_URI: c.MONGODB_URI,
+    MONGODB_DB: c.MONGODB_DB,
+    TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    MASTER_KEY: c.MASTER_KEY,
+    OPS_TOKEN: c.OPS_TOKEN,
+    LOG_LEVEL: 'info',
+  };
+}
+
+/** An entry point of src/main as its own process (this environment, `env` over it), resolved once it logs `ready`. */
+export function startEntryPoint(entry: string, ready: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      GATEWAY_ENV: 'test',
-      MONGODB_URI: c.MONGODB_URI,
-      MONGODB_DB: c.MONGODB_DB,
-      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      MASTER_KEY: c.MASTER_KEY,
-      OPS_TOKEN: c.OPS_TOKEN,
-      LOG_LEVEL: 'info',
-      ...env,
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), SPAWN_TIMEOUT_MS);
     const onData = (d: Buffer) => {
       output += d.toString();
-      if (output.includes('worker running')) {
+      if (output.includes(ready)) {
         clearTimeout(timer);
         resolve(child);
       }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
   });
 }

@@ -1,7 +1,5 @@
-import { rupeesText } from '../../domain/money';
-import { formatIstDateTime } from '../../domain/ist-time';
 import type { Settlement } from '../../domain/settlement';
-import { utrDateText } from '../../domain/settlement-webhook';
+import { settlementFigures } from '../../domain/settlement-webhook';
 import { settlementReads } from '../../usecases/read-settlements';
 import { defineOperation } from '../operation';
 import { apiKey } from '../operation-auth';
@@ -35,18 +33,7 @@ export const settlementListOperation = defineOperation({
 });
 
 function listEntry(s: Settlement): SettlementListEntry {
-  return {
-    settlementDate: utrDateText(s.settlementDate),
-    state: s.state,
-    utr: s.utr ?? '',
-    paidAt: s.paidAt ? formatIstDateTime(s.paidAt) : '',
-    transactionCount: String(s.lineCount),
-    grossAmount: rupeesText(s.grossPaise),
-    refundAmount: rupeesText(s.refundsPaise),
-    chargebackAmount: rupeesText(s.chargebacksPaise),
-    feeAmount: rupeesText(s.feePaise),
-    taxAmount: rupeesText(s.taxPaise),
-    carriedInAmount: rupeesText(s.carriedInPaise),
-    netAmount: rupeesText(s.netPaise),
-  };
+  const { settlementDate, ...figures } = settlementFigures(s);
+  // The state right after the date, as the reference shows the entry.
+  return { settlementDate, state: s.state, ...figures };
 }
