@@ -33,7 +33,7 @@ describe('money model: the CI profile finds a planted broken claim', function ()
       assert.match(
         e.message,
         new RegExp(
-          `^money model failed with seed ${SEED}; replay: npm run test:money -- --seed ${SEED} --runs 10 --commands 4 --path \\S+`,
+          `^money model failed with seed ${SEED}; replay: npm run test:money -- --seed ${SEED} --runs 10 --commands 3 --path \\S+`,
         ),
       );
       assert.match(e.message, /Counterexample: /);
