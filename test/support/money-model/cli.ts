@@ -48,7 +48,7 @@ async function main(): Promise<boolean> {
   try {
     const r = await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
     console.log(
-      `[money] PASS: ${o.runs} sequences, seed ${o.seed}; ${r.debitsAtBank} debit attempts at the bank in ${r.sequencesWithDebits} sequences${r.restarts ? `; ${r.restarts} ran again on fresh servers after the test server held its time still` : ''}`,
+      `[money] PASS: ${r.sequences} sequences, seed ${o.seed}; ${r.debitsAtBank} debit attempts at the bank in ${r.sequencesWithDebits} sequences${r.restarts ? `; ${r.restarts} ran again on fresh servers after the test server held its time still` : ''}`,
     );
     return true;
   } catch (e) {
