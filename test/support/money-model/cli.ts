@@ -1,5 +1,5 @@
 /**
- * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--without late@sandbox,...] [--path P] [--stories] [--size medium]`: the money model at any
+ * `npm run test:money -- --runs N --seed S [--commands C] [--no-shrink] [--shrink-seconds S] [--without late@sandbox,...] [--path P] [--stories] [--size medium]`: the money model at any
  * size against its own stack (docs/contributors/tests.md, "The money model"). Exits 1 on a
  * violation, printing the seed, the shrunk sequence and the path that replays it.
  */
@@ -10,13 +10,14 @@ import { runMoneyModel } from './run';
 import { startMoneyStack } from './world';
 
 async function main(): Promise<boolean> {
-  process.env.MONEY_WORKER_CRASH ??= '1';
   const { values } = parseArgs({
     options: {
       runs: { type: 'string', default: '20' },
       seed: { type: 'string', default: String(Date.now() % 2 ** 31) },
       commands: { type: 'string', default: '10' },
       'no-shrink': { type: 'boolean', default: false },
+      // Bounds the shrinking of a failure (seconds after the first failure; unbounded without it).
+      'shrink-seconds': { type: 'string' },
       // Payer VPAs to leave out, comma-separated: e.g. late@sandbox, to explore past its known defect.
       without: { type: 'string', default: '' },
       // Replays one sequence: the path a failure prints (with its seed).
@@ -34,6 +35,7 @@ async function main(): Promise<boolean> {
     seed: Number(values.seed),
     maxCommands: Number(values.commands),
     shrink: !values['no-shrink'],
+    ...(values['shrink-seconds'] !== undefined ? { shrinkSeconds: Number(values['shrink-seconds']) } : {}),
     without: values.without.split(',').filter(Boolean),
     path: values.path,
     stories: values.stories,
@@ -44,9 +46,9 @@ async function main(): Promise<boolean> {
   );
   const stack = await startMoneyStack();
   try {
-    const { restarts } = await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
+    const r = await runMoneyModel(stack, { ...o, log: (line) => console.log(`[money] ${line}`) });
     console.log(
-      `[money] PASS: ${o.runs} sequences, seed ${o.seed}${restarts ? `; ${restarts} ran again on fresh servers after the test server held its time still` : ''}`,
+      `[money] PASS: ${r.sequences} sequences, seed ${o.seed}; ${r.debitsAtBank} debit attempts at the bank in ${r.sequencesWithDebits} sequences${r.restarts ? `; ${r.restarts} ran again on fresh servers after the test server held its time still` : ''}`,
     );
     return true;
   } catch (e) {

@@ -1,7 +1,14 @@
 import type { Transaction } from '../../../src/domain/transaction';
 import { publishedOutcome } from '../../../src/domain/response-codes';
 import { peakWindowAt } from '../../../src/domain/peak-windows';
-import { paymentWorkflowId, refundWorkflowId } from '../../../src/temporal/workflow-ids';
+import {
+  mandateDebitWorkflowId,
+  mandateWorkflowId,
+  paymentWorkflowId,
+  refundWorkflowId,
+} from '../../../src/temporal/workflow-ids';
+import { webhookDeliveryWorkflowId } from '../../../src/temporal/webhook-contract';
+import { webhookBatchWorkflowId } from '../../../src/temporal/webhook-batch-contract';
 import { bankMandateId, merchantOfCall, verifies, type World } from './world';
 
 /**
@@ -207,25 +214,53 @@ export async function storedDeliveries(w: World): Promise<string[]> {
   return docs.map((d) => `${d._id} ${d.realtime ? 'real-time' : 'late'} ${d.state} after ${d.attempts.length} attempt(s)`);
 }
 
-/** (5) Every payment is final and no workflow of this merchant failed a task or ended otherwise than completed. */
+/**
+ * (5) Every payment and debit is final, every webhook delivery ended (delivered, or failed once its
+ * schedule ran out), and no workflow of this merchant is left running or failing: payments, debits, refunds, reconciliations, mandates, webhook deliveries and the
+ * merchant's late-webhook batch each ended completed (a mandate still ACTIVE is the one that may
+ * run: it lives until its end date) and failed no workflow task.
+ */
 export async function workflowsHealthy(w: World, stored: Map<string, Transaction>): Promise<string[]> {
   const problems: string[] = [];
   const m = w.merchant.merchantIdentifier;
-  const ids = [
-    ...[...stored.values()].map((t) => paymentWorkflowId(m, t.orderId)),
-    ...[...stored.values()].flatMap((t) => t.refunds.map((r) => refundWorkflowId(m, t.orderId, r.merchantRefId))),
-    ...w.reconciliationIds.map((id) => `reconciliation:${id}`),
+  const db = w.stack.gw.rt.store.db;
+  const mandates = await db
+    .collection<{ orderId: string; merchantIdentifier: string; state: string }>('mandates')
+    .find({ merchantIdentifier: m })
+    .toArray();
+  const deliveries = await db
+    .collection<{ _id: string; merchantIdentifier: string; state: string }>('webhook_deliveries')
+    .find({ merchantIdentifier: m })
+    .toArray();
+  /**
+   * `absent`: the workflow may not exist: a refund refused before its workflow started, a batch
+   * never needed, a delivery whose first attempts (in the workflow that changed the transaction)
+   * succeeded, since only a delivery still failing after them starts its own workflow.
+   */
+  const expected: { id: string; mayRun?: boolean; absent?: boolean }[] = [
+    ...[...stored.values()].map((t) => ({
+      id: t.instrument.kind === 'UPI_MANDATE' ? mandateDebitWorkflowId(m, t.orderId) : paymentWorkflowId(m, t.orderId),
+    })),
+    ...[...stored.values()].flatMap((t) =>
+      t.refunds.map((r) => ({ id: refundWorkflowId(m, t.orderId, r.merchantRefId), absent: true })),
+    ),
+    ...w.reconciliationIds.map((id) => ({ id: `reconciliation:${id}` })),
+    ...mandates.map((x) => ({ id: mandateWorkflowId(m, x.orderId), mayRun: x.state === 'ACTIVE' })),
+    ...deliveries.map((d) => ({ id: webhookDeliveryWorkflowId(d._id), absent: true })),
+    { id: webhookBatchWorkflowId(m), absent: true },
   ];
   for (const t of stored.values()) if (t.status === 'Pending') problems.push(`(5) order ${t.orderId} is still Pending`);
-  for (const id of ids) {
+  for (const d of deliveries) if (d.state === 'pending') problems.push(`(5) webhook delivery ${d._id} is still pending`);
+  for (const { id, mayRun, absent } of expected) {
     const handle = w.stack.gw.rt.temporal.workflow.getHandle(id);
     let status: string;
     try {
       status = (await handle.describe()).status.name;
     } catch {
-      continue; // a refund refused before its workflow started, say
+      if (!absent) problems.push(`(5) workflow ${id} does not exist`);
+      continue;
     }
-    if (status !== 'COMPLETED') problems.push(`(5) workflow ${id} is ${status}`);
+    if (status !== 'COMPLETED' && !(mayRun && status === 'RUNNING')) problems.push(`(5) workflow ${id} is ${status}`);
     const history = await handle.fetchHistory();
     const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
     if (failed > 0) problems.push(`(5) workflow ${id} failed ${failed} workflow task(s)`);

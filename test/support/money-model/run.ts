@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { paymentWorkflowId } from '../../../src/temporal/workflow-ids';
-import { allCommands, type Model } from './commands';
+import { allCommands, debitOpening, type Model } from './commands';
 import {
   approvedEndSuccess,
   debitsLawful,
@@ -31,6 +31,11 @@ export interface MoneyRunOptions {
   /** Most commands in one sequence. */
   maxCommands: number;
   shrink: boolean;
+  /**
+   * Seconds of shrinking after the first failure: the sequences drawn after that pass without
+   * running, so the report gives the shortest failing sequence found by then (unbounded without it).
+   */
+  shrinkSeconds?: number;
   /** Payer VPAs left out of the sequences (exploring past a known defect). */
   without?: string[];
   log?: (line: string) => void;
@@ -42,24 +47,39 @@ export interface MoneyRunOptions {
   size?: fc.SizeForArbitrary;
 }
 
-export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<{ restarts: number }> {
-  let sequence = 0;
-  let restarts = 0;
-  const runSequence = async (
-    autoRefund: boolean,
-    bankSeed: number,
-    plan: FeePlan,
-    cmds: Iterable<fc.AsyncCommand<Model, World>>,
-  ) => {
+/** What a run did: sequences run to their checks, and debits (attempts) the bank booked in them. */
+export interface MoneyRunResult {
+  restarts: number;
+  sequences: number;
+  debitsAtBank: number;
+  sequencesWithDebits: number;
+}
+
+/** The command line that replays a run (or, with `path`, one sequence of it). */
+export const replayCommand = (o: Pick<MoneyRunOptions, 'seed' | 'runs' | 'maxCommands' | 'without' | 'path'>) =>
+  `npm run test:money -- --seed ${o.seed} --runs ${o.runs} --commands ${o.maxCommands}${o.without?.length ? ` --without ${o.without.join(',')}` : ''}${o.path !== undefined ? ` --path ${o.path}` : ''}`;
+
+type Cmd = fc.AsyncCommand<Model, World>;
+
+export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Promise<MoneyRunResult> {
+  const result: MoneyRunResult = { restarts: 0, sequences: 0, debitsAtBank: 0, sequencesWithDebits: 0 };
+  const runSequence = async (autoRefund: boolean, bankSeed: number, plan: FeePlan, opening: Cmd[], cmds: Iterable<Cmd>) => {
     const w = await newWorld(stack, { autoRefund, seed: bankSeed, plan });
     const started = Date.now();
     try {
-      await fc.asyncModelRun(() => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }), cmds);
+      await fc.asyncModelRun(
+        () => ({ model: { orders: 0, qrs: 0, mandates: 0 } satisfies Model, real: w }),
+        [...opening, ...cmds],
+      );
       const problems = await settleAndCheck(w);
+      const debits = books(w).debits.length;
+      result.sequences++;
+      result.debitsAtBank += debits;
+      if (debits > 0) result.sequencesWithDebits++;
       if (stack.workerCrash.hits.length) w.story.push(`worker crashes: ${stack.workerCrash.hits.join('; ')}`);
       const paid = w.orders.reduce((n, x) => n + x.amountPaise, 0);
       o.log?.(
-        `sequence ${++sequence}: ${w.story.length - 1} commands, ${w.orders.length} orders (Rs ${(paid / 100).toFixed(0)} asked), ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
+        `sequence ${result.sequences}: ${w.story.length - 1} commands, ${w.orders.length} orders (Rs ${(paid / 100).toFixed(0)} asked), ${w.mandates.length} mandates, ${w.debits.length} debits (${books(w).debits.length} at the bank), ${w.settlements.length} settlements (${payoutsAtBank(w)} payouts at the bank), ${((Date.now() - started) / 1000).toFixed(1)} s${problems.length ? `, ${problems.length} violation(s)` : ''}`,
       );
       if (o.stories) o.log?.(`  ${w.story.join('\n  ')}`);
       if (problems.length > 0) throw new Error(problems.join('\n'));
@@ -72,39 +92,62 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
       await endSettlements(w);
     }
   };
+  const runOrRestart = async (...args: Parameters<typeof runSequence>) => {
+    try {
+      await runSequence(...args);
+    } catch (e) {
+      if (!timeStoodStill(e) || (await failsItsTasks(stack, e))) throw e;
+      // Temporal's time-skipping test server sometimes rejects a workflow task that accepts an
+      // update and then refuses every retry of it ("Already accepted update"), holding its time
+      // still for good. The sequence runs again, once, on fresh servers: a gateway workflow that
+      // truly stops its time would stop it again there and fail the run.
+      result.restarts++;
+      o.log?.(`time stood still on the test server (${firstLine(e)}); the servers restart and the sequence runs again`);
+      await restartMoneyStack(stack);
+      forgetEngine(stack);
+      await runSequence(...args);
+    }
+  };
+  let failedAt: number | undefined;
+  let shrinkCut = false;
   const property = fc.asyncProperty(
     fc.boolean(),
     fc.nat(),
     feePlanArb,
+    debitOpening,
     fc.commands(allCommands(o.without), { maxCommands: o.maxCommands, ...(o.size ? { size: o.size } : {}) }),
-    async (autoRefund, bankSeed, plan, cmds) => {
+    async (autoRefund, bankSeed, plan, opening, cmds) => {
+      if (failedAt !== undefined && o.shrinkSeconds !== undefined && Date.now() - failedAt > o.shrinkSeconds * 1000) {
+        shrinkCut = true;
+        return;
+      }
       try {
-        await runSequence(autoRefund, bankSeed, plan, cmds);
+        await runOrRestart(autoRefund, bankSeed, plan, opening, cmds);
       } catch (e) {
-        if (!timeStoodStill(e) || (await failsItsTasks(stack, e))) throw e;
-        // Temporal's time-skipping test server sometimes rejects a workflow task that accepts an
-        // update and then refuses every retry of it ("Already accepted update"), holding its time
-        // still for good. The sequence runs again, once, on fresh servers: a gateway workflow that
-        // truly stops its time would stop it again there and fail the run.
-        restarts++;
-        o.log?.(`time stood still on the test server (${firstLine(e)}); the servers restart and the sequence runs again`);
-        await restartMoneyStack(stack);
-        forgetEngine(stack);
-        await runSequence(autoRefund, bankSeed, plan, cmds);
+        failedAt ??= Date.now();
+        throw e;
       }
     },
   );
   const details = await fc.check(property, {
     seed: o.seed,
-    numRuns: o.runs,
+    // A path starts at its sequence, and fast-check would go on with `numRuns` sequences from
+    // there: the replay runs that one sequence (and its shrinks).
+    numRuns: o.path !== undefined ? 1 : o.runs,
     endOnFailure: !o.shrink,
     ...(o.path !== undefined ? { path: o.path } : {}),
   });
   if (details.failed) {
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${fc.defaultReportMessage(details)}\nWhat the checker found:\n${cause}`);
+    const cut = shrinkCut
+      ? `\nShrinking stopped after ${o.shrinkSeconds} s: the sequence below is the shortest failing one found by then.`
+      : '';
+    const replay = replayCommand({ ...o, ...(details.counterexamplePath !== null ? { path: details.counterexamplePath } : {}) });
+    throw new Error(
+      `money model failed with seed ${o.seed}; replay: ${replay}${cut}\n${fc.defaultReportMessage(details)}\nWhat the checker found:\n${cause}`,
+    );
   }
-  return { restarts };
+  return result;
 }
 
 /** A time skip the gateway answered 503 (2051): some workflow held the test server's time still. */

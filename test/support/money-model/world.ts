@@ -46,7 +46,10 @@ export async function startMoneyStack(): Promise<MoneyStack> {
   const storeProxy = await startStoreProxy((await testStore()).uri);
   const workerCrash = new WorkerCrash();
   const gw = await startTimeSkippingGateway(
-    { TIME_SKIP_TIMEOUT_SECONDS: '30', MONGODB_URI: storeProxy.uri },
+    // The sandbox payer answers a new mandate after a workflow sleep that the test server serves
+    // in real time (the model only skips time between commands): a fifth of a second keeps the
+    // mandate CREATED for a moment at a fraction of the default's cost per mandate.
+    { TIME_SKIP_TIMEOUT_SECONDS: '30', MONGODB_URI: storeProxy.uri, SANDBOX_MANDATE_PAYER_SECONDS: '0.2' },
     { bank: 'simulator', activityInterceptors: [workerCrash.interceptor] },
   );
   breakClaimIfAsked();
@@ -198,7 +201,8 @@ export function expectOk(what: string, r: HttpResult, ok: (r: HttpResult) => boo
   return r;
 }
 
-export async function payDirect(w: World, kind: 'upi' | 'card', payer: string, amountPaise: number): Promise<void> {
+/** A direct payment; its order id (a command running beside another cannot take the last order as its own). */
+export async function payDirect(w: World, kind: 'upi' | 'card', payer: string, amountPaise: number): Promise<string> {
   const orderId = nextOrderId(kind);
   const r = await sandboxPay(w.stack.gw, {
     merchantIdentifier: w.merchant.merchantIdentifier,
@@ -208,14 +212,16 @@ export async function payDirect(w: World, kind: 'upi' | 'card', payer: string, a
   });
   expectOk('sandbox payment', r, (x) => x.status === 202 || x.status === 200);
   w.orders.push({ orderId, kind, amountPaise, payer, txnId: r.json?.data?.txnId });
+  return orderId;
 }
 
-export async function openQr(w: World, amountPaise: number): Promise<void> {
+export async function openQr(w: World, amountPaise: number): Promise<string> {
   const orderId = nextOrderId('qr');
   const r = await createQr(w.stack.gw, { ...w.merchant, secretKey: secretKey(w) }, { orderId, amount: amountPaise });
   expectOk('dynamic QR', r, (x) => x.status === 201 || x.status === 200);
   const t = await w.stack.gw.rt.transactions.findByOrder({ merchantIdentifier: w.merchant.merchantIdentifier, orderId });
   w.orders.push({ orderId, kind: 'qr', amountPaise, txnId: t?.txnId });
+  return orderId;
 }
 
 /** The payer scans an open QR with a sandbox VPA; refused (409 or 4xx) once the QR is closed. */
@@ -230,7 +236,7 @@ export async function scanQr(w: World, order: ModelOrder, vpa: string): Promise<
  * A hosted checkout (legacy /transact) whose page handed out a UPI intent, which the payer cancels
  * on the page: the order is Failure (cancelled by the payer) until the bank says otherwise.
  */
-export async function cancelledCheckout(w: World, amountPaise: number): Promise<void> {
+export async function cancelledCheckout(w: World, amountPaise: number): Promise<string> {
   const orderId = nextOrderId('cx');
   const m = w.merchant.merchantIdentifier;
   // WooCommerce 2.0's form, as it posts it to ?v=2.
@@ -251,6 +257,7 @@ export async function cancelledCheckout(w: World, amountPaise: number): Promise<
   if (cancelled.status !== 303) throw new Error(`checkout cancel answered ${cancelled.status}: ${cancelled.text.slice(0, 300)}`);
   const t = await gw.rt.transactions.findByOrder({ merchantIdentifier: m, orderId });
   w.orders.push({ orderId, kind: 'checkout', amountPaise, txnId: t?.txnId });
+  return orderId;
 }
 
 /** The payer pays the QR's intent in their UPI app, whatever the gateway's page became meanwhile. */
