@@ -50,7 +50,7 @@ import {
 import { formatIstDateTime, istStartOfDay } from '../src/domain/ist-time';
 import type { Transaction } from '../src/domain/transaction';
 import { createLogger } from '../src/logger';
-import { apiDeps, type Runtime } from '../src/runtime';
+import { apiDeps, type Runtime } from '../src/main/runtime';
 import { DashboardSessionRepository } from '../src/store/dashboard-session-repository';
 import { DailyFiguresRepository, dailyFiguresDoc } from '../src/store/daily-figures-repository';
 import { DashboardUserRepository } from '../src/store/dashboard-user-repository';

@@ -22,7 +22,7 @@ import { createApp } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { apiDeps, openRuntime } from '../../src/runtime';
+import { apiDeps, openRuntime } from '../../src/main/runtime';
 import { STATUS_SOURCE_FIELDS } from '../../src/domain/status-record';
 import { STORE_CLIENT_OPTIONS } from '../../src/store/mongo';
 import { orderKey } from '../../src/store/transaction-repository';

@@ -12,7 +12,7 @@
  */
 import { createBenchWorker } from '../support/bench-worker';
 import { createWebhookActivities } from '../../activities/webhook-activities';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import type { TestGateway } from '../../test/support/gateway';
 import { round, runConcurrently } from '../support/load';
 import { createRetriesDeliveryActivities } from './retries-activity';

@@ -11,7 +11,7 @@ import { createBenchWorker } from '../support/bench-worker';
 import { lookup } from 'node:dns';
 import { createWebhookActivities } from '../../activities/webhook-activities';
 import { postWebhook } from '../../src/outbound/webhook-post';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import type { TestGateway } from '../../test/support/gateway';
 import { round, runConcurrently } from '../support/load';
 import { describeWork, historyWork, meanWork, storeCommandCounter } from '../support/work';

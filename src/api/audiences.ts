@@ -18,3 +18,10 @@ export const AUDIENCES: readonly AudienceModule[] = [
   dashboardModule,
   sandboxModule,
 ];
+
+// Declared operations are mounted on every listener and documented on every gateway; the modules
+// that are off on some (the operator API on the public listener, the sandbox in production) decide
+// that in routers() and paths(), so they declare none until the pipeline knows those rules.
+for (const m of AUDIENCES)
+  if (m.operations?.length && (m.name === 'ops' || m.name === 'sandbox'))
+    throw new Error(`src/api/${m.name}: declares operations, which would be served on every listener and gateway`);

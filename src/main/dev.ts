@@ -23,7 +23,7 @@ import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
 import { createLogger } from '../logger';
-import { activityDeps, apiDeps, openRuntime, type Runtime } from '../runtime';
+import { activityDeps, apiDeps, openRuntime, type Runtime } from './runtime';
 import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from './gateway-worker';

@@ -1,7 +1,7 @@
 /** The Temporal worker process: every workflow and activity of the gateway on one task queue. */
 import { tracing } from './tracing-first'; // first: see its comment
 import { createLogger } from '../logger';
-import { activityDeps, openRuntime } from '../runtime';
+import { activityDeps, openRuntime } from './runtime';
 import { ensureWorkerSchedules } from '../temporal/schedules';
 import { createGatewayWorker } from './gateway-worker';
 import { temporalTls } from '../temporal/tls';

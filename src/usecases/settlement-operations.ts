@@ -5,7 +5,7 @@ import { ApiError } from '../domain/api-errors';
 import { settlementId } from '../domain/settlement';
 import { captureWindow } from '../domain/settlement-calendar';
 import type { FeePlan } from '../domain/settlement-fees';
-import { defaultFeePlan, settlementCalendar } from '../settlement-runtime';
+import { defaultFeePlan, settlementCalendar } from '../config-settlements';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
 import { releaseSettlement, runSettlement, type SettlementRunOutcome } from '../temporal/settlement-client';

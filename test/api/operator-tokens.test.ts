@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { freePort } from '../../src/devstack/process';
 import { serveApi } from '../../src/main/api';
-import type { Runtime } from '../../src/runtime';
+import type { Runtime } from '../../src/main/runtime';
 import { cliEnvFor, runCli } from '../support/cli';
 import { accept, dashboardUser, FormClient, newEmail } from '../support/dashboard';
 import { gatewayWithNewMerchant, startTestGateway, type TestGateway } from '../support/gateway';

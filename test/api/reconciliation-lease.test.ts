@@ -4,7 +4,7 @@ import { createReconciliationActivities } from '../../activities/reconciliation-
 import { ReconciliationFailure } from '../../src/temporal/reconciliation-contract';
 import { newTxnId } from '../../src/domain/identifiers';
 import { PaymentResponse } from '../../src/domain/response-codes';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import { ReconciliationRepository } from '../../src/store/reconciliation-repository';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';

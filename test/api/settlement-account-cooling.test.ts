@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { settlementDateOfCapture } from '../../src/domain/settlement-calendar';
-import { settlementCalendar } from '../../src/settlement-runtime';
+import { settlementCalendar } from '../../src/config-settlements';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SETTLEMENT_WORKFLOW_TYPE, settlementWorkflowId, type SettlementWorkflow } from '../../src/temporal/settlement-contract';

@@ -3,7 +3,7 @@ import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { RUN_MASTER_KEY } from '../support/gateway';
-import { settlementActivityDeps } from '../../src/settlement-runtime';
+import { settlementActivityDeps } from '../../src/main/settlement-runtime';
 import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
 import { BREAK_GLASS_NAME } from '../../src/domain/operator-token';

@@ -48,7 +48,9 @@ describe('Settlement list: POST /api/v1/settlements', function () {
     ]);
   });
 
+  const idOf = (m: MerchantCredentials, date: string) => `settlement:${m.merchantIdentifier}:${date}`;
   const paid = {
+    settlementId: '',
     settlementDate: '24-11-2026',
     state: 'paid',
     utr: 'UTR2611240001',
@@ -63,18 +65,26 @@ describe('Settlement list: POST /api/v1/settlements', function () {
     netAmount: '554.27',
   };
   const open = { ...paid, settlementDate: '25-11-2026', state: 'open', utr: '', paidAt: '' };
+  const withIds = (m: MerchantCredentials) => ({
+    paid: { ...paid, settlementId: idOf(m, '2026-11-24') },
+    open: { ...open, settlementId: idOf(m, '2026-11-25') },
+  });
 
   it("answers the key's merchant's settlements, newest first, with their figures; another merchant's never", async () => {
     const res = await list(merchant.apiKey);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json, { success: true, data: { settlements: [open, paid] } });
+    const mine = withIds(merchant);
+    assert.deepEqual(res.json, { success: true, data: { settlements: [mine.open, mine.paid] } });
     const others = await list(other.apiKey);
-    assert.deepEqual(others.json, { success: true, data: { settlements: [{ ...open, settlementDate: '26-11-2026' }] } });
+    assert.deepEqual(others.json, {
+      success: true,
+      data: { settlements: [{ ...open, settlementId: idOf(other, '2026-11-26'), settlementDate: '26-11-2026' }] },
+    });
   });
 
   it('answers at most `count` of them; a field it does not know is ignored, as by every merchant API', async () => {
     const res = await list(merchant.apiKey, { count: 1, page: 2 });
-    assert.deepEqual(res.json, { success: true, data: { settlements: [open] } });
+    assert.deepEqual(res.json, { success: true, data: { settlements: [withIds(merchant).open] } });
   });
 
   it('authenticates before reading the body: no key or a wrong one is 401 (2013), even for a body that is not JSON', async () => {

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { ActivityDeps } from '../../activities';
 import { settlementDateOfCapture } from '../../src/domain/settlement-calendar';
-import { bankConnector } from '../../src/runtime';
-import { settlementCalendar } from '../../src/settlement-runtime';
+import { bankConnector } from '../../src/main/runtime';
+import { settlementCalendar } from '../../src/config-settlements';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import {

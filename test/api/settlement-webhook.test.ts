@@ -6,7 +6,7 @@ import { rupeesText } from '../../src/domain/money';
 import { settlementDateOfCapture } from '../../src/domain/settlement-calendar';
 import { settlementProcessedDeliveryId } from '../../src/domain/settlement-webhook';
 import { standardWebhookSignature } from '../../src/domain/standard-webhooks';
-import { settlementCalendar } from '../../src/settlement-runtime';
+import { settlementCalendar } from '../../src/config-settlements';
 import { SettlementAccountRepository } from '../../src/store/settlement-account-repository';
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { WebhookEndpointRepository } from '../../src/store/webhook-endpoint-repository';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { formatIstDateTime, parseIstDateTime } from '../../src/domain/ist-time';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import { testServiceOf } from '../../src/temporal/client';
 import { pendingSweepInput } from '../../src/temporal/schedules';
 import { mandateDebitStageQuery } from '../../src/temporal/mandate-messages';

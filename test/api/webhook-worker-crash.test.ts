@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';

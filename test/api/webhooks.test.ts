@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { temporal } from '@temporalio/proto';
 import { createActivities } from '../../activities';
 import { hmacSha256Hex } from '../../src/domain/checksum';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import type { TransactionRepository } from '../../src/store/transaction-repository';
 import { WebhookRepository } from '../../src/store/webhook-repository';
 import { startWebhookDeliveryWorkflow } from '../../src/temporal/webhook-delivery-client';

@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { createActivities } from '../../activities';
 import { freePort } from '../../src/devstack/process';
-import { activityDeps } from '../../src/runtime';
+import { activityDeps } from '../../src/main/runtime';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';
 import { startRefund, startRefundDeps } from '../../src/usecases/start-refund';

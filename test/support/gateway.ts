@@ -7,7 +7,7 @@ import { createApp } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/runtime';
+import { activityDeps, apiDeps, openRuntime, type Runtime } from '../../src/main/runtime';
 import { createGatewayWorker } from '../../src/main/gateway-worker';
 import { temporalTls } from '../../src/temporal/tls';
 import { provisionMerchant, type MerchantCredentials } from '../../src/usecases/provision-merchant';

@@ -11,8 +11,8 @@ import { loadPluginFixtures, pluginCallForm, type PluginCall, type PluginFixture
 
 /**
  * Where the checksum goes: null where the kit posts it (after the signed fields); a second one
- * (`same` value or `other`, a checksum the merchant signed for another form) as PHP would take the
- * last of two.
+ * (`same` value or `other`, a checksum the merchant signed for another form), where PHP would take
+ * the last of two: the gateway refuses a field posted twice, so such a post must open nothing.
  */
 export interface ChecksumPlacing {
   at: number | null;

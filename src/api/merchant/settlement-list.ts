@@ -34,6 +34,6 @@ export const settlementListOperation = defineOperation({
 
 function listEntry(s: Settlement): SettlementListEntry {
   const { settlementDate, ...figures } = settlementFigures(s);
-  // The state right after the date, as the reference shows the entry.
-  return { settlementDate, state: s.state, ...figures };
+  // The id, the date and the state first, as the reference shows the entry.
+  return { settlementId: s._id, settlementDate, state: s.state, ...figures };
 }

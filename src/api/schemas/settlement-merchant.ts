@@ -157,6 +157,7 @@ export const settlementListRequestSchema = z.object({
 
 const rupees = z.string().describe('rupees with two decimals, as text');
 const settlementListEntrySchema = z.object({
+  settlementId: z.string().describe("the settlement's id, as the settlement.processed webhook names it"),
   settlementDate: z.string().describe("dd-MM-yyyy: the UTR date, the Settlement API's utr_date"),
   state: z.enum(['open', 'payout_requested', 'paid', 'carried_forward', 'payout_refused', 'held']),
   utr: z.string().describe('empty until paid'),
@@ -168,7 +169,9 @@ const settlementListEntrySchema = z.object({
   feeAmount: rupees,
   taxAmount: rupees,
   carriedInAmount: rupees.describe('what earlier settlements carried into this one; negative for a deficit'),
-  netAmount: rupees.describe('what is (or was) paid'),
+  netAmount: rupees.describe(
+    "what this settlement pays (paid) or is paying (payout_requested, held); for carried_forward and payout_refused it was not paid and is in the next settlement's carriedInAmount, so never add it up over the list",
+  ),
 });
 export type SettlementListEntry = z.infer<typeof settlementListEntrySchema>;
 

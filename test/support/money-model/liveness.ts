@@ -1,6 +1,6 @@
 import type { Settlement, SettlementLine } from '../../../src/domain/settlement';
 import { addDays, istMidnight, isWorkingDay, settlementDateOfCapture } from '../../../src/domain/settlement-calendar';
-import { settlementCalendar } from '../../../src/settlement-runtime';
+import { settlementCalendar } from '../../../src/config-settlements';
 import { request } from '../http';
 import { storedTransactions } from './invariants';
 import { opsAuth, type World } from './world';

@@ -1,7 +1,7 @@
 import { terminateWhenIdle } from './terminate-idle';
 import { istDate } from '../../../src/domain/ist-time';
 import { addDays, isWorkingDay } from '../../../src/domain/settlement-calendar';
-import { settlementCalendar } from '../../../src/settlement-runtime';
+import { settlementCalendar } from '../../../src/config-settlements';
 import { SETTLEMENT_DAY_WORKFLOW_TYPE, settlementWorkflowId } from '../../../src/temporal/settlement-contract';
 import { engine, finishSettlements, latestDueDate } from './settle';
 import type { World } from './world';

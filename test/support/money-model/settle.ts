@@ -6,8 +6,9 @@ import {
 } from '../../../activities/settlement-activities';
 import { istDate } from '../../../src/domain/ist-time';
 import { addDays, istMidnight, isWorkingDay, settlementDateOfCapture } from '../../../src/domain/settlement-calendar';
-import { bankConnector } from '../../../src/runtime';
-import { settlementActivityDeps, settlementCalendar } from '../../../src/settlement-runtime';
+import { bankConnector } from '../../../src/main/runtime';
+import { settlementCalendar } from '../../../src/config-settlements';
+import { settlementActivityDeps } from '../../../src/main/settlement-runtime';
 import { settlementStateQuery, settlementWorkflowId } from '../../../src/temporal/settlement-contract';
 import { excusedSettlements } from './excused';
 import { settlementInvariants } from './settlement-invariants';
