@@ -62,6 +62,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'only-entry-points-import-the-composition',
+      comment:
+        'src/main composes the processes (entry points, runtime, worker): it imports everything, nothing imports it, so no arrow runs up.',
+      severity: 'error',
+      from: { path: '^(src|workflows|activities)/', pathNot: '^src/main/' },
+      to: { path: '^src/main/' },
+    },
+    {
       name: 'domain-imports-nothing-of-ours',
       comment: 'src/domain is pure: it may use npm packages and Node built-ins, nothing of ours outside src/domain.',
       severity: 'error',
@@ -96,11 +104,15 @@ module.exports = {
       comment:
         'The Temporal boundary: src/ reaches workflows through their contracts (src/temporal/*-contract.ts, ' +
         '*-messages.ts) and the bank through src/bank/. Only the worker registers the workflows and activities, ' +
-        "and the composition root (src/runtime.ts) types the activities' dependencies it builds.",
+        "and the composition root (src/main/runtime.ts) types the activities' dependencies it builds.",
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: [exactly('src/main/gateway-worker.ts'), exactly('src/runtime.ts'), exactly('src/settlement-runtime.ts')],
+        pathNot: [
+          exactly('src/main/gateway-worker.ts'),
+          exactly('src/main/runtime.ts'),
+          exactly('src/main/settlement-runtime.ts'),
+        ],
       },
       to: { path: '^(activities|workflows)/' },
     },
@@ -108,7 +120,7 @@ module.exports = {
       name: 'src-never-imports-activities-or-workflows',
       comment: "The composition root (and its settlement part) may import the activities' types only.",
       severity: 'error',
-      from: { path: ['src/runtime.ts', 'src/settlement-runtime.ts'].map(exactly) },
+      from: { path: ['src/main/runtime.ts', 'src/main/settlement-runtime.ts'].map(exactly) },
       to: { path: '^(activities|workflows)/', dependencyTypesNot: ['type-only'] },
     },
     {
