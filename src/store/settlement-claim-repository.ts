@@ -1,4 +1,4 @@
-import { backfillAdjustedAt } from './migrations/settlement-adjusted-at';
+import { backfillMerchantAdjustedAt } from './migrations/settlement-adjusted-at';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import { chargebackLine, refundLine, saleLines } from '../domain/settlement-lines';
 import { settlementLineId, type SettlementLine } from '../domain/settlement';
@@ -128,13 +128,9 @@ export class SettlementClaimRepository {
     limit: number,
     guard: ClaimGuard = unguarded,
   ): Promise<{ lines: number; next: ClaimCursor | null }> {
-    // First page: the merchant's adjustments an old worker wrote without `adjustedAt` (a rolling deploy).
-    if (cursor === null)
-      await backfillAdjustedAt(
-        this.db,
-        { merchantIdentifier: s.merchantIdentifier, updatedAt: { $gte: s.from, $lt: FAR_FUTURE } },
-        guard,
-      );
+    // First page: the merchant's adjustments an old worker wrote without `adjustedAt`, when the
+    // rolling deploy that brought the field falls in this settlement's lookback (else nothing is read).
+    if (cursor === null) await backfillMerchantAdjustedAt(this.db, s.merchantIdentifier, s.from, guard);
     const page = await this.page('adjustedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, limit, {});
     const ours = (id: string | undefined) => id === undefined || id === s.settlementId;
     const due = page.rows.flatMap((t) => adjustmentsDue(t, s.to, ours));
