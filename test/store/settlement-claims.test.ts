@@ -3,9 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { PayerDataCipher } from '../../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
-import { ADJUSTED_AT_MARKER } from '../../src/store/migrations/settlement-adjusted-at';
+import { ADJUSTED_AT_MARKER, backfillMerchantAdjustedAt } from '../../src/store/migrations/settlement-adjusted-at';
 import { ensureIndexes } from '../../src/store/mongo';
-import { CLAIMS_PER_COMMAND, SettlementClaimRepository, type ClaimScope } from '../../src/store/settlement-claim-repository';
+import {
+  BACKFILL_PAGES_PER_CLAIM,
+  CLAIMS_PER_COMMAND,
+  SettlementClaimRepository,
+  type ClaimScope,
+} from '../../src/store/settlement-claim-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { assertIndexSearch, explainFind } from '../support/query-plans';
 import { testStore } from '../support/servers';
@@ -175,6 +180,44 @@ describe('store: a settlement claims a page of many sales', function () {
       assert.deepEqual(page, { lines: 1, next: null });
       const found = await txns().findOne({ merchantIdentifier: MERCHANT, orderId: 'sale-40' });
       assert.deepEqual(found!.adjustedAt, at, 'filled in from its last write');
+    });
+
+    it('inside the lookback, a call fills in a bounded number of pages and hands on where it stopped', async () => {
+      assert.ok(BACKFILL_PAGES_PER_CLAIM * 1000 <= 20_000, 'one adjustments call reads at most 20,000 orders');
+      await marker(new Date(DAY + 3_600_000));
+      // The last of the merchant's writes: the old worker's refund, after the 150 orders written at `at`.
+      const later = new Date(at.getTime() + 60_000);
+      await txns().updateOne(
+        { merchantIdentifier: MERCHANT, orderId: 'sale-140' },
+        { $set: { refunds: [refund(later)], updatedAt: later } },
+      );
+      let beats = 0;
+      sent.length = 0;
+      const first = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), () => beats++, { pages: 2, pageSize: 40 });
+      assert.equal(first.set, 0, 'sale-140 lies past the first 80 writes');
+      assert.ok(first.next, 'stopped after two pages');
+      assert.equal(beats, 2);
+      const reads = sent.filter((c) => c.find === 'transactions');
+      assert.deepEqual(
+        reads.map((c) => c.limit),
+        [40, 40],
+      );
+      let rest = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), undefined, {
+        after: first.next,
+        pages: 2,
+        pageSize: 40,
+      });
+      let set = rest.set;
+      while (rest.next) {
+        rest = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), undefined, {
+          after: rest.next,
+          pages: 2,
+          pageSize: 40,
+        });
+        set += rest.set;
+      }
+      assert.equal(set, 1, 'the old worker refund, filled in once');
+      assert.deepEqual((await txns().findOne({ merchantIdentifier: MERCHANT, orderId: 'sale-140' }))!.adjustedAt, later);
     });
   });
 });

@@ -6,7 +6,7 @@ const BATCH = 500;
 /** The start-up migration's marker (`migrations`, src/store/migration-markers.ts): when this release first ran on the store. */
 export const ADJUSTED_AT_MARKER = 'settlement-adjusted-at-v1';
 
-/** Orders a merchant's backfill reads per query: one query stays well inside a claim page's heartbeat. */
+/** Orders a merchant's backfill reads per query (by default): one query stays well inside a claim page's heartbeat. */
 const MERCHANT_PAGE = 1000;
 
 /** How far another worker's clock may lag the one that ran the start-up backfill. */
@@ -51,6 +51,12 @@ export async function backfillAdjustedAt(
   return set;
 }
 
+/** Where a merchant's backfill goes on: after the order written at `at` (ISO) with `txnId`. */
+export interface BackfillPosition {
+  at: string;
+  txnId: string;
+}
+
 /** What a merchant's backfill reads of an order. */
 interface WrittenOrder {
   _id: string;
@@ -72,21 +78,23 @@ interface WrittenOrder {
  * margin: it read every order written before), in pages of MERCHANT_PAGE in (updatedAt, txnId)
  * order from `merchant_updated`, with no condition the store must check document by document (one
  * that matched nothing would read every write in one query), and calls `progress` after each page
- * (a settlement's claim guard and heartbeat). Returns how many it set.
+ * (a settlement's claim guard and heartbeat). With `pages` it stops after that many and returns
+ * where to go on (`next`, given back as `after`), so no one call grows with the merchant's volume.
  */
 export async function backfillMerchantAdjustedAt(
   db: Db,
   merchantIdentifier: string,
   since: Date,
   progress: () => unknown = () => undefined,
-): Promise<number> {
+  o: { after?: BackfillPosition | null; pages?: number; pageSize?: number } = {},
+): Promise<{ set: number; next: BackfillPosition | null }> {
   const marker = await db.collection<{ _id: string; finishedAt: Date }>('migrations').findOne({ _id: ADJUSTED_AT_MARKER });
-  if (!marker || marker.finishedAt < since) return 0;
+  if (!marker || marker.finishedAt < since) return { set: 0, next: null };
   const from = new Date(Math.max(since.getTime(), marker.finishedAt.getTime() - CLOCK_MARGIN_MS));
   const txns = db.collection<WrittenOrder>('transactions');
   let set = 0;
-  let after: { at: Date; txnId: string } | null = null;
-  for (;;) {
+  let after = o.after ? { at: new Date(o.after.at), txnId: o.after.txnId } : null;
+  for (let pages = 1; ; pages++) {
     const keyset = after ? { $and: [{ $or: [{ updatedAt: { $gt: after.at } }, { txnId: { $gt: after.txnId } }] }] } : {};
     const page: WrittenOrder[] = await txns
       .find(
@@ -94,7 +102,7 @@ export async function backfillMerchantAdjustedAt(
         { projection: { txnId: 1, updatedAt: 1, adjustedAt: 1, refunds: 1, chargeback: 1 } },
       )
       .sort({ updatedAt: 1, txnId: 1 })
-      .limit(MERCHANT_PAGE)
+      .limit(o.pageSize ?? MERCHANT_PAGE)
       .toArray();
     const lacking = page.filter(
       (d) => d.adjustedAt === undefined && (d.chargeback !== undefined || (d.refunds ?? []).some((r) => r.status === 'SUCCESS')),
@@ -109,8 +117,9 @@ export async function backfillMerchantAdjustedAt(
         )
       ).modifiedCount;
     await progress();
-    if (page.length < MERCHANT_PAGE) return set;
+    if (page.length < (o.pageSize ?? MERCHANT_PAGE)) return { set, next: null };
     const last = page[page.length - 1];
     after = { at: last.updatedAt, txnId: last.txnId };
+    if (pages === o.pages) return { set, next: { at: after.at.toISOString(), txnId: after.txnId } };
   }
 }
