@@ -10,7 +10,8 @@ import type { TransactionRepository, TransactionWithoutBuyer } from './transacti
  * Where a page of claims resumes: after the row at `at` (ISO) with `txnId`, in the order (date,
  * txnId). A keyset, never a count of rows read: rows claimed by another settlement meanwhile drop
  * out of the page's filter and a count would then skip as many unread rows. `ties` (a count of the
- * rows read at `at`) is what cursors recorded in histories before the keyset carry.
+ * rows read at `at`) is what cursors recorded in histories before the keyset carry. `backfill`
+ * (adjustments only) is where the fill-in of `adjustedAt` goes on before the first adjustments page.
  */
 export type ClaimCursor = PageCursor | { backfill: BackfillPosition };
 type PageCursor = { at: string; txnId: string } | { at: string; ties: number };
