@@ -35,14 +35,18 @@ const MAX_EVENTS_PER_RUN = 10_000;
  * workflow on the time-skipping test server with the real activities. Reported: the time of each
  * SLICE of sales claimed (flat: the last slice against the first, <= 1.5), the history events of
  * every run of the workflow (following continue-as-new; the largest <= 10,000), and the payout
- * against the net the seeded orders must pay.
+ * against the net the seeded orders must pay. Each activity after the sales claim prints its time,
+ * outcome and store commands to stderr: the phase that does not scale shows there.
  */
 export async function settleDay(): Promise<boolean> {
   const kept = process.env.SETTLEMENT_BENCH_DIR;
   const dir = kept ?? mkdtempSync(path.join(os.tmpdir(), 'bench-settlement-day-'));
   mkdirSync(path.join(dir, 'data'), { recursive: true });
   const store = await startFerretdb({ port: await freePort(), dataDir: path.join(dir, 'data'), logDir: dir });
-  const client = new MongoClient(store.uri);
+  const client = new MongoClient(store.uri, { monitorCommands: true });
+  // Store commands by name since the last timed activity began (an attempt still running alongside adds its own).
+  const commands = new Map<string, number>();
+  client.on('commandStarted', (e) => commands.set(e.commandName, (commands.get(e.commandName) ?? 0) + 1));
   const env = await timeSkippingEnvironment();
   try {
     await client.connect();
@@ -59,10 +63,11 @@ export async function settleDay(): Promise<boolean> {
     let sliceStart = performance.now();
     const started = performance.now();
     const activities = {
-      ...act,
+      ...timedActivities(act, commands),
       claimSettlementPage: async (input: Parameters<typeof act.claimSettlementPage>[0]) => {
+        if (input.phase !== 'sales')
+          return timed(`claimSettlementPage ${input.phase}`, commands, () => act.claimSettlementPage(input));
         const page = await act.claimSettlementPage(input);
-        if (input.phase !== 'sales') return page;
         claimed += page.lines;
         while (claimed >= (slices.length + 1) * SLICE) {
           const now = performance.now();
@@ -160,6 +165,34 @@ export async function settleDay(): Promise<boolean> {
     await client.close();
     await store.process.stop();
     if (!kept) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Each activity but the sales claim pages, its time and store commands printed to stderr when it ends. */
+function timedActivities<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  act: A,
+  commands: Map<string, number>,
+): A {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(act)) out[name] = (...args: never[]) => timed(name, commands, () => fn(...args));
+  return out as A;
+}
+
+async function timed<T>(name: string, commands: Map<string, number>, run: () => Promise<T>): Promise<T> {
+  commands.clear();
+  const started = performance.now();
+  let outcome = 'done';
+  try {
+    return await run();
+  } catch (e) {
+    // An attempt Temporal gave up on (a heartbeat timeout) is retried while this one may still run.
+    outcome = `failed (${e instanceof Error ? e.message : String(e)})`;
+    throw e;
+  } finally {
+    const sent = [...commands].map(([c, n]) => `${c} ${n}`).join(', ');
+    console.error(
+      `[bench:settlement] ${name}: ${outcome} in ${((performance.now() - started) / 1000).toFixed(2)} s, store commands: ${sent}`,
+    );
   }
 }
 

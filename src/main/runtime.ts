@@ -1,4 +1,4 @@
-import { backfillAdjustedAt } from '../store/migrations/settlement-adjusted-at';
+import { ADJUSTED_AT_MARKER, backfillAdjustedAt } from '../store/migrations/settlement-adjusted-at';
 import { backfillAwaitingBank } from '../store/migrations/settlement-awaiting-bank';
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -108,7 +108,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   // The dashboard's daily figures, counted from the orders stored before they existed.
   await migrateOnce(store.db, 'daily-figures-v1', now(), () => new DailyFiguresRepository(store.db).rebuildAll(now()));
   // Orders refunded or charged back before settlements found adjustments by adjustedAt.
-  await migrateOnce(store.db, 'settlement-adjusted-at-v1', now(), () => backfillAdjustedAt(store.db));
+  await migrateOnce(store.db, ADJUSTED_AT_MARKER, now(), () => backfillAdjustedAt(store.db));
   // Payouts requested before the settlement recorded when the bank was first asked.
   await migrateOnce(store.db, 'settlement-awaiting-bank-v1', now(), () => backfillAwaitingBank(store.db));
   const beforeClose: (() => Promise<void>)[] = [];

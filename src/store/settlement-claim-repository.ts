@@ -1,4 +1,4 @@
-import { backfillAdjustedAt } from './migrations/settlement-adjusted-at';
+import { backfillMerchantAdjustedAt, type BackfillPosition } from './migrations/settlement-adjusted-at';
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import { chargebackLine, refundLine, saleLines } from '../domain/settlement-lines';
 import { settlementLineId, type SettlementLine } from '../domain/settlement';
@@ -10,9 +10,17 @@ import type { TransactionRepository, TransactionWithoutBuyer } from './transacti
  * Where a page of claims resumes: after the row at `at` (ISO) with `txnId`, in the order (date,
  * txnId). A keyset, never a count of rows read: rows claimed by another settlement meanwhile drop
  * out of the page's filter and a count would then skip as many unread rows. `ties` (a count of the
- * rows read at `at`) is what cursors recorded in histories before the keyset carry.
+ * rows read at `at`) is what cursors recorded in histories before the keyset carry. `backfill`
+ * (adjustments only) is where the fill-in of `adjustedAt` goes on before the first adjustments page.
  */
-export type ClaimCursor = { at: string; txnId: string } | { at: string; ties: number };
+export type ClaimCursor = PageCursor | { backfill: BackfillPosition };
+type PageCursor = { at: string; txnId: string } | { at: string; ties: number };
+
+/**
+ * Pages of the merchant's writes one adjustments call fills in `adjustedAt` on, at most (while an
+ * upgrade lies in the lookback): each call's work stays bounded, the rest goes on in the next call.
+ */
+export const BACKFILL_PAGES_PER_CLAIM = 20;
 
 /** Called before each write a claim page makes: throws when the page may no longer write (the settlement's fence). */
 export type ClaimGuard = () => Promise<void>;
@@ -79,6 +87,7 @@ export class SettlementClaimRepository {
     limit: number,
     guard: ClaimGuard = unguarded,
   ): Promise<{ lines: number; next: ClaimCursor | null }> {
+    if (cursor && 'backfill' in cursor) throw new Error('a sales page was given an adjustments cursor');
     const page = await this.page('successAt', { $gte: s.from, $lt: s.to }, s, cursor, limit, {
       saleSettlementId: { $in: [null, s.settlementId] },
     });
@@ -128,13 +137,17 @@ export class SettlementClaimRepository {
     limit: number,
     guard: ClaimGuard = unguarded,
   ): Promise<{ lines: number; next: ClaimCursor | null }> {
-    // First page: the merchant's adjustments an old worker wrote without `adjustedAt` (a rolling deploy).
-    if (cursor === null)
-      await backfillAdjustedAt(
-        this.db,
-        { merchantIdentifier: s.merchantIdentifier, updatedAt: { $gte: s.from, $lt: FAR_FUTURE } },
-        guard,
-      );
+    // First: the merchant's adjustments an old worker wrote without `adjustedAt`, when the rolling
+    // deploy that brought the field falls in this settlement's lookback (else nothing is read), a
+    // bounded number of pages a call; the `backfill` cursor carries the rest to the next call.
+    if (cursor === null || 'backfill' in cursor) {
+      const filled = await backfillMerchantAdjustedAt(this.db, s.merchantIdentifier, s.from, guard, {
+        after: cursor?.backfill ?? null,
+        pages: BACKFILL_PAGES_PER_CLAIM,
+      });
+      if (filled.next) return { lines: 0, next: { backfill: filled.next } };
+      cursor = null;
+    }
     const page = await this.page('adjustedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, limit, {});
     const ours = (id: string | undefined) => id === undefined || id === s.settlementId;
     const due = page.rows.flatMap((t) => adjustmentsDue(t, s.to, ours));
@@ -166,7 +179,7 @@ export class SettlementClaimRepository {
       1,
     );
     if (sale.length > 0) return true;
-    for (let cursor: ClaimCursor | null = null, first = true; first || cursor; first = false) {
+    for (let cursor: PageCursor | null = null, first = true; first || cursor; first = false) {
       const page = await this.page('adjustedAt', { $gte: s.from, $lt: FAR_FUTURE }, s, cursor, 1000, {});
       if (page.rows.some((t) => adjustmentsDue(t, s.to, (id) => id === undefined).length > 0)) return true;
       cursor = page.next;
@@ -187,10 +200,10 @@ export class SettlementClaimRepository {
     field: 'successAt' | 'adjustedAt',
     range: { $gte: Date; $lt: Date },
     s: ClaimScope,
-    cursor: ClaimCursor | null,
+    cursor: PageCursor | null,
     limit: number,
     extra: Filter<Document>,
-  ): Promise<{ rows: TransactionWithoutBuyer[]; next: ClaimCursor | null }> {
+  ): Promise<{ rows: TransactionWithoutBuyer[]; next: PageCursor | null }> {
     const at = cursor ? new Date(cursor.at) : null;
     const start = at && at > range.$gte ? at : range.$gte;
     // The range starts at the cursor's date (the store seeks there in the index); its ties by txnId.

@@ -9,7 +9,8 @@ import { PayerDataCipher } from '../../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 import type { TransactionSplit } from '../../src/domain/transaction';
 import { MerchantRepository } from '../../src/store/merchant-repository';
-import { backfillAdjustedAt } from '../../src/store/migrations/settlement-adjusted-at';
+import { ADJUSTED_AT_MARKER, backfillAdjustedAt } from '../../src/store/migrations/settlement-adjusted-at';
+import { migrateOnce } from '../../src/store/migration-markers';
 import { ensureIndexes } from '../../src/store/mongo';
 import { CLAIM_LEASE_MS } from '../../src/store/settlement-claim-fence';
 import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
@@ -243,7 +244,9 @@ describe('store: settlement claims against splits, crashes, other settlements an
     it('a refund an old worker recorded without adjustedAt after the start-up backfill is still found', async () => {
       const m = merchant();
       const t = await paid(m, 'old-worker-refund', 6_000);
-      assert.equal(await backfillAdjustedAt(db), 0, 'the start-up backfill ran before the refund');
+      // This release's first start-up (its backfill and marker) falls in the settlement's lookback.
+      await db.collection('migrations').deleteOne({ _id: ADJUSTED_AT_MARKER as never });
+      assert.ok(await migrateOnce(db, ADJUSTED_AT_MARKER, new Date(DAY), () => backfillAdjustedAt(db)));
       const settledAt = new Date(DAY + 5 * 3_600_000);
       await db.collection('transactions').updateOne(
         { _id: orderKey(t) as never },
@@ -265,6 +268,7 @@ describe('store: settlement claims against splits, crashes, other settlements an
       assert.deepEqual(await claims.claimAdjustments(scope(m), null, 1000), { lines: 1, next: null });
       const [line] = await linesOf(t.txnId);
       assert.deepEqual([line!.action, line!.amountPaise], ['REFUND', 1_500]);
+      await db.collection('migrations').deleteOne({ _id: ADJUSTED_AT_MARKER as never });
     });
   });
 

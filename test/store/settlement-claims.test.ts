@@ -3,8 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db, type Document } from 'mongodb';
 import { PayerDataCipher } from '../../src/domain/payer-data';
 import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
+import { ADJUSTED_AT_MARKER, backfillMerchantAdjustedAt } from '../../src/store/migrations/settlement-adjusted-at';
 import { ensureIndexes } from '../../src/store/mongo';
-import { CLAIMS_PER_COMMAND, SettlementClaimRepository, type ClaimScope } from '../../src/store/settlement-claim-repository';
+import {
+  BACKFILL_PAGES_PER_CLAIM,
+  CLAIMS_PER_COMMAND,
+  SettlementClaimRepository,
+  type ClaimScope,
+} from '../../src/store/settlement-claim-repository';
 import { TransactionRepository } from '../../src/store/transaction-repository';
 import { assertIndexSearch, explainFind } from '../support/query-plans';
 import { testStore } from '../support/servers';
@@ -103,12 +109,115 @@ describe('store: a settlement claims a page of many sales', function () {
     await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-05'), null, 1000);
     const finds = sent.filter((c) => c.find === 'transactions');
     const salesPage = finds.find((c) => (c.filter as Document).successAt !== undefined)!;
-    // (The first page's fill-in of adjustedAt for orders an older worker wrote reads merchant_updated.)
     const adjustmentsPage = finds.find((c) => ((c.filter as Document).adjustedAt as Document | undefined)?.$gte !== undefined)!;
     assertIndexSearch(await explainFind(db, salesPage), 'merchant_success', { ordered: true });
     assertIndexSearch(await explainFind(db, adjustmentsPage), 'merchant_adjusted', { ordered: true });
     const update = claimCommands[0]!; // the first test's first command of claims
     const claim = (update.updates as { q: Document }[])[0]!.q;
     assertIndexSearch(await explainFind(db, { find: 'transactions', filter: claim }), 'txnId_unique', { ordered: false });
+  });
+
+  // A merchant's day of a million orders: the adjustments phase once read every order the merchant
+  // wrote in the lookback (to fill in adjustedAt an old worker left out) in one query with no
+  // heartbeat, which outlived the claim page's heartbeat timeout and was retried on top of itself.
+  describe('the adjustments phase reads by its adjustments, not by the merchant orders', () => {
+    const txns = () => db.collection('transactions');
+    const marker = (finishedAt: Date) =>
+      db
+        .collection<{ _id: string; finishedAt: Date }>('migrations')
+        .replaceOne({ _id: ADJUSTED_AT_MARKER }, { finishedAt }, { upsert: true });
+    const refund = (at: Date) => ({
+      merchantRefId: 'r1',
+      amountPaise: 500,
+      rrn: '1',
+      status: 'SUCCESS',
+      createdAt: at,
+      completedAt: at,
+    });
+    const at = new Date(DAY + 2 * 3_600_000);
+    const adjusted = ['sale-10', 'sale-20', 'sale-30'];
+
+    before(async () => {
+      // Every order of the merchant written in the lookback; three refunded as this release records it,
+      // one by a worker of the release before adjustedAt.
+      await txns().updateMany({ merchantIdentifier: MERCHANT }, { $set: { updatedAt: at } });
+      for (const orderId of adjusted)
+        await txns().updateOne({ merchantIdentifier: MERCHANT, orderId }, { $set: { refunds: [refund(at)], adjustedAt: at } });
+      await txns().updateOne({ merchantIdentifier: MERCHANT, orderId: 'sale-40' }, { $set: { refunds: [refund(at)] } });
+    });
+    after(() => db.collection('migrations').deleteOne({ _id: ADJUSTED_AT_MARKER as never }));
+
+    it('upgraded before the lookback: one indexed query of the adjusted orders, none of the orders written', async () => {
+      await marker(new Date(DAY - 86_400_000));
+      sent.length = 0;
+      const page = await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-06'), null, 1000);
+      const finds = sent.filter((c) => c.find === 'transactions');
+      assert.equal(finds.length, 1, `one read of the transactions: ${JSON.stringify(finds.map((f) => f.filter))}`);
+      assert.ok(((finds[0]!.filter as Document).adjustedAt as Document).$gte, 'by adjustedAt');
+      assertIndexSearch(await explainFind(db, finds[0]!), 'merchant_adjusted', { ordered: true });
+      for (const f of sent.filter((c) => c.find !== 'transactions'))
+        assert.ok((f.filter as Document)._id !== undefined, `${f.find} is read by _id: ${JSON.stringify(f.filter)}`);
+      // The old worker's refund waits: an upgrade that old is drained (docs/operators/settlements.md, Limits).
+      assert.deepEqual(page, { lines: adjusted.length, next: null });
+    });
+
+    it('upgraded inside the lookback: the old worker refund is found, the orders written read a bounded page at a time in index order', async () => {
+      await marker(new Date(DAY + 3_600_000));
+      sent.length = 0;
+      const page = await claims.claimAdjustments(scope('settlement:claims-merchant:2026-11-07'), null, 1000);
+      const writes = sent.filter((c) => c.find === 'transactions' && (c.filter as Document).updatedAt !== undefined);
+      assert.ok(writes.length >= 1);
+      for (const f of writes) {
+        assert.ok(typeof f.limit === 'number' && f.limit <= 1000, `a bounded page: ${JSON.stringify(f)}`);
+        // Nothing the store would check document by document: it stops after the limit.
+        assert.deepEqual(
+          Object.keys(f.filter as Document).filter((k) => !['merchantIdentifier', 'updatedAt', '$and'].includes(k)),
+          [],
+        );
+        assertIndexSearch(await explainFind(db, f), 'merchant_updated', { ordered: true });
+      }
+      // The three refunds are the previous settlement's: only the old worker's is left to claim.
+      assert.deepEqual(page, { lines: 1, next: null });
+      const found = await txns().findOne({ merchantIdentifier: MERCHANT, orderId: 'sale-40' });
+      assert.deepEqual(found!.adjustedAt, at, 'filled in from its last write');
+    });
+
+    it('inside the lookback, a call fills in a bounded number of pages and hands on where it stopped', async () => {
+      assert.ok(BACKFILL_PAGES_PER_CLAIM * 1000 <= 20_000, 'one adjustments call reads at most 20,000 orders');
+      await marker(new Date(DAY + 3_600_000));
+      // The last of the merchant's writes: the old worker's refund, after the 150 orders written at `at`.
+      const later = new Date(at.getTime() + 60_000);
+      await txns().updateOne(
+        { merchantIdentifier: MERCHANT, orderId: 'sale-140' },
+        { $set: { refunds: [refund(later)], updatedAt: later } },
+      );
+      let beats = 0;
+      sent.length = 0;
+      const first = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), () => beats++, { pages: 2, pageSize: 40 });
+      assert.equal(first.set, 0, 'sale-140 lies past the first 80 writes');
+      assert.ok(first.next, 'stopped after two pages');
+      assert.equal(beats, 2);
+      const reads = sent.filter((c) => c.find === 'transactions');
+      assert.deepEqual(
+        reads.map((c) => c.limit),
+        [40, 40],
+      );
+      let rest = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), undefined, {
+        after: first.next,
+        pages: 2,
+        pageSize: 40,
+      });
+      let set = rest.set;
+      while (rest.next) {
+        rest = await backfillMerchantAdjustedAt(db, MERCHANT, new Date(DAY), undefined, {
+          after: rest.next,
+          pages: 2,
+          pageSize: 40,
+        });
+        set += rest.set;
+      }
+      assert.equal(set, 1, 'the old worker refund, filled in once');
+      assert.deepEqual((await txns().findOne({ merchantIdentifier: MERCHANT, orderId: 'sale-140' }))!.adjustedAt, later);
+    });
   });
 });

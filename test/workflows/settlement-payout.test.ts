@@ -306,7 +306,7 @@ describe('settlement payouts (time-skipping, real store)', function () {
       // The sales phase walks fakePages pages (a very large day), then the real claim of the sale.
       async claimSettlementPage(input: Parameters<typeof real.claimSettlementPage>[0]) {
         if (input.phase === 'adjustments') return real.claimSettlementPage(input);
-        seen.push(input.cursor?.at ?? null);
+        seen.push(input.cursor && 'at' in input.cursor ? input.cursor.at : null);
         const n = seen.length;
         if (n <= fakePages) return { lines: 0, next: { at: `page-${n}`, ties: 0 } };
         return real.claimSettlementPage({ ...input, cursor: null });
