@@ -73,6 +73,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
     ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
     tls: temporalTls(config),
+    traced: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined,
   }).catch(async (e) => {
     await store.close();
     throw e;

@@ -11,7 +11,8 @@ import { startTracing, type Tracing } from '../tracing/tracing';
 const endpoint = runtimeSettings.shape.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT.safeParse(
   process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
 );
-const entryPoint = path.basename(require.main?.filename ?? 'gateway', '.ts');
+// src/main/api.ts under tsx, dist/src/main/api.js in the image: the service is gateway-api either way.
+const entryPoint = path.basename(require.main?.filename ?? 'gateway').replace(/\.(ts|js)$/, '');
 
 /** This process's tracing (service `gateway-api`, `gateway-worker`), or undefined when off. */
 export const tracing: Tracing | undefined =

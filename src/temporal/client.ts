@@ -19,6 +19,8 @@ export async function connectTemporalClient(
     /** Until when unencrypted payloads are still read (PAYLOAD_CODEC_PLAINTEXT_UNTIL); never when unset. */
     plaintextUntil?: Date;
     tls?: TLSConfig;
+    /** Tracing on (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): workflows started here continue the caller's trace. */
+    traced?: boolean;
   },
 ): Promise<Client> {
   const connection = await connectingTo(address, o.tls, () =>
@@ -35,8 +37,8 @@ export async function connectTemporalClient(
     connection,
     namespace,
     dataConverter: gatewayDataConverter(o.masterKey, o.previousMasterKeys, o.plaintextUntil),
-    // A workflow started in a traced request continues its trace (nothing is sent while tracing is off).
-    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+    // A workflow started in a traced request continues its trace; off, nothing is added to headers.
+    ...(o.traced ? { interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } } : {}),
   });
 }
 

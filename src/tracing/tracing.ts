@@ -6,6 +6,7 @@ import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { AllowListedExporter } from './allow-listed-exporter';
+import { OwnTraceContextPropagator } from './trace-context';
 
 /** What a process's Temporal worker needs to export its workflows' spans (the SDK's sink). */
 export interface Tracing {
@@ -26,7 +27,7 @@ export function startTracing(url: string, serviceName: string): Tracing {
   const resource = new Resource({ 'service.name': serviceName });
   const spanProcessor = new BatchSpanProcessor(new AllowListedExporter(new OTLPTraceExporter({ url })));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
-  provider.register();
+  provider.register({ propagator: new OwnTraceContextPropagator() });
   const collector = new URL(url);
   const unregister = registerInstrumentations({
     tracerProvider: provider,

@@ -106,12 +106,15 @@ describe('Tracing: one payment, one trace from the request to the webhook (OTLP)
     const api = { ...gw, baseUrl: apiUrl };
     const orderId = newOrderId('traced');
     const payerEmail = `payer.${orderId}@example.com`;
+    // A caller's own trace context and baggage: the gateway starts its own trace and carries neither.
+    const callersTrace = 'abababababababababababababababab';
     const posted = await postTransactU(
       api,
       merchant.secretKey,
       v8Data(merchant, orderId, { orderDetail: { orderId, email: payerEmail } }),
       {
         browser: true,
+        headers: { traceparent: `00-${callersTrace}-cdcdcdcdcdcdcdcd-01`, baggage: 'payer=chosen-text' },
       },
     );
     assert.equal(posted.status, 303, posted.text);
@@ -122,6 +125,11 @@ describe('Tracing: one payment, one trace from the request to the webhook (OTLP)
 
     // The checkout's request starts the payment's workflow: its trace is the payment's.
     const checkout = await waitFor(() => collector.spans.find((s) => s.kind === SERVER && s.name === 'POST /transactU'));
+    assert.equal(checkout.parentSpanId ?? '', '', "the request's span starts the trace");
+    assert.notEqual(checkout.traceId, callersTrace);
+    const hook = receiver.calls[0]!.headers;
+    assert.equal(hook.baggage, undefined, "no caller's baggage reaches the merchant");
+    assert.ok(!String(hook.traceparent ?? '').includes(callersTrace));
     const inTrace = () => collector.spans.filter((s) => s.traceId === checkout.traceId);
     const named = (service: string, name: string) => inTrace().find((s) => s.service === service && s.name === name);
     const story = () =>
@@ -149,9 +157,9 @@ describe('Tracing: one payment, one trace from the request to the webhook (OTLP)
     const pay = collector.spans.find((s) => s.kind === SERVER && s.name === 'POST /checkout/:token/pay');
     assert.ok(pay && collector.spans.some((s) => s.traceId === pay.traceId && s.name.startsWith('HandleUpdate:')));
 
-    // Nothing of the payer, nor the page's token, in any attribute of any span sent.
+    // Nothing of the payer, nor the page's token, in anything sent: names, attributes, events, status.
     const token = location.split('/').pop()!;
-    const sent = JSON.stringify(collector.spans.map((s) => s.attributes));
+    const sent = JSON.stringify(collector.spans);
     for (const secret of [payerEmail, 'success@sandbox', token]) assert.ok(!sent.includes(secret), `no ${secret} in a span`);
   });
 });

@@ -505,7 +505,7 @@ describe('the production stack, probed from outside', function () {
     // test:cluster): a history host, the matching service, the frontend, Temporal's own worker.
     const temporalProcesses = Object.keys(state.processes).filter((n) => /^temporal/i.test(n));
     for (const name of temporalProcesses)
-      it(`${name} killed (SIGKILL) mid-burst and restarted loses nothing; the time payments stopped is reported`, async () => {
+      it(`${name} killed (SIGKILL) mid-burst and restarted loses nothing; the time until a payment made after the restart completed is reported`, async () => {
         let oldPid = 0;
         let killedAt = 0;
         const orders = await burst(8, async () => {
@@ -514,7 +514,8 @@ describe('the production stack, probed from outside', function () {
         });
         await restarted(name, oldPid);
         await nothingLost(orders);
-        // How long after the kill a new payment completes: the outage as a payer sees it.
+        // How long after the kill a payment made once the process was back (and the burst's payers
+        // had finished) completed: an upper bound of the outage a payer saw.
         const orderId = newOrderId('after');
         assert.ok(await payThroughCaddy(orderId, '10000'), 'a payment after the restart');
         assert.equal((await finalStatus(orderId)).txnStatus, '0');

@@ -78,7 +78,7 @@ export function postTransactU(
   gw: TestGateway,
   secret: string,
   data: object | string,
-  o: { browser?: boolean; checksum?: string; v?: string } = {},
+  o: { browser?: boolean; checksum?: string; v?: string; headers?: Record<string, string> } = {},
 ): Promise<Posted> {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
   return postForm(
