@@ -2194,6 +2194,220 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The merchant's latest settlements, newest date first
+     * @description Header `X-API-Key`. JSON `{count}` (1 to 100, default 10; `{}` takes the default): one entry per settlement date, whatever its state (`open` until its payout is requested, then `payout_requested`, `paid`, `carried_forward` when its net was zero or negative, `payout_refused`, `held`), with the figures of the `settlement.processed` webhook: money in rupees with two decimals as text, `utr` and `paidAt` (IST) empty until paid. `settlementDate` is the `utr_date` the Settlement API (POST /api/v2/getSettlementReport) takes for the settlement's lines. No settlement yet: an empty list.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "count": 5
+           *     }
+           */
+          'application/json': {
+            /** @description how many of the latest settlements; default 10 */
+            count?: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description the settlements (possibly none) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                settlements: {
+                  /** @description the settlement's id, as the settlement.processed webhook names it */
+                  settlementId: string;
+                  /** @description dd-MM-yyyy: the UTR date, the Settlement API's utr_date */
+                  settlementDate: string;
+                  /** @enum {string} */
+                  state: 'open' | 'payout_requested' | 'paid' | 'carried_forward' | 'payout_refused' | 'held';
+                  /** @description empty until paid */
+                  utr: string;
+                  /** @description yyyy-MM-dd HH:mm:ss IST; empty until paid */
+                  paidAt: string;
+                  /** @description the lines settled */
+                  transactionCount: string;
+                  /** @description rupees with two decimals, as text */
+                  grossAmount: string;
+                  /** @description rupees with two decimals, as text */
+                  refundAmount: string;
+                  /** @description rupees with two decimals, as text */
+                  chargebackAmount: string;
+                  /** @description rupees with two decimals, as text */
+                  feeAmount: string;
+                  /** @description rupees with two decimals, as text */
+                  taxAmount: string;
+                  /** @description what earlier settlements carried into this one; negative for a deficit */
+                  carriedInAmount: string;
+                  /** @description what this settlement pays (paid) or is paying (payout_requested, held); for carried_forward and payout_refused it was not paid and is in the next settlement's carriedInAmount, so never add it up over the list */
+                  netAmount: string;
+                }[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/splitTxnByAmount': {
     parameters: {
       query?: never;
