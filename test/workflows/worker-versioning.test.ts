@@ -14,6 +14,8 @@ import { workerDeploymentOptions } from '../../src/temporal/worker-versioning';
 import { testTemporal, workflowBundle } from '../support/servers';
 
 const run = promisify(execFile);
+/** temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED */
+const ROUTING_COMPLETED = 2;
 
 /**
  * Worker Versioning on the dev server (the time-skipping test server has no Worker Deployments):
@@ -104,12 +106,24 @@ describe('Worker Versioning (dev server)', function () {
     for (let attempt = 0; ; attempt++) {
       try {
         await run(temporalCliPath, args);
-        return;
+        break;
       } catch (e) {
         if (attempt >= 100) throw e;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+    // The new routing reaches the task queue's partitions after the command returns; a task
+    // dispatched before then is not told its target version changed.
+    for (let i = 0; i < 300; i++) {
+      const { workerDeploymentInfo } = await client.workflowService.describeWorkerDeployment({
+        namespace: 'default',
+        deploymentName: version.deploymentName,
+      });
+      const routed = workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId === version.buildId;
+      if (routed && workerDeploymentInfo?.routingConfigUpdateState === ROUTING_COMPLETED) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`the routing to ${version.buildId} never completed`);
   }
 
   async function versioningOf(handle: WorkflowHandle, runId?: string) {
