@@ -9,9 +9,12 @@ import tseslint from 'typescript-eslint';
  * - small functions with one job: none above 80 lines (blank lines and comments not counted);
  * - in the pages, an Html value in a plain template literal (it would be escaped as text);
  * - Node built-ins in workflow code, which runs in Temporal's deterministic sandbox (as Temporal's
- *   own samples forbid them): time, randomness and I/O come from @temporalio/workflow or an activity. * - `client.workflow` outside src/temporal and src/main: a workflow is started and messaged through
+ *   own samples forbid them): time, randomness and I/O come from @temporalio/workflow or an activity.
+ * - `client.workflow` outside src/temporal and src/main: a workflow is started and messaged through
  *   its typed client (src/temporal/<workflow>-client.ts), which owns its id, options and search
- *   attributes (dependency-cruiser sees imports, not member calls, so this rule is ESLint's).
+ *   attributes (dependency-cruiser sees imports, not member calls, so this rule is ESLint's);
+ * - `process.env` outside the config module and the entry points: the environment is parsed once
+ *   (src/config.ts) and each component receives the typed values it needs.
  */
 const sandboxed = 'Workflow code runs in a deterministic sandbox: no Node built-ins (use @temporalio/workflow, or an activity).';
 const linted = ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'];
@@ -57,6 +60,20 @@ export default tseslint.config(
           selector: "MemberExpression[property.name='workflow'], MemberExpression[property.value='workflow']",
           message:
             'Start, signal, update and query a workflow through its typed client in src/temporal/<workflow>-client.ts, never client.workflow.',
+        },
+      ],
+    },
+  },
+  {
+    files: linted,
+    ignores: ['src/config.ts', 'src/main/**', 'src/devstack/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration from the Config src/config.ts parsed, not process.env.',
         },
       ],
     },
