@@ -8,6 +8,7 @@
  * docs/operators/capacity.md reads the figures.
  *
  *   npm run bench:cost [-- --payments 300 --concurrency 16 --pgbench-seconds 20 --pgbench-clients 1,4,16]
+ *   npm run bench:cost -- --cluster    (npm run stack:cluster's topology: each Temporal service's CPU apart)
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -18,7 +19,6 @@ import { startStackProcess } from './cost/stack-process';
 import { report, runBench, type BenchRow } from './support/report';
 
 const root = path.resolve(__dirname, '..');
-const dataDir = path.join(root, '.data', 'cost-bench');
 const say = (line: string) => console.error(`[bench:cost] ${line}`);
 
 function options(): Omit<MeasureOptions, 'stateFile' | 'out'> {
@@ -33,6 +33,7 @@ function options(): Omit<MeasureOptions, 'stateFile' | 'out'> {
       'pgbench-clients': { type: 'string', default: '1,4,16' },
       'pgbench-scale': { type: 'string', default: '10' },
       sample: { type: 'string', default: '20' },
+      cluster: { type: 'boolean', default: false },
     },
   });
   return {
@@ -45,6 +46,7 @@ function options(): Omit<MeasureOptions, 'stateFile' | 'out'> {
     pgbenchClients: values['pgbench-clients'].split(',').map(Number),
     pgbenchScale: Number(values['pgbench-scale']),
     sample: Number(values.sample),
+    cluster: values.cluster,
   };
 }
 
@@ -66,8 +68,9 @@ async function measureAgainst(o: MeasureOptions, caddyRoot: string): Promise<Ben
 
 async function main(): Promise<boolean> {
   const o = options();
+  const dataDir = path.join(root, '.data', o.cluster ? 'cost-bench-cluster' : 'cost-bench');
   rmSync(dataDir, { recursive: true, force: true });
-  const stack = startStackProcess(dataDir, say);
+  const stack = startStackProcess(dataDir, o.cluster, say);
   try {
     await stack.ready;
     const stateFile = path.join(dataDir, 'stack.json');

@@ -27,6 +27,8 @@ export interface MeasureOptions {
   pgbenchScale: number;
   /** Payment workflows whose histories are read. */
   sample: number;
+  /** The stack runs `npm run stack:cluster`'s topology. */
+  cluster: boolean;
 }
 
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
@@ -70,6 +72,7 @@ async function measure(o: MeasureOptions): Promise<CostFigures> {
       payments: o.payments,
       failed: p.paid.failed.length,
       concurrency: o.concurrency,
+      cluster: o.cluster,
       gross: p.gross,
       net: lessBackground(p.gross, p.idle),
       idle: p.idle,

@@ -47,6 +47,8 @@ export function takeReading(stateFile: string, pg: PgAccess): Reading {
       processes.flatMap(([name, p]) => (has(name) && p.pid ? [p.pid] : [])),
     ]),
   );
+  // A cluster's Temporal processes, each also on its own (the service's share of the server's CPU).
+  for (const [name, p] of processes) if (name.startsWith('temporal-') && p.pid) groups[name] = [p.pid];
   return { at: performance.now(), pg: readPg(pg), cpu: treeCpuSeconds({ ...groups, [BENCH_CLIENT]: [process.pid] }) };
 }
 

@@ -13,6 +13,7 @@ export interface CostFigures {
   payments: number;
   failed: number;
   concurrency: number;
+  cluster: boolean;
   /** The measured window (payments, then the settling wait) as read, and less the idle background. */
   gross: Window;
   net: Window;
@@ -76,7 +77,7 @@ function temporalRows(f: CostFigures): BenchRow[] {
     ratioRow(
       'Temporal activity tasks per payment workflow',
       {
-        label: `${t.activityTasks} activity tasks, ${t.localActivities} local activities, ${t.timers} timers`,
+        label: `activity tasks ${t.activityTasks} (local activities ${t.localActivities}, timers ${t.timers})`,
         value: t.activityTasks,
       },
       sample,
@@ -116,7 +117,7 @@ function ceilingRows(f: CostFigures, work: string): BenchRow[] {
   const rate = f.failed ? 0 : f.payments / f.paymentSeconds;
   return f.pgbench.map((p) =>
     ratioRow(
-      `payments/s measured vs payments/s PostgreSQL's commits would allow (pgbench, ${p.clients} clients)`,
+      `payments/s measured vs payments/s PostgreSQL's commits would allow (pgbench, ${p.clients} clients)${f.cluster ? ', Temporal as a cluster' : ''}`,
       { label: `${round(rate)}/s at ${f.concurrency} at a time, ${f.failed} failed`, value: rate, work },
       {
         label: `pgbench ${round(p.commitsPerSecond)} commits/s ÷ ${round(commitsPerPayment)} commits per payment = ${round(p.commitsPerSecond / commitsPerPayment)}/s`,
@@ -130,7 +131,7 @@ function ceilingRows(f: CostFigures, work: string): BenchRow[] {
 
 export function costRows(f: CostFigures): BenchRow[] {
   const work = describeWork({
-    does: `merchant-signed checkout (POST /transactU?v=8) through Caddy, the hosted page, its pay form, the card on the acquirer double's page; done when the merchant's receiver (behind its https site, answering 200 at once) acknowledged the webhook; ${f.payments} payments, ${f.concurrency} at a time, on npm run stack:production's topology (2 API replicas, 2 workers, one Temporal server process with 4 history shards, FerretDB and Temporal on one PostgreSQL), every process at nice 19; load average ${f.loadAverage.before} before, ${f.loadAverage.after} after`,
+    does: `merchant-signed checkout (POST /transactU?v=8) through Caddy, the hosted page, its pay form, the card on the acquirer double's page; done when the merchant's receiver (behind its https site, answering 200 at once) acknowledged the webhook; ${f.payments} payments, ${f.concurrency} at a time, on ${f.cluster ? "npm run stack:cluster's topology (2 API replicas, 2 workers, the Temporal server as five processes with 16 history shards over two history hosts" : "npm run stack:production's topology (2 API replicas, 2 workers, one Temporal server process with 4 history shards"}, FerretDB and Temporal on one PostgreSQL), every process at nice 19; load average ${f.loadAverage.before} before, ${f.loadAverage.after} after`,
     temporal: f.temporal,
     logLevel: 'info',
   });

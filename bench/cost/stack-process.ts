@@ -4,7 +4,8 @@ import path from 'node:path';
 /**
  * `npm run stack:production` as a child process, started as test/production-stack/run.ts starts
  * it (its own data directory, loopback webhooks allowed for the merchant's site), on ports of its
- * own: a stack or its test already running here keeps the default ones.
+ * own: a stack or its test already running here keeps the default ones. `cluster`: `npm run
+ * stack:cluster`'s topology (the Temporal server as five processes, 16 history shards).
  */
 
 const root = path.resolve(__dirname, '../..');
@@ -39,10 +40,18 @@ export interface StackProcess {
   stop(): Promise<number | null | 'hung'>;
 }
 
-export function startStackProcess(dataDir: string, say: (line: string) => void): StackProcess {
+export function startStackProcess(dataDir: string, cluster: boolean, say: (line: string) => void): StackProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'src/main/production-stack.ts'), '--data-dir', dataDir, '--allow-loopback-webhooks'],
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'src/main/production-stack.ts'),
+      '--data-dir',
+      dataDir,
+      '--allow-loopback-webhooks',
+      ...(cluster ? ['--cluster'] : []),
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: benchStackEnv() },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
