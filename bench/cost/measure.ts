@@ -34,7 +34,7 @@ export interface MeasureOptions {
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 const loadAverage = () => Number(os.loadavg()[0]!.toFixed(2));
 
-/** What the stack does in `seconds` while `during` runs, then `settle` seconds more. */
+/** What the stack does while `during` runs and for `settle` seconds after. */
 async function windowAround(o: MeasureOptions, pg: PgAccess, during: () => Promise<unknown>, settle: number): Promise<Window> {
   const before = takeReading(o.stateFile, pg);
   await during();
