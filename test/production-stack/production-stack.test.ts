@@ -456,7 +456,6 @@ describe('the production stack, probed from outside', function () {
   });
 
   describe('processes killed while money moves', () => {
-    /** The orders whose payers paid (an order whose checkout address the merchant never got is left out). */
     /**
      * Payers paying, four at a time, while `during` kills something. `paid`: the orders whose payers
      * paid; `unanswered`: orders the gateway created whose answer the merchant never got (no payer
@@ -586,6 +585,7 @@ describe('the production stack, probed from outside', function () {
           assert.equal((await finalStatus(orderId)).txnStatus, '0');
           const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
           const after = restartCounts();
+          assert.equal(after[name], (before[name] ?? 0) + 1, `stack.json counts ${name}'s restart`);
           const alsoRestarted = Object.keys(after).filter((n) => n !== name && after[n]! > (before[n] ?? 0));
           console.error(
             `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}`,
