@@ -25,12 +25,14 @@ export function startProcess(
   args: string[],
   logFile: string,
   env: NodeJS.ProcessEnv = process.env,
+  /** The user it runs as (started by root): its pid is the server's own, not a wrapper's such as runuser. */
+  user?: { uid: number; gid: number },
 ): ManagedProcess {
   mkdirSync(path.dirname(logFile), { recursive: true });
   // The child writes its log itself: a parent busy in a synchronous call (a setup script) never
   // leaves it blocked on a full pipe.
   const fd = openSync(logFile, 'a');
-  const child = spawn(command, args, { stdio: ['ignore', fd, fd], env });
+  const child = spawn(command, args, { stdio: ['ignore', fd, fd], env, ...(user ?? {}) });
   closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const managed: ManagedProcess = {

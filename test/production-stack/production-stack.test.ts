@@ -87,18 +87,22 @@ describe('the production stack, probed from outside', function () {
    * true once the payer has paid at the bank; false when the merchant never got the checkout's
    * address (its order was never shown to a payer).
    */
-  async function payThroughCaddy(orderId: string, amount = '25050'): Promise<boolean> {
+  async function payThroughCaddy(orderId: string, amount = '25050', o: Patience = {}): Promise<boolean> {
     const data = v8Data(merchant, orderId, { returnUrl: 'https://merchant.example/return', orderDetail: { amount } });
     let location: string | undefined;
     // A payer waits on the checkout's "processing" page as long as the gateway may take to reach the
     // bank after a worker died holding the bank request: Temporal retries that activity once its
     // 30 s start-to-close timeout expires (workflows/payment.ts), then the bank's page is offered.
-    const giveUpAt = Date.now() + 90_000;
+    const giveUpAt = Date.now() + (o.patienceMs ?? 90_000);
     for (;;) {
       try {
         if (!location) {
           const posted = await postTransactU(gw, merchant.secretKey, data, { browser: true });
           if (posted.status === 303) location = posted.location!;
+          // A 5xx while the store is away: the merchant sends the same order again, which answers
+          // the same checkout once the gateway is back.
+          else if (o.resendOn5xx && posted.status >= 500)
+            throw new Error(`transactU ${posted.status}: ${posted.text.slice(0, 200)}`);
           else if ((await statusOf(orderId))?.orderDetail)
             return false; // created, but its answer was lost
           else throw new Error(`transactU ${posted.status}: ${posted.text.slice(0, 200)}`);
@@ -108,6 +112,7 @@ describe('the production stack, probed from outside', function () {
         await payOnCheckoutPage(gw, location, [['cardNumber', '4012001037141112']]);
         return true;
       } catch (e) {
+        o.failures?.push((e as Error).message.slice(0, 120));
         // The pay form's answer was lost after the gateway asked the bank: the payer's browser is
         // at the bank's page (its address came with the bank's answer), and pays there.
         const atBank = (await books().catch(() => undefined))?.payments.find(
@@ -124,6 +129,17 @@ describe('the production stack, probed from outside', function () {
         await sleep(1000);
       }
     }
+  }
+  interface Patience {
+    /** How long the payer and the merchant keep retrying (90 s: a worker's bank request retried after its timeout). */
+    patienceMs?: number;
+    /** Each failed attempt's error (a refusal, a 5xx, a lost answer), for the report. */
+    failures?: string[];
+    /**
+     * The merchant resends an order answered with a 5xx even when the gateway holds it (else it is
+     * taken as created and its answer lost: no payer is shown it).
+     */
+    resendOn5xx?: boolean;
   }
   /** The simulator's books (the bank's side), read on loopback as its operator, with its admin token. */
   const books = async () =>
@@ -446,22 +462,33 @@ describe('the production stack, probed from outside', function () {
   });
 
   describe('processes killed while money moves', () => {
-    /** The orders whose payers paid (an order whose checkout address the merchant never got is left out). */
-    async function burst(n: number, during: () => Promise<void>, concurrency = 4): Promise<string[]> {
+    /**
+     * Payers paying, four at a time, while `during` kills something. `paid`: the orders whose payers
+     * paid; `unanswered`: orders the gateway created whose answer the merchant never got (no payer
+     * was shown them).
+     */
+    async function burst(
+      n: number,
+      during: () => Promise<void>,
+      o: Patience = {},
+    ): Promise<{ paid: string[]; unanswered: string[] }> {
+      const concurrency = 4;
       const orders = Array.from({ length: n }, () => newOrderId('burst'));
       const paid: string[] = [];
+      const unanswered: string[] = [];
       let next = 0;
       const lanes = Array.from({ length: concurrency }, async () => {
         while (next < orders.length) {
           const orderId = orders[next++]!;
-          if (await payThroughCaddy(orderId, '10000')) paid.push(orderId);
+          if (await payThroughCaddy(orderId, '10000', o)) paid.push(orderId);
+          else unanswered.push(orderId);
         }
       });
       await sleep(1500);
       await during();
       await Promise.all(lanes);
       assert.ok(paid.length >= n - concurrency, `most payers paid (${paid.length} of ${n})`);
-      return paid;
+      return { paid, unanswered };
     }
     async function nothingLost(orders: string[]): Promise<void> {
       const finals = await Promise.all(orders.map((o) => finalStatus(o, 180_000)));
@@ -483,6 +510,16 @@ describe('the production stack, probed from outside', function () {
       process.kill(pid, signal);
       return pid;
     };
+    /** An order no payer was shown: the bank holds no payment of it, and the gateway does not call it paid. */
+    async function neverCharged(orders: string[]): Promise<void> {
+      const b = await books();
+      for (const orderId of orders) {
+        const atBank = b.payments.filter((p) => p.request.orderId === orderId && p.committedAt);
+        assert.equal(atBank.length, 0, `${orderId}: its answer was lost, yet the bank holds a payment`);
+        assert.notEqual((await statusOf(orderId))?.txnStatus, '0', `${orderId}: its answer was lost, yet it is paid`);
+      }
+    }
+    const restartCounts = () => Object.fromEntries(Object.entries(readState().processes).map(([n, p]) => [n, p.restarts]));
     async function restarted(name: string, oldPid: number): Promise<void> {
       const deadline = Date.now() + 180_000;
       while (readState().processes[name]?.pid === oldPid) {
@@ -493,7 +530,7 @@ describe('the production stack, probed from outside', function () {
 
     it('a worker and an API replica killed (SIGKILL) mid-burst lose nothing', async () => {
       const killed: [string, number][] = [];
-      const orders = await burst(16, async () => {
+      const { paid: orders } = await burst(16, async () => {
         killed.push(['worker-1', kill('worker-1')]);
         killed.push(['api-1', kill('api-1')]);
       });
@@ -508,7 +545,7 @@ describe('the production stack, probed from outside', function () {
       it(`${name} killed (SIGKILL) mid-burst and restarted loses nothing; the time until a payment made after the restart completed is reported`, async () => {
         let oldPid = 0;
         let killedAt = 0;
-        const orders = await burst(8, async () => {
+        const { paid: orders } = await burst(8, async () => {
           killedAt = Date.now();
           oldPid = kill(name, 'SIGKILL');
         });
@@ -523,6 +560,43 @@ describe('the production stack, probed from outside', function () {
           `      ${name}: killed, restarted; a new payment completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
         );
       });
+
+    // The store (npm run test:cluster): FerretDB, then PostgreSQL, which holds Temporal's databases
+    // and FerretDB's. While it is down the gateway can neither record nor read a payment and Temporal
+    // cannot move one: requests fail (a 5xx, a refused connection), and the merchant sends the order
+    // again and the payer opens the checkout again, for up to 4 minutes. What must hold once the
+    // stack has restarted it: every payer who paid has an order paid once at the bank and final at
+    // the gateway, and no order whose answer was lost was charged.
+    if (state.cluster)
+      for (const name of ['ferretdb', 'postgresql'])
+        it(`${name} killed (SIGKILL) mid-burst and restarted on its data loses nothing, doubles nothing, charges no unanswered order; the time until a payment made after the restart completed is reported`, async () => {
+          const before = restartCounts();
+          const failures: string[] = [];
+          let oldPid = 0;
+          let killedAt = 0;
+          const patience = { patienceMs: 240_000, failures, resendOn5xx: true };
+          const { paid, unanswered } = await burst(
+            8,
+            async () => {
+              killedAt = Date.now();
+              oldPid = kill(name, 'SIGKILL');
+            },
+            patience,
+          );
+          await restarted(name, oldPid);
+          await nothingLost(paid);
+          await neverCharged(unanswered);
+          const orderId = newOrderId('after');
+          assert.ok(await payThroughCaddy(orderId, '10000', patience), 'a payment after the restart');
+          assert.equal((await finalStatus(orderId)).txnStatus, '0');
+          const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
+          const after = restartCounts();
+          assert.equal(after[name], (before[name] ?? 0) + 1, `stack.json counts ${name}'s restart`);
+          const alsoRestarted = Object.keys(after).filter((n) => n !== name && after[n]! > (before[n] ?? 0));
+          console.error(
+            `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}`,
+          );
+        });
   });
 });
 

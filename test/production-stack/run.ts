@@ -15,7 +15,7 @@ import type { StackState } from '../../src/devstack/production/stack';
 
 const root = path.resolve(__dirname, '../..');
 // `--cluster` (npm run test:cluster): the same probes on `npm run stack:cluster`'s topology, where
-// the Temporal probe kills each of the cluster's processes in turn.
+// the Temporal probe kills each of the cluster's processes in turn, then the store's FerretDB and PostgreSQL.
 const cluster = process.argv.includes('--cluster');
 const dataDir = path.join(root, '.data', cluster ? 'cluster-stack-test' : 'production-stack-test');
 // Standard output is mocha's report alone, ending with its closing line (spec-with-totals.cjs; with

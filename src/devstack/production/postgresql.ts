@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SetupError } from '../install';
 import { startProcess, waitForPort, type ManagedProcess } from '../process';
@@ -9,6 +9,7 @@ import { startProcess, waitForPort, type ManagedProcess } from '../process';
  * own server in `dataDir` on a loopback port: Temporal's persistence and visibility, and the store's
  * backend. Password authentication (scram-sha-256) for every connection, over TCP and the socket.
  * PostgreSQL refuses to run as root: as root, it runs as the `postgres` user the package creates.
+ * Started again on its data directory after a crash, it recovers from its WAL.
  */
 
 export function postgresqlBinDir(): string {
@@ -41,7 +42,8 @@ function runSync(cmd: [string, string[]], what: string, env: NodeJS.ProcessEnv =
 
 /**
  * Creates the cluster on first use (superuser `postgres` with `superuserPassword`), starts it, and
- * returns once it accepts connections.
+ * returns once it accepts connections. On an existing data directory it is a restart: after a
+ * crash (SIGKILL), PostgreSQL replays its WAL before it accepts connections.
  */
 export async function startPostgresql(o: {
   port: number;
@@ -50,34 +52,10 @@ export async function startPostgresql(o: {
   superuserPassword: string;
 }): Promise<ManagedProcess> {
   const bin = postgresqlBinDir();
-  if (!existsSync(path.join(o.dataDir, 'PG_VERSION'))) {
-    // The parents stay traversable (PostgreSQL's user reads its own directory below them).
-    mkdirSync(path.dirname(o.dataDir), { recursive: true });
-    mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });
-    const pwfile = path.join(path.dirname(o.dataDir), 'postgresql.pwfile');
-    writeFileSync(pwfile, `${o.superuserPassword}\n`, { mode: 0o600 });
-    if (asRoot()) {
-      const { uid, gid } = postgresUser();
-      chownSync(o.dataDir, uid, gid);
-      chownSync(pwfile, uid, gid);
-    }
-    runSync(
-      asPostgres(path.join(bin, 'initdb'), [
-        '-D',
-        o.dataDir,
-        '-U',
-        'postgres',
-        '--auth=scram-sha-256',
-        `--pwfile=${pwfile}`,
-        '--encoding=UTF8',
-        '--locale=C',
-      ]),
-      'initdb',
-    );
-    spawnSync('rm', ['-f', pwfile]);
-  }
+  if (!existsSync(path.join(o.dataDir, 'PG_VERSION'))) initCluster(bin, o.dataDir, o.superuserPassword);
+  removeStaleLockFile(o.dataDir);
   const logFile = path.join(o.logDir, 'postgresql.log');
-  const [cmd, args] = asPostgres(path.join(bin, 'postgres'), [
+  const args = [
     '-D',
     o.dataDir,
     '-p',
@@ -88,11 +66,74 @@ export async function startPostgresql(o: {
     `unix_socket_directories=${o.dataDir}`,
     '-c',
     'max_connections=200',
-  ]);
-  const p = startProcess('PostgreSQL', cmd, args, logFile);
-  await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
-  await waitUntilReady(bin, o.port, o.superuserPassword);
+  ];
+  // Run as its user directly (not through runuser): the child's pid is the postmaster's, so a
+  // signal to it reaches the server, and its exit is the server's.
+  const p = startProcess(
+    'PostgreSQL',
+    path.join(bin, 'postgres'),
+    args,
+    logFile,
+    process.env,
+    asRoot() ? postgresUser() : undefined,
+  );
+  try {
+    await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
+    await waitUntilReady(bin, o.port, o.superuserPassword);
+  } catch (e) {
+    // A server that never became ready is not left holding the data directory's lock.
+    await p.stop();
+    throw e;
+  }
   return p;
+}
+
+function initCluster(bin: string, dataDir: string, superuserPassword: string): void {
+  // The parents stay traversable (PostgreSQL's user reads its own directory below them).
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const pwfile = path.join(path.dirname(dataDir), 'postgresql.pwfile');
+  writeFileSync(pwfile, `${superuserPassword}\n`, { mode: 0o600 });
+  if (asRoot()) {
+    const { uid, gid } = postgresUser();
+    chownSync(dataDir, uid, gid);
+    chownSync(pwfile, uid, gid);
+  }
+  runSync(
+    asPostgres(path.join(bin, 'initdb'), [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=scram-sha-256',
+      `--pwfile=${pwfile}`,
+      '--encoding=UTF8',
+      '--locale=C',
+    ]),
+    'initdb',
+  );
+  spawnSync('rm', ['-f', pwfile]);
+}
+
+/**
+ * A server killed with SIGKILL leaves postmaster.pid behind. It goes only when the process it names
+ * is gone: while that process lives, the lock stands and the start fails (the supervisor tries again).
+ */
+export function removeStaleLockFile(dataDir: string): void {
+  const lockFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(lockFile)) return;
+  const pid = Number(readFileSync(lockFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return;
+  rmSync(lockFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function postgresUser(): { uid: number; gid: number } {

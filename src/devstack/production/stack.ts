@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startFerretdb } from '../ferretdb';
 import { installLocalServers, installTemporalServer } from '../install';
 import { findCaddy, findLibfaketime } from './debian-packages';
 import { projectRoot } from '../paths';
@@ -13,8 +12,6 @@ import {
   outsideCaddyEnvironment,
   publicUrlOf,
 } from './environments';
-import { ensureStackOperatorTokens, STACK_OPERATOR_TOKENS } from './operator-tokens';
-import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import { stackSecrets, type StackSecrets } from './secrets';
 import {
   caddyfile,
@@ -25,7 +22,9 @@ import {
   TEMPORAL_SERVER_VERSION,
   type StackPorts,
 } from './settings';
-import { supervise, type Supervised } from './supervisor';
+import { keepSupervised, type StackBuild } from './build';
+import { startStackPostgresql, startStackStore } from './store';
+import { supervise } from './supervisor';
 import {
   CLUSTER_HISTORY_SHARDS,
   clusterTemporalProcesses,
@@ -54,6 +53,8 @@ export interface StackState {
    * FAKETIME_TIMESTAMP_FILE, "+<seconds>", read again at most once a second).
    */
   clockFile?: string;
+  /** `npm run stack:cluster`: the Temporal server as separate processes. */
+  cluster: boolean;
   processes: Record<string, { pid: number | undefined; restarts: number }>;
 }
 
@@ -64,18 +65,6 @@ export interface ProductionStack {
 }
 
 type Log = (line: string) => void;
-
-/** What every step of the start shares: where things go, and what is started so far. */
-interface StackBuild {
-  log: Log;
-  ports: StackPorts;
-  dataDir: string;
-  logDir: string;
-  secrets: StackSecrets;
-  stoppers: { name: string; stop: () => Promise<void> }[];
-  supervised: Supervised[];
-  writeState: () => void;
-}
 
 export async function startProductionStack(o: {
   dataDir: string;
@@ -113,9 +102,9 @@ export async function startProductionStack(o: {
     const tlsRoot = path.join(dataDir, 'temporal-tls');
     const tls = issueTemporalCertificates(tlsRoot);
 
-    const postgresql = await startStackPostgresql(b);
+    await startStackPostgresql(b);
     const gatewaySettings = await startStackTemporal(b, moduleDir, tlsRoot, o.cluster ?? false);
-    const store = await startStackStore(b, gatewaySettings);
+    await startStackStore(b, gatewaySettings);
     const { caddyProcess, caddyRoot, publicUrl } = await startCaddy(b, caddy);
     const outsideCaddy = await startOutsideCaddy(b, caddy);
     await startStackSimulator(b, caddyRoot);
@@ -134,9 +123,8 @@ export async function startProductionStack(o: {
       caddyRootCertificate: caddyRoot,
       dataDir,
       ...(clock ? { clockFile: clock.file } : {}),
+      cluster: o.cluster ?? false,
       processes: Object.fromEntries([
-        ['postgresql', { pid: postgresql.child.pid, restarts: 0 }],
-        ['ferretdb', { pid: store.process.child.pid, restarts: 0 }],
         ['caddy', { pid: caddyProcess.child.pid, restarts: 0 }],
         ['outside caddy', { pid: outsideCaddy.child.pid, restarts: 0 }],
         ...b.supervised.map((s): [string, StackState['processes'][string]] => [
@@ -154,22 +142,6 @@ export async function startProductionStack(o: {
   }
 }
 
-async function startStackPostgresql(b: StackBuild) {
-  const { ports, secrets } = b;
-  const postgresql = await startPostgresql({
-    port: ports.postgresql,
-    dataDir: path.join(b.dataDir, 'postgresql'),
-    logDir: b.logDir,
-    superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
-  });
-  b.stoppers.push({ name: 'PostgreSQL', stop: () => postgresql.stop() });
-  ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'temporal', secrets.POSTGRES_PASSWORD, 'CREATEDB');
-  ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'gateway', secrets.STORE_PASSWORD);
-  ensureDatabase(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'ferretdb', 'gateway');
-  b.log(`postgresql: 127.0.0.1:${ports.postgresql} (password authentication)`);
-  return postgresql;
-}
-
 /** The Temporal server's processes (supervised) with its namespace and search attributes; returns the gateway's settings file. */
 async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: string, cluster: boolean) {
   const { ports, logDir } = b;
@@ -184,8 +156,7 @@ async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: str
       () => startTemporalServer({ moduleDir, env: serverEnv, process: server, logDir }),
       { onStart: () => b.writeState(), log: b.log },
     );
-    b.supervised.push(temporal);
-    b.stoppers.push({ name: server.name, stop: () => temporal.stop() });
+    keepSupervised(b, temporal);
   }
   const temporalAddress = `127.0.0.1:${ports.temporal.frontend}`;
   const gatewaySettings = readEnvFile(gatewayEnvFile);
@@ -194,26 +165,6 @@ async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: str
     `temporal: ${TEMPORAL_SERVER_VERSION} at ${temporalAddress} (mTLS), on PostgreSQL${cluster ? `, as ${clusterTemporalProcesses(ports).length} processes (${CLUSTER_HISTORY_SHARDS} history shards over two history hosts)` : ''}`,
   );
   return gatewaySettings;
-}
-
-/** FerretDB on PostgreSQL, with the stack's operator tokens stored. */
-async function startStackStore(b: StackBuild, gatewaySettings: ReturnType<typeof readEnvFile>) {
-  const { ports, secrets } = b;
-  const store = await startFerretdb({
-    port: ports.store,
-    dataDir: path.join(b.dataDir, 'ferretdb'),
-    logDir: b.logDir,
-    postgresqlUrl: `postgres://127.0.0.1:${ports.postgresql}/ferretdb`,
-  });
-  b.stoppers.push({ name: 'FerretDB', stop: () => store.process.stop() });
-  b.log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
-  await ensureStackOperatorTokens(
-    `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${ports.store}/?authMechanism=PLAIN&authSource=%24external`,
-    gatewaySettings.MONGODB_DB,
-    secrets,
-  );
-  b.log(`operator tokens: ${STACK_OPERATOR_TOKENS.map((t) => `${t.name} (${t.scopes.join(',')})`).join(', ')}`);
-  return store;
 }
 
 /** Caddy, the public site (TLS by its local CA, whose root certificate it writes). */
@@ -312,8 +263,7 @@ async function startStackSimulator(b: StackBuild, caddyRoot: string): Promise<vo
     },
     { onStart: () => b.writeState(), log: b.log },
   );
-  b.supervised.push(simulator);
-  b.stoppers.push({ name: 'bank simulator', stop: () => simulator.stop() });
+  keepSupervised(b, simulator);
 }
 
 /** The gateway's processes (supervised): two workers, then each API. */
@@ -353,8 +303,7 @@ async function startGatewayProcesses(
     );
   for (const name of ['worker-1', 'worker-2']) {
     const w = await gatewayProcess(name, 'src/main/worker.ts', {});
-    b.supervised.push(w);
-    b.stoppers.push({ name, stop: () => w.stop() });
+    keepSupervised(b, w);
   }
   for (const [i, port] of ports.api.entries()) {
     const name = `api-${i + 1}`;
@@ -364,8 +313,7 @@ async function startGatewayProcesses(
       { ...apiEnvironment(port, ports.ops[i], secrets.OPS_TOKEN), ...o.apiExtraEnv },
       port,
     );
-    b.supervised.push(api);
-    b.stoppers.push({ name, stop: () => api.stop() });
+    keepSupervised(b, api);
   }
 }
 

@@ -24,6 +24,8 @@ export async function supervise(
     if (stopping) return;
     start().then(
       (next) => {
+        // Stopped while it was starting: the new process goes too, rather than outlive the stack.
+        if (stopping) return void next.stop();
         restarts++;
         proc = next;
         watch(next);
