@@ -4,12 +4,14 @@ import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import { failureBody } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
-import { describeIssues, parseJsonBody, readRawBody } from './middleware/body';
-import { JsonText, maxBodyBytes, Refusal, type DeclaredOperation, type OperationLimit } from './operation';
+import { describeIssues } from './middleware/body';
+import { JsonText, Refusal, type DeclaredOperation, type OperationLimit } from './operation';
+import { contentOf, readBody } from './operation-body';
 
 /**
  * Mounts declared operations on one router, each running the same steps in the same order: read the
- * exact bytes (415, 413), parse them strictly, authenticate, count the limit, validate the whole
+ * exact bytes (415, 413), parse them strictly (JSON, or a signed form whose `data` is parsed once
+ * authenticated: operation-body.ts), authenticate, count the limit, validate the whole
  * body, and only then the handler (a scheme of the headers alone authenticates, and its limit
  * counts, before the body is read). Authentication comes before validation, so a caller without the
  * key learns nothing of the body's rules; a body valid at once (nearly every one) is parsed once.
@@ -38,16 +40,17 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const overByHeaders = byHeaders === undefined ? null : await counted(byHeaders, 'authenticated');
   if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, undefined);
 
-  const raw = await readRawBody(ctx, op.body.contentType, maxBodyBytes(op.body, deps.config));
-  const parsed = parseJsonBody(raw);
-  const checked = op.body.schema.safeParse(parsed);
+  const { raw, parsed } = await readBody(ctx, op.body, deps.config);
+  // A JSON body is tried at once; a signed form's `data` is parsed only once its signer is known.
+  let checked = op.body.contentType === 'application/json' ? op.body.schema.safeParse(parsed) : undefined;
   let caller = byHeaders;
   if (auth.from === 'body') {
-    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked.success ? checked.data : undefined });
+    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked?.success ? checked.data : undefined });
     if (caller instanceof Refusal) return answerRefusal(ctx, op, caller, parsed);
     const overAuthenticated = await counted(caller, 'authenticated');
     if (overAuthenticated) return answerRefusal(ctx, op, overAuthenticated, parsed);
   }
+  checked ??= op.body.schema.safeParse(contentOf(op.body, parsed));
   if (!checked.success) {
     const issues = checked.error.issues;
     if (op.body.invalid) return answerRefusal(ctx, op, op.body.invalid(issues), parsed);

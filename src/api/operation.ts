@@ -30,8 +30,9 @@ export interface Operation<B = unknown, P = Merchant> {
   handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
 }
 
-export interface OperationBody<B> {
-  contentType: 'application/json';
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B>;
+
+interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
   /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
@@ -40,11 +41,31 @@ export interface OperationBody<B> {
   invalid?: (issues: readonly Issue[]) => Refusal;
 }
 
+/** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
+export interface JsonBody<B> extends BodyRules<B> {
+  contentType: 'application/json';
+}
+
+/**
+ * Zaakpay's signed form: fields `data` (JSON text) and `checksum` over that exact text. The form is
+ * read and checked with `form` before authentication (what the scheme sees as the body parsed);
+ * `data` is parsed strictly, and validated with `schema`, only once the caller is authenticated.
+ */
+export interface SignedDataFormBody<B> extends BodyRules<B> {
+  contentType: 'application/x-www-form-urlencoded';
+  form: z.ZodType<SignedDataForm>;
+}
+
+export interface SignedDataForm {
+  data: string;
+  checksum?: string;
+}
+
 /** What the handler gets: the caller as authenticated, and the body as validated. */
 export interface OperationRequest<B, P> {
   caller: P;
   body: B;
-  /** The body as parsed, before validation (what an answer echoes as it was sent). */
+  /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
 }

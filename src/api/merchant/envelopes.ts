@@ -12,7 +12,6 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/transact': 'checkout',
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',
-  '/updateTxn': 'refund',
 };
 
 export const merchantEnvelopes: EnvelopeDeclaration = {

@@ -12,8 +12,7 @@ import { mandatePaths } from './mandates-openapi';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
-import { refundRoutes } from './refunds';
-import { refundPaths } from './refunds-openapi';
+import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
@@ -35,11 +34,11 @@ export const merchantModule: AudienceModule = {
     settlementReportOperation,
     splitOperation,
     settlementListOperation,
+    refundOperation,
   ],
   routers: (deps) => [
     ledgerRoutes(deps),
     qrRoutes(deps),
-    refundRoutes(deps),
     transactURoutes(deps),
     checkoutEntryRoutes(deps),
     checkTxnRoutes(deps),
@@ -47,7 +46,6 @@ export const merchantModule: AudienceModule = {
   ],
   paths: () => ({
     ...qrPaths(),
-    ...refundPaths(),
     ...mandatePaths(),
     ...checkoutPaths(),
     ...ledgerPaths(),
