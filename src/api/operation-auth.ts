@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Merchant } from '../domain/merchant';
 import { authenticateApiKey, authenticateHeaderChecksum, authenticateQrChecksum } from './middleware/authenticate';
 import { validate } from './middleware/body';
-import type { AuthScheme } from './operation';
+import type { AuthScheme, HeadersAuthScheme } from './operation';
 
 /**
  * The authentication schemes operations share. Each reads from the body only what finding the
@@ -29,7 +29,7 @@ export function headerChecksum(
 }
 
 /** Header `X-API-Key`: any unrevoked key of the merchant, checked before the body is read. */
-export const apiKey: AuthScheme<Merchant> = {
+export const apiKey: HeadersAuthScheme<Merchant> = {
   security: [{ apiKey: [] }],
   from: 'headers',
   authenticate: (ctx, deps) => authenticateApiKey(ctx, deps.merchants, deps.now()),

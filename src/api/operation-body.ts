@@ -4,18 +4,14 @@ import { parseJsonBody, readRawBody, validate } from './middleware/body';
 import { parseFormBody } from './middleware/form-body';
 import { maxBodyBytes, type OperationBody, type SignedDataForm } from './operation';
 
-/** A body as the pipeline reads it before authentication: its exact bytes, and what they parse to. */
-export interface ReadBody {
-  raw: Buffer;
-  /** The JSON body; a signed form's fields (its `data` still text). */
-  parsed: unknown;
+/** Reads the exact bytes (415, 413). */
+export function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer> {
+  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
 }
 
-/** Reads the exact bytes (415, 413) and parses them strictly: JSON, or a form's fields checked with its `form`. */
-export async function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<ReadBody> {
-  const raw = await readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
-  const parsed = body.contentType === 'application/json' ? parseJsonBody(raw) : validate(body.form, parseFormBody(raw));
-  return { raw, parsed };
+/** Parses the bytes strictly: the JSON body, or a signed form's fields (its `data` still text) checked with its `form`. */
+export function parseBody(body: OperationBody<unknown>, raw: Buffer): unknown {
+  return body.contentType === 'application/json' ? parseJsonBody(raw) : validate(body.form, parseFormBody(raw));
 }
 
 /** What the body's schema validates: a JSON body as parsed; a signed form's `data`, parsed as strictly. */

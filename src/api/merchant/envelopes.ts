@@ -24,7 +24,7 @@ export const merchantEnvelopes: EnvelopeDeclaration = {
    * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
    * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
    */
-  // The ledger's field codes (1026-1031) are chosen by its route, which knows which field failed.
+  // The ledger's field codes (1026-1031) are chosen by its operation (body.invalid), which knows which field failed.
   familyErrors: {
     '/api/v1/ledger': {
       internal: 'ledgerGenericFailure',

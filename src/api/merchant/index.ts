@@ -4,8 +4,8 @@ import { checkTxnRoutes } from './check-txn';
 import { checkoutEntryRoutes } from './checkout-entries';
 import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
-import { ledgerRoutes } from './ledger';
-import { ledgerPaths } from './ledger-openapi';
+import { bulkOperation } from './bulk';
+import { ledgerOperation } from './ledger';
 import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
 import { mandatePaths } from './mandates-openapi';
@@ -35,9 +35,10 @@ export const merchantModule: AudienceModule = {
     splitOperation,
     settlementListOperation,
     refundOperation,
+    ledgerOperation,
+    bulkOperation,
   ],
   routers: (deps) => [
-    ledgerRoutes(deps),
     qrRoutes(deps),
     transactURoutes(deps),
     checkoutEntryRoutes(deps),
@@ -48,7 +49,6 @@ export const merchantModule: AudienceModule = {
     ...qrPaths(),
     ...mandatePaths(),
     ...checkoutPaths(),
-    ...ledgerPaths(),
     ...legacyXmlPaths(),
     ...settlementPaths(),
   }),
