@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import { failureBody } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
 import { describeIssues } from './middleware/body';
-import { JsonText, Refusal, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
+import { JsonText, Refusal, selects, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
 import { respondWithPage } from './page-stream';
 
@@ -22,7 +22,12 @@ export function operationsRouter(operations: readonly DeclaredOperation[], deps:
   const router = new Router();
   for (const op of operations) {
     const limit = limitOf(op, deps);
-    router.register(op.path, [op.method.toUpperCase()], async (ctx: Context) => {
+    router.register(op.path, [op.method.toUpperCase()], async (ctx: Context, next: Next) => {
+      // A request another answers at this address goes on to its route.
+      if (!selects(op, ctx.query)) {
+        await next();
+        return;
+      }
       // What the error middleware (middleware/errors.ts) writes a thrown refusal in.
       ctx.state.operationEnvelope = op.envelope;
       await run(ctx, op, deps, limit);

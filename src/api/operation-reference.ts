@@ -1,5 +1,5 @@
 import type { EnvelopeDeclaration } from './audience';
-import type { DeclaredOperation } from './operation';
+import { selects, type DeclaredOperation } from './operation';
 import { operation } from './reference/operation';
 
 /** The OpenAPI path items of declared operations: the request is the body's schema (a signed form's fields), the security the scheme's. */
@@ -22,9 +22,8 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
 
 /**
  * The envelope of each operation's path, for errors raised before any route matched (a wrong
- * method): the same one the operation's own refusals speak.
+ * method): the same one the operation's own refusals speak, where the query selects it.
  */
 export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
-  const byPath = new Map(operations.map((op) => [op.path, op.envelope]));
-  return { kindOf: (path) => byPath.get(path) };
+  return { kindOf: (path, query) => operations.find((op) => op.path === path && selects(op, query))?.envelope };
 }

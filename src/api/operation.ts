@@ -19,6 +19,11 @@ import type { operation as referenceOperation } from './reference/operation';
 export interface Operation<B = unknown, P = Merchant> {
   method: 'get' | 'post';
   path: string;
+  /**
+   * Only the requests whose query parameter has one of these values, where other requests to the
+   * address are another's (Zaakpay's /transactU serves its checkout and its mandates by version).
+   */
+  selectedBy?: QuerySelector;
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
@@ -64,6 +69,18 @@ export interface SignedDataFormBody<B> extends BodyRules<B> {
 export interface SignedDataForm {
   data: string;
   checksum?: string;
+}
+
+export interface QuerySelector {
+  parameter: string;
+  values: readonly string[];
+}
+
+/** Whether a request of this query is the operation's own. */
+export function selects(op: { selectedBy?: QuerySelector }, query: Record<string, unknown>): boolean {
+  if (!op.selectedBy) return true;
+  const value = query[op.selectedBy.parameter];
+  return typeof value === 'string' && op.selectedBy.values.includes(value);
 }
 
 /** What the handler gets: the caller as authenticated, and the body as validated. */

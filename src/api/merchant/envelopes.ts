@@ -10,6 +10,7 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/api/paymentTransact/V8': 'checkout',
   '/api/paymentTransact/V7': 'checkout',
   '/transact': 'checkout',
+  // A version no operation selects (v=12 and 13 are the mandate operation's): refused in its shape.
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',
 };

@@ -8,7 +8,7 @@ import { bulkOperation } from './bulk';
 import { ledgerOperation } from './ledger';
 import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
-import { mandatePaths } from './mandates-openapi';
+import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
@@ -37,6 +37,7 @@ export const merchantModule: AudienceModule = {
     refundOperation,
     ledgerOperation,
     bulkOperation,
+    mandateOperation,
   ],
   routers: (deps) => [
     qrRoutes(deps),
@@ -47,7 +48,6 @@ export const merchantModule: AudienceModule = {
   ],
   paths: () => ({
     ...qrPaths(),
-    ...mandatePaths(),
     ...checkoutPaths(),
     ...legacyXmlPaths(),
     ...settlementPaths(),
