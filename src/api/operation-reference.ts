@@ -2,7 +2,10 @@ import type { EnvelopeDeclaration } from './audience';
 import { selects, type DeclaredOperation } from './operation';
 import { operation } from './reference/operation';
 
-/** The OpenAPI path items of declared operations: the request is the body's schema (a signed form's fields), the security the scheme's. */
+/**
+ * The OpenAPI path items of declared operations: the request is the body's schema (a signed form's
+ * fields), the security the scheme's.
+ */
 export function operationPaths(operations: readonly DeclaredOperation[]): Record<string, Record<string, object>> {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
