@@ -1,8 +1,15 @@
 import type { z } from 'zod';
 import type { Merchant } from '../domain/merchant';
-import { authenticateApiKey, authenticateHeaderChecksum, authenticateQrChecksum } from './middleware/authenticate';
+import { ApiError } from '../domain/api-errors';
+import {
+  authenticateApiKey,
+  authenticateFormChecksum,
+  authenticateHeaderChecksum,
+  authenticateQrChecksum,
+} from './middleware/authenticate';
 import { validate } from './middleware/body';
-import type { AuthScheme } from './operation';
+import { jsonObjectOrNull } from './middleware/form-body';
+import type { AuthScheme, HeadersAuthScheme, SignedDataForm } from './operation';
 
 /**
  * The authentication schemes operations share. Each reads from the body only what finding the
@@ -29,7 +36,7 @@ export function headerChecksum(
 }
 
 /** Header `X-API-Key`: any unrevoked key of the merchant, checked before the body is read. */
-export const apiKey: AuthScheme<Merchant> = {
+export const apiKey: HeadersAuthScheme<Merchant> = {
   security: [{ apiKey: [] }],
   from: 'headers',
   authenticate: (ctx, deps) => authenticateApiKey(ctx, deps.merchants, deps.now()),
@@ -64,3 +71,27 @@ export function signedQrFields(caller: z.ZodType<{ merchantIdentifier: string }>
     limitKey: (merchant) => merchant.merchantIdentifier,
   };
 }
+
+/**
+ * A signed form's field `checksum` = HMAC-SHA256 of the exact `data` text under the merchant's keys
+ * in force; the merchant is the one `data` names, read leniently: nothing of `data` is read strictly
+ * before the checksum has matched. Refusals are the catalogue's 401s (2010, 2012, 2011), and 2001
+ * for `data` that is not a JSON object.
+ */
+export const formDataChecksum: AuthScheme<Merchant> = {
+  bodySignature: 'formChecksum',
+  from: 'body',
+  async authenticate(_ctx, deps, { parsed }) {
+    const form = parsed as SignedDataForm;
+    if (!form.checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
+    const unread = jsonObjectOrNull(form.data);
+    if (!unread) throw new ApiError('malformedJson', 'the data field is not a JSON object');
+    // `data` that names no merchant cannot be signed by one.
+    const named = unread.merchantIdentifier;
+    if (typeof named !== 'string' || named.length === 0 || named.length > 64) {
+      throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
+    }
+    return authenticateFormChecksum(deps.merchants, named, form.data, form.checksum, deps.now());
+  },
+  limitKey: (merchant) => merchant.merchantIdentifier,
+};

@@ -1,24 +1,33 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import { failureBody } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
-import { describeIssues, parseJsonBody, readRawBody } from './middleware/body';
-import { JsonText, maxBodyBytes, Refusal, type DeclaredOperation, type OperationLimit } from './operation';
+import { describeIssues } from './middleware/body';
+import { JsonText, Refusal, selects, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
+import { contentOf, parseBody, readBody } from './operation-body';
+import { respondWithPage } from './page-stream';
 
 /**
  * Mounts declared operations on one router, each running the same steps in the same order: read the
- * exact bytes (415, 413), parse them strictly, authenticate, count the limit, validate the whole
- * body, and only then the handler (a scheme of the headers alone authenticates, and its limit
- * counts, before the body is read). Authentication comes before validation, so a caller without the
- * key learns nothing of the body's rules; a body valid at once (nearly every one) is parsed once.
+ * exact bytes (415, 413), parse them strictly (JSON, or a signed form whose `data` is parsed once
+ * authenticated: operation-body.ts), authenticate, count the limit, validate the whole body, and
+ * only then the handler. A scheme of the headers alone authenticates, and its limit counts, before
+ * the body is read, and its signature over the bytes, if any, is checked before they are parsed.
+ * Authentication comes before validation, so a caller without the key learns nothing of the body's
+ * rules; a body valid at once (nearly every one) is parsed once.
  */
 export function operationsRouter(operations: readonly DeclaredOperation[], deps: ApiDeps): Router {
   const router = new Router();
   for (const op of operations) {
     const limit = limitOf(op, deps);
-    router.register(op.path, [op.method.toUpperCase()], async (ctx: Context) => {
+    router.register(op.path, [op.method.toUpperCase()], async (ctx: Context, next: Next) => {
+      // A request another answers at this address goes on to its route.
+      if (!selects(op, ctx.query)) {
+        await next();
+        return;
+      }
       // What the error middleware (middleware/errors.ts) writes a thrown refusal in.
       ctx.state.operationEnvelope = op.envelope;
       await run(ctx, op, deps, limit);
@@ -38,19 +47,25 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const overByHeaders = byHeaders === undefined ? null : await counted(byHeaders, 'authenticated');
   if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, undefined);
 
-  const raw = await readRawBody(ctx, op.body.contentType, maxBodyBytes(op.body, deps.config));
-  const parsed = parseJsonBody(raw);
-  const checked = op.body.schema.safeParse(parsed);
+  const raw = await readBody(ctx, op.body, deps.config);
+  const unsigned = auth.from === 'headers' ? await auth.verifyBody?.(ctx, deps, byHeaders, raw) : null;
+  if (unsigned) return answerRefusal(ctx, op, unsigned, undefined);
+  const parsed = parseBody(op.body, raw);
+  // A JSON body is tried at once; a signed form's `data` is parsed only once its signer is known.
+  let checked = op.body.contentType === 'application/json' ? op.body.schema.safeParse(parsed) : undefined;
   let caller = byHeaders;
   if (auth.from === 'body') {
-    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked.success ? checked.data : undefined });
+    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked?.success ? checked.data : undefined });
     if (caller instanceof Refusal) return answerRefusal(ctx, op, caller, parsed);
     const overAuthenticated = await counted(caller, 'authenticated');
     if (overAuthenticated) return answerRefusal(ctx, op, overAuthenticated, parsed);
   }
+  checked ??= op.body.schema.safeParse(contentOf(op.body, parsed));
   if (!checked.success) {
     const issues = checked.error.issues;
-    if (op.body.invalid) return answerRefusal(ctx, op, op.body.invalid(issues), parsed);
+    const invalid = op.body.invalid?.(issues, parsed);
+    if (invalid instanceof ApiError) throw invalid;
+    if (invalid) return answerRefusal(ctx, op, invalid, parsed);
     throw new ApiError('validationFailed', describeIssues(issues));
   }
   const overValidated = await counted(caller, 'validated');
@@ -58,6 +73,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
 
   const answer = await op.handle({ caller, body: checked.data, parsed, ip: ctx.ip || null }, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, parsed);
+  if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof JsonText) ctx.type = 'application/json';
   ctx.body = answer instanceof JsonText ? answer.text : answer;
 }

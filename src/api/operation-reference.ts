@@ -1,8 +1,11 @@
 import type { EnvelopeDeclaration } from './audience';
-import type { DeclaredOperation } from './operation';
+import { selects, type DeclaredOperation } from './operation';
 import { operation } from './reference/operation';
 
-/** The OpenAPI path items of declared operations: the request is the body's schema, the security the scheme's. */
+/**
+ * The OpenAPI path items of declared operations: the request is the body's schema (a signed form's
+ * fields), the security the scheme's.
+ */
 export function operationPaths(operations: readonly DeclaredOperation[]): Record<string, Record<string, object>> {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
@@ -10,7 +13,9 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
     if (Object.hasOwn(item, op.method)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
     item[op.method] = operation({
       ...op.reference,
-      request: op.reference.request ?? op.body.schema,
+      ...(op.body.contentType === 'application/json'
+        ? { request: op.reference.request ?? op.body.schema }
+        : { in: 'form' as const, request: op.reference.request ?? op.body.form }),
       ...(op.auth.security ? { security: op.auth.security } : {}),
       ...(op.auth.bodySignature ? { bodySignature: op.auth.bodySignature } : {}),
     });
@@ -20,9 +25,8 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
 
 /**
  * The envelope of each operation's path, for errors raised before any route matched (a wrong
- * method): the same one the operation's own refusals speak.
+ * method): the same one the operation's own refusals speak, where the query selects it.
  */
 export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
-  const byPath = new Map(operations.map((op) => [op.path, op.envelope]));
-  return { kindOf: (path) => byPath.get(path) };
+  return { kindOf: (path, query) => operations.find((op) => op.path === path && selects(op, query))?.envelope };
 }

@@ -1,10 +1,12 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { ApiError } from '../domain/api-errors';
 import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
 import type { Issue } from './middleware/body';
+import type { PageShape } from './page-stream';
 import type { ApiFamily } from './middleware/rate-limit';
 import type { operation as referenceOperation } from './reference/operation';
 
@@ -17,6 +19,11 @@ import type { operation as referenceOperation } from './reference/operation';
 export interface Operation<B = unknown, P = Merchant> {
   method: 'get' | 'post';
   path: string;
+  /**
+   * Only the requests whose query parameter has one of these values, where other requests to the
+   * address are another's (Zaakpay's /transactU serves its checkout and its mandates by version).
+   */
+  selectedBy?: QuerySelector;
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
@@ -30,21 +37,57 @@ export interface Operation<B = unknown, P = Merchant> {
   handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
 }
 
-export interface OperationBody<B> {
-  contentType: 'application/json';
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B>;
+
+interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
   /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
   maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
-  /** How an invalid body is answered when not with the catalogue's validationFailed (a coded answer of the API's own). */
-  invalid?: (issues: readonly Issue[]) => Refusal;
+  /**
+   * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
+   * of the API's own, or the catalogue's error of the field that failed (thrown).
+   */
+  invalid?: (issues: readonly Issue[], parsed: unknown) => Refusal | ApiError;
+}
+
+/** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
+export interface JsonBody<B> extends BodyRules<B> {
+  contentType: 'application/json';
+}
+
+/**
+ * Zaakpay's signed form: fields `data` (JSON text) and `checksum` over that exact text. The form is
+ * read and checked with `form` before authentication (what the scheme sees as the body parsed);
+ * `data` is parsed strictly, and validated with `schema`, only once the caller is authenticated.
+ */
+export interface SignedDataFormBody<B> extends BodyRules<B> {
+  contentType: 'application/x-www-form-urlencoded';
+  form: z.ZodType<SignedDataForm>;
+}
+
+export interface SignedDataForm {
+  data: string;
+  checksum?: string;
+}
+
+export interface QuerySelector {
+  parameter: string;
+  values: readonly string[];
+}
+
+/** Whether a request of this query is the operation's own. */
+export function selects(op: { selectedBy?: QuerySelector }, query: Record<string, unknown>): boolean {
+  if (!op.selectedBy) return true;
+  const value = query[op.selectedBy.parameter];
+  return typeof value === 'string' && op.selectedBy.values.includes(value);
 }
 
 /** What the handler gets: the caller as authenticated, and the body as validated. */
 export interface OperationRequest<B, P> {
   caller: P;
   body: B;
-  /** The body as parsed, before validation (what an answer echoes as it was sent). */
+  /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
 }
@@ -65,8 +108,16 @@ export interface AuthInput {
 export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
   (
     | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
-    | { from: 'headers'; authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal> }
+    | {
+        from: 'headers';
+        authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal>;
+        /** A signature over the exact bytes, checked once they are read and before they are parsed. */
+        verifyBody?(ctx: Context, deps: ApiDeps, caller: P, raw: Buffer): Promise<Refusal | null>;
+      }
   );
+
+/** A scheme of the headers alone (e.g. an API key), to declare one that also verifies the bytes. */
+export type HeadersAuthScheme<P = Merchant> = Extract<AuthScheme<P>, { from: 'headers' }>;
 
 interface AuthSchemeStatement<P> {
   security?: Record<string, string[]>[];
@@ -106,12 +157,32 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** An answer streamed from a store cursor as it is read (page-stream.ts): a page of up to `shape.pageSize` records. */
+export class StreamedPage<T> {
+  constructor(
+    readonly cursor: AsyncIterable<T> & { close(): Promise<void> },
+    readonly shape: PageShape<T>,
+  ) {}
+}
+
 /** An operation of any body and caller, as a module lists them. */
 export type DeclaredOperation = Operation<unknown, unknown>;
 
 /** Declares an operation, its body's type inferred from its schema. */
 export function defineOperation<B, P = Merchant>(o: Operation<B, P>): Operation<B, P> {
   return o;
+}
+
+/**
+ * What an operation keeps across its requests (e.g. where each walk of pages stopped): built once
+ * per app, from the deps the app serves every request with.
+ */
+export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
+  const built = new WeakMap<ApiDeps, T>();
+  return (deps) => {
+    if (!built.has(deps)) built.set(deps, build(deps));
+    return built.get(deps) as T;
+  };
 }
 
 /** The bytes its body may have under `config`. */

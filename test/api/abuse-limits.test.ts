@@ -113,6 +113,25 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
   });
 
+  it('per address: the refund refusals (189 and 180, answered HTTP 200) count', async () => {
+    const address = '198.51.100.35';
+    const data = JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, orderDetail: { orderId: 'abuse-4' } });
+    const refund = (fields: Record<string, string>) =>
+      fetch(`${gw.baseUrl}/updateTxn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(address) },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await refund(i % 2 === 0 ? { data } : { data, checksum: 'f'.repeat(64) });
+      assert.equal(res.status, 200, `failure ${i + 1}`);
+      codes.push(((await res.json()) as { responseCode: string }).responseCode);
+    }
+    assert.deepEqual(codes, ['189', '180', '189', '180', '189']);
+    assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+  });
+
   it('per address: the checkout entries alone (180 and 101, answered HTTP 200) count', async () => {
     const address = '198.51.100.32';
     const form = (fields: Record<string, string>) => ({

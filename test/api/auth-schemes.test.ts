@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { z } from 'zod';
 import { ApiError } from '../../src/domain/api-errors';
-import { apiKeyAuth, authenticateFormChecksum, authenticateQrChecksum } from '../../src/api/middleware/authenticate';
+import { authenticateApiKey, authenticateFormChecksum, authenticateQrChecksum } from '../../src/api/middleware/authenticate';
 import { readJson, readRawBody } from '../../src/api/middleware/body';
 import { errorEnvelope } from '../../src/api/middleware/errors';
 import { createLogger } from '../../src/logger';
@@ -73,15 +73,11 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
       reached.push({ route: 'mandate', merchantIdentifier: merchant.merchantIdentifier, data });
       ctx.body = { success: true, data: { merchantIdentifier: merchant.merchantIdentifier } };
     });
-    router.get(
-      '/whoami',
-      apiKeyAuth(merchants, () => new Date()),
-      (ctx) => {
-        const merchantIdentifier = (ctx.state.merchant as { merchantIdentifier: string }).merchantIdentifier;
-        reached.push({ route: 'whoami', merchantIdentifier });
-        ctx.body = { success: true, data: { merchantIdentifier, name: (ctx.state.merchant as { name: string }).name } };
-      },
-    );
+    router.get('/whoami', async (ctx) => {
+      const merchant = await authenticateApiKey(ctx, merchants, new Date());
+      reached.push({ route: 'whoami', merchantIdentifier: merchant.merchantIdentifier });
+      ctx.body = { success: true, data: { merchantIdentifier: merchant.merchantIdentifier, name: merchant.name } };
+    });
 
     const app = new Koa();
     app.use(errorEnvelope(createLogger('silent')));

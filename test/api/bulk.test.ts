@@ -177,6 +177,11 @@ describe('Bulk transactions: POST /api/v1/fetchtxn', function () {
     const wrong = await fetchTxn(gw, merchant.apiKey, body, 'not-the-secret-key');
     assert.equal(wrong.status, 401);
     assert.equal(wrong.json.message.code, '2011');
+    // The signature is checked over the bytes before they are parsed: a wrongly signed body that is not JSON is 401 too.
+    const unsignedGarbage = await fetchTxn(gw, merchant.apiKey, '{"txnDate":', 'not-the-secret-key');
+    assert.deepEqual([unsignedGarbage.status, unsignedGarbage.json.message.code], [401, '2011'], unsignedGarbage.text);
+    const signedGarbage = await fetchTxn(gw, merchant.apiKey, '{"txnDate":', merchant.secretKey);
+    assert.deepEqual([signedGarbage.status, signedGarbage.json.message.code], [400, '100'], signedGarbage.text);
   });
 
   describe('bad input: 400 with code 100 "Validation Failed", never a 500', () => {

@@ -431,6 +431,24 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       await refused(await transactU(gw.baseUrl, merchant, data, { v: '11' }), 400, '2009', orderId);
     });
 
+    it('one address, each version its own: another content type is 415 in the mandate shape (v=12, 13), the checkout shape (v=8)', async () => {
+      const json = (v: string) => request(`${gw.baseUrl}/transactU?v=${v}`, { body: { data: '{}' } });
+      for (const v of ['12', '13']) await refused(await json(v), 415, '2003');
+      // v=8 is the custom checkout's: its refusal, in its own shape.
+      const checkout = await json('8');
+      const checkoutShape = [
+        'responseCode',
+        'responseDescription',
+        'doRedirect',
+        'orderDetail',
+        'paymentInstrument',
+        'paymentMode',
+        'bankPostData',
+      ];
+      assert.deepEqual(Object.keys(checkout.json), checkoutShape, checkout.text);
+      assert.match(checkout.json.responseDescription, /Unsupported content type/, checkout.text);
+    });
+
     it('a malformed form: a field twice, bad percent-encoding, no data: 400', async () => {
       const { orderId, data } = fresh();
       const text = encodeURIComponent(JSON.stringify(data));

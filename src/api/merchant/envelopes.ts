@@ -10,9 +10,9 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/api/paymentTransact/V8': 'checkout',
   '/api/paymentTransact/V7': 'checkout',
   '/transact': 'checkout',
+  // A version no operation selects (v=12 and 13 are the mandate operation's): refused in its shape.
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',
-  '/updateTxn': 'refund',
 };
 
 export const merchantEnvelopes: EnvelopeDeclaration = {
@@ -25,7 +25,7 @@ export const merchantEnvelopes: EnvelopeDeclaration = {
    * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
    * (never a 500), the bulk API every invalid request with 100 "Validation Failed".
    */
-  // The ledger's field codes (1026-1031) are chosen by its route, which knows which field failed.
+  // The ledger's field codes (1026-1031) are chosen by its operation (body.invalid), which knows which field failed.
   familyErrors: {
     '/api/v1/ledger': {
       internal: 'ledgerGenericFailure',

@@ -4,16 +4,15 @@ import { checkTxnRoutes } from './check-txn';
 import { checkoutEntryRoutes } from './checkout-entries';
 import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
-import { ledgerRoutes } from './ledger';
-import { ledgerPaths } from './ledger-openapi';
+import { bulkOperation } from './bulk';
+import { ledgerOperation } from './ledger';
 import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
-import { mandatePaths } from './mandates-openapi';
+import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation, qrRoutes } from './qr';
 import { qrPaths } from './qr-openapi';
-import { refundRoutes } from './refunds';
-import { refundPaths } from './refunds-openapi';
+import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
@@ -35,11 +34,13 @@ export const merchantModule: AudienceModule = {
     settlementReportOperation,
     splitOperation,
     settlementListOperation,
+    refundOperation,
+    ledgerOperation,
+    bulkOperation,
+    mandateOperation,
   ],
   routers: (deps) => [
-    ledgerRoutes(deps),
     qrRoutes(deps),
-    refundRoutes(deps),
     transactURoutes(deps),
     checkoutEntryRoutes(deps),
     checkTxnRoutes(deps),
@@ -47,10 +48,7 @@ export const merchantModule: AudienceModule = {
   ],
   paths: () => ({
     ...qrPaths(),
-    ...refundPaths(),
-    ...mandatePaths(),
     ...checkoutPaths(),
-    ...ledgerPaths(),
     ...legacyXmlPaths(),
     ...settlementPaths(),
   }),

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { decryptPayerVpa } from '../../domain/payer-vpa';
 import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
@@ -7,34 +6,26 @@ import { notifyMandate } from '../../usecases/notify-mandate';
 import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
 import { mandateResponse } from '../mandate-response';
-import { authenticateFormChecksum } from '../middleware/authenticate';
-import { parseJsonBody, readRawBody, validate } from '../middleware/body';
-import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
-import { mandateDataSchema, mandateFormSchema, type MandateData } from '../schemas/mandates';
+import { defineOperation } from '../operation';
+import { formDataChecksum } from '../operation-auth';
+import { mandateDataSchema, mandateFormSchema, SUPPORTED_MANDATE_VERSIONS, type MandateData } from '../schemas/mandates';
+import { transactUReference } from './mandates-openapi';
 
 /**
- * POST /transactU?v=12|13 (routed here by transact-u.ts): mandate create, notify and execute. Form
- * fields `data` (JSON text) and `checksum`; nothing of `data` is read strictly, nor payerVpa
- * decrypted, before the checksum has authenticated the merchant.
+ * POST /transactU?v=12|13: mandate create, notify and execute (v=8, the custom checkout, is
+ * transact-u.ts's). Form fields `data` (JSON text) and `checksum`; nothing of `data` is read
+ * strictly, nor payerVpa decrypted, before the checksum has authenticated the merchant.
  */
-export function mandateRequest(deps: ApiDeps) {
-  return async (ctx: Context) => {
-    const form = validate(
-      mandateFormSchema,
-      parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
-    );
-    if (!form.checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
-    const unread = jsonObjectOrNull(form.data);
-    if (!unread) throw new ApiError('malformedJson', 'the data field is not a JSON object');
-    // `data` that names no merchant cannot be signed by one.
-    const named = unread.merchantIdentifier;
-    if (typeof named !== 'string' || named.length === 0 || named.length > 64) {
-      throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
-    }
-    const merchant = await authenticateFormChecksum(deps.merchants, named, form.data, form.checksum, deps.now());
-    await deps.rateLimit.consume(ctx, 'mandates', merchant.merchantIdentifier);
-
-    const data = validate(mandateDataSchema, parseJsonBody(Buffer.from(form.data, 'utf8')));
+export const mandateOperation = defineOperation({
+  method: 'post',
+  path: '/transactU',
+  selectedBy: { parameter: 'v', values: SUPPORTED_MANDATE_VERSIONS },
+  envelope: 'mandate',
+  auth: formDataChecksum,
+  body: { contentType: 'application/x-www-form-urlencoded', form: mandateFormSchema, schema: mandateDataSchema },
+  limit: 'mandates',
+  reference: transactUReference,
+  async handle({ caller: merchant, body: data }, deps) {
     const privateKeyPem = await deps.merchants.privateKeyPem(merchant.merchantIdentifier, data.encryptionKeyId);
     if (!privateKeyPem) throw new ApiError('unknownEncryptionKey');
     let payerVpa: string;
@@ -43,9 +34,9 @@ export function mandateRequest(deps: ApiDeps) {
     } catch {
       throw new ApiError('payerVpaUndecryptable'); // one answer, whatever went wrong
     }
-    ctx.body = mandateResponse(data, await answer(deps, data, payerVpa, merchant));
-  };
-}
+    return mandateResponse(data, await answer(deps, data, payerVpa, merchant));
+  },
+});
 
 /** The action's use case, given the request in the use case's terms. */
 function answer(deps: ApiDeps, data: MandateData, payerVpa: string, merchant: Merchant): Promise<MandateAnswer> {

@@ -1,57 +1,89 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { checksumMatches } from '../../domain/checksum';
+import type { Merchant } from '../../domain/merchant';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
-import type { ApiDeps } from '../deps';
-import { authenticationFailed } from '../middleware/abuse-limits';
 import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
-import { parseJsonBody, readRawBody, validate } from '../middleware/body';
-import { jsonObjectOrNull, parseFormBody } from '../middleware/form-body';
+import { jsonObjectOrNull } from '../middleware/form-body';
+import { defineOperation, Refusal, type AuthScheme, type SignedDataForm } from '../operation';
 import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
+import { refundReference } from './refunds-openapi';
 
-/** POST /updateTxn: Zaakpay's Update/Refund API, form fields `data` and `checksum`. */
-export function refundRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post('/updateTxn', async (ctx) => {
-    const form = validate(
-      updateTxnFormSchema,
-      parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES)),
-    );
-    const data = jsonObjectOrNull(form.data);
-    const merchantIdentifier = typeof data?.merchantIdentifier === 'string' ? data.merchantIdentifier : null;
-    const orderId = readOrderId(data);
-    // Every answer is HTTP 200 with Zaakpay's code, refusals included, as Zaakpay answers.
-    const answer = (key: RefundResponseKey, merchantRefId: string | null = null) => {
-      respond(ctx, { merchantIdentifier, orderId, key, merchantRefId });
-    };
-    const unauthenticated = (key: RefundResponseKey) => {
-      authenticationFailed(ctx);
-      answer(key);
-    };
+/** What every answer echoes of the request as sent: `data`'s merchant and order id, read leniently. */
+interface Echo {
+  merchantIdentifier: string | null;
+  orderId: string | null;
+}
 
-    // Authentication first: until the checksum matches, nothing of `data` is validated.
-    if (!form.checksum) return unauthenticated('checksumBlank');
-    // `data` that names no merchant cannot be signed by one: its checksum matches nothing.
+function echoOf(form: SignedDataForm): Echo {
+  const data = jsonObjectOrNull(form.data);
+  const merchantIdentifier = typeof data?.merchantIdentifier === 'string' ? data.merchantIdentifier : null;
+  const orderId = (data as { orderDetail?: { orderId?: unknown } } | null)?.orderDetail?.orderId;
+  return { merchantIdentifier, orderId: typeof orderId === 'string' && orderId.length <= 64 ? orderId : null };
+}
+
+/** Zaakpay's Update/Refund answer, always HTTP 200, refusals included, as Zaakpay answers. */
+function refundAnswer(echo: Echo, code: string, description: string, merchantRefId: string | null) {
+  return {
+    merchantIdentifier: echo.merchantIdentifier,
+    orderDetail: echo.orderId === null ? null : { orderId: echo.orderId },
+    responseCode: code,
+    responseDescription: description,
+    merchantRefId,
+  };
+}
+
+const coded = (key: RefundResponseKey, merchantRefId: string | null, echo: Echo) =>
+  refundAnswer(echo, RefundResponse[key].code, RefundResponse[key].description, merchantRefId);
+
+/** A blank or wrong checksum: Zaakpay's code, counted as a failed authentication. */
+function unauthenticated(key: 'checksumBlank' | 'checksumMismatch'): Refusal {
+  return new Refusal(RefundResponse[key].code, RefundResponse[key].description, 200, true);
+}
+
+/**
+ * Form field `checksum` = HMAC-SHA256 of the exact `data` text under the merchant's keys in force;
+ * the merchant is the one `data` names, read leniently: nothing of `data` is validated before the
+ * checksum has matched. `data` that names no merchant cannot be signed by one: its checksum matches nothing.
+ */
+const signedData: AuthScheme<Merchant> = {
+  bodySignature: 'formChecksum',
+  from: 'body',
+  async authenticate(_ctx, deps, { parsed }) {
+    const form = parsed as SignedDataForm;
+    const checksum = form.checksum;
+    if (!checksum) return unauthenticated('checksumBlank');
+    const { merchantIdentifier } = echoOf(form);
     if (!merchantIdentifier || merchantIdentifier.length > 64) return unauthenticated('checksumMismatch');
     const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
-    const checksum = form.checksum;
     if (
       !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, form.data, checksum)))
     )
       return unauthenticated('checksumMismatch');
-    await deps.rateLimit.consume(ctx, 'refunds', merchant.merchantIdentifier);
+    return merchant;
+  },
+  limitKey: (merchant) => merchant.merchantIdentifier,
+};
 
-    // Authenticated: now read `data` as strictly as every JSON body (a key given twice is refused).
-    const body = validate(updateTxnDataSchema, parseJsonBody(Buffer.from(form.data, 'utf8')));
+/** POST /updateTxn: Zaakpay's Update/Refund API, form fields `data` and `checksum`. */
+export const refundOperation = defineOperation({
+  method: 'post',
+  path: '/updateTxn',
+  envelope: 'refund',
+  auth: signedData,
+  // Once authenticated, `data` is read as strictly as every JSON body (a key given twice is refused).
+  body: { contentType: 'application/x-www-form-urlencoded', form: updateTxnFormSchema, schema: updateTxnDataSchema },
+  limit: 'refunds',
+  reference: refundReference,
+  refusalBody: (refusal, parsed) => refundAnswer(echoOf(parsed as SignedDataForm), refusal.code, refusal.text, null),
+  async handle({ caller: merchant, body, parsed }, deps) {
+    const form = parsed as SignedDataForm;
     const problem = refundRequestProblem(body.updateDesired, body.updateReason);
-    if (problem) return answer(problem, body.merchantRefId ?? null);
+    if (problem) return coded(problem, body.merchantRefId ?? null, echoOf(form));
     const updateDesired = body.updateDesired as UpdateDesired;
     if (updateDesired === '22' && body.orderDetail.amount === undefined) {
       throw new ApiError('validationFailed', 'orderDetail.amount is required for a partial refund (22)');
     }
-
     const result = await startRefund(startRefundDeps(deps), {
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: body.orderDetail.orderId,
@@ -64,27 +96,6 @@ export function refundRoutes(deps: ApiDeps): Router {
         ? { merchantRefId: body.merchantRefId }
         : { signedRequest: { entry: 'updateTxn' as const, signedText: form.data } }),
     });
-    answer(result.response, result.merchantRefId);
-  });
-  return router;
-}
-
-function respond(
-  ctx: Context,
-  r: { merchantIdentifier: string | null; orderId: string | null; key: RefundResponseKey; merchantRefId: string | null },
-) {
-  const code = RefundResponse[r.key];
-  ctx.body = {
-    merchantIdentifier: r.merchantIdentifier,
-    orderDetail: r.orderId === null ? null : { orderId: r.orderId },
-    responseCode: code.code,
-    responseDescription: code.description,
-    merchantRefId: r.merchantRefId,
-  };
-}
-
-/** The order id as sent, for echoing in answers given before the body is validated. */
-function readOrderId(data: unknown): string | null {
-  const orderId = (data as { orderDetail?: { orderId?: unknown } } | null)?.orderDetail?.orderId;
-  return typeof orderId === 'string' && orderId.length <= 64 ? orderId : null;
-}
+    return coded(result.response, result.merchantRefId, echoOf(form));
+  },
+});

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
 import { hashApiKey } from '../../domain/secrets';
@@ -95,12 +95,4 @@ export async function authenticateApiKey(ctx: Context, merchants: MerchantReposi
   const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), at) : null;
   if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
   return merchant;
-}
-
-/** authenticateApiKey as middleware; sets ctx.state.merchant. */
-export function apiKeyAuth(merchants: MerchantRepository, now: () => Date) {
-  return async (ctx: Context, next: Next) => {
-    ctx.state.merchant = await authenticateApiKey(ctx, merchants, now());
-    await next();
-  };
 }
