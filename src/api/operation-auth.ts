@@ -3,12 +3,11 @@ import type { Merchant } from '../domain/merchant';
 import { ApiError } from '../domain/api-errors';
 import {
   authenticateApiKey,
-  authenticateFormChecksum,
+  checkSignedForm,
   authenticateHeaderChecksum,
   authenticateQrChecksum,
 } from './middleware/authenticate';
 import { validate } from './middleware/body';
-import { jsonObjectOrNull } from './middleware/form-body';
 import type { AuthScheme, HeadersAuthScheme, SignedDataForm } from './operation';
 
 /**
@@ -73,25 +72,26 @@ export function signedQrFields(caller: z.ZodType<{ merchantIdentifier: string }>
 }
 
 /**
- * A signed form's field `checksum` = HMAC-SHA256 of the exact `data` text under the merchant's keys
- * in force; the merchant is the one `data` names, read leniently: nothing of `data` is read strictly
- * before the checksum has matched. Refusals are the catalogue's 401s (2010, 2012, 2011), and 2001
- * for `data` that is not a JSON object.
+ * A signed form (`data` + `checksum`, checkSignedForm). Refusals are the catalogue's 401s (2010,
+ * 2012, 2011), and 2001 for `data` that is not a JSON object.
  */
 export const formDataChecksum: AuthScheme<Merchant> = {
   bodySignature: 'formChecksum',
   from: 'body',
   async authenticate(_ctx, deps, { parsed }) {
-    const form = parsed as SignedDataForm;
-    if (!form.checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
-    const unread = jsonObjectOrNull(form.data);
-    if (!unread) throw new ApiError('malformedJson', 'the data field is not a JSON object');
-    // `data` that names no merchant cannot be signed by one.
-    const named = unread.merchantIdentifier;
-    if (typeof named !== 'string' || named.length === 0 || named.length > 64) {
-      throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
+    const check = await checkSignedForm(deps.merchants, parsed as SignedDataForm, deps.now());
+    switch (check.kind) {
+      case 'noChecksum':
+        throw new ApiError('checksumMissing', 'send the checksum form field');
+      case 'notJson':
+        throw new ApiError('malformedJson', 'the data field is not a JSON object');
+      case 'noMerchant':
+        throw new ApiError('unknownMerchant', 'data names no merchantIdentifier');
+      case 'mismatch':
+        throw new ApiError('checksumMismatch', undefined, check.merchantIdentifier);
+      case 'signed':
+        return check.merchant;
     }
-    return authenticateFormChecksum(deps.merchants, named, form.data, form.checksum, deps.now());
   },
   limitKey: (merchant) => merchant.merchantIdentifier,
 };

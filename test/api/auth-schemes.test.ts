@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { z } from 'zod';
-import { ApiError } from '../../src/domain/api-errors';
-import { authenticateApiKey, authenticateFormChecksum, authenticateQrChecksum } from '../../src/api/middleware/authenticate';
+import { authenticateApiKey, authenticateQrChecksum } from '../../src/api/middleware/authenticate';
+import type { ApiDeps } from '../../src/api/deps';
+import { Refusal } from '../../src/api/operation';
+import { formDataChecksum } from '../../src/api/operation-auth';
 import { readJson, readRawBody } from '../../src/api/middleware/body';
 import { errorEnvelope } from '../../src/api/middleware/errors';
 import { createLogger } from '../../src/logger';
@@ -56,20 +58,14 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
       const raw = await readRawBody(ctx, 'application/x-www-form-urlencoded', MAX_BODY_BYTES);
       const form = new URLSearchParams(raw.toString('utf8'));
       const data = form.get('data') ?? '';
-      let merchantIdentifier: unknown;
-      try {
-        merchantIdentifier = (JSON.parse(data) as { merchantIdentifier?: unknown }).merchantIdentifier;
-      } catch (e) {
-        throw new ApiError('malformedJson', (e as Error).message);
-      }
-      if (typeof merchantIdentifier !== 'string') throw new ApiError('validationFailed', 'data.merchantIdentifier');
-      const merchant = await authenticateFormChecksum(
-        merchants,
-        merchantIdentifier,
-        data,
-        form.get('checksum') ?? undefined,
-        new Date(),
-      );
+      // The mandate API's own scheme, as its operation runs it.
+      const deps = { merchants, now: () => new Date() } as unknown as ApiDeps;
+      const merchant = await formDataChecksum.authenticate(ctx, deps, {
+        raw,
+        parsed: { data, checksum: form.get('checksum') ?? '' },
+        valid: undefined,
+      });
+      if (merchant instanceof Refusal) throw new Error('the mandate scheme refuses only by throwing');
       reached.push({ route: 'mandate', merchantIdentifier: merchant.merchantIdentifier, data });
       ctx.body = { success: true, data: { merchantIdentifier: merchant.merchantIdentifier } };
     });

@@ -1,9 +1,8 @@
 import { ApiError } from '../../domain/api-errors';
-import { checksumMatches } from '../../domain/checksum';
 import type { Merchant } from '../../domain/merchant';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
-import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
+import { checkSignedForm } from '../middleware/authenticate';
 import { jsonObjectOrNull } from '../middleware/form-body';
 import { defineOperation, Refusal, type AuthScheme, type SignedDataForm } from '../operation';
 import { updateTxnDataSchema, updateTxnFormSchema } from '../schemas/refunds';
@@ -42,25 +41,16 @@ function unauthenticated(key: 'checksumBlank' | 'checksumMismatch'): Refusal {
 }
 
 /**
- * Form field `checksum` = HMAC-SHA256 of the exact `data` text under the merchant's keys in force;
- * the merchant is the one `data` names, read leniently: nothing of `data` is validated before the
- * checksum has matched. `data` that names no merchant cannot be signed by one: its checksum matches nothing.
+ * A signed form (`data` + `checksum`, checkSignedForm), refused as Zaakpay's Update API refuses:
+ * 189 without a checksum, 180 for any other failure (data naming no merchant cannot be signed by one).
  */
 const signedData: AuthScheme<Merchant> = {
   bodySignature: 'formChecksum',
   from: 'body',
   async authenticate(_ctx, deps, { parsed }) {
-    const form = parsed as SignedDataForm;
-    const checksum = form.checksum;
-    if (!checksum) return unauthenticated('checksumBlank');
-    const { merchantIdentifier } = echoOf(form);
-    if (!merchantIdentifier || merchantIdentifier.length > 64) return unauthenticated('checksumMismatch');
-    const merchant = await requireMerchant(deps.merchants, merchantIdentifier);
-    if (
-      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, form.data, checksum)))
-    )
-      return unauthenticated('checksumMismatch');
-    return merchant;
+    const check = await checkSignedForm(deps.merchants, parsed as SignedDataForm, deps.now());
+    if (check.kind === 'signed') return check.merchant;
+    return unauthenticated(check.kind === 'noChecksum' ? 'checksumBlank' : 'checksumMismatch');
   },
   limitKey: (merchant) => merchant.merchantIdentifier,
 };

@@ -4,6 +4,7 @@ import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/c
 import { hashApiKey } from '../../domain/secrets';
 import type { Merchant } from '../../domain/merchant';
 import type { MerchantRepository } from '../../store/merchant-repository';
+import { jsonObjectOrNull } from './form-body';
 
 /**
  * The contract's four ways a merchant proves who it is. Each returns the merchant or throws the
@@ -72,19 +73,33 @@ export async function authenticateQrChecksum(
   return merchant;
 }
 
-/** Mandates: form field `checksum` over the exact `data` string as received. */
-export async function authenticateFormChecksum(
+/** What checking a signed form (`data` + `checksum`) found; each API answers each outcome with its own code. */
+export type SignedFormCheck =
+  | { kind: 'noChecksum' }
+  | { kind: 'notJson' }
+  | { kind: 'noMerchant' }
+  | { kind: 'mismatch'; merchantIdentifier: string }
+  | { kind: 'signed'; merchant: Merchant };
+
+/**
+ * A signed form's field `checksum` = HMAC-SHA256 of the exact `data` text under the merchant's keys
+ * in force; the merchant is the one `data` names, read leniently: nothing of `data` is read strictly
+ * before the checksum has matched. `data` that names no merchant cannot be signed by one.
+ */
+export async function checkSignedForm(
   merchants: MerchantRepository,
-  merchantIdentifier: string,
-  data: string,
-  checksum: string | undefined,
+  form: { data: string; checksum?: string },
   at: Date,
-): Promise<Merchant> {
-  if (!checksum) throw new ApiError('checksumMissing', 'send the checksum form field');
-  const merchant = await requireMerchant(merchants, merchantIdentifier);
-  if (!(await verifiedWithKeysInForce(merchants, merchant, at, (keys) => checksumMatches(keys, data, checksum))))
-    throw new ApiError('checksumMismatch', undefined, merchantIdentifier);
-  return merchant;
+): Promise<SignedFormCheck> {
+  const checksum = form.checksum;
+  if (!checksum) return { kind: 'noChecksum' };
+  const unread = jsonObjectOrNull(form.data);
+  if (!unread) return { kind: 'notJson' };
+  const named = unread.merchantIdentifier;
+  if (typeof named !== 'string' || named.length === 0 || named.length > 64) return { kind: 'noMerchant' };
+  const merchant = await requireMerchant(merchants, named);
+  const signed = await verifiedWithKeysInForce(merchants, merchant, at, (keys) => checksumMatches(keys, form.data, checksum));
+  return signed ? { kind: 'signed', merchant } : { kind: 'mismatch', merchantIdentifier: named };
 }
 
 /** Ledger, bulk and payment links: header `X-API-Key`. */
