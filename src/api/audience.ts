@@ -61,8 +61,8 @@ export interface AudienceModule {
 }
 
 export interface EnvelopeDeclaration {
-  /** The kind for a path (trailing slashes removed) and its query, or undefined for the default. */
+  /** The kind for a path (lower-cased, trailing slashes removed) and its query, or undefined for the default. */
   kindOf(path: string, query: Record<string, unknown>): EnvelopeKind | undefined;
-  /** Per path: the error a contract reports instead of a catalogue error (e.g. the ledger's 1036 for any 500). */
+  /** Per path (lower-cased): the error a contract reports instead of a catalogue error (e.g. the ledger's 1036 for any 500). */
   familyErrors?: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>>;
 }

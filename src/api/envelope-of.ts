@@ -14,7 +14,8 @@ const declarations = AUDIENCES.flatMap((m) => [
   ...(m.envelope ? [m.envelope] : []),
 ]);
 
-const trimmed = (rawPath: string) => rawPath.replace(/\/+$/, '');
+/** As the router matches (case-insensitive, a trailing slash allowed): `/TransactU` is `/transactU`'s address. */
+const trimmed = (rawPath: string) => rawPath.replace(/\/+$/, '').toLowerCase();
 
 export function envelopeFor(ctx: { path: string; query: Record<string, unknown> }): EnvelopeKind {
   return kindOf(trimmed(ctx.path), ctx.query);

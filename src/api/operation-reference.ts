@@ -28,5 +28,5 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
  * method): the same one the operation's own refusals speak, where the query selects it.
  */
 export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
-  return { kindOf: (path, query) => operations.find((op) => op.path === path && selects(op, query))?.envelope };
+  return { kindOf: (path, query) => operations.find((op) => op.path.toLowerCase() === path && selects(op, query))?.envelope };
 }

@@ -78,6 +78,21 @@ describe('HTTP edge: strict input, 405 Allow, Node-level errors in the envelope'
     assert.deepEqual([put.status, put.headers.get('allow'), put.json.message.code], [405, 'POST', '2041']);
   });
 
+  it("an address in other capitals, which the router reaches, speaks that address's envelope and codes", async () => {
+    const status = await request(`${gw.baseUrl}/API/Payments/V1/STATUS`, { method: 'GET' });
+    assert.deepEqual([status.status, status.json], [405, { status: false, message: { code: 2041, text: 'Method not allowed' } }]);
+    const ledger = await request(`${gw.baseUrl}/API/V1/LEDGER`, { body: '{}' });
+    assert.deepEqual(
+      [ledger.status, ledger.json],
+      [401, { success: false, message: { code: '100', text: 'API key value can not be empty.' } }],
+      "the ledger's own code for a missing key, not the catalogue's 2013",
+    );
+    const checkTxn = await request(`${gw.baseUrl}/CHECKTXN?v=5`, { method: 'GET' });
+    const plain = await request(`${gw.baseUrl}/checkTxn?v=5`, { method: 'GET' });
+    assert.equal(checkTxn.status, plain.status);
+    assert.deepEqual(checkTxn.json, plain.json, "/CHECKTXN answers in /checkTxn's shape");
+  });
+
   it('answers headers over 16 KB with 431 in the envelope of the path', async () => {
     const big = 'x'.repeat(20_000);
     const status = await rawExchange(gw.baseUrl, [`POST /api/payments/v1/status HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`]);

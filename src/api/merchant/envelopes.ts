@@ -15,11 +15,13 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/checkTxn': 'checkTxn',
 };
 
+const BY_LOWER_CASE_PATH = new Map(Object.entries(BY_PATH).map(([path, kind]) => [path.toLowerCase(), kind]));
+
 export const merchantEnvelopes: EnvelopeDeclaration = {
   kindOf(path, query) {
-    if (path === '/transactU' && query.v === '8') return 'checkout';
+    if (path === '/transactu' && query.v === '8') return 'checkout';
     if (path.startsWith('/pl/api/')) return 'paylink';
-    return BY_PATH[path];
+    return BY_LOWER_CASE_PATH.get(path);
   },
   /**
    * APIs whose contract fixes their own codes: the ledger answers every unexpected failure with 1036
