@@ -5,6 +5,7 @@ import jsQR from 'jsqr';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { checkStatus, request } from '../support/http';
+import { v8Data } from '../support/checkout';
 import { startReceiver } from '../support/receiver';
 import { createData, encryptVpa, istAt, istDate, notifyData, transactU, type VpaPadding } from '../support/mandates';
 
@@ -429,6 +430,18 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       const { orderId, data } = fresh();
       await refused(await transactU(gw.baseUrl, merchant, data, { v: null }), 400, '2009', orderId);
       await refused(await transactU(gw.baseUrl, merchant, data, { v: '11' }), 400, '2009', orderId);
+    });
+
+    it("the checksum does not cover v: a signed form is refused by the other version's rules, and creates nothing there", async () => {
+      const { orderId, data } = fresh();
+      const asCheckout = await transactU(gw.baseUrl, merchant, data, { v: '8' });
+      assert.equal(asCheckout.json.responseCode, '109', `a mandate's signed data is no checkout: ${asCheckout.text}`);
+      assert.equal(await stored(orderId), null);
+      assert.equal(await mandateState(orderId), undefined);
+      const checkoutOrderId = newId('checkout');
+      const asMandate = await transactU(gw.baseUrl, merchant, v8Data(merchant, checkoutOrderId), { v: '13' });
+      await refused(asMandate, 400, '2002', checkoutOrderId);
+      assert.equal(await mandateState(checkoutOrderId), undefined);
     });
 
     it('one address, each version its own: another content type is 415 in the mandate shape (v=12, 13), the checkout shape (v=8)', async () => {
