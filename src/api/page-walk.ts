@@ -2,6 +2,8 @@ import { Counter, type Registry } from 'prom-client';
 import type { Transaction } from '../domain/transaction';
 import { PageKeysets } from '../store/page-keysets';
 import type { SortKey, TransactionRepository } from '../store/transaction-repository';
+import { StreamedPage } from './operation';
+import type { PageShape } from './page-stream';
 
 /**
  * How far a write's updatedAt may lie before the moment it becomes readable: clocks of the API and
@@ -33,31 +35,58 @@ export function pageWalks(
 ) {
   const keysets = new PageKeysets();
   const reads = pageReadsCounter(metrics);
+  /** The sort key page `pageNumber` starts after, when it may continue from there. */
+  async function startOf(query: WalkQuery, pageNumber: number): Promise<SortKey | undefined> {
+    if (pageNumber === 1) return undefined;
+    const keyset = keysets.startOf(query, pageNumber);
+    if (!keyset) {
+      reads.inc({ api, read: 'skip' });
+      return undefined;
+    }
+    const stale = await transactions.writtenSince({
+      merchantIdentifier: query.merchantIdentifier,
+      field,
+      from: query.from,
+      upTo: keyset.at,
+      since: new Date(keyset.readAt.getTime() - WRITE_MARGIN_MS),
+    });
+    reads.inc({ api, read: stale ? 'stale keyset, skip' : 'keyset' });
+    return stale ? undefined : { at: keyset.at, txnId: keyset.txnId };
+  }
+  /** Notes where page `pageNumber` (read from `readAt`) ended, when a further record exists. */
+  function ended(query: WalkQuery, pageNumber: number, readAt: Date, last: Transaction): void {
+    const at = last[field];
+    if (at) keysets.remember(query, pageNumber + 1, { at, txnId: last.txnId, readAt });
+  }
   return {
-    /** The sort key page `pageNumber` starts after, when it may continue from there. */
-    async startOf(query: WalkQuery, pageNumber: number): Promise<SortKey | undefined> {
-      if (pageNumber === 1) return undefined;
-      const keyset = keysets.startOf(query, pageNumber);
-      if (!keyset) {
-        reads.inc({ api, read: 'skip' });
-        return undefined;
-      }
-      const stale = await transactions.writtenSince({
-        merchantIdentifier: query.merchantIdentifier,
-        field,
-        from: query.from,
-        upTo: keyset.at,
-        since: new Date(keyset.readAt.getTime() - WRITE_MARGIN_MS),
+    /**
+     * Page `pageNumber` of `query`, streamed as it is read: from where the walk stopped when it may
+     * continue there, else with skip. One record more than the page is read, only to learn whether
+     * a further record exists and where the next page starts.
+     */
+    async page(
+      query: WalkQuery & { pageSize: number },
+      pageNumber: number,
+      readAt: Date,
+      read: (window: PageWindow) => AsyncIterable<Transaction> & { close(): Promise<void> },
+      shape: Omit<PageShape<Transaction>, 'pageSize' | 'onFullPage'>,
+    ): Promise<StreamedPage<Transaction>> {
+      const after = await startOf(query, pageNumber);
+      const cursor = read({ skip: after ? 0 : (pageNumber - 1) * query.pageSize, limit: query.pageSize + 1, after });
+      return new StreamedPage(cursor, {
+        ...shape,
+        pageSize: query.pageSize,
+        onFullPage: (last) => ended(query, pageNumber, readAt, last),
       });
-      reads.inc({ api, read: stale ? 'stale keyset, skip' : 'keyset' });
-      return stale ? undefined : { at: keyset.at, txnId: keyset.txnId };
-    },
-    /** Notes where page `pageNumber` (read from `readAt`) ended, when a further record exists. */
-    ended(query: WalkQuery, pageNumber: number, readAt: Date, last: Transaction): void {
-      const at = last[field];
-      if (at) keysets.remember(query, pageNumber + 1, { at, txnId: last.txnId, readAt });
     },
   };
+}
+
+/** Where a page's read starts and how many records it reads. */
+export interface PageWindow {
+  skip: number;
+  limit: number;
+  after: SortKey | undefined;
 }
 
 /** One counter per registry, however many apps are built on it. */

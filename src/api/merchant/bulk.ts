@@ -5,7 +5,7 @@ import { txnStatusesFor } from '../../domain/ledger-state';
 import type { Merchant } from '../../domain/merchant';
 import { istDay } from '../../domain/report-range';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
-import { defineOperation, perApp, StreamedPage, type AuthScheme } from '../operation';
+import { defineOperation, perApp, type AuthScheme } from '../operation';
 import { apiKey } from '../operation-auth';
 import { pageWalks } from '../page-walk';
 import { BULK_DEFAULT_PAGE_SIZE, bulkRequestSchema, NO_BULK_TRANSACTION } from '../schemas/ledger';
@@ -56,23 +56,12 @@ export const bulkOperation = defineOperation({
       statuses: txnStatusesFor('SUCCESS'),
       pageSize,
     };
-    const walks = bulkWalks(deps);
-    const readAt = deps.now();
-    const after = await walks.startOf(query, pageNumber);
-    // One more than the page, only to learn where a full page ends (the contract says nothing of a next page).
-    const cursor = deps.transactions.bulkPage({
-      ...query,
-      skip: after ? 0 : (pageNumber - 1) * pageSize,
-      limit: pageSize + 1,
-      after,
-    });
-    return new StreamedPage(cursor, {
-      pageSize,
+    // The contract says nothing of a next page: the record read past the page only tells where the next one starts.
+    return bulkWalks(deps).page(query, pageNumber, deps.now(), (window) => deps.transactions.bulkPage({ ...query, ...window }), {
       empty: () => JSON.stringify({ success: true, data: NO_BULK_TRANSACTION }),
       open: '{"success":true,"data":[',
       close: () => ']}',
       serialize: (t) => JSON.stringify(toBulkRecord(t, merchant.secretKey)),
-      onFullPage: (last) => walks.ended(query, pageNumber, readAt, last),
     });
   },
 });

@@ -3,7 +3,7 @@ import { toLedgerRecord } from '../../domain/ledger-record';
 import { txnStatusesFor } from '../../domain/ledger-state';
 import { istPeriod } from '../../domain/report-range';
 import { describeIssues, type Issue } from '../middleware/body';
-import { defineOperation, perApp, StreamedPage } from '../operation';
+import { defineOperation, perApp } from '../operation';
 import { apiKey } from '../operation-auth';
 import { pageWalks } from '../page-walk';
 import { LEDGER_DEFAULT_PAGE_SIZE, LEDGER_MAX_PAGE_SIZE, ledgerErrorKind, ledgerRequestSchema } from '../schemas/ledger';
@@ -50,22 +50,17 @@ export const ledgerOperation = defineOperation({
       includeDelayedSuccess: body.includeDelayedSuccessTxn ?? false,
       pageSize,
     };
-    const walks = ledgerWalks(deps);
-    const readAt = deps.now();
-    const after = await walks.startOf(query, pageNumber);
-    const cursor = deps.transactions.ledgerPage({
-      ...query,
-      skip: after ? 0 : (pageNumber - 1) * pageSize,
-      limit: pageSize + 1,
-      after,
-    });
-    return new StreamedPage(cursor, {
-      pageSize,
-      empty: () => JSON.stringify({ success: false, message: { code: String(noRecord.code), text: noRecord.text } }),
-      open: '{"success":true,"data":{"transactions":[',
-      close: (next) => `],"isNextPageAvailable":${next}}}`,
-      serialize: (t) => JSON.stringify(toLedgerRecord(t)),
-      onFullPage: (last) => walks.ended(query, pageNumber, readAt, last),
-    });
+    return ledgerWalks(deps).page(
+      query,
+      pageNumber,
+      deps.now(),
+      (window) => deps.transactions.ledgerPage({ ...query, ...window }),
+      {
+        empty: () => JSON.stringify({ success: false, message: { code: String(noRecord.code), text: noRecord.text } }),
+        open: '{"success":true,"data":{"transactions":[',
+        close: (next) => `],"isNextPageAvailable":${next}}}`,
+        serialize: (t) => JSON.stringify(toLedgerRecord(t)),
+      },
+    );
   },
 });
