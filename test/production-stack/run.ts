@@ -12,6 +12,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { canConnect } from '../../src/devstack/process';
 import type { StackState } from '../../src/devstack/production/stack';
+import { startStackProcess } from '../support/stack-process';
 
 const root = path.resolve(__dirname, '../..');
 // `--cluster` (npm run test:cluster): the same probes on `npm run stack:cluster`'s topology, where
@@ -25,31 +26,9 @@ const say = (line: string) => console.error(`[test:production-stack] ${line}`);
 async function main(): Promise<number> {
   // A fresh stack each run: what is proven does not depend on yesterday's data.
   rmSync(dataDir, { recursive: true, force: true });
-  const stack = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'src/main/production-stack.ts'),
-      '--data-dir',
-      dataDir,
-      '--allow-loopback-webhooks',
-      '--movable-clock',
-      ...(cluster ? ['--cluster'] : []),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
-  let output = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    stack.stdout!.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      output += chunk.toString();
-      if (output.includes('[stack] ready.')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`the stack exited (${code}) before it was ready`)));
-  });
-  const timeout = setTimeout(() => stack.kill('SIGINT'), 20 * 60_000);
+  const stack = startStackProcess({ dataDir, cluster, movableClock: true, say: (chunk) => process.stderr.write(chunk) });
+  const { exited, ready } = stack;
+  const timeout = setTimeout(() => stack.child.kill('SIGINT'), 20 * 60_000);
   let failed = 1;
   try {
     await ready;
@@ -78,11 +57,11 @@ async function main(): Promise<number> {
       return undefined;
     }
   })();
-  stack.kill('SIGINT');
+  stack.child.kill('SIGINT');
   const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 90_000))]);
   if (code === 'hung') {
     say('the stack did not stop within 90 s of SIGINT');
-    stack.kill('SIGKILL');
+    stack.child.kill('SIGKILL');
     return 1;
   }
   if (code !== 0) {
