@@ -479,7 +479,8 @@ describe('the production stack, probed from outside', function () {
 
     /**
      * Payers paying, four at a time, while `during` kills something; beside them, from just before
-     * the kill, the merchant refunds three orders paid earlier, one after another. `paid`: the orders
+     * the kill, the merchant refunds three orders paid earlier, one after another (the first as the
+     * kill comes, the others as the payers finish their orders). `paid`: the orders
      * whose payers paid; `unanswered`: orders the gateway created whose answer the merchant never
      * got (no payer was shown them); `refunds`: the refunds asked and their answers.
      */
@@ -507,7 +508,8 @@ describe('the production stack, probed from outside', function () {
       const refunding = refundLane(
         toRefund,
         (orderId, merchantRefId) => refund(gw, merchant, { orderId, merchantRefId }),
-        Date.now() + (o.patienceMs ?? 90_000),
+        // The first as the kill comes, the others as the payers finish their orders: across the outage.
+        { patienceMs: o.patienceMs ?? 90_000, due: (i) => paid.length + unanswered.length >= (i * n) / toRefund.length },
       );
       await during();
       await Promise.all(lanes);
@@ -557,6 +559,7 @@ describe('the production stack, probed from outside', function () {
         [],
         'every refund is accepted; one resent after a 5xx with the same merchantRefId is the same refund (230)',
       );
+      console.error(`      refunds answered: ${asked.map((r) => r.answers.join(' -> ')).join('; ')}`);
       for (const r of asked) {
         const deadline = Date.now() + 180_000;
         for (;;) {
@@ -708,7 +711,7 @@ describe('the production stack, probed from outside', function () {
           assert.equal(after[name], (before[name] ?? 0) + 1, `stack.json counts ${name}'s restart`);
           const alsoRestarted = Object.keys(after).filter((n) => n !== name && after[n]! > (before[n] ?? 0));
           console.error(
-            `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}; refunds answered: ${refunds.map((r) => r.answers.join(' -> ')).join('; ')}`,
+            `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}`,
           );
           await webhooksHeard([...paid, orderId], refunds);
           refundable.push(...paid);

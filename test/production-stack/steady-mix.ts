@@ -16,17 +16,21 @@ export interface RefundAsked {
 }
 
 /**
- * Full refunds of `orders`, one after another, as a merchant sends them. A 5xx or an answer lost on
- * the way is sent again with the same merchantRefId (the gateway must take it as the same refund),
- * until `giveUpAt`; any other answer is kept as it is.
+ * Full refunds of `orders`, one after another, as a merchant sends them, the i-th once `due(i)`
+ * holds (spreading them over the payments' burst; at most 10 minutes on). A 5xx or an answer lost
+ * on the way is sent again with the same merchantRefId (the gateway must take it as the same
+ * refund), for up to `patienceMs` after the first try; any other answer is kept as it is.
  */
 export async function refundLane(
   orders: string[],
   send: (orderId: string, merchantRefId: string) => Promise<HttpResult>,
-  giveUpAt: number,
+  o: { patienceMs: number; due: (i: number) => boolean },
 ): Promise<RefundAsked[]> {
   const asked: RefundAsked[] = [];
-  for (const orderId of orders) {
+  const dueBy = Date.now() + 600_000;
+  for (const [i, orderId] of orders.entries()) {
+    while (!o.due(i) && Date.now() < dueBy) await new Promise((resolve) => setTimeout(resolve, 100));
+    const giveUpAt = Date.now() + o.patienceMs;
     const r: RefundAsked = { orderId, merchantRefId: `mix-${orderId}`, answers: [], accepted: false };
     asked.push(r);
     for (;;) {
