@@ -464,18 +464,23 @@ describe('the production stack, probed from outside', function () {
   });
 
   describe('processes killed while money moves', () => {
-    /** Orders paid (and not refunded) earlier: the merchant refunds some of them during each kill. */
+    /** Orders proven paid (and not refunded) earlier: the merchant refunds some of them during each kill. */
     const refundable: string[] = [];
     /** Every order of these probes, and those a payer paid: the webhooks the merchant hears must name one of the latter. */
     const mine = new Set<string>();
     const paidOrders = new Set<string>();
-    before(async () => {
-      const orders = Array.from({ length: 3 }, () => newOrderId('refundable'));
+    /**
+     * `k` orders paid earlier, taken from those not refunded yet: an earlier burst's (so a probe that
+     * failed before its burst's orders were proven paid does not starve the next), else paid now.
+     */
+    async function paidEarlier(k: number): Promise<string[]> {
+      const orders = Array.from({ length: Math.max(0, k - refundable.length) }, () => newOrderId('refundable'));
       orders.forEach((o) => mine.add(o));
       await Promise.all(orders.map((o) => payThroughCaddy(o, '10000')));
-      for (const o of orders) assert.equal((await finalStatus(o)).txnStatus, '0', `${o} paid before the kills`);
+      for (const o of orders) assert.equal((await finalStatus(o)).txnStatus, '0', `${o} paid before the kill`);
       orders.forEach((o) => (refundable.push(o), paidOrders.add(o)));
-    });
+      return refundable.splice(0, k);
+    }
 
     /**
      * Payers paying, four at a time, while `during` kills something; beside them, from just before
@@ -492,8 +497,7 @@ describe('the production stack, probed from outside', function () {
       const concurrency = 4;
       const orders = Array.from({ length: n }, () => newOrderId('burst'));
       orders.forEach((id) => mine.add(id));
-      const toRefund = refundable.splice(0, 3);
-      assert.equal(toRefund.length, 3, 'orders paid earlier to refund');
+      const toRefund = await paidEarlier(3);
       const paid: string[] = [];
       const unanswered: string[] = [];
       let next = 0;
@@ -641,10 +645,10 @@ describe('the production stack, probed from outside', function () {
         killed.push(['api-1', kill('api-1')]);
       });
       await nothingLost(orders);
+      refundable.push(...orders);
       for (const [name, pid] of killed) await restarted(name, pid);
       await refundsSettled(refunds);
       await webhooksHeard(orders, refunds);
-      refundable.push(...orders);
     }).timeout(900_000);
 
     // The single server (npm run stack:production), or each process of the cluster (npm run
@@ -660,6 +664,7 @@ describe('the production stack, probed from outside', function () {
         });
         await restarted(name, oldPid);
         await nothingLost(orders);
+        refundable.push(...orders);
         await refundsSettled(refunds);
         // How long after the kill a payment made once the process was back (and the burst's payers
         // had finished) completed: an upper bound of the outage a payer saw.
@@ -672,7 +677,6 @@ describe('the production stack, probed from outside', function () {
           `      ${name}: killed, restarted; a new payment completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
         );
         await webhooksHeard([...orders, orderId], refunds);
-        refundable.push(...orders);
       }).timeout(900_000);
 
     // The store (npm run test:cluster): FerretDB, then PostgreSQL, which holds Temporal's databases
@@ -699,6 +703,7 @@ describe('the production stack, probed from outside', function () {
           );
           await restarted(name, oldPid);
           await nothingLost(paid);
+          refundable.push(...paid);
           await neverCharged(unanswered);
           await refundsSettled(refunds);
           const orderId = newOrderId('after');
@@ -714,7 +719,6 @@ describe('the production stack, probed from outside', function () {
             `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}`,
           );
           await webhooksHeard([...paid, orderId], refunds);
-          refundable.push(...paid);
         }).timeout(900_000);
   });
 });
