@@ -24,6 +24,7 @@ import { newOrderId } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { refund } from '../support/refunds';
 import { createData, istDate, notifyData, transactU } from '../support/mandates';
+import { heard, refundLane, type RefundAsked } from './steady-mix';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -150,6 +151,7 @@ describe('the production stack, probed from outside', function () {
         awaitingPayer?: boolean;
         committedAt: string | null;
       }[];
+      refunds: { request: { refundId: string; txnId: string; amountPaise: number }; answer: { status: string } }[];
       totals: Record<string, number>;
     };
 
@@ -462,18 +464,40 @@ describe('the production stack, probed from outside', function () {
   });
 
   describe('processes killed while money moves', () => {
+    /** Orders proven paid (and not refunded) earlier: the merchant refunds some of them during each kill. */
+    const refundable: string[] = [];
+    /** Every order of these probes, and those a payer paid: the webhooks the merchant hears must name one of the latter. */
+    const mine = new Set<string>();
+    const paidOrders = new Set<string>();
     /**
-     * Payers paying, four at a time, while `during` kills something. `paid`: the orders whose payers
-     * paid; `unanswered`: orders the gateway created whose answer the merchant never got (no payer
-     * was shown them).
+     * `k` orders paid earlier, taken from those not refunded yet: an earlier burst's (so a probe that
+     * failed before its burst's orders were proven paid does not starve the next), else paid now.
+     */
+    async function paidEarlier(k: number): Promise<string[]> {
+      const orders = Array.from({ length: Math.max(0, k - refundable.length) }, () => newOrderId('refundable'));
+      orders.forEach((o) => mine.add(o));
+      await Promise.all(orders.map((o) => payThroughCaddy(o, '10000')));
+      for (const o of orders) assert.equal((await finalStatus(o)).txnStatus, '0', `${o} paid before the kill`);
+      orders.forEach((o) => (refundable.push(o), paidOrders.add(o)));
+      return refundable.splice(0, k);
+    }
+
+    /**
+     * Payers paying, four at a time, while `during` kills something; beside them, from just before
+     * the kill, the merchant refunds three orders paid earlier, one after another (the first as the
+     * kill comes, the others as the payers finish their orders). `paid`: the orders
+     * whose payers paid; `unanswered`: orders the gateway created whose answer the merchant never
+     * got (no payer was shown them); `refunds`: the refunds asked and their answers.
      */
     async function burst(
       n: number,
       during: () => Promise<void>,
       o: Patience = {},
-    ): Promise<{ paid: string[]; unanswered: string[] }> {
+    ): Promise<{ paid: string[]; unanswered: string[]; refunds: RefundAsked[] }> {
       const concurrency = 4;
       const orders = Array.from({ length: n }, () => newOrderId('burst'));
+      orders.forEach((id) => mine.add(id));
+      const toRefund = await paidEarlier(3);
       const paid: string[] = [];
       const unanswered: string[] = [];
       let next = 0;
@@ -485,10 +509,18 @@ describe('the production stack, probed from outside', function () {
         }
       });
       await sleep(1500);
+      const refunding = refundLane(
+        toRefund,
+        (orderId, merchantRefId) => refund(gw, merchant, { orderId, merchantRefId }),
+        // The first as the kill comes, the others as the payers finish their orders: across the outage.
+        { patienceMs: o.patienceMs ?? 90_000, due: (i) => paid.length + unanswered.length >= (i * n) / toRefund.length },
+      );
       await during();
       await Promise.all(lanes);
+      const refunds = await refunding;
       assert.ok(paid.length >= n - concurrency, `most payers paid (${paid.length} of ${n})`);
-      return { paid, unanswered };
+      paid.forEach((id) => paidOrders.add(id));
+      return { paid, unanswered, refunds };
     }
     async function nothingLost(orders: string[]): Promise<void> {
       const finals = await Promise.all(orders.map((o) => finalStatus(o, 180_000)));
@@ -519,6 +551,84 @@ describe('the production stack, probed from outside', function () {
         assert.notEqual((await statusOf(orderId))?.txnStatus, '0', `${orderId}: its answer was lost, yet it is paid`);
       }
     }
+    /**
+     * Every refund asked during the kill was accepted (a resend after a 5xx, with the same
+     * merchantRefId, answered as the first: 230), is settled at the gateway, and the bank holds it
+     * once: one refund of the payment, under the gateway's id for it, approved, of its amount.
+     */
+    async function refundsSettled(asked: RefundAsked[]): Promise<void> {
+      const refused = asked.filter((r) => !r.accepted).map((r) => `${r.orderId}: ${r.answers.join(' -> ')}`);
+      assert.deepEqual(
+        refused,
+        [],
+        'every refund is accepted; one resent after a 5xx with the same merchantRefId is the same refund (230)',
+      );
+      console.error(`      refunds answered: ${asked.map((r) => r.answers.join(' -> ')).join('; ')}`);
+      for (const r of asked) {
+        const deadline = Date.now() + 180_000;
+        for (;;) {
+          const order = await statusOf(r.orderId).catch(() => undefined);
+          const d = (order?.refundDetails ?? []).find((x: Record<string, string>) => x.merchantRefId === r.merchantRefId);
+          if (d && d.refundStatus !== 'PENDING' && d.refundStatus !== 'INITIATED') {
+            assert.match(d.refundStatus, /SUCCESS|PROCESSED|COMPLETED/i, `${r.orderId}: ${JSON.stringify(d)}`);
+            assert.equal(d.amount, '10000', `${r.orderId}: the whole payment`);
+            assert.equal(
+              order!.refundDetails.length,
+              1,
+              `${r.orderId}: one refund at the gateway: ${JSON.stringify(order!.refundDetails)}`,
+            );
+            const atBank = (await books()).refunds.filter((x) => x.request.txnId === order!.orderDetail.txnId);
+            assert.deepEqual(
+              atBank.map((x) => [x.request.refundId, x.request.amountPaise, x.answer.status]),
+              [[`${order!.orderDetail.txnId}:${r.merchantRefId}`, 10000, 'APPROVED']],
+              `${r.orderId}: refunded once at the bank (answers the merchant got: ${r.answers.join(' -> ')})`,
+            );
+            break;
+          }
+          if (Date.now() > deadline)
+            throw new Error(`${r.orderId}: refund not final after 180 s: ${JSON.stringify(order?.refundDetails)}`);
+          await sleep(500);
+        }
+      }
+    }
+    /**
+     * The merchant's receiver hears of every paid order (its real-time webhook, code 100) and of
+     * every accepted refund. Webhooks are retried after 5 s, then 5 minutes (WEBHOOK_RETRY_SCHEDULE's
+     * default): an attempt lost to the kill is heard within about 6 minutes. Delivery is at least
+     * once, so an order heard twice is allowed; one heard of that no payer paid is not.
+     */
+    async function webhooksHeard(paid: string[], refunds: RefundAsked[]): Promise<void> {
+      const deadline = Date.now() + 420_000;
+      for (;;) {
+        const h = heard(receiver.calls);
+        const unheard = paid.filter((o) => !h.payments.some((p) => p.orderId === o && p.responseCode === '100'));
+        const refundsUnheard = refunds.filter((r) => r.accepted && !h.refunds.includes(r.merchantRefId));
+        if (unheard.length === 0 && refundsUnheard.length === 0) break;
+        if (Date.now() > deadline)
+          throw new Error(
+            `after 420 s the merchant has not heard of paid orders ${unheard.join(', ') || 'none'}, refunds ${refundsUnheard.map((r) => r.merchantRefId).join(', ') || 'none'}`,
+          );
+        await sleep(1000);
+      }
+      const ours = heard(receiver.calls).payments.filter((p) => mine.has(p.orderId));
+      const b = await books();
+      for (const p of ours) {
+        assert.ok(
+          paidOrders.has(p.orderId) && p.responseCode === '100',
+          `a webhook of ${p.orderId} (${p.responseCode}), which no payer paid (an order heard more than once is allowed: delivery is at least once; one never paid is not)`,
+        );
+        const atBank = b.payments.filter((x) => x.request.orderId === p.orderId && x.committedAt);
+        assert.deepEqual(
+          atBank.map((x) => x.request.txnId),
+          [p.pgTransId],
+          `${p.orderId}: every webhook of it (at least once, duplicates allowed) names the one payment the bank holds`,
+        );
+      }
+      const twice = paid.filter((o) => ours.filter((p) => p.orderId === o).length > 1);
+      console.error(
+        `      webhooks: ${paid.length} paid orders heard of, ${twice.length} of them more than once (allowed: delivery is at least once); ${refunds.filter((r) => r.accepted).length} refunds heard of`,
+      );
+    }
     const restartCounts = () => Object.fromEntries(Object.entries(readState().processes).map(([n, p]) => [n, p.restarts]));
     async function restarted(name: string, oldPid: number): Promise<void> {
       const deadline = Date.now() + 180_000;
@@ -530,13 +640,16 @@ describe('the production stack, probed from outside', function () {
 
     it('a worker and an API replica killed (SIGKILL) mid-burst lose nothing', async () => {
       const killed: [string, number][] = [];
-      const { paid: orders } = await burst(16, async () => {
+      const { paid: orders, refunds } = await burst(16, async () => {
         killed.push(['worker-1', kill('worker-1')]);
         killed.push(['api-1', kill('api-1')]);
       });
       await nothingLost(orders);
+      refundable.push(...orders);
       for (const [name, pid] of killed) await restarted(name, pid);
-    });
+      await refundsSettled(refunds);
+      await webhooksHeard(orders, refunds);
+    }).timeout(900_000);
 
     // The single server (npm run stack:production), or each process of the cluster (npm run
     // test:cluster): a history host, the matching service, the frontend, Temporal's own worker.
@@ -545,21 +658,26 @@ describe('the production stack, probed from outside', function () {
       it(`${name} killed (SIGKILL) mid-burst and restarted loses nothing; the time until a payment made after the restart completed is reported`, async () => {
         let oldPid = 0;
         let killedAt = 0;
-        const { paid: orders } = await burst(8, async () => {
+        const { paid: orders, refunds } = await burst(8, async () => {
           killedAt = Date.now();
           oldPid = kill(name, 'SIGKILL');
         });
         await restarted(name, oldPid);
         await nothingLost(orders);
+        refundable.push(...orders);
+        await refundsSettled(refunds);
         // How long after the kill a payment made once the process was back (and the burst's payers
         // had finished) completed: an upper bound of the outage a payer saw.
         const orderId = newOrderId('after');
+        mine.add(orderId);
         assert.ok(await payThroughCaddy(orderId, '10000'), 'a payment after the restart');
         assert.equal((await finalStatus(orderId)).txnStatus, '0');
+        paidOrders.add(orderId);
         console.error(
           `      ${name}: killed, restarted; a new payment completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
         );
-      });
+        await webhooksHeard([...orders, orderId], refunds);
+      }).timeout(900_000);
 
     // The store (npm run test:cluster): FerretDB, then PostgreSQL, which holds Temporal's databases
     // and FerretDB's. While it is down the gateway can neither record nor read a payment and Temporal
@@ -575,7 +693,7 @@ describe('the production stack, probed from outside', function () {
           let oldPid = 0;
           let killedAt = 0;
           const patience = { patienceMs: 240_000, failures, resendOn5xx: true };
-          const { paid, unanswered } = await burst(
+          const { paid, unanswered, refunds } = await burst(
             8,
             async () => {
               killedAt = Date.now();
@@ -585,10 +703,14 @@ describe('the production stack, probed from outside', function () {
           );
           await restarted(name, oldPid);
           await nothingLost(paid);
+          refundable.push(...paid);
           await neverCharged(unanswered);
+          await refundsSettled(refunds);
           const orderId = newOrderId('after');
+          mine.add(orderId);
           assert.ok(await payThroughCaddy(orderId, '10000', patience), 'a payment after the restart');
           assert.equal((await finalStatus(orderId)).txnStatus, '0');
+          paidOrders.add(orderId);
           const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
           const after = restartCounts();
           assert.equal(after[name], (before[name] ?? 0) + 1, `stack.json counts ${name}'s restart`);
@@ -596,7 +718,8 @@ describe('the production stack, probed from outside', function () {
           console.error(
             `      ${name}: killed, restarted; a new payment completed ${seconds} s after the kill; ${paid.length} paid, ${unanswered.length} unanswered; ${failures.length} failed attempts retried${failures.length ? ` (first: ${failures[0]})` : ''}; also restarted: ${alsoRestarted.join(', ') || 'none'}`,
           );
-        });
+          await webhooksHeard([...paid, orderId], refunds);
+        }).timeout(900_000);
   });
 });
 
