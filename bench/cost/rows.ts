@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import { round } from '../support/load';
 import { ratioRow, type BenchRow } from '../support/report';
 import { describeWork, type TemporalWork } from '../support/work';
@@ -131,7 +132,7 @@ function ceilingRows(f: CostFigures, work: string): BenchRow[] {
 
 export function costRows(f: CostFigures): BenchRow[] {
   const work = describeWork({
-    does: `merchant-signed checkout (POST /transactU?v=8) through Caddy, the hosted page, its pay form, the card on the acquirer double's page; done when the merchant's receiver (behind its https site, answering 200 at once) acknowledged the webhook; ${f.payments} payments, ${f.concurrency} at a time, on ${f.cluster ? "npm run stack:cluster's topology (2 API replicas, 2 workers, the Temporal server as five processes with 16 history shards over two history hosts" : "npm run stack:production's topology (2 API replicas, 2 workers, one Temporal server process with 4 history shards"}, FerretDB and Temporal on one PostgreSQL), every process at nice 19; load average ${f.loadAverage.before} before, ${f.loadAverage.after} after`,
+    does: `merchant-signed checkout (POST /transactU?v=8) through Caddy, the hosted page, its pay form, the card on the acquirer double's page; done when the merchant's receiver (behind its https site, answering 200 at once) acknowledged the webhook; ${f.payments} payments, ${f.concurrency} at a time, on ${f.cluster ? "npm run stack:cluster's topology (2 API replicas, 2 workers, the Temporal server as five processes with 16 history shards over two history hosts" : "npm run stack:production's topology (2 API replicas, 2 workers, one Temporal server process with 4 history shards"}, FerretDB and Temporal on one PostgreSQL), every process at the bench's own niceness (nice ${getPriority()}, inherited); load average ${f.loadAverage.before} before, ${f.loadAverage.after} after`,
     temporal: f.temporal,
     logLevel: 'info',
   });

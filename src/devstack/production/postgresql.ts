@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { SetupError } from '../install';
 import { startProcess, waitForPort, type ManagedProcess } from '../process';
 
@@ -79,7 +80,7 @@ export async function startPostgresql(o: {
   );
   try {
     await waitForPort(p, '127.0.0.1', o.port, 60_000, logFile);
-    await waitUntilReady(bin, o.port, o.superuserPassword);
+    await waitUntilReady(p, bin, o.port, o.superuserPassword, logFile);
   } catch (e) {
     // A server that never became ready is not left holding the data directory's lock.
     await p.stop();
@@ -144,17 +145,33 @@ function postgresUser(): { uid: number; gid: number } {
   return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
 }
 
-async function waitUntilReady(bin: string, port: number, password: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const r = spawnSync(path.join(bin, 'psql'), psqlArgs(port, 'postgres', 'SELECT 1'), {
-      env: { ...process.env, PGPASSWORD: password },
-      encoding: 'utf8',
-    });
-    if (r.status === 0) return;
+/** How long a live server may take to accept its first query: a crash's WAL replay, on a slow disk. */
+const READY_WITHIN_MS = 30 * 60_000;
+
+/**
+ * Waits until the server answers a query, for as long as it lives. After a crash it replays its
+ * WAL before it accepts one, which takes as long as the WAL written since its last checkpoint (up
+ * to max_wal_size): stopping it then would only start the replay over. It fails at once if the
+ * server exits. Each try is a child process with a connect timeout, so the stack's other
+ * processes are served meanwhile.
+ */
+async function waitUntilReady(p: ManagedProcess, bin: string, port: number, password: string, logFile: string): Promise<void> {
+  const env = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5' };
+  const deadline = Date.now() + READY_WITHIN_MS;
+  for (;;) {
+    if (p.child.exitCode !== null || p.child.signalCode !== null)
+      throw new SetupError(`PostgreSQL exited before it accepted a query (see ${logFile})`);
+    const answered = await run(path.join(bin, 'psql'), psqlArgs(port, 'postgres', 'SELECT 1'), { env }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new SetupError(`PostgreSQL did not accept a query within 30 minutes (see ${logFile})`);
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new SetupError('PostgreSQL did not accept a query within 30 s');
 }
+
+const run = promisify(execFile);
 
 const psqlArgs = (port: number, db: string, sql: string) => [
   '-h',

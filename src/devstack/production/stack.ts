@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installLocalServers, installTemporalServer } from '../install';
 import { findCaddy, findLibfaketime } from './debian-packages';
@@ -86,7 +86,11 @@ export async function startProductionStack(o: {
   mkdirSync(logDir, { recursive: true });
   const secrets = stackSecrets(dataDir);
   const writeState = (): void => {
-    if (stateOf) writeFileSync(path.join(dataDir, 'stack.json'), `${JSON.stringify(stateOf(), null, 2)}\n`);
+    if (!stateOf) return;
+    // Written aside and renamed: a probe reading it meanwhile sees the old state or the new, never half of one.
+    const file = path.join(dataDir, 'stack.json');
+    writeFileSync(`${file}.new`, `${JSON.stringify(stateOf(), null, 2)}\n`);
+    renameSync(`${file}.new`, file);
   };
   const b: StackBuild = { log, ports, dataDir, logDir, secrets, stoppers: [], supervised: [], writeState };
   const stop = async () => {
