@@ -29,8 +29,10 @@ const DATABASES = {
   temporal: "Temporal's databases (temporal, temporal_visibility)",
   ferretdb: "FerretDB's database (ferretdb)",
 };
-const per = (f: CostFigures, n: number, digits = 2) => round(n / f.payments, digits);
-const perPayment = (f: CostFigures) => ({ label: `${f.payments} payments`, value: f.payments });
+/** Per completed payment: a failed one did part of the work, so it is counted in the work but not as a payment. */
+const completed = (f: CostFigures) => Math.max(1, f.payments - f.failed);
+const per = (f: CostFigures, n: number, digits = 2) => round(n / completed(f), digits);
+const perPayment = (f: CostFigures) => ({ label: `${completed(f)} completed payments`, value: completed(f) });
 
 function databaseRows(f: CostFigures, key: 'temporal' | 'ferretdb'): BenchRow[] {
   const net: DbActivity = f.net[key];
@@ -114,7 +116,7 @@ function walRow(f: CostFigures): BenchRow {
 }
 
 function ceilingRows(f: CostFigures, work: string): BenchRow[] {
-  const commitsPerPayment = (f.net.temporal.commits + f.net.ferretdb.commits) / f.payments;
+  const commitsPerPayment = (f.net.temporal.commits + f.net.ferretdb.commits) / completed(f);
   const rate = f.failed ? 0 : f.payments / f.paymentSeconds;
   return f.pgbench.map((p) =>
     ratioRow(
