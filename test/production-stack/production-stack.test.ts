@@ -24,7 +24,7 @@ import { newOrderId } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { refund } from '../support/refunds';
 import { createData, istDate, notifyData, transactU } from '../support/mandates';
-import { heard, refundLane, type RefundAsked } from './steady-mix';
+import { heard, notifyLane, refundLane, type NotifyAsked, type RefundAsked } from './steady-mix';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -152,6 +152,8 @@ describe('the production stack, probed from outside', function () {
         committedAt: string | null;
       }[];
       refunds: { request: { refundId: string; txnId: string; amountPaise: number }; answer: { status: string } }[];
+      notifications: { amountPaise: number; executeAt: string; answer: { notificationId: string; status: string } }[];
+      debits: { request: { debitId: string } }[];
       totals: Record<string, number>;
     };
 
@@ -482,22 +484,58 @@ describe('the production stack, probed from outside', function () {
       return refundable.splice(0, k);
     }
 
+    /** The merchant's approved mandate the bursts notify debits under: made once (again on the next burst if making it failed). */
+    let mandate: Promise<string> | undefined;
+    function activeMandate(): Promise<string> {
+      mandate ??= (async () => {
+        const parent = newOrderId('kill-mandate');
+        const created = await transactU(publicUrl, merchant, createData(merchant, { orderId: parent, today: new Date() }));
+        assert.equal(created.json?.responseCode, '1101', created.text);
+        const active = await finalStatus(parent);
+        assert.equal(active.txnStatus, '0', `the bank approved the mandate: ${JSON.stringify(active)}`);
+        return parent;
+      })().catch((e: Error) => {
+        mandate = undefined;
+        throw e;
+      });
+      return mandate;
+    }
+    /** Each notify of the kill probes asks its own amount (paise), so the bank's notifications tell them apart. */
+    let lastNotifyAmount = 20_000;
+    /**
+     * `k` debits to notify under the mandate, each two IST days ahead at 08:00 (more than 24 hours
+     * ahead, outside the peak windows, long after the probes end: none executes meanwhile). Each
+     * notify's body is made once, so a resend is the same request.
+     */
+    async function debitsToNotify(k: number) {
+      const parent = await activeMandate();
+      const executionDate = `${istDate(new Date(), 2)} 08:00:00`;
+      return Array.from({ length: k }, () => {
+        const orderId = newOrderId('kill-debit');
+        const amountPaise = ++lastNotifyAmount;
+        const data = notifyData(merchant, { orderId, parent, executionDate, amount: String(amountPaise) });
+        return { orderId, amountPaise, send: () => transactU(publicUrl, merchant, data) };
+      });
+    }
+
     /**
      * Payers paying, four at a time, while `during` kills something; beside them, from just before
-     * the kill, the merchant refunds three orders paid earlier, one after another (the first as the
-     * kill comes, the others as the payers finish their orders). `paid`: the orders
-     * whose payers paid; `unanswered`: orders the gateway created whose answer the merchant never
-     * got (no payer was shown them); `refunds`: the refunds asked and their answers.
+     * the kill, the merchant refunds three orders paid earlier, one after another, and notifies two
+     * or three debits under its mandate, one after another (in each lane the first as the kill
+     * comes, the others as the payers finish their orders). `paid`: the orders whose payers paid;
+     * `unanswered`: orders the gateway created whose answer the merchant never got (no payer was
+     * shown them); `refunds` and `notifies`: what the merchant asked and the answers it got.
      */
     async function burst(
       n: number,
       during: () => Promise<void>,
       o: Patience = {},
-    ): Promise<{ paid: string[]; unanswered: string[]; refunds: RefundAsked[] }> {
+    ): Promise<{ paid: string[]; unanswered: string[]; refunds: RefundAsked[]; notifies: NotifyAsked[] }> {
       const concurrency = 4;
       const orders = Array.from({ length: n }, () => newOrderId('burst'));
       orders.forEach((id) => mine.add(id));
       const toRefund = await paidEarlier(3);
+      const toNotify = await debitsToNotify(n >= 12 ? 3 : 2);
       const paid: string[] = [];
       const unanswered: string[] = [];
       let next = 0;
@@ -515,12 +553,17 @@ describe('the production stack, probed from outside', function () {
         // The first as the kill comes, the others as the payers finish their orders: across the outage.
         { patienceMs: o.patienceMs ?? 90_000, due: (i) => paid.length + unanswered.length >= (i * n) / toRefund.length },
       );
+      const notifying = notifyLane(toNotify, {
+        patienceMs: o.patienceMs ?? 90_000,
+        due: (i) => paid.length + unanswered.length >= (i * n) / toNotify.length,
+      });
       await during();
       await Promise.all(lanes);
       const refunds = await refunding;
+      const notifies = await notifying;
       assert.ok(paid.length >= n - concurrency, `most payers paid (${paid.length} of ${n})`);
       paid.forEach((id) => paidOrders.add(id));
-      return { paid, unanswered, refunds };
+      return { paid, unanswered, refunds, notifies };
     }
     async function nothingLost(orders: string[]): Promise<void> {
       const finals = await Promise.all(orders.map((o) => finalStatus(o, 180_000)));
@@ -592,6 +635,48 @@ describe('the production stack, probed from outside', function () {
       }
     }
     /**
+     * Every debit notified during the kill got a final answer: `1109` (scheduled), or `1118` when the
+     * real clock was in a peak window (the API refuses it there before it stores or asks anything).
+     * A scheduled one is Pending at the gateway (its executionDate days ahead), one order however
+     * many times it was resent, notified to the bank once as that order's txnId, and not debited; a
+     * refused one the gateway does not know and the bank was never told of.
+     */
+    async function notifiesSettled(asked: NotifyAsked[]): Promise<void> {
+      console.error(
+        `      notifies answered: ${asked.map((n) => `${n.answers.join(' -> ')}${n.peakAtSend ? ' (in a peak window)' : ''}`).join('; ')}`,
+      );
+      const b = await books();
+      for (const n of asked) {
+        const how = `${n.orderId}: answers ${n.answers.join(' -> ')}`;
+        const res = await checkStatus(publicUrl, merchant.secretKey, {
+          merchantIdentifier: merchant.merchantIdentifier,
+          orderId: n.orderId,
+        });
+        assert.equal(res.status, 200, `${how}; status: ${res.text.slice(0, 200)}`);
+        const orders = (res.json?.data?.orders ?? []) as Record<string, any>[];
+        const notices = b.notifications.filter((x) => x.amountPaise === n.amountPaise);
+        if (n.code === '1118') {
+          assert.ok(n.peakAtSend || n.peakAtAnswer, `${how}: refused for peak time outside a peak window`);
+          assert.deepEqual(orders, [], `${how}: refused, yet the gateway holds the debit`);
+          assert.deepEqual(notices, [], `${how}: refused, yet the bank was notified`);
+          continue;
+        }
+        assert.equal(n.code, '1109', `${how}: the notify is scheduled (1109) or refused in a peak window (1118)`);
+        assert.ok(!n.peakAtSend || !n.peakAtAnswer, `${how}: scheduled inside a peak window`);
+        assert.equal(orders.length, 1, `${how}: one debit at the gateway: ${JSON.stringify(orders)}`);
+        const debit = orders[0]!;
+        assert.equal(debit.txnStatus, '2', `${how}: the debit waits for its executionDate: ${JSON.stringify(debit)}`);
+        const txnId = debit.orderDetail?.txnId as string;
+        assert.deepEqual(
+          notices.map((x) => [x.answer.notificationId, x.answer.status]),
+          [[txnId, 'ACCEPTED']],
+          `${how}: notified to the bank once, as the debit the gateway holds`,
+        );
+        const executed = b.debits.filter((d) => d.request.debitId.startsWith(txnId));
+        assert.deepEqual(executed, [], `${how}: the bank holds no debit of it (it executes days later)`);
+      }
+    }
+    /**
      * The merchant's receiver hears of every paid order (its real-time webhook, code 100) and of
      * every accepted refund. Webhooks are retried after 5 s, then 5 minutes (WEBHOOK_RETRY_SCHEDULE's
      * default): an attempt lost to the kill is heard within about 6 minutes. Delivery is at least
@@ -640,7 +725,11 @@ describe('the production stack, probed from outside', function () {
 
     it('a worker and an API replica killed (SIGKILL) mid-burst lose nothing', async () => {
       const killed: [string, number][] = [];
-      const { paid: orders, refunds } = await burst(16, async () => {
+      const {
+        paid: orders,
+        refunds,
+        notifies,
+      } = await burst(16, async () => {
         killed.push(['worker-1', kill('worker-1')]);
         killed.push(['api-1', kill('api-1')]);
       });
@@ -648,6 +737,7 @@ describe('the production stack, probed from outside', function () {
       refundable.push(...orders);
       for (const [name, pid] of killed) await restarted(name, pid);
       await refundsSettled(refunds);
+      await notifiesSettled(notifies);
       await webhooksHeard(orders, refunds);
     }).timeout(900_000);
 
@@ -658,7 +748,11 @@ describe('the production stack, probed from outside', function () {
       it(`${name} killed (SIGKILL) mid-burst and restarted loses nothing; the time until a payment made after the restart completed is reported`, async () => {
         let oldPid = 0;
         let killedAt = 0;
-        const { paid: orders, refunds } = await burst(8, async () => {
+        const {
+          paid: orders,
+          refunds,
+          notifies,
+        } = await burst(8, async () => {
           killedAt = Date.now();
           oldPid = kill(name, 'SIGKILL');
         });
@@ -666,6 +760,7 @@ describe('the production stack, probed from outside', function () {
         await nothingLost(orders);
         refundable.push(...orders);
         await refundsSettled(refunds);
+        await notifiesSettled(notifies);
         // How long after the kill a payment made once the process was back (and the burst's payers
         // had finished) completed: an upper bound of the outage a payer saw.
         const orderId = newOrderId('after');
@@ -693,7 +788,7 @@ describe('the production stack, probed from outside', function () {
           let oldPid = 0;
           let killedAt = 0;
           const patience = { patienceMs: 240_000, failures, resendOn5xx: true };
-          const { paid, unanswered, refunds } = await burst(
+          const { paid, unanswered, refunds, notifies } = await burst(
             8,
             async () => {
               killedAt = Date.now();
@@ -706,6 +801,7 @@ describe('the production stack, probed from outside', function () {
           refundable.push(...paid);
           await neverCharged(unanswered);
           await refundsSettled(refunds);
+          await notifiesSettled(notifies);
           const orderId = newOrderId('after');
           mine.add(orderId);
           assert.ok(await payThroughCaddy(orderId, '10000', patience), 'a payment after the restart');
