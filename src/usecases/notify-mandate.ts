@@ -42,11 +42,8 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
   if (!parent) return refused('parentNotFound');
   const parentProblem = notifyParentProblem(parent);
   if (parentProblem) return refused(parentProblem);
-  const timing = notifyTimingProblem(now, executeAt);
-  if (timing) return refused(timing === 'leadTimeTooShort' ? 'leadTimeTooShort' : 'peakTime');
-  if (executeAt < parent.validFrom || executeAt >= parent.validUntil) return refused('outsideValidity');
-  if (r.amountPaise > parent.maxAmountPaise) return refused('amountAboveLimit');
-
+  // A repeat is answered as the debit stands, before the rules of the clock: a merchant resending a
+  // notify its first answer was lost for, once a peak window has begun, learns that it is scheduled.
   const existing = await deps.transactions.findByOrder({ merchantIdentifier, orderId: r.orderId });
   if (existing) {
     const same =
@@ -56,6 +53,11 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
       existing.executeAt?.getTime() === executeAt.getTime();
     return same ? scheduled : refused('orderIdUsed');
   }
+  const timing = notifyTimingProblem(now, executeAt);
+  if (timing) return refused(timing === 'leadTimeTooShort' ? 'leadTimeTooShort' : 'peakTime');
+  if (executeAt < parent.validFrom || executeAt >= parent.validUntil) return refused('outsideValidity');
+  if (r.amountPaise > parent.maxAmountPaise) return refused('amountAboveLimit');
+
   if (await deps.mandates.findByOrder({ merchantIdentifier, orderId: r.orderId })) return refused('orderIdUsed');
 
   const request: NotifyDebitRequest = {

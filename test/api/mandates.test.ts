@@ -349,6 +349,25 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       assert.equal(after.json.responseCode, '1109');
     });
 
+    it('a scheduled notify resent after a peak window began is answered 1109 again, not refused (one debit)', async () => {
+      const parent = await activeMandate();
+      clock = istAt(morning, 0, '09:59:00');
+      const orderId = newId('debit');
+      const data = notifyData(merchant, { orderId, parent, executionDate: execution(2, '08:00:00') });
+      assert.equal((await transactU(gw.baseUrl, merchant, data)).json.responseCode, '1109');
+      clock = istAt(morning, 0, '10:00:30');
+      const resent = await transactU(gw.baseUrl, merchant, data);
+      assert.equal(resent.json.responseCode, '1109', `the resend learns its debit is scheduled: ${resent.text}`);
+      const other = notifyData(merchant, { orderId: newId('debit'), parent, executionDate: execution(2, '08:00:00') });
+      assert.equal(
+        (await transactU(gw.baseUrl, merchant, other)).json.responseCode,
+        '1118',
+        'a new notify in the window is refused',
+      );
+      const debit = await status(orderId);
+      assert.equal(debit.txnStatus, '2');
+    });
+
     it('action execute before the executionDate has nothing to confirm: 1121', async () => {
       const parent = await activeMandate();
       const orderId = newId('debit');

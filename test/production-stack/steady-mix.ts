@@ -52,6 +52,8 @@ export interface NotifyAsked {
   /** Whether the real clock was in a peak window when the last attempt was sent, and when it was answered. */
   peakAtSend: boolean;
   peakAtAnswer: boolean;
+  /** Whether the first attempt was sent outside a peak window (a resend of what it scheduled is answered 1109 in one). */
+  offPeakAtFirstSend: boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function notifyLane(
       answers: [],
       peakAtSend: false,
       peakAtAnswer: false,
+      offPeakAtFirstSend: !isInPeakWindow(new Date()),
     };
     asked.push(r);
     const { last, sentAt } = await sendUntilAnswered(n.send, r.answers, o.patienceMs);
