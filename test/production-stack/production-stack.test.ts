@@ -24,7 +24,7 @@ import { newOrderId } from '../support/payments';
 import { startReceiver } from '../support/receiver';
 import { refund } from '../support/refunds';
 import { createData, istDate, notifyData, transactU } from '../support/mandates';
-import { heard, notifyLane, refundLane, type NotifyAsked, type RefundAsked } from './steady-mix';
+import { heard, notifyLane, refundLane, until, type NotifyAsked, type RefundAsked } from './steady-mix';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -546,7 +546,8 @@ describe('the production stack, probed from outside', function () {
           else unanswered.push(orderId);
         }
       });
-      await sleep(1500);
+      // The kill comes once the first payer is through: the others are still paying.
+      await until(() => paid.length + unanswered.length > 0, Date.now() + 180_000);
       const refunding = refundLane(
         toRefund,
         (orderId, merchantRefId) => refund(gw, merchant, { orderId, merchantRefId }),
@@ -557,7 +558,9 @@ describe('the production stack, probed from outside', function () {
         patienceMs: o.patienceMs ?? 90_000,
         due: (i) => paid.length + unanswered.length >= (i * n) / toNotify.length,
       });
+      const doneBeforeKill = paid.length + unanswered.length;
       await during();
+      assert.ok(doneBeforeKill < n, `the kill came while payers were paying (${doneBeforeKill} of ${n} done before it)`);
       await Promise.all(lanes);
       const refunds = await refunding;
       const notifies = await notifying;
@@ -730,6 +733,7 @@ describe('the production stack, probed from outside', function () {
       const killed: [string, number][] = [];
       const {
         paid: orders,
+        unanswered,
         refunds,
         notifies,
       } = await burst(16, async () => {
@@ -737,6 +741,7 @@ describe('the production stack, probed from outside', function () {
         killed.push(['api-1', kill('api-1')]);
       });
       await nothingLost(orders);
+      await neverCharged(unanswered);
       refundable.push(...orders);
       for (const [name, pid] of killed) await restarted(name, pid);
       await refundsSettled(refunds);
@@ -753,6 +758,7 @@ describe('the production stack, probed from outside', function () {
         let killedAt = 0;
         const {
           paid: orders,
+          unanswered,
           refunds,
           notifies,
         } = await burst(8, async () => {
@@ -761,6 +767,7 @@ describe('the production stack, probed from outside', function () {
         });
         await restarted(name, oldPid);
         await nothingLost(orders);
+        await neverCharged(unanswered);
         refundable.push(...orders);
         await refundsSettled(refunds);
         await notifiesSettled(notifies);

@@ -110,7 +110,7 @@ async function sendUntilAnswered(
 }
 
 /** Waits (polling every 100 ms) until `ready` holds or `by` has passed. */
-async function until(ready: () => boolean, by: number): Promise<void> {
+export async function until(ready: () => boolean, by: number): Promise<void> {
   while (!ready() && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
