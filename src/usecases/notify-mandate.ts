@@ -43,7 +43,8 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
   const parentProblem = notifyParentProblem(parent);
   if (parentProblem) return refused(parentProblem);
   // A repeat is answered as the debit stands, before the rules of the clock: a merchant resending a
-  // notify its first answer was lost for, once a peak window has begun, learns that it is scheduled.
+  // notify its first answer was lost for, once a peak window has begun, learns that it is still
+  // scheduled; once the debit has run (or lapsed) it is no longer scheduled, and its orderId is used.
   const existing = await deps.transactions.findByOrder({ merchantIdentifier, orderId: r.orderId });
   if (existing) {
     const same =
@@ -51,7 +52,7 @@ export async function notifyMandate(deps: MandateDeps, merchant: Merchant, r: No
       existing.instrument.mandateOrderId === parent.orderId &&
       existing.amountPaise === r.amountPaise &&
       existing.executeAt?.getTime() === executeAt.getTime();
-    return same ? scheduled : refused('orderIdUsed');
+    return same && existing.status === 'Pending' ? scheduled : refused('orderIdUsed');
   }
   const timing = notifyTimingProblem(now, executeAt);
   if (timing) return refused(timing === 'leadTimeTooShort' ? 'leadTimeTooShort' : 'peakTime');

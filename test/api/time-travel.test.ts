@@ -143,6 +143,10 @@ describe('Time travel: the gateway on the time-skipping test server', function (
 
     await skipTime(gw, { seconds: DAY_S });
     assert.equal(callsFor(debit).length, 1, 'executed once: nothing more a day later');
+    // The same notify again, once its debit has run: no longer scheduled, its orderId is used.
+    const resent = await transactU(gw.baseUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
+    assert.equal(resent.json.responseCode, '1102', resent.text);
+    assert.equal((await orderOf(debit)).responseCode, '1111');
 
     // A debit still scheduled when the payer revokes the mandate is cancelled (1124), and the clock
     // still moves afterwards: the mandate waits for its debits, so none closes after its parent.
