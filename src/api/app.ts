@@ -6,6 +6,7 @@ import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
+import { switchedOn } from './operation';
 import { operationsRouter } from './operation-pipeline';
 import { buildOpenApiDocument } from './openapi';
 
@@ -40,10 +41,17 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
     deps.config.TIME_SKIPPING,
     deps.config.BANK_CONNECTOR === 'http',
   );
-  const routers = audiences.flatMap((m) => [
-    ...(m.operations ? [operationsRouter(m.operations, deps)] : []),
-    ...m.routers(deps, { openApiDocument, listener }),
-  ]);
+  // The sandbox's operations only where it is enabled, time travel's only in time-skipping mode.
+  const switches = {
+    sandboxEnabled: deps.config.SANDBOX_ENABLED,
+    timeSkipping: deps.timeTravel !== undefined,
+    bankCallbacks: deps.config.BANK_CONNECTOR === 'http',
+  };
+  const routers = audiences.flatMap((m) => {
+    const operations = switchedOn(m.operations ?? [], switches);
+    return [...(operations.length ? [operationsRouter(operations, deps)] : []), ...m.routers(deps, { openApiDocument, listener })];
+  });
+
   for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.

@@ -4,18 +4,23 @@ import { parseJsonBody, readRawBody, validate } from './middleware/body';
 import { parseFormBody } from './middleware/form-body';
 import { maxBodyBytes, type OperationBody, type SignedDataForm } from './operation';
 
-/** Reads the exact bytes (415, 413). */
+/** Reads the exact bytes (415, 413); an operation of the query string reads none. */
 export function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer> {
+  if (body.contentType === 'query') return Promise.resolve(Buffer.alloc(0));
   return readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
 }
 
-/** Parses the bytes strictly: the JSON body, or a signed form's fields (its `data` still text) checked with its `form`. */
-export function parseBody(body: OperationBody<unknown>, raw: Buffer): unknown {
+/**
+ * Parses the bytes strictly: the JSON body, or a signed form's fields (its `data` still text) checked
+ * with its `form`; or, without a body, the query string as its operation reads it.
+ */
+export function parseBody(ctx: Context, body: OperationBody<unknown>, raw: Buffer): unknown {
+  if (body.contentType === 'query') return body.read(ctx.querystring);
   return body.contentType === 'application/json' ? parseJsonBody(raw) : validate(body.form, parseFormBody(raw));
 }
 
 /** What the body's schema validates: a JSON body as parsed; a signed form's `data`, parsed as strictly. */
 export function contentOf(body: OperationBody<unknown>, parsed: unknown): unknown {
-  if (body.contentType === 'application/json') return parsed;
+  if (body.contentType !== 'application/x-www-form-urlencoded') return parsed;
   return parseJsonBody(Buffer.from((parsed as SignedDataForm).data, 'utf8'));
 }

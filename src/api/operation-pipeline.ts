@@ -5,7 +5,7 @@ import type { ApiDeps } from './deps';
 import { failureBody } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
 import { describeIssues } from './middleware/body';
-import { JsonText, Refusal, selects, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
+import { HttpAnswer, JsonText, Refusal, selects, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
 import { respondWithPage } from './page-stream';
 
@@ -50,7 +50,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const raw = await readBody(ctx, op.body, deps.config);
   const unsigned = auth.from === 'headers' ? await auth.verifyBody?.(ctx, deps, byHeaders, raw) : null;
   if (unsigned) return answerRefusal(ctx, op, unsigned, undefined);
-  const parsed = parseBody(op.body, raw);
+  const parsed = parseBody(ctx, op.body, raw);
   // A JSON body is tried at once; a signed form's `data` is parsed only once its signer is known.
   let checked = op.body.contentType === 'application/json' ? op.body.schema.safeParse(parsed) : undefined;
   let caller = byHeaders;
@@ -74,8 +74,16 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const answer = await op.handle({ caller, body: checked.data, parsed, ip: ctx.ip || null }, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, parsed);
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
+  if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
   if (answer instanceof JsonText) ctx.type = 'application/json';
   ctx.body = answer instanceof JsonText ? answer.text : answer;
+}
+
+function answerHttp(ctx: Context, answer: HttpAnswer): void {
+  ctx.status = answer.http.status ?? 200;
+  if (answer.http.type) ctx.type = answer.http.type;
+  for (const [name, value] of Object.entries(answer.http.headers ?? {})) ctx.set(name, value);
+  ctx.body = answer.body;
 }
 
 function answerRefusal(ctx: Context, op: DeclaredOperation, refusal: Refusal, parsed: unknown): void {

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EnvelopeDeclaration } from './audience';
 import { selects, type DeclaredOperation } from './operation';
 import { operation } from './reference/operation';
@@ -13,9 +14,7 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
     if (Object.hasOwn(item, op.method)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
     item[op.method] = operation({
       ...op.reference,
-      ...(op.body.contentType === 'application/json'
-        ? { request: op.reference.request ?? op.body.schema }
-        : { in: 'form' as const, request: op.reference.request ?? op.body.form }),
+      ...requestOf(op),
       ...(op.auth.security ? { security: op.auth.security } : {}),
       ...(op.auth.bodySignature ? { bodySignature: op.auth.bodySignature } : {}),
     });
@@ -29,4 +28,12 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
  */
 export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
   return { kindOf: (path, query) => operations.find((op) => op.path.toLowerCase() === path && selects(op, query))?.envelope };
+}
+
+/** What the reference shows as the request: the body's schema, a signed form's fields, or the query's. */
+function requestOf(op: DeclaredOperation): { in?: 'form' | 'query'; request: z.ZodType } {
+  const { body, reference } = op;
+  if (body.contentType === 'application/json') return { request: reference.request ?? body.schema };
+  if (body.contentType === 'query') return { in: 'query', request: reference.request ?? body.schema };
+  return { in: 'form', request: reference.request ?? body.form };
 }

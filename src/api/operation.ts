@@ -24,6 +24,11 @@ export interface Operation<B = unknown, P = Merchant> {
    * address are another's (Zaakpay's /transactU serves its checkout and its mandates by version).
    */
   selectedBy?: QuerySelector;
+  /**
+   * Served and documented only on a gateway where this switch is on (the sandbox's operations,
+   * time travel's); everywhere else it is not mounted at all, so its address is a 404.
+   */
+  onlyWhere?: GatewaySwitch;
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
@@ -37,7 +42,7 @@ export interface Operation<B = unknown, P = Merchant> {
   handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B>;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | QueryRequest<B>;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
@@ -66,6 +71,15 @@ export interface SignedDataFormBody<B> extends BodyRules<B> {
   form: z.ZodType<SignedDataForm>;
 }
 
+/**
+ * No body (a GET): the request is the query string, read with `read` from the text as received
+ * (which may refuse it at once), validated with `schema` once the caller is authenticated.
+ */
+export interface QueryRequest<B> extends BodyRules<B> {
+  contentType: 'query';
+  read(querystring: string): unknown;
+}
+
 export interface SignedDataForm {
   data: string;
   checksum?: string;
@@ -74,6 +88,17 @@ export interface SignedDataForm {
 export interface QuerySelector {
   parameter: string;
   values: readonly string[];
+}
+
+/** What is on, on a gateway: the sandbox, time-skipping mode, the bank's callbacks (audience.ts's ReferenceOptions). */
+export type GatewaySwitch = 'sandboxEnabled' | 'timeSkipping' | 'bankCallbacks';
+
+/** The operations a gateway with these switches serves and documents. */
+export function switchedOn<O extends { onlyWhere?: GatewaySwitch }>(
+  operations: readonly O[],
+  on: Record<GatewaySwitch, boolean>,
+): O[] {
+  return operations.filter((op) => op.onlyWhere === undefined || on[op.onlyWhere]);
 }
 
 /** Whether a request of this query is the operation's own. */
@@ -155,6 +180,17 @@ export class Refusal {
 /** An answer already serialized as JSON (stored bytes answered again exactly). */
 export class JsonText {
   constructor(readonly text: string) {}
+}
+
+/**
+ * An answer with more than a JSON body of HTTP 200: its status (the sandbox's 202 for a payment
+ * started), its media type (a body of bytes, e.g. a PNG), its headers.
+ */
+export class HttpAnswer {
+  constructor(
+    readonly body: unknown,
+    readonly http: { status?: number; type?: string; headers?: Record<string, string> } = {},
+  ) {}
 }
 
 /** An answer streamed from a store cursor as it is read (page-stream.ts): a page of up to `shape.pageSize` records. */
