@@ -19,9 +19,12 @@ export const AUDIENCES: readonly AudienceModule[] = [
   sandboxModule,
 ];
 
-// Declared operations are mounted on every listener and documented on every gateway; the modules
-// that are off on some (the operator API on the public listener, the sandbox in production) decide
-// that in routers() and paths(), so they declare none until the pipeline knows those rules.
+// Declared operations are mounted on every listener, and on every gateway unless their onlyWhere
+// says otherwise; the operator API, off on the public listener, decides that in routers() and
+// paths(), so it declares none until the pipeline knows that rule. The sandbox's are all switched.
 for (const m of AUDIENCES)
-  if (m.operations?.length && (m.name === 'ops' || m.name === 'sandbox'))
+  if (
+    (m.name === 'ops' && m.operations?.length) ||
+    (m.name === 'sandbox' && m.operations?.some((op) => op.onlyWhere === undefined))
+  )
     throw new Error(`src/api/${m.name}: declares operations, which would be served on every listener and gateway`);
