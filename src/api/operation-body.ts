@@ -19,8 +19,9 @@ export function parseBody(ctx: Context, body: OperationBody<unknown>, raw: Buffe
   return body.contentType === 'application/json' ? parseJsonBody(raw) : validate(body.form, parseFormBody(raw));
 }
 
-/** What the body's schema validates: a JSON body as parsed; a signed form's `data`, parsed as strictly. */
+/** What the body's schema validates: a JSON body as parsed; a signed form's `data`, parsed as strictly (or as its readData reads it). */
 export function contentOf(body: OperationBody<unknown>, parsed: unknown): unknown {
   if (body.contentType !== 'application/x-www-form-urlencoded') return parsed;
-  return parseJsonBody(Buffer.from((parsed as SignedDataForm).data, 'utf8'));
+  const { data } = parsed as SignedDataForm;
+  return body.readData ? body.readData(data) : parseJsonBody(Buffer.from(data, 'utf8'));
 }

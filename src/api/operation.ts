@@ -69,6 +69,8 @@ export interface JsonBody<B> extends BodyRules<B> {
 export interface SignedDataFormBody<B> extends BodyRules<B> {
   contentType: 'application/x-www-form-urlencoded';
   form: z.ZodType<SignedDataForm>;
+  /** How `data` is read once its signer is known, when not as strictly as a JSON body (/checkTxn's PHP kits send it unquoted). */
+  readData?: (data: string) => unknown;
 }
 
 /**

@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
 import { operation } from '../reference/operation';
-import { checkTxnAnswerSchema, checkTxnFormSchema } from '../schemas/check-txn';
 import { checkoutFieldsSchema, checkoutResponseSchema, legacyQuerySchema } from '../schemas/checkout';
-import { CheckTxnCodes } from '../../domain/check-txn';
-import { exampleExpressForm, exampleLegacyForm, signedDataForm } from '../reference/examples';
+import { exampleExpressForm, exampleLegacyForm } from '../reference/examples';
 
 // One entry per code (two refusals share 109); every one is HTTP 200, as Zaakpay answers.
 const refusals = [...new Map(Object.values(CheckoutRefusals).map((r) => [r.code, r.description])).entries()]
@@ -75,30 +72,6 @@ export function checkoutPaths(): Record<string, object> {
         errors: [413, 415, 429, 503],
         errorEnvelope: checkoutResponseSchema,
         errorPages: true,
-      }),
-    },
-    '/checkTxn': {
-      post: operation({
-        summary: "Zaakpay's legacy status API (v=5): one order, its card and its refunds",
-        description: `Form fields \`data\` and \`checksum\` = HMAC-SHA256 (hex) of the exact \`data\` text with the secret key. \`data\` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Every answer is HTTP 200 with its code, refusals included, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines); an unknown order's orders[0] carries its orderId and 190. Codes: ${Object.values(
-          CheckTxnCodes,
-        )
-          .map((c) => `${c.code} ${c.description}`)
-          .join('; ')}.`,
-        bodySignature: 'formChecksum',
-        in: 'form',
-        query: z.object({ v: z.string().optional().describe('5 (the version answered; the value is not read)') }),
-        request: checkTxnFormSchema,
-        queryExample: { v: '5' },
-        example: signedDataForm({ mode: '0', orderDetail: { orderId: 'checkout-1001' } }),
-        responses: {
-          200: {
-            description: 'the order (success true), or a refusal with its code (success false)',
-            schema: checkTxnAnswerSchema,
-          },
-        },
-        errors: [413, 415, 429, 503],
-        errorEnvelope: checkTxnAnswerSchema,
       }),
     },
   };

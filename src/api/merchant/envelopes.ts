@@ -12,7 +12,6 @@ const BY_PATH: Record<string, EnvelopeKind> = {
   '/transact': 'checkout',
   // A version no operation selects (v=12 and 13 are the mandate operation's): refused in its shape.
   '/transactU': 'mandate',
-  '/checkTxn': 'checkTxn',
 };
 
 const BY_LOWER_CASE_PATH = new Map(Object.entries(BY_PATH).map(([path, kind]) => [path.toLowerCase(), kind]));

@@ -1,6 +1,6 @@
 import type { AudienceModule } from '../audience';
 import { merchantEnvelopes } from './envelopes';
-import { checkTxnRoutes } from './check-txn';
+import { checkTxnOperation } from './check-txn';
 import { checkoutEntryRoutes } from './checkout-entries';
 import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
@@ -38,14 +38,9 @@ export const merchantModule: AudienceModule = {
     ledgerOperation,
     bulkOperation,
     mandateOperation,
+    checkTxnOperation,
   ],
-  routers: (deps) => [
-    qrRoutes(deps),
-    transactURoutes(deps),
-    checkoutEntryRoutes(deps),
-    checkTxnRoutes(deps),
-    legacyXmlRoutes(deps),
-  ],
+  routers: (deps) => [qrRoutes(deps), transactURoutes(deps), checkoutEntryRoutes(deps), legacyXmlRoutes(deps)],
   paths: () => ({
     ...qrPaths(),
     ...checkoutPaths(),
