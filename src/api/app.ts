@@ -49,7 +49,10 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   };
   const routers = audiences.flatMap((m) => {
     const operations = switchedOn(m.operations ?? [], switches);
-    return [...(operations.length ? [operationsRouter(operations, deps)] : []), ...m.routers(deps, { openApiDocument, listener })];
+    return [
+      ...(operations.length ? [operationsRouter(operations, deps)] : []),
+      ...m.routers(deps, { openApiDocument, listener }),
+    ];
   });
 
   for (const router of routers) {

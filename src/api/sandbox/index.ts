@@ -13,13 +13,7 @@ import { timeOperation, timeSkipOperation } from './sandbox-time';
  */
 export const sandboxModule: AudienceModule = {
   name: 'sandbox',
-  operations: [
-    sandboxPaymentOperation,
-    sandboxQrPayOperation,
-    sandboxMandateRevokeOperation,
-    timeOperation,
-    timeSkipOperation,
-  ],
+  operations: [sandboxPaymentOperation, sandboxQrPayOperation, sandboxMandateRevokeOperation, timeOperation, timeSkipOperation],
   // The checkout's returnUrl answers an HTML page to a flat form: not a declared operation.
   routers: (deps) => (deps.config.SANDBOX_ENABLED ? [sandboxCheckoutReturnRoutes(deps)] : []),
   paths: (o) => (o.sandboxEnabled ? sandboxCheckoutReturnPaths() : {}),

@@ -5,7 +5,8 @@ import { timeResponseSchema, timeSkipResponseSchema } from '../schemas/sandbox-t
 /** Time-skipping mode only: the gateway's time, and skips forward. */
 export const timeReference: OperationReference = {
   summary: "The gateway's current time (time-skipping mode)",
-  description: "The test server's time, which the API, the activities and the workflows all read: IST text and epoch milliseconds.",
+  description:
+    "The test server's time, which the API, the activities and the workflows all read: IST text and epoch milliseconds.",
   example: {},
   responses: { 200: { description: 'the time', schema: timeResponseSchema } },
   errors: [400, 503],
