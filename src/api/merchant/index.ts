@@ -10,8 +10,8 @@ import { legacyXmlRoutes } from './legacy-xml';
 import { legacyXmlPaths } from './legacy-xml-openapi';
 import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
-import { qrOperation, qrRoutes } from './qr';
-import { qrPaths } from './qr-openapi';
+import { qrOperation } from './qr';
+import { qrImageOperation } from './qr-image';
 import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
@@ -30,6 +30,7 @@ export const merchantModule: AudienceModule = {
   operations: [
     statusOperation,
     qrOperation,
+    qrImageOperation,
     paymentLinkOperation,
     settlementReportOperation,
     splitOperation,
@@ -40,9 +41,8 @@ export const merchantModule: AudienceModule = {
     mandateOperation,
     checkTxnOperation,
   ],
-  routers: (deps) => [qrRoutes(deps), transactURoutes(deps), checkoutEntryRoutes(deps), legacyXmlRoutes(deps)],
+  routers: (deps) => [transactURoutes(deps), checkoutEntryRoutes(deps), legacyXmlRoutes(deps)],
   paths: () => ({
-    ...qrPaths(),
     ...checkoutPaths(),
     ...legacyXmlPaths(),
     ...settlementPaths(),
