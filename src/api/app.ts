@@ -54,7 +54,6 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
       ...m.routers(deps, { openApiDocument, listener }),
     ];
   });
-
   for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.
