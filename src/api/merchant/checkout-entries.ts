@@ -15,9 +15,9 @@ import { refusedPlainHttp } from '../../domain/network-address';
 import { checksumMatches } from '../../domain/checksum';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import type { Merchant } from '../../domain/merchant';
-import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
-import { startPaymentDeps } from '../../usecases/start-payment';
-import { checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';
+import { checkoutBankPostData, checkoutIntent, startCheckout } from '../../usecases/start-checkout';
+import { checkoutRefusalOf, checkoutRequestFromData, checkoutRequestOfFields } from '../checkout-request';
+import { checkoutDeps } from './checkout-operation';
 import type { ApiDeps } from '../deps';
 import { checkoutFailure, refusalStatus } from '../envelope';
 import { sendPage } from '../hosted-page';
@@ -25,12 +25,11 @@ import { authenticationFailed } from '../middleware/abuse-limits';
 import { readRawBody } from '../middleware/body';
 import { jsonObjectOrNull, parseFormPairs } from '../middleware/form-body';
 import { checkoutRefusedPage } from '../pages/checkout-page';
-import type { CheckoutData, CheckoutResponseBody } from '../schemas/checkout';
+import { checkoutDataSchema, type CheckoutData, type CheckoutResponseBody } from '../schemas/checkout';
 
 /**
  * Zaakpay's checkout entries (design.md, Checkout), so merchants' code (and Zaakpay's public
  * kits) take payments by changing only the host:
- *  - `POST /transactU?v=8`: `data` (JSON text) + `checksum` over it (routed here by transact-u.ts);
  *  - `POST|GET /api/paymentTransact/V8` and `/V7`: flat fields, or the same `data` + `checksum`;
  *  - `POST /transact` (also `?v=2`, `?v=3`): flat fields, the legacy quoted checksum.
  * Each authenticates the merchant by its scheme before anything is validated or stored, creates
@@ -86,7 +85,7 @@ async function legacyCheckoutRequest(
   const outcome = (f: Record<string, string>) => {
     if (f.merchantIdentifier !== merchant.merchantIdentifier) return null;
     try {
-      const r = checkoutRequestFromFields({ ...f, checksum });
+      const r = checkoutRequestOfFields({ ...f, checksum });
       return JSON.stringify([r.orderId, r.amountPaise, r.returnUrl ?? merchant.defaultReturnUrl]);
     } catch {
       return null;
@@ -94,21 +93,12 @@ async function legacyCheckoutRequest(
   };
   const ambiguous = ambiguousField(endpoint, signed, outcome);
   if (ambiguous) throw unreadable(ambiguous, AMBIGUOUS_RULE);
-  return checkoutRequestFromFields({ ...Object.fromEntries(signed.signed), checksum });
+  return checkoutRequestOfFields({ ...Object.fromEntries(signed.signed), checksum });
 }
 
 const QUOTE_RULE =
   "holds a single quote, so the legacy checksum's 'v1''v2'... text splits more than one way: sign the values as Zaakpay's PHP kits sanitize them";
 const AMBIGUOUS_RULE = "these values read as another valid order under another kit's field names";
-
-/** `POST /transactU?v=8`: the custom checkout. */
-export function transactUCheckout(deps: ApiDeps) {
-  return (ctx: Context) =>
-    answer(ctx, async () => {
-      const fields = Object.fromEntries(await readPairs(deps, ctx));
-      return dataEntry(deps, ctx, 'transactU', fields);
-    });
-}
 
 /** The express checkout: flat fields, or the custom checkout's `data` + `checksum`. */
 async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Promise<Answer> {
@@ -121,7 +111,7 @@ async function expressEntry(deps: ApiDeps, ctx: Context, entry: 'V8' | 'V7'): Pr
     signedExpressFields(keys, pairs, fields.checksum),
   );
   if (!signed) throw new CheckoutRefusal('checksumMismatch');
-  return begin(deps, ctx, entry, merchant, checkoutRequestFromFields(Object.fromEntries(signed)));
+  return begin(deps, ctx, entry, merchant, checkoutRequestOfFields(Object.fromEntries(signed)));
 }
 
 /** `data` (JSON text) and `checksum` = HMAC-SHA256 of those exact characters. */
@@ -140,7 +130,10 @@ async function dataEntry(deps: ApiDeps, ctx: Context, entry: CheckoutEntry, fiel
     throw new CheckoutRefusal('checksumMismatch');
   const echo = isRecord(unread.orderDetail) ? unread.orderDetail : null;
   try {
-    const { request, data } = checkoutRequestFromData(unread);
+    const checked = checkoutDataSchema.safeParse(unread);
+    if (!checked.success) throw checkoutRefusalOf(checked.error.issues, unread);
+    const data = checked.data;
+    const request = checkoutRequestFromData(data);
     return await begin(deps, ctx, entry, merchant, request, data);
   } catch (e) {
     // Authenticated: a refusal echoes the orderDetail the merchant sent.
@@ -191,12 +184,6 @@ async function begin(
   }
   return { kind: 'page', token: started.checkout._id };
 }
-
-export const checkoutDeps = (deps: ApiDeps): CheckoutDeps => ({
-  ...startPaymentDeps(deps),
-  checkouts: deps.checkouts,
-  config: deps.config,
-});
 
 /** The merchant the request names, before its checksum is checked (101 when there is none). */
 async function signer(deps: ApiDeps, merchantIdentifier: string | undefined): Promise<Merchant> {

@@ -18,7 +18,7 @@ import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
-import { transactURoutes } from './transact-u';
+import { transactUCheckoutOperation } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
 /**
@@ -38,14 +38,9 @@ export const merchantModule: AudienceModule = {
     ledgerOperation,
     bulkOperation,
     mandateOperation,
+    transactUCheckoutOperation,
   ],
-  routers: (deps) => [
-    qrRoutes(deps),
-    transactURoutes(deps),
-    checkoutEntryRoutes(deps),
-    checkTxnRoutes(deps),
-    legacyXmlRoutes(deps),
-  ],
+  routers: (deps) => [qrRoutes(deps), checkoutEntryRoutes(deps), checkTxnRoutes(deps), legacyXmlRoutes(deps)],
   paths: () => ({
     ...qrPaths(),
     ...checkoutPaths(),
