@@ -122,7 +122,14 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const overValidated = await counted(seen.caller, 'validated', checked.data);
   if (overValidated) return answerRefusal(ctx, op, overValidated, seen);
 
-  const request = { caller: seen.caller, body: checked.data, parsed, ip: ctx.ip || null, accept: seen.accept };
+  const request = {
+    caller: seen.caller,
+    body: checked.data,
+    parsed,
+    ip: ctx.ip || null,
+    accept: seen.accept,
+    query: ctx.query,
+  };
   const answer = await op.handle(request, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);
   return respond(ctx, answer);

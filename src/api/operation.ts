@@ -121,6 +121,8 @@ export interface OperationRequest<B, P> {
   ip: string | null;
   /** The request's Accept header ('' when absent): a browser's names text/html. */
   accept: string;
+  /** The query string's parameters (an entry whose version is a parameter, as Zaakpay's). */
+  query: Record<string, string | string[] | undefined>;
 }
 
 /** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */

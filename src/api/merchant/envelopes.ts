@@ -6,10 +6,6 @@ import type { EnvelopeKind } from '../envelope';
  * its own): Zaakpay's entries their own answer shapes, and everything else `{success, message: {code: string}}`.
  */
 const BY_PATH: Record<string, EnvelopeKind> = {
-  // Zaakpay's checkout entries: their JSON answer's shape.
-  '/api/paymentTransact/V8': 'checkout',
-  '/api/paymentTransact/V7': 'checkout',
-  '/transact': 'checkout',
   // A version no operation selects (v=8 is the checkout's, v=12 and 13 the mandates'): refused in the mandate shape.
   '/transactU': 'mandate',
   '/checkTxn': 'checkTxn',

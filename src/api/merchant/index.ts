@@ -1,7 +1,7 @@
 import type { AudienceModule } from '../audience';
 import { merchantEnvelopes } from './envelopes';
 import { checkTxnRoutes } from './check-txn';
-import { checkoutEntryRoutes } from './checkout-entries';
+import { expressCheckoutOperations, legacyCheckoutOperation } from './checkout-entries';
 import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
 import { bulkOperation } from './bulk';
@@ -39,8 +39,10 @@ export const merchantModule: AudienceModule = {
     bulkOperation,
     mandateOperation,
     transactUCheckoutOperation,
+    ...expressCheckoutOperations,
+    legacyCheckoutOperation,
   ],
-  routers: (deps) => [qrRoutes(deps), checkoutEntryRoutes(deps), checkTxnRoutes(deps), legacyXmlRoutes(deps)],
+  routers: (deps) => [qrRoutes(deps), checkTxnRoutes(deps), legacyXmlRoutes(deps)],
   paths: () => ({
     ...qrPaths(),
     ...checkoutPaths(),
