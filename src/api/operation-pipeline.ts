@@ -126,6 +126,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
     caller: seen.caller,
     body: checked.data,
     parsed,
+    signed: seen.content,
     ip: ctx.ip || null,
     accept: seen.accept,
     query: ctx.query,

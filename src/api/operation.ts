@@ -121,6 +121,8 @@ export interface OperationRequest<B, P> {
   ip: string | null;
   /** The request's Accept header ('' when absent): a browser's names text/html. */
   accept: string;
+  /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
+  signed?: unknown;
   /** The query string's parameters (an entry whose version is a parameter, as Zaakpay's). */
   query: Record<string, string | string[] | undefined>;
 }

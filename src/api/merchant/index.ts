@@ -6,8 +6,7 @@ import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
 import { bulkOperation } from './bulk';
 import { ledgerOperation } from './ledger';
-import { legacyXmlRoutes } from './legacy-xml';
-import { legacyXmlPaths } from './legacy-xml-openapi';
+import { checkTransactionOperation, updateTransactionOperation } from './legacy-xml';
 import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation, qrRoutes } from './qr';
@@ -41,12 +40,13 @@ export const merchantModule: AudienceModule = {
     transactUCheckoutOperation,
     ...expressCheckoutOperations,
     legacyCheckoutOperation,
+    checkTransactionOperation,
+    updateTransactionOperation,
   ],
-  routers: (deps) => [qrRoutes(deps), checkTxnRoutes(deps), legacyXmlRoutes(deps)],
+  routers: (deps) => [qrRoutes(deps), checkTxnRoutes(deps)],
   paths: () => ({
     ...qrPaths(),
     ...checkoutPaths(),
-    ...legacyXmlPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
