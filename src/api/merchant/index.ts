@@ -1,13 +1,12 @@
 import type { AudienceModule } from '../audience';
 import { merchantEnvelopes } from './envelopes';
 import { checkTxnRoutes } from './check-txn';
-import { checkoutEntryRoutes } from './checkout-entries';
+import { expressCheckoutOperations, legacyCheckoutOperation } from './checkout-entries';
 import { checkoutPaths } from './checkout-openapi';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
 import { bulkOperation } from './bulk';
 import { ledgerOperation } from './ledger';
-import { legacyXmlRoutes } from './legacy-xml';
-import { legacyXmlPaths } from './legacy-xml-openapi';
+import { checkTransactionOperation, updateTransactionOperation } from './legacy-xml';
 import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation, qrRoutes } from './qr';
@@ -18,7 +17,7 @@ import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
-import { transactURoutes } from './transact-u';
+import { transactUCheckoutOperation } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
 /**
@@ -38,18 +37,16 @@ export const merchantModule: AudienceModule = {
     ledgerOperation,
     bulkOperation,
     mandateOperation,
+    transactUCheckoutOperation,
+    ...expressCheckoutOperations,
+    legacyCheckoutOperation,
+    checkTransactionOperation,
+    updateTransactionOperation,
   ],
-  routers: (deps) => [
-    qrRoutes(deps),
-    transactURoutes(deps),
-    checkoutEntryRoutes(deps),
-    checkTxnRoutes(deps),
-    legacyXmlRoutes(deps),
-  ],
+  routers: (deps) => [qrRoutes(deps), checkTxnRoutes(deps)],
   paths: () => ({
     ...qrPaths(),
     ...checkoutPaths(),
-    ...legacyXmlPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
