@@ -5,7 +5,22 @@ import type { ApiDeps } from './deps';
 import { failureBody } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
 import { describeIssues } from './middleware/body';
-import { HttpAnswer, JsonText, Refusal, selects, StreamedPage, type DeclaredOperation, type OperationLimit } from './operation';
+import type { z } from 'zod';
+import { sendPage } from './hosted-page';
+import {
+  HtmlPage,
+  HttpAnswer,
+  JsonText,
+  Redirect,
+  Refusal,
+  selects,
+  StreamedPage,
+  TypedText,
+  Verified,
+  type DeclaredOperation,
+  type OperationLimit,
+  type RefusalContext,
+} from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
 import { respondWithPage } from './page-stream';
 
@@ -30,51 +45,113 @@ export function operationsRouter(operations: readonly DeclaredOperation[], deps:
       }
       // What the error middleware (middleware/errors.ts) writes a thrown refusal in.
       ctx.state.operationEnvelope = op.envelope;
-      await run(ctx, op, deps, limit);
+      const seen: Seen = { accept: ctx.get('accept') };
+      try {
+        await run(ctx, op, deps, limit, seen);
+      } catch (e) {
+        const refusal = e instanceof ApiError ? op.caught?.(e) : null;
+        if (!refusal) throw e;
+        answerRefusal(ctx, op, refusal, seen);
+      }
     });
   }
+  refuseUnselected(router, operations);
   return router;
+}
+
+/** A request no operation of its address selects, where one says how, is refused so (after every operation had its turn). */
+function refuseUnselected(router: Router, operations: readonly DeclaredOperation[]): void {
+  const refused = new Set<string>();
+  for (const op of operations) {
+    const selector = op.selectedBy;
+    const at = `${op.method} ${op.path}`;
+    if (!selector?.otherwise || refused.has(at)) continue;
+    refused.add(at);
+    router.register(op.path, [op.method.toUpperCase()], (ctx: Context) => {
+      throw new ApiError(
+        selector.otherwise!,
+        `${selector.parameter} is ${JSON.stringify(ctx.query[selector.parameter] ?? null)}`,
+      );
+    });
+  }
 }
 
 type Limit = { counted: OperationLimit['counted']; take: ReturnType<OperationLimit['build']> } | null;
 
-async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Limit): Promise<void> {
+/** What the pipeline has learnt of the request so far, for the answer to a refusal: the body as parsed, the caller and the content it signed. */
+type Seen = RefusalContext & { parsed?: unknown };
+
+async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Limit, seen: Seen): Promise<void> {
   const { auth } = op;
   const byHeaders = auth.from === 'headers' ? await auth.authenticate(ctx, deps) : undefined;
-  if (byHeaders instanceof Refusal) return answerRefusal(ctx, op, byHeaders, undefined);
-  const counted = async (caller: unknown, when: OperationLimit['counted']) =>
-    limit?.counted === when ? limit.take(ctx, auth.limitKey(caller)) : null;
+  if (byHeaders instanceof Refusal) return answerRefusal(ctx, op, byHeaders, seen);
+  seen.caller = byHeaders;
+  const counted = async (caller: unknown, when: OperationLimit['counted'], body?: unknown) =>
+    limit?.counted === when ? limit.take(ctx, auth.limitKey(caller), body) : null;
   const overByHeaders = byHeaders === undefined ? null : await counted(byHeaders, 'authenticated');
-  if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, undefined);
+  if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, seen);
 
   const raw = await readBody(ctx, op.body, deps.config);
   const unsigned = auth.from === 'headers' ? await auth.verifyBody?.(ctx, deps, byHeaders, raw) : null;
-  if (unsigned) return answerRefusal(ctx, op, unsigned, undefined);
+  if (unsigned) return answerRefusal(ctx, op, unsigned, seen);
   const parsed = parseBody(ctx, op.body, raw);
+  seen.parsed = parsed;
   // A JSON body is tried at once; a signed form's `data` is parsed only once its signer is known.
   let checked = op.body.contentType === 'application/json' ? op.body.schema.safeParse(parsed) : undefined;
-  let caller = byHeaders;
-  if (auth.from === 'body') {
-    caller = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked?.success ? checked.data : undefined });
-    if (caller instanceof Refusal) return answerRefusal(ctx, op, caller, parsed);
-    const overAuthenticated = await counted(caller, 'authenticated');
-    if (overAuthenticated) return answerRefusal(ctx, op, overAuthenticated, parsed);
+  let schema: z.ZodType = op.body.schema;
+  if (auth.from !== 'headers') {
+    const authenticated = await auth.authenticate(ctx, deps, { raw, parsed, valid: checked?.success ? checked.data : undefined });
+    if (authenticated instanceof Refusal) return answerRefusal(ctx, op, authenticated, seen);
+    if (authenticated instanceof Verified) {
+      seen.caller = authenticated.caller as unknown;
+      seen.content = authenticated.content;
+      schema = authenticated.schema ?? schema;
+      checked = undefined;
+    } else seen.caller = authenticated;
+    const overAuthenticated = await counted(seen.caller, 'authenticated');
+    if (overAuthenticated) return answerRefusal(ctx, op, overAuthenticated, seen);
   }
-  checked ??= op.body.schema.safeParse(contentOf(op.body, parsed));
+  const content = 'content' in seen ? seen.content : contentOf(op.body, parsed);
+  checked ??= schema.safeParse(content);
   if (!checked.success) {
     const issues = checked.error.issues;
-    const invalid = op.body.invalid?.(issues, parsed);
+    const invalid = op.body.invalid?.(issues, parsed, content);
     if (invalid instanceof ApiError) throw invalid;
-    if (invalid) return answerRefusal(ctx, op, invalid, parsed);
+    if (invalid) return answerRefusal(ctx, op, invalid, seen);
     throw new ApiError('validationFailed', describeIssues(issues));
   }
-  const overValidated = await counted(caller, 'validated');
-  if (overValidated) return answerRefusal(ctx, op, overValidated, parsed);
+  const overValidated = await counted(seen.caller, 'validated', checked.data);
+  if (overValidated) return answerRefusal(ctx, op, overValidated, seen);
 
-  const answer = await op.handle({ caller, body: checked.data, parsed, ip: ctx.ip || null }, deps);
-  if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, parsed);
+  const request = {
+    caller: seen.caller,
+    body: checked.data,
+    parsed,
+    signed: seen.content,
+    ip: ctx.ip || null,
+    accept: seen.accept,
+    query: ctx.query,
+  };
+  const answer = await op.handle(request, deps);
+  if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);
+  return respond(ctx, answer);
+}
+
+/** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or another type's text. */
+function respond(ctx: Context, answer: unknown): Promise<void> | void {
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
+  if (answer instanceof HtmlPage) return sendPage(ctx, answer.status, answer.html);
+  if (answer instanceof Redirect) {
+    ctx.status = answer.status;
+    return ctx.redirect(answer.location);
+  }
+  if (answer instanceof TypedText) {
+    ctx.status = answer.status;
+    ctx.type = answer.type;
+    ctx.body = answer.text;
+    return;
+  }
   if (answer instanceof JsonText) ctx.type = 'application/json';
   ctx.body = answer instanceof JsonText ? answer.text : answer;
 }
@@ -86,10 +163,12 @@ function answerHttp(ctx: Context, answer: HttpAnswer): void {
   ctx.body = answer.body;
 }
 
-function answerRefusal(ctx: Context, op: DeclaredOperation, refusal: Refusal, parsed: unknown): void {
+function answerRefusal(ctx: Context, op: DeclaredOperation, refusal: Refusal, seen: Seen): void {
   if (refusal.authentication) authenticationFailed(ctx);
   ctx.status = refusal.http;
-  ctx.body = op.refusalBody?.(refusal, parsed) ?? failureBody(op.envelope, refusal.code, refusal.text, refusal.http);
+  const body = op.refusalBody?.(refusal, seen.parsed, seen) ?? failureBody(op.envelope, refusal.code, refusal.text, refusal.http);
+  // A refusal is never a streamed page.
+  void respond(ctx, body);
 }
 
 /** A family names the shared per-merchant limit, counted as soon as the caller is known. */

@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type { EnvelopeDeclaration } from './audience';
-import { selects, type DeclaredOperation } from './operation';
+import { selects, type DeclaredOperation, type OperationReference } from './operation';
 import { operation } from './reference/operation';
 
 /**
@@ -10,16 +9,26 @@ import { operation } from './reference/operation';
 export function operationPaths(operations: readonly DeclaredOperation[]): Record<string, Record<string, object>> {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
+    // An address's one entry documents the operations its query selects.
+    if (op.reference === 'shared') continue;
     const item = (paths[op.path] ??= {});
     if (Object.hasOwn(item, op.method)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
     item[op.method] = operation({
       ...op.reference,
-      ...requestOf(op),
+      ...requestOf(op, op.reference),
       ...(op.auth.security ? { security: op.auth.security } : {}),
       ...(op.auth.bodySignature ? { bodySignature: op.auth.bodySignature } : {}),
     });
   }
   return paths;
+}
+
+/** The request documented: the JSON body's schema, a signed form's fields, a flat form's schema (a GET's in its query). */
+function requestOf(op: DeclaredOperation, reference: OperationReference) {
+  const { body } = op;
+  if (body.contentType === 'application/json') return { request: reference.request ?? body.schema };
+  if ('form' in body) return { in: 'form' as const, request: reference.request ?? body.form };
+  return { in: op.method === 'get' ? ('query' as const) : ('form' as const), request: reference.request ?? body.schema };
 }
 
 /**
@@ -28,12 +37,4 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
  */
 export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
   return { kindOf: (path, query) => operations.find((op) => op.path.toLowerCase() === path && selects(op, query))?.envelope };
-}
-
-/** What the reference shows as the request: the body's schema, a signed form's fields, or the query's. */
-function requestOf(op: DeclaredOperation): { in?: 'form' | 'query'; request: z.ZodType } {
-  const { body, reference } = op;
-  if (body.contentType === 'application/json') return { request: reference.request ?? body.schema };
-  if (body.contentType === 'query') return { in: 'query', request: reference.request ?? body.schema };
-  return { in: 'form', request: reference.request ?? body.form };
 }

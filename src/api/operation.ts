@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { ApiError } from '../domain/api-errors';
+import type { ApiError, ApiErrorKind } from '../domain/api-errors';
 import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
 import type { ApiDeps } from './deps';
@@ -35,14 +35,25 @@ export interface Operation<B = unknown, P = Merchant> {
   body: OperationBody<B>;
   /** A family of the shared per-merchant limit (counted once authenticated), or a limit of its own. */
   limit?: ApiFamily | OperationLimit;
-  /** Its entry in the API reference; `request` defaults to the body's schema, the security to the scheme's. */
-  reference: OperationReference;
-  /** The body of a Refusal, when the envelope echoes something of the request (the split's orderId). */
-  refusalBody?: (refusal: Refusal, parsed: unknown) => object;
+  /**
+   * Its entry in the API reference; `request` defaults to the body's schema, the security to the
+   * scheme's. 'shared': its address's entry is another operation's, one selected by another value.
+   */
+  reference: OperationReference | 'shared';
+  /**
+   * The body of a Refusal, when the envelope echoes something of the request (the split's orderId),
+   * or the whole answer (a page to a browser, an XML document signed for the caller once known).
+   */
+  refusalBody?: (refusal: Refusal, parsed: unknown, seen: RefusalContext) => object;
+  /**
+   * A catalogue error one of its steps threw (415, 413, a malformed form, the limit), answered as a
+   * refusal of its own (then written by `refusalBody`); null leaves it to the error middleware.
+   */
+  caught?: (error: ApiError) => Refusal | null;
   handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | QueryRequest<B>;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | QueryRequest<B>;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
@@ -51,9 +62,10 @@ interface BodyRules<B> {
   maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
   /**
    * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
-   * of the API's own, or the catalogue's error of the field that failed (thrown).
+   * of the API's own, or the catalogue's error of the field that failed (thrown). `content` is what
+   * was validated (a signed form's `data`, what a flat form's checksum covered).
    */
-  invalid?: (issues: readonly Issue[], parsed: unknown) => Refusal | ApiError;
+  invalid?: (issues: readonly Issue[], parsed: unknown, content: unknown) => Refusal | ApiError;
 }
 
 /** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
@@ -82,6 +94,21 @@ export interface QueryRequest<B> extends BodyRules<B> {
   read(querystring: string): unknown;
 }
 
+/**
+ * Zaakpay's flat forms (its checkout entries, its legacy APIs): the fields as posted, in order (a GET
+ * operation's from its query string), parsed strictly (a field given twice is malformed) into the
+ * pairs the scheme reads. Their checksum covers some fields in Zaakpay's order, as the merchant
+ * signed them (sanitized, under one kit's names): the scheme returns that reading (`Verified`), and
+ * it is what `schema` validates, never the form as posted.
+ */
+export interface FlatFormBody<B> extends BodyRules<B> {
+  contentType: 'application/x-www-form-urlencoded';
+  fields: 'flat';
+}
+
+/** A form's fields as posted, in order. */
+export type FormFields = [string, string][];
+
 export interface SignedDataForm {
   data: string;
   checksum?: string;
@@ -90,6 +117,8 @@ export interface SignedDataForm {
 export interface QuerySelector {
   parameter: string;
   values: readonly string[];
+  /** The catalogue's error for a request no operation of the address selects (a version none serves). */
+  otherwise?: ApiErrorKind;
 }
 
 /** What is on, on a gateway: the sandbox, time-skipping mode, the bank's callbacks (audience.ts's ReferenceOptions). */
@@ -117,6 +146,19 @@ export interface OperationRequest<B, P> {
   /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
+  /** The request's Accept header ('' when absent): a browser's names text/html. */
+  accept: string;
+  /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
+  signed?: unknown;
+  /** The query string's parameters (an entry whose version is a parameter, as Zaakpay's). */
+  query: Record<string, string | string[] | undefined>;
+}
+
+/** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */
+export interface RefusalContext {
+  caller?: unknown;
+  content?: unknown;
+  accept: string;
 }
 
 /** What the scheme may read: the exact bytes, the body parsed, and the body validated when it already is valid. */
@@ -135,6 +177,8 @@ export interface AuthInput {
 export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
   (
     | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
+    /** A checksum over a reading of a flat form (its fields in Zaakpay's order, as a kit signed them): that reading is what is validated. */
+    | { from: 'signedReading'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<Verified<P> | Refusal> }
     | {
         from: 'headers';
         authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal>;
@@ -142,6 +186,9 @@ export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
         verifyBody?(ctx: Context, deps: ApiDeps, caller: P, raw: Buffer): Promise<Refusal | null>;
       }
   );
+
+/** A scheme reading the body, whose caller is the scheme's answer itself. */
+export type BodyAuthScheme<P = Merchant> = Extract<AuthScheme<P>, { from: 'body' }>;
 
 /** A scheme of the headers alone (e.g. an API key), to declare one that also verifies the bytes. */
 export type HeadersAuthScheme<P = Merchant> = Extract<AuthScheme<P>, { from: 'headers' }>;
@@ -155,9 +202,9 @@ interface AuthSchemeStatement<P> {
 
 /** A limit of the operation's own (e.g. calls an hour), built once per app. */
 export interface OperationLimit {
-  /** Counted once the caller is authenticated, or only once its request is also valid. */
+  /** Counted once the caller is authenticated, or only once its request is also valid (then given its body as validated). */
   counted: 'authenticated' | 'validated';
-  build(deps: ApiDeps): (ctx: Context, key: string) => Promise<Refusal | null>;
+  build(deps: ApiDeps): (ctx: Context, key: string, body?: unknown) => Promise<Refusal | null>;
 }
 
 type ReferenceArgument = Parameters<typeof referenceOperation>[0];
@@ -176,6 +223,44 @@ export class Refusal {
     readonly text: string,
     readonly http = 200,
     readonly authentication = false,
+  ) {}
+}
+
+/**
+ * A caller authenticated by a checksum over a reading of the body (named fields in Zaakpay's order,
+ * the values as a kit sanitized them): the content that reading covers is what the body's schema
+ * validates, or `schema` for an entry that takes two forms (flat fields, or signed `data`).
+ */
+export class Verified<P> {
+  constructor(
+    readonly caller: P,
+    readonly content: unknown,
+    readonly schema?: z.ZodType,
+  ) {}
+}
+
+/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script). */
+export class HtmlPage {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+  ) {}
+}
+
+/** A redirect of the caller's browser. */
+export class Redirect {
+  constructor(
+    readonly location: string,
+    readonly status = 303,
+  ) {}
+}
+
+/** A document of another type than JSON (Zaakpay's XML), with its status. */
+export class TypedText {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly text: string,
   ) {}
 }
 

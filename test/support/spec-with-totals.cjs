@@ -5,10 +5,10 @@
 // so the last line of `npm test` counts every test of both runs. The first run (MOCHA_TOTALS_MORE_TO_COME
 // set) prints its line only when something failed: a passing `npm test` prints exactly one such
 // line, its last, and CI never reads an intermediate total as the closing one. CI (.ci/run) runs
-// `npm test` with MOCHA_TOTALS_MORE_TO_COME=1 (the variable reaches both runs), then the production
-// stack's probes (`npm run test:production-stack`, also with MOCHA_TOTALS_MORE_TO_COME) and the
+// `npm test` with MOCHA_TOTALS_MORE_TO_COME=1 (the variable reaches both runs), then the money
+// model's exploration and the production stack's probes (`npm run test:production-stack`, also with MOCHA_TOTALS_MORE_TO_COME) and the
 // cluster's (`npm run test:cluster`) with the same MOCHA_TOTALS_FILE: the cluster's line, the last
-// of CI, totals all four runs.
+// of CI, totals all five runs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

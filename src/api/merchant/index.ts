@@ -1,13 +1,11 @@
 import type { AudienceModule } from '../audience';
 import { merchantEnvelopes } from './envelopes';
 import { checkTxnOperation } from './check-txn';
-import { checkoutEntryRoutes } from './checkout-entries';
-import { checkoutPaths } from './checkout-openapi';
+import { expressCheckoutOperations, legacyCheckoutOperation } from './checkout-entries';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
 import { bulkOperation } from './bulk';
 import { ledgerOperation } from './ledger';
-import { legacyXmlRoutes } from './legacy-xml';
-import { legacyXmlPaths } from './legacy-xml-openapi';
+import { checkTransactionOperation, updateTransactionOperation } from './legacy-xml';
 import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
 import { qrOperation } from './qr';
@@ -18,7 +16,7 @@ import { settlementReportOperation } from './settlement-report';
 import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
-import { transactURoutes } from './transact-u';
+import { transactUCheckoutOperation } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
 /**
@@ -39,12 +37,15 @@ export const merchantModule: AudienceModule = {
     ledgerOperation,
     bulkOperation,
     mandateOperation,
+    transactUCheckoutOperation,
+    ...expressCheckoutOperations,
+    legacyCheckoutOperation,
+    checkTransactionOperation,
+    updateTransactionOperation,
     checkTxnOperation,
   ],
-  routers: (deps) => [transactURoutes(deps), checkoutEntryRoutes(deps), legacyXmlRoutes(deps)],
+  routers: () => [],
   paths: () => ({
-    ...checkoutPaths(),
-    ...legacyXmlPaths(),
     ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
