@@ -36,6 +36,8 @@ const coded = (orderid: string, c: Code) => ({ orderid, responsecode: c.code, de
 const signedText = (form: SignedForm) => quotedValues(Object.entries(form).filter(([name]) => name !== 'checksum'));
 
 const refused = (http: number, c: Code) => new Refusal(c.code, c.description, http);
+/** An unknown merchant or a checksum that does not verify: counted as a failed authentication of the client's address. */
+const unauthenticated = (c: Code) => new Refusal(c.code, c.description, 401, true);
 const unreadable = (field: string, why: string) =>
   refused(200, { code: '109', description: `Validation failed: ${field}: ${why}` });
 
@@ -57,13 +59,13 @@ function legacyFormChecksum(endpoint: XmlEndpoint, blank: Code, mismatch: Code):
       const named = posted.merchantIdentifier;
       if (!named) return refused(400, CheckTxnCodes.merchantIdentifierMissing);
       const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
-      if (!merchant) return refused(401, CheckTxnCodes.merchantIdentifierInvalid);
-      if (!posted.checksum) return refused(401, blank);
+      if (!merchant) return unauthenticated(CheckTxnCodes.merchantIdentifierInvalid);
+      if (!posted.checksum) return unauthenticated(blank);
       const match = matchKitForm(endpoint, pairs);
       const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
         signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum),
       );
-      if (!verified) return refused(401, mismatch);
+      if (!verified) return unauthenticated(mismatch);
       if ('quoted' in verified)
         return unreadable(verified.quoted, 'holds a single quote, so the signed text splits more than one way');
       if ('problem' in match) return unreadable(match.problem.field, match.problem.why);
