@@ -16,8 +16,9 @@ import type { operation as referenceOperation } from './reference/operation';
  * a request already authenticated and validated. operation-pipeline.ts runs the steps every
  * operation shares, in one order; the audience module lists its operations (audience.ts).
  */
-export interface Operation<B = unknown, P = Merchant> {
-  method: 'get' | 'post';
+export interface Operation<B = unknown, P = Merchant, Q = unknown> {
+  method: 'get' | 'post' | 'put' | 'patch';
+  /** As the router writes it (`:name` for a path parameter, the handler's `params`; `{name}` in the reference). */
   path: string;
   /**
    * Only the requests whose query parameter has one of these values, where other requests to the
@@ -28,22 +29,34 @@ export interface Operation<B = unknown, P = Merchant> {
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
   body: OperationBody<B>;
+  /**
+   * Its query parameters (the handler's `query`), validated once the caller is authenticated and
+   * before the body is read; a body-less operation's reference documents them as its request.
+   */
+  query?: z.ZodType<Q>;
+  /** The status line of its answer when not 200 (201 for a creation, 202 for work started). */
+  status?: number;
+  /**
+   * Origins whose browsers may call it (middleware/cors.ts): their preflight (OPTIONS at its path)
+   * is answered before authentication, and its answers carry the CORS headers.
+   */
+  cors?: (config: Config) => readonly string[];
   /** A family of the shared per-merchant limit (counted once authenticated), or a limit of its own. */
   limit?: ApiFamily | OperationLimit;
   /** Its entry in the API reference; `request` defaults to the body's schema, the security to the scheme's. */
   reference: OperationReference;
   /** The body of a Refusal, when the envelope echoes something of the request (the split's orderId). */
   refusalBody?: (refusal: Refusal, parsed: unknown) => object;
-  handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
+  handle(request: OperationRequest<B, P, Q>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B>;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | TextBody<B> | NoBody;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
   /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
-  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
+  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES' | 'RECONCILIATION_MAX_BYTES';
   /**
    * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
    * of the API's own, or the catalogue's error of the field that failed (thrown).
@@ -54,6 +67,18 @@ interface BodyRules<B> {
 /** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
 export interface JsonBody<B> extends BodyRules<B> {
   contentType: 'application/json';
+  /** No body at all (no Content-Length or 0, no Transfer-Encoding) reads as `{}`: what "no body, or {}" takes. */
+  optional?: boolean;
+}
+
+/** A text file (a bank's CSV): its bytes strict UTF-8 (else 400, malformedBody), the text validated with `schema`. */
+export interface TextBody<B> extends BodyRules<B> {
+  contentType: 'text/csv';
+}
+
+/** No body: none is read, whatever is sent (a GET, or a POST whose address says it all); the handler's is undefined. */
+export interface NoBody {
+  contentType: 'none';
 }
 
 /**
@@ -84,9 +109,12 @@ export function selects(op: { selectedBy?: QuerySelector }, query: Record<string
 }
 
 /** What the handler gets: the caller as authenticated, and the body as validated. */
-export interface OperationRequest<B, P> {
+export interface OperationRequest<B, P, Q = unknown> {
   caller: P;
   body: B;
+  /** The path's parameters, as the router decoded them. */
+  params: Record<string, string>;
+  query: Q;
   /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
@@ -137,6 +165,8 @@ type ReferenceArgument = Parameters<typeof referenceOperation>[0];
 
 export type OperationReference = Omit<ReferenceArgument, 'request' | 'security' | 'bodySignature' | 'in'> & {
   request?: z.ZodType;
+  /** The path item's `parameters` as written (its path parameters), in place of any the query gives. */
+  parameters?: object[];
 };
 
 /**
@@ -166,10 +196,10 @@ export class StreamedPage<T> {
 }
 
 /** An operation of any body and caller, as a module lists them. */
-export type DeclaredOperation = Operation<unknown, unknown>;
+export type DeclaredOperation = Operation<unknown, unknown, unknown>;
 
-/** Declares an operation, its body's type inferred from its schema. */
-export function defineOperation<B, P = Merchant>(o: Operation<B, P>): Operation<B, P> {
+/** Declares an operation, its body's (and query's) type inferred from its schema. */
+export function defineOperation<B, P = Merchant, Q = unknown>(o: Operation<B, P, Q>): Operation<B, P, Q> {
   return o;
 }
 
@@ -186,4 +216,5 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
 }
 
 /** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number => config[body.maxBytes ?? 'MAX_BODY_BYTES'];
+export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number =>
+  body.contentType === 'none' ? 0 : config[body.maxBytes ?? 'MAX_BODY_BYTES'];
