@@ -19,9 +19,9 @@ export const AUDIENCES: readonly AudienceModule[] = [
   sandboxModule,
 ];
 
-// Declared operations are mounted on every listener and documented on every gateway; the modules
-// that are off on some (the operator API on the public listener, the sandbox in production) decide
-// that in routers() and paths(), so they declare none until the pipeline knows those rules.
+// Declared operations are documented on every gateway; the sandbox, off in production, decides that
+// in routers() and paths(), so it declares none until the pipeline knows that rule. (Which listener
+// mounts a module, operations included, is its `listeners`.)
 for (const m of AUDIENCES)
-  if (m.operations?.length && (m.name === 'ops' || m.name === 'sandbox'))
+  if (m.operations?.length && m.name === 'sandbox')
     throw new Error(`src/api/${m.name}: declares operations, which would be served on every listener and gateway`);

@@ -15,7 +15,6 @@ import { qrPaths } from './qr-openapi';
 import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
-import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
 import { transactURoutes } from './transact-u';
@@ -50,7 +49,6 @@ export const merchantModule: AudienceModule = {
     ...qrPaths(),
     ...checkoutPaths(),
     ...legacyXmlPaths(),
-    ...settlementPaths(),
   }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,
