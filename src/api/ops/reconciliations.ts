@@ -38,7 +38,7 @@ export const reconciliationOperation = defineOperation({
   },
 });
 
-/** GET /ops/v1/reconciliations/:id: a reconciliation file's report. */
+/** GET /ops/v1/reconciliations/:reconciliationId: a reconciliation file's report. */
 export const reconciliationReportOperation = defineOperation({
   method: 'get',
   path: '/ops/v1/reconciliations/:reconciliationId',
