@@ -10,15 +10,13 @@ import { switchedOn } from './operation';
 import { operationsRouter } from './operation-pipeline';
 import { buildOpenApiDocument } from './openapi';
 
-/** The audiences the operator listener serves; the public one serves every other and never these routes. */
-const OPS_LISTENER: ReadonlySet<string> = new Set(['ops', 'platform']);
-
 /**
  * The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. The public
  * listener does not mount the operator's routes at all, so no spelling of /ops/* reaches them there.
  */
 export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
-  const audiences = AUDIENCES.filter((m) => listener !== 'ops' || OPS_LISTENER.has(m.name));
+  // Each module says which listeners mount it (audience.ts): the operator's never on the public one.
+  const audiences = AUDIENCES.filter((m) => listener === 'both' || (m.listeners ?? ['public']).includes(listener));
   // Behind a TLS proxy, ctx.protocol, ctx.host and ctx.ip come from its X-Forwarded-* headers; only
   // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
   // Nothing sits in front of the operator listener: there those headers are the caller's own words,

@@ -19,12 +19,9 @@ export const AUDIENCES: readonly AudienceModule[] = [
   sandboxModule,
 ];
 
-// Declared operations are mounted on every listener, and on every gateway unless their onlyWhere
-// says otherwise; the operator API, off on the public listener, decides that in routers() and
-// paths(), so it declares none until the pipeline knows that rule. The sandbox's are all switched.
+// Declared operations are documented on every gateway unless their onlyWhere says otherwise (the
+// sandbox's are all switched: it is off in production). Which listener mounts a module, operations
+// included, is its `listeners`.
 for (const m of AUDIENCES)
-  if (
-    (m.name === 'ops' && m.operations?.length) ||
-    (m.name === 'sandbox' && m.operations?.some((op) => op.onlyWhere === undefined))
-  )
-    throw new Error(`src/api/${m.name}: declares operations, which would be served on every listener and gateway`);
+  if (m.name === 'sandbox' && m.operations?.some((op) => op.onlyWhere === undefined))
+    throw new Error(`src/api/${m.name}: declares an operation without onlyWhere, which would be served on every gateway`);

@@ -1,36 +1,51 @@
 import type { Context } from 'koa';
 import type { Config } from '../config';
+import { ApiError } from '../domain/api-errors';
 import { parseJsonBody, readRawBody, validate } from './middleware/body';
 import { parseFormBody, parseFormPairs } from './middleware/form-body';
 import { maxBodyBytes, type FormFields, type OperationBody, type SignedDataForm } from './operation';
 
 /**
- * Reads the exact bytes (415, 413); a flat form sent to a GET operation is its query string; an
- * operation of the query string reads none.
+ * Reads the exact bytes (415, 413); a flat form sent to a GET operation is its query string; null
+ * where there are none to read: an operation without a body, or an optional body not sent.
  */
-export function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer> {
-  if (body.contentType === 'query') return Promise.resolve(Buffer.alloc(0));
-  if ('fields' in body && ctx.method === 'GET') return Promise.resolve(Buffer.from(ctx.querystring, 'utf8'));
+export async function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer | null> {
+  if (body.contentType === 'none') return null;
+  if ('fields' in body && ctx.method === 'GET') return Buffer.from(ctx.querystring, 'utf8');
+  if (body.contentType === 'application/json' && body.optional && !ctx.request.length && !ctx.get('transfer-encoding'))
+    return null;
   return readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Parses the bytes strictly: the JSON body, a signed form's fields (its `data` still text) checked
- * with its `form`, or a flat form's fields as posted, in order; or, without a body, the query string
- * as its operation reads it.
+ * Parses the bytes strictly: the JSON body (`{}` for an optional one not sent), a text file's text,
+ * a signed form's fields (its `data` still text) checked with its `form`, or a flat form's fields as
+ * posted, in order.
  */
-export function parseBody(ctx: Context, body: OperationBody<unknown>, raw: Buffer): unknown {
-  if (body.contentType === 'query') return body.read(ctx.querystring);
+export function parseBody(body: OperationBody<unknown>, raw: Buffer | null): unknown {
+  if (body.contentType === 'none') return undefined;
+  if (raw === null) return {};
   if (body.contentType === 'application/json') return parseJsonBody(raw);
+  if (body.contentType === 'text/csv') return textOf(raw);
   return 'form' in body ? validate(body.form, parseFormBody(raw)) : parseFormPairs(raw);
 }
 
+function textOf(raw: Buffer): string {
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    throw new ApiError('malformedBody', 'the file is not valid UTF-8');
+  }
+}
+
 /**
- * What the body's schema validates: a JSON body (or a query operation's) as parsed; a signed form's
- * `data`, parsed as strictly (or as its readData reads it); a flat form's fields.
+ * What the body's schema validates: a JSON body or a text as parsed; a signed form's `data`, parsed
+ * as strictly (or as its readData reads it); a flat form's fields.
  */
 export function contentOf(body: OperationBody<unknown>, parsed: unknown): unknown {
-  if (body.contentType === 'application/json' || body.contentType === 'query') return parsed;
+  if (body.contentType !== 'application/x-www-form-urlencoded') return parsed;
   if (!('form' in body)) return Object.fromEntries(parsed as FormFields);
   const { data } = parsed as SignedDataForm;
   return body.readData ? body.readData(data) : parseJsonBody(Buffer.from(data, 'utf8'));

@@ -16,8 +16,9 @@ import type { operation as referenceOperation } from './reference/operation';
  * a request already authenticated and validated. operation-pipeline.ts runs the steps every
  * operation shares, in one order; the audience module lists its operations (audience.ts).
  */
-export interface Operation<B = unknown, P = Merchant> {
-  method: 'get' | 'post';
+export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
+  method: 'get' | 'post' | 'put' | 'patch';
+  /** As the router writes it (`:name` for a path parameter, the handler's `params`; `{name}` in the reference). */
   path: string;
   /**
    * Only the requests whose query parameter has one of these values, where other requests to the
@@ -33,6 +34,17 @@ export interface Operation<B = unknown, P = Merchant> {
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
   body: OperationBody<B>;
+  /**
+   * Its query parameters (the handler's `query`), validated once the caller is authenticated and
+   * before the body is validated; a body-less operation's reference documents them as its request.
+   * Without it the handler gets them as parsed, unvalidated.
+   */
+  query?: z.ZodType<Q>;
+  /**
+   * Origins whose browsers may call it (middleware/cors.ts): their preflight (OPTIONS at its path)
+   * is answered before authentication, and its answers carry the CORS headers.
+   */
+  cors?: (config: Config) => readonly string[];
   /** A family of the shared per-merchant limit (counted once authenticated), or a limit of its own. */
   limit?: ApiFamily | OperationLimit;
   /**
@@ -50,16 +62,16 @@ export interface Operation<B = unknown, P = Merchant> {
    * refusal of its own (then written by `refusalBody`); null leaves it to the error middleware.
    */
   caught?: (error: ApiError) => Refusal | null;
-  handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
+  handle(request: OperationRequest<B, P, Q>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | QueryRequest<B>;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | TextBody<B> | NoBody;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
   /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
-  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
+  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES' | 'RECONCILIATION_MAX_BYTES';
   /**
    * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
    * of the API's own, or the catalogue's error of the field that failed (thrown). `content` is what
@@ -71,6 +83,21 @@ interface BodyRules<B> {
 /** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
 export interface JsonBody<B> extends BodyRules<B> {
   contentType: 'application/json';
+  /** No body at all (no Content-Length or 0, no Transfer-Encoding) reads as `{}`: what "no body, or {}" takes. */
+  optional?: boolean;
+}
+
+/** A text file (a bank's CSV): its bytes strict UTF-8 (else 400, malformedBody), the text validated with `schema`. */
+export interface TextBody<B> extends BodyRules<B> {
+  contentType: 'text/csv';
+}
+
+/**
+ * No body: none is read, whatever is sent (a GET, or a POST whose address says it all); the handler's
+ * is undefined, or what a `signedReading` scheme verified (a signed address). A GET's request is its `query`.
+ */
+export interface NoBody {
+  contentType: 'none';
 }
 
 /**
@@ -83,15 +110,6 @@ export interface SignedDataFormBody<B> extends BodyRules<B> {
   form: z.ZodType<SignedDataForm>;
   /** How `data` is read once its signer is known, when not as strictly as a JSON body (/checkTxn's PHP kits send it unquoted). */
   readData?: (data: string) => unknown;
-}
-
-/**
- * No body (a GET): the request is the query string, read with `read` from the text as received
- * (which may refuse it at once), validated with `schema` once the caller is authenticated.
- */
-export interface QueryRequest<B> extends BodyRules<B> {
-  contentType: 'query';
-  read(querystring: string): unknown;
 }
 
 /**
@@ -139,10 +157,17 @@ export function selects(op: { selectedBy?: QuerySelector }, query: Record<string
   return typeof value === 'string' && op.selectedBy.values.includes(value);
 }
 
-/** What the handler gets: the caller as authenticated, and the body as validated. */
-export interface OperationRequest<B, P> {
+/** The query string's parameters as parsed (a parameter given twice is an array). */
+export type QueryParameters = Record<string, string | string[] | undefined>;
+
+/** What the handler gets: the caller as authenticated, and the body (and query) as validated. */
+export interface OperationRequest<B, P, Q = QueryParameters> {
   caller: P;
   body: B;
+  /** The path's parameters, as the router decoded them. */
+  params: Record<string, string>;
+  /** The query as its `query` schema validated it; without one, as parsed (an entry whose version is a parameter, as Zaakpay's). */
+  query: Q;
   /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
@@ -150,8 +175,6 @@ export interface OperationRequest<B, P> {
   accept: string;
   /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
   signed?: unknown;
-  /** The query string's parameters (an entry whose version is a parameter, as Zaakpay's). */
-  query: Record<string, string | string[] | undefined>;
 }
 
 /** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */
@@ -177,7 +200,10 @@ export interface AuthInput {
 export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
   (
     | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
-    /** A checksum over a reading of a flat form (its fields in Zaakpay's order, as a kit signed them): that reading is what is validated. */
+    /**
+     * A checksum over a reading of the request (a flat form's fields in Zaakpay's order as a kit signed
+     * them, a signed address's parameters as written): that reading is what is validated.
+     */
     | { from: 'signedReading'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<Verified<P> | Refusal> }
     | {
         from: 'headers';
@@ -211,6 +237,8 @@ type ReferenceArgument = Parameters<typeof referenceOperation>[0];
 
 export type OperationReference = Omit<ReferenceArgument, 'request' | 'security' | 'bodySignature' | 'in'> & {
   request?: z.ZodType;
+  /** The path item's `parameters` as written (its path parameters), in place of any the query gives. */
+  parameters?: object[];
 };
 
 /**
@@ -270,7 +298,7 @@ export class JsonText {
 }
 
 /**
- * An answer with more than a JSON body of HTTP 200: its status (the sandbox's 202 for a payment
+ * An answer with more than a JSON body of HTTP 200: its status (201 for a creation, 202 for work
  * started), its media type (a body of bytes, e.g. a PNG), its headers.
  */
 export class HttpAnswer {
@@ -289,10 +317,10 @@ export class StreamedPage<T> {
 }
 
 /** An operation of any body and caller, as a module lists them. */
-export type DeclaredOperation = Operation<unknown, unknown>;
+export type DeclaredOperation = Operation<unknown, unknown, unknown>;
 
-/** Declares an operation, its body's type inferred from its schema. */
-export function defineOperation<B, P = Merchant>(o: Operation<B, P>): Operation<B, P> {
+/** Declares an operation, its body's (and query's) type inferred from its schema. */
+export function defineOperation<B, P = Merchant, Q = QueryParameters>(o: Operation<B, P, Q>): Operation<B, P, Q> {
   return o;
 }
 
@@ -309,4 +337,5 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
 }
 
 /** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number => config[body.maxBytes ?? 'MAX_BODY_BYTES'];
+export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number =>
+  body.contentType === 'none' ? 0 : config[body.maxBytes ?? 'MAX_BODY_BYTES'];

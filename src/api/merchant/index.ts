@@ -13,7 +13,6 @@ import { qrImageOperation } from './qr-image';
 import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
-import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
 import { transactUCheckoutOperation } from './transact-u';
@@ -45,9 +44,6 @@ export const merchantModule: AudienceModule = {
     checkTxnOperation,
   ],
   routers: () => [],
-  paths: () => ({
-    ...settlementPaths(),
-  }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,
   envelope: merchantEnvelopes,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ApiError } from '../../domain/api-errors';
 import type { Merchant } from '../../domain/merchant';
 import { qrImageSignatureMatches } from '../../domain/qr-image-address';
@@ -6,13 +5,12 @@ import { QR_SIZE } from '../../domain/qr-png';
 import { renderQrPngOffLoop } from '../../qr-render-pool';
 import { requireMerchant, verifiedWithKeysInForce } from '../middleware/authenticate';
 import { validate } from '../middleware/body';
-import { defineOperation, HttpAnswer, type AuthScheme, type OperationLimit } from '../operation';
+import { defineOperation, HttpAnswer, Verified, type AuthScheme, type OperationLimit } from '../operation';
 import { qrImageQuerySchema } from '../schemas/qr';
 import { qrImageReference } from './qr-openapi';
 
 /** The parameters as they stand in the address (each given once), undecoded: what the signature covers. */
-const rawParameters = z.record(z.string(), z.string());
-type RawParameters = z.infer<typeof rawParameters>;
+type RawParameters = Record<string, string>;
 
 /**
  * GET /api/payments/v1/upi/qr/image: the QR of a signed address (qrDetails.imgUrl), public, fetched
@@ -24,7 +22,8 @@ export const qrImageOperation = defineOperation<RawParameters>({
   path: '/api/payments/v1/upi/qr/image',
   envelope: 'success',
   auth: signedImageAddress(),
-  body: { contentType: 'query', read: rawQuery, schema: rawParameters },
+  // The request is the address: its scheme reads the query string as received, and its reading is the body.
+  body: { contentType: 'none' },
   limit: perClient(),
   reference: qrImageReference,
   async handle({ caller: merchant, body }) {
@@ -34,13 +33,16 @@ export const qrImageOperation = defineOperation<RawParameters>({
   },
 });
 
-/** `checksum` over the label, mid, width, height and `data` exactly as it stands in the address, before any decoding. */
+/**
+ * `checksum` over the label, mid, width, height and `data` exactly as it stands in the address,
+ * before any decoding: the parameters as written are the reading it verifies.
+ */
 function signedImageAddress(): AuthScheme<Merchant> {
   return {
     security: [{ qrImageSignature: [] }],
-    from: 'body',
-    async authenticate(_ctx, deps, { parsed }) {
-      const raw = parsed as RawParameters;
+    from: 'signedReading',
+    async authenticate(ctx, deps) {
+      const raw = rawQuery(ctx.querystring);
       const q = imageAddress(raw);
       const merchant = await requireMerchant(deps.merchants, q.mid);
       const now = deps.now();
@@ -50,7 +52,7 @@ function signedImageAddress(): AuthScheme<Merchant> {
         qrImageSignatureMatches(keys, address, unlabelled),
       );
       if (!signed) throw new ApiError('checksumMismatch');
-      return merchant;
+      return new Verified(merchant, raw);
     },
     limitKey: (merchant) => merchant.merchantIdentifier,
   };

@@ -22,20 +22,15 @@ function timeTravelOf(deps: ApiDeps): TimeTravel {
  */
 
 /** GET /sandbox/v1/time: the gateway's time (followTestServerClock re-read the server's for this request already). */
-export const timeOperation = defineOperation<Record<string, never>, null>({
+export const timeOperation = defineOperation({
   method: 'get',
   path: '/sandbox/v1/time',
   onlyWhere: 'timeSkipping',
   envelope: 'success',
   auth: anyTester,
-  body: {
-    contentType: 'query',
-    schema: timeQuerySchema,
-    read(querystring) {
-      if (querystring) throw new ApiError('validationFailed', 'this endpoint takes no query parameters');
-      return {};
-    },
-  },
+  body: { contentType: 'none' },
+  // None: any parameter is refused.
+  query: timeQuerySchema,
   reference: timeReference,
   handle: (_request, deps) => Promise.resolve({ success: true, data: instant(timeTravelOf(deps).clock.now()) }),
 });
