@@ -16,7 +16,6 @@ import {
   Refusal,
   selects,
   StreamedPage,
-  TypedText,
   Verified,
   type DeclaredOperation,
   type OperationLimit,
@@ -169,7 +168,7 @@ function queryOf(ctx: Context, op: DeclaredOperation): unknown {
   return op.query ? validate(op.query, ctx.query) : ctx.query;
 }
 
-/** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or another type's text. */
+/** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or one with its own status, type or headers. */
 function respond(ctx: Context, answer: unknown): Promise<void> | void {
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
@@ -177,12 +176,6 @@ function respond(ctx: Context, answer: unknown): Promise<void> | void {
   if (answer instanceof Redirect) {
     ctx.status = answer.status;
     return ctx.redirect(answer.location);
-  }
-  if (answer instanceof TypedText) {
-    ctx.status = answer.status;
-    ctx.type = answer.type;
-    ctx.body = answer.text;
-    return;
   }
   if (answer instanceof JsonText) ctx.type = 'application/json';
   ctx.body = answer instanceof JsonText ? answer.text : answer;

@@ -283,15 +283,6 @@ export class Redirect {
   ) {}
 }
 
-/** A document of another type than JSON (Zaakpay's XML), with its status. */
-export class TypedText {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    readonly text: string,
-  ) {}
-}
-
 /** An answer already serialized as JSON (stored bytes answered again exactly). */
 export class JsonText {
   constructor(readonly text: string) {}

@@ -11,7 +11,7 @@ import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { refusalStatus } from '../envelope';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { describeIssues, type Issue } from '../middleware/body';
-import { defineOperation, Refusal, TypedText, Verified, type AuthScheme, type RefusalContext } from '../operation';
+import { defineOperation, HttpAnswer, Refusal, Verified, type AuthScheme, type RefusalContext } from '../operation';
 import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
 import { checkTransactionReference, updateTransactionReference } from './legacy-xml-openapi';
 
@@ -95,10 +95,10 @@ const OUTCOMES: Record<XmlEndpoint, (f: Record<string, string>) => string | null
 };
 
 const xml = (status: number, answer: LegacyXmlAnswer, signer: Merchant | null) =>
-  new TypedText(status, 'text/xml; charset=utf-8', legacyXml(answer, signer?.secretKey ?? null));
+  new HttpAnswer(legacyXml(answer, signer?.secretKey ?? null), { status, type: 'text/xml; charset=utf-8' });
 
 /** A refusal in the same XML, with the orderId as signed (or as posted), signed once the caller is authenticated. */
-function xmlRefusal(refusal: Refusal, parsed: unknown, seen: RefusalContext): TypedText {
+function xmlRefusal(refusal: Refusal, parsed: unknown, seen: RefusalContext): HttpAnswer {
   const posted = parsed === undefined ? {} : Object.fromEntries(parsed as FormPairs);
   const orderid = (seen.content as SignedForm | undefined)?.orderId ?? posted.orderId ?? '';
   const answer = { orderid, responsecode: refusal.code, description: refusal.text };
