@@ -49,7 +49,7 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
     const operations = switchedOn(m.operations ?? [], switches);
     return [
       ...(operations.length ? [operationsRouter(operations, deps)] : []),
-      ...m.routers(deps, { openApiDocument, listener }),
+      ...(m.routers?.(deps, { openApiDocument, listener }) ?? []),
     ];
   });
   for (const router of routers) {

@@ -46,10 +46,10 @@ export interface AudienceModule {
   /** Mounted before every router (e.g. the dashboard's HTML 404 for its own addresses). */
   middleware?: (deps: ApiDeps) => Middleware[];
   /**
-   * The routers to mount, in order; a module that is off on this gateway (the sandbox in production)
-   * returns none.
+   * The routers of what is not declared as operations, mounted in order (none when every address
+   * is an operation); a module that is off on this gateway (the sandbox in production) returns none.
    */
-  routers: (deps: ApiDeps, api: AssembledApi) => Router[];
+  routers?: (deps: ApiDeps, api: AssembledApi) => Router[];
   /** Its OpenAPI path items. */
   paths?: (o: ReferenceOptions) => Record<string, object>;
   /** Its OpenAPI component schemas and webhooks (callbacks the gateway sends). */

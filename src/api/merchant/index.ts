@@ -43,7 +43,6 @@ export const merchantModule: AudienceModule = {
     updateTransactionOperation,
     checkTxnOperation,
   ],
-  routers: () => [],
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,
   envelope: merchantEnvelopes,

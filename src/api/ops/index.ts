@@ -31,5 +31,4 @@ export const opsModule: AudienceModule = {
     ...operatorTokenOperations,
     ...webhookOperations,
   ],
-  routers: () => [],
 };
