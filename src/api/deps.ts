@@ -16,6 +16,7 @@ import type { WebhookRepository } from '../store/webhook-repository';
 import type { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
 import type { DashboardSessionRepository } from '../store/dashboard-session-repository';
 import type { DashboardUserRepository } from '../store/dashboard-user-repository';
+import type { UseCases } from './use-cases';
 
 /** Everything the HTTP API needs, passed in so tests build the same app against their servers. */
 export interface ApiDeps {
@@ -37,6 +38,8 @@ export interface ApiDeps {
   metrics: Registry;
   now: () => Date;
   rateLimit: RateLimit;
+  /** What routes ask of the application; the repositories and clients above leave as routes move to these. */
+  useCases: UseCases;
   /** Time-skipping mode only: `now` is the test server's clock, and testers skip time through it. */
   timeTravel?: TimeTravel;
 }

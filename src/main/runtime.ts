@@ -6,6 +6,7 @@ import type { BankConnector, BankPayouts } from '../bank/connector';
 import { SandboxBankConnector } from '../bank/sandbox-connector';
 import { HttpBankConnector } from '../bank/http-connector';
 import { refuseSimulatorBank } from '../bank/simulator-marker';
+import { buildUseCases } from './use-cases';
 import type { ApiDeps } from '../api/deps';
 import { registerWebhookMetrics } from '../api/webhook-metrics';
 import { registerSettlementMetrics } from '../api/settlement-metrics';
@@ -160,6 +161,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
     webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     metrics,
     rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
+    useCases: buildUseCases(rt),
   };
 }
 
