@@ -50,7 +50,8 @@ import {
 import { formatIstDateTime, istStartOfDay } from '../src/domain/ist-time';
 import type { Transaction } from '../src/domain/transaction';
 import { createLogger } from '../src/logger';
-import { apiDeps, type Runtime } from '../src/main/runtime';
+import { apiDeps } from '../src/main/api-deps';
+import type { Runtime } from '../src/main/runtime';
 import { DashboardSessionRepository } from '../src/store/dashboard-session-repository';
 import { DailyFiguresRepository, dailyFiguresDoc } from '../src/store/daily-figures-repository';
 import { DashboardUserRepository } from '../src/store/dashboard-user-repository';

@@ -6,7 +6,8 @@ import type { Listener } from '../api/audience';
 import { createServer } from '../api/server';
 import { productionLike } from '../config-checks';
 import { createLogger } from '../logger';
-import { apiDeps, openRuntime, type Runtime } from './runtime';
+import { apiDeps } from './api-deps';
+import { openRuntime, type Runtime } from './runtime';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
 import { onShutdown } from './shutdown';
 

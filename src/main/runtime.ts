@@ -1,25 +1,16 @@
 import { ADJUSTED_AT_MARKER, backfillAdjustedAt } from '../store/migrations/settlement-adjusted-at';
 import { backfillAwaitingBank } from '../store/migrations/settlement-awaiting-bank';
 import { isGrpcServiceError, type Client, type Connection } from '@temporalio/client';
-import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { BankConnector, BankPayouts } from '../bank/connector';
 import { SandboxBankConnector } from '../bank/sandbox-connector';
 import { HttpBankConnector } from '../bank/http-connector';
 import { refuseSimulatorBank } from '../bank/simulator-marker';
-import { buildUseCases } from './use-cases';
-import type { ApiDeps } from '../api/deps';
-import { registerWebhookMetrics } from '../api/webhook-metrics';
-import { registerSettlementMetrics } from '../api/settlement-metrics';
-import { storeRateLimit } from '../api/middleware/rate-limit';
 import { productionLike, type Config } from '../config';
 import type { Logger } from '../logger';
 import { MandateRepository } from '../store/mandate-repository';
 import { MerchantRepository } from '../store/merchant-repository';
 import { CheckoutRepository } from '../store/checkout-repository';
 import { PaymentLinkRepository } from '../store/payment-link-repository';
-import { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
-import { DashboardSessionRepository } from '../store/dashboard-session-repository';
-import { DashboardUserRepository } from '../store/dashboard-user-repository';
 import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { WebhookRepository } from '../store/webhook-repository';
 import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
@@ -142,27 +133,6 @@ async function openTimeTravel(config: Config, temporal: Client, address: string)
     if (!(isGrpcServiceError(e) && e.code === 6)) throw e; // ALREADY_EXISTS: registered by another process of this run
   });
   return new TimeTravel(temporal, clock, config.TIME_SKIP_TIMEOUT_SECONDS * 1000);
-}
-
-export function apiDeps(rt: Runtime): ApiDeps {
-  const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
-  registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
-  registerSettlementMetrics(metrics, rt);
-  return {
-    ...rt,
-    paymentLinks: new PaymentLinkRepository(rt.store.db, rt.config.MASTER_KEY),
-    checkouts: new CheckoutRepository(rt.store.db, rt.config.MASTER_KEY),
-    dashboardUsers: new DashboardUserRepository(rt.store.db),
-    dashboardSessions: new DashboardSessionRepository(rt.store.db),
-    dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
-    reconciliations: new ReconciliationRepository(rt.store.db),
-    webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
-    webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
-    metrics,
-    rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
-    useCases: buildUseCases(rt),
-  };
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */

@@ -17,7 +17,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { createApp } from '../../src/api/app';
 import { AUDIENCES } from '../../src/api/audiences';
-import { apiDeps } from '../../src/main/runtime';
+import { apiDeps } from '../../src/main/api-deps';
 
 /**
  * `METHOD /path` for every route of every router the app mounted: HEAD (which the router adds to each
