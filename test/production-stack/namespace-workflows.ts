@@ -13,13 +13,19 @@ export type MayRun = (run: { workflowId: string; type: string }) => boolean;
  * waits for its day's cut-off, the bank's payout answer or an operator. The merchant's own check
  * (workflowsHealthy) judges its mandates and debits; the money model judges settlements with time.
  */
-const RUN_BY_DESIGN = new Set(['mandateWorkflow', 'settlementWorkflow', 'settlementDayWorkflow', 'settlementFileWorkflow']);
+const RUN_BY_DESIGN = new Set<string>([
+  'mandateWorkflow',
+  'settlementWorkflow',
+  'settlementDayWorkflow',
+  'settlementFileWorkflow',
+]);
 
 /**
  * Problems of the namespace's workflows now: one that ended otherwise than completed (or continued
  * as new), one that failed a workflow task (but the benign causes, failed-tasks.ts), one still
  * running that `mayRun` does not allow. `closedClean` holds the runs already found closed and
- * clean: a closed run's history no longer changes, so a later look skips it.
+ * clean: a closed run's history no longer changes, so a later look skips it. Temporal's own
+ * workflows (`temporal-sys-*`: a schedule's, a worker deployment's), if listed, are not the gateway's.
  */
 export async function namespaceWorkflowProblems(
   client: Client,
@@ -33,7 +39,7 @@ export async function namespaceWorkflowProblems(
     runs++;
     byType[w.type] = (byType[w.type] ?? 0) + 1;
     const key = `${w.workflowId}/${w.runId}`;
-    if (closedClean.has(key)) continue;
+    if (closedClean.has(key) || w.type.startsWith('temporal-sys-')) continue;
     const status = w.status.name;
     const name = `workflow ${w.workflowId} (${w.type}, run ${w.runId})`;
     const before = problems.length;

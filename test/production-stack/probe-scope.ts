@@ -48,7 +48,7 @@ export async function openProbeScope(state: StackState, secrets: StackSecrets, r
     `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${state.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
     { serverSelectionTimeoutMS: 10_000 },
   );
-  const db = mongo.db('gateway');
+  const db = mongo.db(settings.MONGODB_DB ?? 'gateway');
   const m = r.merchant.merchantIdentifier;
   const scope: InvariantScope = {
     merchant: { merchantIdentifier: m },

@@ -188,9 +188,10 @@ export function webhooksFaithful(w: InvariantScope, stored: Map<string, Transact
     // successes (`orderid`, no code) in its txns: each such entry announces a success (100). A
     // chargeback's entry (with its chargebackAmount) announces no outcome.
     const { txns } = JSON.parse(body.txnData) as {
-      txns: { orderId?: string; orderid?: string; responseCode?: string; chargebackAmount?: number }[];
+      txns?: { orderId?: string; orderid?: string; responseCode?: string; chargebackAmount?: number }[];
     };
-    for (const t of txns) {
+    // A webhook of another kind (a settlement's, an account change's) announces no order.
+    for (const t of txns ?? []) {
       if (t.chargebackAmount !== undefined) continue;
       const orderId = t.orderId ?? t.orderid ?? '';
       seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
