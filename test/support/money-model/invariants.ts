@@ -1,5 +1,4 @@
 import type { Transaction } from '../../../src/domain/transaction';
-import { failedTasks } from './failed-tasks';
 import { publishedOutcome } from '../../../src/domain/response-codes';
 import { peakWindowAt } from '../../../src/domain/peak-windows';
 import {
@@ -10,6 +9,7 @@ import {
 } from '../../../src/temporal/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../src/temporal/webhook-contract';
 import { webhookBatchWorkflowId } from '../../../src/temporal/webhook-batch-contract';
+import { failedTasks } from './failed-tasks';
 import type { InvariantScope } from './scope';
 import { merchantOfCall, verifies, type World } from './world';
 
