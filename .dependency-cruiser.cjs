@@ -34,7 +34,7 @@ const audienceFilesReachingFurther = {
   'src/api/sandbox/sandbox-time.ts': ['src/temporal/time-travel.ts'],
   // type-only: Config
   'src/api/dashboard/dashboard-transactions.ts': ['src/temporal/workflow-ids.ts', 'src/config.ts'],
-  'src/api/merchant/qr.ts': ['src/qr-render-pool.ts'],
+  'src/api/merchant/qr-image.ts': ['src/qr-render-pool.ts'],
   'src/api/payer/checkout-page.ts': ['src/qr-render-pool.ts'],
   'src/api/payer/payment-link-page.ts': ['src/qr-render-pool.ts'],
 };

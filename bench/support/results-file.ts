@@ -28,13 +28,21 @@ function git(args: string[]): string {
   }
 }
 
+/**
+ * The commit and state of the tree when the bench started: the code it loaded. Read at the end, a
+ * run of an hour or more would name whatever was committed meanwhile.
+ */
+const started = {
+  commit: git(['rev-parse', 'HEAD']) || 'unknown',
+  dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+};
+
 /** Appends this run to bench/results.jsonl (BENCH_RECORD=0 leaves it out: a trial of the bench itself). */
 export function recordRun(rows: BenchRow[]): void {
   if (process.env.BENCH_RECORD === '0') return;
   const run: RecordedRun = {
     at: new Date().toISOString(),
-    commit: git(['rev-parse', 'HEAD']) || 'unknown',
-    dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    ...started,
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? 'unknown',

@@ -6,18 +6,17 @@ import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
+import { switchedOn } from './operation';
 import { operationsRouter } from './operation-pipeline';
 import { buildOpenApiDocument } from './openapi';
-
-/** The audiences the operator listener serves; the public one serves every other and never these routes. */
-const OPS_LISTENER: ReadonlySet<string> = new Set(['ops', 'platform']);
 
 /**
  * The HTTP API as a Koa app, without listening: main/api.ts and the tests both serve it. The public
  * listener does not mount the operator's routes at all, so no spelling of /ops/* reaches them there.
  */
 export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
-  const audiences = AUDIENCES.filter((m) => listener !== 'ops' || OPS_LISTENER.has(m.name));
+  // Each module says which listeners mount it (audience.ts): the operator's never on the public one.
+  const audiences = AUDIENCES.filter((m) => listener === 'both' || (m.listeners ?? ['public']).includes(listener));
   // Behind a TLS proxy, ctx.protocol, ctx.host and ctx.ip come from its X-Forwarded-* headers; only
   // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
   // Nothing sits in front of the operator listener: there those headers are the caller's own words,
@@ -40,10 +39,19 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
     deps.config.TIME_SKIPPING,
     deps.config.BANK_CONNECTOR === 'http',
   );
-  const routers = audiences.flatMap((m) => [
-    ...(m.operations ? [operationsRouter(m.operations, deps)] : []),
-    ...m.routers(deps, { openApiDocument, listener }),
-  ]);
+  // The sandbox's operations only where it is enabled, time travel's only in time-skipping mode.
+  const switches = {
+    sandboxEnabled: deps.config.SANDBOX_ENABLED,
+    timeSkipping: deps.timeTravel !== undefined,
+    bankCallbacks: deps.config.BANK_CONNECTOR === 'http',
+  };
+  const routers = audiences.flatMap((m) => {
+    const operations = switchedOn(m.operations ?? [], switches);
+    return [
+      ...(operations.length ? [operationsRouter(operations, deps)] : []),
+      ...(m.routers?.(deps, { openApiDocument, listener }) ?? []),
+    ];
+  });
   for (const router of routers) {
     app.use(router.routes());
     // Sets 405 (or 501) with the Allow header; errorEnvelope then writes the envelope around it.

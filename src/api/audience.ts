@@ -34,6 +34,11 @@ export interface AssembledApi {
 export interface AudienceModule {
   name: 'merchant' | 'payer' | 'dashboard' | 'ops' | 'sandbox' | 'platform';
   /**
+   * The listeners that mount it, its operations and routers alike (`both` mounts every module): the
+   * public one when absent. The operator API's are on none but the ops listener.
+   */
+  listeners?: readonly ('public' | 'ops')[];
+  /**
    * Its declared operations: mounted (operation-pipeline.ts) before its routers, documented and
    * given their envelope from the declaration itself.
    */
@@ -41,10 +46,10 @@ export interface AudienceModule {
   /** Mounted before every router (e.g. the dashboard's HTML 404 for its own addresses). */
   middleware?: (deps: ApiDeps) => Middleware[];
   /**
-   * The routers to mount, in order; a module that is off on this gateway (the sandbox in production)
-   * returns none. Only the ops and platform modules are mounted on the ops listener.
+   * The routers of what is not declared as operations, mounted in order (none when every address
+   * is an operation); a module that is off on this gateway (the sandbox in production) returns none.
    */
-  routers: (deps: ApiDeps, api: AssembledApi) => Router[];
+  routers?: (deps: ApiDeps, api: AssembledApi) => Router[];
   /** Its OpenAPI path items. */
   paths?: (o: ReferenceOptions) => Record<string, object>;
   /** Its OpenAPI component schemas and webhooks (callbacks the gateway sends). */

@@ -19,9 +19,9 @@ export const AUDIENCES: readonly AudienceModule[] = [
   sandboxModule,
 ];
 
-// Declared operations are mounted on every listener and documented on every gateway; the modules
-// that are off on some (the operator API on the public listener, the sandbox in production) decide
-// that in routers() and paths(), so they declare none until the pipeline knows those rules.
+// Declared operations are documented on every gateway unless their onlyWhere says otherwise (the
+// sandbox's are all switched: it is off in production). Which listener mounts a module, operations
+// included, is its `listeners`.
 for (const m of AUDIENCES)
-  if (m.operations?.length && (m.name === 'ops' || m.name === 'sandbox'))
-    throw new Error(`src/api/${m.name}: declares operations, which would be served on every listener and gateway`);
+  if (m.name === 'sandbox' && m.operations?.some((op) => op.onlyWhere === undefined))
+    throw new Error(`src/api/${m.name}: declares an operation without onlyWhere, which would be served on every gateway`);

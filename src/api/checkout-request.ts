@@ -1,36 +1,31 @@
 import type { z } from 'zod';
 import { checkoutPaymentMode, CheckoutRefusal, type CheckoutRequest } from '../domain/checkout';
-import { checkoutDataSchema, checkoutFieldsSchema, type CheckoutData, type CheckoutFields } from './schemas/checkout';
+import { checkoutFieldsSchema, type CheckoutData, type CheckoutFields } from './schemas/checkout';
 
 /**
  * The checkout entries' requests in the gateway's terms, validated by their schemas; a refusal
  * names the field: 108 when it is missing or blank, 109 when it is there but not valid.
  */
 
-/** The `data` of `/transactU?v=8` (also accepted by the express entries). */
-export function checkoutRequestFromData(raw: unknown): { request: CheckoutRequest; data: CheckoutData } {
-  const data = validated(checkoutDataSchema, raw);
+/** The `data` of `/transactU?v=8` (also accepted by the express entries), validated. */
+export function checkoutRequestFromData(data: CheckoutData): CheckoutRequest {
   const o = data.orderDetail;
   return {
-    data,
-    request: {
-      merchantIdentifier: data.merchantIdentifier,
-      orderId: o.orderId,
-      amountPaise: Number(o.amount),
-      productDescription: o.productDescription ?? '',
-      ...products(o),
-      buyerName: name(o.firstName, o.lastName),
-      buyerEmail: o.email || null,
-      returnUrl: data.returnUrl ?? null,
-      paymentMode: checkoutPaymentMode(data.paymentInstrument?.paymentMode),
-      bankid: data.paymentInstrument?.netbanking?.bankid || null,
-    },
+    merchantIdentifier: data.merchantIdentifier,
+    orderId: o.orderId,
+    amountPaise: Number(o.amount),
+    productDescription: o.productDescription ?? '',
+    ...products(o),
+    buyerName: name(o.firstName, o.lastName),
+    buyerEmail: o.email || null,
+    returnUrl: data.returnUrl ?? null,
+    paymentMode: checkoutPaymentMode(data.paymentInstrument?.paymentMode),
+    bankid: data.paymentInstrument?.netbanking?.bankid || null,
   };
 }
 
-/** The flat fields of the express and legacy entries. */
-export function checkoutRequestFromFields(raw: Record<string, string>): CheckoutRequest {
-  const f: CheckoutFields = validated(checkoutFieldsSchema, raw);
+/** The flat fields of the express and legacy entries, validated. */
+export function checkoutRequestFromFields(f: CheckoutFields): CheckoutRequest {
   return {
     merchantIdentifier: f.merchantIdentifier,
     orderId: f.orderId,
@@ -43,6 +38,13 @@ export function checkoutRequestFromFields(raw: Record<string, string>): Checkout
     paymentMode: checkoutPaymentMode(f.paymentMode || f.debitorcredit),
     bankid: f.bankid || null,
   };
+}
+
+/** Flat fields as an order, or the refusal naming the first field that fails. */
+export function checkoutRequestOfFields(raw: Record<string, string>): CheckoutRequest {
+  const parsed = checkoutFieldsSchema.safeParse(raw);
+  if (parsed.success) return checkoutRequestFromFields(parsed.data);
+  throw checkoutRefusalOf(parsed.error.issues, raw);
 }
 
 type Products = Partial<
@@ -58,14 +60,8 @@ function name(first: string | undefined, last: string | undefined): string | nul
   return [first, last].filter(Boolean).join(' ').trim() || null;
 }
 
-function validated<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throw refusalOf(parsed.error.issues, raw);
-}
-
 /** The first problem, as Zaakpay reports it: 108 for a field missing or blank, 109 for one not valid. */
-function refusalOf(issues: readonly z.core.$ZodIssue[], raw: unknown): CheckoutRefusal {
+export function checkoutRefusalOf(issues: readonly z.core.$ZodIssue[], raw: unknown): CheckoutRefusal {
   const issue = issues[0];
   const field = issue.path.join('.');
   const value = issue.path.reduce<unknown>(

@@ -3,6 +3,7 @@ import type { AudienceModule, ReferenceOptions } from './audience';
 import { AUDIENCES } from './audiences';
 import { operationPaths } from './operation-reference';
 import { EXAMPLE_NOTE } from './reference/examples';
+import { switchedOn } from './operation';
 
 const errorTable = Object.values(ApiErrors)
   .map((e) => `| ${e.http} | ${e.code} | ${e.text} |`)
@@ -21,7 +22,7 @@ export function buildOpenApiDocument(baseUrl: string, sandboxEnabled: boolean, t
 export function assembleOpenApiDocument(modules: readonly AudienceModule[], baseUrl: string, o: ReferenceOptions) {
   const declared: Record<string, object> = {};
   for (const m of modules) {
-    const items = [...Object.entries(m.paths?.(o) ?? {}), ...Object.entries(operationPaths(m.operations ?? []))];
+    const items = [...Object.entries(m.paths?.(o) ?? {}), ...Object.entries(operationPaths(switchedOn(m.operations ?? [], o)))];
     for (const [path, item] of items) {
       if (Object.hasOwn(declared, path)) throw new Error(`${path} is documented twice (the ${m.name} module's is the second)`);
       declared[path] = item;

@@ -8,7 +8,7 @@ import {
   authenticateQrChecksum,
 } from './middleware/authenticate';
 import { validate } from './middleware/body';
-import type { AuthScheme, HeadersAuthScheme, SignedDataForm } from './operation';
+import type { AuthScheme, BodyAuthScheme, HeadersAuthScheme, SignedDataForm } from './operation';
 
 /**
  * The authentication schemes operations share. Each reads from the body only what finding the
@@ -75,7 +75,7 @@ export function signedQrFields(caller: z.ZodType<{ merchantIdentifier: string }>
  * A signed form (`data` + `checksum`, checkSignedForm). Refusals are the catalogue's 401s (2010,
  * 2012, 2011), and 2001 for `data` that is not a JSON object.
  */
-export const formDataChecksum: AuthScheme<Merchant> = {
+export const formDataChecksum: BodyAuthScheme<Merchant> = {
   bodySignature: 'formChecksum',
   from: 'body',
   async authenticate(_ctx, deps, { parsed }) {

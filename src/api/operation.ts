@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { ApiError } from '../domain/api-errors';
+import type { ApiError, ApiErrorKind } from '../domain/api-errors';
 import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
 import type { ApiDeps } from './deps';
@@ -16,44 +16,88 @@ import type { operation as referenceOperation } from './reference/operation';
  * a request already authenticated and validated. operation-pipeline.ts runs the steps every
  * operation shares, in one order; the audience module lists its operations (audience.ts).
  */
-export interface Operation<B = unknown, P = Merchant> {
-  method: 'get' | 'post';
+export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
+  method: 'get' | 'post' | 'put' | 'patch';
+  /** As the router writes it (`:name` for a path parameter, the handler's `params`; `{name}` in the reference). */
   path: string;
   /**
    * Only the requests whose query parameter has one of these values, where other requests to the
    * address are another's (Zaakpay's /transactU serves its checkout and its mandates by version).
    */
   selectedBy?: QuerySelector;
+  /**
+   * Served and documented only on a gateway where this switch is on (the sandbox's operations,
+   * time travel's); everywhere else it is not mounted at all, so its address is a 404.
+   */
+  onlyWhere?: GatewaySwitch;
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
   body: OperationBody<B>;
+  /**
+   * Its query parameters (the handler's `query`), validated once the caller is authenticated and
+   * before the body is validated; a body-less operation's reference documents them as its request.
+   * Without it the handler gets them as parsed, unvalidated.
+   */
+  query?: z.ZodType<Q>;
+  /**
+   * Origins whose browsers may call it (middleware/cors.ts): their preflight (OPTIONS at its path)
+   * is answered before authentication, and its answers carry the CORS headers.
+   */
+  cors?: (config: Config) => readonly string[];
   /** A family of the shared per-merchant limit (counted once authenticated), or a limit of its own. */
   limit?: ApiFamily | OperationLimit;
-  /** Its entry in the API reference; `request` defaults to the body's schema, the security to the scheme's. */
-  reference: OperationReference;
-  /** The body of a Refusal, when the envelope echoes something of the request (the split's orderId). */
-  refusalBody?: (refusal: Refusal, parsed: unknown) => object;
-  handle(request: OperationRequest<B, P>, deps: ApiDeps): Promise<unknown>;
+  /**
+   * Its entry in the API reference; `request` defaults to the body's schema, the security to the
+   * scheme's. 'shared': its address's entry is another operation's, one selected by another value.
+   */
+  reference: OperationReference | 'shared';
+  /**
+   * The body of a Refusal, when the envelope echoes something of the request (the split's orderId),
+   * or the whole answer (a page to a browser, an XML document signed for the caller once known).
+   */
+  refusalBody?: (refusal: Refusal, parsed: unknown, seen: RefusalContext) => object;
+  /**
+   * A catalogue error one of its steps threw (415, 413, a malformed form, the limit), answered as a
+   * refusal of its own (then written by `refusalBody`); null leaves it to the error middleware.
+   */
+  caught?: (error: ApiError) => Refusal | null;
+  handle(request: OperationRequest<B, P, Q>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B>;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | TextBody<B> | NoBody;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
   /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
-  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES';
+  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES' | 'RECONCILIATION_MAX_BYTES';
   /**
    * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
-   * of the API's own, or the catalogue's error of the field that failed (thrown).
+   * of the API's own, or the catalogue's error of the field that failed (thrown). `content` is what
+   * was validated (a signed form's `data`, what a flat form's checksum covered).
    */
-  invalid?: (issues: readonly Issue[], parsed: unknown) => Refusal | ApiError;
+  invalid?: (issues: readonly Issue[], parsed: unknown, content: unknown) => Refusal | ApiError;
 }
 
 /** A JSON body, parsed strictly before authentication: `schema` is the whole body. */
 export interface JsonBody<B> extends BodyRules<B> {
   contentType: 'application/json';
+  /** No body at all (no Content-Length or 0, no Transfer-Encoding) reads as `{}`: what "no body, or {}" takes. */
+  optional?: boolean;
+}
+
+/** A text file (a bank's CSV): its bytes strict UTF-8 (else 400, malformedBody), the text validated with `schema`. */
+export interface TextBody<B> extends BodyRules<B> {
+  contentType: 'text/csv';
+}
+
+/**
+ * No body: none is read, whatever is sent (a GET, or a POST whose address says it all); the handler's
+ * is undefined, or what a `signedReading` scheme verified (a signed address). A GET's request is its `query`.
+ */
+export interface NoBody {
+  contentType: 'none';
 }
 
 /**
@@ -64,7 +108,24 @@ export interface JsonBody<B> extends BodyRules<B> {
 export interface SignedDataFormBody<B> extends BodyRules<B> {
   contentType: 'application/x-www-form-urlencoded';
   form: z.ZodType<SignedDataForm>;
+  /** How `data` is read once its signer is known, when not as strictly as a JSON body (/checkTxn's PHP kits send it unquoted). */
+  readData?: (data: string) => unknown;
 }
+
+/**
+ * Zaakpay's flat forms (its checkout entries, its legacy APIs): the fields as posted, in order (a GET
+ * operation's from its query string), parsed strictly (a field given twice is malformed) into the
+ * pairs the scheme reads. Their checksum covers some fields in Zaakpay's order, as the merchant
+ * signed them (sanitized, under one kit's names): the scheme returns that reading (`Verified`), and
+ * it is what `schema` validates, never the form as posted.
+ */
+export interface FlatFormBody<B> extends BodyRules<B> {
+  contentType: 'application/x-www-form-urlencoded';
+  fields: 'flat';
+}
+
+/** A form's fields as posted, in order. */
+export type FormFields = [string, string][];
 
 export interface SignedDataForm {
   data: string;
@@ -74,6 +135,19 @@ export interface SignedDataForm {
 export interface QuerySelector {
   parameter: string;
   values: readonly string[];
+  /** The catalogue's error for a request no operation of the address selects (a version none serves). */
+  otherwise?: ApiErrorKind;
+}
+
+/** What is on, on a gateway: the sandbox, time-skipping mode, the bank's callbacks (audience.ts's ReferenceOptions). */
+export type GatewaySwitch = 'sandboxEnabled' | 'timeSkipping' | 'bankCallbacks';
+
+/** The operations a gateway with these switches serves and documents. */
+export function switchedOn<O extends { onlyWhere?: GatewaySwitch }>(
+  operations: readonly O[],
+  on: Record<GatewaySwitch, boolean>,
+): O[] {
+  return operations.filter((op) => op.onlyWhere === undefined || on[op.onlyWhere]);
 }
 
 /** Whether a request of this query is the operation's own. */
@@ -83,13 +157,31 @@ export function selects(op: { selectedBy?: QuerySelector }, query: Record<string
   return typeof value === 'string' && op.selectedBy.values.includes(value);
 }
 
-/** What the handler gets: the caller as authenticated, and the body as validated. */
-export interface OperationRequest<B, P> {
+/** The query string's parameters as parsed (a parameter given twice is an array). */
+export type QueryParameters = Record<string, string | string[] | undefined>;
+
+/** What the handler gets: the caller as authenticated, and the body (and query) as validated. */
+export interface OperationRequest<B, P, Q = QueryParameters> {
   caller: P;
   body: B;
+  /** The path's parameters, as the router decoded them. */
+  params: Record<string, string>;
+  /** The query as its `query` schema validated it; without one, as parsed (an entry whose version is a parameter, as Zaakpay's). */
+  query: Q;
   /** The body as parsed, before validation (what an answer echoes as it was sent); a signed form's fields. */
   parsed: unknown;
   ip: string | null;
+  /** The request's Accept header ('' when absent): a browser's names text/html. */
+  accept: string;
+  /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
+  signed?: unknown;
+}
+
+/** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */
+export interface RefusalContext {
+  caller?: unknown;
+  content?: unknown;
+  accept: string;
 }
 
 /** What the scheme may read: the exact bytes, the body parsed, and the body validated when it already is valid. */
@@ -108,6 +200,11 @@ export interface AuthInput {
 export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
   (
     | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
+    /**
+     * A checksum over a reading of the request (a flat form's fields in Zaakpay's order as a kit signed
+     * them, a signed address's parameters as written): that reading is what is validated.
+     */
+    | { from: 'signedReading'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<Verified<P> | Refusal> }
     | {
         from: 'headers';
         authenticate(ctx: Context, deps: ApiDeps): Promise<P | Refusal>;
@@ -115,6 +212,9 @@ export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
         verifyBody?(ctx: Context, deps: ApiDeps, caller: P, raw: Buffer): Promise<Refusal | null>;
       }
   );
+
+/** A scheme reading the body, whose caller is the scheme's answer itself. */
+export type BodyAuthScheme<P = Merchant> = Extract<AuthScheme<P>, { from: 'body' }>;
 
 /** A scheme of the headers alone (e.g. an API key), to declare one that also verifies the bytes. */
 export type HeadersAuthScheme<P = Merchant> = Extract<AuthScheme<P>, { from: 'headers' }>;
@@ -128,15 +228,17 @@ interface AuthSchemeStatement<P> {
 
 /** A limit of the operation's own (e.g. calls an hour), built once per app. */
 export interface OperationLimit {
-  /** Counted once the caller is authenticated, or only once its request is also valid. */
+  /** Counted once the caller is authenticated, or only once its request is also valid (then given its body as validated). */
   counted: 'authenticated' | 'validated';
-  build(deps: ApiDeps): (ctx: Context, key: string) => Promise<Refusal | null>;
+  build(deps: ApiDeps): (ctx: Context, key: string, body?: unknown) => Promise<Refusal | null>;
 }
 
 type ReferenceArgument = Parameters<typeof referenceOperation>[0];
 
 export type OperationReference = Omit<ReferenceArgument, 'request' | 'security' | 'bodySignature' | 'in'> & {
   request?: z.ZodType;
+  /** The path item's `parameters` as written (its path parameters), in place of any the query gives. */
+  parameters?: object[];
 };
 
 /**
@@ -152,9 +254,49 @@ export class Refusal {
   ) {}
 }
 
+/**
+ * A caller authenticated by a checksum over a reading of the body (named fields in Zaakpay's order,
+ * the values as a kit sanitized them): the content that reading covers is what the body's schema
+ * validates, or `schema` for an entry that takes two forms (flat fields, or signed `data`).
+ */
+export class Verified<P> {
+  constructor(
+    readonly caller: P,
+    readonly content: unknown,
+    readonly schema?: z.ZodType,
+  ) {}
+}
+
+/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script). */
+export class HtmlPage {
+  constructor(
+    readonly status: number,
+    readonly html: string,
+  ) {}
+}
+
+/** A redirect of the caller's browser. */
+export class Redirect {
+  constructor(
+    readonly location: string,
+    readonly status = 303,
+  ) {}
+}
+
 /** An answer already serialized as JSON (stored bytes answered again exactly). */
 export class JsonText {
   constructor(readonly text: string) {}
+}
+
+/**
+ * An answer with more than a JSON body of HTTP 200: its status (201 for a creation, 202 for work
+ * started), its media type (a body of bytes, e.g. a PNG), its headers.
+ */
+export class HttpAnswer {
+  constructor(
+    readonly body: unknown,
+    readonly http: { status?: number; type?: string; headers?: Record<string, string> } = {},
+  ) {}
 }
 
 /** An answer streamed from a store cursor as it is read (page-stream.ts): a page of up to `shape.pageSize` records. */
@@ -166,10 +308,10 @@ export class StreamedPage<T> {
 }
 
 /** An operation of any body and caller, as a module lists them. */
-export type DeclaredOperation = Operation<unknown, unknown>;
+export type DeclaredOperation = Operation<unknown, unknown, unknown>;
 
-/** Declares an operation, its body's type inferred from its schema. */
-export function defineOperation<B, P = Merchant>(o: Operation<B, P>): Operation<B, P> {
+/** Declares an operation, its body's (and query's) type inferred from its schema. */
+export function defineOperation<B, P = Merchant, Q = QueryParameters>(o: Operation<B, P, Q>): Operation<B, P, Q> {
   return o;
 }
 
@@ -186,4 +328,5 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
 }
 
 /** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number => config[body.maxBytes ?? 'MAX_BODY_BYTES'];
+export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number =>
+  body.contentType === 'none' ? 0 : config[body.maxBytes ?? 'MAX_BODY_BYTES'];

@@ -132,6 +132,24 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
   });
 
+  it('per address: the legacy XML refusals (111 and 180, answered HTTP 200) count', async () => {
+    const address = '198.51.100.36';
+    const checkTransaction = (merchantIdentifier: string) =>
+      fetch(`${gw.baseUrl}/checktransaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...from(address) },
+        body: new URLSearchParams({ merchantIdentifier, orderId: 'abuse-5', mode: '0', checksum: 'f'.repeat(64) }).toString(),
+      });
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await checkTransaction(i % 2 ? merchant.merchantIdentifier : 'nosuchmerchant0');
+      assert.equal(res.status, 200, `failure ${i + 1}`);
+      codes.push(/<responsecode>(\d+)<\/responsecode>/.exec(await res.text())?.[1] ?? '');
+    }
+    assert.deepEqual(codes, ['111', '180', '111', '180', '111']);
+    assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+  });
+
   it('per address: the checkout entries alone (180 and 101, answered HTTP 200) count', async () => {
     const address = '198.51.100.32';
     const form = (fields: Record<string, string>) => ({

@@ -24,7 +24,10 @@ describe('money model: bank books, store and webhook receiver agree over a fixed
   it(`holds the money invariants over seed ${FIXED_DRAW.seed}'s ${FIXED_DRAW.runs} sequences, reaching mandate debits`, async () => {
     const r = await runMoneyModel(stack, { ...FIXED_DRAW, shrink: true, shrinkSeconds: 60, log });
     assert.equal(r.sequences, FIXED_DRAW.runs);
-    assert.ok(r.debitsAtBank > 0, `seed ${FIXED_DRAW.seed}: no sequence reached a mandate debit at the bank (invariant 3 unchecked)`);
+    assert.ok(
+      r.debitsAtBank > 0,
+      `seed ${FIXED_DRAW.seed}: no sequence reached a mandate debit at the bank (invariant 3 unchecked)`,
+    );
   });
 
   for (const x of REGRESSIONS)

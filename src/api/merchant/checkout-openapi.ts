@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { CheckoutRefusals } from '../../domain/checkout';
 import { EXPRESS_CHECKSUM_FIELDS } from '../../domain/checkout-checksum';
 import { V7_RETURN_FIELDS, V8_RETURN_FIELDS } from '../../domain/checkout-return';
-import { operation } from '../reference/operation';
-import { checkTxnAnswerSchema, checkTxnFormSchema } from '../schemas/check-txn';
-import { checkoutFieldsSchema, checkoutResponseSchema, legacyQuerySchema } from '../schemas/checkout';
-import { CheckTxnCodes } from '../../domain/check-txn';
-import { exampleExpressForm, exampleLegacyForm, signedDataForm } from '../reference/examples';
+import { checkoutResponseSchema, legacyQuerySchema } from '../schemas/checkout';
+import type { OperationReference } from '../operation';
+import { exampleExpressForm, exampleLegacyForm } from '../reference/examples';
 
 // One entry per code (two refusals share 109); every one is HTTP 200, as Zaakpay answers.
 const refusals = [...new Map(Object.values(CheckoutRefusals).map((r) => [r.code, r.description])).entries()]
@@ -30,76 +27,31 @@ const entryResponses = {
   303: { description: 'the order is open: its hosted checkout page (Location /checkout/{token})' },
 } as const;
 
-function expressPath(version: 'V8' | 'V7') {
-  const common = {
+/** The express checkout's entry (its fields a form, or a GET's query string; the request and signature its operation's). */
+export function expressReference(version: 'V8' | 'V7', method: 'post' | 'get'): OperationReference {
+  return {
+    summary:
+      method === 'post'
+        ? `Express checkout ${version}: send the payer to the hosted checkout`
+        : `Express checkout ${version}, the fields as a query string (some apps send it so)`,
     description: expressDescription,
-    bodySignature: 'expressChecksum' as const,
-    request: checkoutFieldsSchema,
     responses: entryResponses,
     errors: [413, 415, 429, 503],
     errorEnvelope: checkoutResponseSchema,
     errorPages: true,
-  };
-  return {
-    post: operation({
-      ...common,
-      summary: `Express checkout ${version}: send the payer to the hosted checkout`,
-      in: 'form',
-      example: exampleExpressForm(`express-${version}-1001`),
-    }),
-    get: operation({
-      ...common,
-      summary: `Express checkout ${version}, the fields as a query string (some apps send it so)`,
-      in: 'query',
-      example: exampleExpressForm(`express-${version}-1001`),
-    }),
+    example: exampleExpressForm(`express-${version}-1001`),
   };
 }
 
-/** Zaakpay's checkout entries and its legacy status API (the hosted page is the payer module's, the sandbox's return page the sandbox module's). */
-export function checkoutPaths(): Record<string, object> {
-  return {
-    '/api/paymentTransact/V8': expressPath('V8'),
-    '/api/paymentTransact/V7': expressPath('V7'),
-    '/transact': {
-      post: operation({
-        summary: "Zaakpay's legacy checkout: send the payer to the hosted checkout",
-        description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The fields' names, in the order posted, must be exactly one of the sequences Zaakpay's kits and shop plugins post to this endpoint (PHP, JSP, Python, Ruby, WordPress core, Magento, CS-Cart, X-Cart, WHMCS, osCommerce with or without its image button's x and y after the checksum, Zen Cart with its securityToken first, VirtueMart 1.2 and 2, CubeCart; ?v=2 takes WooCommerce 2.0's only); a raw checksum counts only when no value holds a single quote; a form whose values read as another valid order under another kit's names is refused: each of these is 109 naming the field, with HTTP 200. When only the sanitized values verify, the order is made of them. The return carries exactly orderId, responseCode, responseDescription (?v=2: amount in paise first), in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
-        bodySignature: 'legacyChecksum',
-        in: 'form',
-        query: legacyQuerySchema,
-        request: checkoutFieldsSchema,
-        queryExample: { v: '3' },
-        example: exampleLegacyForm(),
-        responses: entryResponses,
-        errors: [413, 415, 429, 503],
-        errorEnvelope: checkoutResponseSchema,
-        errorPages: true,
-      }),
-    },
-    '/checkTxn': {
-      post: operation({
-        summary: "Zaakpay's legacy status API (v=5): one order, its card and its refunds",
-        description: `Form fields \`data\` and \`checksum\` = HMAC-SHA256 (hex) of the exact \`data\` text with the secret key. \`data\` is {merchantIdentifier, mode, orderDetail: {orderId}, refundDetail?: {merchantRefId}} as JSON, or unquoted as some PHP kits send it ({merchantIdentifier:X,mode:0,orderDetail:{orderId:Y}}); the checksum is checked over the raw text first. The answer lists the order as the status API's record with orderDetail.product1Description..product4Description and card {cardToken, cardId, cardScheme, first4, last4, bank, cardHashId, paymentMethod} (NA without a card), its responseCode, responseDescription and txnId mirrored at the top level; with a merchantRefId only that refund is listed. Every answer is HTTP 200 with its code, refusals included, as Zaakpay answers (only 413, 415, 429 with Retry-After and 503 keep their status lines); an unknown order's orders[0] carries its orderId and 190. Codes: ${Object.values(
-          CheckTxnCodes,
-        )
-          .map((c) => `${c.code} ${c.description}`)
-          .join('; ')}.`,
-        bodySignature: 'formChecksum',
-        in: 'form',
-        query: z.object({ v: z.string().optional().describe('5 (the version answered; the value is not read)') }),
-        request: checkTxnFormSchema,
-        queryExample: { v: '5' },
-        example: signedDataForm({ mode: '0', orderDetail: { orderId: 'checkout-1001' } }),
-        responses: {
-          200: {
-            description: 'the order (success true), or a refusal with its code (success false)',
-            schema: checkTxnAnswerSchema,
-          },
-        },
-        errors: [413, 415, 429, 503],
-        errorEnvelope: checkTxnAnswerSchema,
-      }),
-    },
-  };
-}
+/** The legacy checkout's entry. */
+export const legacyTransactReference: OperationReference = {
+  summary: "Zaakpay's legacy checkout: send the payer to the hosted checkout",
+  description: `Flat fields (as the express checkout). \`checksum\` = HMAC-SHA256 (hex) with the secret key of every posted field but checksum, each value in single quotes, in the order posted (\`'v1''v2'...\`), or the same over the values as Zaakpay's PHP kits sanitize them. ${CHECKOUT_FLOW} The fields' names, in the order posted, must be exactly one of the sequences Zaakpay's kits and shop plugins post to this endpoint (PHP, JSP, Python, Ruby, WordPress core, Magento, CS-Cart, X-Cart, WHMCS, osCommerce with or without its image button's x and y after the checksum, Zen Cart with its securityToken first, VirtueMart 1.2 and 2, CubeCart; ?v=2 takes WooCommerce 2.0's only); a raw checksum counts only when no value holds a single quote; a form whose values read as another valid order under another kit's names is refused: each of these is 109 naming the field, with HTTP 200. When only the sanitized values verify, the order is made of them. The return carries exactly orderId, responseCode, responseDescription (?v=2: amount in paise first), in that order, each value free of the characters the PHP kits strip, and checksum = HMAC-SHA256 of the quoted values in that order. A v other than 2 or 3 is 109.`,
+  query: legacyQuerySchema,
+  queryExample: { v: '3' },
+  example: exampleLegacyForm(),
+  responses: entryResponses,
+  errors: [413, 415, 429, 503],
+  errorEnvelope: checkoutResponseSchema,
+  errorPages: true,
+};

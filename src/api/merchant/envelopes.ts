@@ -6,20 +6,14 @@ import type { EnvelopeKind } from '../envelope';
  * its own): Zaakpay's entries their own answer shapes, and everything else `{success, message: {code: string}}`.
  */
 const BY_PATH: Record<string, EnvelopeKind> = {
-  // Zaakpay's checkout entries (and `/transactU?v=8`, below): their JSON answer's shape.
-  '/api/paymentTransact/V8': 'checkout',
-  '/api/paymentTransact/V7': 'checkout',
-  '/transact': 'checkout',
-  // A version no operation selects (v=12 and 13 are the mandate operation's): refused in its shape.
+  // A version no operation selects (v=8 is the checkout's, v=12 and 13 the mandates'): refused in the mandate shape.
   '/transactU': 'mandate',
-  '/checkTxn': 'checkTxn',
 };
 
 const BY_LOWER_CASE_PATH = new Map(Object.entries(BY_PATH).map(([path, kind]) => [path.toLowerCase(), kind]));
 
 export const merchantEnvelopes: EnvelopeDeclaration = {
-  kindOf(path, query) {
-    if (path === '/transactu' && query.v === '8') return 'checkout';
+  kindOf(path) {
     if (path.startsWith('/pl/api/')) return 'paylink';
     return BY_LOWER_CASE_PATH.get(path);
   },

@@ -1,24 +1,21 @@
 import type { AudienceModule } from '../audience';
 import { merchantEnvelopes } from './envelopes';
-import { checkTxnRoutes } from './check-txn';
-import { checkoutEntryRoutes } from './checkout-entries';
-import { checkoutPaths } from './checkout-openapi';
+import { checkTxnOperation } from './check-txn';
+import { expressCheckoutOperations, legacyCheckoutOperation } from './checkout-entries';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
 import { bulkOperation } from './bulk';
 import { ledgerOperation } from './ledger';
-import { legacyXmlRoutes } from './legacy-xml';
-import { legacyXmlPaths } from './legacy-xml-openapi';
+import { checkTransactionOperation, updateTransactionOperation } from './legacy-xml';
 import { mandateOperation } from './mandates';
 import { paymentLinkOperation } from './payment-links';
-import { qrOperation, qrRoutes } from './qr';
-import { qrPaths } from './qr-openapi';
+import { qrOperation } from './qr';
+import { qrImageOperation } from './qr-image';
 import { refundOperation } from './refunds';
 import { settlementListOperation } from './settlement-list';
 import { settlementReportOperation } from './settlement-report';
-import { settlementPaths } from './settlements-openapi';
 import { splitOperation } from './split-payments';
 import { statusOperation } from './status';
-import { transactURoutes } from './transact-u';
+import { transactUCheckoutOperation } from './transact-u';
 import { webhookCallbacks, webhookComponentSchemas } from './webhook-callbacks-openapi';
 
 /**
@@ -30,6 +27,7 @@ export const merchantModule: AudienceModule = {
   operations: [
     statusOperation,
     qrOperation,
+    qrImageOperation,
     paymentLinkOperation,
     settlementReportOperation,
     splitOperation,
@@ -38,20 +36,13 @@ export const merchantModule: AudienceModule = {
     ledgerOperation,
     bulkOperation,
     mandateOperation,
+    transactUCheckoutOperation,
+    ...expressCheckoutOperations,
+    legacyCheckoutOperation,
+    checkTransactionOperation,
+    updateTransactionOperation,
+    checkTxnOperation,
   ],
-  routers: (deps) => [
-    qrRoutes(deps),
-    transactURoutes(deps),
-    checkoutEntryRoutes(deps),
-    checkTxnRoutes(deps),
-    legacyXmlRoutes(deps),
-  ],
-  paths: () => ({
-    ...qrPaths(),
-    ...checkoutPaths(),
-    ...legacyXmlPaths(),
-    ...settlementPaths(),
-  }),
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,
   envelope: merchantEnvelopes,

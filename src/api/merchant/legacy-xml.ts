@@ -1,32 +1,19 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { z } from 'zod';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
 import { CheckTxnCodes, toCheckTxnRecord } from '../../domain/check-txn';
-import { quotedValues, signedLegacyFields } from '../../domain/checkout-checksum';
+import { quotedValues, signedLegacyFields, type FormPairs } from '../../domain/checkout-checksum';
 import { ambiguousField, matchKitForm } from '../../domain/legacy-form-reading';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
-import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
 import type { Merchant } from '../../domain/merchant';
+import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
 import { findOrder } from '../../usecases/read-order';
 import { startRefund, startRefundDeps } from '../../usecases/start-refund';
-import type { ApiDeps } from '../deps';
-import { verifiedWithKeysInForce } from '../middleware/authenticate';
-import { readRawBody, validate } from '../middleware/body';
 import { refusalStatus } from '../envelope';
-import { parseFormPairs } from '../middleware/form-body';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
+import { describeIssues, type Issue } from '../middleware/body';
+import { defineOperation, HttpAnswer, Refusal, Verified, type AuthScheme, type RefusalContext } from '../operation';
 import { legacyCheckFormSchema, legacyUpdateFormSchema } from '../schemas/legacy-xml';
-
-type Code = { code: string; description: string };
-
-/** A refusal answered in the XML envelope, with its HTTP status. */
-class XmlRefusal extends Error {
-  constructor(
-    readonly http: number,
-    readonly answer: Code,
-  ) {
-    super(answer.description);
-  }
-}
+import { checkTransactionReference, updateTransactionReference } from './legacy-xml-openapi';
 
 /**
  * Zaakpay's legacy XML APIs (design.md, Legacy XML APIs), used by its older kits (PHP, JSP,
@@ -35,78 +22,63 @@ class XmlRefusal extends Error {
  * `/updatetransaction` the one refund use case (`/updateTxn`'s rules and codes). Every answer,
  * refusals included, is the XML document, signed once the request is authenticated.
  */
-export function legacyXmlRoutes(deps: ApiDeps): Router {
-  const router = new Router();
 
-  router.post('/checktransaction', (ctx) =>
-    answerXml(
-      ctx,
-      deps,
-      'checktransaction',
-      CheckTxnCodes.checksumBlank,
-      CheckTxnCodes.checksumMismatch,
-      async (fields, merchant) => {
-        const form = validate(legacyCheckFormSchema, fields);
-        const found = await findOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: form.orderId });
-        if (!found)
-          return {
-            orderid: form.orderId,
-            responsecode: CheckTxnCodes.orderNotFound.code,
-            description: CheckTxnCodes.orderNotFound.description,
-          };
-        const order = toCheckTxnRecord(found.record, found.transaction);
-        return {
-          orderid: form.orderId,
-          responsecode: order.responseCode,
-          description: order.responseDescription,
-          txn: {
-            txnid: order.orderDetail.txnId,
-            amount: order.orderDetail.amount,
-            txnstatus: order.txnStatus,
-            txndate: order.txnDate,
-            paymentmode: order.paymentInstrument.paymentMode,
-          },
-        };
-      },
-    ),
-  );
+type Code = { code: string; description: string };
+type XmlEndpoint = 'checktransaction' | 'updatetransaction';
+/** The form as its checksum covered it: the fields a kit signs, in its order, and the checksum. */
+type SignedForm = Record<string, string>;
 
-  router.post('/updatetransaction', (ctx) =>
-    answerXml(
-      ctx,
-      deps,
-      'updatetransaction',
-      RefundResponse.checksumBlank,
-      RefundResponse.checksumMismatch,
-      async (fields, merchant, signedText) => {
-        const form = validate(legacyUpdateFormSchema, fields);
-        const refused = (key: keyof typeof RefundResponse) => ({
-          orderid: form.orderId,
-          responsecode: RefundResponse[key].code,
-          description: RefundResponse[key].description,
-        });
-        const problem = refundRequestProblem(form.updateDesired, form.updateReason);
-        if (problem) return refused(problem);
-        const updateDesired = form.updateDesired as UpdateDesired;
-        if (updateDesired === '22' && form.amount === undefined)
-          throw new ApiError('validationFailed', 'amount is required for a partial refund (22)');
-        const result = await startRefund(startRefundDeps(deps), {
-          merchantIdentifier: merchant.merchantIdentifier,
-          orderId: form.orderId,
-          updateDesired,
-          amountPaise: form.amount === undefined ? undefined : Number(form.amount),
-          updateReason: form.updateReason as string,
-          // Without a merchantRefId the text the checksum verified over is the key: a form renamed,
-          // reordered or padded with stripped characters around the same signed values is the same refund.
-          ...(form.merchantRefId !== undefined
-            ? { merchantRefId: form.merchantRefId }
-            : { signedRequest: { entry: 'updatetransaction' as const, signedText } }),
-        });
-        return refused(result.response);
-      },
-    ),
-  );
-  return router;
+const endpointOf = { check: 'checktransaction', update: 'updatetransaction' } as const;
+
+const coded = (orderid: string, c: Code) => ({ orderid, responsecode: c.code, description: c.description });
+
+/** `'v1''v2'...` of the values the checksum covered, in their order (kits' names are never array indices, so an object keeps it). */
+const signedText = (form: SignedForm) => quotedValues(Object.entries(form).filter(([name]) => name !== 'checksum'));
+
+const refused = (http: number, c: Code) => new Refusal(c.code, c.description, http);
+/** An unknown merchant or a checksum that does not verify: counted as a failed authentication of the client's address. */
+const unauthenticated = (c: Code) => new Refusal(c.code, c.description, 401, true);
+const unreadable = (field: string, why: string) =>
+  refused(200, { code: '109', description: `Validation failed: ${field}: ${why}` });
+
+/**
+ * The merchant, then the legacy checksum over the fields a kit signs (raw, or PHP-sanitized), then
+ * the names, which must be one kit's sequence for this endpoint with one reading of its values
+ * (legacy-form-reading.ts), else 109 naming the field. Only a form read as one kit's, as the
+ * merchant signed it, is authenticated: a refusal before echoes what the poster chose (a field's
+ * name, a raw orderId), so it is not signed (signed, its text would verify as a forged "100"
+ * return at the merchant's shop).
+ */
+function legacyFormChecksum(endpoint: XmlEndpoint, blank: Code, mismatch: Code): AuthScheme<Merchant> {
+  return {
+    bodySignature: 'legacyChecksum',
+    from: 'signedReading',
+    async authenticate(_ctx, deps, { parsed }) {
+      const pairs = parsed as FormPairs;
+      const posted = Object.fromEntries(pairs);
+      const named = posted.merchantIdentifier;
+      if (!named) return refused(400, CheckTxnCodes.merchantIdentifierMissing);
+      const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
+      if (!merchant) return unauthenticated(CheckTxnCodes.merchantIdentifierInvalid);
+      if (!posted.checksum) return unauthenticated(blank);
+      const match = matchKitForm(endpoint, pairs);
+      const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+        signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum),
+      );
+      if (!verified) return unauthenticated(mismatch);
+      if ('quoted' in verified)
+        return unreadable(verified.quoted, 'holds a single quote, so the signed text splits more than one way');
+      if ('problem' in match) return unreadable(match.problem.field, match.problem.why);
+      const signed = { kit: match.kit, signed: verified.signed };
+      const outcome = (f: Record<string, string>) =>
+        f.merchantIdentifier === merchant.merchantIdentifier ? OUTCOMES[endpoint](f) : null;
+      const ambiguous = ambiguousField(endpoint, signed, outcome);
+      if (ambiguous) return unreadable(ambiguous, "these values read as another request under another kit's field names");
+      const form: SignedForm = { ...Object.fromEntries(signed.signed), checksum: posted.checksum };
+      return new Verified(merchant, form);
+    },
+    limitKey: (merchant) => merchant.merchantIdentifier,
+  };
 }
 
 /** What a form would do at the endpoint, for the ambiguity check: null when it would be refused. */
@@ -121,79 +93,92 @@ const OUTCOMES: Record<XmlEndpoint, (f: Record<string, string>) => string | null
     return JSON.stringify([form.data.orderId, form.data.updateDesired, form.data.amount ?? null]);
   },
 };
-type XmlEndpoint = 'checktransaction' | 'updatetransaction';
 
-const unreadable = (field: string, why: string) =>
-  new XmlRefusal(200, { code: '109', description: `Validation failed: ${field}: ${why}` });
+const xml = (status: number, answer: LegacyXmlAnswer, signer: Merchant | null) =>
+  new HttpAnswer(legacyXml(answer, signer?.secretKey ?? null), { status, type: 'text/xml; charset=utf-8' });
+
+/** A refusal in the same XML, with the orderId as signed (or as posted), signed once the caller is authenticated. */
+function xmlRefusal(refusal: Refusal, parsed: unknown, seen: RefusalContext): HttpAnswer {
+  const posted = parsed === undefined ? {} : Object.fromEntries(parsed as FormPairs);
+  const orderid = (seen.content as SignedForm | undefined)?.orderId ?? posted.orderId ?? '';
+  const answer = { orderid, responsecode: refusal.code, description: refusal.text };
+  return xml(refusalStatus('checkTxn', refusal.http), answer, (seen.caller as Merchant | undefined) ?? null);
+}
 
 /**
- * Reads the form and authenticates it: the merchant, then the legacy checksum over the fields a
- * kit signs (raw, or PHP-sanitized), then the names, which must be one kit's sequence for this
- * endpoint with one reading of its values (legacy-form-reading.ts), else 109 naming the field.
- * `use` gets the values as signed and decides the answer; refusals are answered in the same XML.
+ * The parts both share: anything the API refuses (a malformed form, a field not valid, the rate
+ * limit, the store down) keeps its status and code, in the XML a kit can read; a signed form
+ * without its orderId is 129.
  */
-async function answerXml(
-  ctx: Context,
-  deps: ApiDeps,
-  endpoint: XmlEndpoint,
-  blank: Code,
-  mismatch: Code,
-  use: (fields: Record<string, string>, merchant: Merchant, signedText: string) => Promise<LegacyXmlAnswer>,
-): Promise<void> {
-  let orderid = '';
-  let signer: Merchant | null = null;
-  try {
-    const pairs = parseFormPairs(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
-    const posted = Object.fromEntries(pairs);
-    orderid = posted.orderId ?? '';
-    const named = posted.merchantIdentifier;
-    if (!named) throw new XmlRefusal(400, CheckTxnCodes.merchantIdentifierMissing);
-    const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
-    if (!merchant) throw new XmlRefusal(401, CheckTxnCodes.merchantIdentifierInvalid);
-    if (!posted.checksum) throw new XmlRefusal(401, blank);
-    const match = matchKitForm(endpoint, pairs);
-    const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
-      signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum),
-    );
-    if (!verified) throw new XmlRefusal(401, mismatch);
-    if ('quoted' in verified)
-      throw unreadable(verified.quoted, 'holds a single quote, so the signed text splits more than one way');
-    if ('problem' in match) throw unreadable(match.problem.field, match.problem.why);
-    const signed = { kit: match.kit, signed: verified.signed };
-    const outcome = (f: Record<string, string>) =>
-      f.merchantIdentifier === merchant.merchantIdentifier ? OUTCOMES[endpoint](f) : null;
-    const ambiguous = ambiguousField(endpoint, signed, outcome);
-    if (ambiguous) throw unreadable(ambiguous, "these values read as another request under another kit's field names");
-    // Only a form read as one kit's, as the merchant signed it, gets signed answers and counts against
-    // the merchant's budget. A refusal before this point echoes what the poster chose (a field's name,
-    // a raw orderId): signed, its text would verify as a forged "100" return at the merchant's shop.
-    signer = merchant;
-    await deps.rateLimit.consume(ctx, endpoint === 'checktransaction' ? 'checkTxn' : 'refunds', merchant.merchantIdentifier);
-    const fields: Record<string, string> = { ...Object.fromEntries(signed.signed), checksum: posted.checksum };
-    orderid = fields.orderId ?? '';
-    if (!fields.orderId) throw new XmlRefusal(400, CheckTxnCodes.orderIdMissing);
-    sendXml(ctx, 200, legacyXml(await use(fields, merchant, quotedValues(signed.signed)), merchant.secretKey));
-  } catch (e) {
-    const refusal = asRefusal(e);
-    if (!refusal) throw e;
-    const answer = { orderid, responsecode: refusal.answer.code, description: refusal.answer.description };
-    sendXml(ctx, refusalStatus('checkTxn', refusal.http), legacyXml(answer, signer?.secretKey ?? null));
-  }
+function legacyXmlParts<B>(endpoint: XmlEndpoint, schema: z.ZodType<B>) {
+  return {
+    method: 'post' as const,
+    path: `/${endpoint}`,
+    // What its errors not answered in XML (none but a fault) are written in.
+    envelope: 'success' as const,
+    body: {
+      contentType: 'application/x-www-form-urlencoded' as const,
+      fields: 'flat' as const,
+      schema,
+      invalid: (issues: readonly Issue[], _parsed: unknown, content: unknown) =>
+        (content as SignedForm).orderId
+          ? new ApiError('validationFailed', describeIssues(issues))
+          : refused(400, CheckTxnCodes.orderIdMissing),
+    },
+    limit: endpoint === 'checktransaction' ? ('checkTxn' as const) : ('refunds' as const),
+    refusalBody: xmlRefusal,
+    caught: (e: ApiError) => {
+      if (e.kind === 'internal') return null;
+      return refused(ApiErrors[e.kind].http, { code: String(ApiErrors[e.kind].code), description: e.message });
+    },
+  };
 }
 
-function asRefusal(e: unknown): XmlRefusal | null {
-  if (e instanceof XmlRefusal) return e;
-  // Anything the API refuses (a malformed form, a field not valid, the rate limit, the store down)
-  // keeps its status and code, in the XML a kit can read.
-  if (e instanceof ApiError && e.kind !== 'internal') {
-    const c = ApiErrors[e.kind];
-    return new XmlRefusal(c.http, { code: String(c.code), description: e.message });
-  }
-  return null;
-}
+/** POST /checktransaction: one order's status, as /checkTxn reads it. */
+export const checkTransactionOperation = defineOperation({
+  ...legacyXmlParts(endpointOf.check, legacyCheckFormSchema),
+  auth: legacyFormChecksum(endpointOf.check, CheckTxnCodes.checksumBlank, CheckTxnCodes.checksumMismatch),
+  reference: checkTransactionReference,
+  async handle({ caller: merchant, body: form }, deps) {
+    const found = await findOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: form.orderId });
+    if (!found) return xml(200, coded(form.orderId, CheckTxnCodes.orderNotFound), merchant);
+    const order = toCheckTxnRecord(found.record, found.transaction);
+    const txn = {
+      txnid: order.orderDetail.txnId,
+      amount: order.orderDetail.amount,
+      txnstatus: order.txnStatus,
+      txndate: order.txnDate,
+      paymentmode: order.paymentInstrument.paymentMode,
+    };
+    const answer = { orderid: form.orderId, responsecode: order.responseCode, description: order.responseDescription, txn };
+    return xml(200, answer, merchant);
+  },
+});
 
-function sendXml(ctx: Context, status: number, xml: string) {
-  ctx.status = status;
-  ctx.type = 'text/xml; charset=utf-8';
-  ctx.body = xml;
-}
+/** POST /updatetransaction: a refund, by /updateTxn's rules and codes. */
+export const updateTransactionOperation = defineOperation({
+  ...legacyXmlParts(endpointOf.update, legacyUpdateFormSchema),
+  auth: legacyFormChecksum(endpointOf.update, RefundResponse.checksumBlank, RefundResponse.checksumMismatch),
+  reference: updateTransactionReference,
+  async handle({ caller: merchant, body: form, signed }, deps) {
+    const answer = (key: keyof typeof RefundResponse) => xml(200, coded(form.orderId, RefundResponse[key]), merchant);
+    const problem = refundRequestProblem(form.updateDesired, form.updateReason);
+    if (problem) return answer(problem);
+    const updateDesired = form.updateDesired as UpdateDesired;
+    if (updateDesired === '22' && form.amount === undefined)
+      throw new ApiError('validationFailed', 'amount is required for a partial refund (22)');
+    const result = await startRefund(startRefundDeps(deps), {
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: form.orderId,
+      updateDesired,
+      amountPaise: form.amount === undefined ? undefined : Number(form.amount),
+      updateReason: form.updateReason as string,
+      // Without a merchantRefId the text the checksum verified over is the key: a form renamed,
+      // reordered or padded with stripped characters around the same signed values is the same refund.
+      ...(form.merchantRefId !== undefined
+        ? { merchantRefId: form.merchantRefId }
+        : { signedRequest: { entry: 'updatetransaction' as const, signedText: signedText(signed as SignedForm) } }),
+    });
+    return answer(result.response);
+  },
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exampleQrImageQuery, exampleQrRequest } from '../reference/examples';
-import { operation, successError } from '../reference/operation';
+import { successError } from '../reference/operation';
 import { createQrResponseSchema, qrImageQuerySchema } from '../schemas/qr';
 import type { OperationReference } from '../operation';
 
@@ -15,23 +15,15 @@ export const qrReference: OperationReference = {
   errorEnvelope: successError,
 };
 
-/** The QR image address of the API reference. */
-export function qrPaths(): Record<string, object> {
-  const paths: Record<string, object> = {
-    '/api/payments/v1/upi/qr/image': {
-      get: operation({
-        summary: 'The QR image of a signed address (qrDetails.imgUrl)',
-        description:
-          'Query values are taken as they stand in the address; `checksum` covers the label `mgw:qr-image:v1:` + mid + width + height + data with `data` still percent-encoded (the label keeps this checksum apart from every other one). A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.',
-        security: [{ qrImageSignature: [] }],
-        in: 'query',
-        request: qrImageQuerySchema,
-        example: exampleQrImageQuery(),
-        responses: { 200: { description: 'the QR as PNG', schema: z.string().describe('PNG bytes'), mediaType: 'image/png' } },
-        errors: [400, 401, 503],
-        errorEnvelope: successError,
-      }),
-    },
-  };
-  return paths;
-}
+/** The QR image address of the API reference (its operation: qr-image.ts). */
+export const qrImageReference: OperationReference = {
+  summary: 'The QR image of a signed address (qrDetails.imgUrl)',
+  description:
+    'Query values are taken as they stand in the address; `checksum` covers the label `mgw:qr-image:v1:` + mid + width + height + data with `data` still percent-encoded (the label keeps this checksum apart from every other one). A tampered, unsigned (no checksum) or foreign-merchant address is 401; a malformed one (missing or repeated parameter, size outside 100..1000) is 400.',
+  // The parameters as documented; the operation reads them undecoded, as the signature covers them.
+  request: qrImageQuerySchema,
+  example: exampleQrImageQuery(),
+  responses: { 200: { description: 'the QR as PNG', schema: z.string().describe('PNG bytes'), mediaType: 'image/png' } },
+  errors: [400, 401, 503],
+  errorEnvelope: successError,
+};

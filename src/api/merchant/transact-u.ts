@@ -1,20 +1,21 @@
-import Router from '@koa/router';
-import { ApiError } from '../../domain/api-errors';
-import type { ApiDeps } from '../deps';
-import { transactUCheckout } from './checkout-entries';
+import { defineOperation } from '../operation';
+import type { CheckoutData } from '../schemas/checkout';
+import { checkoutDataSchema } from '../schemas/checkout';
+import { beginCheckout, checkoutParts } from './checkout-operation';
+import { signedCheckoutData } from './checkout-schemes';
 
 /**
- * `POST /transactU?v=...`: Zaakpay serves its checkout and its mandates at one address, by version.
- * v=12 and 13 are the mandate operation's (mandates.ts, selected by its query); this route serves
- * v=8, the custom checkout, and refuses any other version.
+ * `POST /transactU?v=8`: the custom checkout, form fields `data` (JSON text) and `checksum` over it.
+ * Zaakpay serves its checkout and its mandates at one address, by version: v=12 and 13 are the
+ * mandate operation's (mandates.ts), and a version neither serves is refused (2009, in the
+ * mandate envelope the address declares). Its entry in the API reference is the mandate operation's.
  */
-export function transactURoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  const checkout = transactUCheckout(deps);
-  router.post('/transactU', async (ctx) => {
-    const version = ctx.query.v;
-    if (version === '8') return checkout(ctx);
-    throw new ApiError('unsupportedVersion', `v is ${JSON.stringify(version ?? null)}`);
-  });
-  return router;
-}
+export const transactUCheckoutOperation = defineOperation({
+  method: 'post',
+  path: '/transactU',
+  selectedBy: { parameter: 'v', values: ['8'], otherwise: 'unsupportedVersion' },
+  ...checkoutParts<CheckoutData>(checkoutDataSchema),
+  auth: signedCheckoutData,
+  reference: 'shared',
+  handle: ({ caller, body, ip, accept }, deps) => beginCheckout(deps, 'transactU', { caller, body, ip, accept }),
+});

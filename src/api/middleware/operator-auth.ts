@@ -3,32 +3,52 @@ import { ApiError } from '../../domain/api-errors';
 import { scopeAllows, type OperatorScope } from '../../domain/operator-token';
 import { operatorTokens, type OperatorIdentity } from '../../usecases/operator-tokens';
 import type { ApiDeps } from '../deps';
+import type { HeadersAuthScheme } from '../operation';
 
 /**
- * Operator API: `Authorization: Bearer <token>`, a token whose scopes include the router's job
+ * Operator API: `Authorization: Bearer <token>`, a token whose scopes include the operation's job
  * (docs/operators/production.md, "Credentials"). A GET or HEAD also takes a `read` token, except on
  * the narrow jobs (metrics, codec). A missing, unknown or revoked token is a 401; a token without
  * the scope a 403. The token is read from the store on every request, so a revocation holds at once
- * on every replica. Sets ctx.state.operatorName (the audit trail's actor) and operatorScopes.
+ * on every replica.
  */
+async function operatorOf(ctx: Context, tokens: OperatorTokens, job: OperatorScope): Promise<OperatorIdentity> {
+  const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
+  const operator = match ? await tokens.identify(match[1]) : null;
+  if (!operator) throw new ApiError('operatorTokenInvalid');
+  if (!scopeAllows(operator.scopes, job, ctx.method)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
+  return operator;
+}
+
+type OperatorTokens = ReturnType<typeof operatorTokens>;
+
+/** The operator's token as a route's middleware (/metrics). */
 export function operatorAuth(deps: Pick<ApiDeps, 'store' | 'now' | 'config'>, job: OperatorScope) {
   const tokens = operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN);
   return async (ctx: Context, next: Next) => {
-    const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
-    const operator = match ? await tokens.identify(match[1]) : null;
-    if (!operator) throw new ApiError('operatorTokenInvalid');
-    if (!scopeAllows(operator.scopes, job, ctx.method)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
-    ctx.state.operatorName = operator.name;
-    ctx.state.operatorScopes = operator.scopes;
+    await operatorOf(ctx, tokens, job);
     await next();
   };
 }
 
-/** One route of a router that needs more than its router's reads: a GET that reveals a secret. */
-export function requireOperatorScope(job: OperatorScope) {
-  return async (ctx: Context, next: Next) => {
-    const scopes = (ctx.state.operatorScopes ?? []) as OperatorIdentity['scopes'];
-    if (!scopes.includes(job)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
-    await next();
+/** The tokens each app identifies operators with, built once per app. */
+const tokensOf = new WeakMap<ApiDeps, OperatorTokens>();
+
+/**
+ * The operator's token as an operation's scheme: the caller is the operator (its token's name, the
+ * audit trail's actor, and its scopes). `also`: a scope the operation needs besides its job, a GET
+ * included (a key that signs refunds is money, a secret revealed is no read).
+ */
+export function operatorToken(job: OperatorScope, also?: OperatorScope): HeadersAuthScheme<OperatorIdentity> {
+  return {
+    security: [{ operatorToken: [] }],
+    from: 'headers',
+    async authenticate(ctx, deps) {
+      if (!tokensOf.has(deps)) tokensOf.set(deps, operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN));
+      const operator = await operatorOf(ctx, tokensOf.get(deps)!, job);
+      if (also && !operator.scopes.includes(also)) throw new ApiError('operatorScopeMissing', `needs the ${also} scope`);
+      return operator;
+    },
+    limitKey: (operator) => operator.name,
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../../domain/audit';
-import { operation, successError } from '../reference/operation';
-import { auditQuerySchema } from '../schemas/audit';
+import type { OperationReference } from '../operation';
+import { successError } from '../reference/operation';
 
 const record = z.object({
   id: z.string(),
@@ -14,25 +14,16 @@ const record = z.object({
 });
 
 /** The audit trail's one read (the trail has no write or delete endpoint). */
-export function auditPaths(): Record<string, object> {
-  return {
-    '/ops/v1/audit': {
-      get: operation({
-        summary: 'The audit trail (operator): who changed what of a merchant, when and from where, newest first',
-        description: `Records of actions that affect a merchant's money or access (${AUDIT_ACTIONS.join(', ')}), by operators and by merchants' staff. Records are never changed or removed. \`merchantIdentifier\` narrows to one merchant; the next page passes the last record's \`at\` as \`before\`.`,
-        in: 'query',
-        request: auditQuerySchema,
-        example: {},
-        responses: {
-          200: {
-            description: 'the records',
-            schema: z.object({ success: z.literal(true), data: z.object({ records: z.array(record) }) }),
-          },
-        },
-        errors: [400, 401, 503],
-        security: [{ operatorToken: [] }],
-        errorEnvelope: successError,
-      }),
+export const auditReference: OperationReference = {
+  summary: 'The audit trail (operator): who changed what of a merchant, when and from where, newest first',
+  description: `Records of actions that affect a merchant's money or access (${AUDIT_ACTIONS.join(', ')}), by operators and by merchants' staff. Records are never changed or removed. \`merchantIdentifier\` narrows to one merchant; the next page passes the last record's \`at\` as \`before\`.`,
+  example: {},
+  responses: {
+    200: {
+      description: 'the records',
+      schema: z.object({ success: z.literal(true), data: z.object({ records: z.array(record) }) }),
     },
-  };
-}
+  },
+  errors: [400, 401, 503],
+  errorEnvelope: successError,
+};

@@ -1,23 +1,24 @@
-import Router from '@koa/router';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
-import { validate } from '../middleware/body';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation } from '../operation';
 import { auditQuerySchema } from '../schemas/audit';
+import { operatorTrail } from './audit-actor';
+import { auditReference } from './audit-openapi';
 
-/** The audit trail, read-only (docs/operators/audit.md): nothing in the API changes or removes a record. */
-export function opsAuditRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'read'));
-  const trail = auditTrail(deps.store.db, deps.now);
-  router.get('/audit', async (ctx) => {
-    const q = validate(auditQuerySchema, ctx.query);
-    const records = await trail.list({
+/** GET /ops/v1/audit: the audit trail, read-only (docs/operators/audit.md): nothing in the API changes or removes a record. */
+export const auditOperation = defineOperation({
+  method: 'get',
+  path: '/ops/v1/audit',
+  envelope: 'success',
+  auth: operatorToken('read'),
+  body: { contentType: 'none' },
+  query: auditQuerySchema,
+  reference: auditReference,
+  async handle({ query: q }, deps) {
+    const records = await operatorTrail(deps).list({
       ...(q.merchantIdentifier ? { merchantIdentifier: q.merchantIdentifier } : {}),
       ...(q.before ? { before: new Date(q.before) } : {}),
       limit: q.limit,
     });
-    ctx.body = { success: true, data: { records } };
-  });
-  return router;
-}
+    return { success: true, data: { records } };
+  },
+});

@@ -1,14 +1,11 @@
-import Router from '@koa/router';
 import { BusinessResults } from '../../domain/api-errors';
 import { TxnStatus } from '../../domain/txn-status';
 import { applyChargeback } from '../../usecases/chargeback';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { operatorActor } from './audit-actor';
-import { failureBody } from '../envelope';
-import { operatorAuth } from '../middleware/operator-auth';
-import { readJson } from '../middleware/body';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, Refusal } from '../operation';
 import { chargebackSchema } from '../schemas/chargebacks';
+import { recordByOperator } from './audit-actor';
+import { chargebackReference } from './ops-openapi';
 
 const REFUSALS = {
   notAllowed: BusinessResults.chargebackNotAllowed,
@@ -16,35 +13,33 @@ const REFUSALS = {
   amountDiffers: BusinessResults.chargebackAmountDiffers,
 } as const;
 
-/** POST /ops/v1/chargebacks: an operator records a chargeback the bank raised, or its revert. */
-export function chargebackRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'money'));
-  const trail = auditTrail(deps.store.db, deps.now);
-  router.post('/chargebacks', async (ctx) => {
-    const { body } = await readJson(ctx, chargebackSchema, deps.config.MAX_BODY_BYTES);
+/** POST /ops/v1/chargebacks: an operator records a chargeback the bank raised, or its revert (refused with HTTP 200 and a code). */
+export const chargebackOperation = defineOperation({
+  method: 'post',
+  path: '/ops/v1/chargebacks',
+  envelope: 'success',
+  auth: operatorToken('money'),
+  body: { contentType: 'application/json', schema: chargebackSchema },
+  reference: chargebackReference,
+  async handle(request, deps) {
+    const { body } = request;
     const order = { merchantIdentifier: body.merchantIdentifier, orderId: body.orderId };
     const result = await applyChargeback(deps, order, body.action, body.amount);
-    if (result.kind === 'unknownOrder') {
-      ctx.body = failureBody('success', BusinessResults.orderNotFound.code, BusinessResults.orderNotFound.text);
-      return;
-    }
-    if (result.kind === 'refused') {
-      const r = REFUSALS[result.refusal];
-      ctx.body = failureBody('success', r.code, r.text);
-      return;
+    if (result.kind !== 'applied') {
+      const refused = result.kind === 'unknownOrder' ? BusinessResults.orderNotFound : REFUSALS[result.refusal];
+      return new Refusal(String(refused.code), refused.text);
     }
     const t = result.transaction;
     deps.logger.info({ ...order, action: body.action, status: t.status }, 'chargeback recorded');
-    await trail.record(body.action === 'raise' ? 'chargeback.raised' : 'chargeback.reverted', operatorActor(ctx), {
-      merchantIdentifier: body.merchantIdentifier,
-      from: ctx.ip || null,
-      detail: { orderId: body.orderId, amountPaise: body.amount, txnStatus: String(TxnStatus[t.status]) },
+    const action = body.action === 'raise' ? 'chargeback.raised' : 'chargeback.reverted';
+    await recordByOperator(deps, request, action, body.merchantIdentifier, {
+      orderId: body.orderId,
+      amountPaise: body.amount,
+      txnStatus: String(TxnStatus[t.status]),
     });
-    ctx.body = {
+    return {
       success: true,
       data: { ...order, txnStatus: String(TxnStatus[t.status]), chargebackAmount: String(t.chargeback!.amountPaise) },
     };
-  });
-  return router;
-}
+  },
+});

@@ -1,75 +1,87 @@
-import Router from '@koa/router';
-import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
-import { operatorActor } from './audit-actor';
-import { readJson } from '../middleware/body';
-import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
-import { invitationRequestSchema } from '../schemas/dashboard';
-import { createInvitation, InvitationRefusedError, ownerInPlace } from '../../usecases/dashboard-invitations';
-import { BREAK_GLASS_NAME } from '../../domain/operator-token';
 import { ApiError } from '../../domain/api-errors';
-import { updateMerchant } from '../../usecases/update-merchant';
+import { BREAK_GLASS_NAME } from '../../domain/operator-token';
+import { createInvitation, InvitationRefusedError, ownerInPlace } from '../../usecases/dashboard-invitations';
+import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
+import { updateMerchant } from '../../usecases/update-merchant';
+import type { ApiDeps } from '../deps';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, HttpAnswer } from '../operation';
+import { invitationRequestSchema } from '../schemas/dashboard';
+import { createMerchantSchema, merchantSettingsSchema } from '../schemas/ops';
+import { recordByOperator } from './audit-actor';
+import { invitationReference, merchantSettingsReference } from './ops-openapi';
+import { provisioningReference } from './provisioning-openapi';
 
-/** Operator API behind the bearer token: merchant provisioning and settings. */
-export function opsRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'merchant-admin'));
-  const policy = webhookAddressPolicy(deps.config);
-  const trail = auditTrail(deps.store.db, deps.now);
-  /** Webhook addresses are checked when set (and again when called). */
-  const checkWebhookUrl = async (url: string | null | undefined) => {
-    const refused = url ? await refusedWebhookUrl(url, policy) : null;
-    if (refused) throw new ApiError('validationFailed', `webhookUrl: refused, ${refused}`);
-  };
-  router.post('/merchants', async (ctx) => {
-    const { body } = await readJson(ctx, createMerchantSchema, deps.config.MAX_BODY_BYTES);
-    await checkWebhookUrl(body.webhookUrl);
+/** Webhook addresses are checked when set (and again when called). */
+async function checkWebhookUrl(deps: ApiDeps, url: string | null | undefined): Promise<void> {
+  const refused = url ? await refusedWebhookUrl(url, webhookAddressPolicy(deps.config)) : null;
+  if (refused) throw new ApiError('validationFailed', `webhookUrl: refused, ${refused}`);
+}
+
+/** POST /ops/v1/merchants: a merchant provisioned (or imported with its own credentials), its credentials answered once. */
+export const provisionOperation = defineOperation({
+  method: 'post',
+  path: '/ops/v1/merchants',
+  envelope: 'success',
+  auth: operatorToken('merchant-admin'),
+  body: { contentType: 'application/json', schema: createMerchantSchema },
+  reference: provisioningReference,
+  async handle(request, deps) {
+    const { body } = request;
+    await checkWebhookUrl(deps, body.webhookUrl);
     const credentials = await provisionMerchant(deps.merchants, body, deps.now()).catch((e: unknown) => {
       throw e instanceof MerchantIdentifierTakenError ? new ApiError('merchantIdentifierTaken') : e;
     });
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
-    await trail.record('merchant.created', operatorActor(ctx), {
-      merchantIdentifier: credentials.merchantIdentifier,
-      from: ctx.ip || null,
-      detail: { name: body.name },
-    });
-    ctx.status = 201;
-    ctx.body = { success: true, data: credentials };
-  });
-  router.patch('/merchants/:merchantIdentifier', async (ctx) => {
-    const { body } = await readJson(ctx, merchantSettingsSchema, deps.config.MAX_BODY_BYTES);
-    await checkWebhookUrl(body.webhookUrl);
-    const updated = await updateMerchant(deps.merchants, ctx.params.merchantIdentifier, body);
+    await recordByOperator(deps, request, 'merchant.created', credentials.merchantIdentifier, { name: body.name });
+    return new HttpAnswer({ success: true, data: credentials }, { status: 201 });
+  },
+});
+
+/** PATCH /ops/v1/merchants/:merchantIdentifier: the merchant's settings, only the fields sent. */
+export const merchantSettingsOperation = defineOperation({
+  method: 'patch',
+  path: '/ops/v1/merchants/:merchantIdentifier',
+  envelope: 'success',
+  auth: operatorToken('merchant-admin'),
+  body: { contentType: 'application/json', schema: merchantSettingsSchema },
+  reference: merchantSettingsReference,
+  async handle(request, deps) {
+    const { body } = request;
+    await checkWebhookUrl(deps, body.webhookUrl);
+    const updated = await updateMerchant(deps.merchants, request.params.merchantIdentifier, body);
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
-    await trail.record('merchant.updated', operatorActor(ctx), {
-      merchantIdentifier: updated.merchantIdentifier,
-      from: ctx.ip || null,
-      detail: { changed: Object.keys(body).join(',') },
+    await recordByOperator(deps, request, 'merchant.updated', updated.merchantIdentifier, {
+      changed: Object.keys(body).join(','),
     });
-    ctx.body = { success: true, data: updated };
-  });
-  /** A one-time link to the merchant's dashboard: how a merchant's first owner gets in. */
-  router.post('/merchants/:merchantIdentifier/invitations', async (ctx) => {
-    const { body } = await readJson(ctx, invitationRequestSchema, deps.config.MAX_BODY_BYTES);
+    return { success: true, data: updated };
+  },
+});
+
+/** POST /ops/v1/merchants/:merchantIdentifier/invitations: a one-time link to the merchant's dashboard, how its first owner gets in. */
+export const invitationOperation = defineOperation({
+  method: 'post',
+  path: '/ops/v1/merchants/:merchantIdentifier/invitations',
+  envelope: 'success',
+  auth: operatorToken('merchant-admin'),
+  body: { contentType: 'application/json', schema: invitationRequestSchema },
+  reference: invitationReference,
+  async handle(request, deps) {
+    const { body, caller } = request;
+    const { merchantIdentifier } = request.params;
     // An operator makes a merchant's first owner. Another owner could change the settlement account
     // with their own password, alone: one operator's way around the second operator (recovery when
     // every owner is locked out is the break-glass token's).
-    if (
-      body.role === 'owner' &&
-      ctx.state.operatorName !== BREAK_GLASS_NAME &&
-      (await ownerInPlace(deps, ctx.params.merchantIdentifier))
-    )
+    if (body.role === 'owner' && caller.name !== BREAK_GLASS_NAME && (await ownerInPlace(deps, merchantIdentifier)))
       throw new ApiError(
         'operatorScopeMissing',
         'the merchant has an owner or an open owner invitation: its owners invite owners (only the break-glass OPS_TOKEN does here)',
       );
     const invitation = await createInvitation(
       { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
-      ctx.params.merchantIdentifier,
+      merchantIdentifier,
       { ...body, invitedBy: 'operator' },
     ).catch((e: unknown) => {
       if (!(e instanceof InvitationRefusedError)) throw e;
@@ -77,17 +89,14 @@ export function opsRoutes(deps: ApiDeps): Router {
         ? new ApiError('merchantNotFound')
         : new ApiError('validationFailed', 'email: has a dashboard account already');
     });
-    deps.logger.info(
-      { merchantIdentifier: ctx.params.merchantIdentifier, role: invitation.role },
-      'dashboard invitation created',
-    );
-    await trail.record('dashboard.user_invited', operatorActor(ctx), {
-      merchantIdentifier: ctx.params.merchantIdentifier,
-      from: ctx.ip || null,
-      detail: { email: body.email, role: invitation.role },
+    deps.logger.info({ merchantIdentifier, role: invitation.role }, 'dashboard invitation created');
+    await recordByOperator(deps, request, 'dashboard.user_invited', merchantIdentifier, {
+      email: body.email,
+      role: invitation.role,
     });
-    ctx.status = 201;
-    ctx.body = { success: true, data: { ...invitation, expiresAt: invitation.expiresAt.toISOString() } };
-  });
-  return router;
-}
+    return new HttpAnswer(
+      { success: true, data: { ...invitation, expiresAt: invitation.expiresAt.toISOString() } },
+      { status: 201 },
+    );
+  },
+});

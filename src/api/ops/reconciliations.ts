@@ -1,59 +1,53 @@
-import Router from '@koa/router';
+import { z } from 'zod';
 import { ApiError } from '../../domain/api-errors';
 import { ReconciliationFileError } from '../../domain/reconciliation';
 import { reconciliationReport, startReconciliation } from '../../usecases/reconcile';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
-import { operatorActor } from './audit-actor';
-import { readRawBody } from '../middleware/body';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, HttpAnswer } from '../operation';
+import { recordByOperator } from './audit-actor';
+import { reconciliationFileReference, reconciliationReportReference } from './ops-openapi';
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * POST /ops/v1/reconciliations: a bank reconciliation file (operator), up to RECONCILIATION_MAX_BYTES;
+ * its header and lines are read by the use case (a file it cannot read is a 400), its report by id.
+ */
+export const reconciliationOperation = defineOperation({
+  method: 'post',
+  path: '/ops/v1/reconciliations',
+  envelope: 'success',
+  auth: operatorToken('money'),
+  body: { contentType: 'text/csv', schema: z.string(), maxBytes: 'RECONCILIATION_MAX_BYTES' },
+  reference: reconciliationFileReference,
+  async handle(request, deps) {
+    const reconciliationId = await startReconciliation(
+      {
+        reconciliations: deps.reconciliations,
+        temporal: deps.temporal,
+        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+        now: deps.now,
+      },
+      request.body,
+    ).catch((e: unknown) => {
+      throw e instanceof ReconciliationFileError ? new ApiError('validationFailed', e.message) : e;
+    });
+    deps.logger.info({ reconciliationId }, 'reconciliation started');
+    // A file names transactions of any merchant, by txnId: the record is the gateway's, its report says whose.
+    await recordByOperator(deps, request, 'reconciliation.applied', null, { reconciliationId });
+    return new HttpAnswer({ success: true, data: { reconciliationId } }, { status: 202 });
+  },
+});
 
-/** Bank reconciliation files (operator): upload one, then read its report. */
-export function reconciliationRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'money'));
-
-  const trail = auditTrail(deps.store.db, deps.now);
-
-  router.post('/reconciliations', async (ctx) => {
-    const raw = await readRawBody(ctx, 'text/csv', deps.config.RECONCILIATION_MAX_BYTES);
-    let text: string;
-    try {
-      text = strictUtf8.decode(raw);
-    } catch {
-      throw new ApiError('malformedBody', 'the file is not valid UTF-8');
-    }
-    try {
-      const reconciliationId = await startReconciliation(
-        {
-          reconciliations: deps.reconciliations,
-          temporal: deps.temporal,
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          now: deps.now,
-        },
-        text,
-      );
-      deps.logger.info({ reconciliationId }, 'reconciliation started');
-      // A file names transactions of any merchant, by txnId: the record is the gateway's, its report says whose.
-      await trail.record('reconciliation.applied', operatorActor(ctx), {
-        merchantIdentifier: null,
-        from: ctx.ip || null,
-        detail: { reconciliationId },
-      });
-      ctx.status = 202;
-      ctx.body = { success: true, data: { reconciliationId } };
-    } catch (e) {
-      if (e instanceof ReconciliationFileError) throw new ApiError('validationFailed', e.message);
-      throw e;
-    }
-  });
-
-  router.get('/reconciliations/:id', async (ctx) => {
-    const report = await reconciliationReport(deps, ctx.params.id);
+/** GET /ops/v1/reconciliations/:reconciliationId: a reconciliation file's report. */
+export const reconciliationReportOperation = defineOperation({
+  method: 'get',
+  path: '/ops/v1/reconciliations/:reconciliationId',
+  envelope: 'success',
+  auth: operatorToken('money'),
+  body: { contentType: 'none' },
+  reference: reconciliationReportReference,
+  async handle({ params }, deps) {
+    const report = await reconciliationReport(deps, params.reconciliationId);
     if (!report) throw new ApiError('reconciliationNotFound');
-    ctx.body = { success: true, data: report };
-  });
-  return router;
-}
+    return { success: true, data: report };
+  },
+});

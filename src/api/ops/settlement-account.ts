@@ -1,104 +1,146 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
-import { auditTrail } from '../../usecases/audit-trail';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
 import { settlementAccountUseCases } from '../../usecases/settlement-account';
+import type { OperatorIdentity } from '../../usecases/operator-tokens';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
-import { readJson } from '../middleware/body';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, HttpAnswer, perApp } from '../operation';
 import {
   confirmEarlySchema,
   confirmProposalSchema,
   masterLinkSchema,
   settlementAccountSchema,
 } from '../schemas/settlement-merchant';
-import { operatorActor } from './audit-actor';
+import { operatorActor, recordByOperator } from './audit-actor';
+import {
+  masterLinkReference,
+  settlementAccountConfirmEarlyReference,
+  settlementAccountConfirmReference,
+  settlementAccountProposeReference,
+  settlementAccountReadReference,
+} from './settlement-account-openapi';
 
-/**
+/*
  * Operator API for settlements: a merchant's settlement bank account (proposed by one operator,
  * confirmed by another; a cooling account confirmed early), and its link to a master merchant.
  */
-export function opsSettlementAccountRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1/merchants/:merchantIdentifier' });
-  router.use(operatorAuth(deps, 'money'));
-  const accounts = settlementAccountUseCases(deps);
-  const origin = (ctx: Context) => ({ actor: operatorActor(ctx), from: ctx.ip || null });
 
-  // An operator's change is a proposal: nothing is paid to it until a second operator confirms it.
-  router.put('/settlement-account', async (ctx) => {
-    const { body } = await readJson(ctx, settlementAccountSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier;
-    const view = await accounts.propose(merchantIdentifier, body, origin(ctx));
+const accountsOf = perApp((deps) => settlementAccountUseCases(deps));
+const origin = (request: { caller: OperatorIdentity; ip: string | null }) => ({
+  actor: operatorActor(request.caller),
+  from: request.ip,
+});
+const MERCHANT = '/ops/v1/merchants/:merchantIdentifier';
+const common = { envelope: 'success', auth: operatorToken('money') } as const;
+
+async function known(deps: ApiDeps, merchantIdentifier: string): Promise<string> {
+  if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+  return merchantIdentifier;
+}
+
+/** An operator's change is a proposal: nothing is paid to it until a second operator confirms it. */
+export const settlementAccountProposeOperation = defineOperation({
+  ...common,
+  method: 'put',
+  path: `${MERCHANT}/settlement-account`,
+  body: { contentType: 'application/json', schema: settlementAccountSchema },
+  reference: settlementAccountProposeReference,
+  async handle(request, deps) {
+    const { merchantIdentifier } = request.params;
+    const view = await accountsOf(deps).propose(merchantIdentifier, request.body, origin(request));
     if (!view) throw new ApiError('merchantNotFound');
-    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account change proposed');
-    ctx.status = 202;
-    ctx.body = { success: true, data: view };
-  });
+    deps.logger.info({ merchantIdentifier, by: operatorActor(request.caller) }, 'settlement account change proposed');
+    return new HttpAnswer({ success: true, data: view }, { status: 202 });
+  },
+});
 
-  router.post('/settlement-account/confirm', async (ctx) => {
-    const { body } = await readJson(ctx, confirmProposalSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = await known(ctx);
-    const result = await accounts.confirm(merchantIdentifier, body, origin(ctx));
+export const settlementAccountReadOperation = defineOperation({
+  ...common,
+  method: 'get',
+  path: `${MERCHANT}/settlement-account`,
+  body: { contentType: 'none' },
+  reference: settlementAccountReadReference,
+  handle: async ({ params }, deps) => ({
+    success: true,
+    data: await accountsOf(deps).view(await known(deps, params.merchantIdentifier)),
+  }),
+});
+
+export const settlementAccountConfirmOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/settlement-account/confirm`,
+  body: { contentType: 'application/json', schema: confirmProposalSchema },
+  reference: settlementAccountConfirmReference,
+  async handle(request, deps) {
+    const merchantIdentifier = await known(deps, request.params.merchantIdentifier);
+    const result = await accountsOf(deps).confirm(merchantIdentifier, request.body, origin(request));
     if (result === 'noProposal') throw new ApiError('settlementAccountChangeNotFound');
     if (result === 'notNamed')
       throw new ApiError('settlementAccountConfirmRefused', 'proposedAt, accountLast4: the pending change is not the one named');
     if (result === 'sameOperator')
       throw new ApiError('settlementAccountConfirmRefused', 'the operator who proposed the change cannot confirm it');
-    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account changed');
-    ctx.body = { success: true, data: result };
-  });
+    deps.logger.info({ merchantIdentifier, by: operatorActor(request.caller) }, 'settlement account changed');
+    return { success: true, data: result };
+  },
+});
 
-  router.post('/settlement-account/confirm-early', async (ctx) => {
-    const { body } = await readJson(ctx, confirmEarlySchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = await known(ctx);
-    const result = await accounts.confirmEarly(merchantIdentifier, body.accountLast4, origin(ctx));
+export const settlementAccountConfirmEarlyOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/settlement-account/confirm-early`,
+  body: { contentType: 'application/json', schema: confirmEarlySchema },
+  reference: settlementAccountConfirmEarlyReference,
+  async handle(request, deps) {
+    const merchantIdentifier = await known(deps, request.params.merchantIdentifier);
+    const result = await accountsOf(deps).confirmEarly(merchantIdentifier, request.body.accountLast4, origin(request));
     if (result === 'notCooling')
       throw new ApiError('settlementAccountConfirmRefused', 'accountLast4: no account ending so is cooling');
     if (result === 'proposer')
       throw new ApiError('settlementAccountConfirmRefused', 'the operator who proposed the change cannot end its cooling');
-    deps.logger.info({ merchantIdentifier, by: operatorActor(ctx) }, 'settlement account confirmed early');
-    ctx.body = { success: true, data: result };
-  });
+    deps.logger.info({ merchantIdentifier, by: operatorActor(request.caller) }, 'settlement account confirmed early');
+    return { success: true, data: result };
+  },
+});
 
-  router.get('/settlement-account', async (ctx) => {
-    ctx.body = { success: true, data: await accounts.view(await known(ctx)) };
-  });
+const LINK_REFUSED = {
+  selfLink: 'masterMerchantIdentifier: a merchant cannot be its own master',
+  chained: 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
+};
 
-  async function known(ctx: Context): Promise<string> {
-    const merchantIdentifier = (ctx.params as Record<string, string>).merchantIdentifier;
-    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    return merchantIdentifier;
-  }
-
-  router.put('/master', async (ctx) => {
-    const { body } = await readJson(ctx, masterLinkSchema, deps.config.MAX_BODY_BYTES);
+export const masterLinkOperation = defineOperation({
+  ...common,
+  method: 'put',
+  path: `${MERCHANT}/master`,
+  body: { contentType: 'application/json', schema: masterLinkSchema },
+  reference: masterLinkReference,
+  async handle(request, deps) {
+    const { body } = request;
+    const { merchantIdentifier } = request.params;
     if (body.masterMerchantIdentifier === null && body.customIdentifier !== undefined)
       throw new ApiError('validationFailed', 'customIdentifier: an unlinked merchant has no custom identifier');
-    const result = await linkSubMerchant(
-      deps.store.db,
-      ctx.params.merchantIdentifier,
-      body.masterMerchantIdentifier,
-      body.customIdentifier ?? null,
-    );
+    const customIdentifier = body.customIdentifier ?? null;
+    const result = await linkSubMerchant(deps.store.db, merchantIdentifier, body.masterMerchantIdentifier, customIdentifier);
     if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
     if (result === 'customIdentifierTaken')
       throw new ApiError('customIdentifierTaken', 'customIdentifier: the master names another sub-merchant so');
     if (result === 'masterNotFound') throw new ApiError('merchantNotFound', 'masterMerchantIdentifier: no such merchant');
     if (typeof result === 'string')
-      throw new ApiError(
-        'subMerchantLinkRefused',
-        result === 'selfLink'
-          ? 'masterMerchantIdentifier: a merchant cannot be its own master'
-          : 'masterMerchantIdentifier: that merchant is itself a sub-merchant of another',
-      );
+      throw new ApiError('subMerchantLinkRefused', result === 'selfLink' ? LINK_REFUSED.selfLink : LINK_REFUSED.chained);
     deps.logger.info(result, 'sub-merchant link changed');
-    await auditTrail(deps.store.db, deps.now).record('sub_merchant.linked', operatorActor(ctx), {
-      merchantIdentifier: ctx.params.merchantIdentifier,
-      from: ctx.ip || null,
-      detail: { masterMerchantIdentifier: body.masterMerchantIdentifier, customIdentifier: body.customIdentifier ?? null },
+    await recordByOperator(deps, request, 'sub_merchant.linked', merchantIdentifier, {
+      masterMerchantIdentifier: body.masterMerchantIdentifier,
+      customIdentifier,
     });
-    ctx.body = { success: true, data: result };
-  });
-  return router;
-}
+    return { success: true, data: result };
+  },
+});
+
+/** The put before the get: the reference lists them so. */
+export const settlementAccountOperations = [
+  settlementAccountProposeOperation,
+  settlementAccountReadOperation,
+  settlementAccountConfirmOperation,
+  settlementAccountConfirmEarlyOperation,
+  masterLinkOperation,
+];

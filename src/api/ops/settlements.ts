@@ -1,87 +1,144 @@
-import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
-import { auditTrail } from '../../usecases/audit-trail';
 import { settlementOperations } from '../../usecases/settlement-operations';
-import { operatorActor } from './audit-actor';
 import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
-import { readJson, validate } from '../middleware/body';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, perApp, type OperationReference } from '../operation';
 import { noBodySchema } from '../schemas/keys';
 import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../schemas/settlements';
+import { recordByOperator } from './audit-actor';
+import {
+  differencesReference,
+  feePlanReadReference,
+  feePlanSetReference,
+  holdReference,
+  needsAttentionReference,
+  releaseReference,
+  runReference,
+  settlementReference,
+} from './settlements-openapi';
 
-/**
+/*
  * The operator's side of settlements (docs/operators/settlements.md): a merchant's fee plan, hold
  * and release, running a date, a settlement by id, what needs attention (every settlement not
  * final in time, refused, held, not started, bank files) and the bank files' differences.
  */
-export function opsSettlementRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'money'));
-  const ops = settlementOperations(deps);
-  const trail = auditTrail(deps.store.db, deps.now);
 
-  const knownMerchant = async (merchantIdentifier: string) => {
-    if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
-    return merchantIdentifier;
-  };
+const operationsOf = perApp((deps) => settlementOperations(deps));
 
-  router.get('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
-    const m = await knownMerchant(ctx.params.merchantIdentifier);
-    ctx.body = { success: true, data: { merchantIdentifier: m, ...(await ops.feePlanOf(m)) } };
-  });
-  router.put('/merchants/:merchantIdentifier/fee-plan', async (ctx) => {
-    const { body } = await readJson(ctx, feePlanSchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier);
-    await ops.setFeePlan(m, body);
-    deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
-    await trail.record('fee_plan.set', operatorActor(ctx), {
-      merchantIdentifier: m,
-      from: ctx.ip || null,
-      detail: { feePlan: JSON.stringify(body) },
-    });
-    ctx.body = { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
-  });
-  router.post('/merchants/:merchantIdentifier/settlements/hold', async (ctx) => {
-    // No body, or {}: anything else is refused before the merchant's settlements change.
-    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier);
-    const { payoutRequested } = await ops.hold(m);
-    deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
-    await trail.record('settlements.held', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
-    ctx.body = { success: true, data: { merchantIdentifier: m, held: true, payoutRequested } };
-  });
-  router.post('/merchants/:merchantIdentifier/settlements/release', async (ctx) => {
-    // No body, or {}: anything else is refused before the merchant's settlements change.
-    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, noBodySchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier);
-    const released = await ops.release(m);
-    deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
-    await trail.record('settlements.released', operatorActor(ctx), { merchantIdentifier: m, from: ctx.ip || null });
-    ctx.body = { success: true, data: { merchantIdentifier: m, held: false, released } };
-  });
-  router.post('/merchants/:merchantIdentifier/settlements/run', async (ctx) => {
-    const { body } = await readJson(ctx, settlementRunSchema, deps.config.MAX_BODY_BYTES);
-    const m = await knownMerchant(ctx.params.merchantIdentifier);
-    const run = await ops.run(m, body.date);
-    deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
-    await trail.record('settlements.run', operatorActor(ctx), {
-      merchantIdentifier: m,
-      from: ctx.ip || null,
-      detail: { date: body.date, outcome: run.outcome },
-    });
-    ctx.body = { success: true, data: { merchantIdentifier: m, ...run } };
-  });
-  router.get('/settlements/needs-attention', async (ctx) => {
-    ctx.body = { success: true, data: await ops.needsAttention() };
-  });
-  router.get('/settlements/differences', async (ctx) => {
-    const q = validate(differencesQuerySchema, ctx.query);
-    ctx.body = { success: true, data: { differences: await ops.differences(q.date, q.limit) } };
-  });
-  router.get('/settlements/:settlementId', async (ctx) => {
-    const s = await ops.find(ctx.params.settlementId);
-    if (!s) throw new ApiError('settlementNotFound');
-    ctx.body = { success: true, data: s };
-  });
-  return router;
+async function knownMerchant(deps: ApiDeps, merchantIdentifier: string): Promise<string> {
+  if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+  return merchantIdentifier;
 }
+
+const MERCHANT = '/ops/v1/merchants/:merchantIdentifier';
+const common = { envelope: 'success', auth: operatorToken('money') } as const;
+/** A read without a body. */
+const read = (path: string, reference: OperationReference) =>
+  ({ ...common, method: 'get', path, body: { contentType: 'none' }, reference }) as const;
+/** No body, or {}: anything else is refused before the merchant's settlements change. */
+const noBody = { contentType: 'application/json', schema: noBodySchema, optional: true } as const;
+
+export const feePlanReadOperation = defineOperation({
+  ...read(`${MERCHANT}/fee-plan`, feePlanReadReference),
+  async handle({ params }, deps) {
+    const m = await knownMerchant(deps, params.merchantIdentifier);
+    return { success: true, data: { merchantIdentifier: m, ...(await operationsOf(deps).feePlanOf(m)) } };
+  },
+});
+
+export const feePlanSetOperation = defineOperation({
+  ...common,
+  method: 'put',
+  path: `${MERCHANT}/fee-plan`,
+  body: { contentType: 'application/json', schema: feePlanSchema },
+  reference: feePlanSetReference,
+  async handle(request, deps) {
+    const { body } = request;
+    const m = await knownMerchant(deps, request.params.merchantIdentifier);
+    await operationsOf(deps).setFeePlan(m, body);
+    deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
+    await recordByOperator(deps, request, 'fee_plan.set', m, { feePlan: JSON.stringify(body) });
+    return { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
+  },
+});
+
+export const holdOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/settlements/hold`,
+  body: noBody,
+  reference: holdReference,
+  async handle(request, deps) {
+    const m = await knownMerchant(deps, request.params.merchantIdentifier);
+    const { payoutRequested } = await operationsOf(deps).hold(m);
+    deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
+    await recordByOperator(deps, request, 'settlements.held', m);
+    return { success: true, data: { merchantIdentifier: m, held: true, payoutRequested } };
+  },
+});
+
+export const releaseOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/settlements/release`,
+  body: noBody,
+  reference: releaseReference,
+  async handle(request, deps) {
+    const m = await knownMerchant(deps, request.params.merchantIdentifier);
+    const released = await operationsOf(deps).release(m);
+    deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
+    await recordByOperator(deps, request, 'settlements.released', m);
+    return { success: true, data: { merchantIdentifier: m, held: false, released } };
+  },
+});
+
+export const runOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/settlements/run`,
+  body: { contentType: 'application/json', schema: settlementRunSchema },
+  reference: runReference,
+  async handle(request, deps) {
+    const { body } = request;
+    const m = await knownMerchant(deps, request.params.merchantIdentifier);
+    const run = await operationsOf(deps).run(m, body.date);
+    deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
+    await recordByOperator(deps, request, 'settlements.run', m, { date: body.date, outcome: run.outcome });
+    return { success: true, data: { merchantIdentifier: m, ...run } };
+  },
+});
+
+export const needsAttentionOperation = defineOperation({
+  ...read('/ops/v1/settlements/needs-attention', needsAttentionReference),
+  handle: async (_request, deps) => ({ success: true, data: await operationsOf(deps).needsAttention() }),
+});
+
+export const differencesOperation = defineOperation({
+  ...read('/ops/v1/settlements/differences', differencesReference),
+  query: differencesQuerySchema,
+  async handle({ query: q }, deps) {
+    return { success: true, data: { differences: await operationsOf(deps).differences(q.date, q.limit) } };
+  },
+});
+
+/** Declared after needs-attention and differences, whose addresses it would otherwise take. */
+export const settlementOperation = defineOperation({
+  ...read('/ops/v1/settlements/:settlementId', settlementReference),
+  async handle({ params }, deps) {
+    const s = await operationsOf(deps).find(params.settlementId);
+    if (!s) throw new ApiError('settlementNotFound');
+    return { success: true, data: s };
+  },
+});
+
+/** In the order they are matched (and documented). */
+export const settlementOperationsDeclared = [
+  feePlanReadOperation,
+  feePlanSetOperation,
+  holdOperation,
+  releaseOperation,
+  runOperation,
+  needsAttentionOperation,
+  differencesOperation,
+  settlementOperation,
+];

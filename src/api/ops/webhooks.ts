@@ -1,21 +1,10 @@
-import type { Context } from 'koa';
-import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
-import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
-import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { operatorAuth, requireOperatorScope } from '../middleware/operator-auth';
-import { operatorActor } from './audit-actor';
-import { readJson, validate } from '../middleware/body';
+import type { AuditAction, AuditDetail } from '../../domain/audit';
 import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../domain/merchant';
-import {
-  enableEndpointSchema,
-  listWebhooksQuerySchema,
-  replayFailedSchema,
-  rotateSigningSecretSchema,
-} from '../schemas/webhooks';
+import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
+import type { OperatorIdentity } from '../../usecases/operator-tokens';
+import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
 import {
   enableEndpoint,
   endpointHealth,
@@ -23,6 +12,43 @@ import {
   type WebhookDeliverySummary,
   type WebhookEndpointHealth,
 } from '../../usecases/webhook-deliveries';
+import type { ApiDeps } from '../deps';
+import { operatorToken } from '../middleware/operator-auth';
+import { defineOperation, HttpAnswer } from '../operation';
+import {
+  enableEndpointSchema,
+  listWebhooksQuerySchema,
+  replayFailedSchema,
+  rotateSigningSecretSchema,
+} from '../schemas/webhooks';
+import { recordByOperator } from './audit-actor';
+import {
+  endpointEnableReference,
+  endpointHealthReference,
+  replayFailedReference,
+  replayOneReference,
+  signingSecretReference,
+  signingSecretRotateReference,
+  webhookListReference,
+} from './webhooks-openapi';
+
+/* Webhook deliveries (operator): listed with their attempts, replayed one or all failed since a time; a merchant's signing secret and endpoint. */
+
+const MERCHANT = '/ops/v1/merchants/:merchantIdentifier';
+const common = { envelope: 'success', auth: operatorToken('merchant-admin') } as const;
+const replayDeps = (deps: ApiDeps) => ({
+  webhooks: deps.webhooks,
+  temporal: deps.temporal,
+  taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+});
+type Request = { caller: OperatorIdentity; ip: string | null };
+const audit = (
+  deps: ApiDeps,
+  request: Request,
+  action: Extract<AuditAction, 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed'>,
+  merchantIdentifier: string | null,
+  detail: AuditDetail,
+) => recordByOperator(deps, request, action, merchantIdentifier, detail);
 
 /** A delivery as operators read it: no body bytes, every attempt. */
 const view = (d: WebhookDeliverySummary) => ({
@@ -37,122 +63,99 @@ const view = (d: WebhookDeliverySummary) => ({
   attempts: d.attempts.map((a) => ({ ...a, at: a.at.toISOString() })),
 });
 
-/** Webhook deliveries (operator): list them with their attempts, replay one or all failed since a time. */
-export function webhookRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/ops/v1' });
-  router.use(operatorAuth(deps, 'merchant-admin'));
-  const kit = webhookRouteKit(deps);
-  deliveryRoutes(router, deps, kit);
-  signingSecretRoutes(router, deps, kit);
-  endpointRoutes(router, deps, kit);
-  return router;
-}
-
-/** Deliveries: listed and replayed. */
-function deliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
-  const { replayDeps, audit } = kit;
-  router.get('/webhooks', async (ctx) => {
-    const query = validate(listWebhooksQuerySchema, { ...ctx.query });
+export const webhookListOperation = defineOperation({
+  ...common,
+  method: 'get',
+  path: '/ops/v1/webhooks',
+  body: { contentType: 'none' },
+  query: listWebhooksQuerySchema,
+  reference: webhookListReference,
+  async handle({ query }, deps) {
     const { limit, ...filter } = query;
     const found = await listDeliveries(deps, filter, limit);
-    ctx.body = { success: true, data: found.map(view) };
-  });
+    return { success: true, data: found.map(view) };
+  },
+});
 
-  router.post('/webhooks/replay', async (ctx) => {
-    const { body } = await readJson(ctx, replayFailedSchema, deps.config.MAX_BODY_BYTES);
-    const replayed = await replayFailedSince(replayDeps, new Date(body.since), body.merchantIdentifier);
+export const replayFailedOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: '/ops/v1/webhooks/replay',
+  body: { contentType: 'application/json', schema: replayFailedSchema },
+  reference: replayFailedReference,
+  async handle(request, deps) {
+    const { body } = request;
+    const replayed = await replayFailedSince(replayDeps(deps), new Date(body.since), body.merchantIdentifier);
     deps.logger.info({ since: body.since, count: replayed.length }, 'failed webhooks replayed');
-    await audit(ctx, 'webhook.replayed', body.merchantIdentifier ?? null, { since: body.since, count: replayed.length });
-    ctx.status = 202;
-    ctx.body = { success: true, data: { replayed } };
-  });
+    await audit(deps, request, 'webhook.replayed', body.merchantIdentifier ?? null, {
+      since: body.since,
+      count: replayed.length,
+    });
+    return new HttpAnswer({ success: true, data: { replayed } }, { status: 202 });
+  },
+});
 
-  router.post('/webhooks/:deliveryId/replay', async (ctx) => {
-    const deliveryId = ctx.params.deliveryId;
-    const replayId = await replayDelivery(replayDeps, deliveryId);
+export const replayOneOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: '/ops/v1/webhooks/:deliveryId/replay',
+  body: { contentType: 'none' },
+  reference: replayOneReference,
+  async handle(request, deps) {
+    const { deliveryId } = request.params;
+    const replayId = await replayDelivery(replayDeps(deps), deliveryId);
     if (!replayId) throw new ApiError('webhookDeliveryNotFound');
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
     const replayed = await deps.webhooks.findSummary(deliveryId);
-    await audit(ctx, 'webhook.replayed', replayed?.merchantIdentifier ?? null, { deliveryId, replayId });
-    ctx.status = 202;
-    ctx.body = { success: true, data: { deliveryId, replayId } };
-  });
-}
+    await audit(deps, request, 'webhook.replayed', replayed?.merchantIdentifier ?? null, { deliveryId, replayId });
+    return new HttpAnswer({ success: true, data: { deliveryId, replayId } }, { status: 202 });
+  },
+});
 
-/** A merchant's webhook signing secret: read and rotated. */
-function signingSecretRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
-  const { audit, secretsView } = kit;
-  // Reveals the secret: a read token may not.
-  router.get('/merchants/:merchantIdentifier/webhook-signing-secret', requireOperatorScope('merchant-admin'), async (ctx) => {
-    const merchantIdentifier = ctx.params.merchantIdentifier;
+const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
+  merchantIdentifier,
+  secrets: secrets.map((x) => ({
+    secret: x.secret,
+    createdAt: x.createdAt.toISOString(),
+    retiresAt: x.retiresAt?.toISOString() ?? null,
+  })),
+});
+
+/** Reveals the secret: a read token may not. */
+export const signingSecretOperation = defineOperation({
+  ...common,
+  auth: operatorToken('merchant-admin', 'merchant-admin'),
+  method: 'get',
+  path: `${MERCHANT}/webhook-signing-secret`,
+  body: { contentType: 'none' },
+  reference: signingSecretReference,
+  async handle(request, deps) {
+    const { merchantIdentifier } = request.params;
     const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
-    await audit(ctx, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
-    ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
-  });
+    await audit(deps, request, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
+    return { success: true, data: secretsView(merchantIdentifier, secrets) };
+  },
+});
 
-  router.post('/merchants/:merchantIdentifier/webhook-signing-secret/rotate', async (ctx) => {
-    const { body } = await readJson(ctx, rotateSigningSecretSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier;
+export const signingSecretRotateOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/webhook-signing-secret/rotate`,
+  body: { contentType: 'application/json', schema: rotateSigningSecretSchema },
+  reference: signingSecretRotateReference,
+  async handle(request, deps) {
+    const { merchantIdentifier } = request.params;
+    const { overlapSeconds } = request.body;
     const overlapMs =
-      body.overlapSeconds !== undefined
-        ? body.overlapSeconds * 1000
-        : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
+      overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
     const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
-    await audit(ctx, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
-    ctx.body = { success: true, data: secretsView(merchantIdentifier, secrets) };
-  });
-}
-
-/** A merchant's webhook endpoint: its health, and enabling it again. */
-function endpointRoutes(router: Router, deps: ApiDeps, kit: WebhookRouteKit): void {
-  const { audit } = kit;
-  router.get('/merchants/:merchantIdentifier/webhook-endpoint', async (ctx) => {
-    validate(enableEndpointSchema, { ...ctx.query });
-    const merchantIdentifier = ctx.params.merchantIdentifier;
-    const health = await endpointHealth(deps, merchantIdentifier);
-    if (!health) throw new ApiError('merchantNotFound');
-    ctx.body = { success: true, data: healthJson(health) };
-  });
-
-  router.post('/merchants/:merchantIdentifier/webhook-endpoint/enable', async (ctx) => {
-    validate(enableEndpointSchema, { ...ctx.query });
-    // No body, or an empty JSON object: anything else is refused.
-    if (ctx.request.length || ctx.get('transfer-encoding')) await readJson(ctx, enableEndpointSchema, deps.config.MAX_BODY_BYTES);
-    const merchantIdentifier = ctx.params.merchantIdentifier;
-    const health = await enableEndpoint(deps, merchantIdentifier);
-    if (!health) throw new ApiError('merchantNotFound');
-    deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
-    await audit(ctx, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
-    ctx.body = { success: true, data: healthJson(health) };
-  });
-}
-
-/** What the operator's webhook routes share: the replay's dependencies, the audit of a change, the secrets' view. */
-function webhookRouteKit(deps: ApiDeps) {
-  const replayDeps = { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
-  const trail = auditTrail(deps.store.db, deps.now);
-  const audit = (
-    ctx: Context,
-    action: 'webhook.replayed' | 'webhook.settings_changed' | 'webhook.secret_rotated' | 'key.revealed',
-    merchantIdentifier: string | null,
-    detail: Record<string, string | number>,
-  ) => trail.record(action, operatorActor(ctx), { merchantIdentifier, from: ctx.ip || null, detail });
-
-  const secretsView = (merchantIdentifier: string, secrets: WebhookSigningSecret[]) => ({
-    merchantIdentifier,
-    secrets: secrets.map((x) => ({
-      secret: x.secret,
-      createdAt: x.createdAt.toISOString(),
-      retiresAt: x.retiresAt?.toISOString() ?? null,
-    })),
-  });
-  return { replayDeps, trail, audit, secretsView };
-}
-
-type WebhookRouteKit = ReturnType<typeof webhookRouteKit>;
+    await audit(deps, request, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
+    return { success: true, data: secretsView(merchantIdentifier, secrets) };
+  },
+});
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const healthJson = (h: WebhookEndpointHealth) => ({
@@ -162,3 +165,46 @@ const healthJson = (h: WebhookEndpointHealth) => ({
   lastSuccessAt: iso(h.lastSuccessAt),
   lastFailureAt: iso(h.lastFailureAt),
 });
+
+export const endpointHealthOperation = defineOperation({
+  ...common,
+  method: 'get',
+  path: `${MERCHANT}/webhook-endpoint`,
+  body: { contentType: 'none' },
+  query: enableEndpointSchema,
+  reference: endpointHealthReference,
+  async handle({ params }, deps) {
+    const health = await endpointHealth(deps, params.merchantIdentifier);
+    if (!health) throw new ApiError('merchantNotFound');
+    return { success: true, data: healthJson(health) };
+  },
+});
+
+/** No query, and no body or an empty JSON object: anything else is refused. */
+export const endpointEnableOperation = defineOperation({
+  ...common,
+  method: 'post',
+  path: `${MERCHANT}/webhook-endpoint/enable`,
+  body: { contentType: 'application/json', schema: enableEndpointSchema, optional: true },
+  query: enableEndpointSchema,
+  reference: endpointEnableReference,
+  async handle(request, deps) {
+    const { merchantIdentifier } = request.params;
+    const health = await enableEndpoint(deps, merchantIdentifier);
+    if (!health) throw new ApiError('merchantNotFound');
+    deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
+    await audit(deps, request, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
+    return { success: true, data: healthJson(health) };
+  },
+});
+
+/** In the order the reference lists them. */
+export const webhookOperations = [
+  webhookListOperation,
+  replayFailedOperation,
+  replayOneOperation,
+  signingSecretOperation,
+  signingSecretRotateOperation,
+  endpointHealthOperation,
+  endpointEnableOperation,
+];

@@ -13,6 +13,7 @@ import { openApiRoutes } from './openapi';
  */
 export const platformModule: AudienceModule = {
   name: 'platform',
+  listeners: ['public', 'ops'],
   // /metrics is the operator's (the ops listener); probes answer on both listeners.
   routers: (deps, api) => [
     healthRoutes(deps),

@@ -1,31 +1,20 @@
 import type { AudienceModule } from '../audience';
-import { sandboxRoutes } from './sandbox';
+import { sandboxPaymentOperation } from './sandbox';
 import { sandboxCheckoutReturnRoutes } from './sandbox-checkout-return';
 import { sandboxCheckoutReturnPaths } from './sandbox-checkout-return-openapi';
-import { sandboxMandateRoutes } from './sandbox-mandates';
-import { sandboxMandatePaths } from './sandbox-mandates-openapi';
-import { sandboxPaths } from './sandbox-openapi';
-import { sandboxQrRoutes } from './sandbox-qr';
-import { sandboxQrPaths } from './sandbox-qr-openapi';
-import { sandboxTimeRoutes } from './sandbox-time';
-import { sandboxTimePaths } from './sandbox-time-openapi';
+import { sandboxMandateRevokeOperation } from './sandbox-mandates';
+import { sandboxQrPayOperation } from './sandbox-qr';
+import { timeOperation, timeSkipOperation } from './sandbox-time';
 
 /**
  * The sandbox (/sandbox/v1, SANDBOX_ENABLED only): test payments, QR and mandate events, a returnUrl
- * to try the checkout with, and time travel (TIME_SKIPPING only), documented only where they are on.
+ * to try the checkout with, and time travel (time-skipping mode only), served and documented only
+ * where they are on (each operation's onlyWhere).
  */
 export const sandboxModule: AudienceModule = {
   name: 'sandbox',
-  routers: (deps) => [
-    ...(deps.config.SANDBOX_ENABLED
-      ? [sandboxRoutes(deps), sandboxQrRoutes(deps), sandboxMandateRoutes(deps), sandboxCheckoutReturnRoutes(deps)]
-      : []),
-    ...(deps.timeTravel ? [sandboxTimeRoutes(deps, deps.timeTravel)] : []),
-  ],
-  paths: (o) => ({
-    ...(o.sandboxEnabled
-      ? { ...sandboxQrPaths(), ...sandboxMandatePaths(), ...sandboxCheckoutReturnPaths(), ...sandboxPaths() }
-      : {}),
-    ...(o.timeSkipping ? sandboxTimePaths() : {}),
-  }),
+  operations: [sandboxPaymentOperation, sandboxQrPayOperation, sandboxMandateRevokeOperation, timeOperation, timeSkipOperation],
+  // The checkout's returnUrl answers an HTML page to a flat form: not a declared operation.
+  routers: (deps) => (deps.config.SANDBOX_ENABLED ? [sandboxCheckoutReturnRoutes(deps)] : []),
+  paths: (o) => (o.sandboxEnabled ? sandboxCheckoutReturnPaths() : {}),
 };

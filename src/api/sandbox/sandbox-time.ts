@@ -1,29 +1,51 @@
-import Router from '@koa/router';
 import { ApiError } from '../../domain/api-errors';
 import { formatIstDateTime, parseIstDateTime } from '../../domain/ist-time';
 import type { TimeTravel } from '../../temporal/time-travel';
 import type { ApiDeps } from '../deps';
-import { readJson } from '../middleware/body';
-import { MAX_SKIP_SECONDS, timeSkipSchema } from '../schemas/sandbox-time';
+import { defineOperation } from '../operation';
+import { MAX_SKIP_SECONDS, timeQuerySchema, timeSkipSchema } from '../schemas/sandbox-time';
+import { anyTester } from './sandbox-caller';
+import { timeReference, timeSkipReference } from './sandbox-time-openapi';
 
 const instant = (t: Date) => ({ istDateTime: formatIstDateTime(t), epochMillis: t.getTime() });
 
-/**
- * Time-skipping mode only (the app adds these routes then): a tester reads the gateway's time and
- * moves it forward. Every timer that falls due fires, in order, and the answer comes once the
- * workflows it woke are idle, so what the tester reads next already shows their results.
+/** The app mounts these operations only in time-skipping mode (onlyWhere), where deps have the time travel. */
+function timeTravelOf(deps: ApiDeps): TimeTravel {
+  if (!deps.timeTravel) throw new Error('time travel is served in time-skipping mode only');
+  return deps.timeTravel;
+}
+
+/*
+ * Time-skipping mode only: a tester reads the gateway's time and moves it forward. Every timer that
+ * falls due fires, in order, and the answer comes once the workflows it woke are idle, so what the
+ * tester reads next already shows their results.
  */
-export function sandboxTimeRoutes(deps: ApiDeps, timeTravel: TimeTravel): Router {
-  const router = new Router();
 
-  router.get('/sandbox/v1/time', async (ctx) => {
-    if (ctx.querystring) throw new ApiError('validationFailed', 'this endpoint takes no query parameters');
-    // followTestServerClock re-read the server's time for this request already.
-    ctx.body = { success: true, data: instant(timeTravel.clock.now()) };
-  });
+/** GET /sandbox/v1/time: the gateway's time (followTestServerClock re-read the server's for this request already). */
+export const timeOperation = defineOperation({
+  method: 'get',
+  path: '/sandbox/v1/time',
+  onlyWhere: 'timeSkipping',
+  envelope: 'success',
+  auth: anyTester,
+  body: { contentType: 'none' },
+  // None: any parameter is refused.
+  query: timeQuerySchema,
+  reference: timeReference,
+  handle: (_request, deps) => Promise.resolve({ success: true, data: instant(timeTravelOf(deps).clock.now()) }),
+});
 
-  router.post('/sandbox/v1/time/skip', async (ctx) => {
-    const { body } = await readJson(ctx, timeSkipSchema, deps.config.MAX_BODY_BYTES);
+/** POST /sandbox/v1/time/skip: by a number of seconds, or up to an IST wall-clock time. */
+export const timeSkipOperation = defineOperation({
+  method: 'post',
+  path: '/sandbox/v1/time/skip',
+  onlyWhere: 'timeSkipping',
+  envelope: 'success',
+  auth: anyTester,
+  body: { contentType: 'application/json', schema: timeSkipSchema },
+  reference: timeSkipReference,
+  async handle({ body }, deps) {
+    const timeTravel = timeTravelOf(deps);
     const result = await timeTravel.skip(
       'seconds' in body ? { byMs: body.seconds * 1000 } : { to: untilInstant(body.until, timeTravel.clock.now()) },
     );
@@ -39,11 +61,9 @@ export function sandboxTimeRoutes(deps: ApiDeps, timeTravel: TimeTravel): Router
           (result.moving ? 'it goes on to the target as they finish' : 'nothing was skipped'),
       );
     }
-    ctx.body = { success: true, data: { from: instant(result.from), to: instant(result.to) } };
-  });
-
-  return router;
-}
+    return { success: true, data: { from: instant(result.from), to: instant(result.to) } };
+  },
+});
 
 /** The IST wall-clock time of `until`: a real date-time, after now and at most a year ahead. */
 function untilInstant(until: string, now: Date): Date {
