@@ -25,6 +25,8 @@ import { startReceiver } from '../support/receiver';
 import { refund } from '../support/refunds';
 import { createData, istDate, notifyData, transactU } from '../support/mandates';
 import { heard, notifyLane, refundLane, until, type NotifyAsked, type RefundAsked } from './steady-mix';
+import { finalCheck, type BooksRead } from './final-check';
+import { openProbeScope } from './probe-scope';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -54,6 +56,8 @@ describe('the production stack, probed from outside', function () {
   const opsUrl = `http://127.0.0.1:${state.ports.ops[0]}`;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let merchant: MerchantCredentials;
+  /** The debits (order ids) the gateway answered 1109 in any probe: the final check's scheduled debits. */
+  const debitsAccepted: string[] = [];
 
   before(async () => {
     // Production delivers webhooks over https only: the merchant's site (the outside Caddy) fronts the receiver.
@@ -458,6 +462,7 @@ describe('the production stack, probed from outside', function () {
         const notified = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
         assert.equal(notified.status, 200, notified.text);
         assert.equal(notified.json?.responseCode, '1109', `at ${offPeak.toISOString()}, off peak: ${notified.text}`);
+        debitsAccepted.push(debit);
       } finally {
         await moveApiClock('real');
       }
@@ -564,6 +569,7 @@ describe('the production stack, probed from outside', function () {
       await Promise.all(lanes);
       const refunds = await refunding;
       const notifies = await notifying;
+      debitsAccepted.push(...notifies.filter((x) => x.code === '1109').map((x) => x.orderId));
       assert.ok(paid.length >= n - concurrency, `most payers paid (${paid.length} of ${n})`);
       paid.forEach((id) => paidOrders.add(id));
       return { paid, unanswered, refunds, notifies };
@@ -826,6 +832,23 @@ describe('the production stack, probed from outside', function () {
           );
           await webhooksHeard([...paid, orderId], refunds);
         }).timeout(900_000);
+
+    // Last, whatever the probes above found: the money model's invariants over everything every
+    // probe ran (final-check.ts), and every workflow of the namespace ended or waiting by design.
+    it("after the kill probes, the money model's invariants hold over every order, refund, debit and webhook they made, and no workflow of the namespace failed, failed a task or is stuck", async () => {
+      const probe = await openProbeScope(state, secrets, { merchant, calls: receiver.calls, debitsAccepted });
+      try {
+        await finalCheck({
+          probe,
+          books: async () => (await books()) as unknown as BooksRead,
+          // A webhook attempt lost to a kill is retried 5 minutes on.
+          patienceMs: 420_000,
+          log: (line) => console.error(`      ${line}`),
+        });
+      } finally {
+        await probe.close();
+      }
+    }).timeout(900_000);
   });
 });
 

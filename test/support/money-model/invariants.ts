@@ -9,7 +9,9 @@ import {
 } from '../../../src/temporal/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../src/temporal/webhook-contract';
 import { webhookBatchWorkflowId } from '../../../src/temporal/webhook-batch-contract';
-import { bankMandateId, merchantOfCall, verifies, type World } from './world';
+import { failedTasks } from './failed-tasks';
+import type { InvariantScope } from './scope';
+import { merchantOfCall, verifies, type World } from './world';
 
 /**
  * The money invariants, read from three independent places: the bank's books (the simulator's own
@@ -23,7 +25,7 @@ export interface Books {
   debits: ReturnType<World['stack']['bank']['books']['snapshot']>['debits'];
 }
 
-export async function storedTransactions(w: World): Promise<Map<string, Transaction>> {
+export async function storedTransactions(w: Pick<InvariantScope, 'merchant' | 'stack'>): Promise<Map<string, Transaction>> {
   const docs = await w.stack.gw.rt.store.db
     .collection<Transaction>('transactions')
     .find({ merchantIdentifier: w.merchant.merchantIdentifier })
@@ -42,7 +44,12 @@ const autoRefunded = (t: Transaction) => t.refunds.some((r) => r.merchantRefId =
  * channel (`inquiryPending`: callback lost, inquiry PENDING) is excused until its file arrives.
  * And the gateway holds no Success the bank did not approve, for the amount the bank took.
  */
-export function approvedEndSuccess(w: World, books: Books, stored: Map<string, Transaction>, afterFile: boolean): string[] {
+export function approvedEndSuccess(
+  w: InvariantScope,
+  books: Books,
+  stored: Map<string, Transaction>,
+  afterFile: boolean,
+): string[] {
   const problems: string[] = [];
   for (const p of books.payments) {
     if (p.answer.status !== 'APPROVED') continue;
@@ -79,13 +86,13 @@ export function approvedEndSuccess(w: World, books: Books, stored: Map<string, T
  * the gateway did not accept. A debit's attempts are `<txnId>` and `<txnId>R<n>`; when the bank
  * booked each is read in the gateway's time (MoneyStack.debitBookedAt).
  */
-export function debitsLawful(w: World, books: Books): string[] {
+export function debitsLawful(w: InvariantScope, books: Books): string[] {
   const problems: string[] = [];
   for (const d of books.debits) {
     const debitId = d.request.debitId;
     const at = w.stack.debitBookedAt.get(debitId);
     const when = at === undefined ? 'at an unknown time' : `at ${new Date(at).toISOString()}`;
-    const mandate = w.mandates.find((m) => bankMandateId(w, m) === d.mandateId);
+    const mandate = w.mandates.find((m) => `${w.merchant.merchantIdentifier}:${m.orderId}` === d.mandateId);
     const debit = w.debits.find((x) => x.txnId === debitId.replace(/R\d+$/, ''));
     if (!mandate || !debit) {
       problems.push(`(3) the bank booked debit ${debitId} ${when}, which no accepted notify scheduled`);
@@ -106,7 +113,7 @@ export function debitsLawful(w: World, books: Books): string[] {
   return problems;
 }
 
-const describeConduct = (w: World, txnId: string) => `bank conduct ${w.stack.bank.conduct.conductOf(txnId) ?? 'plain'}`;
+const describeConduct = (w: InvariantScope, txnId: string) => `bank conduct ${w.stack.bank.conduct.conductOf(txnId) ?? 'plain'}`;
 
 /** (2) Refunds never exceed what was paid; each refund the gateway made reached the bank once, for its amount. */
 export function refundsBounded(books: Books, stored: Map<string, Transaction>): string[] {
@@ -149,17 +156,15 @@ export function refundsBounded(books: Books, stored: Map<string, Transaction>): 
  * on its way when the key was rotated, or the next one, for a call received while its rotation was
  * being answered); the retries of one delivery id carry the same txnData.
  */
-export function webhooksFaithful(w: World, stored: Map<string, Transaction>): string[] {
+export function webhooksFaithful(w: InvariantScope, stored: Map<string, Transaction>): string[] {
   const problems: string[] = [];
   const calls = w.stack.receiver.calls.filter((c) => merchantOfCall(c.url) === w.merchant.merchantIdentifier);
   const seen = new Map<string, string[]>();
   const bytesById = new Map<string, string>();
   for (const c of calls) {
-    let body: { txnData: string; checksum: string };
-    try {
-      body = JSON.parse(c.body);
-    } catch {
-      problems.push(`(4) a webhook call is not the JSON the merchant chose: ${c.body.slice(0, 80)}`);
+    const body = webhookBody(c.body, w.webhookFormat ?? 'json');
+    if (!body) {
+      problems.push(`(4) a webhook call is not the ${w.webhookFormat ?? 'json'} the merchant chose: ${c.body.slice(0, 80)}`);
       continue;
     }
     const id = String(c.headers['x-webhook-id'] ?? '');
@@ -183,9 +188,10 @@ export function webhooksFaithful(w: World, stored: Map<string, Transaction>): st
     // successes (`orderid`, no code) in its txns: each such entry announces a success (100). A
     // chargeback's entry (with its chargebackAmount) announces no outcome.
     const { txns } = JSON.parse(body.txnData) as {
-      txns: { orderId?: string; orderid?: string; responseCode?: string; chargebackAmount?: number }[];
+      txns?: { orderId?: string; orderid?: string; responseCode?: string; chargebackAmount?: number }[];
     };
-    for (const t of txns) {
+    // A webhook of another kind (a settlement's, an account change's) announces no order.
+    for (const t of txns ?? []) {
       if (t.chargebackAmount !== undefined) continue;
       const orderId = t.orderId ?? t.orderid ?? '';
       seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
@@ -203,8 +209,21 @@ export function webhooksFaithful(w: World, stored: Map<string, Transaction>): st
   return problems;
 }
 
+/** A webhook call's txnData and checksum, in the body format the merchant chose (undefined when it is not that). */
+function webhookBody(text: string, format: 'json' | 'form'): { txnData: string; checksum: string } | undefined {
+  try {
+    const body =
+      format === 'json' ? (JSON.parse(text) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(text));
+    return typeof body.txnData === 'string' && typeof body.checksum === 'string'
+      ? { txnData: body.txnData, checksum: body.checksum }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** For a failure's story: the merchant's deliveries as the gateway stored them (id, kind, state, attempts). */
-export async function storedDeliveries(w: World): Promise<string[]> {
+export async function storedDeliveries(w: InvariantScope): Promise<string[]> {
   const docs = await w.stack.gw.rt.store.db
     .collection<{ _id: string; merchantIdentifier: string; realtime: boolean; state: string; attempts: unknown[] }>(
       'webhook_deliveries',
@@ -220,7 +239,7 @@ export async function storedDeliveries(w: World): Promise<string[]> {
  * merchant's late-webhook batch each ended completed (a mandate still ACTIVE is the one that may
  * run: it lives until its end date) and failed no workflow task.
  */
-export async function workflowsHealthy(w: World, stored: Map<string, Transaction>): Promise<string[]> {
+export async function workflowsHealthy(w: InvariantScope, stored: Map<string, Transaction>): Promise<string[]> {
   const problems: string[] = [];
   const m = w.merchant.merchantIdentifier;
   const db = w.stack.gw.rt.store.db;
@@ -237,9 +256,11 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
    * never needed, a delivery whose first attempts (in the workflow that changed the transaction)
    * succeeded, since only a delivery still failing after them starts its own workflow.
    */
+  const waits = (t: Transaction) => t.status === 'Pending' && (w.waiting?.(t) ?? false);
   const expected: { id: string; mayRun?: boolean; absent?: boolean }[] = [
     ...[...stored.values()].map((t) => ({
       id: t.instrument.kind === 'UPI_MANDATE' ? mandateDebitWorkflowId(m, t.orderId) : paymentWorkflowId(m, t.orderId),
+      mayRun: waits(t),
     })),
     ...[...stored.values()].flatMap((t) =>
       t.refunds.map((r) => ({ id: refundWorkflowId(m, t.orderId, r.merchantRefId), absent: true })),
@@ -249,7 +270,8 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
     ...deliveries.map((d) => ({ id: webhookDeliveryWorkflowId(d._id), absent: true })),
     { id: webhookBatchWorkflowId(m), absent: true },
   ];
-  for (const t of stored.values()) if (t.status === 'Pending') problems.push(`(5) order ${t.orderId} is still Pending`);
+  for (const t of stored.values())
+    if (t.status === 'Pending' && !waits(t)) problems.push(`(5) order ${t.orderId} is still Pending`);
   for (const d of deliveries) if (d.state === 'pending') problems.push(`(5) webhook delivery ${d._id} is still pending`);
   for (const { id, mayRun, absent } of expected) {
     const handle = w.stack.gw.rt.temporal.workflow.getHandle(id);
@@ -261,16 +283,15 @@ export async function workflowsHealthy(w: World, stored: Map<string, Transaction
       continue;
     }
     if (status !== 'COMPLETED' && !(mayRun && status === 'RUNNING')) problems.push(`(5) workflow ${id} is ${status}`);
-    const history = await handle.fetchHistory();
-    const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
-    if (failed > 0) problems.push(`(5) workflow ${id} failed ${failed} workflow task(s)`);
+    const failed = failedTasks(await handle.fetchHistory(), w.benignTaskFailures ?? false);
+    if (failed.length > 0) problems.push(`(5) workflow ${id} failed ${failed.length} workflow task(s): ${failed.join(', ')}`);
   }
   // A settlement may end otherwise than completed, or wait, when needs-attention lists it (the
   // liveness invariant judges that); none may fail a workflow task.
   for (const id of w.settlements) {
-    const history = await w.stack.gw.rt.temporal.workflow.getHandle(id).fetchHistory();
-    const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
-    if (failed > 0) problems.push(`(5) settlement workflow ${id} failed ${failed} workflow task(s)`);
+    const failed = failedTasks(await w.stack.gw.rt.temporal.workflow.getHandle(id).fetchHistory(), w.benignTaskFailures ?? false);
+    if (failed.length > 0)
+      problems.push(`(5) settlement workflow ${id} failed ${failed.length} workflow task(s): ${failed.join(', ')}`);
   }
   return problems;
 }

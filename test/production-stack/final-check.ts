@@ -1,0 +1,98 @@
+/**
+ * The kill probes' final check (production-stack.test.ts runs it after the last of them): the
+ * money model's invariants (test/support/money-model/invariants.ts) over everything the probes
+ * ran against the stack, the bank's books read over its admin API, plus every workflow of the
+ * stack's Temporal namespace. What is still moving (a webhook retried in 5 minutes, a workflow
+ * about to end) gets until `patienceMs` to settle; what is still wrong then fails the check.
+ */
+import type { Transaction } from '../../src/domain/transaction';
+import {
+  approvedEndSuccess,
+  debitsLawful,
+  refundsBounded,
+  storedTransactions,
+  webhooksFaithful,
+  workflowsHealthy,
+  type Books,
+} from '../support/money-model/invariants';
+import { mandateDebitWorkflowId, paymentWorkflowId } from '../../src/temporal/workflow-ids';
+import { namespaceWorkflowProblems } from './namespace-workflows';
+import type { ProbeScope } from './probe-scope';
+
+/** The bank's books as GET /admin/books gives them: the money model's Books and the debits' notifications. */
+export type BooksRead = Books & { notifications: { mandateId: string; answer: { notificationId: string; status: string } }[] };
+
+export async function finalCheck(o: {
+  probe: ProbeScope;
+  books: () => Promise<BooksRead>;
+  patienceMs: number;
+  log: (line: string) => void;
+}): Promise<void> {
+  const giveUpAt = Date.now() + o.patienceMs;
+  const closedClean = new Set<string>();
+  for (;;) {
+    const { problems, summary } = await checkOnce(o.probe, await o.books(), closedClean);
+    if (problems.length === 0) return o.log(`final check: the money invariants hold over ${summary}`);
+    if (Date.now() > giveUpAt)
+      throw new Error(
+        `the money invariants over everything the probes ran (${summary}), after ${o.patienceMs / 1000} s:\n${problems.join('\n')}`,
+      );
+    await new Promise((r) => setTimeout(r, 10_000));
+  }
+}
+
+/** One look at everything: the problems found and what was looked at. */
+async function checkOnce(
+  probe: ProbeScope,
+  books: BooksRead,
+  closedClean: Set<string>,
+): Promise<{ problems: string[]; summary: string }> {
+  const scope = probe.scope;
+  const stored = await storedTransactions(scope);
+  const problems = await probe.refresh(stored);
+  problems.push(
+    ...approvedEndSuccess(scope, books, stored, false),
+    ...refundsBounded(books, stored),
+    ...debitsLawful(scope, books),
+    ...notifiedOnce(books, scope.debits),
+    ...webhooksFaithful(scope, stored),
+    ...(await workflowsHealthy(scope, stored)),
+  );
+  const waiting = waitingWorkflows(scope.merchant.merchantIdentifier, stored, scope.waiting!);
+  const ns = await namespaceWorkflowProblems(scope.stack.gw.rt.temporal, (w) => waiting.has(w.workflowId), closedClean);
+  problems.push(...ns.problems);
+  const refunds = [...stored.values()].reduce((n, t) => n + t.refunds.length, 0);
+  const types = Object.entries(ns.byType)
+    .map(([type, n]) => `${n} ${type}`)
+    .join(', ');
+  const summary = `${stored.size} orders (${[...stored.values()].filter((t) => t.status === 'Pending').length} waiting by design), ${refunds} refunds, ${scope.debits.length} debits scheduled, ${books.payments.length} payments, ${books.refunds.length} refunds and ${books.notifications.length} notifications at the bank, ${scope.stack.receiver.calls.length} webhook calls, ${ns.runs} workflow runs (${types})`;
+  return { problems: [...new Set(problems)], summary };
+}
+
+/** The workflow ids of orders that wait by design (a scheduled debit, a checkout before its deadline). */
+function waitingWorkflows(m: string, stored: Map<string, Transaction>, waits: (t: Transaction) => boolean): Set<string> {
+  const ids = new Set<string>();
+  for (const t of stored.values())
+    if (t.status === 'Pending' && waits(t))
+      ids.add(t.instrument.kind === 'UPI_MANDATE' ? mandateDebitWorkflowId(m, t.orderId) : paymentWorkflowId(m, t.orderId));
+  return ids;
+}
+
+/**
+ * (3) The bank was told of each debit the gateway scheduled once, under its txnId, and of nothing
+ * else: no notification of a debit the merchant was refused (1118) or never asked for.
+ */
+export function notifiedOnce(books: Pick<BooksRead, 'notifications'>, debits: { orderId: string; txnId: string }[]): string[] {
+  const problems: string[] = [];
+  const count = new Map<string, number>();
+  for (const n of books.notifications) count.set(n.answer.notificationId, (count.get(n.answer.notificationId) ?? 0) + 1);
+  for (const d of debits)
+    if (count.get(d.txnId) !== 1)
+      problems.push(
+        `(3) debit ${d.txnId} (order ${d.orderId}) was notified to the bank ${count.get(d.txnId) ?? 0} times, not once`,
+      );
+  const scheduled = new Set(debits.map((d) => d.txnId));
+  for (const id of count.keys())
+    if (!scheduled.has(id)) problems.push(`(3) the bank was notified of debit ${id}, which no notify answered 1109 scheduled`);
+  return problems;
+}

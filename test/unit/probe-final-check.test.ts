@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { temporal } from '@temporalio/proto';
+import { hmacSha256Hex } from '../../src/domain/checksum';
+import type { Transaction } from '../../src/domain/transaction';
+import { failedTasks } from '../support/money-model/failed-tasks';
+import { webhooksFaithful } from '../support/money-model/invariants';
+import type { InvariantScope } from '../support/money-model/scope';
+import { notifiedOnce } from '../production-stack/final-check';
+
+const Cause = temporal.api.enums.v1.WorkflowTaskFailedCause;
+
+/**
+ * The pieces the kill probes' final check adds to the money model's invariants (final-check.ts),
+ * on records made up here: each must name the violation it exists for.
+ */
+describe("the kill probes' final check: each piece catches its violation", () => {
+  it('(3) a debit notified twice or never, and a notification no 1109 scheduled', () => {
+    const note = (id: string) => ({ mandateId: 'm1:mandate', answer: { notificationId: id, status: 'ACCEPTED' } });
+    const debits = [
+      { orderId: 'd1', txnId: 'T1' },
+      { orderId: 'd2', txnId: 'T2' },
+    ];
+    assert.deepEqual(notifiedOnce({ notifications: [note('T1'), note('T2')] }, debits), []);
+    const found = notifiedOnce({ notifications: [note('T1'), note('T1'), note('T9')] }, debits).join('\n');
+    assert.match(found, /debit T1 \(order d1\) was notified to the bank 2 times/);
+    assert.match(found, /debit T2 \(order d2\) was notified to the bank 0 times/);
+    assert.match(found, /notified of debit T9, which no notify answered 1109 scheduled/);
+  });
+
+  it("a workflow's failed tasks by cause; a real cluster's benign causes left out only when asked", () => {
+    const failed = (cause: number, message?: string) => ({
+      workflowTaskFailedEventAttributes: { cause, ...(message ? { failure: { message } } : {}) },
+    });
+    const history = {
+      events: [
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND),
+        failed(Cause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR, 'nondeterminism'),
+      ],
+    };
+    assert.deepEqual(failedTasks(history, true), ['NON_DETERMINISTIC_ERROR (nondeterminism)']);
+    assert.deepEqual(failedTasks(history, false), ['UNHANDLED_COMMAND', 'NON_DETERMINISTIC_ERROR (nondeterminism)']);
+  });
+
+  it('(4) form bodies: a verified call announces its order; a body not in the chosen format is named', () => {
+    const txnData = JSON.stringify({ txns: [{ orderId: 'o1', responseCode: '100' }] });
+    const calls: InvariantScope['stack']['receiver']['calls'] = [];
+    const scope = {
+      merchant: { merchantIdentifier: 'm1' },
+      keys: [{ secretKey: 'key', since: 0, requestedAt: 0 }],
+      webhookFormat: 'form',
+      stack: { receiver: { calls } },
+    } as unknown as InvariantScope;
+    const stored = new Map([['T1', { txnId: 'T1', orderId: 'o1', status: 'Success', responseCode: '100' } as Transaction]]);
+    const call = (body: string) => ({ url: '/hooks/payments/m1', receivedAt: 1, headers: { 'x-webhook-id': 'rt:m1:o1' }, body });
+    assert.match(webhooksFaithful(scope, stored).join(), /order o1 ended Success 100 .*the receiver got \[\]/);
+    calls.push(call(new URLSearchParams({ txnData, checksum: hmacSha256Hex('key', txnData) }).toString()));
+    assert.deepEqual(webhooksFaithful(scope, stored), []);
+    calls.push(call(JSON.stringify({ txnData, checksum: hmacSha256Hex('key', txnData) })));
+    assert.match(webhooksFaithful(scope, stored).join(), /is not the form the merchant chose/);
+  });
+});
