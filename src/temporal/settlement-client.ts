@@ -6,7 +6,10 @@ import {
   type Client,
 } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { SettlementRunOutcome } from '../domain/settlement';
 import type { WorkflowRunStatus } from '../domain/settlement-attention';
+
+export type { SettlementRunOutcome };
 import {
   releaseSettlementSignal,
   SETTLEMENT_WORKFLOW_TYPE,
@@ -80,8 +83,6 @@ export async function stoppedSettlementRuns(temporal: Client, limit: number): Pr
   }
   return [...ids];
 }
-
-export type SettlementRunOutcome = 'started' | 'already_running' | 'already_completed';
 
 /** Starts the settlement, or says why not: its workflow runs, or completed (the operator's run command). */
 export async function runSettlement(
