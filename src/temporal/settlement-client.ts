@@ -8,8 +8,6 @@ import {
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import type { SettlementRunOutcome } from '../domain/settlement';
 import type { WorkflowRunStatus } from '../domain/settlement-attention';
-
-export type { SettlementRunOutcome };
 import {
   releaseSettlementSignal,
   SETTLEMENT_WORKFLOW_TYPE,
@@ -17,6 +15,8 @@ import {
   type SettlementWorkflow,
   type SettlementWorkflowInput,
 } from './settlement-contract';
+
+export type { SettlementRunOutcome };
 
 /*
  * The settlement workflow as its callers see it (workflows/settlement.ts): its start (id, options),
