@@ -63,3 +63,17 @@ export function auditedUrl(url: string | null | undefined): string | null {
     return null;
   }
 }
+
+/** An audit record as the ops API, the CLI and the dashboard show it. */
+export type AuditRecordView = Omit<AuditRecord, 'at' | 'merchantIdentifier'> & {
+  id: string;
+  merchantIdentifier: string | null;
+  at: string;
+};
+
+/** Where the audit trail is read from: newest first, one merchant's or all, before a time. */
+export interface AuditQuery {
+  merchantIdentifier?: string;
+  before?: Date;
+  limit: number;
+}

@@ -32,3 +32,9 @@ export function decideChargeback(t: Transaction, action: ChargebackAction, amoun
     chargeback: { ...t.chargeback, revertedAt: at },
   };
 }
+
+/** A chargeback asked for: applied (the order as written), the order unknown, or refused. */
+export type ChargebackResult =
+  | { kind: 'applied'; transaction: Transaction }
+  | { kind: 'unknownOrder' }
+  | { kind: 'refused'; refusal: Extract<ChargebackDecision, { ok: false }>['refusal'] };

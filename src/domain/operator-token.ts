@@ -38,3 +38,21 @@ export interface OperatorToken {
   rotatedAt: Date | null;
   revokedAt: Date | null;
 }
+
+/** Who a presented token is: its name and scopes (the audit trail's actor). */
+export interface OperatorIdentity {
+  name: string;
+  scopes: readonly OperatorScope[];
+}
+
+/** A token as the ops API lists it: never the token itself. */
+export interface OperatorTokenView {
+  name: string;
+  scopes: OperatorScope[];
+  createdAt: string;
+  rotatedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A token created or rotated: the token itself is in this answer only. */
+export type IssuedOperatorToken = OperatorTokenView & { token: string };

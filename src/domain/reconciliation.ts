@@ -92,3 +92,15 @@ export function judgeRow(row: ReconciliationRow, t: Transaction | undefined): Ro
     ? { kind: 'rejected', reason: `the transaction is ${t.status}: a final answer is not revised` }
     : { kind: 'unchanged' };
 }
+
+export type ReconciliationState = 'running' | 'done';
+
+/** A reconciliation file's report: its lines applied, unchanged and rejected. */
+export interface ReconciliationReport {
+  reconciliationId: string;
+  state: ReconciliationState;
+  rows: number;
+  applied: number;
+  unchanged: number;
+  rejected: Rejection[];
+}

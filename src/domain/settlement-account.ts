@@ -1,3 +1,5 @@
+import type { AuditActor } from './audit';
+
 /**
  * A merchant's settlement bank account: where its settlements are paid. IFSC as the RBI writes it
  * (4 letters for the bank, a 0, 6 letters or digits for the branch); account number 9 to 18
@@ -59,3 +61,23 @@ export const proposalLive = (proposedAt: Date, now: Date) => now.getTime() - pro
 /** Whether payouts to the account still wait at `now`. */
 export const isCooling = (coolingUntil: Date | null | undefined, now: Date): coolingUntil is Date =>
   coolingUntil instanceof Date && coolingUntil.getTime() > now.getTime();
+
+/** The masked account (and an operator's change waiting for confirmation) as the ops API, the CLI and the dashboard show it. */
+export interface SettlementAccountView {
+  merchantIdentifier: string;
+  settlementAccount:
+    (Omit<MaskedSettlementAccount, 'updatedAt' | 'coolingUntil'> & { updatedAt: string; coolingUntil: string | null }) | null;
+  pendingChange: (Omit<PendingSettlementAccount, 'proposedAt'> & { proposedAt: string }) | null;
+}
+
+/** Where a change came from: who, and the client address (null: not over HTTP). */
+export interface ChangeOrigin {
+  actor: AuditActor;
+  from: string | null;
+}
+
+/** What a confirmation names: the proposal the operator checked, as the GET showed it. */
+export interface ProposalNamed {
+  proposedAt: string;
+  accountLast4: string;
+}

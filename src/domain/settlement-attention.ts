@@ -1,4 +1,10 @@
-import type { Settlement, SettlementState } from './settlement';
+import type {
+  Settlement,
+  SettlementDifference,
+  SettlementFileCheck,
+  SettlementStartFailure,
+  SettlementState,
+} from './settlement';
 import { addDays } from './settlement-calendar';
 
 /** Differences found in the bank's files of this many last days are listed (and looked at again). */
@@ -66,4 +72,20 @@ export function unfinishedReason(
   const state = s.state as UnfinishedState;
   if (now.getTime() - stateSince(s).getTime() < thresholdOf(t, state)) return null;
   return state === 'open' ? 'open_too_long' : state === 'held' ? 'held_too_long' : 'payout_pending_too_long';
+}
+
+/** A settlement not final in time (or whose workflow stopped), with why, and its workflow's status. */
+export type UnfinishedSettlement = Pick<
+  Settlement,
+  '_id' | 'merchantIdentifier' | 'settlementDate' | 'state' | 'netPaise' | 'createdAt' | 'payoutRequestedAt'
+> & { reason: AttentionReason; workflow: string };
+
+/** Everything about settlements an operator must look at, each list bounded. */
+export interface SettlementsNeedingAttention {
+  unfinished: UnfinishedSettlement[];
+  refused: Settlement[];
+  held: Settlement[];
+  notStarted: SettlementStartFailure[];
+  bankFileFailures: SettlementFileCheck[];
+  differences: SettlementDifference[];
 }

@@ -128,3 +128,9 @@ export const feePlanSchema = z.strictObject({
   wallet: feeRateSchema,
   refundReturnsFee: z.boolean(),
 }) satisfies z.ZodType<FeePlan>;
+
+/** The fee plan a merchant's settlements use: its own, or the configuration's default. */
+export interface MerchantFeePlan {
+  source: 'merchant' | 'default';
+  feePlan: FeePlan;
+}

@@ -142,3 +142,57 @@ export function settlementOutcome(linesNetPaise: Paise, carriedInPaise: Paise): 
   const netPaise = linesNetPaise + carriedInPaise;
   return netPaise > 0 ? { pay: true, netPaise } : { pay: false, netPaise, carriedOutPaise: netPaise };
 }
+
+/** A difference between the bank's settlement file and the gateway's settlements, recorded once. */
+export interface SettlementDifference {
+  /** `<date>:<payoutId>:<kind>`: the same difference found again is not recorded twice. */
+  _id: string;
+  date: string;
+  payoutId: string;
+  merchantIdentifier: string | null;
+  /** paid_at_bank_not_recorded: the bank paid a payout the gateway still waits to hear about (payout_requested). */
+  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs' | 'paid_at_bank_not_recorded';
+  gateway: { amountPaise: number; utr: string | null; state: string } | null;
+  bank: { amountPaise: number; utr: string } | null;
+  foundAt: Date;
+  /**
+   * When a later look found the difference settled (it is kept, no longer listed by needs
+   * attention), and why: `recorded_paid` (the gateway recorded the payout paid with the bank's
+   * amount and UTR) or `recorded_paid_differently` (another amount or UTR: recorded as that difference).
+   */
+  resolvedAt?: Date;
+  resolution?: 'recorded_paid' | 'recorded_paid_differently';
+}
+
+/** A merchant whose settlement the daily run could not start after its retries (`_id` merchant:date). */
+export interface SettlementStartFailure {
+  _id: string;
+  merchantIdentifier: string;
+  settlementDate: string;
+  reason: string;
+  failedAt: Date;
+}
+
+/** The outcome of the daily check of one bank settlement file (`_id` the payout date). */
+export interface SettlementFileCheck {
+  _id: string;
+  state: 'checked' | 'failed';
+  payouts?: number;
+  differences?: number;
+  /** Why it failed: `file_missing` (the bank has no file of the date) or `file_unreadable` (older checks: the message). */
+  reason?: string;
+  /** What the last attempt met. */
+  detail?: string;
+  at: Date;
+}
+
+/** What an operator's run of a settlement date did: started it, or found it running or completed. */
+export type SettlementRunOutcome = 'started' | 'already_running' | 'already_completed';
+
+/** An operator's run of a merchant's settlement date, with the settlement's state (null: none stored yet). */
+export interface SettlementRun {
+  settlementId: string;
+  settlementDate: string;
+  outcome: SettlementRunOutcome;
+  state: string | null;
+}

@@ -101,3 +101,13 @@ export function splitShares(
   if (shares.reduce((sum, s) => sum + s.amountPaise, 0) !== orderAmountPaise) return { refused: 'sharesDoNotAddUp' };
   return { orderId: r.orderId, orderAmountPaise, shares };
 }
+
+/** Why a sub-merchant link is refused. */
+export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | 'masterIsSub' | 'customIdentifierTaken';
+
+/** A merchant's link to its master (null: unlinked), under the master's own name for it. */
+export interface SubMerchantLink {
+  merchantIdentifier: string;
+  masterMerchantIdentifier: string | null;
+  customIdentifier: string | null;
+}

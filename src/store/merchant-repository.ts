@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { ApiKeyInfo, Merchant, WebhookFormat, WebhookSigningSecret } from '../domain/merchant';
+import type { ApiKeyInfo, Merchant, MerchantSettings, WebhookSigningSecret } from '../domain/merchant';
 import { newWebhookSigningSecret } from '../domain/standard-webhooks';
 import { ApiKeyRepository } from './api-key-repository';
 import { MERCHANTS, type MerchantDoc } from './merchant-doc';
@@ -8,14 +8,7 @@ import { backfillApiKeys } from './migrations/api-keys-backfill';
 import { migrateSecretsAtRest } from './migrations/secrets-at-rest-v2';
 import { isDuplicateKeyError } from './mongo';
 
-/** What an operator may change on a merchant. */
-export interface MerchantSettings {
-  webhookUrl?: string | null;
-  webhookFormat?: WebhookFormat;
-  autoRefund?: boolean;
-  settlementWebhook?: boolean;
-  defaultReturnUrl?: string | null;
-}
+export type { MerchantSettings };
 
 export interface NewMerchant {
   merchantIdentifier: string;

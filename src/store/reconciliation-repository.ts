@@ -1,16 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import type { ReconciliationRow, Rejection } from '../domain/reconciliation';
+import type { ReconciliationReport, ReconciliationRow, ReconciliationState, Rejection } from '../domain/reconciliation';
 
-export type ReconciliationState = 'running' | 'done';
-
-export interface ReconciliationReport {
-  reconciliationId: string;
-  state: ReconciliationState;
-  rows: number;
-  applied: number;
-  unchanged: number;
-  rejected: Rejection[];
-}
+export type { ReconciliationReport, ReconciliationState };
 
 export interface BatchResult {
   applied: number;

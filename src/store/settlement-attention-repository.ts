@@ -1,21 +1,9 @@
 import type { Collection, Db } from 'mongodb';
-import type { Settlement } from '../domain/settlement';
-import type { SettlementDifference } from './settlement-repository';
+import type { Settlement, SettlementDifference, SettlementFileCheck } from '../domain/settlement';
 import { stateSince, UNFINISHED_SETTLEMENT_STATES, type UnfinishedState } from '../domain/settlement-attention';
 import { EARLIEST_DATE } from './transaction-doc';
 
-/** The outcome of the daily check of one bank settlement file (`_id` the payout date). */
-export interface SettlementFileCheck {
-  _id: string;
-  state: 'checked' | 'failed';
-  payouts?: number;
-  differences?: number;
-  /** Why it failed: `file_missing` (the bank has no file of the date) or `file_unreadable` (older checks: the message). */
-  reason?: string;
-  /** What the last attempt met. */
-  detail?: string;
-  at: Date;
-}
+export type { SettlementFileCheck };
 
 /**
  * The reads behind "needs attention" and the daily run's re-starts, each answered from an index

@@ -3,45 +3,19 @@ import {
   addLines,
   EMPTY_TOTALS,
   type Settlement,
+  type SettlementDifference,
   type SettlementLine,
+  type SettlementStartFailure,
   type SettlementState,
   type SettlementTotals,
 } from '../domain/settlement';
 import { isDuplicateKeyError } from './mongo';
 import { pendingLineSettlementId } from './settlement-claim-repository';
 
+export type { SettlementDifference, SettlementStartFailure };
+
 /** Parked split shares moved per write: one write stays well inside the claim lease's margin. */
 const ADOPT_PAGE_SIZE = 1000;
-
-/** A difference between the bank's settlement file and the gateway's settlements, recorded once. */
-export interface SettlementDifference {
-  /** `<date>:<payoutId>:<kind>`: the same difference found again is not recorded twice. */
-  _id: string;
-  date: string;
-  payoutId: string;
-  merchantIdentifier: string | null;
-  /** paid_at_bank_not_recorded: the bank paid a payout the gateway still waits to hear about (payout_requested). */
-  kind: 'missing_at_bank' | 'unknown_to_gateway' | 'amount_differs' | 'utr_differs' | 'paid_at_bank_not_recorded';
-  gateway: { amountPaise: number; utr: string | null; state: string } | null;
-  bank: { amountPaise: number; utr: string } | null;
-  foundAt: Date;
-  /**
-   * When a later look found the difference settled (it is kept, no longer listed by needs
-   * attention), and why: `recorded_paid` (the gateway recorded the payout paid with the bank's
-   * amount and UTR) or `recorded_paid_differently` (another amount or UTR: recorded as that difference).
-   */
-  resolvedAt?: Date;
-  resolution?: 'recorded_paid' | 'recorded_paid_differently';
-}
-
-/** A merchant whose settlement the daily run could not start after its retries (`_id` merchant:date). */
-export interface SettlementStartFailure {
-  _id: string;
-  merchantIdentifier: string;
-  settlementDate: string;
-  reason: string;
-  failedAt: Date;
-}
 
 /**
  * The `settlements` (one per merchant and date, `_id` the workflow id) and `settlement_lines`

@@ -8,7 +8,9 @@ import {
   type EndpointCounts,
 } from './webhook-endpoint-counts';
 
-export { WEBHOOK_LATENCY_BUCKETS, type EndpointAttempt };
+import type { WebhookEndpointHealth } from '../domain/webhook-delivery';
+
+export { WEBHOOK_LATENCY_BUCKETS, type EndpointAttempt, type WebhookEndpointHealth };
 
 /**
  * The health of one merchant's webhook endpoint (`webhook_endpoints`, keyed by merchantIdentifier):
@@ -33,19 +35,6 @@ export interface WebhookEndpointDoc {
   latencyBuckets?: Record<string, number>;
   /** Per writer (a worker process): the sequence number of its last batch added, so a retried batch is added once. */
   batches?: Record<string, number>;
-}
-
-/** A merchant's endpoint health as operators read it. */
-export interface WebhookEndpointHealth {
-  merchantIdentifier: string;
-  state: 'enabled' | 'disabled';
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  failingSince: Date | null;
-  lastSuccessAt: Date | null;
-  lastFailureAt: Date | null;
-  attempts: number;
-  successes: number;
 }
 
 export const ENDPOINT_DISABLED = 'endpoint disabled';

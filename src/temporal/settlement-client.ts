@@ -6,6 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import type { SettlementRunOutcome } from '../domain/settlement';
 import type { WorkflowRunStatus } from '../domain/settlement-attention';
 import {
   releaseSettlementSignal,
@@ -14,6 +15,8 @@ import {
   type SettlementWorkflow,
   type SettlementWorkflowInput,
 } from './settlement-contract';
+
+export type { SettlementRunOutcome };
 
 /*
  * The settlement workflow as its callers see it (workflows/settlement.ts): its start (id, options),
@@ -80,8 +83,6 @@ export async function stoppedSettlementRuns(temporal: Client, limit: number): Pr
   }
   return [...ids];
 }
-
-export type SettlementRunOutcome = 'started' | 'already_running' | 'already_completed';
 
 /** Starts the settlement, or says why not: its workflow runs, or completed (the operator's run command). */
 export async function runSettlement(

@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
-import type { AuditAction, AuditActor, AuditDetail, AuditRecord } from '../domain/audit';
+import type { AuditAction, AuditActor, AuditDetail, AuditQuery, AuditRecord, AuditRecordView } from '../domain/audit';
 import { AuditRepository } from '../store/audit-repository';
 
 /** An audit record as the ops API, the CLI and the dashboard show it. */
 // The store may drop a null field written by an upsert (the embedded store does): absent reads as null.
-export const auditView = (r: AuditRecord & { id: string }) => ({
+export const auditView = (r: AuditRecord & { id: string }): AuditRecordView => ({
   ...r,
   merchantIdentifier: r.merchantIdentifier ?? null,
   at: r.at.toISOString(),
@@ -31,7 +31,7 @@ export function auditTrail(db: Db, now: () => Date) {
         from: o.from,
         detail: o.detail ?? {},
       }),
-    list: async (o: { merchantIdentifier?: string; before?: Date; limit: number }) => (await records.list(o)).map(auditView),
+    list: async (o: AuditQuery) => (await records.list(o)).map(auditView),
   };
 }
 export type AuditTrail = ReturnType<typeof auditTrail>;

@@ -1,15 +1,12 @@
 import type { Client } from '@temporalio/client';
-import { decideChargeback, type ChargebackAction, type ChargebackDecision } from '../domain/chargeback';
+import { decideChargeback, type ChargebackAction, type ChargebackResult } from '../domain/chargeback';
 import type { Paise } from '../domain/money';
-import type { ChargebackChange, Transaction } from '../domain/transaction';
+import type { ChargebackChange } from '../domain/transaction';
 import { updateDeliveryId } from '../domain/webhook-update';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
 
-export type ChargebackResult =
-  | { kind: 'applied'; transaction: Transaction }
-  | { kind: 'unknownOrder' }
-  | { kind: 'refused'; refusal: Extract<ChargebackDecision, { ok: false }>['refusal'] };
+export type { ChargebackResult };
 
 interface NoticeDeps {
   transactions: TransactionRepository;

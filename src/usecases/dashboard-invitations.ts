@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { normalEmail, type DashboardRole } from '../domain/dashboard-roles';
+import { InvitationRefusedError, type CreatedInvitation, type InvitationAsked } from '../domain/dashboard-invitation';
+import { normalEmail } from '../domain/dashboard-roles';
 import { hashPassword, passwordProblem } from '../domain/password';
 import type { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
 import type { DashboardUserRepository } from '../store/dashboard-user-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
+
+export { InvitationRefusedError, type CreatedInvitation };
 
 export interface InvitationDeps {
   merchants: MerchantRepository;
@@ -12,19 +15,6 @@ export interface InvitationDeps {
   now: () => Date;
   publicBaseUrl: string;
   invitationHours: number;
-}
-
-export interface CreatedInvitation {
-  invitationUrl: string;
-  email: string;
-  role: DashboardRole;
-  expiresAt: Date;
-}
-
-export class InvitationRefusedError extends Error {
-  constructor(readonly reason: 'merchantNotFound' | 'userExists') {
-    super(reason === 'merchantNotFound' ? 'no such merchant' : 'this email has a dashboard account already');
-  }
 }
 
 /**
@@ -49,7 +39,7 @@ export async function ownerInPlace(
 export async function createInvitation(
   deps: InvitationDeps,
   merchantIdentifier: string,
-  invite: { email: string; role: DashboardRole; invitedBy: string },
+  invite: InvitationAsked,
 ): Promise<CreatedInvitation> {
   if (!(await deps.merchants.findById(merchantIdentifier))) throw new InvitationRefusedError('merchantNotFound');
   const email = normalEmail(invite.email);

@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
+import type { LinkRefusal, SubMerchantLink } from '../domain/split';
 import { SplitRepository } from '../store/split-repository';
 
-export type LinkRefusal = 'merchantNotFound' | 'masterNotFound' | 'selfLink' | 'masterIsSub' | 'customIdentifierTaken';
+export type { LinkRefusal };
 
 /**
  * An operator links a sub-merchant to its master (or unlinks it with null), optionally under the
@@ -14,9 +15,7 @@ export async function linkSubMerchant(
   merchantIdentifier: string,
   masterMerchantIdentifier: string | null,
   customIdentifier: string | null = null,
-): Promise<
-  { merchantIdentifier: string; masterMerchantIdentifier: string | null; customIdentifier: string | null } | LinkRefusal
-> {
+): Promise<SubMerchantLink | LinkRefusal> {
   const splits = new SplitRepository(db);
   if (masterMerchantIdentifier !== null) {
     if (masterMerchantIdentifier === merchantIdentifier) return 'selfLink';

@@ -7,11 +7,15 @@ import {
   hashOperatorToken,
   newOperatorToken,
   OPERATOR_SCOPES,
+  type OperatorIdentity,
   type OperatorScope,
   type OperatorToken,
+  type OperatorTokenView,
 } from '../domain/operator-token';
 import { OperatorTokenRepository } from '../store/operator-token-repository';
 import { auditTrail } from './audit-trail';
+
+export type { OperatorIdentity };
 
 /** Scopes only the break-glass token grants: `tokens` (it would grant every scope) and `money` (two of them are two operators). */
 const BREAK_GLASS_ONLY: ReadonlySet<OperatorScope> = new Set(['tokens', 'money']);
@@ -20,19 +24,13 @@ const BREAK_GLASS_ONLY: ReadonlySet<OperatorScope> = new Set(['tokens', 'money']
 const isBreakGlass = (actor: AuditActor) => actor.kind === 'operator' && actor.name === BREAK_GLASS_NAME;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-export const operatorTokenView = (t: OperatorToken) => ({
+export const operatorTokenView = (t: OperatorToken): OperatorTokenView => ({
   name: t.name,
   scopes: t.scopes,
   createdAt: t.createdAt.toISOString(),
   rotatedAt: iso(t.rotatedAt),
   revokedAt: iso(t.revokedAt),
 });
-
-/** Who a presented token is: its name and scopes, or null for a missing, unknown or revoked token. */
-export interface OperatorIdentity {
-  name: string;
-  scopes: readonly OperatorScope[];
-}
 
 /**
  * Operator tokens by job (docs/operators/production.md): created, rotated and revoked through the

@@ -3,17 +3,11 @@ import { promisify } from 'node:util';
 import { randomHex32 } from '../domain/identifiers';
 import { hashApiKey, newApiKey, newEncryptionKeyId } from '../domain/secrets';
 import type { MerchantRepository } from '../store/merchant-repository';
+import { MerchantIdentifierTakenError, type MerchantCredentials, type MerchantToProvision } from '../domain/merchant';
+
+export { MerchantIdentifierTakenError, type MerchantCredentials };
 
 const generateRsaKeyPair = promisify(generateKeyPair);
-
-/** What provisioning hands the merchant, once: the API key and secret are not shown again. */
-export interface MerchantCredentials {
-  merchantIdentifier: string;
-  secretKey: string;
-  apiKey: string;
-  encryptionKeyId: string;
-  publicKeyPem: string;
-}
 
 /** New credentials with the private half of the encryption key, which only the store keeps. */
 export interface MerchantKeys extends MerchantCredentials {
@@ -27,7 +21,7 @@ export interface MerchantKeys extends MerchantCredentials {
  */
 export async function provisionMerchant(
   merchants: MerchantRepository,
-  input: { name: string; webhookUrl?: string | null; merchantIdentifier?: string; secretKey?: string },
+  input: MerchantToProvision,
   now: Date,
 ): Promise<MerchantCredentials> {
   const keys = await newMerchantKeys();
@@ -37,10 +31,6 @@ export async function provisionMerchant(
     ...(input.secretKey ? { secretKey: input.secretKey } : {}),
   };
   return credentialsOf(await storeMerchant(merchants, input, chosen, now));
-}
-
-export class MerchantIdentifierTakenError extends Error {
-  override readonly name = 'MerchantIdentifierTakenError';
 }
 
 /** What the merchant is shown of its keys: everything but the private key. */

@@ -8,19 +8,24 @@ import {
   proposalLive,
   type MaskedSettlementAccount,
   type PendingSettlementAccount,
+  type ChangeOrigin,
+  type ProposalNamed,
   type SettlementAccountInput,
+  type SettlementAccountView,
 } from '../domain/settlement-account';
 import { type AccountChange, SettlementAccountRepository } from '../store/settlement-account-repository';
 import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
 import { auditTrail } from './audit-trail';
 import { wakeHeldSettlements } from './settlement-operations';
 
+export type { ChangeOrigin, ProposalNamed, SettlementAccountView };
+
 /** The masked account (and an operator's change waiting for confirmation) as the ops API, the CLI and the dashboard show it. */
 export function settlementAccountView(
   merchantIdentifier: string,
   a: MaskedSettlementAccount | null,
   pending: PendingSettlementAccount | null = null,
-) {
+): SettlementAccountView {
   return {
     merchantIdentifier,
     settlementAccount: a
@@ -29,7 +34,6 @@ export function settlementAccountView(
     pendingChange: pending ? { ...pending, proposedAt: pending.proposedAt.toISOString() } : null,
   };
 }
-export type SettlementAccountView = ReturnType<typeof settlementAccountView>;
 
 export interface SettlementAccountDeps {
   store: { db: Db };
@@ -38,23 +42,11 @@ export interface SettlementAccountDeps {
   now: () => Date;
 }
 
-/** Where a change came from: who, and the client address (null: not over HTTP). */
-export interface ChangeOrigin {
-  actor: AuditActor;
-  from: string | null;
-}
-
 const actorName = (a: AuditActor) => (a.kind === 'staff' ? a.email : a.name);
 const sameActor = (a: AuditActor, b: AuditActor) => a.kind === b.kind && actorName(a) === actorName(b);
 /** The proposer of a change: the operator who proposed it, or the owner who made it. */
 const proposerOf = (origin: ChangeOrigin, detail: Record<string, string>): AuditActor =>
   detail.proposedBy !== undefined ? { kind: 'operator', name: detail.proposedBy } : origin.actor;
-
-/** What a confirmation names: the proposal the operator checked, as the GET showed it. */
-export interface ProposalNamed {
-  proposedAt: string;
-  accountLast4: string;
-}
 
 /**
  * The merchant's settlement bank account: where its money goes, so every change needs proof. An

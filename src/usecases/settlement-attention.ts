@@ -10,6 +10,8 @@ import {
   unfinishedReason,
   type AttentionReason,
   type AttentionThresholds,
+  type SettlementsNeedingAttention,
+  type UnfinishedSettlement,
 } from '../domain/settlement-attention';
 import { istDate } from '../domain/ist-time';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
@@ -48,10 +50,7 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
   const thresholds = attentionThresholds(deps.config);
 
   const unfinished = async (now: Date) => {
-    const listed: (Pick<
-      Settlement,
-      '_id' | 'merchantIdentifier' | 'settlementDate' | 'state' | 'netPaise' | 'createdAt' | 'payoutRequestedAt'
-    > & { reason: AttentionReason; workflow: string })[] = [];
+    const listed: UnfinishedSettlement[] = [];
     const seen = new Set<string>();
     const consider = async (s: Settlement) => {
       if (seen.has(s._id)) return;
@@ -84,7 +83,7 @@ export function settlementAttention(deps: SettlementAttentionDeps) {
   };
 
   return {
-    async needsAttention() {
+    async needsAttention(): Promise<SettlementsNeedingAttention> {
       const now = deps.now();
       const recentDates = differenceDates(istDate(now));
       // A payout the bank's file listed before the gateway recorded it paid is no longer a difference once it is.

@@ -2,13 +2,13 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
-import { settlementId } from '../domain/settlement';
+import { settlementId, type SettlementRun } from '../domain/settlement';
 import { captureWindow } from '../domain/settlement-calendar';
-import type { FeePlan } from '../domain/settlement-fees';
+import type { FeePlan, MerchantFeePlan } from '../domain/settlement-fees';
 import { defaultFeePlan, settlementCalendar } from '../config-settlements';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
-import { releaseSettlement, runSettlement, type SettlementRunOutcome } from '../temporal/settlement-client';
+import { releaseSettlement, runSettlement } from '../temporal/settlement-client';
 import { settlementAttention, type SettlementAttentionDeps } from './settlement-attention';
 
 export interface SettlementOperationDeps {
@@ -28,7 +28,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
   const attention = settlementAttention(deps);
   return {
     /** The merchant's plan, or the configuration's default. */
-    async feePlanOf(merchantIdentifier: string): Promise<{ source: 'merchant' | 'default'; feePlan: FeePlan }> {
+    async feePlanOf(merchantIdentifier: string): Promise<MerchantFeePlan> {
       const s = await settings.get(merchantIdentifier);
       return s.feePlan ? { source: 'merchant', feePlan: s.feePlan } : { source: 'default', feePlan: fallbackPlan };
     },
@@ -64,10 +64,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
      * completed (with the settlement's state). A date that is not a settlement date, or whose
      * capture window has not closed yet, is refused and nothing starts.
      */
-    async run(
-      merchantIdentifier: string,
-      settlementDate: string,
-    ): Promise<{ settlementId: string; settlementDate: string; outcome: SettlementRunOutcome; state: string | null }> {
+    async run(merchantIdentifier: string, settlementDate: string): Promise<SettlementRun> {
       const window = captureWindow(calendar, settlementDate);
       if (!window)
         throw new ApiError('settlementRunRefused', `${settlementDate} is not a working day: no settlement has that date`);

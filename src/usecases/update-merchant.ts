@@ -1,8 +1,8 @@
-import type { Merchant } from '../domain/merchant';
-import type { MerchantRepository, MerchantSettings } from '../store/merchant-repository';
+import type { Merchant, MerchantSettings, MerchantSettingsView } from '../domain/merchant';
+import type { MerchantRepository } from '../store/merchant-repository';
 
 /** The merchant's settings as the operator API and CLI show them (never its secrets). */
-export function merchantSettingsView(m: Merchant) {
+export function merchantSettingsView(m: Merchant): MerchantSettingsView {
   return {
     merchantIdentifier: m.merchantIdentifier,
     name: m.name,

@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/api-errors';
-import { scopeAllows, type OperatorScope } from '../../domain/operator-token';
-import { operatorTokens, type OperatorIdentity } from '../../usecases/operator-tokens';
+import { scopeAllows, type OperatorIdentity, type OperatorScope } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
 import type { HeadersAuthScheme } from '../operation';
 
@@ -12,27 +11,21 @@ import type { HeadersAuthScheme } from '../operation';
  * the scope a 403. The token is read from the store on every request, so a revocation holds at once
  * on every replica.
  */
-async function operatorOf(ctx: Context, tokens: OperatorTokens, job: OperatorScope): Promise<OperatorIdentity> {
+async function operatorOf(ctx: Context, deps: Pick<ApiDeps, 'useCases'>, job: OperatorScope): Promise<OperatorIdentity> {
   const match = /^Bearer (.+)$/i.exec(ctx.get('authorization'));
-  const operator = match ? await tokens.identify(match[1]) : null;
+  const operator = match ? await deps.useCases.ops.identifyOperator(match[1]) : null;
   if (!operator) throw new ApiError('operatorTokenInvalid');
   if (!scopeAllows(operator.scopes, job, ctx.method)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
   return operator;
 }
 
-type OperatorTokens = ReturnType<typeof operatorTokens>;
-
 /** The operator's token as a route's middleware (/metrics). */
-export function operatorAuth(deps: Pick<ApiDeps, 'store' | 'now' | 'config'>, job: OperatorScope) {
-  const tokens = operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN);
+export function operatorAuth(deps: Pick<ApiDeps, 'useCases'>, job: OperatorScope) {
   return async (ctx: Context, next: Next) => {
-    await operatorOf(ctx, tokens, job);
+    await operatorOf(ctx, deps, job);
     await next();
   };
 }
-
-/** The tokens each app identifies operators with, built once per app. */
-const tokensOf = new WeakMap<ApiDeps, OperatorTokens>();
 
 /**
  * The operator's token as an operation's scheme: the caller is the operator (its token's name, the
@@ -44,8 +37,7 @@ export function operatorToken(job: OperatorScope, also?: OperatorScope): Headers
     security: [{ operatorToken: [] }],
     from: 'headers',
     async authenticate(ctx, deps) {
-      if (!tokensOf.has(deps)) tokensOf.set(deps, operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN));
-      const operator = await operatorOf(ctx, tokensOf.get(deps)!, job);
+      const operator = await operatorOf(ctx, deps, job);
       if (also && !operator.scopes.includes(also)) throw new ApiError('operatorScopeMissing', `needs the ${also} scope`);
       return operator;
     },

@@ -1,7 +1,6 @@
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation } from '../operation';
 import { auditQuerySchema } from '../schemas/audit';
-import { operatorTrail } from './audit-actor';
 import { auditReference } from './audit-openapi';
 
 /** GET /ops/v1/audit: the audit trail, read-only (docs/operators/audit.md): nothing in the API changes or removes a record. */
@@ -14,7 +13,7 @@ export const auditOperation = defineOperation({
   query: auditQuerySchema,
   reference: auditReference,
   async handle({ query: q }, deps) {
-    const records = await operatorTrail(deps).list({
+    const records = await deps.useCases.ops.listAudit({
       ...(q.merchantIdentifier ? { merchantIdentifier: q.merchantIdentifier } : {}),
       ...(q.before ? { before: new Date(q.before) } : {}),
       limit: q.limit,

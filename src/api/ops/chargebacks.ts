@@ -1,6 +1,5 @@
 import { BusinessResults } from '../../domain/api-errors';
 import { TxnStatus } from '../../domain/txn-status';
-import { applyChargeback } from '../../usecases/chargeback';
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation, Refusal } from '../operation';
 import { chargebackSchema } from '../schemas/chargebacks';
@@ -24,7 +23,7 @@ export const chargebackOperation = defineOperation({
   async handle(request, deps) {
     const { body } = request;
     const order = { merchantIdentifier: body.merchantIdentifier, orderId: body.orderId };
-    const result = await applyChargeback(deps, order, body.action, body.amount);
+    const result = await deps.useCases.ops.applyChargeback(order, body.action, body.amount);
     if (result.kind !== 'applied') {
       const refused = result.kind === 'unknownOrder' ? BusinessResults.orderNotFound : REFUSALS[result.refusal];
       return new Refusal(String(refused.code), refused.text);

@@ -1,16 +1,9 @@
-import type { Payload } from '@temporalio/common';
 import { ApiError } from '../../domain/api-errors';
-import { AesGcmPayloadCodec, codecKeysOf } from '../../temporal/payload-codec';
+import type { CodecPayload } from '../../domain/codec-payload';
 import { operatorToken } from '../middleware/operator-auth';
-import { defineOperation, perApp } from '../operation';
+import { defineOperation } from '../operation';
 import { codecPayloadsSchema } from '../schemas/codec';
 import { codecReference } from './ops-openapi';
-
-// Temporal UI shows what it is given: a payload in clear is shown as it is, never refused here.
-const codecOf = perApp(
-  (deps) =>
-    new AesGcmPayloadCodec(codecKeysOf(deps.config.MASTER_KEY, deps.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS), () => true),
-);
 
 /**
  * Temporal's codec-server protocol behind a codec-scoped operator token: POST /ops/v1/codec/decode (and
@@ -30,13 +23,14 @@ const codecOperation = (direction: 'encode' | 'decode') =>
     cors: (config) => config.CODEC_CORS_ORIGINS,
     reference: codecReference(direction),
     async handle({ body }, deps) {
-      const payloads: Payload[] = body.payloads.map((p) => ({
+      const payloads: CodecPayload[] = body.payloads.map((p) => ({
         metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
         data: Buffer.from(p.data ?? '', 'base64'),
       }));
-      let out: Payload[];
+      let out: CodecPayload[];
       try {
-        out = await codecOf(deps)[direction](payloads);
+        const { ops } = deps.useCases;
+        out = await (direction === 'encode' ? ops.encodePayloads(payloads) : ops.decodePayloads(payloads));
       } catch (e) {
         throw new ApiError('validationFailed', `payloads: ${(e as Error).message}`);
       }

@@ -1,7 +1,6 @@
 import { ApiError } from '../../domain/api-errors';
-import { operatorTokens } from '../../usecases/operator-tokens';
 import { operatorToken } from '../middleware/operator-auth';
-import { defineOperation, HttpAnswer, perApp } from '../operation';
+import { defineOperation, HttpAnswer } from '../operation';
 import { noBodySchema } from '../schemas/keys';
 import { createOperatorTokenSchema, operatorTokenNameSchema } from '../schemas/operator-tokens';
 import { operatorActor } from './audit-actor';
@@ -18,7 +17,6 @@ import {
  * break-glass token's, but for a token rotating itself (usecases/operator-tokens.ts).
  */
 
-const tokensOf = perApp((deps) => operatorTokens(deps.store.db, deps.now, deps.config.OPS_TOKEN));
 const common = { envelope: 'success', auth: operatorToken('tokens') } as const;
 /** No body, or {}: anything else is refused. */
 const noBody = { contentType: 'application/json', schema: noBodySchema, optional: true } as const;
@@ -36,7 +34,7 @@ export const operatorTokenListOperation = defineOperation({
   path: '/ops/v1/operator-tokens',
   body: { contentType: 'none' },
   reference: operatorTokenListReference,
-  handle: async (_request, deps) => ({ success: true, data: { tokens: await tokensOf(deps).list() } }),
+  handle: async (_request, deps) => ({ success: true, data: { tokens: await deps.useCases.ops.listOperatorTokens() } }),
 });
 
 export const operatorTokenCreateOperation = defineOperation({
@@ -46,7 +44,7 @@ export const operatorTokenCreateOperation = defineOperation({
   body: { contentType: 'application/json', schema: createOperatorTokenSchema },
   reference: operatorTokenCreateReference,
   async handle({ body, caller, ip }, deps) {
-    const created = await tokensOf(deps).create(body.name, body.scopes, operatorActor(caller), ip);
+    const created = await deps.useCases.ops.createOperatorToken(body.name, body.scopes, operatorActor(caller), ip);
     deps.logger.info({ name: created.name, scopes: created.scopes, by: caller.name }, 'operator token created');
     return new HttpAnswer({ success: true, data: created }, { status: 201 });
   },
@@ -59,7 +57,7 @@ export const operatorTokenRotateOperation = defineOperation({
   body: noBody,
   reference: operatorTokenRotateReference,
   async handle({ params, caller, ip }, deps) {
-    const rotated = await tokensOf(deps).rotate(nameOf(params.name), operatorActor(caller), ip);
+    const rotated = await deps.useCases.ops.rotateOperatorToken(nameOf(params.name), operatorActor(caller), ip);
     deps.logger.info({ name: rotated.name, by: caller.name }, 'operator token rotated');
     return { success: true, data: rotated };
   },
@@ -72,7 +70,7 @@ export const operatorTokenRevokeOperation = defineOperation({
   body: noBody,
   reference: operatorTokenRevokeReference,
   async handle({ params, caller, ip }, deps) {
-    const revoked = await tokensOf(deps).revoke(nameOf(params.name), operatorActor(caller), ip);
+    const revoked = await deps.useCases.ops.revokeOperatorToken(nameOf(params.name), operatorActor(caller), ip);
     deps.logger.info({ name: revoked.name, by: caller.name }, 'operator token revoked');
     return { success: true, data: revoked };
   },

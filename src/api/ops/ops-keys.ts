@@ -1,18 +1,7 @@
 import { ApiError } from '../../domain/api-errors';
 import type { AuditDetail } from '../../domain/audit';
 import { parseDurationList } from '../../domain/durations';
-import {
-  apiKeyView,
-  createApiKey,
-  encryptionKeysView,
-  listApiKeys,
-  retireEncryptionKey,
-  revokeApiKey,
-  rotateEncryptionKey,
-  revokePreviousSecretKey,
-  rotateSecretKey,
-} from '../../usecases/merchant-keys';
-import type { OperatorIdentity } from '../../usecases/operator-tokens';
+import type { OperatorIdentity } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation, HttpAnswer } from '../operation';
@@ -48,9 +37,9 @@ export const apiKeyListOperation = defineOperation({
   body: { contentType: 'none' },
   reference: apiKeyListReference,
   async handle({ params }, deps) {
-    const keys = await listApiKeys(deps.merchants, params.merchantIdentifier);
+    const keys = await deps.useCases.ops.listApiKeys(params.merchantIdentifier);
     if (!keys) throw new ApiError('merchantNotFound');
-    return { success: true, data: { apiKeys: keys.map(apiKeyView) } };
+    return { success: true, data: { apiKeys: keys } };
   },
 });
 
@@ -64,7 +53,7 @@ export const apiKeyCreateOperation = defineOperation({
   reference: apiKeyCreateReference,
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
-    const created = await createApiKey(deps.merchants, merchantIdentifier, request.body.label, deps.now());
+    const created = await deps.useCases.ops.createApiKey(merchantIdentifier, request.body.label);
     if (!created) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, keyId: created.keyId }, 'api key created');
     await audit(deps, request, 'key.created', { key: 'api_key', keyId: created.keyId, label: request.body.label });
@@ -80,11 +69,11 @@ export const apiKeyRevokeOperation = defineOperation({
   reference: apiKeyRevokeReference,
   async handle(request, deps) {
     const { merchantIdentifier, keyId } = request.params;
-    const key = await revokeApiKey(deps.merchants, merchantIdentifier, keyId, deps.now());
+    const key = await deps.useCases.ops.revokeApiKey(merchantIdentifier, keyId);
     if (typeof key === 'string') throw new ApiError(key);
     deps.logger.info({ merchantIdentifier, keyId }, 'api key revoked');
     await audit(deps, request, 'key.revoked', { key: 'api_key', keyId });
-    return { success: true, data: apiKeyView(key) };
+    return { success: true, data: key };
   },
 });
 
@@ -100,7 +89,7 @@ export const secretKeyRotateOperation = defineOperation({
     const { overlapSeconds } = request.body;
     const overlapMs =
       overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
-    const rotated = await rotateSecretKey(deps.merchants, merchantIdentifier, overlapMs, deps.now());
+    const rotated = await deps.useCases.ops.rotateSecretKey(merchantIdentifier, overlapMs);
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'secret key rotated');
     await audit(deps, request, 'key.rotated', { key: 'secret_key', overlapSeconds: overlapMs / 1000 });
@@ -117,7 +106,7 @@ export const previousSecretKeyRevokeOperation = defineOperation({
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
     const until = request.body.previousKeyAcceptedUntil;
-    const revoked = await revokePreviousSecretKey(deps.merchants, merchantIdentifier, new Date(until), deps.now());
+    const revoked = await deps.useCases.ops.revokePreviousSecretKey(merchantIdentifier, new Date(until));
     if (!revoked) throw new ApiError('merchantNotFound');
     if (revoked === 'unknown')
       throw new ApiError('keyNotFound', `no previous secret key accepted until ${until} is still accepted`);
@@ -134,9 +123,9 @@ export const encryptionKeysOperation = defineOperation({
   body: { contentType: 'none' },
   reference: encryptionKeysReference,
   async handle({ params }, deps) {
-    const merchant = await deps.merchants.findById(params.merchantIdentifier);
-    if (!merchant) throw new ApiError('merchantNotFound');
-    return { success: true, data: encryptionKeysView(merchant) };
+    const keys = await deps.useCases.ops.encryptionKeys(params.merchantIdentifier);
+    if (!keys) throw new ApiError('merchantNotFound');
+    return { success: true, data: keys };
   },
 });
 
@@ -148,7 +137,7 @@ export const encryptionKeyRotateOperation = defineOperation({
   reference: encryptionKeyRotateReference,
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
-    const rotated = await rotateEncryptionKey(deps.merchants, merchantIdentifier, deps.now());
+    const rotated = await deps.useCases.ops.rotateEncryptionKey(merchantIdentifier);
     if (!rotated) throw new ApiError('merchantNotFound');
     const encryptionKeyId = rotated.encryptionKeys[0]?.encryptionKeyId;
     deps.logger.info({ merchantIdentifier, encryptionKeyId }, 'encryption key rotated');
@@ -165,9 +154,9 @@ export const encryptionKeyRetireOperation = defineOperation({
   reference: encryptionKeyRetireReference,
   async handle(request, deps) {
     const { merchantIdentifier, keyId } = request.params;
-    const result = await retireEncryptionKey(deps.merchants, merchantIdentifier, keyId, deps.now());
+    const result = await deps.useCases.ops.retireEncryptionKey(merchantIdentifier, keyId);
     if (result === 'unknown')
-      throw new ApiError((await deps.merchants.findById(merchantIdentifier)) ? 'keyNotFound' : 'merchantNotFound');
+      throw new ApiError((await deps.useCases.ops.merchantExists(merchantIdentifier)) ? 'keyNotFound' : 'merchantNotFound');
     if (result === 'newest') throw new ApiError('validationFailed', 'the newest encryption key cannot be retired: rotate first');
     deps.logger.info({ merchantIdentifier, encryptionKeyId: keyId }, 'encryption key retired');
     await audit(deps, request, 'key.revoked', { key: 'encryption_key', encryptionKeyId: keyId });

@@ -1,9 +1,7 @@
 import { ApiError } from '../../domain/api-errors';
 import { BREAK_GLASS_NAME } from '../../domain/operator-token';
-import { createInvitation, InvitationRefusedError, ownerInPlace } from '../../usecases/dashboard-invitations';
-import { MerchantIdentifierTakenError, provisionMerchant } from '../../usecases/provision-merchant';
-import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
-import { updateMerchant } from '../../usecases/update-merchant';
+import { InvitationRefusedError } from '../../domain/dashboard-invitation';
+import { MerchantIdentifierTakenError } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation, HttpAnswer } from '../operation';
@@ -15,7 +13,7 @@ import { provisioningReference } from './provisioning-openapi';
 
 /** Webhook addresses are checked when set (and again when called). */
 async function checkWebhookUrl(deps: ApiDeps, url: string | null | undefined): Promise<void> {
-  const refused = url ? await refusedWebhookUrl(url, webhookAddressPolicy(deps.config)) : null;
+  const refused = url ? await deps.useCases.ops.webhookUrlRefusal(url) : null;
   if (refused) throw new ApiError('validationFailed', `webhookUrl: refused, ${refused}`);
 }
 
@@ -30,7 +28,7 @@ export const provisionOperation = defineOperation({
   async handle(request, deps) {
     const { body } = request;
     await checkWebhookUrl(deps, body.webhookUrl);
-    const credentials = await provisionMerchant(deps.merchants, body, deps.now()).catch((e: unknown) => {
+    const credentials = await deps.useCases.ops.provisionMerchant(body).catch((e: unknown) => {
       throw e instanceof MerchantIdentifierTakenError ? new ApiError('merchantIdentifierTaken') : e;
     });
     deps.logger.info({ merchantIdentifier: credentials.merchantIdentifier }, 'merchant provisioned');
@@ -50,7 +48,7 @@ export const merchantSettingsOperation = defineOperation({
   async handle(request, deps) {
     const { body } = request;
     await checkWebhookUrl(deps, body.webhookUrl);
-    const updated = await updateMerchant(deps.merchants, request.params.merchantIdentifier, body);
+    const updated = await deps.useCases.ops.updateMerchantSettings(request.params.merchantIdentifier, body);
     if (!updated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier: updated.merchantIdentifier, changed: Object.keys(body) }, 'merchant settings changed');
     await recordByOperator(deps, request, 'merchant.updated', updated.merchantIdentifier, {
@@ -74,21 +72,19 @@ export const invitationOperation = defineOperation({
     // An operator makes a merchant's first owner. Another owner could change the settlement account
     // with their own password, alone: one operator's way around the second operator (recovery when
     // every owner is locked out is the break-glass token's).
-    if (body.role === 'owner' && caller.name !== BREAK_GLASS_NAME && (await ownerInPlace(deps, merchantIdentifier)))
+    if (body.role === 'owner' && caller.name !== BREAK_GLASS_NAME && (await deps.useCases.ops.ownerInPlace(merchantIdentifier)))
       throw new ApiError(
         'operatorScopeMissing',
         'the merchant has an owner or an open owner invitation: its owners invite owners (only the break-glass OPS_TOKEN does here)',
       );
-    const invitation = await createInvitation(
-      { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
-      merchantIdentifier,
-      { ...body, invitedBy: 'operator' },
-    ).catch((e: unknown) => {
-      if (!(e instanceof InvitationRefusedError)) throw e;
-      throw e.reason === 'merchantNotFound'
-        ? new ApiError('merchantNotFound')
-        : new ApiError('validationFailed', 'email: has a dashboard account already');
-    });
+    const invitation = await deps.useCases.ops
+      .inviteDashboardUser(merchantIdentifier, { ...body, invitedBy: 'operator' })
+      .catch((e: unknown) => {
+        if (!(e instanceof InvitationRefusedError)) throw e;
+        throw e.reason === 'merchantNotFound'
+          ? new ApiError('merchantNotFound')
+          : new ApiError('validationFailed', 'email: has a dashboard account already');
+      });
     deps.logger.info({ merchantIdentifier, role: invitation.role }, 'dashboard invitation created');
     await recordByOperator(deps, request, 'dashboard.user_invited', merchantIdentifier, {
       email: body.email,

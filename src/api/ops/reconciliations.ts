@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../domain/api-errors';
 import { ReconciliationFileError } from '../../domain/reconciliation';
-import { reconciliationReport, startReconciliation } from '../../usecases/reconcile';
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation, HttpAnswer } from '../operation';
 import { recordByOperator } from './audit-actor';
@@ -19,15 +18,7 @@ export const reconciliationOperation = defineOperation({
   body: { contentType: 'text/csv', schema: z.string(), maxBytes: 'RECONCILIATION_MAX_BYTES' },
   reference: reconciliationFileReference,
   async handle(request, deps) {
-    const reconciliationId = await startReconciliation(
-      {
-        reconciliations: deps.reconciliations,
-        temporal: deps.temporal,
-        taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-        now: deps.now,
-      },
-      request.body,
-    ).catch((e: unknown) => {
+    const reconciliationId = await deps.useCases.ops.startReconciliation(request.body).catch((e: unknown) => {
       throw e instanceof ReconciliationFileError ? new ApiError('validationFailed', e.message) : e;
     });
     deps.logger.info({ reconciliationId }, 'reconciliation started');
@@ -46,7 +37,7 @@ export const reconciliationReportOperation = defineOperation({
   body: { contentType: 'none' },
   reference: reconciliationReportReference,
   async handle({ params }, deps) {
-    const report = await reconciliationReport(deps, params.reconciliationId);
+    const report = await deps.useCases.ops.reconciliationReport(params.reconciliationId);
     if (!report) throw new ApiError('reconciliationNotFound');
     return { success: true, data: report };
   },

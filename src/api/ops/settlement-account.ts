@@ -1,10 +1,8 @@
 import { ApiError } from '../../domain/api-errors';
-import { linkSubMerchant } from '../../usecases/link-sub-merchant';
-import { settlementAccountUseCases } from '../../usecases/settlement-account';
-import type { OperatorIdentity } from '../../usecases/operator-tokens';
+import type { OperatorIdentity } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
-import { defineOperation, HttpAnswer, perApp } from '../operation';
+import { defineOperation, HttpAnswer } from '../operation';
 import {
   confirmEarlySchema,
   confirmProposalSchema,
@@ -25,7 +23,6 @@ import {
  * confirmed by another; a cooling account confirmed early), and its link to a master merchant.
  */
 
-const accountsOf = perApp((deps) => settlementAccountUseCases(deps));
 const origin = (request: { caller: OperatorIdentity; ip: string | null }) => ({
   actor: operatorActor(request.caller),
   from: request.ip,
@@ -34,7 +31,7 @@ const MERCHANT = '/ops/v1/merchants/:merchantIdentifier';
 const common = { envelope: 'success', auth: operatorToken('money') } as const;
 
 async function known(deps: ApiDeps, merchantIdentifier: string): Promise<string> {
-  if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+  if (!(await deps.useCases.ops.merchantExists(merchantIdentifier))) throw new ApiError('merchantNotFound');
   return merchantIdentifier;
 }
 
@@ -47,7 +44,7 @@ export const settlementAccountProposeOperation = defineOperation({
   reference: settlementAccountProposeReference,
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
-    const view = await accountsOf(deps).propose(merchantIdentifier, request.body, origin(request));
+    const view = await deps.useCases.ops.proposeSettlementAccount(merchantIdentifier, request.body, origin(request));
     if (!view) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, by: operatorActor(request.caller) }, 'settlement account change proposed');
     return new HttpAnswer({ success: true, data: view }, { status: 202 });
@@ -62,7 +59,7 @@ export const settlementAccountReadOperation = defineOperation({
   reference: settlementAccountReadReference,
   handle: async ({ params }, deps) => ({
     success: true,
-    data: await accountsOf(deps).view(await known(deps, params.merchantIdentifier)),
+    data: await deps.useCases.ops.settlementAccount(await known(deps, params.merchantIdentifier)),
   }),
 });
 
@@ -74,7 +71,7 @@ export const settlementAccountConfirmOperation = defineOperation({
   reference: settlementAccountConfirmReference,
   async handle(request, deps) {
     const merchantIdentifier = await known(deps, request.params.merchantIdentifier);
-    const result = await accountsOf(deps).confirm(merchantIdentifier, request.body, origin(request));
+    const result = await deps.useCases.ops.confirmSettlementAccount(merchantIdentifier, request.body, origin(request));
     if (result === 'noProposal') throw new ApiError('settlementAccountChangeNotFound');
     if (result === 'notNamed')
       throw new ApiError('settlementAccountConfirmRefused', 'proposedAt, accountLast4: the pending change is not the one named');
@@ -93,7 +90,11 @@ export const settlementAccountConfirmEarlyOperation = defineOperation({
   reference: settlementAccountConfirmEarlyReference,
   async handle(request, deps) {
     const merchantIdentifier = await known(deps, request.params.merchantIdentifier);
-    const result = await accountsOf(deps).confirmEarly(merchantIdentifier, request.body.accountLast4, origin(request));
+    const result = await deps.useCases.ops.confirmSettlementAccountEarly(
+      merchantIdentifier,
+      request.body.accountLast4,
+      origin(request),
+    );
     if (result === 'notCooling')
       throw new ApiError('settlementAccountConfirmRefused', 'accountLast4: no account ending so is cooling');
     if (result === 'proposer')
@@ -120,7 +121,7 @@ export const masterLinkOperation = defineOperation({
     if (body.masterMerchantIdentifier === null && body.customIdentifier !== undefined)
       throw new ApiError('validationFailed', 'customIdentifier: an unlinked merchant has no custom identifier');
     const customIdentifier = body.customIdentifier ?? null;
-    const result = await linkSubMerchant(deps.store.db, merchantIdentifier, body.masterMerchantIdentifier, customIdentifier);
+    const result = await deps.useCases.ops.linkSubMerchant(merchantIdentifier, body.masterMerchantIdentifier, customIdentifier);
     if (result === 'merchantNotFound') throw new ApiError('merchantNotFound');
     if (result === 'customIdentifierTaken')
       throw new ApiError('customIdentifierTaken', 'customIdentifier: the master names another sub-merchant so');

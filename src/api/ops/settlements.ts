@@ -1,8 +1,7 @@
 import { ApiError } from '../../domain/api-errors';
-import { settlementOperations } from '../../usecases/settlement-operations';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
-import { defineOperation, perApp, type OperationReference } from '../operation';
+import { defineOperation, type OperationReference } from '../operation';
 import { noBodySchema } from '../schemas/keys';
 import { differencesQuerySchema, feePlanSchema, settlementRunSchema } from '../schemas/settlements';
 import { recordByOperator } from './audit-actor';
@@ -23,10 +22,8 @@ import {
  * final in time, refused, held, not started, bank files) and the bank files' differences.
  */
 
-const operationsOf = perApp((deps) => settlementOperations(deps));
-
 async function knownMerchant(deps: ApiDeps, merchantIdentifier: string): Promise<string> {
-  if (!(await deps.merchants.findById(merchantIdentifier))) throw new ApiError('merchantNotFound');
+  if (!(await deps.useCases.ops.merchantExists(merchantIdentifier))) throw new ApiError('merchantNotFound');
   return merchantIdentifier;
 }
 
@@ -42,7 +39,7 @@ export const feePlanReadOperation = defineOperation({
   ...read(`${MERCHANT}/fee-plan`, feePlanReadReference),
   async handle({ params }, deps) {
     const m = await knownMerchant(deps, params.merchantIdentifier);
-    return { success: true, data: { merchantIdentifier: m, ...(await operationsOf(deps).feePlanOf(m)) } };
+    return { success: true, data: { merchantIdentifier: m, ...(await deps.useCases.ops.feePlanOf(m)) } };
   },
 });
 
@@ -55,7 +52,7 @@ export const feePlanSetOperation = defineOperation({
   async handle(request, deps) {
     const { body } = request;
     const m = await knownMerchant(deps, request.params.merchantIdentifier);
-    await operationsOf(deps).setFeePlan(m, body);
+    await deps.useCases.ops.setFeePlan(m, body);
     deps.logger.info({ merchantIdentifier: m }, 'fee plan set');
     await recordByOperator(deps, request, 'fee_plan.set', m, { feePlan: JSON.stringify(body) });
     return { success: true, data: { merchantIdentifier: m, source: 'merchant', feePlan: body } };
@@ -70,7 +67,7 @@ export const holdOperation = defineOperation({
   reference: holdReference,
   async handle(request, deps) {
     const m = await knownMerchant(deps, request.params.merchantIdentifier);
-    const { payoutRequested } = await operationsOf(deps).hold(m);
+    const { payoutRequested } = await deps.useCases.ops.holdSettlements(m);
     deps.logger.info({ merchantIdentifier: m, payoutRequested }, 'settlements held');
     await recordByOperator(deps, request, 'settlements.held', m);
     return { success: true, data: { merchantIdentifier: m, held: true, payoutRequested } };
@@ -85,7 +82,7 @@ export const releaseOperation = defineOperation({
   reference: releaseReference,
   async handle(request, deps) {
     const m = await knownMerchant(deps, request.params.merchantIdentifier);
-    const released = await operationsOf(deps).release(m);
+    const released = await deps.useCases.ops.releaseSettlements(m);
     deps.logger.info({ merchantIdentifier: m, released }, 'settlements released');
     await recordByOperator(deps, request, 'settlements.released', m);
     return { success: true, data: { merchantIdentifier: m, held: false, released } };
@@ -101,7 +98,7 @@ export const runOperation = defineOperation({
   async handle(request, deps) {
     const { body } = request;
     const m = await knownMerchant(deps, request.params.merchantIdentifier);
-    const run = await operationsOf(deps).run(m, body.date);
+    const run = await deps.useCases.ops.runSettlement(m, body.date);
     deps.logger.info({ merchantIdentifier: m, ...run }, 'settlement run');
     await recordByOperator(deps, request, 'settlements.run', m, { date: body.date, outcome: run.outcome });
     return { success: true, data: { merchantIdentifier: m, ...run } };
@@ -110,14 +107,14 @@ export const runOperation = defineOperation({
 
 export const needsAttentionOperation = defineOperation({
   ...read('/ops/v1/settlements/needs-attention', needsAttentionReference),
-  handle: async (_request, deps) => ({ success: true, data: await operationsOf(deps).needsAttention() }),
+  handle: async (_request, deps) => ({ success: true, data: await deps.useCases.ops.settlementsNeedingAttention() }),
 });
 
 export const differencesOperation = defineOperation({
   ...read('/ops/v1/settlements/differences', differencesReference),
   query: differencesQuerySchema,
   async handle({ query: q }, deps) {
-    return { success: true, data: { differences: await operationsOf(deps).differences(q.date, q.limit) } };
+    return { success: true, data: { differences: await deps.useCases.ops.settlementDifferences(q.date, q.limit) } };
   },
 });
 
@@ -125,7 +122,7 @@ export const differencesOperation = defineOperation({
 export const settlementOperation = defineOperation({
   ...read('/ops/v1/settlements/:settlementId', settlementReference),
   async handle({ params }, deps) {
-    const s = await operationsOf(deps).find(params.settlementId);
+    const s = await deps.useCases.ops.findSettlement(params.settlementId);
     if (!s) throw new ApiError('settlementNotFound');
     return { success: true, data: s };
   },

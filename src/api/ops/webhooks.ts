@@ -2,16 +2,8 @@ import { ApiError } from '../../domain/api-errors';
 import type { AuditAction, AuditDetail } from '../../domain/audit';
 import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../domain/merchant';
-import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
-import type { OperatorIdentity } from '../../usecases/operator-tokens';
-import { replayDelivery, replayFailedSince } from '../../usecases/replay-webhook';
-import {
-  enableEndpoint,
-  endpointHealth,
-  listDeliveries,
-  type WebhookDeliverySummary,
-  type WebhookEndpointHealth,
-} from '../../usecases/webhook-deliveries';
+import type { OperatorIdentity } from '../../domain/operator-token';
+import type { WebhookDeliverySummary, WebhookEndpointHealth } from '../../domain/webhook-delivery';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
 import { defineOperation, HttpAnswer } from '../operation';
@@ -36,11 +28,6 @@ import {
 
 const MERCHANT = '/ops/v1/merchants/:merchantIdentifier';
 const common = { envelope: 'success', auth: operatorToken('merchant-admin') } as const;
-const replayDeps = (deps: ApiDeps) => ({
-  webhooks: deps.webhooks,
-  temporal: deps.temporal,
-  taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-});
 type Request = { caller: OperatorIdentity; ip: string | null };
 const audit = (
   deps: ApiDeps,
@@ -72,7 +59,7 @@ export const webhookListOperation = defineOperation({
   reference: webhookListReference,
   async handle({ query }, deps) {
     const { limit, ...filter } = query;
-    const found = await listDeliveries(deps, filter, limit);
+    const found = await deps.useCases.ops.listWebhookDeliveries(filter, limit);
     return { success: true, data: found.map(view) };
   },
 });
@@ -85,7 +72,7 @@ export const replayFailedOperation = defineOperation({
   reference: replayFailedReference,
   async handle(request, deps) {
     const { body } = request;
-    const replayed = await replayFailedSince(replayDeps(deps), new Date(body.since), body.merchantIdentifier);
+    const replayed = await deps.useCases.ops.replayFailedWebhooks(new Date(body.since), body.merchantIdentifier);
     deps.logger.info({ since: body.since, count: replayed.length }, 'failed webhooks replayed');
     await audit(deps, request, 'webhook.replayed', body.merchantIdentifier ?? null, {
       since: body.since,
@@ -103,10 +90,10 @@ export const replayOneOperation = defineOperation({
   reference: replayOneReference,
   async handle(request, deps) {
     const { deliveryId } = request.params;
-    const replayId = await replayDelivery(replayDeps(deps), deliveryId);
+    const replayId = await deps.useCases.ops.replayWebhook(deliveryId);
     if (!replayId) throw new ApiError('webhookDeliveryNotFound');
     deps.logger.info({ deliveryId, replayId }, 'webhook replayed');
-    const replayed = await deps.webhooks.findSummary(deliveryId);
+    const replayed = await deps.useCases.ops.findWebhookDelivery(deliveryId);
     await audit(deps, request, 'webhook.replayed', replayed?.merchantIdentifier ?? null, { deliveryId, replayId });
     return new HttpAnswer({ success: true, data: { deliveryId, replayId } }, { status: 202 });
   },
@@ -131,7 +118,7 @@ export const signingSecretOperation = defineOperation({
   reference: signingSecretReference,
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
-    const secrets = await deps.merchants.webhookSigningSecrets(merchantIdentifier, deps.now());
+    const secrets = await deps.useCases.ops.webhookSigningSecrets(merchantIdentifier);
     if (!secrets) throw new ApiError('merchantNotFound');
     await audit(deps, request, 'key.revealed', merchantIdentifier, { key: 'webhook_signing_secret' });
     return { success: true, data: secretsView(merchantIdentifier, secrets) };
@@ -149,7 +136,7 @@ export const signingSecretRotateOperation = defineOperation({
     const { overlapSeconds } = request.body;
     const overlapMs =
       overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
-    const secrets = await rotateWebhookSigningSecret(deps.merchants, merchantIdentifier, overlapMs, deps.now());
+    const secrets = await deps.useCases.ops.rotateWebhookSigningSecret(merchantIdentifier, overlapMs);
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');
     await audit(deps, request, 'webhook.secret_rotated', merchantIdentifier, { overlapSeconds: overlapMs / 1000 });
@@ -174,7 +161,7 @@ export const endpointHealthOperation = defineOperation({
   query: enableEndpointSchema,
   reference: endpointHealthReference,
   async handle({ params }, deps) {
-    const health = await endpointHealth(deps, params.merchantIdentifier);
+    const health = await deps.useCases.ops.webhookEndpointHealth(params.merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     return { success: true, data: healthJson(health) };
   },
@@ -190,7 +177,7 @@ export const endpointEnableOperation = defineOperation({
   reference: endpointEnableReference,
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
-    const health = await enableEndpoint(deps, merchantIdentifier);
+    const health = await deps.useCases.ops.enableWebhookEndpoint(merchantIdentifier);
     if (!health) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier }, 'webhook endpoint enabled');
     await audit(deps, request, 'webhook.settings_changed', merchantIdentifier, { endpoint: 'enabled' });
