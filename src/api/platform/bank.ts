@@ -6,8 +6,6 @@ import { BANK_SIGNATURE_HEADER, BANK_TIMESTAMP_HEADER, verifyBankSignature } fro
 import { ApiError } from '../../domain/api-errors';
 import { ORDER_ID_PATTERN } from '../../domain/identifiers';
 import { formatRupees } from '../../domain/money';
-import { handleBankCallback } from '../../usecases/bank-callback';
-import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import type { ApiDeps } from '../deps';
 import { parseJsonBody, readRawBody, validate } from '../middleware/body';
 import { html } from '../pages/html';
@@ -28,7 +26,6 @@ export function bankRoutes(deps: ApiDeps): Router {
   });
   if (deps.config.BANK_CONNECTOR !== 'http') return router;
   const secret = deps.config.BANK_SECRET!;
-  const callbackDeps = { ...deps, taskQueue: deps.config.TEMPORAL_TASK_QUEUE };
 
   router.post(GATEWAY_CALLBACK_PATH, async (ctx) => {
     const raw = await readRawBody(ctx, 'application/json', deps.config.MAX_BODY_BYTES);
@@ -44,7 +41,7 @@ export function bankRoutes(deps: ApiDeps): Router {
       throw new ApiError('bankSignatureInvalid', check.problem);
     }
     const callback = validate(bankCallbackSchema, parseJsonBody(raw));
-    const result = await handleBankCallback(callbackDeps, callback);
+    const result = await deps.useCases.platform.handleBankCallback(callback);
     deps.logger.info({ eventId: callback.eventId, type: callback.type, result }, 'bank callback');
     ctx.body = { success: true, data: { result } };
   });
@@ -52,17 +49,17 @@ export function bankRoutes(deps: ApiDeps): Router {
   router.get('/bank/v1/return/:merchantIdentifier/:orderId/:txnId', async (ctx) => {
     const { merchantIdentifier, orderId, txnId } = ctx.params;
     const found = ORDER_ID_PATTERN.test(orderId)
-      ? await deps.transactions.findByOrder({ merchantIdentifier: merchantIdentifier, orderId: orderId })
+      ? await deps.useCases.platform.findTransaction({ merchantIdentifier: merchantIdentifier, orderId: orderId })
       : null;
     const t = found && found.txnId === txnId ? found : null;
     if (!t) return page(ctx, 404, 'Payment not found', 'Check the address, or ask the merchant.');
     // A hosted checkout's payer goes back to its page, which returns the result to the merchant.
-    const checkout = await findCheckoutOfOrder(deps, t);
+    const checkout = await deps.useCases.platform.checkoutOfOrder(t);
     if (checkout) {
       ctx.status = 303;
       return ctx.redirect(`/checkout/${checkout._id}`);
     }
-    const merchant = await deps.merchants.findById(t.merchantIdentifier);
+    const merchant = await deps.useCases.platform.findMerchant(t.merchantIdentifier);
     const amount = formatRupees(t.amountPaise);
     const to = merchant ? ` to ${merchant.name}` : '';
     if (t.status === 'Pending') {

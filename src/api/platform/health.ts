@@ -9,16 +9,7 @@ export function healthRoutes(deps: ApiDeps): Router {
     ctx.body = { status: 'ok' };
   });
   router.get('/ready', async (ctx) => {
-    const [store, temporal] = await Promise.all([
-      deps.store.db.command({ ping: 1 }).then(
-        () => 'ok',
-        () => 'unavailable',
-      ),
-      deps.temporal.workflowService.getSystemInfo({}).then(
-        () => 'ok',
-        () => 'unavailable',
-      ),
-    ]);
+    const { store, temporal } = await deps.useCases.platform.readiness();
     const ready = store === 'ok' && temporal === 'ok';
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
