@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { ApiError } from '../../domain/api-errors';
 import { verifiedReturnKind } from '../../domain/checkout-return';
 import type { ApiDeps } from '../deps';
@@ -22,9 +21,9 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
     const { merchantIdentifier } = validate(sandboxReturnQuerySchema, ctx.query);
     const pairs = parseFormPairs(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
     validate(sandboxReturnFormSchema, Object.fromEntries(pairs));
-    const merchant = await deps.merchants.findById(merchantIdentifier);
+    const merchant = await deps.useCases.sandbox.findMerchant(merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
-    const kind = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
+    const kind = await deps.useCases.sandbox.verifiedWithKeysInForce(merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
     const rows = pairs.map(([k, v]) => html`<tr><th scope="row">${k}</th><td id="f-${k}">${v}</td></tr>`);
     sendPage(
       ctx,
