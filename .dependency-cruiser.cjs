@@ -30,8 +30,9 @@ const audienceFilesReachingFurther = {
   'src/api/platform/bank.ts': ['src/bank/signing.ts', 'src/bank/protocol.ts', 'src/bank/openapi.ts'],
   'src/api/platform/index.ts': ['src/bank/protocol.ts', 'src/bank/openapi.ts'],
   'src/api/ops/codec.ts': ['src/temporal/payload-codec.ts'],
-  // type-only: TimeTravel
-  'src/api/sandbox/sandbox-time.ts': ['src/temporal/time-travel.ts'],
+  // type-only: the bank's redirect and callback, which the payer's and the platform's use cases name
+  'src/api/payer/use-cases.ts': ['src/bank/connector.ts'],
+  'src/api/platform/use-cases.ts': ['src/bank/protocol.ts'],
   // type-only: Config
   'src/api/dashboard/dashboard-transactions.ts': ['src/temporal/workflow-ids.ts', 'src/config.ts'],
   'src/api/merchant/qr-image.ts': ['src/qr-render-pool.ts'],

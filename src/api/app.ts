@@ -6,7 +6,7 @@ import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
-import { switchedOn } from './operation';
+import { mountedOn, switchedOn } from './operation';
 import { operationsRouter } from './operation-pipeline';
 import { buildOpenApiDocument } from './openapi';
 
@@ -46,7 +46,7 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
     bankCallbacks: deps.config.BANK_CONNECTOR === 'http',
   };
   const routers = audiences.flatMap((m) => {
-    const operations = switchedOn(m.operations ?? [], switches);
+    const operations = mountedOn(switchedOn(m.operations ?? [], switches), listener, deps.config);
     return [
       ...(operations.length ? [operationsRouter(operations, deps)] : []),
       ...(m.routers?.(deps, { openApiDocument, listener }) ?? []),

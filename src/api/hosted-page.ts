@@ -7,12 +7,8 @@ import { ApiError } from '../domain/api-errors';
 import type { PaymentInstrument } from '../domain/instrument';
 import { liveInstrument } from '../domain/live-instrument';
 import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
-import type { OrderRef } from '../store/transaction-repository';
-import { awaitBankRedirect } from '../usecases/hosted-order';
-import type { ApiDeps } from './deps';
 import { readRawBody } from './middleware/body';
 import { parseFormBody } from './middleware/form-body';
-import { bankFormPage } from './pages/layout';
 
 /**
  * What the hosted pages' routes (payment links, checkout) share: how a page is sent, and how their
@@ -127,26 +123,4 @@ export function redirectUrl(r: BankRedirect): string {
   const url = new URL(r.url);
   for (const [k, v] of Object.entries(r.fields)) url.searchParams.set(k, v);
   return url.toString();
-}
-
-/**
- * Where the payer's browser goes once a page's pay form was taken: to the bank's page (card and net
- * banking over http; a bank wanting a POST gets a form page the payer sends on), or back to the page.
- */
-export async function afterPayment(
-  ctx: Context,
-  deps: Pick<ApiDeps, 'temporal' | 'transactions'>,
-  pp: PagePayment,
-  o: { order: OrderRef; accepted: boolean; instrument: PaymentInstrument; pagePath: string },
-): Promise<void> {
-  const redirect =
-    o.accepted && pp.cardAtBank && ['CARD', 'NETBANKING'].includes(o.instrument.kind)
-      ? await awaitBankRedirect(deps, o.order)
-      : null;
-  if (redirect?.method === 'POST')
-    return sendPage(ctx, 200, bankFormPage(redirect), { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
-  ctx.status = 303;
-  // To the bank's page (it sends the payer back to the gateway), or back to the page: paid, already
-  // paid by someone else, or closed meanwhile, the page says which.
-  ctx.redirect(redirect ? redirectUrl(redirect) : o.pagePath);
 }

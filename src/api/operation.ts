@@ -30,6 +30,16 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
    * time travel's); everywhere else it is not mounted at all, so its address is a 404.
    */
   onlyWhere?: GatewaySwitch;
+  /**
+   * Mounted only where this holds of the configuration (the rendered API reference: outside
+   * production); elsewhere its address is not served at all (a 404). Never documented.
+   */
+  servedWhere?: (config: Config) => boolean;
+  /**
+   * The listeners of its module that mount it, when not all of them (the operator's /metrics on the
+   * ops listener only, the API reference on the public one); `both` mounts every operation.
+   */
+  listeners?: readonly ('public' | 'ops')[];
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
   auth: AuthScheme<P>;
@@ -50,8 +60,10 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
   /**
    * Its entry in the API reference; `request` defaults to the body's schema, the security to the
    * scheme's. 'shared': its address's entry is another operation's, one selected by another value.
+   * 'elsewhere': none of its making, on purpose: the module's `paths` write it (a document of its
+   * own, the bank's callback) or its `undocumented` leaves it out (probes, pages for people).
    */
-  reference: OperationReference | 'shared';
+  reference: OperationReference | 'shared' | 'elsewhere';
   /**
    * The body of a Refusal, when the envelope echoes something of the request (the split's orderId),
    * or the whole answer (a page to a browser, an XML document signed for the caller once known).
@@ -148,6 +160,17 @@ export function switchedOn<O extends { onlyWhere?: GatewaySwitch }>(
   on: Record<GatewaySwitch, boolean>,
 ): O[] {
   return operations.filter((op) => op.onlyWhere === undefined || on[op.onlyWhere]);
+}
+
+/** The operations an app serving `listener` mounts under `config` (listeners, servedWhere). */
+export function mountedOn<O extends Pick<Operation, 'listeners' | 'servedWhere'>>(
+  operations: readonly O[],
+  listener: 'public' | 'ops' | 'both',
+  config: Config,
+): O[] {
+  return operations.filter(
+    (op) => (listener === 'both' || !op.listeners || op.listeners.includes(listener)) && (op.servedWhere?.(config) ?? true),
+  );
 }
 
 /** Whether a request of this query is the operation's own. */

@@ -1,10 +1,8 @@
 import type { Collection, Db } from 'mongodb';
+import type { OrderRef } from '../domain/order-ref';
 import { isDuplicateKeyError } from './mongo';
 
-export interface OrderRef {
-  merchantIdentifier: string;
-  orderId: string;
-}
+export type { OrderRef };
 
 /** The key of an order in every collection keyed by order: `<merchantIdentifier>:<orderId>`. */
 export const orderKey = (o: OrderRef) => `${o.merchantIdentifier}:${o.orderId}`;

@@ -1,9 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { BankRedirect } from '../bank/connector';
 import { CHECKOUT_TOKEN_PATTERN, type Checkout } from '../domain/checkout';
-import type { Merchant } from '../domain/merchant';
+import type { HostedOrder } from '../domain/hosted-order';
 import type { PaymentLink } from '../domain/payment-link';
-import type { Transaction } from '../domain/transaction';
 import type { CheckoutRepository } from '../store/checkout-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
 import type { PaymentLinkRepository } from '../store/payment-link-repository';
@@ -16,11 +15,7 @@ import { paymentWorkflowClient } from '../temporal/payment-client';
  * its payment workflow sends the payer's browser (the bank's page, card and net banking over http).
  */
 
-export interface HostedOrder<Page> {
-  page: Page;
-  t: Transaction;
-  merchant: Merchant;
-}
+export type { HostedOrder };
 
 interface OrderDeps {
   transactions: TransactionRepository;

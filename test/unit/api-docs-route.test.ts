@@ -1,9 +1,13 @@
 import { strict as assert } from 'node:assert';
 import type { ApiDeps } from '../../src/api/deps';
-import { apiDocsRoutes } from '../../src/api/platform/api-docs';
+import { mountedOn } from '../../src/api/operation';
+import { apiDocsAssetRoutes, apiDocsOperation } from '../../src/api/platform/api-docs';
 
-const routesIn = (env: string) =>
-  apiDocsRoutes({ config: { GATEWAY_ENV: env } } as unknown as ApiDeps).stack.map((layer) => layer.path);
+const config = (env: string) => ({ GATEWAY_ENV: env }) as ApiDeps['config'];
+const routesIn = (env: string) => [
+  ...mountedOn([apiDocsOperation], 'public', config(env)).map((op) => op.path),
+  ...apiDocsAssetRoutes({ config: config(env) } as unknown as ApiDeps).stack.map((layer) => layer.path),
+];
 
 /** GET /docs, the rendered API reference: where merchants try requests, never in production. */
 describe('GET /docs is mounted outside production only', () => {

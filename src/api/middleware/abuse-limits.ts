@@ -48,18 +48,28 @@ export function authenticationFailed(ctx: Context): void {
   ctx.state.authenticationFailed = true;
 }
 
-/** The hosted pages (/pl/:token and its form): per token and per client address, 429 past either. */
-export function hostedPageLimit(client: MongoClient, dbName: string, limits: { perToken: number; perAddress: number }) {
+/**
+ * The hosted pages (/pl/:token, /checkout/:token and their forms), per token and per client
+ * address: counts one request, and answers 0 while within both limits, else how long (ms) it is refused.
+ */
+export function hostedPageRequests(client: MongoClient, dbName: string, limits: { perToken: number; perAddress: number }) {
   const byToken = limiter(client, dbName, limits.perToken, 'page-token');
   const byAddress = limiter(client, dbName, limits.perAddress, 'page-ip');
-  return async (ctx: Context, next: Next) => {
-    const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
+  return async (token: string, addressKey: string): Promise<number> => {
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
-      byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,
+      byAddress ? byAddress.count(addressKey) : 0,
     ]);
-    const refused = Math.max(tokenRefused, addressRefused);
-    if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
-    await next();
+    return Math.max(tokenRefused, addressRefused);
   };
+}
+
+/** A hosted page's limit (hostedPageRequests, counted by `count`): 429 past either, before any work. */
+export async function refuseOverPageLimit(
+  ctx: Context,
+  count: (token: string, addressKey: string) => Promise<number>,
+): Promise<void> {
+  const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
+  const refused = await count(token, addressLimitKey(ctx.ip || 'unknown'));
+  if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
 }

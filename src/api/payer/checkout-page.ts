@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
@@ -12,14 +12,9 @@ import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../domain/checkout';
 import type { Merchant } from '../../domain/merchant';
-import { bankRedirectOf, hostedCheckout } from '../../usecases/hosted-order';
-import { cancelWaitingOrder, payWaitingOrder, paymentStage } from '../../usecases/pay-waiting-order';
-import { checkoutIntent } from '../../usecases/start-checkout';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
-import { hostedPageLimit } from '../middleware/abuse-limits';
+import { refuseOverPageLimit } from '../middleware/abuse-limits';
 import {
-  afterPayment,
   issueFormToken,
   pagePayerInstrument,
   pagePayment,
@@ -29,6 +24,7 @@ import {
   sendPage,
 } from '../hosted-page';
 import { checkoutOpenPage, checkoutResultPage } from '../pages/checkout-page';
+import { afterPayment } from './after-payment';
 import { messagePage, processingPage, type OrderView, type Outcome } from '../pages/layout';
 
 const CSRF_COOKIE = 'co_csrf';
@@ -74,8 +70,8 @@ function checkoutRoutes(router: Router, deps: ApiDeps, kit: CheckoutPageKit): vo
     }
     const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
     if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await payWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT', instrument.instrument);
-    await afterPayment(ctx, deps, pp, {
+    const paid = await deps.useCases.payer.payCheckout(loaded.checkout, instrument.instrument);
+    await afterPayment(ctx, deps.useCases.payer, pp, {
       order: loaded.checkout,
       accepted: paid === 'accepted',
       instrument: instrument.instrument,
@@ -86,7 +82,7 @@ function checkoutRoutes(router: Router, deps: ApiDeps, kit: CheckoutPageKit): vo
   router.post('/checkout/:token/cancel', pageLimit, async (ctx) => {
     const loaded = await load(ctx);
     if (!loaded || !(await pageForm(ctx, loaded))) return;
-    await cancelWaitingOrder(startPaymentDeps(deps), loaded.checkout, 'CHECKOUT');
+    await deps.useCases.payer.cancelCheckout(loaded.checkout);
     ctx.status = 303;
     ctx.redirect(pathOf(loaded.checkout));
   });
@@ -100,7 +96,7 @@ function checkoutPageKit(deps: ApiDeps) {
   const bankPolicy = { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] };
 
   async function load(ctx: Context): Promise<Loaded | null> {
-    const found = await hostedCheckout(deps, String((ctx.params as Record<string, string>).token));
+    const found = await deps.useCases.payer.hostedCheckout(String((ctx.params as Record<string, string>).token));
     if (!found) {
       sendPage(ctx, 404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
       return null;
@@ -123,14 +119,14 @@ function checkoutPageKit(deps: ApiDeps) {
     const now = deps.now();
     const deadline = t.payerDeadline ?? now;
     // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
-    if (deadline.getTime() <= now.getTime() || (await paymentStage(deps, checkout)) !== 'awaiting-payer') {
-      const redirect = pp.cardAtBank ? await bankRedirectOf(deps, checkout) : null;
+    if (deadline.getTime() <= now.getTime() || !(await deps.useCases.payer.awaitsPayer(checkout))) {
+      const redirect = pp.cardAtBank ? await deps.useCases.payer.bankRedirectOf(checkout) : null;
       // The payer may be back from the bank (its return leads here): the page keeps looking.
       const bankUrl = redirect ? { bankUrl: redirectUrl(redirect), refreshSeconds: 5 } : {};
       return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout), ...bankUrl }), bankPolicy);
     }
     const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
-    const intent = checkoutIntent(deps.config, merchant, t);
+    const intent = deps.useCases.payer.checkoutIntent(merchant, t);
     const qr = (await renderQrPngOffLoop(t.merchantIdentifier, intent, 220, 220)).toString('base64');
     const left = deadline.getTime() - now.getTime();
     const upiCollect = checkout.paymentMode === 'UPI' && checkout.bankid ? { upiId: checkout.bankid } : {};
@@ -173,10 +169,10 @@ function checkoutPageKit(deps: ApiDeps) {
     return form;
   }
 
-  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
-  });
+  const pageLimit = async (ctx: Context, next: Next) => {
+    await refuseOverPageLimit(ctx, deps.useCases.payer.countPageRequest);
+    await next();
+  };
   return { pathOf, pp, bankPolicy, load, show, pageForm, pageLimit };
 }
 
@@ -198,7 +194,7 @@ function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
  * payer, so a reload or the back button never posts the result twice.
  */
 async function showResult(deps: ApiDeps, ctx: Context, checkout: Checkout, t: Transaction, merchant: Merchant, view: OrderView) {
-  const first = await deps.checkouts.markReturnOffered(checkout._id, deps.now());
+  const first = await deps.useCases.payer.markReturnOffered(checkout._id, deps.now());
   const nonce = first ? randomBytes(16).toString('base64') : undefined;
   sendPage(
     ctx,

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupeesGrouped } from '../../domain/money';
@@ -9,13 +9,8 @@ import { PaymentResponse } from '../../domain/response-codes';
 import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
 import type { PaymentLink } from '../../domain/payment-link';
-import { bankRedirectOf, hostedPaymentLink } from '../../usecases/hosted-order';
-import { payLink } from '../../usecases/pay-link';
-import { paymentStage } from '../../usecases/pay-waiting-order';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import {
-  afterPayment,
   issueFormToken,
   pagePayerInstrument,
   pagePayment,
@@ -24,8 +19,9 @@ import {
   sameSiteForm,
   sendPage,
 } from '../hosted-page';
-import { hostedPageLimit } from '../middleware/abuse-limits';
+import { refuseOverPageLimit } from '../middleware/abuse-limits';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
+import { afterPayment } from './after-payment';
 
 const CSRF_COOKIE = 'pl_csrf';
 
@@ -61,8 +57,8 @@ function paymentLinkRoutes(router: Router, deps: ApiDeps, kit: PaymentLinkPageKi
     }
     const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
     if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await payLink(startPaymentDeps(deps), link, instrument.instrument);
-    await afterPayment(ctx, deps, pp, {
+    const paid = await deps.useCases.payer.payLink(link, instrument.instrument);
+    await afterPayment(ctx, deps.useCases.payer, pp, {
       order: link,
       accepted: paid === 'accepted',
       instrument: instrument.instrument,
@@ -79,7 +75,7 @@ function paymentLinkPageKit(deps: ApiDeps) {
     sendPage(ctx, status, page, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
 
   async function load(ctx: Context): Promise<{ link: PaymentLink; t: Transaction; view: LinkView } | null> {
-    const found = await hostedPaymentLink(deps, String((ctx.params as Record<string, string>).token));
+    const found = await deps.useCases.payer.hostedPaymentLink(String((ctx.params as Record<string, string>).token));
     if (!found) {
       html(ctx, 404, messagePage('Payment link not found', 'Check the address, or ask the merchant for a new link.'));
       return null;
@@ -109,8 +105,8 @@ function paymentLinkPageKit(deps: ApiDeps) {
     }
     const deadline = t.payerDeadline ?? deps.now();
     if (deadline.getTime() <= deps.now().getTime()) return expired(ctx, view);
-    if ((await paymentStage(deps, link)) !== 'awaiting-payer') {
-      const redirect = pp.cardAtBank ? await bankRedirectOf(deps, link) : null;
+    if (!(await deps.useCases.payer.awaitsPayer(link))) {
+      const redirect = pp.cardAtBank ? await deps.useCases.payer.bankRedirectOf(link) : null;
       return html(ctx, 200, processingPage({ ...view, selfPath, ...(redirect ? { bankUrl: redirectUrl(redirect) } : {}) }));
     }
 
@@ -145,10 +141,10 @@ function paymentLinkPageKit(deps: ApiDeps) {
     html(ctx, 410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
   }
 
-  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
-  });
+  const pageLimit = async (ctx: Context, next: Next) => {
+    await refuseOverPageLimit(ctx, deps.useCases.payer.countPageRequest);
+    await next();
+  };
   return { pp, html, load, show, expired, pageLimit };
 }
 

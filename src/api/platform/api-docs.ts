@@ -4,6 +4,8 @@ import { gzipSync } from 'node:zlib';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
+import { defineOperation, HttpAnswer } from '../operation';
+import { anyone } from './callers';
 
 /**
  * GET /docs: the API reference rendered in the browser by Swagger UI (npm `swagger-ui-dist`, served
@@ -12,15 +14,37 @@ import type { ApiDeps } from '../deps';
  * mounted in production (design.md, API reference): merchants try requests on staging, and
  * production keeps serving the machine-readable /openapi.json.
  */
-export function apiDocsRoutes(deps: ApiDeps): Router {
+export const apiDocsOperation = defineOperation({
+  method: 'get',
+  path: '/docs',
+  servedWhere: docsServed,
+  listeners: ['public'],
+  envelope: 'success',
+  auth: anyone,
+  body: { contentType: 'none' },
+  reference: 'elsewhere',
+  handle: () =>
+    Promise.resolve(
+      new HttpAnswer(DOCS_PAGE, {
+        type: 'text/html; charset=utf-8',
+        headers: { 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff' },
+      }),
+    ),
+});
+
+/** Where the reference is rendered: outside production. */
+export function docsServed(config: { GATEWAY_ENV: string }): boolean {
+  return config.GATEWAY_ENV !== 'production';
+}
+
+/**
+ * GET /docs/assets/:file, Swagger UI's scripts and styles (where /docs is served). A router, not a
+ * declared operation: each file is answered gzip-compressed or not by the request's
+ * Accept-Encoding (with Vary), which an operation's answer cannot depend on.
+ */
+export function apiDocsAssetRoutes(deps: ApiDeps): Router {
   const router = new Router();
-  if (deps.config.GATEWAY_ENV === 'production') return router;
-  router.get('/docs', (ctx) => {
-    ctx.set('Content-Security-Policy', DOCS_CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = DOCS_PAGE;
-  });
+  if (!docsServed(deps.config)) return router;
   router.get('/docs/assets/:file', (ctx) => {
     const file = ctx.params.file;
     if (!Object.hasOwn(assets(), file)) return; // 404 through the error envelope

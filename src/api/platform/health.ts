@@ -1,37 +1,43 @@
-import Router from '@koa/router';
-import type { ApiDeps } from '../deps';
-import { operatorAuth } from '../middleware/operator-auth';
+import { defineOperation, HttpAnswer } from '../operation';
+import { operatorToken } from '../middleware/operator-auth';
+import { anyone } from './callers';
 
-/** Liveness and readiness (store and Temporal reachable), on every listener. */
-export function healthRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.get('/health', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
-  router.get('/ready', async (ctx) => {
-    const [store, temporal] = await Promise.all([
-      deps.store.db.command({ ping: 1 }).then(
-        () => 'ok',
-        () => 'unavailable',
-      ),
-      deps.temporal.workflowService.getSystemInfo({}).then(
-        () => 'ok',
-        () => 'unavailable',
-      ),
-    ]);
+/** GET /health: liveness, on every listener. */
+export const healthOperation = defineOperation({
+  method: 'get',
+  path: '/health',
+  envelope: 'success',
+  auth: anyone,
+  body: { contentType: 'none' },
+  reference: 'elsewhere',
+  handle: () => Promise.resolve({ status: 'ok' }),
+});
+
+/** GET /ready: readiness (store and Temporal reachable), on every listener. */
+export const readyOperation = defineOperation({
+  method: 'get',
+  path: '/ready',
+  envelope: 'success',
+  auth: anyone,
+  body: { contentType: 'none' },
+  reference: 'elsewhere',
+  async handle(_request, deps) {
+    const { store, temporal } = await deps.useCases.platform.readiness();
     const ready = store === 'ok' && temporal === 'ok';
-    ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'unavailable', store, temporal };
-  });
-  return router;
-}
+    return new HttpAnswer({ status: ready ? 'ready' : 'unavailable', store, temporal }, { status: ready ? 200 : 503 });
+  },
+});
 
 /** GET /metrics, on the ops listener: names every merchant with webhook traffic and costs a store read. */
-export function metricsRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.get('/metrics', operatorAuth(deps, 'metrics'), async (ctx) => {
-    ctx.type = deps.metrics.contentType;
-    ctx.body = await deps.metrics.metrics();
-  });
-  return router;
-}
+export const metricsOperation = defineOperation({
+  method: 'get',
+  path: '/metrics',
+  listeners: ['ops'],
+  envelope: 'success',
+  auth: operatorToken('metrics'),
+  body: { contentType: 'none' },
+  reference: 'elsewhere',
+  async handle(_request, deps) {
+    return new HttpAnswer(await deps.metrics.metrics(), { type: deps.metrics.contentType });
+  },
+});

@@ -1,9 +1,9 @@
 import { callbackOperation } from '../../bank/openapi';
 import { GATEWAY_CALLBACK_PATH } from '../../bank/protocol';
 import type { AudienceModule } from '../audience';
-import { apiDocsRoutes } from './api-docs';
-import { bankRoutes } from './bank';
-import { healthRoutes, metricsRoutes } from './health';
+import { apiDocsAssetRoutes, apiDocsOperation } from './api-docs';
+import { bankCallbackOperation, bankProtocolOperation, bankReturnOperation } from './bank';
+import { healthOperation, metricsOperation, readyOperation } from './health';
 import { openApiRoutes } from './openapi';
 
 /**
@@ -14,12 +14,21 @@ import { openApiRoutes } from './openapi';
 export const platformModule: AudienceModule = {
   name: 'platform',
   listeners: ['public', 'ops'],
-  // /metrics is the operator's (the ops listener); probes answer on both listeners.
-  routers: (deps, api) => [
-    healthRoutes(deps),
-    ...(api.listener === 'public' ? [] : [metricsRoutes(deps)]),
-    ...(api.listener === 'ops' ? [] : [openApiRoutes(api.openApiDocument), apiDocsRoutes(deps), bankRoutes(deps)]),
+  // /metrics is the operator's (the ops listener); probes answer on both listeners (each operation's listeners).
+  operations: [
+    healthOperation,
+    readyOperation,
+    metricsOperation,
+    apiDocsOperation,
+    bankProtocolOperation,
+    bankCallbackOperation,
+    bankReturnOperation,
   ],
+  // Not declared: GET /openapi.json answers the document app.ts assembles from every module (which no
+  // operation's handler is given, and which the platform module cannot build without importing every
+  // module, itself included); Swagger UI's assets answer gzip or not by the request's Accept-Encoding.
+  routers: (deps, api) =>
+    api.listener === 'ops' ? [] : [openApiRoutes(api.openApiDocument), apiDocsAssetRoutes(deps)],
   // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
   paths: (o): Record<string, object> => (o.bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
   undocumented: [

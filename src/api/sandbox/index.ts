@@ -1,7 +1,6 @@
 import type { AudienceModule } from '../audience';
 import { sandboxPaymentOperation } from './sandbox';
-import { sandboxCheckoutReturnRoutes } from './sandbox-checkout-return';
-import { sandboxCheckoutReturnPaths } from './sandbox-checkout-return-openapi';
+import { sandboxCheckoutReturnOperation } from './sandbox-checkout-return';
 import { sandboxMandateRevokeOperation } from './sandbox-mandates';
 import { sandboxQrPayOperation } from './sandbox-qr';
 import { timeOperation, timeSkipOperation } from './sandbox-time';
@@ -13,8 +12,12 @@ import { timeOperation, timeSkipOperation } from './sandbox-time';
  */
 export const sandboxModule: AudienceModule = {
   name: 'sandbox',
-  operations: [sandboxPaymentOperation, sandboxQrPayOperation, sandboxMandateRevokeOperation, timeOperation, timeSkipOperation],
-  // The checkout's returnUrl answers an HTML page to a flat form: not a declared operation.
-  routers: (deps) => (deps.config.SANDBOX_ENABLED ? [sandboxCheckoutReturnRoutes(deps)] : []),
-  paths: (o) => (o.sandboxEnabled ? sandboxCheckoutReturnPaths() : {}),
+  operations: [
+    sandboxPaymentOperation,
+    sandboxQrPayOperation,
+    sandboxMandateRevokeOperation,
+    sandboxCheckoutReturnOperation,
+    timeOperation,
+    timeSkipOperation,
+  ],
 };

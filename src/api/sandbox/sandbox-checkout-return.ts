@@ -1,14 +1,11 @@
-import Router from '@koa/router';
-import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { ApiError } from '../../domain/api-errors';
 import { verifiedReturnKind } from '../../domain/checkout-return';
-import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import { readRawBody, validate } from '../middleware/body';
-import { parseFormPairs } from '../middleware/form-body';
+import { defineOperation, HtmlPage, type FormFields } from '../operation';
 import { layout, messagePage } from '../pages/layout';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
 import { html } from '../pages/html';
+import { anyTester } from './sandbox-caller';
+import { sandboxCheckoutReturnReference } from './sandbox-checkout-return-openapi';
 
 /**
  * `POST /sandbox/v1/checkout/return?merchantIdentifier=...`: a merchant's returnUrl for trying the
@@ -16,18 +13,23 @@ import { html } from '../pages/html';
  * what the return posted, in order, and whether its checksum verifies with the merchant's key, as
  * the merchant's own code would check it. Sandbox only.
  */
-export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  router.post('/sandbox/v1/checkout/return', async (ctx) => {
-    const { merchantIdentifier } = validate(sandboxReturnQuerySchema, ctx.query);
-    const pairs = parseFormPairs(await readRawBody(ctx, 'application/x-www-form-urlencoded', deps.config.MAX_BODY_BYTES));
-    validate(sandboxReturnFormSchema, Object.fromEntries(pairs));
-    const merchant = await deps.merchants.findById(merchantIdentifier);
+export const sandboxCheckoutReturnOperation = defineOperation({
+  method: 'post',
+  path: '/sandbox/v1/checkout/return',
+  onlyWhere: 'sandboxEnabled',
+  envelope: 'success',
+  auth: anyTester,
+  body: { contentType: 'application/x-www-form-urlencoded', fields: 'flat', schema: sandboxReturnFormSchema },
+  query: sandboxReturnQuerySchema,
+  reference: sandboxCheckoutReturnReference,
+  async handle({ query, parsed }, deps) {
+    // The fields as posted, in order: what the merchant's code verifies the checksum over.
+    const pairs = parsed as FormFields;
+    const merchant = await deps.useCases.sandbox.findMerchant(query.merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
-    const kind = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
+    const kind = await deps.useCases.sandbox.verifiedWithKeysInForce(merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
     const rows = pairs.map(([k, v]) => html`<tr><th scope="row">${k}</th><td id="f-${k}">${v}</td></tr>`);
-    sendPage(
-      ctx,
+    return new HtmlPage(
       200,
       kind === null && pairs.length === 0
         ? messagePage('Nothing returned', 'The return carried no fields.')
@@ -38,6 +40,5 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
   <table>${rows}</table></section>`,
           ),
     );
-  });
-  return router;
-}
+  },
+});

@@ -1,5 +1,4 @@
 import { BusinessResults } from '../../domain/api-errors';
-import { revokeMandate } from '../../usecases/revoke-mandate';
 import { failureBody } from '../envelope';
 import { defineOperation } from '../operation';
 import { sandboxMandateRevokeSchema } from '../schemas/sandbox-mandates';
@@ -18,7 +17,7 @@ export const sandboxMandateRevokeOperation = defineOperation({
   reference: sandboxMandateRevokeReference,
   async handle({ caller: merchant, body }, deps) {
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
-    const result = await revokeMandate(deps, order);
+    const result = await deps.useCases.sandbox.revokeMandate(order);
     if (result.kind === 'unknownMandate') {
       return failureBody('success', BusinessResults.mandateNotFound.code, BusinessResults.mandateNotFound.text);
     }

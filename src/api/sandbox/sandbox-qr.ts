@@ -1,7 +1,5 @@
 import { BusinessResults } from '../../domain/api-errors';
 import { SANDBOX_VPAS } from '../../domain/sandbox-bank';
-import { payQr } from '../../usecases/pay-qr';
-import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import { failureBody } from '../envelope';
 import { defineOperation, HttpAnswer } from '../operation';
 import { sandboxQrPaySchema } from '../schemas/qr';
@@ -21,9 +19,8 @@ export const sandboxQrPayOperation = defineOperation({
   async handle({ caller: merchant, body }, deps) {
     const vpa = body.payerVpa;
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
-    const checkout = await findCheckoutOfOrder(deps, order);
-    const result = await payQr(
-      deps,
+    const checkout = await deps.useCases.sandbox.checkoutOfOrder(order);
+    const result = await deps.useCases.sandbox.payQr(
       order,
       { kind: 'UPI', vpa, bankName: SANDBOX_VPAS[vpa].bankName, viaQr: true },
       { checkout: checkout !== null },

@@ -1,18 +1,19 @@
 import { ApiError } from '../../domain/api-errors';
 import { formatIstDateTime, parseIstDateTime } from '../../domain/ist-time';
-import type { TimeTravel } from '../../temporal/time-travel';
 import type { ApiDeps } from '../deps';
 import { defineOperation } from '../operation';
 import { MAX_SKIP_SECONDS, timeQuerySchema, timeSkipSchema } from '../schemas/sandbox-time';
 import { anyTester } from './sandbox-caller';
 import { timeReference, timeSkipReference } from './sandbox-time-openapi';
+import type { SandboxUseCases } from './use-cases';
 
 const instant = (t: Date) => ({ istDateTime: formatIstDateTime(t), epochMillis: t.getTime() });
 
-/** The app mounts these operations only in time-skipping mode (onlyWhere), where deps have the time travel. */
-function timeTravelOf(deps: ApiDeps): TimeTravel {
-  if (!deps.timeTravel) throw new Error('time travel is served in time-skipping mode only');
-  return deps.timeTravel;
+/** The app mounts these operations only in time-skipping mode (onlyWhere), where the sandbox's use cases have the time travel. */
+function timeTravelOf(deps: ApiDeps): Required<Pick<SandboxUseCases, 'now' | 'skip'>> {
+  const { now, skip } = deps.useCases.sandbox;
+  if (!now || !skip) throw new Error('time travel is served in time-skipping mode only');
+  return { now, skip };
 }
 
 /*
@@ -32,7 +33,7 @@ export const timeOperation = defineOperation({
   // None: any parameter is refused.
   query: timeQuerySchema,
   reference: timeReference,
-  handle: (_request, deps) => Promise.resolve({ success: true, data: instant(timeTravelOf(deps).clock.now()) }),
+  handle: (_request, deps) => Promise.resolve({ success: true, data: instant(timeTravelOf(deps).now()) }),
 });
 
 /** POST /sandbox/v1/time/skip: by a number of seconds, or up to an IST wall-clock time. */
@@ -47,7 +48,7 @@ export const timeSkipOperation = defineOperation({
   async handle({ body }, deps) {
     const timeTravel = timeTravelOf(deps);
     const result = await timeTravel.skip(
-      'seconds' in body ? { byMs: body.seconds * 1000 } : { to: untilInstant(body.until, timeTravel.clock.now()) },
+      'seconds' in body ? { byMs: body.seconds * 1000 } : { to: untilInstant(body.until, timeTravel.now()) },
     );
     if (result.kind === 'notAhead') {
       throw new ApiError('validationFailed', `the target is not after the current time ${formatIstDateTime(result.now)}`);

@@ -3,8 +3,6 @@ import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { sandboxInstrument } from '../../domain/sandbox-bank';
 import { extraProductDescriptions } from '../../domain/transaction';
 import { TxnStatus } from '../../domain/txn-status';
-import { readOrder } from '../../usecases/read-order';
-import { startPayment, startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import { failureBody } from '../envelope';
 import { defineOperation, HttpAnswer } from '../operation';
@@ -33,7 +31,7 @@ export const sandboxPaymentOperation = defineOperation({
   limit: 'sandbox',
   reference: sandboxPaymentReference,
   async handle({ caller: merchant, body, ip }, deps) {
-    const result = await startPayment(startPaymentDeps(deps), {
+    const result = await deps.useCases.sandbox.startPayment({
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: body.orderId,
       amountPaise: body.amount,
@@ -49,7 +47,7 @@ export const sandboxPaymentOperation = defineOperation({
     const conflict = BusinessResults.orderConflict;
     if (result.kind === 'taken') {
       // A mandate, or a mandate's first debit still to come (Pending until it is made).
-      const held = await readOrder(deps, order);
+      const held = await deps.useCases.sandbox.readOrder(order);
       const data = { ...order, txnId: held?.orderDetail.txnId ?? result.txnId, txnStatus: held?.txnStatus ?? '2' };
       return { ...failureBody('success', conflict.code, conflict.text), data };
     }

@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from 'mongodb';
+
+type Probe = 'ok' | 'unavailable';
+
+/** Whether the store and Temporal answer now (a readiness probe): each asked once, at the same time. */
+export async function readiness(deps: { db: Db; temporal: Client }): Promise<{ store: Probe; temporal: Probe }> {
+  const [store, temporal] = await Promise.all([
+    deps.db.command({ ping: 1 }).then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    ),
+    deps.temporal.workflowService.getSystemInfo({}).then(
+      () => 'ok' as const,
+      () => 'unavailable' as const,
+    ),
+  ]);
+  return { store, temporal };
+}
