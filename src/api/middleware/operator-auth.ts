@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { ApiError } from '../../domain/api-errors';
 import { scopeAllows, type OperatorIdentity, type OperatorScope } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
@@ -17,14 +17,6 @@ async function operatorOf(ctx: Context, deps: Pick<ApiDeps, 'useCases'>, job: Op
   if (!operator) throw new ApiError('operatorTokenInvalid');
   if (!scopeAllows(operator.scopes, job, ctx.method)) throw new ApiError('operatorScopeMissing', `needs the ${job} scope`);
   return operator;
-}
-
-/** The operator's token as a route's middleware (/metrics). */
-export function operatorAuth(deps: Pick<ApiDeps, 'useCases'>, job: OperatorScope) {
-  return async (ctx: Context, next: Next) => {
-    await operatorOf(ctx, deps, job);
-    await next();
-  };
 }
 
 /**
