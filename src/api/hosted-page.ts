@@ -7,8 +7,7 @@ import { ApiError } from '../domain/api-errors';
 import type { PaymentInstrument } from '../domain/instrument';
 import { liveInstrument } from '../domain/live-instrument';
 import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
-import type { OrderRef } from '../store/transaction-repository';
-import { awaitBankRedirect } from '../usecases/hosted-order';
+import type { OrderRef } from '../domain/order-ref';
 import type { ApiDeps } from './deps';
 import { readRawBody } from './middleware/body';
 import { parseFormBody } from './middleware/form-body';
@@ -135,13 +134,13 @@ export function redirectUrl(r: BankRedirect): string {
  */
 export async function afterPayment(
   ctx: Context,
-  deps: Pick<ApiDeps, 'temporal' | 'transactions'>,
+  deps: Pick<ApiDeps, 'useCases'>,
   pp: PagePayment,
   o: { order: OrderRef; accepted: boolean; instrument: PaymentInstrument; pagePath: string },
 ): Promise<void> {
   const redirect =
     o.accepted && pp.cardAtBank && ['CARD', 'NETBANKING'].includes(o.instrument.kind)
-      ? await awaitBankRedirect(deps, o.order)
+      ? await deps.useCases.shared.awaitBankRedirect(o.order)
       : null;
   if (redirect?.method === 'POST')
     return sendPage(ctx, 200, bankFormPage(redirect), { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });

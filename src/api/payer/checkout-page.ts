@@ -173,7 +173,7 @@ function checkoutPageKit(deps: ApiDeps) {
     return form;
   }
 
-  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
+  const pageLimit = hostedPageLimit(deps.rateLimit, {
     perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
     perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
   });

@@ -145,7 +145,7 @@ function paymentLinkPageKit(deps: ApiDeps) {
     html(ctx, 410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
   }
 
-  const pageLimit = hostedPageLimit(deps.store.client, deps.config.MONGODB_DB, {
+  const pageLimit = hostedPageLimit(deps.rateLimit, {
     perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
     perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
   });

@@ -19,7 +19,7 @@ export function namedMerchant<B extends { merchantIdentifier: string }>(
     async authenticate(_ctx, deps, { parsed, valid }) {
       const body = (valid as B | undefined) ?? validate(schema, parsed);
       check?.(body, deps);
-      return requireMerchant(deps.merchants, body.merchantIdentifier);
+      return requireMerchant(deps.useCases.shared, body.merchantIdentifier);
     },
     limitKey: (merchant) => merchant.merchantIdentifier,
   };

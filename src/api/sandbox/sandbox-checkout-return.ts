@@ -24,7 +24,9 @@ export function sandboxCheckoutReturnRoutes(deps: ApiDeps): Router {
     validate(sandboxReturnFormSchema, Object.fromEntries(pairs));
     const merchant = await deps.merchants.findById(merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
-    const kind = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
+    const kind = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
+      verifiedReturnKind(keys, pairs),
+    );
     const rows = pairs.map(([k, v]) => html`<tr><th scope="row">${k}</th><td id="f-${k}">${v}</td></tr>`);
     sendPage(
       ctx,
