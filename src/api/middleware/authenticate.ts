@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/api-errors';
 import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
 import { hashApiKey } from '../../domain/secrets';
 import type { Merchant } from '../../domain/merchant';
-import type { SharedUseCases } from '../shared-use-cases';
+import type { UseCases } from '../use-cases';
 import { jsonObjectOrNull } from './form-body';
 
 /**
@@ -12,7 +12,7 @@ import { jsonObjectOrNull } from './form-body';
  */
 
 /** What finding a merchant and the keys in force takes (the shared use cases). */
-type MerchantFinder = Pick<SharedUseCases, 'findMerchant' | 'findMerchantAfresh' | 'findMerchantByApiKeyHash'>;
+type MerchantFinder = Pick<UseCases['shared'], 'findMerchant' | 'findMerchantAfresh' | 'findMerchantByApiKeyHash'>;
 
 export async function requireMerchant(merchants: MerchantFinder, merchantIdentifier: string): Promise<Merchant> {
   const merchant = await merchants.findMerchant(merchantIdentifier);
