@@ -25,12 +25,13 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
   app.use(
-    authFailureLimit(deps.store.client, deps.config.MONGODB_DB, {
+    authFailureLimit(deps.rateLimit, {
       perAddress: deps.config.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
       perMerchant: deps.config.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE,
     }),
   );
-  if (deps.timeTravel) app.use(followTestServerClock(deps.timeTravel));
+  const followClock = deps.useCases.shared.followTestServerClock;
+  if (followClock) app.use(followTestServerClock(followClock));
   // Each audience module (src/api/<audience>/index.ts) declares what to mount; see audiences.ts.
   for (const m of audiences) for (const middleware of m.middleware?.(deps) ?? []) app.use(middleware);
   const openApiDocument = buildOpenApiDocument(
@@ -42,7 +43,7 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   // The sandbox's operations only where it is enabled, time travel's only in time-skipping mode.
   const switches = {
     sandboxEnabled: deps.config.SANDBOX_ENABLED,
-    timeSkipping: deps.timeTravel !== undefined,
+    timeSkipping: followClock !== undefined,
     bankCallbacks: deps.config.BANK_CONNECTOR === 'http',
   };
   const routers = audiences.flatMap((m) => {

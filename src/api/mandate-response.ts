@@ -1,6 +1,5 @@
 import { parseIstDateTime, formatIstMandateDate } from '../domain/ist-time';
-import { MandateResponse } from '../domain/mandate';
-import type { MandateAnswer } from '../usecases/create-mandate';
+import { MandateResponse, type MandateAnswer } from '../domain/mandate';
 import type { MandateData, MandateResponseBody } from './schemas/mandates';
 
 /**

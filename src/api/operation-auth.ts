@@ -28,7 +28,7 @@ export function headerChecksum(
     from: 'body',
     async authenticate(ctx, deps, { raw, parsed, valid }) {
       const { merchantIdentifier } = (valid as { merchantIdentifier: string } | undefined) ?? validate(caller, parsed);
-      return authenticateHeaderChecksum(ctx, deps.merchants, merchantIdentifier, raw, deps.now());
+      return authenticateHeaderChecksum(ctx, deps.useCases.shared, merchantIdentifier, raw, deps.now());
     },
     limitKey: (merchant) => merchant.merchantIdentifier,
   };
@@ -38,7 +38,7 @@ export function headerChecksum(
 export const apiKey: HeadersAuthScheme<Merchant> = {
   security: [{ apiKey: [] }],
   from: 'headers',
-  authenticate: (ctx, deps) => authenticateApiKey(ctx, deps.merchants, deps.now()),
+  authenticate: (ctx, deps) => authenticateApiKey(ctx, deps.useCases.shared, deps.now()),
   limitKey: (merchant) => merchant.merchantIdentifier,
 };
 
@@ -65,7 +65,7 @@ export function signedQrFields(caller: z.ZodType<{ merchantIdentifier: string }>
         productDescription: asSigned(fields.productDescription),
         checksum: typeof fields.checksum === 'string' ? fields.checksum : undefined,
       };
-      return authenticateQrChecksum(deps.merchants, signed, deps.now());
+      return authenticateQrChecksum(deps.useCases.shared, signed, deps.now());
     },
     limitKey: (merchant) => merchant.merchantIdentifier,
   };
@@ -79,7 +79,7 @@ export const formDataChecksum: BodyAuthScheme<Merchant> = {
   bodySignature: 'formChecksum',
   from: 'body',
   async authenticate(_ctx, deps, { parsed }) {
-    const check = await checkSignedForm(deps.merchants, parsed as SignedDataForm, deps.now());
+    const check = await checkSignedForm(deps.useCases.shared, parsed as SignedDataForm, deps.now());
     switch (check.kind) {
       case 'noChecksum':
         throw new ApiError('checksumMissing', 'send the checksum form field');

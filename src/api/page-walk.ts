@@ -1,7 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Transaction } from '../domain/transaction';
-import { PageKeysets } from '../store/page-keysets';
-import type { SortKey, TransactionRepository } from '../store/transaction-repository';
+import { PageKeysets, type RecordCursor, type SortKey } from '../domain/page-keysets';
 import { StreamedPage } from './operation';
 import type { PageShape } from './page-stream';
 
@@ -20,6 +19,15 @@ export interface WalkQuery {
   [more: string]: unknown;
 }
 
+/** Whether any of the merchant's transactions whose `field` lies in [from, upTo] was written at or after `since`. */
+export type WrittenSince = (q: {
+  merchantIdentifier: string;
+  field: 'createdAt' | 'successAt';
+  from: Date;
+  upTo: Date;
+  since: Date;
+}) => Promise<boolean>;
+
 /**
  * Walks of the ledger or the bulk API page by page (pageNumber in the contract): page N+1 of a query
  * continues after the last record of page N, when this process served page N and none of the
@@ -28,7 +36,7 @@ export interface WalkQuery {
  * reads each record once instead of reading every page before the one asked for.
  */
 export function pageWalks(
-  transactions: TransactionRepository,
+  writtenSince: WrittenSince,
   metrics: Registry,
   api: 'ledger' | 'bulk',
   field: 'createdAt' | 'successAt',
@@ -43,7 +51,7 @@ export function pageWalks(
       reads.inc({ api, read: 'skip' });
       return undefined;
     }
-    const stale = await transactions.writtenSince({
+    const stale = await writtenSince({
       merchantIdentifier: query.merchantIdentifier,
       field,
       from: query.from,
@@ -68,7 +76,7 @@ export function pageWalks(
       query: WalkQuery & { pageSize: number },
       pageNumber: number,
       readAt: Date,
-      read: (window: PageWindow) => AsyncIterable<Transaction> & { close(): Promise<void> },
+      read: (window: PageWindow) => RecordCursor<Transaction>,
       shape: Omit<PageShape<Transaction>, 'pageSize' | 'onFullPage'>,
     ): Promise<StreamedPage<Transaction>> {
       const after = await startOf(query, pageNumber);

@@ -4,6 +4,7 @@ import type { OpsUseCases } from './ops/use-cases';
 import type { PayerUseCases } from './payer/use-cases';
 import type { PlatformUseCases } from './platform/use-cases';
 import type { SandboxUseCases } from './sandbox/use-cases';
+import type { SharedUseCases } from './shared-use-cases';
 
 /**
  * Everything the HTTP API may ask of the application, one part per audience, built once at start-up
@@ -17,4 +18,5 @@ export interface UseCases {
   payer: PayerUseCases;
   sandbox: SandboxUseCases;
   platform: PlatformUseCases;
+  shared: SharedUseCases;
 }

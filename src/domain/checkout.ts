@@ -141,6 +141,9 @@ export const CHECKOUT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
  * A hosted checkout: found by its page token (`_id`), the capability the payer's browser holds. The
  * order itself is the transaction of its orderId; this keeps what the page and the return need.
  */
+/** What starting a checkout answers: the open checkout and its order, or the orderId is another order's. */
+export type StartCheckoutResult = { kind: 'open'; checkout: Checkout; transaction: Transaction } | { kind: 'orderIdUsed' };
+
 export interface Checkout {
   _id: string;
   merchantIdentifier: string;

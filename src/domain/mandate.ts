@@ -110,6 +110,23 @@ export const MandateResponse = {
 } as const;
 export type MandateResponseKey = keyof typeof MandateResponse;
 
+/** What a mandate request (create, notify or execute) answers: its code, and the payer's app links or QR when there are any. */
+export interface MandateAnswer {
+  key: MandateResponseKey;
+  bankPostData: Record<string, string> | null;
+}
+
+/** A notify request: a debit under an Adhoc mandate, once authenticated and validated. */
+export interface NotifyRequest {
+  /** The debit's own orderId. */
+  orderId: string;
+  amountPaise: Paise;
+  productDescription: string;
+  mandateParentOrderId: string;
+  executionDate: string;
+  autoExecute: boolean;
+}
+
 /** The status API's view of a mandate (read by the create orderId): txnStatus and response code. */
 export function mandateStatusView(state: MandateState): { txnStatus: '0' | '1' | '2'; code: string; description: string } {
   switch (state) {

@@ -48,6 +48,9 @@ export interface CheckedLinkEntry<E extends LinkRequest = LinkRequest> {
 }
 
 /** An entry refused on its own, with the reason naming the field. */
+/** One entry's answer: what was sent, echoed, with its link or what is wrong with it. */
+export type PaymentLinkResult = Record<string, unknown> & { link: string | null; qrCode?: string; errorDescription?: string };
+
 export interface RefusedLinkEntry {
   raw: unknown;
   problem: string;

@@ -84,3 +84,28 @@ export interface SignedRefundRequest {
   entry: 'updateTxn' | 'updatetransaction';
   signedText: string;
 }
+
+/** A refund as the merchant APIs (and an auto-refund) ask for it. */
+export type RefundRequest = {
+  merchantIdentifier: string;
+  orderId: string;
+  updateDesired: UpdateDesired;
+  /** Required for a partial refund (22); a full refund (14) refunds what remains. */
+  amountPaise?: Paise;
+  updateReason: string;
+  /** An auto-refund of a delayed success (reported to the non-real-time webhook when it succeeds). */
+  auto?: boolean;
+} & (
+  | { /** The merchant's id of this refund: its idempotency key. */ merchantRefId: string }
+  | {
+      merchantRefId?: undefined;
+      /** Without a merchantRefId, the signed request is the key for REFUND_REPLAY_WINDOW_MS (refundIdOf). */
+      signedRequest: SignedRefundRequest;
+    }
+);
+
+/** What a refund request answers: its code, and the merchantRefId it goes by. */
+export interface RefundResult {
+  response: RefundResponseKey;
+  merchantRefId: string;
+}

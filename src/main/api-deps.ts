@@ -1,16 +1,17 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { ApiDeps } from '../api/deps';
-import { storeRateLimit } from '../api/middleware/rate-limit';
-import { registerSettlementMetrics } from '../api/settlement-metrics';
-import { registerWebhookMetrics } from '../api/webhook-metrics';
+import { perMerchantRateLimit } from '../api/middleware/rate-limit';
 import { CheckoutRepository } from '../store/checkout-repository';
 import { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
 import { DashboardSessionRepository } from '../store/dashboard-session-repository';
 import { DashboardUserRepository } from '../store/dashboard-user-repository';
 import { PaymentLinkRepository } from '../store/payment-link-repository';
+import { sharedLimiter } from '../store/rate-limit-counter';
 import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../store/webhook-repository';
+import { registerSettlementMetrics } from './metrics/settlement-metrics';
+import { registerWebhookMetrics } from './metrics/webhook-metrics';
 import type { Runtime } from './runtime';
 import { buildUseCases } from './use-cases';
 
@@ -31,7 +32,10 @@ export function apiDeps(rt: Runtime): ApiDeps {
     webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
     webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     metrics,
-    rateLimit: storeRateLimit(rt.store.client, rt.config.MONGODB_DB, rt.config.RATE_LIMIT_PER_SECOND),
+    rateLimit: perMerchantRateLimit(
+      (options) => sharedLimiter(rt.store.client, rt.config.MONGODB_DB, options),
+      rt.config.RATE_LIMIT_PER_SECOND,
+    ),
     useCases: buildUseCases(rt),
   };
 }

@@ -1,11 +1,9 @@
 import type { Collection, Db } from 'mongodb';
-import type { OrderRef } from '../domain/order-ref';
 import { isDuplicateKeyError } from './mongo';
 
-export type { OrderRef };
+import { orderKey, type OrderRef } from '../domain/order-ref';
 
-/** The key of an order in every collection keyed by order: `<merchantIdentifier>:<orderId>`. */
-export const orderKey = (o: OrderRef) => `${o.merchantIdentifier}:${o.orderId}`;
+export { orderKey, type OrderRef };
 
 /**
  * Which collection an orderId's order lives in: `order` the transactions (sandbox payments, QR

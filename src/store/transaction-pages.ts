@@ -1,13 +1,10 @@
 import type { Collection, Document, Filter, FindCursor, Sort } from 'mongodb';
+import type { SortKey } from '../domain/page-keysets';
 import type { Transaction } from '../domain/transaction';
 import { TxnStatus, type TxnStatusName } from '../domain/txn-status';
 import { LATEST_DATE, type TransactionDoc } from './transaction-doc';
 
-/** A record's place in a page order: its date (createdAt or successAt), then its txnId. */
-export interface SortKey {
-  at: Date;
-  txnId: string;
-}
+export type { SortKey };
 
 /**
  * `field` in [from, until), and after `after` in the order (field, txnId) when given. The range

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { newTxnId } from '../domain/identifiers';
 import { istStartOfDay, parseIstDateTime } from '../domain/ist-time';
-import { type Mandate, type MandateRequest, type MandateResponseKey } from '../domain/mandate';
+import { type Mandate, type MandateAnswer, type MandateRequest } from '../domain/mandate';
 import { firstDebitOrderIds, firstDebitOrderIdOf, firstDebitTxnId } from '../domain/mandate-first-debit';
 import { mandateIntentUrls } from '../domain/mandate-intent';
 import { renderQrPngOffLoop } from '../qr-render-pool';
@@ -22,10 +22,7 @@ export interface MandateDeps {
   realtimeWebhook?: boolean;
 }
 
-export interface MandateAnswer {
-  key: MandateResponseKey;
-  bankPostData: Record<string, string> | null;
-}
+export type { MandateAnswer };
 
 const DAY_MS = 86_400_000;
 const QR_SIDE = 300;

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { formatIstDateTime } from '../domain/ist-time';
-import { linkQrImageSize, type CheckedLinkEntry, type LinkRequest, type RefusedLinkEntry } from '../domain/payment-link';
+import {
+  linkQrImageSize,
+  type CheckedLinkEntry,
+  type LinkRequest,
+  type PaymentLinkResult,
+  type RefusedLinkEntry,
+} from '../domain/payment-link';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import type { Logger } from '../logger';
 import type { Merchant } from '../domain/merchant';
@@ -17,8 +23,7 @@ export interface CreatePaymentLinksDeps extends StartPaymentDeps {
   logger: Logger;
 }
 
-/** One entry's answer: what was sent, echoed, with its link or what is wrong with it. */
-export type PaymentLinkResult = Record<string, unknown> & { link: string | null; qrCode?: string; errorDescription?: string };
+export type { PaymentLinkResult };
 
 /** Workflow starts in flight at once. */
 const CONCURRENCY = 16;

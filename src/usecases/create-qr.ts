@@ -1,34 +1,17 @@
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
-import type { Paise } from '../domain/money';
 import { qrImageAddress } from '../domain/qr-image-address';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import { upiIntentUrl } from '../domain/upi-intent';
 import type { Transaction } from '../domain/transaction';
-import type { Merchant } from '../domain/merchant';
+import type { CreateQrRequest, CreateQrResult } from '../domain/dynamic-qr';
 import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
-export interface CreateQrRequest {
-  merchant: Merchant;
-  orderId: string;
-  amountPaise: Paise;
-  productDescription: string;
-  buyerEmail: string | null;
-  width: number;
-  height: number;
-  ipAddress: string | null;
-}
+export type { CreateQrRequest, CreateQrResult };
 
 export interface CreateQrDeps extends StartPaymentDeps {
   config: Pick<Config, 'PUBLIC_BASE_URL' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
 }
-
-/**
- * `data` is the response's QR payment record as JSON text: stored with the order in the same insert
- * that creates it, so every repeat (and every loser of a race for a new order id) answers the
- * first request's bytes exactly.
- */
-export type CreateQrResult = { kind: 'created'; data: string } | { kind: 'repeat'; data: string };
 
 /**
  * Creates a dynamic QR order: a Pending UPI transaction whose payment workflow waits for the payer

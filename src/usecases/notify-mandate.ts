@@ -2,8 +2,8 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { ApiError } from '../domain/api-errors';
 import { newTxnId } from '../domain/identifiers';
 import { formatIstDateTime, parseIstDateTime } from '../domain/ist-time';
-import { notifyParentProblem, type MandateResponseKey } from '../domain/mandate';
-import { paiseToWire, type Paise } from '../domain/money';
+import { notifyParentProblem, type MandateResponseKey, type NotifyRequest } from '../domain/mandate';
+import { paiseToWire } from '../domain/money';
 import { notifyTimingProblem } from '../domain/peak-windows';
 import type { Merchant } from '../domain/merchant';
 import { MandateFailure } from '../temporal/mandate-contract';
@@ -12,15 +12,7 @@ import type { NotifyDebitRequest } from '../temporal/mandate-messages';
 import type { MandateAnswer, MandateDeps } from './create-mandate';
 import { acrossHandOver, refusalType } from './mandate-hand-over';
 
-export interface NotifyRequest {
-  /** The debit's own orderId. */
-  orderId: string;
-  amountPaise: Paise;
-  productDescription: string;
-  mandateParentOrderId: string;
-  executionDate: string;
-  autoExecute: boolean;
-}
+export type { NotifyRequest };
 
 /**
  * Schedules a debit under an ACTIVE Adhoc mandate: every rule the API can check is checked here

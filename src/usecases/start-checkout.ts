@@ -5,7 +5,7 @@ import { newTxnId } from '../domain/identifiers';
 import { renderQrPngOffLoop } from '../qr-render-pool';
 import { extraProductDescriptions, type Transaction } from '../domain/transaction';
 import { paymentIntentUrls, upiIntentUrl } from '../domain/upi-intent';
-import type { Checkout } from '../domain/checkout';
+import type { StartCheckoutResult } from '../domain/checkout';
 import type { CheckoutRepository } from '../store/checkout-repository';
 import type { Merchant } from '../domain/merchant';
 import { findCheckoutOfOrder } from './checkout-of-order';
@@ -16,7 +16,7 @@ export interface CheckoutDeps extends StartPaymentDeps {
   config: Pick<Config, 'MASTER_KEY' | 'CHECKOUT_EXPIRY_SECONDS' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
 }
 
-export type StartCheckoutResult = { kind: 'open'; checkout: Checkout; transaction: Transaction } | { kind: 'orderIdUsed' };
+export type { StartCheckoutResult };
 
 /**
  * A hosted checkout's order: a Pending transaction whose payer brings the instrument on the

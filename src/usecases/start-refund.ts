@@ -1,39 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import type { Paise } from '../domain/money';
 import type { Db } from 'mongodb';
 import {
   decideRefund,
   REFUND_REPLAY_WINDOW_MS,
   refundInitiated,
   sameRefundRequest,
-  type RefundResponseKey,
-  type SignedRefundRequest,
-  type UpdateDesired,
+  type RefundRequest,
+  type RefundResult,
 } from '../domain/refund';
 import type { RefundEntry, Transaction } from '../domain/transaction';
 import { RefundRequestRepository } from '../store/refund-request-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { refundWorkflowClient } from '../temporal/refund-client';
 
-export type RefundRequest = {
-  merchantIdentifier: string;
-  orderId: string;
-  updateDesired: UpdateDesired;
-  /** Required for a partial refund (22); a full refund (14) refunds what remains. */
-  amountPaise?: Paise;
-  updateReason: string;
-  /** An auto-refund of a delayed success (reported to the non-real-time webhook when it succeeds). */
-  auto?: boolean;
-} & (
-  | { /** The merchant's id of this refund: its idempotency key. */ merchantRefId: string }
-  | {
-      merchantRefId?: undefined;
-      /** Without a merchantRefId, the signed request is the key for REFUND_REPLAY_WINDOW_MS (refundIdOf). */
-      signedRequest: SignedRefundRequest;
-    }
-);
+export type { RefundRequest, RefundResult };
 
 export interface StartRefundDeps {
   transactions: TransactionRepository;
@@ -58,11 +40,6 @@ export function startRefundDeps(d: {
     taskQueue: d.config.TEMPORAL_TASK_QUEUE,
     now: d.now,
   };
-}
-
-export interface RefundResult {
-  response: RefundResponseKey;
-  merchantRefId: string;
 }
 
 /**

@@ -12,6 +12,7 @@ import { formDataChecksum } from '../../src/api/operation-auth';
 import { readJson, readRawBody } from '../../src/api/middleware/body';
 import { errorEnvelope } from '../../src/api/middleware/errors';
 import { createLogger } from '../../src/logger';
+import { buildSharedUseCases } from '../../src/main/use-cases/shared';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { sharedGateway, type TestGateway } from '../support/gateway';
 import { request, type HttpResult } from '../support/http';
@@ -45,7 +46,8 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
   before(async () => {
     gw = await sharedGateway();
     [alice, bob] = await Promise.all([gw.newMerchant('Alice Traders'), gw.newMerchant('Bob Traders')]);
-    const merchants = gw.rt.merchants;
+    // What the schemes find merchants with: the shared use cases, bound to the real repository.
+    const merchants = buildSharedUseCases(gw.rt);
 
     const router = new Router();
     router.post('/qr', async (ctx) => {
@@ -59,7 +61,7 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
       const form = new URLSearchParams(raw.toString('utf8'));
       const data = form.get('data') ?? '';
       // The mandate API's own scheme, as its operation runs it.
-      const deps = { merchants, now: () => new Date() } as unknown as ApiDeps;
+      const deps = { useCases: { shared: merchants }, now: () => new Date() } as unknown as ApiDeps;
       const merchant = await formDataChecksum.authenticate(ctx, deps, {
         raw,
         parsed: { data, checksum: form.get('checksum') ?? '' },

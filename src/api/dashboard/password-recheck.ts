@@ -15,7 +15,7 @@ export interface PasswordRefusal {
  * bank account, an owner's invitation, a role): a borrowed laptop or a stolen cookie is not enough.
  * Wrong passwords count against the sign-in limits. null: the password is right.
  */
-export function passwordRecheck(deps: Pick<ApiDeps, 'store' | 'config'>) {
+export function passwordRecheck(deps: Pick<ApiDeps, 'rateLimit' | 'config'>) {
   const attempts = passwordAttemptLimits(deps);
   return async (ctx: Context, password: string | undefined, what: string): Promise<PasswordRefusal | null> => {
     const { user } = dashboardState(ctx);

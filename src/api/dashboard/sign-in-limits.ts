@@ -1,6 +1,6 @@
 import { addressLimitKey } from '../../domain/network-address';
 import type { ApiDeps } from '../deps';
-import { sharedLimiter, type SharedLimiter } from '../middleware/rate-limit';
+import type { SharedLimiter } from '../middleware/rate-limit';
 
 const THROTTLE_WINDOW_SECONDS = 15 * 60;
 
@@ -11,11 +11,9 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  * checked (concurrent guesses cannot pass the limit while their scrypt runs) and given back when
  * the password was right. `take` answers how long (ms) it is refused, 0 when it may go on.
  */
-export function passwordAttemptLimits(deps: Pick<ApiDeps, 'store' | 'config'>) {
+export function passwordAttemptLimits(deps: Pick<ApiDeps, 'rateLimit' | 'config'>) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
-    points === 0
-      ? null
-      : sharedLimiter(deps.store.client, deps.config.MONGODB_DB, { points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
+    points === 0 ? null : deps.rateLimit.limiter({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
   const byAccount = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
   const byAddress = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
   return {

@@ -12,7 +12,9 @@ import { BULK_DEFAULT_PAGE_SIZE, bulkRequestSchema, NO_BULK_TRANSACTION } from '
 import { bulkReference } from './ledger-openapi';
 
 /** Where each walk of the bulk API's pages stopped, kept by the app that served it. */
-const bulkWalks = perApp((deps) => pageWalks(deps.transactions, deps.metrics, 'bulk', 'successAt'));
+const bulkWalks = perApp((deps) =>
+  pageWalks((q) => deps.useCases.merchant.transactionsWrittenSince(q), deps.metrics, 'bulk', 'successAt'),
+);
 
 /**
  * `X-API-Key`; the `checksum` header is optional, and when sent it must sign the exact body, checked
@@ -24,7 +26,9 @@ const apiKeyAndOptionalChecksum: AuthScheme<Merchant> = {
     const presented = ctx.get('checksum');
     if (
       presented &&
-      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, raw, presented)))
+      !(await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
+        checksumMatches(keys, raw, presented),
+      ))
     )
       throw new ApiError('checksumMismatch');
     return null;
@@ -57,11 +61,17 @@ export const bulkOperation = defineOperation({
       pageSize,
     };
     // The contract says nothing of a next page: the record read past the page only tells where the next one starts.
-    return bulkWalks(deps).page(query, pageNumber, deps.now(), (window) => deps.transactions.bulkPage({ ...query, ...window }), {
-      empty: () => JSON.stringify({ success: true, data: NO_BULK_TRANSACTION }),
-      open: '{"success":true,"data":[',
-      close: () => ']}',
-      serialize: (t) => JSON.stringify(toBulkRecord(t, merchant.secretKey)),
-    });
+    return bulkWalks(deps).page(
+      query,
+      pageNumber,
+      deps.now(),
+      (window) => deps.useCases.merchant.bulkPage({ ...query, ...window }),
+      {
+        empty: () => JSON.stringify({ success: true, data: NO_BULK_TRANSACTION }),
+        open: '{"success":true,"data":[',
+        close: () => ']}',
+        serialize: (t) => JSON.stringify(toBulkRecord(t, merchant.secretKey)),
+      },
+    );
   },
 });

@@ -3,7 +3,6 @@ import { CheckTxnCodes, toCheckTxnRecord, unknownOrderEntry, type CheckTxnCode }
 import { checksumMatches } from '../../domain/checksum';
 import { parseLooseObject } from '../../domain/loose-json';
 import type { Merchant } from '../../domain/merchant';
-import { findOrder } from '../../usecases/read-order';
 import { checkTxnFailure } from '../envelope';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { defineOperation, Refusal, type AuthScheme, type SignedDataForm } from '../operation';
@@ -36,11 +35,11 @@ const signedLooseData: AuthScheme<Merchant> = {
     const form = parsed as SignedDataForm;
     const named = looseData(form)?.merchantIdentifier;
     if (typeof named !== 'string' || named === '') return new CheckTxnRefusal('merchantIdentifierMissing');
-    const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
+    const merchant = named.length <= 64 ? await deps.useCases.shared.findMerchant(named) : null;
     if (!merchant) return new CheckTxnRefusal('merchantIdentifierInvalid');
     const { data, checksum } = form;
     if (!checksum) return new CheckTxnRefusal('checksumBlank', merchant.merchantIdentifier);
-    const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+    const signed = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
       checksumMatches(keys, data, checksum),
     );
     return signed ? merchant : new CheckTxnRefusal('checksumMismatch', merchant.merchantIdentifier);
@@ -86,7 +85,7 @@ export const checkTxnOperation = defineOperation({
   async handle({ caller: merchant, body }, deps) {
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderDetail.orderId };
-    const found = await findOrder(deps, order);
+    const found = await deps.useCases.merchant.findOrder(order);
     if (!found) {
       const c = CheckTxnCodes.orderNotFound;
       return checkTxnFailure(c.code, c.description, merchant.merchantIdentifier, [unknownOrderEntry(order.orderId)]);

@@ -9,8 +9,6 @@ import {
 import type { CheckoutEntry } from '../../domain/checkout-return';
 import type { Merchant } from '../../domain/merchant';
 import { refusedPlainHttp } from '../../domain/network-address';
-import { checkoutBankPostData, checkoutIntent, startCheckout, type CheckoutDeps } from '../../usecases/start-checkout';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import { checkoutRefusalOf, checkoutRequestFromData, checkoutRequestFromFields } from '../checkout-request';
 import type { ApiDeps } from '../deps';
 import { checkoutFailure, refusalStatus } from '../envelope';
@@ -64,7 +62,7 @@ const checkoutLimit: OperationLimit = {
   counted: 'validated',
   build: (deps) => async (ctx, merchantIdentifier, body) => {
     const orderId = isData(body as CheckoutBody) ? (body as CheckoutData).orderDetail.orderId : (body as CheckoutFields).orderId;
-    const repeat = await deps.transactions.findByOrder({ merchantIdentifier, orderId });
+    const repeat = await deps.useCases.merchant.findTransaction({ merchantIdentifier, orderId });
     if (repeat) await deps.rateLimit.consumeForClient(ctx, 'checkout');
     else await deps.rateLimit.consume(ctx, 'checkout', merchantIdentifier);
     return null;
@@ -89,12 +87,6 @@ export function checkoutParts<B extends CheckoutBody>(schema: FlatFormBody<B>['s
   };
 }
 
-export const checkoutDeps = (deps: ApiDeps): CheckoutDeps => ({
-  ...startPaymentDeps(deps),
-  checkouts: deps.checkouts,
-  config: deps.config,
-});
-
 interface Begin {
   caller: Merchant;
   body: CheckoutBody;
@@ -118,10 +110,9 @@ async function begin(deps: ApiDeps, entry: CheckoutEntry, { caller: merchant, bo
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
   const plain = refusedPlainHttp(returnUrl, deps.config.GATEWAY_ENV);
   if (plain) throw new CheckoutRefusal('fieldInvalid', `returnUrl: ${plain}`);
-  const started = await startCheckout(checkoutDeps(deps), merchant, entry, { ...request, returnUrl }, ip);
+  const started = await deps.useCases.merchant.startCheckout(merchant, entry, { ...request, returnUrl }, ip);
   if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('orderIdUsed');
   if (isData(body) && answersInJson(request.paymentMode) && !wantsPage(accept)) {
-    const intent = checkoutIntent(deps.config, merchant, started.transaction);
     return {
       responseCode: CHECKOUT_PROCESSING.code,
       responseDescription: CHECKOUT_PROCESSING.description,
@@ -129,7 +120,11 @@ async function begin(deps: ApiDeps, entry: CheckoutEntry, { caller: merchant, bo
       orderDetail: body.orderDetail,
       paymentInstrument: body.paymentInstrument ?? null,
       paymentMode: body.paymentInstrument?.paymentMode ?? null,
-      bankPostData: await checkoutBankPostData(intent, started.transaction, request.paymentMode === 'UPIQR'),
+      bankPostData: await deps.useCases.merchant.checkoutBankPostData(
+        merchant,
+        started.transaction,
+        request.paymentMode === 'UPIQR',
+      ),
     };
   }
   return new Redirect(`/checkout/${started.checkout._id}`);

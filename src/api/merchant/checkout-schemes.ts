@@ -45,7 +45,7 @@ async function signedData(deps: ApiDeps, fields: Record<string, string>): Promis
   const named = unread.merchantIdentifier;
   const merchant = await signer(deps, typeof named === 'string' ? named : undefined);
   requireChecksum(fields.checksum);
-  const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+  const verified = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
     checksumMatches(keys, fields.data, fields.checksum),
   );
   if (!verified) throw new CheckoutRefusal('checksumMismatch');
@@ -66,7 +66,7 @@ export const expressChecksum = checkoutScheme('expressChecksum', async (_ctx, de
   if (fields.data !== undefined && fields.orderId === undefined) return signedData(deps, fields);
   const merchant = await signer(deps, fields.merchantIdentifier);
   requireChecksum(fields.checksum);
-  const signed = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+  const signed = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
     signedExpressFields(keys, pairs, fields.checksum),
   );
   if (!signed) throw new CheckoutRefusal('checksumMismatch');
@@ -86,7 +86,7 @@ export const legacyChecksum = checkoutScheme('legacyChecksum', async (ctx, deps,
   requireChecksum(fields.checksum);
   const endpoint = v === '2' ? 'transactV2' : 'transact';
   const match = matchKitForm(endpoint, pairs);
-  const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+  const verified = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
     signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, fields.checksum),
   );
   if (!verified) throw new CheckoutRefusal('checksumMismatch');
@@ -115,7 +115,7 @@ const AMBIGUOUS_RULE = "these values read as another valid order under another k
 /** The merchant the request names, before its checksum is checked (101 when there is none). */
 async function signer(deps: ApiDeps, merchantIdentifier: string | undefined): Promise<Merchant> {
   if (!merchantIdentifier) throw new CheckoutRefusal('fieldMissing', 'merchantIdentifier');
-  const merchant = merchantIdentifier.length <= 64 ? await deps.merchants.findById(merchantIdentifier) : null;
+  const merchant = merchantIdentifier.length <= 64 ? await deps.useCases.shared.findMerchant(merchantIdentifier) : null;
   if (!merchant) throw new CheckoutRefusal('merchantNotFound');
   return merchant;
 }

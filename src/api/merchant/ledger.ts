@@ -12,7 +12,9 @@ import { ledgerReference } from './ledger-openapi';
 const noRecord = BusinessResults.ledgerNoRecord;
 
 /** Where each walk of the ledger's pages stopped, kept by the app that served it. */
-const ledgerWalks = perApp((deps) => pageWalks(deps.transactions, deps.metrics, 'ledger', 'createdAt'));
+const ledgerWalks = perApp((deps) =>
+  pageWalks((q) => deps.useCases.merchant.transactionsWrittenSince(q), deps.metrics, 'ledger', 'createdAt'),
+);
 
 /** Zaakpay's ledger code of the field that failed; a page size over the limit has its own (1030). */
 function ledgerInvalid(issues: readonly Issue[], parsed: unknown): ApiError {
@@ -54,7 +56,7 @@ export const ledgerOperation = defineOperation({
       query,
       pageNumber,
       deps.now(),
-      (window) => deps.transactions.ledgerPage({ ...query, ...window }),
+      (window) => deps.useCases.merchant.ledgerPage({ ...query, ...window }),
       {
         empty: () => JSON.stringify({ success: false, message: { code: String(noRecord.code), text: noRecord.text } }),
         open: '{"success":true,"data":{"transactions":[',

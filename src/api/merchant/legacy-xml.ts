@@ -6,8 +6,6 @@ import { ambiguousField, matchKitForm } from '../../domain/legacy-form-reading';
 import { legacyXml, type LegacyXmlAnswer } from '../../domain/legacy-xml';
 import type { Merchant } from '../../domain/merchant';
 import { RefundResponse, refundRequestProblem, type UpdateDesired } from '../../domain/refund';
-import { findOrder } from '../../usecases/read-order';
-import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { refusalStatus } from '../envelope';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { describeIssues, type Issue } from '../middleware/body';
@@ -58,11 +56,11 @@ function legacyFormChecksum(endpoint: XmlEndpoint, blank: Code, mismatch: Code):
       const posted = Object.fromEntries(pairs);
       const named = posted.merchantIdentifier;
       if (!named) return refused(400, CheckTxnCodes.merchantIdentifierMissing);
-      const merchant = named.length <= 64 ? await deps.merchants.findById(named) : null;
+      const merchant = named.length <= 64 ? await deps.useCases.shared.findMerchant(named) : null;
       if (!merchant) return unauthenticated(CheckTxnCodes.merchantIdentifierInvalid);
       if (!posted.checksum) return unauthenticated(blank);
       const match = matchKitForm(endpoint, pairs);
-      const verified = await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) =>
+      const verified = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
         signedLegacyFields(keys, 'kit' in match ? match.signed : pairs, posted.checksum),
       );
       if (!verified) return unauthenticated(mismatch);
@@ -140,7 +138,10 @@ export const checkTransactionOperation = defineOperation({
   auth: legacyFormChecksum(endpointOf.check, CheckTxnCodes.checksumBlank, CheckTxnCodes.checksumMismatch),
   reference: checkTransactionReference,
   async handle({ caller: merchant, body: form }, deps) {
-    const found = await findOrder(deps, { merchantIdentifier: merchant.merchantIdentifier, orderId: form.orderId });
+    const found = await deps.useCases.merchant.findOrder({
+      merchantIdentifier: merchant.merchantIdentifier,
+      orderId: form.orderId,
+    });
     if (!found) return xml(200, coded(form.orderId, CheckTxnCodes.orderNotFound), merchant);
     const order = toCheckTxnRecord(found.record, found.transaction);
     const txn = {
@@ -167,7 +168,7 @@ export const updateTransactionOperation = defineOperation({
     const updateDesired = form.updateDesired as UpdateDesired;
     if (updateDesired === '22' && form.amount === undefined)
       throw new ApiError('validationFailed', 'amount is required for a partial refund (22)');
-    const result = await startRefund(startRefundDeps(deps), {
+    const result = await deps.useCases.merchant.startRefund({
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: form.orderId,
       updateDesired,

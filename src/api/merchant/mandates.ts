@@ -1,8 +1,6 @@
 import { ApiError } from '../../domain/api-errors';
 import { decryptPayerVpa } from '../../domain/payer-vpa';
-import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
-import { createMandate, type MandateAnswer } from '../../usecases/create-mandate';
-import { notifyMandate } from '../../usecases/notify-mandate';
+import type { MandateAnswer } from '../../domain/mandate';
 import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
 import { mandateResponse } from '../mandate-response';
@@ -26,7 +24,7 @@ export const mandateOperation = defineOperation({
   limit: 'mandates',
   reference: transactUReference,
   async handle({ caller: merchant, body: data }, deps) {
-    const privateKeyPem = await deps.merchants.privateKeyPem(merchant.merchantIdentifier, data.encryptionKeyId);
+    const privateKeyPem = await deps.useCases.merchant.privateKeyPem(merchant.merchantIdentifier, data.encryptionKeyId);
     if (!privateKeyPem) throw new ApiError('unknownEncryptionKey');
     let payerVpa: string;
     try {
@@ -44,7 +42,7 @@ function answer(deps: ApiDeps, data: MandateData, payerVpa: string, merchant: Me
   const order = data.orderDetail;
   switch (u.action) {
     case 'create':
-      return createMandate(deps, merchant, {
+      return deps.useCases.merchant.createMandate(merchant, {
         orderId: order.orderId,
         amountPaise: Number(order.amount),
         productDescription: order.productDescription,
@@ -53,7 +51,7 @@ function answer(deps: ApiDeps, data: MandateData, payerVpa: string, merchant: Me
         config: u.mandateConfig!,
       });
     case 'notify':
-      return notifyMandate(deps, merchant, {
+      return deps.useCases.merchant.notifyMandate(merchant, {
         orderId: order.orderId,
         amountPaise: Number(order.amount),
         productDescription: order.productDescription,
@@ -62,6 +60,9 @@ function answer(deps: ApiDeps, data: MandateData, payerVpa: string, merchant: Me
         autoExecute: u.autoExecute ?? true,
       });
     case 'execute':
-      return confirmMandateDebit(deps, merchant, { orderId: order.orderId, mandateParentOrderId: u.mandateParentOrderId! });
+      return deps.useCases.merchant.confirmMandateDebit(merchant, {
+        orderId: order.orderId,
+        mandateParentOrderId: u.mandateParentOrderId!,
+      });
   }
 }

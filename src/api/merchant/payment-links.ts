@@ -1,7 +1,5 @@
 import { ApiError } from '../../domain/api-errors';
 import { batchQrPixels } from '../../domain/payment-link';
-import { createPaymentLinks } from '../../usecases/create-payment-links';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import { defineOperation } from '../operation';
 import { apiKey } from '../operation-auth';
 import { checkPaymentLinkEntry, paymentLinkBatchSchema } from '../schemas/payment-links';
@@ -27,13 +25,7 @@ export const paymentLinkOperation = defineOperation({
         `the batch asks for ${pixels} pixels of QR images, at most ${deps.config.QR_PIXEL_BUDGET}`,
       );
     }
-    const data = await createPaymentLinks(
-      { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
-      merchant,
-      body.batchId,
-      entries,
-      ip,
-    );
+    const data = await deps.useCases.merchant.createPaymentLinks(merchant, body.batchId, entries, ip);
     const failed = data.filter((d) => d.link === null).length;
     return {
       success: failed === 0,

@@ -44,11 +44,11 @@ function signedImageAddress(): AuthScheme<Merchant> {
     async authenticate(ctx, deps) {
       const raw = rawQuery(ctx.querystring);
       const q = imageAddress(raw);
-      const merchant = await requireMerchant(deps.merchants, q.mid);
+      const merchant = await requireMerchant(deps.useCases.shared, q.mid);
       const now = deps.now();
       const unlabelled = now.getTime() < (deps.config.QR_IMAGE_UNLABELLED_UNTIL?.getTime() ?? -Infinity);
       const address = { mid: q.mid, width: q.width, height: q.height, rawData: raw.data, checksum: q.checksum };
-      const signed = await verifiedWithKeysInForce(deps.merchants, merchant, now, (keys) =>
+      const signed = await verifiedWithKeysInForce(deps.useCases.shared, merchant, now, (keys) =>
         qrImageSignatureMatches(keys, address, unlabelled),
       );
       if (!signed) throw new ApiError('checksumMismatch');

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { BusinessResults } from '../../domain/api-errors';
-import { createQr } from '../../usecases/create-qr';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import { defineOperation, JsonText } from '../operation';
 import { signedQrFields } from '../operation-auth';
 import { createQrSchema } from '../schemas/qr';
@@ -21,19 +19,16 @@ export const qrOperation = defineOperation({
   limit: 'qr',
   reference: qrReference,
   async handle({ caller: merchant, body, ip }, deps) {
-    const result = await createQr(
-      { ...startPaymentDeps(deps), config: deps.config },
-      {
-        merchant,
-        orderId: body.orderId,
-        amountPaise: body.amount,
-        productDescription: body.productDescription,
-        buyerEmail: body.buyerEmail ?? null,
-        width: body.width,
-        height: body.height,
-        ipAddress: ip,
-      },
-    );
+    const result = await deps.useCases.merchant.createQr({
+      merchant,
+      orderId: body.orderId,
+      amountPaise: body.amount,
+      productDescription: body.productDescription,
+      buyerEmail: body.buyerEmail ?? null,
+      width: body.width,
+      height: body.height,
+      ipAddress: ip,
+    });
     const message = result.kind === 'created' ? BusinessResults.qrCreated : BusinessResults.qrOrderRepeated;
     // Written around the stored data text, so a repeat answers the first request's bytes exactly.
     return new JsonText(

@@ -1,7 +1,6 @@
 import { ApiError } from '../../domain/api-errors';
 import type { Merchant } from '../../domain/merchant';
 import { RefundResponse, refundRequestProblem, type RefundResponseKey, type UpdateDesired } from '../../domain/refund';
-import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { checkSignedForm } from '../middleware/authenticate';
 import { jsonObjectOrNull } from '../middleware/form-body';
 import { defineOperation, Refusal, type AuthScheme, type SignedDataForm } from '../operation';
@@ -48,7 +47,7 @@ const signedData: AuthScheme<Merchant> = {
   bodySignature: 'formChecksum',
   from: 'body',
   async authenticate(_ctx, deps, { parsed }) {
-    const check = await checkSignedForm(deps.merchants, parsed as SignedDataForm, deps.now());
+    const check = await checkSignedForm(deps.useCases.shared, parsed as SignedDataForm, deps.now());
     if (check.kind === 'signed') return check.merchant;
     return unauthenticated(check.kind === 'noChecksum' ? 'checksumBlank' : 'checksumMismatch');
   },
@@ -74,7 +73,7 @@ export const refundOperation = defineOperation({
     if (updateDesired === '22' && body.orderDetail.amount === undefined) {
       throw new ApiError('validationFailed', 'orderDetail.amount is required for a partial refund (22)');
     }
-    const result = await startRefund(startRefundDeps(deps), {
+    const result = await deps.useCases.merchant.startRefund({
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: body.orderDetail.orderId,
       updateDesired,

@@ -1,6 +1,5 @@
 import type { Settlement } from '../../domain/settlement';
 import { settlementFigures } from '../../domain/settlement-webhook';
-import { settlementReads } from '../../usecases/read-settlements';
 import { defineOperation } from '../operation';
 import { apiKey } from '../operation-auth';
 import {
@@ -24,7 +23,7 @@ export const settlementListOperation = defineOperation({
   limit: 'settlements',
   reference: settlementListReference,
   async handle({ caller: merchant, body }, deps) {
-    const latest = await settlementReads(deps.store.db).latest(
+    const latest = await deps.useCases.merchant.latestSettlements(
       merchant.merchantIdentifier,
       body.count ?? SETTLEMENT_LIST_DEFAULT_COUNT,
     );

@@ -8,9 +8,7 @@ import {
   toReportLine,
   type SettlementReportCode,
 } from '../../domain/settlement-report';
-import { settlementReads } from '../../usecases/read-settlements';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
-import { sharedLimiter } from '../middleware/rate-limit';
 import { defineOperation, Refusal, type AuthScheme, type OperationLimit } from '../operation';
 import { settlementReportReference } from './settlements-openapi';
 
@@ -33,14 +31,16 @@ const reportChecksum: AuthScheme<Merchant> = {
     const { merchantIdentifier, utr_date: utrDate, checksum } = fields;
     const merchant =
       typeof merchantIdentifier === 'string' && /^[A-Za-z0-9]{1,64}$/.test(merchantIdentifier)
-        ? await deps.merchants.findById(merchantIdentifier)
+        ? await deps.useCases.shared.findMerchant(merchantIdentifier)
         : null;
     if (!merchant) return coded('merchantUnknown');
     if (typeof utrDate !== 'string') return coded('dateInvalid');
     const signed = settlementReportChecksumString(merchant.merchantIdentifier, utrDate);
     if (
       typeof checksum !== 'string' ||
-      !(await verifiedWithKeysInForce(deps.merchants, merchant, deps.now(), (keys) => checksumMatches(keys, signed, checksum)))
+      !(await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
+        checksumMatches(keys, signed, checksum),
+      ))
     )
       return coded('checksumMismatch');
     return merchant;
@@ -58,7 +58,7 @@ const callsPerHour: OperationLimit = {
   build(deps) {
     const perHour = deps.config.SETTLEMENT_REPORT_CALLS_PER_HOUR;
     if (perHour === 0) return async () => null;
-    const limiter = sharedLimiter(deps.store.client, deps.config.MONGODB_DB, {
+    const limiter = deps.rateLimit.limiter({
       points: perHour,
       durationSeconds: 3600,
       keyPrefix: 'settlement-report',
@@ -88,9 +88,9 @@ export const settlementReportOperation = defineOperation({
   limit: callsPerHour,
   reference: settlementReportReference,
   async handle({ caller: merchant, body }, deps) {
-    const reads = settlementReads(deps.store.db);
-    const lines = await reads.linesOfDate(merchant.merchantIdentifier, body.utr_date);
-    const utrs = await reads.utrsOf(merchant.merchantIdentifier, [...new Set(lines.map((l) => l.settlementId))]);
+    const settlements = deps.useCases.merchant;
+    const lines = await settlements.settlementLinesOfDate(merchant.merchantIdentifier, body.utr_date);
+    const utrs = await settlements.settlementUtrs(merchant.merchantIdentifier, [...new Set(lines.map((l) => l.settlementId))]);
     const ok = SettlementReportCodes.ok;
     return {
       report: lines.map((l) => toReportLine(l, utrs.get(l.settlementId) ?? null)),

@@ -1,7 +1,6 @@
 import { checksumMatches } from '../../domain/checksum';
 import type { Merchant } from '../../domain/merchant';
 import { namedMerchant, SplitCodes, splitRequestSchema, splitShares, type SplitCode } from '../../domain/split';
-import { splitOrder, subMerchantNaming } from '../../usecases/split-order';
 import { splitFailure } from '../envelope';
 import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { defineOperation, Refusal, type AuthScheme } from '../operation';
@@ -34,10 +33,12 @@ const zaakChecksumOfMaster: AuthScheme<Merchant> = {
   async authenticate(ctx, deps, { raw, parsed }) {
     const masterEntry = fieldsOf(parsed).masterMerchantIdentifier;
     const masterName = typeof masterEntry === 'object' && masterEntry !== null ? namedMerchant(masterEntry) : null;
-    const master = masterName ? await deps.merchants.findById(masterName) : null;
+    const master = masterName ? await deps.useCases.shared.findMerchant(masterName) : null;
     if (!master) return coded('merchantUnknown');
     const presented = ctx.get('zaakchecksum');
-    if (!(await verifiedWithKeysInForce(deps.merchants, master, deps.now(), (keys) => checksumMatches(keys, raw, presented))))
+    if (
+      !(await verifiedWithKeysInForce(deps.useCases.shared, master, deps.now(), (keys) => checksumMatches(keys, raw, presented)))
+    )
       return coded('checksumMismatch');
     return master;
   },
@@ -63,15 +64,11 @@ export const splitOperation = defineOperation({
   reference: splitReference,
   refusalBody: (refusal, parsed) => splitFailure(refusal.code, refusal.text, orderIdOf(parsed)),
   async handle({ caller: master, body, parsed }, deps) {
-    const naming = await subMerchantNaming(deps.store.db, master.merchantIdentifier, body);
+    const naming = await deps.useCases.merchant.subMerchantNaming(master.merchantIdentifier, body);
     if ('refused' in naming) return coded(naming.refused, naming.detail);
     const shares = splitShares(master.merchantIdentifier, body, naming.nameOf);
     if ('refused' in shares) return coded(shares.refused, shares.detail);
-    const result = await splitOrder(
-      { db: deps.store.db, transactions: deps.transactions, now: deps.now },
-      master.merchantIdentifier,
-      shares,
-    );
+    const result = await deps.useCases.merchant.splitOrder(master.merchantIdentifier, shares);
     if (result !== 'recorded') return coded(result);
     const orderId = orderIdOf(parsed);
     deps.logger.info({ merchantIdentifier: master.merchantIdentifier, orderId, shares: shares.shares.length }, 'order split');

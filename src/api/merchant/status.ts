@@ -1,5 +1,4 @@
 import { BusinessResults } from '../../domain/api-errors';
-import { readOrder } from '../../usecases/read-order';
 import { headerChecksum } from '../operation-auth';
 import { defineOperation } from '../operation';
 import { DEFAULT_STATUS_VERSION, statusCallerSchema, statusRequestSchema, type StatusResponse } from '../schemas/status';
@@ -17,7 +16,7 @@ export const statusOperation = defineOperation({
   async handle({ caller: merchant, body }, deps): Promise<StatusResponse> {
     // Looked up under the authenticated merchant: another merchant's order is simply not found.
     const order = { merchantIdentifier: merchant.merchantIdentifier, orderId: body.orderId };
-    const record = await readOrder(deps, order);
+    const record = await deps.useCases.merchant.readOrder(order);
     const result = record ? BusinessResults.statusFound : BusinessResults.orderNotFound;
     return {
       status: record !== null,

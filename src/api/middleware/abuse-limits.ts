@@ -1,13 +1,12 @@
 import type { Context, Next } from 'koa';
-import type { MongoClient } from 'mongodb';
 import { ApiError, ApiErrors } from '../../domain/api-errors';
 import { addressLimitKey } from '../../domain/network-address';
-import { sharedLimiter, tooMany, type SharedLimiter } from './rate-limit';
+import { tooMany, type RateLimit, type SharedLimiter } from './rate-limit';
 
 const MINUTE = 60;
 
-function limiter(client: MongoClient, dbName: string, points: number, keyPrefix: string): SharedLimiter | null {
-  return points === 0 ? null : sharedLimiter(client, dbName, { points, durationSeconds: MINUTE, keyPrefix });
+function limiter(rateLimit: Pick<RateLimit, 'limiter'>, points: number, keyPrefix: string): SharedLimiter | null {
+  return points === 0 ? null : rateLimit.limiter({ points, durationSeconds: MINUTE, keyPrefix });
 }
 
 /**
@@ -17,9 +16,9 @@ function limiter(client: MongoClient, dbName: string, points: number, keyPrefix:
  * further failures into 429, while the merchant's correctly signed calls go on (anyone can claim
  * an identifier, so a claim never locks the merchant out).
  */
-export function authFailureLimit(client: MongoClient, dbName: string, limits: { perAddress: number; perMerchant: number }) {
-  const byAddress = limiter(client, dbName, limits.perAddress, 'auth-fail-ip');
-  const byMerchant = limiter(client, dbName, limits.perMerchant, 'auth-fail-merchant');
+export function authFailureLimit(rateLimit: Pick<RateLimit, 'limiter'>, limits: { perAddress: number; perMerchant: number }) {
+  const byAddress = limiter(rateLimit, limits.perAddress, 'auth-fail-ip');
+  const byMerchant = limiter(rateLimit, limits.perMerchant, 'auth-fail-merchant');
   return async (ctx: Context, next: Next) => {
     const address = addressLimitKey(ctx.ip || 'unknown');
     const refused = byAddress ? await byAddress.refusedFor(address) : 0;
@@ -48,28 +47,18 @@ export function authenticationFailed(ctx: Context): void {
   ctx.state.authenticationFailed = true;
 }
 
-/**
- * The hosted pages (/pl/:token, /checkout/:token and their forms), per token and per client
- * address: counts one request, and answers 0 while within both limits, else how long (ms) it is refused.
- */
-export function hostedPageRequests(client: MongoClient, dbName: string, limits: { perToken: number; perAddress: number }) {
-  const byToken = limiter(client, dbName, limits.perToken, 'page-token');
-  const byAddress = limiter(client, dbName, limits.perAddress, 'page-ip');
-  return async (token: string, addressKey: string): Promise<number> => {
+/** The hosted pages (/pl/:token and its form): per token and per client address, 429 past either. */
+export function hostedPageLimit(rateLimit: Pick<RateLimit, 'limiter'>, limits: { perToken: number; perAddress: number }) {
+  const byToken = limiter(rateLimit, limits.perToken, 'page-token');
+  const byAddress = limiter(rateLimit, limits.perAddress, 'page-ip');
+  return async (ctx: Context, next: Next) => {
+    const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
-      byAddress ? byAddress.count(addressKey) : 0,
+      byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,
     ]);
-    return Math.max(tokenRefused, addressRefused);
+    const refused = Math.max(tokenRefused, addressRefused);
+    if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
+    await next();
   };
-}
-
-/** A hosted page's limit (hostedPageRequests, counted by `count`): 429 past either, before any work. */
-export async function refuseOverPageLimit(
-  ctx: Context,
-  count: (token: string, addressKey: string) => Promise<number>,
-): Promise<void> {
-  const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
-  const refused = await count(token, addressLimitKey(ctx.ip || 'unknown'));
-  if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
 }

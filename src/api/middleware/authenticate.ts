@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/api-errors';
 import { checksumMatches, qrChecksumPayload, secretKeysAt } from '../../domain/checksum';
 import { hashApiKey } from '../../domain/secrets';
 import type { Merchant } from '../../domain/merchant';
-import type { MerchantRepository } from '../../store/merchant-repository';
+import type { UseCases } from '../use-cases';
 import { jsonObjectOrNull } from './form-body';
 
 /**
@@ -11,28 +11,31 @@ import { jsonObjectOrNull } from './form-body';
  * catalogue's 401; every comparison is constant-time.
  */
 
-export async function requireMerchant(merchants: MerchantRepository, merchantIdentifier: string): Promise<Merchant> {
-  const merchant = await merchants.findById(merchantIdentifier);
+/** What finding a merchant and the keys in force takes (the shared use cases). */
+type MerchantFinder = Pick<UseCases['shared'], 'findMerchant' | 'findMerchantAfresh' | 'findMerchantByApiKeyHash'>;
+
+export async function requireMerchant(merchants: MerchantFinder, merchantIdentifier: string): Promise<Merchant> {
+  const merchant = await merchants.findMerchant(merchantIdentifier);
   if (!merchant) throw new ApiError('unknownMerchant');
   return merchant;
 }
 
 /**
  * Verifies a checksum with the merchant's keys in force (`verify` answers what it verified, or
- * null/false). The merchant was read at this request's version (MerchantRepository.findById), so a
+ * null/false). The merchant was read at this request's version (SharedUseCases.findMerchant), so a
  * key revoked on any replica is refused already; one that matches none is tried once more with the
  * merchant read afresh, for a key rotated between that read and this check. A wrong checksum costs
  * one more read; the failed-authentication limits bound how often.
  */
 export async function verifiedWithKeysInForce<T>(
-  merchants: MerchantRepository,
+  merchants: MerchantFinder,
   merchant: Merchant,
   at: Date,
   verify: (keys: string[]) => T | null | false,
 ): Promise<T | null> {
   const cached = verify(secretKeysAt(merchant, at));
   if (cached) return cached;
-  const fresh = await merchants.findFresh(merchant.merchantIdentifier);
+  const fresh = await merchants.findMerchantAfresh(merchant.merchantIdentifier);
   if (!fresh || fresh.secretKey === merchant.secretKey) return null;
   return verify(secretKeysAt(fresh, at)) || null;
 }
@@ -40,7 +43,7 @@ export async function verifiedWithKeysInForce<T>(
 /** Status API: header `checksum` = HMAC-SHA256(secretKey, raw request body). */
 export async function authenticateHeaderChecksum(
   ctx: Context,
-  merchants: MerchantRepository,
+  merchants: MerchantFinder,
   merchantIdentifier: string,
   rawBody: Buffer,
   at: Date,
@@ -56,7 +59,7 @@ export async function authenticateHeaderChecksum(
 
 /** Dynamic QR: body field `checksum` over merchantIdentifier + orderId + amount + productDescription. */
 export async function authenticateQrChecksum(
-  merchants: MerchantRepository,
+  merchants: MerchantFinder,
   fields: { merchantIdentifier: string; orderId: string; amount: number | string; productDescription: string; checksum?: string },
   at: Date,
 ): Promise<Merchant> {
@@ -87,7 +90,7 @@ export type SignedFormCheck =
  * before the checksum has matched. `data` that names no merchant cannot be signed by one.
  */
 export async function checkSignedForm(
-  merchants: MerchantRepository,
+  merchants: MerchantFinder,
   form: { data: string; checksum?: string },
   at: Date,
 ): Promise<SignedFormCheck> {
@@ -103,11 +106,11 @@ export async function checkSignedForm(
 }
 
 /** Ledger, bulk and payment links: header `X-API-Key`. */
-export async function authenticateApiKey(ctx: Context, merchants: MerchantRepository, at: Date): Promise<Merchant> {
+export async function authenticateApiKey(ctx: Context, merchants: MerchantFinder, at: Date): Promise<Merchant> {
   const apiKey = ctx.get('x-api-key');
   // The lookup is by hash: the key itself never meets a comparison that could leak timing. Any
   // unrevoked key of the merchant is accepted.
-  const merchant = apiKey ? await merchants.findByApiKeyHash(hashApiKey(apiKey), at) : null;
+  const merchant = apiKey ? await merchants.findMerchantByApiKeyHash(hashApiKey(apiKey), at) : null;
   if (!merchant) throw new ApiError(apiKey ? 'apiKeyInvalid' : 'apiKeyMissing');
   return merchant;
 }

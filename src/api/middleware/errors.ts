@@ -1,5 +1,4 @@
 import type { Context, Next } from 'koa';
-import { MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { loggedPath } from './observe';
@@ -54,10 +53,28 @@ function clientGone(ctx: Context, e: unknown): boolean {
 
 function classify(e: unknown): ApiErrorKind {
   if (e instanceof ApiError) return e.kind;
-  const storeDown = [MongoServerSelectionError, MongoNetworkError, MongoNotConnectedError, MongoTopologyClosedError];
-  if (storeDown.some((type) => e instanceof type)) return 'dependencyUnavailable';
+  if (isStoreUnreachable(e)) return 'dependencyUnavailable';
   if (isGrpcUnavailable(e)) return 'dependencyUnavailable';
   return 'internal';
+}
+
+/** The store driver's errors that mean the store cannot be reached (and their subclasses). */
+const STORE_UNREACHABLE = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
+
+/**
+ * The store cannot be reached: the error is (a subclass of) one of the driver's classes above,
+ * recognised by the class names along its prototype chain, so the API need not import the driver.
+ */
+function isStoreUnreachable(e: unknown): boolean {
+  for (let proto: unknown = e instanceof Error ? Object.getPrototypeOf(e) : null; proto; proto = Object.getPrototypeOf(proto)) {
+    if (STORE_UNREACHABLE.has((proto as { constructor: { name: string } }).constructor.name)) return true;
+  }
+  return false;
 }
 
 /** Temporal's client reports an unreachable server as a gRPC UNAVAILABLE (14) or DEADLINE_EXCEEDED (4). */

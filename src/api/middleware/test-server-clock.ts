@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import type { TimeTravel } from '../../temporal/time-travel';
 
 /** Liveness and metrics answer without Temporal; everything else may read the time. */
 const CLOCK_FREE_PATHS = new Set(['/health', '/metrics']);
@@ -9,9 +8,9 @@ const CLOCK_FREE_PATHS = new Set(['/health', '/metrics']);
  * reads `now` (peak windows, the 24-hour lead, expiry, the ledger's day) sees the time after the
  * latest skip, whichever process made it.
  */
-export function followTestServerClock(timeTravel: TimeTravel): Middleware {
+export function followTestServerClock(sync: () => Promise<void>): Middleware {
   return async (ctx, next) => {
-    if (!CLOCK_FREE_PATHS.has(ctx.path)) await timeTravel.clock.sync();
+    if (!CLOCK_FREE_PATHS.has(ctx.path)) await sync();
     await next();
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
@@ -13,7 +13,7 @@ import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../domain/checkout';
 import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
-import { refuseOverPageLimit } from '../middleware/abuse-limits';
+import { hostedPageLimit } from '../middleware/abuse-limits';
 import {
   issueFormToken,
   pagePayerInstrument,
@@ -169,10 +169,10 @@ function checkoutPageKit(deps: ApiDeps) {
     return form;
   }
 
-  const pageLimit = async (ctx: Context, next: Next) => {
-    await refuseOverPageLimit(ctx, deps.useCases.payer.countPageRequest);
-    await next();
-  };
+  const pageLimit = hostedPageLimit(deps.rateLimit, {
+    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
+    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  });
   return { pathOf, pp, bankPolicy, load, show, pageForm, pageLimit };
 }
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupeesGrouped } from '../../domain/money';
@@ -19,7 +19,7 @@ import {
   sameSiteForm,
   sendPage,
 } from '../hosted-page';
-import { refuseOverPageLimit } from '../middleware/abuse-limits';
+import { hostedPageLimit } from '../middleware/abuse-limits';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 import { afterPayment } from './after-payment';
 
@@ -141,10 +141,10 @@ function paymentLinkPageKit(deps: ApiDeps) {
     html(ctx, 410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
   }
 
-  const pageLimit = async (ctx: Context, next: Next) => {
-    await refuseOverPageLimit(ctx, deps.useCases.payer.countPageRequest);
-    await next();
-  };
+  const pageLimit = hostedPageLimit(deps.rateLimit, {
+    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
+    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  });
   return { pp, html, load, show, expired, pageLimit };
 }
 

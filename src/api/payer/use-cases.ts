@@ -33,9 +33,4 @@ export interface PayerUseCases {
   checkoutIntent(merchant: Pick<Merchant, 'name'>, t: Transaction): string;
   /** Records that the checkout's result was offered to its payer: true the first time only. */
   markReturnOffered(checkoutId: string, at: Date): Promise<boolean>;
-  /**
-   * Counts one request of a hosted page against its token and the client's address (its limits per
-   * minute): 0 while within both, else how long (ms) it is refused. `addressKey`: the address as limits key it.
-   */
-  countPageRequest: (token: string, addressKey: string) => Promise<number>;
 }

@@ -86,7 +86,7 @@ export const bankReturnOperation = defineOperation({
     // A hosted checkout's payer goes back to its page, which returns the result to the merchant.
     const checkout = await platform.checkoutOfOrder(t);
     if (checkout) return new Redirect(`/checkout/${checkout._id}`);
-    const merchant = await platform.findMerchant(t.merchantIdentifier);
+    const merchant = await deps.useCases.shared.findMerchant(t.merchantIdentifier);
     const amount = formatRupees(t.amountPaise);
     const to = merchant ? ` to ${merchant.name}` : '';
     if (t.status === 'Pending') {
@@ -104,7 +104,8 @@ export const bankReturnOperation = defineOperation({
 
 function page(status: number, title: string, detail: string, extra: Record<string, string> = {}): HttpAnswer {
   return new HttpAnswer(
-    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1>${title}</h1><p>${detail}</p></body></html>`.text,
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1>${title}</h1><p>${detail}</p></body></html>`
+      .text,
     {
       status,
       type: 'text/html; charset=utf-8',

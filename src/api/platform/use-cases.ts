@@ -1,6 +1,5 @@
 import type { BankCallback, BankCallbackResult } from '../../bank/protocol';
 import type { Checkout } from '../../domain/checkout';
-import type { Merchant } from '../../domain/merchant';
 import type { OrderRef } from '../../domain/order-ref';
 import type { Transaction } from '../../domain/transaction';
 
@@ -21,5 +20,4 @@ export interface PlatformUseCases {
   findTransaction(order: OrderRef): Promise<Transaction | null>;
   /** The hosted checkout of an order, if it has one. */
   checkoutOfOrder(order: OrderRef): Promise<Checkout | null>;
-  findMerchant(merchantIdentifier: string): Promise<Merchant | null>;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ApiError } from '../../domain/api-errors';
 import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
+import { requireMerchant } from '../middleware/authenticate';
 import { validate } from '../middleware/body';
 import type { AuthScheme, HeadersAuthScheme } from '../operation';
 
@@ -19,9 +19,7 @@ export function namedMerchant<B extends { merchantIdentifier: string }>(
     async authenticate(_ctx, deps, { parsed, valid }) {
       const body = (valid as B | undefined) ?? validate(schema, parsed);
       check?.(body, deps);
-      const merchant = await deps.useCases.sandbox.findMerchant(body.merchantIdentifier);
-      if (!merchant) throw new ApiError('unknownMerchant');
-      return merchant;
+      return requireMerchant(deps.useCases.shared, body.merchantIdentifier);
     },
     limitKey: (merchant) => merchant.merchantIdentifier,
   };

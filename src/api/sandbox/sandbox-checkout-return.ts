@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/api-errors';
 import { verifiedReturnKind } from '../../domain/checkout-return';
+import { verifiedWithKeysInForce } from '../middleware/authenticate';
 import { defineOperation, HtmlPage, type FormFields } from '../operation';
 import { layout, messagePage } from '../pages/layout';
 import { sandboxReturnFormSchema, sandboxReturnQuerySchema } from '../schemas/sandbox-checkout';
@@ -25,9 +26,11 @@ export const sandboxCheckoutReturnOperation = defineOperation({
   async handle({ query, parsed }, deps) {
     // The fields as posted, in order: what the merchant's code verifies the checksum over.
     const pairs = parsed as FormFields;
-    const merchant = await deps.useCases.sandbox.findMerchant(query.merchantIdentifier);
+    const merchant = await deps.useCases.shared.findMerchant(query.merchantIdentifier);
     if (!merchant) throw new ApiError('merchantNotFound');
-    const kind = await deps.useCases.sandbox.verifiedWithKeysInForce(merchant, deps.now(), (keys) => verifiedReturnKind(keys, pairs));
+    const kind = await verifiedWithKeysInForce(deps.useCases.shared, merchant, deps.now(), (keys) =>
+      verifiedReturnKind(keys, pairs),
+    );
     const rows = pairs.map(([k, v]) => html`<tr><th scope="row">${k}</th><td id="f-${k}">${v}</td></tr>`);
     return new HtmlPage(
       200,

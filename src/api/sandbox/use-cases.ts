@@ -1,7 +1,6 @@
 import type { Checkout } from '../../domain/checkout';
 import type { PaymentInstrument } from '../../domain/instrument';
 import type { MandateState } from '../../domain/mandate';
-import type { Merchant } from '../../domain/merchant';
 import type { OrderRef } from '../../domain/order-ref';
 import type { StatusOrderRecord } from '../../domain/status-record';
 import type { Transaction } from '../../domain/transaction';
@@ -28,13 +27,9 @@ export type SandboxPaymentResult =
   /** The orderId is held by an order of another collection (a mandate, a mandate's first debit to come). */
   | { kind: 'taken'; txnId: string };
 
-export type SandboxQrPayResult =
-  | { kind: 'accepted' | 'notQr' | 'notOpen'; transaction: Transaction }
-  | { kind: 'unknownOrder' };
+export type SandboxQrPayResult = { kind: 'accepted' | 'notQr' | 'notOpen'; transaction: Transaction } | { kind: 'unknownOrder' };
 
-export type SandboxRevokeResult =
-  | { kind: 'unknownMandate' }
-  | { kind: 'notActive' | 'ended'; state: MandateState };
+export type SandboxRevokeResult = { kind: 'unknownMandate' } | { kind: 'notActive' | 'ended'; state: MandateState };
 
 /** Where time travel is asked to go: forward by a span, or to an instant. */
 export type TimeSkipTarget = { byMs: number } | { to: Date };
@@ -51,10 +46,6 @@ export type TimeSkipResult =
  * so nothing here (nor any route that uses it) reaches the store or Temporal.
  */
 export interface SandboxUseCases {
-  /** The merchant a tester names; null when there is none. */
-  findMerchant(merchantIdentifier: string): Promise<Merchant | null>;
-  /** What `verify` answers with the merchant's keys in force at `at` (read afresh once when none matches), or null. */
-  verifiedWithKeysInForce<T>(merchant: Merchant, at: Date, verify: (keys: string[]) => T | null | false): Promise<T | null>;
   /** Records the order Pending and starts its payment workflow (idempotent). */
   startPayment(request: SandboxPaymentRequest): Promise<SandboxPaymentResult>;
   /** The order an orderId names, as the status API shows it. */

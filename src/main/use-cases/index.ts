@@ -6,6 +6,7 @@ import { buildOpsUseCases } from './ops';
 import { buildPayerUseCases } from './payer';
 import { buildPlatformUseCases } from './platform';
 import { buildSandboxUseCases } from './sandbox';
+import { buildSharedUseCases } from './shared';
 
 /** The API's use cases, every audience's, bound once per process. */
 export function buildUseCases(rt: Runtime): UseCases {
@@ -16,5 +17,6 @@ export function buildUseCases(rt: Runtime): UseCases {
     payer: buildPayerUseCases(rt),
     sandbox: buildSandboxUseCases(rt),
     platform: buildPlatformUseCases(rt),
+    shared: buildSharedUseCases(rt),
   };
 }

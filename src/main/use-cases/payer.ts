@@ -1,5 +1,4 @@
 import type { PayerUseCases } from '../../api/payer/use-cases';
-import { hostedPageRequests } from '../../api/middleware/abuse-limits';
 import { CheckoutRepository } from '../../store/checkout-repository';
 import { PaymentLinkRepository } from '../../store/payment-link-repository';
 import { awaitBankRedirect, bankRedirectOf, hostedCheckout, hostedPaymentLink } from '../../usecases/hosted-order';
@@ -27,9 +26,5 @@ export function buildPayerUseCases(rt: Runtime): PayerUseCases {
     awaitBankRedirect: (order) => awaitBankRedirect(rt, order),
     checkoutIntent: (merchant, t) => checkoutIntent(config, merchant, t),
     markReturnOffered: (checkoutId, at) => checkouts.markReturnOffered(checkoutId, at),
-    countPageRequest: hostedPageRequests(rt.store.client, config.MONGODB_DB, {
-      perToken: config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-      perAddress: config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
-    }),
   };
 }

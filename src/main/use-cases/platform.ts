@@ -19,6 +19,5 @@ export function buildPlatformUseCases(rt: Runtime): PlatformUseCases {
     handleBankCallback: (callback) => handleBankCallback(callbackDeps, callback),
     findTransaction: (order) => rt.transactions.findByOrder(order),
     checkoutOfOrder: (order) => findCheckoutOfOrder({ checkouts, config: rt.config, now: rt.now }, order),
-    findMerchant: (merchantIdentifier) => rt.merchants.findById(merchantIdentifier),
   };
 }

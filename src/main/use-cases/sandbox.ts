@@ -1,5 +1,4 @@
 import type { SandboxUseCases } from '../../api/sandbox/use-cases';
-import { verifiedWithKeysInForce } from '../../api/middleware/authenticate';
 import { CheckoutRepository } from '../../store/checkout-repository';
 import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
 import { payQr } from '../../usecases/pay-qr';
@@ -14,8 +13,6 @@ export function buildSandboxUseCases(rt: Runtime): SandboxUseCases {
   const payment = startPaymentDeps(rt);
   const { timeTravel } = rt;
   return {
-    findMerchant: (merchantIdentifier) => rt.merchants.findById(merchantIdentifier),
-    verifiedWithKeysInForce: (merchant, at, verify) => verifiedWithKeysInForce(rt.merchants, merchant, at, verify),
     startPayment: (request) => startPayment(payment, request),
     readOrder: (order) => readOrder(rt, order),
     checkoutOfOrder: (order) => findCheckoutOfOrder({ checkouts, config: rt.config, now: rt.now }, order),

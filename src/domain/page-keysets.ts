@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
 
+/** A record's place in a page order: its date (createdAt or successAt), then its txnId. */
+export interface SortKey {
+  at: Date;
+  txnId: string;
+}
+
+/** Records read one by one as a page streams, closed once the page is written (or abandoned). */
+export type RecordCursor<T> = AsyncIterable<T> & { close(): Promise<void> };
+
 /**
  * Where a page of a walk ended: the sort key of its last record (`at` is the date the pages are
  * sorted by, then `txnId`) and when that page was read. The next page of the same query continues

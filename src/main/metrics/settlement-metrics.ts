@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
-import { ATTENTION_REASONS, type AttentionReason } from '../domain/settlement-attention';
-import { settlementAttention, type SettlementAttentionDeps } from '../usecases/settlement-attention';
+import { ATTENTION_REASONS, type AttentionReason } from '../../domain/settlement-attention';
+import { settlementAttention, type SettlementAttentionDeps } from '../../usecases/settlement-attention';
 
 /**
  * `settlements_needing_attention{reason}`: how many settlements needs attention lists for each

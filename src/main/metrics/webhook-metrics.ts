@@ -3,7 +3,7 @@ import {
   WEBHOOK_LATENCY_BUCKETS,
   type WebhookEndpointDoc,
   type WebhookEndpointRepository,
-} from '../store/webhook-endpoint-repository';
+} from '../../store/webhook-endpoint-repository';
 
 type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
 
