@@ -22,6 +22,11 @@ export interface ProbeRecords {
   calls: ReceivedCall[];
   /** Order ids of the debits the gateway scheduled (answered 1109), in every probe. */
   debitsAccepted: string[];
+  /**
+   * The debits that fell due during a kill (their txnId): when the probe first saw each in the
+   * bank's books, at or just after the bank booked it.
+   */
+  debitsSeenAtBank: Map<string, number>;
 }
 
 export interface ProbeScope {
@@ -70,8 +75,9 @@ export async function openProbeScope(state: StackState, secrets: StackSecrets, r
           return r.calls.map((c) => ({ ...c, url: `${c.url.split('?')[0]}/${m}` }));
         },
       },
-      // The bank's books carry no time and no debit falls due while the probes run: none is timed.
-      debitBookedAt: new Map(),
+      // The bank's books carry no time: a debit that fell due during a kill is timed by when the
+      // probe first saw it there (at or after its booking: seen before its executionDate, it was early).
+      debitBookedAt: r.debitsSeenAtBank,
       gw: { rt: { store: { db }, temporal } },
     },
   };
