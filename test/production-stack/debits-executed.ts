@@ -1,7 +1,8 @@
 /**
  * What must hold of the debits that fell due during a kill (debits-due.ts): each executed once.
  * The gateway holds it executed (1111), the bank holds one debit of it (its first attempt's
- * debitId, approved, of its amount, however many times the gateway sent it, and no retry's), and
+ * debitId, approved, of its amount, however many times the gateway sent it, and no retry's; one a
+ * killed worker had sent, sent again), and
  * the merchant's receiver heard of it, naming that debit.
  */
 import { strict as assert } from 'node:assert';
@@ -16,6 +17,8 @@ export async function debitsExecutedOnce(o: {
   calls: ReceivedCall[];
   /** How long the gateway and the receiver get (a webhook lost to a kill is sent again 5 minutes on). */
   patienceMs: number;
+  /** Debits (order ids) a killed worker had sent: the gateway must have sent them again (a repeat the bank answers as the first). */
+  sentAgain?: string[];
 }): Promise<string[]> {
   const deadline = Date.now() + o.patienceMs;
   for (const d of o.debits) {
@@ -45,6 +48,8 @@ export async function debitsExecutedOnce(o: {
       [[d.txnId, d.amountPaise, 'APPROVED']],
       `${d.orderId}: debited once at the bank, as the debit the gateway holds`,
     );
+    if (o.sentAgain?.includes(d.orderId))
+      assert.ok(atBank[0]!.requests >= 2, `${d.orderId}: the killed worker's debit was sent again (${atBank[0]!.requests}x)`);
     const webhooks = heard(o.calls).payments.filter((p) => p.orderId === d.orderId);
     assert.ok(
       webhooks.every((p) => p.pgTransId === d.txnId && p.responseCode === '1111'),

@@ -4,17 +4,15 @@
  * gateway accepted, the store (as the gateway reads it) and the Temporal namespace (over mTLS, the
  * gateway's client certificate). The bank's books are read over its admin API by the caller.
  */
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Transaction } from '../../src/domain/transaction';
 import type { StackSecrets } from '../../src/devstack/production/secrets';
 import { gatewayEnvFile, readEnvFile } from '../../src/devstack/production/settings';
 import type { StackState } from '../../src/devstack/production/stack';
-import { connectTemporalClient } from '../../src/temporal/client';
-import { temporalTls } from '../../src/temporal/tls';
 import type { ReceivedCall } from '../support/receiver';
 import type { InvariantScope } from '../support/money-model/scope';
 import type { ModelDebit } from '../support/money-model/world';
+import { connectStackTemporal } from './stack-temporal';
 
 /** What the probes hold for the check: their merchant, its receiver's calls, the debits it was answered 1109 for. */
 export interface ProbeRecords {
@@ -38,17 +36,7 @@ export interface ProbeScope {
 
 export async function openProbeScope(state: StackState, secrets: StackSecrets, r: ProbeRecords): Promise<ProbeScope> {
   const settings = readEnvFile(gatewayEnvFile);
-  const tlsDir = path.join(state.dataDir, 'temporal-tls', 'gateway');
-  const tls = temporalTls({
-    TEMPORAL_TLS_CA_FILE: path.join(tlsDir, 'ca.pem'),
-    TEMPORAL_TLS_CERT_FILE: path.join(tlsDir, 'client.pem'),
-    TEMPORAL_TLS_KEY_FILE: path.join(tlsDir, 'client.key'),
-    TEMPORAL_TLS_SERVER_NAME: settings.TEMPORAL_TLS_SERVER_NAME,
-  });
-  const temporal = await connectTemporalClient(`127.0.0.1:${state.ports.temporal.frontend}`, settings.TEMPORAL_NAMESPACE!, {
-    masterKey: secrets.MASTER_KEY,
-    ...(tls ? { tls } : {}),
-  });
+  const temporal = await connectStackTemporal(state, secrets);
   const mongo = await MongoClient.connect(
     `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${state.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
     { serverSelectionTimeoutMS: 10_000 },

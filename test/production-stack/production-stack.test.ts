@@ -32,6 +32,8 @@ import { debitsAtBank, debitsCanFallDue, notifyDebitsDue, slowBankDebits, type B
 import { debitsExecutedOnce } from './debits-executed';
 import { holdDown } from './hold-down';
 import { shardLog, shardsAcquired } from './shard-log';
+import { connectStackTemporal } from './stack-temporal';
+import { workerAtBank } from './debit-holders';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
@@ -757,54 +759,82 @@ describe('the production stack, probed from outside', function () {
       return due;
     }
     /** The debits that fell due during a kill executed once each and were heard of; they join the final check's timed debits. */
-    async function debitsSettled(due: DueDebit[], killedAt: number): Promise<void> {
+    async function debitsSettled(due: DueDebit[], killedAt: number, sentAgain: string[] = []): Promise<void> {
       if (due.length === 0) return;
-      const lines = await debitsExecutedOnce({ debits: due, books, statusOf, calls: receiver.calls, patienceMs: 420_000 });
+      const calls = receiver.calls;
+      const lines = await debitsExecutedOnce({ debits: due, books, statusOf, calls, patienceMs: 420_000, sentAgain });
       for (const d of due) debitsSeenAtBank.set(d.txnId, d.seenAtBank!);
       const when = (d: DueDebit) => ((d.executeAt.getTime() - killedAt) / 1000).toFixed(1);
       console.error(`      debits due ${due.map(when).join(', ')} s from the kill: ${lines.join('; ')}`);
     }
 
-    // A mandate debit executing as a worker dies: debits fall due a second before worker-1 is
-    // killed (the bank answering each 3 s late, so one the killed worker sent is at the bank,
-    // unanswered, as it dies) and in the seconds after. worker-1 stays down until every debit is at
-    // the bank: worker-2 runs them, and sends a killed worker's debit again once its activity's 30 s
-    // start-to-close timeout expires. Each must reach the bank once (one debit however many times sent).
-    it('worker-1 killed (SIGKILL) mid-burst as mandate debits execute, and kept down until they are at the bank, loses nothing: each debit is debited once and heard of', async () => {
+    /**
+     * Kills (SIGKILL) and holds down the worker running the bank request of one of `debits` (the
+     * one running most of them), found within 3 s; worker-1 if none is found. Returns the worker,
+     * its pid, the debits it held and what lets the stack start it again.
+     */
+    async function killWorkerAtBank(debits: DueDebit[]) {
+      const temporal = await connectStackTemporal(state, secrets);
+      try {
+        const workers = () => ({
+          'worker-1': readState().processes['worker-1']?.pid,
+          'worker-2': readState().processes['worker-2']?.pid,
+        });
+        const ids = debits.map((d) => d.orderId);
+        const atBank = ids.length ? await workerAtBank(temporal, merchant.merchantIdentifier, ids, workers, 3_000) : undefined;
+        const worker = atBank?.worker ?? 'worker-1';
+        const release = holdDown(state, worker);
+        return { worker, killedAt: Date.now(), pid: kill(worker), held: atBank?.orderIds ?? [], release };
+      } finally {
+        await temporal.connection.close();
+      }
+    }
+
+    // A mandate debit executing as a worker dies: debits fall due a second before the kill (the
+    // bank answering each 3 s late), and the worker running the bank request of one of them is
+    // killed while that request waits for its answer; more fall due in the seconds after. The
+    // killed worker stays down until every debit is at the bank: the other runs them, and sends the
+    // killed worker's again once its activity's 30 s start-to-close timeout expires. Each must reach
+    // the bank once, however many times it was sent, and be heard of.
+    it("the worker running a mandate debit's bank request killed (SIGKILL) mid-burst, and kept down until every debit falling due is at the bank, loses nothing: each debit is debited once and heard of", async () => {
       const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
-      const due = await debitsFallingDue(at, [-1_000, -1_000, 2_000, 5_000, 9_000], 31_000);
+      const due = await debitsFallingDue(at, [-1_000, -1_000, -1_000, -1_000, 2_000, 5_000, 9_000], 31_000);
       const slow = await slowBankDebits(bankUrl, secrets.BANK_SIMULATOR_ADMIN_TOKEN, merchant.merchantIdentifier, 3_000);
-      const release = holdDown(state, 'worker-1');
-      let oldPid = 0;
-      let killedAt = 0;
+      let killed: Awaited<ReturnType<typeof killWorkerAtBank>> | undefined;
       let burstDone: Awaited<ReturnType<typeof burst>>;
       try {
         const seen = debitsAtBank(due, books, 180_000);
         await sleepUntil(at - 6_000);
         burstDone = await burst(8, async () => {
-          await sleepUntil(at);
-          killedAt = Date.now();
-          oldPid = kill('worker-1');
+          await sleepUntil(at - 700);
+          killed = await killWorkerAtBank(due.filter((d) => d.executeAt.getTime() < at));
         });
         await seen;
-        assert.equal(readState().processes['worker-1']?.pid, oldPid, 'worker-1 stayed down while the debits ran');
+        assert.equal(
+          readState().processes[killed!.worker]?.pid,
+          killed!.pid,
+          `${killed!.worker} stayed down while the debits ran`,
+        );
       } finally {
-        release();
+        killed?.release();
         await slow();
       }
-      assert.ok(
-        due.length === 0 || due.filter((d) => d.executeAt.getTime() > killedAt).length >= 3,
-        'debits fell due while worker-1 was down',
+      const { worker, pid, killedAt, held } = killed!;
+      if (due.length > 0) {
+        assert.ok(held.length > 0, 'the killed worker was running the bank request of a debit');
+        assert.ok(due.filter((d) => d.executeAt.getTime() > killedAt).length >= 3, `debits fell due while ${worker} was down`);
+      }
+      await restarted(worker, pid);
+      console.error(
+        `      ${worker}: killed holding the bank request of ${held.join(', ') || 'no debit'}, kept down ${((Date.now() - killedAt) / 1000).toFixed(1)} s, restarted`,
       );
-      await restarted('worker-1', oldPid);
-      console.error(`      worker-1: killed, kept down ${((Date.now() - killedAt) / 1000).toFixed(1)} s, restarted`);
-      const { paid, unanswered, refunds, notifies } = burstDone;
+      const { paid, unanswered, refunds, notifies } = burstDone!;
       await nothingLost(paid);
       await neverCharged(unanswered);
       refundable.push(...paid);
       await refundsSettled(refunds);
       await notifiesSettled(notifies);
-      await debitsSettled(due, killedAt);
+      await debitsSettled(due, killedAt, held);
       await webhooksHeard(paid, refunds);
     }).timeout(900_000);
 
@@ -873,7 +903,7 @@ describe('the production stack, probed from outside', function () {
         const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
         const due = await debitsFallingDue(at, [1_000, 3_000, 6_000, 10_000], 32_000);
         const release = holdDown(state, host);
-        let [oldPid, killedAt, from] = [0, 0, 0];
+        let [oldPid, killedAt, from, releasedAt] = [0, 0, 0, 0];
         let after: Promise<{ orders: string[]; seconds: number[] }> | undefined;
         let burstDone: Awaited<ReturnType<typeof burst>>;
         try {
@@ -897,6 +927,7 @@ describe('the production stack, probed from outside', function () {
           );
         } finally {
           from = hostLog.mark();
+          releasedAt = Date.now();
           release();
         }
         await restarted(host, oldPid);
@@ -904,7 +935,7 @@ describe('the production stack, probed from outside', function () {
         assert.ok(back.length > 0, `${host}, restarted, acquired shards again`);
         const again = await paymentsFrom(Date.now(), 2);
         console.error(
-          `      ${host}: restarted, acquired ${back.length} shards (${back.map((m) => m.shardId).join(', ')}); payments made then completed in ${again.seconds.map((x) => x.toFixed(1)).join(', ')} s`,
+          `      ${host}: kept down ${((releasedAt - killedAt) / 1000).toFixed(1)} s; restarted, acquired ${back.length} shards (${back.map((m) => m.shardId).join(', ')}); payments made then completed in ${again.seconds.map((x) => x.toFixed(1)).join(', ')} s`,
         );
         const { paid, unanswered, refunds, notifies } = burstDone!;
         await nothingLost(paid);
