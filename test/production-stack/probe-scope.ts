@@ -4,17 +4,15 @@
  * gateway accepted, the store (as the gateway reads it) and the Temporal namespace (over mTLS, the
  * gateway's client certificate). The bank's books are read over its admin API by the caller.
  */
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Transaction } from '../../src/domain/transaction';
 import type { StackSecrets } from '../../src/devstack/production/secrets';
 import { gatewayEnvFile, readEnvFile } from '../../src/devstack/production/settings';
 import type { StackState } from '../../src/devstack/production/stack';
-import { connectTemporalClient } from '../../src/temporal/client';
-import { temporalTls } from '../../src/temporal/tls';
 import type { ReceivedCall } from '../support/receiver';
 import type { InvariantScope } from '../support/money-model/scope';
 import type { ModelDebit } from '../support/money-model/world';
+import { connectStackTemporal } from './stack-temporal';
 
 /** What the probes hold for the check: their merchant, its receiver's calls, the debits it was answered 1109 for. */
 export interface ProbeRecords {
@@ -22,6 +20,11 @@ export interface ProbeRecords {
   calls: ReceivedCall[];
   /** Order ids of the debits the gateway scheduled (answered 1109), in every probe. */
   debitsAccepted: string[];
+  /**
+   * The debits that fell due during a kill (their txnId): when the probe first saw each in the
+   * bank's books, at or just after the bank booked it.
+   */
+  debitsSeenAtBank: Map<string, number>;
 }
 
 export interface ProbeScope {
@@ -33,17 +36,7 @@ export interface ProbeScope {
 
 export async function openProbeScope(state: StackState, secrets: StackSecrets, r: ProbeRecords): Promise<ProbeScope> {
   const settings = readEnvFile(gatewayEnvFile);
-  const tlsDir = path.join(state.dataDir, 'temporal-tls', 'gateway');
-  const tls = temporalTls({
-    TEMPORAL_TLS_CA_FILE: path.join(tlsDir, 'ca.pem'),
-    TEMPORAL_TLS_CERT_FILE: path.join(tlsDir, 'client.pem'),
-    TEMPORAL_TLS_KEY_FILE: path.join(tlsDir, 'client.key'),
-    TEMPORAL_TLS_SERVER_NAME: settings.TEMPORAL_TLS_SERVER_NAME,
-  });
-  const temporal = await connectTemporalClient(`127.0.0.1:${state.ports.temporal.frontend}`, settings.TEMPORAL_NAMESPACE!, {
-    masterKey: secrets.MASTER_KEY,
-    ...(tls ? { tls } : {}),
-  });
+  const temporal = await connectStackTemporal(state, secrets);
   const mongo = await MongoClient.connect(
     `mongodb://gateway:${secrets.STORE_PASSWORD}@127.0.0.1:${state.ports.store}/?authMechanism=PLAIN&authSource=%24external`,
     { serverSelectionTimeoutMS: 10_000 },
@@ -70,8 +63,9 @@ export async function openProbeScope(state: StackState, secrets: StackSecrets, r
           return r.calls.map((c) => ({ ...c, url: `${c.url.split('?')[0]}/${m}` }));
         },
       },
-      // The bank's books carry no time and no debit falls due while the probes run: none is timed.
-      debitBookedAt: new Map(),
+      // The bank's books carry no time: a debit that fell due during a kill is timed by when the
+      // probe first saw it there (at or after its booking: seen before its executionDate, it was early).
+      debitBookedAt: r.debitsSeenAtBank,
       gw: { rt: { store: { db }, temporal } },
     },
   };

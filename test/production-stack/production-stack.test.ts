@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -27,10 +27,18 @@ import { createData, istDate, notifyData, transactU } from '../support/mandates'
 import { heard, notifyLane, refundLane, until, type NotifyAsked, type RefundAsked } from './steady-mix';
 import { finalCheck, type BooksRead } from './final-check';
 import { openProbeScope } from './probe-scope';
+import { moveApiClock } from './api-clock';
+import { debitsAtBank, debitsCanFallDue, notifyDebitsDue, slowBankDebits, type BankDebit, type DueDebit } from './debits-due';
+import { debitsExecutedOnce } from './debits-executed';
+import { holdDown } from './hold-down';
+import { shardLog, shardsAcquired } from './shard-log';
+import { connectStackTemporal } from './stack-temporal';
+import { workerAtBank } from './debit-holders';
 
 const stateFile = process.env.PRODUCTION_STACK_STATE;
 const readState = () => JSON.parse(readFileSync(stateFile!, 'utf8')) as StackState;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleepUntil = (at: number) => sleep(Math.max(0, at - Date.now()));
 
 describe('the production stack, probed from outside', function () {
   if (!stateFile) {
@@ -58,6 +66,8 @@ describe('the production stack, probed from outside', function () {
   let merchant: MerchantCredentials;
   /** The debits (order ids) the gateway answered 1109 in any probe: the final check's scheduled debits. */
   const debitsAccepted: string[] = [];
+  /** The debits that fell due during a kill (txnId): when the probe first saw each at the bank. */
+  const debitsSeenAtBank = new Map<string, number>();
 
   before(async () => {
     // Production delivers webhooks over https only: the merchant's site (the outside Caddy) fronts the receiver.
@@ -157,7 +167,7 @@ describe('the production stack, probed from outside', function () {
       }[];
       refunds: { request: { refundId: string; txnId: string; amountPaise: number }; answer: { status: string } }[];
       notifications: { amountPaise: number; executeAt: string; answer: { notificationId: string; status: string } }[];
-      debits: { request: { debitId: string } }[];
+      debits: BankDebit[];
       totals: Record<string, number>;
     };
 
@@ -415,28 +425,6 @@ describe('the production stack, probed from outside', function () {
       }
     });
 
-    /**
-     * Moves the wall clock the API replicas read (libfaketime's offset file, run.ts starts the stack
-     * with --movable-clock) so that it reads `to`, and waits until both replicas' HTTP Date headers
-     * say so. The workers, Temporal and everything else keep the real clock.
-     */
-    async function moveApiClock(to: Date | 'real'): Promise<void> {
-      const clockFile = state.clockFile;
-      assert.ok(clockFile, 'the stack runs with a movable clock (npm run test:production-stack passes --movable-clock)');
-      const offsetS = to === 'real' ? 0 : Math.round((to.getTime() - Date.now()) / 1000);
-      writeFileSync(clockFile, `${offsetS >= 0 ? '+' : ''}${offsetS}\n`);
-      const deadline = Date.now() + 30_000;
-      for (const port of state.ports.api) {
-        for (;;) {
-          const res = await request(`http://127.0.0.1:${port}/health`);
-          const skew = Date.parse(res.headers.get('date') ?? '') - (Date.now() + offsetS * 1000);
-          if (Math.abs(skew) < 5_000) break;
-          if (Date.now() > deadline) throw new Error(`api on ${port}: its clock did not move (skew ${skew} ms)`);
-          await sleep(250);
-        }
-      }
-    }
-
     it('a mandate notify: /transactU?v=13 through Caddy, refused inside a peak window (1118) and scheduled outside one (1109), the clock moved', async () => {
       const parent = newOrderId('prod-mandate');
       const created = await transactU(publicUrl, merchant, createData(merchant, { orderId: parent, today: new Date() }));
@@ -454,17 +442,17 @@ describe('the production stack, probed from outside', function () {
       const executionDate = `${istDate(offPeak, 2)} 08:00:00`;
       const debit = newOrderId('prod-debit');
       try {
-        await moveApiClock(inPeak);
+        await moveApiClock(state, inPeak);
         const refused = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
         assert.equal(refused.status, 200, refused.text);
         assert.equal(refused.json?.responseCode, '1118', `at ${inPeak.toISOString()}, in a peak window: ${refused.text}`);
-        await moveApiClock(offPeak);
+        await moveApiClock(state, offPeak);
         const notified = await transactU(publicUrl, merchant, notifyData(merchant, { orderId: debit, parent, executionDate }));
         assert.equal(notified.status, 200, notified.text);
         assert.equal(notified.json?.responseCode, '1109', `at ${offPeak.toISOString()}, off peak: ${notified.text}`);
         debitsAccepted.push(debit);
       } finally {
-        await moveApiClock('real');
+        await moveApiClock(state, 'real');
       }
       assert.equal((await statusOf(debit))?.txnStatus, '2', 'the debit waits for its executionDate');
     });
@@ -755,6 +743,101 @@ describe('the production stack, probed from outside', function () {
       await webhooksHeard(orders, refunds);
     }).timeout(900_000);
 
+    /**
+     * Debits of the kill probes' mandate notified (the API's clock a day back) to fall due at the
+     * instants `offsetsMs` after `at`, of amounts from `firstAmount` up; none when a peak window
+     * would refuse or delay them (the probe then says so). The final check covers them.
+     */
+    async function debitsFallingDue(at: number, offsetsMs: number[], firstAmount: number): Promise<DueDebit[]> {
+      const dueAt = offsetsMs.map((ms) => new Date(at + ms));
+      if (!debitsCanFallDue(dueAt[0]!, dueAt.at(-1)!)) {
+        console.error('      (a peak window: no mandate debit can fall due during this kill)');
+        return [];
+      }
+      const due = await notifyDebitsDue({ state, publicUrl, merchant, parent: await activeMandate(), dueAt, firstAmount });
+      debitsAccepted.push(...due.map((d) => d.orderId));
+      return due;
+    }
+    /** The debits that fell due during a kill executed once each and were heard of; they join the final check's timed debits. */
+    async function debitsSettled(due: DueDebit[], killedAt: number, sentAgain: string[] = []): Promise<void> {
+      if (due.length === 0) return;
+      const calls = receiver.calls;
+      const lines = await debitsExecutedOnce({ debits: due, books, statusOf, calls, patienceMs: 420_000, sentAgain });
+      for (const d of due) debitsSeenAtBank.set(d.txnId, d.seenAtBank!);
+      const when = (d: DueDebit) => ((d.executeAt.getTime() - killedAt) / 1000).toFixed(1);
+      console.error(`      debits due ${due.map(when).join(', ')} s from the kill: ${lines.join('; ')}`);
+    }
+
+    /**
+     * Kills (SIGKILL) and holds down the worker running the bank request of one of `debits` (the
+     * one running most of them), found within 3 s; worker-1 if none is found. Returns the worker,
+     * its pid, the debits it held and what lets the stack start it again.
+     */
+    async function killWorkerAtBank(debits: DueDebit[]) {
+      const temporal = await connectStackTemporal(state, secrets);
+      try {
+        const workers = () => ({
+          'worker-1': readState().processes['worker-1']?.pid,
+          'worker-2': readState().processes['worker-2']?.pid,
+        });
+        const ids = debits.map((d) => d.orderId);
+        const atBank = ids.length ? await workerAtBank(temporal, merchant.merchantIdentifier, ids, workers, 3_000) : undefined;
+        const worker = atBank?.worker ?? 'worker-1';
+        const release = holdDown(state, worker);
+        return { worker, killedAt: Date.now(), pid: kill(worker), held: atBank?.orderIds ?? [], release };
+      } finally {
+        await temporal.connection.close();
+      }
+    }
+
+    // A mandate debit executing as a worker dies: debits fall due a second before the kill (the
+    // bank answering each 3 s late), and the worker running the bank request of one of them is
+    // killed while that request waits for its answer; more fall due in the seconds after. The
+    // killed worker stays down until every debit is at the bank: the other runs them, and sends the
+    // killed worker's again once its activity's 30 s start-to-close timeout expires. Each must reach
+    // the bank once, however many times it was sent, and be heard of.
+    it("the worker running a mandate debit's bank request killed (SIGKILL) mid-burst, and kept down until every debit falling due is at the bank, loses nothing: each debit is debited once and heard of", async () => {
+      const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
+      const due = await debitsFallingDue(at, [-1_000, -1_000, -1_000, -1_000, 2_000, 5_000, 9_000], 31_000);
+      const slow = await slowBankDebits(bankUrl, secrets.BANK_SIMULATOR_ADMIN_TOKEN, merchant.merchantIdentifier, 3_000);
+      let killed: Awaited<ReturnType<typeof killWorkerAtBank>> | undefined;
+      let burstDone: Awaited<ReturnType<typeof burst>>;
+      try {
+        const seen = debitsAtBank(due, books, 180_000);
+        await sleepUntil(at - 6_000);
+        burstDone = await burst(8, async () => {
+          await sleepUntil(at - 700);
+          killed = await killWorkerAtBank(due.filter((d) => d.executeAt.getTime() < at));
+        });
+        await seen;
+        assert.equal(
+          readState().processes[killed!.worker]?.pid,
+          killed!.pid,
+          `${killed!.worker} stayed down while the debits ran`,
+        );
+      } finally {
+        killed?.release();
+        await slow();
+      }
+      const { worker, pid, killedAt, held } = killed!;
+      if (due.length > 0) {
+        assert.ok(held.length > 0, 'the killed worker was running the bank request of a debit');
+        assert.ok(due.filter((d) => d.executeAt.getTime() > killedAt).length >= 3, `debits fell due while ${worker} was down`);
+      }
+      await restarted(worker, pid);
+      console.error(
+        `      ${worker}: killed holding the bank request of ${held.join(', ') || 'no debit'}, kept down ${((Date.now() - killedAt) / 1000).toFixed(1)} s, restarted`,
+      );
+      const { paid, unanswered, refunds, notifies } = burstDone!;
+      await nothingLost(paid);
+      await neverCharged(unanswered);
+      refundable.push(...paid);
+      await refundsSettled(refunds);
+      await notifiesSettled(notifies);
+      await debitsSettled(due, killedAt, held);
+      await webhooksHeard(paid, refunds);
+    }).timeout(900_000);
+
     // The single server (npm run stack:production), or each process of the cluster (npm run
     // test:cluster): a history host, the matching service, the frontend, Temporal's own worker.
     const temporalProcesses = Object.keys(state.processes).filter((n) => /^temporal/i.test(n));
@@ -788,6 +871,80 @@ describe('the production stack, probed from outside', function () {
           `      ${name}: killed, restarted; a new payment completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
         );
         await webhooksHeard([...orders, orderId], refunds);
+      }).timeout(900_000);
+
+    /**
+     * `k` payers paying new orders at once, from now on: resolves with the seconds after `since`
+     * each order was final and paid (they join the orders whose webhooks must be heard).
+     */
+    async function paymentsFrom(since: number, k: number): Promise<{ orders: string[]; seconds: number[] }> {
+      const orders = Array.from({ length: k }, () => newOrderId('after-kill'));
+      orders.forEach((o) => mine.add(o));
+      const seconds = await Promise.all(
+        orders.map(async (orderId) => {
+          assert.ok(await payThroughCaddy(orderId, '10000', { patienceMs: 240_000 }), `${orderId}: paid`);
+          assert.equal((await finalStatus(orderId, 240_000)).txnStatus, '0', `${orderId}: final and paid`);
+          paidOrders.add(orderId);
+          return (Date.now() - since) / 1000;
+        }),
+      );
+      return { orders, seconds };
+    }
+
+    // A history host lost for a while (npm run test:cluster): temporal-history-1 killed mid-burst
+    // and kept down, debits of the mandate falling due in the seconds after. Its shards move to
+    // temporal-history-2 once membership sees it gone; payments started after the kill must complete
+    // there, and the debits reach the bank, before it is started again. Started again, it takes
+    // shards back. The time until payments made after the kill completed is reported.
+    if (state.cluster)
+      it('temporal-history-1 killed (SIGKILL) mid-burst and kept down: payments made after the kill complete on temporal-history-2, debits falling due meanwhile are debited once, nothing is lost; restarted, it takes shards again', async () => {
+        const [host, survivor] = ['temporal-history-1', 'temporal-history-2'];
+        const [hostLog, survivorLog] = [shardLog(state, host), shardLog(state, survivor)];
+        const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
+        const due = await debitsFallingDue(at, [1_000, 3_000, 6_000, 10_000], 32_000);
+        const release = holdDown(state, host);
+        let [oldPid, killedAt, from, releasedAt] = [0, 0, 0, 0];
+        let after: Promise<{ orders: string[]; seconds: number[] }> | undefined;
+        let burstDone: Awaited<ReturnType<typeof burst>>;
+        try {
+          const seen = debitsAtBank(due, books, 300_000);
+          await sleepUntil(at - 6_000);
+          from = survivorLog.mark();
+          burstDone = await burst(8, async () => {
+            await sleepUntil(at);
+            killedAt = Date.now();
+            oldPid = kill(host);
+            after = paymentsFrom(killedAt, 4);
+          });
+          const { seconds } = await after!;
+          await seen;
+          const moved = survivorLog.acquiredSince(from);
+          assert.ok(moved.length > 0, `${survivor} acquired the shards of ${host}`);
+          assert.equal(readState().processes[host]?.pid, oldPid, `${host} stayed down meanwhile`);
+          const last = ((Math.max(...moved.map((m) => m.at)) - killedAt) / 1000).toFixed(1);
+          console.error(
+            `      ${host}: killed and kept down; ${survivor} acquired ${moved.length} shards (${moved.map((m) => m.shardId).join(', ')}), the last ${last} s after the kill; payments made after the kill completed ${Math.min(...seconds).toFixed(1)}-${Math.max(...seconds).toFixed(1)} s after it`,
+          );
+        } finally {
+          from = hostLog.mark();
+          releasedAt = Date.now();
+          release();
+        }
+        await restarted(host, oldPid);
+        const back = await shardsAcquired(hostLog, from, 1, 120_000);
+        assert.ok(back.length > 0, `${host}, restarted, acquired shards again`);
+        const again = await paymentsFrom(Date.now(), 2);
+        console.error(
+          `      ${host}: kept down ${((releasedAt - killedAt) / 1000).toFixed(1)} s; restarted, acquired ${back.length} shards (${back.map((m) => m.shardId).join(', ')}); payments made then completed in ${again.seconds.map((x) => x.toFixed(1)).join(', ')} s`,
+        );
+        const { paid, unanswered, refunds, notifies } = burstDone!;
+        await nothingLost(paid);
+        await neverCharged(unanswered);
+        refundable.push(...paid);
+        await refundsSettled(refunds);
+        await notifiesSettled(notifies);
+        await debitsSettled(due, killedAt);
+        await webhooksHeard([...paid, ...(await after!).orders, ...again.orders], refunds);
       }).timeout(900_000);
 
     // The store (npm run test:cluster): FerretDB, then PostgreSQL, which holds Temporal's databases
@@ -836,7 +993,12 @@ describe('the production stack, probed from outside', function () {
     // Last, whatever the probes above found: the money model's invariants over everything every
     // probe ran (final-check.ts), and every workflow of the namespace ended or waiting by design.
     it("after the kill probes, the money model's invariants hold over every order, refund, debit and webhook they made, and no workflow of the namespace failed, failed a task or is stuck", async () => {
-      const probe = await openProbeScope(state, secrets, { merchant, calls: receiver.calls, debitsAccepted });
+      const probe = await openProbeScope(state, secrets, {
+        merchant,
+        calls: receiver.calls,
+        debitsAccepted,
+        debitsSeenAtBank,
+      });
       try {
         await finalCheck({
           probe,

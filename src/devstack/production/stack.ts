@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { installLocalServers, installTemporalServer } from '../install';
 import { findCaddy, findLibfaketime } from './debian-packages';
@@ -22,7 +22,7 @@ import {
   TEMPORAL_SERVER_VERSION,
   type StackPorts,
 } from './settings';
-import { keepSupervised, type StackBuild } from './build';
+import { holdFileOf, keepSupervised, supervision, type StackBuild } from './build';
 import { startStackPostgresql, startStackStore } from './store';
 import { supervise } from './supervisor';
 import {
@@ -55,6 +55,11 @@ export interface StackState {
   clockFile?: string;
   /** `npm run stack:cluster`: the Temporal server as separate processes. */
   cluster: boolean;
+  /**
+   * Where a file named after a supervised process (lower case, spaces as dashes: `held/temporal-history-1`)
+   * keeps that process down once it dies, until the file is removed.
+   */
+  heldDir: string;
   processes: Record<string, { pid: number | undefined; restarts: number }>;
 }
 
@@ -84,6 +89,8 @@ export async function startProductionStack(o: {
   const dataDir = path.resolve(o.dataDir);
   const logDir = path.join(dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
+  // A hold left by an earlier run would keep a process down for good.
+  rmSync(path.dirname(holdFileOf(dataDir, 'any')), { recursive: true, force: true });
   const secrets = stackSecrets(dataDir);
   const writeState = (): void => {
     if (!stateOf) return;
@@ -128,6 +135,7 @@ export async function startProductionStack(o: {
       dataDir,
       ...(clock ? { clockFile: clock.file } : {}),
       cluster: o.cluster ?? false,
+      heldDir: path.dirname(holdFileOf(dataDir, 'any')),
       processes: Object.fromEntries([
         ['caddy', { pid: caddyProcess.child.pid, restarts: 0 }],
         ['outside caddy', { pid: outsideCaddy.child.pid, restarts: 0 }],
@@ -158,7 +166,7 @@ async function startStackTemporal(b: StackBuild, moduleDir: string, tlsRoot: str
     const temporal = await supervise(
       server.name,
       () => startTemporalServer({ moduleDir, env: serverEnv, process: server, logDir }),
-      { onStart: () => b.writeState(), log: b.log },
+      supervision(b, server.name),
     );
     keepSupervised(b, temporal);
   }
@@ -265,7 +273,7 @@ async function startStackSimulator(b: StackBuild, caddyRoot: string): Promise<vo
       await waitForPort(p, '127.0.0.1', ports.bankSimulator, 60_000, logFile);
       return p;
     },
-    { onStart: () => b.writeState(), log: b.log },
+    supervision(b, 'bank simulator'),
   );
   keepSupervised(b, simulator);
 }
@@ -303,7 +311,7 @@ async function startGatewayProcesses(
         if (port) await waitForPort(p, '127.0.0.1', port, 120_000, logFile);
         return p;
       },
-      { onStart: () => b.writeState(), log: b.log },
+      supervision(b, name),
     );
   for (const name of ['worker-1', 'worker-2']) {
     const w = await gatewayProcess(name, 'src/main/worker.ts', {});

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startFerretdb } from '../ferretdb';
-import { keepSupervised, type StackBuild } from './build';
+import { keepSupervised, supervision, type StackBuild } from './build';
 import { ensureStackOperatorTokens, STACK_OPERATOR_TOKENS } from './operator-tokens';
 import { ensureDatabase, ensureRole, startPostgresql } from './postgresql';
 import type { readEnvFile } from './settings';
@@ -25,7 +25,7 @@ export async function startStackPostgresql(b: StackBuild): Promise<void> {
           logDir: b.logDir,
           superuserPassword: secrets.POSTGRES_SUPERUSER_PASSWORD,
         }),
-      { onStart: () => b.writeState(), log: b.log },
+      supervision(b, 'postgresql'),
     ),
   );
   ensureRole(ports.postgresql, secrets.POSTGRES_SUPERUSER_PASSWORD, 'temporal', secrets.POSTGRES_PASSWORD, 'CREATEDB');
@@ -50,7 +50,7 @@ export async function startStackStore(b: StackBuild, gatewaySettings: ReturnType
             postgresqlUrl: `postgres://127.0.0.1:${ports.postgresql}/ferretdb`,
           })
         ).process,
-      { onStart: () => b.writeState(), log: b.log },
+      supervision(b, 'ferretdb'),
     ),
   );
   b.log(`store: FerretDB at 127.0.0.1:${ports.store} on PostgreSQL (authentication: PLAIN, checked by PostgreSQL)`);
