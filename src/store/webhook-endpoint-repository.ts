@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { WebhookEndpointHealth } from '../domain/webhook-delivery';
 import { isDuplicateKeyError } from './mongo';
 import {
   countAttempt,
@@ -35,18 +36,7 @@ export interface WebhookEndpointDoc {
   batches?: Record<string, number>;
 }
 
-/** A merchant's endpoint health as operators read it. */
-export interface WebhookEndpointHealth {
-  merchantIdentifier: string;
-  state: 'enabled' | 'disabled';
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  failingSince: Date | null;
-  lastSuccessAt: Date | null;
-  lastFailureAt: Date | null;
-  attempts: number;
-  successes: number;
-}
+export type { WebhookEndpointHealth };
 
 export const ENDPOINT_DISABLED = 'endpoint disabled';
 

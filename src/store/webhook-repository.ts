@@ -1,41 +1,10 @@
 import type { Collection, Db, Document } from 'mongodb';
+import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookDeliverySummary } from '../domain/webhook-delivery';
 import { PayerDataCipher, type PayerFieldContext } from '../domain/payer-data';
 import { isDuplicateKeyError } from './mongo';
 import { sealClearField } from './seal-clear-field';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-export interface WebhookAttempt {
-  attempt: number;
-  at: Date;
-  httpStatus: number | null;
-  /** The first 512 bytes of the answer. */
-  response: string | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export interface WebhookDelivery {
-  _id: string;
-  merchantIdentifier: string;
-  realtime: boolean;
-  url: string;
-  contentType: string;
-  /** The exact body, sent byte for byte on every attempt. */
-  body: string;
-  state: DeliveryState;
-  attempts: WebhookAttempt[];
-  createdAt: Date;
-  /** Set on a replay: the delivery whose bytes it sends again (always an original, never a replay). */
-  replayOf?: string;
-  /** On an original: how many replays were started; the latest is `<id>:replay-<n>` (replayDeliveryId). */
-  replayGeneration?: number;
-  /** Why a failed delivery stopped before its schedule ended (`endpoint disabled`). */
-  failureReason?: string;
-}
-
-/** A delivery without its body, as listings show it. */
-export type WebhookDeliverySummary = Omit<WebhookDelivery, 'body'>;
+export type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookDeliverySummary };
 
 /**
  * As stored: the body sealed for this delivery (it carries masked cards and card ids), opened

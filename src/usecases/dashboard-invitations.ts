@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { normalEmail, type DashboardRole } from '../domain/dashboard-roles';
+import { InvitationRefusedError, type AcceptResult, type CreatedInvitation } from '../domain/dashboard-staff';
 import { hashPassword, passwordProblem } from '../domain/password';
 import type { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
 import type { DashboardUserRepository } from '../store/dashboard-user-repository';
@@ -14,18 +15,7 @@ export interface InvitationDeps {
   invitationHours: number;
 }
 
-export interface CreatedInvitation {
-  invitationUrl: string;
-  email: string;
-  role: DashboardRole;
-  expiresAt: Date;
-}
-
-export class InvitationRefusedError extends Error {
-  constructor(readonly reason: 'merchantNotFound' | 'userExists') {
-    super(reason === 'merchantNotFound' ? 'no such merchant' : 'this email has a dashboard account already');
-  }
-}
+export { InvitationRefusedError, type AcceptResult, type CreatedInvitation };
 
 /**
  * Whether the merchant has an owner, or an owner invitation still open: then an operator's owner
@@ -68,9 +58,6 @@ export async function createInvitation(
   });
   return { invitationUrl: `${deps.publicBaseUrl}/dashboard/invitations/${token}`, email, role: invite.role, expiresAt };
 }
-
-export type AcceptResult =
-  { ok: true; email: string } | { ok: false; problem: 'invalid' | 'password' | 'userExists'; message: string };
 
 const INVALID = 'This invitation link is not valid: it was used already, has expired or never existed. Ask for a new one.';
 

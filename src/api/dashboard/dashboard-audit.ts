@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { auditTrail } from '../../usecases/audit-trail';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, requirePermission } from '../middleware/dashboard-session';
@@ -13,7 +12,7 @@ const querySchema = z.strictObject({ before: z.iso.datetime({ offset: true }).op
 export function dashboardAuditRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/audit' });
   router.use(dashboardSession(deps));
-  const trail = auditTrail(deps.store.db, deps.now);
+  const uc = deps.useCases.dashboard;
   router.get('/', requirePermission('audit'), async (ctx) => {
     const { viewer } = dashboardState(ctx);
     const q = querySchema.safeParse(ctx.query);
@@ -23,7 +22,7 @@ export function dashboardAuditRoutes(deps: ApiDeps): Router {
         400,
         auditPage(viewer, { records: [], olderHref: null, error: 'before must be an ISO 8601 instant.' }),
       );
-    const found = await trail.list({
+    const found = await uc.listAudit({
       merchantIdentifier: viewer.merchantIdentifier,
       ...(q.data.before ? { before: new Date(q.data.before) } : {}),
       limit: PAGE_SIZE + 1,

@@ -1,15 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { parseDurationList } from '../../domain/durations';
-import {
-  createApiKey,
-  listApiKeys,
-  retireEncryptionKey,
-  revokeApiKey,
-  revokePreviousSecretKey,
-  rotateEncryptionKey,
-  rotateSecretKey,
-} from '../../usecases/merchant-keys';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -43,14 +33,14 @@ function apiKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit)
   router.post('/api-keys', mayHoldCredentials, async (ctx) => {
     const parsed = createApiKeySchema.safeParse(dashboardState(ctx).form);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
-    const created = (await createApiKey(deps.merchants, mid(ctx), parsed.data.label, deps.now()))!;
+    const created = (await deps.useCases.dashboard.createApiKey(mid(ctx), parsed.data.label))!;
     await audit(ctx, 'key.created', { kind: 'apiKey', keyId: created.keyId, label: created.label });
     await show(ctx, 201, { revealed: { kind: 'apiKey', label: created.label, apiKey: created.apiKey } });
   });
 
   router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now())) === 'string')
+    if (typeof (await deps.useCases.dashboard.revokeApiKey(mid(ctx), ctx.params.keyId)) === 'string')
       return notFoundPage(ctx);
     await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId });
     done(ctx, 'revoked');
@@ -62,8 +52,7 @@ function secretKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageK
   const { mayHoldCredentials, show, mid, audit, emptyForm, done } = kit;
   router.post('/secret-key/rotate', mayHoldCredentials, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
-    const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
+    const rotated = (await deps.useCases.dashboard.rotateSecretKey(mid(ctx)))!;
     await audit(ctx, 'key.rotated', {
       kind: 'secretKey',
       previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil).toISOString(),
@@ -81,7 +70,7 @@ function secretKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageK
     const parsed = revokePreviousSecretKeySchema.safeParse(dashboardState(ctx).form);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     const at = new Date(parsed.data.previousKeyAcceptedUntil);
-    const revoked = await revokePreviousSecretKey(deps.merchants, mid(ctx), at, deps.now());
+    const revoked = await deps.useCases.dashboard.revokePreviousSecretKey(mid(ctx), at);
     if (revoked === 'unknown') {
       return show(ctx, 409, {
         error:
@@ -98,14 +87,14 @@ function encryptionKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersP
   const { mayChange, show, mid, audit, emptyForm, done } = kit;
   router.post('/encryption-keys/rotate', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const keys = await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
+    const keys = await deps.useCases.dashboard.rotateEncryptionKey(mid(ctx));
     await audit(ctx, 'key.rotated', { kind: 'encryptionKey', keyId: keys?.encryptionKeys[0]?.encryptionKeyId ?? null });
     done(ctx, 'rsa');
   });
 
   router.post('/encryption-keys/:keyId/retire', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now());
+    const result = await deps.useCases.dashboard.retireEncryptionKey(mid(ctx), ctx.params.keyId);
     if (result === 'unknown') return notFoundPage(ctx);
     if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
     await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId });
@@ -115,7 +104,7 @@ function encryptionKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersP
   /** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
   router.get('/encryption-keys/:file', async (ctx) => {
     const keyId = /^(.+)\.pem$/.exec(ctx.params.file)?.[1];
-    const merchant = await deps.merchants.findById(mid(ctx));
+    const merchant = await deps.useCases.dashboard.findMerchant(mid(ctx));
     const key = merchant?.encryptionKeys.find((k) => k.keyId === keyId);
     if (!key) return notFoundPage(ctx);
     ctx.type = 'application/x-pem-file';
@@ -132,8 +121,8 @@ function developersPageKit(deps: ApiDeps) {
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
-    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
-    const apiKeys = (await listApiKeys(deps.merchants, viewer.merchantIdentifier)) ?? [];
+    const merchant = (await deps.useCases.dashboard.findMerchant(viewer.merchantIdentifier))!;
+    const apiKeys = (await deps.useCases.dashboard.listApiKeys(viewer.merchantIdentifier)) ?? [];
     sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
   };
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;

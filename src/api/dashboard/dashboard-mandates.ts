@@ -22,16 +22,14 @@ export function dashboardMandateRoutes(deps: ApiDeps): Router {
     if (!period.ok)
       return sendPage(ctx, 400, mandatesPage(viewer, { ...base, mandates: [], debits: [], more: false, error: period.problem }));
     const [mandates, debits] = await Promise.all([
-      deps.mandates.createdBetween(viewer.merchantIdentifier, period.from, period.until, SHOWN + 1),
-      deps.transactions
-        .searchPage({
-          merchantIdentifier: viewer.merchantIdentifier,
-          from: period.from,
-          until: period.until,
-          where: [transactionKindFilter('mandate-debit')],
-          limit: SHOWN + 1,
-        })
-        .toArray(),
+      deps.useCases.dashboard.mandatesCreatedBetween(viewer.merchantIdentifier, period.from, period.until, SHOWN + 1),
+      deps.useCases.dashboard.searchTransactions({
+        merchantIdentifier: viewer.merchantIdentifier,
+        from: period.from,
+        until: period.until,
+        where: [transactionKindFilter('mandate-debit')],
+        limit: SHOWN + 1,
+      }),
     ]);
     const more = mandates.length > SHOWN || debits.length > SHOWN;
     sendPage(

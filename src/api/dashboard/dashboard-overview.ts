@@ -1,7 +1,5 @@
 import type { Context } from 'koa';
 import { lastIstDays } from '../../domain/overview';
-import { overviewFigures } from '../../usecases/overview-figures';
-import { webhookTrouble } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardState } from '../middleware/dashboard-session';
@@ -25,8 +23,8 @@ export function overview(deps: ApiDeps) {
     const from = days[0].from;
     const until = days.at(-1)!.until;
     const [figures, { endpoint, failed }] = await Promise.all([
-      overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),
-      webhookTrouble(deps, viewer.merchantIdentifier, { from, until }, FAILED_SHOWN + 1),
+      deps.useCases.dashboard.overviewFigures(viewer.merchantIdentifier, now, OVERVIEW_DAYS),
+      deps.useCases.dashboard.webhookTrouble(viewer.merchantIdentifier, { from, until }, FAILED_SHOWN + 1),
     ]);
     sendPage(
       ctx,

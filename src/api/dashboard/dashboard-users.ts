@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { createInvitation, InvitationRefusedError } from '../../usecases/dashboard-invitations';
+import { InvitationRefusedError } from '../../domain/dashboard-staff';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
@@ -17,12 +17,13 @@ import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchem
 export function dashboardUserRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/users' });
   router.use(dashboardSession(deps));
+  const uc = deps.useCases.dashboard;
   const audit = staffAudit(deps);
   const recheck = passwordRecheck(deps);
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
     const { viewer } = dashboardState(ctx);
-    sendPage(ctx, status, usersPage(viewer, await deps.dashboardUsers.listOfMerchant(viewer.merchantIdentifier), o));
+    sendPage(ctx, status, usersPage(viewer, await uc.listUsers(viewer.merchantIdentifier), o));
   };
 
   router.get('/', (ctx) =>
@@ -43,11 +44,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
       if (refused) return show(ctx, refused.status, { error: refused.error });
     }
     try {
-      const invitation = await createInvitation(
-        { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
-        viewer.merchantIdentifier,
-        { ...parsed.data, invitedBy: viewer.email },
-      );
+      const invitation = await uc.inviteUser(viewer.merchantIdentifier, { ...parsed.data, invitedBy: viewer.email });
       await audit(ctx, 'dashboard.user_invited', { email: invitation.email, role: invitation.role });
       await show(ctx, 201, { invitation, notice: `Invitation created for ${invitation.email}.` });
     } catch (e) {
@@ -59,7 +56,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
   /** The user named in the address, only if it is this merchant's (another merchant's user: 404). */
   const target = async (ctx: Context) => {
     const { viewer } = dashboardState(ctx);
-    return deps.dashboardUsers.findOfMerchant(viewer.merchantIdentifier, (ctx.params as Record<string, string>).email);
+    return uc.findUserOfMerchant(viewer.merchantIdentifier, (ctx.params as Record<string, string>).email);
   };
 
   router.post('/:email/role', requirePermission('users'), async (ctx) => {
@@ -72,7 +69,7 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot change your own role; ask another owner.' });
     const refused = await recheck(ctx, password, 'change a role');
     if (refused) return show(ctx, refused.status, { error: refused.error });
-    await deps.dashboardUsers.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
+    await uc.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
     await audit(ctx, 'dashboard.role_changed', { email: user.email, previousRole: user.role, role: parsed.data.role });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=role');
@@ -92,9 +89,9 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
       const refused = await recheck(ctx, password, 'remove an owner');
       if (refused) return show(ctx, refused.status, { error: refused.error });
     }
-    await deps.dashboardUsers.remove(viewer.merchantIdentifier, user.email);
+    await uc.removeUser(viewer.merchantIdentifier, user.email);
     // A removed user's sessions end now (they would be refused anyway, the user being gone).
-    await deps.dashboardSessions.removeAllOf(user.email);
+    await uc.endSessionsOf(user.email);
     await audit(ctx, 'dashboard.user_removed', { email: user.email, role: user.role });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=removed');

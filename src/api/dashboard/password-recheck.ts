@@ -2,7 +2,6 @@ import type { Context } from 'koa';
 import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
 import type { ApiDeps } from '../deps';
 import { dashboardState } from '../middleware/dashboard-session';
-import { passwordAttemptLimits } from './sign-in-limits';
 
 /** Why a password re-check refused: the page's status and message (Retry-After already set). */
 export interface PasswordRefusal {
@@ -15,12 +14,12 @@ export interface PasswordRefusal {
  * bank account, an owner's invitation, a role): a borrowed laptop or a stolen cookie is not enough.
  * Wrong passwords count against the sign-in limits. null: the password is right.
  */
-export function passwordRecheck(deps: Pick<ApiDeps, 'store' | 'config'>) {
-  const attempts = passwordAttemptLimits(deps);
+export function passwordRecheck(deps: Pick<ApiDeps, 'useCases'>) {
+  const uc = deps.useCases.dashboard;
   return async (ctx: Context, password: string | undefined, what: string): Promise<PasswordRefusal | null> => {
     const { user } = dashboardState(ctx);
     if (!password) return { status: 400, error: `Enter your password to ${what}. Nothing was changed.` };
-    const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
+    const { refusedMs, giveBack } = await uc.takePasswordAttempt(user.email, ctx.ip || 'unknown');
     if (refusedMs > 0) {
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));
       return { status: 429, error: 'Too many wrong passwords: nothing was changed. Try again later.' };

@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
 import { mayDo, type DashboardPermission } from '../../domain/dashboard-roles';
-import type { DashboardSession } from '../../store/dashboard-session-repository';
-import type { DashboardUser } from '../../store/dashboard-user-repository';
+import type { DashboardSession, DashboardUser } from '../../domain/dashboard-staff';
 import type { ApiDeps } from '../deps';
 import { fromOurOrigin, readPageForm, sameToken, sendPage } from '../hosted-page';
 import { publicDashboardPage, type DashboardViewer } from '../pages/dashboard-layout';
@@ -62,17 +61,16 @@ export function safeNext(path: string | undefined): string {
  * A POST must carry the session's CSRF token and come from no other origin, or it is refused with
  * 403 before anything is read or changed.
  */
-export function dashboardSession(deps: Pick<ApiDeps, 'dashboardSessions' | 'dashboardUsers' | 'merchants' | 'now' | 'config'>) {
+export function dashboardSession(deps: Pick<ApiDeps, 'useCases' | 'config'>) {
+  const uc = deps.useCases.dashboard;
   return async (ctx: Context, next: Next) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
-    const session = token ? await deps.dashboardSessions.find(token, deps.now()) : null;
-    const user = session ? await deps.dashboardUsers.find(session.email) : null;
+    const session = token ? await uc.findSession(token) : null;
+    const user = session ? await uc.findUser(session.email) : null;
     const merchant =
-      user && user.merchantIdentifier === session!.merchantIdentifier
-        ? await deps.merchants.findById(user.merchantIdentifier)
-        : null;
+      user && user.merchantIdentifier === session!.merchantIdentifier ? await uc.findMerchant(user.merchantIdentifier) : null;
     if (!token || !session || !user || !merchant) {
-      if (token && session && !user) await deps.dashboardSessions.removeAllOf(session.email);
+      if (token && session && !user) await uc.endSessionsOf(session.email);
       ctx.status = 303;
       return ctx.redirect(`/dashboard/sign-in${ctx.method === 'GET' ? `?next=${encodeURIComponent(safeNext(ctx.url))}` : ''}`);
     }
