@@ -1,5 +1,4 @@
 import { addressLimitKey } from '../../domain/network-address';
-import type { Config } from '../../config';
 import type { SharedLimiter } from '../middleware/rate-limit';
 
 /** A limiter shared by every replica (middleware/rate-limit.ts's sharedLimiter over the store). */
@@ -16,7 +15,7 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  */
 export function passwordAttemptLimits(
   shared: SharedLimiterFactory,
-  config: Pick<Config, 'DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT' | 'DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS'>,
+  config: { DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: number; DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: number },
 ) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
     points === 0 ? null : shared({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
