@@ -11,7 +11,7 @@ export function operationPaths(operations: readonly DeclaredOperation[]): Record
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
     // An address's one entry documents the operations its query selects.
-    if (op.reference === 'shared') continue;
+    if (op.reference === 'shared' || op.reference === 'undocumented') continue;
     const item = (paths[documentedPath(op.path)] ??= {});
     if (Object.hasOwn(item, op.method)) throw new Error(`${op.method.toUpperCase()} ${op.path} is declared twice`);
     const { parameters, ...reference } = op.reference;

@@ -50,8 +50,9 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
   /**
    * Its entry in the API reference; `request` defaults to the body's schema, the security to the
    * scheme's. 'shared': its address's entry is another operation's, one selected by another value.
+   * 'undocumented': a page for people, left out of the reference (its module's `undocumented` names it).
    */
-  reference: OperationReference | 'shared';
+  reference: OperationReference | 'shared' | 'undocumented';
   /**
    * The body of a Refusal, when the envelope echoes something of the request (the split's orderId),
    * or the whole answer (a page to a browser, an XML document signed for the caller once known).
@@ -267,11 +268,12 @@ export class Verified<P> {
   ) {}
 }
 
-/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script). */
+/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script), with any headers of its own (Retry-After). */
 export class HtmlPage {
   constructor(
     readonly status: number,
     readonly html: string,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 

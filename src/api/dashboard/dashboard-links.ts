@@ -40,14 +40,23 @@ export function dashboardLinkRoutes(deps: ApiDeps): Router {
     const batchId = `dash-${randomBytes(8).toString('hex')}`;
     const base = { from: period.fromText, to: period.toText, now, batchId, ...o };
     if (!period.ok) return sendPage(ctx, 400, linksPage(viewer, { ...base, rows: [], more: false, error: period.problem }));
-    const links = await deps.useCases.dashboard.paymentLinksCreatedBetween(viewer.merchantIdentifier, period.from, period.until, LINKS_SHOWN + 1);
+    const links = await deps.useCases.dashboard.paymentLinksCreatedBetween(
+      viewer.merchantIdentifier,
+      period.from,
+      period.until,
+      LINKS_SHOWN + 1,
+    );
     const shown = links.slice(0, LINKS_SHOWN);
     const orders = await deps.useCases.dashboard.findOrders(
       viewer.merchantIdentifier,
       shown.map((l) => l.orderId),
     );
     const byOrder = new Map(orders.map((t) => [t.orderId, t]));
-    const rows = shown.map((link) => ({ link, url: deps.useCases.dashboard.linkUrl(link._id), order: byOrder.get(link.orderId) }));
+    const rows = shown.map((link) => ({
+      link,
+      url: deps.useCases.dashboard.linkUrl(link._id),
+      order: byOrder.get(link.orderId),
+    }));
     sendPage(ctx, status, linksPage(viewer, { ...base, rows, more: links.length > LINKS_SHOWN }));
   };
 

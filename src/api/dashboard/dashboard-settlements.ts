@@ -5,7 +5,13 @@ import { isCooling } from '../../domain/settlement-account';
 import { respondWithCsv } from '../csv-stream';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import { accountChangeNotice, bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
 import { settlementAccountSchema } from '../schemas/settlement-merchant';
@@ -62,9 +68,19 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
     if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
-    const refused = await recheck(ctx, typeof password === 'string' ? password : undefined, 'change the account');
-    if (refused) return showAccount(ctx, refused.status, { error: refused.error, values });
-    await uc.changeSettlementAccount(mid(ctx), parsed.data, { actor: { kind: 'staff', email: user.email }, from: ctx.ip || null });
+    const refused = await recheck(
+      signedInRequest(ctx),
+      typeof password === 'string' ? password : undefined,
+      'change the account',
+    );
+    if (refused) {
+      ctx.set(refused.headers);
+      return showAccount(ctx, refused.status, { error: refused.error, values });
+    }
+    await uc.changeSettlementAccount(mid(ctx), parsed.data, {
+      actor: { kind: 'staff', email: user.email },
+      from: ctx.ip || null,
+    });
     deps.logger.info({ merchantIdentifier: mid(ctx), by: user.email }, 'settlement account set');
     ctx.status = 303;
     ctx.redirect('/dashboard/settlements/account?done=saved');

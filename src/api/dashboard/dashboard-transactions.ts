@@ -11,7 +11,13 @@ import { istDay } from '../../domain/report-range';
 import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import {
   orderPath,
   transactionDetailPage,
@@ -132,7 +138,7 @@ function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): vo
       updateReason: f.reason,
     });
     if (result.response === 'fullRefundInitiated' || result.response === 'partialRefundInitiated') {
-      await audit(ctx, 'refund.requested', {
+      await audit(signedInRequest(ctx), 'refund.requested', {
         orderId: t.orderId,
         updateDesired: f.updateDesired,
         amountPaise: amountPaise ?? null,

@@ -5,7 +5,13 @@ import { mayDo } from '../../domain/dashboard-roles';
 import { merchantSettingsSchema } from '../schemas/ops';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import { webhooksPage } from '../pages/dashboard-webhooks-page';
 import { formProblem, webhookSettingsFormSchema } from '../schemas/dashboard';
 import { noBodySchema } from '../schemas/keys';
@@ -51,14 +57,17 @@ function webhookSettingsRoutes(router: Router, kit: WebhookPageKit): void {
     const refused = parsed.data.webhookUrl ? await uc.refusedWebhookUrl(parsed.data.webhookUrl) : null;
     if (refused) return show(ctx, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
     await uc.updateWebhookSettings(mid(ctx), parsed.data);
-    await audit(ctx, 'webhook.settings_changed', { ...parsed.data, webhookUrl: auditedUrl(parsed.data.webhookUrl) });
+    await audit(signedInRequest(ctx), 'webhook.settings_changed', {
+      ...parsed.data,
+      webhookUrl: auditedUrl(parsed.data.webhookUrl),
+    });
     done(ctx, 'saved');
   });
 
   router.post('/signing-secret/rotate', requirePermission('signingSecret'), async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     const secrets = await uc.rotateWebhookSigningSecret(mid(ctx));
-    await audit(ctx, 'webhook.secret_rotated');
+    await audit(signedInRequest(ctx), 'webhook.secret_rotated');
     // Shown in full this once, on this answer only (not behind a redirect a reload would repeat).
     const fresh = secrets?.find((s) => s.retiresAt === null) ?? secrets?.[0];
     await show(ctx, 200, { notice: NOTICES.rotated, ...(fresh ? { revealed: fresh.secret } : {}) });
@@ -71,7 +80,7 @@ function webhookDeliveryRoutes(router: Router, kit: WebhookPageKit): void {
   router.post('/endpoint/enable', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
     await uc.enableEndpoint(mid(ctx));
-    await audit(ctx, 'webhook.settings_changed', { endpoint: 'enabled' });
+    await audit(signedInRequest(ctx), 'webhook.settings_changed', { endpoint: 'enabled' });
     done(ctx, 'enabled');
   });
 
@@ -88,7 +97,7 @@ function webhookDeliveryRoutes(router: Router, kit: WebhookPageKit): void {
     const delivery = await uc.findDelivery(ctx.params.deliveryId);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
     const replayId = await uc.replayDelivery(delivery._id);
-    await audit(ctx, 'webhook.replayed', { deliveryId: delivery._id, replayId });
+    await audit(signedInRequest(ctx), 'webhook.replayed', { deliveryId: delivery._id, replayId });
     done(ctx, 'replayed');
   });
 }

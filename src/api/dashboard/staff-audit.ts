@@ -1,7 +1,6 @@
-import type { Context } from 'koa';
 import type { AuditAction, AuditDetail } from '../../domain/audit';
 import type { ApiDeps } from '../deps';
-import { dashboardState } from '../middleware/dashboard-session';
+import type { DashboardState } from '../middleware/dashboard-session';
 
 /**
  * Records a dashboard change in the audit trail: the signed-in staff member, their merchant and the
@@ -9,12 +8,10 @@ import { dashboardState } from '../middleware/dashboard-session';
  */
 export function staffAudit(deps: Pick<ApiDeps, 'useCases'>) {
   const uc = deps.useCases.dashboard;
-  return (ctx: Context, action: AuditAction, detail: AuditDetail = {}) => {
-    const { user, viewer } = dashboardState(ctx);
-    return uc.recordAudit(
+  return ({ caller, ip }: { caller: DashboardState; ip: string | null }, action: AuditAction, detail: AuditDetail = {}) =>
+    uc.recordAudit(
       action,
-      { kind: 'staff', email: user.email },
-      { merchantIdentifier: viewer.merchantIdentifier, from: ctx.ip || null, detail },
+      { kind: 'staff', email: caller.user.email },
+      { merchantIdentifier: caller.viewer.merchantIdentifier, from: ip, detail },
     );
-  };
 }

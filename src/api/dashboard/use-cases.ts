@@ -45,7 +45,8 @@ export interface PasswordAttempt {
  * so nothing here (nor any route that uses it) reaches the store or Temporal.
  */
 export interface DashboardUseCases
-  extends DashboardStaffUseCases,
+  extends
+    DashboardStaffUseCases,
     DashboardKeyUseCases,
     DashboardWebhookUseCases,
     DashboardPaymentUseCases,
@@ -59,7 +60,11 @@ export interface DashboardUseCases
     o: { merchantIdentifier: string; from: string | null; detail?: AuditDetail },
   ): Promise<unknown>;
   /** The merchant's audit trail, newest first. */
-  listAudit(o: { merchantIdentifier: string; before?: Date; limit: number }): Promise<(Omit<AuditRecord, 'at'> & { id: string; at: string })[]>;
+  listAudit(o: {
+    merchantIdentifier: string;
+    before?: Date;
+    limit: number;
+  }): Promise<(Omit<AuditRecord, 'at'> & { id: string; at: string })[]>;
   /** The overview's daily figures of the last `days` IST days up to `now`'s, oldest first. */
   overviewFigures(merchantIdentifier: string, now: Date, days: number): Promise<DayFigures[]>;
   /** The endpoint's health and the period's failed deliveries (at most `limit`). */
@@ -186,7 +191,10 @@ export interface DashboardSettlementUseCases {
   /** Every line of a settlement, for its CSV. */
   settlementLinesCursor(merchantIdentifier: string, settlementId: string): RecordCursor<SettlementLine>;
   /** The settlement that took this merchant's sale of txnId (its SALE line's), if one did. */
-  settlementOfSale(merchantIdentifier: string, txnId: string): Promise<{ line: SettlementLine; settlement: Settlement | null } | null>;
+  settlementOfSale(
+    merchantIdentifier: string,
+    txnId: string,
+  ): Promise<{ line: SettlementLine; settlement: Settlement | null } | null>;
   maskedSettlementAccount(merchantIdentifier: string): Promise<MaskedSettlementAccount | null>;
   pendingSettlementAccount(merchantIdentifier: string): Promise<PendingSettlementAccount | null>;
   /** An owner's change (their password already checked). */
