@@ -172,7 +172,10 @@ function queryOf(ctx: Context, op: DeclaredOperation): unknown {
 function respond(ctx: Context, answer: unknown): Promise<void> | void {
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
-  if (answer instanceof HtmlPage) return sendPage(ctx, answer.status, answer.html);
+  if (answer instanceof HtmlPage) {
+    for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+    return sendPage(ctx, answer.status, answer.html);
+  }
   if (answer instanceof Redirect) {
     ctx.status = answer.status;
     return ctx.redirect(answer.location);

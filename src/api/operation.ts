@@ -290,11 +290,12 @@ export class Verified<P> {
   ) {}
 }
 
-/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script). */
+/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script), with any headers of its own (Retry-After). */
 export class HtmlPage {
   constructor(
     readonly status: number,
     readonly html: string,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 

@@ -58,3 +58,14 @@ export interface WebhookEndpointHealth {
   attempts: number;
   successes: number;
 }
+
+/** What the merchant's endpoint answered to a test call (not stored as a delivery). */
+export interface TestWebhookResult {
+  url: string;
+  deliveryId: string;
+  httpStatus: number | null;
+  /** The first 512 bytes of the answer. */
+  response: string | null;
+  error: string | null;
+  acknowledged: boolean;
+}

@@ -1,21 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
-import type { DashboardRole } from '../domain/dashboard-roles';
+import type { DashboardInvitation } from '../domain/dashboard-staff';
 
 /** One-time invitations to the dashboard, keyed by the SHA-256 of the link's token. */
-interface DashboardInvitationDoc {
-  _id: string;
-  merchantIdentifier: string;
-  email: string;
-  role: DashboardRole;
-  /** `operator`, or the email of the owner who invited. */
-  invitedBy: string;
-  createdAt: Date;
-  expiresAt: Date;
-  usedAt: Date | null;
-}
+type DashboardInvitationDoc = DashboardInvitation & { _id: string };
 
-export type DashboardInvitation = Omit<DashboardInvitationDoc, '_id'>;
+export type { DashboardInvitation };
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 

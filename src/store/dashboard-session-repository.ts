@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
+import type { DashboardSession } from '../domain/dashboard-staff';
 
 /**
  * Dashboard sessions, keyed by the SHA-256 of the cookie's token (a copy of the store holds no
@@ -15,13 +16,7 @@ interface DashboardSessionDoc {
   expiresAt: Date;
 }
 
-export interface DashboardSession {
-  email: string;
-  merchantIdentifier: string;
-  csrfToken: string;
-  createdAt: Date;
-  expiresAt: Date;
-}
+export type { DashboardSession };
 
 export const sessionTokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 

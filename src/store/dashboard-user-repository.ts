@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { DashboardRole } from '../domain/dashboard-roles';
+import type { DashboardUser } from '../domain/dashboard-staff';
 import { isDuplicateKeyError } from './mongo';
 
 /** A dashboard user, keyed by its normalised email: one email belongs to one merchant. */
@@ -11,13 +12,7 @@ interface DashboardUserDoc {
   createdAt: Date;
 }
 
-export interface DashboardUser {
-  email: string;
-  merchantIdentifier: string;
-  role: DashboardRole;
-  passwordHash: string;
-  createdAt: Date;
-}
+export type { DashboardUser };
 
 const toUser = (d: DashboardUserDoc): DashboardUser => ({
   email: d._id,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { InvitationRefusedError, type CreatedInvitation, type InvitationAsked } from '../domain/dashboard-invitation';
 import { normalEmail } from '../domain/dashboard-roles';
+import type { AcceptResult } from '../domain/dashboard-staff';
 import { hashPassword, passwordProblem } from '../domain/password';
 import type { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
 import type { DashboardUserRepository } from '../store/dashboard-user-repository';
 import type { MerchantRepository } from '../store/merchant-repository';
-
-export { InvitationRefusedError, type CreatedInvitation };
 
 export interface InvitationDeps {
   merchants: MerchantRepository;
@@ -16,6 +15,8 @@ export interface InvitationDeps {
   publicBaseUrl: string;
   invitationHours: number;
 }
+
+export { InvitationRefusedError, type AcceptResult, type CreatedInvitation };
 
 /**
  * Whether the merchant has an owner, or an owner invitation still open: then an operator's owner
@@ -58,9 +59,6 @@ export async function createInvitation(
   });
   return { invitationUrl: `${deps.publicBaseUrl}/dashboard/invitations/${token}`, email, role: invite.role, expiresAt };
 }
-
-export type AcceptResult =
-  { ok: true; email: string } | { ok: false; problem: 'invalid' | 'password' | 'userExists'; message: string };
 
 const INVALID = 'This invitation link is not valid: it was used already, has expired or never existed. Ask for a new one.';
 

@@ -5,17 +5,10 @@ import { standardWebhookHeaders } from '../domain/standard-webhooks';
 import { isWebhookAcknowledged, webhookPayload } from '../domain/webhook';
 import { formatIstDateTimeMillis } from '../domain/ist-time';
 import type { Merchant } from '../domain/merchant';
+import type { TestWebhookResult } from '../domain/webhook-delivery';
 import type { MerchantRepository } from '../store/merchant-repository';
 
-export interface TestWebhookResult {
-  url: string;
-  deliveryId: string;
-  httpStatus: number | null;
-  /** The first 512 bytes of the answer. */
-  response: string | null;
-  error: string | null;
-  acknowledged: boolean;
-}
+export type { TestWebhookResult };
 
 /**
  * One call to the merchant's webhook URL, signed and shaped exactly as real ones (its format, the

@@ -1,29 +1,21 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import { auditTrail } from '../../usecases/audit-trail';
-import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, requirePermission } from '../middleware/dashboard-session';
+import { HtmlPage } from '../operation';
 import { auditPage } from '../pages/dashboard-audit-page';
+import { dashboardOperation } from './dashboard-operation';
 
 const PAGE_SIZE = 50;
 const querySchema = z.strictObject({ before: z.iso.datetime({ offset: true }).optional() });
 
 /** The owner's Audit page: the merchant's audit trail, newest first, PAGE_SIZE a page (older: `before`). */
-export function dashboardAuditRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/dashboard/audit' });
-  router.use(dashboardSession(deps));
-  const trail = auditTrail(deps.store.db, deps.now);
-  router.get('/', requirePermission('audit'), async (ctx) => {
-    const { viewer } = dashboardState(ctx);
-    const q = querySchema.safeParse(ctx.query);
+export const dashboardAuditOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/audit',
+  permission: 'audit',
+  async handle({ caller: { viewer }, query }, deps) {
+    const q = querySchema.safeParse(query);
     if (!q.success)
-      return sendPage(
-        ctx,
-        400,
-        auditPage(viewer, { records: [], olderHref: null, error: 'before must be an ISO 8601 instant.' }),
-      );
-    const found = await trail.list({
+      return new HtmlPage(400, auditPage(viewer, { records: [], olderHref: null, error: 'before must be an ISO 8601 instant.' }));
+    const found = await deps.useCases.dashboard.listAudit({
       merchantIdentifier: viewer.merchantIdentifier,
       ...(q.data.before ? { before: new Date(q.data.before) } : {}),
       limit: PAGE_SIZE + 1,
@@ -34,7 +26,6 @@ export function dashboardAuditRoutes(deps: ApiDeps): Router {
     const boundary = found.length > PAGE_SIZE ? found[PAGE_SIZE].at : null;
     if (boundary !== null && records.some((r) => r.at !== boundary)) records = records.filter((r) => r.at !== boundary);
     const olderHref = boundary !== null ? `/dashboard/audit?before=${encodeURIComponent(records[records.length - 1].at)}` : null;
-    sendPage(ctx, 200, auditPage(viewer, { records, olderHref }));
-  });
-  return router;
-}
+    return new HtmlPage(200, auditPage(viewer, { records, olderHref }));
+  },
+});

@@ -1,15 +1,12 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { normalEmail } from '../../domain/dashboard-roles';
-import { acceptInvitation } from '../../usecases/dashboard-invitations';
 import { PasswordWorkBusy } from '../../domain/password';
-import { signIn } from '../../usecases/dashboard-sign-in';
 import type { ApiDeps } from '../deps';
 import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, refusalPage, safeNext, setSessionCookie } from '../middleware/dashboard-session';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
 import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
-import { passwordAttemptLimits } from './sign-in-limits';
 
 /** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
 const FORM_COOKIE = 'gw_dashboard_form';
@@ -28,7 +25,7 @@ export function dashboardAuthRoutes(deps: ApiDeps): Router {
 
 /** Signing in: the form and its answer. */
 function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
-  const { base, attempts, showSignIn, busy, throttled } = kit;
+  const { base, showSignIn, busy, throttled } = kit;
   router.get('/sign-in', (ctx) => showSignIn(ctx, 200, { next: safeNext(String(ctx.query.next ?? '')) }));
 
   router.post('/sign-in', async (ctx) => {
@@ -40,15 +37,11 @@ function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
       return showSignIn(ctx, 403, { next, error: 'The sign-in form had expired. Please try again.' });
     const email = normalEmail(form.email);
     // Each attempt is counted before the password is checked, and given back when it was right.
-    const { refusedMs, giveBack } = await attempts.take(email, ctx.ip || 'unknown');
+    const { refusedMs, giveBack } = await deps.useCases.dashboard.takePasswordAttempt(email, ctx.ip || 'unknown');
     if (refusedMs > 0) return throttled(ctx, refusedMs, next, email);
     let signedIn: { token: string } | null;
     try {
-      signedIn = await signIn(
-        { ...deps, sessionHours: deps.config.DASHBOARD_SESSION_HOURS, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
-        email,
-        form.password,
-      );
+      signedIn = await deps.useCases.dashboard.signIn(email, form.password);
     } catch (e) {
       if (!(e instanceof PasswordWorkBusy)) throw e;
       await giveBack();
@@ -66,14 +59,14 @@ function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
 function signOutRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
   const { base, session, onlyToken } = kit;
   router.post('/sign-out', session, onlyToken, async (ctx) => {
-    await deps.dashboardSessions.remove(dashboardState(ctx).token);
+    await deps.useCases.dashboard.endSession(dashboardState(ctx).token);
     setSessionCookie(ctx, base, null);
     ctx.status = 303;
     ctx.redirect('/dashboard/sign-in');
   });
 
   router.post('/sign-out-everywhere', session, onlyToken, async (ctx) => {
-    await deps.dashboardSessions.removeAllOf(dashboardState(ctx).user.email);
+    await deps.useCases.dashboard.endSessionsOf(dashboardState(ctx).user.email);
     setSessionCookie(ctx, base, null);
     ctx.status = 303;
     ctx.redirect('/dashboard/sign-in');
@@ -92,11 +85,7 @@ function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void
     if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
       return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
     if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
-    const accepted = await acceptInvitation(
-      { ...deps, passwordCost: deps.config.DASHBOARD_PASSWORD_COST },
-      token,
-      parsed.data.password,
-    ).catch((e: unknown) => {
+    const accepted = await deps.useCases.dashboard.acceptInvitation(token, parsed.data.password).catch((e: unknown) => {
       if (e instanceof PasswordWorkBusy) return null;
       throw e;
     });
@@ -113,7 +102,6 @@ function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void
 /** What the sign-in, sign-out and invitation routes share: the pages shown, the limits and the session. */
 function authPageKit(deps: ApiDeps) {
   const base = deps.config.PUBLIC_BASE_URL;
-  const attempts = passwordAttemptLimits(deps);
   const session = dashboardSession(deps);
 
   const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
@@ -142,9 +130,9 @@ function authPageKit(deps: ApiDeps) {
   };
 
   const invitationView = async (ctx: Context, status: number, token: string, error?: string) => {
-    const invitation = await deps.dashboardInvitations.find(token);
+    const invitation = await deps.useCases.dashboard.findInvitation(token);
     const usable = invitation && !invitation.usedAt && invitation.expiresAt.getTime() > deps.now().getTime();
-    const merchant = usable ? await deps.merchants.findById(invitation.merchantIdentifier) : null;
+    const merchant = usable ? await deps.useCases.dashboard.findMerchant(invitation.merchantIdentifier) : null;
     if (!invitation || !merchant)
       return sendPage(
         ctx,
@@ -166,7 +154,7 @@ function authPageKit(deps: ApiDeps) {
       }),
     );
   };
-  return { base, attempts, session, showSignIn, busy, throttled, onlyToken, invitationView };
+  return { base, session, showSignIn, busy, throttled, onlyToken, invitationView };
 }
 
 type AuthPageKit = ReturnType<typeof authPageKit>;

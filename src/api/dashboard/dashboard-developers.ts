@@ -1,21 +1,10 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { parseDurationList } from '../../domain/durations';
-import {
-  createApiKey,
-  listApiKeys,
-  retireEncryptionKey,
-  revokeApiKey,
-  revokePreviousSecretKey,
-  rotateEncryptionKey,
-  rotateSecretKey,
-} from '../../usecases/merchant-keys';
 import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import { notFoundAnswer } from '../middleware/dashboard-session';
+import { HtmlPage, HttpAnswer, Redirect } from '../operation';
 import { developersPage } from '../pages/dashboard-developers-page';
 import { createApiKeySchema, noBodySchema, revokePreviousSecretKeySchema } from '../schemas/keys';
 import { formProblem } from '../schemas/dashboard';
+import { dashboardOperation, type DashboardRequest } from './dashboard-operation';
 import { staffAudit } from './staff-audit';
 
 /**
@@ -23,134 +12,155 @@ import { staffAudit } from './staff-audit';
  * rotating the secret key need the credentials permission (owners: both move money); revoking
  * API keys and the RSA keys need the keys permission.
  */
-export function dashboardDeveloperRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/dashboard/developers' });
-  router.use(dashboardSession(deps));
-  const kit = developersPageKit(deps);
-  apiKeyPageRoutes(router, deps, kit);
-  secretKeyPageRoutes(router, deps, kit);
-  encryptionKeyPageRoutes(router, deps, kit);
-  return router;
+const NOTICES: Record<string, string> = {
+  revoked: 'API key revoked: it is refused from now on.',
+  rsa: 'New RSA key: encrypt with it from now on.',
+  retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
+  'previous-secret': 'Previous secret key revoked: only the current secret key is accepted from now on.',
+};
+
+/** The page, with a notice or an error, or what was made shown once. */
+async function show(
+  { caller: { viewer } }: DashboardRequest,
+  deps: ApiDeps,
+  status: number,
+  o: Parameters<typeof developersPage>[2] = {},
+): Promise<HtmlPage> {
+  const merchant = (await deps.useCases.dashboard.findMerchant(viewer.merchantIdentifier))!;
+  const apiKeys = (await deps.useCases.dashboard.listApiKeys(viewer.merchantIdentifier)) ?? [];
+  return new HtmlPage(status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
 }
 
-/** The page and the API keys: created and revoked. */
-function apiKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
-  const { mayChange, mayHoldCredentials, show, mid, audit, emptyForm, done, NOTICES } = kit;
-  router.get('/', (ctx) =>
-    show(ctx, 200, { ...(NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}) }),
-  );
+const mid = (r: DashboardRequest) => r.caller.viewer.merchantIdentifier;
+/** A form that carries nothing but its CSRF token. */
+const emptyForm = (r: DashboardRequest) => noBodySchema.safeParse(r.caller.form).success;
+const done = (what: string) => new Redirect(`/dashboard/developers?done=${what}`);
+const unexpected = (r: DashboardRequest, deps: ApiDeps) => show(r, deps, 400, { error: 'Unexpected fields in the form.' });
 
-  router.post('/api-keys', mayHoldCredentials, async (ctx) => {
-    const parsed = createApiKeySchema.safeParse(dashboardState(ctx).form);
-    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
-    const created = (await createApiKey(deps.merchants, mid(ctx), parsed.data.label, deps.now()))!;
-    await audit(ctx, 'key.created', { kind: 'apiKey', keyId: created.keyId, label: created.label });
-    await show(ctx, 201, { revealed: { kind: 'apiKey', label: created.label, apiKey: created.apiKey } });
-  });
+export const developersPageOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/developers',
+  handle: (r, deps) => {
+    const notice = NOTICES[String(r.query.done)];
+    return show(r, deps, 200, notice ? { notice } : {});
+  },
+});
 
-  router.post('/api-keys/:keyId/revoke', mayChange, async (ctx) => {
-    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    if (typeof (await revokeApiKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now())) === 'string')
-      return notFoundPage(ctx);
-    await audit(ctx, 'key.revoked', { kind: 'apiKey', keyId: ctx.params.keyId });
-    done(ctx, 'revoked');
-  });
-}
+export const createApiKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/api-keys',
+  permission: 'credentials',
+  async handle(r, deps) {
+    const parsed = createApiKeySchema.safeParse(r.caller.form);
+    if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error) });
+    const created = (await deps.useCases.dashboard.createApiKey(mid(r), parsed.data.label))!;
+    await staffAudit(deps)(r, 'key.created', { kind: 'apiKey', keyId: created.keyId, label: created.label });
+    return show(r, deps, 201, { revealed: { kind: 'apiKey', label: created.label, apiKey: created.apiKey } });
+  },
+});
 
-/** The secret key: rotated, the previous one revoked. */
-function secretKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
-  const { mayHoldCredentials, show, mid, audit, emptyForm, done } = kit;
-  router.post('/secret-key/rotate', mayHoldCredentials, async (ctx) => {
-    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const overlapMs = parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
-    const rotated = (await rotateSecretKey(deps.merchants, mid(ctx), overlapMs, deps.now()))!;
-    await audit(ctx, 'key.rotated', {
+export const revokeApiKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/api-keys/:keyId/revoke',
+  permission: 'keys',
+  async handle(r, deps) {
+    if (!emptyForm(r)) return unexpected(r, deps);
+    if (typeof (await deps.useCases.dashboard.revokeApiKey(mid(r), r.params.keyId)) === 'string') return notFoundAnswer();
+    await staffAudit(deps)(r, 'key.revoked', { kind: 'apiKey', keyId: r.params.keyId });
+    return done('revoked');
+  },
+});
+
+export const rotateSecretKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/secret-key/rotate',
+  permission: 'credentials',
+  async handle(r, deps) {
+    if (!emptyForm(r)) return unexpected(r, deps);
+    const rotated = (await deps.useCases.dashboard.rotateSecretKey(mid(r)))!;
+    await staffAudit(deps)(r, 'key.rotated', {
       kind: 'secretKey',
       previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil).toISOString(),
     });
-    await show(ctx, 200, {
+    return show(r, deps, 200, {
       revealed: {
         kind: 'secretKey',
         secretKey: rotated.secretKey,
         previousKeyAcceptedUntil: new Date(rotated.previousKeyAcceptedUntil),
       },
     });
-  });
+  },
+});
 
-  router.post('/secret-key/revoke-previous', mayHoldCredentials, async (ctx) => {
-    const parsed = revokePreviousSecretKeySchema.safeParse(dashboardState(ctx).form);
-    if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
+export const revokePreviousSecretKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/secret-key/revoke-previous',
+  permission: 'credentials',
+  async handle(r, deps) {
+    const parsed = revokePreviousSecretKeySchema.safeParse(r.caller.form);
+    if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error) });
     const at = new Date(parsed.data.previousKeyAcceptedUntil);
-    const revoked = await revokePreviousSecretKey(deps.merchants, mid(ctx), at, deps.now());
+    const revoked = await deps.useCases.dashboard.revokePreviousSecretKey(mid(r), at);
     if (revoked === 'unknown') {
-      return show(ctx, 409, {
+      return show(r, deps, 409, {
         error:
           'That previous secret key is no longer the one accepted (the key was rotated again, or its overlap ended): nothing was revoked.',
       });
     }
-    await audit(ctx, 'key.revoked', { kind: 'previousSecretKey', acceptedUntil: at.toISOString() });
-    done(ctx, 'previous-secret');
-  });
-}
+    await staffAudit(deps)(r, 'key.revoked', { kind: 'previousSecretKey', acceptedUntil: at.toISOString() });
+    return done('previous-secret');
+  },
+});
 
-/** The encryption keys: rotated, retired, and the public key as a file. */
-function encryptionKeyPageRoutes(router: Router, deps: ApiDeps, kit: DevelopersPageKit): void {
-  const { mayChange, show, mid, audit, emptyForm, done } = kit;
-  router.post('/encryption-keys/rotate', mayChange, async (ctx) => {
-    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const keys = await rotateEncryptionKey(deps.merchants, mid(ctx), deps.now());
-    await audit(ctx, 'key.rotated', { kind: 'encryptionKey', keyId: keys?.encryptionKeys[0]?.encryptionKeyId ?? null });
-    done(ctx, 'rsa');
-  });
+export const rotateEncryptionKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/encryption-keys/rotate',
+  permission: 'keys',
+  async handle(r, deps) {
+    if (!emptyForm(r)) return unexpected(r, deps);
+    const keys = await deps.useCases.dashboard.rotateEncryptionKey(mid(r));
+    await staffAudit(deps)(r, 'key.rotated', { kind: 'encryptionKey', keyId: keys?.encryptionKeys[0]?.encryptionKeyId ?? null });
+    return done('rsa');
+  },
+});
 
-  router.post('/encryption-keys/:keyId/retire', mayChange, async (ctx) => {
-    if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const result = await retireEncryptionKey(deps.merchants, mid(ctx), ctx.params.keyId, deps.now());
-    if (result === 'unknown') return notFoundPage(ctx);
-    if (result === 'newest') return show(ctx, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
-    await audit(ctx, 'key.revoked', { kind: 'encryptionKey', keyId: ctx.params.keyId });
-    done(ctx, 'retired');
-  });
+export const retireEncryptionKeyOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/developers/encryption-keys/:keyId/retire',
+  permission: 'keys',
+  async handle(r, deps) {
+    if (!emptyForm(r)) return unexpected(r, deps);
+    const result = await deps.useCases.dashboard.retireEncryptionKey(mid(r), r.params.keyId);
+    if (result === 'unknown') return notFoundAnswer();
+    if (result === 'newest') return show(r, deps, 409, { error: 'The newest RSA key cannot be retired: rotate first.' });
+    await staffAudit(deps)(r, 'key.revoked', { kind: 'encryptionKey', keyId: r.params.keyId });
+    return done('retired');
+  },
+});
 
-  /** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
-  router.get('/encryption-keys/:file', async (ctx) => {
-    const keyId = /^(.+)\.pem$/.exec(ctx.params.file)?.[1];
-    const merchant = await deps.merchants.findById(mid(ctx));
+/** The public key as a file (PEM), for the merchant's code to encrypt payerVpa with. */
+export const publicKeyFileOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/developers/encryption-keys/:file',
+  async handle(r, deps) {
+    const keyId = /^(.+)\.pem$/.exec(r.params.file)?.[1];
+    const merchant = await deps.useCases.dashboard.findMerchant(mid(r));
     const key = merchant?.encryptionKeys.find((k) => k.keyId === keyId);
-    if (!key) return notFoundPage(ctx);
-    ctx.type = 'application/x-pem-file';
-    ctx.set('Content-Disposition', `attachment; filename="${key.keyId}.pem"`);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = key.publicKeyPem;
-  });
-}
+    if (!key) return notFoundAnswer();
+    return new HttpAnswer(key.publicKeyPem, {
+      type: 'application/x-pem-file',
+      headers: { 'Content-Disposition': `attachment; filename="${key.keyId}.pem"`, 'Cache-Control': 'no-store' },
+    });
+  },
+});
 
-/** What the Developers page's routes share: the page shown, the permissions, the notices and the audit. */
-function developersPageKit(deps: ApiDeps) {
-  const mayChange = requirePermission('keys');
-  const mayHoldCredentials = requirePermission('credentials');
-
-  const show = async (ctx: Context, status: number, o: Parameters<typeof developersPage>[2] = {}) => {
-    const { viewer } = dashboardState(ctx);
-    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
-    const apiKeys = (await listApiKeys(deps.merchants, viewer.merchantIdentifier)) ?? [];
-    sendPage(ctx, status, developersPage(viewer, { merchant, apiKeys, now: deps.now() }, o));
-  };
-  const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
-  const audit = staffAudit(deps);
-  /** A form that carries nothing but its CSRF token. */
-  const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
-  const done = (ctx: Context, what: string) => {
-    ctx.status = 303;
-    ctx.redirect(`/dashboard/developers?done=${what}`);
-  };
-  const NOTICES: Record<string, string> = {
-    revoked: 'API key revoked: it is refused from now on.',
-    rsa: 'New RSA key: encrypt with it from now on.',
-    retired: 'RSA key retired: payerVpa encrypted with it is refused from now on.',
-    'previous-secret': 'Previous secret key revoked: only the current secret key is accepted from now on.',
-  };
-  return { mayChange, mayHoldCredentials, show, mid, audit, emptyForm, done, NOTICES };
-}
-
-type DevelopersPageKit = ReturnType<typeof developersPageKit>;
+export const developerOperations = [
+  developersPageOperation,
+  createApiKeyOperation,
+  revokeApiKeyOperation,
+  rotateSecretKeyOperation,
+  revokePreviousSecretKeyOperation,
+  rotateEncryptionKeyOperation,
+  retireEncryptionKeyOperation,
+  publicKeyFileOperation,
+];

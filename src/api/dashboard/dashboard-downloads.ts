@@ -22,8 +22,6 @@ import { formProblem } from '../schemas/dashboard';
 import { MAX_SEARCH_DAYS } from '../schemas/dashboard-transactions';
 
 const DAY_MS = 86_400_000;
-/** More rows than any period's download holds; the cursor streams them in batches of 1000. */
-const ALL_ROWS = 10_000_000;
 const date = z.string().regex(DATE_PATTERN, 'must be a date yyyy-MM-dd');
 const ledgerQuerySchema = z.strictObject({ from: date, to: date });
 const dayQuerySchema = z.strictObject({ day: date });
@@ -54,14 +52,11 @@ export function dashboardDownloadRoutes(deps: ApiDeps): Router {
     if (from.from > to.from) return refuse(ctx, 'The period starts after it ends.');
     if ((to.until.getTime() - from.from.getTime()) / DAY_MS > MAX_SEARCH_DAYS)
       return refuse(ctx, `Download at most ${MAX_SEARCH_DAYS} days at once.`);
-    const cursor = deps.transactions.ledgerPage({
+    const cursor = deps.useCases.dashboard.ledgerCursor({
       merchantIdentifier: dashboardState(ctx).viewer.merchantIdentifier,
       from: from.from,
       until: to.until,
       statuses: txnStatusesFor('ALL'),
-      includeDelayedSuccess: true,
-      skip: 0,
-      limit: ALL_ROWS,
     });
     await respondWithCsv(ctx, cursor, {
       filename: `ledger-${parsed.data.from}-to-${parsed.data.to}.csv`,
@@ -75,14 +70,12 @@ export function dashboardDownloadRoutes(deps: ApiDeps): Router {
     if (!parsed.success) return refuse(ctx, formProblem(parsed.error));
     const day = istDay(parsed.data.day);
     if (!day) return refuse(ctx, 'day must be a real date.');
-    const merchant = (await deps.merchants.findById(dashboardState(ctx).viewer.merchantIdentifier))!;
-    const cursor = deps.transactions.bulkPage({
+    const merchant = (await deps.useCases.dashboard.findMerchant(dashboardState(ctx).viewer.merchantIdentifier))!;
+    const cursor = deps.useCases.dashboard.bulkCursor({
       merchantIdentifier: merchant.merchantIdentifier,
       from: day.from,
       until: day.until,
       statuses: txnStatusesFor('SUCCESS'),
-      skip: 0,
-      limit: ALL_ROWS,
     });
     await respondWithCsv(ctx, cursor, {
       filename: `successful-${parsed.data.day}.csv`,

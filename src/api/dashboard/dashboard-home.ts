@@ -1,19 +1,23 @@
-import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage } from '../middleware/dashboard-session';
+import { notFoundPage } from '../middleware/dashboard-session';
+import { HtmlPage } from '../operation';
 import { accountPage } from '../pages/dashboard-home-page';
+import { dashboardOperation } from './dashboard-operation';
 import { overview } from './dashboard-overview';
 
-/** The dashboard's first page (the overview) and the user's own account page. */
-export function dashboardHomeRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/dashboard' });
-  const session = dashboardSession(deps);
-  router.get('/', session, overview(deps));
-  router.get('/account', session, (ctx) => sendPage(ctx, 200, accountPage(dashboardState(ctx).viewer)));
-  return router;
-}
+/** The dashboard's first page: the overview. */
+export const dashboardOverviewOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard',
+  handle: ({ caller }, deps) => overview(caller, deps),
+});
+
+/** The user's own account page. */
+export const dashboardAccountOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/account',
+  handle: async ({ caller }) => new HtmlPage(200, accountPage(caller.viewer)),
+});
 
 /** Any other address under /dashboard is a page too: 404 as HTML, not the APIs' JSON envelope. */
 export function dashboardNotFound() {

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { istDate, istStartOfDay } from '../../domain/ist-time';
-import { createPaymentLinks, linkUrl } from '../../usecases/create-payment-links';
-import { startPaymentDeps } from '../../usecases/start-payment';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
 import { dashboardSession, dashboardState, requirePermission } from '../middleware/dashboard-session';
@@ -42,14 +40,23 @@ export function dashboardLinkRoutes(deps: ApiDeps): Router {
     const batchId = `dash-${randomBytes(8).toString('hex')}`;
     const base = { from: period.fromText, to: period.toText, now, batchId, ...o };
     if (!period.ok) return sendPage(ctx, 400, linksPage(viewer, { ...base, rows: [], more: false, error: period.problem }));
-    const links = await deps.paymentLinks.createdBetween(viewer.merchantIdentifier, period.from, period.until, LINKS_SHOWN + 1);
+    const links = await deps.useCases.dashboard.paymentLinksCreatedBetween(
+      viewer.merchantIdentifier,
+      period.from,
+      period.until,
+      LINKS_SHOWN + 1,
+    );
     const shown = links.slice(0, LINKS_SHOWN);
-    const orders = await deps.transactions.findByOrderIds(
+    const orders = await deps.useCases.dashboard.findOrders(
       viewer.merchantIdentifier,
       shown.map((l) => l.orderId),
     );
     const byOrder = new Map(orders.map((t) => [t.orderId, t]));
-    const rows = shown.map((link) => ({ link, url: linkUrl(deps, link._id), order: byOrder.get(link.orderId) }));
+    const rows = shown.map((link) => ({
+      link,
+      url: deps.useCases.dashboard.linkUrl(link._id),
+      order: byOrder.get(link.orderId),
+    }));
     sendPage(ctx, status, linksPage(viewer, { ...base, rows, more: links.length > LINKS_SHOWN }));
   };
 
@@ -69,9 +76,8 @@ export function dashboardLinkRoutes(deps: ApiDeps): Router {
       ...(f.customerEmail ? { customerEmail: f.customerEmail } : {}),
       linkExpireBy: linkExpireByText(now, Number(f.validDays)),
     };
-    const merchant = (await deps.merchants.findById(viewer.merchantIdentifier))!;
-    const [result] = await createPaymentLinks(
-      { ...startPaymentDeps(deps), paymentLinks: deps.paymentLinks, config: deps.config, logger: deps.logger },
+    const merchant = (await deps.useCases.dashboard.findMerchant(viewer.merchantIdentifier))!;
+    const [result] = await deps.useCases.dashboard.createPaymentLinks(
       merchant,
       f.batchId,
       [checkPaymentLinkEntry(raw, now)],

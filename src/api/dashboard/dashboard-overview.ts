@@ -1,10 +1,7 @@
-import type { Context } from 'koa';
 import { lastIstDays } from '../../domain/overview';
-import { overviewFigures } from '../../usecases/overview-figures';
-import { webhookTrouble } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import { dashboardState } from '../middleware/dashboard-session';
+import type { DashboardState } from '../middleware/dashboard-session';
+import { HtmlPage } from '../operation';
 import { overviewPage } from '../pages/dashboard-overview-page';
 
 export const OVERVIEW_DAYS = 14;
@@ -17,28 +14,24 @@ const FAILED_SHOWN = 100;
  * deliveries (merchant_created of webhook_deliveries, at most 101) and its endpoint's health by
  * _id: the cost is the same whatever the merchant's volume and the store's size.
  */
-export function overview(deps: ApiDeps) {
-  return async (ctx: Context) => {
-    const { viewer } = dashboardState(ctx);
-    const now = deps.now();
-    const days = lastIstDays(now, OVERVIEW_DAYS);
-    const from = days[0].from;
-    const until = days.at(-1)!.until;
-    const [figures, { endpoint, failed }] = await Promise.all([
-      overviewFigures(deps, viewer.merchantIdentifier, now, OVERVIEW_DAYS),
-      webhookTrouble(deps, viewer.merchantIdentifier, { from, until }, FAILED_SHOWN + 1),
-    ]);
-    sendPage(
-      ctx,
-      200,
-      overviewPage(viewer, figures, {
-        endpoint,
-        failedDeliveries: {
-          count: Math.min(failed.length, FAILED_SHOWN),
-          more: failed.length > FAILED_SHOWN,
-          earliest: failed.slice(0, 3),
-        },
-      }),
-    );
-  };
+export async function overview({ viewer }: DashboardState, deps: ApiDeps): Promise<HtmlPage> {
+  const now = deps.now();
+  const days = lastIstDays(now, OVERVIEW_DAYS);
+  const from = days[0].from;
+  const until = days.at(-1)!.until;
+  const [figures, { endpoint, failed }] = await Promise.all([
+    deps.useCases.dashboard.overviewFigures(viewer.merchantIdentifier, now, OVERVIEW_DAYS),
+    deps.useCases.dashboard.webhookTrouble(viewer.merchantIdentifier, { from, until }, FAILED_SHOWN + 1),
+  ]);
+  return new HtmlPage(
+    200,
+    overviewPage(viewer, figures, {
+      endpoint,
+      failedDeliveries: {
+        count: Math.min(failed.length, FAILED_SHOWN),
+        more: failed.length > FAILED_SHOWN,
+        earliest: failed.slice(0, 3),
+      },
+    }),
+  );
 }

@@ -1,13 +1,17 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { SETTLEMENT_REPORT_COLUMNS, toSignedReportLine } from '../../domain/settlement-report';
-import { settlementReads } from '../../usecases/read-settlements';
 import { isCooling } from '../../domain/settlement-account';
-import { settlementAccountUseCases } from '../../usecases/settlement-account';
 import { respondWithCsv } from '../csv-stream';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import { accountChangeNotice, bankAccountPage, settlementDetailPage, settlementsPage } from '../pages/dashboard-settlements-page';
 import { formProblem } from '../schemas/dashboard';
 import { settlementAccountSchema } from '../schemas/settlement-merchant';
@@ -26,25 +30,24 @@ const NOTICE_DAYS = 7;
 export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/settlements' });
   router.use(dashboardSession(deps));
-  const reads = settlementReads(deps.store.db);
-  const accounts = settlementAccountUseCases(deps);
+  const uc = deps.useCases.dashboard;
   const recheck = passwordRecheck(deps);
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const mayManage = requirePermission('settlementAccount');
 
   router.get('/', async (ctx) => {
     const { viewer } = dashboardState(ctx);
-    const found = await reads.latest(mid(ctx), LISTED + 1);
+    const found = await uc.latestSettlements(mid(ctx), LISTED + 1);
     // Every role sees a recent change of the account here, where they look for their money: an owner
     // demoted by a stolen session must still see where the money goes now.
-    const account = await accounts.masked(mid(ctx));
+    const account = await uc.maskedSettlementAccount(mid(ctx));
     const recent = account && deps.now().getTime() - account.updatedAt.getTime() < NOTICE_DAYS * 86_400_000;
     const notice = recent || isCooling(account?.coolingUntil, deps.now()) ? accountChangeNotice(account, deps.now()) : null;
     sendPage(ctx, 200, settlementsPage(viewer, found.slice(0, LISTED), found.length > LISTED, notice));
   });
 
   const showAccount = async (ctx: Context, status: number, o: Parameters<typeof bankAccountPage>[4] = {}) => {
-    const [account, pending] = [await accounts.masked(mid(ctx)), await accounts.pending(mid(ctx))];
+    const [account, pending] = [await uc.maskedSettlementAccount(mid(ctx)), await uc.pendingSettlementAccount(mid(ctx))];
     sendPage(ctx, status, bankAccountPage(dashboardState(ctx).viewer, account, pending, deps.now(), o));
   };
 
@@ -65,21 +68,28 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
     if (!parsed.success) return showAccount(ctx, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
-    const refused = await recheck(ctx, typeof password === 'string' ? password : undefined, 'change the account');
-    if (refused) return showAccount(ctx, refused.status, { error: refused.error, values });
-    await accounts.changeByOwner(mid(ctx), parsed.data, { actor: { kind: 'staff', email: user.email }, from: ctx.ip || null });
+    const refused = await recheck(
+      signedInRequest(ctx),
+      typeof password === 'string' ? password : undefined,
+      'change the account',
+    );
+    if (refused) {
+      ctx.set(refused.headers);
+      return showAccount(ctx, refused.status, { error: refused.error, values });
+    }
+    await uc.changeSettlementAccount(mid(ctx), parsed.data, {
+      actor: { kind: 'staff', email: user.email },
+      from: ctx.ip || null,
+    });
     deps.logger.info({ merchantIdentifier: mid(ctx), by: user.email }, 'settlement account set');
     ctx.status = 303;
     ctx.redirect('/dashboard/settlements/account?done=saved');
   });
 
   router.get('/:settlementId', async (ctx) => {
-    const s = await reads.find(mid(ctx), ctx.params.settlementId);
+    const s = await uc.findSettlement(mid(ctx), ctx.params.settlementId);
     if (!s) return notFoundPage(ctx);
-    const lines = await reads
-      .linesOf(mid(ctx), s._id)
-      .limit(LINES_SHOWN + 1)
-      .toArray();
+    const lines = await uc.settlementLines(mid(ctx), s._id, LINES_SHOWN + 1);
     sendPage(
       ctx,
       200,
@@ -88,9 +98,9 @@ export function dashboardSettlementRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:settlementId/lines.csv', async (ctx) => {
-    const s = await reads.find(mid(ctx), ctx.params.settlementId);
+    const s = await uc.findSettlement(mid(ctx), ctx.params.settlementId);
     if (!s) return notFoundPage(ctx);
-    await respondWithCsv(ctx, reads.linesOf(mid(ctx), s._id), {
+    await respondWithCsv(ctx, uc.settlementLinesCursor(mid(ctx), s._id), {
       filename: `settlement-${s.settlementDate}.csv`,
       columns: SETTLEMENT_REPORT_COLUMNS,
       record: (l) => toSignedReportLine(l, s.utr ?? null),

@@ -8,14 +8,16 @@ import { refundablePaise } from '../../domain/refund';
 import type { Transaction } from '../../domain/transaction';
 import { transactionKindFilter } from '../../domain/transaction-kind';
 import { istDay } from '../../domain/report-range';
-import { paymentWorkflowId, mandateDebitWorkflowId } from '../../temporal/workflow-ids';
-import { startRefund, startRefundDeps } from '../../usecases/start-refund';
-import { orderRealtimeDelivery } from '../../usecases/webhook-deliveries';
-import { settlementReads } from '../../usecases/read-settlements';
 import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import {
   orderPath,
   transactionDetailPage,
@@ -43,13 +45,9 @@ export function temporalUiBase(
   return config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.DEV_TEMPORAL_UI_PORT}`;
 }
 
-function workflowUrl(config: Config, t: Transaction): string | null {
+function workflowUrl(config: Config, id: string): string | null {
   const base = temporalUiBase(config);
   if (!base) return null;
-  const id =
-    t.instrument.kind === 'UPI_MANDATE'
-      ? mandateDebitWorkflowId(t.merchantIdentifier, t.orderId)
-      : paymentWorkflowId(t.merchantIdentifier, t.orderId);
   return `${base}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(id)}`;
 }
 
@@ -84,8 +82,8 @@ function transactionSearchRoute(router: Router, deps: ApiDeps): void {
     // An orderId or txnId names one order: a primary-key or txnId_unique read, the period aside.
     if (q.orderId || q.txnId) {
       const t = q.orderId
-        ? await deps.transactions.findByOrder({ merchantIdentifier, orderId: q.orderId })
-        : await deps.transactions.findByTxnIdOfMerchant(merchantIdentifier, q.txnId!);
+        ? await deps.useCases.dashboard.findOrder(merchantIdentifier, q.orderId)
+        : await deps.useCases.dashboard.findByTxnId(merchantIdentifier, q.txnId!);
       const match = t && (!q.txnId || t.txnId === q.txnId) ? [t] : [];
       return sendPage(ctx, 200, transactionSearchPage(viewer, shown, match, {}));
     }
@@ -96,16 +94,14 @@ function transactionSearchRoute(router: Router, deps: ApiDeps): void {
     if (from.from > to.from) return refuse('The period starts after it ends.');
     if ((to.until.getTime() - from.from.getTime()) / DAY_MS > MAX_SEARCH_DAYS)
       return refuse(`Search at most ${MAX_SEARCH_DAYS} days at once.`);
-    const rows = await deps.transactions
-      .searchPage({
-        merchantIdentifier,
-        from: from.from,
-        until: to.until,
-        ...(q.after ? { after: decodeCursor(q.after) } : {}),
-        where: [...(q.status ? [{ status: q.status }] : []), ...(q.kind ? [transactionKindFilter(q.kind)] : [])],
-        limit: SEARCH_PAGE_SIZE + 1,
-      })
-      .toArray();
+    const rows = await deps.useCases.dashboard.searchTransactions({
+      merchantIdentifier,
+      from: from.from,
+      until: to.until,
+      ...(q.after ? { after: decodeCursor(q.after) } : {}),
+      where: [...(q.status ? [{ status: q.status }] : []), ...(q.kind ? [transactionKindFilter(q.kind)] : [])],
+      limit: SEARCH_PAGE_SIZE + 1,
+    });
     const page = rows.slice(0, SEARCH_PAGE_SIZE);
     const nextHref =
       rows.length > SEARCH_PAGE_SIZE
@@ -133,7 +129,7 @@ function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): vo
     const amountPaise = f.updateDesired === '22' ? rupeesToPaise(Number(f.amount)) : undefined;
     if (amountPaise === null || amountPaise === 0)
       return showOrder(ctx, t, 400, { error: 'The amount must be more than ₹0.00. Nothing was refunded.' });
-    const result = await startRefund(startRefundDeps(deps), {
+    const result = await deps.useCases.dashboard.startRefund({
       merchantIdentifier: t.merchantIdentifier,
       orderId: t.orderId,
       updateDesired: f.updateDesired,
@@ -142,7 +138,7 @@ function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): vo
       updateReason: f.reason,
     });
     if (result.response === 'fullRefundInitiated' || result.response === 'partialRefundInitiated') {
-      await audit(ctx, 'refund.requested', {
+      await audit(signedInRequest(ctx), 'refund.requested', {
         orderId: t.orderId,
         updateDesired: f.updateDesired,
         amountPaise: amountPaise ?? null,
@@ -166,33 +162,30 @@ function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): vo
 /** What the transaction routes share: the audit, the settlements read, the order named and its page. */
 function transactionPageKit(deps: ApiDeps) {
   const audit = staffAudit(deps);
-  const settlements = settlementReads(deps.store.db);
+  const uc = deps.useCases.dashboard;
 
   /** The order named in the address, only if it is this merchant's. */
   const orderOf = (ctx: Context) =>
-    deps.transactions.findByOrder({
-      merchantIdentifier: dashboardState(ctx).viewer.merchantIdentifier,
-      orderId: (ctx.params as Record<string, string>).orderId,
-    });
+    uc.findOrder(dashboardState(ctx).viewer.merchantIdentifier, (ctx.params as Record<string, string>).orderId);
 
   const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
     const [delivery, sale] = await Promise.all([
-      orderRealtimeDelivery(deps, t),
-      t.successAt ? settlements.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
+      uc.orderRealtimeDelivery(t),
+      t.successAt ? uc.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
     ]);
     sendPage(
       ctx,
       status,
       transactionDetailPage(dashboardState(ctx).viewer, t, {
         deliveries: delivery ? [delivery] : [],
-        workflowUrl: workflowUrl(deps.config, t),
+        workflowUrl: workflowUrl(deps.config, uc.workflowIdOf(t)),
         refundId: `dash${randomBytes(8).toString('hex')}`,
         settlement: orderSettlementState(t.successAt !== null, sale),
         ...o,
       }),
     );
   };
-  return { audit, settlements, orderOf, showOrder };
+  return { audit, orderOf, showOrder };
 }
 
 type TransactionPageKit = ReturnType<typeof transactionPageKit>;

@@ -1,13 +1,28 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { createInvitation, InvitationRefusedError } from '../../usecases/dashboard-invitations';
+import { InvitationRefusedError } from '../../domain/dashboard-invitation';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import { usersPage } from '../pages/dashboard-users-page';
 import { passwordRecheck } from './password-recheck';
 import { staffAudit } from './staff-audit';
 import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchema } from '../schemas/dashboard';
+
+/** The users page, with a notice or an error. */
+function usersPage_(deps: ApiDeps) {
+  const uc = deps.useCases.dashboard;
+  return async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
+    const { viewer } = dashboardState(ctx);
+    sendPage(ctx, status, usersPage(viewer, await uc.listUsers(viewer.merchantIdentifier), o));
+  };
+}
 
 /**
  * The merchant's users: everyone reads the list; owners invite, change roles and remove. Inviting an
@@ -17,21 +32,17 @@ import { changeRoleFormSchema, emptyFormSchema, formProblem, inviteUserFormSchem
 export function dashboardUserRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/users' });
   router.use(dashboardSession(deps));
+  const uc = deps.useCases.dashboard;
   const audit = staffAudit(deps);
   const recheck = passwordRecheck(deps);
 
-  const show = async (ctx: Context, status: number, o: Parameters<typeof usersPage>[2] = {}) => {
-    const { viewer } = dashboardState(ctx);
-    sendPage(ctx, status, usersPage(viewer, await deps.dashboardUsers.listOfMerchant(viewer.merchantIdentifier), o));
-  };
+  const show = usersPage_(deps);
 
-  router.get('/', (ctx) =>
-    show(
-      ctx,
-      200,
-      ctx.query.done === 'role' ? { notice: 'Role changed.' } : ctx.query.done === 'removed' ? { notice: 'User removed.' } : {},
-    ),
-  );
+  const DONE: Record<string, string> = { role: 'Role changed.', removed: 'User removed.' };
+  router.get('/', (ctx) => {
+    const done = String(ctx.query.done);
+    return show(ctx, 200, Object.hasOwn(DONE, done) ? { notice: DONE[done] } : {});
+  });
 
   router.post('/invitations', requirePermission('users'), async (ctx) => {
     const { viewer, form } = dashboardState(ctx);
@@ -39,16 +50,15 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     const parsed = inviteUserFormSchema.safeParse(fields);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (parsed.data.role === 'owner') {
-      const refused = await recheck(ctx, password, 'invite an owner');
-      if (refused) return show(ctx, refused.status, { error: refused.error });
+      const refused = await recheck(signedInRequest(ctx), password, 'invite an owner');
+      if (refused) {
+        ctx.set(refused.headers);
+        return show(ctx, refused.status, { error: refused.error });
+      }
     }
     try {
-      const invitation = await createInvitation(
-        { ...deps, publicBaseUrl: deps.config.PUBLIC_BASE_URL, invitationHours: deps.config.DASHBOARD_INVITATION_HOURS },
-        viewer.merchantIdentifier,
-        { ...parsed.data, invitedBy: viewer.email },
-      );
-      await audit(ctx, 'dashboard.user_invited', { email: invitation.email, role: invitation.role });
+      const invitation = await uc.inviteUser(viewer.merchantIdentifier, { ...parsed.data, invitedBy: viewer.email });
+      await audit(signedInRequest(ctx), 'dashboard.user_invited', { email: invitation.email, role: invitation.role });
       await show(ctx, 201, { invitation, notice: `Invitation created for ${invitation.email}.` });
     } catch (e) {
       if (!(e instanceof InvitationRefusedError)) throw e;
@@ -57,11 +67,8 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
   });
 
   /** The user named in the address, only if it is this merchant's (another merchant's user: 404). */
-  const target = async (ctx: Context) => {
-    const { viewer } = dashboardState(ctx);
-    return deps.dashboardUsers.findOfMerchant(viewer.merchantIdentifier, (ctx.params as Record<string, string>).email);
-  };
-
+  const target = (ctx: Context) =>
+    uc.findUserOfMerchant(dashboardState(ctx).viewer.merchantIdentifier, (ctx.params as Record<string, string>).email);
   router.post('/:email/role', requirePermission('users'), async (ctx) => {
     const { viewer, form } = dashboardState(ctx);
     const user = await target(ctx);
@@ -70,10 +77,17 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     const parsed = changeRoleFormSchema.safeParse(fields);
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot change your own role; ask another owner.' });
-    const refused = await recheck(ctx, password, 'change a role');
-    if (refused) return show(ctx, refused.status, { error: refused.error });
-    await deps.dashboardUsers.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
-    await audit(ctx, 'dashboard.role_changed', { email: user.email, previousRole: user.role, role: parsed.data.role });
+    const refused = await recheck(signedInRequest(ctx), password, 'change a role');
+    if (refused) {
+      ctx.set(refused.headers);
+      return show(ctx, refused.status, { error: refused.error });
+    }
+    await uc.setRole(viewer.merchantIdentifier, user.email, parsed.data.role);
+    await audit(signedInRequest(ctx), 'dashboard.role_changed', {
+      email: user.email,
+      previousRole: user.role,
+      role: parsed.data.role,
+    });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=role');
   });
@@ -89,13 +103,16 @@ export function dashboardUserRoutes(deps: ApiDeps): Router {
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error) });
     if (user.email === viewer.email) return show(ctx, 409, { error: 'You cannot remove yourself; ask another owner.' });
     if (user.role === 'owner') {
-      const refused = await recheck(ctx, password, 'remove an owner');
-      if (refused) return show(ctx, refused.status, { error: refused.error });
+      const refused = await recheck(signedInRequest(ctx), password, 'remove an owner');
+      if (refused) {
+        ctx.set(refused.headers);
+        return show(ctx, refused.status, { error: refused.error });
+      }
     }
-    await deps.dashboardUsers.remove(viewer.merchantIdentifier, user.email);
+    await uc.removeUser(viewer.merchantIdentifier, user.email);
     // A removed user's sessions end now (they would be refused anyway, the user being gone).
-    await deps.dashboardSessions.removeAllOf(user.email);
-    await audit(ctx, 'dashboard.user_removed', { email: user.email, role: user.role });
+    await uc.endSessionsOf(user.email);
+    await audit(signedInRequest(ctx), 'dashboard.user_removed', { email: user.email, role: user.role });
     ctx.status = 303;
     ctx.redirect('/dashboard/users?done=removed');
   });

@@ -2,17 +2,16 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { auditedUrl } from '../../domain/audit';
 import { mayDo } from '../../domain/dashboard-roles';
-import { parseDurationList } from '../../domain/durations';
 import { merchantSettingsSchema } from '../schemas/ops';
-import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
-import { rotateWebhookSigningSecret } from '../../usecases/merchant-keys';
-import { replayDelivery } from '../../usecases/replay-webhook';
-import { sendTestWebhook } from '../../usecases/send-test-webhook';
-import { updateMerchant } from '../../usecases/update-merchant';
-import { enableEndpoint, findDelivery, webhookOverview } from '../../usecases/webhook-deliveries';
 import type { ApiDeps } from '../deps';
 import { sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, notFoundPage, requirePermission } from '../middleware/dashboard-session';
+import {
+  dashboardSession,
+  dashboardState,
+  notFoundPage,
+  requirePermission,
+  signedInRequest,
+} from '../middleware/dashboard-session';
 import { webhooksPage } from '../pages/dashboard-webhooks-page';
 import { formProblem, webhookSettingsFormSchema } from '../schemas/dashboard';
 import { noBodySchema } from '../schemas/keys';
@@ -29,14 +28,14 @@ export function dashboardWebhookRoutes(deps: ApiDeps): Router {
   const router = new Router({ prefix: '/dashboard/webhooks' });
   router.use(dashboardSession(deps));
   const kit = webhookPageKit(deps);
-  webhookSettingsRoutes(router, deps, kit);
-  webhookDeliveryRoutes(router, deps, kit);
+  webhookSettingsRoutes(router, kit);
+  webhookDeliveryRoutes(router, kit);
   return router;
 }
 
 /** The page, the webhook settings and the signing secret. */
-function webhookSettingsRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKit): void {
-  const { mayChange, policy, mid, audit, show, emptyForm, NOTICES, done } = kit;
+function webhookSettingsRoutes(router: Router, kit: WebhookPageKit): void {
+  const { mayChange, uc, mid, audit, show, emptyForm, NOTICES, done } = kit;
   router.get('/', (ctx) => show(ctx, 200, NOTICES[String(ctx.query.done)] ? { notice: NOTICES[String(ctx.query.done)] } : {}));
 
   router.post('/settings', mayChange, async (ctx) => {
@@ -55,22 +54,20 @@ function webhookSettingsRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKi
       settlementWebhook: settlementWebhook === 'on',
     });
     if (!parsed.success) return show(ctx, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });
-    const refused = parsed.data.webhookUrl ? await refusedWebhookUrl(parsed.data.webhookUrl, policy) : null;
+    const refused = parsed.data.webhookUrl ? await uc.refusedWebhookUrl(parsed.data.webhookUrl) : null;
     if (refused) return show(ctx, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
-    await updateMerchant(deps.merchants, mid(ctx), parsed.data);
-    await audit(ctx, 'webhook.settings_changed', { ...parsed.data, webhookUrl: auditedUrl(parsed.data.webhookUrl) });
+    await uc.updateWebhookSettings(mid(ctx), parsed.data);
+    await audit(signedInRequest(ctx), 'webhook.settings_changed', {
+      ...parsed.data,
+      webhookUrl: auditedUrl(parsed.data.webhookUrl),
+    });
     done(ctx, 'saved');
   });
 
   router.post('/signing-secret/rotate', requirePermission('signingSecret'), async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const secrets = await rotateWebhookSigningSecret(
-      deps.merchants,
-      mid(ctx),
-      parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0],
-      deps.now(),
-    );
-    await audit(ctx, 'webhook.secret_rotated');
+    const secrets = await uc.rotateWebhookSigningSecret(mid(ctx));
+    await audit(signedInRequest(ctx), 'webhook.secret_rotated');
     // Shown in full this once, on this answer only (not behind a redirect a reload would repeat).
     const fresh = secrets?.find((s) => s.retiresAt === null) ?? secrets?.[0];
     await show(ctx, 200, { notice: NOTICES.rotated, ...(fresh ? { revealed: fresh.secret } : {}) });
@@ -78,35 +75,29 @@ function webhookSettingsRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKi
 }
 
 /** The endpoint enabled again, a test call and a delivery replayed. */
-function webhookDeliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKit): void {
-  const { mayChange, policy, mid, audit, show, emptyForm, done } = kit;
+function webhookDeliveryRoutes(router: Router, kit: WebhookPageKit): void {
+  const { mayChange, uc, mid, audit, show, emptyForm, done } = kit;
   router.post('/endpoint/enable', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    await enableEndpoint(deps, mid(ctx));
-    await audit(ctx, 'webhook.settings_changed', { endpoint: 'enabled' });
+    await uc.enableEndpoint(mid(ctx));
+    await audit(signedInRequest(ctx), 'webhook.settings_changed', { endpoint: 'enabled' });
     done(ctx, 'enabled');
   });
 
   router.post('/test', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const merchant = (await deps.merchants.findById(mid(ctx)))!;
-    const test = await sendTestWebhook(
-      { merchants: deps.merchants, policy, timeoutMs: deps.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000, now: deps.now },
-      merchant,
-    );
+    const merchant = (await uc.findMerchant(mid(ctx)))!;
+    const test = await uc.sendTestWebhook(merchant);
     if (!test) return show(ctx, 409, { error: 'Set a webhook URL first.' });
     await show(ctx, 200, { test });
   });
 
   router.post('/deliveries/:deliveryId/replay', mayChange, async (ctx) => {
     if (!emptyForm(ctx)) return show(ctx, 400, { error: 'Unexpected fields in the form.' });
-    const delivery = await findDelivery(deps, ctx.params.deliveryId);
+    const delivery = await uc.findDelivery(ctx.params.deliveryId);
     if (!delivery || delivery.merchantIdentifier !== mid(ctx)) return notFoundPage(ctx);
-    const replayId = await replayDelivery(
-      { webhooks: deps.webhooks, temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
-      delivery._id,
-    );
-    await audit(ctx, 'webhook.replayed', { deliveryId: delivery._id, replayId });
+    const replayId = await uc.replayDelivery(delivery._id);
+    await audit(signedInRequest(ctx), 'webhook.replayed', { deliveryId: delivery._id, replayId });
     done(ctx, 'replayed');
   });
 }
@@ -114,12 +105,12 @@ function webhookDeliveryRoutes(router: Router, deps: ApiDeps, kit: WebhookPageKi
 /** What the webhook page's routes share: the page shown, the permission, the notices and the audit. */
 function webhookPageKit(deps: ApiDeps) {
   const mayChange = requirePermission('webhooks');
-  const policy = webhookAddressPolicy(deps.config);
+  const uc = deps.useCases.dashboard;
   const mid = (ctx: Context) => dashboardState(ctx).viewer.merchantIdentifier;
   const audit = staffAudit(deps);
 
   const show = async (ctx: Context, status: number, o: Parameters<typeof webhooksPage>[2] = {}) => {
-    const overview = (await webhookOverview(deps, mid(ctx), LOG_SIZE))!; // the session's merchant exists
+    const overview = (await uc.webhookOverview(mid(ctx), LOG_SIZE))!; // the session's merchant exists
     sendPage(ctx, status, webhooksPage(dashboardState(ctx).viewer, overview, o));
   };
   const emptyForm = (ctx: Context) => noBodySchema.safeParse(dashboardState(ctx).form).success;
@@ -133,7 +124,7 @@ function webhookPageKit(deps: ApiDeps) {
     ctx.status = 303;
     ctx.redirect(`/dashboard/webhooks?done=${what}`);
   };
-  return { mayChange, policy, mid, audit, show, emptyForm, NOTICES, done };
+  return { mayChange, uc, mid, audit, show, emptyForm, NOTICES, done };
 }
 
 type WebhookPageKit = ReturnType<typeof webhookPageKit>;

@@ -1,11 +1,11 @@
 import type { AudienceModule } from '../audience';
-import { dashboardAuditRoutes } from './dashboard-audit';
+import { dashboardAuditOperation } from './dashboard-audit';
 import { dashboardAuthRoutes } from './dashboard-auth';
-import { dashboardDeveloperRoutes } from './dashboard-developers';
+import { developerOperations } from './dashboard-developers';
 import { dashboardDownloadRoutes } from './dashboard-downloads';
-import { dashboardHomeRoutes, dashboardNotFound } from './dashboard-home';
+import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
 import { dashboardLinkRoutes } from './dashboard-links';
-import { dashboardMandateRoutes } from './dashboard-mandates';
+import { dashboardMandatesOperation } from './dashboard-mandates';
 import { dashboardSettlementRoutes } from './dashboard-settlements';
 import { dashboardTransactionRoutes } from './dashboard-transactions';
 import { dashboardUserRoutes } from './dashboard-users';
@@ -15,18 +15,21 @@ import { dashboardWebhookRoutes } from './dashboard-webhooks';
 export const dashboardModule: AudienceModule = {
   name: 'dashboard',
   middleware: () => [dashboardNotFound()],
+  operations: [
+    dashboardOverviewOperation,
+    dashboardAccountOperation,
+    ...developerOperations,
+    dashboardMandatesOperation,
+    dashboardAuditOperation,
+  ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
-    dashboardHomeRoutes(deps),
     dashboardUserRoutes(deps),
-    dashboardDeveloperRoutes(deps),
     dashboardWebhookRoutes(deps),
     dashboardTransactionRoutes(deps),
     dashboardDownloadRoutes(deps),
     dashboardLinkRoutes(deps),
-    dashboardMandateRoutes(deps),
     dashboardSettlementRoutes(deps),
-    dashboardAuditRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };

@@ -1,13 +1,12 @@
-import type { Context } from 'koa';
 import { PasswordWorkBusy, verifyPassword } from '../../domain/password';
 import type { ApiDeps } from '../deps';
-import { dashboardState } from '../middleware/dashboard-session';
-import { passwordAttemptLimits } from './sign-in-limits';
+import type { DashboardState } from '../middleware/dashboard-session';
 
-/** Why a password re-check refused: the page's status and message (Retry-After already set). */
+/** Why a password re-check refused: the page's status, message and headers (Retry-After). */
 export interface PasswordRefusal {
   status: number;
   error: string;
+  headers: Record<string, string>;
 }
 
 /**
@@ -15,15 +14,21 @@ export interface PasswordRefusal {
  * bank account, an owner's invitation, a role): a borrowed laptop or a stolen cookie is not enough.
  * Wrong passwords count against the sign-in limits. null: the password is right.
  */
-export function passwordRecheck(deps: Pick<ApiDeps, 'rateLimit' | 'config'>) {
-  const attempts = passwordAttemptLimits(deps);
-  return async (ctx: Context, password: string | undefined, what: string): Promise<PasswordRefusal | null> => {
-    const { user } = dashboardState(ctx);
-    if (!password) return { status: 400, error: `Enter your password to ${what}. Nothing was changed.` };
-    const { refusedMs, giveBack } = await attempts.take(user.email, ctx.ip || 'unknown');
+export function passwordRecheck(deps: Pick<ApiDeps, 'useCases'>) {
+  const uc = deps.useCases.dashboard;
+  return async (
+    { caller: { user }, ip }: { caller: DashboardState; ip: string | null },
+    password: string | undefined,
+    what: string,
+  ): Promise<PasswordRefusal | null> => {
+    if (!password) return { status: 400, error: `Enter your password to ${what}. Nothing was changed.`, headers: {} };
+    const { refusedMs, giveBack } = await uc.takePasswordAttempt(user.email, ip ?? 'unknown');
     if (refusedMs > 0) {
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(refusedMs / 1000))));
-      return { status: 429, error: 'Too many wrong passwords: nothing was changed. Try again later.' };
+      return {
+        status: 429,
+        error: 'Too many wrong passwords: nothing was changed. Try again later.',
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusedMs / 1000))) },
+      };
     }
     let right: boolean;
     try {
@@ -31,10 +36,13 @@ export function passwordRecheck(deps: Pick<ApiDeps, 'rateLimit' | 'config'>) {
     } catch (e) {
       if (!(e instanceof PasswordWorkBusy)) throw e;
       await giveBack();
-      ctx.set('Retry-After', '1');
-      return { status: 503, error: 'Too busy to check the password: nothing was changed. Try again.' };
+      return {
+        status: 503,
+        error: 'Too busy to check the password: nothing was changed. Try again.',
+        headers: { 'Retry-After': '1' },
+      };
     }
-    if (!right) return { status: 403, error: 'Wrong password: nothing was changed.' };
+    if (!right) return { status: 403, error: 'Wrong password: nothing was changed.', headers: {} };
     await giveBack();
     return null;
   };

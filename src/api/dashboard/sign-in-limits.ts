@@ -1,6 +1,8 @@
 import { addressLimitKey } from '../../domain/network-address';
-import type { ApiDeps } from '../deps';
 import type { SharedLimiter } from '../middleware/rate-limit';
+
+/** A limiter shared by every replica (middleware/rate-limit.ts's sharedLimiter over the store). */
+export type SharedLimiterFactory = (o: { points: number; durationSeconds: number; keyPrefix: string }) => SharedLimiter;
 
 const THROTTLE_WINDOW_SECONDS = 15 * 60;
 
@@ -11,11 +13,14 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  * checked (concurrent guesses cannot pass the limit while their scrypt runs) and given back when
  * the password was right. `take` answers how long (ms) it is refused, 0 when it may go on.
  */
-export function passwordAttemptLimits(deps: Pick<ApiDeps, 'rateLimit' | 'config'>) {
+export function passwordAttemptLimits(
+  shared: SharedLimiterFactory,
+  config: { DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: number; DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: number },
+) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
-    points === 0 ? null : deps.rateLimit.limiter({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
-  const byAccount = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
-  const byAddress = limiter(deps.config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
+    points === 0 ? null : shared({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
+  const byAccount = limiter(config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
+  const byAddress = limiter(config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
   return {
     async take(email: string, address: string): Promise<{ refusedMs: number; giveBack: () => Promise<unknown> }> {
       const taken: [SharedLimiter, string][] = [];

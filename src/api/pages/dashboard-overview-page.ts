@@ -1,7 +1,7 @@
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupees } from '../../domain/money';
 import type { DayFigures } from '../../domain/overview';
-import type { WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
+import type { WebhookEndpointHealth } from '../../domain/webhook-delivery';
 import { dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { barChart } from './svg-bar-chart';
 import { html, joinHtml, type Html } from './html';

@@ -1,8 +1,7 @@
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupees } from '../../domain/money';
 import { isCooling, type MaskedSettlementAccount, type PendingSettlementAccount } from '../../domain/settlement-account';
-import type { SettlementLine } from '../../domain/settlement';
-import type { Settlement, SettlementState } from '../../store/settlement-read-repository';
+import type { Settlement, SettlementLine, SettlementState } from '../../domain/settlement';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { orderPath } from './dashboard-transactions-page';
 import { html, type Html } from './html';

@@ -6,7 +6,7 @@ import type { Transaction } from '../../domain/transaction';
 import { TRANSACTION_KIND_LABELS, TRANSACTION_KINDS, transactionKind } from '../../domain/transaction-kind';
 import { TxnStatus } from '../../domain/txn-status';
 import { mayDo } from '../../domain/dashboard-roles';
-import type { WebhookDelivery } from '../../store/webhook-repository';
+import type { WebhookDelivery } from '../../domain/webhook-delivery';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { html } from './html';
 

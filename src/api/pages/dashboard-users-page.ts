@@ -1,6 +1,6 @@
 import { DASHBOARD_ROLES, mayDo } from '../../domain/dashboard-roles';
-import type { DashboardUser } from '../../store/dashboard-user-repository';
-import type { CreatedInvitation } from '../../usecases/dashboard-invitations';
+import type { CreatedInvitation } from '../../domain/dashboard-invitation';
+import type { DashboardUser } from '../../domain/dashboard-staff';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { csrfField, dashboardPage, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { html } from './html';

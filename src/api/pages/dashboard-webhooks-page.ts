@@ -1,9 +1,7 @@
 import { mayDo } from '../../domain/dashboard-roles';
 import { formatIstDateTime } from '../../domain/ist-time';
 import type { Merchant, WebhookSigningSecret } from '../../domain/merchant';
-import type { WebhookEndpointHealth } from '../../store/webhook-endpoint-repository';
-import type { WebhookDeliverySummary } from '../../store/webhook-repository';
-import type { TestWebhookResult } from '../../usecases/send-test-webhook';
+import type { TestWebhookResult, WebhookDeliverySummary, WebhookEndpointHealth } from '../../domain/webhook-delivery';
 import { csrfField, dashboardPage, maskedSecret, scrollableTable, type DashboardViewer } from './dashboard-layout';
 import { html, joinHtml, type HtmlValue } from './html';
 
