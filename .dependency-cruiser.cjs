@@ -3,18 +3,11 @@
  * Known exceptions are listed by name below each rule, so the rule holds for every new import.
  */
 
-/**
- * Route files that construct or type a store repository themselves today, each with the store
- * modules it may still import. They should call a use case instead (issue 33: routes call use cases
- * only).
- */
-const routesReachingTheStore = {};
-
 /** The HTTP API's audience modules (src/api/<audience>/: routes, their OpenAPI, the module's index.ts). */
 const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';
 
 /**
- * What an audience module may import besides its own folder, use cases, domain and packages: the
+ * What an audience module may import besides its own folder, domain and packages: the
  * HTTP toolkit every audience shares (middleware, schemas, pages, the OpenAPI builder, the envelopes).
  */
 const httpToolkit = [
@@ -23,8 +16,9 @@ const httpToolkit = [
 ];
 
 /**
- * Audience files that still reach past use cases (to Temporal, the bank protocol, the QR render pool
- * or the config), each with what it may import. The store has its own rule below.
+ * Audience files that reach past their use cases (to the bank protocol, the QR render pool, pure
+ * Temporal helpers or the config), each with what it may import. The store, the use cases' code and
+ * the clients have their own reachability rule below.
  */
 const audienceFilesReachingFurther = {
   'src/api/platform/bank.ts': ['src/bank/signing.ts', 'src/bank/protocol.ts', 'src/bank/openapi.ts'],
@@ -127,12 +121,12 @@ module.exports = {
     {
       name: 'audience-modules-import-their-own-folder-use-cases-domain-schemas',
       comment:
-        'A route file (or OpenAPI module) of one audience imports its own folder, the HTTP toolkit, use cases and ' +
+        'A route file (or OpenAPI module) of one audience imports its own folder (its use-case interface included), the HTTP toolkit and ' +
         'domain: never another audience (share through a use case or the toolkit), nor Temporal, the bank or the store.',
       severity: 'error',
       from: { path: AUDIENCE, pathNot: Object.keys(audienceFilesReachingFurther).map(exactly) },
       to: {
-        pathNot: ['^src/api/$1/', ...httpToolkit, '^src/usecases/', '^src/domain/', '^src/store/', '^node_modules/'],
+        pathNot: ['^src/api/$1/', ...httpToolkit, '^src/domain/', '^node_modules/'],
         dependencyTypesNot: ['core'],
       },
     },
@@ -142,35 +136,23 @@ module.exports = {
       severity: 'error',
       from: { path: exactly(file) },
       to: {
-        pathNot: [
-          `^src/api/${file.split('/')[2]}/`,
-          ...httpToolkit,
-          '^src/usecases/',
-          '^src/domain/',
-          '^src/store/',
-          '^node_modules/',
-          ...allowed.map(exactly),
-        ],
+        pathNot: [`^src/api/${file.split('/')[2]}/`, ...httpToolkit, '^src/domain/', '^node_modules/', ...allowed.map(exactly)],
         dependencyTypesNot: ['core'],
       },
     })),
     {
-      name: 'routes-never-reach-the-store',
-      comment: 'A route parses, authenticates, calls one use case and maps the result; the store is behind the use case.',
+      name: 'the-api-never-reaches-the-store-or-the-temporal-client',
+      comment:
+        'A route parses, authenticates, asks a use case (ApiDeps.useCases, bound in src/main/use-cases) and maps the ' +
+        'result. Nothing in src/api reaches the store, the use cases that hold repositories, the mongodb driver or ' +
+        'the Temporal client by any path, type-only imports included: the use-case interfaces name domain types.',
       severity: 'error',
-      from: {
-        path: '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/',
-        pathNot: Object.keys(routesReachingTheStore).map(exactly),
+      from: { path: '^src/api/' },
+      to: {
+        path: ['^src/store/', '^src/usecases/', '^node_modules/mongodb/', '^node_modules/@temporalio/client/'],
+        reachable: true,
       },
-      to: { path: '^src/store/' },
     },
-    ...Object.entries(routesReachingTheStore).map(([file, allowed]) => ({
-      name: 'routes-never-reach-the-store',
-      comment: `Known exception: ${file} may still import ${allowed.join(', ')} (nothing else of the store).`,
-      severity: 'error',
-      from: { path: exactly(file) },
-      to: { path: '^src/store/', pathNot: allowed.map((m) => exactly(`src/store/${m}.ts`)) },
-    })),
   ],
   options: {
     doNotFollow: { path: '^node_modules/' },

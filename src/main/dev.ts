@@ -23,7 +23,8 @@ import { installLocalServers, SetupError } from '../devstack/install';
 import type { ManagedProcess } from '../devstack/process';
 import { startTemporalDevServer, startTemporalTestServer } from '../devstack/temporal-server';
 import { createLogger } from '../logger';
-import { apiDeps } from './api-deps';
+import { DashboardInvitationRepository } from '../store/dashboard-invitation-repository';
+import { DashboardUserRepository } from '../store/dashboard-user-repository';
 import { activityDeps, openRuntime, type Runtime } from './runtime';
 import { dropDatabase } from '../store/mongo';
 import { ensureWorkerSchedules } from '../temporal/schedules';
@@ -202,7 +203,9 @@ async function printDemo(rt: Runtime, config: DevConfig, dataDir: string): Promi
   );
   if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
   const invitationDeps = {
-    ...apiDeps(rt),
+    ...rt,
+    dashboardUsers: new DashboardUserRepository(rt.store.db),
+    dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     invitationHours: config.DASHBOARD_INVITATION_HOURS,
   };
