@@ -27,8 +27,7 @@ export const platformModule: AudienceModule = {
   // Not declared: GET /openapi.json answers the document app.ts assembles from every module (which no
   // operation's handler is given, and which the platform module cannot build without importing every
   // module, itself included); Swagger UI's assets answer gzip or not by the request's Accept-Encoding.
-  routers: (deps, api) =>
-    api.listener === 'ops' ? [] : [openApiRoutes(api.openApiDocument), apiDocsAssetRoutes(deps)],
+  routers: (deps, api) => (api.listener === 'ops' ? [] : [openApiRoutes(api.openApiDocument), apiDocsAssetRoutes(deps)]),
   // The acquirer protocol itself is its own document, GET /bank/openapi.json; its callbacks land here.
   paths: (o): Record<string, object> => (o.bankCallbacks ? { [GATEWAY_CALLBACK_PATH]: { post: callbackOperation() } } : {}),
   undocumented: [
