@@ -169,3 +169,20 @@ export function extraProductDescriptions(from: ExtraProductDescriptions): ExtraP
 export function mayBecomeDelayedSuccess(t: Pick<Transaction, 'status' | 'markedFailedByService' | 'responseCode'>): boolean {
   return t.status === 'Failure' && (t.markedFailedByService || t.responseCode === PaymentResponse.cancelledByPayer.code);
 }
+
+/** What starts a payment: the order fields of the transaction it stores. */
+export type PaymentRequest = Pick<
+  Transaction,
+  | 'merchantIdentifier'
+  | 'orderId'
+  | 'amountPaise'
+  | 'productDescription'
+  | 'product1Description'
+  | 'product2Description'
+  | 'product3Description'
+  | 'product4Description'
+  | 'buyerName'
+  | 'buyerEmail'
+  | 'ipAddress'
+  | 'instrument'
+>;

@@ -2,26 +2,10 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { newTxnId } from '../domain/identifiers';
 import { awaitsPayer, describeInstrument } from '../domain/instrument';
-import type { Transaction } from '../domain/transaction';
+import type { PaymentRequest, Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { paymentWorkflowClient } from '../temporal/payment-client';
 
-/** What starts a payment: the order fields of the transaction it stores. */
-export type PaymentRequest = Pick<
-  Transaction,
-  | 'merchantIdentifier'
-  | 'orderId'
-  | 'amountPaise'
-  | 'productDescription'
-  | 'product1Description'
-  | 'product2Description'
-  | 'product3Description'
-  | 'product4Description'
-  | 'buyerName'
-  | 'buyerEmail'
-  | 'ipAddress'
-  | 'instrument'
->;
 
 export interface StartPaymentDeps {
   transactions: TransactionRepository;

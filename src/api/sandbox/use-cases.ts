@@ -3,24 +3,7 @@ import type { PaymentInstrument } from '../../domain/instrument';
 import type { MandateState } from '../../domain/mandate';
 import type { OrderRef } from '../../domain/order-ref';
 import type { StatusOrderRecord } from '../../domain/status-record';
-import type { Transaction } from '../../domain/transaction';
-
-/** What a sandbox payment starts: the order fields of the transaction it stores. */
-export type SandboxPaymentRequest = Pick<
-  Transaction,
-  | 'merchantIdentifier'
-  | 'orderId'
-  | 'amountPaise'
-  | 'productDescription'
-  | 'product1Description'
-  | 'product2Description'
-  | 'product3Description'
-  | 'product4Description'
-  | 'buyerName'
-  | 'buyerEmail'
-  | 'ipAddress'
-  | 'instrument'
->;
+import type { PaymentRequest, Transaction } from '../../domain/transaction';
 
 export type SandboxPaymentResult =
   | { kind: 'started' | 'existing' | 'conflict'; transaction: Transaction }
@@ -47,7 +30,7 @@ export type TimeSkipResult =
  */
 export interface SandboxUseCases {
   /** Records the order Pending and starts its payment workflow (idempotent). */
-  startPayment(request: SandboxPaymentRequest): Promise<SandboxPaymentResult>;
+  startPayment(request: PaymentRequest): Promise<SandboxPaymentResult>;
   /** The order an orderId names, as the status API shows it. */
   readOrder(order: OrderRef): Promise<StatusOrderRecord | null>;
   /** The hosted checkout of an order, if it has one. */
