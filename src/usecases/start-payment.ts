@@ -6,7 +6,6 @@ import type { PaymentRequest, Transaction } from '../domain/transaction';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { paymentWorkflowClient } from '../temporal/payment-client';
 
-
 export interface StartPaymentDeps {
   transactions: TransactionRepository;
   temporal: Client;
