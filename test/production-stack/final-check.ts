@@ -53,7 +53,7 @@ async function checkOnce(
   problems.push(
     ...approvedEndSuccess(scope, books, stored, false),
     ...refundsBounded(books, stored),
-    ...debitsLawful(scope, books),
+    ...debitsLawful(scope, books, stored),
     ...notifiedOnce(books, scope.debits),
     ...webhooksFaithful(scope, stored),
     ...(await workflowsHealthy(scope, stored)),

@@ -3,7 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { hmacSha256Hex } from '../../src/domain/checksum';
 import type { Transaction } from '../../src/domain/transaction';
 import { failedTasks } from '../support/money-model/failed-tasks';
-import { webhooksFaithful } from '../support/money-model/invariants';
+import { debitsLawful, webhooksFaithful, type Books } from '../support/money-model/invariants';
 import type { InvariantScope } from '../support/money-model/scope';
 import { notifiedOnce } from '../production-stack/final-check';
 
@@ -25,6 +25,30 @@ describe("the kill probes' final check: each piece catches its violation", () =>
     assert.match(found, /debit T1 \(order d1\) was notified to the bank 2 times/);
     assert.match(found, /debit T2 \(order d2\) was notified to the bank 0 times/);
     assert.match(found, /notified of debit T9, which no notify answered 1109 scheduled/);
+  });
+
+  it('(3) a debit the bank approved twice, for another amount, or that the gateway does not hold executed', () => {
+    const scope = {
+      merchant: { merchantIdentifier: 'm1' },
+      mandates: [{ orderId: 'mandate' }],
+      debits: [{ orderId: 'd1', mandateOrderId: 'mandate', txnId: 'T1', executeAtMs: 0 }],
+      stack: { debitBookedAt: new Map() },
+    } as unknown as InvariantScope;
+    const attempt = (debitId: string, status: string, amountPaise = 500) => ({
+      mandateId: 'm1:mandate',
+      request: { debitId, merchantIdentifier: 'm1', amountPaise, callbackUrl: 'http://x' },
+      answer: { debitId, status },
+      requests: 1,
+    });
+    const books = (...debits: ReturnType<typeof attempt>[]) => ({ debits }) as unknown as Books;
+    const executed = new Map([['T1', { txnId: 'T1', amountPaise: 500, status: 'Success', responseCode: '1111' } as Transaction]]);
+    assert.deepEqual(debitsLawful(scope, books(attempt('T1', 'DECLINED'), attempt('T1R1', 'APPROVED')), executed), []);
+    const twice = debitsLawful(scope, books(attempt('T1', 'APPROVED'), attempt('T1R1', 'APPROVED')), executed).join('\n');
+    assert.match(twice, /debit T1 \(order d1\): the bank approved 2 attempts \(T1, T1R1\)/);
+    const amount = debitsLawful(scope, books(attempt('T1R2', 'APPROVED', 700)), executed).join('\n');
+    assert.match(amount, /approved T1R2 for 700 paise, the debit is 500/);
+    const failed = new Map([['T1', { ...executed.get('T1')!, status: 'Failure', responseCode: '1112' } as Transaction]]);
+    assert.match(debitsLawful(scope, books(attempt('T1', 'APPROVED')), failed).join(), /the gateway holds Failure 1112/);
   });
 
   it("a workflow's failed tasks by cause; a real cluster's benign causes left out only when asked", () => {

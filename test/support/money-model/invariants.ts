@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../src/domain/transaction';
 import { publishedOutcome } from '../../../src/domain/response-codes';
 import { peakWindowAt } from '../../../src/domain/peak-windows';
+import { MandateResponse } from '../../../src/domain/mandate';
 import {
   mandateDebitWorkflowId,
   mandateWorkflowId,
@@ -86,14 +87,14 @@ export function approvedEndSuccess(
  * the gateway did not accept. A debit's attempts are `<txnId>` and `<txnId>R<n>`; when the bank
  * booked each is read in the gateway's time (MoneyStack.debitBookedAt).
  */
-export function debitsLawful(w: InvariantScope, books: Books): string[] {
-  const problems: string[] = [];
+export function debitsLawful(w: InvariantScope, books: Books, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = debitsApprovedOnce(w, books, stored);
   for (const d of books.debits) {
     const debitId = d.request.debitId;
     const at = w.stack.debitBookedAt.get(debitId);
     const when = at === undefined ? 'at an unknown time' : `at ${new Date(at).toISOString()}`;
     const mandate = w.mandates.find((m) => `${w.merchant.merchantIdentifier}:${m.orderId}` === d.mandateId);
-    const debit = w.debits.find((x) => x.txnId === debitId.replace(/R\d+$/, ''));
+    const debit = w.debits.find((x) => x.txnId === debitOfAttempt(debitId));
     if (!mandate || !debit) {
       problems.push(`(3) the bank booked debit ${debitId} ${when}, which no accepted notify scheduled`);
       continue;
@@ -109,6 +110,38 @@ export function debitsLawful(w: InvariantScope, books: Books): string[] {
       );
     if (peakWindowAt(new Date(at)))
       problems.push(`(3) debit ${debitId} (order ${debit.orderId}) reached the bank ${when}, inside a peak window`);
+  }
+  return problems;
+}
+
+/** The debit a bank attempt (`<txnId>` or `<txnId>R<n>`) belongs to. */
+const debitOfAttempt = (debitId: string) => debitId.replace(/R\d+$/, '');
+
+/**
+ * (3) The bank approved at most one attempt of each debit the gateway accepted, for the debit's
+ * amount, and an approval means the gateway holds the debit executed (1111): a retry that the bank
+ * approves after an earlier attempt was approved takes the payer's money twice.
+ */
+function debitsApprovedOnce(w: InvariantScope, books: Books, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = [];
+  for (const debit of w.debits) {
+    const approved = books.debits.filter(
+      (d) => debitOfAttempt(d.request.debitId) === debit.txnId && d.answer.status === 'APPROVED',
+    );
+    if (approved.length === 0) continue;
+    const ids = approved.map((d) => d.request.debitId).join(', ');
+    if (approved.length > 1)
+      problems.push(`(3) debit ${debit.txnId} (order ${debit.orderId}): the bank approved ${approved.length} attempts (${ids})`);
+    const t = stored.get(debit.txnId);
+    for (const d of approved)
+      if (t && d.request.amountPaise !== t.amountPaise)
+        problems.push(
+          `(3) debit ${debit.txnId} (order ${debit.orderId}): the bank approved ${d.request.debitId} for ${d.request.amountPaise} paise, the debit is ${t.amountPaise}`,
+        );
+    if (t?.responseCode !== MandateResponse.executed.code)
+      problems.push(
+        `(3) the bank approved debit ${ids} (order ${debit.orderId}) but the gateway holds ${t ? `${t.status} ${t.responseCode}` : 'no such debit'}`,
+      );
   }
   return problems;
 }
