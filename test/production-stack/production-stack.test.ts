@@ -30,7 +30,7 @@ import { openProbeScope } from './probe-scope';
 import { moveApiClock } from './api-clock';
 import { debitsAtBank, debitsCanFallDue, notifyDebitsDue, slowBankDebits, type BankDebit, type DueDebit } from './debits-due';
 import { debitsExecutedOnce } from './debits-executed';
-import { holdDown } from './hold-down';
+import { holdDown, killHeldDown } from './hold-down';
 import { shardLog, shardsAcquired } from './shard-log';
 import { connectStackTemporal } from './stack-temporal';
 import { workerAtBank } from './debit-holders';
@@ -783,8 +783,8 @@ describe('the production stack, probed from outside', function () {
         const ids = debits.map((d) => d.orderId);
         const atBank = ids.length ? await workerAtBank(temporal, merchant.merchantIdentifier, ids, workers, 3_000) : undefined;
         const worker = atBank?.worker ?? 'worker-1';
-        const release = holdDown(state, worker);
-        return { worker, killedAt: Date.now(), pid: kill(worker), held: atBank?.orderIds ?? [], release };
+        const { pid, release } = killHeldDown(state, worker, () => kill(worker));
+        return { worker, killedAt: Date.now(), pid, held: atBank?.orderIds ?? [], release };
       } finally {
         await temporal.connection.close();
       }
