@@ -6,6 +6,9 @@ import { failedTasks } from '../support/money-model/failed-tasks';
 import { debitsLawful, webhooksFaithful, type Books } from '../support/money-model/invariants';
 import type { InvariantScope } from '../support/money-model/scope';
 import { notifiedOnce } from '../production-stack/final-check';
+import { SimulatorBooks } from '../../src/bank/simulator/books';
+import type { SimulatorDesk } from '../../src/bank/simulator/desk';
+import { mandateDesk } from '../../src/bank/simulator/mandates';
 
 const Cause = temporal.api.enums.v1.WorkflowTaskFailedCause;
 
@@ -14,17 +17,42 @@ const Cause = temporal.api.enums.v1.WorkflowTaskFailedCause;
  * on records made up here: each must name the violation it exists for.
  */
 describe("the kill probes' final check: each piece catches its violation", () => {
-  it('(3) a debit notified twice or never, and a notification no 1109 scheduled', () => {
-    const note = (id: string) => ({ mandateId: 'm1:mandate', answer: { notificationId: id, status: 'ACCEPTED' } });
-    const debits = [
-      { orderId: 'd1', txnId: 'T1' },
-      { orderId: 'd2', txnId: 'T2' },
-    ];
-    assert.deepEqual(notifiedOnce({ notifications: [note('T1'), note('T2')] }, debits), []);
-    const found = notifiedOnce({ notifications: [note('T1'), note('T1'), note('T9')] }, debits).join('\n');
-    assert.match(found, /debit T1 \(order d1\) was notified to the bank 2 times/);
-    assert.match(found, /debit T2 \(order d2\) was notified to the bank 0 times/);
-    assert.match(found, /notified of debit T9, which no notify answered 1109 scheduled/);
+  it('(3) a debit never notified, notified under a second id, or a notification of no accepted debit; a repeat is a retry', () => {
+    const books = new SimulatorBooks();
+    const desk = mandateDesk({
+      books,
+      log: () => undefined,
+      later: () => undefined,
+      notify: () => undefined,
+    } as unknown as SimulatorDesk);
+    desk.createMandate({
+      mandateId: 'm1:mandate',
+      merchantIdentifier: 'm1',
+      payerVpa: 'success@sandbox',
+      callbackUrl: 'http://x/',
+    });
+    const executeAt = '2026-12-05T08:00:00.000Z';
+    const notify = (notificationId: string, amountPaise: number) =>
+      desk.notifyDebit('m1:mandate', { notificationId, amountPaise, executeAt });
+    const debit = (orderId: string, txnId: string, amountPaise: number) => ({
+      orderId,
+      txnId,
+      mandateOrderId: 'mandate',
+      executeAtMs: Date.parse(executeAt),
+      amountPaise,
+    });
+    const debits = [debit('d1', 'T1', 500), debit('d2', 'T2', 600)];
+    const check = () => notifiedOnce(books.snapshot('m1'), debits, 'm1');
+    notify('T1', 500);
+    notify('T1', 500);
+    assert.deepEqual(check(), ['(3) debit T2 (order d2) was never notified to the bank']);
+    notify('T2', 600);
+    assert.deepEqual(check(), [], 'a repeat of T1 under its own id is an idempotent retry');
+    notify('T2R', 600);
+    notify('T9', 900);
+    const found = check().join('\n');
+    assert.match(found, /notification T2R of debit T2 \(order d2\) besides T2: two notification ids for one debit/);
+    assert.match(found, /notified of debit T9, which the gateway does not hold as a debit it accepted/);
   });
 
   it('(3) a debit the bank approved twice, for another amount, or that the gateway does not hold executed', () => {
