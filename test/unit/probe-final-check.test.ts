@@ -110,4 +110,37 @@ describe("the kill probes' final check: each piece catches its violation", () =>
     calls.push(call(JSON.stringify({ txnData, checksum: hmacSha256Hex('key', txnData) })));
     assert.match(webhooksFaithful(scope, stored).join(), /is not the form the merchant chose/);
   });
+
+  it('(4) a webhook contradicting the final code, or announcing an order the gateway does not hold', () => {
+    const calls: InvariantScope['stack']['receiver']['calls'] = [];
+    const scope = {
+      merchant: { merchantIdentifier: 'm1' },
+      keys: [{ secretKey: 'key', since: 0, requestedAt: 0 }],
+      stack: { receiver: { calls } },
+    } as unknown as InvariantScope;
+    const hook = (orderId: string, responseCode: string) => {
+      const txnData = JSON.stringify({ txns: [{ orderId, responseCode }] });
+      const headers = { 'x-webhook-id': `rt:m1:${orderId}:${responseCode}` };
+      calls.push({
+        url: '/hooks/payments/m1',
+        receivedAt: 1,
+        headers,
+        body: JSON.stringify({ txnData, checksum: hmacSha256Hex('key', txnData) }),
+      });
+    };
+    const stored = new Map([
+      ['T1', { txnId: 'T1', orderId: 'o1', status: 'Failure', responseCode: '401', refunds: [] } as unknown as Transaction],
+      ['T2', { txnId: 'T2', orderId: 'o2', status: 'Success', responseCode: '100', refunds: [] } as unknown as Transaction],
+    ]);
+    hook('o1', '208');
+    hook('o1', '401');
+    hook('o2', '183');
+    hook('o2', '100');
+    assert.deepEqual(webhooksFaithful(scope, stored), [], 'a pending before the end, a delayed success after a 183');
+    hook('o1', '100');
+    hook('o9', '100');
+    const found = webhooksFaithful(scope, stored).join('\n');
+    assert.match(found, /order o1 ended Failure 401 \(published 401\), yet the receiver also heard \["100"\]/);
+    assert.match(found, /the receiver heard of order o9, which the gateway does not hold/);
+  });
 });

@@ -230,17 +230,37 @@ export function webhooksFaithful(w: InvariantScope, stored: Map<string, Transact
       seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
     }
   }
+  const held = new Set([...stored.values()].map((t) => t.orderId));
+  for (const orderId of seen.keys())
+    if (!held.has(orderId)) problems.push(`(4) the receiver heard of order ${orderId}, which the gateway does not hold`);
   for (const t of stored.values()) {
     if (t.status === 'Pending') continue;
     // The receiver sees the published code of the stored reason (1023 and 1024 are 183, 1022 is 400).
     const published = publishedOutcome({ responseCode: t.responseCode, responseDescription: '' }).responseCode;
-    if (!(seen.get(t.orderId) ?? []).includes(published))
+    const heard = seen.get(t.orderId) ?? [];
+    if (!heard.includes(published))
       problems.push(
-        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}); the receiver got ${JSON.stringify(seen.get(t.orderId) ?? [])}`,
+        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}); the receiver got ${JSON.stringify(heard)}`,
+      );
+    // An order refunded automatically may stay a failure while the late webhook announced its success.
+    const contradicting = heard.filter((code) => !heardBefore(code, published) && !(code === '100' && autoRefunded(t)));
+    if (contradicting.length > 0)
+      problems.push(
+        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}), yet the receiver also heard ${JSON.stringify(contradicting)}`,
       );
   }
   return problems;
 }
+
+/** The failures the service decided that a later bank report may turn into a delayed success (docs/merchants/errors.md). */
+const BEFORE_DELAYED_SUCCESS = ['183', '401', '102'];
+
+/**
+ * Whether the receiver may have heard `code` of an order whose final published code is `published`:
+ * that code, a pending (208) before it, or a failure the service decided before a delayed success.
+ */
+const heardBefore = (code: string, published: string) =>
+  code === published || code === '208' || (published === '100' && BEFORE_DELAYED_SUCCESS.includes(code));
 
 /** A webhook call's txnData and checksum, in the body format the merchant chose (undefined when it is not that). */
 function webhookBody(text: string, format: 'json' | 'form'): { txnData: string; checksum: string } | undefined {
