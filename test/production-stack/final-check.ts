@@ -17,6 +17,7 @@ import {
 } from '../support/money-model/invariants';
 import { mandateDebitWorkflowId, paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { namespaceWorkflowProblems } from './namespace-workflows';
+import { waitsByDesign } from './waits-by-design';
 import type { ProbeScope } from './probe-scope';
 
 /** The bank's books as GET /admin/books gives them: the money model's Books and the debits' notifications. */
@@ -55,6 +56,7 @@ async function checkOnce(
   closedClean: Set<string>,
 ): Promise<{ problems: string[]; summary: string }> {
   const scope = probe.scope;
+  scope.waiting = waitsByDesign(books, Date.now());
   const stored = await storedTransactions(scope);
   const problems = await probe.refresh(stored);
   problems.push(

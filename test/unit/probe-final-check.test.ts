@@ -4,6 +4,7 @@ import { hmacSha256Hex } from '../../src/domain/checksum';
 import type { Transaction } from '../../src/domain/transaction';
 import { failedTasks } from '../support/money-model/failed-tasks';
 import { debitsLawful, webhooksFaithful, type Books } from '../support/money-model/invariants';
+import { waitsByDesign } from '../production-stack/waits-by-design';
 import type { InvariantScope } from '../support/money-model/scope';
 import { notifiedOnce } from '../production-stack/final-check';
 import { SimulatorBooks } from '../../src/bank/simulator/books';
@@ -142,5 +143,20 @@ describe("the kill probes' final check: each piece catches its violation", () =>
     const found = webhooksFaithful(scope, stored).join('\n');
     assert.match(found, /order o1 ended Failure 401 \(published 401\), yet the receiver also heard \["100"\]/);
     assert.match(found, /the receiver heard of order o9, which the gateway does not hold/);
+  });
+});
+
+describe("the kill probes' final check: what waits by design", () => {
+  it('excuses a Pending checkout before its deadline only when it never reached the bank', () => {
+    const now = Date.parse('2026-12-04T00:00:00Z');
+    const checkout = (txnId: string, orderId: string, deadline: number) =>
+      ({ txnId, orderId, status: 'Pending', payerDeadline: new Date(deadline) }) as Transaction;
+    const books = { payments: [{ request: { txnId: 'T2', orderId: 'o2' } }] } as unknown as Pick<Books, 'payments'>;
+    const waits = waitsByDesign(books, now);
+    assert.equal(waits(checkout('T1', 'o1', now + 60_000)), true, 'never at the bank, before its deadline');
+    assert.equal(waits(checkout('T2', 'o2', now + 60_000)), false, 'its request reached the bank');
+    assert.equal(waits(checkout('T3', 'o3', now - 1)), false, 'past its deadline');
+    const debit = { txnId: 'T4', orderId: 'o4', status: 'Pending', executeAt: new Date(now + 1) } as Transaction;
+    assert.equal(waits(debit), true, 'a debit before its executionDate');
   });
 });
