@@ -132,8 +132,8 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
       const gaps = receiver.calls.slice(1).map((c, i) => c.receivedAt - receiver.calls[i]!.receivedAt);
       // Capped by the schedule's next wait: 1 s, not the 2 s asked for.
       assert.ok(gaps[0]! >= 900 && gaps[0]! < 1900, `gap 1: ${gaps.join(',')}`);
-      // Waited for: 2 s, not the scheduled 60 s.
-      assert.ok(gaps[1]! >= 1900 && gaps[1]! < 20_000, `gap 2: ${gaps.join(',')}`);
+      // Waited for: 2 s, not the scheduled 60 s (a loaded machine adds seconds to the hand-over, never 58).
+      assert.ok(gaps[1]! >= 1900 && gaps[1]! < 55_000, `gap 2: ${gaps.join(',')}`);
     } finally {
       await receiver.close();
     }
