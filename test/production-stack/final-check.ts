@@ -17,10 +17,18 @@ import {
 } from '../support/money-model/invariants';
 import { mandateDebitWorkflowId, paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { namespaceWorkflowProblems } from './namespace-workflows';
+import { waitsByDesign } from './waits-by-design';
 import type { ProbeScope } from './probe-scope';
 
 /** The bank's books as GET /admin/books gives them: the money model's Books and the debits' notifications. */
-export type BooksRead = Books & { notifications: { mandateId: string; answer: { notificationId: string; status: string } }[] };
+export type BooksRead = Books & {
+  notifications: {
+    mandateId: string;
+    amountPaise: number;
+    executeAt: string;
+    answer: { notificationId: string; status: string };
+  }[];
+};
 
 export async function finalCheck(o: {
   probe: ProbeScope;
@@ -48,13 +56,18 @@ async function checkOnce(
   closedClean: Set<string>,
 ): Promise<{ problems: string[]; summary: string }> {
   const scope = probe.scope;
+  scope.waiting = waitsByDesign(books, Date.now());
   const stored = await storedTransactions(scope);
   const problems = await probe.refresh(stored);
   problems.push(
     ...approvedEndSuccess(scope, books, stored, false),
     ...refundsBounded(books, stored),
-    ...debitsLawful(scope, books),
-    ...notifiedOnce(books, scope.debits),
+    ...debitsLawful(scope, books, stored),
+    ...notifiedOnce(
+      books,
+      scope.debits.map((d) => ({ ...d, amountPaise: stored.get(d.txnId)?.amountPaise })),
+      scope.merchant.merchantIdentifier,
+    ),
     ...webhooksFaithful(scope, stored),
     ...(await workflowsHealthy(scope, stored)),
   );
@@ -78,21 +91,46 @@ function waitingWorkflows(m: string, stored: Map<string, Transaction>, waits: (t
   return ids;
 }
 
+/** A debit the gateway accepted (1109), as its notification to the bank must carry it. */
+export interface NotifiedDebit {
+  orderId: string;
+  txnId: string;
+  mandateOrderId: string;
+  executeAtMs: number;
+  amountPaise?: number;
+}
+
 /**
- * (3) The bank was told of each debit the gateway scheduled once, under its txnId, and of nothing
- * else: no notification of a debit the merchant was refused (1118) or never asked for.
+ * (3) The bank was told of each debit the gateway scheduled under its txnId, and of nothing else.
+ * The bank keys notifications by id (a repeat of one is an idempotent retry, counted in its
+ * `requests`), so what can go wrong is a debit never notified, a second id for one debit (the same
+ * mandate, amount and executeAt under another id) or a notification of a debit the gateway does not
+ * hold as accepted (refused 1118, never asked for).
  */
-export function notifiedOnce(books: Pick<BooksRead, 'notifications'>, debits: { orderId: string; txnId: string }[]): string[] {
+export function notifiedOnce(
+  books: Pick<BooksRead, 'notifications'>,
+  debits: NotifiedDebit[],
+  merchantIdentifier: string,
+): string[] {
   const problems: string[] = [];
-  const count = new Map<string, number>();
-  for (const n of books.notifications) count.set(n.answer.notificationId, (count.get(n.answer.notificationId) ?? 0) + 1);
+  const ids = new Set(books.notifications.map((n) => n.answer.notificationId));
   for (const d of debits)
-    if (count.get(d.txnId) !== 1)
-      problems.push(
-        `(3) debit ${d.txnId} (order ${d.orderId}) was notified to the bank ${count.get(d.txnId) ?? 0} times, not once`,
-      );
+    if (!ids.has(d.txnId)) problems.push(`(3) debit ${d.txnId} (order ${d.orderId}) was never notified to the bank`);
   const scheduled = new Set(debits.map((d) => d.txnId));
-  for (const id of count.keys())
-    if (!scheduled.has(id)) problems.push(`(3) the bank was notified of debit ${id}, which no notify answered 1109 scheduled`);
+  for (const n of books.notifications) {
+    const id = n.answer.notificationId;
+    if (scheduled.has(id)) continue;
+    const same = debits.find(
+      (d) =>
+        n.mandateId === `${merchantIdentifier}:${d.mandateOrderId}` &&
+        n.amountPaise === d.amountPaise &&
+        Date.parse(n.executeAt) === d.executeAtMs,
+    );
+    problems.push(
+      same
+        ? `(3) the bank holds notification ${id} of debit ${same.txnId} (order ${same.orderId}) besides ${same.txnId}: two notification ids for one debit`
+        : `(3) the bank was notified of debit ${id}, which the gateway does not hold as a debit it accepted (1109)`,
+    );
+  }
   return problems;
 }

@@ -52,7 +52,7 @@ export async function openProbeScope(state: StackState, secrets: StackSecrets, r
     debits: [],
     reconciliationIds: [],
     settlements: [],
-    waiting: (t) => (t.executeAt ?? t.payerDeadline ?? new Date(0)).getTime() > Date.now(),
+    // `waiting` is set by each look of the final check, from the bank's books then (waits-by-design.ts).
     benignTaskFailures: true,
     stack: {
       // The stack's simulator keeps its plain conduct: every approval reaches the gateway by its answer or callback.

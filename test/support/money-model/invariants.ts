@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../src/domain/transaction';
 import { publishedOutcome } from '../../../src/domain/response-codes';
 import { peakWindowAt } from '../../../src/domain/peak-windows';
+import { MandateResponse } from '../../../src/domain/mandate';
 import {
   mandateDebitWorkflowId,
   mandateWorkflowId,
@@ -86,14 +87,14 @@ export function approvedEndSuccess(
  * the gateway did not accept. A debit's attempts are `<txnId>` and `<txnId>R<n>`; when the bank
  * booked each is read in the gateway's time (MoneyStack.debitBookedAt).
  */
-export function debitsLawful(w: InvariantScope, books: Books): string[] {
-  const problems: string[] = [];
+export function debitsLawful(w: InvariantScope, books: Books, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = debitsApprovedOnce(w, books, stored);
   for (const d of books.debits) {
     const debitId = d.request.debitId;
     const at = w.stack.debitBookedAt.get(debitId);
     const when = at === undefined ? 'at an unknown time' : `at ${new Date(at).toISOString()}`;
     const mandate = w.mandates.find((m) => `${w.merchant.merchantIdentifier}:${m.orderId}` === d.mandateId);
-    const debit = w.debits.find((x) => x.txnId === debitId.replace(/R\d+$/, ''));
+    const debit = w.debits.find((x) => x.txnId === debitOfAttempt(debitId));
     if (!mandate || !debit) {
       problems.push(`(3) the bank booked debit ${debitId} ${when}, which no accepted notify scheduled`);
       continue;
@@ -109,6 +110,38 @@ export function debitsLawful(w: InvariantScope, books: Books): string[] {
       );
     if (peakWindowAt(new Date(at)))
       problems.push(`(3) debit ${debitId} (order ${debit.orderId}) reached the bank ${when}, inside a peak window`);
+  }
+  return problems;
+}
+
+/** The debit a bank attempt (`<txnId>` or `<txnId>R<n>`) belongs to. */
+const debitOfAttempt = (debitId: string) => debitId.replace(/R\d+$/, '');
+
+/**
+ * (3) The bank approved at most one attempt of each debit the gateway accepted, for the debit's
+ * amount, and an approval means the gateway holds the debit executed (1111): a retry that the bank
+ * approves after an earlier attempt was approved takes the payer's money twice.
+ */
+function debitsApprovedOnce(w: InvariantScope, books: Books, stored: Map<string, Transaction>): string[] {
+  const problems: string[] = [];
+  for (const debit of w.debits) {
+    const approved = books.debits.filter(
+      (d) => debitOfAttempt(d.request.debitId) === debit.txnId && d.answer.status === 'APPROVED',
+    );
+    if (approved.length === 0) continue;
+    const ids = approved.map((d) => d.request.debitId).join(', ');
+    if (approved.length > 1)
+      problems.push(`(3) debit ${debit.txnId} (order ${debit.orderId}): the bank approved ${approved.length} attempts (${ids})`);
+    const t = stored.get(debit.txnId);
+    for (const d of approved)
+      if (t && d.request.amountPaise !== t.amountPaise)
+        problems.push(
+          `(3) debit ${debit.txnId} (order ${debit.orderId}): the bank approved ${d.request.debitId} for ${d.request.amountPaise} paise, the debit is ${t.amountPaise}`,
+        );
+    if (t?.responseCode !== MandateResponse.executed.code)
+      problems.push(
+        `(3) the bank approved debit ${ids} (order ${debit.orderId}) but the gateway holds ${t ? `${t.status} ${t.responseCode}` : 'no such debit'}`,
+      );
   }
   return problems;
 }
@@ -197,17 +230,37 @@ export function webhooksFaithful(w: InvariantScope, stored: Map<string, Transact
       seen.set(orderId, [...(seen.get(orderId) ?? []), t.responseCode ?? '100']);
     }
   }
+  const held = new Set([...stored.values()].map((t) => t.orderId));
+  for (const orderId of seen.keys())
+    if (!held.has(orderId)) problems.push(`(4) the receiver heard of order ${orderId}, which the gateway does not hold`);
   for (const t of stored.values()) {
     if (t.status === 'Pending') continue;
     // The receiver sees the published code of the stored reason (1023 and 1024 are 183, 1022 is 400).
     const published = publishedOutcome({ responseCode: t.responseCode, responseDescription: '' }).responseCode;
-    if (!(seen.get(t.orderId) ?? []).includes(published))
+    const heard = seen.get(t.orderId) ?? [];
+    if (!heard.includes(published))
       problems.push(
-        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}); the receiver got ${JSON.stringify(seen.get(t.orderId) ?? [])}`,
+        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}); the receiver got ${JSON.stringify(heard)}`,
+      );
+    // An order refunded automatically may stay a failure while the late webhook announced its success.
+    const contradicting = heard.filter((code) => !heardBefore(code, published) && !(code === '100' && autoRefunded(t)));
+    if (contradicting.length > 0)
+      problems.push(
+        `(4) order ${t.orderId} ended ${t.status} ${t.responseCode} (published ${published}), yet the receiver also heard ${JSON.stringify(contradicting)}`,
       );
   }
   return problems;
 }
+
+/** The failures the service decided that a later bank report may turn into a delayed success (docs/merchants/errors.md). */
+const BEFORE_DELAYED_SUCCESS = ['183', '401', '102'];
+
+/**
+ * Whether the receiver may have heard `code` of an order whose final published code is `published`:
+ * that code, a pending (208) before it, or a failure the service decided before a delayed success.
+ */
+const heardBefore = (code: string, published: string) =>
+  code === published || code === '208' || (published === '100' && BEFORE_DELAYED_SUCCESS.includes(code));
 
 /** A webhook call's txnData and checksum, in the body format the merchant chose (undefined when it is not that). */
 function webhookBody(text: string, format: 'json' | 'form'): { txnData: string; checksum: string } | undefined {

@@ -199,7 +199,7 @@ async function settleAndCheck(w: World): Promise<string[]> {
   problems.push(
     ...approvedEndSuccess(w, books(w), after, true),
     ...refundsBounded(books(w), after),
-    ...debitsLawful(w, books(w)),
+    ...debitsLawful(w, books(w), after),
     ...webhooksFaithful(w, after),
     ...(await workflowsHealthy(w, after)),
   );
