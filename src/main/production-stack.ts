@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       'allow-loopback-webhooks': { type: 'boolean', default: false },
       // For npm run test:production-stack: its mandate probe moves the API replicas' clock.
       'movable-clock': { type: 'boolean', default: false },
+      // For npm run test:production-stack: its final check sees an abandoned checkout expire within the run.
+      'checkout-expiry-seconds': { type: 'string' },
     },
   });
   const stack = await startProductionStack({
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     log: say,
     allowLoopbackWebhooks: values['allow-loopback-webhooks'],
     movableClock: values['movable-clock'],
+    checkoutExpirySeconds: values['checkout-expiry-seconds'],
   });
   onShutdown(async () => {
     await stack.stop();

@@ -724,7 +724,19 @@ describe('the production stack, probed from outside', function () {
       }
     }
 
+    /** A checkout its payer never opened (made before the first kill): the final check sees it expire. */
+    let abandoned: string | undefined;
+
     it('a worker and an API replica killed (SIGKILL) mid-burst lose nothing', async () => {
+      abandoned = newOrderId('abandoned');
+      mine.add(abandoned);
+      const made = await postTransactU(
+        gw,
+        merchant.secretKey,
+        v8Data(merchant, abandoned, { returnUrl: 'https://merchant.example/return' }),
+        { browser: true },
+      );
+      assert.equal(made.status, 303, `the abandoned checkout was made: ${made.text.slice(0, 200)}`);
       const killed: [string, number][] = [];
       const {
         paid: orders,
@@ -1018,6 +1030,14 @@ describe('the production stack, probed from outside', function () {
         });
       } finally {
         await probe.close();
+      }
+      // The stack's checkouts expire in 3 minutes (stack-process.ts): the one no payer opened has, as a Failure the merchant reads.
+      if (abandoned) {
+        const expired = await finalStatus(abandoned, 240_000);
+        assert.equal(expired.txnStatus, '1', `the abandoned checkout expired: ${JSON.stringify(expired)}`);
+        console.error(
+          `      the abandoned checkout ${abandoned} expired: ${expired.responseCode} ${expired.responseDescription}`,
+        );
       }
     }).timeout(900_000);
   });

@@ -26,7 +26,14 @@ export function startStackProcess(o: {
   say: (chunk: string) => void;
 }): StackProcess {
   const args = ['--import', 'tsx', path.join(root, 'src/main/production-stack.ts'), '--data-dir', o.dataDir];
-  args.push('--allow-loopback-webhooks', ...(o.movableClock ? ['--movable-clock'] : []), ...(o.cluster ? ['--cluster'] : []));
+  // A checkout expires in 3 minutes, so the final check (patient for 7) sees an abandoned one end.
+  args.push(
+    '--allow-loopback-webhooks',
+    '--checkout-expiry-seconds',
+    '180',
+    ...(o.movableClock ? ['--movable-clock'] : []),
+    ...(o.cluster ? ['--cluster'] : []),
+  );
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: o.env ?? process.env });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';

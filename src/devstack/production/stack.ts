@@ -83,6 +83,8 @@ export async function startProductionStack(o: {
   movableClock?: boolean;
   /** `npm run stack:cluster`: the Temporal server as separate services, two history hosts, 16 shards. */
   cluster?: boolean;
+  /** For npm run test:production-stack: CHECKOUT_EXPIRY_SECONDS short enough for a checkout to expire within the run. */
+  checkoutExpirySeconds?: string;
 }): Promise<ProductionStack> {
   const log = o.log;
   const ports = stackPorts();
@@ -124,6 +126,7 @@ export async function startProductionStack(o: {
       temporalTlsGatewayDir: tls.gateway,
       caddyRoot,
       allowLoopbackWebhooks: o.allowLoopbackWebhooks,
+      checkoutExpirySeconds: o.checkoutExpirySeconds,
       apiExtraEnv: clock?.env ?? {},
     });
 
@@ -285,6 +288,7 @@ async function startGatewayProcesses(
     temporalTlsGatewayDir: string;
     caddyRoot: string;
     allowLoopbackWebhooks: boolean | undefined;
+    checkoutExpirySeconds: string | undefined;
     /** The API replicas' own variables besides the gateway's (the movable clock). */
     apiExtraEnv: Record<string, string>;
   },
@@ -299,6 +303,7 @@ async function startGatewayProcesses(
       caddyRootCertificate: o.caddyRoot,
       ...(o.allowLoopbackWebhooks ? { allowLoopbackWebhooks: true } : {}),
     }),
+    ...(o.checkoutExpirySeconds ? { CHECKOUT_EXPIRY_SECONDS: o.checkoutExpirySeconds } : {}),
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
   };
   const gatewayProcess = (name: string, entry: string, extra: Record<string, string>, port?: number) =>
