@@ -233,6 +233,34 @@ function describeCliAgainst(mode: GatewayMode) {
       usageError(await cli(['chargeback', 'raise', '--order', orderId, '--amount', '100']), /--merchant: required/);
     });
 
+    it('settlements list prints the merchant’s latest settlements, newest first, at most --limit; an unknown merchant is the API’s 2042', async () => {
+      const m = (await gw.newMerchant()).merchantIdentifier;
+      const stored = (date: string, state: string) => ({
+        _id: `settlement:${m}:${date}` as never,
+        merchantIdentifier: m,
+        settlementDate: date,
+        state,
+        netPaise: 5000,
+        createdAt: new Date(),
+      });
+      await gw.rt.store.db.collection('settlements').insertMany([stored('2026-11-23', 'paid'), stored('2026-11-24', 'held')]);
+      const all = printed(await cli(['settlements', 'list', m]));
+      assert.deepEqual(
+        all.settlements.map((s: { _id: string; state: string }) => [s._id, s.state]),
+        [
+          [`settlement:${m}:2026-11-24`, 'held'],
+          [`settlement:${m}:2026-11-23`, 'paid'],
+        ],
+      );
+      const one = printed(await cli(['settlements', 'list', m, '--limit', '1']));
+      assert.deepEqual(
+        one.settlements.map((s: { _id: string }) => s._id),
+        [`settlement:${m}:2026-11-24`],
+      );
+      refused(await cli(['settlements', 'list', m, '--limit', '0']), /^error 2002: /);
+      refused(await cli(['settlements', 'list', 'nosuchmerchant1']), /^error 2042: No such merchant/);
+    });
+
     it('codec encode and decode round-trip a Temporal payload, from a file or standard input', async () => {
       const payload = {
         metadata: { encoding: Buffer.from('json/plain').toString('base64') },

@@ -47,6 +47,7 @@ const COMMAND_OF: Record<string, string> = {
   'GET /ops/v1/settlements/needs-attention': 'cli settlements attention',
   'GET /ops/v1/settlements/differences': 'cli settlements differences',
   'GET /ops/v1/settlements/{settlementId}': 'cli settlements show',
+  'GET /ops/v1/merchants/{merchantIdentifier}/settlements': 'cli settlements list',
 };
 
 const leafCommands = () =>

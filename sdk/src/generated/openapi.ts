@@ -9219,6 +9219,193 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/ops/v1/merchants/{merchantIdentifier}/settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A merchant's latest settlements, newest date first (operator)
+     * @description Each settlement as `GET /ops/v1/settlements/{settlementId}` answers it: its state, totals, carried balances, UTR and payout, why it is held or failed. `?limit` (1 to 100, default 20); older ones by id, `settlement:<merchantIdentifier>:<yyyy-MM-dd>`. Unknown merchant: 404, code 2042.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @example 10 */
+          limit?: number;
+        };
+        header?: never;
+        path: {
+          /** @example b19e8f103bce406cbd3476431b6b7973 */
+          merchantIdentifier: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the settlements, newest date first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: true;
+              data: {
+                merchantIdentifier: string;
+                settlements: ({
+                  _id: string;
+                  merchantIdentifier: string;
+                  settlementDate: string;
+                  state: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+        /** @description see the error catalogue */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              success: false;
+              message: {
+                code: string;
+                text: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/ops/v1/merchants/{merchantIdentifier}/settlements/hold': {
     parameters: {
       query?: never;

@@ -4,6 +4,7 @@ import { chargebackOperation } from './chargebacks';
 import { codecDecodeOperation, codecEncodeOperation } from './codec';
 import { invitationOperation, merchantSettingsOperation, provisionOperation } from './ops';
 import { keyOperations } from './ops-keys';
+import { merchantSettlementsOperation } from './merchant-settlements';
 import { reconciliationOperation, reconciliationReportOperation } from './reconciliations';
 import { operatorTokenOperations } from './operator-tokens';
 import { settlementAccountOperations } from './settlement-account';
@@ -26,6 +27,7 @@ export const opsModule: AudienceModule = {
     reconciliationReportOperation,
     auditOperation,
     ...settlementOperationsDeclared,
+    merchantSettlementsOperation,
     ...settlementAccountOperations,
     ...keyOperations,
     ...operatorTokenOperations,

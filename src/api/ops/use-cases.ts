@@ -98,6 +98,8 @@ export interface MoneyOpsUseCases {
   settlementsNeedingAttention(): Promise<SettlementsNeedingAttention>;
   settlementDifferences(date: string | undefined, limit: number): Promise<SettlementDifference[]>;
   findSettlement(settlementId: string): Promise<Settlement | null>;
+  /** A merchant's latest settlements, newest date first; null for an unknown merchant. */
+  merchantSettlements(merchantIdentifier: string, limit: number): Promise<Settlement[] | null>;
   settlementAccount(merchantIdentifier: string): Promise<SettlementAccountView>;
   /** Null for an unknown merchant. */
   proposeSettlementAccount(

@@ -41,11 +41,11 @@ function feePlanCommands(program: Command, ctx: CliContext): void {
     });
 }
 
-/** settlements hold|release|run|...: a merchant's settlements, and what needs attention. */
+/** settlements hold|release|run|list|...: a merchant's settlements, and what needs attention. */
 function settlementRunCommands(program: Command, ctx: CliContext): void {
   const settlements = program
     .command('settlements')
-    .description("merchants' settlements: hold, release, run a date, what needs attention");
+    .description("merchants' settlements: hold, release, run a date, list, what needs attention");
   settlements
     .command('hold')
     .description(
@@ -74,6 +74,16 @@ function settlementRunCommands(program: Command, ctx: CliContext): void {
     .action(async (merchant: string, o: { date: string }, command: Command) => {
       const body = validated(command, settlementRunSchema, { date: o.date }, { date: '--date' });
       ctx.print(await ctx.client().call('POST', `${merchantPath(merchant)}/settlements/run`, { json: body }));
+    });
+  settlements
+    .command('list')
+    .description(
+      "Print the merchant's latest settlements, newest date first, each as settlements show prints one: {merchantIdentifier, settlements}.",
+    )
+    .argument('<merchantIdentifier>', 'the merchant')
+    .option('--limit <n>', 'how many (1 to 100; default 20)')
+    .action(async (merchant: string, o: { limit?: string }) => {
+      ctx.print(await ctx.client().call('GET', `${merchantPath(merchant)}/settlements`, { query: { limit: o.limit } }));
     });
   settlements
     .command('attention')

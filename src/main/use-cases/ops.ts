@@ -9,6 +9,7 @@ import type {
 import { DashboardInvitationRepository } from '../../store/dashboard-invitation-repository';
 import { DashboardUserRepository } from '../../store/dashboard-user-repository';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
+import { SettlementReadRepository } from '../../store/settlement-read-repository';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
 import { AesGcmPayloadCodec, codecKeysOf } from '../../temporal/payload-codec';
@@ -17,6 +18,7 @@ import { applyChargeback } from '../../usecases/chargeback';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
 import { createInvitation, ownerInPlace } from '../../usecases/dashboard-invitations';
 import { linkSubMerchant } from '../../usecases/link-sub-merchant';
+import { merchantSettlements } from '../../usecases/merchant-settlements';
 import {
   apiKeyView,
   createApiKey,
@@ -127,6 +129,7 @@ function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
   const accounts = settlementAccountUseCases(rt);
   const reconciliations = new ReconciliationRepository(rt.store.db);
   const reconciling = { reconciliations, temporal: rt.temporal, taskQueue: rt.config.TEMPORAL_TASK_QUEUE, now: rt.now };
+  const settlementReads = { merchants: rt.merchants, settlementReads: new SettlementReadRepository(rt.store.db) };
   return {
     feePlanOf: (merchantIdentifier) => settlements.feePlanOf(merchantIdentifier),
     setFeePlan: (merchantIdentifier, plan) => settlements.setFeePlan(merchantIdentifier, plan),
@@ -136,6 +139,7 @@ function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
     settlementsNeedingAttention: () => settlements.needsAttention(),
     settlementDifferences: (date, limit) => settlements.differences(date, limit),
     findSettlement: (settlementId) => settlements.find(settlementId),
+    merchantSettlements: (merchantIdentifier, limit) => merchantSettlements(settlementReads, merchantIdentifier, limit),
     settlementAccount: (merchantIdentifier) => accounts.view(merchantIdentifier),
     proposeSettlementAccount: (merchantIdentifier, account, origin) => accounts.propose(merchantIdentifier, account, origin),
     confirmSettlementAccount: (merchantIdentifier, named, origin) => accounts.confirm(merchantIdentifier, named, origin),
