@@ -681,7 +681,7 @@ describe('the production stack, probed from outside', function () {
      * The merchant's receiver hears of every paid order (its real-time webhook, code 100) and of
      * every accepted refund. Webhooks are retried after 5 s, then 5 minutes (WEBHOOK_RETRY_SCHEDULE's
      * default): an attempt lost to the kill is heard within about 6 minutes. Delivery is at least
-     * once, so an order heard twice is allowed; one heard of that no payer paid is not.
+     * once, so an order heard twice is allowed; one heard of as paid that no payer paid is not.
      */
     async function webhooksHeard(paid: string[], refunds: RefundAsked[]): Promise<void> {
       const deadline = Date.now() + 420_000;
@@ -699,6 +699,9 @@ describe('the production stack, probed from outside', function () {
       const ours = heard(receiver.calls).payments.filter((p) => mine.has(p.orderId));
       const b = await books();
       for (const p of ours) {
+        // A checkout no payer finished expires (183) and is heard of as failed; the final check holds
+        // each webhook to its order's final code.
+        if (!paidOrders.has(p.orderId) && p.responseCode !== '100') continue;
         assert.ok(
           paidOrders.has(p.orderId) && p.responseCode === '100',
           `a webhook of ${p.orderId} (${p.responseCode}), which no payer paid (an order heard more than once is allowed: delivery is at least once; one never paid is not)`,
