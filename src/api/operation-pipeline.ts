@@ -22,6 +22,7 @@ import {
   type RefusalContext,
 } from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
+import { browserOf, setCookies, WithCookies } from './operation-browser';
 import { respondWithPage } from './page-stream';
 
 /**
@@ -151,6 +152,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
     signed: seen.content,
     ip: ctx.ip || null,
     accept: seen.accept,
+    browser: browserOf(ctx, deps.config.PUBLIC_BASE_URL),
   };
   const answer = await op.handle(request, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);
@@ -170,11 +172,15 @@ function queryOf(ctx: Context, op: DeclaredOperation): unknown {
 
 /** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or one with its own status, type or headers. */
 function respond(ctx: Context, answer: unknown): Promise<void> | void {
+  if (answer instanceof WithCookies) {
+    setCookies(ctx, answer.cookies);
+    return respond(ctx, answer.answer);
+  }
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
   if (answer instanceof HtmlPage) {
     for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-    return sendPage(ctx, answer.status, answer.html);
+    return sendPage(ctx, answer.status, answer.html, answer.policy);
   }
   if (answer instanceof Redirect) {
     ctx.status = answer.status;

@@ -5,6 +5,8 @@ import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
+import type { PagePolicy } from './hosted-page';
+import type { BrowserRequest } from './operation-browser';
 import type { Issue } from './middleware/body';
 import type { PageShape } from './page-stream';
 import type { ApiFamily } from './middleware/rate-limit';
@@ -198,6 +200,8 @@ export interface OperationRequest<B, P, Q = QueryParameters> {
   accept: string;
   /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
   signed?: unknown;
+  /** What a person's browser sends besides the body (its cookies, its origin), for pages and their forms. */
+  browser: BrowserRequest;
 }
 
 /** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */
@@ -290,12 +294,17 @@ export class Verified<P> {
   ) {}
 }
 
-/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script), with any headers of its own (Retry-After). */
+/**
+ * An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script but its
+ * nonce's), with any headers of its own (Retry-After) and its Content-Security-Policy's allowances
+ * (`policy`: where its forms may post, the nonce of its one script).
+ */
 export class HtmlPage {
   constructor(
     readonly status: number,
     readonly html: string,
     readonly headers: Record<string, string> = {},
+    readonly policy: PagePolicy = {},
   ) {}
 }
 
