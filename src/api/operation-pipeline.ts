@@ -135,7 +135,8 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   checked ??= schema ? schema.safeParse(content) : { success: true, data: content };
   if (!checked.success) {
     const issues = checked.error.issues;
-    const invalid = op.body.contentType === 'none' ? undefined : op.body.invalid?.(issues, parsed, content);
+    // A body without rules of its own (none, a browser's form) never fails them.
+    const invalid = 'invalid' in op.body ? op.body.invalid?.(issues, parsed, content) : undefined;
     if (invalid instanceof ApiError) throw invalid;
     if (invalid) return answerRefusal(ctx, op, invalid, seen);
     throw new ApiError('validationFailed', describeIssues(issues));

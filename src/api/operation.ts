@@ -79,7 +79,7 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
   handle(request: OperationRequest<B, P, Q>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | TextBody<B> | NoBody;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | BrowserFormBody | TextBody<B> | NoBody;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
@@ -136,6 +136,17 @@ export interface SignedDataFormBody<B> extends BodyRules<B> {
 export interface FlatFormBody<B> extends BodyRules<B> {
   contentType: 'application/x-www-form-urlencoded';
   fields: 'flat';
+}
+
+/**
+ * A form a person's browser posts from one of the gateway's pages: the handler's body is its fields,
+ * or null where they cannot be read (another media type, too large, not strict UTF-8, a field
+ * given twice), which the page answers itself (showing the page again), never a thrown error.
+ */
+export interface BrowserFormBody {
+  contentType: 'application/x-www-form-urlencoded';
+  fields: 'browser';
+  maxBytes?: BodyRules<unknown>['maxBytes'];
 }
 
 /** A form's fields as posted, in order. */
