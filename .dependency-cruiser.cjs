@@ -12,7 +12,7 @@ const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';
  */
 const httpToolkit = [
   '^src/api/(middleware|schemas|pages|reference)/',
-  '^src/api/(deps|envelope|audience|operation|operation-auth|hosted-page|checkout-request|mandate-response|page-stream|page-walk|csv-stream)\\.ts$',
+  '^src/api/(deps|envelope|audience|operation|operation-auth|operation-browser|hosted-page|checkout-request|mandate-response|page-stream|page-walk|csv-stream)\\.ts$',
 ];
 
 /**

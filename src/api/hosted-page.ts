@@ -46,6 +46,24 @@ export function issueFormToken(ctx: Context, cookie: string, path: string): stri
 }
 
 /**
+ * A fresh CSRF token for a page's forms, and the SameSite=Strict cookie scoped to the page that
+ * carries it (a declared operation's answer sets it: operation-browser.ts's WithCookies).
+ */
+export function newFormToken(cookie: string, path: string) {
+  const token = randomBytes(18).toString('base64url');
+  return { token, cookie: { name: cookie, value: token, path, sameSite: 'strict' as const, httpOnly: true } };
+}
+
+/** A declared operation's form came from our page: no other origin posted it, and it echoes the page's Strict cookie. */
+export function formFromPage(
+  browser: { fromOurOrigin(): boolean; cookie(name: string): string | undefined },
+  cookie: string,
+  echoed: string | undefined,
+): boolean {
+  return browser.fromOurOrigin() && sameToken(browser.cookie(cookie), echoed);
+}
+
+/**
  * The form came from our page: the Strict cookie it was served with is echoed, and no other origin
  * posted it. Our origin is PUBLIC_BASE_URL's (behind a TLS proxy, the proxy's https origin), or the
  * one the request was addressed to (with TRUST_PROXY, as the proxy forwards it).

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { parseJsonBody, readRawBody, validate } from './middleware/body';
 import { parseFormBody, parseFormPairs } from './middleware/form-body';
-import { maxBodyBytes, type FormFields, type OperationBody, type SignedDataForm } from './operation';
+import { maxBodyBytes, type BrowserFormBody, type FormFields, type OperationBody, type SignedDataForm } from './operation';
 
 /**
  * Reads the exact bytes (415, 413); a flat form sent to a GET operation is its query string; null
@@ -11,6 +11,7 @@ import { maxBodyBytes, type FormFields, type OperationBody, type SignedDataForm 
  */
 export async function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer | null> {
   if (body.contentType === 'none') return null;
+  if (isBrowserForm(body)) return readBrowserForm(ctx, maxBodyBytes(body, config));
   if ('fields' in body && ctx.method === 'GET') return Buffer.from(ctx.querystring, 'utf8');
   if (body.contentType === 'application/json' && body.optional && !ctx.request.length && !ctx.get('transfer-encoding'))
     return null;
@@ -26,6 +27,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseBody(body: OperationBody<unknown>, raw: Buffer | null): unknown {
   if (body.contentType === 'none') return undefined;
+  if (isBrowserForm(body)) return raw === null ? null : browserFormFields(raw);
   if (raw === null) return {};
   if (body.contentType === 'application/json') return parseJsonBody(raw);
   if (body.contentType === 'text/csv') return textOf(raw);
@@ -45,8 +47,30 @@ function textOf(raw: Buffer): string {
  * as strictly (or as its readData reads it); a flat form's fields.
  */
 export function contentOf(body: OperationBody<unknown>, parsed: unknown): unknown {
-  if (body.contentType !== 'application/x-www-form-urlencoded') return parsed;
+  if (body.contentType !== 'application/x-www-form-urlencoded' || isBrowserForm(body)) return parsed;
   if (!('form' in body)) return Object.fromEntries(parsed as FormFields);
   const { data } = parsed as SignedDataForm;
   return body.readData ? body.readData(data) : parseJsonBody(Buffer.from(data, 'utf8'));
+}
+
+const isBrowserForm = (body: OperationBody<unknown>): body is BrowserFormBody => 'fields' in body && body.fields === 'browser';
+
+/** A browser's form as bytes, or null where they cannot be read (the page answers that itself). */
+async function readBrowserForm(ctx: Context, maxBytes: number): Promise<Buffer | null> {
+  try {
+    return await readRawBody(ctx, 'application/x-www-form-urlencoded', maxBytes);
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
+}
+
+/** Its fields, strictly, or null where they cannot be read. */
+function browserFormFields(raw: Buffer): Record<string, string> | null {
+  try {
+    return parseFormBody(raw);
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
 }

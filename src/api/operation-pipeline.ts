@@ -22,6 +22,7 @@ import {
   type RefusalContext,
 } from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
+import { browserOf, setCookies, WithCookies } from './operation-browser';
 import { respondWithPage } from './page-stream';
 
 /**
@@ -134,7 +135,8 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   checked ??= schema ? schema.safeParse(content) : { success: true, data: content };
   if (!checked.success) {
     const issues = checked.error.issues;
-    const invalid = op.body.contentType === 'none' ? undefined : op.body.invalid?.(issues, parsed, content);
+    // A body without rules of its own (none, a browser's form) never fails them.
+    const invalid = 'invalid' in op.body ? op.body.invalid?.(issues, parsed, content) : undefined;
     if (invalid instanceof ApiError) throw invalid;
     if (invalid) return answerRefusal(ctx, op, invalid, seen);
     throw new ApiError('validationFailed', describeIssues(issues));
@@ -151,6 +153,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
     signed: seen.content,
     ip: ctx.ip || null,
     accept: seen.accept,
+    browser: browserOf(ctx, deps.config.PUBLIC_BASE_URL),
   };
   const answer = await op.handle(request, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);
@@ -170,11 +173,15 @@ function queryOf(ctx: Context, op: DeclaredOperation): unknown {
 
 /** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or one with its own status, type or headers. */
 function respond(ctx: Context, answer: unknown): Promise<void> | void {
+  if (answer instanceof WithCookies) {
+    setCookies(ctx, answer.cookies);
+    return respond(ctx, answer.answer);
+  }
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
   if (answer instanceof HtmlPage) {
     for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
-    return sendPage(ctx, answer.status, answer.html);
+    return sendPage(ctx, answer.status, answer.html, answer.policy);
   }
   if (answer instanceof Redirect) {
     ctx.status = answer.status;

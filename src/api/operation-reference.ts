@@ -40,6 +40,8 @@ function requestOf(op: DeclaredOperation, reference: OperationReference): { requ
       return { request: reference.request ?? body.schema };
     case 'application/x-www-form-urlencoded':
       if ('form' in body) return { in: 'form', request: reference.request ?? body.form };
+      // A browser's form has no schema: its page reads the fields.
+      if (!('schema' in body)) return { in: 'form', request: reference.request ?? z.object({}) };
       return { in: op.method === 'get' ? 'query' : 'form', request: reference.request ?? body.schema };
     case 'text/csv':
       return { in: 'csv', request: reference.request ?? body.schema };

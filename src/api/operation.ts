@@ -5,6 +5,8 @@ import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
+import type { PagePolicy } from './hosted-page';
+import type { BrowserRequest } from './operation-browser';
 import type { Issue } from './middleware/body';
 import type { PageShape } from './page-stream';
 import type { ApiFamily } from './middleware/rate-limit';
@@ -77,7 +79,7 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
   handle(request: OperationRequest<B, P, Q>, deps: ApiDeps): Promise<unknown>;
 }
 
-export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | TextBody<B> | NoBody;
+export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBody<B> | BrowserFormBody | TextBody<B> | NoBody;
 
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
@@ -134,6 +136,17 @@ export interface SignedDataFormBody<B> extends BodyRules<B> {
 export interface FlatFormBody<B> extends BodyRules<B> {
   contentType: 'application/x-www-form-urlencoded';
   fields: 'flat';
+}
+
+/**
+ * A form a person's browser posts from one of the gateway's pages: the handler's body is its fields,
+ * or null where they cannot be read (another media type, too large, not strict UTF-8, a field
+ * given twice), which the page answers itself (showing the page again), never a thrown error.
+ */
+export interface BrowserFormBody {
+  contentType: 'application/x-www-form-urlencoded';
+  fields: 'browser';
+  maxBytes?: BodyRules<unknown>['maxBytes'];
 }
 
 /** A form's fields as posted, in order. */
@@ -198,6 +211,8 @@ export interface OperationRequest<B, P, Q = QueryParameters> {
   accept: string;
   /** What the scheme's checksum covered (a `Verified` reading, e.g. a flat form's signed fields in their order), as read. */
   signed?: unknown;
+  /** What a person's browser sends besides the body (its cookies, its origin), for pages and their forms. */
+  browser: BrowserRequest;
 }
 
 /** What a refusal's answer may depend on: the caller and the content it signed, once authenticated. */
@@ -290,12 +305,17 @@ export class Verified<P> {
   ) {}
 }
 
-/** An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script), with any headers of its own (Retry-After). */
+/**
+ * An HTML page, sent as hosted-page.ts sends pages (never cached or framed, no script but its
+ * nonce's), with any headers of its own (Retry-After) and its Content-Security-Policy's allowances
+ * (`policy`: where its forms may post, the nonce of its one script).
+ */
 export class HtmlPage {
   constructor(
     readonly status: number,
     readonly html: string,
     readonly headers: Record<string, string> = {},
+    readonly policy: PagePolicy = {},
   ) {}
 }
 

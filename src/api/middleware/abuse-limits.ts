@@ -47,18 +47,19 @@ export function authenticationFailed(ctx: Context): void {
   ctx.state.authenticationFailed = true;
 }
 
-/** The hosted pages (/pl/:token and its form): per token and per client address, 429 past either. */
+/**
+ * The payer's pages (a payment link's, a checkout's, and their forms): per page token and per
+ * client address, 429 past either. Counted before the page is looked up, so unknown tokens count too.
+ */
 export function hostedPageLimit(rateLimit: Pick<RateLimit, 'limiter'>, limits: { perToken: number; perAddress: number }) {
   const byToken = limiter(rateLimit, limits.perToken, 'page-token');
   const byAddress = limiter(rateLimit, limits.perAddress, 'page-ip');
-  return async (ctx: Context, next: Next) => {
-    const token = String((ctx.params as Record<string, string | undefined>).token ?? '');
+  return async (ctx: Context, token: string): Promise<void> => {
     const [tokenRefused, addressRefused] = await Promise.all([
       byToken ? byToken.count(token) : 0,
       byAddress ? byAddress.count(addressLimitKey(ctx.ip || 'unknown')) : 0,
     ]);
     const refused = Math.max(tokenRefused, addressRefused);
     if (refused > 0) throw tooMany(ctx, refused, 'too many requests for this page');
-    await next();
   };
 }

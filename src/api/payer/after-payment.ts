@@ -1,7 +1,7 @@
-import type { Context } from 'koa';
 import type { PaymentInstrument } from '../../domain/instrument';
 import type { OrderRef } from '../../domain/order-ref';
-import { redirectUrl, sendPage, type PagePayment } from '../hosted-page';
+import { redirectUrl, type PagePayment } from '../hosted-page';
+import { HtmlPage, Redirect } from '../operation';
 import { bankFormPage } from '../pages/layout';
 import type { PayerUseCases } from './use-cases';
 
@@ -10,19 +10,17 @@ import type { PayerUseCases } from './use-cases';
  * banking over http; a bank wanting a POST gets a form page the payer sends on), or back to the page.
  */
 export async function afterPayment(
-  ctx: Context,
   payer: Pick<PayerUseCases, 'awaitBankRedirect'>,
   pp: PagePayment,
   o: { order: OrderRef; accepted: boolean; instrument: PaymentInstrument; pagePath: string },
-): Promise<void> {
+): Promise<HtmlPage | Redirect> {
   const redirect =
     o.accepted && pp.cardAtBank && ['CARD', 'NETBANKING'].includes(o.instrument.kind)
       ? await payer.awaitBankRedirect(o.order)
       : null;
   if (redirect?.method === 'POST')
-    return sendPage(ctx, 200, bankFormPage(redirect), { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
-  ctx.status = 303;
+    return new HtmlPage(200, bankFormPage(redirect), {}, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
   // To the bank's page (it sends the payer back to the gateway), or back to the page: paid, already
   // paid by someone else, or closed meanwhile, the page says which.
-  ctx.redirect(redirect ? redirectUrl(redirect) : o.pagePath);
+  return new Redirect(redirect ? redirectUrl(redirect) : o.pagePath);
 }

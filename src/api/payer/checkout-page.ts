@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { checkoutChoices } from '../../domain/checkout';
 import { checkoutReturnFields } from '../../domain/checkout-return';
@@ -13,19 +10,13 @@ import type { Transaction } from '../../domain/transaction';
 import type { Checkout } from '../../domain/checkout';
 import type { Merchant } from '../../domain/merchant';
 import type { ApiDeps } from '../deps';
-import { hostedPageLimit } from '../middleware/abuse-limits';
-import {
-  issueFormToken,
-  pagePayerInstrument,
-  pagePayment,
-  readPageForm,
-  redirectUrl,
-  sameSiteForm,
-  sendPage,
-} from '../hosted-page';
+import { formFromPage, newFormToken, pagePayerInstrument, pagePayment, redirectUrl } from '../hosted-page';
+import { HtmlPage, perApp, Redirect, type DeclaredOperation } from '../operation';
+import { WithCookies } from '../operation-browser';
 import { checkoutOpenPage, checkoutResultPage } from '../pages/checkout-page';
 import { afterPayment } from './after-payment';
 import { messagePage, processingPage, type OrderView, type Outcome } from '../pages/layout';
+import { payerPage, type PageRequest } from './page-operation';
 
 const CSRF_COOKIE = 'co_csrf';
 
@@ -44,63 +35,69 @@ interface Loaded {
  * the order's payment workflow (one payer, or one cancel, ever). The forms are protected like the
  * payment link's: a SameSite=Strict cookie they echo, and the Origin header.
  */
-export function checkoutPageRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  const kit = checkoutPageKit(deps);
-  checkoutRoutes(router, deps, kit);
-  return router;
+export const checkoutPageOperations: readonly DeclaredOperation[] = [
+  payerPage({
+    method: 'get',
+    path: '/checkout/:token',
+    async handle(request, deps) {
+      const { load, show } = kitOf(deps);
+      const loaded = await load(request);
+      return loaded instanceof HtmlPage ? loaded : show(request, loaded);
+    },
+  }),
+  payerPage({ method: 'post', path: '/checkout/:token/pay', handle: payCheckout }),
+  payerPage({
+    method: 'post',
+    path: '/checkout/:token/cancel',
+    async handle(request, deps) {
+      const { load, pageForm, pathOf } = kitOf(deps);
+      const loaded = await load(request);
+      if (loaded instanceof HtmlPage) return loaded;
+      const form = await pageForm(request, loaded);
+      if (!isForm(form)) return form;
+      await deps.useCases.payer.cancelCheckout(loaded.checkout);
+      return new Redirect(pathOf(loaded.checkout));
+    },
+  }),
+];
+
+/** The checkout's pay form: the payer's instrument, then the bank's page or back to the page. */
+async function payCheckout(request: PageRequest, deps: ApiDeps): Promise<unknown> {
+  const { pp, load, show, pageForm, pathOf } = kitOf(deps);
+  const loaded = await load(request);
+  if (loaded instanceof HtmlPage) return loaded;
+  const form = await pageForm(request, loaded);
+  if (!isForm(form)) return form;
+  // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
+  if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
+    return show(request, loaded, 'Pay by scanning the UPI QR with your UPI app.');
+  }
+  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+  if (!instrument.ok) return show(request, loaded, `That payment method was not accepted: ${instrument.problem}.`);
+  const paid = await deps.useCases.payer.payCheckout(loaded.checkout, instrument.instrument);
+  return afterPayment(deps.useCases.payer, pp, {
+    order: loaded.checkout,
+    accepted: paid === 'accepted',
+    instrument: instrument.instrument,
+    pagePath: pathOf(loaded.checkout),
+  });
 }
 
-/** The checkout's page, paying it and cancelling it. */
-function checkoutRoutes(router: Router, deps: ApiDeps, kit: CheckoutPageKit): void {
-  const { pathOf, pp, load, show, pageForm, pageLimit } = kit;
-  router.get('/checkout/:token', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (loaded) await show(ctx, loaded);
-  });
+/** A form read and from our page, as opposed to the answer that refuses it. */
+const isForm = (form: Record<string, string> | HtmlPage | WithCookies): form is Record<string, string> =>
+  !(form instanceof HtmlPage) && !(form instanceof WithCookies);
 
-  router.post('/checkout/:token/pay', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (!loaded) return;
-    const form = await pageForm(ctx, loaded);
-    if (!form) return;
-    // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
-    if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
-      return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
-    }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
-    if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await deps.useCases.payer.payCheckout(loaded.checkout, instrument.instrument);
-    await afterPayment(ctx, deps.useCases.payer, pp, {
-      order: loaded.checkout,
-      accepted: paid === 'accepted',
-      instrument: instrument.instrument,
-      pagePath: pathOf(loaded.checkout),
-    });
-  });
-
-  router.post('/checkout/:token/cancel', pageLimit, async (ctx) => {
-    const loaded = await load(ctx);
-    if (!loaded || !(await pageForm(ctx, loaded))) return;
-    await deps.useCases.payer.cancelCheckout(loaded.checkout);
-    ctx.status = 303;
-    ctx.redirect(pathOf(loaded.checkout));
-  });
-}
-
-/** What the checkout's routes share: the checkout loaded, its pages shown, the form read, the page limit. */
-function checkoutPageKit(deps: ApiDeps) {
+/** What the checkout's operations share: the checkout loaded, its pages shown, the form read (built once per app). */
+const kitOf = perApp(function checkoutPageKit(deps: ApiDeps) {
   const pathOf = (c: Checkout) => `/checkout/${c._id}`;
   // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
   const pp = pagePayment(deps.config);
   const bankPolicy = { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] };
 
-  async function load(ctx: Context): Promise<Loaded | null> {
-    const found = await deps.useCases.payer.hostedCheckout(String((ctx.params as Record<string, string>).token));
-    if (!found) {
-      sendPage(ctx, 404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
-      return null;
-    }
+  async function load(request: PageRequest): Promise<Loaded | HtmlPage> {
+    const found = await deps.useCases.payer.hostedCheckout(request.caller);
+    if (!found)
+      return new HtmlPage(404, messagePage('Checkout not found', 'Go back to the merchant and start the payment again.'));
     const { page: checkout, t, merchant } = found;
     return {
       checkout,
@@ -114,8 +111,12 @@ function checkoutPageKit(deps: ApiDeps) {
     };
   }
 
-  async function show(ctx: Context, { checkout, t, merchant, view }: Loaded, error?: string): Promise<void> {
-    if (t.status !== 'Pending') return showResult(deps, ctx, checkout, t, merchant, view);
+  async function show(
+    request: PageRequest,
+    { checkout, t, merchant, view }: Loaded,
+    error?: string,
+  ): Promise<HtmlPage | WithCookies> {
+    if (t.status !== 'Pending') return showResult(deps, request, checkout, t, merchant, view);
     const now = deps.now();
     const deadline = t.payerDeadline ?? now;
     // Expired (its failure is being recorded) or with the bank: the page looks again shortly.
@@ -123,60 +124,46 @@ function checkoutPageKit(deps: ApiDeps) {
       const redirect = pp.cardAtBank ? await deps.useCases.payer.bankRedirectOf(checkout) : null;
       // The payer may be back from the bank (its return leads here): the page keeps looking.
       const bankUrl = redirect ? { bankUrl: redirectUrl(redirect), refreshSeconds: 5 } : {};
-      return sendPage(ctx, 200, processingPage({ ...view, selfPath: pathOf(checkout), ...bankUrl }), bankPolicy);
+      return new HtmlPage(200, processingPage({ ...view, selfPath: pathOf(checkout), ...bankUrl }), {}, bankPolicy);
     }
-    const csrf = issueFormToken(ctx, CSRF_COOKIE, pathOf(checkout));
+    const csrf = newFormToken(CSRF_COOKIE, pathOf(checkout));
     const intent = deps.useCases.payer.checkoutIntent(merchant, t);
     const qr = (await renderQrPngOffLoop(t.merchantIdentifier, intent, 220, 220)).toString('base64');
     const left = deadline.getTime() - now.getTime();
     const upiCollect = checkout.paymentMode === 'UPI' && checkout.bankid ? { upiId: checkout.bankid } : {};
     const bank = checkout.paymentMode === 'NETBANKING' && checkout.bankid ? { bankCode: checkout.bankid.toUpperCase() } : {};
-    sendPage(
-      ctx,
-      error ? 400 : 200,
-      checkoutOpenPage({
-        ...view,
-        choices: checkoutChoices(checkout.paymentMode),
-        qrDataUri: `data:image/png;base64,${qr}`,
-        appLink: intent,
-        timeLeft: formatTimeLeft(left),
-        expiresAt: formatIstDateTime(deadline),
-        secondsLeft: Math.ceil(left / 1000),
-        payPath: `${pathOf(checkout)}/pay`,
-        cancelPath: `${pathOf(checkout)}/cancel`,
-        csrf,
-        sandbox: deps.config.SANDBOX_ENABLED,
-        cardAtBank: pp.cardAtBank,
-        ...upiCollect,
-        ...bank,
-        ...(error ? { error } : {}),
-      }),
-      bankPolicy,
-    );
+    const page = checkoutOpenPage({
+      ...view,
+      choices: checkoutChoices(checkout.paymentMode),
+      qrDataUri: `data:image/png;base64,${qr}`,
+      appLink: intent,
+      timeLeft: formatTimeLeft(left),
+      expiresAt: formatIstDateTime(deadline),
+      secondsLeft: Math.ceil(left / 1000),
+      payPath: `${pathOf(checkout)}/pay`,
+      cancelPath: `${pathOf(checkout)}/cancel`,
+      csrf: csrf.token,
+      sandbox: deps.config.SANDBOX_ENABLED,
+      cardAtBank: pp.cardAtBank,
+      ...upiCollect,
+      ...bank,
+      ...(error ? { error } : {}),
+    });
+    return new WithCookies(new HtmlPage(error ? 400 : 200, page, {}, bankPolicy), [csrf.cookie]);
   }
 
-  /** A page's form, from our page: otherwise the page (or a refusal) is answered and null returned. */
-  async function pageForm(ctx: Context, loaded: Loaded): Promise<Record<string, string> | null> {
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
-    if (!form) {
-      await show(ctx, loaded, 'The form could not be read. Please try again.');
-      return null;
-    }
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
-      sendPage(ctx, 403, messagePage('Form expired', 'Go back to the merchant and start the payment again.'));
-      return null;
+  /** A page's form, from our page: otherwise the page (or a refusal) to answer. */
+  async function pageForm(request: PageRequest, loaded: Loaded): Promise<Record<string, string> | HtmlPage | WithCookies> {
+    const form = request.body;
+    if (!form) return show(request, loaded, 'The form could not be read. Please try again.');
+    if (!formFromPage(request.browser, CSRF_COOKIE, form.csrf)) {
+      return new HtmlPage(403, messagePage('Form expired', 'Go back to the merchant and start the payment again.'));
     }
     return form;
   }
 
-  const pageLimit = hostedPageLimit(deps.rateLimit, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
-  });
-  return { pathOf, pp, bankPolicy, load, show, pageForm, pageLimit };
-}
-
-type CheckoutPageKit = ReturnType<typeof checkoutPageKit>;
+  return { pathOf, pp, bankPolicy, load, show, pageForm };
+});
 
 /** What the payer is told of a final order. */
 function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
@@ -193,11 +180,17 @@ function outcomeOf(t: Transaction): { outcome: Outcome; detail: string } {
  * return at once (the button does without script); every later showing leaves that to the
  * payer, so a reload or the back button never posts the result twice.
  */
-async function showResult(deps: ApiDeps, ctx: Context, checkout: Checkout, t: Transaction, merchant: Merchant, view: OrderView) {
+async function showResult(
+  deps: ApiDeps,
+  request: PageRequest,
+  checkout: Checkout,
+  t: Transaction,
+  merchant: Merchant,
+  view: OrderView,
+): Promise<HtmlPage> {
   const first = await deps.useCases.payer.markReturnOffered(checkout._id, deps.now());
-  const nonce = first ? randomBytes(16).toString('base64') : undefined;
-  sendPage(
-    ctx,
+  const nonce = first ? request.browser.nonce() : undefined;
+  return new HtmlPage(
     200,
     checkoutResultPage({
       ...view,
@@ -207,6 +200,7 @@ async function showResult(deps: ApiDeps, ctx: Context, checkout: Checkout, t: Tr
       returnFields: checkoutReturnFields(checkout.entry, t, merchant.secretKey),
       ...(nonce ? { autoSubmitNonce: nonce } : {}),
     }),
+    {},
     // The return may go to any http(s) address (and the merchant's handler may redirect on).
     { formAction: ['http:', 'https:'], ...(nonce ? { scriptNonce: nonce } : {}) },
   );

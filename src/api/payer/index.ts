@@ -1,7 +1,7 @@
 import type { AudienceModule } from '../audience';
-import { checkoutPageRoutes } from './checkout-page';
+import { checkoutPageOperations } from './checkout-page';
 import { checkoutPagePaths } from './checkout-page-openapi';
-import { paymentLinkPageRoutes } from './payment-link-page';
+import { paymentLinkPageOperations } from './payment-link-page';
 
 /**
  * The payer's pages: the hosted checkout (documented, as the checkout entries lead to it) and the
@@ -9,7 +9,7 @@ import { paymentLinkPageRoutes } from './payment-link-page';
  */
 export const payerModule: AudienceModule = {
   name: 'payer',
-  routers: (deps) => [paymentLinkPageRoutes(deps), checkoutPageRoutes(deps)],
+  operations: [...paymentLinkPageOperations, ...checkoutPageOperations],
   paths: checkoutPagePaths,
   undocumented: ['/pl/:token', '/pl/:token/pay'],
 };

@@ -1,5 +1,3 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { cardIdentifier, cardIdKey } from '../../domain/card';
 import { formatIstDateTime } from '../../domain/ist-time';
 import { formatRupeesGrouped } from '../../domain/money';
@@ -10,20 +8,20 @@ import type { Transaction } from '../../domain/transaction';
 import { upiIntentUrl } from '../../domain/upi-intent';
 import type { PaymentLink } from '../../domain/payment-link';
 import type { ApiDeps } from '../deps';
-import {
-  issueFormToken,
-  pagePayerInstrument,
-  pagePayment,
-  readPageForm,
-  redirectUrl,
-  sameSiteForm,
-  sendPage,
-} from '../hosted-page';
-import { hostedPageLimit } from '../middleware/abuse-limits';
+import { formFromPage, newFormToken, pagePayerInstrument, pagePayment, redirectUrl } from '../hosted-page';
+import { HtmlPage, perApp, type DeclaredOperation } from '../operation';
+import { WithCookies } from '../operation-browser';
 import { messagePage, openPage, processingPage, resultPage, type LinkView } from '../pages/payment-link-page';
 import { afterPayment } from './after-payment';
+import { payerPage, type PageRequest } from './page-operation';
 
 const CSRF_COOKIE = 'pl_csrf';
+
+interface Loaded {
+  link: PaymentLink;
+  t: Transaction;
+  view: LinkView;
+}
 
 /**
  * The hosted payment page of a link: GET /pl/:token shows it (open, in progress, paid, declined or
@@ -31,55 +29,50 @@ const CSRF_COOKIE = 'pl_csrf';
  * and answers with a redirect back to the page (or the page with the error). The form is protected
  * against cross-site posts by a SameSite=Strict cookie it must echo and by the Origin header.
  */
-export function paymentLinkPageRoutes(deps: ApiDeps): Router {
-  const router = new Router();
-  const kit = paymentLinkPageKit(deps);
-  paymentLinkRoutes(router, deps, kit);
-  return router;
-}
+export const paymentLinkPageOperations: readonly DeclaredOperation[] = [
+  payerPage({
+    method: 'get',
+    path: '/pl/:token',
+    async handle(request, deps) {
+      const { load, show } = kitOf(deps);
+      const found = await load(request);
+      return found instanceof HtmlPage ? found : show(found);
+    },
+  }),
+  payerPage({ method: 'post', path: '/pl/:token/pay', handle: payLink }),
+];
 
-/** The link's page, and paying it. */
-function paymentLinkRoutes(router: Router, deps: ApiDeps, kit: PaymentLinkPageKit): void {
-  const { pp, html, load, show, pageLimit } = kit;
-  router.get('/pl/:token', pageLimit, async (ctx) => {
-    const found = await load(ctx);
-    if (found) await show(ctx, found.link, found.t, found.view);
-  });
-
-  router.post('/pl/:token/pay', pageLimit, async (ctx) => {
-    const found = await load(ctx);
-    if (!found) return;
-    const { link, t, view } = found;
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
-    if (!form) return show(ctx, link, t, view, 'The form could not be read. Please try again.');
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
-      return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
-    }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
-    if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
-    const paid = await deps.useCases.payer.payLink(link, instrument.instrument);
-    await afterPayment(ctx, deps.useCases.payer, pp, {
-      order: link,
-      accepted: paid === 'accepted',
-      instrument: instrument.instrument,
-      pagePath: `/pl/${link._id}`,
-    });
+/** The link's pay form: the payer's instrument, then the bank's page or back to the page. */
+async function payLink(request: PageRequest, deps: ApiDeps): Promise<unknown> {
+  const { pp, page, load, show } = kitOf(deps);
+  const found = await load(request);
+  if (found instanceof HtmlPage) return found;
+  const form = request.body;
+  if (!form) return show(found, 'The form could not be read. Please try again.');
+  if (!formFromPage(request.browser, CSRF_COOKIE, form.csrf)) {
+    return page(403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
+  }
+  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+  if (!instrument.ok) return show(found, `That payment method was not accepted: ${instrument.problem}.`);
+  const paid = await deps.useCases.payer.payLink(found.link, instrument.instrument);
+  return afterPayment(deps.useCases.payer, pp, {
+    order: found.link,
+    accepted: paid === 'accepted',
+    instrument: instrument.instrument,
+    pagePath: `/pl/${found.link._id}`,
   });
 }
 
-/** What the payment link's routes share: the link loaded, its page shown, the page limit. */
-function paymentLinkPageKit(deps: ApiDeps) {
+/** What the payment link's operations share: the link loaded, its page shown (built once per app). */
+const kitOf = perApp(function paymentLinkPageKit(deps: ApiDeps) {
   // BANK_CONNECTOR=http: cards are typed on the bank's page (the payer is sent there and back), never here.
   const pp = pagePayment(deps.config);
-  const html = (ctx: Context, status: number, page: string) =>
-    sendPage(ctx, status, page, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
+  const page = (status: number, html: string) =>
+    new HtmlPage(status, html, {}, { formAction: pp.bankOrigin ? [pp.bankOrigin] : [] });
 
-  async function load(ctx: Context): Promise<{ link: PaymentLink; t: Transaction; view: LinkView } | null> {
-    const found = await deps.useCases.payer.hostedPaymentLink(String((ctx.params as Record<string, string>).token));
-    if (!found) {
-      html(ctx, 404, messagePage('Payment link not found', 'Check the address, or ask the merchant for a new link.'));
-      return null;
-    }
+  async function load(request: PageRequest): Promise<Loaded | HtmlPage> {
+    const found = await deps.useCases.payer.hostedPaymentLink(request.caller);
+    if (!found) return page(404, messagePage('Payment link not found', 'Check the address, or ask the merchant for a new link.'));
     const { page: link, t, merchant } = found;
     const view = {
       merchantName: merchant.name,
@@ -90,27 +83,26 @@ function paymentLinkPageKit(deps: ApiDeps) {
     return { link, t, view };
   }
 
-  async function show(ctx: Context, link: PaymentLink, t: Transaction, view: LinkView, error?: string) {
+  async function show({ link, t, view }: Loaded, error?: string): Promise<HtmlPage | WithCookies> {
     const selfPath = `/pl/${link._id}`;
     if (t.status === 'Failure') {
-      if (t.responseCode === PaymentResponse.qrExpired.code) return expired(ctx, view);
-      return html(ctx, 200, resultPage({ ...view, outcome: 'declined', detail: t.responseDescription, reference: t.txnId }));
+      if (t.responseCode === PaymentResponse.qrExpired.code) return expired(view);
+      return page(200, resultPage({ ...view, outcome: 'declined', detail: t.responseDescription, reference: t.txnId }));
     }
     if (t.status !== 'Pending') {
-      return html(
-        ctx,
+      return page(
         200,
         resultPage({ ...view, outcome: 'paid', detail: 'Thank you. You may close this page.', reference: t.txnId }),
       );
     }
     const deadline = t.payerDeadline ?? deps.now();
-    if (deadline.getTime() <= deps.now().getTime()) return expired(ctx, view);
+    if (deadline.getTime() <= deps.now().getTime()) return expired(view);
     if (!(await deps.useCases.payer.awaitsPayer(link))) {
       const redirect = pp.cardAtBank ? await deps.useCases.payer.bankRedirectOf(link) : null;
-      return html(ctx, 200, processingPage({ ...view, selfPath, ...(redirect ? { bankUrl: redirectUrl(redirect) } : {}) }));
+      return page(200, processingPage({ ...view, selfPath, ...(redirect ? { bankUrl: redirectUrl(redirect) } : {}) }));
     }
 
-    const csrf = issueFormToken(ctx, CSRF_COOKIE, selfPath);
+    const csrf = newFormToken(CSRF_COOKIE, selfPath);
     const intent = upiIntentUrl({
       payeeVpa: deps.config.UPI_PAYEE_VPA,
       payeeName: view.merchantName,
@@ -120,32 +112,22 @@ function paymentLinkPageKit(deps: ApiDeps) {
       merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
     });
     const qr = (await renderQrPngOffLoop(link.merchantIdentifier, intent, 220, 220)).toString('base64');
-    html(
-      ctx,
-      error ? 400 : 200,
-      openPage({
-        ...view,
-        qrDataUri: `data:image/png;base64,${qr}`,
-        timeLeft: formatTimeLeft(deadline.getTime() - deps.now().getTime()),
-        expiresAt: formatIstDateTime(deadline),
-        payPath: `${selfPath}/pay`,
-        csrf,
-        cardAtBank: pp.cardAtBank,
-        sandbox: pp.sandbox,
-        ...(error ? { error } : {}),
-      }),
-    );
+    const open = openPage({
+      ...view,
+      qrDataUri: `data:image/png;base64,${qr}`,
+      timeLeft: formatTimeLeft(deadline.getTime() - deps.now().getTime()),
+      expiresAt: formatIstDateTime(deadline),
+      payPath: `${selfPath}/pay`,
+      csrf: csrf.token,
+      cardAtBank: pp.cardAtBank,
+      sandbox: pp.sandbox,
+      ...(error ? { error } : {}),
+    });
+    return new WithCookies(page(error ? 400 : 200, open), [csrf.cookie]);
   }
 
-  function expired(ctx: Context, view: LinkView) {
-    html(ctx, 410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
-  }
+  const expired = (view: LinkView) =>
+    page(410, resultPage({ ...view, outcome: 'expired', detail: 'Ask the merchant for a new payment link.' }));
 
-  const pageLimit = hostedPageLimit(deps.rateLimit, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
-  });
-  return { pp, html, load, show, expired, pageLimit };
-}
-
-type PaymentLinkPageKit = ReturnType<typeof paymentLinkPageKit>;
+  return { pp, page, load, show };
+});

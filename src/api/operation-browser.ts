@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import { fromOurOrigin } from './hosted-page';
+
+/**
+ * What a person's browser sends besides the body, for pages and their forms (the handler's
+ * `browser`), read only when asked: its cookies, whether its origin is ours, a nonce for the page.
+ */
+export interface BrowserRequest {
+  /** A cookie the request carries. */
+  cookie(name: string): string | undefined;
+  /** No other origin sent it: an Origin header, when sent, is the gateway's own ('null' never is). */
+  fromOurOrigin(): boolean;
+  /** A fresh random value of this request (the same each time it is asked), for a page's CSP nonce. */
+  nonce(): string;
+}
+
+export function browserOf(ctx: Context, publicBaseUrl: string): BrowserRequest {
+  let nonce: string | undefined;
+  return {
+    cookie: (name) => ctx.cookies.get(name),
+    fromOurOrigin: () => fromOurOrigin(ctx, publicBaseUrl),
+    nonce: () => (nonce ??= randomBytes(16).toString('base64')),
+  };
+}
+
+/**
+ * A cookie an answer sets: always overwriting one of its name and path, and Secure whenever the
+ * request came over https (directly, or through a proxy the gateway trusts).
+ */
+export interface AnswerCookie {
+  name: string;
+  value: string;
+  path: string;
+  sameSite: 'strict' | 'lax';
+  httpOnly: boolean;
+}
+
+/** Any answer (a page, a redirect) that also sets cookies: they are set before the answer is written. */
+export class WithCookies {
+  constructor(
+    readonly answer: unknown,
+    readonly cookies: readonly AnswerCookie[],
+  ) {}
+}
+
+export function setCookies(ctx: Context, cookies: readonly AnswerCookie[]): void {
+  for (const c of cookies)
+    ctx.cookies.set(c.name, c.value, {
+      httpOnly: c.httpOnly,
+      sameSite: c.sameSite,
+      path: c.path,
+      overwrite: true,
+      secure: ctx.secure,
+    });
+}
