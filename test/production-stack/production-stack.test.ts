@@ -968,6 +968,11 @@ describe('the production stack, probed from outside', function () {
     if (state.cluster)
       it('the debits falling due while temporal-history-1 was down were each debited once and heard of', async function () {
         const { due, killedAt } = debitsOfKills.of(this, 'temporal-history-1');
+        assert.ok(killedAt > 0, 'temporal-history-1 was killed');
+        assert.ok(
+          due.filter((d) => d.executeAt.getTime() > killedAt).length >= 3,
+          'debits fell due while temporal-history-1 was down (the kill came before most of them)',
+        );
         await debitsSettled(due, killedAt);
       }).timeout(600_000);
 
@@ -1035,13 +1040,11 @@ describe('the production stack, probed from outside', function () {
         await probe.close();
       }
       // The stack's checkouts expire in 3 minutes (stack-process.ts): the one no payer opened has, as a Failure the merchant reads.
-      if (abandoned) {
-        const expired = await finalStatus(abandoned, 240_000);
-        assert.equal(expired.txnStatus, '1', `the abandoned checkout expired: ${JSON.stringify(expired)}`);
-        console.error(
-          `      the abandoned checkout ${abandoned} expired: ${expired.responseCode} ${expired.responseDescription}`,
-        );
-      }
+      assert.ok(abandoned, 'the first kill probe made the checkout no payer opens');
+      const expired = await finalStatus(abandoned, 240_000);
+      assert.equal(expired.txnStatus, '1', `the abandoned checkout expired: ${JSON.stringify(expired)}`);
+      assert.equal(expired.responseCode, '183', `the abandoned checkout expired as 183: ${JSON.stringify(expired)}`);
+      console.error(`      the abandoned checkout ${abandoned} expired: ${expired.responseCode} ${expired.responseDescription}`);
     }).timeout(900_000);
   });
 });

@@ -54,6 +54,11 @@ describe("the kill probes' final check: each piece catches its violation", () =>
     const found = check().join('\n');
     assert.match(found, /notification T2R of debit T2 \(order d2\) besides T2: two notification ids for one debit/);
     assert.match(found, /notified of debit T9, which the gateway does not hold as a debit it accepted/);
+    const early = [{ ...debits[0]!, executeAtMs: Date.parse(executeAt) + 86_400_000 }];
+    assert.match(
+      notifiedOnce(books.snapshot('m1'), early, 'm1').join(),
+      /debit T1 \(order d1, 500 paise at 2026-12-06T08:00:00.000Z\) is notified as ACCEPTED m1:mandate 500 paise at 2026-12-05/,
+    );
   });
 
   it('(3) a debit the bank approved twice, for another amount, or that the gateway does not hold executed', () => {
@@ -143,6 +148,17 @@ describe("the kill probes' final check: each piece catches its violation", () =>
     const found = webhooksFaithful(scope, stored).join('\n');
     assert.match(found, /order o1 ended Failure 401 \(published 401\), yet the receiver also heard \["100"\]/);
     assert.match(found, /the receiver heard of order o9, which the gateway does not hold/);
+    stored.set('T3', {
+      txnId: 'T3',
+      orderId: 'o3',
+      status: 'Pending',
+      responseCode: '208',
+      refunds: [],
+    } as unknown as Transaction);
+    hook('o3', '208');
+    assert.doesNotMatch(webhooksFaithful(scope, stored).join('\n'), /o3/, 'a pending order heard as pending');
+    hook('o3', '1111');
+    assert.match(webhooksFaithful(scope, stored).join('\n'), /order o3 is still Pending, yet the receiver heard \["1111"\]/);
   });
 });
 

@@ -234,7 +234,13 @@ export function webhooksFaithful(w: InvariantScope, stored: Map<string, Transact
   for (const orderId of seen.keys())
     if (!held.has(orderId)) problems.push(`(4) the receiver heard of order ${orderId}, which the gateway does not hold`);
   for (const t of stored.values()) {
-    if (t.status === 'Pending') continue;
+    if (t.status === 'Pending') {
+      // Nothing is decided yet: a pending (208) is all the merchant may have heard.
+      const early = (seen.get(t.orderId) ?? []).filter((code) => code !== '208');
+      if (early.length > 0)
+        problems.push(`(4) order ${t.orderId} is still Pending, yet the receiver heard ${JSON.stringify(early)}`);
+      continue;
+    }
     // The receiver sees the published code of the stored reason (1023 and 1024 are 183, 1022 is 400).
     const published = publishedOutcome({ responseCode: t.responseCode, responseDescription: '' }).responseCode;
     const heard = seen.get(t.orderId) ?? [];
