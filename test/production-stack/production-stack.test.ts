@@ -478,6 +478,16 @@ describe('the production stack, probed from outside', function () {
       return refundable.splice(0, k);
     }
 
+    /**
+     * What a burst takes before its payers start (orders paid earlier to refund, the mandate), made
+     * ahead: a probe that times its kill against debits falling due starts its burst a few seconds
+     * before, and a loaded machine paying these first would bring the kill after the debits.
+     */
+    async function readyForBurst(): Promise<void> {
+      refundable.unshift(...(await paidEarlier(3)));
+      await activeMandate();
+    }
+
     /** The merchant's approved mandate the bursts notify debits under: made once (again on the next burst if making it failed). */
     let mandate: Promise<string> | undefined;
     function activeMandate(): Promise<string> {
@@ -814,6 +824,7 @@ describe('the production stack, probed from outside', function () {
     // killed worker's again once its activity's 30 s start-to-close timeout expires. Each must reach
     // the bank once, however many times it was sent, and be heard of.
     it("the worker running a mandate debit's bank request killed (SIGKILL) mid-burst, and kept down until every debit falling due is at the bank, loses nothing (its debits: the next test)", async () => {
+      await readyForBurst();
       const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
       const due = await debitsFallingDue(at, [-1_000, -1_000, -1_000, -1_000, 2_000, 5_000, 9_000], 31_000);
       const slow = await slowBankDebits(bankUrl, secrets.BANK_SIMULATOR_ADMIN_TOKEN, merchant.merchantIdentifier, 3_000);
@@ -919,6 +930,7 @@ describe('the production stack, probed from outside', function () {
       it('temporal-history-1 killed (SIGKILL) mid-burst and kept down: payments made after the kill complete on temporal-history-2, nothing is lost (its debits: the next test); restarted, it takes shards again', async () => {
         const [host, survivor] = ['temporal-history-1', 'temporal-history-2'];
         const [hostLog, survivorLog] = [shardLog(state, host), shardLog(state, survivor)];
+        await readyForBurst();
         const at = Math.ceil((Date.now() + 45_000) / 1000) * 1000;
         const due = await debitsFallingDue(at, [1_000, 3_000, 6_000, 10_000], 32_000);
         const release = holdDown(state, host);
