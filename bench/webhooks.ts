@@ -83,6 +83,21 @@ async function interleavedRounds(
   }
   return { ceiling: PAYMENTS / seconds.ceiling, measured: PAYMENTS / seconds.measured, rounds };
 }
+/** Waits in milliseconds as the configuration writes them (0,5s,5m,2h), for the report. */
+const waits = (ms: readonly number[]) =>
+  ms
+    .map((w) => {
+      const [unit, size] = (
+        [
+          ['h', 3_600_000],
+          ['m', 60_000],
+          ['s', 1000],
+        ] as const
+      ).find(([, n]) => w > 0 && w % n === 0) ?? ['ms', 1];
+      return w === 0 ? '0' : `${w / size}${unit}`;
+    })
+    .join(',');
+
 /** WEBHOOK_QUICK_RETRIES_WITHIN for the gateway under test (unset: the product's default); 0 measures the hand-over after the first attempt alone. */
 const QUICK_RETRIES_WITHIN = process.env.WEBHOOK_BENCH_QUICK_RETRIES_WITHIN;
 
@@ -129,7 +144,7 @@ async function paymentsWork(gw: TestGateway, kind: string, merchantIdentifier: s
     logLevel: gw.rt.config.LOG_LEVEL,
     rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
     also: [
-      `webhook retry schedule ${gw.rt.config.WEBHOOK_RETRY_SCHEDULE}, quick retries within ${gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN}`,
+      `webhook retry schedule ${waits(gw.rt.config.WEBHOOK_RETRY_SCHEDULE)}, quick retries within ${waits([gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN])}`,
     ],
   });
 }
@@ -277,8 +292,8 @@ async function main(): Promise<boolean> {
         seconds: round(seconds),
       }),
     );
-    const quick = gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN;
-    const schedule = gw.rt.config.WEBHOOK_RETRY_SCHEDULE;
+    const quick = waits([gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN]);
+    const schedule = waits(gw.rt.config.WEBHOOK_RETRY_SCHEDULE);
     const orders = (p: string) =>
       ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `${p}-${run}-${r}-${i}`));
     const receiverSays = (failing: boolean) =>

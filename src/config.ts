@@ -18,8 +18,12 @@ export { productionLike, weakSecret } from './config-checks';
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<
-  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED' | 'UPI_PAYEE_VPA'> & {
+  Omit<
+    z.infer<typeof configSchema>,
+    'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED' | 'UPI_PAYEE_VPA' | 'WEBHOOK_ALLOW_LOOPBACK'
+  > & {
     SANDBOX_ENABLED: boolean;
+    WEBHOOK_ALLOW_LOOPBACK: boolean;
     UPI_PAYEE_VPA: string;
     MASTER_KEY: string;
     /** Empty only in a process that serves no operator API (the worker, see loadConfig's `needsOpsToken`). */
@@ -72,6 +76,7 @@ export function loadConfig(
     // A time-skipping run's data belongs to that run's test server, so it never mixes with the real clock's.
     MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
     SANDBOX_ENABLED: c.SANDBOX_ENABLED ?? c.GATEWAY_ENV !== 'production',
+    WEBHOOK_ALLOW_LOOPBACK: c.WEBHOOK_ALLOW_LOOPBACK ?? !strict,
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN ?? '',
     UPI_PAYEE_VPA: c.UPI_PAYEE_VPA ?? SANDBOX_PAYEE_VPA,

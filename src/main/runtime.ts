@@ -5,7 +5,7 @@ import type { BankConnector, BankPayouts } from '../bank/connector';
 import { SandboxBankConnector } from '../bank/sandbox-connector';
 import { HttpBankConnector } from '../bank/http-connector';
 import { refuseSimulatorBank } from '../bank/simulator-marker';
-import { productionLike, type Config } from '../config';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MandateRepository } from '../store/mandate-repository';
 import { MerchantRepository } from '../store/merchant-repository';
@@ -15,7 +15,6 @@ import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { WebhookRepository } from '../store/webhook-repository';
 import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import { EndpointHealthBuffer } from '../store/webhook-endpoint-buffer';
-import { parseDurationList } from '../domain/durations';
 import { connectStore, type Store } from '../store/mongo';
 import { DailyFiguresRepository } from '../store/daily-figures-repository';
 import { migrateOnce } from '../store/migration-markers';
@@ -152,7 +151,7 @@ export function bankConnector(config: Config): BankConnector & BankPayouts {
 export function activityDeps(rt: Runtime): ActivityDeps {
   const bank = bankConnector(rt.config);
   const webhookEndpoints = new WebhookEndpointRepository(rt.store.db);
-  const webhookDisableAfterMs = parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0];
+  const webhookDisableAfterMs = rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER;
   // Endpoint health counted in memory and written every second; what is left is written at shutdown.
   const webhookEndpointHealth = new EndpointHealthBuffer(webhookEndpoints, webhookDisableAfterMs);
   rt.onClose?.(() => webhookEndpointHealth.close());
@@ -167,15 +166,13 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     webhookEndpoints,
     webhookEndpointHealth,
     webhookDisableAfterMs,
-    webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
-    webhookQuickRetriesWithinMs: parseDurationList(rt.config.WEBHOOK_QUICK_RETRIES_WITHIN)[0],
-    webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0],
+    webhookScheduleMs: rt.config.WEBHOOK_RETRY_SCHEDULE,
+    webhookQuickRetriesWithinMs: rt.config.WEBHOOK_QUICK_RETRIES_WITHIN,
+    webhookBatchWindowMs: rt.config.WEBHOOK_BATCH_WINDOW,
     webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
     webhookAddressPolicy: {
-      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(rt.config.GATEWAY_ENV),
-      allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
-        .map((r) => r.trim())
-        .filter(Boolean),
+      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK,
+      allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES,
     },
     bank,
   };

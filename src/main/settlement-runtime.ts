@@ -1,7 +1,7 @@
 import type { BankPayouts } from '../bank/connector';
 import type { SettlementAccountReader, SettlementActivityDeps } from '../../activities/settlement-activities';
 import type { Config } from '../config';
-import { defaultFeePlan, settlementCalendar } from '../config-settlements';
+import { settlementCalendar } from '../config-settlements';
 import { PayoutAccountSeal, SettlementAccountRepository, readSettlementAccount } from '../store/settlement-account-repository';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementClaimRepository } from '../store/settlement-claim-repository';
@@ -38,7 +38,7 @@ export function settlementActivityDeps(
     payoutAccountSeal: new PayoutAccountSeal(rt.config.MASTER_KEY),
     merchants: rt.merchants,
     settlementCalendar: settlementCalendar(rt.config),
-    defaultFeePlan: defaultFeePlan(rt.config),
+    defaultFeePlan: rt.config.SETTLEMENT_FEE_PLAN,
     now: rt.now,
     temporal: rt.temporal,
     taskQueue: rt.config.TEMPORAL_TASK_QUEUE,

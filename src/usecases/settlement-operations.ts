@@ -5,7 +5,7 @@ import { ApiError } from '../domain/api-errors';
 import { settlementId, type SettlementRun } from '../domain/settlement';
 import { captureWindow } from '../domain/settlement-calendar';
 import type { FeePlan, MerchantFeePlan } from '../domain/settlement-fees';
-import { defaultFeePlan, settlementCalendar } from '../config-settlements';
+import { settlementCalendar } from '../config-settlements';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
 import { releaseSettlement, runSettlement } from '../temporal/settlement-client';
@@ -23,7 +23,7 @@ export interface SettlementOperationDeps {
 export function settlementOperations(deps: SettlementOperationDeps) {
   const settings = new SettlementSettingsRepository(deps.store.db);
   const settlements = new SettlementRepository(deps.store.db);
-  const fallbackPlan = defaultFeePlan(deps.config);
+  const fallbackPlan = deps.config.SETTLEMENT_FEE_PLAN;
   const calendar = settlementCalendar(deps.config);
   const attention = settlementAttention(deps);
   return {

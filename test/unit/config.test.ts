@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/config';
+import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
@@ -62,14 +63,56 @@ describe('configuration', () => {
   });
 
   it('webhook quick retries: 5s by default, up to 30s, refused past it or with a unit it does not take', () => {
-    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, '5s');
-    for (const ok of ['0', '500ms', '30s', '30000ms'])
-      assert.equal(loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: ok }, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, ok);
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, 5000);
+    for (const [ok, ms] of [
+      ['0', 0],
+      ['500ms', 500],
+      ['30s', 30_000],
+      ['30000ms', 30_000],
+    ] as const)
+      assert.equal(loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: ok }, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, ms);
     for (const bad of ['31s', '30001ms', '1m', 'soon'])
       assert.throws(
         () => loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: bad }, { MASTER_KEY, OPS_TOKEN }),
         /WEBHOOK_QUICK_RETRIES_WITHIN/,
       );
+  });
+
+  it('parses waits, lists, dates, the fee plan and addresses once, into the values their users take', () => {
+    const defaults = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.deepEqual(
+      defaults.WEBHOOK_RETRY_SCHEDULE,
+      [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    );
+    assert.equal(defaults.WEBHOOK_BATCH_WINDOW, 5_000);
+    assert.equal(defaults.SECRET_KEY_ROTATION_OVERLAP, 86_400_000);
+    assert.equal(defaults.WEBHOOK_SECRET_ROTATION_OVERLAP, 86_400_000);
+    assert.equal(defaults.WEBHOOK_ENDPOINT_DISABLE_AFTER, 432_000_000);
+    assert.deepEqual(defaults.WEBHOOK_ALLOWED_PRIVATE_RANGES, []);
+    assert.equal(defaults.WEBHOOK_ALLOW_LOOPBACK, true, 'development delivers to local receivers');
+    assert.deepEqual([...defaults.SETTLEMENT_HOLIDAYS], []);
+    assert.equal(defaults.SETTLEMENT_FEE_PLAN, DEFAULT_FEE_PLAN);
+    const set = loadConfig(
+      {
+        WEBHOOK_RETRY_SCHEDULE: ' 0, 500ms ,2m,1h',
+        WEBHOOK_ALLOWED_PRIVATE_RANGES: ' 10.20.0.0/16, ,192.168.1.0/24',
+        SETTLEMENT_HOLIDAYS: '2026-12-25, 2027-01-26',
+        SETTLEMENT_FEE_PLAN: JSON.stringify(DEFAULT_FEE_PLAN),
+        TEMPORAL_UI_URL: 'http://temporal-ui.test:8233//',
+      },
+      { MASTER_KEY, OPS_TOKEN },
+    );
+    assert.deepEqual(set.WEBHOOK_RETRY_SCHEDULE, [0, 500, 120_000, 3_600_000]);
+    assert.deepEqual(set.WEBHOOK_ALLOWED_PRIVATE_RANGES, ['10.20.0.0/16', '192.168.1.0/24']);
+    assert.deepEqual([...set.SETTLEMENT_HOLIDAYS], ['2026-12-25', '2027-01-26']);
+    assert.deepEqual(set.SETTLEMENT_FEE_PLAN, DEFAULT_FEE_PLAN);
+    assert.equal(set.TEMPORAL_UI_URL, 'http://temporal-ui.test:8233');
+    const production = loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK });
+    assert.equal(production.WEBHOOK_ALLOW_LOOPBACK, false, 'production never delivers to loopback unless told');
+    assert.equal(
+      loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK, WEBHOOK_ALLOW_LOOPBACK: 'true' }).WEBHOOK_ALLOW_LOOPBACK,
+      true,
+    );
   });
 
   it('production requires its own MASTER_KEY and OPS_TOKEN (no generated ones)', () => {

@@ -245,9 +245,9 @@ describe('settlement payouts (time-skipping, real store)', function () {
     const ops = settlementOperations({
       store,
       config: {
-        SETTLEMENT_FEE_PLAN: '',
+        SETTLEMENT_FEE_PLAN: DEFAULT_FEE_PLAN,
         SETTLEMENT_DAYS: 1,
-        SETTLEMENT_HOLIDAYS: '',
+        SETTLEMENT_HOLIDAYS: new Set(),
         TEMPORAL_TASK_QUEUE: taskQueue,
         SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
         SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { BankPayoutAnswer, BankPayoutRequest, BankPayouts } from '../../src/bank/connector';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { createSettlementActivities, type SettlementActivityDeps } from '../../activities/settlement-activities';
-import type { FeePlan } from '../../src/domain/settlement-fees';
+import { DEFAULT_FEE_PLAN, type FeePlan } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
@@ -326,9 +326,9 @@ describe('settlement workflow (time-skipping, real store)', function () {
     const ops = settlementOperations({
       store,
       config: {
-        SETTLEMENT_FEE_PLAN: '',
+        SETTLEMENT_FEE_PLAN: DEFAULT_FEE_PLAN,
         SETTLEMENT_DAYS: 1,
-        SETTLEMENT_HOLIDAYS: '',
+        SETTLEMENT_HOLIDAYS: new Set(),
         TEMPORAL_TASK_QUEUE: taskQueue,
         SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
         SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,

@@ -41,7 +41,7 @@ const DAY_MS = 86_400_000;
 export function temporalUiBase(
   config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_ADDRESS' | 'DEV_TEMPORAL_UI_PORT'>,
 ): string | null {
-  if (config.TEMPORAL_UI_URL) return config.TEMPORAL_UI_URL.replace(/\/+$/, '');
+  if (config.TEMPORAL_UI_URL) return config.TEMPORAL_UI_URL;
   return config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.DEV_TEMPORAL_UI_PORT}`;
 }
 

@@ -1,6 +1,5 @@
 import { ApiError } from '../../domain/api-errors';
 import type { AuditDetail } from '../../domain/audit';
-import { parseDurationList } from '../../domain/durations';
 import type { OperatorIdentity } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
@@ -88,7 +87,7 @@ export const secretKeyRotateOperation = defineOperation({
     const { merchantIdentifier } = request.params;
     const { overlapSeconds } = request.body;
     const overlapMs =
-      overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
+      overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.SECRET_KEY_ROTATION_OVERLAP;
     const rotated = await deps.useCases.ops.rotateSecretKey(merchantIdentifier, overlapMs);
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'secret key rotated');

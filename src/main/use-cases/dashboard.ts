@@ -8,7 +8,6 @@ import type {
 } from '../../api/dashboard/use-cases';
 import { passwordAttemptLimits } from '../../api/dashboard/sign-in-limits';
 import { sharedLimiter } from '../../store/rate-limit-counter';
-import { parseDurationList } from '../../domain/durations';
 import { DashboardInvitationRepository } from '../../store/dashboard-invitation-repository';
 import { DashboardSessionRepository } from '../../store/dashboard-session-repository';
 import { DashboardUserRepository } from '../../store/dashboard-user-repository';
@@ -108,7 +107,7 @@ function keyUseCases(rt: Runtime): DashboardKeyUseCases {
     createApiKey: (merchantIdentifier, label) => keys.createApiKey(merchants, merchantIdentifier, label, now()),
     revokeApiKey: (merchantIdentifier, keyId) => keys.revokeApiKey(merchants, merchantIdentifier, keyId, now()),
     rotateSecretKey: (merchantIdentifier) =>
-      keys.rotateSecretKey(merchants, merchantIdentifier, parseDurationList(rt.config.SECRET_KEY_ROTATION_OVERLAP)[0], now()),
+      keys.rotateSecretKey(merchants, merchantIdentifier, rt.config.SECRET_KEY_ROTATION_OVERLAP, now()),
     revokePreviousSecretKey: (merchantIdentifier, acceptedUntil) =>
       keys.revokePreviousSecretKey(merchants, merchantIdentifier, acceptedUntil, now()),
     rotateEncryptionKey: (merchantIdentifier) => keys.rotateEncryptionKey(merchants, merchantIdentifier, now()),
@@ -129,7 +128,7 @@ function webhookUseCases(rt: Runtime, webhooks: WebhookRepository, webhookDeps: 
       keys.rotateWebhookSigningSecret(
         merchants,
         merchantIdentifier,
-        parseDurationList(config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0],
+        config.WEBHOOK_SECRET_ROTATION_OVERLAP,
         now(),
       ),
     enableEndpoint: (merchantIdentifier) => deliveries.enableEndpoint(webhookDeps, merchantIdentifier),
