@@ -141,10 +141,10 @@ async function paymentsWork(gw: TestGateway, kind: string, merchantIdentifier: s
     does: `unsigned POST /sandbox/v1/payments (UPI success@sandbox), ${CONCURRENCY} at a time, then the workflow's result; ${does}`,
     temporal: meanWork(histories),
     ...(spent.has(kind) ? { storeCommands: spent.get(kind)! } : {}),
-    logLevel: gw.rt.config.LOG_LEVEL,
-    rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+    logLevel: gw.rt.config.observability.logLevel,
+    rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
     also: [
-      `webhook retry schedule ${waits(gw.rt.config.WEBHOOK_RETRY_SCHEDULE)}, quick retries within ${waits([gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN])}`,
+      `webhook retry schedule ${waits(gw.rt.config.webhooks.retryScheduleMs)}, quick retries within ${waits([gw.rt.config.webhooks.quickRetriesWithinMs])}`,
     ],
   });
 }
@@ -292,8 +292,8 @@ async function main(): Promise<boolean> {
         seconds: round(seconds),
       }),
     );
-    const quick = waits([gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN]);
-    const schedule = waits(gw.rt.config.WEBHOOK_RETRY_SCHEDULE);
+    const quick = waits([gw.rt.config.webhooks.quickRetriesWithinMs]);
+    const schedule = waits(gw.rt.config.webhooks.retryScheduleMs);
     const orders = (p: string) =>
       ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `${p}-${run}-${r}-${i}`));
     const receiverSays = (failing: boolean) =>

@@ -25,7 +25,7 @@ export function settlementActivityDeps(
   payouts: BankPayouts,
   /** The merchant's settlement bank account (set by an operator or the owner; none: the payout is refused and carried). */
   settlementAccount: SettlementAccountReader = readSettlementAccount(
-    new SettlementAccountRepository(rt.store.db, rt.config.MASTER_KEY),
+    new SettlementAccountRepository(rt.store.db, rt.config.secrets.masterKey),
   ),
 ): SettlementActivityDeps {
   return {
@@ -35,12 +35,12 @@ export function settlementActivityDeps(
     settlementSettings: new SettlementSettingsRepository(rt.store.db),
     payouts,
     settlementAccount,
-    payoutAccountSeal: new PayoutAccountSeal(rt.config.MASTER_KEY),
+    payoutAccountSeal: new PayoutAccountSeal(rt.config.secrets.masterKey),
     merchants: rt.merchants,
     settlementCalendar: settlementCalendar(rt.config),
-    defaultFeePlan: rt.config.SETTLEMENT_FEE_PLAN,
+    defaultFeePlan: rt.config.settlements.feePlan,
     now: rt.now,
     temporal: rt.temporal,
-    taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+    taskQueue: rt.config.temporal.taskQueue,
   };
 }

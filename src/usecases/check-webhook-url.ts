@@ -5,9 +5,9 @@ import { refusedLiteral, refusedResolution, urlHost } from '../outbound/checked-
 /** The address policy configuration gives (the worker builds the same one for call-time checks). */
 export function webhookAddressPolicy(config: Config): AddressPolicy {
   return {
-    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
-    requireHttps: config.GATEWAY_ENV === 'production',
-    allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES,
+    allowLoopback: config.webhooks.allowLoopback,
+    requireHttps: config.env === 'production',
+    allowedRanges: config.webhooks.allowedPrivateRanges,
   };
 }
 

@@ -131,10 +131,10 @@ export interface MandateWorkflowDeps {
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
   temporal,
-  updatesPerRun: config.MANDATE_UPDATES_PER_RUN,
-  taskQueue: config.TEMPORAL_TASK_QUEUE,
-  payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
-  debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+  updatesPerRun: config.mandates.updatesPerRun,
+  taskQueue: config.temporal.taskQueue,
+  payerAnswerDelayMs: config.sandbox.mandatePayerSeconds * 1000,
+  debitRetryIntervalMs: config.mandates.debitRetryMinutes * 60_000,
 });
 
 /**
@@ -176,7 +176,7 @@ async function bankPostData(
 ): Promise<Record<string, string>> {
   if (m.mode === 'upiCollectMandate') return { txnid: m.txnId };
   const urls = mandateIntentUrls({
-    payeeVpa: config.UPI_PAYEE_VPA,
+    payeeVpa: config.upi.payeeVpa,
     payeeName: merchant.name,
     maxAmountPaise: m.maxAmountPaise,
     txnId: m.txnId,

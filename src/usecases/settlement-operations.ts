@@ -13,8 +13,10 @@ import { settlementAttention, type SettlementAttentionDeps } from './settlement-
 
 export interface SettlementOperationDeps {
   store: { db: Db };
-  config: Pick<Config, 'SETTLEMENT_FEE_PLAN' | 'SETTLEMENT_DAYS' | 'SETTLEMENT_HOLIDAYS' | 'TEMPORAL_TASK_QUEUE'> &
-    SettlementAttentionDeps['config'];
+  config: {
+    settlements: Pick<Config['settlements'], 'feePlan' | 'days' | 'holidays'>;
+    temporal: Pick<Config['temporal'], 'taskQueue'>;
+  } & SettlementAttentionDeps['config'];
   temporal: Client;
   now: () => Date;
 }
@@ -23,7 +25,7 @@ export interface SettlementOperationDeps {
 export function settlementOperations(deps: SettlementOperationDeps) {
   const settings = new SettlementSettingsRepository(deps.store.db);
   const settlements = new SettlementRepository(deps.store.db);
-  const fallbackPlan = deps.config.SETTLEMENT_FEE_PLAN;
+  const fallbackPlan = deps.config.settlements.feePlan;
   const calendar = settlementCalendar(deps.config);
   const attention = settlementAttention(deps);
   return {
@@ -75,7 +77,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
         );
       const id = settlementId(merchantIdentifier, settlementDate);
       const outcome = await runSettlement(
-        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
         {
           merchantIdentifier,
           settlementDate,

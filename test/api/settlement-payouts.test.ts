@@ -80,7 +80,7 @@ describe('Settlement payouts through the bank simulator (http connector)', funct
     const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
     return gw.rt.temporal.workflow.execute<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, date),
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       args: [{ merchantIdentifier, settlementDate: date }],
     });
   };

@@ -86,8 +86,7 @@ export const secretKeyRotateOperation = defineOperation({
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
     const { overlapSeconds } = request.body;
-    const overlapMs =
-      overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.SECRET_KEY_ROTATION_OVERLAP;
+    const overlapMs = overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.secrets.secretKeyRotationOverlapMs;
     const rotated = await deps.useCases.ops.rotateSecretKey(merchantIdentifier, overlapMs);
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'secret key rotated');

@@ -133,8 +133,7 @@ export const signingSecretRotateOperation = defineOperation({
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
     const { overlapSeconds } = request.body;
-    const overlapMs =
-      overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP;
+    const overlapMs = overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.webhooks.secretRotationOverlapMs;
     const secrets = await deps.useCases.ops.rotateWebhookSigningSecret(merchantIdentifier, overlapMs);
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');

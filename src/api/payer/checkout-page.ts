@@ -65,10 +65,10 @@ function checkoutRoutes(router: Router, deps: ApiDeps, kit: CheckoutPageKit): vo
     const form = await pageForm(ctx, loaded);
     if (!form) return;
     // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
-    if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
+    if (!deps.config.sandbox.enabled && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
       return show(ctx, loaded, 'Pay by scanning the UPI QR with your UPI app.');
     }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.secrets.masterKey)));
     if (!instrument.ok) return show(ctx, loaded, `That payment method was not accepted: ${instrument.problem}.`);
     const paid = await deps.useCases.payer.payCheckout(loaded.checkout, instrument.instrument);
     await afterPayment(ctx, deps.useCases.payer, pp, {
@@ -145,7 +145,7 @@ function checkoutPageKit(deps: ApiDeps) {
         payPath: `${pathOf(checkout)}/pay`,
         cancelPath: `${pathOf(checkout)}/cancel`,
         csrf,
-        sandbox: deps.config.SANDBOX_ENABLED,
+        sandbox: deps.config.sandbox.enabled,
         cardAtBank: pp.cardAtBank,
         ...upiCollect,
         ...bank,
@@ -157,12 +157,12 @@ function checkoutPageKit(deps: ApiDeps) {
 
   /** A page's form, from our page: otherwise the page (or a refusal) is answered and null returned. */
   async function pageForm(ctx: Context, loaded: Loaded): Promise<Record<string, string> | null> {
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
+    const form = await readPageForm(ctx, deps.config.http.maxBodyBytes);
     if (!form) {
       await show(ctx, loaded, 'The form could not be read. Please try again.');
       return null;
     }
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.http.publicBaseUrl)) {
       sendPage(ctx, 403, messagePage('Form expired', 'Go back to the merchant and start the payment again.'));
       return null;
     }
@@ -170,8 +170,8 @@ function checkoutPageKit(deps: ApiDeps) {
   }
 
   const pageLimit = hostedPageLimit(deps.rateLimit, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    perToken: deps.config.limits.pageRequestsPerTokenPerMinute,
+    perAddress: deps.config.limits.pageRequestsPerAddressPerMinute,
   });
   return { pathOf, pp, bankPolicy, load, show, pageForm, pageLimit };
 }

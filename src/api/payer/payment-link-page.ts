@@ -50,12 +50,12 @@ function paymentLinkRoutes(router: Router, deps: ApiDeps, kit: PaymentLinkPageKi
     const found = await load(ctx);
     if (!found) return;
     const { link, t, view } = found;
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
+    const form = await readPageForm(ctx, deps.config.http.maxBodyBytes);
     if (!form) return show(ctx, link, t, view, 'The form could not be read. Please try again.');
-    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.PUBLIC_BASE_URL)) {
+    if (!sameSiteForm(ctx, CSRF_COOKIE, form.csrf, deps.config.http.publicBaseUrl)) {
       return html(ctx, 403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
     }
-    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+    const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.secrets.masterKey)));
     if (!instrument.ok) return show(ctx, link, t, view, `That payment method was not accepted: ${instrument.problem}.`);
     const paid = await deps.useCases.payer.payLink(link, instrument.instrument);
     await afterPayment(ctx, deps.useCases.payer, pp, {
@@ -112,12 +112,12 @@ function paymentLinkPageKit(deps: ApiDeps) {
 
     const csrf = issueFormToken(ctx, CSRF_COOKIE, selfPath);
     const intent = upiIntentUrl({
-      payeeVpa: deps.config.UPI_PAYEE_VPA,
+      payeeVpa: deps.config.upi.payeeVpa,
       payeeName: view.merchantName,
       amountPaise: t.amountPaise,
       txnId: t.txnId,
       note: t.productDescription,
-      merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
+      merchantCategoryCode: deps.config.upi.merchantCategoryCode,
     });
     const qr = (await renderQrPngOffLoop(link.merchantIdentifier, intent, 220, 220)).toString('base64');
     html(
@@ -142,8 +142,8 @@ function paymentLinkPageKit(deps: ApiDeps) {
   }
 
   const pageLimit = hostedPageLimit(deps.rateLimit, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    perToken: deps.config.limits.pageRequestsPerTokenPerMinute,
+    perAddress: deps.config.limits.pageRequestsPerAddressPerMinute,
   });
   return { pp, html, load, show, expired, pageLimit };
 }

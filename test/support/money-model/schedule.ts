@@ -69,7 +69,7 @@ export async function dailyRun(w: World, form: FileForm): Promise<string> {
   try {
     await rt.temporal.workflow.start(SETTLEMENT_DAY_WORKFLOW_TYPE, {
       workflowId: id,
-      taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: rt.config.temporal.taskQueue,
       args: [{ settlementDate: date }],
     });
   } catch {
