@@ -14,7 +14,7 @@ export async function readBody(ctx: Context, body: OperationBody<unknown>, confi
   if ('fields' in body && ctx.method === 'GET') return Buffer.from(ctx.querystring, 'utf8');
   if (body.contentType === 'application/json' && body.optional && !ctx.request.length && !ctx.get('transfer-encoding'))
     return null;
-  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
+  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config.http));
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

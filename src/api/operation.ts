@@ -352,5 +352,5 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
 }
 
 /** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number =>
-  body.contentType === 'none' ? 0 : config.http[body.maxBytes ?? 'maxBodyBytes'];
+export const maxBodyBytes = (body: OperationBody<unknown>, http: Config['http']): number =>
+  body.contentType === 'none' ? 0 : http[body.maxBytes ?? 'maxBodyBytes'];

@@ -70,7 +70,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
     throw e;
   });
   const timeTravel = config.temporal.timeSkipping
-    ? await openTimeTravel(config, temporal, temporalAddress).catch(async (e) => {
+    ? await openTimeTravel(config.temporal, temporal, temporalAddress).catch(async (e) => {
         await temporal.connection.close();
         await store.close();
         throw e;
@@ -124,14 +124,14 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
 }
 
 /** Time-skipping mode: the test server's clock, and the search attributes the test server starts without. */
-async function openTimeTravel(config: Config, temporal: Client, address: string): Promise<TimeTravel> {
+async function openTimeTravel(settings: Config['temporal'], temporal: Client, address: string): Promise<TimeTravel> {
   const clock = await TestServerClock.start(testServiceOf(temporal)).catch((e: Error) => {
     throw new Error(`TIME_SKIPPING needs the Temporal time-skipping test server at ${address}: ${e.message}`);
   });
-  await registerSearchAttributes(temporal.connection as Connection, config.temporal.namespace).catch((e: unknown) => {
+  await registerSearchAttributes(temporal.connection as Connection, settings.namespace).catch((e: unknown) => {
     if (!(isGrpcServiceError(e) && e.code === 6)) throw e; // ALREADY_EXISTS: registered by another process of this run
   });
-  return new TimeTravel(temporal, clock, config.temporal.timeSkipTimeoutSeconds * 1000);
+  return new TimeTravel(temporal, clock, settings.timeSkipTimeoutSeconds * 1000);
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */

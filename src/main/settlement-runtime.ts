@@ -37,7 +37,7 @@ export function settlementActivityDeps(
     settlementAccount,
     payoutAccountSeal: new PayoutAccountSeal(rt.config.secrets.masterKey),
     merchants: rt.merchants,
-    settlementCalendar: settlementCalendar(rt.config),
+    settlementCalendar: settlementCalendar(rt.config.settlements),
     defaultFeePlan: rt.config.settlements.feePlan,
     now: rt.now,
     temporal: rt.temporal,

@@ -22,11 +22,11 @@ export interface PendingSweepSettings {
 }
 
 /** The sweep's settings from configuration (PENDING_SWEEP_INTERVAL_SECONDS, PENDING_SWEEP_AGE_SECONDS). */
-export const pendingSweepSettings = (c: {
-  payments: Pick<Config['payments'], 'pendingSweepIntervalSeconds' | 'pendingSweepAgeSeconds'>;
-}) => ({
-  intervalSeconds: c.payments.pendingSweepIntervalSeconds,
-  ageSeconds: c.payments.pendingSweepAgeSeconds,
+export const pendingSweepSettings = (
+  payments: Pick<Config['payments'], 'pendingSweepIntervalSeconds' | 'pendingSweepAgeSeconds'>,
+) => ({
+  intervalSeconds: payments.pendingSweepIntervalSeconds,
+  ageSeconds: payments.pendingSweepAgeSeconds,
 });
 
 /** The configuration's defaults: every 5 minutes, orders Pending for over a minute. */
@@ -96,7 +96,7 @@ export async function ensureWorkerSchedules(
     say(`no ${PENDING_SWEEP_SCHEDULE_ID} schedule: the time-skipping test server has no schedules`);
     return;
   }
-  await ensureSchedules(rt.temporal, rt.config.temporal.taskQueue, pendingSweepSettings(rt.config));
+  await ensureSchedules(rt.temporal, rt.config.temporal.taskQueue, pendingSweepSettings(rt.config.payments));
   await ensureSettlementSchedule(rt.temporal, rt.config.temporal.taskQueue, rt.config.settlements.hourIst);
   await ensureSettlementFileSchedule(rt.temporal, rt.config.temporal.taskQueue, rt.config.settlements.fileHourIst);
 }

@@ -26,7 +26,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
   const settings = new SettlementSettingsRepository(deps.store.db);
   const settlements = new SettlementRepository(deps.store.db);
   const fallbackPlan = deps.config.settlements.feePlan;
-  const calendar = settlementCalendar(deps.config);
+  const calendar = settlementCalendar(deps.config.settlements);
   const attention = settlementAttention(deps);
   return {
     /** The merchant's plan, or the configuration's default. */

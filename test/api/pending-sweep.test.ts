@@ -181,14 +181,14 @@ describe('pending payments sweep', function () {
   const sweepSchedule = () => gw.rt.temporal.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
 
   it('is scheduled every 5 minutes for orders Pending over a minute by default, idempotently', async () => {
-    assert.deepEqual(pendingSweepSettings(gw.rt.config), DEFAULT_PENDING_SWEEP);
+    assert.deepEqual(pendingSweepSettings(gw.rt.config.payments), DEFAULT_PENDING_SWEEP);
     // From none: another file's worker process on this shared server (src/main/worker.ts) may have
     // left the schedule with its own settings, and updating that one would set lastUpdatedAt.
     await sweepSchedule()
       .delete()
       .catch(() => undefined);
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config));
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config));
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config.payments));
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config.payments));
     try {
       const schedule = await sweepSchedule().describe();
       assert.equal(schedule.action.type, 'startWorkflow');
@@ -214,7 +214,7 @@ describe('pending payments sweep', function () {
         PENDING_SWEEP_INTERVAL_SECONDS: '5',
         PENDING_SWEEP_AGE_SECONDS: '7',
       });
-      await ensureSchedules(gw.rt.temporal, 'another-queue', pendingSweepSettings(quick));
+      await ensureSchedules(gw.rt.temporal, 'another-queue', pendingSweepSettings(quick.payments));
 
       const changed = await sweepSchedule().describe();
       assert.deepEqual(

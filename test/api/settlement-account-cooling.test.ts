@@ -55,7 +55,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
   }
 
   const start = (merchantIdentifier: string) => {
-    const settlementDate = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+    const settlementDate = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
     return gw.rt.temporal.workflow.start<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, settlementDate),
       taskQueue: gw.rt.config.temporal.taskQueue,

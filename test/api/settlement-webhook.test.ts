@@ -72,7 +72,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
 
   /** Runs the merchant's settlement of the date today's captures settle on; `again` starts a new run of the same id. */
   async function settle(merchantIdentifier: string, again = false): Promise<SettlementWorkflowResult & { date: string }> {
-    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
     const result = await gw.rt.temporal.workflow.execute<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, date),
       taskQueue: gw.rt.config.temporal.taskQueue,
@@ -215,7 +215,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
     try {
       const m = await paidMerchant();
       await optIn(m, receiver.url, true);
-      const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+      const date = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
       crashAfterRecord.add(settlementWorkflowId(m.merchantIdentifier, date));
       const result = await settle(m.merchantIdentifier);
       assert.equal(result.state, 'paid');

@@ -16,12 +16,12 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  */
 export function passwordAttemptLimits(
   shared: SharedLimiterFactory,
-  config: { dashboard: Pick<Config['dashboard'], 'signInFailuresPerAccount' | 'signInFailuresPerAddress'> },
+  dashboard: Pick<Config['dashboard'], 'signInFailuresPerAccount' | 'signInFailuresPerAddress'>,
 ) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
     points === 0 ? null : shared({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
-  const byAccount = limiter(config.dashboard.signInFailuresPerAccount, 'dash-signin-account');
-  const byAddress = limiter(config.dashboard.signInFailuresPerAddress, 'dash-signin-ip');
+  const byAccount = limiter(dashboard.signInFailuresPerAccount, 'dash-signin-account');
+  const byAddress = limiter(dashboard.signInFailuresPerAddress, 'dash-signin-ip');
   return {
     async take(email: string, address: string): Promise<{ refusedMs: number; giveBack: () => Promise<unknown> }> {
       const taken: [SharedLimiter, string][] = [];

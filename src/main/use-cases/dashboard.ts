@@ -70,7 +70,7 @@ function staffUseCases(rt: Runtime): DashboardStaffUseCases {
     dashboardInvitations: invitations,
     now,
   };
-  const attempts = passwordAttemptLimits((o) => sharedLimiter(rt.store.client, config.store.database, o), config);
+  const attempts = passwordAttemptLimits((o) => sharedLimiter(rt.store.client, config.store.database, o), config.dashboard);
   return {
     findSession: (token) => sessions.find(token, now()),
     findUser: (email) => users.find(email),

@@ -46,7 +46,7 @@ const runInstant = (date: string, hourIst: number) => new Date(istMidnight(date)
 /** The latest working date whose daily run is past at `now`: its cycle is due. */
 export function latestDueDate(w: World): string {
   const rt = w.stack.gw.rt;
-  const cal = settlementCalendar(rt.config);
+  const cal = settlementCalendar(rt.config.settlements);
   let d = istDate(rt.now());
   while (!isWorkingDay(cal, d) || runInstant(d, rt.config.settlements.hourIst) > rt.now()) d = addDays(d, -1);
   return d;
@@ -55,7 +55,7 @@ export function latestDueDate(w: World): string {
 /** Skips to the run of the date today's captures settle on (T+N working days) and returns that date. */
 async function advanceToNextCycle(w: World): Promise<string> {
   const rt = w.stack.gw.rt;
-  const date = settlementDateOfCapture(settlementCalendar(rt.config), rt.now());
+  const date = settlementDateOfCapture(settlementCalendar(rt.config.settlements), rt.now());
   const at = runInstant(date, rt.config.settlements.hourIst);
   await w.stack.bank.idle();
   const seconds = Math.ceil((at.getTime() - rt.now().getTime()) / 1000) + 1;
