@@ -27,7 +27,7 @@ export interface StartRefundDeps {
 }
 
 export function startRefundDeps(d: {
-  config: Config;
+  config: Pick<Config, 'temporal'>;
   store: { db: Db };
   transactions: TransactionRepository;
   temporal: Client;

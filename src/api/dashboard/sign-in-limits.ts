@@ -1,4 +1,3 @@
-import type { Config } from '../../config';
 import { addressLimitKey } from '../../domain/network-address';
 import type { SharedLimiter } from '../middleware/rate-limit';
 
@@ -16,7 +15,7 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  */
 export function passwordAttemptLimits(
   shared: SharedLimiterFactory,
-  dashboard: Pick<Config['dashboard'], 'signInFailuresPerAccount' | 'signInFailuresPerAddress'>,
+  dashboard: { signInFailuresPerAccount: number; signInFailuresPerAddress: number },
 ) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
     points === 0 ? null : shared({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
