@@ -92,7 +92,7 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
       mandate,
     );
   }
-  return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
+  return { key: 'created', bankPostData: await bankPostData(deps.config.upi, merchant, mandate, config) };
 }
 
 /**
@@ -169,14 +169,14 @@ const npciDate = (isoDate: string) => isoDate.split('-').reverse().join('');
 
 /** The create answer's bankPostData by mode: collect txnid; intent the app links; QR the intent's image. */
 async function bankPostData(
-  config: Config,
+  upi: Config['upi'],
   merchant: Merchant,
   m: Mandate,
   mandateConfig: MandateRequest['config'],
 ): Promise<Record<string, string>> {
   if (m.mode === 'upiCollectMandate') return { txnid: m.txnId };
   const urls = mandateIntentUrls({
-    payeeVpa: config.upi.payeeVpa,
+    payeeVpa: upi.payeeVpa,
     payeeName: merchant.name,
     maxAmountPaise: m.maxAmountPaise,
     txnId: m.txnId,
