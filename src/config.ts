@@ -8,7 +8,7 @@ import {
   workerVersioningProblems,
 } from './config-checks';
 import { configSchema } from './config-schema';
-import { sectioned, type ConfigSectionName, type Sectioned } from './config-layout';
+import { sectioned, type Sectioned } from './config-layout';
 
 /**
  * Every environment variable the gateway reads, parsed once at start-up: the schema lives in
@@ -40,7 +40,6 @@ type VariableValues = Omit<
  * comes from. A component that needs one section takes `Config['<section>']`.
  */
 export type Config = Sectioned<VariableValues>;
-export type ConfigSection<S extends ConfigSectionName> = Config[S];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
