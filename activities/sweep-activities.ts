@@ -109,7 +109,11 @@ export function createSweepActivities(deps: SweepActivityDeps) {
             sweptAt: (t) => t.chargebackNoticeSweptAt,
             heal: async (t) => {
               if (t.chargebackNotice)
-                await startChargebackNotice({ ...deps, config: { TEMPORAL_TASK_QUEUE: deps.taskQueue } }, t, t.chargebackNotice);
+                await startChargebackNotice(
+                  { ...deps, config: { temporal: { taskQueue: deps.taskQueue } } },
+                  t,
+                  t.chargebackNotice,
+                );
             },
             markSwept: (ts, at) => deps.transactions.markChargebackNoticesSwept(ts, at),
           },

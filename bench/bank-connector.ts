@@ -119,8 +119,8 @@ export async function benchBankConnector(
       does: `merchant-signed checkout (POST /transactU?v=8, HMAC checksum), the hosted page (GET), its pay form (POST, UPI success@sandbox), then the workflow's result; bank: ${kind === 'http' ? 'http connector to the bank simulator on loopback' : 'in-process sandbox'}; webhook URL set, loopback receiver answering 200 at once (${webhooks} acknowledged over both kinds)`,
       temporal: await temporalWork(kind),
       storeCommands: { byName: commands[kind], operations: operations[kind] },
-      logLevel: gw.rt.config.LOG_LEVEL,
-      rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+      logLevel: gw.rt.config.observability.logLevel,
+      rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
     });
   const bareWork = describeWork({
     does: "start bareOneActivityWorkflow and await its result through the gateway's client (no HTTP, no webhook)",

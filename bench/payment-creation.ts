@@ -73,8 +73,8 @@ export async function benchPaymentCreation(
     temporal: meanWork(histories),
     // Per payment created: autocannon leaves out the requests in flight when it stops, whose payments were counted too.
     storeCommands: { byName: createCommands, operations: created },
-    logLevel: gw.rt.config.LOG_LEVEL,
-    rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+    logLevel: gw.rt.config.observability.logLevel,
+    rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
   });
   const startWork = describeWork({
     does: `start paymentWorkflow through the gateway's client on a task queue nobody polls, ${o.connections} at a time: the start alone (no HTTP, no workflow task, no activity)`,

@@ -59,8 +59,8 @@ async function main(): Promise<boolean> {
       describeWork({
         does: `one POST /pl/api/v1/create of ${ENTRIES} links (API key)${qr ? ', a QR image each' : ''}, timed until it answers (the batch's workflows start after)`,
         storeCommands: { byName: commands[qr ? 'qr' : 'plain'], operations: 1 },
-        logLevel: gw.rt.config.LOG_LEVEL,
-        rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+        logLevel: gw.rt.config.observability.logLevel,
+        rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
       });
     const budget = 'a fixed budget of one second: nothing is run';
     return report([

@@ -112,7 +112,7 @@ async function main(): Promise<boolean> {
       : null;
     console.log(JSON.stringify({ images: IMAGES, side: SIDE, idle, pooled, ...(onLoop ? { onLoop } : {}) }));
 
-    const settings = `log level ${gw.rt.config.LOG_LEVEL}; rate limits ${gw.rt.config.RATE_LIMIT_PER_SECOND > 0 ? 'on' : 'off'}`;
+    const settings = `log level ${gw.rt.config.observability.logLevel}; rate limits ${gw.rt.config.limits.requestsPerSecond > 0 ? 'on' : 'off'}`;
     const statusProbe = 'signed status requests one at a time from the bench process, throughout';
     const pooledWork = `one POST /pl/api/v1/create of ${IMAGES} links with a ${SIDE} px QR image each, rendered in the worker pool, while ${statusProbe}; ${settings}`;
     const onLoopWork = `the same ${IMAGES} QR images rendered on the event loop, while ${statusProbe}; ${settings}`;

@@ -28,8 +28,8 @@ export async function benchRateLimitCost(
     describeWork({
       does: `signed status request (HMAC checksum) by autocannon, ${o.connections} connections, one merchant; the test gateway in the bench process (API and worker)`,
       storeCommands: { byName, operations: load.total ?? 0 },
-      logLevel: gw.rt.config.LOG_LEVEL,
-      rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+      logLevel: gw.rt.config.observability.logLevel,
+      rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
     });
   return {
     rows: [

@@ -59,7 +59,7 @@ async function main(): Promise<number> {
       const limited = await startTestGateway({
         MERCHANT_CACHE_SECONDS: '30',
         RATE_LIMIT_PER_SECOND: '1000000',
-        MASTER_KEY: gw.rt.config.MASTER_KEY, // it reads the merchants the first one provisions
+        MASTER_KEY: gw.rt.config.secrets.masterKey, // it reads the merchants the first one provisions
       });
       try {
         const r = await benchRateLimitCost(gw, limited, { connections, seconds });
@@ -77,7 +77,7 @@ async function main(): Promise<number> {
     if (wanted('bank')) {
       // The same payments through the http connector and the bank simulator on loopback.
       const overHttp = await startTestGateway(
-        { MERCHANT_CACHE_SECONDS: '30', RATE_LIMIT_PER_SECOND: '0', MASTER_KEY: gw.rt.config.MASTER_KEY },
+        { MERCHANT_CACHE_SECONDS: '30', RATE_LIMIT_PER_SECOND: '0', MASTER_KEY: gw.rt.config.secrets.masterKey },
         { bank: 'simulator' },
       );
       try {

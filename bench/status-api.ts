@@ -80,19 +80,19 @@ export async function benchStatusApi(
       'gateway-api',
       {
         GATEWAY_ENV: 'test',
-        MONGODB_URI: c.MONGODB_URI,
-        MONGODB_DB: c.MONGODB_DB,
-        TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
-        MASTER_KEY: c.MASTER_KEY,
-        OPS_TOKEN: c.OPS_TOKEN,
+        MONGODB_URI: c.store.mongodbUri,
+        MONGODB_DB: c.store.database,
+        TEMPORAL_ADDRESS: c.temporal.address,
+        TEMPORAL_TASK_QUEUE: c.temporal.taskQueue,
+        MASTER_KEY: c.secrets.masterKey,
+        OPS_TOKEN: c.secrets.opsToken,
         MERCHANT_CACHE_SECONDS: '30',
         // The log level, the per-merchant rate limit and the failed-authentication limits stay at
         // their production defaults: costs every request pays.
       },
       { stdoutFile: logFile },
     ),
-    startServerProcess('bare-find', { uri: c.MONGODB_URI, dbName: c.MONGODB_DB }),
+    startServerProcess('bare-find', { uri: c.store.mongodbUri, dbName: c.store.database }),
   ]);
   try {
     const statusUrl = `${api.url}/api/payments/v1/status`;

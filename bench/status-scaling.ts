@@ -18,17 +18,17 @@ export async function benchStatusScaling(
   const measure = () =>
     httpLoad({ url: `${gw.baseUrl}/api/payments/v1/status`, requests: signed, connections: 1, seconds: o.seconds });
 
-  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.MASTER_KEY, o.small);
+  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.secrets.masterKey, o.small);
   const small = await measure();
   const started = Date.now();
-  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.MASTER_KEY, o.large);
+  await seedOtherMerchantsTo(gw.rt.store.db, gw.rt.config.secrets.masterKey, o.large);
   console.log(`seeded ${o.large} stored transactions in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const large = await measure();
   const work = (count: number) =>
     describeWork({
       does: `signed status request (HMAC checksum) by autocannon, 1 connection, one merchant's 50 orders, ${count} transactions stored; the test gateway in the bench process`,
-      logLevel: gw.rt.config.LOG_LEVEL,
-      rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+      logLevel: gw.rt.config.observability.logLevel,
+      rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
     });
   const label = (count: number, r: LoadResult) => `${count}: mean ${r.meanMs.toFixed(2)} ms (p99 ${r.p99Ms} ms)`;
   return {

@@ -27,7 +27,7 @@ async function main(): Promise<boolean> {
     await request(`${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`, {
       method: 'PATCH',
       body: { webhookUrl: receiver.url },
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     const orderIds = Array.from({ length: COUNT }, () => newOrderId('silent'));
     for (let i = 0; i < COUNT; i += 20) {
@@ -89,7 +89,7 @@ async function main(): Promise<boolean> {
         {
           label: `${round(quietMs, 0)} ms (the test server's bare skip: ${round(bareMs, 0)} ms)`,
           value: quietMs,
-          work: `POST /sandbox/v1/time/skip of 60 s with ${COUNT} payments open (bank never answering, webhook URL set), nothing falling due; log level ${gw.rt.config.LOG_LEVEL}`,
+          work: `POST /sandbox/v1/time/skip of 60 s with ${COUNT} payments open (bank never answering, webhook URL set), nothing falling due; log level ${gw.rt.config.observability.logLevel}`,
         },
         { label: 'two seconds', value: 2000, work: 'a fixed budget of two seconds: nothing is run' },
         { atMost: 1 },
@@ -99,7 +99,7 @@ async function main(): Promise<boolean> {
         {
           label: `${round(busyMs, 0)} ms`,
           value: busyMs,
-          work: `POST /sandbox/v1/time/skip of 15 min: ${COUNT} bank timers fire, ${COUNT} payments fail (1023), ${COUNT} webhooks posted to a loopback receiver before it answers; log level ${gw.rt.config.LOG_LEVEL}`,
+          work: `POST /sandbox/v1/time/skip of 15 min: ${COUNT} bank timers fire, ${COUNT} payments fail (1023), ${COUNT} webhooks posted to a loopback receiver before it answers; log level ${gw.rt.config.observability.logLevel}`,
         },
         { label: 'one minute', value: 60_000, work: 'a fixed budget of one minute: nothing is run' },
         { atMost: 1 },

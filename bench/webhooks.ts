@@ -83,6 +83,21 @@ async function interleavedRounds(
   }
   return { ceiling: PAYMENTS / seconds.ceiling, measured: PAYMENTS / seconds.measured, rounds };
 }
+/** Waits in milliseconds as the configuration writes them (0,5s,5m,2h), for the report. */
+const waits = (ms: readonly number[]) =>
+  ms
+    .map((w) => {
+      const [unit, size] = (
+        [
+          ['h', 3_600_000],
+          ['m', 60_000],
+          ['s', 1000],
+        ] as const
+      ).find(([, n]) => w > 0 && w % n === 0) ?? ['ms', 1];
+      return w === 0 ? '0' : `${w / size}${unit}`;
+    })
+    .join(',');
+
 /** WEBHOOK_QUICK_RETRIES_WITHIN for the gateway under test (unset: the product's default); 0 measures the hand-over after the first attempt alone. */
 const QUICK_RETRIES_WITHIN = process.env.WEBHOOK_BENCH_QUICK_RETRIES_WITHIN;
 
@@ -126,10 +141,10 @@ async function paymentsWork(gw: TestGateway, kind: string, merchantIdentifier: s
     does: `unsigned POST /sandbox/v1/payments (UPI success@sandbox), ${CONCURRENCY} at a time, then the workflow's result; ${does}`,
     temporal: meanWork(histories),
     ...(spent.has(kind) ? { storeCommands: spent.get(kind)! } : {}),
-    logLevel: gw.rt.config.LOG_LEVEL,
-    rateLimits: rateLimitsOf(gw.rt.config.RATE_LIMIT_PER_SECOND),
+    logLevel: gw.rt.config.observability.logLevel,
+    rateLimits: rateLimitsOf(gw.rt.config.limits.requestsPerSecond),
     also: [
-      `webhook retry schedule ${gw.rt.config.WEBHOOK_RETRY_SCHEDULE}, quick retries within ${gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN}`,
+      `webhook retry schedule ${waits(gw.rt.config.webhooks.retryScheduleMs)}, quick retries within ${waits([gw.rt.config.webhooks.quickRetriesWithinMs])}`,
     ],
   });
 }
@@ -277,8 +292,8 @@ async function main(): Promise<boolean> {
         seconds: round(seconds),
       }),
     );
-    const quick = gw.rt.config.WEBHOOK_QUICK_RETRIES_WITHIN;
-    const schedule = gw.rt.config.WEBHOOK_RETRY_SCHEDULE;
+    const quick = waits([gw.rt.config.webhooks.quickRetriesWithinMs]);
+    const schedule = waits(gw.rt.config.webhooks.retryScheduleMs);
     const orders = (p: string) =>
       ROUND_ORDER.flatMap((_, r) => Array.from({ length: PER_ROUND }, (_, i) => `${p}-${run}-${r}-${i}`));
     const receiverSays = (failing: boolean) =>

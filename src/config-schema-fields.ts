@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDurationList } from './domain/durations';
 
 /** Value types the configuration sections share (src/config-schema.ts combines the sections). */
 export const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -17,3 +18,13 @@ export const instant = z.iso
   .datetime({ offset: true })
   .transform((v) => new Date(v))
   .describe('an ISO 8601 instant with its offset, such as 2026-12-01T00:00:00Z');
+
+/** One wait such as 5s or 24h (the schema's pattern has checked it) in milliseconds. */
+export const firstDuration = (v: string): number => parseDurationList(v)[0];
+
+/** `a, b,,c` -> ['a', 'b', 'c']. */
+export const commaSeparated = (v: string): string[] =>
+  v
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);

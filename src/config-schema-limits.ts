@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { bool } from './config-schema-fields';
 import { parseDurationList } from './domain/durations';
+import { bool, commaSeparated, firstDuration } from './config-schema-fields';
 
 /** Configuration: caches, body and rate limits, the dashboard, webhooks, timeouts, time skipping and logging. */
 export const limitSettings = z.object({
@@ -101,6 +101,7 @@ export const limitSettings = z.object({
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?(\s*,\s*\d+(ms|s|m|h)?)*\s*$/, 'a comma-separated list of waits such as 0,5s,5m,2h')
     .default('0,5s,5m,30m,2h,5h,10h,10h')
+    .transform(parseDurationList)
     .describe('waits before each webhook attempt (the first is usually 0); after the last attempt the delivery fails'),
   WEBHOOK_QUICK_RETRIES_WITHIN: z
     .string()
@@ -108,6 +109,7 @@ export const limitSettings = z.object({
     .regex(/^\s*\d+(ms|s)?\s*$/, { message: 'a wait such as 5s (at most 30s)', abort: true })
     .refine((v) => parseDurationList(v)[0] <= 30_000, 'at most 30s')
     .default('5s')
+    .transform(firstDuration)
     .describe(
       "webhook attempts whose waits since the first add up to at most this are retried by the transaction's workflow itself; later ones by the delivery's own workflow (0: every retry there)",
     ),
@@ -115,16 +117,19 @@ export const limitSettings = z.object({
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 500ms or 5s')
     .default('5s')
+    .transform(firstDuration)
     .describe('how long late updates of one merchant are gathered before they are cut into non-real-time webhook calls'),
   SECRET_KEY_ROTATION_OVERLAP: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 24h')
     .default('24h')
+    .transform(firstDuration)
     .describe("after a merchant's secret key is rotated, how long checksums made with the old one are still accepted"),
   WEBHOOK_SECRET_ROTATION_OVERLAP: z
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 24h')
     .default('24h')
+    .transform(firstDuration)
     .describe('after a webhook signing secret is rotated, how long the old one still signs calls beside the new one'),
   WEBHOOK_ATTEMPT_TIMEOUT_SECONDS: z.coerce
     .number()
@@ -136,6 +141,7 @@ export const limitSettings = z.object({
     .string()
     .regex(/^\s*\d+(ms|s|m|h)?\s*$/, 'a wait such as 120h')
     .default('120h')
+    .transform(firstDuration)
     .describe(
       "a merchant's webhook endpoint is disabled when every delivery to it has failed for this long (and at once on 410 Gone)",
     ),
@@ -154,6 +160,7 @@ export const limitSettings = z.object({
           .every((r) => ipaddr.isValidCIDR(r)),
       'must be comma-separated CIDR ranges such as 10.20.0.0/16',
     )
+    .transform(commaSeparated)
     .describe('comma-separated CIDR ranges of private addresses webhooks may reach (metadata addresses never)'),
   REQUEST_TIMEOUT_SECONDS: z.coerce
     .number()

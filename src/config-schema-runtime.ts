@@ -67,6 +67,7 @@ export const runtimeSettings = z.object({
     .url()
     .regex(/^https?:\/\//, 'must be an http(s) address')
     .optional()
+    .transform((v) => v?.replace(/\/+$/, ''))
     .describe(
       "Temporal UI's address (http://localhost:8233); the dashboard links each order to its workflow there (unset: no link)",
     ),

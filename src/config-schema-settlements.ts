@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isIsoDate } from './domain/settlement-calendar';
-import { feePlanSchema } from './domain/settlement-fees';
+import { isIsoDate, parseHolidays } from './domain/settlement-calendar';
+import { DEFAULT_FEE_PLAN, feePlanSchema, type FeePlan } from './domain/settlement-fees';
 import { safeJson } from './config-schema-fields';
 
 /** Configuration: settlements (T+N, holidays, the default fee plan, the daily schedule). */
@@ -16,6 +16,7 @@ export const settlementSettings = z.object({
     .string()
     .default('')
     .refine((v) => v.split(',').every((d) => d.trim() === '' || isIsoDate(d.trim())), 'must be comma-separated yyyy-MM-dd dates')
+    .transform(parseHolidays)
     .describe('dates (yyyy-MM-dd, comma-separated) that are not working days for settlements, besides Saturdays and Sundays'),
   SETTLEMENT_FEE_PLAN: z
     .string()
@@ -24,6 +25,7 @@ export const settlementSettings = z.object({
       (v) => v === '' || feePlanSchema.safeParse(safeJson(v)).success,
       'must be a fee plan as JSON (docs/operators/settlements.md)',
     )
+    .transform((v): FeePlan => (v === '' ? DEFAULT_FEE_PLAN : feePlanSchema.parse(JSON.parse(v))))
     .describe('the fee plan of merchants without their own, as JSON (empty: the built-in default)'),
   SETTLEMENT_HOUR_IST: z.coerce
     .number()

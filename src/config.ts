@@ -8,6 +8,7 @@ import {
   workerVersioningProblems,
 } from './config-checks';
 import { configSchema } from './config-schema';
+import { sectioned, type Sectioned } from './config-layout';
 
 /**
  * Every environment variable the gateway reads, parsed once at start-up: the schema lives in
@@ -15,18 +16,30 @@ import { configSchema } from './config-schema';
  */
 export { configSchema } from './config-schema';
 export { productionLike, weakSecret } from './config-checks';
+export { configLayout, configPathOf } from './config-layout';
 
 export type ConfigInput = z.input<typeof configSchema>;
-export type Config = Readonly<
-  Omit<z.infer<typeof configSchema>, 'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED' | 'UPI_PAYEE_VPA'> & {
-    SANDBOX_ENABLED: boolean;
-    UPI_PAYEE_VPA: string;
-    MASTER_KEY: string;
-    /** Empty only in a process that serves no operator API (the worker, see loadConfig's `needsOpsToken`). */
-    OPS_TOKEN: string;
-    PUBLIC_BASE_URL: string;
-  }
->;
+
+/** The variables' values after loadConfig's defaults (keyed by variable name; the code reads `Config`). */
+type VariableValues = Omit<
+  z.infer<typeof configSchema>,
+  'MASTER_KEY' | 'OPS_TOKEN' | 'PUBLIC_BASE_URL' | 'SANDBOX_ENABLED' | 'UPI_PAYEE_VPA' | 'WEBHOOK_ALLOW_LOOPBACK'
+> & {
+  SANDBOX_ENABLED: boolean;
+  WEBHOOK_ALLOW_LOOPBACK: boolean;
+  UPI_PAYEE_VPA: string;
+  MASTER_KEY: string;
+  /** Empty only in a process that serves no operator API (the worker, see loadConfig's `needsOpsToken`). */
+  OPS_TOKEN: string;
+  PUBLIC_BASE_URL: string;
+};
+
+/**
+ * The typed configuration: `config.env` and one section per concern (`config.http.port`,
+ * `config.webhooks.retryScheduleMs`, ...); src/config-layout.ts says which variable each field
+ * comes from. A component that needs one section takes `Config['<section>']`.
+ */
+export type Config = Sectioned<VariableValues>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -67,11 +80,12 @@ export function loadConfig(
   problems.push(...temporalTlsProblems(c));
   problems.push(...workerVersioningProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({
+  return sectioned<VariableValues>({
     ...c,
     // A time-skipping run's data belongs to that run's test server, so it never mixes with the real clock's.
     MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
     SANDBOX_ENABLED: c.SANDBOX_ENABLED ?? c.GATEWAY_ENV !== 'production',
+    WEBHOOK_ALLOW_LOOPBACK: c.WEBHOOK_ALLOW_LOOPBACK ?? !strict,
     MASTER_KEY: MASTER_KEY!.toLowerCase(),
     OPS_TOKEN: OPS_TOKEN ?? '',
     UPI_PAYEE_VPA: c.UPI_PAYEE_VPA ?? SANDBOX_PAYEE_VPA,

@@ -17,10 +17,10 @@ export async function sampledPaymentWork(
 ): Promise<TemporalWork & { sampled: number }> {
   const dir = temporalTlsDirs(path.join(state.dataDir, 'temporal-tls')).gateway;
   const tls = temporalTls({
-    TEMPORAL_TLS_CA_FILE: path.join(dir, 'ca.pem'),
-    TEMPORAL_TLS_CERT_FILE: path.join(dir, 'client.pem'),
-    TEMPORAL_TLS_KEY_FILE: path.join(dir, 'client.key'),
-    TEMPORAL_TLS_SERVER_NAME: 'temporal',
+    tlsCaFile: path.join(dir, 'ca.pem'),
+    tlsCertFile: path.join(dir, 'client.pem'),
+    tlsKeyFile: path.join(dir, 'client.key'),
+    tlsServerName: 'temporal',
   });
   const connection = await Connection.connect({ address: `127.0.0.1:${state.ports.temporal.frontend}`, tls });
   try {

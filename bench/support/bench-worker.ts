@@ -10,12 +10,12 @@ export async function createBenchWorker(
   gw: TestGateway,
   o: { taskQueue: string; workflowsPath: string; activities: object },
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: gw.rt.config.TEMPORAL_ADDRESS! });
+  const connection = await NativeConnection.connect({ address: gw.rt.config.temporal.address! });
   const worker = await Worker.create({
     connection,
-    namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+    namespace: gw.rt.config.temporal.namespace,
     taskQueue: o.taskQueue,
-    dataConverter: gatewayDataConverter(gw.rt.config.MASTER_KEY, gw.rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
+    dataConverter: gatewayDataConverter(gw.rt.config.secrets.masterKey, gw.rt.config.payloadCodec.previousMasterKeys),
     workflowsPath: o.workflowsPath,
     activities: o.activities,
   });

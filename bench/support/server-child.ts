@@ -36,17 +36,22 @@ type Started = { server: Server; close(): Promise<void>; settings: Record<string
 
 async function gatewayApi(input: Partial<Record<keyof ConfigInput, string>>): Promise<Started> {
   const config = loadConfig(input);
-  const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, config.TEMPORAL_ADDRESS!);
-  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 });
+  const rt = await openRuntime(
+    config,
+    createLogger(config.observability.logLevel),
+    config.store.mongodbUri!,
+    config.temporal.address!,
+  );
+  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.http.requestTimeoutSeconds * 1000 });
   return {
     server,
     close: () => rt.close(),
     settings: {
-      LOG_LEVEL: config.LOG_LEVEL,
-      RATE_LIMIT_PER_SECOND: config.RATE_LIMIT_PER_SECOND,
-      AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: config.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
-      AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: config.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE,
-      MERCHANT_CACHE_SECONDS: config.MERCHANT_CACHE_SECONDS,
+      LOG_LEVEL: config.observability.logLevel,
+      RATE_LIMIT_PER_SECOND: config.limits.requestsPerSecond,
+      AUTH_FAILURES_PER_ADDRESS_PER_MINUTE: config.limits.authFailuresPerAddressPerMinute,
+      AUTH_FAILURES_PER_MERCHANT_PER_MINUTE: config.limits.authFailuresPerMerchantPerMinute,
+      MERCHANT_CACHE_SECONDS: config.store.merchantCacheSeconds,
     },
   };
 }

@@ -134,7 +134,7 @@ export async function compareWithDurableFloor(
         does: `execute productDesignWorkflow (the product's delivery of a stored order's webhook: its first attempt, signed, and the attempt's record), ${CONCURRENCY} at a time, until the receiver acknowledged it`,
         temporal: meanWork(histories),
         storeCommands: { byName: commands.product, operations: ids.product.length },
-        logLevel: gw.rt.config.LOG_LEVEL,
+        logLevel: gw.rt.config.observability.logLevel,
       }),
     },
     floor: {

@@ -16,7 +16,7 @@ export async function clientFor(gw: TestGateway, merchant?: MerchantCredentials)
 export async function ops(gw: TestGateway, method: string, path: string, body?: object): Promise<any> {
   const res = await fetch(`${gw.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}`, 'content-type': 'application/json' },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const json = await res.json();

@@ -21,13 +21,13 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   // the hop nearest to us counts in X-Forwarded-For (a client can write whatever it likes before it).
   // Nothing sits in front of the operator listener: there those headers are the caller's own words,
   // and ctx.ip is the audit trail's `from`, so it is always the peer's address.
-  const app = new Koa({ proxy: listener !== 'ops' && deps.config.TRUST_PROXY, maxIpsCount: 1 });
+  const app = new Koa({ proxy: listener !== 'ops' && deps.config.http.trustProxy, maxIpsCount: 1 });
   app.use(observe(deps.logger, deps.metrics));
   app.use(errorEnvelope(deps.logger));
   app.use(
     authFailureLimit(deps.rateLimit, {
-      perAddress: deps.config.AUTH_FAILURES_PER_ADDRESS_PER_MINUTE,
-      perMerchant: deps.config.AUTH_FAILURES_PER_MERCHANT_PER_MINUTE,
+      perAddress: deps.config.limits.authFailuresPerAddressPerMinute,
+      perMerchant: deps.config.limits.authFailuresPerMerchantPerMinute,
     }),
   );
   const followClock = deps.useCases.shared.followTestServerClock;
@@ -35,16 +35,16 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   // Each audience module (src/api/<audience>/index.ts) declares what to mount; see audiences.ts.
   for (const m of audiences) for (const middleware of m.middleware?.(deps) ?? []) app.use(middleware);
   const openApiDocument = buildOpenApiDocument(
-    deps.config.PUBLIC_BASE_URL,
-    deps.config.SANDBOX_ENABLED,
-    deps.config.TIME_SKIPPING,
-    deps.config.BANK_CONNECTOR === 'http',
+    deps.config.http.publicBaseUrl,
+    deps.config.sandbox.enabled,
+    deps.config.temporal.timeSkipping,
+    deps.config.bank.connector === 'http',
   );
   // The sandbox's operations only where it is enabled, time travel's only in time-skipping mode.
   const switches = {
-    sandboxEnabled: deps.config.SANDBOX_ENABLED,
+    sandboxEnabled: deps.config.sandbox.enabled,
     timeSkipping: followClock !== undefined,
-    bankCallbacks: deps.config.BANK_CONNECTOR === 'http',
+    bankCallbacks: deps.config.bank.connector === 'http',
   };
   const routers = audiences.flatMap((m) => {
     const operations = mountedOn(switchedOn(m.operations ?? [], switches), listener, deps.config);

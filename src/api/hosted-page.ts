@@ -114,12 +114,15 @@ export interface PagePayment {
   sandbox: boolean;
 }
 
-export function pagePayment(config: Pick<Config, 'BANK_CONNECTOR' | 'BANK_BASE_URL' | 'SANDBOX_ENABLED'>): PagePayment {
-  const cardAtBank = config.BANK_CONNECTOR === 'http';
+export function pagePayment(config: {
+  bank: Pick<Config['bank'], 'connector' | 'baseUrl'>;
+  sandbox: Pick<Config['sandbox'], 'enabled'>;
+}): PagePayment {
+  const cardAtBank = config.bank.connector === 'http';
   return {
     cardAtBank,
-    bankOrigin: cardAtBank && config.BANK_BASE_URL ? new URL(config.BANK_BASE_URL).origin : null,
-    sandbox: config.SANDBOX_ENABLED,
+    bankOrigin: cardAtBank && config.bank.baseUrl ? new URL(config.bank.baseUrl).origin : null,
+    sandbox: config.sandbox.enabled,
   };
 }
 

@@ -11,11 +11,11 @@ import { maxBodyBytes, type BrowserFormBody, type FormFields, type OperationBody
  */
 export async function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer | null> {
   if (body.contentType === 'none') return null;
-  if (isBrowserForm(body)) return readBrowserForm(ctx, maxBodyBytes(body, config));
+  if (isBrowserForm(body)) return readBrowserForm(ctx, maxBodyBytes(body, config.http));
   if ('fields' in body && ctx.method === 'GET') return Buffer.from(ctx.querystring, 'utf8');
   if (body.contentType === 'application/json' && body.optional && !ctx.request.length && !ctx.get('transfer-encoding'))
     return null;
-  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config));
+  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config.http));
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

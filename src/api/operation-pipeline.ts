@@ -153,7 +153,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
     signed: seen.content,
     ip: ctx.ip || null,
     accept: seen.accept,
-    browser: browserOf(ctx, deps.config.PUBLIC_BASE_URL),
+    browser: browserOf(ctx, deps.config.http.publicBaseUrl),
   };
   const answer = await op.handle(request, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);

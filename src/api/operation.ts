@@ -84,8 +84,8 @@ export type OperationBody<B> = JsonBody<B> | SignedDataFormBody<B> | FlatFormBod
 interface BodyRules<B> {
   /** The full request: validated after authentication (and the limit), so a caller without the key learns nothing of its rules. */
   schema: z.ZodType<B>;
-  /** The setting that bounds its size (MAX_BODY_BYTES when absent). */
-  maxBytes?: 'MAX_BODY_BYTES' | 'PAYMENT_LINK_MAX_BODY_BYTES' | 'RECONCILIATION_MAX_BYTES';
+  /** The setting of `config.http` that bounds its size (maxBodyBytes, MAX_BODY_BYTES, when absent). */
+  maxBytes?: 'maxBodyBytes' | 'paymentLinkMaxBodyBytes' | 'reconciliationMaxBytes';
   /**
    * How an invalid body is answered when not with the catalogue's validationFailed: a coded answer
    * of the API's own, or the catalogue's error of the field that failed (thrown). `content` is what
@@ -372,5 +372,5 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
 }
 
 /** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, config: Config): number =>
-  body.contentType === 'none' ? 0 : config[body.maxBytes ?? 'MAX_BODY_BYTES'];
+export const maxBodyBytes = (body: OperationBody<unknown>, http: Config['http']): number =>
+  body.contentType === 'none' ? 0 : http[body.maxBytes ?? 'maxBodyBytes'];

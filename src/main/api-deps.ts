@@ -20,8 +20,8 @@ export function apiDeps(rt: Runtime): ApiDeps {
     now: rt.now,
     metrics,
     rateLimit: perMerchantRateLimit(
-      (options) => sharedLimiter(rt.store.client, rt.config.MONGODB_DB, options),
-      rt.config.RATE_LIMIT_PER_SECOND,
+      (options) => sharedLimiter(rt.store.client, rt.config.store.database, options),
+      rt.config.limits.requestsPerSecond,
     ),
     useCases: buildUseCases(rt),
   };

@@ -21,24 +21,26 @@ export interface ApiListeners {
 
 export async function serveApi(rt: Runtime): Promise<ApiListeners> {
   const c = rt.config;
-  const split = c.OPS_PORT !== undefined;
-  if (!c.OPS_TOKEN) throw new Error('OPS_TOKEN: required by the API (the break-glass operator token)');
+  const split = c.http.opsPort !== undefined;
+  if (!c.secrets.opsToken) throw new Error('OPS_TOKEN: required by the API (the break-glass operator token)');
   // The operator API on the public listener would put every operator token one request from the Internet.
-  if (!split && productionLike(c.GATEWAY_ENV))
-    throw new Error(`OPS_PORT: required in ${c.GATEWAY_ENV} (the operator API's own listener, never published)`);
+  if (!split && productionLike(c.env))
+    throw new Error(`OPS_PORT: required in ${c.env} (the operator API's own listener, never published)`);
   const servers = [
-    await listen(rt, split ? 'public' : 'both', c.API_PORT, c.API_HOST),
-    ...(split ? [await listen(rt, 'ops', c.OPS_PORT, c.OPS_HOST)] : []),
+    await listen(rt, split ? 'public' : 'both', c.http.port, c.http.host),
+    ...(split ? [await listen(rt, 'ops', c.http.opsPort, c.http.opsHost)] : []),
   ];
-  if (productionLike(c.GATEWAY_ENV))
+  if (productionLike(c.env))
     rt.logger.warn(
       'OPS_TOKEN is the break-glass operator token (every scope): keep it offline and use scoped operator tokens (docs/operators/production.md)',
     );
-  return { servers, opsHost: split ? c.OPS_HOST : c.API_HOST, opsPort: split ? c.OPS_PORT : c.API_PORT };
+  return { servers, opsHost: split ? c.http.opsHost : c.http.host, opsPort: split ? c.http.opsPort : c.http.port };
 }
 
 async function listen(rt: Runtime, listener: Listener, port: number, host: string): Promise<Server> {
-  const server = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: rt.config.REQUEST_TIMEOUT_SECONDS * 1000 });
+  const server = createServer(createApp(apiDeps(rt), listener), {
+    requestTimeoutMs: rt.config.http.requestTimeoutSeconds * 1000,
+  });
   server.listen(port, host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
@@ -50,7 +52,7 @@ export const closeServers = (l: ApiListeners) =>
 if (require.main === module) {
   void (async () => {
     const config = configOrExit();
-    const logger = createLogger(config.LOG_LEVEL, 'api');
+    const logger = createLogger(config.observability.logLevel, 'api');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
     const listeners = await serveApi(rt).catch(async (e: Error) => {
       logger.fatal(e.message);
@@ -58,7 +60,7 @@ if (require.main === module) {
       process.exit(1);
     });
     logger.info(
-      { url: `http://${config.API_HOST}:${config.API_PORT}`, ops: `http://${listeners.opsHost}:${listeners.opsPort}` },
+      { url: `http://${config.http.host}:${config.http.port}`, ops: `http://${listeners.opsHost}:${listeners.opsPort}` },
       'API listening',
     );
     onShutdown(async () => {

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const env = timeSkippingFlag ? { ...process.env, TIME_SKIPPING: 'true' } : process.env;
   const bank = bankFlag(process.argv);
   let config = devConfig(env, bank);
-  const dataDir = path.resolve(config.DATA_DIR);
+  const dataDir = path.resolve(config.devStack.dataDir);
   const logDir = path.join(dataDir, 'logs');
   const children: ManagedProcess[] = [];
   const cleanups: (() => Promise<void>)[] = [];
@@ -51,18 +51,18 @@ async function main(): Promise<void> {
     say('stopped');
   });
 
-  installLocalServers({ temporal: !config.TEMPORAL_ADDRESS, ferretdb: !config.MONGODB_URI, log: (l) => say(l) });
+  installLocalServers({ temporal: !config.temporal.address, ferretdb: !config.store.mongodbUri, log: (l) => say(l) });
 
   const stack: DevStack = { dataDir, logDir, children, cleanups };
   config = await startLocalServices(config, stack);
   await startBankChoice(config, bank, stack);
 
-  if (config.TIME_SKIPPING) {
-    await dropDatabase(storeUri(config), config.MONGODB_DB);
-    say(`store: database ${config.MONGODB_DB}, fresh for this time-skipping run`);
+  if (config.temporal.timeSkipping) {
+    await dropDatabase(storeUri(config), config.store.database);
+    say(`store: database ${config.store.database}, fresh for this time-skipping run`);
   }
 
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.observability.logLevel);
   const rt: Runtime = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
   cleanups.push(() => rt.close());
 
@@ -72,15 +72,15 @@ async function main(): Promise<void> {
   cleanups.push(async () => void (await closeServers(listeners)));
   // The operator CLI finds this gateway, its mode and its token here (DATA_DIR/gateway.json).
   writeRunningGateway(dataDir, {
-    baseUrl: localAddress(config.API_HOST, config.API_PORT),
+    baseUrl: localAddress(config.http.host, config.http.port),
     opsBaseUrl: localAddress(listeners.opsHost, listeners.opsPort),
-    opsToken: config.OPS_TOKEN,
-    timeSkipping: config.TIME_SKIPPING,
+    opsToken: config.secrets.opsToken,
+    timeSkipping: config.temporal.timeSkipping,
     pid: process.pid,
   });
   cleanups.push(async () => removeRunningGateway(dataDir));
   say(
-    `api: listening on http://${config.API_HOST}:${config.API_PORT}${config.OPS_PORT !== undefined ? `, the operator API on http://${listeners.opsHost}:${listeners.opsPort}` : ''} (logs: ${path.relative(process.cwd(), logDir)})`,
+    `api: listening on http://${config.http.host}:${config.http.port}${config.http.opsPort !== undefined ? `, the operator API on http://${listeners.opsHost}:${listeners.opsPort}` : ''} (logs: ${path.relative(process.cwd(), logDir)})`,
   );
 
   await printDemo(rt, config, dataDir);
@@ -101,14 +101,14 @@ interface DevStack {
 function devConfig(env: NodeJS.ProcessEnv, bank: 'sandbox' | 'simulator' | undefined): DevConfig {
   const config = configOrExit(env);
   if (bank === 'simulator') {
-    if (config.GATEWAY_ENV === 'production')
+    if (config.env === 'production')
       throw new Error('--bank=simulator is for development: the simulator never runs in production');
     // The http connector against the local simulator, which shares DATA_DIR/bank.secret with the gateway.
     return configOrExit({
       ...env,
       BANK_CONNECTOR: 'http',
-      BANK_BASE_URL: `http://127.0.0.1:${config.DEV_BANK_SIMULATOR_PORT}`,
-      BANK_SECRET: localBankSecret(path.resolve(config.DATA_DIR)),
+      BANK_BASE_URL: `http://127.0.0.1:${config.devStack.bankSimulatorPort}`,
+      BANK_SECRET: localBankSecret(path.resolve(config.devStack.dataDir)),
     });
   }
   return config;
@@ -116,32 +116,36 @@ function devConfig(env: NodeJS.ProcessEnv, bank: 'sandbox' | 'simulator' | undef
 
 /** The store and Temporal when not configured elsewhere; the configuration as Temporal UI needs it. */
 async function startLocalServices(config: DevConfig, { dataDir, logDir, children, cleanups }: DevStack): Promise<DevConfig> {
-  if (!config.MONGODB_URI) {
-    const store = await startFerretdb({ port: config.DEV_MONGODB_PORT, dataDir: path.join(dataDir, 'ferretdb'), logDir });
+  if (!config.store.mongodbUri) {
+    const store = await startFerretdb({ port: config.devStack.mongodbPort, dataDir: path.join(dataDir, 'ferretdb'), logDir });
     children.push(store.process);
     say(`store: FerretDB at ${store.uri} (data in ${path.relative(process.cwd(), dataDir)}/ferretdb)`);
   }
-  if (!config.TEMPORAL_ADDRESS && config.TIME_SKIPPING) {
-    const temporal = await startTemporalTestServer({ port: config.DEV_TEMPORAL_PORT, logDir });
+  if (!config.temporal.address && config.temporal.timeSkipping) {
+    const temporal = await startTemporalTestServer({ port: config.devStack.temporalPort, logDir });
     children.push(temporal.process);
     say(`temporal: time-skipping test server at ${temporal.address} (in memory, no Temporal UI)`);
-  } else if (!config.TEMPORAL_ADDRESS) {
+  } else if (!config.temporal.address) {
     // Temporal UI shows the payload codec's payloads decoded through a loopback site adding the
     // operator token; the API lets the UI's origins call it cross-origin.
-    const uiOrigins = [`http://localhost:${config.DEV_TEMPORAL_UI_PORT}`, `http://127.0.0.1:${config.DEV_TEMPORAL_UI_PORT}`];
-    config = Object.freeze({ ...config, CODEC_CORS_ORIGINS: [...new Set([...config.CODEC_CORS_ORIGINS, ...uiOrigins])] });
+    const uiOrigins = [
+      `http://localhost:${config.devStack.temporalUiPort}`,
+      `http://127.0.0.1:${config.devStack.temporalUiPort}`,
+    ];
+    const corsOrigins = [...new Set([...config.payloadCodec.corsOrigins, ...uiOrigins])];
+    config = Object.freeze({ ...config, payloadCodec: Object.freeze({ ...config.payloadCodec, corsOrigins }) });
     const codecSite = await startCodecSite({
-      port: config.DEV_TEMPORAL_UI_CODEC_PORT,
+      port: config.devStack.temporalUiCodecPort,
       apiBaseUrl:
-        config.OPS_PORT !== undefined
-          ? `http://${loopbackOf(config.OPS_HOST)}:${config.OPS_PORT}`
-          : `http://${loopbackOf(config.API_HOST)}:${config.API_PORT}`,
-      opsToken: config.OPS_TOKEN,
+        config.http.opsPort !== undefined
+          ? `http://${loopbackOf(config.http.opsHost)}:${config.http.opsPort}`
+          : `http://${loopbackOf(config.http.host)}:${config.http.port}`,
+      opsToken: config.secrets.opsToken,
     });
     cleanups.push(() => codecSite.close());
     const temporal = await startTemporalDevServer({
-      port: config.DEV_TEMPORAL_PORT,
-      uiPort: config.DEV_TEMPORAL_UI_PORT,
+      port: config.devStack.temporalPort,
+      uiPort: config.devStack.temporalUiPort,
       uiCodecEndpoint: codecSite.url,
       dbFile: path.join(dataDir, 'temporal.db'),
       logDir,
@@ -156,17 +160,17 @@ async function startLocalServices(config: DevConfig, { dataDir, logDir, children
 async function startBankChoice(config: DevConfig, bank: 'sandbox' | 'simulator' | undefined, { logDir, children }: DevStack) {
   if (bank === 'simulator') {
     const simulator = await startBankSimulatorProcess({
-      port: config.DEV_BANK_SIMULATOR_PORT,
-      dataDir: path.resolve(config.DATA_DIR),
+      port: config.devStack.bankSimulatorPort,
+      dataDir: path.resolve(config.devStack.dataDir),
       logDir,
     });
     children.push(simulator.process);
     say(
-      `bank: the bank simulator at ${simulator.url} through the http connector (books: ${simulator.url}/admin/books with the token in ${path.join(path.resolve(config.DATA_DIR), 'bank-simulator-admin.token')}, protocol: ${simulator.url}/openapi.json)`,
+      `bank: the bank simulator at ${simulator.url} through the http connector (books: ${simulator.url}/admin/books with the token in ${path.join(path.resolve(config.devStack.dataDir), 'bank-simulator-admin.token')}, protocol: ${simulator.url}/openapi.json)`,
     );
   } else {
     say(
-      `bank: ${config.BANK_CONNECTOR === 'http' ? `an acquirer over http at ${config.BANK_BASE_URL}` : 'the in-process sandbox'}`,
+      `bank: ${config.bank.connector === 'http' ? `an acquirer over http at ${config.bank.baseUrl}` : 'the in-process sandbox'}`,
     );
   }
 }
@@ -175,13 +179,13 @@ async function startBankChoice(config: DevConfig, bank: 'sandbox' | 'simulator' 
 async function startDevWorker(rt: Runtime, config: DevConfig, cleanups: DevStack['cleanups']): Promise<void> {
   const { worker, connection } = await createGatewayWorker({
     address: temporalAddress(config),
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
     activityDeps: activityDeps(rt),
-    masterKey: config.MASTER_KEY,
-    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
-    ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
-    tls: temporalTls(config),
+    masterKey: config.secrets.masterKey,
+    previousMasterKeys: config.payloadCodec.previousMasterKeys,
+    ...(config.payloadCodec.plaintextUntil ? { plaintextUntil: config.payloadCodec.plaintextUntil } : {}),
+    tls: temporalTls(config.temporal),
     testServerClock: rt.timeTravel?.clock,
   });
   await ensureWorkerSchedules(rt, say);
@@ -191,7 +195,7 @@ async function startDevWorker(rt: Runtime, config: DevConfig, cleanups: DevStack
     await running;
     await connection.close();
   });
-  say(`worker: polling task queue ${config.TEMPORAL_TASK_QUEUE}`);
+  say(`worker: polling task queue ${config.temporal.taskQueue}`);
 }
 
 /** The demo merchant, and how to use it (and time travel, and the dashboard). */
@@ -199,15 +203,15 @@ async function printDemo(rt: Runtime, config: DevConfig, dataDir: string): Promi
   const demo = await ensureDemoMerchant(rt.merchants, dataDir, rt.now());
   say(demo.created ? 'demo merchant provisioned' : 'demo merchant from an earlier run');
   console.log(
-    `\n${demoInstructions(config.PUBLIC_BASE_URL, demo.credentials, config.OPS_TOKEN, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`,
+    `\n${demoInstructions(config.http.publicBaseUrl, demo.credentials, config.secrets.opsToken, rt.now(), writeDemoPublicKey(dataDir, demo.credentials))}\n`,
   );
-  if (rt.timeTravel) console.log(`${timeTravelInstructions(config.PUBLIC_BASE_URL, rt.now())}\n`);
+  if (rt.timeTravel) console.log(`${timeTravelInstructions(config.http.publicBaseUrl, rt.now())}\n`);
   const invitationDeps = {
     ...rt,
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    invitationHours: config.DASHBOARD_INVITATION_HOURS,
+    publicBaseUrl: config.http.publicBaseUrl,
+    invitationHours: config.dashboard.invitationHours,
   };
   console.log(`${await demoDashboardInstructions(invitationDeps, demo.credentials.merchantIdentifier)}\n`);
 }

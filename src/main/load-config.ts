@@ -20,7 +20,7 @@ export function configOrExit(env: NodeJS.ProcessEnv = process.env, needsOpsToken
 }
 
 /** Where the store is: MONGODB_URI, or the local FerretDB that `npm start` runs. */
-export const storeUri = (c: Config) => c.MONGODB_URI ?? ferretdbUri(c.DEV_MONGODB_PORT);
+export const storeUri = (c: Config) => c.store.mongodbUri ?? ferretdbUri(c.devStack.mongodbPort);
 
 /** Where Temporal is: TEMPORAL_ADDRESS, or the local dev server that `npm start` runs. */
-export const temporalAddress = (c: Config) => c.TEMPORAL_ADDRESS ?? `127.0.0.1:${c.DEV_TEMPORAL_PORT}`;
+export const temporalAddress = (c: Config) => c.temporal.address ?? `127.0.0.1:${c.devStack.temporalPort}`;

@@ -5,7 +5,7 @@ import type { BankConnector, BankPayouts } from '../bank/connector';
 import { SandboxBankConnector } from '../bank/sandbox-connector';
 import { HttpBankConnector } from '../bank/http-connector';
 import { refuseSimulatorBank } from '../bank/simulator-marker';
-import { productionLike, type Config } from '../config';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { MandateRepository } from '../store/mandate-repository';
 import { MerchantRepository } from '../store/merchant-repository';
@@ -15,7 +15,6 @@ import { ReconciliationRepository } from '../store/reconciliation-repository';
 import { WebhookRepository } from '../store/webhook-repository';
 import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository';
 import { EndpointHealthBuffer } from '../store/webhook-endpoint-buffer';
-import { parseDurationList } from '../domain/durations';
 import { connectStore, type Store } from '../store/mongo';
 import { DailyFiguresRepository } from '../store/daily-figures-repository';
 import { migrateOnce } from '../store/migration-markers';
@@ -48,53 +47,53 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, logger: Logger, mongodbUri: string, temporalAddress: string): Promise<Runtime> {
-  if (config.GATEWAY_ENV === 'production' && config.BANK_CONNECTOR === 'http') {
+  if (config.env === 'production' && config.bank.connector === 'http') {
     const bank = await refuseSimulatorBank({
-      baseUrl: config.BANK_BASE_URL!,
-      secret: config.BANK_SECRET!,
-      timeoutMs: config.BANK_CALL_TIMEOUT_SECONDS * 1000,
+      baseUrl: config.bank.baseUrl!,
+      secret: config.bank.secret!,
+      timeoutMs: config.bank.callTimeoutSeconds * 1000,
     });
-    if (bank === 'unreachable') logger.warn({ bank: config.BANK_BASE_URL }, 'the bank did not answer the start-up check');
+    if (bank === 'unreachable') logger.warn({ bank: config.bank.baseUrl }, 'the bank did not answer the start-up check');
   }
-  const store = await connectStore(mongodbUri, config.MONGODB_DB, {
+  const store = await connectStore(mongodbUri, config.store.database, {
     onStuckMonitor: (address) => logger.warn({ address }, "the store client's server monitor was stuck: the client reconnects"),
   });
-  const temporal = await connectTemporalClient(temporalAddress, config.TEMPORAL_NAMESPACE, {
-    timeSkipping: config.TIME_SKIPPING,
-    masterKey: config.MASTER_KEY,
-    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
-    ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
-    tls: temporalTls(config),
-    traced: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined,
+  const temporal = await connectTemporalClient(temporalAddress, config.temporal.namespace, {
+    timeSkipping: config.temporal.timeSkipping,
+    masterKey: config.secrets.masterKey,
+    previousMasterKeys: config.payloadCodec.previousMasterKeys,
+    ...(config.payloadCodec.plaintextUntil ? { plaintextUntil: config.payloadCodec.plaintextUntil } : {}),
+    tls: temporalTls(config.temporal),
+    traced: config.observability.tracesEndpoint !== undefined,
   }).catch(async (e) => {
     await store.close();
     throw e;
   });
-  const timeTravel = config.TIME_SKIPPING
-    ? await openTimeTravel(config, temporal, temporalAddress).catch(async (e) => {
+  const timeTravel = config.temporal.timeSkipping
+    ? await openTimeTravel(config.temporal, temporal, temporalAddress).catch(async (e) => {
         await temporal.connection.close();
         await store.close();
         throw e;
       })
     : undefined;
   const now = timeTravel ? () => timeTravel.clock.now() : () => new Date();
-  const merchants = new MerchantRepository(store.db, config.MASTER_KEY, config.MERCHANT_CACHE_SECONDS * 1000);
+  const merchants = new MerchantRepository(store.db, config.secrets.masterKey, config.store.merchantCacheSeconds * 1000);
   await merchants.backfillApiKeys();
   await merchants.migrateSecretsAtRest();
-  const mandates = new MandateRepository(store.db, config.MASTER_KEY);
+  const mandates = new MandateRepository(store.db, config.secrets.masterKey);
   await mandates.backfillOrderIdClaims();
-  const transactions = new TransactionRepository(store.db, config.MASTER_KEY);
+  const transactions = new TransactionRepository(store.db, config.secrets.masterKey);
   // Payer data stored in clear before it was encrypted: sealed once per store (conditional, idempotent).
   await migrateOnce(store.db, 'payer-data-at-rest-v1', now(), async () => {
     await transactions.migratePayerDataAtRest();
     await mandates.migratePayerDataAtRest();
-    await new WebhookRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+    await new WebhookRepository(store.db, config.secrets.masterKey).migratePayerDataAtRest();
   });
   // The buyer details, link mobiles and plans, and checkout VPAs, sealed later: their own marker.
   await migrateOnce(store.db, 'payer-data-at-rest-v2', now(), async () => {
     await transactions.migrateBuyerDataAtRest();
-    await new PaymentLinkRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
-    await new CheckoutRepository(store.db, config.MASTER_KEY).migratePayerDataAtRest();
+    await new PaymentLinkRepository(store.db, config.secrets.masterKey).migratePayerDataAtRest();
+    await new CheckoutRepository(store.db, config.secrets.masterKey).migratePayerDataAtRest();
   });
   // Pending orders stored before the pending-payment sweep read them from its queue (SweepQueue).
   await migrateOnce(store.db, 'pending-sweep-queue-v1', now(), () => transactions.queuePendingForSweep());
@@ -125,34 +124,34 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
 }
 
 /** Time-skipping mode: the test server's clock, and the search attributes the test server starts without. */
-async function openTimeTravel(config: Config, temporal: Client, address: string): Promise<TimeTravel> {
+async function openTimeTravel(settings: Config['temporal'], temporal: Client, address: string): Promise<TimeTravel> {
   const clock = await TestServerClock.start(testServiceOf(temporal)).catch((e: Error) => {
     throw new Error(`TIME_SKIPPING needs the Temporal time-skipping test server at ${address}: ${e.message}`);
   });
-  await registerSearchAttributes(temporal.connection as Connection, config.TEMPORAL_NAMESPACE).catch((e: unknown) => {
+  await registerSearchAttributes(temporal.connection as Connection, settings.namespace).catch((e: unknown) => {
     if (!(isGrpcServiceError(e) && e.code === 6)) throw e; // ALREADY_EXISTS: registered by another process of this run
   });
-  return new TimeTravel(temporal, clock, config.TIME_SKIP_TIMEOUT_SECONDS * 1000);
+  return new TimeTravel(temporal, clock, settings.timeSkipTimeoutSeconds * 1000);
 }
 
 /** The bank the configuration names (BANK_CONNECTOR): the in-process sandbox, or an acquirer over http. */
 export function bankConnector(config: Config): BankConnector & BankPayouts {
-  if (config.BANK_CONNECTOR === 'http') {
+  if (config.bank.connector === 'http') {
     return new HttpBankConnector({
-      baseUrl: config.BANK_BASE_URL!,
-      secret: config.BANK_SECRET!,
-      gatewayBaseUrl: config.PUBLIC_BASE_URL,
-      callTimeoutMs: config.BANK_CALL_TIMEOUT_SECONDS * 1000,
-      refuseSimulator: config.GATEWAY_ENV === 'production',
+      baseUrl: config.bank.baseUrl!,
+      secret: config.bank.secret!,
+      gatewayBaseUrl: config.http.publicBaseUrl,
+      callTimeoutMs: config.bank.callTimeoutSeconds * 1000,
+      refuseSimulator: config.env === 'production',
     });
   }
-  return new SandboxBankConnector(config.SANDBOX_REFUND_SECONDS * 1000);
+  return new SandboxBankConnector(config.sandbox.refundSeconds * 1000);
 }
 
 export function activityDeps(rt: Runtime): ActivityDeps {
   const bank = bankConnector(rt.config);
   const webhookEndpoints = new WebhookEndpointRepository(rt.store.db);
-  const webhookDisableAfterMs = parseDurationList(rt.config.WEBHOOK_ENDPOINT_DISABLE_AFTER)[0];
+  const webhookDisableAfterMs = rt.config.webhooks.endpointDisableAfterMs;
   // Endpoint health counted in memory and written every second; what is left is written at shutdown.
   const webhookEndpointHealth = new EndpointHealthBuffer(webhookEndpoints, webhookDisableAfterMs);
   rt.onClose?.(() => webhookEndpointHealth.close());
@@ -163,19 +162,17 @@ export function activityDeps(rt: Runtime): ActivityDeps {
     mandates: rt.mandates,
     mandateWorkflow: mandateWorkflowDeps(rt.config, rt.temporal),
     reconciliations: new ReconciliationRepository(rt.store.db),
-    webhooks: new WebhookRepository(rt.store.db, rt.config.MASTER_KEY),
+    webhooks: new WebhookRepository(rt.store.db, rt.config.secrets.masterKey),
     webhookEndpoints,
     webhookEndpointHealth,
     webhookDisableAfterMs,
-    webhookScheduleMs: parseDurationList(rt.config.WEBHOOK_RETRY_SCHEDULE),
-    webhookQuickRetriesWithinMs: parseDurationList(rt.config.WEBHOOK_QUICK_RETRIES_WITHIN)[0],
-    webhookBatchWindowMs: parseDurationList(rt.config.WEBHOOK_BATCH_WINDOW)[0],
-    webhookAttemptTimeoutMs: rt.config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000,
+    webhookScheduleMs: rt.config.webhooks.retryScheduleMs,
+    webhookQuickRetriesWithinMs: rt.config.webhooks.quickRetriesWithinMs,
+    webhookBatchWindowMs: rt.config.webhooks.batchWindowMs,
+    webhookAttemptTimeoutMs: rt.config.webhooks.attemptTimeoutSeconds * 1000,
     webhookAddressPolicy: {
-      allowLoopback: rt.config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(rt.config.GATEWAY_ENV),
-      allowedRanges: rt.config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
-        .map((r) => r.trim())
-        .filter(Boolean),
+      allowLoopback: rt.config.webhooks.allowLoopback,
+      allowedRanges: rt.config.webhooks.allowedPrivateRanges,
     },
     bank,
   };

@@ -1,7 +1,7 @@
 import type { BankPayouts } from '../bank/connector';
 import type { SettlementAccountReader, SettlementActivityDeps } from '../../activities/settlement-activities';
 import type { Config } from '../config';
-import { defaultFeePlan, settlementCalendar } from '../config-settlements';
+import { settlementCalendar } from '../config-settlements';
 import { PayoutAccountSeal, SettlementAccountRepository, readSettlementAccount } from '../store/settlement-account-repository';
 import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
 import { SettlementClaimRepository } from '../store/settlement-claim-repository';
@@ -25,7 +25,7 @@ export function settlementActivityDeps(
   payouts: BankPayouts,
   /** The merchant's settlement bank account (set by an operator or the owner; none: the payout is refused and carried). */
   settlementAccount: SettlementAccountReader = readSettlementAccount(
-    new SettlementAccountRepository(rt.store.db, rt.config.MASTER_KEY),
+    new SettlementAccountRepository(rt.store.db, rt.config.secrets.masterKey),
   ),
 ): SettlementActivityDeps {
   return {
@@ -35,12 +35,12 @@ export function settlementActivityDeps(
     settlementSettings: new SettlementSettingsRepository(rt.store.db),
     payouts,
     settlementAccount,
-    payoutAccountSeal: new PayoutAccountSeal(rt.config.MASTER_KEY),
+    payoutAccountSeal: new PayoutAccountSeal(rt.config.secrets.masterKey),
     merchants: rt.merchants,
-    settlementCalendar: settlementCalendar(rt.config),
-    defaultFeePlan: defaultFeePlan(rt.config),
+    settlementCalendar: settlementCalendar(rt.config.settlements),
+    defaultFeePlan: rt.config.settlements.feePlan,
     now: rt.now,
     temporal: rt.temporal,
-    taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+    taskQueue: rt.config.temporal.taskQueue,
   };
 }

@@ -13,26 +13,26 @@ if (require.main === module) {
   void (async () => {
     // The worker serves no operator API, so it never needs (nor should hold) the break-glass OPS_TOKEN.
     const config = configOrExit(process.env, false);
-    const logger = createLogger(config.LOG_LEVEL, 'worker');
+    const logger = createLogger(config.observability.logLevel, 'worker');
     const rt = await openRuntime(config, logger, storeUri(config), temporalAddress(config));
-    const deploymentVersion = deploymentVersionOf(config);
+    const deploymentVersion = deploymentVersionOf(config.temporal);
     const { worker, connection } = await createGatewayWorker({
       address: temporalAddress(config),
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
       activityDeps: activityDeps(rt),
-      masterKey: config.MASTER_KEY,
-      previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
-      ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
-      tls: temporalTls(config),
+      masterKey: config.secrets.masterKey,
+      previousMasterKeys: config.payloadCodec.previousMasterKeys,
+      ...(config.payloadCodec.plaintextUntil ? { plaintextUntil: config.payloadCodec.plaintextUntil } : {}),
+      tls: temporalTls(config.temporal),
       testServerClock: rt.timeTravel?.clock,
       deploymentVersion,
-      ...(config.WORKER_METRICS_ADDRESS ? { metricsAddress: config.WORKER_METRICS_ADDRESS } : {}),
+      ...(config.observability.workerMetricsAddress ? { metricsAddress: config.observability.workerMetricsAddress } : {}),
       ...(tracing ? { tracing } : {}),
     });
     await ensureWorkerSchedules(rt, (line) => logger.info(line));
     onShutdown(async () => worker.shutdown());
-    logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, deploymentVersion }, 'worker running');
+    logger.info({ taskQueue: config.temporal.taskQueue, deploymentVersion }, 'worker running');
     await worker.run();
     await connection.close();
     await rt.close();

@@ -22,9 +22,11 @@ export interface PendingSweepSettings {
 }
 
 /** The sweep's settings from configuration (PENDING_SWEEP_INTERVAL_SECONDS, PENDING_SWEEP_AGE_SECONDS). */
-export const pendingSweepSettings = (c: Pick<Config, 'PENDING_SWEEP_INTERVAL_SECONDS' | 'PENDING_SWEEP_AGE_SECONDS'>) => ({
-  intervalSeconds: c.PENDING_SWEEP_INTERVAL_SECONDS,
-  ageSeconds: c.PENDING_SWEEP_AGE_SECONDS,
+export const pendingSweepSettings = (
+  payments: Pick<Config['payments'], 'pendingSweepIntervalSeconds' | 'pendingSweepAgeSeconds'>,
+) => ({
+  intervalSeconds: payments.pendingSweepIntervalSeconds,
+  ageSeconds: payments.pendingSweepAgeSeconds,
 });
 
 /** The configuration's defaults: every 5 minutes, orders Pending for over a minute. */
@@ -90,13 +92,13 @@ export async function ensureWorkerSchedules(
   rt: { config: Config; temporal: Client },
   say: (line: string) => void,
 ): Promise<void> {
-  if (rt.config.TIME_SKIPPING) {
+  if (rt.config.temporal.timeSkipping) {
     say(`no ${PENDING_SWEEP_SCHEDULE_ID} schedule: the time-skipping test server has no schedules`);
     return;
   }
-  await ensureSchedules(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(rt.config));
-  await ensureSettlementSchedule(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, rt.config.SETTLEMENT_HOUR_IST);
-  await ensureSettlementFileSchedule(rt.temporal, rt.config.TEMPORAL_TASK_QUEUE, rt.config.SETTLEMENT_FILE_HOUR_IST);
+  await ensureSchedules(rt.temporal, rt.config.temporal.taskQueue, pendingSweepSettings(rt.config.payments));
+  await ensureSettlementSchedule(rt.temporal, rt.config.temporal.taskQueue, rt.config.settlements.hourIst);
+  await ensureSettlementFileSchedule(rt.temporal, rt.config.temporal.taskQueue, rt.config.settlements.fileHourIst);
 }
 
 /**

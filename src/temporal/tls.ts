@@ -2,10 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
 import type { Config } from '../config';
 
-type TlsSettings = Pick<
-  Config,
-  'TEMPORAL_TLS_CA_FILE' | 'TEMPORAL_TLS_CERT_FILE' | 'TEMPORAL_TLS_KEY_FILE' | 'TEMPORAL_TLS_SERVER_NAME'
->;
+type TlsSettings = Pick<Config['temporal'], 'tlsCaFile' | 'tlsCertFile' | 'tlsKeyFile' | 'tlsServerName'>;
 
 /**
  * mTLS to the Temporal frontend from TEMPORAL_TLS_* (the configuration checks they come together),
@@ -13,14 +10,14 @@ type TlsSettings = Pick<
  * plaintext (development and tests). A file that cannot be read is named with its setting.
  */
 export function temporalTls(c: TlsSettings): TLSConfig | undefined {
-  if (!c.TEMPORAL_TLS_CA_FILE || !c.TEMPORAL_TLS_CERT_FILE || !c.TEMPORAL_TLS_KEY_FILE) return undefined;
+  if (!c.tlsCaFile || !c.tlsCertFile || !c.tlsKeyFile) return undefined;
   return {
-    serverRootCACertificate: readSetting('TEMPORAL_TLS_CA_FILE', c.TEMPORAL_TLS_CA_FILE),
+    serverRootCACertificate: readSetting('TEMPORAL_TLS_CA_FILE', c.tlsCaFile),
     clientCertPair: {
-      crt: readSetting('TEMPORAL_TLS_CERT_FILE', c.TEMPORAL_TLS_CERT_FILE),
-      key: readSetting('TEMPORAL_TLS_KEY_FILE', c.TEMPORAL_TLS_KEY_FILE),
+      crt: readSetting('TEMPORAL_TLS_CERT_FILE', c.tlsCertFile),
+      key: readSetting('TEMPORAL_TLS_KEY_FILE', c.tlsKeyFile),
     },
-    ...(c.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: c.TEMPORAL_TLS_SERVER_NAME } : {}),
+    ...(c.tlsServerName ? { serverNameOverride: c.tlsServerName } : {}),
   };
 }
 

@@ -2,12 +2,12 @@ import type { WorkerDeploymentVersion } from '@temporalio/common';
 import type { WorkerDeploymentOptions } from '@temporalio/worker';
 
 /** The deployment version a worker runs as: both settings, or none (the worker runs unversioned). */
-export function deploymentVersionOf(config: {
-  WORKER_DEPLOYMENT_NAME?: string;
-  WORKER_BUILD_ID?: string;
+export function deploymentVersionOf(temporal: {
+  workerDeploymentName?: string | undefined;
+  workerBuildId?: string | undefined;
 }): WorkerDeploymentVersion | undefined {
-  if (!config.WORKER_DEPLOYMENT_NAME || !config.WORKER_BUILD_ID) return undefined;
-  return { deploymentName: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID };
+  if (!temporal.workerDeploymentName || !temporal.workerBuildId) return undefined;
+  return { deploymentName: temporal.workerDeploymentName, buildId: temporal.workerBuildId };
 }
 
 /**

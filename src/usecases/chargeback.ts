@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
 import { decideChargeback, type ChargebackAction, type ChargebackResult } from '../domain/chargeback';
 import type { Paise } from '../domain/money';
 import type { ChargebackChange } from '../domain/transaction';
@@ -11,7 +12,7 @@ export type { ChargebackResult };
 interface NoticeDeps {
   transactions: TransactionRepository;
   temporal: Client;
-  config: { TEMPORAL_TASK_QUEUE: string };
+  config: { temporal: Pick<Config['temporal'], 'taskQueue'> };
 }
 
 /**
@@ -69,7 +70,7 @@ export async function applyChargeback(
 export async function startChargebackNotice(deps: NoticeDeps, order: OrderRef, notice: ChargebackChange): Promise<void> {
   const ref = { merchantIdentifier: order.merchantIdentifier, orderId: order.orderId };
   await startWebhookDeliveryWorkflow(
-    { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+    { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
     { deliveryId: updateDeliveryId(ref.merchantIdentifier, notice), ...ref, update: notice },
   );
   await deps.transactions.clearChargebackNotice(ref, notice.version);

@@ -1,15 +1,13 @@
-import { productionLike, type Config } from '../config';
+import type { Config } from '../config';
 import type { AddressPolicy } from '../domain/network-address';
 import { refusedLiteral, refusedResolution, urlHost } from '../outbound/checked-address';
 
 /** The address policy configuration gives (the worker builds the same one for call-time checks). */
 export function webhookAddressPolicy(config: Config): AddressPolicy {
   return {
-    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK ?? !productionLike(config.GATEWAY_ENV),
-    requireHttps: config.GATEWAY_ENV === 'production',
-    allowedRanges: config.WEBHOOK_ALLOWED_PRIVATE_RANGES.split(',')
-      .map((r) => r.trim())
-      .filter(Boolean),
+    allowLoopback: config.webhooks.allowLoopback,
+    requireHttps: config.env === 'production',
+    allowedRanges: config.webhooks.allowedPrivateRanges,
   };
 }
 

@@ -11,16 +11,20 @@ import type { OrderRef } from '../store/transaction-repository';
  * bank's return of a payment started at its end. Older ones are no longer looked up.
  */
 export async function findCheckoutOfOrder(
-  deps: { checkouts: CheckoutRepository; config: Pick<Config, 'MASTER_KEY' | 'CHECKOUT_EXPIRY_SECONDS'>; now: () => Date },
+  deps: {
+    checkouts: CheckoutRepository;
+    config: { secrets: Pick<Config['secrets'], 'masterKey'>; payments: Pick<Config['payments'], 'checkoutExpirySeconds'> };
+    now: () => Date;
+  },
   order: OrderRef,
 ): Promise<Checkout | null> {
   const current = await deps.checkouts.findByToken(
-    checkoutToken(deps.config.MASTER_KEY, order.merchantIdentifier, order.orderId),
+    checkoutToken(deps.config.secrets.masterKey, order.merchantIdentifier, order.orderId),
   );
   if (current) return current;
   const legacy = await deps.checkouts.findByToken(
-    legacyCheckoutToken(deps.config.MASTER_KEY, order.merchantIdentifier, order.orderId),
+    legacyCheckoutToken(deps.config.secrets.masterKey, order.merchantIdentifier, order.orderId),
   );
-  const usableUntil = legacy && legacy.createdAt.getTime() + 2 * deps.config.CHECKOUT_EXPIRY_SECONDS * 1000;
+  const usableUntil = legacy && legacy.createdAt.getTime() + 2 * deps.config.payments.checkoutExpirySeconds * 1000;
   return legacy && deps.now().getTime() < usableUntil! ? legacy : null;
 }

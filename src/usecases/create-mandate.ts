@@ -92,7 +92,7 @@ export async function createMandate(deps: MandateDeps, merchant: Merchant, reque
       mandate,
     );
   }
-  return { key: 'created', bankPostData: await bankPostData(deps.config, merchant, mandate, config) };
+  return { key: 'created', bankPostData: await bankPostData(deps.config.upi, merchant, mandate, config) };
 }
 
 /**
@@ -131,10 +131,10 @@ export interface MandateWorkflowDeps {
 
 export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
   temporal,
-  updatesPerRun: config.MANDATE_UPDATES_PER_RUN,
-  taskQueue: config.TEMPORAL_TASK_QUEUE,
-  payerAnswerDelayMs: config.SANDBOX_MANDATE_PAYER_SECONDS * 1000,
-  debitRetryIntervalMs: config.MANDATE_DEBIT_RETRY_MINUTES * 60_000,
+  updatesPerRun: config.mandates.updatesPerRun,
+  taskQueue: config.temporal.taskQueue,
+  payerAnswerDelayMs: config.sandbox.mandatePayerSeconds * 1000,
+  debitRetryIntervalMs: config.mandates.debitRetryMinutes * 60_000,
 });
 
 /**
@@ -169,14 +169,14 @@ const npciDate = (isoDate: string) => isoDate.split('-').reverse().join('');
 
 /** The create answer's bankPostData by mode: collect txnid; intent the app links; QR the intent's image. */
 async function bankPostData(
-  config: Config,
+  upi: Config['upi'],
   merchant: Merchant,
   m: Mandate,
   mandateConfig: MandateRequest['config'],
 ): Promise<Record<string, string>> {
   if (m.mode === 'upiCollectMandate') return { txnid: m.txnId };
   const urls = mandateIntentUrls({
-    payeeVpa: config.UPI_PAYEE_VPA,
+    payeeVpa: upi.payeeVpa,
     payeeName: merchant.name,
     maxAmountPaise: m.maxAmountPaise,
     txnId: m.txnId,

@@ -19,7 +19,7 @@ import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CreatePaymentLinksDeps extends StartPaymentDeps {
   paymentLinks: PaymentLinkRepository;
-  config: Pick<Config, 'PUBLIC_BASE_URL'>;
+  config: { http: Pick<Config['http'], 'publicBaseUrl'> };
   logger: Logger;
 }
 
@@ -131,8 +131,8 @@ function plan(
 }
 
 /** The address of a link's page, which the payer opens. */
-export const linkUrl = (deps: { config: Pick<Config, 'PUBLIC_BASE_URL'> }, token: string) =>
-  `${deps.config.PUBLIC_BASE_URL}/pl/${token}`;
+export const linkUrl = (deps: { config: { http: Pick<Config['http'], 'publicBaseUrl'> } }, token: string) =>
+  `${deps.config.http.publicBaseUrl}/pl/${token}`;
 
 /** The link's order: Pending, its payer bringing the instrument on the link's page until linkExpireBy. */
 function newOrder(merchant: Merchant, c: Checked, ipAddress: string | null, now: Date): NewTransaction {

@@ -10,7 +10,7 @@ import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 export type { CreateQrRequest, CreateQrResult };
 
 export interface CreateQrDeps extends StartPaymentDeps {
-  config: Pick<Config, 'PUBLIC_BASE_URL' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
+  config: { http: Pick<Config['http'], 'publicBaseUrl'>; upi: Pick<Config['upi'], 'payeeVpa' | 'merchantCategoryCode'> };
 }
 
 /**
@@ -26,14 +26,14 @@ export async function createQr(deps: CreateQrDeps, r: CreateQrRequest): Promise<
   const now = deps.now();
   const txnId = newTxnId(now);
   const url = upiIntentUrl({
-    payeeVpa: deps.config.UPI_PAYEE_VPA,
+    payeeVpa: deps.config.upi.payeeVpa,
     payeeName: r.merchant.name,
     amountPaise: r.amountPaise,
     txnId,
     note: r.productDescription,
-    merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
+    merchantCategoryCode: deps.config.upi.merchantCategoryCode,
   });
-  const imgUrl = qrImageAddress(deps.config.PUBLIC_BASE_URL, r.merchant.secretKey, {
+  const imgUrl = qrImageAddress(deps.config.http.publicBaseUrl, r.merchant.secretKey, {
     mid: r.merchant.merchantIdentifier,
     width: r.width,
     height: r.height,

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
+import type { Config } from '../config';
 import { ACCOUNT_CHANGED, accountChangedDeliveryId, type AccountChangedEvent } from '../domain/account-webhook';
 import type { AuditActor } from '../domain/audit';
 import {
@@ -37,7 +38,11 @@ export function settlementAccountView(
 
 export interface SettlementAccountDeps {
   store: { db: Db };
-  config: { MASTER_KEY: string; SETTLEMENT_ACCOUNT_COOLING_HOURS: number; TEMPORAL_TASK_QUEUE: string };
+  config: {
+    secrets: Pick<Config['secrets'], 'masterKey'>;
+    settlements: Pick<Config['settlements'], 'accountCoolingHours'>;
+    temporal: Pick<Config['temporal'], 'taskQueue'>;
+  };
   temporal: Client;
   now: () => Date;
 }
@@ -57,7 +62,7 @@ const proposerOf = (origin: ChangeOrigin, detail: Record<string, string>): Audit
  * change is an `account.changed` webhook to merchants opted in to settlement webhooks.
  */
 export function settlementAccountUseCases(deps: SettlementAccountDeps) {
-  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.MASTER_KEY);
+  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.secrets.masterKey);
   const audit = auditTrail(deps.store.db, deps.now);
   /** The pending proposal, masked, unless it has lapsed (null: none waits). */
   const pending = async (merchantIdentifier: string) => {
@@ -179,7 +184,7 @@ async function change(
   const { deps, accounts, audit } = k;
   const before = await accounts.readMasked(merchantIdentifier);
   const at = deps.now();
-  const coolingUntil = coolingUntilOf(before !== null, at, deps.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
+  const coolingUntil = coolingUntilOf(before !== null, at, deps.config.settlements.accountCoolingHours);
   if (!(await store({ at, by, proposedBy: proposerOf(origin, detail), coolingUntil }))) return false;
   const accountLast4 = account.accountNumber.slice(-4);
   await audit.record('settlement_account.changed', origin.actor, {
@@ -203,7 +208,7 @@ async function change(
       coolingUntil: coolingUntil?.toISOString() ?? '',
     };
     await startWebhookDeliveryWorkflow(
-      { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+      { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
       { deliveryId: accountChangedDeliveryId(event), merchantIdentifier, orderId: '', accountChange: event },
     );
   }

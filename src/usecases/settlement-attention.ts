@@ -23,18 +23,17 @@ export const ATTENTION_LIMIT = 100;
 
 export interface SettlementAttentionDeps {
   store: { db: Db };
-  config: Pick<
-    Config,
-    'SETTLEMENT_ATTENTION_OPEN_MINUTES' | 'SETTLEMENT_ATTENTION_PAYOUT_MINUTES' | 'SETTLEMENT_ATTENTION_HELD_MINUTES'
-  >;
+  config: {
+    settlements: Pick<Config['settlements'], 'attentionOpenMinutes' | 'attentionPayoutMinutes' | 'attentionHeldMinutes'>;
+  };
   temporal: Client;
   now: () => Date;
 }
 
 export const attentionThresholds = (c: SettlementAttentionDeps['config']): AttentionThresholds => ({
-  openMs: c.SETTLEMENT_ATTENTION_OPEN_MINUTES * 60_000,
-  heldMs: c.SETTLEMENT_ATTENTION_HELD_MINUTES * 60_000,
-  payoutMs: c.SETTLEMENT_ATTENTION_PAYOUT_MINUTES * 60_000,
+  openMs: c.settlements.attentionOpenMinutes * 60_000,
+  heldMs: c.settlements.attentionHeldMinutes * 60_000,
+  payoutMs: c.settlements.attentionPayoutMinutes * 60_000,
 });
 
 /**

@@ -5,7 +5,7 @@ import { ApiError } from '../domain/api-errors';
 import { settlementId, type SettlementRun } from '../domain/settlement';
 import { captureWindow } from '../domain/settlement-calendar';
 import type { FeePlan, MerchantFeePlan } from '../domain/settlement-fees';
-import { defaultFeePlan, settlementCalendar } from '../config-settlements';
+import { settlementCalendar } from '../config-settlements';
 import { SettlementRepository } from '../store/settlement-repository';
 import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
 import { releaseSettlement, runSettlement } from '../temporal/settlement-client';
@@ -13,8 +13,10 @@ import { settlementAttention, type SettlementAttentionDeps } from './settlement-
 
 export interface SettlementOperationDeps {
   store: { db: Db };
-  config: Pick<Config, 'SETTLEMENT_FEE_PLAN' | 'SETTLEMENT_DAYS' | 'SETTLEMENT_HOLIDAYS' | 'TEMPORAL_TASK_QUEUE'> &
-    SettlementAttentionDeps['config'];
+  config: {
+    settlements: Pick<Config['settlements'], 'feePlan' | 'days' | 'holidays'>;
+    temporal: Pick<Config['temporal'], 'taskQueue'>;
+  } & SettlementAttentionDeps['config'];
   temporal: Client;
   now: () => Date;
 }
@@ -23,8 +25,8 @@ export interface SettlementOperationDeps {
 export function settlementOperations(deps: SettlementOperationDeps) {
   const settings = new SettlementSettingsRepository(deps.store.db);
   const settlements = new SettlementRepository(deps.store.db);
-  const fallbackPlan = defaultFeePlan(deps.config);
-  const calendar = settlementCalendar(deps.config);
+  const fallbackPlan = deps.config.settlements.feePlan;
+  const calendar = settlementCalendar(deps.config.settlements);
   const attention = settlementAttention(deps);
   return {
     /** The merchant's plan, or the configuration's default. */
@@ -75,7 +77,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
         );
       const id = settlementId(merchantIdentifier, settlementDate);
       const outcome = await runSettlement(
-        { temporal: deps.temporal, taskQueue: deps.config.TEMPORAL_TASK_QUEUE },
+        { temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
         {
           merchantIdentifier,
           settlementDate,

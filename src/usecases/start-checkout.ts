@@ -13,7 +13,11 @@ import { ensurePaymentWorkflow, type StartPaymentDeps } from './start-payment';
 
 export interface CheckoutDeps extends StartPaymentDeps {
   checkouts: CheckoutRepository;
-  config: Pick<Config, 'MASTER_KEY' | 'CHECKOUT_EXPIRY_SECONDS' | 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>;
+  config: {
+    secrets: Pick<Config['secrets'], 'masterKey'>;
+    payments: Pick<Config['payments'], 'checkoutExpirySeconds'>;
+    upi: Pick<Config['upi'], 'payeeVpa' | 'merchantCategoryCode'>;
+  };
 }
 
 export type { StartCheckoutResult };
@@ -47,7 +51,7 @@ export async function startCheckout(
     ipAddress,
     instrument: { kind: 'CHECKOUT' },
     channel: 'checkout',
-    payerDeadline: new Date(now.getTime() + deps.config.CHECKOUT_EXPIRY_SECONDS * 1000),
+    payerDeadline: new Date(now.getTime() + deps.config.payments.checkoutExpirySeconds * 1000),
     createdAt: now,
   });
   if (!transaction) return { kind: 'orderIdUsed' };
@@ -60,7 +64,7 @@ export async function startCheckout(
   const checkout =
     made ??
     (await deps.checkouts.insertOrFind({
-      _id: checkoutToken(deps.config.MASTER_KEY, merchant.merchantIdentifier, r.orderId),
+      _id: checkoutToken(deps.config.secrets.masterKey, merchant.merchantIdentifier, r.orderId),
       merchantIdentifier: merchant.merchantIdentifier,
       orderId: r.orderId,
       entry,
@@ -86,17 +90,17 @@ function waitingCheckoutOf(t: Transaction, r: CheckoutRequest): boolean {
 
 /** The UPI intent (`upi://pay`) a payer's app pays the order with. */
 export function checkoutIntent(
-  config: Pick<Config, 'UPI_PAYEE_VPA' | 'UPI_MERCHANT_CATEGORY_CODE'>,
+  config: { upi: Pick<Config['upi'], 'payeeVpa' | 'merchantCategoryCode'> },
   merchant: Pick<Merchant, 'name'>,
   t: Transaction,
 ): string {
   return upiIntentUrl({
-    payeeVpa: config.UPI_PAYEE_VPA,
+    payeeVpa: config.upi.payeeVpa,
     payeeName: merchant.name,
     amountPaise: t.amountPaise,
     txnId: t.txnId,
     note: t.productDescription || `Order ${t.orderId}`,
-    merchantCategoryCode: config.UPI_MERCHANT_CATEGORY_CODE,
+    merchantCategoryCode: config.upi.merchantCategoryCode,
   });
 }
 

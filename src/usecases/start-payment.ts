@@ -26,9 +26,9 @@ export function startPaymentDeps(d: {
   return {
     transactions: d.transactions,
     temporal: d.temporal,
-    taskQueue: d.config.TEMPORAL_TASK_QUEUE,
-    bankTimeoutMs: d.config.BANK_TIMEOUT_SECONDS * 1000,
-    qrExpiryMs: d.config.QR_EXPIRY_SECONDS * 1000,
+    taskQueue: d.config.temporal.taskQueue,
+    bankTimeoutMs: d.config.payments.bankTimeoutSeconds * 1000,
+    qrExpiryMs: d.config.qr.expirySeconds * 1000,
     now: d.now,
   };
 }

@@ -27,7 +27,7 @@ export interface StartRefundDeps {
 }
 
 export function startRefundDeps(d: {
-  config: Config;
+  config: Pick<Config, 'temporal'>;
   store: { db: Db };
   transactions: TransactionRepository;
   temporal: Client;
@@ -37,7 +37,7 @@ export function startRefundDeps(d: {
     transactions: d.transactions,
     refundRequests: new RefundRequestRepository(d.store.db),
     temporal: d.temporal,
-    taskQueue: d.config.TEMPORAL_TASK_QUEUE,
+    taskQueue: d.config.temporal.taskQueue,
     now: d.now,
   };
 }

@@ -17,7 +17,7 @@ describe('Operator API: the audit trail', function () {
   before(async () => {
     gw = await sharedGateway();
     base = `${gw.baseUrl}/ops/v1`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
 
   it("records a hold and its release with the operator, the address and the merchant; lists one merchant's, newest first, a page at a time", async () => {

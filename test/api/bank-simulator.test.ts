@@ -297,7 +297,7 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
       const raw = o.raw ?? JSON.stringify(body);
       return request(`${gw.baseUrl}/bank/v1/callbacks`, {
         body: raw,
-        headers: { ...signBankRequest(o.secret ?? gw.rt.config.BANK_SECRET!, raw, o.at ?? new Date()), ...o.headers },
+        headers: { ...signBankRequest(o.secret ?? gw.rt.config.bank.secret!, raw, o.at ?? new Date()), ...o.headers },
       });
     };
 

@@ -11,7 +11,7 @@ describe('Operator API: POST /ops/v1/chargebacks', function () {
   let merchant: MerchantCredentials;
   before(async () => ({ gw, merchant } = await gatewayWithNewMerchant()));
 
-  const chargeback = (body: Record<string, unknown> | string, token = gw.rt.config.OPS_TOKEN) =>
+  const chargeback = (body: Record<string, unknown> | string, token = gw.rt.config.secrets.opsToken) =>
     request(`${gw.baseUrl}/ops/v1/chargebacks`, {
       body: typeof body === 'string' ? body : JSON.stringify({ merchantIdentifier: merchant.merchantIdentifier, ...body }),
       headers: { authorization: `Bearer ${token}` },

@@ -165,7 +165,7 @@ describe('Checkout entries refuse bad input, storing nothing', function () {
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`, {
       method: 'PATCH',
       body: { defaultReturnUrl: 'https://shop.example/zaakpay/response?from=default' },
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.json.data.defaultReturnUrl, 'https://shop.example/zaakpay/response?from=default');

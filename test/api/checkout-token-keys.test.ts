@@ -17,7 +17,7 @@ describe('Checkout tokens: a derived key, and the legacy tokens during their lif
   let merchant: MerchantCredentials;
   before(async () => ({ gw, merchant } = await gatewayWithNewMerchant('Token keys')));
 
-  const key = () => gw.rt.config.MASTER_KEY;
+  const key = () => gw.rt.config.secrets.masterKey;
   const post = (orderId: string) => postTransactU(gw, merchant.secretKey, v8Data(merchant, orderId), { browser: true });
   const checkouts = () => gw.rt.store.db.collection<{ _id: string; createdAt: Date }>('checkouts');
 
@@ -53,7 +53,7 @@ describe('Checkout tokens: a derived key, and the legacy tokens during their lif
     });
     assert.equal(scanned.status, 202, await scanned.text());
 
-    const life = gw.rt.config.CHECKOUT_EXPIRY_SECONDS * 1000;
+    const life = gw.rt.config.payments.checkoutExpirySeconds * 1000;
     const at = (ms: number) => ({
       checkouts: new CheckoutRepository(gw.rt.store.db, key()),
       config: gw.rt.config,

@@ -164,7 +164,7 @@ function describeCliAgainst(mode: GatewayMode) {
       const m = await gw.newMerchant('Invites');
       const invited = printed(await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'Owner@Invites.example']));
       assert.deepEqual([invited.email, invited.role], ['owner@invites.example', 'owner']);
-      assert.ok(invited.invitationUrl.startsWith(`${gw.rt.config.PUBLIC_BASE_URL}/`), invited.invitationUrl);
+      assert.ok(invited.invitationUrl.startsWith(`${gw.rt.config.http.publicBaseUrl}/`), invited.invitationUrl);
       assert.ok(new Date(invited.expiresAt).getTime() > (await mode.now(gw)).getTime());
       const viewer = printed(
         await cli(['merchant', 'invite', m.merchantIdentifier, '--email', 'viewer@invites.example', '--role', 'viewer']),
@@ -290,7 +290,7 @@ function describeCliAgainst(mode: GatewayMode) {
         writeRunningGateway(dataDir, {
           baseUrl: gw.baseUrl,
           opsBaseUrl: gw.opsBaseUrl,
-          opsToken: gw.rt.config.OPS_TOKEN,
+          opsToken: gw.rt.config.secrets.opsToken,
           timeSkipping: mode.name === 'time-skipping',
           pid: 1,
         });

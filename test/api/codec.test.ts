@@ -18,7 +18,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
   before(async () => {
     gw = await sharedGateway();
   });
-  const call = (direction: string, body: unknown, token: string | null = gw.rt.config.OPS_TOKEN, on: TestGateway = gw) =>
+  const call = (direction: string, body: unknown, token: string | null = gw.rt.config.secrets.opsToken, on: TestGateway = gw) =>
     fetch(`${on.baseUrl}/ops/v1/codec/${direction}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -26,7 +26,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
     });
 
   it('decodes what the gateway encrypted (as Temporal UI would), and encodes', async () => {
-    const sealed = await new AesGcmPayloadCodec([codecKeyOf(gw.rt.config.MASTER_KEY)]).encode([
+    const sealed = await new AesGcmPayloadCodec([codecKeyOf(gw.rt.config.secrets.masterKey)]).encode([
       defaultPayloadConverter.toPayload({ vpa: 'meera@okaxis' }),
     ]);
     const res = await call('decode', { payloads: sealed.map(toWire) });
@@ -53,7 +53,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
     const workflowId = paymentWorkflowId(merchant.merchantIdentifier, entry.orderId as string);
     await gw.rt.temporal.workflow.getHandle(workflowId).result();
     const raw = await gw.rt.temporal.workflowService.getWorkflowExecutionHistory({
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      namespace: gw.rt.config.temporal.namespace,
       execution: { workflowId },
     });
     return { vpa, workflowId, events: raw.history?.events ?? [] };
@@ -99,7 +99,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
       // The same deployment after MASTER_KEY was rotated: the shared gateway's key is now a previous one.
       rotated = await startTestGateway({
         MASTER_KEY: randomBytes(32).toString('hex'),
-        PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: gw.rt.config.MASTER_KEY,
+        PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: gw.rt.config.secrets.masterKey,
         CODEC_CORS_ORIGINS: `${UI},https://ui.example`,
       });
     });
@@ -129,7 +129,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
       // Without a listed origin the endpoint never says a browser may read it, even with the token.
       const res = await fetch(`${gw.baseUrl}/ops/v1/codec/decode`, {
         method: 'POST',
-        headers: { origin: UI, 'content-type': 'application/json', authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+        headers: { origin: UI, 'content-type': 'application/json', authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
         body: JSON.stringify({ payloads: [] }),
       });
       assert.equal(res.status, 200);
@@ -156,8 +156,8 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
         headers: {
           origin: UI,
           'content-type': 'application/json',
-          'x-namespace': gw.rt.config.TEMPORAL_NAMESPACE,
-          authorization: `Bearer ${rotated.rt.config.OPS_TOKEN}`,
+          'x-namespace': gw.rt.config.temporal.namespace,
+          authorization: `Bearer ${rotated.rt.config.secrets.opsToken}`,
         },
         body: JSON.stringify({ payloads: encrypted }),
       });
@@ -176,7 +176,7 @@ describe('Codec endpoint: POST /ops/v1/codec/encode and /decode behind the opera
       );
       // The rotated deployment seals under its new key only; the old gateway cannot read that.
       const [sealed] = (
-        (await (await call('encode', { payloads: [decoded[0]] }, rotated.rt.config.OPS_TOKEN, rotated)).json()) as {
+        (await (await call('encode', { payloads: [decoded[0]] }, rotated.rt.config.secrets.opsToken, rotated)).json()) as {
           payloads: Wire[];
         }
       ).payloads;

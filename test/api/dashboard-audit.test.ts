@@ -22,7 +22,7 @@ describe('Merchant dashboard: staff audit records and the Audit page (/dashboard
 
   const opsAudit = async (): Promise<Listed[]> => {
     const res = await request(`${gw.baseUrl}/ops/v1/audit?merchantIdentifier=${merchant.merchantIdentifier}&limit=100`, {
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.equal(res.status, 200, res.text);
     return res.json.data.records;

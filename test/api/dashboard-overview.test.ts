@@ -121,7 +121,7 @@ describe('Merchant dashboard: overview (/dashboard)', function () {
   it('says when the webhook endpoint is disabled and deliveries failed; never another merchant’s', async () => {
     const now = gw.rt.now();
     const endpoints = new WebhookEndpointRepository(gw.rt.store.db);
-    const webhooks = new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY);
+    const webhooks = new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey);
     await endpoints.recordAttempt(
       { merchantIdentifier: merchant.merchantIdentifier, acknowledged: false, at: now, httpStatus: 410, durationMs: 5 },
       1000,

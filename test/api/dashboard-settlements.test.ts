@@ -81,7 +81,7 @@ describe('Dashboard: settlements and the settlement bank account', function () {
     const after = await gw.rt.store.db.collection('merchants').findOne({ _id: m.merchantIdentifier as never });
     assert.equal(after!.settlementAccount.accountLast4, '1111');
     const { json } = await request(`${gw.baseUrl}/ops/v1/audit?merchantIdentifier=${m.merchantIdentifier}`, {
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     const changes = json.data.records.filter((r: { action: string }) => r.action === 'settlement_account.changed');
     assert.equal(changes.length, 1, 'only the change made with the password is recorded');

@@ -63,7 +63,7 @@ describe('Dashboard sign-in: the throttle counts before scrypt, old hashes rehas
     assert.equal((await users.findOne({ _id: email }))!.passwordHash, old, 'a wrong password rehashes nothing');
     assert.equal((await new FormClient(gw.baseUrl).signIn(email)).status, 303);
     const rehashed = (await users.findOne({ _id: email }))!.passwordHash;
-    assert.match(rehashed, new RegExp(`^scrypt\\$${2 ** gw.rt.config.DASHBOARD_PASSWORD_COST}\\$8\\$1\\$`));
+    assert.match(rehashed, new RegExp(`^scrypt\\$${2 ** gw.rt.config.dashboard.passwordCost}\\$8\\$1\\$`));
     assert.equal((await new FormClient(gw.baseUrl).signIn(email)).status, 303, 'the new hash verifies');
   });
 });

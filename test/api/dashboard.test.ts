@@ -99,7 +99,7 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
 
     it('the ops API refuses bad invitations: unknown field, bad email or role, unknown merchant, existing account, no token', async () => {
       const url = `${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/invitations`;
-      const auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+      const auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
       const before = await invitations().countDocuments({});
       for (const body of [
         { email: 'a@b.example', extra: 1 },

@@ -104,7 +104,7 @@ function lastJsonLine(output: string): unknown {
 /** Requests answered with a 5xx so far, from the gateway's own counter. */
 async function serverErrors(gw: TestGateway): Promise<number> {
   const text = await (
-    await fetch(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } })
+    await fetch(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` } })
   ).text();
   return [...text.matchAll(/^http_requests_total\{[^}]*status="5\d\d"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
@@ -153,17 +153,17 @@ describe('The guides: every command in README.md and docs/ runs against a gatewa
         S: merchant.secretKey,
         K: merchant.apiKey,
         E: merchant.encryptionKeyId,
-        T: config.OPS_TOKEN,
+        T: config.secrets.opsToken,
         P: publicKey,
         ...(gw.bank ? { BANK: gw.bank.url, BANK_ADMIN: gw.bank.adminToken } : {}),
         // The CLI reads the same configuration as the gateway it operates.
         GATEWAY_ENV: 'test',
-        MONGODB_URI: config.MONGODB_URI,
-        MONGODB_DB: config.MONGODB_DB,
-        TEMPORAL_ADDRESS: config.TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: config.TEMPORAL_TASK_QUEUE,
-        MASTER_KEY: config.MASTER_KEY,
-        OPS_TOKEN: config.OPS_TOKEN,
+        MONGODB_URI: config.store.mongodbUri,
+        MONGODB_DB: config.store.database,
+        TEMPORAL_ADDRESS: config.temporal.address,
+        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+        MASTER_KEY: config.secrets.masterKey,
+        OPS_TOKEN: config.secrets.opsToken,
         LOG_LEVEL: 'silent',
       };
       const script = [

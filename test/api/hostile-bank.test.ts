@@ -95,7 +95,7 @@ describe('Hostile bank: the conducts of the bank simulator and the in-process sa
         merchantIdentifier: m,
         orderId,
         amountPaise: t.amountPaise,
-        callbackUrl: `${gw.rt.config.PUBLIC_BASE_URL}/bank/v1/callbacks`,
+        callbackUrl: `${gw.rt.config.http.publicBaseUrl}/bank/v1/callbacks`,
         qr: true,
       },
     });

@@ -18,13 +18,13 @@ describe('Key revocation reaches every API replica at once', function () {
   let auth: Record<string, string>;
   before(async () => {
     ({ gw } = await gatewayWithNewMerchant());
-    replica = await startTestGateway({ MONGODB_DB: gw.rt.config.MONGODB_DB, MERCHANT_CACHE_SECONDS: '30' });
+    replica = await startTestGateway({ MONGODB_DB: gw.rt.config.store.database, MERCHANT_CACHE_SECONDS: '30' });
   });
   after(() => replica.stop());
   beforeEach(async () => {
     merchant = await gw.newMerchant('Two Replicas');
     base = `${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   const statusAt = (g: TestGateway, secretKey: string) =>
     checkStatus(g.baseUrl, secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'no-such-order' });

@@ -17,7 +17,7 @@ describe('Merchant keys changed concurrently (/ops/v1/merchants/:id/...)', funct
   beforeEach(async () => {
     ({ gw, merchant } = await gatewayWithNewMerchant('Concurrent Keys'));
     base = `${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   const post = (path: string, body?: object) =>
     request(`${base}${path}`, { method: 'POST', headers: auth, ...(body ? { body } : {}) });

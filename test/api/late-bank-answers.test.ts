@@ -93,7 +93,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
     const raw = JSON.stringify(body);
     return request(`${gw.baseUrl}/bank/v1/callbacks`, {
       body: raw,
-      headers: signBankRequest(gw.rt.config.BANK_SECRET!, raw, new Date()),
+      headers: signBankRequest(gw.rt.config.bank.secret!, raw, new Date()),
     });
   };
   const approval = (t: Pick<Transaction, 'txnId' | 'merchantIdentifier' | 'orderId' | 'amountPaise'>) => ({
@@ -146,7 +146,7 @@ describe('Late bank answers: applied or refused for a retry, never dropped', fun
     const id = started.json.data.reconciliationId as string;
     await gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
     const report = await request(`${gw.baseUrl}/ops/v1/reconciliations/${id}`, {
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     const { applied, unchanged, rejected } = report.json.data;
     assert.deepEqual({ applied, unchanged, rejected }, { applied: 1, unchanged: 0, rejected: [] });

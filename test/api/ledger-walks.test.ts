@@ -23,8 +23,9 @@ describe('Ledger and bulk walks: page N+1 continues from page N', function () {
 
   /** How many pages the API has read each way since it started. */
   async function pageReads(api: 'ledger' | 'bulk'): Promise<Record<string, number>> {
-    const text = (await request(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } }))
-      .text;
+    const text = (
+      await request(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` } })
+    ).text;
     const counts: Record<string, number> = {};
     for (const [, read, n] of text.matchAll(new RegExp(`^api_page_reads_total\\{api="${api}",read="([^"]+)"\\} (\\d+)`, 'gm')))
       counts[read!] = Number(n);

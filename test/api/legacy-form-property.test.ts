@@ -56,7 +56,7 @@ describe('Legacy forms: an attacker as a property (renamings, merges, splits, dr
     // The kits that post no returnUrl open pages only for a merchant with a default one.
     const patched = await fetch(`${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ defaultReturnUrl: DEFAULT_RETURN }),
     });
     assert.equal(patched.status, 200, await patched.text());

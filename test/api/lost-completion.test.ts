@@ -56,12 +56,12 @@ describe('An outcome whose activity completion is lost still reaches the merchan
     const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
     // Not sent at all is the defect this guards against: wait for the delivery to settle, inside the
     // workflow that made it durable (the first attempt) or in a delivery workflow.
-    const repo = new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY);
+    const repo = new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey);
     for (let i = 0; i < 100 && (await repo.find(deliveryId))?.state !== 'delivered'; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.deepEqual(await deliveryResult(gw, deliveryId), { state: 'delivered', attempts: 1 });
-    const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+    const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
     assert.equal(stored?.state, 'delivered');
     assert.equal(stored?.attempts.length, 1);
     // A moment for any second delivery to show itself.

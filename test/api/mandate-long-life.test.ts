@@ -128,6 +128,6 @@ describe(`Mandates: one notified ${NOTIFIES} times, past the server's ${SERVER_U
     assert.deepEqual(bankCalls, []);
     // Every workflow of this test's own server (the mandate's runs, its debits): the run's check after
     // each file reads only the worker's shared server.
-    assert.deepEqual(await reportedProblems(gw.rt.temporal, undefined, gw.rt.config.TEMPORAL_NAMESPACE), []);
+    assert.deepEqual(await reportedProblems(gw.rt.temporal, undefined, gw.rt.config.temporal.namespace), []);
   });
 });

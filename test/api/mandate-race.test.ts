@@ -155,7 +155,7 @@ describe('Mandates: notifies racing a failing first debit, over the API', functi
 
   it("no workflow of this gateway's merchant reports problems", async () => {
     assert.deepEqual(
-      await reportedProblems(gw.rt.temporal, `MerchantId = '${merchant.merchantIdentifier}'`, gw.rt.config.TEMPORAL_NAMESPACE),
+      await reportedProblems(gw.rt.temporal, `MerchantId = '${merchant.merchantIdentifier}'`, gw.rt.config.temporal.namespace),
       [],
     );
   });

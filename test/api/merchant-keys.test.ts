@@ -16,7 +16,7 @@ describe('Merchant keys: API keys, secret key rotation, RSA keys (/ops/v1/mercha
   beforeEach(async () => {
     ({ gw, merchant } = await gatewayWithNewMerchant('Narmada Tea'));
     base = `${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   const today = () => formatIstDateTime(gw.rt.now()).slice(0, 10);
   const ledgerWith = (apiKey: string) => ledger(gw, apiKey, { startDateTime: today(), endDateTime: today(), status: 'ALL' });
@@ -146,7 +146,7 @@ describe('Merchant keys: API keys, secret key rotation, RSA keys (/ops/v1/mercha
   });
 
   it('a key rotated on one API replica signs at once on another whose cache still holds the merchant', async () => {
-    const replica = await startTestGateway({ MONGODB_DB: gw.rt.config.MONGODB_DB, MERCHANT_CACHE_SECONDS: '30' });
+    const replica = await startTestGateway({ MONGODB_DB: gw.rt.config.store.database, MERCHANT_CACHE_SECONDS: '30' });
     try {
       const statusAt = (g: TestGateway, secretKey: string) =>
         checkStatus(g.baseUrl, secretKey, { merchantIdentifier: merchant.merchantIdentifier, orderId: 'no-such-order' });

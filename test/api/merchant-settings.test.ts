@@ -10,7 +10,7 @@ describe('Operator API: PATCH /ops/v1/merchants/:merchantIdentifier', function (
   let merchant: MerchantCredentials;
   before(async () => ({ gw, merchant } = await gatewayWithNewMerchant('Settings')));
 
-  const patch = (id: string, body: unknown, token = gw.rt.config.OPS_TOKEN) =>
+  const patch = (id: string, body: unknown, token = gw.rt.config.secrets.opsToken) =>
     request(`${gw.baseUrl}/ops/v1/merchants/${id}`, {
       method: 'PATCH',
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -84,7 +84,7 @@ describe('Operator API: POST /ops/v1/merchants imports a merchant with its own c
   let gw: TestGateway;
   before(async () => ({ gw } = await gatewayWithNewMerchant('Importer')));
   const create = (body: object) =>
-    request(`${gw.baseUrl}/ops/v1/merchants`, { body, headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } });
+    request(`${gw.baseUrl}/ops/v1/merchants`, { body, headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` } });
 
   it('keeps the merchantIdentifier and secretKey sent, and its checkouts are signed with them', async () => {
     const merchantIdentifier = `ZPmerchant${Date.now()}`;

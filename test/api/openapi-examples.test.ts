@@ -40,7 +40,7 @@ describe('API reference examples: every operation of /openapi.json has a working
     gw = await sharedGateway();
     const imported = await request(`${gw.baseUrl}/ops/v1/merchants`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Example Merchant', ...EXAMPLE_MERCHANT }),
     });
     assert.equal(imported.status, 201, imported.text);
@@ -80,7 +80,7 @@ describe('API reference examples: every operation of /openapi.json has a working
                 : String(example);
         }
         const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-        if (schemes.includes('operatorToken')) headers.authorization = `Bearer ${gw.rt.config.OPS_TOKEN}`;
+        if (schemes.includes('operatorToken')) headers.authorization = `Bearer ${gw.rt.config.secrets.opsToken}`;
         if (schemes.includes('apiKey')) headers['x-api-key'] = apiKey;
         if (schemes.includes('statusChecksum')) headers.checksum = hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, body ?? '');
         if (schemes.includes('zaakChecksum')) headers.zaakchecksum = hmacSha256Hex(EXAMPLE_MERCHANT.secretKey, body ?? '');

@@ -135,7 +135,7 @@ describe('API reference: GET /openapi.json', function () {
     );
     const created = await request(`${gw.baseUrl}/ops/v1/merchants`, {
       body: { name: 'Doc' },
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     merchantCredentialsResponseSchema.parse(created.json);
     const qrOrderId = newOrderId('qr');

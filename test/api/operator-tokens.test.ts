@@ -16,7 +16,7 @@ describe('Operator API: scoped operator tokens', function () {
   /** Where the operator API listens. */
   let ops: string;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const breakGlass = () => bearer(gw.rt.config.OPS_TOKEN);
+  const breakGlass = () => bearer(gw.rt.config.secrets.opsToken);
   let run = 0;
   const issue = async (scopes: string[], name = `t${Date.now().toString(36)}-${run++}`) => {
     const res = await request(`${ops}/ops/v1/operator-tokens`, { body: { name, scopes }, headers: breakGlass() });
@@ -207,7 +207,7 @@ describe('Operator API: scoped operator tokens', function () {
 
   it('the CLI creates, lists, rotates and revokes tokens on the operator listener; a token without the tokens scope may not', async () => {
     const name = `cli-${Date.now().toString(36)}`;
-    const cli = async (args: string[], token = gw.rt.config.OPS_TOKEN) => {
+    const cli = async (args: string[], token = gw.rt.config.secrets.opsToken) => {
       const run = await runCli(['operator-tokens', ...args], cliEnvFor(gw, { OPS_TOKEN: token }));
       return { ...run, out: run.code === 0 ? JSON.parse(run.stdout) : undefined };
     };
@@ -344,7 +344,7 @@ describe('Operator API: scoped operator tokens', function () {
 
     // Other roles stay the merchant-admin's to invite; a locked-out merchant's new owner is the break-glass token's.
     assert.equal((await inviteAs(admin.token, newEmail('dev'), 'developer')).status, 201);
-    assert.equal((await inviteAs(gw.rt.config.OPS_TOKEN, newEmail('recovery'))).status, 201);
+    assert.equal((await inviteAs(gw.rt.config.secrets.opsToken, newEmail('recovery'))).status, 201);
   });
 
   it('listing operator tokens needs the tokens scope: a read token is refused', async () => {
@@ -399,7 +399,7 @@ describe('Operator API: scoped operator tokens', function () {
     assert.equal(saved.status, 303, saved.text.slice(0, 300));
     assert.equal((await shared.rt.merchants.findById(mid))!.webhookUrl, url, 'the setting itself is kept whole');
     const trail = await request(`${shared.baseUrl}/ops/v1/audit?merchantIdentifier=${mid}`, {
-      headers: bearer(shared.rt.config.OPS_TOKEN),
+      headers: bearer(shared.rt.config.secrets.opsToken),
     });
     const records = trail.json.data.records as { action: string; detail: { webhookUrl?: string } }[];
     assert.equal(
@@ -412,8 +412,8 @@ describe('Operator API: scoped operator tokens', function () {
   it('staging and production refuse to serve the API without an operator listener of its own', async () => {
     const staging = loadConfig({
       GATEWAY_ENV: 'staging',
-      MASTER_KEY: gw.rt.config.MASTER_KEY,
-      OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+      MASTER_KEY: gw.rt.config.secrets.masterKey,
+      OPS_TOKEN: gw.rt.config.secrets.opsToken,
       PUBLIC_BASE_URL: 'https://pay.example.in',
       UPI_PAYEE_VPA: 'gateway@examplebank',
       TEMPORAL_TLS_CA_FILE: '/tls/ca.pem',

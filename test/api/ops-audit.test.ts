@@ -21,7 +21,7 @@ describe('Operator API: changes of merchants are audited', function () {
   before(async () => {
     gw = await sharedGateway();
     ops = `${gw.baseUrl}/ops/v1`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   const call = async (path: string, body?: object, method?: 'GET' | 'POST' | 'PATCH') => {
     const res = await request(`${ops}${path}`, {

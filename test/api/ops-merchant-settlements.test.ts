@@ -13,7 +13,7 @@ describe('Operator API: a merchant’s settlements', function () {
   let ops: string;
   let merchant: string;
   let other: string;
-  const breakGlass = () => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
+  const breakGlass = () => ({ authorization: `Bearer ${gw.rt.config.secrets.opsToken}` });
   const list = (m: string, query = '', headers: Record<string, string> = breakGlass()) =>
     request(`${ops}/merchants/${m}/settlements${query}`, { headers });
 

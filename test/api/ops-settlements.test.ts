@@ -22,7 +22,7 @@ describe('Operator API: settlements', function () {
   before(async () => {
     gw = await sharedGateway();
     base = `${gw.baseUrl}/ops/v1`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
     const res = await request(`${base}/merchants`, { body: { name: 'Settling Stores' }, headers: auth });
     assert.equal(res.status, 201, res.text);
     merchant = res.json.data.merchantIdentifier;

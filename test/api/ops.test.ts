@@ -29,7 +29,7 @@ describe('Operator API: POST /ops/v1/merchants', function () {
   before(async () => {
     gw = await sharedGateway();
     url = `${gw.baseUrl}/ops/v1/merchants`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
 
   const merchantsCollection = () => gw.rt.store.db.collection<{ _id: string }>('merchants');
@@ -162,7 +162,7 @@ describe('Operator API: POST /ops/v1/merchants', function () {
   });
 
   it('accepts a body of exactly MAX_BODY_BYTES (65536)', async () => {
-    assert.equal(gw.rt.config.MAX_BODY_BYTES, 65536);
+    assert.equal(gw.rt.config.http.maxBodyBytes, 65536);
     const body = padTo(65536);
     assert.equal(Buffer.byteLength(body), 65536);
     const res = await request(url, { body, headers: auth });
@@ -208,14 +208,14 @@ describe('Operator API: POST /ops/v1/merchants', function () {
         '2014',
       );
       // The right token with something appended, or only a prefix of it, is just as wrong.
-      const token = gw.rt.config.OPS_TOKEN;
+      const token = gw.rt.config.secrets.opsToken;
       expectError(await request(url, { body: valid, headers: { authorization: `Bearer ${token}x` } }), 401, '2014');
       expectError(await request(url, { body: valid, headers: { authorization: `Bearer ${token.slice(0, -1)}` } }), 401, '2014');
       expectError(await request(url, { body: valid, headers: { authorization: 'Bearer ' } }), 401, '2014');
     });
 
     it('Basic scheme: 401 2014, even carrying the right token', async () => {
-      const token = gw.rt.config.OPS_TOKEN;
+      const token = gw.rt.config.secrets.opsToken;
       expectError(await request(url, { body: valid, headers: { authorization: `Basic ${token}` } }), 401, '2014');
       const basic = Buffer.from(`operator:${token}`).toString('base64');
       expectError(await request(url, { body: valid, headers: { authorization: `Basic ${basic}` } }), 401, '2014');

@@ -70,7 +70,7 @@ describe('API: payer details at rest (buyer name, email and address, link mobile
     const posted = await postTransactU(gw, merchant.secretKey, data, { browser: true });
     assert.equal(posted.status, 303, posted.text);
 
-    const docs = await rawDocumentsOf(client.db(gw.rt.config.MONGODB_DB), m);
+    const docs = await rawDocumentsOf(client.db(gw.rt.config.store.database), m);
     for (const c of ['transactions', 'payment_links', 'payment_link_batches', 'checkouts']) {
       assert.ok(
         docs.some((d) => d.collection === c),
@@ -190,7 +190,7 @@ describe('API: payer details at rest (buyer name, email and address, link mobile
       assert.ok(await db.collection('migrations').findOne({ _id: 'payer-data-at-rest-v2' as never }), 'marked done');
       const t = await upgraded.rt.transactions.findByOrder({ merchantIdentifier: m, orderId: 'old-1' });
       assert.deepEqual([t?.buyerName, t?.buyerEmail, t?.ipAddress], [BUYER_NAME, BUYER_EMAIL, '198.51.100.4']);
-      const key = upgraded.rt.config.MASTER_KEY;
+      const key = upgraded.rt.config.secrets.masterKey;
       assert.equal((await new PaymentLinkRepository(db, key).findByToken(linkToken))?.customerMobile, LINK_MOBILE);
       assert.equal((await new CheckoutRepository(db, key).findByToken(checkoutToken))?.bankid, COLLECT_VPA);
     } finally {

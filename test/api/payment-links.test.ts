@@ -52,7 +52,7 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     assert.equal(res.status, 200);
     assert.deepEqual([res.json.success, res.json.statusCode, res.json.errorMessage], [true, 200, null]);
     const [first, second] = res.json.data;
-    assert.match(first.link, new RegExp(`^${gw.rt.config.PUBLIC_BASE_URL}/pl/[A-Za-z0-9_-]{24}$`));
+    assert.match(first.link, new RegExp(`^${gw.rt.config.http.publicBaseUrl}/pl/[A-Za-z0-9_-]{24}$`));
     assert.notEqual(first.link, second.link);
     assert.deepEqual(
       { ...first, link: undefined, qrCode: undefined },
@@ -139,7 +139,7 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
   });
 
   it('refuses a batch whose QR images exceed the pixel budget: 400, code 2018, nothing created', async () => {
-    const budget = gw.rt.config.QR_PIXEL_BUDGET;
+    const budget = gw.rt.config.qr.pixelBudget;
     const big = { showQrImg: true, qrImgSize: { width: 1000, height: 1000 } };
     const entries = Array.from({ length: Math.floor(budget / 1_000_000) + 1 }, () => linkEntry(big));
     const res = await create([...entries, linkEntry()]);
@@ -262,7 +262,7 @@ describe('Payment links: POST /pl/api/v1/create, GET /pl/:token and POST /pl/:to
     const token = linkPath((await create([entry])).json.data[0].link)
       .split('/')
       .pop()!;
-    const link = (await new PaymentLinkRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).findByToken(token))!;
+    const link = (await new PaymentLinkRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).findByToken(token))!;
     const deps = startPaymentDeps(gw.rt);
     const results = await Promise.all([
       payLink(deps, link, { kind: 'UPI', vpa: 'success@sandbox', bankName: 'Sandbox UPI Bank' }),

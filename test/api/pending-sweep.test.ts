@@ -73,7 +73,7 @@ describe('pending payments sweep', function () {
       },
     });
     await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       workflowId: `sweep-refund-test-${orderId}`,
       args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
     });
@@ -88,7 +88,7 @@ describe('pending payments sweep', function () {
     await assert.rejects(workflowOf(stale).describe(), WorkflowNotFoundError);
 
     const swept = await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       workflowId: `sweep-test-${stale}`,
       args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
     });
@@ -121,7 +121,7 @@ describe('pending payments sweep', function () {
       updatedAt: createdAt,
     });
     await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       workflowId: `sweep-mandate-test-${orderId}`,
       args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
     });
@@ -138,7 +138,7 @@ describe('pending payments sweep', function () {
     for (let i = 0; i < 4; i++) waiting.push(await orphanedOrder(10 * 60_000));
     const sweep = (limit: number, id: string) =>
       gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-        taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+        taskQueue: gw.rt.config.temporal.taskQueue,
         workflowId: `sweep-starve-${id}`,
         args: [{ olderThanMs: 60_000, limit }],
       });
@@ -159,7 +159,7 @@ describe('pending payments sweep', function () {
     assert.ok((await gw.rt.transactions.queuePendingForSweep()) >= 1);
     assert.equal(await due(), true);
     await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       workflowId: `sweep-migrated-${orderId}`,
       args: [{ olderThanMs: 60_000, limit: 100_000 }],
     });
@@ -181,19 +181,19 @@ describe('pending payments sweep', function () {
   const sweepSchedule = () => gw.rt.temporal.schedule.getHandle(PENDING_SWEEP_SCHEDULE_ID);
 
   it('is scheduled every 5 minutes for orders Pending over a minute by default, idempotently', async () => {
-    assert.deepEqual(pendingSweepSettings(gw.rt.config), DEFAULT_PENDING_SWEEP);
+    assert.deepEqual(pendingSweepSettings(gw.rt.config.payments), DEFAULT_PENDING_SWEEP);
     // From none: another file's worker process on this shared server (src/main/worker.ts) may have
     // left the schedule with its own settings, and updating that one would set lastUpdatedAt.
     await sweepSchedule()
       .delete()
       .catch(() => undefined);
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, pendingSweepSettings(gw.rt.config));
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config.payments));
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, pendingSweepSettings(gw.rt.config.payments));
     try {
       const schedule = await sweepSchedule().describe();
       assert.equal(schedule.action.type, 'startWorkflow');
       assert.equal(schedule.action.workflowType, 'pendingPaymentsSweepWorkflow');
-      assert.equal(schedule.action.taskQueue, gw.rt.config.TEMPORAL_TASK_QUEUE);
+      assert.equal(schedule.action.taskQueue, gw.rt.config.temporal.taskQueue);
       assert.deepEqual(
         schedule.spec.intervals?.map((i) => i.every),
         [300_000],
@@ -206,15 +206,15 @@ describe('pending payments sweep', function () {
   });
 
   it('takes a changed interval, age and task queue from the configuration into the existing schedule', async () => {
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, DEFAULT_PENDING_SWEEP);
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, DEFAULT_PENDING_SWEEP);
     try {
       const quick = loadConfig({
-        MASTER_KEY: gw.rt.config.MASTER_KEY,
-        OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+        MASTER_KEY: gw.rt.config.secrets.masterKey,
+        OPS_TOKEN: gw.rt.config.secrets.opsToken,
         PENDING_SWEEP_INTERVAL_SECONDS: '5',
         PENDING_SWEEP_AGE_SECONDS: '7',
       });
-      await ensureSchedules(gw.rt.temporal, 'another-queue', pendingSweepSettings(quick));
+      await ensureSchedules(gw.rt.temporal, 'another-queue', pendingSweepSettings(quick.payments));
 
       const changed = await sweepSchedule().describe();
       assert.deepEqual(
@@ -232,21 +232,21 @@ describe('pending payments sweep', function () {
       assert.equal(attributes.get(KindKey), 'sweep');
 
       // Back to the defaults with the gateway's own queue: the sweep runs where a worker polls.
-      await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, DEFAULT_PENDING_SWEEP);
+      await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, DEFAULT_PENDING_SWEEP);
       const restored = await sweepSchedule().describe();
       assert.deepEqual(
         restored.spec.intervals?.map((i) => i.every),
         [300_000],
       );
       assert.deepEqual(restored.action.args, [{ olderThanMs: 60_000, limit: 500 }]);
-      assert.equal(restored.action.taskQueue, gw.rt.config.TEMPORAL_TASK_QUEUE);
+      assert.equal(restored.action.taskQueue, gw.rt.config.temporal.taskQueue);
     } finally {
       await sweepSchedule().delete();
     }
   });
 
   it('sweeps on the configured interval: an orphan older than the configured age gets its workflow', async () => {
-    await ensureSchedules(gw.rt.temporal, gw.rt.config.TEMPORAL_TASK_QUEUE, { intervalSeconds: 1, ageSeconds: 1 });
+    await ensureSchedules(gw.rt.temporal, gw.rt.config.temporal.taskQueue, { intervalSeconds: 1, ageSeconds: 1 });
     try {
       const orphan = await orphanedOrder(2_000);
       // No one starts it but the schedule; result() waits for the workflow to exist and finish.

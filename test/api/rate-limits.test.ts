@@ -86,8 +86,8 @@ describe('Rate limits: per merchant and API family', function () {
   it('shares the count between API replicas through the store, within one sharing period', async () => {
     const replica = await startTestGateway({
       RATE_LIMIT_PER_SECOND: '5',
-      MASTER_KEY: gw.rt.config.MASTER_KEY,
-      TEMPORAL_TASK_QUEUE: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      MASTER_KEY: gw.rt.config.secrets.masterKey,
+      TEMPORAL_TASK_QUEUE: gw.rt.config.temporal.taskQueue,
     });
     try {
       const m = await gw.newMerchant('Shared');

@@ -122,7 +122,7 @@ describe('Reconciliation: POST /ops/v1/reconciliations', function () {
     const started = await uploadReconciliation(gw, csvFile(['NOSUCHTXN1,R1,SUCCESS,100', 'bad line']));
     const id = started.json.data.reconciliationId as string;
     assert.match(id, /^rcn-[0-9a-f]{16}$/);
-    const read = (token = gw.rt.config.OPS_TOKEN) =>
+    const read = (token = gw.rt.config.secrets.opsToken) =>
       request(`${gw.baseUrl}/ops/v1/reconciliations/${id}`, { headers: { authorization: `Bearer ${token}` } });
     const early = await read();
     assert.equal(early.status, 200);
@@ -161,7 +161,7 @@ describe('Reconciliation: POST /ops/v1/reconciliations', function () {
       assert.deepEqual([res.json.success, res.json.message.code], [false, code]);
     }
     const unknown = await request(`${gw.baseUrl}/ops/v1/reconciliations/rcn-0000`, {
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.deepEqual([unknown.status, unknown.json.message.code], [404, '2043']);
   });

@@ -63,7 +63,7 @@ describe('A repeated request after Temporal forgot the ended workflow pays, refu
       .terminate('the test plays retention')
       .catch(() => undefined); // closed already
     await gw.rt.temporal.workflowService.deleteWorkflowExecution({
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
+      namespace: gw.rt.config.temporal.namespace,
       workflowExecution: { workflowId },
     });
     // At once on the test dev server (see servers.ts); a server of other settings takes a while.

@@ -25,7 +25,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
   this.timeout(120_000);
   let gw: TestGateway;
   let settlements: SettlementRepository;
-  const auth = () => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
+  const auth = () => ({ authorization: `Bearer ${gw.rt.config.secrets.opsToken}` });
   const operator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
 
   before(async () => {
@@ -55,10 +55,10 @@ describe('Settlement payouts to a changed bank account cool first', function () 
   }
 
   const start = (merchantIdentifier: string) => {
-    const settlementDate = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+    const settlementDate = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
     return gw.rt.temporal.workflow.start<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, settlementDate),
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       args: [{ merchantIdentifier, settlementDate }],
     });
   };
@@ -157,7 +157,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
   });
 
   it('once the cooling ends the held payout goes on by itself and is paid to the new account', async () => {
-    const mid = await changedMerchant(gw.rt.config.SETTLEMENT_ACCOUNT_COOLING_HOURS * HOUR - 4_000);
+    const mid = await changedMerchant(gw.rt.config.settlements.accountCoolingHours * HOUR - 4_000);
     const handle = await start(mid);
     await heldForCooling(handle.workflowId);
     assert.equal(gw.bank!.payouts.get(handle.workflowId), undefined);

@@ -18,7 +18,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
 
   before(async () => {
     gw = await sharedGateway();
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
 
   /** What a confirmation names, read from the pending change a view shows. */
@@ -125,7 +125,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.ok(typeof replaced === 'object');
     const hours =
       (Date.parse(replaced.settlementAccount!.coolingUntil!) - Date.parse(replaced.settlementAccount!.updatedAt)) / 3_600_000;
-    assert.equal(hours, gw.rt.config.SETTLEMENT_ACCOUNT_COOLING_HOURS);
+    assert.equal(hours, gw.rt.config.settlements.accountCoolingHours);
 
     // A sealed number copied onto another merchant does not open there.
     const other = await gw.newMerchant();

@@ -30,7 +30,7 @@ describe('Settlements: needs attention and re-runs', function () {
   before(async () => {
     gw = await sharedGateway();
     base = `${gw.baseUrl}/ops/v1`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
 
   async function newMerchant() {
@@ -204,7 +204,9 @@ describe('Settlements: needs attention and re-runs', function () {
     const own = await startTestGateway({ MONGODB_URI: store.uri });
     try {
       const scrape = async () => {
-        const res = await request(`${own.baseUrl}/metrics`, { headers: { authorization: `Bearer ${own.rt.config.OPS_TOKEN}` } });
+        const res = await request(`${own.baseUrl}/metrics`, {
+          headers: { authorization: `Bearer ${own.rt.config.secrets.opsToken}` },
+        });
         assert.equal(res.status, 200, 'a store away never fails /metrics');
         const series = res.text.match(/^settlements_needing_attention\{.*$/gm) ?? [];
         const last = /^settlements_attention_last_success_seconds (\d+)$/m.exec(res.text);

@@ -77,10 +77,10 @@ describe('Settlement payouts through the bank simulator (http connector)', funct
   }
 
   const settle = (merchantIdentifier: string): Promise<SettlementWorkflowResult> => {
-    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
     return gw.rt.temporal.workflow.execute<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, date),
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       args: [{ merchantIdentifier, settlementDate: date }],
     });
   };

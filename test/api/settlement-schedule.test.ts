@@ -19,7 +19,7 @@ describe('settlement:daily schedule', function () {
   });
 
   it('starts settlementDayWorkflow every day at the configured IST hour; a second ensure changes nothing, a new hour updates it', async () => {
-    const queue = gw.rt.config.TEMPORAL_TASK_QUEUE;
+    const queue = gw.rt.config.temporal.taskQueue;
     await ensureSettlementSchedule(gw.rt.temporal, queue, 9);
     await ensureSettlementSchedule(gw.rt.temporal, queue, 9);
     const d = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_SCHEDULE_ID).describe();
@@ -33,7 +33,7 @@ describe('settlement:daily schedule', function () {
   });
 
   it("the bank's settlement file has a schedule of its own: settlementFileWorkflow daily at its IST hour", async () => {
-    const queue = gw.rt.config.TEMPORAL_TASK_QUEUE;
+    const queue = gw.rt.config.temporal.taskQueue;
     await ensureSettlementFileSchedule(gw.rt.temporal, queue, 11);
     await ensureSettlementFileSchedule(gw.rt.temporal, queue, 11);
     const d = await gw.rt.temporal.schedule.getHandle(SETTLEMENT_FILE_SCHEDULE_ID).describe();

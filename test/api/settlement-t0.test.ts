@@ -25,7 +25,7 @@ describe('Settlements at T+0', function () {
   before(async () => {
     gw = await startTestGateway({ SETTLEMENT_DAYS: '0', SETTLEMENT_HOUR_IST: '9' }, { now: () => clock, bank: 'sandbox' });
     base = `${gw.baseUrl}/ops/v1`;
-    auth = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    auth = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   after(async () => gw?.stop());
 

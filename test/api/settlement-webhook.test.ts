@@ -72,10 +72,10 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
 
   /** Runs the merchant's settlement of the date today's captures settle on; `again` starts a new run of the same id. */
   async function settle(merchantIdentifier: string, again = false): Promise<SettlementWorkflowResult & { date: string }> {
-    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+    const date = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
     const result = await gw.rt.temporal.workflow.execute<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
       workflowId: settlementWorkflowId(merchantIdentifier, date),
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       args: [{ merchantIdentifier, settlementDate: date }],
       workflowIdReusePolicy: again ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
@@ -129,7 +129,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
       assert.match(JSON.parse(body.txnData).paidAt, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       assert.equal(s.netPaise, 35_050 - s.feePaise - s.taxPaise);
       // In the delivery log with its attempt, like any payment webhook.
-      const stored = (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId))!;
+      const stored = (await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId))!;
       assert.equal(stored.merchantIdentifier, m.merchantIdentifier);
       assert.deepEqual(
         stored.attempts.map((a) => [a.attempt, a.httpStatus]),
@@ -137,7 +137,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
       );
 
       const listed = await request(`${gw.baseUrl}/ops/v1/webhooks?merchantIdentifier=${m.merchantIdentifier}`, {
-        headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+        headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
       });
       assert.deepEqual(
         listed.json.data.map((d: { deliveryId: string; state: string }) => [d.deliveryId, d.state]),
@@ -215,7 +215,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
     try {
       const m = await paidMerchant();
       await optIn(m, receiver.url, true);
-      const date = settlementDateOfCapture(settlementCalendar(gw.rt.config), gw.rt.now());
+      const date = settlementDateOfCapture(settlementCalendar(gw.rt.config.settlements), gw.rt.now());
       crashAfterRecord.add(settlementWorkflowId(m.merchantIdentifier, date));
       const result = await settle(m.merchantIdentifier);
       assert.equal(result.state, 'paid');
@@ -237,7 +237,7 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
       const run = async () =>
         gw.rt.temporal.workflow.execute<SettlementWorkflow>(SETTLEMENT_WORKFLOW_TYPE, {
           workflowId: seeded.settlementId,
-          taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+          taskQueue: gw.rt.config.temporal.taskQueue,
           args: [{ merchantIdentifier: m.merchantIdentifier, settlementDate: seeded.settlementDate }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         });
@@ -254,14 +254,14 @@ describe('settlement.processed webhook (real receiver on loopback)', function ()
 
   /** Sets the merchant's webhook URL (JSON body) and its opt-in through the ops API; a bank account for its payout. */
   async function optIn(m: MerchantCredentials, url: string, on: boolean) {
-    await new SettlementAccountRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).set(m.merchantIdentifier, ACCOUNT, {
+    await new SettlementAccountRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).set(m.merchantIdentifier, ACCOUNT, {
       at: gw.rt.now(),
       by: 'test',
       coolingUntil: null,
     });
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
       body: { webhookUrl: url, webhookFormat: 'json', ...(on ? { settlementWebhook: true } : {}) },
     });
     assert.equal(patched.status, 200, patched.text);

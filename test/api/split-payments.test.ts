@@ -39,7 +39,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
     const res = await request(`${gw.baseUrl}/ops/v1/merchants/${sub.merchantIdentifier}/master`, {
       method: 'PUT',
       body: { masterMerchantIdentifier: to.merchantIdentifier },
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.equal(res.status, 200, res.text);
   };
@@ -103,7 +103,7 @@ describe("Zaakpay's Split Payment API: POST /api/v1/splitTxnByAmount", function 
       request(`${gw.baseUrl}/ops/v1/merchants/${sub.merchantIdentifier}/master`, {
         method: 'PUT',
         body: json,
-        headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+        headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
       });
     const [sellerC, sellerD, otherMaster, otherSeller] = await Promise.all(
       ['Seller C', 'Seller D', 'Other marketplace', 'Other seller'].map((n) => gw.newMerchant(n)),

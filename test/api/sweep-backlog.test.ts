@@ -89,7 +89,7 @@ describe('pending sweep with a backlog larger than a page', function () {
     const workflowId = refundWorkflowId(merchant.merchantIdentifier, orderId, 'r1');
     started.push(workflowId);
     if (!orphan)
-      await ensureRefundWorkflow({ temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE }, refunding, entry);
+      await ensureRefundWorkflow({ temporal: gw.rt.temporal, taskQueue: gw.rt.config.temporal.taskQueue }, refunding, entry);
     return workflowId;
   }
 
@@ -121,7 +121,7 @@ describe('pending sweep with a backlog larger than a page', function () {
 
   const sweep = (input: SweepInput) =>
     gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-      taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: gw.rt.config.temporal.taskQueue,
       workflowId: `sweep-backlog-${newOrderId('run')}`,
       args: [input],
     });

@@ -15,6 +15,14 @@ import { generateTemporalPki, startMtlsFrontend, type MtlsFrontend, type Tempora
  * worker connect with TEMPORAL_TLS_*; a connection without the right client certificate is refused
  * at start-up with an error that names the settings.
  */
+/** The temporal section's TLS fields from the variables. */
+const tlsOf = (env: Record<`TEMPORAL_TLS_${'CA_FILE' | 'CERT_FILE' | 'KEY_FILE' | 'SERVER_NAME'}`, string>) => ({
+  tlsCaFile: env.TEMPORAL_TLS_CA_FILE,
+  tlsCertFile: env.TEMPORAL_TLS_CERT_FILE,
+  tlsKeyFile: env.TEMPORAL_TLS_KEY_FILE,
+  tlsServerName: env.TEMPORAL_TLS_SERVER_NAME,
+});
+
 describe('Temporal over mTLS (TEMPORAL_TLS_*)', function () {
   this.timeout(120_000);
   let pki: TemporalPki;
@@ -69,7 +77,7 @@ describe('Temporal over mTLS (TEMPORAL_TLS_*)', function () {
   });
 
   it("refuses the worker's connection without a client certificate, naming the settings", async () => {
-    const { clientCertPair: _, ...withoutCertificate } = temporalTls(settings())!;
+    const { clientCertPair: _, ...withoutCertificate } = temporalTls(tlsOf(settings()))!;
     await assert.rejects(
       createGatewayWorker({
         address: frontend.address,
@@ -92,7 +100,7 @@ describe('Temporal over mTLS (TEMPORAL_TLS_*)', function () {
 
   it('names the setting whose file cannot be read', () => {
     assert.throws(
-      () => temporalTls({ ...settings(), TEMPORAL_TLS_KEY_FILE: `${pki.dir}/missing.key` }),
+      () => temporalTls(tlsOf({ ...settings(), TEMPORAL_TLS_KEY_FILE: `${pki.dir}/missing.key` })),
       /^Error: TEMPORAL_TLS_KEY_FILE: cannot read .*missing\.key/,
     );
   });

@@ -42,7 +42,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     const patched = await request(`${gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}`, {
       method: 'PATCH',
       body: { webhookUrl: receiver.url },
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.equal(patched.status, 200, patched.text);
   });
@@ -71,7 +71,7 @@ describe('Time travel: the gateway on the time-skipping test server', function (
   const callsFor = (orderId: string) => receiver.calls.filter((c) => decodeURIComponent(c.body).includes(`"${orderId}"`));
   const webhookDeliveries = async () => {
     const res = await request(`${gw.baseUrl}/ops/v1/webhooks?merchantIdentifier=${merchant.merchantIdentifier}`, {
-      headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+      headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
     });
     assert.equal(res.status, 200, res.text);
     return res.json.data as {
@@ -374,9 +374,9 @@ describe('Time travel: the gateway on the time-skipping test server', function (
     // A worker for that queue lets it finish (terminating it instead would leave the test server's
     // clock held by the task it never handed out).
     const { worker, connection } = await createGatewayWorker({
-      address: gw.rt.config.TEMPORAL_ADDRESS!,
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-      masterKey: gw.rt.config.MASTER_KEY,
+      address: gw.rt.config.temporal.address!,
+      namespace: gw.rt.config.temporal.namespace,
+      masterKey: gw.rt.config.secrets.masterKey,
       taskQueue: queue,
       activityDeps: activityDeps(gw.rt),
       workflowBundle: await workflowBundle(),

@@ -82,8 +82,8 @@ describe('Tracing: one payment, one trace from the request to the webhook (OTLP)
     const shared = {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.url,
       BANK_CONNECTOR: 'http',
-      BANK_BASE_URL: c.BANK_BASE_URL!,
-      BANK_SECRET: c.BANK_SECRET!,
+      BANK_BASE_URL: c.bank.baseUrl!,
+      BANK_SECRET: c.bank.secret!,
       PUBLIC_BASE_URL: apiUrl,
     };
     children.push(await startWorkerProcess(gw, taskQueue, shared));

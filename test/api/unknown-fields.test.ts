@@ -44,7 +44,7 @@ describe('Unknown fields: ignored by contract APIs, refused by our own', functio
   });
   after(() => gw?.stop());
 
-  const ops = { authorization: () => `Bearer ${gw.rt.config.OPS_TOKEN}` };
+  const ops = { authorization: () => `Bearer ${gw.rt.config.secrets.opsToken}` };
   async function paidOrder(): Promise<string> {
     const orderId = newOrderId('extras');
     const paid = await sandboxPay(gw, { merchantIdentifier: merchant.merchantIdentifier, orderId, payerVpa: 'success@sandbox' });

@@ -9,7 +9,7 @@ describe('Webhook addresses refused when set (PATCH /ops/v1/merchants/:id, POST 
     gw = await startTestGateway({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
   });
   after(async () => gw?.stop());
-  const ops = () => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
+  const ops = () => ({ authorization: `Bearer ${gw.rt.config.secrets.opsToken}` });
 
   const refused = [
     'http://127.0.0.1/hook',

@@ -64,7 +64,7 @@ describe('Non-real-time webhook batches continue as new before Temporal limits',
       await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
       const deps = {
         temporal: gw.rt.temporal,
-        taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+        taskQueue: gw.rt.config.temporal.taskQueue,
         webhookBatchWindowMs: 300,
         webhookBatchSignalsPerRun: 40,
       };

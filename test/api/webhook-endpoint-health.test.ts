@@ -26,7 +26,7 @@ async function pay(gw: TestGateway, merchantIdentifier: string, prefix: string):
   return `rt:${merchantIdentifier}:${orderId}`;
 }
 
-const opsAuth = (gw: TestGateway) => ({ authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` });
+const opsAuth = (gw: TestGateway) => ({ authorization: `Bearer ${gw.rt.config.secrets.opsToken}` });
 
 describe('Webhook endpoint health: 410 disables, calls while disabled are kept failed, enable and replay, Retry-After, metrics', function () {
   this.timeout(120_000);
@@ -34,7 +34,7 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
   let ops: Record<string, string>;
   before(async () => {
     gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,1s,60s,60s' });
-    ops = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    ops = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   after(async () => gw?.stop());
 
@@ -46,7 +46,7 @@ describe('Webhook endpoint health: 410 disables, calls while disabled are kept f
       headers: ops,
       ...(body !== undefined ? { body } : {}),
     });
-  const stored = (deliveryId: string) => new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+  const stored = (deliveryId: string) => new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
 
   it('410 Gone disables the endpoint at once; a call due while disabled is not sent but kept failed; enabled, a replay delivers both', async () => {
     const state = { gone: true };
@@ -206,7 +206,7 @@ describe('Webhook endpoint health over time-skipped days', function () {
     const health = async () =>
       (
         await request(`${gw.baseUrl}/ops/v1/merchants/${m.merchantIdentifier}/webhook-endpoint`, {
-          headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+          headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
         })
       ).json.data;
     const deliveries: string[] = [];
@@ -225,14 +225,14 @@ describe('Webhook endpoint health over time-skipped days', function () {
     assert.match(h.disabledReason, /every attempt failed for 120h/);
     assert.equal(receiver.calls.length, callsBefore + 1);
     assert.equal(
-      (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(last))?.failureReason,
+      (await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(last))?.failureReason,
       'endpoint disabled',
     );
     // Deliveries still on their schedule are not sent any more either.
     await skipTime(gw, { seconds: DAY_S });
     assert.equal(receiver.calls.length, callsBefore + 1, 'nothing sent while disabled');
     const states = await Promise.all(
-      deliveries.map(async (d) => (await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(d))?.state),
+      deliveries.map(async (d) => (await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(d))?.state),
     );
     assert.deepEqual(states, ['failed', 'failed', 'failed', 'failed', 'failed']);
   });

@@ -36,7 +36,7 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
     try {
       const m = await gw.newMerchant('Late hooks');
       await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
-      const deps = { temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE, webhookBatchWindowMs: 1000 };
+      const deps = { temporal: gw.rt.temporal, taskQueue: gw.rt.config.temporal.taskQueue, webhookBatchWindowMs: 1000 };
       const at = '2026-01-15T06:30:45.678Z';
       await Promise.all(
         Array.from({ length: 26 }, (_, i) =>
@@ -135,7 +135,7 @@ describe('Non-real-time webhooks: late updates gathered per merchant, at most 10
 
       await gw.rt.merchants.updateSettings(m.merchantIdentifier, { webhookUrl: receiver.url, webhookFormat: 'form' });
       await startWebhookDeliveryWorkflow(
-        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE },
+        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.temporal.taskQueue },
         { deliveryId, merchantIdentifier: m.merchantIdentifier, orderId },
       );
       const result = await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();

@@ -13,7 +13,7 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
   let ops: Record<string, string>;
   before(async () => {
     gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,100ms' });
-    ops = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    ops = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   after(async () => gw?.stop());
 
@@ -72,7 +72,10 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
         [[replayId, deliveryId]],
       );
       // The first delivery stays failed: the replay is its own record.
-      assert.equal((await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId))?.state, 'failed');
+      assert.equal(
+        (await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId))?.state,
+        'failed',
+      );
     } finally {
       await receiver.close();
     }
@@ -120,8 +123,8 @@ describe('Operator webhook API: GET /ops/v1/webhooks, replay one, replay all fai
         originals.push(`rt:${m.merchantIdentifier}:${orderId}`);
         assert.equal((await deliveryResult(gw, originals[i]!)).state, 'failed');
       }
-      const webhooks = new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY);
-      const deps = { webhooks, temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE };
+      const webhooks = new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey);
+      const deps = { webhooks, temporal: gw.rt.temporal, taskQueue: gw.rt.config.temporal.taskQueue };
       const replayAll = async () => {
         const res = await request(`${gw.baseUrl}/ops/v1/webhooks/replay`, {
           method: 'POST',

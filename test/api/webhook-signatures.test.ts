@@ -32,7 +32,7 @@ describe('Standard Webhooks signatures beside the contract checksum, and signing
   let ops: Record<string, string>;
   before(async () => {
     gw = await startTestGateway({ WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms' });
-    ops = { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` };
+    ops = { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` };
   });
   after(async () => gw?.stop());
 

@@ -101,7 +101,7 @@ describe('Refund outcomes and chargebacks reach the merchant as non-real-time we
       const chargeback = async (action: string, amount: number) => {
         const res = await request(`${gw.baseUrl}/ops/v1/chargebacks`, {
           body: { merchantIdentifier: m.merchantIdentifier, orderId, amount, action },
-          headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+          headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
         });
         assert.equal(res.json.success, true, JSON.stringify(res.json));
         return res.json.data.txnStatus as string;
@@ -151,7 +151,7 @@ describe('Refund outcomes and chargebacks reach the merchant as non-real-time we
         assert.deepEqual(txnStatuses(receiver, m.secretKey), [], 'nothing started the delivery');
 
         await gw.rt.temporal.workflow.execute('pendingPaymentsSweepWorkflow', {
-          taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE,
+          taskQueue: gw.rt.config.temporal.taskQueue,
           workflowId: `sweep-chargeback-test-${orderId}`,
           args: [pendingSweepInput(DEFAULT_PENDING_SWEEP.ageSeconds)],
         });
@@ -172,7 +172,7 @@ describe('Refund outcomes and chargebacks reach the merchant as non-real-time we
         await crashedChargeback(m.merchantIdentifier, orderId, 'raise', new Date());
         const res = await request(`${gw.baseUrl}/ops/v1/chargebacks`, {
           body: { merchantIdentifier: m.merchantIdentifier, orderId, amount: 4000, action: 'revert' },
-          headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+          headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
         });
         assert.equal(res.json.data.txnStatus, '7');
         await until(() => txnStatuses(receiver, m.secretKey).length >= 2, 'both changes are pushed');

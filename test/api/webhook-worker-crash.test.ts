@@ -31,9 +31,9 @@ describe('Webhook delivery survives a worker killed during an attempt', function
     child!.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
     const second = await createGatewayWorker({
-      address: gw.rt.config.TEMPORAL_ADDRESS!,
-      namespace: gw.rt.config.TEMPORAL_NAMESPACE,
-      masterKey: gw.rt.config.MASTER_KEY,
+      address: gw.rt.config.temporal.address!,
+      namespace: gw.rt.config.temporal.namespace,
+      masterKey: gw.rt.config.secrets.masterKey,
       taskQueue,
       activityDeps: activityDeps(gw.rt),
       workflowBundle: await workflowBundle(),
@@ -76,7 +76,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         [deliveryId, deliveryId],
       );
       assert.equal(JSON.parse(new URLSearchParams(receiver.calls[1]!.body).get('txnData')!).txns[0].orderId, orderId);
-      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
     } finally {
       await receiver.close();
@@ -135,7 +135,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         receiver.calls.map((c) => c.headers['x-webhook-attempt']),
         ['1', '1'],
       );
-      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
       assert.equal(stored?.attempts.length, 1, 'the killed attempt never reached the store');
       await assert.rejects(gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).describe(), WorkflowNotFoundError);
@@ -166,7 +166,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         'the same stored bytes on every call',
       );
       assert.equal(JSON.parse(new URLSearchParams(receiver.calls[2]!.body).get('txnData')!).txns[0].orderId, orderId);
-      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
       assert.equal(stored?.state, 'delivered');
       assert.deepEqual(
         stored?.attempts.map((a) => [a.attempt, a.httpStatus]),
@@ -200,7 +200,7 @@ describe('Webhook delivery survives a worker killed during an attempt', function
         receiver.calls.every((c) => c.body === receiver.calls[0]!.body),
         'the same stored bytes on every call',
       );
-      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
       assert.deepEqual(
         stored?.attempts.map((a) => [a.attempt, a.httpStatus]),
         [

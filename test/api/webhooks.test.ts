@@ -259,13 +259,13 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
       // the task recording the acknowledgement, or a delivery started again.
       const deliveryId = `rt:${m.merchantIdentifier}:${orderId}`;
       await startWebhookDeliveryWorkflow(
-        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.TEMPORAL_TASK_QUEUE },
+        { temporal: gw.rt.temporal, taskQueue: gw.rt.config.temporal.taskQueue },
         { deliveryId, merchantIdentifier: m.merchantIdentifier, orderId, fromAttempt: 1 },
       );
       const again = await gw.rt.temporal.workflow.getHandle(`webhook:${deliveryId}`).result();
       assert.equal(again.state, 'delivered');
       assert.equal(receiver.calls.length, 1, 'nothing sent again');
-      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+      const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
       assert.equal(stored?.attempts.length, 1, 'no attempt logged again');
     } finally {
       await receiver.close();
@@ -318,7 +318,7 @@ describe('Real-time webhooks (real receivers on loopback)', function () {
         [[order.orderId, '12345', '100', 'RRN1']],
       );
       assert.deepEqual(
-        await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY)
+        await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey)
           .find(`rt:${m.merchantIdentifier}:${order.orderId}`)
           .then((d) => [d?.state, d?.attempts.length]),
         ['delivered', 1],

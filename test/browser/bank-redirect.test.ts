@@ -44,7 +44,7 @@ describe('Payment link paid by card at the bank (BANK_CONNECTOR=http, headless C
     await page.waitForURL((u) => u.href.startsWith(gw.bank!.url));
     await page.getByLabel('Card number').fill('4012 0010 3714 1112');
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
-    await page.waitForURL((u) => u.href.startsWith(`${gw.rt.config.PUBLIC_BASE_URL}/bank/v1/return/`));
+    await page.waitForURL((u) => u.href.startsWith(`${gw.rt.config.http.publicBaseUrl}/bank/v1/return/`));
     await paymentFinished(gw, merchant.merchantIdentifier, entry.orderId as string);
     await page.reload();
     await page.getByText('Payment received').waitFor();
@@ -53,7 +53,7 @@ describe('Payment link paid by card at the bank (BANK_CONNECTOR=http, headless C
     const t = await storedTransaction(gw, merchant.merchantIdentifier, entry.orderId as string);
     assert.equal(t?.status, 'Success');
     assert.equal(t?.instrument.kind === 'CARD' && t.instrument.cardToken, '401200XXXXXX1112');
-    const toGateway = requests.filter((r) => r.includes(gw.rt.config.PUBLIC_BASE_URL));
+    const toGateway = requests.filter((r) => r.includes(gw.rt.config.http.publicBaseUrl));
     assert.ok(toGateway.length > 0);
     assert.ok(
       toGateway.every((r) => !/4012\D*0010/.test(r)),

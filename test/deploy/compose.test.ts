@@ -24,7 +24,6 @@ import {
   temporalServerEnvFile,
 } from '../../src/devstack/production/settings';
 import { temporalServerEnv } from '../../src/devstack/production/temporal';
-import { parseDurationList } from '../../src/domain/durations';
 import {
   environmentOf,
   loadCompose,
@@ -460,9 +459,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.equal(env.GATEWAY_ENV, 'production');
         // The worker serves no operator API: it loads its configuration without OPS_TOKEN.
         const config = loadConfig(env, {}, name === API); // throws ConfigError with the reasons
-        assert.equal(config.GATEWAY_ENV, 'production');
-        assert.equal(config.MASTER_KEY, supplied.MASTER_KEY);
-        assert.equal(config.OPS_TOKEN, name === API ? supplied.OPS_TOKEN : '');
+        assert.equal(config.env, 'production');
+        assert.equal(config.secrets.masterKey, supplied.MASTER_KEY);
+        assert.equal(config.secrets.opsToken, name === API ? supplied.OPS_TOKEN : '');
         for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS'] as const)
           assert.ok(env[k], `${name} sets ${k} (else it looks for the dev stack)`);
       });
@@ -498,7 +497,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       ]) {
         assert.equal(worker[k], api[k], `${k} differs between api and worker`);
       }
-      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).temporal.namespace;
       assert.equal(
         environmentOf(service(compose, ADMIN_TOOLS)).TEMPORAL_NAMESPACE ?? 'default',
         ns,
@@ -509,14 +508,14 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     it('api listens on all interfaces, publishes nothing (Caddy does) and its healthcheck probes API_PORT', () => {
       const apiService = service(compose, API);
       const config = loadConfig(interpolatedEnv(apiService));
-      assert.equal(config.API_HOST, '0.0.0.0', 'API_HOST=0.0.0.0, else the container is unreachable');
+      assert.equal(config.http.host, '0.0.0.0', 'API_HOST=0.0.0.0, else the container is unreachable');
       assert.deepEqual(portsOf(apiService), [], 'api is reached through the TLS proxy only');
       assert.ok(
-        config.OPS_PORT && config.OPS_PORT !== config.API_PORT,
+        config.http.opsPort && config.http.opsPort !== config.http.port,
         'the operator API on its own listener, published nowhere',
       );
       const health = healthcheckText(apiService);
-      if (health) assert.ok(health.includes(`:${config.API_PORT}/`), `api healthcheck probes port ${config.API_PORT}`);
+      if (health) assert.ok(health.includes(`:${config.http.port}/`), `api healthcheck probes port ${config.http.port}`);
     });
   });
 
@@ -537,10 +536,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
     it('runs every gateway process as production with the http bank connector and the sandbox off', () => {
       for (const name of [API, WORKER]) {
         const config = loadConfig(interpolatedEnv(service(compose, name)), {}, name === API);
-        assert.equal(config.GATEWAY_ENV, 'production', name);
-        assert.equal(config.BANK_CONNECTOR, 'http', name);
-        assert.equal(config.SANDBOX_ENABLED, false, name);
-        assert.ok(config.BANK_BASE_URL?.startsWith('https://'), `${name}: the acquirer over TLS`);
+        assert.equal(config.env, 'production', name);
+        assert.equal(config.bank.connector, 'http', name);
+        assert.equal(config.sandbox.enabled, false, name);
+        assert.ok(config.bank.baseUrl?.startsWith('https://'), `${name}: the acquirer over TLS`);
       }
       assert.equal(environmentOf(service(compose, API)).SANDBOX_ENABLED, undefined, 'nothing can turn the sandbox back on');
     });
@@ -561,9 +560,9 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       );
       assert.doesNotMatch(site, /OPS_UPSTREAM/, 'the public site never reaches the operator listener');
       assert.match(site, /tls internal/, "a certificate from Caddy's local CA (self-signed root)");
-      assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.PUBLIC_BASE_URL).host, 'the site is PUBLIC_BASE_URL');
-      assert.equal(caddyEnv.API_UPSTREAMS, `api:${apiConfig.API_PORT}`);
-      assert.equal(apiConfig.TRUST_PROXY, true);
+      assert.equal(interpolate(caddyEnv.PUBLIC_HOST!), new URL(apiConfig.http.publicBaseUrl).host, 'the site is PUBLIC_BASE_URL');
+      assert.equal(caddyEnv.API_UPSTREAMS, `api:${apiConfig.http.port}`);
+      assert.equal(apiConfig.http.trustProxy, true);
       assert.ok(caddy.volumes?.some((v) => String(v).startsWith('./deploy/caddy/Caddyfile:/etc/caddy/Caddyfile')));
     });
 
@@ -609,13 +608,13 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         const raw = environmentOf(service(sandbox, name));
         assert.equal(raw.BANK_SECRET, bankEnv.BANK_SIMULATOR_SECRET, `${name}: signs with the simulator's own secret`);
         const config = loadConfig(interpolatedEnv(service(sandbox, name)), {}, name === API);
-        assert.equal(config.GATEWAY_ENV, 'staging', `${name}: production refuses the simulator`);
-        assert.equal(config.SANDBOX_ENABLED, false, name);
-        assert.equal(new URL(config.BANK_BASE_URL!).host, 'bank-simulator:4100');
+        assert.equal(config.env, 'staging', `${name}: production refuses the simulator`);
+        assert.equal(config.sandbox.enabled, false, name);
+        assert.equal(new URL(config.bank.baseUrl!).host, 'bank-simulator:4100');
         assert.ok('bank' in networksOf(service(sandbox, name)), `${name} reaches the simulator`);
       }
       const caddyNets = networksOf(service(sandbox, CADDY));
-      assert.ok(caddyNets.bank?.includes(new URL(apiConfig.PUBLIC_BASE_URL).hostname), 'its callbacks reach Caddy');
+      assert.ok(caddyNets.bank?.includes(new URL(apiConfig.http.publicBaseUrl).hostname), 'its callbacks reach Caddy');
       const args = argv(bank.command) ?? [];
       assert.equal(args[args.indexOf('--port') + 1], '4100');
     });
@@ -643,7 +642,11 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         assert.match(script, new RegExp(`user: '${uri.username}'`));
       }
       assert.match(script, /pwd: process\.env\.MONGODB_GATEWAY_PASSWORD/);
-      assert.match(script, new RegExp(`role: 'readWrite', db: '${apiConfig.MONGODB_DB}'`), 'read and write on its database only');
+      assert.match(
+        script,
+        new RegExp(`role: 'readWrite', db: '${apiConfig.store.database}'`),
+        'read and write on its database only',
+      );
       assert.equal(env.MONGODB_GATEWAY_PASSWORD, environmentOf(service(compose, API)).MONGODB_URI?.match(/:(\$\{[^}]+\})@/)?.[1]);
     });
 
@@ -683,13 +686,13 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         'forwards the codec endpoint only',
       );
       assert.match(site, /reverse_proxy \{\$OPS_UPSTREAM\}/, "to the API's operator listener");
-      assert.equal(caddyEnv.OPS_UPSTREAM, `api:${apiConfig.OPS_PORT}`);
+      assert.equal(caddyEnv.OPS_UPSTREAM, `api:${apiConfig.http.opsPort}`);
       assert.match(site, /header_up Authorization "Bearer \{\$CODEC_TOKEN\}"/, 'a codec-scoped token');
       assert.equal(caddyEnv.OPS_TOKEN, undefined, 'Caddy never holds the break-glass token');
       assert.equal(env.TEMPORAL_CODEC_PASS_ACCESS_TOKEN, 'false');
       assert.equal(env.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, 'false');
       const uiOrigin = `http://127.0.0.1:${portsOf(service(compose, TEMPORAL_UI))[0]?.published}`;
-      assert.ok(apiConfig.CODEC_CORS_ORIGINS.includes(uiOrigin), `CODEC_CORS_ORIGINS has ${uiOrigin}`);
+      assert.ok(apiConfig.payloadCodec.corsOrigins.includes(uiOrigin), `CODEC_CORS_ORIGINS has ${uiOrigin}`);
     });
 
     it('runs Temporal with mTLS: client certificates required, issued by a one-shot job into one volume per user', () => {
@@ -742,7 +745,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       }
       assert.equal(environmentOf(service(compose, TEMPORAL_UI)).TEMPORAL_TLS_ENABLE_HOST_VERIFICATION, 'true');
       const gateway = loadConfig(interpolatedEnv(service(compose, API)));
-      assert.ok(gateway.TEMPORAL_TLS_CERT_FILE && gateway.TEMPORAL_TLS_SERVER_NAME === serverName);
+      assert.ok(gateway.temporal.tlsCertFile && gateway.temporal.tlsServerName === serverName);
       // The CA's key stays in the job's own volume.
       const caVolume = Object.entries(jobVolumes).find(([, target]) => target === '/ca')?.[0];
       assert.ok(caVolume);
@@ -972,27 +975,30 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       const nativeKeys = new Set(Object.keys(native).filter((k) => k !== 'WEBHOOK_ALLOW_LOOPBACK'));
       assert.deepEqual([...nativeKeys].sort(), [...composeKeys].sort());
       const config = loadConfig({ ...native, ...apiEnvironment(ports.api[0]!, ports.ops[0]!, secrets.OPS_TOKEN) });
-      assert.equal(config.GATEWAY_ENV, 'production');
-      assert.equal(config.BANK_CONNECTOR, 'http');
-      assert.equal(config.SANDBOX_ENABLED, false);
-      assert.equal(config.TIME_SKIPPING, false);
-      assert.equal(config.BANK_BASE_URL, acquirerUrlOf(ports));
-      assert.equal(new URL(config.BANK_BASE_URL!).protocol, 'https:', 'production requires an https bank');
+      assert.equal(config.env, 'production');
+      assert.equal(config.bank.connector, 'http');
+      assert.equal(config.sandbox.enabled, false);
+      assert.equal(config.temporal.timeSkipping, false);
+      assert.equal(config.bank.baseUrl, acquirerUrlOf(ports));
+      assert.equal(new URL(config.bank.baseUrl!).protocol, 'https:', 'production requires an https bank');
       assert.equal(
-        new URL(config.BANK_BASE_URL!).hostname,
+        new URL(config.bank.baseUrl!).hostname,
         '127.0.0.1',
         'the acquirer double on loopback, not behind the public Caddy',
       );
       assert.equal(
-        config.BANK_SECRET,
+        config.bank.secret,
         secrets.BANK_SIMULATOR_SECRET,
         "the simulator's own secret, no real acquirer's BANK_SECRET",
       );
-      assert.equal(config.TRUST_PROXY, loadConfig(interpolatedEnv(service(compose, API))).TRUST_PROXY);
+      assert.equal(config.http.trustProxy, loadConfig(interpolatedEnv(service(compose, API))).http.trustProxy);
       // Nothing else changes between this and compose's production but the bank.
       const production = loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false);
-      for (const k of ['BANK_CONNECTOR', 'SANDBOX_ENABLED', 'MONGODB_DB', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'] as const)
-        assert.equal(config[k], production[k], k);
+      assert.equal(config.bank.connector, production.bank.connector);
+      assert.equal(config.sandbox.enabled, production.sandbox.enabled);
+      assert.equal(config.store.database, production.store.database);
+      assert.equal(config.temporal.namespace, production.temporal.namespace);
+      assert.equal(config.temporal.taskQueue, production.temporal.taskQueue);
     });
 
     it('the Temporal server and its schema job read deploy/temporal/server.env in both, and set none of its keys again', () => {
@@ -1036,7 +1042,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.equal(r.status, 0, `the job fails: ${r.stderr}`);
       assert.deepEqual(asMap(r.creates), sorted(expected));
       assert.equal(r.creates.length, Object.keys(expected).length, 'each attribute registered once');
-      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).temporal.namespace;
       for (const c of r.creates)
         assert.equal(c.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', ns, `${c.name} in namespace ${ns}`);
     });
@@ -1085,9 +1091,10 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
         retention: string;
       };
       assert.equal(retention, '168h', 'seven days (temporal-config/namespace.yaml says why)');
-      const webhookRetriesMs = parseDurationList(
-        loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false).WEBHOOK_RETRY_SCHEDULE,
-      ).reduce((a, b) => a + b, 0);
+      const webhookRetriesMs = loadConfig(interpolatedEnv(service(compose, WORKER)), {}, false).webhooks.retryScheduleMs.reduce(
+        (a, b) => a + b,
+        0,
+      );
       assert.ok(168 * 3_600_000 > webhookRetriesMs, 'closed deliveries outlive the longest retry schedule');
       const env = interpolatedEnv(service(compose, ADMIN_TOOLS));
       const fresh = runRegistration(adminJobArgv(compose), env, 0, false);
@@ -1095,7 +1102,7 @@ describe('deployment: docker-compose.yml and Dockerfile', () => {
       assert.match(fresh.namespaceCreates[0] ?? '', new RegExp(`--retention ${retention}\\b`), 'created with it');
       const r = runRegistration(adminJobArgv(compose), env);
       assert.equal(r.status, 0, r.stderr);
-      const ns = loadConfig(interpolatedEnv(service(compose, API))).TEMPORAL_NAMESPACE;
+      const ns = loadConfig(interpolatedEnv(service(compose, API))).temporal.namespace;
       assert.deepEqual(
         r.retentions.map((u) => ({ namespace: u.namespace ?? env.TEMPORAL_NAMESPACE ?? 'default', retention: u.retention })),
         [{ namespace: ns, retention }],

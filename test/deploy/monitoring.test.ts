@@ -157,12 +157,12 @@ describe('Monitoring: deploy/prometheus and deploy/grafana', function () {
     await refundFinished(gw, refund.merchantIdentifier, orderId, refund.merchantRefId);
     // A workflow whose input the worker cannot read (started without the payload codec): its task
     // fails on every attempt, a stuck workflow as WorkflowTasksFailing must see it.
-    const plain = new Client({ connection: gw.rt.temporal.connection, namespace: gw.rt.config.TEMPORAL_NAMESPACE });
+    const plain = new Client({ connection: gw.rt.temporal.connection, namespace: gw.rt.config.temporal.namespace });
     stuck = await plain.workflow.start('paymentWorkflow', { workflowId: `stuck-${taskQueue}`, taskQueue, args: [{}] });
     // The routes the rules name, once each, so the API's histogram has their templates.
     for (const route of ['/transact', '/transactU', '/checkout/none/pay', '/pl/none/pay', '/api/payments/v1/status'])
       await request(`${gw.baseUrl}${route}`, { method: 'POST', body: '' });
-    const ops = await request(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` } });
+    const ops = await request(`${gw.baseUrl}/metrics`, { headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` } });
     assert.equal(ops.status, 200);
     let workerText = '';
     for (let tries = 0; !workerText.includes('temporal_workflow_task_execution_failed{'); tries++) {

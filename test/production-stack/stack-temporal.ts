@@ -14,10 +14,10 @@ export async function connectStackTemporal(state: StackState, secrets: StackSecr
   const settings = readEnvFile(gatewayEnvFile);
   const tlsDir = path.join(state.dataDir, 'temporal-tls', 'gateway');
   const tls = temporalTls({
-    TEMPORAL_TLS_CA_FILE: path.join(tlsDir, 'ca.pem'),
-    TEMPORAL_TLS_CERT_FILE: path.join(tlsDir, 'client.pem'),
-    TEMPORAL_TLS_KEY_FILE: path.join(tlsDir, 'client.key'),
-    TEMPORAL_TLS_SERVER_NAME: settings.TEMPORAL_TLS_SERVER_NAME,
+    tlsCaFile: path.join(tlsDir, 'ca.pem'),
+    tlsCertFile: path.join(tlsDir, 'client.pem'),
+    tlsKeyFile: path.join(tlsDir, 'client.key'),
+    tlsServerName: settings.TEMPORAL_TLS_SERVER_NAME,
   });
   return connectTemporalClient(`127.0.0.1:${state.ports.temporal.frontend}`, settings.TEMPORAL_NAMESPACE!, {
     masterKey: secrets.MASTER_KEY,

@@ -50,7 +50,7 @@ describe('store: payer data at rest (VPAs, cards and webhook bodies sealed per m
     await client?.close();
   });
 
-  const raw = () => client.db(gw.rt.config.MONGODB_DB);
+  const raw = () => client.db(gw.rt.config.store.database);
   const status = async (m: MerchantCredentials, orderId: string) =>
     (await checkStatus(gw.baseUrl, m.secretKey, { merchantIdentifier: m.merchantIdentifier, orderId })).json.data.orders[0];
 
@@ -96,7 +96,7 @@ describe('store: payer data at rest (VPAs, cards and webhook bodies sealed per m
     const upi = await paidBy(m, { payerVpa: VPA });
     const card = await paidBy(m, { cardNumber: PAN });
     const { orderId: mandateOrderId, mandate } = await activeMandateWithFirstDebit(m);
-    const cardId = cardIdentifier(PAN, cardIdKey(gw.rt.config.MASTER_KEY));
+    const cardId = cardIdentifier(PAN, cardIdKey(gw.rt.config.secrets.masterKey));
 
     const docs = await rawDocumentsOf(raw(), m.merchantIdentifier);
     for (const c of ['transactions', 'mandates', 'webhook_deliveries']) {
@@ -136,7 +136,7 @@ describe('store: payer data at rest (VPAs, cards and webhook bodies sealed per m
     // The merchant received the card in its webhook, and the stored bytes open to exactly those.
     const call = receiver.calls.find((c) => c.body.includes(card))!;
     assert.ok(call.body.includes(MASKED) && call.body.includes(cardId));
-    const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(
+    const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(
       `rt:${m.merchantIdentifier}:${card}`,
     );
     assert.equal(stored?.body, call.body);

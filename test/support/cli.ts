@@ -53,7 +53,7 @@ export function cliEnvFor(gw: TestGateway, extra: NodeJS.ProcessEnv = {}): NodeJ
   return {
     ...inherited,
     GATEWAY_URL: gw.opsBaseUrl,
-    OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+    OPS_TOKEN: gw.rt.config.secrets.opsToken,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'gateway-cli-')),
     ...extra,
   };

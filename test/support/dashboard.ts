@@ -14,7 +14,7 @@ export async function invite(
 ): Promise<string> {
   const res = await request(`${gw.baseUrl}/ops/v1/merchants/${merchantIdentifier}/invitations`, {
     body: { email, role },
-    headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+    headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
   });
   assert.equal(res.status, 201, res.text);
   return `${gw.baseUrl}${new URL(res.json.data.invitationUrl).pathname}`;

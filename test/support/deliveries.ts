@@ -21,7 +21,7 @@ export async function deliveryOutcome(gw: TestGateway, deliveryId: string): Prom
   } catch (e) {
     if (!(e instanceof WorkflowNotFoundError)) throw e;
   }
-  const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.MASTER_KEY).find(deliveryId);
+  const stored = await new WebhookRepository(gw.rt.store.db, gw.rt.config.secrets.masterKey).find(deliveryId);
   if (!stored) return { state: 'not sent', attempts: 0, workflow: false };
   return { state: stored.state, attempts: stored.attempts.length, workflow: false };
 }

@@ -97,33 +97,33 @@ export async function startTestGateway(
     ...bankSettings,
     ...overrides,
   });
-  const rt = await openRuntime(config, createLogger(config.LOG_LEVEL), config.MONGODB_URI!, temporal.address);
+  const rt = await openRuntime(config, createLogger(config.observability.logLevel), config.store.mongodbUri!, temporal.address);
   // The one injectable clock: API and activities alike read it (mandate tests choose the time of day).
   if (options.now) rt.now = options.now;
   const { worker, connection } = await createGatewayWorker({
     address: temporal.address,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
     activityDeps: options.activityDeps ? options.activityDeps(activityDeps(rt)) : activityDeps(rt),
     workflowBundle: bundle,
-    masterKey: config.MASTER_KEY,
-    previousMasterKeys: config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS,
-    ...(config.PAYLOAD_CODEC_PLAINTEXT_UNTIL ? { plaintextUntil: config.PAYLOAD_CODEC_PLAINTEXT_UNTIL } : {}),
-    tls: temporalTls(config),
+    masterKey: config.secrets.masterKey,
+    previousMasterKeys: config.payloadCodec.previousMasterKeys,
+    ...(config.payloadCodec.plaintextUntil ? { plaintextUntil: config.payloadCodec.plaintextUntil } : {}),
+    tls: temporalTls(config.temporal),
     testServerClock: rt.timeTravel?.clock,
     ...(options.activityInterceptors ? { activityInterceptors: options.activityInterceptors } : {}),
   });
   const workerRun = worker.run();
   // With OPS_PORT the operator API has its own listener, as in production; without it, one serves both.
-  const split = config.OPS_PORT !== undefined;
+  const split = config.http.opsPort !== undefined;
   const listen = async (listener: Listener, p: number) => {
-    const s = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000 });
+    const s = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: config.http.requestTimeoutSeconds * 1000 });
     s.listen(p, '127.0.0.1');
     await new Promise((resolve) => s.once('listening', resolve));
     return s;
   };
   const server = await listen(split ? 'public' : 'both', port);
-  const opsServer = split ? await listen('ops', config.OPS_PORT!) : undefined;
+  const opsServer = split ? await listen('ops', config.http.opsPort!) : undefined;
   const urlOf = (s: typeof server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
   const gateway: TestGateway = {

@@ -67,7 +67,7 @@ export async function seedOrder(gw: TestGateway, merchantIdentifier: string, o: 
   };
   // Stored as the repository stores it (payer data sealed under this gateway's key): nothing in clear
   // for another gateway's start-up migration to seal under its own key.
-  const cipher = new PayerDataCipher(gw.rt.config.MASTER_KEY);
+  const cipher = new PayerDataCipher(gw.rt.config.secrets.masterKey);
   const { buyerName: _name, buyerEmail: _email, ipAddress: _ip, ...rest } = t;
   await gw.rt.store.db.collection('transactions').insertOne({
     _id: orderKey(t) as never,

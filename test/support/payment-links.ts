@@ -73,6 +73,6 @@ export async function payByCard(gw: TestGateway, path: string, page: { csrf: str
     body: new URLSearchParams({ cardNumber, action: 'pay' }).toString(),
   });
   assert.equal(back.status, 303);
-  assert.ok(back.headers.get('location')?.startsWith(`${gw.rt.config.PUBLIC_BASE_URL}/bank/v1/return/`));
+  assert.ok(back.headers.get('location')?.startsWith(`${gw.rt.config.http.publicBaseUrl}/bank/v1/return/`));
   return back;
 }

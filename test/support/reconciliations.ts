@@ -9,7 +9,7 @@ export function uploadReconciliation(
   return fetch(`${gw.baseUrl}/ops/v1/reconciliations`, {
     method: 'POST',
     body: csv,
-    headers: { 'content-type': 'text/csv', authorization: `Bearer ${gw.rt.config.OPS_TOKEN}`, ...headers },
+    headers: { 'content-type': 'text/csv', authorization: `Bearer ${gw.rt.config.secrets.opsToken}`, ...headers },
   }).then(async (res) => {
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, json: JSON.parse(text) };
@@ -23,7 +23,7 @@ export async function reconcile(gw: TestGateway, csv: string) {
   const id = started.json.data.reconciliationId as string;
   await gw.rt.temporal.workflow.getHandle(`reconciliation:${id}`).result();
   const report = await request(`${gw.baseUrl}/ops/v1/reconciliations/${id}`, {
-    headers: { authorization: `Bearer ${gw.rt.config.OPS_TOKEN}` },
+    headers: { authorization: `Bearer ${gw.rt.config.secrets.opsToken}` },
   });
   return report.json.data as {
     reconciliationId: string;

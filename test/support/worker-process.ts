@@ -12,12 +12,12 @@ export function gatewayProcessEnv(gw: TestGateway, taskQueue: string): NodeJS.Pr
   const c = gw.rt.config;
   return {
     GATEWAY_ENV: 'test',
-    MONGODB_URI: c.MONGODB_URI,
-    MONGODB_DB: c.MONGODB_DB,
-    TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+    MONGODB_URI: c.store.mongodbUri,
+    MONGODB_DB: c.store.database,
+    TEMPORAL_ADDRESS: c.temporal.address,
     TEMPORAL_TASK_QUEUE: taskQueue,
-    MASTER_KEY: c.MASTER_KEY,
-    OPS_TOKEN: c.OPS_TOKEN,
+    MASTER_KEY: c.secrets.masterKey,
+    OPS_TOKEN: c.secrets.opsToken,
     LOG_LEVEL: 'info',
   };
 }

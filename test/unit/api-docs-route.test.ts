@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../src/api/deps';
 import { mountedOn } from '../../src/api/operation';
 import { apiDocsAssetRoutes, apiDocsOperation } from '../../src/api/platform/api-docs';
 
-const config = (env: string) => ({ GATEWAY_ENV: env }) as ApiDeps['config'];
+const config = (env: string) => ({ env }) as ApiDeps['config'];
 const routesIn = (env: string) => [
   ...mountedOn([apiDocsOperation], 'public', config(env)).map((op) => op.path),
   ...apiDocsAssetRoutes({ config: config(env) } as unknown as ApiDeps).stack.map((layer) => layer.path),

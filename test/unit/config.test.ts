@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ConfigError, configKeys, configSchema, loadConfig } from '../../src/config';
+import { DEFAULT_FEE_PLAN } from '../../src/domain/settlement-fees';
 
 const MASTER_KEY = 'a'.repeat(64);
 const OPS_TOKEN = 'o'.repeat(32);
@@ -26,28 +27,28 @@ const STRONG = {
 describe('configuration', () => {
   it('applies defaults and freezes the result', () => {
     const c = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
-    assert.equal(c.API_PORT, 3000);
-    assert.equal(c.DEV_TEMPORAL_UI_PORT, 8233);
-    assert.equal(c.BANK_TIMEOUT_SECONDS, 900);
-    assert.equal(c.UPI_PAYEE_VPA, 'merchantgateway@sandbox', 'development pays the sandbox VPA');
-    assert.equal(c.SANDBOX_ENABLED, true);
-    assert.equal(c.PUBLIC_BASE_URL, 'http://localhost:3000');
+    assert.equal(c.http.port, 3000);
+    assert.equal(c.devStack.temporalUiPort, 8233);
+    assert.equal(c.payments.bankTimeoutSeconds, 900);
+    assert.equal(c.upi.payeeVpa, 'merchantgateway@sandbox', 'development pays the sandbox VPA');
+    assert.equal(c.sandbox.enabled, true);
+    assert.equal(c.http.publicBaseUrl, 'http://localhost:3000');
     assert.ok(Object.isFrozen(c));
   });
 
   it("a mandate's run continues as new at most halfway to Temporal's default update limit, and never past 1,800", () => {
     const temporalDefaultMaxTotalUpdates = 2_000;
     const c = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
-    assert.ok(c.MANDATE_UPDATES_PER_RUN <= temporalDefaultMaxTotalUpdates / 2, String(c.MANDATE_UPDATES_PER_RUN));
-    assert.equal(loadConfig({ MANDATE_UPDATES_PER_RUN: '100' }, { MASTER_KEY, OPS_TOKEN }).MANDATE_UPDATES_PER_RUN, 100);
+    assert.ok(c.mandates.updatesPerRun <= temporalDefaultMaxTotalUpdates / 2, String(c.mandates.updatesPerRun));
+    assert.equal(loadConfig({ MANDATE_UPDATES_PER_RUN: '100' }, { MASTER_KEY, OPS_TOKEN }).mandates.updatesPerRun, 100);
     assert.throws(() => loadConfig({ MANDATE_UPDATES_PER_RUN: '1801' }, { MASTER_KEY, OPS_TOKEN }), ConfigError);
   });
 
   it('coerces numbers and booleans from strings', () => {
     const c = loadConfig({ API_PORT: '8080', SANDBOX_ENABLED: 'false', BANK_TIMEOUT_SECONDS: '5' }, { MASTER_KEY, OPS_TOKEN });
-    assert.equal(c.API_PORT, 8080);
-    assert.equal(c.SANDBOX_ENABLED, false);
-    assert.equal(c.BANK_TIMEOUT_SECONDS, 5);
+    assert.equal(c.http.port, 8080);
+    assert.equal(c.sandbox.enabled, false);
+    assert.equal(c.payments.bankTimeoutSeconds, 5);
   });
 
   it('fails fast naming every bad variable', () => {
@@ -62,9 +63,14 @@ describe('configuration', () => {
   });
 
   it('webhook quick retries: 5s by default, up to 30s, refused past it or with a unit it does not take', () => {
-    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, '5s');
-    for (const ok of ['0', '500ms', '30s', '30000ms'])
-      assert.equal(loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: ok }, { MASTER_KEY, OPS_TOKEN }).WEBHOOK_QUICK_RETRIES_WITHIN, ok);
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).webhooks.quickRetriesWithinMs, 5000);
+    for (const [ok, ms] of [
+      ['0', 0],
+      ['500ms', 500],
+      ['30s', 30_000],
+      ['30000ms', 30_000],
+    ] as const)
+      assert.equal(loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: ok }, { MASTER_KEY, OPS_TOKEN }).webhooks.quickRetriesWithinMs, ms);
     for (const bad of ['31s', '30001ms', '1m', 'soon'])
       assert.throws(
         () => loadConfig({ WEBHOOK_QUICK_RETRIES_WITHIN: bad }, { MASTER_KEY, OPS_TOKEN }),
@@ -72,25 +78,62 @@ describe('configuration', () => {
       );
   });
 
+  it('parses waits, lists, dates, the fee plan and addresses once, into the values their users take', () => {
+    const defaults = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
+    assert.deepEqual(
+      defaults.webhooks.retryScheduleMs,
+      [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    );
+    assert.equal(defaults.webhooks.batchWindowMs, 5_000);
+    assert.equal(defaults.secrets.secretKeyRotationOverlapMs, 86_400_000);
+    assert.equal(defaults.webhooks.secretRotationOverlapMs, 86_400_000);
+    assert.equal(defaults.webhooks.endpointDisableAfterMs, 432_000_000);
+    assert.deepEqual(defaults.webhooks.allowedPrivateRanges, []);
+    assert.equal(defaults.webhooks.allowLoopback, true, 'development delivers to local receivers');
+    assert.deepEqual([...defaults.settlements.holidays], []);
+    assert.equal(defaults.settlements.feePlan, DEFAULT_FEE_PLAN);
+    const set = loadConfig(
+      {
+        WEBHOOK_RETRY_SCHEDULE: ' 0, 500ms ,2m,1h',
+        WEBHOOK_ALLOWED_PRIVATE_RANGES: ' 10.20.0.0/16, ,192.168.1.0/24',
+        SETTLEMENT_HOLIDAYS: '2026-12-25, 2027-01-26',
+        SETTLEMENT_FEE_PLAN: JSON.stringify(DEFAULT_FEE_PLAN),
+        TEMPORAL_UI_URL: 'http://temporal-ui.test:8233//',
+      },
+      { MASTER_KEY, OPS_TOKEN },
+    );
+    assert.deepEqual(set.webhooks.retryScheduleMs, [0, 500, 120_000, 3_600_000]);
+    assert.deepEqual(set.webhooks.allowedPrivateRanges, ['10.20.0.0/16', '192.168.1.0/24']);
+    assert.deepEqual([...set.settlements.holidays], ['2026-12-25', '2027-01-26']);
+    assert.deepEqual(set.settlements.feePlan, DEFAULT_FEE_PLAN);
+    assert.equal(set.temporal.uiUrl, 'http://temporal-ui.test:8233');
+    const production = loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK });
+    assert.equal(production.webhooks.allowLoopback, false, 'production never delivers to loopback unless told');
+    assert.equal(
+      loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK, WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback,
+      true,
+    );
+  });
+
   it('production requires its own MASTER_KEY and OPS_TOKEN (no generated ones)', () => {
     assert.throws(
       () => loadConfig({ GATEWAY_ENV: 'production' }, { MASTER_KEY, OPS_TOKEN }),
       (e: unknown) => e instanceof ConfigError && /MASTER_KEY/.test(e.message) && /OPS_TOKEN/.test(e.message),
     );
-    assert.equal(loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK }).GATEWAY_ENV, 'production');
+    assert.equal(loadConfig({ GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK }).env, 'production');
     assert.throws(() => loadConfig({ GATEWAY_ENV: 'production', ...STRONG, MASTER_KEY: 'short', ...HTTP_BANK }), /MASTER_KEY/);
   });
 
   it('the bank: the sandbox by default, http with its address and secret; production refuses the sandbox', () => {
     const dev = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
-    assert.equal(dev.BANK_CONNECTOR, 'sandbox');
-    assert.equal(dev.BANK_CALL_TIMEOUT_SECONDS, 10);
+    assert.equal(dev.bank.connector, 'sandbox');
+    assert.equal(dev.bank.callTimeoutSeconds, 10);
     const http = loadConfig(
       { BANK_CONNECTOR: 'http', BANK_BASE_URL: 'http://127.0.0.1:4100', BANK_SECRET: 's'.repeat(32) },
       { MASTER_KEY, OPS_TOKEN },
     );
-    assert.equal(http.BANK_CONNECTOR, 'http');
-    assert.equal(http.BANK_BASE_URL, 'http://127.0.0.1:4100');
+    assert.equal(http.bank.connector, 'http');
+    assert.equal(http.bank.baseUrl, 'http://127.0.0.1:4100');
     assert.throws(
       () => loadConfig({ BANK_CONNECTOR: 'http' }, { MASTER_KEY, OPS_TOKEN }),
       (e: unknown) => e instanceof ConfigError && /BANK_BASE_URL/.test(e.message) && /BANK_SECRET/.test(e.message),
@@ -116,15 +159,15 @@ describe('configuration', () => {
       () => loadConfig({ ...production, ...HTTP_BANK, SANDBOX_ENABLED: 'true' }),
       /SANDBOX_ENABLED: not allowed in production/,
     );
-    assert.equal(loadConfig({ ...production, ...HTTP_BANK }).SANDBOX_ENABLED, false, 'no sandbox payer in production');
+    assert.equal(loadConfig({ ...production, ...HTTP_BANK }).sandbox.enabled, false, 'no sandbox payer in production');
   });
 
   it('time skipping: off by default, its own store database when on, refused in production', () => {
-    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).TIME_SKIPPING, false);
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).temporal.timeSkipping, false);
     const c = loadConfig({ TIME_SKIPPING: 'true', MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN });
-    assert.equal(c.TIME_SKIPPING, true);
-    assert.equal(c.MONGODB_DB, 'shop_time_skipping');
-    assert.equal(loadConfig({ MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN }).MONGODB_DB, 'shop');
+    assert.equal(c.temporal.timeSkipping, true);
+    assert.equal(c.store.database, 'shop_time_skipping');
+    assert.equal(loadConfig({ MONGODB_DB: 'shop' }, { MASTER_KEY, OPS_TOKEN }).store.database, 'shop');
     assert.throws(
       () => loadConfig({ GATEWAY_ENV: 'production', TIME_SKIPPING: 'true', ...STRONG, ...HTTP_BANK }),
       /TIME_SKIPPING/,
@@ -133,7 +176,7 @@ describe('configuration', () => {
 
   it('production refuses to start, naming the setting: weak secrets, no https PUBLIC_BASE_URL, the sandbox, no http bank', () => {
     const production = { GATEWAY_ENV: 'production', ...STRONG, ...HTTP_BANK };
-    assert.equal(loadConfig(production).PUBLIC_BASE_URL, 'https://pay.example.in');
+    assert.equal(loadConfig(production).http.publicBaseUrl, 'https://pay.example.in');
     const refusals: [Record<string, string | undefined>, RegExp][] = [
       [{ MASTER_KEY }, /MASTER_KEY: too weak for production/],
       [{ MASTER_KEY: '0123456789abcdef'.repeat(4) }, /MASTER_KEY: too weak for production: a short pattern repeated/],
@@ -167,9 +210,9 @@ describe('configuration', () => {
 
   it('mTLS to Temporal: CA, certificate and key all or none, required in staging and production', () => {
     const c = loadConfig({ ...TEMPORAL_MTLS, TEMPORAL_TLS_SERVER_NAME: 'temporal' }, { MASTER_KEY, OPS_TOKEN });
-    assert.equal(c.TEMPORAL_TLS_CA_FILE, '/certs/ca.pem');
-    assert.equal(c.TEMPORAL_TLS_SERVER_NAME, 'temporal');
-    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).TEMPORAL_TLS_CA_FILE, undefined, 'plaintext in development');
+    assert.equal(c.temporal.tlsCaFile, '/certs/ca.pem');
+    assert.equal(c.temporal.tlsServerName, 'temporal');
+    assert.equal(loadConfig({}, { MASTER_KEY, OPS_TOKEN }).temporal.tlsCaFile, undefined, 'plaintext in development');
     assert.throws(
       () => loadConfig({ ...TEMPORAL_MTLS, TEMPORAL_TLS_KEY_FILE: undefined }, { MASTER_KEY, OPS_TOKEN }),
       /TEMPORAL_TLS_KEY_FILE: required with TEMPORAL_TLS_CA_FILE and TEMPORAL_TLS_CERT_FILE/,
@@ -195,8 +238,8 @@ describe('configuration', () => {
 
   it("staging: the sandbox (and its bank) with production's other rules", () => {
     const staging = loadConfig({ GATEWAY_ENV: 'staging', ...STRONG });
-    assert.equal(staging.SANDBOX_ENABLED, true);
-    assert.equal(staging.BANK_CONNECTOR, 'sandbox');
+    assert.equal(staging.sandbox.enabled, true);
+    assert.equal(staging.bank.connector, 'sandbox');
     assert.throws(() => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, OPS_TOKEN }), /OPS_TOKEN: too weak for staging/);
     assert.throws(
       () => loadConfig({ GATEWAY_ENV: 'staging', ...STRONG, PUBLIC_BASE_URL: undefined }),
@@ -223,10 +266,10 @@ describe('configuration', () => {
       },
       { MASTER_KEY, OPS_TOKEN },
     );
-    assert.deepEqual(c.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS, [other, MASTER_KEY]);
-    assert.deepEqual(c.CODEC_CORS_ORIGINS, ['http://127.0.0.1:8233', 'https://ui.example']);
+    assert.deepEqual(c.payloadCodec.previousMasterKeys, [other, MASTER_KEY]);
+    assert.deepEqual(c.payloadCodec.corsOrigins, ['http://127.0.0.1:8233', 'https://ui.example']);
     const none = loadConfig({}, { MASTER_KEY, OPS_TOKEN });
-    assert.deepEqual([none.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS, none.CODEC_CORS_ORIGINS], [[], []]);
+    assert.deepEqual([none.payloadCodec.previousMasterKeys, none.payloadCodec.corsOrigins], [[], []]);
     assert.throws(
       () =>
         loadConfig(

@@ -15,7 +15,7 @@ describe('dashboard passwords: scrypt at the guidance cost, bounded work', funct
   it('hashes at N = 2^17, r 8, p 1 by default (OWASP), and staging and production accept no less', async () => {
     assert.equal(PASSWORD_COST_GUIDANCE, 17);
     assert.equal(
-      loadConfig({ GATEWAY_ENV: 'development', MASTER_KEY: 'a'.repeat(64), OPS_TOKEN: 'b'.repeat(24) }).DASHBOARD_PASSWORD_COST,
+      loadConfig({ GATEWAY_ENV: 'development', MASTER_KEY: 'a'.repeat(64), OPS_TOKEN: 'b'.repeat(24) }).dashboard.passwordCost,
       17,
     );
     const hash = await hashPassword('correct horse battery staple', 17);

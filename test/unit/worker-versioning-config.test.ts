@@ -6,12 +6,12 @@ const secrets = { MASTER_KEY: 'a'.repeat(64), OPS_TOKEN: 'o'.repeat(32) };
 
 describe('Worker Versioning settings', () => {
   it('unset: the worker runs unversioned', () => {
-    assert.equal(deploymentVersionOf(loadConfig({}, secrets)), undefined);
+    assert.equal(deploymentVersionOf(loadConfig({}, secrets).temporal), undefined);
   });
 
   it('both set: the worker runs as that deployment version, pinning the workflows it starts', () => {
     const c = loadConfig({ WORKER_DEPLOYMENT_NAME: 'gateway', WORKER_BUILD_ID: '2026-12-03.1' }, secrets);
-    const version = deploymentVersionOf(c);
+    const version = deploymentVersionOf(c.temporal);
     assert.deepEqual(version, { deploymentName: 'gateway', buildId: '2026-12-03.1' });
     assert.deepEqual(workerDeploymentOptions(version!), {
       useWorkerVersioning: true,

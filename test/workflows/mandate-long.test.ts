@@ -88,7 +88,7 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
       },
       { MASTER_KEY: RUN_MASTER_KEY, OPS_TOKEN: 'x'.repeat(32) },
     );
-    const merchants = new MerchantRepository(store.db, config.MASTER_KEY, 0);
+    const merchants = new MerchantRepository(store.db, config.secrets.masterKey, 0);
     merchant = (await merchants.findById(
       (await provisionMerchant(merchants, { name: 'Long Dairy' }, new Date())).merchantIdentifier,
     ))!;
@@ -101,8 +101,8 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
     bankDown = () => false;
     deps = {
       config,
-      mandates: new MandateRepository(store.db, config.MASTER_KEY),
-      transactions: new TransactionRepository(store.db, config.MASTER_KEY),
+      mandates: new MandateRepository(store.db, config.secrets.masterKey),
+      transactions: new TransactionRepository(store.db, config.secrets.masterKey),
       temporal: env.client,
       now: () => new Date(),
       realtimeWebhook: false,
@@ -114,7 +114,7 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
     const activityDeps = {
       mandates: deps.mandates,
       transactions: deps.transactions,
-      merchants: new MerchantRepository(store.db, deps.config.MASTER_KEY, 0),
+      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
       bank: new NotingBank(),
       now: serverTimeOfAttempt,
       temporal: env.client,
@@ -167,7 +167,9 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
   async function activeMandate(o: { updatesPerRun?: number } = {}): Promise<string> {
     const orderId = newId('mandate');
     const now = await serverNow();
-    const config = o.updatesPerRun ? { ...deps.config, MANDATE_UPDATES_PER_RUN: o.updatesPerRun } : deps.config;
+    const config = o.updatesPerRun
+      ? { ...deps.config, mandates: { ...deps.config.mandates, updatesPerRun: o.updatesPerRun } }
+      : deps.config;
     const answer = await createMandate({ ...deps, config }, merchant, {
       orderId,
       amountPaise: 500_000,

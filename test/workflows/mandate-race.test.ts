@@ -84,14 +84,14 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
       { TEMPORAL_TASK_QUEUE: taskQueue, SANDBOX_MANDATE_PAYER_SECONDS: '0.1', LOG_LEVEL: 'silent' },
       { MASTER_KEY: RUN_MASTER_KEY, OPS_TOKEN: 'x'.repeat(32) },
     );
-    const merchants = new MerchantRepository(store.db, config.MASTER_KEY, 0);
+    const merchants = new MerchantRepository(store.db, config.secrets.masterKey, 0);
     merchant = (await merchants.findById(
       (await provisionMerchant(merchants, { name: 'Race Co' }, new Date())).merchantIdentifier,
     ))!;
     deps = {
       config,
-      mandates: new MandateRepository(store.db, config.MASTER_KEY),
-      transactions: new TransactionRepository(store.db, config.MASTER_KEY),
+      mandates: new MandateRepository(store.db, config.secrets.masterKey),
+      transactions: new TransactionRepository(store.db, config.secrets.masterKey),
       temporal: env.client,
       now: () => new Date(),
       realtimeWebhook: false,
@@ -106,7 +106,7 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
     }
     const activityDeps = {
       ...deps,
-      merchants: new MerchantRepository(store.db, deps.config.MASTER_KEY, 0),
+      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
       bank: new HeldBank(),
       taskQueue,
       webhookBatchWindowMs: 1000,

@@ -63,7 +63,7 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
       },
       { MASTER_KEY: RUN_MASTER_KEY, OPS_TOKEN: 'x'.repeat(32) },
     );
-    const merchants = new MerchantRepository(store.db, config.MASTER_KEY, 0);
+    const merchants = new MerchantRepository(store.db, config.secrets.masterKey, 0);
     const credentials = await provisionMerchant(merchants, { name: 'Milk Co' }, new Date());
     merchant = (await merchants.findById(credentials.merchantIdentifier))!;
   });
@@ -75,8 +75,8 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
     bankCalls.length = 0;
     deps = {
       config,
-      mandates: new MandateRepository(store.db, config.MASTER_KEY),
-      transactions: new TransactionRepository(store.db, config.MASTER_KEY),
+      mandates: new MandateRepository(store.db, config.secrets.masterKey),
+      transactions: new TransactionRepository(store.db, config.secrets.masterKey),
       temporal: env.client,
       now: () => clock,
       realtimeWebhook: false,
@@ -89,7 +89,7 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
     const activityDeps = {
       mandates: deps.mandates,
       transactions: deps.transactions,
-      merchants: new MerchantRepository(store.db, deps.config.MASTER_KEY, 0),
+      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
       bank,
       // The server's time (of the attempt): the peak-window check of a debit attempt reads it.
       now: () => new Date(Context.current().info.currentAttemptScheduledTimestampMs),

@@ -106,11 +106,7 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
   const attentionOps = () =>
     settlementAttention({
       store,
-      config: {
-        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
-      },
+      config: { settlements: { attentionOpenMinutes: 120, attentionPayoutMinutes: 1440, attentionHeldMinutes: 10080 } },
       temporal: env().client,
       now: () => new Date(),
     });

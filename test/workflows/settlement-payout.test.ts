@@ -245,13 +245,15 @@ describe('settlement payouts (time-skipping, real store)', function () {
     const ops = settlementOperations({
       store,
       config: {
-        SETTLEMENT_FEE_PLAN: '',
-        SETTLEMENT_DAYS: 1,
-        SETTLEMENT_HOLIDAYS: '',
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+        settlements: {
+          feePlan: DEFAULT_FEE_PLAN,
+          days: 1,
+          holidays: new Set(),
+          attentionOpenMinutes: 120,
+          attentionPayoutMinutes: 1440,
+          attentionHeldMinutes: 10080,
+        },
+        temporal: { taskQueue },
       },
       temporal: env().client,
       now: () => new Date(),

@@ -27,11 +27,7 @@ import { storedPaidUpiOrder } from '../support/stored-orders';
 
 const MASTER_KEY = 'b'.repeat(64);
 const ACCOUNT = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test Merchant' };
-const ATTENTION = {
-  SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-  SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-  SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
-};
+const ATTENTION = { settlements: { attentionOpenMinutes: 120, attentionPayoutMinutes: 1440, attentionHeldMinutes: 10080 } };
 
 /**
  * A settlement whose previous settlement's payout is still PENDING at the bank, with a chargeback

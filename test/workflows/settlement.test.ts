@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { BankPayoutAnswer, BankPayoutRequest, BankPayouts } from '../../src/bank/connector';
 import { SandboxBankConnector } from '../../src/bank/sandbox-connector';
 import { createSettlementActivities, type SettlementActivityDeps } from '../../activities/settlement-activities';
-import type { FeePlan } from '../../src/domain/settlement-fees';
+import { DEFAULT_FEE_PLAN, type FeePlan } from '../../src/domain/settlement-fees';
 import { MerchantRepository } from '../../src/store/merchant-repository';
 import { connectStore, type Store } from '../../src/store/mongo';
 import { PayoutAccountSeal } from '../../src/store/settlement-account-repository';
@@ -326,13 +326,15 @@ describe('settlement workflow (time-skipping, real store)', function () {
     const ops = settlementOperations({
       store,
       config: {
-        SETTLEMENT_FEE_PLAN: '',
-        SETTLEMENT_DAYS: 1,
-        SETTLEMENT_HOLIDAYS: '',
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        SETTLEMENT_ATTENTION_OPEN_MINUTES: 120,
-        SETTLEMENT_ATTENTION_PAYOUT_MINUTES: 1440,
-        SETTLEMENT_ATTENTION_HELD_MINUTES: 10080,
+        settlements: {
+          feePlan: DEFAULT_FEE_PLAN,
+          days: 1,
+          holidays: new Set(),
+          attentionOpenMinutes: 120,
+          attentionPayoutMinutes: 1440,
+          attentionHeldMinutes: 10080,
+        },
+        temporal: { taskQueue },
       },
       temporal: env().client,
       now: () => new Date(),

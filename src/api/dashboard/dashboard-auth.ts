@@ -29,7 +29,7 @@ function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
   router.get('/sign-in', (ctx) => showSignIn(ctx, 200, { next: safeNext(String(ctx.query.next ?? '')) }));
 
   router.post('/sign-in', async (ctx) => {
-    const parsed = signInFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
+    const parsed = signInFormSchema.safeParse(await readPageForm(ctx, deps.config.http.maxBodyBytes));
     if (!parsed.success) return showSignIn(ctx, 400, { next: '/dashboard', error: formProblem(parsed.error) });
     const form = parsed.data;
     const next = safeNext(form.next);
@@ -49,7 +49,7 @@ function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
     }
     if (!signedIn) return showSignIn(ctx, 401, { next, email, error: 'Wrong email or password.' });
     await giveBack();
-    setSessionCookie(ctx, base, signedIn.token, deps.config.DASHBOARD_SESSION_HOURS * 3_600_000);
+    setSessionCookie(ctx, base, signedIn.token, deps.config.dashboard.sessionHours * 3_600_000);
     ctx.status = 303;
     ctx.redirect(next);
   });
@@ -80,7 +80,7 @@ function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void
 
   router.post('/invitations/:token', async (ctx) => {
     const token = ctx.params.token;
-    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.MAX_BODY_BYTES));
+    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.http.maxBodyBytes));
     if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
     if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
       return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
@@ -101,7 +101,7 @@ function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void
 
 /** What the sign-in, sign-out and invitation routes share: the pages shown, the limits and the session. */
 function authPageKit(deps: ApiDeps) {
-  const base = deps.config.PUBLIC_BASE_URL;
+  const base = deps.config.http.publicBaseUrl;
   const session = dashboardSession(deps);
 
   const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>

@@ -38,17 +38,18 @@ import {
 const DAY_MS = 86_400_000;
 
 /** Temporal UI's page of a workflow: TEMPORAL_UI_URL, or the local dev server's UI when npm start runs it. */
-export function temporalUiBase(
-  config: Pick<Config, 'TEMPORAL_UI_URL' | 'TEMPORAL_ADDRESS' | 'DEV_TEMPORAL_UI_PORT'>,
-): string | null {
-  if (config.TEMPORAL_UI_URL) return config.TEMPORAL_UI_URL.replace(/\/+$/, '');
-  return config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.DEV_TEMPORAL_UI_PORT}`;
+export function temporalUiBase(config: {
+  temporal: Pick<Config['temporal'], 'uiUrl' | 'address'>;
+  devStack: Pick<Config['devStack'], 'temporalUiPort'>;
+}): string | null {
+  if (config.temporal.uiUrl) return config.temporal.uiUrl;
+  return config.temporal.address ? null : `http://localhost:${config.devStack.temporalUiPort}`;
 }
 
 function workflowUrl(config: Config, id: string): string | null {
   const base = temporalUiBase(config);
   if (!base) return null;
-  return `${base}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(id)}`;
+  return `${base}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(id)}`;
 }
 
 /**

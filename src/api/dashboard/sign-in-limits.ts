@@ -15,12 +15,12 @@ const THROTTLE_WINDOW_SECONDS = 15 * 60;
  */
 export function passwordAttemptLimits(
   shared: SharedLimiterFactory,
-  config: { DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT: number; DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS: number },
+  dashboard: { signInFailuresPerAccount: number; signInFailuresPerAddress: number },
 ) {
   const limiter = (points: number, keyPrefix: string): SharedLimiter | null =>
     points === 0 ? null : shared({ points, durationSeconds: THROTTLE_WINDOW_SECONDS, keyPrefix });
-  const byAccount = limiter(config.DASHBOARD_SIGN_IN_FAILURES_PER_ACCOUNT, 'dash-signin-account');
-  const byAddress = limiter(config.DASHBOARD_SIGN_IN_FAILURES_PER_ADDRESS, 'dash-signin-ip');
+  const byAccount = limiter(dashboard.signInFailuresPerAccount, 'dash-signin-account');
+  const byAddress = limiter(dashboard.signInFailuresPerAddress, 'dash-signin-ip');
   return {
     async take(email: string, address: string): Promise<{ refusedMs: number; giveBack: () => Promise<unknown> }> {
       const taken: [SharedLimiter, string][] = [];

@@ -108,7 +108,7 @@ async function begin(deps: ApiDeps, entry: CheckoutEntry, { caller: merchant, bo
   const request: CheckoutRequest = isData(body) ? checkoutRequestFromData(body) : checkoutRequestFromFields(body);
   const returnUrl = request.returnUrl ?? merchant.defaultReturnUrl;
   if (!returnUrl) throw new CheckoutRefusal('merchantDataIncomplete');
-  const plain = refusedPlainHttp(returnUrl, deps.config.GATEWAY_ENV);
+  const plain = refusedPlainHttp(returnUrl, deps.config.env);
   if (plain) throw new CheckoutRefusal('fieldInvalid', `returnUrl: ${plain}`);
   const started = await deps.useCases.merchant.startCheckout(merchant, entry, { ...request, returnUrl }, ip);
   if (started.kind === 'orderIdUsed') throw new CheckoutRefusal('orderIdUsed');

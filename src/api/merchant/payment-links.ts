@@ -11,7 +11,7 @@ export const paymentLinkOperation = defineOperation({
   path: '/pl/api/v1/create',
   envelope: 'paylink',
   auth: apiKey,
-  body: { contentType: 'application/json', schema: paymentLinkBatchSchema, maxBytes: 'PAYMENT_LINK_MAX_BODY_BYTES' },
+  body: { contentType: 'application/json', schema: paymentLinkBatchSchema, maxBytes: 'paymentLinkMaxBodyBytes' },
   limit: 'paylinks',
   reference: paymentLinkReference,
   async handle({ caller: merchant, body, ip }, deps) {
@@ -19,10 +19,10 @@ export const paymentLinkOperation = defineOperation({
     const entries = body.details.map((raw) => checkPaymentLinkEntry(raw, now));
     // Refused before anything is stored or rendered: the images' pixels bound the CPU one request takes.
     const pixels = batchQrPixels(entries);
-    if (pixels > deps.config.QR_PIXEL_BUDGET) {
+    if (pixels > deps.config.qr.pixelBudget) {
       throw new ApiError(
         'qrPixelBudgetExceeded',
-        `the batch asks for ${pixels} pixels of QR images, at most ${deps.config.QR_PIXEL_BUDGET}`,
+        `the batch asks for ${pixels} pixels of QR images, at most ${deps.config.qr.pixelBudget}`,
       );
     }
     const data = await deps.useCases.merchant.createPaymentLinks(merchant, body.batchId, entries, ip);

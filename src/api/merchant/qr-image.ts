@@ -46,7 +46,7 @@ function signedImageAddress(): AuthScheme<Merchant> {
       const q = imageAddress(raw);
       const merchant = await requireMerchant(deps.useCases.shared, q.mid);
       const now = deps.now();
-      const unlabelled = now.getTime() < (deps.config.QR_IMAGE_UNLABELLED_UNTIL?.getTime() ?? -Infinity);
+      const unlabelled = now.getTime() < (deps.config.qr.imageUnlabelledUntil?.getTime() ?? -Infinity);
       const address = { mid: q.mid, width: q.width, height: q.height, rawData: raw.data, checksum: q.checksum };
       const signed = await verifiedWithKeysInForce(deps.useCases.shared, merchant, now, (keys) =>
         qrImageSignatureMatches(keys, address, unlabelled),

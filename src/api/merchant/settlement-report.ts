@@ -56,7 +56,7 @@ const reportChecksum: AuthScheme<Merchant> = {
 const callsPerHour: OperationLimit = {
   counted: 'validated',
   build(deps) {
-    const perHour = deps.config.SETTLEMENT_REPORT_CALLS_PER_HOUR;
+    const perHour = deps.config.limits.settlementReportCallsPerHour;
     if (perHour === 0) return async () => null;
     const limiter = deps.rateLimit.limiter({
       points: perHour,

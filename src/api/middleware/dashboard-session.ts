@@ -100,8 +100,8 @@ async function signedInState(
   };
   ctx.state.dashboard = state;
   if (ctx.method === 'POST') {
-    const form = await readPageForm(ctx, deps.config.MAX_BODY_BYTES);
-    if (!form || !fromOurOrigin(ctx, deps.config.PUBLIC_BASE_URL) || !sameToken(form.csrf, session.csrfToken))
+    const form = await readPageForm(ctx, deps.config.http.maxBodyBytes);
+    if (!form || !fromOurOrigin(ctx, deps.config.http.publicBaseUrl) || !sameToken(form.csrf, session.csrfToken))
       return new HtmlPage(
         403,
         refusalHtml(

@@ -19,8 +19,8 @@ const codecOperation = (direction: 'encode' | 'decode') =>
     path: `/ops/v1/codec/${direction}`,
     envelope: 'success',
     auth: operatorToken('codec'),
-    body: { contentType: 'application/json', schema: codecPayloadsSchema, maxBytes: 'PAYMENT_LINK_MAX_BODY_BYTES' },
-    cors: (config) => config.CODEC_CORS_ORIGINS,
+    body: { contentType: 'application/json', schema: codecPayloadsSchema, maxBytes: 'paymentLinkMaxBodyBytes' },
+    cors: (config) => config.payloadCodec.corsOrigins,
     reference: codecReference(direction),
     async handle({ body }, deps) {
       const payloads: CodecPayload[] = body.payloads.map((p) => ({

@@ -1,6 +1,5 @@
 import { ApiError } from '../../domain/api-errors';
 import type { AuditDetail } from '../../domain/audit';
-import { parseDurationList } from '../../domain/durations';
 import type { OperatorIdentity } from '../../domain/operator-token';
 import type { ApiDeps } from '../deps';
 import { operatorToken } from '../middleware/operator-auth';
@@ -87,8 +86,7 @@ export const secretKeyRotateOperation = defineOperation({
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
     const { overlapSeconds } = request.body;
-    const overlapMs =
-      overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.SECRET_KEY_ROTATION_OVERLAP)[0];
+    const overlapMs = overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.secrets.secretKeyRotationOverlapMs;
     const rotated = await deps.useCases.ops.rotateSecretKey(merchantIdentifier, overlapMs);
     if (!rotated) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'secret key rotated');

@@ -15,7 +15,7 @@ export const reconciliationOperation = defineOperation({
   path: '/ops/v1/reconciliations',
   envelope: 'success',
   auth: operatorToken('money'),
-  body: { contentType: 'text/csv', schema: z.string(), maxBytes: 'RECONCILIATION_MAX_BYTES' },
+  body: { contentType: 'text/csv', schema: z.string(), maxBytes: 'reconciliationMaxBytes' },
   reference: reconciliationFileReference,
   async handle(request, deps) {
     const reconciliationId = await deps.useCases.ops.startReconciliation(request.body).catch((e: unknown) => {

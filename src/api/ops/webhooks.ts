@@ -1,6 +1,5 @@
 import { ApiError } from '../../domain/api-errors';
 import type { AuditAction, AuditDetail } from '../../domain/audit';
-import { parseDurationList } from '../../domain/durations';
 import type { WebhookSigningSecret } from '../../domain/merchant';
 import type { OperatorIdentity } from '../../domain/operator-token';
 import type { WebhookDeliverySummary, WebhookEndpointHealth } from '../../domain/webhook-delivery';
@@ -134,8 +133,7 @@ export const signingSecretRotateOperation = defineOperation({
   async handle(request, deps) {
     const { merchantIdentifier } = request.params;
     const { overlapSeconds } = request.body;
-    const overlapMs =
-      overlapSeconds !== undefined ? overlapSeconds * 1000 : parseDurationList(deps.config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0];
+    const overlapMs = overlapSeconds !== undefined ? overlapSeconds * 1000 : deps.config.webhooks.secretRotationOverlapMs;
     const secrets = await deps.useCases.ops.rotateWebhookSigningSecret(merchantIdentifier, overlapMs);
     if (!secrets) throw new ApiError('merchantNotFound');
     deps.logger.info({ merchantIdentifier, overlapMs }, 'webhook signing secret rotated');

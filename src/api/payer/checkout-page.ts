@@ -69,10 +69,10 @@ async function payCheckout(request: PageRequest, deps: ApiDeps): Promise<unknown
   const form = await pageForm(request, loaded);
   if (!isForm(form)) return form;
   // Without the sandbox, only a card typed at the bank (http) or a UPI app pays.
-  if (!deps.config.SANDBOX_ENABLED && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
+  if (!deps.config.sandbox.enabled && !(pp.cardAtBank && form.cardAtBank !== undefined)) {
     return show(request, loaded, 'Pay by scanning the UPI QR with your UPI app.');
   }
-  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.secrets.masterKey)));
   if (!instrument.ok) return show(request, loaded, `That payment method was not accepted: ${instrument.problem}.`);
   const paid = await deps.useCases.payer.payCheckout(loaded.checkout, instrument.instrument);
   return afterPayment(deps.useCases.payer, pp, {
@@ -143,7 +143,7 @@ const kitOf = perApp(function checkoutPageKit(deps: ApiDeps) {
       payPath: `${pathOf(checkout)}/pay`,
       cancelPath: `${pathOf(checkout)}/cancel`,
       csrf: csrf.token,
-      sandbox: deps.config.SANDBOX_ENABLED,
+      sandbox: deps.config.sandbox.enabled,
       cardAtBank: pp.cardAtBank,
       ...upiCollect,
       ...bank,

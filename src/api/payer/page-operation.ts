@@ -23,8 +23,8 @@ const pageToken: HeadersAuthScheme<string> = {
 /** Per token and per client address, one budget for every page of the app (the limiters built once). */
 const pageLimiter = perApp((deps: ApiDeps) =>
   hostedPageLimit(deps.rateLimit, {
-    perToken: deps.config.PAGE_REQUESTS_PER_TOKEN_PER_MINUTE,
-    perAddress: deps.config.PAGE_REQUESTS_PER_ADDRESS_PER_MINUTE,
+    perToken: deps.config.limits.pageRequestsPerTokenPerMinute,
+    perAddress: deps.config.limits.pageRequestsPerAddressPerMinute,
   }),
 );
 

@@ -52,7 +52,7 @@ async function payLink(request: PageRequest, deps: ApiDeps): Promise<unknown> {
   if (!formFromPage(request.browser, CSRF_COOKIE, form.csrf)) {
     return page(403, messagePage('Form expired', 'Open the payment link again and pay from its page.'));
   }
-  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+  const instrument = pagePayerInstrument(form, pp, (pan) => cardIdentifier(pan, cardIdKey(deps.config.secrets.masterKey)));
   if (!instrument.ok) return show(found, `That payment method was not accepted: ${instrument.problem}.`);
   const paid = await deps.useCases.payer.payLink(found.link, instrument.instrument);
   return afterPayment(deps.useCases.payer, pp, {
@@ -104,12 +104,12 @@ const kitOf = perApp(function paymentLinkPageKit(deps: ApiDeps) {
 
     const csrf = newFormToken(CSRF_COOKIE, selfPath);
     const intent = upiIntentUrl({
-      payeeVpa: deps.config.UPI_PAYEE_VPA,
+      payeeVpa: deps.config.upi.payeeVpa,
       payeeName: view.merchantName,
       amountPaise: t.amountPaise,
       txnId: t.txnId,
       note: t.productDescription,
-      merchantCategoryCode: deps.config.UPI_MERCHANT_CATEGORY_CODE,
+      merchantCategoryCode: deps.config.upi.merchantCategoryCode,
     });
     const qr = (await renderQrPngOffLoop(link.merchantIdentifier, intent, 220, 220)).toString('base64');
     const open = openPage({

@@ -33,8 +33,8 @@ export const apiDocsOperation = defineOperation({
 });
 
 /** Where the reference is rendered: outside production. */
-export function docsServed(config: { GATEWAY_ENV: string }): boolean {
-  return config.GATEWAY_ENV !== 'production';
+export function docsServed(config: { env: string }): boolean {
+  return config.env !== 'production';
 }
 
 /**

@@ -17,7 +17,7 @@ import { anyone } from './callers';
  *   (a hosted checkout's payer is sent on to its page, which returns the result to the merchant).
  */
 
-const protocolDocument = perApp((deps) => buildBankOpenApiDocument(deps.config.BANK_BASE_URL ?? 'https://acquirer.example'));
+const protocolDocument = perApp((deps) => buildBankOpenApiDocument(deps.config.bank.baseUrl ?? 'https://acquirer.example'));
 
 export const bankProtocolOperation = defineOperation({
   method: 'get',
@@ -37,7 +37,7 @@ const bankSigned: HeadersAuthScheme<null> = {
   verifyBody(ctx, deps, _bank, raw) {
     // Transport time, not business time: the wall clock, also when the gateway runs on a skipped clock.
     const check = verifyBankSignature(
-      deps.config.BANK_SECRET!,
+      deps.config.bank.secret!,
       { timestamp: ctx.get(BANK_TIMESTAMP_HEADER) || undefined, signature: ctx.get(BANK_SIGNATURE_HEADER) || undefined },
       raw,
       new Date(),

@@ -57,8 +57,8 @@ export const timeSkipOperation = defineOperation({
       const ids = result.busyWorkflowIds;
       throw new ApiError(
         'timeSkipUnfinished',
-        `${ids.length} workflow(s) still had work outstanding after ${deps.config.TIME_SKIP_TIMEOUT_SECONDS} s (${ids.slice(0, 10).join(', ')}); ` +
-          `is a worker polling task queue ${deps.config.TEMPORAL_TASK_QUEUE}? The time is ${formatIstDateTime(result.now)} IST; ` +
+        `${ids.length} workflow(s) still had work outstanding after ${deps.config.temporal.timeSkipTimeoutSeconds} s (${ids.slice(0, 10).join(', ')}); ` +
+          `is a worker polling task queue ${deps.config.temporal.taskQueue}? The time is ${formatIstDateTime(result.now)} IST; ` +
           (result.moving ? 'it goes on to the target as they finish' : 'nothing was skipped'),
       );
     }

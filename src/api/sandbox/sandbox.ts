@@ -12,7 +12,7 @@ import { sandboxPaymentReference } from './sandbox-openapi';
 
 /** The request's test instrument, or the catalogue's 400 for one that is not (checked before the merchant is looked up). */
 function instrumentOf(body: SandboxPaymentRequest, deps: ApiDeps) {
-  const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, cardIdKey(deps.config.MASTER_KEY)));
+  const instrument = sandboxInstrument(body, (pan) => cardIdentifier(pan, cardIdKey(deps.config.secrets.masterKey)));
   if (!instrument.ok) throw new ApiError('validationFailed', instrument.problem);
   return instrument.instrument;
 }

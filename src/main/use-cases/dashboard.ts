@@ -8,7 +8,6 @@ import type {
 } from '../../api/dashboard/use-cases';
 import { passwordAttemptLimits } from '../../api/dashboard/sign-in-limits';
 import { sharedLimiter } from '../../store/rate-limit-counter';
-import { parseDurationList } from '../../domain/durations';
 import { DashboardInvitationRepository } from '../../store/dashboard-invitation-repository';
 import { DashboardSessionRepository } from '../../store/dashboard-session-repository';
 import { DashboardUserRepository } from '../../store/dashboard-user-repository';
@@ -35,7 +34,7 @@ import type { Runtime } from '../runtime';
 
 /** The dashboard audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildDashboardUseCases(rt: Runtime): DashboardUseCases {
-  const webhooks = new WebhookRepository(rt.store.db, rt.config.MASTER_KEY);
+  const webhooks = new WebhookRepository(rt.store.db, rt.config.secrets.masterKey);
   const webhookDeps = {
     merchants: rt.merchants,
     webhooks,
@@ -71,13 +70,13 @@ function staffUseCases(rt: Runtime): DashboardStaffUseCases {
     dashboardInvitations: invitations,
     now,
   };
-  const attempts = passwordAttemptLimits((o) => sharedLimiter(rt.store.client, config.MONGODB_DB, o), config);
+  const attempts = passwordAttemptLimits((o) => sharedLimiter(rt.store.client, config.store.database, o), config.dashboard);
   return {
     findSession: (token) => sessions.find(token, now()),
     findUser: (email) => users.find(email),
     signIn: (email, password) =>
       signIn(
-        { ...staff, sessionHours: config.DASHBOARD_SESSION_HOURS, passwordCost: config.DASHBOARD_PASSWORD_COST },
+        { ...staff, sessionHours: config.dashboard.sessionHours, passwordCost: config.dashboard.passwordCost },
         email,
         password,
       ),
@@ -86,10 +85,10 @@ function staffUseCases(rt: Runtime): DashboardStaffUseCases {
     takePasswordAttempt: (email, address) => attempts.take(email, address),
     findInvitation: (token) => invitations.find(token),
     acceptInvitation: (token, password) =>
-      acceptInvitation({ ...staff, passwordCost: config.DASHBOARD_PASSWORD_COST }, token, password),
+      acceptInvitation({ ...staff, passwordCost: config.dashboard.passwordCost }, token, password),
     inviteUser: (merchantIdentifier, invite) =>
       createInvitation(
-        { ...staff, publicBaseUrl: config.PUBLIC_BASE_URL, invitationHours: config.DASHBOARD_INVITATION_HOURS },
+        { ...staff, publicBaseUrl: config.http.publicBaseUrl, invitationHours: config.dashboard.invitationHours },
         merchantIdentifier,
         invite,
       ),
@@ -108,7 +107,7 @@ function keyUseCases(rt: Runtime): DashboardKeyUseCases {
     createApiKey: (merchantIdentifier, label) => keys.createApiKey(merchants, merchantIdentifier, label, now()),
     revokeApiKey: (merchantIdentifier, keyId) => keys.revokeApiKey(merchants, merchantIdentifier, keyId, now()),
     rotateSecretKey: (merchantIdentifier) =>
-      keys.rotateSecretKey(merchants, merchantIdentifier, parseDurationList(rt.config.SECRET_KEY_ROTATION_OVERLAP)[0], now()),
+      keys.rotateSecretKey(merchants, merchantIdentifier, rt.config.secrets.secretKeyRotationOverlapMs, now()),
     revokePreviousSecretKey: (merchantIdentifier, acceptedUntil) =>
       keys.revokePreviousSecretKey(merchants, merchantIdentifier, acceptedUntil, now()),
     rotateEncryptionKey: (merchantIdentifier) => keys.rotateEncryptionKey(merchants, merchantIdentifier, now()),
@@ -126,25 +125,20 @@ function webhookUseCases(rt: Runtime, webhooks: WebhookRepository, webhookDeps: 
     refusedWebhookUrl: (url) => refusedWebhookUrl(url, policy),
     updateWebhookSettings: (merchantIdentifier, settings) => updateMerchant(merchants, merchantIdentifier, settings),
     rotateWebhookSigningSecret: (merchantIdentifier) =>
-      keys.rotateWebhookSigningSecret(
-        merchants,
-        merchantIdentifier,
-        parseDurationList(config.WEBHOOK_SECRET_ROTATION_OVERLAP)[0],
-        now(),
-      ),
+      keys.rotateWebhookSigningSecret(merchants, merchantIdentifier, config.webhooks.secretRotationOverlapMs, now()),
     enableEndpoint: (merchantIdentifier) => deliveries.enableEndpoint(webhookDeps, merchantIdentifier),
     sendTestWebhook: (merchant) =>
-      sendTestWebhook({ merchants, policy, timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000, now }, merchant),
+      sendTestWebhook({ merchants, policy, timeoutMs: config.webhooks.attemptTimeoutSeconds * 1000, now }, merchant),
     findDelivery: (deliveryId) => deliveries.findDelivery(webhookDeps, deliveryId),
     replayDelivery: (deliveryId) =>
-      replayDelivery({ webhooks, temporal: rt.temporal, taskQueue: config.TEMPORAL_TASK_QUEUE }, deliveryId),
+      replayDelivery({ webhooks, temporal: rt.temporal, taskQueue: config.temporal.taskQueue }, deliveryId),
   };
 }
 
 /** Transactions, refunds, payment links and mandates. */
 function paymentUseCases(rt: Runtime, webhookDeps: WebhookDeps): DashboardPaymentUseCases {
   const { config, transactions } = rt;
-  const paymentLinks = new PaymentLinkRepository(rt.store.db, config.MASTER_KEY);
+  const paymentLinks = new PaymentLinkRepository(rt.store.db, config.secrets.masterKey);
   const refunds = startRefundDeps(rt);
   const linkDeps = { ...startPaymentDeps(rt), paymentLinks, config, logger: rt.logger };
   return {

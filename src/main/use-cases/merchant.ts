@@ -18,8 +18,13 @@ import type { Runtime } from '../runtime';
 export function buildMerchantUseCases(rt: Runtime): MerchantUseCases {
   const { config, logger, transactions } = rt;
   const payments = startPaymentDeps(rt);
-  const checkoutDeps = { ...payments, checkouts: new CheckoutRepository(rt.store.db, config.MASTER_KEY), config };
-  const linkDeps = { ...payments, paymentLinks: new PaymentLinkRepository(rt.store.db, config.MASTER_KEY), config, logger };
+  const checkoutDeps = { ...payments, checkouts: new CheckoutRepository(rt.store.db, config.secrets.masterKey), config };
+  const linkDeps = {
+    ...payments,
+    paymentLinks: new PaymentLinkRepository(rt.store.db, config.secrets.masterKey),
+    config,
+    logger,
+  };
   const refundDeps = startRefundDeps(rt);
   const settlements = settlementReads(rt.store.db);
   return {

@@ -53,7 +53,7 @@ export function buildOpsUseCases(rt: Runtime): OpsUseCases {
 }
 
 function operatorUseCases(rt: Runtime): OperatorUseCases {
-  const tokens = operatorTokens(rt.store.db, rt.now, rt.config.OPS_TOKEN);
+  const tokens = operatorTokens(rt.store.db, rt.now, rt.config.secrets.opsToken);
   const trail = auditTrail(rt.store.db, rt.now);
   return {
     identifyOperator: (presented) => tokens.identify(presented),
@@ -73,8 +73,8 @@ function merchantAdminUseCases(rt: Runtime): MerchantAdminUseCases {
     dashboardUsers: new DashboardUserRepository(rt.store.db),
     dashboardInvitations: new DashboardInvitationRepository(rt.store.db),
     now: rt.now,
-    publicBaseUrl: rt.config.PUBLIC_BASE_URL,
-    invitationHours: rt.config.DASHBOARD_INVITATION_HOURS,
+    publicBaseUrl: rt.config.http.publicBaseUrl,
+    invitationHours: rt.config.dashboard.invitationHours,
   };
   const addressPolicy = webhookAddressPolicy(rt.config);
   return {
@@ -103,14 +103,14 @@ function merchantAdminUseCases(rt: Runtime): MerchantAdminUseCases {
 }
 
 function webhookOpsUseCases(rt: Runtime): WebhookOpsUseCases {
-  const webhooks = new WebhookRepository(rt.store.db, rt.config.MASTER_KEY);
+  const webhooks = new WebhookRepository(rt.store.db, rt.config.secrets.masterKey);
   const deliveries = {
     merchants: rt.merchants,
     webhooks,
     webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     now: rt.now,
   };
-  const replays = { webhooks, temporal: rt.temporal, taskQueue: rt.config.TEMPORAL_TASK_QUEUE };
+  const replays = { webhooks, temporal: rt.temporal, taskQueue: rt.config.temporal.taskQueue };
   return {
     listWebhookDeliveries: (filter, limit) => listDeliveries(deliveries, filter, limit),
     findWebhookDelivery: (deliveryId) => webhooks.findSummary(deliveryId),
@@ -128,7 +128,7 @@ function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
   const settlements = settlementOperations(rt);
   const accounts = settlementAccountUseCases(rt);
   const reconciliations = new ReconciliationRepository(rt.store.db);
-  const reconciling = { reconciliations, temporal: rt.temporal, taskQueue: rt.config.TEMPORAL_TASK_QUEUE, now: rt.now };
+  const reconciling = { reconciliations, temporal: rt.temporal, taskQueue: rt.config.temporal.taskQueue, now: rt.now };
   const settlementReads = { merchants: rt.merchants, settlementReads: new SettlementReadRepository(rt.store.db) };
   return {
     feePlanOf: (merchantIdentifier) => settlements.feePlanOf(merchantIdentifier),
@@ -156,7 +156,7 @@ function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
 function codecUseCases(rt: Runtime): CodecUseCases {
   // Temporal UI shows what it is given: a payload in clear is shown as it is, never refused here.
   const codec = new AesGcmPayloadCodec(
-    codecKeysOf(rt.config.MASTER_KEY, rt.config.PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS),
+    codecKeysOf(rt.config.secrets.masterKey, rt.config.payloadCodec.previousMasterKeys),
     () => true,
   );
   return {

@@ -11,8 +11,8 @@ import type { Runtime } from '../runtime';
 /** The payer audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildPayerUseCases(rt: Runtime): PayerUseCases {
   const { config } = rt;
-  const checkouts = new CheckoutRepository(rt.store.db, config.MASTER_KEY);
-  const paymentLinks = new PaymentLinkRepository(rt.store.db, config.MASTER_KEY);
+  const checkouts = new CheckoutRepository(rt.store.db, config.secrets.masterKey);
+  const paymentLinks = new PaymentLinkRepository(rt.store.db, config.secrets.masterKey);
   const orders = { transactions: rt.transactions, merchants: rt.merchants };
   const payment = startPaymentDeps(rt);
   return {

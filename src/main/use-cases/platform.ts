@@ -8,11 +8,11 @@ import type { Runtime } from '../runtime';
 
 /** The platform audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildPlatformUseCases(rt: Runtime): PlatformUseCases {
-  const checkouts = new CheckoutRepository(rt.store.db, rt.config.MASTER_KEY);
+  const checkouts = new CheckoutRepository(rt.store.db, rt.config.secrets.masterKey);
   const callbackDeps = {
     ...rt,
     reconciliations: new ReconciliationRepository(rt.store.db),
-    taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+    taskQueue: rt.config.temporal.taskQueue,
   };
   return {
     readiness: () => readiness({ db: rt.store.db, temporal: rt.temporal }),

@@ -9,7 +9,7 @@ import type { Runtime } from '../runtime';
 
 /** The sandbox audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildSandboxUseCases(rt: Runtime): SandboxUseCases {
-  const checkouts = new CheckoutRepository(rt.store.db, rt.config.MASTER_KEY);
+  const checkouts = new CheckoutRepository(rt.store.db, rt.config.secrets.masterKey);
   const payment = startPaymentDeps(rt);
   const { timeTravel } = rt;
   return {

@@ -15,9 +15,9 @@ export async function excusedSettlements(w: World): Promise<Set<string>> {
   const rt = w.stack.gw.rt;
   const excused = listedAmong(await needsAttention(w), w.settlements);
   const minutes = {
-    open: rt.config.SETTLEMENT_ATTENTION_OPEN_MINUTES,
-    held: rt.config.SETTLEMENT_ATTENTION_HELD_MINUTES,
-    payout_requested: rt.config.SETTLEMENT_ATTENTION_PAYOUT_MINUTES,
+    open: rt.config.settlements.attentionOpenMinutes,
+    held: rt.config.settlements.attentionHeldMinutes,
+    payout_requested: rt.config.settlements.attentionPayoutMinutes,
   } as Record<string, number>;
   const now = rt.now().getTime();
   const stored = await rt.store.db

@@ -31,7 +31,7 @@ export const listedAmong = (text: string, ids: string[]) => new Set(ids.filter((
 export async function liveness(w: World): Promise<string[]> {
   const rt = w.stack.gw.rt;
   const now = rt.now();
-  const cal = settlementCalendar(rt.config);
+  const cal = settlementCalendar(rt.config.settlements);
   const deadline = (capturedAt: Date) => {
     let d = addDays(settlementDateOfCapture(cal, capturedAt), 1);
     while (!isWorkingDay(cal, d)) d = addDays(d, 1);

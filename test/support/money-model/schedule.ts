@@ -18,7 +18,7 @@ const merchantsOf = (w: World) => [w.merchant.merchantIdentifier, ...w.sellers.m
 
 /** Every working date from the sequence's first to the latest due, each merchant's start, each settlement let finish. */
 export async function catchUpSchedule(w: World): Promise<string> {
-  const cal = settlementCalendar(w.stack.gw.rt.config);
+  const cal = settlementCalendar(w.stack.gw.rt.config.settlements);
   const last = latestDueDate(w);
   const said: string[] = [];
   for (let d = istDate(w.startedAt); d <= last; d = addDays(d, 1)) {
@@ -54,7 +54,7 @@ export type FileForm = (typeof FILE_FORMS)[number];
 export async function dailyRun(w: World, form: FileForm): Promise<string> {
   const rt = w.stack.gw.rt;
   const date = latestDueDate(w);
-  const cal = settlementCalendar(rt.config);
+  const cal = settlementCalendar(rt.config.settlements);
   let fileDate = addDays(date, -1);
   while (!isWorkingDay(cal, fileDate)) fileDate = addDays(fileDate, -1);
   const rule =
@@ -69,7 +69,7 @@ export async function dailyRun(w: World, form: FileForm): Promise<string> {
   try {
     await rt.temporal.workflow.start(SETTLEMENT_DAY_WORKFLOW_TYPE, {
       workflowId: id,
-      taskQueue: rt.config.TEMPORAL_TASK_QUEUE,
+      taskQueue: rt.config.temporal.taskQueue,
       args: [{ settlementDate: date }],
     });
   } catch {

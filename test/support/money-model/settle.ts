@@ -46,17 +46,17 @@ const runInstant = (date: string, hourIst: number) => new Date(istMidnight(date)
 /** The latest working date whose daily run is past at `now`: its cycle is due. */
 export function latestDueDate(w: World): string {
   const rt = w.stack.gw.rt;
-  const cal = settlementCalendar(rt.config);
+  const cal = settlementCalendar(rt.config.settlements);
   let d = istDate(rt.now());
-  while (!isWorkingDay(cal, d) || runInstant(d, rt.config.SETTLEMENT_HOUR_IST) > rt.now()) d = addDays(d, -1);
+  while (!isWorkingDay(cal, d) || runInstant(d, rt.config.settlements.hourIst) > rt.now()) d = addDays(d, -1);
   return d;
 }
 
 /** Skips to the run of the date today's captures settle on (T+N working days) and returns that date. */
 async function advanceToNextCycle(w: World): Promise<string> {
   const rt = w.stack.gw.rt;
-  const date = settlementDateOfCapture(settlementCalendar(rt.config), rt.now());
-  const at = runInstant(date, rt.config.SETTLEMENT_HOUR_IST);
+  const date = settlementDateOfCapture(settlementCalendar(rt.config.settlements), rt.now());
+  const at = runInstant(date, rt.config.settlements.hourIst);
   await w.stack.bank.idle();
   const seconds = Math.ceil((at.getTime() - rt.now().getTime()) / 1000) + 1;
   if (seconds > 0) await skip(w, seconds);
@@ -101,7 +101,7 @@ export async function settle(w: World, o: SettleOptions): Promise<string> {
   const known = w.settlements.includes(id);
   if (!known) armPayoutFault(w, id, o.fault);
   const before = known ? (await rt.temporal.workflow.getHandle(id).describe()).status.name : undefined;
-  const started = await startSettlement({ temporal: rt.temporal, taskQueue: rt.config.TEMPORAL_TASK_QUEUE }, input);
+  const started = await startSettlement({ temporal: rt.temporal, taskQueue: rt.config.temporal.taskQueue }, input);
   if (!known) w.settlements.push(id);
   // The same id again: a settlement that ended (completed) or still runs is never run twice; one
   // that failed or was terminated may be run again (every step is idempotent).
@@ -112,7 +112,7 @@ export async function settle(w: World, o: SettleOptions): Promise<string> {
   if (o.inFlight && !o.twice) return `${said}, in flight`;
   const result = await finishSettlement(w, id);
   if (o.twice && result.startsWith('COMPLETED')) {
-    if (await startSettlement({ temporal: rt.temporal, taskQueue: rt.config.TEMPORAL_TASK_QUEUE }, input))
+    if (await startSettlement({ temporal: rt.temporal, taskQueue: rt.config.temporal.taskQueue }, input))
       throw new Error(`(7) settlement ${id} was started again after it ended`);
     await replayActivities(w, input);
   }

@@ -168,7 +168,7 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
   });
   const plan = await request(`${stack.gw.baseUrl}/ops/v1/merchants/${merchant.merchantIdentifier}/fee-plan`, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${stack.gw.rt.config.OPS_TOKEN}` },
+    headers: { authorization: `Bearer ${stack.gw.rt.config.secrets.opsToken}` },
     body: o.plan,
   });
   expectOk('fee plan', plan, (x) => x.status === 200);
@@ -192,7 +192,7 @@ export async function newWorld(stack: MoneyStack, o: { autoRefund: boolean; seed
 }
 
 export const secretKey = (w: World) => w.keys.at(-1)!.secretKey;
-export const opsAuth = (w: World) => ({ authorization: `Bearer ${w.stack.gw.rt.config.OPS_TOKEN}` });
+export const opsAuth = (w: World) => ({ authorization: `Bearer ${w.stack.gw.rt.config.secrets.opsToken}` });
 let counter = 0;
 const nextOrderId = (kind: string) => `mm-${kind}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
@@ -269,7 +269,7 @@ export async function payIntentInApp(w: World, order: ModelOrder): Promise<numbe
       merchantIdentifier: w.merchant.merchantIdentifier,
       orderId: order.orderId,
       amountPaise: order.amountPaise,
-      callbackUrl: `${w.stack.gw.rt.config.PUBLIC_BASE_URL}/bank/v1/callbacks`,
+      callbackUrl: `${w.stack.gw.rt.config.http.publicBaseUrl}/bank/v1/callbacks`,
       qr: order.kind === 'qr',
     },
   });
