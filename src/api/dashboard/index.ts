@@ -7,7 +7,7 @@ import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperatio
 import { dashboardLinkRoutes } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
 import { dashboardSettlementRoutes } from './dashboard-settlements';
-import { dashboardTransactionRoutes } from './dashboard-transactions';
+import { transactionOperations } from './dashboard-transactions';
 import { dashboardUserRoutes } from './dashboard-users';
 import { dashboardWebhookRoutes } from './dashboard-webhooks';
 
@@ -21,12 +21,12 @@ export const dashboardModule: AudienceModule = {
     ...developerOperations,
     dashboardMandatesOperation,
     dashboardAuditOperation,
+    ...transactionOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
     dashboardUserRoutes(deps),
     dashboardWebhookRoutes(deps),
-    dashboardTransactionRoutes(deps),
     dashboardDownloadRoutes(deps),
     dashboardLinkRoutes(deps),
     dashboardSettlementRoutes(deps),
