@@ -4,7 +4,7 @@ import { dashboardAuthRoutes } from './dashboard-auth';
 import { developerOperations } from './dashboard-developers';
 import { dashboardDownloadRoutes } from './dashboard-downloads';
 import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
-import { dashboardLinkRoutes } from './dashboard-links';
+import { linkOperations } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
 import { dashboardSettlementRoutes } from './dashboard-settlements';
 import { transactionOperations } from './dashboard-transactions';
@@ -22,13 +22,13 @@ export const dashboardModule: AudienceModule = {
     dashboardMandatesOperation,
     dashboardAuditOperation,
     ...transactionOperations,
+    ...linkOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
     dashboardUserRoutes(deps),
     dashboardWebhookRoutes(deps),
     dashboardDownloadRoutes(deps),
-    dashboardLinkRoutes(deps),
     dashboardSettlementRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
