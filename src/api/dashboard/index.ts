@@ -6,7 +6,7 @@ import { dashboardDownloadRoutes } from './dashboard-downloads';
 import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
 import { linkOperations } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
-import { dashboardSettlementRoutes } from './dashboard-settlements';
+import { settlementOperations } from './dashboard-settlements';
 import { transactionOperations } from './dashboard-transactions';
 import { dashboardUserRoutes } from './dashboard-users';
 import { dashboardWebhookRoutes } from './dashboard-webhooks';
@@ -23,13 +23,13 @@ export const dashboardModule: AudienceModule = {
     dashboardAuditOperation,
     ...transactionOperations,
     ...linkOperations,
+    ...settlementOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
     dashboardUserRoutes(deps),
     dashboardWebhookRoutes(deps),
     dashboardDownloadRoutes(deps),
-    dashboardSettlementRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };
