@@ -9,7 +9,7 @@ import { dashboardMandatesOperation } from './dashboard-mandates';
 import { settlementOperations } from './dashboard-settlements';
 import { transactionOperations } from './dashboard-transactions';
 import { dashboardUserRoutes } from './dashboard-users';
-import { dashboardWebhookRoutes } from './dashboard-webhooks';
+import { webhookOperations } from './dashboard-webhooks';
 
 /** The merchant dashboard (/dashboard): HTML pages for the merchant's people, behind a session. */
 export const dashboardModule: AudienceModule = {
@@ -24,11 +24,11 @@ export const dashboardModule: AudienceModule = {
     ...transactionOperations,
     ...linkOperations,
     ...settlementOperations,
+    ...webhookOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
     dashboardUserRoutes(deps),
-    dashboardWebhookRoutes(deps),
     dashboardDownloadRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
