@@ -8,7 +8,7 @@ import { linkOperations } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
 import { settlementOperations } from './dashboard-settlements';
 import { transactionOperations } from './dashboard-transactions';
-import { dashboardUserRoutes } from './dashboard-users';
+import { userOperations } from './dashboard-users';
 import { webhookOperations } from './dashboard-webhooks';
 
 /** The merchant dashboard (/dashboard): HTML pages for the merchant's people, behind a session. */
@@ -25,10 +25,10 @@ export const dashboardModule: AudienceModule = {
     ...linkOperations,
     ...settlementOperations,
     ...webhookOperations,
+    ...userOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
-    dashboardUserRoutes(deps),
     dashboardDownloadRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
