@@ -2,7 +2,7 @@ import type { AudienceModule } from '../audience';
 import { dashboardAuditOperation } from './dashboard-audit';
 import { dashboardAuthRoutes } from './dashboard-auth';
 import { developerOperations } from './dashboard-developers';
-import { dashboardDownloadRoutes } from './dashboard-downloads';
+import { downloadOperations } from './dashboard-downloads';
 import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
 import { linkOperations } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
@@ -26,10 +26,10 @@ export const dashboardModule: AudienceModule = {
     ...settlementOperations,
     ...webhookOperations,
     ...userOperations,
+    ...downloadOperations,
   ],
   routers: (deps) => [
     dashboardAuthRoutes(deps),
-    dashboardDownloadRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };
