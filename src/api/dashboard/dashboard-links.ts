@@ -86,7 +86,12 @@ export const createLinkOperation = dashboardOperation({
       linkExpireBy: linkExpireByText(now, Number(f.validDays)),
     };
     const merchant = (await deps.useCases.dashboard.findMerchant(viewer.merchantIdentifier))!;
-    const [result] = await deps.useCases.dashboard.createPaymentLinks(merchant, f.batchId, [checkPaymentLinkEntry(raw, now)], r.ip);
+    const [result] = await deps.useCases.dashboard.createPaymentLinks(
+      merchant,
+      f.batchId,
+      [checkPaymentLinkEntry(raw, now)],
+      r.ip,
+    );
     const link = result?.link;
     if (typeof link !== 'string')
       return show(r, deps, 400, {

@@ -74,7 +74,8 @@ export const changeBankAccountOperation = dashboardOperation({
       ...(typeof form.accountNumber === 'string' ? { accountNumber: form.accountNumber.replace(/\s/g, '') } : {}),
       ...(typeof form.holderName === 'string' ? { holderName: form.holderName.trim() } : {}),
     });
-    if (!parsed.success) return showAccount(r, deps, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
+    if (!parsed.success)
+      return showAccount(r, deps, 400, { error: `${formProblem(parsed.error)}. Nothing was changed.`, values });
     const refused = await passwordRecheck(deps)(r, typeof password === 'string' ? password : undefined, 'change the account');
     if (refused) return showAccount(r, deps, refused.status, { error: refused.error, values }, refused.headers);
     await deps.useCases.dashboard.changeSettlementAccount(mid(r), parsed.data, {
@@ -94,10 +95,7 @@ export const settlementPageOperation = dashboardOperation({
     const s = await uc.findSettlement(mid(r), r.params.settlementId);
     if (!s) return notFoundAnswer();
     const lines = await uc.settlementLines(mid(r), s._id, LINES_SHOWN + 1);
-    return new HtmlPage(
-      200,
-      settlementDetailPage(r.caller.viewer, s, lines.slice(0, LINES_SHOWN), lines.length > LINES_SHOWN),
-    );
+    return new HtmlPage(200, settlementDetailPage(r.caller.viewer, s, lines.slice(0, LINES_SHOWN), lines.length > LINES_SHOWN));
   },
 });
 

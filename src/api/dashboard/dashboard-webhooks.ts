@@ -62,7 +62,8 @@ export const webhookSettingsOperation = dashboardOperation({
       ...(mayRefund ? { autoRefund: autoRefund === 'on' } : {}),
       settlementWebhook: settlementWebhook === 'on',
     });
-    if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });
+    if (!parsed.success)
+      return show(r, deps, 400, { error: formProblem(parsed.error), ...(webhookUrl ? { url: webhookUrl } : {}) });
     const refused = parsed.data.webhookUrl ? await deps.useCases.dashboard.refusedWebhookUrl(parsed.data.webhookUrl) : null;
     if (refused) return show(r, deps, 400, { error: `webhookUrl: refused, ${refused}`, url: webhookUrl! });
     await deps.useCases.dashboard.updateWebhookSettings(mid(r), parsed.data);
