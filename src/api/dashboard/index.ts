@@ -1,6 +1,6 @@
 import type { AudienceModule } from '../audience';
 import { dashboardAuditOperation } from './dashboard-audit';
-import { dashboardAuthRoutes } from './dashboard-auth';
+import { authOperations } from './dashboard-auth';
 import { developerOperations } from './dashboard-developers';
 import { downloadOperations } from './dashboard-downloads';
 import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
@@ -16,6 +16,7 @@ export const dashboardModule: AudienceModule = {
   name: 'dashboard',
   middleware: () => [dashboardNotFound()],
   operations: [
+    ...authOperations,
     dashboardOverviewOperation,
     dashboardAccountOperation,
     ...developerOperations,
@@ -27,9 +28,6 @@ export const dashboardModule: AudienceModule = {
     ...webhookOperations,
     ...userOperations,
     ...downloadOperations,
-  ],
-  routers: (deps) => [
-    dashboardAuthRoutes(deps),
   ],
   undocumented: ['/dashboard*'],
 };
