@@ -24,6 +24,13 @@ export function spreadsheetSafe(text: string): string {
   return `'${text}`;
 }
 
+/** A CSV download's name, its columns (the records' own field order) and how a stored item becomes a record. */
+export interface CsvShape<T, R extends object> {
+  filename: string;
+  columns: readonly (keyof R & string)[];
+  record: (t: T) => R;
+}
+
 /**
  * Answers with a CSV download streamed from a store cursor, one row per record in the columns given
  * (the records' own field order): a header row, then rows as the cursor yields them, never the
@@ -34,7 +41,7 @@ export function spreadsheetSafe(text: string): string {
 export async function respondWithCsv<T, R extends object>(
   ctx: Context,
   cursor: AsyncIterable<T> & { close(): Promise<void> },
-  o: { filename: string; columns: readonly (keyof R & string)[]; record: (t: T) => R },
+  o: CsvShape<T, R>,
 ): Promise<void> {
   const { iterator, first } = await readFirst(cursor);
   async function* rows(): AsyncGenerator<unknown[]> {

@@ -34,6 +34,10 @@ export interface AnswerCookie {
   path: string;
   sameSite: 'strict' | 'lax';
   httpOnly: boolean;
+  /** How long it lasts (ms); null clears it (expired at once); absent, until the browser closes. */
+  maxAgeMs?: number | null;
+  /** Secure over plain HTTP too: the gateway reached over https through a proxy it was not told to trust. */
+  alwaysSecure?: boolean;
 }
 
 /** Any answer (a page, a redirect) that also sets cookies: they are set before the answer is written. */
@@ -45,12 +49,17 @@ export class WithCookies {
 }
 
 export function setCookies(ctx: Context, cookies: readonly AnswerCookie[]): void {
-  for (const c of cookies)
+  for (const c of cookies) {
+    const secure = ctx.secure || c.alwaysSecure === true;
+    // Koa's cookies refuse to send a Secure cookie over a connection they do not see as secure.
+    if (secure && !ctx.secure) (ctx.cookies as unknown as { secure: boolean }).secure = true;
     ctx.cookies.set(c.name, c.value, {
       httpOnly: c.httpOnly,
       sameSite: c.sameSite,
       path: c.path,
       overwrite: true,
-      secure: ctx.secure,
+      secure,
+      ...(c.maxAgeMs === null ? { expires: new Date(0) } : c.maxAgeMs ? { maxAge: c.maxAgeMs } : {}),
     });
+  }
 }

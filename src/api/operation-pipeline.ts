@@ -8,7 +8,9 @@ import { authenticationFailed } from './middleware/abuse-limits';
 import { describeIssues, validate } from './middleware/body';
 import { corsFor } from './middleware/cors';
 import { sendPage } from './hosted-page';
+import { respondWithCsv } from './csv-stream';
 import {
+  CsvDownload,
   HtmlPage,
   HttpAnswer,
   JsonText,
@@ -171,13 +173,14 @@ function queryOf(ctx: Context, op: DeclaredOperation): unknown {
   return op.query ? validate(op.query, ctx.query) : ctx.query;
 }
 
-/** Writes an answer: JSON (or JSON already serialized), a streamed page of records, a page, a redirect, or one with its own status, type or headers. */
+/** Writes an answer: JSON (or JSON already serialized), a streamed page of records or CSV download, a page, a redirect, or one with its own status, type or headers. */
 function respond(ctx: Context, answer: unknown): Promise<void> | void {
   if (answer instanceof WithCookies) {
     setCookies(ctx, answer.cookies);
     return respond(ctx, answer.answer);
   }
   if (answer instanceof StreamedPage) return respondWithPage(ctx, answer.cursor, answer.shape);
+  if (answer instanceof CsvDownload) return respondWithCsv(ctx, answer.cursor, answer.shape);
   if (answer instanceof HttpAnswer) return answerHttp(ctx, answer);
   if (answer instanceof HtmlPage) {
     for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ApiError, ApiErrorKind } from '../domain/api-errors';
 import type { Merchant } from '../domain/merchant';
 import type { Config } from '../config';
+import type { CsvShape } from './csv-stream';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
 import type { PagePolicy } from './hosted-page';
@@ -348,6 +349,17 @@ export class StreamedPage<T> {
   constructor(
     readonly cursor: AsyncIterable<T> & { close(): Promise<void> },
     readonly shape: PageShape<T>,
+  ) {}
+}
+
+/**
+ * A CSV download streamed from a store cursor as it is read (csv-stream.ts): an attachment named
+ * `shape.filename`, never cached, a header row and a row per record.
+ */
+export class CsvDownload<T, R extends object> {
+  constructor(
+    readonly cursor: AsyncIterable<T> & { close(): Promise<void> },
+    readonly shape: CsvShape<T, R>,
   ) {}
 }
 

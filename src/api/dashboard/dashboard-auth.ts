@@ -1,160 +1,207 @@
-import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import { randomBytes } from 'node:crypto';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { PasswordWorkBusy } from '../../domain/password';
 import type { ApiDeps } from '../deps';
-import { issueFormToken, readPageForm, sameSiteForm, sendPage } from '../hosted-page';
-import { dashboardSession, dashboardState, refusalPage, safeNext, setSessionCookie } from '../middleware/dashboard-session';
+import { sameToken } from '../hosted-page';
+import { pageRefusalBody, refusalHtml, safeNext, sessionCookie } from '../middleware/dashboard-session';
+import {
+  defineOperation,
+  HtmlPage,
+  Redirect,
+  type DeclaredOperation,
+  type HeadersAuthScheme,
+  type OperationRequest,
+} from '../operation';
+import { WithCookies, type AnswerCookie, type BrowserRequest } from '../operation-browser';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
 import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
+import { dashboardOperation, type DashboardRequest } from './dashboard-operation';
 
 /** Before a session exists, forms carry a double-submit token in this cookie (as the hosted pages do). */
 const FORM_COOKIE = 'gw_dashboard_form';
 
 const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try again in a second.';
 
-/** Sign-in (throttled per account and per address), sign-out (here or everywhere), accepting an invitation. */
-export function dashboardAuthRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/dashboard' });
-  const kit = authPageKit(deps);
-  signInRoutes(router, deps, kit);
-  signOutRoutes(router, deps, kit);
-  invitationRoutes(router, deps, kit);
-  return router;
+/** A page before any sign-in: nobody to authenticate; its forms are checked with fromOurPage once they are valid. */
+const signedOut: HeadersAuthScheme<null> = { from: 'headers', limitKey: () => '', authenticate: async () => null };
+
+/** A form posted from our page: it echoes the page's double-submit cookie, and no other origin posted it. */
+const fromOurPage = (browser: BrowserRequest, echoed: string | undefined) =>
+  browser.fromOurOrigin() && sameToken(browser.cookie(FORM_COOKIE), echoed);
+
+type SignedOutRequest = OperationRequest<Record<string, string> | null, null>;
+
+/** A page before sign-in (a POST's form read as a browser's: its fields, or null), left out of the API reference. */
+function signedOutPage(o: {
+  method: 'get' | 'post';
+  path: string;
+  handle: (request: SignedOutRequest, deps: ApiDeps) => Promise<unknown>;
+}): DeclaredOperation {
+  return defineOperation<Record<string, string> | null, null>({
+    method: o.method,
+    path: o.path,
+    envelope: 'success',
+    auth: signedOut,
+    body: o.method === 'post' ? { contentType: 'application/x-www-form-urlencoded', fields: 'browser' } : { contentType: 'none' },
+    reference: 'elsewhere',
+    refusalBody: pageRefusalBody,
+    handle: o.handle,
+  });
 }
 
-/** Signing in: the form and its answer. */
-function signInRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
-  const { base, showSignIn, busy, throttled } = kit;
-  router.get('/sign-in', (ctx) => showSignIn(ctx, 200, { next: safeNext(String(ctx.query.next ?? '')) }));
+/** A page whose forms carry a fresh double-submit token, set as its cookie. */
+function withFormToken(page: (csrf: string) => HtmlPage): WithCookies {
+  const csrf = randomBytes(18).toString('base64url');
+  const cookie: AnswerCookie = { name: FORM_COOKIE, value: csrf, path: '/dashboard', sameSite: 'strict', httpOnly: true };
+  return new WithCookies(page(csrf), [cookie]);
+}
 
-  router.post('/sign-in', async (ctx) => {
-    const parsed = signInFormSchema.safeParse(await readPageForm(ctx, deps.config.http.maxBodyBytes));
-    if (!parsed.success) return showSignIn(ctx, 400, { next: '/dashboard', error: formProblem(parsed.error) });
+const showSignIn = (status: number, v: { next: string; email?: string; error?: string }, headers: Record<string, string> = {}) =>
+  withFormToken((csrf) => new HtmlPage(status, signInPage({ ...v, csrf }), headers));
+
+function throttled(ms: number, next: string, email: string) {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return showSignIn(
+    429,
+    { next, email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` },
+    { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) },
+  );
+}
+
+/** Sign-in (throttled per account and per address), sign-out (here or everywhere), accepting an invitation. */
+export const signInPageOperation = signedOutPage({
+  method: 'get',
+  path: '/dashboard/sign-in',
+  handle: async (r) => showSignIn(200, { next: safeNext(String(r.query.next ?? '')) }),
+});
+
+export const signInOperation = signedOutPage({
+  method: 'post',
+  path: '/dashboard/sign-in',
+  async handle(r, deps) {
+    const parsed = signInFormSchema.safeParse(r.body);
+    if (!parsed.success) return showSignIn(400, { next: '/dashboard', error: formProblem(parsed.error) });
     const form = parsed.data;
     const next = safeNext(form.next);
-    if (!sameSiteForm(ctx, FORM_COOKIE, form.csrf, base))
-      return showSignIn(ctx, 403, { next, error: 'The sign-in form had expired. Please try again.' });
+    if (!fromOurPage(r.browser, form.csrf))
+      return showSignIn(403, { next, error: 'The sign-in form had expired. Please try again.' });
     const email = normalEmail(form.email);
     // Each attempt is counted before the password is checked, and given back when it was right.
-    const { refusedMs, giveBack } = await deps.useCases.dashboard.takePasswordAttempt(email, ctx.ip || 'unknown');
-    if (refusedMs > 0) return throttled(ctx, refusedMs, next, email);
+    const { refusedMs, giveBack } = await deps.useCases.dashboard.takePasswordAttempt(email, r.ip ?? 'unknown');
+    if (refusedMs > 0) return throttled(refusedMs, next, email);
     let signedIn: { token: string } | null;
     try {
       signedIn = await deps.useCases.dashboard.signIn(email, form.password);
     } catch (e) {
       if (!(e instanceof PasswordWorkBusy)) throw e;
       await giveBack();
-      return busy(ctx, () => showSignIn(ctx, 503, { next, email, error: BUSY }));
+      return showSignIn(503, { next, email, error: BUSY }, { 'Retry-After': '1' });
     }
-    if (!signedIn) return showSignIn(ctx, 401, { next, email, error: 'Wrong email or password.' });
+    if (!signedIn) return showSignIn(401, { next, email, error: 'Wrong email or password.' });
     await giveBack();
-    setSessionCookie(ctx, base, signedIn.token, deps.config.dashboard.sessionHours * 3_600_000);
-    ctx.status = 303;
-    ctx.redirect(next);
-  });
+    const base = deps.config.PUBLIC_BASE_URL;
+    return new WithCookies(new Redirect(next), [
+      sessionCookie(base, signedIn.token, deps.config.DASHBOARD_SESSION_HOURS * 3_600_000),
+    ]);
+  },
+});
+
+/** The sign-out forms carry nothing but their CSRF token: any other field refuses them, nothing changed. */
+const unexpectedFields = (r: DashboardRequest) =>
+  emptyFormSchema.safeParse(r.caller.form).success
+    ? null
+    : new HtmlPage(
+        400,
+        refusalHtml(true, 'Unexpected fields', 'This form carried fields it does not have; nothing was changed.'),
+      );
+
+const signedOutAnswer = (deps: ApiDeps) =>
+  new WithCookies(new Redirect('/dashboard/sign-in'), [sessionCookie(deps.config.PUBLIC_BASE_URL, null)]);
+
+export const signOutOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/sign-out',
+  async handle(r, deps) {
+    const unexpected = unexpectedFields(r);
+    if (unexpected) return unexpected;
+    await deps.useCases.dashboard.endSession(r.caller.token);
+    return signedOutAnswer(deps);
+  },
+});
+
+export const signOutEverywhereOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/sign-out-everywhere',
+  async handle(r, deps) {
+    const unexpected = unexpectedFields(r);
+    if (unexpected) return unexpected;
+    await deps.useCases.dashboard.endSessionsOf(r.caller.user.email);
+    return signedOutAnswer(deps);
+  },
+});
+
+/** An invitation's page (with an error), or the page saying it cannot be used (410). */
+async function invitationView(
+  deps: ApiDeps,
+  status: number,
+  token: string,
+  error?: string,
+  headers: Record<string, string> = {},
+) {
+  const invitation = await deps.useCases.dashboard.findInvitation(token);
+  const usable = invitation && !invitation.usedAt && invitation.expiresAt.getTime() > deps.now().getTime();
+  const merchant = usable ? await deps.useCases.dashboard.findMerchant(invitation.merchantIdentifier) : null;
+  if (!invitation || !merchant)
+    return new HtmlPage(
+      410,
+      invitationUnusablePage('This invitation link was used already, has expired or never existed. Ask for a new one.'),
+      headers,
+    );
+  const action = `/dashboard/invitations/${encodeURIComponent(token)}`;
+  const page = {
+    action,
+    email: invitation.email,
+    role: invitation.role,
+    merchantName: merchant.name,
+    ...(error ? { error } : {}),
+  };
+  return withFormToken((csrf) => new HtmlPage(status, invitationPage({ csrf, ...page }), headers));
 }
 
-/** Signing out, here or everywhere. */
-function signOutRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
-  const { base, session, onlyToken } = kit;
-  router.post('/sign-out', session, onlyToken, async (ctx) => {
-    await deps.useCases.dashboard.endSession(dashboardState(ctx).token);
-    setSessionCookie(ctx, base, null);
-    ctx.status = 303;
-    ctx.redirect('/dashboard/sign-in');
-  });
+export const invitationPageOperation = signedOutPage({
+  method: 'get',
+  path: '/dashboard/invitations/:token',
+  handle: (r, deps) => invitationView(deps, 200, r.params.token),
+});
 
-  router.post('/sign-out-everywhere', session, onlyToken, async (ctx) => {
-    await deps.useCases.dashboard.endSessionsOf(dashboardState(ctx).user.email);
-    setSessionCookie(ctx, base, null);
-    ctx.status = 303;
-    ctx.redirect('/dashboard/sign-in');
-  });
-}
-
-/** An invitation: its page, and accepting it with a password. */
-function invitationRoutes(router: Router, deps: ApiDeps, kit: AuthPageKit): void {
-  const { base, busy, invitationView } = kit;
-  router.get('/invitations/:token', (ctx) => invitationView(ctx, 200, ctx.params.token));
-
-  router.post('/invitations/:token', async (ctx) => {
-    const token = ctx.params.token;
-    const parsed = acceptInvitationFormSchema.safeParse(await readPageForm(ctx, deps.config.http.maxBodyBytes));
-    if (!parsed.success) return invitationView(ctx, 400, token, formProblem(parsed.error));
-    if (!sameSiteForm(ctx, FORM_COOKIE, parsed.data.csrf, base))
-      return invitationView(ctx, 403, token, 'The form had expired; nothing was changed. Please try again.');
-    if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(ctx, 400, token, 'The two passwords differ.');
+export const acceptInvitationOperation = signedOutPage({
+  method: 'post',
+  path: '/dashboard/invitations/:token',
+  async handle(r, deps) {
+    const token = r.params.token;
+    const parsed = acceptInvitationFormSchema.safeParse(r.body);
+    if (!parsed.success) return invitationView(deps, 400, token, formProblem(parsed.error));
+    if (!fromOurPage(r.browser, parsed.data.csrf))
+      return invitationView(deps, 403, token, 'The form had expired; nothing was changed. Please try again.');
+    if (parsed.data.password !== parsed.data.passwordAgain) return invitationView(deps, 400, token, 'The two passwords differ.');
     const accepted = await deps.useCases.dashboard.acceptInvitation(token, parsed.data.password).catch((e: unknown) => {
       if (e instanceof PasswordWorkBusy) return null;
       throw e;
     });
-    if (!accepted) return busy(ctx, () => invitationView(ctx, 503, token, BUSY));
+    if (!accepted) return invitationView(deps, 503, token, BUSY, { 'Retry-After': '1' });
     if (!accepted.ok) {
-      if (accepted.problem === 'password') return invitationView(ctx, 400, token, accepted.message);
-      return sendPage(ctx, accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));
+      if (accepted.problem === 'password') return invitationView(deps, 400, token, accepted.message);
+      return new HtmlPage(accepted.problem === 'invalid' ? 410 : 409, invitationUnusablePage(accepted.message));
     }
-    ctx.status = 303;
-    ctx.redirect(`/dashboard/sign-in?next=${encodeURIComponent('/dashboard')}`);
-  });
-}
+    return new Redirect(`/dashboard/sign-in?next=${encodeURIComponent('/dashboard')}`);
+  },
+});
 
-/** What the sign-in, sign-out and invitation routes share: the pages shown, the limits and the session. */
-function authPageKit(deps: ApiDeps) {
-  const base = deps.config.http.publicBaseUrl;
-  const session = dashboardSession(deps);
-
-  const showSignIn = (ctx: Context, status: number, v: { next: string; email?: string; error?: string }) =>
-    sendPage(ctx, status, signInPage({ ...v, csrf: issueFormToken(ctx, FORM_COOKIE, '/dashboard') }));
-
-  function busy(ctx: Context, show: () => void | Promise<void>) {
-    ctx.set('Retry-After', '1');
-    return show();
-  }
-
-  function throttled(ctx: Context, ms: number, next: string, email: string) {
-    const minutes = Math.max(1, Math.ceil(ms / 60_000));
-    ctx.set('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
-    showSignIn(ctx, 429, {
-      next,
-      email,
-      error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    });
-  }
-
-  /** The sign-out forms carry nothing but their CSRF token: any other field refuses them, nothing changed. */
-  const onlyToken = async (ctx: Context, next: Next) => {
-    if (!emptyFormSchema.safeParse(dashboardState(ctx).form).success)
-      return refusalPage(ctx, 400, 'Unexpected fields', 'This form carried fields it does not have; nothing was changed.');
-    await next();
-  };
-
-  const invitationView = async (ctx: Context, status: number, token: string, error?: string) => {
-    const invitation = await deps.useCases.dashboard.findInvitation(token);
-    const usable = invitation && !invitation.usedAt && invitation.expiresAt.getTime() > deps.now().getTime();
-    const merchant = usable ? await deps.useCases.dashboard.findMerchant(invitation.merchantIdentifier) : null;
-    if (!invitation || !merchant)
-      return sendPage(
-        ctx,
-        410,
-        invitationUnusablePage('This invitation link was used already, has expired or never existed. Ask for a new one.'),
-      );
-    const csrf = issueFormToken(ctx, FORM_COOKIE, '/dashboard');
-    const action = `/dashboard/invitations/${encodeURIComponent(token)}`;
-    sendPage(
-      ctx,
-      status,
-      invitationPage({
-        csrf,
-        action,
-        email: invitation.email,
-        role: invitation.role,
-        merchantName: merchant.name,
-        ...(error ? { error } : {}),
-      }),
-    );
-  };
-  return { base, session, showSignIn, busy, throttled, onlyToken, invitationView };
-}
-
-type AuthPageKit = ReturnType<typeof authPageKit>;
+export const authOperations = [
+  signInPageOperation,
+  signInOperation,
+  signOutOperation,
+  signOutEverywhereOperation,
+  invitationPageOperation,
+  acceptInvitationOperation,
+];

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { Config } from '../../config';
 import { istDate } from '../../domain/ist-time';
 import { formatRupees, rupeesToPaise } from '../../domain/money';
@@ -10,14 +8,8 @@ import { transactionKindFilter } from '../../domain/transaction-kind';
 import { istDay } from '../../domain/report-range';
 import { orderSettlementState } from '../pages/dashboard-settlements-page';
 import type { ApiDeps } from '../deps';
-import { sendPage } from '../hosted-page';
-import {
-  dashboardSession,
-  dashboardState,
-  notFoundPage,
-  requirePermission,
-  signedInRequest,
-} from '../middleware/dashboard-session';
+import { notFoundAnswer } from '../middleware/dashboard-session';
+import { HtmlPage, Redirect } from '../operation';
 import {
   orderPath,
   transactionDetailPage,
@@ -25,6 +17,7 @@ import {
   type SearchFormValues,
 } from '../pages/dashboard-transactions-page';
 import { formProblem } from '../schemas/dashboard';
+import { dashboardOperation, type DashboardRequest } from './dashboard-operation';
 import { staffAudit } from './staff-audit';
 import {
   decodeCursor,
@@ -52,30 +45,16 @@ function workflowUrl(config: Config, id: string): string | null {
   return `${base}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(id)}`;
 }
 
-/**
- * The merchant's transactions: a search (orderId, txnId, or a period with status and kind, paged by
- * a keyset cursor on merchant_created), an order's page with its timeline, and refunds from it
- * through the one refund use case (`/updateTxn`'s). Only the signed-in user's merchant is read:
- * another merchant's orderId is 404.
- */
-export function dashboardTransactionRoutes(deps: ApiDeps): Router {
-  const router = new Router({ prefix: '/dashboard/transactions' });
-  router.use(dashboardSession(deps));
-  const kit = transactionPageKit(deps);
-  transactionSearchRoute(router, deps);
-  orderRoutes(router, deps, kit);
-  return router;
-}
-
 /** The transactions page: a search, page by page. */
-function transactionSearchRoute(router: Router, deps: ApiDeps): void {
-  router.get('/', async (ctx) => {
-    const { viewer } = dashboardState(ctx);
+export const transactionSearchOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/transactions',
+  async handle({ caller: { viewer }, query }, deps) {
     const today = istDate(deps.now());
-    const parsed = transactionSearchSchema.safeParse(ctx.query);
-    const raw = ctx.query as Record<string, string | undefined>;
+    const parsed = transactionSearchSchema.safeParse(query);
+    const raw = query as Record<string, string | undefined>;
     const shown: SearchFormValues = { ...pick(raw), from: raw.from || today, to: raw.to || today };
-    const refuse = (error: string) => sendPage(ctx, 400, transactionSearchPage(viewer, shown, [], { error }));
+    const refuse = (error: string) => new HtmlPage(400, transactionSearchPage(viewer, shown, [], { error }));
     if (!parsed.success) return refuse(formProblem(parsed.error));
     const q = parsed.data;
     const merchantIdentifier = viewer.merchantIdentifier;
@@ -86,7 +65,7 @@ function transactionSearchRoute(router: Router, deps: ApiDeps): void {
         ? await deps.useCases.dashboard.findOrder(merchantIdentifier, q.orderId)
         : await deps.useCases.dashboard.findByTxnId(merchantIdentifier, q.txnId!);
       const match = t && (!q.txnId || t.txnId === q.txnId) ? [t] : [];
-      return sendPage(ctx, 200, transactionSearchPage(viewer, shown, match, {}));
+      return new HtmlPage(200, transactionSearchPage(viewer, shown, match, {}));
     }
 
     const from = istDay(shown.from);
@@ -108,28 +87,64 @@ function transactionSearchRoute(router: Router, deps: ApiDeps): void {
       rows.length > SEARCH_PAGE_SIZE
         ? `/dashboard/transactions?${new URLSearchParams({ ...definedOnly(shown), after: encodeCursor(page.at(-1)!) }).toString()}`
         : undefined;
-    sendPage(ctx, 200, transactionSearchPage(viewer, shown, page, nextHref ? { nextHref } : {}));
-  });
+    return new HtmlPage(200, transactionSearchPage(viewer, shown, page, nextHref ? { nextHref } : {}));
+  },
+});
+
+/** The order named in the address, only if it is this merchant's. */
+const orderOf = (r: DashboardRequest, deps: ApiDeps) =>
+  deps.useCases.dashboard.findOrder(r.caller.viewer.merchantIdentifier, r.params.orderId);
+
+/** The order's page, with a notice or an error. */
+async function showOrder(
+  r: DashboardRequest,
+  deps: ApiDeps,
+  t: Transaction,
+  status: number,
+  o: { notice?: string; error?: string } = {},
+): Promise<HtmlPage> {
+  const uc = deps.useCases.dashboard;
+  const [delivery, sale] = await Promise.all([
+    uc.orderRealtimeDelivery(t),
+    t.successAt ? uc.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
+  ]);
+  return new HtmlPage(
+    status,
+    transactionDetailPage(r.caller.viewer, t, {
+      deliveries: delivery ? [delivery] : [],
+      workflowUrl: workflowUrl(deps.config, uc.workflowIdOf(t)),
+      refundId: `dash${randomBytes(8).toString('hex')}`,
+      settlement: orderSettlementState(t.successAt !== null, sale),
+      ...o,
+    }),
+  );
 }
 
-/** One order's page, and a refund from it. */
-function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): void {
-  const { audit, orderOf, showOrder } = kit;
-  router.get('/:orderId', async (ctx) => {
-    const t = await orderOf(ctx);
-    if (!t) return notFoundPage(ctx);
-    await showOrder(ctx, t, 200, ctx.query.done === 'refund' ? { notice: 'Refund started; the bank answers shortly.' } : {});
-  });
+/** One order's page. */
+export const orderPageOperation = dashboardOperation({
+  method: 'get',
+  path: '/dashboard/transactions/:orderId',
+  async handle(r, deps) {
+    const t = await orderOf(r, deps);
+    if (!t) return notFoundAnswer();
+    return showOrder(r, deps, t, 200, r.query.done === 'refund' ? { notice: 'Refund started; the bank answers shortly.' } : {});
+  },
+});
 
-  router.post('/:orderId/refunds', requirePermission('payments'), async (ctx) => {
-    const t = await orderOf(ctx);
-    if (!t) return notFoundPage(ctx);
-    const parsed = refundFormSchema.safeParse(dashboardState(ctx).form);
-    if (!parsed.success) return showOrder(ctx, t, 400, { error: `${formProblem(parsed.error)}. Nothing was refunded.` });
+/** A refund from the order's page, whoever may move money. */
+export const orderRefundOperation = dashboardOperation({
+  method: 'post',
+  path: '/dashboard/transactions/:orderId/refunds',
+  permission: 'payments',
+  async handle(r, deps) {
+    const t = await orderOf(r, deps);
+    if (!t) return notFoundAnswer();
+    const parsed = refundFormSchema.safeParse(r.caller.form);
+    if (!parsed.success) return showOrder(r, deps, t, 400, { error: `${formProblem(parsed.error)}. Nothing was refunded.` });
     const f = parsed.data;
     const amountPaise = f.updateDesired === '22' ? rupeesToPaise(Number(f.amount)) : undefined;
     if (amountPaise === null || amountPaise === 0)
-      return showOrder(ctx, t, 400, { error: 'The amount must be more than ₹0.00. Nothing was refunded.' });
+      return showOrder(r, deps, t, 400, { error: 'The amount must be more than ₹0.00. Nothing was refunded.' });
     const result = await deps.useCases.dashboard.startRefund({
       merchantIdentifier: t.merchantIdentifier,
       orderId: t.orderId,
@@ -139,57 +154,33 @@ function orderRoutes(router: Router, deps: ApiDeps, kit: TransactionPageKit): vo
       updateReason: f.reason,
     });
     if (result.response === 'fullRefundInitiated' || result.response === 'partialRefundInitiated') {
-      await audit(signedInRequest(ctx), 'refund.requested', {
+      await staffAudit(deps)(r, 'refund.requested', {
         orderId: t.orderId,
         updateDesired: f.updateDesired,
         amountPaise: amountPaise ?? null,
         merchantRefId: f.refundId,
         reason: f.reason,
       });
-      ctx.status = 303;
-      return ctx.redirect(`${orderPath(t.orderId)}?done=refund`);
+      return new Redirect(`${orderPath(t.orderId)}?done=refund`);
     }
-    const now = (await orderOf(ctx)) ?? t;
+    const now = (await orderOf(r, deps)) ?? t;
     const error =
       result.response === 'cannotRefund'
         ? `That is more than what remains to refund (${formatRupees(refundablePaise(now))}). Nothing was refunded.`
         : result.response === 'refIdReused'
           ? 'This form was sent before with other values. Reload the page and try again; nothing was refunded.'
           : 'This order was not paid, so it cannot be refunded. Nothing was refunded.';
-    await showOrder(ctx, now, 409, { error });
-  });
-}
+    return showOrder(r, deps, now, 409, { error });
+  },
+});
 
-/** What the transaction routes share: the audit, the settlements read, the order named and its page. */
-function transactionPageKit(deps: ApiDeps) {
-  const audit = staffAudit(deps);
-  const uc = deps.useCases.dashboard;
-
-  /** The order named in the address, only if it is this merchant's. */
-  const orderOf = (ctx: Context) =>
-    uc.findOrder(dashboardState(ctx).viewer.merchantIdentifier, (ctx.params as Record<string, string>).orderId);
-
-  const showOrder = async (ctx: Context, t: Transaction, status: number, o: { notice?: string; error?: string } = {}) => {
-    const [delivery, sale] = await Promise.all([
-      uc.orderRealtimeDelivery(t),
-      t.successAt ? uc.settlementOfSale(t.merchantIdentifier, t.txnId) : null,
-    ]);
-    sendPage(
-      ctx,
-      status,
-      transactionDetailPage(dashboardState(ctx).viewer, t, {
-        deliveries: delivery ? [delivery] : [],
-        workflowUrl: workflowUrl(deps.config, uc.workflowIdOf(t)),
-        refundId: `dash${randomBytes(8).toString('hex')}`,
-        settlement: orderSettlementState(t.successAt !== null, sale),
-        ...o,
-      }),
-    );
-  };
-  return { audit, orderOf, showOrder };
-}
-
-type TransactionPageKit = ReturnType<typeof transactionPageKit>;
+/**
+ * The merchant's transactions: a search (orderId, txnId, or a period with status and kind, paged by
+ * a keyset cursor on merchant_created), an order's page with its timeline, and refunds from it
+ * through the one refund use case (`/updateTxn`'s). Only the signed-in user's merchant is read:
+ * another merchant's orderId is 404.
+ */
+export const transactionOperations = [transactionSearchOperation, orderPageOperation, orderRefundOperation];
 
 const SEARCH_FIELDS = ['orderId', 'txnId', 'status', 'kind'] as const;
 function pick(raw: Record<string, string | undefined>): Partial<SearchFormValues> {

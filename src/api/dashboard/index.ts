@@ -1,35 +1,33 @@
 import type { AudienceModule } from '../audience';
 import { dashboardAuditOperation } from './dashboard-audit';
-import { dashboardAuthRoutes } from './dashboard-auth';
+import { authOperations } from './dashboard-auth';
 import { developerOperations } from './dashboard-developers';
-import { dashboardDownloadRoutes } from './dashboard-downloads';
+import { downloadOperations } from './dashboard-downloads';
 import { dashboardAccountOperation, dashboardNotFound, dashboardOverviewOperation } from './dashboard-home';
-import { dashboardLinkRoutes } from './dashboard-links';
+import { linkOperations } from './dashboard-links';
 import { dashboardMandatesOperation } from './dashboard-mandates';
-import { dashboardSettlementRoutes } from './dashboard-settlements';
-import { dashboardTransactionRoutes } from './dashboard-transactions';
-import { dashboardUserRoutes } from './dashboard-users';
-import { dashboardWebhookRoutes } from './dashboard-webhooks';
+import { settlementOperations } from './dashboard-settlements';
+import { transactionOperations } from './dashboard-transactions';
+import { userOperations } from './dashboard-users';
+import { webhookOperations } from './dashboard-webhooks';
 
 /** The merchant dashboard (/dashboard): HTML pages for the merchant's people, behind a session. */
 export const dashboardModule: AudienceModule = {
   name: 'dashboard',
   middleware: () => [dashboardNotFound()],
   operations: [
+    ...authOperations,
     dashboardOverviewOperation,
     dashboardAccountOperation,
     ...developerOperations,
     dashboardMandatesOperation,
     dashboardAuditOperation,
-  ],
-  routers: (deps) => [
-    dashboardAuthRoutes(deps),
-    dashboardUserRoutes(deps),
-    dashboardWebhookRoutes(deps),
-    dashboardTransactionRoutes(deps),
-    dashboardDownloadRoutes(deps),
-    dashboardLinkRoutes(deps),
-    dashboardSettlementRoutes(deps),
+    ...transactionOperations,
+    ...linkOperations,
+    ...settlementOperations,
+    ...webhookOperations,
+    ...userOperations,
+    ...downloadOperations,
   ],
   undocumented: ['/dashboard*'],
 };

@@ -1,8 +1,9 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { mayDo, type DashboardPermission } from '../../domain/dashboard-roles';
 import type { DashboardSession, DashboardUser } from '../../domain/dashboard-staff';
 import type { ApiDeps } from '../deps';
 import { fromOurOrigin, readPageForm, sameToken, sendPage } from '../hosted-page';
+import type { AnswerCookie } from '../operation-browser';
 import { publicDashboardPage, type DashboardViewer } from '../pages/dashboard-layout';
 import { html } from '../pages/html';
 import { HtmlPage, Redirect, Refusal, type HeadersAuthScheme } from '../operation';
@@ -19,24 +20,21 @@ export interface DashboardState {
   form: Record<string, string>;
 }
 
-export const dashboardState = (ctx: Context) => ctx.state.dashboard as DashboardState;
-
 /**
- * The session cookie: HttpOnly, SameSite=Strict, scoped to /dashboard, Secure over https (directly,
- * or behind a TLS proxy: with TRUST_PROXY as the proxy says, or as an https PUBLIC_BASE_URL says).
+ * The session cookie (null: cleared): HttpOnly, SameSite=Strict, scoped to /dashboard, Secure over
+ * https (directly, or behind a TLS proxy: with TRUST_PROXY as the proxy says, or as an https
+ * PUBLIC_BASE_URL says).
  */
-export function setSessionCookie(ctx: Context, publicBaseUrl: string, token: string | null, maxAgeMs?: number): void {
-  const secure = ctx.secure || publicBaseUrl.startsWith('https://');
-  // The gateway is reached over https through a proxy it was not told to trust: the cookie stays Secure.
-  if (secure && !ctx.secure) (ctx.cookies as unknown as { secure: boolean }).secure = true;
-  ctx.cookies.set(SESSION_COOKIE, token ?? '', {
-    httpOnly: true,
-    sameSite: 'strict',
+export function sessionCookie(publicBaseUrl: string, token: string | null, maxAgeMs?: number): AnswerCookie {
+  return {
+    name: SESSION_COOKIE,
+    value: token ?? '',
     path: '/dashboard',
-    secure,
-    overwrite: true,
-    ...(token === null ? { expires: new Date(0) } : maxAgeMs ? { maxAge: maxAgeMs } : {}),
-  });
+    sameSite: 'strict',
+    httpOnly: true,
+    alwaysSecure: publicBaseUrl.startsWith('https://'),
+    ...(token === null ? { maxAgeMs: null } : maxAgeMs ? { maxAgeMs } : {}),
+  };
 }
 
 /** A page refusing a request (nothing was changed), for a signed-in user or not. */
@@ -56,21 +54,8 @@ export function safeNext(path: string | undefined): string {
  * Every page behind sign-in: the session from its cookie (expired or unknown: to the sign-in page),
  * the user as stored now (a changed role counts at once; a removed user is signed out), its merchant.
  * A POST must carry the session's CSRF token and come from no other origin, or it is refused with
- * 403 before anything is read or changed.
+ * 403 before anything is read or changed. The request's state (also in ctx.state.dashboard), or the refusal to answer.
  */
-export function dashboardSession(deps: Pick<ApiDeps, 'useCases' | 'config'>) {
-  return async (ctx: Context, next: Next) => {
-    const signedIn = await signedInState(ctx, deps);
-    if (signedIn instanceof Redirect) {
-      ctx.status = signedIn.status;
-      return ctx.redirect(signedIn.location);
-    }
-    if (signedIn instanceof HtmlPage) return sendPage(ctx, signedIn.status, signedIn.html);
-    await next();
-  };
-}
-
-/** dashboardSession's checks: the request's state (also in ctx.state.dashboard), or the refusal to answer. */
 async function signedInState(
   ctx: Context,
   deps: Pick<ApiDeps, 'useCases' | 'config'>,
@@ -116,21 +101,6 @@ async function signedInState(
   return state;
 }
 
-/** A change the user's role does not allow: 403, nothing changed. */
-export function requirePermission(permission: DashboardPermission) {
-  return async (ctx: Context, next: Next) => {
-    const { user } = dashboardState(ctx);
-    if (!mayDo(user.role, permission))
-      return refusalPage(
-        ctx,
-        403,
-        'Not allowed',
-        `Your role (${user.role}) cannot do this; nothing was changed. Ask an owner of your merchant.`,
-      );
-    await next();
-  };
-}
-
 /** A page refusing a request, as refusalPage writes it: for a signed-in user (back to the dashboard) or not (sign in). */
 export function refusalHtml(signedIn: boolean, title: string, text: string): string {
   const back = signedIn
@@ -161,9 +131,9 @@ export const notAllowedAnswer = (role: string) =>
   );
 
 /**
- * The session as a declared operation's auth scheme: dashboardSession's checks and refusals, in its
+ * The session as a declared operation's auth scheme: signedInState's checks and refusals, in its
  * order (the session from its cookie, a POST's origin and CSRF token, then the permission, if any),
- * the caller the request's DashboardState. A POST's form is read here, as dashboardSession reads it:
+ * the caller the request's DashboardState. A POST's form is read here:
  * the operation declares no body, and validates `caller.form` itself.
  */
 export function dashboardSignedIn(permission?: DashboardPermission): HeadersAuthScheme<DashboardState> {
@@ -178,6 +148,3 @@ export function dashboardSignedIn(permission?: DashboardPermission): HeadersAuth
     },
   };
 }
-
-/** A router's signed-in request as the operations' helpers (staff audit, password re-check) take it. */
-export const signedInRequest = (ctx: Context) => ({ caller: dashboardState(ctx), ip: ctx.ip || null });
