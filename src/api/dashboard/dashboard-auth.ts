@@ -99,9 +99,9 @@ export const signInOperation = signedOutPage({
     }
     if (!signedIn) return showSignIn(401, { next, email, error: 'Wrong email or password.' });
     await giveBack();
-    const base = deps.config.PUBLIC_BASE_URL;
+    const base = deps.config.http.publicBaseUrl;
     return new WithCookies(new Redirect(next), [
-      sessionCookie(base, signedIn.token, deps.config.DASHBOARD_SESSION_HOURS * 3_600_000),
+      sessionCookie(base, signedIn.token, deps.config.dashboard.sessionHours * 3_600_000),
     ]);
   },
 });
@@ -116,7 +116,7 @@ const unexpectedFields = (r: DashboardRequest) =>
       );
 
 const signedOutAnswer = (deps: ApiDeps) =>
-  new WithCookies(new Redirect('/dashboard/sign-in'), [sessionCookie(deps.config.PUBLIC_BASE_URL, null)]);
+  new WithCookies(new Redirect('/dashboard/sign-in'), [sessionCookie(deps.config.http.publicBaseUrl, null)]);
 
 export const signOutOperation = dashboardOperation({
   method: 'post',
