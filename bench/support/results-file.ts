@@ -34,7 +34,8 @@ function git(args: string[]): string {
  */
 const started = {
   commit: git(['rev-parse', 'HEAD']) || 'unknown',
-  dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+  // The results file itself changes with every run: a change there is not a change of the code measured.
+  dirty: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results.jsonl']) !== '',
 };
 
 /** Appends this run to bench/results.jsonl (BENCH_RECORD=0 leaves it out: a trial of the bench itself). */
