@@ -74,7 +74,7 @@ async function main(): Promise<number> {
       FUZZ_MERCHANT_ID: merchant.merchantIdentifier,
       FUZZ_SECRET_KEY: merchant.secretKey,
       FUZZ_API_KEY: merchant.apiKey,
-      FUZZ_OPS_TOKEN: gw.rt.config.OPS_TOKEN,
+      FUZZ_OPS_TOKEN: gw.rt.config.secrets.opsToken,
       FUZZ_AUTH_REPORT: authReport,
     };
     const args = (url: string, only: string[] = []) => [
