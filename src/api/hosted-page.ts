@@ -37,14 +37,6 @@ export function sendPage(ctx: Context, status: number, page: string, policy: Pag
   ctx.body = page;
 }
 
-/** A fresh CSRF token for a page's forms, also set as a SameSite=Strict cookie scoped to the page. */
-export function issueFormToken(ctx: Context, cookie: string, path: string): string {
-  const token = randomBytes(18).toString('base64url');
-  // Secure over https (behind a TLS proxy, with TRUST_PROXY, as the proxy says).
-  ctx.cookies.set(cookie, token, { httpOnly: true, sameSite: 'strict', path, overwrite: true, secure: ctx.secure });
-  return token;
-}
-
 /**
  * A fresh CSRF token for a page's forms, and the SameSite=Strict cookie scoped to the page that
  * carries it (a declared operation's answer sets it: operation-browser.ts's WithCookies).
@@ -61,15 +53,6 @@ export function formFromPage(
   echoed: string | undefined,
 ): boolean {
   return browser.fromOurOrigin() && sameToken(browser.cookie(cookie), echoed);
-}
-
-/**
- * The form came from our page: the Strict cookie it was served with is echoed, and no other origin
- * posted it. Our origin is PUBLIC_BASE_URL's (behind a TLS proxy, the proxy's https origin), or the
- * one the request was addressed to (with TRUST_PROXY, as the proxy forwards it).
- */
-export function sameSiteForm(ctx: Context, cookie: string, echoed: string | undefined, publicBaseUrl: string): boolean {
-  return fromOurOrigin(ctx, publicBaseUrl) && sameToken(ctx.cookies.get(cookie), echoed);
 }
 
 /** No other origin posted it: an Origin header, when sent, is ours ('null', an opaque origin, never is). */

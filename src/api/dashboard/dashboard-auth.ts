@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { normalEmail } from '../../domain/dashboard-roles';
 import { PasswordWorkBusy } from '../../domain/password';
 import type { ApiDeps } from '../deps';
-import { sameToken } from '../hosted-page';
+import { formFromPage, newFormToken } from '../hosted-page';
 import { pageRefusalBody, refusalHtml, safeNext, sessionCookie } from '../middleware/dashboard-session';
 import {
   defineOperation,
@@ -12,7 +11,7 @@ import {
   type HeadersAuthScheme,
   type OperationRequest,
 } from '../operation';
-import { WithCookies, type AnswerCookie, type BrowserRequest } from '../operation-browser';
+import { WithCookies, type BrowserRequest } from '../operation-browser';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
 import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
 import { dashboardOperation, type DashboardRequest } from './dashboard-operation';
@@ -26,8 +25,7 @@ const BUSY = 'Too many sign-ins at this moment: nothing was changed. Please try 
 const signedOut: HeadersAuthScheme<null> = { from: 'headers', limitKey: () => '', authenticate: async () => null };
 
 /** A form posted from our page: it echoes the page's double-submit cookie, and no other origin posted it. */
-const fromOurPage = (browser: BrowserRequest, echoed: string | undefined) =>
-  browser.fromOurOrigin() && sameToken(browser.cookie(FORM_COOKIE), echoed);
+const fromOurPage = (browser: BrowserRequest, echoed: string | undefined) => formFromPage(browser, FORM_COOKIE, echoed);
 
 type SignedOutRequest = OperationRequest<Record<string, string> | null, null>;
 
@@ -51,9 +49,8 @@ function signedOutPage(o: {
 
 /** A page whose forms carry a fresh double-submit token, set as its cookie. */
 function withFormToken(page: (csrf: string) => HtmlPage): WithCookies {
-  const csrf = randomBytes(18).toString('base64url');
-  const cookie: AnswerCookie = { name: FORM_COOKIE, value: csrf, path: '/dashboard', sameSite: 'strict', httpOnly: true };
-  return new WithCookies(page(csrf), [cookie]);
+  const { token, cookie } = newFormToken(FORM_COOKIE, '/dashboard');
+  return new WithCookies(page(token), [cookie]);
 }
 
 const showSignIn = (status: number, v: { next: string; email?: string; error?: string }, headers: Record<string, string> = {}) =>
