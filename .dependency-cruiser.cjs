@@ -12,7 +12,7 @@ const AUDIENCE = '^src/api/(merchant|payer|dashboard|ops|sandbox|platform)/';
  */
 const httpToolkit = [
   '^src/api/(middleware|schemas|pages|reference)/',
-  '^src/api/(deps|envelope|audience|operation|operation-auth|operation-browser|hosted-page|checkout-request|mandate-response|page-stream|page-walk|csv-stream)\\.ts$',
+  '^src/api/(deps|envelope|audience|operation|operation-auth|operation-browser|browser-page|hosted-page|checkout-request|mandate-response|page-stream|page-walk|csv-stream)\\.ts$',
 ];
 
 /**
@@ -140,6 +140,24 @@ module.exports = {
         dependencyTypesNot: ['core'],
       },
     })),
+    {
+      name: 'middleware-never-imports-the-audiences',
+      comment:
+        "The HTTP middleware serves every audience and knows none: what it needs of them (a refusal's envelope at a path) " +
+        'the matched operation records, or the composition (src/api/app.ts) passes in.',
+      severity: 'error',
+      from: { path: '^src/api/middleware/' },
+      to: { path: [exactly('src/api/audiences.ts'), AUDIENCE] },
+    },
+    {
+      name: 'use-cases-never-import-the-mongodb-driver',
+      comment:
+        'A use case gets the repositories (or narrower functions) it needs, built once in the composition root ' +
+        '(src/main/use-cases, src/main/runtime.ts): none takes the raw Db or imports the driver, type-only imports included.',
+      severity: 'error',
+      from: { path: '^src/usecases/' },
+      to: { path: '^node_modules/mongodb/' },
+    },
     {
       name: 'the-api-never-reaches-the-store-or-the-temporal-client',
       comment:

@@ -13,11 +13,25 @@ import tseslint from 'typescript-eslint';
  * - `client.workflow` outside src/temporal and src/main: a workflow is started and messaged through
  *   its typed client (src/temporal/<workflow>-client.ts), which owns its id, options and search
  *   attributes (dependency-cruiser sees imports, not member calls, so this rule is ESLint's);
- * - `process.env` outside the config module and the entry points: the environment is parsed once
- *   (src/config.ts) and each component receives the typed values it needs.
+ * - `process.env` outside the config module and the entry points, and a variable of it read
+ *   anywhere but the config module (src/config.ts, src/config-tools.ts for the programs beside the
+ *   gateway, the production stack's settings): the environment is parsed once and each component
+ *   receives the typed values it needs; an entry point hands the environment on whole.
  */
 const sandboxed = 'Workflow code runs in a deterministic sandbox: no Node built-ins (use @temporalio/workflow, or an activity).';
 const linted = ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'];
+/** The modules that read the environment's variables: the gateway's configuration, the tools', the production stack's. */
+const settingsModules = ['src/config.ts', 'src/config-tools.ts', 'src/devstack/production/settings.ts'];
+const workflowCall = {
+  selector: "MemberExpression[property.name='workflow'], MemberExpression[property.value='workflow']",
+  message:
+    'Start, signal, update and query a workflow through its typed client in src/temporal/<workflow>-client.ts, never client.workflow.',
+};
+// process.env.NAME and process.env[name]; handing process.env on whole (to loadConfig, to a child process) is no read.
+const environmentRead = {
+  selector: "MemberExpression[object.type='MemberExpression'][object.object.name='process'][object.property.name='env']",
+  message: 'Read settings through the configuration module (src/config.ts, src/config-tools.ts), not process.env.NAME.',
+};
 
 export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: linted })),
@@ -52,21 +66,17 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'activities/**/*.ts'],
-    ignores: ['src/temporal/**', 'src/main/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[property.name='workflow'], MemberExpression[property.value='workflow']",
-          message:
-            'Start, signal, update and query a workflow through its typed client in src/temporal/<workflow>-client.ts, never client.workflow.',
-        },
-      ],
-    },
+    ignores: ['src/temporal/**', 'src/main/**', ...settingsModules],
+    rules: { 'no-restricted-syntax': ['error', workflowCall, environmentRead] },
+  },
+  {
+    // The typed clients and the composition call client.workflow; they read no variable either.
+    files: ['src/temporal/**/*.ts', 'src/main/**/*.ts', 'workflows/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', environmentRead] },
   },
   {
     files: linted,
-    ignores: ['src/config.ts', 'src/main/**', 'src/devstack/**'],
+    ignores: [...settingsModules, 'src/main/**', 'src/devstack/**'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -36,7 +36,8 @@ export type FirstAttemptOutcome =
   | { state: 'delivered'; attempts: number }
   | { state: 'handed over'; attempts: number }
   | { state: 'failed'; reason: string }
-  | { state: 'not sent'; reason: string };
+  | { state: 'not sent'; reason: string }
+  | { state: 'superseded'; attempts: number };
 
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const attempts = createWebhookAttempt(deps);
@@ -54,8 +55,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const reads = input.merchantIdentifier !== undefined ? beginAttempt(input.merchantIdentifier) : null;
       const stored = await deps.webhooks.findSummary(input.deliveryId);
       if (stored?.state === 'delivered') return { acknowledged: true };
+      if (stored?.state === 'superseded') return { acknowledged: false, superseded: true };
       const merchantIdentifier = input.merchantIdentifier ?? stored?.merchantIdentifier;
-      return attempt(input, merchantIdentifier, reads ?? beginAttempt(merchantIdentifier));
+      return attempt(input, merchantIdentifier, reads ?? beginAttempt(merchantIdentifier), {
+        attemptsLogged: stored?.attempts.length ?? 0,
+        ...(stored?.orderEvent ? { orderEvent: stored.orderEvent } : {}),
+      });
     },
 
     async finishWebhook(input: { deliveryId: string; state: 'delivered' | 'failed' }): Promise<void> {
@@ -106,6 +111,7 @@ function firstAttemptActivity(deps: WebhookActivityDeps, activities: PrepareActi
     const stored = prepared.stored ?? { state: 'pending', attempts: 0 };
     if (stored.state === 'delivered') return { state: 'delivered', attempts: stored.attempts };
     if (stored.state === 'failed') return { state: 'failed', reason: 'stored as failed already' };
+    if (stored.state === 'superseded') return { state: 'superseded', attempts: stored.attempts };
     // The attempt this run makes: the first, or a quick retry after the attempts the store has logged
     // (a retry of this activity, or a run repeated after a worker died); otherwise it hands over.
     const schedule = prepared.scheduleMs;
@@ -124,8 +130,10 @@ function firstAttemptActivity(deps: WebhookActivityDeps, activities: PrepareActi
         },
         input.merchantIdentifier,
         reads ?? beginAttempt(input.merchantIdentifier),
+        { attemptsLogged: stored.attempts, ...(prepared.orderEvent ? { orderEvent: prepared.orderEvent } : {}) },
       );
       if (outcome.acknowledged) return { state: 'delivered', attempts: next };
+      if (outcome.superseded) return { state: 'superseded', attempts: made };
       if (outcome.endpointDisabled) return { state: 'failed', reason: ENDPOINT_DISABLED };
       made = next;
       retryAfterMs = outcome.retryAfterMs;

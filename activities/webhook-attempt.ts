@@ -5,10 +5,13 @@ import { ENDPOINT_DISABLED } from '../src/store/webhook-endpoint-repository';
 import { policyLookup } from '../src/outbound/checked-address';
 import { postCheckedWebhook } from '../src/outbound/webhook-post';
 import type { AddressPolicy } from '../src/domain/network-address';
+import type { DeliveryOrderEvent } from '../src/domain/webhook-delivery';
 import type { MerchantRepository } from '../src/store/merchant-repository';
+import type { TransactionRepository } from '../src/store/transaction-repository';
 import type { WebhookRepository } from '../src/store/webhook-repository';
 import type { WebhookEndpointRepository } from '../src/store/webhook-endpoint-repository';
 import type { EndpointHealthBuffer } from '../src/store/webhook-endpoint-buffer';
+import { supersedingChange } from './webhook-supersession';
 
 const RESPONSE_KEPT_BYTES = 512;
 
@@ -16,6 +19,8 @@ const RESPONSE_KEPT_BYTES = 512;
 export interface WebhookAttemptDeps {
   merchants: MerchantRepository;
   webhooks: WebhookRepository;
+  /** The order's latest changes, read before each attempt of a call that reports one (webhook-supersession.ts). */
+  transactions: Pick<TransactionRepository, 'outcomeSeqs'>;
   /** Endpoint health per merchant: disabled after WEBHOOK_ENDPOINT_DISABLE_AFTER of failures or on 410. */
   webhookEndpoints: WebhookEndpointRepository;
   /** The same health as this worker counts it, written every second (and a failed attempt at once). */
@@ -33,6 +38,8 @@ export interface AttemptOutcome {
   endpointDisabled?: true;
   /** A 429 or 503 with Retry-After: how long the receiver asked to wait (ms). */
   retryAfterMs?: number;
+  /** Not sent: the order had a later outcome; the delivery is superseded, nothing more is sent. */
+  superseded?: true;
 }
 
 /** The reads an attempt needs before it sends (beginAttempt). */
@@ -84,8 +91,21 @@ export function createWebhookAttempt(deps: WebhookAttemptDeps) {
     input: AttemptInput,
     merchantIdentifier: string | undefined,
     reads: AttemptReads,
+    stored: { attemptsLogged: number; orderEvent?: DeliveryOrderEvent },
   ): Promise<AttemptOutcome> {
-    const [disabledNow, signer] = await Promise.all([reads.disabled, reads.signer]);
+    const untold = input.attempt === 1 && stored.attemptsLogged === 0;
+    const [disabledNow, signer, supersededBy] = await Promise.all([
+      reads.disabled,
+      reads.signer,
+      merchantIdentifier ? supersedingChange(deps.transactions, merchantIdentifier, stored.orderEvent, untold) : null,
+    ]);
+    // A stale outcome is never sent after a newer one: the delivery ends, superseded (kept in the log).
+    if (supersededBy !== null) {
+      if (await deps.webhooks.supersede(input.deliveryId, supersededBy)) return { acknowledged: false, superseded: true };
+      // No longer pending: an attempt running beside this one ended it; one that was acknowledged stands.
+      const ended = (await deps.webhooks.findSummary(input.deliveryId))?.state;
+      return ended === 'delivered' ? { acknowledged: true } : { acknowledged: false, superseded: true };
+    }
     const at = deps.now();
     // A call due while the endpoint is disabled is not sent: the delivery is kept, failed, for a replay.
     if (disabledNow) {

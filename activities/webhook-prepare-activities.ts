@@ -7,6 +7,7 @@ import { lateEntry, type LateUpdate } from '../src/domain/webhook-late';
 import { updateTxnData, type RecordedUpdate } from '../src/domain/webhook-update';
 import type { SettlementRepository } from '../src/store/settlement-repository';
 import type { OrderRef, TransactionRepository } from '../src/store/transaction-repository';
+import type { DeliveryOrderEvent } from '../src/domain/webhook-delivery';
 import type { WebhookDelivery } from '../src/store/webhook-repository';
 import type { WebhookAttemptDeps } from './webhook-attempt';
 
@@ -29,6 +30,8 @@ export type PreparedWebhook =
       scheduleMs: number[];
       /** What the store already holds of this delivery (a repeated first-attempt activity reads it). */
       stored?: { state: WebhookDelivery['state']; attempts: number };
+      /** The order's change it reports (a real-time call, a chargeback change), checked for a later one before each attempt. */
+      orderEvent?: DeliveryOrderEvent;
     }
   | { send: false; reason: string };
 
@@ -92,6 +95,8 @@ function realtimeWebhookActivities(deps: WebhookPrepareDeps) {
         url: callUrl(merchant.webhookUrl, true),
         contentType: payload.contentType,
         body: payload.body,
+        // The outcome the body reports, by its place among the order's outcomes.
+        orderEvent: { orderId: t.orderId, outcomeSeq: t.outcomeSeq ?? 0 },
       });
     },
   };
@@ -124,7 +129,10 @@ function updateWebhookActivities(deps: WebhookPrepareDeps) {
       merchantIdentifier: string;
       update: RecordedUpdate;
     }): Promise<PreparedWebhook> {
-      return storeLateCall(deps, input, updateTxnData(input.merchantIdentifier, input.update));
+      const u = input.update;
+      // A chargeback change is superseded by a later one of the order (a raise by its revert).
+      const orderEvent = u.kind === 'chargeback' ? { orderId: u.orderId, chargebackVersion: u.version } : undefined;
+      return storeLateCall(deps, input, updateTxnData(input.merchantIdentifier, u), orderEvent);
     },
   };
 }
@@ -194,6 +202,8 @@ function replayWebhookActivities(deps: WebhookPrepareDeps) {
         contentType: first.contentType,
         body: first.body,
         replayOf: first._id,
+        // A replay of a stale change is superseded as its original's retries would be, from its first attempt.
+        ...(first.orderEvent ? { orderEvent: { ...first.orderEvent, replay: true as const } } : {}),
       });
     },
   };
@@ -204,6 +214,7 @@ async function storeLateCall(
   deps: WebhookPrepareDeps,
   input: { deliveryId: string; merchantIdentifier: string },
   data: Parameters<typeof webhookPayload>[2],
+  orderEvent?: DeliveryOrderEvent,
 ): Promise<PreparedWebhook> {
   const merchant = await deps.merchants.findById(input.merchantIdentifier);
   if (!merchant) return { send: false, reason: 'merchant not found' };
@@ -216,6 +227,7 @@ async function storeLateCall(
     url: callUrl(merchant.webhookUrl, false),
     contentType: payload.contentType,
     body: payload.body,
+    ...(orderEvent ? { orderEvent } : {}),
   });
 }
 
@@ -235,6 +247,7 @@ export function preparedFrom(deps: Pick<WebhookPrepareDeps, 'webhookScheduleMs'>
     body: stored.body,
     scheduleMs: deps.webhookScheduleMs,
     stored: { state: stored.state, attempts: stored.attempts.length },
+    ...(stored.orderEvent ? { orderEvent: stored.orderEvent } : {}),
   };
 }
 

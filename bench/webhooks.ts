@@ -27,7 +27,7 @@
  *    1,000) each. Target: ratio >= 0.5.
  *
  * The gateway runs with the production retry schedule and quick-retry bound (WEBHOOK_RETRY_SCHEDULE
- * and WEBHOOK_QUICK_RETRIES_WITHIN at their defaults, src/config-schema-limits.ts), so a failed first
+ * and WEBHOOK_QUICK_RETRIES_WITHIN at their defaults, src/config-schema-webhooks.ts), so a failed first
  * attempt waits as long as it would in production before its retry.
  *
  * WEBHOOK_BENCH_PAYMENTS (default 400) sets the payments per side of rows 1 and 2;

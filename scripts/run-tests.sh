@@ -12,9 +12,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 
-node --import tsx src/main/setup.ts
-npm run -s lint >&2
-npm run -s test:sdk-package >&2
+# Each step's wall time and how busy the machine's CPUs were meanwhile, on standard error: what a
+# change to the suite's speed is measured by.
+cpu_ticks() { awk '/^cpu /{print $2+$3+$4+$6+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
+timed() {
+  local name=$1 started=$SECONDS before after
+  shift
+  before=$(cpu_ticks)
+  "$@"
+  after=$(cpu_ticks)
+  echo "npm test: $name took $((SECONDS - started)) s, CPUs $(echo "$before $after" | awk '{d=$4-$2; printf "%d", d ? 100*($3-$1)/d : 0}')% busy" >&2
+}
+
+timed setup node --import tsx src/main/setup.ts
+timed lint npm run -s lint >&2
+timed sdk-package npm run -s test:sdk-package >&2
 
 # Longest first (minutes each on this machine); a renamed file must be renamed here too.
 SLOW_FIRST=(
@@ -40,5 +52,5 @@ done
 jobs=${MOCHA_JOBS:-3}
 export MOCHA_TOTALS_FILE=test-output/mocha-totals.json MOCHA_FILE_TIMES_FILE=test-output/mocha-file-times.jsonl
 rm -f "$MOCHA_TOTALS_FILE" "$MOCHA_FILE_TIMES_FILE"
-MOCHA_TOTALS_MORE_TO_COME=1 npx mocha --parallel --jobs "$jobs" "${files[@]}"
-MOCHA_PRINT_SLOWEST=1 npm run -s test:bank-simulator
+MOCHA_TOTALS_MORE_TO_COME=1 timed "mocha ($jobs workers)" npx mocha --parallel --jobs "$jobs" "${files[@]}"
+MOCHA_PRINT_SLOWEST=1 timed "the bank simulator's run" npm run -s test:bank-simulator

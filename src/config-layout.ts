@@ -139,11 +139,20 @@ export type Sectioned<Flat extends { [K in keyof ParsedConfig]?: unknown }> = {
   readonly [S in ConfigSectionName]: { readonly [F in keyof ConfigLayout[S]]: Flat[ConfigLayout[S][F] & keyof Flat] };
 };
 
-/** Builds the sections (each frozen) from the variables' values. */
-export function sectioned<Flat extends { [K in keyof ParsedConfig]?: unknown }>(flat: Flat): Sectioned<Flat> {
+/**
+ * Builds the sections (each frozen) from the variables' values, with `derived`, values computed
+ * once from them, in their sections too.
+ */
+export function sectioned<Flat extends { [K in keyof ParsedConfig]?: unknown }>(
+  flat: Flat,
+  derived: { [S in ConfigSectionName]?: Record<string, unknown> } = {},
+): Sectioned<Flat> {
   const sections = Object.entries(configLayout).map(([section, fields]) => [
     section,
-    Object.freeze(Object.fromEntries(Object.entries(fields).map(([field, variable]) => [field, flat[variable]]))),
+    Object.freeze({
+      ...Object.fromEntries(Object.entries(fields).map(([field, variable]) => [field, flat[variable]])),
+      ...derived[section as ConfigSectionName],
+    }),
   ]);
   return Object.freeze({ env: flat.GATEWAY_ENV, ...Object.fromEntries(sections) }) as Sectioned<Flat>;
 }

@@ -1,48 +1,24 @@
 import { z } from 'zod';
-import { bool, hexKey, instant } from './config-schema-fields';
 import { MANDATE_UPDATES_PER_RUN } from './temporal/mandate-messages';
+import { bool, instant } from './config-schema-fields';
 
-/** Configuration: keys and tokens, the sandbox and the bank, QR codes, checkout, UPI intents, mandates and the pending sweep. */
+/** Configuration of taking money: the sandbox, the bank, payments, QR codes, UPI and mandates. */
 export const paymentSettings = z.object({
-  MASTER_KEY: hexKey
-    .optional()
-    .describe(
-      'AES-256 key that encrypts secret and private keys at rest; generated into DATA_DIR in development (staging and production: random, not repeated characters)',
-    ),
-  PAYLOAD_CODEC_PREVIOUS_MASTER_KEYS: z
-    .string()
-    .regex(/^\s*[0-9a-fA-F]{64}(\s*,\s*[0-9a-fA-F]{64})*\s*$/, 'a comma-separated list of 64-hexadecimal-character keys')
-    .optional()
-    .transform((v) => (v ? v.split(',').map((k) => k.trim().toLowerCase()) : []))
-    .describe(
-      'earlier MASTER_KEYs whose payload-codec keys still decode Temporal payloads (workflows started before a key rotation); new payloads are always sealed under MASTER_KEY',
-    ),
-  PAYLOAD_CODEC_PLAINTEXT_UNTIL: instant
-    .optional()
-    .describe(
-      'until when Temporal payloads not encrypted (histories written before the payload codec) are still read; unset, they are refused (a workflow task meeting one fails and retries until an operator acts)',
-    ),
-  CODEC_CORS_ORIGINS: z
-    .string()
-    .regex(
-      /^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/,
-      'a comma-separated list of origins such as http://127.0.0.1:8233',
-    )
-    .optional()
-    .transform((v) => (v ? v.split(',').map((o) => o.trim()) : []))
-    .describe(
-      "origins (Temporal UI's) whose browsers may call /ops/v1/codec cross-origin: the CORS preflight is answered for them only",
-    ),
-  OPS_TOKEN: z
-    .string()
-    .min(24, 'must be at least 24 characters')
-    .optional()
-    .describe(
-      'bearer token of the operator API (/ops/v1), read by the API only (the worker starts without it); generated into DATA_DIR in development (staging and production: at least 32 random characters)',
-    ),
   SANDBOX_ENABLED: bool
     .optional()
     .describe('serve /sandbox/v1 (the sandbox payer); default: on outside production, and production refuses it'),
+  SANDBOX_REFUND_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(60)
+    .default(3)
+    .describe('how long the sandbox bank takes to settle a refund'),
+  SANDBOX_MANDATE_PAYER_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(60)
+    .default(1.5)
+    .describe('how long the sandbox payer takes to approve or decline a new mandate'),
   BANK_CONNECTOR: z
     .enum(['sandbox', 'http'])
     .default('sandbox')
@@ -72,6 +48,26 @@ export const paymentSettings = z.object({
     .positive()
     .default(900)
     .describe('how long a payment waits for the bank before the service marks it Failure'),
+  CHECKOUT_EXPIRY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1800)
+    .describe(
+      'how long a hosted checkout waits for its payer before the order becomes Failure (183 to the merchant, reason 1024 in the store)',
+    ),
+  PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300)
+    .describe('how often the sweep:pending-payments schedule looks for orders left Pending without a workflow'),
+  PENDING_SWEEP_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .describe('how long an order must have been Pending before the sweep ensures its payment workflow'),
   QR_EXPIRY_SECONDS: z.coerce
     .number()
     .int()
@@ -91,14 +87,6 @@ export const paymentSettings = z.object({
     .describe(
       "until when QR image addresses signed the earlier way (without the gateway's qr-image label) are still served: set it past the last such QR's expiry when upgrading; unset, they are refused",
     ),
-  CHECKOUT_EXPIRY_SECONDS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(1800)
-    .describe(
-      'how long a hosted checkout waits for its payer before the order becomes Failure (183 to the merchant, reason 1024 in the store)',
-    ),
   UPI_PAYEE_VPA: z
     .string()
     .regex(/^[\w.-]+@[\w.-]+$/, 'must be a VPA such as gateway@bank')
@@ -111,18 +99,6 @@ export const paymentSettings = z.object({
     .regex(/^\d{4}$/, 'must be a 4-digit merchant category code')
     .default('5399')
     .describe('merchant category code of dynamic QR intents (mc)'),
-  SANDBOX_REFUND_SECONDS: z.coerce
-    .number()
-    .min(0)
-    .max(60)
-    .default(3)
-    .describe('how long the sandbox bank takes to settle a refund'),
-  SANDBOX_MANDATE_PAYER_SECONDS: z.coerce
-    .number()
-    .min(0)
-    .max(60)
-    .default(1.5)
-    .describe('how long the sandbox payer takes to approve or decline a new mandate'),
   MANDATE_DEBIT_RETRY_MINUTES: z.coerce
     .number()
     .positive()
@@ -138,16 +114,4 @@ export const paymentSettings = z.object({
     .describe(
       "updates (notifies, revokes) a mandate's workflow run takes before it continues as new; keep it well under the Temporal namespace's history.maxTotalUpdates (2,000 by default)",
     ),
-  PENDING_SWEEP_INTERVAL_SECONDS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(300)
-    .describe('how often the sweep:pending-payments schedule looks for orders left Pending without a workflow'),
-  PENDING_SWEEP_AGE_SECONDS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(60)
-    .describe('how long an order must have been Pending before the sweep ensures its payment workflow'),
 });

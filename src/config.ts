@@ -39,7 +39,32 @@ type VariableValues = Omit<
  * `config.webhooks.retryScheduleMs`, ...); src/config-layout.ts says which variable each field
  * comes from. A component that needs one section takes `Config['<section>']`.
  */
-export type Config = Sectioned<VariableValues>;
+export type Config = Sectioned<VariableValues> & DerivedSettings;
+
+/** Settings no variable sets: computed once, in loadConfig, from those that do, and read per request. */
+interface DerivedSettings {
+  readonly http: {
+    /** PUBLIC_BASE_URL's origin: what a browser's Origin header says of the gateway's own pages. */
+    readonly publicOrigin: string;
+    /** PUBLIC_BASE_URL is https: the gateway is reached over TLS even where a proxy it does not trust ends it. */
+    readonly publicIsHttps: boolean;
+  };
+  readonly dashboard: {
+    /** Temporal UI, where an order's page links its workflow: TEMPORAL_UI_URL, the dev stack's own UI, or none. */
+    readonly temporalUiUrl: string | null;
+  };
+}
+
+/** The derived settings of a configuration's variables. */
+function derivedSettings(
+  c: Pick<VariableValues, 'PUBLIC_BASE_URL' | 'TEMPORAL_UI_URL' | 'TEMPORAL_ADDRESS' | 'DEV_TEMPORAL_UI_PORT'>,
+) {
+  return {
+    http: { publicOrigin: new URL(c.PUBLIC_BASE_URL).origin, publicIsHttps: c.PUBLIC_BASE_URL.startsWith('https://') },
+    // Without an address of its own, npm start runs Temporal's dev server, whose UI is on this port.
+    dashboard: { temporalUiUrl: c.TEMPORAL_UI_URL ?? (c.TEMPORAL_ADDRESS ? null : `http://localhost:${c.DEV_TEMPORAL_UI_PORT}`) },
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -80,7 +105,7 @@ export function loadConfig(
   problems.push(...temporalTlsProblems(c));
   problems.push(...workerVersioningProblems(c));
   if (problems.length > 0) throw new ConfigError(problems);
-  return sectioned<VariableValues>({
+  const values: VariableValues = {
     ...c,
     // A time-skipping run's data belongs to that run's test server, so it never mixes with the real clock's.
     MONGODB_DB: c.TIME_SKIPPING ? `${c.MONGODB_DB}_time_skipping` : c.MONGODB_DB,
@@ -90,5 +115,6 @@ export function loadConfig(
     OPS_TOKEN: OPS_TOKEN ?? '',
     UPI_PAYEE_VPA: c.UPI_PAYEE_VPA ?? SANDBOX_PAYEE_VPA,
     PUBLIC_BASE_URL: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/$/, ''),
-  });
+  };
+  return sectioned(values, derivedSettings(values)) as Config;
 }

@@ -81,6 +81,11 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook delivered' }]);
       return { state: 'delivered', attempts: i + 1 };
     }
+    if (outcome?.superseded) {
+      // The order had a later outcome: this stale one is never sent (recorded superseded by the attempt).
+      upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook superseded' }]);
+      return { state: 'superseded', attempts: i };
+    }
     if (outcome?.endpointDisabled) {
       upsertSearchAttributes([{ key: TxnStatusKey, value: 'webhook failed' }]);
       return { state: 'failed', attempts: i + 1 };

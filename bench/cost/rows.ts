@@ -25,6 +25,7 @@ export interface CostFigures {
   loadAverage: { before: number; after: number };
 }
 
+const CLUSTER = ', Temporal as a cluster';
 const DATABASES = {
   temporal: "Temporal's databases (temporal, temporal_visibility)",
   ferretdb: "FerretDB's database (ferretdb)",
@@ -120,7 +121,7 @@ function ceilingRows(f: CostFigures, work: string): BenchRow[] {
   const rate = f.failed ? 0 : f.payments / f.paymentSeconds;
   return f.pgbench.map((p) =>
     ratioRow(
-      `payments/s measured vs payments/s PostgreSQL's commits would allow (pgbench, ${p.clients} clients)${f.cluster ? ', Temporal as a cluster' : ''}`,
+      `payments/s measured vs payments/s PostgreSQL's commits would allow (pgbench, ${p.clients} clients)${f.cluster ? CLUSTER : ''}`,
       { label: `${round(rate)}/s at ${f.concurrency} at a time, ${f.failed} failed`, value: rate, work },
       {
         label: `pgbench ${round(p.commitsPerSecond)} commits/s ÷ ${round(commitsPerPayment)} commits per payment = ${round(p.commitsPerSecond / commitsPerPayment)}/s`,
@@ -138,7 +139,7 @@ export function costRows(f: CostFigures): BenchRow[] {
     temporal: f.temporal,
     logLevel: 'info',
   });
-  return [
+  const rows = [
     ...ceilingRows(f, work),
     ...databaseRows(f, 'temporal'),
     ...databaseRows(f, 'ferretdb'),
@@ -146,4 +147,6 @@ export function costRows(f: CostFigures): BenchRow[] {
     ...temporalRows(f),
     ...cpuRows(f),
   ];
+  // Each row names its topology: a cluster's figures are never one row with a single process's.
+  return f.cluster ? rows.map((r) => (r.path.endsWith(CLUSTER) ? r : { ...r, path: `${r.path}${CLUSTER}` })) : rows;
 }

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { MongoClient } from 'mongodb';
 import getRawBody from 'raw-body';
-import { createApp } from '../../src/api/app';
+import { createApp, refusalsOfPath } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -42,7 +42,10 @@ async function gatewayApi(input: Partial<Record<keyof ConfigInput, string>>): Pr
     config.store.mongodbUri!,
     config.temporal.address!,
   );
-  const server = createServer(createApp(apiDeps(rt)), { requestTimeoutMs: config.http.requestTimeoutSeconds * 1000 });
+  const server = createServer(createApp(apiDeps(rt)), {
+    requestTimeoutMs: config.http.requestTimeoutSeconds * 1000,
+    refusalsOfPath,
+  });
   return {
     server,
     close: () => rt.close(),

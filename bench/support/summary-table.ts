@@ -16,6 +16,29 @@ function meets(ratio: number, target: string): boolean {
   });
 }
 
+const CLUSTER = ', Temporal as a cluster';
+
+/**
+ * A row's name across runs. Runs recorded before 2026-12-04 named the QR bench's status row with its
+ * call count (`status API p99 beside the batch (1299 calls)`), and the settlement's events row with
+ * its count of workflow runs (`events of the largest of 3 settlement workflow run(s)`), a figure of
+ * the run, and without its day's size (then `SETTLEMENT_BENCH_DAY`, default a million): each read
+ * as the row named as now.
+ * And `bench:cost -- --cluster` runs recorded then named only their ceiling rows for the topology:
+ * each row of such a run (one with any row so named) is read as the cluster's, never merged with the
+ * single-process stack's.
+ */
+export function rowName(path: string, run: Pick<RecordedRun, 'script' | 'rows' | 'settings'>): string {
+  const name = path
+    .replace(/^(status API p99 beside the batch) \(\d+ calls\)$/, '$1')
+    .replace(
+      /^events of the largest of \d+ settlement workflow run\(s\)/,
+      `events of the largest settlement workflow run, a ${run.settings.SETTLEMENT_BENCH_DAY ?? '1000000'}-order day,`,
+    );
+  const clusterRun = run.script === 'bench/cost.ts' && run.rows.some((r) => r.path.endsWith(CLUSTER));
+  return clusterRun && !name.endsWith(CLUSTER) ? `${name}${CLUSTER}` : name;
+}
+
 /**
  * The markdown table of every recorded row: per script and row, how many runs, the median ratio and
  * its spread (lowest to highest), the target, and MET or MISSED by the median. Rows in file order.
@@ -24,8 +47,14 @@ export function summaryTable(runs: readonly RecordedRun[]): string {
   const byRow = new Map<string, { script: string; path: string; target: string; ratios: number[]; last: string }>();
   for (const run of runs)
     for (const row of run.rows) {
-      const key = `${run.script}\u0000${row.path}\u0000${row.target}`;
-      const entry = byRow.get(key) ?? { script: run.script, path: row.path, target: row.target, ratios: [], last: '' };
+      const key = `${run.script}\u0000${rowName(row.path, run)}\u0000${row.target}`;
+      const entry = byRow.get(key) ?? {
+        script: run.script,
+        path: rowName(row.path, run),
+        target: row.target,
+        ratios: [],
+        last: '',
+      };
       entry.ratios.push(row.ratio);
       entry.last = run.at.slice(0, 10);
       byRow.set(key, entry);
@@ -57,8 +86,8 @@ export function workTable(runs: readonly RecordedRun[]): string {
   >();
   for (const run of runs)
     for (const row of run.rows) {
-      const key = `${run.script}\u0000${row.path}\u0000${row.target}`;
-      const entry = byRow.get(key) ?? { script: run.script, path: row.path, measured: [], ceiling: [] };
+      const key = `${run.script}\u0000${rowName(row.path, run)}\u0000${row.target}`;
+      const entry = byRow.get(key) ?? { script: run.script, path: rowName(row.path, run), measured: [], ceiling: [] };
       if (row.work) entry.work = row.work;
       if (row.values) {
         entry.measured.push(row.values.measured);

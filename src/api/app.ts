@@ -1,13 +1,14 @@
 import Koa from 'koa';
-import type { Listener } from './audience';
+import type { AudienceModule, Listener } from './audience';
 import type { ApiDeps } from './deps';
 import { AUDIENCES } from './audiences';
 import { authFailureLimit } from './middleware/abuse-limits';
 import { errorEnvelope } from './middleware/errors';
 import { followTestServerClock } from './middleware/test-server-clock';
 import { observe } from './middleware/observe';
-import { mountedOn, switchedOn } from './operation';
+import { mountedOn, selects, switchedOn } from './operation';
 import { operationsRouter } from './operation-pipeline';
+import type { OperationRefusals, RefusalsOfPath } from './operation-refusals';
 import { buildOpenApiDocument } from './openapi';
 
 /**
@@ -23,7 +24,7 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   // and ctx.ip is the audit trail's `from`, so it is always the peer's address.
   const app = new Koa({ proxy: listener !== 'ops' && deps.config.http.trustProxy, maxIpsCount: 1 });
   app.use(observe(deps.logger, deps.metrics));
-  app.use(errorEnvelope(deps.logger));
+  app.use(errorEnvelope(deps.logger, refusalsOfPath));
   app.use(
     authFailureLimit(deps.rateLimit, {
       perAddress: deps.config.limits.authFailuresPerAddressPerMinute,
@@ -62,4 +63,31 @@ export function createApp(deps: ApiDeps, listener: Listener = 'both'): Koa {
   // everything from the routes, so this only logs what escapes the chain (e.g. a socket error).
   app.on('error', (err) => deps.logger.warn({ err }, 'koa error outside a request'));
   return app;
+}
+
+/**
+ * What the refusals of a request no operation took (a wrong method, an unknown route, a failure
+ * before routing, a broken request Node answers itself: server.ts) are written in, from what the
+ * audiences declare at its path, every audience's (what a listener does not mount keeps its path's
+ * envelope): the operation its query selects, else the envelope its selector refuses the others
+ * in, else the envelope its module declares for the path, else `{success, message}`.
+ */
+export const refusalsOfPath: RefusalsOfPath = (rawPath, query = {}) => {
+  // As the router matches (case-insensitive, a trailing slash allowed): `/TransactU` is `/transactU`'s address.
+  const path = rawPath.replace(/\/+$/, '').toLowerCase();
+  for (const m of AUDIENCES) {
+    const declared = declaredAt(m, path, query);
+    if (declared) return declared;
+  }
+  return { envelope: 'success' };
+};
+
+function declaredAt(m: AudienceModule, path: string, query: Record<string, unknown>): OperationRefusals | undefined {
+  const atPath = (m.operations ?? []).filter((op) => op.path.toLowerCase() === path);
+  const selected = atPath.find((op) => selects(op, query));
+  if (selected) return { envelope: selected.envelope, errors: selected.errors };
+  const otherwise = atPath.find((op) => op.selectedBy?.otherwise)?.selectedBy?.otherwise;
+  if (otherwise) return { envelope: otherwise.envelope };
+  const envelope = m.envelope?.kindOf(path);
+  return envelope ? { envelope } : undefined;
 }

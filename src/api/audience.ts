@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { ApiErrorKind } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
 import type { DeclaredOperation } from './operation';
@@ -55,7 +54,10 @@ export interface AudienceModule {
   /** Its OpenAPI component schemas and webhooks (callbacks the gateway sends). */
   componentSchemas?: () => Record<string, object>;
   webhooks?: () => Record<string, object>;
-  /** Which error envelope a path of this module speaks when it is not the default `{success, message}`. */
+  /**
+   * The error envelope of its paths that no operation declares (a 404 under a prefix of its own),
+   * when not the default `{success, message}`; a declared operation's path speaks the operation's.
+   */
   envelope?: EnvelopeDeclaration;
   /**
    * Addresses it serves that the API reference leaves out on purpose (HTML pages for people, the
@@ -66,8 +68,6 @@ export interface AudienceModule {
 }
 
 export interface EnvelopeDeclaration {
-  /** The kind for a path (lower-cased, trailing slashes removed) and its query, or undefined for the default. */
-  kindOf(path: string, query: Record<string, unknown>): EnvelopeKind | undefined;
-  /** Per path (lower-cased): the error a contract reports instead of a catalogue error (e.g. the ledger's 1036 for any 500). */
-  familyErrors?: Record<string, Partial<Record<ApiErrorKind, ApiErrorKind>>>;
+  /** The kind for a path (lower-cased, trailing slashes removed), or undefined for the default. */
+  kindOf(path: string): EnvelopeKind | undefined;
 }

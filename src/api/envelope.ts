@@ -1,12 +1,15 @@
 import { ApiErrors, type ApiErrorKind } from '../domain/api-errors';
+import { legacyXml } from '../domain/legacy-xml';
 
 /**
  * The contract has two envelopes: the status API's `{status, message: {code: number, text}}` and
  * everyone else's `{success, message: {code: string, text}}`, and Zaakpay's entries their own
- * answer shapes. Which path speaks which is declared by the audience modules (envelope-of.ts).
+ * answer shapes; the legacy XML APIs answer in XML. Each declared operation names the one its
+ * refusals speak (operation.ts).
  */
-export type EnvelopeKind =
+export type JsonEnvelopeKind =
   'status' | 'success' | 'refund' | 'paylink' | 'mandate' | 'checkout' | 'checkTxn' | 'settlementReport' | 'split';
+export type EnvelopeKind = JsonEnvelopeKind | 'legacyXml';
 
 /**
  * Zaakpay's own APIs that the contract does not define answer a refusal of the request (a field,
@@ -14,7 +17,7 @@ export type EnvelopeKind =
  * Zaakpay does: its merchants' clients (axios, `fetch` checking `r.ok`) throw on any other status
  * before they read the code. Limits and outages (413, 415, 429, 503) keep their status lines.
  */
-const CODED_WITH_200: readonly EnvelopeKind[] = ['checkout', 'checkTxn', 'refund', 'split', 'settlementReport'];
+const CODED_WITH_200: readonly EnvelopeKind[] = ['checkout', 'checkTxn', 'refund', 'split', 'settlementReport', 'legacyXml'];
 
 /** The status line of a refusal `http` answered in the envelope of `kind`. */
 export function refusalStatus(kind: EnvelopeKind, http: number): number {
@@ -22,7 +25,7 @@ export function refusalStatus(kind: EnvelopeKind, http: number): number {
 }
 
 /** A failure in the envelope of `kind`; `http` is the status line (the payment link envelope repeats it). */
-export function failureBody(kind: EnvelopeKind, code: number | string, text: string, http = 200): object {
+export function failureBody(kind: JsonEnvelopeKind, code: number | string, text: string, http = 200): object {
   if (kind === 'status') return { status: false, message: { code: Number(code), text } };
   // Zaakpay's Update/Refund answer, with nothing known of the request it could not read.
   if (kind === 'refund') {
@@ -55,9 +58,30 @@ export function failureBody(kind: EnvelopeKind, code: number | string, text: str
   return { success: false, message: { code: String(code), text } };
 }
 
-export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): object {
+export function errorBody(kind: EnvelopeKind, error: ApiErrorKind, detail?: string): RefusalAnswer {
   const e = ApiErrors[error];
-  return failureBody(kind, e.code, detail ? `${e.text}: ${detail}` : e.text, e.http);
+  return refusalAnswer(kind, e.code, detail ? `${e.text}: ${detail}` : e.text, e.http);
+}
+
+/** A refusal as sent: a JSON envelope's object, or the legacy XML document (with its media type). */
+export type RefusalAnswer = { type: 'json'; body: object } | { type: 'text/xml; charset=utf-8'; body: string };
+
+/**
+ * A failure in the envelope of `kind`, as sent. The legacy XML's carries no order (none was read)
+ * and an empty checksum: nothing unauthenticated is signed.
+ */
+export function refusalAnswer(kind: EnvelopeKind, code: number | string, text: string, http = 200): RefusalAnswer {
+  if (kind !== 'legacyXml') return { type: 'json', body: failureBody(kind, code, text, http) };
+  return {
+    type: 'text/xml; charset=utf-8',
+    body: legacyXml({ orderid: '', responsecode: String(code), description: text }, null),
+  };
+}
+
+/** Puts a refusal's answer on a Koa response. */
+export function sendRefusal(ctx: { body: unknown; type: string }, answer: RefusalAnswer): void {
+  ctx.body = answer.body;
+  if (answer.type !== 'json') ctx.type = answer.type;
 }
 
 /** The checkout's JSON answer for a refusal: the 208 answer's shape, the orderDetail echoed once authenticated. */

@@ -3,16 +3,13 @@ import type { Context } from 'koa';
 import type { BankRedirect } from '../bank/connector';
 import { cardAtBank } from '../bank/card-at-bank';
 import type { Config } from '../config';
-import { ApiError } from '../domain/api-errors';
 import type { PaymentInstrument } from '../domain/instrument';
 import { liveInstrument } from '../domain/live-instrument';
 import { sandboxInstrument, type SandboxInstrumentInput } from '../domain/sandbox-bank';
-import { readRawBody } from './middleware/body';
-import { parseFormBody } from './middleware/form-body';
 
 /**
  * What the hosted pages' routes (payment links, checkout) share: how a page is sent, and how their
- * forms are protected and read.
+ * forms are protected.
  */
 
 export interface PagePolicy {
@@ -55,26 +52,19 @@ export function formFromPage(
   return browser.fromOurOrigin() && sameToken(browser.cookie(cookie), echoed);
 }
 
-/** No other origin posted it: an Origin header, when sent, is ours ('null', an opaque origin, never is). */
-export function fromOurOrigin(ctx: Context, publicBaseUrl: string): boolean {
+/**
+ * No other origin posted it: an Origin header, when sent, is ours (`publicOrigin`, PUBLIC_BASE_URL's,
+ * or the address the request came to); 'null', an opaque origin, never is.
+ */
+export function fromOurOrigin(ctx: Context, publicOrigin: string): boolean {
   const origin = ctx.get('origin');
-  return !origin || origin === new URL(publicBaseUrl).origin || origin === `${ctx.protocol}://${ctx.host}`;
+  return !origin || origin === publicOrigin || origin === `${ctx.protocol}://${ctx.host}`;
 }
 
 /** Two tokens are the same, compared in constant time (either missing: not the same). */
 export function sameToken(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b || a.length !== b.length) return false;
   return timingSafeEqual(Buffer.from(a), Buffer.from(b));
-}
-
-/** A page's posted form; null when it cannot be read (the page then says so). */
-export async function readPageForm(ctx: Context, maxBytes: number): Promise<Record<string, string> | null> {
-  try {
-    return parseFormBody(await readRawBody(ctx, 'application/x-www-form-urlencoded', maxBytes));
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return null;
-  }
 }
 
 /** Which instrument a page's pay form carries (one form per instrument). */

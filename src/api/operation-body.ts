@@ -3,19 +3,19 @@ import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { parseJsonBody, readRawBody, validate } from './middleware/body';
 import { parseFormBody, parseFormPairs } from './middleware/form-body';
-import { maxBodyBytes, type BrowserFormBody, type FormFields, type OperationBody, type SignedDataForm } from './operation';
+import type { BrowserFormBody, FormFields, OperationBody, SignedDataForm } from './operation';
 
 /**
  * Reads the exact bytes (415, 413); a flat form sent to a GET operation is its query string; null
  * where there are none to read: an operation without a body, or an optional body not sent.
  */
-export async function readBody(ctx: Context, body: OperationBody<unknown>, config: Config): Promise<Buffer | null> {
+export async function readBody(ctx: Context, body: OperationBody<unknown>, http: Config['http']): Promise<Buffer | null> {
   if (body.contentType === 'none') return null;
-  if (isBrowserForm(body)) return readBrowserForm(ctx, maxBodyBytes(body, config.http));
+  if (isBrowserForm(body)) return readBrowserForm(ctx, maxBodyBytes(body, http));
   if ('fields' in body && ctx.method === 'GET') return Buffer.from(ctx.querystring, 'utf8');
   if (body.contentType === 'application/json' && body.optional && !ctx.request.length && !ctx.get('transfer-encoding'))
     return null;
-  return readRawBody(ctx, body.contentType, maxBodyBytes(body, config.http));
+  return readRawBody(ctx, body.contentType, maxBodyBytes(body, http));
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -74,3 +74,7 @@ function browserFormFields(raw: Buffer): Record<string, string> | null {
     throw e;
   }
 }
+
+/** The bytes its body may have under the http section's limits. */
+const maxBodyBytes = (body: OperationBody<unknown>, http: Config['http']): number =>
+  body.contentType === 'none' ? 0 : http[body.maxBytes ?? 'maxBodyBytes'];

@@ -15,11 +15,11 @@ export interface BrowserRequest {
   nonce(): string;
 }
 
-export function browserOf(ctx: Context, publicBaseUrl: string): BrowserRequest {
+export function browserOf(ctx: Context, publicOrigin: string): BrowserRequest {
   let nonce: string | undefined;
   return {
     cookie: (name) => ctx.cookies.get(name),
-    fromOurOrigin: () => fromOurOrigin(ctx, publicBaseUrl),
+    fromOurOrigin: () => fromOurOrigin(ctx, publicOrigin),
     nonce: () => (nonce ??= randomBytes(16).toString('base64')),
   };
 }

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import type { z } from 'zod';
 import { ApiError } from '../domain/api-errors';
 import type { ApiDeps } from './deps';
-import { failureBody } from './envelope';
+import { refusalAnswer, sendRefusal } from './envelope';
 import { authenticationFailed } from './middleware/abuse-limits';
 import { describeIssues, validate } from './middleware/body';
 import { corsFor } from './middleware/cors';
@@ -25,6 +25,7 @@ import {
 } from './operation';
 import { contentOf, parseBody, readBody } from './operation-body';
 import { browserOf, setCookies, WithCookies } from './operation-browser';
+import { recordOperation } from './operation-refusals';
 import { respondWithPage } from './page-stream';
 
 /**
@@ -51,7 +52,7 @@ export function operationsRouter(operations: readonly DeclaredOperation[], deps:
         return;
       }
       // What the error middleware (middleware/errors.ts) writes a thrown refusal in.
-      ctx.state.operationEnvelope = op.envelope;
+      recordOperation(ctx, { envelope: op.envelope, errors: op.errors });
       const seen: Seen = { accept: ctx.get('accept') };
       const answer = () => runCaught(ctx, op, deps, limit, seen);
       if (cors) await cors(ctx, answer);
@@ -67,14 +68,13 @@ function refuseUnselected(router: Router, operations: readonly DeclaredOperation
   const refused = new Set<string>();
   for (const op of operations) {
     const selector = op.selectedBy;
+    const otherwise = selector?.otherwise;
     const at = `${op.method} ${op.path}`;
-    if (!selector?.otherwise || refused.has(at)) continue;
+    if (!selector || !otherwise || refused.has(at)) continue;
     refused.add(at);
     router.register(op.path, [op.method.toUpperCase()], (ctx: Context) => {
-      throw new ApiError(
-        selector.otherwise!,
-        `${selector.parameter} is ${JSON.stringify(ctx.query[selector.parameter] ?? null)}`,
-      );
+      recordOperation(ctx, { envelope: otherwise.envelope });
+      throw new ApiError(otherwise.error, `${selector.parameter} is ${JSON.stringify(ctx.query[selector.parameter] ?? null)}`);
     });
   }
 }
@@ -105,8 +105,10 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
   const overByHeaders = byHeaders === undefined ? null : await counted(byHeaders, 'authenticated');
   if (overByHeaders) return answerRefusal(ctx, op, overByHeaders, seen);
   let query = auth.from === 'headers' ? queryOf(ctx, op) : undefined;
+  const refusedByHeaders = auth.from === 'body' ? (auth.beforeBody?.(ctx) ?? null) : null;
+  if (refusedByHeaders) return answerRefusal(ctx, op, refusedByHeaders, seen);
 
-  const raw = await readBody(ctx, op.body, deps.config);
+  const raw = await readBody(ctx, op.body, deps.config.http);
   const bytes = raw ?? Buffer.alloc(0);
   const unsigned = auth.from === 'headers' ? await auth.verifyBody?.(ctx, deps, byHeaders, bytes) : null;
   if (unsigned) return answerRefusal(ctx, op, unsigned, seen);
@@ -155,7 +157,7 @@ async function run(ctx: Context, op: DeclaredOperation, deps: ApiDeps, limit: Li
     signed: seen.content,
     ip: ctx.ip || null,
     accept: seen.accept,
-    browser: browserOf(ctx, deps.config.http.publicBaseUrl),
+    browser: browserOf(ctx, deps.config.http.publicOrigin),
   };
   const answer = await op.handle(request, deps);
   if (answer instanceof Refusal) return answerRefusal(ctx, op, answer, seen);
@@ -204,9 +206,10 @@ function answerHttp(ctx: Context, answer: HttpAnswer): void {
 function answerRefusal(ctx: Context, op: DeclaredOperation, refusal: Refusal, seen: Seen): void {
   if (refusal.authentication) authenticationFailed(ctx);
   ctx.status = refusal.http;
-  const body = op.refusalBody?.(refusal, seen.parsed, seen) ?? failureBody(op.envelope, refusal.code, refusal.text, refusal.http);
+  const body = op.refusalBody?.(refusal, seen.parsed, seen);
   // A refusal is never a streamed page.
-  void respond(ctx, body);
+  if (body !== undefined) void respond(ctx, body);
+  else sendRefusal(ctx, refusalAnswer(op.envelope, refusal.code, refusal.text, refusal.http));
 }
 
 /** A family names the shared per-merchant limit, counted as soon as the caller is known. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { EnvelopeDeclaration } from './audience';
-import { selects, type DeclaredOperation, type OperationReference } from './operation';
+import type { DeclaredOperation, OperationReference } from './operation';
 import { operation } from './reference/operation';
 
 /**
@@ -48,12 +47,4 @@ function requestOf(op: DeclaredOperation, reference: OperationReference): { requ
     case 'none':
       return { in: 'query', request: reference.request ?? op.query ?? z.object({}) };
   }
-}
-
-/**
- * The envelope of each operation's path, for errors raised before any route matched (a wrong
- * method): the same one the operation's own refusals speak, where the query selects it.
- */
-export function operationEnvelopes(operations: readonly DeclaredOperation[]): EnvelopeDeclaration {
-  return { kindOf: (path, query) => operations.find((op) => op.path.toLowerCase() === path && selects(op, query))?.envelope };
 }

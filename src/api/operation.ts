@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps';
 import type { EnvelopeKind } from './envelope';
 import type { PagePolicy } from './hosted-page';
 import type { BrowserRequest } from './operation-browser';
+import type { OperationErrors } from './operation-refusals';
 import type { Issue } from './middleware/body';
 import type { PageShape } from './page-stream';
 import type { ApiFamily } from './middleware/rate-limit';
@@ -45,6 +46,12 @@ export interface Operation<B = unknown, P = Merchant, Q = QueryParameters> {
   listeners?: readonly ('public' | 'ops')[];
   /** The envelope its refusals (thrown from the catalogue or answered as a Refusal) are written in. */
   envelope: EnvelopeKind;
+  /**
+   * Catalogue errors its contract reports as its own (the ledger's 1036 for any failure), whoever
+   * threw them while it served the request (its scheme, its limit, the store), and whether their
+   * text is fixed.
+   */
+  errors?: OperationErrors;
   auth: AuthScheme<P>;
   body: OperationBody<B>;
   /**
@@ -161,8 +168,12 @@ export interface SignedDataForm {
 export interface QuerySelector {
   parameter: string;
   values: readonly string[];
-  /** The catalogue's error for a request no operation of the address selects (a version none serves). */
-  otherwise?: ApiErrorKind;
+  /**
+   * The catalogue's error for a request no operation of the address selects (a version none
+   * serves), and the envelope it is written in: also the address's for a request no operation took
+   * (a wrong method).
+   */
+  otherwise?: { error: ApiErrorKind; envelope: EnvelopeKind };
 }
 
 /** What is on, on a gateway: the sandbox, time-skipping mode, the bank's callbacks (audience.ts's ReferenceOptions). */
@@ -238,7 +249,12 @@ export interface AuthInput {
  */
 export type AuthScheme<P = Merchant> = AuthSchemeStatement<P> &
   (
-    | { from: 'body'; authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal> }
+    | {
+        from: 'body';
+        /** What the headers alone refuse before the body is read (a browser form without a session cookie). */
+        beforeBody?(ctx: Context): Refusal | null;
+        authenticate(ctx: Context, deps: ApiDeps, input: AuthInput): Promise<P | Refusal>;
+      }
     /**
      * A checksum over a reading of the request (a flat form's fields in Zaakpay's order as a kit signed
      * them, a signed address's parameters as written): that reading is what is validated.
@@ -382,7 +398,3 @@ export function perApp<T>(build: (deps: ApiDeps) => T): (deps: ApiDeps) => T {
     return built.get(deps) as T;
   };
 }
-
-/** The bytes its body may have under `config`. */
-export const maxBodyBytes = (body: OperationBody<unknown>, http: Config['http']): number =>
-  body.contentType === 'none' ? 0 : http[body.maxBytes ?? 'maxBodyBytes'];

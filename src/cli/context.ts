@@ -9,4 +9,6 @@ export interface CliContext {
   write(text: string): void;
   /** Progress and diagnostics on stderr, never mixed into the output. */
   log(line: string): void;
+  /** The whole of standard input (a `-` file argument). */
+  stdin(): string;
 }

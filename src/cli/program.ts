@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, type OutputConfiguration } from 'commander';
 import { chargebackCommands } from './commands/chargebacks';
 import { settlementCommands } from './commands/settlements';
 import { auditCommands } from './commands/audit';
@@ -18,7 +18,7 @@ const HELP_WIDTH = 100;
  * The operator CLI: one command per operation of the gateway's operator API (/ops/v1), which it
  * calls over HTTP with the operator token; it opens no store and no Temporal connection.
  */
-export function createProgram(ctx: CliContext): Command {
+export function createProgram(ctx: CliContext, output: OutputConfiguration = {}): Command {
   const program = new Command('cli')
     .description(
       'Operate a running gateway through its operator API (/ops/v1) with an operator token. The gateway is GATEWAY_URL (its operator listener) with OPS_TOKEN (a token of the scopes the command needs), or the one `npm start` runs (it writes .data/gateway.json; DATA_DIR moves it). ' +
@@ -26,6 +26,8 @@ export function createProgram(ctx: CliContext): Command {
     )
     .usage('<command> [options]')
     .configureHelp({ helpWidth: HELP_WIDTH, sortSubcommands: false })
+    // Before the commands are added: each takes its parent's output (commander's usage errors and help).
+    .configureOutput(output)
     .showHelpAfterError('(add --help for usage)')
     .exitOverride();
   merchantCommands(program, ctx);

@@ -41,6 +41,7 @@ export function cliReference(): string {
     print: () => undefined,
     write: () => undefined,
     log: () => undefined,
+    stdin: () => '',
   });
   const sections = allCommands(program)
     .filter((c) => c === program || c.commands.length === 0)

@@ -129,6 +129,17 @@ export interface Transaction {
    * the adjustments it claims by this field (index merchant_adjusted), never by walking every order.
    */
   adjustedAt?: Date;
+  /**
+   * How many outcomes the order has had (1 for its first Success or Failure, 2 after a delayed
+   * success), counted in the write that records each: a real-time webhook built from outcome n is
+   * superseded, never sent, once the order has a later one (webhook-supersession.ts). Absent: none yet.
+   */
+  outcomeSeq?: number;
+  /**
+   * The version of the order's latest chargeback change (ChargebackChange.version), written with it:
+   * a chargeback call of an earlier change is superseded, never sent, once a later one is recorded.
+   */
+  chargebackVersion?: number;
   version: number;
 }
 

@@ -1,6 +1,19 @@
 /** A webhook delivery as stored and read: its attempts, its state, and (on a replay) its original. */
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+/** `superseded`: never (again) sent, because the order had a later change of the same kind before an attempt (webhook-supersession.ts). */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'superseded';
+
+/**
+ * The change of an order a call reports, by its number among the order's changes of its kind, kept
+ * with the delivery: a real-time call's outcome (Transaction.outcomeSeq when it was built), or a
+ * chargeback change (its ChargebackChange.version, Transaction.chargebackVersion once written).
+ */
+/**
+ * The order's change a call reports, checked for a later change before each attempt. `replay`
+ * marks a replay's copy: the change was attempted by the delivery it replays, so the replay has no
+ * first attempt of its own to keep.
+ */
+export type DeliveryOrderEvent = { orderId: string; replay?: true } & ({ outcomeSeq: number } | { chargebackVersion: number });
 
 export interface WebhookAttempt {
   attempt: number;
@@ -29,6 +42,10 @@ export interface WebhookDelivery {
   replayGeneration?: number;
   /** Why a failed delivery stopped before its schedule ended (`endpoint disabled`). */
   failureReason?: string;
+  /** A real-time call or a chargeback change (and their replays): the change it reports, superseded by a later one. */
+  orderEvent?: DeliveryOrderEvent;
+  /** On a superseded delivery: the later change that superseded it (`outcome 2 of the order`, `chargeback change 7 of the order`). */
+  supersededBy?: string;
 }
 
 /** A delivery without its body, as listings show it. */

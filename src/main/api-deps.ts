@@ -6,6 +6,7 @@ import { WebhookEndpointRepository } from '../store/webhook-endpoint-repository'
 import { registerSettlementMetrics } from './metrics/settlement-metrics';
 import { registerWebhookMetrics } from './metrics/webhook-metrics';
 import type { Runtime } from './runtime';
+import { settlementRepositories } from './use-cases/settlement-deps';
 import { buildUseCases } from './use-cases';
 
 /** What the HTTP API gets from one process's runtime: its metrics, its limiter and its use cases. */
@@ -13,7 +14,7 @@ export function apiDeps(rt: Runtime): ApiDeps {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   registerWebhookMetrics(metrics, new WebhookEndpointRepository(rt.store.db));
-  registerSettlementMetrics(metrics, rt);
+  registerSettlementMetrics(metrics, { ...rt, ...settlementRepositories(rt.store.db) });
   return {
     config: rt.config,
     logger: rt.logger,

@@ -1,7 +1,7 @@
 /** The HTTP API process (production entry point; `npm start` runs it in-process with the rest). */
 import { tracing } from './tracing-first'; // first: see its comment
 import type { Server } from 'node:http';
-import { createApp } from '../api/app';
+import { createApp, refusalsOfPath } from '../api/app';
 import type { Listener } from '../api/audience';
 import { createServer } from '../api/server';
 import { productionLike } from '../config-checks';
@@ -40,6 +40,7 @@ export async function serveApi(rt: Runtime): Promise<ApiListeners> {
 async function listen(rt: Runtime, listener: Listener, port: number, host: string): Promise<Server> {
   const server = createServer(createApp(apiDeps(rt), listener), {
     requestTimeoutMs: rt.config.http.requestTimeoutSeconds * 1000,
+    refusalsOfPath,
   });
   server.listen(port, host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

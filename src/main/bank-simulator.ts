@@ -15,28 +15,30 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBankSimulator } from '../bank/simulator/server';
 import { weakSecret } from '../config';
+import { bankSimulatorSettings } from '../config-tools';
 import { localBankSecret, localSimulatorAdminToken } from '../devstack/local-secrets';
 import { onShutdown } from './shutdown';
 
 async function main(): Promise<void> {
-  if (process.env.GATEWAY_ENV === 'production') {
+  const settings = bankSimulatorSettings(process.env);
+  if (settings.inProduction) {
     console.error('[bank-simulator] refused: the bank simulator never runs in production (GATEWAY_ENV=production)');
     process.exit(1);
   }
   const { values } = parseArgs({
     options: {
-      port: { type: 'string', default: process.env.BANK_SIMULATOR_PORT ?? '4100' },
+      port: { type: 'string', default: settings.port },
       host: { type: 'string', default: '127.0.0.1' },
       'public-url': { type: 'string' },
       'payer-delay-ms': { type: 'string', default: '200' },
       'refund-delay-ms': { type: 'string', default: '0' },
-      'data-dir': { type: 'string', default: process.env.DATA_DIR || '.data' },
+      'data-dir': { type: 'string', default: settings.dataDir },
       quiet: { type: 'boolean', default: false },
     },
   });
   const dataDir = path.resolve(values['data-dir']);
-  const secret = process.env.BANK_SIMULATOR_SECRET || localBankSecret(dataDir);
-  const adminToken = process.env.BANK_SIMULATOR_ADMIN_TOKEN || localSimulatorAdminToken(dataDir);
+  const secret = settings.secret ?? localBankSecret(dataDir);
+  const adminToken = settings.adminToken ?? localSimulatorAdminToken(dataDir);
   for (const [name, value, minLength] of [
     ['BANK_SIMULATOR_SECRET', secret, 32],
     ['BANK_SIMULATOR_ADMIN_TOKEN', adminToken, 24],

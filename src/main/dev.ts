@@ -32,6 +32,7 @@ import { createGatewayWorker } from './gateway-worker';
 import { temporalTls } from '../temporal/tls';
 import { closeServers, serveApi } from './api';
 import { configOrExit, storeUri, temporalAddress } from './load-config';
+import { printsStacks } from '../config-tools';
 import { onShutdown } from './shutdown';
 
 const say = (line: string) => console.log(`[dev] ${line}`);
@@ -232,6 +233,6 @@ main().catch((e: Error) => {
   // Expected failures (a missing tool, a busy port, a server that would not start) read best as
   // one line; the stack is there for LOG_LEVEL=debug.
   console.error(`${e instanceof SetupError ? '[setup]' : '[dev]'} ${e.message}`);
-  if (process.env.LOG_LEVEL === 'debug') console.error(e.stack);
+  if (printsStacks(process.env)) console.error(e.stack);
   process.exit(1);
 });

@@ -80,6 +80,7 @@ export async function openRuntime(config: Config, logger: Logger, mongodbUri: st
   const merchants = new MerchantRepository(store.db, config.secrets.masterKey, config.store.merchantCacheSeconds * 1000);
   await merchants.backfillApiKeys();
   await merchants.migrateSecretsAtRest();
+  await merchants.backfillWebhookSigningSecrets(now());
   const mandates = new MandateRepository(store.db, config.secrets.masterKey);
   await mandates.backfillOrderIdClaims();
   const transactions = new TransactionRepository(store.db, config.secrets.masterKey);

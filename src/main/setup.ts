@@ -4,12 +4,13 @@
  * server); FerretDB is skipped when MONGODB_URI points at a real MongoDB; schemathesis (the fuzzer)
  * comes with `--fuzzer`.
  */
+import { setupSettings } from '../config-tools';
 import { installLocalServers, SetupError } from '../devstack/install';
 
 try {
   installLocalServers({
     temporal: true,
-    ferretdb: !process.env.MONGODB_URI,
+    ferretdb: setupSettings(process.env).installFerretDb,
     fuzzer: process.argv.includes('--fuzzer'),
     log: (line) => console.log(`[setup] ${line}`),
   });

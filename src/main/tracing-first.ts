@@ -5,15 +5,12 @@
  * (or invalid: the entry point's configuration check then says so and exits) nothing starts.
  */
 import path from 'node:path';
-import { runtimeSettings } from '../config-schema-runtime';
+import { tracingEndpoint } from '../config-tools';
 import { startTracing, type Tracing } from '../tracing/tracing';
 
-const endpoint = runtimeSettings.shape.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT.safeParse(
-  process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-);
+const endpoint = tracingEndpoint(process.env);
 // src/main/api.ts under tsx, dist/src/main/api.js in the image: the service is gateway-api either way.
 const entryPoint = path.basename(require.main?.filename ?? 'gateway').replace(/\.(ts|js)$/, '');
 
 /** This process's tracing (service `gateway-api`, `gateway-worker`), or undefined when off. */
-export const tracing: Tracing | undefined =
-  endpoint.success && endpoint.data ? startTracing(endpoint.data, `gateway-${entryPoint}`) : undefined;
+export const tracing: Tracing | undefined = endpoint !== undefined ? startTracing(endpoint, `gateway-${entryPoint}`) : undefined;

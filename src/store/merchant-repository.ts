@@ -6,6 +6,7 @@ import { MERCHANTS, type MerchantDoc } from './merchant-doc';
 import { MerchantVault } from './merchant-vault';
 import { backfillApiKeys } from './migrations/api-keys-backfill';
 import { migrateSecretsAtRest } from './migrations/secrets-at-rest-v2';
+import { backfillWebhookSigningSecrets } from './migrations/webhook-signing-secrets';
 import { isDuplicateKeyError } from './mongo';
 
 export type { MerchantSettings };
@@ -69,6 +70,7 @@ export class MerchantRepository {
           },
         ],
         autoRefund: false,
+        webhookSigningSecrets: [this.vault.sealSigningSecret(m.merchantIdentifier, newWebhookSigningSecret(), m.createdAt)],
         createdAt: m.createdAt,
       })
       .then(
@@ -169,7 +171,7 @@ export class MerchantRepository {
    */
   async webhookSigningSecrets(merchantIdentifier: string, at: Date): Promise<WebhookSigningSecret[] | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
-    return doc ? this.signingSecretsOf(merchantIdentifier, doc, at) : null;
+    return doc ? this.vault.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at) : null;
   }
 
   /**
@@ -183,27 +185,15 @@ export class MerchantRepository {
   ): Promise<{ merchant: Merchant; secrets: WebhookSigningSecret[] } | null> {
     const doc = await this.merchants.findOne({ _id: merchantIdentifier });
     if (!doc) return null;
-    const secrets = await this.signingSecretsOf(merchantIdentifier, doc, at);
-    return secrets ? { merchant: this.vault.open(doc), secrets } : null;
+    const secrets = this.vault.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);
+    return { merchant: this.vault.open(doc), secrets };
   }
 
-  /** The signing secrets in use of a merchant document just read; a merchant without one gets one now. */
-  private async signingSecretsOf(
-    merchantIdentifier: string,
-    read: Pick<MerchantDoc, 'webhookSigningSecrets'>,
-    at: Date,
-  ): Promise<WebhookSigningSecret[] | null> {
-    let doc: Pick<MerchantDoc, 'webhookSigningSecrets'> | null = read;
-    if (!doc.webhookSigningSecrets?.length) {
-      // Two callers racing here: the condition lets one write win, both then read it.
-      await this.merchants.updateOne(
-        { _id: merchantIdentifier, webhookSigningSecrets: { $exists: false } },
-        { $set: { webhookSigningSecrets: [this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), at)] } },
-      );
-      doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
-      if (!doc) return null;
-    }
-    return this.vault.signingSecretsInUse(merchantIdentifier, doc.webhookSigningSecrets ?? [], at);
+  /** Start-up backfill (src/store/migrations/webhook-signing-secrets.ts): how many merchants got their first signing secret. */
+  async backfillWebhookSigningSecrets(at: Date): Promise<number> {
+    return backfillWebhookSigningSecrets(this.merchants, (merchantIdentifier) =>
+      this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), at),
+    );
   }
 
   /**
@@ -218,16 +208,21 @@ export class MerchantRepository {
     overlapMs: number,
     now: Date,
   ): Promise<WebhookSigningSecret[] | null | false> {
-    if (!(await this.webhookSigningSecrets(merchantIdentifier, now))) return null; // gives a merchant its first
     const doc = await this.merchants.findOne({ _id: merchantIdentifier }, { projection: { webhookSigningSecrets: 1 } });
-    const stored = doc?.webhookSigningSecrets ?? [];
-    if (!doc || !stored[0]) return false;
+    if (!doc) return null;
+    const stored = doc.webhookSigningSecrets ?? [];
     const retiresAt = new Date(now.getTime() + overlapMs);
     const kept = stored
       .filter((s) => s.retiresAt === null || s.retiresAt.getTime() > now.getTime())
       .map((s) => ({ ...s, retiresAt: s.retiresAt && s.retiresAt < retiresAt ? s.retiresAt : retiresAt }));
     const updated = await this.merchants.findOneAndUpdate(
-      { _id: merchantIdentifier, 'webhookSigningSecrets.0.secretEncrypted': stored[0].secretEncrypted },
+      {
+        _id: merchantIdentifier,
+        // A merchant stored without one (by a build before secrets were given at creation) gets its first.
+        ...(stored[0]
+          ? { 'webhookSigningSecrets.0.secretEncrypted': stored[0].secretEncrypted }
+          : { webhookSigningSecrets: { $exists: false } }),
+      },
       {
         $set: {
           webhookSigningSecrets: [this.vault.sealSigningSecret(merchantIdentifier, newWebhookSigningSecret(), now), ...kept],

@@ -51,6 +51,11 @@ export async function connectStore(
   };
 }
 
+/** Asks the store to answer (a readiness probe): rejects when it does not. */
+export async function pingStore(db: Db): Promise<void> {
+  await db.command({ ping: 1 });
+}
+
 /** Drops a whole database: a time-skipping run starts on a fresh one of its own. */
 export async function dropDatabase(uri: string, dbName: string): Promise<void> {
   const client = new MongoClient(uri, { ...STORE_CLIENT_OPTIONS });

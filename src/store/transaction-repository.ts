@@ -18,6 +18,7 @@ import {
   type NewTransaction,
   type TransactionDoc,
 } from './transaction-doc';
+import { TransactionOutcomeSeqs } from './transaction-outcome-seqs';
 import { TransactionPages } from './transaction-pages';
 import { TransactionSweeps } from './transaction-sweeps';
 
@@ -58,6 +59,7 @@ export class TransactionRepository {
   /** The sweeps' reads and marks, and the page and settlement reads (delegated to below). */
   private readonly sweeps: TransactionSweeps;
   private readonly pages: TransactionPages;
+  readonly outcomeSeqs: TransactionOutcomeSeqs;
 
   constructor(db: Db, masterKey: string) {
     this.txns = db.collection<TransactionDoc>('transactions');
@@ -66,6 +68,7 @@ export class TransactionRepository {
     this.cipher = new PayerDataCipher(masterKey);
     this.sweeps = new TransactionSweeps(this.txns, this.toTransaction);
     this.pages = new TransactionPages(this.txns, this.toTransaction);
+    this.outcomeSeqs = new TransactionOutcomeSeqs(this.txns);
   }
 
   /** The transaction as the gateway knows it, payer data opened (stored in clear before: as is). */
@@ -289,7 +292,7 @@ export class TransactionRepository {
           },
           // Final: out of the sweep queue.
           $unset: SWEEP_QUEUE_FIELDS,
-          $inc: { version: 1 },
+          $inc: { version: 1, outcomeSeq: 1 },
         },
         { returnDocument: 'after' },
       );

@@ -77,6 +77,15 @@ export class WebhookRepository {
     await this.deliveries.updateOne({ _id: deliveryId }, update);
   }
 
+  /** A pending delivery never sent again: the order had a later outcome (`by`). False if it was not pending. */
+  async supersede(deliveryId: string, by: string): Promise<boolean> {
+    const r = await this.deliveries.updateOne(
+      { _id: deliveryId, state: 'pending' },
+      { $set: { state: 'superseded', supersededBy: by } },
+    );
+    return r.modifiedCount === 1;
+  }
+
   async finish(deliveryId: string, state: Exclude<DeliveryState, 'pending'>, failureReason?: string): Promise<void> {
     await this.deliveries.updateOne(
       { _id: deliveryId, state: 'pending' },

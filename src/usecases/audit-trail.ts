@@ -1,6 +1,5 @@
-import type { Db } from 'mongodb';
 import type { AuditAction, AuditActor, AuditDetail, AuditQuery, AuditRecord, AuditRecordView } from '../domain/audit';
-import { AuditRepository } from '../store/audit-repository';
+import type { AuditRepository } from '../store/audit-repository';
 
 /** An audit record as the ops API, the CLI and the dashboard show it. */
 // The store may drop a null field written by an upsert (the embedded store does): absent reads as null.
@@ -15,8 +14,7 @@ export const auditView = (r: AuditRecord & { id: string }): AuditRecordView => (
  * so a record never names a change that did not happen; a crash between the two loses that one
  * record, never money (the change itself is idempotent and logged).
  */
-export function auditTrail(db: Db, now: () => Date) {
-  const records = new AuditRepository(db);
+export function auditTrail(records: AuditRepository, now: () => Date) {
   return {
     record: (
       action: AuditAction,

@@ -61,8 +61,9 @@ export async function handleBankCallback(deps: BankCallbackDeps, cb: BankCallbac
     case 'debit': {
       const mandate = await mandateOf(deps, cb.mandateId);
       if (!mandate) throw refuse(deps, cb, 'bankCallbackUnknown', `no mandate ${cb.mandateId}`);
-      // A retry of a debit is its own bank request: `<txnId>R<n>`.
-      const t = await byTxnId(deps, cb.debitId.replace(/R\d+$/, ''), cb);
+      // A retry of a debit is its own bank request, `<txnId>R<n>`; a txnId may itself end in R and
+      // digits (its time part ends in R, its hex part is all digits), so the exact id is read first.
+      const t = await debitOfAttempt(deps, cb);
       if (t.instrument.kind !== 'UPI_MANDATE' || `${t.merchantIdentifier}:${t.instrument.mandateOrderId}` !== cb.mandateId)
         throw refuse(deps, cb, 'bankCallbackMismatch', `debit ${cb.debitId} is not a debit of mandate ${cb.mandateId}`);
       if (t.amountPaise !== cb.amountPaise)
@@ -127,6 +128,14 @@ async function paymentCallback(
 }
 
 const agrees = (t: Transaction, approved: boolean) => (approved ? t.status !== 'Failure' : t.status === 'Failure');
+
+async function debitOfAttempt(deps: BankCallbackDeps, cb: Extract<BankCallback, { type: 'debit' }>): Promise<Transaction> {
+  const retryOf = cb.debitId.replace(/R\d+$/, '');
+  const found = await deps.transactions.findByTxnIds([...new Set([cb.debitId, retryOf])]);
+  const t = found.find((x) => x.txnId === cb.debitId) ?? found.find((x) => x.txnId === retryOf);
+  if (!t) throw refuse(deps, cb, 'bankCallbackUnknown', `no transaction ${cb.debitId}`);
+  return t;
+}
 
 async function byTxnId(deps: BankCallbackDeps, txnId: string, cb: BankCallback): Promise<Transaction> {
   const [t] = await deps.transactions.findByTxnIds([txnId]);

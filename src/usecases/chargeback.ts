@@ -55,6 +55,8 @@ export async function applyChargeback(
         updatedAt: now,
         adjustedAt: now,
         chargebackNotice: notice,
+        // The change's number, in its own write: its call, and any earlier one still due, are judged by it.
+        chargebackVersion: notice.version,
       },
     });
     if (!updated) continue;

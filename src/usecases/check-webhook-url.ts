@@ -3,7 +3,7 @@ import type { AddressPolicy } from '../domain/network-address';
 import { refusedLiteral, refusedResolution, urlHost } from '../outbound/checked-address';
 
 /** The address policy configuration gives (the worker builds the same one for call-time checks). */
-export function webhookAddressPolicy(config: Config): AddressPolicy {
+export function webhookAddressPolicy(config: Pick<Config, 'env' | 'webhooks'>): AddressPolicy {
   return {
     allowLoopback: config.webhooks.allowLoopback,
     requireHttps: config.env === 'production',

@@ -12,8 +12,11 @@ import type { Merchant } from '../domain/merchant';
 import type { OrderRef, TransactionRepository } from '../store/transaction-repository';
 import { mandateWorkflowClient } from '../temporal/mandate-client';
 
+/** The sections a mandate's start reads. */
+type MandateConfig = Pick<Config, 'upi' | 'mandates' | 'temporal' | 'sandbox'>;
+
 export interface MandateDeps {
-  config: Config;
+  config: MandateConfig;
   mandates: MandateRepository;
   transactions: TransactionRepository;
   temporal: Client;
@@ -129,7 +132,7 @@ export interface MandateWorkflowDeps {
   updatesPerRun: number;
 }
 
-export const mandateWorkflowDeps = (config: Config, temporal: Client): MandateWorkflowDeps => ({
+export const mandateWorkflowDeps = (config: MandateConfig, temporal: Client): MandateWorkflowDeps => ({
   temporal,
   updatesPerRun: config.mandates.updatesPerRun,
   taskQueue: config.temporal.taskQueue,

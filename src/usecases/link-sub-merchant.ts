@@ -1,6 +1,5 @@
-import type { Db } from 'mongodb';
 import type { LinkRefusal, SubMerchantLink } from '../domain/split';
-import { SplitRepository } from '../store/split-repository';
+import type { SplitRepository } from '../store/split-repository';
 
 export type { LinkRefusal };
 
@@ -11,12 +10,11 @@ export type { LinkRefusal };
  * of its orders. A master cannot itself be a sub-merchant, so splits never chain.
  */
 export async function linkSubMerchant(
-  db: Db,
+  splits: SplitRepository,
   merchantIdentifier: string,
   masterMerchantIdentifier: string | null,
   customIdentifier: string | null = null,
 ): Promise<SubMerchantLink | LinkRefusal> {
-  const splits = new SplitRepository(db);
   if (masterMerchantIdentifier !== null) {
     if (masterMerchantIdentifier === merchantIdentifier) return 'selfLink';
     const found = await splits.existing([merchantIdentifier, masterMerchantIdentifier]);

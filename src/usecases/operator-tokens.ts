@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from 'mongodb';
 import { ApiError } from '../domain/api-errors';
 import type { AuditActor } from '../domain/audit';
 import {
@@ -12,8 +11,8 @@ import {
   type OperatorToken,
   type OperatorTokenView,
 } from '../domain/operator-token';
-import { OperatorTokenRepository } from '../store/operator-token-repository';
-import { auditTrail } from './audit-trail';
+import type { OperatorTokenRepository } from '../store/operator-token-repository';
+import type { AuditTrail } from './audit-trail';
 
 export type { OperatorIdentity };
 
@@ -38,9 +37,11 @@ export const operatorTokenView = (t: OperatorToken): OperatorTokenView => ({
  * break-glass token: every scope, never stored, acting as `ops-token`. Only it creates a token with
  * the `tokens` or `money` scope or rotates another's token; a named token rotates only itself.
  */
-export function operatorTokens(db: Db, now: () => Date, breakGlassToken: string) {
-  const tokens = new OperatorTokenRepository(db);
-  const trail = auditTrail(db, now);
+export function operatorTokens(
+  deps: { tokens: OperatorTokenRepository; trail: AuditTrail; now: () => Date },
+  breakGlassToken: string,
+) {
+  const { tokens, trail, now } = deps;
   const breakGlassHash = Buffer.from(hashOperatorToken(breakGlassToken), 'hex');
   const audit = (action: 'created' | 'rotated' | 'revoked', actor: AuditActor, from: string | null, t: OperatorToken) =>
     trail.record(`operator_token.${action}`, actor, {

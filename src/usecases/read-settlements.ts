@@ -1,5 +1,4 @@
-import type { Db } from 'mongodb';
-import { SettlementReadRepository } from '../store/settlement-read-repository';
+import type { SettlementReadRepository } from '../store/settlement-read-repository';
 
 export type { Settlement, SettlementState } from '../store/settlement-read-repository';
 
@@ -7,8 +6,7 @@ export type { Settlement, SettlementState } from '../store/settlement-read-repos
  * What merchants read of their settlements (the Settlement API, the dashboard): every read names
  * the merchant, so another merchant's settlement or line is never found.
  */
-export function settlementReads(db: Db) {
-  const reads = new SettlementReadRepository(db);
+export function settlementReads(reads: SettlementReadRepository) {
   return {
     /** The lines of one UTR date (Zaakpay's Settlement API). */
     linesOfDate: (merchantIdentifier: string, settlementDate: string) => reads.linesOfDate(merchantIdentifier, settlementDate),

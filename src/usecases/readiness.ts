@@ -1,12 +1,14 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 
 type Probe = 'ok' | 'unavailable';
 
 /** Whether the store and Temporal answer now (a readiness probe): each asked once, at the same time. */
-export async function readiness(deps: { db: Db; temporal: Client }): Promise<{ store: Probe; temporal: Probe }> {
+export async function readiness(deps: {
+  pingStore: () => Promise<void>;
+  temporal: Client;
+}): Promise<{ store: Probe; temporal: Probe }> {
   const [store, temporal] = await Promise.all([
-    deps.db.command({ ping: 1 }).then(
+    deps.pingStore().then(
       () => 'ok' as const,
       () => 'unavailable' as const,
     ),

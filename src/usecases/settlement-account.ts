@@ -1,5 +1,4 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 import type { Config } from '../config';
 import { ACCOUNT_CHANGED, accountChangedDeliveryId, type AccountChangedEvent } from '../domain/account-webhook';
 import type { AuditActor } from '../domain/audit';
@@ -14,9 +13,10 @@ import {
   type SettlementAccountInput,
   type SettlementAccountView,
 } from '../domain/settlement-account';
-import { type AccountChange, SettlementAccountRepository } from '../store/settlement-account-repository';
+import type { AccountChange, SettlementAccountRepository } from '../store/settlement-account-repository';
+import type { SettlementRepository } from '../store/settlement-repository';
 import { startWebhookDeliveryWorkflow } from '../temporal/webhook-delivery-client';
-import { auditTrail } from './audit-trail';
+import type { AuditTrail } from './audit-trail';
 import { wakeHeldSettlements } from './settlement-operations';
 
 export type { ChangeOrigin, ProposalNamed, SettlementAccountView };
@@ -37,9 +37,11 @@ export function settlementAccountView(
 }
 
 export interface SettlementAccountDeps {
-  store: { db: Db };
+  accounts: SettlementAccountRepository;
+  audit: AuditTrail;
+  /** The merchant's held settlements, woken when an operator confirms a cooling account early. */
+  settlements: Pick<SettlementRepository, 'held'>;
   config: {
-    secrets: Pick<Config['secrets'], 'masterKey'>;
     settlements: Pick<Config['settlements'], 'accountCoolingHours'>;
     temporal: Pick<Config['temporal'], 'taskQueue'>;
   };
@@ -62,8 +64,7 @@ const proposerOf = (origin: ChangeOrigin, detail: Record<string, string>): Audit
  * change is an `account.changed` webhook to merchants opted in to settlement webhooks.
  */
 export function settlementAccountUseCases(deps: SettlementAccountDeps) {
-  const accounts = new SettlementAccountRepository(deps.store.db, deps.config.secrets.masterKey);
-  const audit = auditTrail(deps.store.db, deps.now);
+  const { accounts, audit } = deps;
   /** The pending proposal, masked, unless it has lapsed (null: none waits). */
   const pending = async (merchantIdentifier: string) => {
     const p = await accounts.readPendingMasked(merchantIdentifier);
@@ -168,7 +169,7 @@ export function settlementAccountUseCases(deps: SettlementAccountDeps) {
 interface AccountKit {
   deps: SettlementAccountDeps;
   accounts: SettlementAccountRepository;
-  audit: ReturnType<typeof auditTrail>;
+  audit: AuditTrail;
 }
 
 /** Stores the account (cooling when it replaces one) through `store`; the change's record once it is stored. */

@@ -1,5 +1,4 @@
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 import type { Config } from '../config';
 import type { Settlement } from '../domain/settlement';
 import {
@@ -14,15 +13,16 @@ import {
   type UnfinishedSettlement,
 } from '../domain/settlement-attention';
 import { istDate } from '../domain/ist-time';
-import { SettlementAttentionRepository } from '../store/settlement-attention-repository';
-import { SettlementRepository } from '../store/settlement-repository';
+import type { SettlementAttentionRepository } from '../store/settlement-attention-repository';
+import type { SettlementRepository } from '../store/settlement-repository';
 import { settlementRunStatus, stoppedSettlementRuns } from '../temporal/settlement-client';
 
 /** Items each list of needs attention holds at most (the metric counts these too). */
 export const ATTENTION_LIMIT = 100;
 
 export interface SettlementAttentionDeps {
-  store: { db: Db };
+  settlements: Pick<SettlementRepository, 'refusedNotCarried' | 'startFailuresListed'>;
+  attention: SettlementAttentionRepository;
   config: {
     settlements: Pick<Config['settlements'], 'attentionOpenMinutes' | 'attentionPayoutMinutes' | 'attentionHeldMinutes'>;
   };
@@ -44,8 +44,7 @@ export const attentionThresholds = (c: SettlementAttentionDeps['config']): Atten
  * about when it is past its time, or when Temporal lists its run among the stopped ones.
  */
 export function settlementAttention(deps: SettlementAttentionDeps) {
-  const settlements = new SettlementRepository(deps.store.db);
-  const attention = new SettlementAttentionRepository(deps.store.db);
+  const { settlements, attention } = deps;
   const thresholds = attentionThresholds(deps.config);
 
   const unfinished = async (now: Date) => {

@@ -1,18 +1,18 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
 import type { Config } from '../config';
 import { ApiError } from '../domain/api-errors';
 import { settlementId, type SettlementRun } from '../domain/settlement';
 import { captureWindow } from '../domain/settlement-calendar';
 import type { FeePlan, MerchantFeePlan } from '../domain/settlement-fees';
 import { settlementCalendar } from '../config-settlements';
-import { SettlementRepository } from '../store/settlement-repository';
-import { SettlementSettingsRepository } from '../store/settlement-settings-repository';
+import type { SettlementRepository } from '../store/settlement-repository';
+import type { SettlementSettingsRepository } from '../store/settlement-settings-repository';
 import { releaseSettlement, runSettlement } from '../temporal/settlement-client';
 import { settlementAttention, type SettlementAttentionDeps } from './settlement-attention';
 
-export interface SettlementOperationDeps {
-  store: { db: Db };
+export interface SettlementOperationDeps extends SettlementAttentionDeps {
+  settlements: SettlementRepository;
+  settings: SettlementSettingsRepository;
   config: {
     settlements: Pick<Config['settlements'], 'feePlan' | 'days' | 'holidays'>;
     temporal: Pick<Config['temporal'], 'taskQueue'>;
@@ -23,11 +23,10 @@ export interface SettlementOperationDeps {
 
 /** What an operator does with settlements (the ops API and, through it, the CLI). */
 export function settlementOperations(deps: SettlementOperationDeps) {
-  const settings = new SettlementSettingsRepository(deps.store.db);
-  const settlements = new SettlementRepository(deps.store.db);
+  const { settings, settlements } = deps;
   const fallbackPlan = deps.config.settlements.feePlan;
   const calendar = settlementCalendar(deps.config.settlements);
-  const attention = settlementAttention(deps);
+  const needing = settlementAttention(deps);
   return {
     /** The merchant's plan, or the configuration's default. */
     async feePlanOf(merchantIdentifier: string): Promise<MerchantFeePlan> {
@@ -58,7 +57,7 @@ export function settlementOperations(deps: SettlementOperationDeps) {
     },
 
     /** Everything about settlements an operator must look at, each with its reason (src/usecases/settlement-attention.ts). */
-    needsAttention: () => attention.needsAttention(),
+    needsAttention: () => needing.needsAttention(),
 
     /**
      * Runs the merchant's settlement of a date through the settlement workflow (the same start as
@@ -97,9 +96,12 @@ export function settlementOperations(deps: SettlementOperationDeps) {
  * operator's early confirmation of a cooling account): each re-reads why it waits and goes on if
  * nothing holds it any more. Returns the settlements signalled.
  */
-export async function wakeHeldSettlements(deps: { store: { db: Db }; temporal: Client }, merchantIdentifier: string) {
+export async function wakeHeldSettlements(
+  deps: { settlements: Pick<SettlementRepository, 'held'>; temporal: Client },
+  merchantIdentifier: string,
+) {
   const signalled: string[] = [];
-  for (const s of await new SettlementRepository(deps.store.db).held(merchantIdentifier)) {
+  for (const s of await deps.settlements.held(merchantIdentifier)) {
     try {
       await releaseSettlement(deps.temporal, s._id);
       signalled.push(s._id);

@@ -1,4 +1,3 @@
-import type { Db } from 'mongodb';
 import {
   customNamed,
   namedMerchant,
@@ -8,7 +7,7 @@ import {
   type SplitRequest,
   type SplitShares,
 } from '../domain/split';
-import { SplitRepository } from '../store/split-repository';
+import type { SplitRepository } from '../store/split-repository';
 import { orderKey, type TransactionRepository } from '../store/transaction-repository';
 
 /**
@@ -17,11 +16,11 @@ import { orderKey, type TransactionRepository } from '../store/transaction-repos
  * order not yet claimed by a settlement (the conditional write decides that race).
  */
 export async function splitOrder(
-  deps: { db: Db; transactions: TransactionRepository; now: () => Date },
+  deps: { splits: SplitRepository; transactions: TransactionRepository; now: () => Date },
   masterMerchantIdentifier: string,
   s: SplitShares,
 ): Promise<SplitCode> {
-  const splits = new SplitRepository(deps.db);
+  const { splits } = deps;
   const order = { merchantIdentifier: masterMerchantIdentifier, orderId: s.orderId };
   const t = await deps.transactions.findByOrder(order);
   if (!t || t.status !== 'Success') return 'orderNotPaid';
@@ -43,13 +42,13 @@ export async function splitOrder(
  * no linked sub-merchant carries (or, after a race of two links, more than one) is refused.
  */
 export async function subMerchantNaming(
-  db: Db,
+  splits: Pick<SplitRepository, 'subMerchantsByCustomIdentifier'>,
   masterMerchantIdentifier: string,
   r: SplitRequest,
 ): Promise<{ nameOf: (p: Naming) => string | null } | { refused: SplitCode; detail: string }> {
   if (!namesByCustomIdentifier(r)) return { nameOf: (p) => namedMerchant(p) };
   const names = r.subMerchantIdentifiers.map(customNamed).filter((n): n is string => n !== null);
-  const found = await new SplitRepository(db).subMerchantsByCustomIdentifier(masterMerchantIdentifier, [...new Set(names)]);
+  const found = await splits.subMerchantsByCustomIdentifier(masterMerchantIdentifier, [...new Set(names)]);
   const unresolved = names.find((n) => found.get(n)?.length !== 1);
   if (unresolved !== undefined) return { refused: 'customIdentifierUnknown', detail: unresolved };
   return {

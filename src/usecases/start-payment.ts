@@ -18,7 +18,7 @@ export interface StartPaymentDeps {
 
 /** The deps from a process's configuration and connections (API route and sweep activity alike). */
 export function startPaymentDeps(d: {
-  config: Config;
+  config: Pick<Config, 'temporal' | 'payments' | 'qr'>;
   transactions: TransactionRepository;
   temporal: Client;
   now: () => Date;

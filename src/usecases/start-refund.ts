@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import type { Db } from 'mongodb';
 import {
   decideRefund,
   REFUND_REPLAY_WINDOW_MS,
@@ -11,7 +10,7 @@ import {
   type RefundResult,
 } from '../domain/refund';
 import type { RefundEntry, Transaction } from '../domain/transaction';
-import { RefundRequestRepository } from '../store/refund-request-repository';
+import type { RefundRequestRepository } from '../store/refund-request-repository';
 import type { TransactionRepository } from '../store/transaction-repository';
 import { refundWorkflowClient } from '../temporal/refund-client';
 
@@ -28,14 +27,14 @@ export interface StartRefundDeps {
 
 export function startRefundDeps(d: {
   config: Pick<Config, 'temporal'>;
-  store: { db: Db };
   transactions: TransactionRepository;
+  refundRequests: RefundRequestRepository;
   temporal: Client;
   now: () => Date;
 }): StartRefundDeps {
   return {
     transactions: d.transactions,
-    refundRequests: new RefundRequestRepository(d.store.db),
+    refundRequests: d.refundRequests,
     temporal: d.temporal,
     taskQueue: d.config.temporal.taskQueue,
     now: d.now,

@@ -148,6 +148,11 @@ describe('Abuse limits: failed authentications and hosted pages (429 with Retry-
     }
     assert.deepEqual(codes, ['111', '180', '111', '180', '111']);
     assertRetryAfter(await ledgerCall(merchant.apiKey, address));
+    // The lockout, answered before any operation reads the request, is the legacy XML too (a kit parses it).
+    const locked = await checkTransaction(merchant.merchantIdentifier);
+    assert.equal(locked.status, 429);
+    assert.match(locked.headers.get('content-type') ?? '', /^text\/xml/);
+    assert.match(await locked.text(), /<responsecode>2029<\/responsecode>/);
   });
 
   it('per address: the checkout entries alone (180 and 101, answered HTTP 200) count', async () => {

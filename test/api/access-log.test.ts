@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { Registry } from 'prom-client';
 import { readRawBody } from '../../src/api/middleware/body';
+import { refusalsOfPath } from '../../src/api/app';
 import { errorEnvelope } from '../../src/api/middleware/errors';
 import { observe } from '../../src/api/middleware/observe';
 import type { Logger } from '../../src/logger';
@@ -52,7 +53,7 @@ describe('Access log: a request the client abandoned', () => {
       await readRawBody(ctx, 'application/json', 10_000);
       ctx.body = { success: true };
     });
-    const app = new Koa().use(observe(logger, new Registry())).use(errorEnvelope(logger)).use(router.routes());
+    const app = new Koa().use(observe(logger, new Registry())).use(errorEnvelope(logger, refusalsOfPath)).use(router.routes());
     const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

@@ -10,6 +10,7 @@ import type { ApiDeps } from '../../src/api/deps';
 import { Refusal } from '../../src/api/operation';
 import { formDataChecksum } from '../../src/api/operation-auth';
 import { readJson, readRawBody } from '../../src/api/middleware/body';
+import { refusalsOfPath } from '../../src/api/app';
 import { errorEnvelope } from '../../src/api/middleware/errors';
 import { createLogger } from '../../src/logger';
 import { buildSharedUseCases } from '../../src/main/use-cases/shared';
@@ -78,7 +79,7 @@ describe('Authentication schemes: QR body checksum, form checksum, API key', fun
     });
 
     const app = new Koa();
-    app.use(errorEnvelope(createLogger('silent')));
+    app.use(errorEnvelope(createLogger('silent'), refusalsOfPath));
     app.use(router.routes());
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -5,9 +5,9 @@ import type { TestGateway } from '../support/gateway';
 
 for (const mode of GATEWAY_MODES) describeKeyCommandsAgainst(mode);
 
-/** The CLI's key and invitation commands, child processes calling the ops API of a gateway in each mode. */
+/** The CLI's key and invitation commands, calling the ops API of a gateway in each mode. */
 function describeKeyCommandsAgainst(mode: GatewayMode) {
-  describe(`Operator CLI: keys and dashboard invitations against a gateway in ${mode.name} mode (child process)`, function () {
+  describe(`Operator CLI: keys and dashboard invitations against a gateway in ${mode.name} mode`, function () {
     this.timeout(8 * SPAWN_TIMEOUT_MS);
     let gw: TestGateway;
     let env: NodeJS.ProcessEnv;

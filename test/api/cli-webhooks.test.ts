@@ -14,7 +14,7 @@ const json = (run: CliRun): any => {
 for (const mode of GATEWAY_MODES) describeWebhookCommandsAgainst(mode);
 
 function describeWebhookCommandsAgainst(mode: GatewayMode) {
-  describe(`Operator CLI: webhooks commands against a gateway in ${mode.name} mode (child process)`, function () {
+  describe(`Operator CLI: webhooks commands against a gateway in ${mode.name} mode`, function () {
     this.timeout(8 * SPAWN_TIMEOUT_MS);
     let gw: TestGateway;
     let env: NodeJS.ProcessEnv;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeRunningGateway } from '../../src/devstack/gateway-file';
 import { freePort } from '../../src/devstack/process';
-import { cliEnvFor, GATEWAY_MODES, runCli, SPAWN_TIMEOUT_MS, type CliRun, type GatewayMode } from '../support/cli';
+import { cliEnvFor, GATEWAY_MODES, runCli, spawnCli, SPAWN_TIMEOUT_MS, type CliRun, type GatewayMode } from '../support/cli';
 import type { TestGateway } from '../support/gateway';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 
@@ -36,7 +36,7 @@ function usageError(run: CliRun, stderr: RegExp): void {
 for (const mode of GATEWAY_MODES) describeCliAgainst(mode);
 
 function describeCliAgainst(mode: GatewayMode) {
-  describe(`Operator CLI against a gateway in ${mode.name} mode (child process, ops API over HTTP)`, function () {
+  describe(`Operator CLI against a gateway in ${mode.name} mode (ops API over HTTP)`, function () {
     this.timeout(6 * SPAWN_TIMEOUT_MS);
     let gw: TestGateway;
     let env: NodeJS.ProcessEnv;
@@ -271,7 +271,8 @@ function describeCliAgainst(mode: GatewayMode) {
       const encoded = printed(await cli(['codec', 'encode', file]));
       assert.equal(encoded.payloads.length, 1);
       assert.notEqual(encoded.payloads[0].data, payload.data, 'encrypted');
-      const decoded = printed(await runCli(['codec', 'decode', '-'], env, JSON.stringify(encoded)));
+      // Through the real entry point (a child process): what it reads from its standard input.
+      const decoded = printed(await spawnCli(['codec', 'decode', '-'], env, JSON.stringify(encoded)));
       assert.deepEqual(decoded, { payloads: [payload] });
       const tampered = { ...encoded.payloads[0], data: Buffer.from('tampered').toString('base64') };
       refused(await runCli(['codec', 'decode', '-'], env, JSON.stringify({ payloads: [tampered] })), /^error 2002: /);
@@ -340,6 +341,20 @@ describe('Operator CLI without a gateway, and its usage errors (exit status 2, n
     usageError(await cli(['merchant', 'create', '--name', '   ']), /--name: /);
     usageError(await cli(['merchant', 'create', '--name', 'Acme', '--webhook-url', 'ftp://x']), /--webhook-url: .*http/);
     usageError(await cli(['webhooks', 'replay']), /missing required argument 'deliveryId'/);
+  });
+
+  it('the entry point `npm run cli` runs (a child process) exits 0, 1 and 2 as the runs in this process do', async () => {
+    const spawned = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+      spawnCli(args, { ...inherited, DATA_DIR: dataDir, ...extra });
+    const [help, unreachable, usage] = await Promise.all([
+      spawned(['merchant', 'create', '--help']),
+      spawned(['webhooks', 'list'], { GATEWAY_URL: `http://127.0.0.1:${await freePort()}`, OPS_TOKEN: 'x' }),
+      spawned(['merchant', 'create', '--name', 'Acme', '--nmae', 'Acme']),
+    ]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: cli merchant create \[options\]/);
+    refused(unreachable, /^cannot reach the gateway at .*ECONNREFUSED/);
+    usageError(usage, /unknown option '--nmae'[\s\S]*\(add --help for usage\)/);
   });
 
   it('--help on a command prints its usage on stdout and exits 0', async () => {

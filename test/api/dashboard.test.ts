@@ -171,6 +171,44 @@ describe('Merchant dashboard: invitations, sign-in, sessions, CSRF, roles (/dash
       assert.equal(await roleOf(viewer.email), 'developer', 'the same change with the token goes through');
     });
 
+    it('a wrong token, a form over MAX_BODY_BYTES or of another media type is the 403 "Form expired" page, nothing changed; signed out, the sign-in', async () => {
+      const owner = await dashboardUser(gw, merchant.merchantIdentifier, 'owner');
+      const viewer = await dashboardUser(gw, merchant.merchantIdentifier, 'viewer');
+      const path = `/dashboard/users/${encodeURIComponent(viewer.email)}/role`;
+      const current = await owner.client.csrfOf('/dashboard');
+      const change = { role: 'developer', password: DASHBOARD_PASSWORD };
+      const expired = (res: { status: number; text: string }, what: string) => {
+        assert.equal(res.status, 403, what);
+        assert.match(res.text, /Form expired/, what);
+        assert.match(res.text, /nothing was changed/, what);
+      };
+
+      expired(await owner.client.send(path, { form: { csrf: 'x'.repeat(current.length), ...change } }), 'a wrong token');
+      const limit = gw.rt.config.http.maxBodyBytes;
+      const oversized = { csrf: current, ...change, padding: 'x'.repeat(limit) };
+      expired(await owner.client.send(path, { form: oversized }), 'a form over the limit');
+      const asJson = await owner.client.send(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ csrf: current, ...change }),
+      });
+      expired(asJson, 'another media type');
+      assert.equal(await roleOf(viewer.email), 'viewer', 'nothing changed');
+
+      const signedOut = await new FormClient(gw.baseUrl).send(path, { form: { csrf: current, ...change } });
+      assert.equal(signedOut.status, 303);
+      assert.equal(signedOut.location, '/dashboard/sign-in');
+      assert.equal(await roleOf(viewer.email), 'viewer', 'nothing changed signed out either');
+      // Without a session cookie the form is not read at all: an oversized one goes to the sign-in too.
+      const signedOutOversized = await new FormClient(gw.baseUrl).send(path, { form: oversized });
+      assert.equal(signedOutOversized.status, 303);
+      assert.equal(signedOutOversized.location, '/dashboard/sign-in');
+
+      const done = await owner.client.send(path, { form: { csrf: current, ...change } });
+      assert.equal(done.status, 303, 'the same form, as the page sends it, goes through');
+      assert.equal(await roleOf(viewer.email), 'developer');
+    });
+
     it('the sign-in form without its token is refused (403) and creates no session', async () => {
       const { email } = await dashboardUser(gw, merchant.merchantIdentifier);
       const sessions = () => gw.rt.store.db.collection('dashboard_sessions').countDocuments({ email });

@@ -110,6 +110,20 @@ describe('HTTP edge: strict input, 405 Allow, Node-level errors in the envelope'
     assert.equal(jsonOf(answer).success, false);
   });
 
+  it("answers Node's refusals by the same rules as the app's: HTTP 200 where the contract codes refusals, the envelope its query selects", async () => {
+    const chunked = (path: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nx\r\n0\r\n\r\n`;
+    const update = await rawExchange(gw.baseUrl, [chunked('/updateTxn')]);
+    assert.equal(statusLine(update), 200, update);
+    assert.equal(jsonOf(update).responseCode, '2008');
+    const big = 'x'.repeat(20_000);
+    const checkout = await rawExchange(gw.baseUrl, [`POST /transactU?v=8 HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`]);
+    const mandate = await rawExchange(gw.baseUrl, [`POST /transactU?v=12 HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`]);
+    assert.equal(statusLine(checkout), 431);
+    assert.equal(jsonOf(mandate).paymentMode, 'UPI_MANDATE');
+    assert.equal(jsonOf(checkout).paymentMode, null, checkout);
+  });
+
   it('answers a stalled request with 408 in the envelope within the configured timeout', async () => {
     const quick = await startTestGateway({ REQUEST_TIMEOUT_SECONDS: '1' });
     try {

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { formatIstDateTime } from '../../src/domain/ist-time';
 import type { MerchantCredentials } from '../../src/usecases/provision-merchant';
 import { gatewayWithNewMerchant, type TestGateway } from '../support/gateway';
+import { request } from '../support/http';
 import { ledger, seedOrder } from '../support/ledger';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { refund, refundFinished } from '../support/refunds';
@@ -256,6 +257,15 @@ describe('Ledger: POST /api/v1/ledger', function () {
         const res = await ledger(gw, key, '{not json');
         assert.equal(res.status, 401);
         assert.deepEqual(res.json, { success: false, message: { code: '112', text: 'X-API-KEY not correct.' } });
+      }
+    });
+
+    it("another method: 405 with Allow: POST in its envelope, the catalogue's 2041 (not one of the ledger's codes)", async () => {
+      for (const path of ['/api/v1/ledger', '/API/V1/Ledger/']) {
+        const res = await request(`${gw.baseUrl}${path}`, { method: 'GET' });
+        assert.equal(res.status, 405, res.text);
+        assert.equal(res.headers.get('allow'), 'POST');
+        assert.deepEqual(res.json, { success: false, message: { code: '2041', text: 'Method not allowed' } });
       }
     });
   });

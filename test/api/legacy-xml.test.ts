@@ -277,6 +277,13 @@ describe('Legacy XML APIs: POST /checktransaction and POST /updatetransaction', 
     }
     const json = await post('/checktransaction', '{}', 'application/json');
     assert.deepEqual([json.status, json.element.responsecode], [415, '2003']);
+    // Refused before the operation takes it (another method): the same XML, unsigned.
+    const get = await fetch(`${gw.baseUrl}/checktransaction`);
+    assert.equal(get.status, 405);
+    assert.match(get.headers.get('content-type') ?? '', /^text\/xml/);
+    const answer = parser.parse(await get.text()).zaakpay_response;
+    assert.equal(answer.response_element.responsecode, '2041');
+    assert.equal(answer.checksum, '', 'nothing unauthenticated is signed');
     const noAmount = await post(
       '/updatetransaction',
       kit11Form([

@@ -449,6 +449,21 @@ describe('Mandates: POST /transactU?v=13 (create, notify, execute) and the sandb
       const { orderId, data } = fresh();
       await refused(await transactU(gw.baseUrl, merchant, data, { v: null }), 400, '2009', orderId);
       await refused(await transactU(gw.baseUrl, merchant, data, { v: '11' }), 400, '2009', orderId);
+      await refused(await transactU(gw.baseUrl, merchant, data, { v: '99' }), 400, '2009', orderId);
+    });
+
+    it('another method: 405 in the shape of the version asked for, the mandate shape when none is served', async () => {
+      for (const v of ['', '?v=13', '?v=99']) {
+        const res = await request(`${gw.baseUrl}/transactU${v}`, { method: 'GET' });
+        await refused(res, 405, '2041');
+        assert.equal(res.headers.get('allow'), 'POST');
+      }
+      const checkout = await request(`${gw.baseUrl}/transactU?v=8`, { method: 'GET' });
+      assert.deepEqual(
+        [checkout.status, checkout.json.responseCode, checkout.json.paymentMode],
+        [405, '2041', null],
+        checkout.text,
+      );
     });
 
     it("the checksum does not cover v: a signed form is refused by the other version's rules, and creates nothing there", async () => {

@@ -5,6 +5,7 @@ import { SettlementAccountRepository } from '../../src/store/settlement-account-
 import { SettlementRepository } from '../../src/store/settlement-repository';
 import { SETTLEMENT_WORKFLOW_TYPE, settlementWorkflowId, type SettlementWorkflow } from '../../src/temporal/settlement-contract';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
+import { settlementAccountDeps } from '../../src/main/use-cases/settlement-deps';
 import { BREAK_GLASS_NAME } from '../../src/domain/operator-token';
 import { RUN_MASTER_KEY, startTestGateway, type TestGateway } from '../support/gateway';
 import { deliveryOutcome } from '../support/deliveries';
@@ -43,7 +44,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
       by: 'test',
       coolingUntil: null,
     });
-    const then = settlementAccountUseCases({ ...gw.rt, now: () => new Date(Date.now() - ago) });
+    const then = settlementAccountUseCases(settlementAccountDeps({ ...gw.rt, now: () => new Date(Date.now() - ago) }));
     const proposed = await then.propose(mid, CHANGED, operator('asha'));
     const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: CHANGED.accountNumber.slice(-4) };
     const changed = await then.confirm(mid, named, operator('ravi'));
@@ -122,7 +123,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
       const mid = (await gw.newMerchant('Cooling Stores')).merchantIdentifier;
       const repo = new SettlementAccountRepository(gw.rt.store.db, RUN_MASTER_KEY);
       await repo.set(mid, FIRST, { at: new Date(Date.now() - 30 * 24 * HOUR), by: 'test', coolingUntil: null });
-      const accounts = settlementAccountUseCases(gw.rt);
+      const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
       const proposed = await accounts.propose(mid, CHANGED, operator(proposer));
       const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: '5432' };
       assert.equal(typeof (await accounts.confirm(mid, named, operator('ravi'))), 'object');
@@ -188,7 +189,7 @@ describe('Settlement payouts to a changed bank account cool first', function () 
         });
         assert.equal(patched.status, 200, patched.text);
       }
-      const accounts = settlementAccountUseCases(gw.rt);
+      const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
       const email = 'owner@told.example';
       for (const m of [optedIn, silent]) {
         await accounts.changeByOwner(m.merchantIdentifier, FIRST, { actor: { kind: 'staff', email }, from: null });

@@ -6,6 +6,7 @@ import { RUN_MASTER_KEY } from '../support/gateway';
 import { settlementActivityDeps } from '../../src/main/settlement-runtime';
 import { cliEnvFor, runCli, SPAWN_TIMEOUT_MS } from '../support/cli';
 import { settlementAccountUseCases } from '../../src/usecases/settlement-account';
+import { settlementAccountDeps } from '../../src/main/use-cases/settlement-deps';
 import { BREAK_GLASS_NAME } from '../../src/domain/operator-token';
 
 describe('Operator API: a merchant settlement account and its master merchant', function () {
@@ -79,7 +80,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
 
   it('a second, different operator confirms: the account is stored sealed, answered masked, read by the payout', async () => {
     const m = await gw.newMerchant();
-    const accounts = settlementAccountUseCases(gw.rt);
+    const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
     const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: '127.0.0.1' });
     const named = namedIn(await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
     assert.equal(await accounts.confirm(m.merchantIdentifier, named, asOperator('asha')), 'sameOperator');
@@ -137,7 +138,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
 
   it('a confirmation applies only the change it names: one put in its place meanwhile is refused (409 2068), changing nothing', async () => {
     const m = await gw.newMerchant();
-    const accounts = settlementAccountUseCases(gw.rt);
+    const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
     const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
     await accounts.propose(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '50100012340000' }, asOperator('asha'));
     const seen = namedIn((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data);
@@ -172,7 +173,9 @@ describe('Operator API: a merchant settlement account and its master merchant', 
   it("a proposal lapses after 24 hours (confirming it: 404 2067), and an owner's change drops a pending one", async () => {
     const m = await gw.newMerchant();
     const asOperator = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
-    const dayAgo = settlementAccountUseCases({ ...gw.rt, now: () => new Date(Date.now() - 24 * 3_600_000 - 1_000) });
+    const dayAgo = settlementAccountUseCases(
+      settlementAccountDeps({ ...gw.rt, now: () => new Date(Date.now() - 24 * 3_600_000 - 1_000) }),
+    );
     const old = namedIn(await dayAgo.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
     const shown = await request(accountUrl(m.merchantIdentifier), { headers: auth });
     assert.equal(shown.json.data.pendingChange, null, 'a lapsed proposal is not shown');
@@ -181,7 +184,7 @@ describe('Operator API: a merchant settlement account and its master merchant', 
     assert.equal(late.json.message.code, '2067');
     assert.equal((await request(accountUrl(m.merchantIdentifier), { headers: auth })).json.data.settlementAccount, null);
 
-    const accounts = settlementAccountUseCases(gw.rt);
+    const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
     const live = namedIn(await accounts.propose(m.merchantIdentifier, ACCOUNT, asOperator('asha')));
     const owner = { actor: { kind: 'staff' as const, email: 'owner@example.com' }, from: null };
     await accounts.changeByOwner(m.merchantIdentifier, { ...ACCOUNT, accountNumber: '70700012345555' }, owner);

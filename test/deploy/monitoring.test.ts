@@ -12,6 +12,7 @@ import { freePort } from '../../src/devstack/process';
 import { activityDeps } from '../../src/main/runtime';
 import { paymentWorkflowId } from '../../src/temporal/workflow-ids';
 import { startPayment, startPaymentDeps } from '../../src/usecases/start-payment';
+import { RefundRequestRepository } from '../../src/store/refund-request-repository';
 import { startRefund, startRefundDeps } from '../../src/usecases/start-refund';
 import { PROJECT_ROOT } from '../support/cli';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -151,7 +152,10 @@ describe('Monitoring: deploy/prometheus and deploy/grafana', function () {
     const result = await gw.rt.temporal.workflow.getHandle(paymentWorkflowId(m.merchantIdentifier, orderId)).result();
     assert.equal(result.status, 'Success');
     // Its refund, whose steps are regular activities (the payment's are local).
-    const refundDeps = { ...startRefundDeps({ ...gw.rt, now: () => new Date() }), taskQueue };
+    const refundDeps = {
+      ...startRefundDeps({ ...gw.rt, refundRequests: new RefundRequestRepository(gw.rt.store.db), now: () => new Date() }),
+      taskQueue,
+    };
     const refund = { merchantIdentifier: m.merchantIdentifier, orderId, merchantRefId: `r-${orderId}` } as const;
     await startRefund(refundDeps, { ...refund, updateDesired: '14', updateReason: 'metrics' });
     await refundFinished(gw, refund.merchantIdentifier, orderId, refund.merchantRefId);

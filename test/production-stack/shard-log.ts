@@ -9,7 +9,7 @@ import type { StackState } from '../../src/devstack/production/stack';
 
 export interface ShardAcquired {
   shardId: number;
-  /** When the host logged it (its own timestamp), in ms. */
+  /** When the host logged it (its own timestamp), in ms; NaN when the line carries none. */
   at: number;
 }
 
@@ -36,7 +36,7 @@ export function shardLog(state: StackState, processName: string): ShardLog {
           .filter((l) => l.includes('"Acquired shard"'))
           .map((l) => ({
             shardId: Number(/"shard-id":\s*(\d+)/.exec(l)?.[1] ?? -1),
-            at: Date.parse(/"ts":\s*"([^"]+)"/.exec(l)?.[1] ?? '') || Date.now(),
+            at: Date.parse(/"ts":\s*"([^"]+)"/.exec(l)?.[1] ?? ''),
           }));
       } finally {
         closeSync(fd);
@@ -45,12 +45,25 @@ export function shardLog(state: StackState, processName: string): ShardLog {
   };
 }
 
-/** Waits (polling every 250 ms) until the log holds at least `count` shards acquired after `from`, or `timeoutMs` passes. */
-export async function shardsAcquired(log: ShardLog, from: number, count: number, timeoutMs: number): Promise<ShardAcquired[]> {
+/**
+ * Waits (polling every 250 ms) until the log holds at least `count` shards acquired after `from`,
+ * then until `settleMs` pass with none more (a host takes several shards over a few seconds: the
+ * whole move, not its first shard), or until `timeoutMs` passes.
+ */
+export async function shardsAcquired(
+  log: ShardLog,
+  from: number,
+  count: number,
+  timeoutMs: number,
+  settleMs = 0,
+): Promise<ShardAcquired[]> {
   const deadline = Date.now() + timeoutMs;
+  let [seen, changedAt] = [0, Date.now()];
   for (;;) {
     const got = log.acquiredSince(from);
-    if (got.length >= count || Date.now() > deadline) return got;
+    if (got.length !== seen) [seen, changedAt] = [got.length, Date.now()];
+    const settled = got.length >= count && Date.now() - changedAt >= settleMs;
+    if (settled || Date.now() > deadline) return got;
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -49,6 +49,28 @@ describe('store: merchant secrets at rest (derived key, bound to merchant and fi
     assert.equal((await merchants.findById(a.merchantIdentifier))?.secretKey, a.secretKey, 'A still reads its own');
   });
 
+  it('a webhook signing secret is given at creation; one stored without: reads never write, the start-up backfill gives it one, once', async () => {
+    const merchants = new MerchantRepository(db, masterKey);
+    const now = new Date();
+    const fresh = await provisionMerchant(merchants, { name: 'New' }, now);
+    assert.equal((await merchants.webhookSigningSecrets(fresh.merchantIdentifier, now))?.length, 1, 'given at creation');
+    const old = await provisionMerchant(merchants, { name: 'Before signing secrets' }, now);
+    await db
+      .collection('merchants')
+      .updateOne({ _id: old.merchantIdentifier as never }, { $unset: { webhookSigningSecrets: '' } });
+    const stored = async () => (await db.collection('merchants').findOne({ _id: old.merchantIdentifier as never }))!;
+
+    assert.deepEqual(await merchants.webhookSigningSecrets(old.merchantIdentifier, now), []);
+    assert.deepEqual((await merchants.webhookSigner(old.merchantIdentifier, now))?.secrets, []);
+    assert.equal((await stored()).webhookSigningSecrets, undefined, 'the reads wrote nothing');
+
+    assert.equal(await merchants.backfillWebhookSigningSecrets(now), 1);
+    const given = await merchants.webhookSigningSecrets(old.merchantIdentifier, now);
+    assert.equal(given?.length, 1);
+    assert.equal(await merchants.backfillWebhookSigningSecrets(now), 0, 'once');
+    assert.deepEqual(await merchants.webhookSigningSecrets(old.merchantIdentifier, now), given);
+  });
+
   it('migrates what is stored in the first format: read v1, rewrite v2, once', async () => {
     const merchants = new MerchantRepository(db, masterKey);
     const m = await provisionMerchant(merchants, { name: 'Old' }, new Date());

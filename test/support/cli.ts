@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runCli as runCliInProcess } from '../../src/cli/run';
 import { startTestGateway, type TestGateway } from './gateway';
 import { gatewayTime, skipTime, startTimeSkippingGateway } from './time-skipping';
 
@@ -16,8 +17,29 @@ export interface CliRun {
   stderr: string;
 }
 
+/**
+ * Runs the operator CLI in this process, through the same function as its entry point
+ * (src/cli/run.ts): the same program, exit status and output, without a child's start-up (tsx
+ * compiling the CLI costs seconds a run). `input` is its standard input.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCliInProcess(args, env, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    // A child's standard input, when the test gives none, is empty (see spawnCli).
+    stdin: () => input ?? '',
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
 /** Runs the operator CLI as an operator would (`npm run -s cli -- ...`), minus npm; `input` is its standard input. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliRun> {
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/cli.ts', ...args], {
       cwd: PROJECT_ROOT,

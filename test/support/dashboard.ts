@@ -25,7 +25,11 @@ export class FormClient {
   readonly cookies = new Map<string, string>();
   constructor(readonly baseUrl: string) {}
 
-  async send(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  /** A GET, or a POST of `form` form-encoded (or of `body` as given, with its own Content-Type). */
+  async send(
+    path: string,
+    init: { method?: string; form?: Record<string, string>; body?: string; headers?: Record<string, string> } = {},
+  ) {
     const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`;
     const res = await fetch(url, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
@@ -35,7 +39,7 @@ export class FormClient {
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
         ...init.headers,
       },
-      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : init.body !== undefined ? { body: init.body } : {}),
     });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');

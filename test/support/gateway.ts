@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ActivityDeps } from '../../activities';
 import type { Listener } from '../../src/api/audience';
-import { createApp } from '../../src/api/app';
+import { createApp, refusalsOfPath } from '../../src/api/app';
 import { createServer } from '../../src/api/server';
 import { loadConfig, type ConfigInput } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -117,7 +117,10 @@ export async function startTestGateway(
   // With OPS_PORT the operator API has its own listener, as in production; without it, one serves both.
   const split = config.http.opsPort !== undefined;
   const listen = async (listener: Listener, p: number) => {
-    const s = createServer(createApp(apiDeps(rt), listener), { requestTimeoutMs: config.http.requestTimeoutSeconds * 1000 });
+    const s = createServer(createApp(apiDeps(rt), listener), {
+      requestTimeoutMs: config.http.requestTimeoutSeconds * 1000,
+      refusalsOfPath,
+    });
     s.listen(p, '127.0.0.1');
     await new Promise((resolve) => s.once('listening', resolve));
     return s;

@@ -42,6 +42,42 @@ describe('Benchmark results: every run recorded, the summary generated from all 
     assert.match(table, /\| bench\/x\.ts \| b \| 2 \| 0\.725 \| 0\.5 to 0\.95 \| >= 0\.8 \| MISSED \| 2026-12-02 \|/);
   });
 
+  it("the QR status row recorded with its run's call count is one row with the runs named without it", () => {
+    const table = summaryTable([
+      run('2026-12-01T00:00:00Z', { 'status API p99 beside the batch (1299 calls)': 0.9 }),
+      run('2026-12-02T00:00:00Z', { 'status API p99 beside the batch (1570 calls)': 0.8 }),
+      run('2026-12-05T00:00:00Z', { 'status API p99 beside the batch': 0.85 }),
+    ]);
+    assert.match(table, /\| bench\/x\.ts \| status API p99 beside the batch \| 3 \| 0\.85 \|/);
+    assert.doesNotMatch(table, /calls\)/);
+  });
+
+  it('the settlement events row recorded with its count of workflow runs is one row per day size', () => {
+    const day = (r: RecordedRun, size?: string): RecordedRun => ({ ...r, settings: size ? { SETTLEMENT_BENCH_DAY: size } : {} });
+    const table = summaryTable([
+      day(run('2026-12-03T00:00:00Z', { 'events of the largest of 1 settlement workflow run(s) against 10000': 0.1 }), '200000'),
+      day(run('2026-12-03T01:00:00Z', { 'events of the largest of 3 settlement workflow run(s) against 10000': 0.3 })),
+      day(
+        run('2026-12-05T00:00:00Z', { 'events of the largest settlement workflow run, a 1000000-order day, against 10000': 0.2 }),
+      ),
+    ]);
+    assert.match(table, /\| events of the largest settlement workflow run, a 200000-order day, against 10000 \| 1 \| 0\.1 \|/);
+    assert.match(table, /\| events of the largest settlement workflow run, a 1000000-order day, against 10000 \| 2 \| 0\.25 \|/);
+  });
+
+  it("a cost run on the cluster is never merged with the single process's: rows it recorded unnamed are read as the cluster's", () => {
+    const cost = (at: string, ratios: Record<string, number>) => ({ ...run(at, ratios), script: 'bench/cost.ts' });
+    const cluster = ', Temporal as a cluster';
+    const table = summaryTable([
+      cost('2026-12-03T00:00:00Z', { [`pgbench 1${cluster}`]: 0.8, 'commits per payment': 160 }),
+      cost('2026-12-04T00:00:00Z', { 'pgbench 1': 0.9, 'commits per payment': 130 }),
+      cost('2026-12-05T00:00:00Z', { [`pgbench 1${cluster}`]: 0.7, [`commits per payment${cluster}`]: 150 }),
+    ]);
+    assert.match(table, /\| commits per payment \| 1 \| 130 \|/);
+    assert.match(table, /\| commits per payment, Temporal as a cluster \| 2 \| 155 \|/);
+    assert.match(table, /\| pgbench 1, Temporal as a cluster \| 2 \| 0\.75 \|/);
+  });
+
   it('a row with both bounds is MISSED above its upper one', () => {
     const r = run('2026-12-01T00:00:00Z', {});
     r.rows.push({ path: 'payout', measured: '', ceiling: '', ratio: 1.2, target: '>= 1, <= 1', met: false });

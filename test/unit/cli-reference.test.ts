@@ -51,7 +51,7 @@ const COMMAND_OF: Record<string, string> = {
 };
 
 const leafCommands = () =>
-  allCommands(createProgram({ client: () => assert.fail('no gateway'), print() {}, write() {}, log() {} }))
+  allCommands(createProgram({ client: () => assert.fail('no gateway'), print() {}, write() {}, log() {}, stdin: () => '' }))
     .filter((c) => c.commands.length === 0)
     .map(commandPath);
 

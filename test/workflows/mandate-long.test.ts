@@ -114,7 +114,7 @@ describe('long-lived mandates and their debits (time-skipping)', function () {
     const activityDeps = {
       mandates: deps.mandates,
       transactions: deps.transactions,
-      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
+      merchants: new MerchantRepository(store.db, config.secrets.masterKey, 0),
       bank: new NotingBank(),
       now: serverTimeOfAttempt,
       temporal: env.client,

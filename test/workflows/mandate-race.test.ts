@@ -106,7 +106,7 @@ describe('a notify racing a failing first debit (time-skipping)', function () {
     }
     const activityDeps = {
       ...deps,
-      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
+      merchants: new MerchantRepository(store.db, config.secrets.masterKey, 0),
       bank: new HeldBank(),
       taskQueue,
       webhookBatchWindowMs: 1000,

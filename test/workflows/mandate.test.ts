@@ -89,7 +89,7 @@ describe('mandate and mandate-debit workflows (time-skipping)', function () {
     const activityDeps = {
       mandates: deps.mandates,
       transactions: deps.transactions,
-      merchants: new MerchantRepository(store.db, deps.config.secrets.masterKey, 0),
+      merchants: new MerchantRepository(store.db, config.secrets.masterKey, 0),
       bank,
       // The server's time (of the attempt): the peak-window check of a debit attempt reads it.
       now: () => new Date(Context.current().info.currentAttemptScheduledTimestampMs),

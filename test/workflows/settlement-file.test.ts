@@ -23,6 +23,7 @@ import { TransactionRepository } from '../../src/store/transaction-repository';
 import { settlementWorkflowId } from '../../src/temporal/settlement-contract';
 import { settlementAttention } from '../../src/usecases/settlement-attention';
 import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+import { settlementRepositories } from '../../src/main/use-cases/settlement-deps';
 
 const MASTER_KEY = 'b'.repeat(64);
 
@@ -105,7 +106,7 @@ describe('bank settlement file workflow (time-skipping, real store)', function (
 
   const attentionOps = () =>
     settlementAttention({
-      store,
+      ...settlementRepositories(store.db),
       config: { settlements: { attentionOpenMinutes: 120, attentionPayoutMinutes: 1440, attentionHeldMinutes: 10080 } },
       temporal: env().client,
       now: () => new Date(),

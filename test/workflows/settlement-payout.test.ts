@@ -22,6 +22,7 @@ import {
   type SettlementWorkflowResult,
 } from '../../src/temporal/settlement-contract';
 import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+import { settlementRepositories } from '../../src/main/use-cases/settlement-deps';
 
 const MASTER_KEY = 'b'.repeat(64);
 const ACCOUNT = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test Merchant' };
@@ -243,7 +244,7 @@ describe('settlement payouts (time-skipping, real store)', function () {
     await paid(m, 10_000);
     const bank = new Bank();
     const ops = settlementOperations({
-      store,
+      ...settlementRepositories(store.db),
       config: {
         settlements: {
           feePlan: DEFAULT_FEE_PLAN,

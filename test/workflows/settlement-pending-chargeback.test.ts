@@ -24,6 +24,7 @@ import {
 } from '../../src/temporal/settlement-contract';
 import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
 import { storedPaidUpiOrder } from '../support/stored-orders';
+import { settlementRepositories } from '../../src/main/use-cases/settlement-deps';
 
 const MASTER_KEY = 'b'.repeat(64);
 const ACCOUNT = { ifsc: 'HDFC0001234', accountNumber: '50100012345678', holderName: 'Test Merchant' };
@@ -142,7 +143,12 @@ describe('settlement after a PENDING payout, with chargebacks during its claim (
         return page;
       },
     };
-    const attention = settlementAttention({ store, config: ATTENTION, temporal: env().client, now });
+    const attention = settlementAttention({
+      ...settlementRepositories(store.db),
+      config: ATTENTION,
+      temporal: env().client,
+      now,
+    });
     const listed = async () => (await attention.needsAttention()).unfinished.filter((u) => u.merchantIdentifier === m);
     const start = (date: string) =>
       env().client.workflow.start('settlementWorkflow', {

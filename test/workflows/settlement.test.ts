@@ -21,6 +21,7 @@ import {
   type SettlementWorkflowResult,
 } from '../../src/temporal/settlement-contract';
 import { testStore, timeSkippingPerSuite, workflowBundle } from '../support/servers';
+import { settlementRepositories } from '../../src/main/use-cases/settlement-deps';
 
 const MASTER_KEY = 'a'.repeat(64);
 // 1 % on UPI, no fixed fee: a 100-rupee sale pays 1 rupee of fee and 18 paise of GST.
@@ -324,7 +325,7 @@ describe('settlement workflow (time-skipping, real store)', function () {
     const bank = new RecordingBank();
     // The operator holds the merchant after the settlement opened, while it claims its first page.
     const ops = settlementOperations({
-      store,
+      ...settlementRepositories(store.db),
       config: {
         settlements: {
           feePlan: DEFAULT_FEE_PLAN,

@@ -12576,7 +12576,7 @@ export interface paths {
           /** @example b19e8f103bce406cbd3476431b6b7973 */
           merchantIdentifier?: string;
           /** @example failed */
-          state?: 'pending' | 'delivered' | 'failed';
+          state?: 'pending' | 'delivered' | 'failed' | 'superseded';
           /** @example 20 */
           limit?: number;
         };
@@ -12600,12 +12600,17 @@ export interface paths {
                 merchantIdentifier: string;
                 realtime: boolean;
                 url: string;
-                /** @enum {string} */
-                state: 'pending' | 'delivered' | 'failed';
+                /**
+                 * @description superseded: not sent (again) because the order had a later outcome (or chargeback change) before an attempt
+                 * @enum {string}
+                 */
+                state: 'pending' | 'delivered' | 'failed' | 'superseded';
                 createdAt: string;
                 replayOf?: string;
                 /** @description why a failed delivery stopped early: endpoint disabled */
                 failureReason?: string;
+                /** @description on a superseded delivery: the later change of the order that superseded it (`outcome 2 of the order`, `chargeback change 7 of the order`) */
+                supersededBy?: string;
                 attempts: {
                   attempt: number;
                   /** @description ISO 8601 instant (UTC) */

@@ -3,14 +3,8 @@ import { PasswordWorkBusy } from '../../domain/password';
 import type { ApiDeps } from '../deps';
 import { formFromPage, newFormToken } from '../hosted-page';
 import { pageRefusalBody, refusalHtml, safeNext, sessionCookie } from '../middleware/dashboard-session';
-import {
-  defineOperation,
-  HtmlPage,
-  Redirect,
-  type DeclaredOperation,
-  type HeadersAuthScheme,
-  type OperationRequest,
-} from '../operation';
+import { browserPage } from '../browser-page';
+import { HtmlPage, Redirect, type HeadersAuthScheme } from '../operation';
 import { WithCookies, type BrowserRequest } from '../operation-browser';
 import { invitationPage, invitationUnusablePage, signInPage } from '../pages/dashboard-auth-pages';
 import { acceptInvitationFormSchema, emptyFormSchema, formProblem, signInFormSchema } from '../schemas/dashboard';
@@ -27,25 +21,9 @@ const signedOut: HeadersAuthScheme<null> = { from: 'headers', limitKey: () => ''
 /** A form posted from our page: it echoes the page's double-submit cookie, and no other origin posted it. */
 const fromOurPage = (browser: BrowserRequest, echoed: string | undefined) => formFromPage(browser, FORM_COOKIE, echoed);
 
-type SignedOutRequest = OperationRequest<Record<string, string> | null, null>;
-
 /** A page before sign-in (a POST's form read as a browser's: its fields, or null), left out of the API reference. */
-function signedOutPage(o: {
-  method: 'get' | 'post';
-  path: string;
-  handle: (request: SignedOutRequest, deps: ApiDeps) => Promise<unknown>;
-}): DeclaredOperation {
-  return defineOperation<Record<string, string> | null, null>({
-    method: o.method,
-    path: o.path,
-    envelope: 'success',
-    auth: signedOut,
-    body: o.method === 'post' ? { contentType: 'application/x-www-form-urlencoded', fields: 'browser' } : { contentType: 'none' },
-    reference: 'elsewhere',
-    refusalBody: pageRefusalBody,
-    handle: o.handle,
-  });
-}
+const signedOutPage = (o: Omit<Parameters<typeof browserPage<null>>[0], 'auth' | 'refusalBody'>) =>
+  browserPage({ ...o, auth: signedOut, refusalBody: pageRefusalBody });
 
 /** A page whose forms carry a fresh double-submit token, set as its cookie. */
 function withFormToken(page: (csrf: string) => HtmlPage): WithCookies {
@@ -96,16 +74,15 @@ export const signInOperation = signedOutPage({
     }
     if (!signedIn) return showSignIn(401, { next, email, error: 'Wrong email or password.' });
     await giveBack();
-    const base = deps.config.http.publicBaseUrl;
     return new WithCookies(new Redirect(next), [
-      sessionCookie(base, signedIn.token, deps.config.dashboard.sessionHours * 3_600_000),
+      sessionCookie(deps.config.http, signedIn.token, deps.config.dashboard.sessionHours * 3_600_000),
     ]);
   },
 });
 
 /** The sign-out forms carry nothing but their CSRF token: any other field refuses them, nothing changed. */
 const unexpectedFields = (r: DashboardRequest) =>
-  emptyFormSchema.safeParse(r.caller.form).success
+  emptyFormSchema.safeParse(r.body).success
     ? null
     : new HtmlPage(
         400,
@@ -113,7 +90,7 @@ const unexpectedFields = (r: DashboardRequest) =>
       );
 
 const signedOutAnswer = (deps: ApiDeps) =>
-  new WithCookies(new Redirect('/dashboard/sign-in'), [sessionCookie(deps.config.http.publicBaseUrl, null)]);
+  new WithCookies(new Redirect('/dashboard/sign-in'), [sessionCookie(deps.config.http, null)]);
 
 export const signOutOperation = dashboardOperation({
   method: 'post',

@@ -33,7 +33,7 @@ async function show(
 
 const mid = (r: DashboardRequest) => r.caller.viewer.merchantIdentifier;
 /** A form that carries nothing but its CSRF token. */
-const emptyForm = (r: DashboardRequest) => noBodySchema.safeParse(r.caller.form).success;
+const emptyForm = (r: DashboardRequest) => noBodySchema.safeParse(r.body).success;
 const done = (what: string) => new Redirect(`/dashboard/developers?done=${what}`);
 const unexpected = (r: DashboardRequest, deps: ApiDeps) => show(r, deps, 400, { error: 'Unexpected fields in the form.' });
 
@@ -51,7 +51,7 @@ export const createApiKeyOperation = dashboardOperation({
   path: '/dashboard/developers/api-keys',
   permission: 'credentials',
   async handle(r, deps) {
-    const parsed = createApiKeySchema.safeParse(r.caller.form);
+    const parsed = createApiKeySchema.safeParse(r.body);
     if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error) });
     const created = (await deps.useCases.dashboard.createApiKey(mid(r), parsed.data.label))!;
     await staffAudit(deps)(r, 'key.created', { kind: 'apiKey', keyId: created.keyId, label: created.label });
@@ -97,7 +97,7 @@ export const revokePreviousSecretKeyOperation = dashboardOperation({
   path: '/dashboard/developers/secret-key/revoke-previous',
   permission: 'credentials',
   async handle(r, deps) {
-    const parsed = revokePreviousSecretKeySchema.safeParse(r.caller.form);
+    const parsed = revokePreviousSecretKeySchema.safeParse(r.body);
     if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error) });
     const at = new Date(parsed.data.previousKeyAcceptedUntil);
     const revoked = await deps.useCases.dashboard.revokePreviousSecretKey(mid(r), at);

@@ -72,7 +72,8 @@ export const createLinkOperation = dashboardOperation({
   path: '/dashboard/links',
   permission: 'payments',
   async handle(r, deps) {
-    const { viewer, form } = r.caller;
+    const { viewer } = r.caller;
+    const form = r.body;
     const parsed = linkFormSchema.safeParse(form);
     if (!parsed.success) return show(r, deps, 400, { error: `${formProblem(parsed.error)}. No link was created.` });
     const f = parsed.data;

@@ -65,7 +65,8 @@ export const changeBankAccountOperation = dashboardOperation({
   path: '/dashboard/settlements/account',
   permission: 'settlementAccount',
   async handle(r, deps) {
-    const { form, user } = r.caller;
+    const { user } = r.caller;
+    const form = r.body;
     const { password, ...fields } = form;
     const values = { ifsc: form.ifsc ?? '', holderName: form.holderName ?? '' };
     const parsed = settlementAccountSchema.safeParse({

@@ -30,17 +30,9 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** Temporal UI's page of a workflow: TEMPORAL_UI_URL, or the local dev server's UI when npm start runs it. */
-export function temporalUiBase(config: {
-  temporal: Pick<Config['temporal'], 'uiUrl' | 'address'>;
-  devStack: Pick<Config['devStack'], 'temporalUiPort'>;
-}): string | null {
-  if (config.temporal.uiUrl) return config.temporal.uiUrl;
-  return config.temporal.address ? null : `http://localhost:${config.devStack.temporalUiPort}`;
-}
-
+/** Temporal UI's page of a workflow, where there is a Temporal UI to link. */
 function workflowUrl(config: Config, id: string): string | null {
-  const base = temporalUiBase(config);
+  const base = config.dashboard.temporalUiUrl;
   if (!base) return null;
   return `${base}/namespaces/${encodeURIComponent(config.temporal.namespace)}/workflows/${encodeURIComponent(id)}`;
 }
@@ -139,7 +131,7 @@ export const orderRefundOperation = dashboardOperation({
   async handle(r, deps) {
     const t = await orderOf(r, deps);
     if (!t) return notFoundAnswer();
-    const parsed = refundFormSchema.safeParse(r.caller.form);
+    const parsed = refundFormSchema.safeParse(r.body);
     if (!parsed.success) return showOrder(r, deps, t, 400, { error: `${formProblem(parsed.error)}. Nothing was refunded.` });
     const f = parsed.data;
     const amountPaise = f.updateDesired === '22' ? rupeesToPaise(Number(f.amount)) : undefined;

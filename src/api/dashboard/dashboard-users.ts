@@ -45,7 +45,8 @@ export const inviteUserOperation = dashboardOperation({
   path: '/dashboard/users/invitations',
   permission: 'users',
   async handle(r, deps) {
-    const { viewer, form } = r.caller;
+    const { viewer } = r.caller;
+    const form = r.body;
     const { password, ...fields } = form;
     const parsed = inviteUserFormSchema.safeParse(fields);
     if (!parsed.success) return show(r, deps, 400, { error: formProblem(parsed.error) });
@@ -76,7 +77,8 @@ export const changeRoleOperation = dashboardOperation({
   path: '/dashboard/users/:email/role',
   permission: 'users',
   async handle(r, deps) {
-    const { viewer, form } = r.caller;
+    const { viewer } = r.caller;
+    const form = r.body;
     const user = await target(r, deps);
     if (!user) return notFoundAnswer();
     const { password, ...fields } = form;
@@ -100,7 +102,8 @@ export const removeUserOperation = dashboardOperation({
   path: '/dashboard/users/:email/remove',
   permission: 'users',
   async handle(r, deps) {
-    const { viewer, form } = r.caller;
+    const { viewer } = r.caller;
+    const form = r.body;
     const user = await target(r, deps);
     if (!user) return notFoundAnswer();
     // An owner's removal asks the password, as demoting one does: a session alone (a stolen cookie)

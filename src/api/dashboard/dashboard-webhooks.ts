@@ -28,7 +28,7 @@ async function show(r: DashboardRequest, deps: ApiDeps, status: number, o: Param
 }
 
 /** A form that carries nothing but its CSRF token. */
-const emptyForm = (r: DashboardRequest) => noBodySchema.safeParse(r.caller.form).success;
+const emptyForm = (r: DashboardRequest) => noBodySchema.safeParse(r.body).success;
 const unexpected = (r: DashboardRequest, deps: ApiDeps) => show(r, deps, 400, { error: 'Unexpected fields in the form.' });
 const done = (what: string) => new Redirect(`/dashboard/webhooks?done=${what}`);
 
@@ -48,7 +48,7 @@ export const webhookSettingsOperation = dashboardOperation({
   path: '/dashboard/webhooks/settings',
   permission: 'webhooks',
   async handle(r, deps) {
-    const form = webhookSettingsFormSchema.safeParse(r.caller.form);
+    const form = webhookSettingsFormSchema.safeParse(r.body);
     if (!form.success) return show(r, deps, 400, { error: `${formProblem(form.error)} Nothing was changed.` });
     const { webhookUrl, webhookFormat, autoRefund, settlementWebhook } = form.data;
     // Auto-refund moves money, so only a role with the payments permission changes it: for the

@@ -43,6 +43,15 @@ export const bulkOperation = defineOperation({
   method: 'post',
   path: '/api/v1/fetchtxn',
   envelope: 'success',
+  // The contract answers any invalid request with 100 "Validation Failed", the reason in X-Error-Detail.
+  errors: {
+    instead: {
+      validationFailed: 'bulkValidationFailed',
+      malformedJson: 'bulkValidationFailed',
+      malformedBody: 'bulkValidationFailed',
+    },
+    fixedText: true,
+  },
   auth: apiKeyAndOptionalChecksum,
   body: { contentType: 'application/json', schema: bulkRequestSchema },
   limit: 'bulk',

@@ -1,5 +1,4 @@
 import type { AudienceModule } from '../audience';
-import { merchantEnvelopes } from './envelopes';
 import { checkTxnOperation } from './check-txn';
 import { expressCheckoutOperations, legacyCheckoutOperation } from './checkout-entries';
 import { formDataComponentSchemas } from './form-data-schemas-openapi';
@@ -45,5 +44,6 @@ export const merchantModule: AudienceModule = {
   ],
   componentSchemas: () => ({ ...webhookComponentSchemas(), ...formDataComponentSchemas() }),
   webhooks: webhookCallbacks,
-  envelope: merchantEnvelopes,
+  // The payment link API's addresses speak its envelope, an address it does not serve (a 404) too.
+  envelope: { kindOf: (path) => (path.startsWith('/pl/api/') ? 'paylink' : undefined) },
 };

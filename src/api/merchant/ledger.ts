@@ -31,6 +31,16 @@ export const ledgerOperation = defineOperation({
   method: 'post',
   path: '/api/v1/ledger',
   envelope: 'success',
+  // The contract's own codes: any unexpected failure is 1036 (never a 500), the key's its own. The
+  // field codes (1026-1031) are chosen by `ledgerInvalid`, which knows which field failed.
+  errors: {
+    instead: {
+      internal: 'ledgerGenericFailure',
+      dependencyUnavailable: 'ledgerGenericFailure',
+      apiKeyMissing: 'ledgerApiKeyMissing',
+      apiKeyInvalid: 'ledgerApiKeyInvalid',
+    },
+  },
   auth: apiKey,
   body: { contentType: 'application/json', schema: ledgerRequestSchema, invalid: ledgerInvalid },
   limit: 'ledger',

@@ -112,8 +112,9 @@ function legacyXmlParts<B>(endpoint: XmlEndpoint, schema: z.ZodType<B>) {
   return {
     method: 'post' as const,
     path: `/${endpoint}`,
-    // What its errors not answered in XML (none but a fault) are written in.
-    envelope: 'success' as const,
+    // What the refusals answered before the operation takes the request (a wrong method, the
+    // failed-sign-in lockout, a request the HTTP server refuses) and its faults are written in.
+    envelope: 'legacyXml' as const,
     body: {
       contentType: 'application/x-www-form-urlencoded' as const,
       fields: 'flat' as const,

@@ -2,11 +2,11 @@ import type { Context } from 'koa';
 import { mayDo, type DashboardPermission } from '../../domain/dashboard-roles';
 import type { DashboardSession, DashboardUser } from '../../domain/dashboard-staff';
 import type { ApiDeps } from '../deps';
-import { fromOurOrigin, readPageForm, sameToken, sendPage } from '../hosted-page';
+import { fromOurOrigin, sameToken, sendPage } from '../hosted-page';
 import type { AnswerCookie } from '../operation-browser';
 import { publicDashboardPage, type DashboardViewer } from '../pages/dashboard-layout';
 import { html } from '../pages/html';
-import { HtmlPage, Redirect, Refusal, type HeadersAuthScheme } from '../operation';
+import { HtmlPage, Redirect, Refusal, type BodyAuthScheme, type HeadersAuthScheme } from '../operation';
 
 export const SESSION_COOKIE = 'gw_dashboard';
 
@@ -16,8 +16,6 @@ export interface DashboardState {
   session: DashboardSession;
   user: DashboardUser;
   viewer: DashboardViewer;
-  /** A POST's form, read once the CSRF token matched. */
-  form: Record<string, string>;
 }
 
 /**
@@ -25,14 +23,14 @@ export interface DashboardState {
  * https (directly, or behind a TLS proxy: with TRUST_PROXY as the proxy says, or as an https
  * PUBLIC_BASE_URL says).
  */
-export function sessionCookie(publicBaseUrl: string, token: string | null, maxAgeMs?: number): AnswerCookie {
+export function sessionCookie(http: { publicIsHttps: boolean }, token: string | null, maxAgeMs?: number): AnswerCookie {
   return {
     name: SESSION_COOKIE,
     value: token ?? '',
     path: '/dashboard',
     sameSite: 'strict',
     httpOnly: true,
-    alwaysSecure: publicBaseUrl.startsWith('https://'),
+    alwaysSecure: http.publicIsHttps,
     ...(token === null ? { maxAgeMs: null } : maxAgeMs ? { maxAgeMs } : {}),
   };
 }
@@ -53,13 +51,9 @@ export function safeNext(path: string | undefined): string {
 /**
  * Every page behind sign-in: the session from its cookie (expired or unknown: to the sign-in page),
  * the user as stored now (a changed role counts at once; a removed user is signed out), its merchant.
- * A POST must carry the session's CSRF token and come from no other origin, or it is refused with
- * 403 before anything is read or changed. The request's state (also in ctx.state.dashboard), or the refusal to answer.
+ * The request's state (also in ctx.state.dashboard), or the redirect to the sign-in.
  */
-async function signedInState(
-  ctx: Context,
-  deps: Pick<ApiDeps, 'useCases' | 'config'>,
-): Promise<DashboardState | HtmlPage | Redirect> {
+async function signedInState(ctx: Context, deps: Pick<ApiDeps, 'useCases'>): Promise<DashboardState | Redirect> {
   const uc = deps.useCases.dashboard;
   const token = ctx.cookies.get(SESSION_COOKIE);
   const session = token ? await uc.findSession(token) : null;
@@ -81,24 +75,31 @@ async function signedInState(
       merchantIdentifier: merchant.merchantIdentifier,
       csrf: session.csrfToken,
     },
-    form: {},
   };
   ctx.state.dashboard = state;
-  if (ctx.method === 'POST') {
-    const form = await readPageForm(ctx, deps.config.http.maxBodyBytes);
-    if (!form || !fromOurOrigin(ctx, deps.config.http.publicBaseUrl) || !sameToken(form.csrf, session.csrfToken))
-      return new HtmlPage(
-        403,
-        refusalHtml(
-          true,
-          'Form expired',
-          'This form is out of date or did not come from the dashboard; nothing was changed. Reload the page and try again.',
-        ),
-      );
-    delete form.csrf;
-    state.form = form;
-  }
   return state;
+}
+
+/**
+ * A signed-in POST's form came from the dashboard: it could be read (its media type, its size,
+ * strict UTF-8, no field twice), no other origin posted it, and it carries the session's CSRF
+ * token; otherwise 403 and nothing is changed.
+ */
+function formFromDashboard(
+  ctx: Context,
+  deps: Pick<ApiDeps, 'config'>,
+  state: DashboardState,
+  form: Record<string, string> | null,
+): HtmlPage | null {
+  if (form && fromOurOrigin(ctx, deps.config.http.publicOrigin) && sameToken(form.csrf, state.session.csrfToken)) return null;
+  return new HtmlPage(
+    403,
+    refusalHtml(
+      true,
+      'Form expired',
+      'This form is out of date or did not come from the dashboard; nothing was changed. Reload the page and try again.',
+    ),
+  );
 }
 
 /** A page refusing a request, as refusalPage writes it: for a signed-in user (back to the dashboard) or not (sign in). */
@@ -130,11 +131,12 @@ export const notAllowedAnswer = (role: string) =>
     refusalHtml(true, 'Not allowed', `Your role (${role}) cannot do this; nothing was changed. Ask an owner of your merchant.`),
   );
 
+const permitted = (state: DashboardState, permission: DashboardPermission | undefined) =>
+  !permission || mayDo(state.user.role, permission) ? state : new PageRefusal(notAllowedAnswer(state.user.role));
+
 /**
- * The session as a declared operation's auth scheme: signedInState's checks and refusals, in its
- * order (the session from its cookie, a POST's origin and CSRF token, then the permission, if any),
- * the caller the request's DashboardState. A POST's form is read here:
- * the operation declares no body, and validates `caller.form` itself.
+ * The session as a declared page's auth scheme, read from the headers alone: signedInState's checks
+ * and refusals, then the permission, if any; the caller the request's DashboardState.
  */
 export function dashboardSignedIn(permission?: DashboardPermission): HeadersAuthScheme<DashboardState> {
   return {
@@ -142,9 +144,27 @@ export function dashboardSignedIn(permission?: DashboardPermission): HeadersAuth
     limitKey: (state) => state.user.email,
     async authenticate(ctx, deps) {
       const state = await signedInState(ctx, deps);
-      if (!('token' in state)) return new PageRefusal(state);
-      if (permission && !mayDo(state.user.role, permission)) return new PageRefusal(notAllowedAnswer(state.user.role));
-      return state;
+      return state instanceof Redirect ? new PageRefusal(state) : permitted(state, permission);
+    },
+  };
+}
+
+/**
+ * The session as a declared form's auth scheme, given the browser's form as read (null where it
+ * could not be): the session, then the form's origin and CSRF token (formFromDashboard), then the
+ * permission, in that order, each refused as its page or redirect.
+ */
+export function dashboardFormSignedIn(permission?: DashboardPermission): BodyAuthScheme<DashboardState> {
+  return {
+    from: 'body',
+    limitKey: (state) => state.user.email,
+    // A post without a session cookie goes to sign-in unread: nobody signed out costs a form's parse.
+    beforeBody: (ctx) => (ctx.cookies.get(SESSION_COOKIE) ? null : new PageRefusal(new Redirect('/dashboard/sign-in'))),
+    async authenticate(ctx, deps, { parsed }) {
+      const state = await signedInState(ctx, deps);
+      if (state instanceof Redirect) return new PageRefusal(state);
+      const expired = formFromDashboard(ctx, deps, state, parsed as Record<string, string> | null);
+      return expired ? new PageRefusal(expired) : permitted(state, permission);
     },
   };
 }

@@ -2,14 +2,17 @@ import type { Context, Next } from 'koa';
 import { ApiError, ApiErrors, type ApiErrorKind } from '../../domain/api-errors';
 import type { Logger } from '../../logger';
 import { loggedPath } from './observe';
-import { errorBody, refusalStatus, type EnvelopeKind } from '../envelope';
-import { envelopeFor, familyError } from '../envelope-of';
+import { errorBody, refusalStatus, sendRefusal } from '../envelope';
+import { recordedOperation, reportedError, type RefusalsOfPath } from '../operation-refusals';
 
 /**
  * Top of the chain: whatever is thrown becomes the catalogue's envelope and status. Only a fault
- * the catalogue does not know is a 500, and it is logged with the request id.
+ * the catalogue does not know is a 500, and it is logged with the request id. The envelope, and
+ * the errors a contract reports instead of the catalogue's, are the operation's that took the
+ * request (operation-pipeline.ts records it); for a request none took, `refusalsOfPath` (the
+ * composition's, app.ts) answers from what is declared at its path.
  */
-export function errorEnvelope(logger: Logger) {
+export function errorEnvelope(logger: Logger, refusalsOfPath: RefusalsOfPath) {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
@@ -27,14 +30,13 @@ export function errorEnvelope(logger: Logger) {
       if (classified === 'internal' || classified === 'dependencyUnavailable') {
         logger.error({ err: e, requestId: ctx.state.requestId, path: loggedPath(ctx.path) }, 'request failed');
       }
-      const { kind, fixedText } = familyError(ctx.path, classified);
+      const refusals = recordedOperation(ctx) ?? refusalsOfPath(ctx.path, ctx.query);
+      const { kind, fixedText } = reportedError(refusals, classified);
       const detail = e instanceof ApiError ? e.detail : undefined;
       // A contract that fixes the text gets the detail in a header instead, for the developer.
       if (fixedText && detail) ctx.set('X-Error-Detail', detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 512));
-      // The matched operation's own envelope (operation-pipeline.ts); else the one its path declares.
-      const envelope = (ctx.state.operationEnvelope as EnvelopeKind | undefined) ?? envelopeFor(ctx);
-      ctx.status = refusalStatus(envelope, ApiErrors[kind].http);
-      ctx.body = errorBody(envelope, kind, fixedText ? undefined : detail);
+      ctx.status = refusalStatus(refusals.envelope, ApiErrors[kind].http);
+      sendRefusal(ctx, errorBody(refusals.envelope, kind, fixedText ? undefined : detail));
     }
   };
 }

@@ -46,6 +46,7 @@ const view = (d: WebhookDeliverySummary) => ({
   createdAt: d.createdAt.toISOString(),
   ...(d.replayOf ? { replayOf: d.replayOf } : {}),
   ...(d.failureReason ? { failureReason: d.failureReason } : {}),
+  ...(d.supersededBy ? { supersededBy: d.supersededBy } : {}),
   attempts: d.attempts.map((a) => ({ ...a, at: a.at.toISOString() })),
 });
 

@@ -77,7 +77,7 @@ export function webhooksPage(
       ),
       html`<br>`,
     );
-    return html`<tr><td><code>${d._id}</code>${d.replayOf ? html`<br>replay of <code>${d.replayOf}</code>` : ''}</td><td>${ist(d.createdAt)}</td><td>${d.state}${d.failureReason ? ` (${d.failureReason})` : ''}</td><td>${d.attempts.length ? attempts : '—'}</td>
+    return html`<tr><td><code>${d._id}</code>${d.replayOf ? html`<br>replay of <code>${d.replayOf}</code>` : ''}</td><td>${ist(d.createdAt)}</td><td>${d.state}${d.failureReason ? ` (${d.failureReason})` : ''}${d.supersededBy ? ` (by ${d.supersededBy})` : ''}</td><td>${d.attempts.length ? attempts : '—'}</td>
   <td>${can ? form(`/dashboard/webhooks/deliveries/${encodeURIComponent(d._id)}/replay`, html`Replay<span class="sr-only"> ${d._id}</span>`) : ''}</td></tr>`;
   });
   const log = html`<section class="card" aria-labelledby="log"><h2 id="log">Delivery log</h2>

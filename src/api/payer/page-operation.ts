@@ -1,17 +1,10 @@
 import type { ApiDeps } from '../deps';
 import { hostedPageLimit } from '../middleware/abuse-limits';
-import {
-  defineOperation,
-  perApp,
-  type DeclaredOperation,
-  type HeadersAuthScheme,
-  type OperationLimit,
-  type OperationRequest,
-  type QueryParameters,
-} from '../operation';
+import { browserPage, type BrowserPageRequest } from '../browser-page';
+import { perApp, type DeclaredOperation, type HeadersAuthScheme, type OperationLimit } from '../operation';
 
 /** A payer's page request: the caller is the page's token; a form's body its fields, or null where unreadable. */
-export type PageRequest = OperationRequest<Record<string, string> | null | undefined, string, QueryParameters>;
+export type PageRequest = BrowserPageRequest<string>;
 
 /** No credentials but the page's token in its address (the payer's capability), whose budget the page limit counts. */
 const pageToken: HeadersAuthScheme<string> = {
@@ -43,21 +36,12 @@ const pageLimit: OperationLimit = {
  * A payer's page or one of its forms as a declared operation: anyone may ask (the token in the
  * address is the capability), the page limit counted first, a form's fields read leniently (the
  * page says when they cannot be read), its answers pages and redirects. Errors thrown (the limit's
- * 429) speak the default envelope; its reference is the module's `paths` or its `undocumented`.
+ * 429) speak the default envelope.
  */
 export function payerPage(o: {
   method: 'get' | 'post';
   path: string;
   handle: (request: PageRequest, deps: ApiDeps) => Promise<unknown>;
 }): DeclaredOperation {
-  return defineOperation<Record<string, string> | null | undefined, string, QueryParameters>({
-    method: o.method,
-    path: o.path,
-    envelope: 'success',
-    auth: pageToken,
-    body: o.method === 'post' ? { contentType: 'application/x-www-form-urlencoded', fields: 'browser' } : { contentType: 'none' },
-    limit: pageLimit,
-    reference: 'elsewhere',
-    handle: o.handle,
-  });
+  return browserPage({ ...o, auth: pageToken, limit: pageLimit });
 }

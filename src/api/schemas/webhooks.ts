@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const deliveryStateSchema = z.enum(['pending', 'delivered', 'failed']);
+export const deliveryStateSchema = z
+  .enum(['pending', 'delivered', 'failed', 'superseded'])
+  .describe('superseded: not sent (again) because the order had a later outcome (or chargeback change) before an attempt');
 
 /** Query of GET /ops/v1/webhooks. */
 export const listWebhooksQuerySchema = z.strictObject({
@@ -33,6 +35,12 @@ export const deliverySchema = z.object({
   createdAt: z.string(),
   replayOf: z.string().optional(),
   failureReason: z.string().optional().describe('why a failed delivery stopped early: endpoint disabled'),
+  supersededBy: z
+    .string()
+    .optional()
+    .describe(
+      'on a superseded delivery: the later change of the order that superseded it (`outcome 2 of the order`, `chargeback change 7 of the order`)',
+    ),
   attempts: z.array(attemptSchema),
 });
 

@@ -20,7 +20,7 @@ export function codecCommands(program: Command, ctx: CliContext): void {
       .action(async (file: string, _o: unknown, command: Command) => {
         let body: unknown;
         try {
-          body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+          body = JSON.parse(file === '-' ? ctx.stdin() : readFileSync(file, 'utf8'));
         } catch (e) {
           usageError(command, `cannot read ${file === '-' ? 'standard input' : file} as JSON: ${(e as Error).message}`);
         }

@@ -32,7 +32,7 @@ function feePlanCommands(program: Command, ctx: CliContext): void {
     .action(async (merchant: string, file: string, _o: unknown, command: Command) => {
       let body: unknown;
       try {
-        body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+        body = JSON.parse(file === '-' ? ctx.stdin() : readFileSync(file, 'utf8'));
       } catch (e) {
         usageError(command, `cannot read ${file === '-' ? 'standard input' : file} as JSON: ${(e as Error).message}`);
       }

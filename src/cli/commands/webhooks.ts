@@ -11,6 +11,7 @@ interface Delivery {
   createdAt: string;
   replayOf?: string;
   failureReason?: string;
+  supersededBy?: string;
   attempts: { httpStatus: number | null; error: string | null }[];
 }
 
@@ -29,7 +30,11 @@ const lastOutcome = (d: Delivery) => {
 
 const DELIVERY_COLUMNS = [
   { header: 'DELIVERY', cell: (d: Delivery) => d.deliveryId },
-  { header: 'STATE', cell: (d: Delivery) => d.state + (d.failureReason ? ` (${d.failureReason})` : '') },
+  {
+    header: 'STATE',
+    cell: (d: Delivery) =>
+      d.state + (d.failureReason ? ` (${d.failureReason})` : '') + (d.supersededBy ? ` (by ${d.supersededBy})` : ''),
+  },
   { header: 'ATTEMPTS', cell: (d: Delivery) => String(d.attempts.length) },
   { header: 'LAST', cell: lastOutcome },
   { header: 'CREATED', cell: (d: Delivery) => d.createdAt },
@@ -48,7 +53,7 @@ export function webhookCommands(program: Command, ctx: CliContext): void {
       'List deliveries, newest first, each with every attempt (time, HTTP status, first bytes of the answer, error). JSON by default; --table for reading.',
     )
     .option('--merchant <merchantIdentifier>', "only this merchant's")
-    .option('--state <state>', 'only pending, delivered or failed ones')
+    .option('--state <state>', 'only pending, delivered, failed or superseded ones')
     .option('--limit <n>', 'at most this many (1-1000)', '100')
     .option('--table', 'a table for a person instead of JSON')
     .action(async (o: { merchant?: string; state?: string; limit: string; table?: boolean }, command: Command) => {

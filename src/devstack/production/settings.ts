@@ -84,3 +84,6 @@ export type StackPorts = ReturnType<typeof stackPorts>;
 
 /** The host name payers reach (Caddy's certificate is issued for it by its local CA). */
 export const PUBLIC_HOST = 'localhost';
+
+/** The shell's PATH with `dir` searched first (a tool the stack built, ahead of any installed one). */
+export const pathWith = (dir: string): string => `${dir}:${process.env.PATH ?? ''}`;

@@ -25,6 +25,7 @@ import {
 import { holdFileOf, keepSupervised, supervision, type StackBuild } from './build';
 import { startStackPostgresql, startStackStore } from './store';
 import { supervise } from './supervisor';
+import { productionStackLogLevel } from '../../config-tools';
 import {
   CLUSTER_HISTORY_SHARDS,
   clusterTemporalProcesses,
@@ -304,7 +305,7 @@ async function startGatewayProcesses(
       ...(o.allowLoopbackWebhooks ? { allowLoopbackWebhooks: true } : {}),
     }),
     ...(o.checkoutExpirySeconds ? { CHECKOUT_EXPIRY_SECONDS: o.checkoutExpirySeconds } : {}),
-    LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    LOG_LEVEL: productionStackLogLevel(process.env),
   };
   const gatewayProcess = (name: string, entry: string, extra: Record<string, string>, port?: number) =>
     supervise(
@@ -337,9 +338,9 @@ async function startGatewayProcesses(
 let stateOf: (() => StackState) | undefined;
 
 /** The gateway's variables come from the stack alone, not from whatever the shell exported. */
-function cleanEnv(): Record<string, string> {
+function cleanEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const keep = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR'];
-  return Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  return Object.fromEntries(keep.flatMap((k) => (env[k] ? [[k, env[k]]] : [])));
 }
 
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {

@@ -12,6 +12,7 @@ import {
   temporalServerEnvFile,
   temporalTlsScript,
   type StackPorts,
+  pathWith,
 } from './settings';
 
 /**
@@ -157,7 +158,7 @@ export function registerNamespaceAndSearchAttributes(o: { address: string; names
     'sh',
     [searchAttributesScript],
     {
-      PATH: `${path.dirname(temporalCliPath)}:${process.env.PATH ?? ''}`,
+      PATH: pathWith(path.dirname(temporalCliPath)),
       TEMPORAL_ADDRESS: o.address,
       TEMPORAL_NAMESPACE: o.namespace,
       TEMPORAL_TLS_SERVER_CA_CERT_PATH: path.join(tools, 'ca.pem'),

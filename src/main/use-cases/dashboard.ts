@@ -8,14 +8,18 @@ import type {
 } from '../../api/dashboard/use-cases';
 import { passwordAttemptLimits } from '../../api/dashboard/sign-in-limits';
 import { sharedLimiter } from '../../store/rate-limit-counter';
+import { AuditRepository } from '../../store/audit-repository';
+import { DailyFiguresRepository } from '../../store/daily-figures-repository';
 import { DashboardInvitationRepository } from '../../store/dashboard-invitation-repository';
 import { DashboardSessionRepository } from '../../store/dashboard-session-repository';
 import { DashboardUserRepository } from '../../store/dashboard-user-repository';
 import { PaymentLinkRepository } from '../../store/payment-link-repository';
+import { RefundRequestRepository } from '../../store/refund-request-repository';
+import { SettlementReadRepository } from '../../store/settlement-read-repository';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
 import { mandateDebitWorkflowId, paymentWorkflowId } from '../../temporal/workflow-ids';
-import { auditTrail } from '../../usecases/audit-trail';
+import { auditTrail, type AuditTrail } from '../../usecases/audit-trail';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
 import { createPaymentLinks, linkUrl } from '../../usecases/create-payment-links';
 import { acceptInvitation, createInvitation } from '../../usecases/dashboard-invitations';
@@ -31,6 +35,7 @@ import { startRefund, startRefundDeps } from '../../usecases/start-refund';
 import { updateMerchant } from '../../usecases/update-merchant';
 import * as deliveries from '../../usecases/webhook-deliveries';
 import type { Runtime } from '../runtime';
+import { settlementAccountDeps } from './settlement-deps';
 
 /** The dashboard audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildDashboardUseCases(rt: Runtime): DashboardUseCases {
@@ -41,19 +46,20 @@ export function buildDashboardUseCases(rt: Runtime): DashboardUseCases {
     webhookEndpoints: new WebhookEndpointRepository(rt.store.db),
     now: rt.now,
   };
-  const trail = auditTrail(rt.store.db, rt.now);
+  const trail = auditTrail(new AuditRepository(rt.store.db), rt.now);
+  const dailyFigures = new DailyFiguresRepository(rt.store.db);
   return {
     findMerchant: (merchantIdentifier) => rt.merchants.findById(merchantIdentifier),
     recordAudit: (action, actor, o) => trail.record(action, actor, o),
     listAudit: (o) => trail.list(o),
-    overviewFigures: (merchantIdentifier, at, days) => overviewFigures(rt, merchantIdentifier, at, days),
+    overviewFigures: (merchantIdentifier, at, days) => overviewFigures({ dailyFigures }, merchantIdentifier, at, days),
     webhookTrouble: (merchantIdentifier, period, limit) =>
       deliveries.webhookTrouble(webhookDeps, merchantIdentifier, period, limit),
     ...staffUseCases(rt),
     ...keyUseCases(rt),
     ...webhookUseCases(rt, webhooks, webhookDeps),
     ...paymentUseCases(rt, webhookDeps),
-    ...settlementUseCases(rt),
+    ...settlementUseCases(rt, trail),
   };
 }
 
@@ -139,7 +145,7 @@ function webhookUseCases(rt: Runtime, webhooks: WebhookRepository, webhookDeps: 
 function paymentUseCases(rt: Runtime, webhookDeps: WebhookDeps): DashboardPaymentUseCases {
   const { config, transactions } = rt;
   const paymentLinks = new PaymentLinkRepository(rt.store.db, config.secrets.masterKey);
-  const refunds = startRefundDeps(rt);
+  const refunds = startRefundDeps({ ...rt, refundRequests: new RefundRequestRepository(rt.store.db) });
   const linkDeps = { ...startPaymentDeps(rt), paymentLinks, config, logger: rt.logger };
   return {
     findOrder: (merchantIdentifier, orderId) => transactions.findByOrder({ merchantIdentifier, orderId }),
@@ -164,9 +170,9 @@ function paymentUseCases(rt: Runtime, webhookDeps: WebhookDeps): DashboardPaymen
 }
 
 /** Settlements as merchants read them, and the owner's change of the bank account. */
-function settlementUseCases(rt: Runtime): DashboardSettlementUseCases {
-  const reads = settlementReads(rt.store.db);
-  const accounts = settlementAccountUseCases(rt);
+function settlementUseCases(rt: Runtime, trail: AuditTrail): DashboardSettlementUseCases {
+  const reads = settlementReads(new SettlementReadRepository(rt.store.db));
+  const accounts = settlementAccountUseCases(settlementAccountDeps(rt, trail));
   return {
     latestSettlements: (merchantIdentifier, limit) => reads.latest(merchantIdentifier, limit),
     findSettlement: (merchantIdentifier, settlementId) => reads.find(merchantIdentifier, settlementId),

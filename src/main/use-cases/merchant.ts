@@ -1,6 +1,9 @@
 import type { MerchantUseCases } from '../../api/merchant/use-cases';
 import { CheckoutRepository } from '../../store/checkout-repository';
 import { PaymentLinkRepository } from '../../store/payment-link-repository';
+import { RefundRequestRepository } from '../../store/refund-request-repository';
+import { SettlementReadRepository } from '../../store/settlement-read-repository';
+import { SplitRepository } from '../../store/split-repository';
 import { confirmMandateDebit } from '../../usecases/confirm-mandate-debit';
 import { createMandate } from '../../usecases/create-mandate';
 import { createPaymentLinks } from '../../usecases/create-payment-links';
@@ -25,8 +28,9 @@ export function buildMerchantUseCases(rt: Runtime): MerchantUseCases {
     config,
     logger,
   };
-  const refundDeps = startRefundDeps(rt);
-  const settlements = settlementReads(rt.store.db);
+  const refundDeps = startRefundDeps({ ...rt, refundRequests: new RefundRequestRepository(rt.store.db) });
+  const settlements = settlementReads(new SettlementReadRepository(rt.store.db));
+  const splits = new SplitRepository(rt.store.db);
   return {
     readOrder: (order) => readOrder(rt, order),
     findOrder: (order) => findOrder(rt, order),
@@ -42,8 +46,8 @@ export function buildMerchantUseCases(rt: Runtime): MerchantUseCases {
     createMandate: (merchant, request) => createMandate(rt, merchant, request),
     notifyMandate: (merchant, request) => notifyMandate(rt, merchant, request),
     confirmMandateDebit: (merchant, request) => confirmMandateDebit(rt, merchant, request),
-    subMerchantNaming: (master, request) => subMerchantNaming(rt.store.db, master, request),
-    splitOrder: (master, shares) => splitOrder({ db: rt.store.db, transactions, now: rt.now }, master, shares),
+    subMerchantNaming: (master, request) => subMerchantNaming(splits, master, request),
+    splitOrder: (master, shares) => splitOrder({ splits, transactions, now: rt.now }, master, shares),
     latestSettlements: (merchantIdentifier, limit) => settlements.latest(merchantIdentifier, limit),
     settlementLinesOfDate: (merchantIdentifier, date) => settlements.linesOfDate(merchantIdentifier, date),
     settlementUtrs: (merchantIdentifier, settlementIds) => settlements.utrsOf(merchantIdentifier, settlementIds),

@@ -6,14 +6,17 @@ import type {
   OpsUseCases,
   WebhookOpsUseCases,
 } from '../../api/ops/use-cases';
+import { AuditRepository } from '../../store/audit-repository';
 import { DashboardInvitationRepository } from '../../store/dashboard-invitation-repository';
 import { DashboardUserRepository } from '../../store/dashboard-user-repository';
+import { OperatorTokenRepository } from '../../store/operator-token-repository';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
 import { SettlementReadRepository } from '../../store/settlement-read-repository';
+import { SplitRepository } from '../../store/split-repository';
 import { WebhookEndpointRepository } from '../../store/webhook-endpoint-repository';
 import { WebhookRepository } from '../../store/webhook-repository';
 import { AesGcmPayloadCodec, codecKeysOf } from '../../temporal/payload-codec';
-import { auditTrail } from '../../usecases/audit-trail';
+import { auditTrail, type AuditTrail } from '../../usecases/audit-trail';
 import { applyChargeback } from '../../usecases/chargeback';
 import { refusedWebhookUrl, webhookAddressPolicy } from '../../usecases/check-webhook-url';
 import { createInvitation, ownerInPlace } from '../../usecases/dashboard-invitations';
@@ -40,21 +43,25 @@ import { settlementOperations } from '../../usecases/settlement-operations';
 import { updateMerchant } from '../../usecases/update-merchant';
 import { enableEndpoint, endpointHealth, listDeliveries } from '../../usecases/webhook-deliveries';
 import type { Runtime } from '../runtime';
+import { settlementAccountDeps, settlementRepositories } from './settlement-deps';
 
 /** The ops audience's use cases, bound once to this process's store, Temporal client and clock. */
 export function buildOpsUseCases(rt: Runtime): OpsUseCases {
+  const trail = auditTrail(new AuditRepository(rt.store.db), rt.now);
   return {
-    ...operatorUseCases(rt),
+    ...operatorUseCases(rt, trail),
     ...merchantAdminUseCases(rt),
     ...webhookOpsUseCases(rt),
-    ...moneyOpsUseCases(rt),
+    ...moneyOpsUseCases(rt, trail),
     ...codecUseCases(rt),
   };
 }
 
-function operatorUseCases(rt: Runtime): OperatorUseCases {
-  const tokens = operatorTokens(rt.store.db, rt.now, rt.config.secrets.opsToken);
-  const trail = auditTrail(rt.store.db, rt.now);
+function operatorUseCases(rt: Runtime, trail: AuditTrail): OperatorUseCases {
+  const tokens = operatorTokens(
+    { tokens: new OperatorTokenRepository(rt.store.db), trail, now: rt.now },
+    rt.config.secrets.opsToken,
+  );
   return {
     identifyOperator: (presented) => tokens.identify(presented),
     listOperatorTokens: () => tokens.list(),
@@ -124,9 +131,10 @@ function webhookOpsUseCases(rt: Runtime): WebhookOpsUseCases {
   };
 }
 
-function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
-  const settlements = settlementOperations(rt);
-  const accounts = settlementAccountUseCases(rt);
+function moneyOpsUseCases(rt: Runtime, trail: AuditTrail): MoneyOpsUseCases {
+  const settlements = settlementOperations({ ...rt, ...settlementRepositories(rt.store.db) });
+  const accounts = settlementAccountUseCases(settlementAccountDeps(rt, trail));
+  const splits = new SplitRepository(rt.store.db);
   const reconciliations = new ReconciliationRepository(rt.store.db);
   const reconciling = { reconciliations, temporal: rt.temporal, taskQueue: rt.config.temporal.taskQueue, now: rt.now };
   const settlementReads = { merchants: rt.merchants, settlementReads: new SettlementReadRepository(rt.store.db) };
@@ -146,7 +154,7 @@ function moneyOpsUseCases(rt: Runtime): MoneyOpsUseCases {
     confirmSettlementAccountEarly: (merchantIdentifier, accountLast4, origin) =>
       accounts.confirmEarly(merchantIdentifier, accountLast4, origin),
     linkSubMerchant: (merchantIdentifier, masterMerchantIdentifier, customIdentifier) =>
-      linkSubMerchant(rt.store.db, merchantIdentifier, masterMerchantIdentifier, customIdentifier),
+      linkSubMerchant(splits, merchantIdentifier, masterMerchantIdentifier, customIdentifier),
     applyChargeback: (order, action, amountPaise) => applyChargeback(rt, order, action, amountPaise),
     startReconciliation: (fileText) => startReconciliation(reconciling, fileText),
     reconciliationReport: (reconciliationId) => reconciliationReport(reconciling, reconciliationId),

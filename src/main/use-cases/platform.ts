@@ -1,5 +1,6 @@
 import type { PlatformUseCases } from '../../api/platform/use-cases';
 import { CheckoutRepository } from '../../store/checkout-repository';
+import { pingStore } from '../../store/mongo';
 import { ReconciliationRepository } from '../../store/reconciliation-repository';
 import { handleBankCallback } from '../../usecases/bank-callback';
 import { findCheckoutOfOrder } from '../../usecases/checkout-of-order';
@@ -15,7 +16,7 @@ export function buildPlatformUseCases(rt: Runtime): PlatformUseCases {
     taskQueue: rt.config.temporal.taskQueue,
   };
   return {
-    readiness: () => readiness({ db: rt.store.db, temporal: rt.temporal }),
+    readiness: () => readiness({ pingStore: () => pingStore(rt.store.db), temporal: rt.temporal }),
     handleBankCallback: (callback) => handleBankCallback(callbackDeps, callback),
     findTransaction: (order) => rt.transactions.findByOrder(order),
     checkoutOfOrder: (order) => findCheckoutOfOrder({ checkouts, config: rt.config, now: rt.now }, order),

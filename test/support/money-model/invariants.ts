@@ -94,7 +94,7 @@ export function debitsLawful(w: InvariantScope, books: Books, stored: Map<string
     const at = w.stack.debitBookedAt.get(debitId);
     const when = at === undefined ? 'at an unknown time' : `at ${new Date(at).toISOString()}`;
     const mandate = w.mandates.find((m) => `${w.merchant.merchantIdentifier}:${m.orderId}` === d.mandateId);
-    const debit = w.debits.find((x) => x.txnId === debitOfAttempt(debitId));
+    const debit = w.debits.find((x) => isAttemptOf(debitId, x.txnId));
     if (!mandate || !debit) {
       problems.push(`(3) the bank booked debit ${debitId} ${when}, which no accepted notify scheduled`);
       continue;
@@ -115,7 +115,8 @@ export function debitsLawful(w: InvariantScope, books: Books, stored: Map<string
 }
 
 /** The debit a bank attempt (`<txnId>` or `<txnId>R<n>`) belongs to. */
-const debitOfAttempt = (debitId: string) => debitId.replace(/R\d+$/, '');
+/** Whether a bank debit id is an attempt of the debit `txnId`: itself, or `<txnId>R<n>` (a txnId may itself end in R and digits). */
+const isAttemptOf = (debitId: string, txnId: string) => debitId === txnId || new RegExp(`^${txnId}R\\d+$`).test(debitId);
 
 /**
  * (3) The bank approved at most one attempt of each debit the gateway accepted, for the debit's
@@ -125,9 +126,7 @@ const debitOfAttempt = (debitId: string) => debitId.replace(/R\d+$/, '');
 function debitsApprovedOnce(w: InvariantScope, books: Books, stored: Map<string, Transaction>): string[] {
   const problems: string[] = [];
   for (const debit of w.debits) {
-    const approved = books.debits.filter(
-      (d) => debitOfAttempt(d.request.debitId) === debit.txnId && d.answer.status === 'APPROVED',
-    );
+    const approved = books.debits.filter((d) => isAttemptOf(d.request.debitId, debit.txnId) && d.answer.status === 'APPROVED');
     if (approved.length === 0) continue;
     const ids = approved.map((d) => d.request.debitId).join(', ');
     if (approved.length > 1)

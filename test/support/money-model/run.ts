@@ -132,7 +132,8 @@ export async function runMoneyModel(stack: MoneyStack, o: MoneyRunOptions): Prom
   const details = await fc.check(property, {
     seed: o.seed,
     // A path starts at its sequence, and fast-check would go on with `numRuns` sequences from
-    // there: the replay runs that one sequence (and its shrinks).
+    // there: the replay runs that one sequence (and its shrinks). A shrunk path (with colons) runs
+    // the rest of its shrink level too, as fast-check does, until one fails.
     numRuns: o.path !== undefined ? 1 : o.runs,
     endOnFailure: !o.shrink,
     ...(o.path !== undefined ? { path: o.path } : {}),

@@ -13,6 +13,7 @@ import { testStore } from '../servers';
 import type { FeePlan } from '../../../src/domain/settlement-fees';
 import { breakClaimIfAsked } from './break-claim';
 import { settlementAccountUseCases } from '../../../src/usecases/settlement-account';
+import { settlementAccountDeps } from '../../../src/main/use-cases/settlement-deps';
 import type { SettlementAccountInput } from '../../../src/domain/settlement-account';
 import { startStoreProxy, type StoreProxy } from './store-proxy';
 import { WorkerCrash } from './worker-crash';
@@ -365,7 +366,7 @@ export async function restartMoneyStack(stack: MoneyStack): Promise<void> {
  * one confirms it early, as an operator who checked it with the merchant would.
  */
 export async function setAccountByOperators(gw: TestGateway, merchantIdentifier: string, account: SettlementAccountInput) {
-  const accounts = settlementAccountUseCases(gw.rt);
+  const accounts = settlementAccountUseCases(settlementAccountDeps(gw.rt));
   const by = (name: string) => ({ actor: { kind: 'operator' as const, name }, from: null });
   const proposed = await accounts.propose(merchantIdentifier, account, by('model-proposer'));
   const named = { proposedAt: proposed!.pendingChange!.proposedAt, accountLast4: account.accountNumber.slice(-4) };

@@ -60,7 +60,7 @@ const firstAttemptFails = new Set<string>();
 /** What the fake receiver answers per delivery id and attempt number (absent: SUCCESS). */
 const attemptOutcomes = new Map<
   string,
-  Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>
+  Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number; superseded?: true }>
 >();
 
 /** Merchants whose held settlement the recording released (openSettlement answers open from then on). */
@@ -248,7 +248,7 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
   /** A delivery workflow as a failed first attempt hands it over: from attempt 2, answered per attempt as given. */
   const handedOverDelivery = async (
     name: string,
-    outcomes: Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number }>,
+    outcomes: Record<number, { acknowledged: boolean; endpointDisabled?: true; retryAfterMs?: number; superseded?: true }>,
     retryAfterMs?: number,
     o: { waitedBeforeStart?: true } = {},
   ) => {
@@ -674,6 +674,10 @@ async function recordOn(env: TestWorkflowEnvironment, server: 'time-skipping' | 
     await handedOverDelivery('webhook-delivery-handed-over-disables-endpoint', {
       2: { acknowledged: false },
       3: { acknowledged: false, endpointDisabled: true },
+    });
+    await handedOverDelivery('webhook-delivery-handed-over-superseded-by-a-later-outcome', {
+      2: { acknowledged: false },
+      3: { acknowledged: false, superseded: true },
     });
     await handedOverDelivery('webhook-delivery-waited-before-start-then-retried', { 2: { acknowledged: false } }, undefined, {
       waitedBeforeStart: true,
