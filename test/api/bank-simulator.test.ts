@@ -8,6 +8,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { request } from '../support/http';
 import { newOrderId, paymentFinished, sandboxPay, storedTransaction } from '../support/payments';
 import { createLinks, linkEntry, linkPath, newBatchId, openLink, payByCard } from '../support/payment-links';
+import { createData, transactU } from '../support/mandates';
 import { refund, refundFinished } from '../support/refunds';
 
 /**
@@ -352,6 +353,45 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
         assert.deepEqual(await storedTransaction(gw, cm, paid.orderId), before);
       });
     }
+
+    it('a debit callback whose debitId itself ends in R and digits is that debit, not a retry of another', async () => {
+      const mm = await gw.newMerchant('Debit Callback Merchant');
+      const orderId = newOrderId('mandate');
+      const created = await transactU(
+        gw.baseUrl,
+        mm,
+        createData(mm, { orderId, today: new Date(), firstDebit: true, firstDebitAmount: 10_000 }),
+      );
+      assert.equal(created.json.responseCode, '1101', created.text);
+      const ref = { merchantIdentifier: mm.merchantIdentifier, orderId: `${orderId}-first` };
+      let first = await gw.rt.transactions.findByOrder(ref);
+      for (let i = 0; i < 300 && first?.status !== 'Success'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        first = await gw.rt.transactions.findByOrder(ref);
+      }
+      assert.equal(first?.status, 'Success', 'the first debit is paid');
+      // A txnId is 8 base36 characters of time and 12 hex: one whose time part ends in R and whose
+      // hex part is all digits reads like a retry (`<txnId>R<n>`) of the id before the R.
+      const shaped = `${first.txnId.slice(0, 7)}R${'4'.repeat(12)}`;
+      await gw.rt.store.db.collection('transactions').updateOne({ txnId: first.txnId }, { $set: { txnId: shaped } });
+      const debitCallback = (debitId: string) => ({
+        type: 'debit',
+        eventId: `evt-${debitId}`,
+        mandateId: `${mm.merchantIdentifier}:${orderId}`,
+        debitId,
+        amountPaise: 10_000,
+        status: 'APPROVED',
+        bankRefNum: '123456789012',
+      });
+      for (const debitId of [shaped, `${shaped}R1`]) {
+        const res = await post(debitCallback(debitId));
+        assert.equal(res.status, 200, `${debitId}: ${res.text}`);
+        assert.deepEqual(res.json, { success: true, data: { result: 'acknowledged' } });
+      }
+      const unknown = await post(debitCallback(`${'Z'.repeat(7)}R${'4'.repeat(12)}`));
+      assert.equal(unknown.status, 404, unknown.text);
+      assert.match(unknown.text, /2045/);
+    });
 
     it('a genuine late callback contradicting a final payment is answered 200 unchanged', async () => {
       const before = await storedTransaction(gw, cm, paid.orderId);

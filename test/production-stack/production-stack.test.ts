@@ -433,12 +433,16 @@ describe('the production stack, probed from outside', function () {
       const active = await finalStatus(parent);
       assert.equal(active.txnStatus, '0', `the bank approved the mandate: ${JSON.stringify(active)}`);
       // Whatever the hour of this run: the API's clock is moved into the next peak window (5 minutes
-      // after it opens), then to 5 minutes after that window closes. Forward only, under a day.
-      let inPeak = new Date(Math.ceil(Date.now() / 60_000) * 60_000);
+      // after it opens), then to 5 minutes after that window closes. Forward only, under a day. A run
+      // inside a window starts its search where that window ends: 5 minutes after "now" may be past it.
+      let inPeak = firstOffPeakInstant(new Date(Math.ceil(Date.now() / 60_000) * 60_000));
       while (!isInPeakWindow(inPeak)) inPeak = new Date(inPeak.getTime() + 60_000);
       inPeak = new Date(inPeak.getTime() + 5 * 60_000);
       const offPeak = new Date(firstOffPeakInstant(inPeak).getTime() + 5 * 60_000);
-      assert.ok(isInPeakWindow(inPeak) && !isInPeakWindow(offPeak));
+      assert.ok(
+        isInPeakWindow(inPeak) && !isInPeakWindow(offPeak),
+        `${inPeak.toISOString()} in a window, ${offPeak.toISOString()} after it`,
+      );
       // Two IST days after the moved clock's, at 08:00 IST: more than 24 hours ahead, outside the peak windows.
       const executionDate = `${istDate(offPeak, 2)} 08:00:00`;
       const debit = newOrderId('prod-debit');
