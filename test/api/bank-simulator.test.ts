@@ -356,39 +356,56 @@ describe('Bank over HTTP: the http connector against the bank simulator', functi
 
     it('a debit callback whose debitId itself ends in R and digits is that debit, not a retry of another', async () => {
       const mm = await gw.newMerchant('Debit Callback Merchant');
-      const orderId = newOrderId('mandate');
-      const created = await transactU(
-        gw.baseUrl,
-        mm,
-        createData(mm, { orderId, today: new Date(), firstDebit: true, firstDebitAmount: 10_000 }),
-      );
-      assert.equal(created.json.responseCode, '1101', created.text);
-      const ref = { merchantIdentifier: mm.merchantIdentifier, orderId: `${orderId}-first` };
-      let first = await gw.rt.transactions.findByOrder(ref);
-      for (let i = 0; i < 300 && first?.status !== 'Success'; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        first = await gw.rt.transactions.findByOrder(ref);
+      /** A mandate whose first debit of `amountPaise` has been paid: its orderId and the debit's txnId. */
+      async function paidFirstDebit(amountPaise: number) {
+        const orderId = newOrderId('mandate');
+        const created = await transactU(
+          gw.baseUrl,
+          mm,
+          createData(mm, { orderId, today: new Date(), firstDebit: true, firstDebitAmount: amountPaise }),
+        );
+        assert.equal(created.json.responseCode, '1101', created.text);
+        const ref = { merchantIdentifier: mm.merchantIdentifier, orderId: `${orderId}-first` };
+        let first = await gw.rt.transactions.findByOrder(ref);
+        for (let i = 0; i < 300 && first?.status !== 'Success'; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          first = await gw.rt.transactions.findByOrder(ref);
+        }
+        assert.equal(first?.status, 'Success', 'the first debit is paid');
+        return { orderId, txnId: first.txnId };
       }
-      assert.equal(first?.status, 'Success', 'the first debit is paid');
+      const [a, b] = await Promise.all([paidFirstDebit(10_000), paidFirstDebit(20_000)]);
       // A txnId is 8 base36 characters of time and 12 hex: one whose time part ends in R and whose
-      // hex part is all digits reads like a retry (`<txnId>R<n>`) of the id before the R.
-      const shaped = `${first.txnId.slice(0, 7)}R${'4'.repeat(12)}`;
-      await gw.rt.store.db.collection('transactions').updateOne({ txnId: first.txnId }, { $set: { txnId: shaped } });
-      const debitCallback = (debitId: string) => ({
+      // hex part is all digits reads like a retry (`<txnId>R<n>`) of the id before the R. Debit a
+      // takes such an id, and debit b (another mandate, another amount) the id before its R.
+      const shaped = `${a.txnId.slice(0, 7)}R${'4'.repeat(12)}`;
+      const stripped = shaped.replace(/R\d+$/, '');
+      const transactions = gw.rt.store.db.collection('transactions');
+      await transactions.updateOne({ txnId: a.txnId }, { $set: { txnId: shaped } });
+      await transactions.updateOne({ txnId: b.txnId }, { $set: { txnId: stripped } });
+      const debitCallback = (debitId: string, of: { orderId: string }, amountPaise: number) => ({
         type: 'debit',
         eventId: `evt-${debitId}`,
-        mandateId: `${mm.merchantIdentifier}:${orderId}`,
+        mandateId: `${mm.merchantIdentifier}:${of.orderId}`,
         debitId,
-        amountPaise: 10_000,
+        amountPaise,
         status: 'APPROVED',
         bankRefNum: '123456789012',
       });
-      for (const debitId of [shaped, `${shaped}R1`]) {
-        const res = await post(debitCallback(debitId));
+      // Each is read as its own debit (its mandate and amount check out), and a retry of each as it.
+      for (const [debitId, of, amount] of [
+        [shaped, a, 10_000],
+        [`${shaped}R1`, a, 10_000],
+        [stripped, b, 20_000],
+        [`${stripped}R2`, b, 20_000],
+      ] as const) {
+        const res = await post(debitCallback(debitId, of, amount));
         assert.equal(res.status, 200, `${debitId}: ${res.text}`);
         assert.deepEqual(res.json, { success: true, data: { result: 'acknowledged' } });
       }
-      const unknown = await post(debitCallback(`${'Z'.repeat(7)}R${'4'.repeat(12)}`));
+      const wrong = await post(debitCallback(shaped, b, 20_000));
+      assert.equal(wrong.status, 409, `${shaped} is not a debit of b's mandate: ${wrong.text}`);
+      const unknown = await post(debitCallback(`${'Z'.repeat(7)}R${'4'.repeat(12)}`, a, 10_000));
       assert.equal(unknown.status, 404, unknown.text);
       assert.match(unknown.text, /2045/);
     });

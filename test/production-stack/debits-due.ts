@@ -39,13 +39,22 @@ export interface BankDebit {
 const LEAD_MARGIN_MS = 120_000;
 
 /**
- * Whether debits falling due from `first` to `last` can be notified now and run then: neither the
- * moved clock of the notifies nor the executions may fall in a peak window (the API refuses the
- * first, the workflow waits out the second).
+ * How late a debit may run after it falls due in a kill probe: a killed worker's debit is sent again
+ * when its activity times out (30 s), a timer on a moved history shard fires once the shard moves,
+ * and the probes wait up to 7 minutes for them.
  */
-export function debitsCanFallDue(first: Date, last: Date): boolean {
+const LATE_EXECUTION_MS = 10 * 60_000;
+
+/**
+ * Whether debits falling due from `first` to `last` can be notified now and run then, late ones
+ * included: neither the moved clock of the notifies nor any instant from now until `last` and its
+ * late margin may fall in a peak window (the API refuses the first, the workflow waits out the
+ * second). The span is far shorter than a window, so a window opening inside it holds its end.
+ */
+export function debitsCanFallDue(first: Date, last: Date, now = new Date()): boolean {
   const notifiedAt = new Date(first.getTime() - NOTIFY_LEAD_MS - LEAD_MARGIN_MS);
-  return ![notifiedAt, new Date(), first, last].some(isInPeakWindow);
+  const latest = new Date(last.getTime() + LATE_EXECUTION_MS);
+  return ![notifiedAt, now, first, last, latest].some(isInPeakWindow);
 }
 
 /**
