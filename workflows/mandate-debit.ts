@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { BankAnswer, BankReply } from '../src/bank/connector';
 import type { MandateActivities } from '../activities/mandate-activities';
-import { CONFIRMATION_WINDOW_MS, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
+import { CONFIRMATION_WINDOW_MS, debitAttemptId, SANDBOX_MANDATE_BANK } from '../src/domain/mandate';
 import { firstOffPeakInstant } from '../src/domain/peak-windows';
 import { confirmDebitUpdate, mandateDebitStageQuery, type MandateDebitStage } from '../src/temporal/mandate-messages';
 import type { MandateDebitInput, MandateDebitOutcome, MandateDebitResult } from '../src/temporal/mandate-debit-contract';
@@ -131,7 +131,7 @@ async function debitWhileMandateActive(input: MandateDebitInput, attempt: number
 function bankRequest(input: MandateDebitInput, attempt: number) {
   return {
     // Each attempt is its own bank request: a retry must not be taken for a repeat of a declined one.
-    txnId: attempt === 0 ? input.txnId : `${input.txnId}R${attempt}`,
+    txnId: debitAttemptId(input.txnId, attempt),
     merchantIdentifier: input.merchantIdentifier,
     amountPaise: input.amountPaise,
     instrument: {

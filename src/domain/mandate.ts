@@ -158,3 +158,15 @@ export const CONFIRMATION_WINDOW_MS = 24 * 3_600_000;
 
 /** An execution: one attempt plus at most this many retries, each outside the peak windows. */
 export const MAX_EXECUTION_RETRIES = 3;
+
+/** A debit's bank request id: its txnId on the first attempt, `<txnId>R<n>` on retry n (each its own request). */
+export const debitAttemptId = (txnId: string, attempt: number): string => (attempt === 0 ? txnId : `${txnId}R${attempt}`);
+
+/**
+ * The txnIds a bank's debitId can be of, the likelier first: itself, then, read as a retry, the id
+ * before its `R<n>`. A txnId may itself end in R and digits, so the id as sent is never stripped alone.
+ */
+export function debitTxnIdsOf(debitId: string): string[] {
+  const retryOf = debitId.replace(/R\d+$/, '');
+  return retryOf === debitId ? [debitId] : [debitId, retryOf];
+}

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { BankAnswer } from '../bank/connector';
 import type { BankCallback, BankCallbackResult } from '../bank/protocol';
 import { ApiError } from '../domain/api-errors';
+import { debitTxnIdsOf } from '../domain/mandate';
 import { mayBecomeDelayedSuccess, type Transaction } from '../domain/transaction';
 import type { Logger } from '../logger';
 import type { MandateRepository } from '../store/mandate-repository';
@@ -130,9 +131,9 @@ async function paymentCallback(
 const agrees = (t: Transaction, approved: boolean) => (approved ? t.status !== 'Failure' : t.status === 'Failure');
 
 async function debitOfAttempt(deps: BankCallbackDeps, cb: Extract<BankCallback, { type: 'debit' }>): Promise<Transaction> {
-  const retryOf = cb.debitId.replace(/R\d+$/, '');
-  const found = await deps.transactions.findByTxnIds([...new Set([cb.debitId, retryOf])]);
-  const t = found.find((x) => x.txnId === cb.debitId) ?? found.find((x) => x.txnId === retryOf);
+  const ids = debitTxnIdsOf(cb.debitId);
+  const found = await deps.transactions.findByTxnIds(ids);
+  const t = ids.map((id) => found.find((x) => x.txnId === id)).find((x) => x !== undefined);
   if (!t) throw refuse(deps, cb, 'bankCallbackUnknown', `no transaction ${cb.debitId}`);
   return t;
 }
