@@ -1,6 +1,7 @@
 import { getPriority } from 'node:os';
 import { round } from '../support/load';
 import { ratioRow, type BenchRow } from '../support/report';
+import { CLUSTER_ROW_SUFFIX as CLUSTER } from '../support/summary-table';
 import { describeWork, type TemporalWork } from '../support/work';
 import type { DbActivity } from './pg-activity';
 import type { PgbenchResult } from './pgbench';
@@ -25,7 +26,6 @@ export interface CostFigures {
   loadAverage: { before: number; after: number };
 }
 
-const CLUSTER = ', Temporal as a cluster';
 const DATABASES = {
   temporal: "Temporal's databases (temporal, temporal_visibility)",
   ferretdb: "FerretDB's database (ferretdb)",

@@ -16,7 +16,8 @@ function meets(ratio: number, target: string): boolean {
   });
 }
 
-const CLUSTER = ', Temporal as a cluster';
+/** What every row of `bench:cost -- --cluster` ends with (bench/cost/rows.ts). */
+export const CLUSTER_ROW_SUFFIX = ', Temporal as a cluster';
 
 /**
  * A row's name across runs. Runs recorded before 2026-12-04 named the QR bench's status row with its
@@ -35,8 +36,8 @@ export function rowName(path: string, run: Pick<RecordedRun, 'script' | 'rows' |
       /^events of the largest of \d+ settlement workflow run\(s\)/,
       `events of the largest settlement workflow run, a ${run.settings.SETTLEMENT_BENCH_DAY ?? '1000000'}-order day,`,
     );
-  const clusterRun = run.script === 'bench/cost.ts' && run.rows.some((r) => r.path.endsWith(CLUSTER));
-  return clusterRun && !name.endsWith(CLUSTER) ? `${name}${CLUSTER}` : name;
+  const clusterRun = run.script === 'bench/cost.ts' && run.rows.some((r) => r.path.endsWith(CLUSTER_ROW_SUFFIX));
+  return clusterRun && !name.endsWith(CLUSTER_ROW_SUFFIX) ? `${name}${CLUSTER_ROW_SUFFIX}` : name;
 }
 
 /**
