@@ -12,7 +12,7 @@ import type { BankPaymentRequest } from '../src/bank/connector';
 import type { MandateActivities, MandateDebitResult } from '../activities/mandate-activities';
 import { SandboxBankConnector } from '../src/bank/sandbox-connector';
 import { formatIstDateTime } from '../src/domain/ist-time';
-import type { MandateState } from '../src/domain/mandate';
+import { debitTxnIdsOf, type MandateState } from '../src/domain/mandate';
 import { firstOffPeakInstant, isInPeakWindow } from '../src/domain/peak-windows';
 import { notifyDebitUpdate } from '../src/temporal/mandate-messages';
 import { mandateDebitWorkflowId, mandateWorkflowId } from '../src/temporal/workflow-ids';
@@ -194,7 +194,7 @@ async function main(): Promise<boolean> {
       // not before its executionDate nor a simulated minute after, outside the peak windows.
       const callsOfDebit = new Map<string, number[]>();
       for (const [txnId, ats] of bankCalls) {
-        const debit = txnId.replace(/R\d+$/, '');
+        const debit = debitTxnIdsOf(txnId).find((id) => executeAt.has(id)) ?? txnId;
         callsOfDebit.set(debit, [...(callsOfDebit.get(debit) ?? []), ...ats]);
       }
       const right = [...executeAt.entries()].filter(([txnId, at]) => {

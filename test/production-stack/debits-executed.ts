@@ -6,6 +6,7 @@
  * the merchant's receiver heard of it, naming that debit.
  */
 import { strict as assert } from 'node:assert';
+import { debitTxnIdsOf } from '../../src/domain/mandate';
 import type { ReceivedCall } from '../support/receiver';
 import type { BankDebit, DueDebit } from './debits-due';
 import { heard } from './steady-mix';
@@ -42,7 +43,7 @@ export async function debitsExecutedOnce(o: {
   }
   const b = await o.books();
   return o.debits.map((d) => {
-    const atBank = b.debits.filter((x) => x.request.debitId === d.txnId || x.request.debitId.startsWith(`${d.txnId}R`));
+    const atBank = b.debits.filter((x) => debitTxnIdsOf(x.request.debitId).includes(d.txnId));
     assert.deepEqual(
       atBank.map((x) => [x.request.debitId, x.request.amountPaise, x.answer.status]),
       [[d.txnId, d.amountPaise, 'APPROVED']],

@@ -1,7 +1,7 @@
 import type { Transaction } from '../../../src/domain/transaction';
 import { publishedOutcome } from '../../../src/domain/response-codes';
 import { peakWindowAt } from '../../../src/domain/peak-windows';
-import { MandateResponse } from '../../../src/domain/mandate';
+import { debitTxnIdsOf, MandateResponse } from '../../../src/domain/mandate';
 import {
   mandateDebitWorkflowId,
   mandateWorkflowId,
@@ -114,9 +114,8 @@ export function debitsLawful(w: InvariantScope, books: Books, stored: Map<string
   return problems;
 }
 
-/** The debit a bank attempt (`<txnId>` or `<txnId>R<n>`) belongs to. */
 /** Whether a bank debit id is an attempt of the debit `txnId`: itself, or `<txnId>R<n>` (a txnId may itself end in R and digits). */
-const isAttemptOf = (debitId: string, txnId: string) => debitId === txnId || new RegExp(`^${txnId}R\\d+$`).test(debitId);
+const isAttemptOf = (debitId: string, txnId: string) => debitTxnIdsOf(debitId).includes(txnId);
 
 /**
  * (3) The bank approved at most one attempt of each debit the gateway accepted, for the debit's
