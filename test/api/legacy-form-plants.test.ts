@@ -9,9 +9,8 @@ import path from 'node:path';
  * fail naming what the payer got. The unplanted run is the property's own file in the suite.
  *
  * A planted child runs up to PLANTED_RUNS, as `npm run fuzz` does, not the suite's 300: it stops at
- * its first finding, so the bound costs nothing when the plant is found, and the refund (two aims at
- * once) is found after about 75 runs on average (18 to 154 over six seeds), so at 300 a random seed
- * missed it about once in fifty CI runs.
+ * its first finding, so the bound costs nothing when the plant is found, and at 300 a random seed
+ * missed the `names` refund now and then (docs/contributors/tests.md has the measured rates).
  */
 const PLANTED_RUNS = '1000';
 const ROOT = path.join(__dirname, '..', '..');
